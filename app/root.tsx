@@ -1,0 +1,60 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteError,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import appStyles from "./styles/app.css?url";
+import { NotFound } from "./components/not-found.tsx";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: appStyles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: MetaFunction = () => [
+  { title: "Pinboard Studio: pins from every post, scheduled for you" },
+  {
+    name: "description",
+    content:
+      "Generate Pinterest pins and videos from your blog, feed or shop, let AI write the copy, and bulk-schedule them to your boards.",
+  },
+];
+
+export function Layout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration />
+        <Scripts />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  return (
+    <main className="page page--narrow" role="alert">
+      <h1>Something went wrong</h1>
+      <p>We could not show this page. Please try again in a moment.</p>
+    </main>
+  );
+}

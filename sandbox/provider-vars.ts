@@ -1,0 +1,14 @@
+/**
+ * Where each provider client finds its provider when running locally: the
+ * sandbox, one path prefix per provider. Production values are the [vars] of
+ * wrangler.toml. Used by `npm start`, the e2e tests and the workers tests.
+ */
+export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Record<string, string> {
+  return {
+    APP_ENV: "development",
+    APP_URL: urls.appUrl,
+    EMAIL_API_URL: `${urls.sandboxUrl}/email`,
+    // Through the sandbox, which forwards to the video service and records the calls.
+    VIDEO_SERVICE_URL: `${urls.sandboxUrl}/video`,
+  };
+}

@@ -1,0 +1,15 @@
+// Runs after `remix vite:build`: static assets are served by Cloudflare before the
+// worker runs, so their headers come from build/client/_headers.
+import { readFileSync, writeFileSync } from "node:fs";
+
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+
+const headers = `/*
+  x-app-version: ${version}
+  X-Content-Type-Options: nosniff
+
+/assets/*
+  Cache-Control: public, max-age=31536000, immutable
+`;
+writeFileSync(new URL("../build/client/_headers", import.meta.url), headers);
+console.log(`build: wrote build/client/_headers (x-app-version ${version})`);

@@ -1,0 +1,168 @@
+// Starts the whole local product the way `npm start` does: the app worker under
+// `wrangler dev` (workerd), the provider sandbox and the video service. The e2e
+// tests and the benchmarks start it through here too, on free ports.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { startVideoService } from "../containers/video/server.ts";
+import { startSandbox } from "../sandbox/server.ts";
+import { seedSql } from "../workers/db/seed.ts";
+import { providerVars } from "../sandbox/provider-vars.ts";
+import { childEnv, freePort, ROOT, run } from "./process.ts";
+
+export { freePort, ROOT, run };
+
+const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
+
+/** Secrets the worker needs; generated once per checkout into .dev.vars (never committed). */
+const SECRET_NAMES = ["EMAIL_API_KEY"] as const;
+
+export function localSecrets(): Record<string, string> {
+  const path = join(ROOT, ".dev.vars");
+  const existing = existsSync(path) ? parseDotenv(readFileSync(path, "utf8")) : {};
+  const missing = SECRET_NAMES.filter((name) => !existing[name]);
+  if (missing.length > 0) {
+    for (const name of missing) existing[name] = `local-${randomBytes(24).toString("base64url")}`;
+    writeFileSync(path, Object.entries(existing).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+  }
+  return existing;
+}
+
+function parseDotenv(text: string): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const match = /^\s*([A-Z0-9_]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match) values[match[1]] = match[2].replace(/^"(.*)"$/, "$1");
+  }
+  return values;
+}
+
+/** Applies the D1 migrations and the seed to the local database kept under `persistTo`. */
+export async function prepareDatabase(persistTo: string, quiet = false) {
+  await run(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], { quiet, env: { CI: "1" } });
+  const seedFile = join(ROOT, ".wrangler", "seed.sql");
+  mkdirSync(dirname(seedFile), { recursive: true });
+  writeFileSync(seedFile, seedSql());
+  await run(WRANGLER, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", seedFile, "--yes"], { quiet: true });
+  if (!quiet) console.log("database: migrations applied and seed loaded");
+}
+
+const CRON = "*/5 * * * *";
+const CRON_INTERVAL_MS = 5 * 60 * 1000;
+
+export interface StackOptions {
+  appPort?: number;
+  sandboxPort?: number;
+  videoPort?: number;
+  /** Local state directory (D1, R2, Durable Objects). Default .wrangler/state, kept between runs. */
+  persistTo?: string;
+  /** Build the app first (default true). */
+  build?: boolean;
+  quiet?: boolean;
+}
+
+export interface Stack {
+  appUrl: string;
+  sandboxUrl: string;
+  videoUrl: string;
+  persistTo: string;
+  stop(): Promise<void>;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const quiet = options.quiet ?? false;
+  const persistTo = options.persistTo ?? join(ROOT, ".wrangler", "state");
+  if (options.build ?? true) await run("npm", ["run", "build"], { quiet });
+  else if (!existsSync(join(ROOT, "build", "server", "index.js"))) throw new Error("The app is not built: run `npm run build` first.");
+
+  await prepareDatabase(persistTo, quiet);
+
+  const video = await startVideoService(options.videoPort ?? 8790);
+  const sandbox = await startSandbox(options.sandboxPort ?? 8788, { upstreams: { video: video.url } });
+  const appPort = options.appPort ?? 8787;
+  const appUrl = `http://127.0.0.1:${appPort}`;
+
+  const envFile = join(ROOT, ".wrangler", `stack-${appPort}.env`);
+  const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };
+  writeFileSync(envFile, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+
+  const worker = spawn(
+    WRANGLER,
+    [
+      "dev",
+      "--ip", "127.0.0.1",
+      "--port", String(appPort),
+      "--persist-to", persistTo,
+      "--env-file", envFile,
+      "--show-interactive-dev-session=false",
+      "--inspector-port", String(await freePort()),
+      "--log-level", quiet ? "error" : "info",
+    ],
+    { cwd: ROOT, env: childEnv(), stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"], detached: true },
+  );
+  let workerOutput = "";
+  worker.stdout?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
+  worker.stderr?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
+
+  // `wrangler dev` does not fire cron triggers; fire ours on the same schedule (wrangler.toml [triggers]).
+  const cron = setInterval(() => {
+    fetch(`${appUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`).catch(() => {});
+  }, CRON_INTERVAL_MS);
+  cron.unref();
+
+  const stop = async () => {
+    clearInterval(cron);
+    await stopProcess(worker);
+    await Promise.all([sandbox.close(), video.close()]);
+  };
+
+  try {
+    await waitFor(`${appUrl}/api/health`, worker, 90_000);
+    await waitFor(`${sandbox.url}/__sandbox/health`, null, 10_000);
+    await waitFor(`${video.url}/health`, null, 30_000);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${workerOutput}`);
+  }
+  return { appUrl, sandboxUrl: sandbox.url, videoUrl: video.url, persistTo, stop };
+}
+
+async function waitFor(url: string, process: ChildProcess | null, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = "";
+  while (Date.now() < deadline) {
+    if (process && process.exitCode !== null) throw new Error(`The process serving ${url} exited with ${process.exitCode}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+      lastError = `status ${response.status}`;
+    } catch (error) {
+      lastError = String(error);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms (${lastError})`);
+}
+
+/** Stops a detached child and everything it started (wrangler starts workerd). */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {}
+    }, 5_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolveStop();
+    });
+    try {
+      process.kill(-child.pid!, "SIGTERM");
+    } catch {
+      clearTimeout(timer);
+      resolveStop();
+    }
+  });
+}

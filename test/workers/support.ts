@@ -1,0 +1,34 @@
+import { env, type D1Migration } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import type { Env } from "../../workers/env.ts";
+
+/** The worker's bindings as the worker sees them, plus the test-only ones. */
+export const testEnv = env as unknown as Env & { SANDBOX_URL: string; TEST_MIGRATIONS: D1Migration[] };
+
+/** A request to the worker under test, through its real fetch handler. */
+export function app(path: string, init?: RequestInit): Promise<Response> {
+  return (exports as unknown as { default: Fetcher }).default.fetch(new Request(new URL(path, "http://app.test"), init));
+}
+
+/** Calls the sandbox's control API (/__sandbox/...). */
+export async function sandbox<T = unknown>(path: string, init?: RequestInit & { json?: unknown }): Promise<T> {
+  const { json, ...rest } = init ?? {};
+  const response = await fetch(`${testEnv.SANDBOX_URL}/__sandbox${path}`, {
+    ...rest,
+    headers: json === undefined ? rest.headers : { "content-type": "application/json", ...rest.headers },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  if (!response.ok) throw new Error(`sandbox ${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Polls until `check` returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = "condition"): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await check();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+}

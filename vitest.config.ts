@@ -1,0 +1,66 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { resolve } from "node:path";
+import { defineConfig } from "vitest/config";
+import { providerVars } from "./sandbox/provider-vars.ts";
+
+/**
+ * Three projects:
+ * - unit: pure rules and Node-side code (sandbox, video service), in Node.
+ * - workers: the worker inside workerd (D1, R2, Durable Objects, Queues), with
+ *   migrations applied in setup and providers pointing at a sandbox started by
+ *   the global setup.
+ * - e2e: the built app started the way `npm start` starts it, driven in Chromium.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["test/unit/**/*.test.ts"],
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest(async ({ inject }) => {
+            const sandboxUrl = inject<string>("sandboxUrl");
+            return {
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  ...providerVars({ appUrl: "http://app.test", sandboxUrl }),
+                  APP_ENV: "test",
+                  EMAIL_API_KEY: "re_test_key",
+                  SANDBOX_URL: sandboxUrl,
+                  TEST_MIGRATIONS: await readD1Migrations(resolve("migrations")),
+                },
+              },
+            };
+          }),
+        ],
+        resolve: {
+          alias: { "virtual:remix-build": resolve("build/server/index.js") },
+        },
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.test.ts"],
+          globalSetup: ["test/support/services-setup.ts"],
+          setupFiles: ["test/workers/setup.ts"],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          environment: "node",
+          include: ["test/e2e/**/*.test.ts"],
+          globalSetup: ["test/e2e/global-setup.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,71 @@
+import { createRequestHandler } from "@remix-run/cloudflare";
+import { Hono } from "hono";
+import * as remixBuild from "virtual:remix-build";
+import { getLoadContext } from "../app/load-context.ts";
+import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
+import { apiNotFound, apiOnError } from "./api/errors.ts";
+import { health } from "./api/health.ts";
+import type { AppBindings } from "./api/hono.ts";
+import type { Env } from "./env.ts";
+import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
+import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
+import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
+import { APP_VERSION } from "./version.ts";
+
+/** /api: the product's API (spec section 7), one router per domain. */
+const api = new Hono<AppBindings>();
+api.route("/health", health);
+
+/** /highMemLimitApi: rendering and bulk calls that need the most memory. */
+const highMemLimitApi = new Hono<AppBindings>();
+
+/** /videoApi: video creation and upload calls. */
+const videoApi = new Hono<AppBindings>();
+
+
+const handleRemixRequest = createRequestHandler(remixBuild, "production");
+
+const app = new Hono<AppBindings>();
+
+app.use(async (c, next) => {
+  await next();
+  c.res.headers.set("x-app-version", APP_VERSION);
+});
+
+app.onError(apiOnError);
+for (const [prefix, router] of [["/api", api], ["/highMemLimitApi", highMemLimitApi], ["/videoApi", videoApi]] as const) {
+  app.route(prefix, router);
+  // Unknown API paths answer JSON, never a page.
+  app.all(`${prefix}/*`, apiNotFound);
+}
+
+app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, (c) =>
+  serveMedia(c.env, decodeURIComponent(c.req.path.slice(MEDIA_PATH_PREFIX.length)), c.req.raw),
+);
+
+// Everything else is a page: server-rendered by Remix at the edge.
+app.all("*", (c) =>
+  handleRemixRequest(
+    c.req.raw,
+    getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx } } }),
+  ),
+);
+
+export { ProfileScheduler };
+
+export default {
+  fetch: app.fetch,
+
+  async queue(batch, env) {
+    if (batch.queue === VIDEO_JOBS_DEAD_LETTER_QUEUE) await handleDeadVideoJobs(batch, env);
+    else await handleVideoJobs(batch, env);
+  },
+
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      sweepStalledSchedulers(env, controller.scheduledTime).then((rearmed) => {
+        if (rearmed.length > 0) console.log(`cron: re-armed ${rearmed.length} scheduler alarm(s)`);
+      }),
+    );
+  },
+} satisfies ExportedHandler<Env>;

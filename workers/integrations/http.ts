@@ -1,0 +1,44 @@
+/** A provider answered with an error status, or could not be reached. */
+export class ProviderError extends Error {
+  readonly provider: string;
+  /** The provider's HTTP status; null when it could not be reached or timed out. */
+  readonly status: number | null;
+  readonly body: string;
+
+  constructor(provider: string, message: string, status: number | null, body = "") {
+    super(message);
+    this.name = "ProviderError";
+    this.provider = provider;
+    this.status = status;
+    this.body = body;
+  }
+
+  /** Worth trying again later: unreachable, timed out, rate-limited or a server error. */
+  get retryable(): boolean {
+    return this.status === null || this.status === 429 || this.status >= 500;
+  }
+}
+
+/**
+ * fetch with a time limit, turning network failures and error statuses into
+ * ProviderError so callers decide retries on one shape.
+ */
+export async function providerFetch(
+  provider: string,
+  url: string,
+  init: RequestInit & { timeoutMs?: number } = {},
+): Promise<Response> {
+  const { timeoutMs = 10_000, ...rest } = init;
+  let response: Response;
+  try {
+    response = await fetch(url, { ...rest, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const reason = error instanceof Error && error.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : String(error);
+    throw new ProviderError(provider, `${provider} could not be reached: ${reason}`, null);
+  }
+  if (!response.ok) {
+    const body = await response.text().catch(() => "");
+    throw new ProviderError(provider, `${provider} answered ${response.status}: ${body.slice(0, 300)}`, response.status, body);
+  }
+  return response;
+}
