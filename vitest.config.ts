@@ -32,6 +32,7 @@ export default defineConfig({
                   ...providerVars({ appUrl: "http://app.test", sandboxUrl }),
                   APP_ENV: "test",
                   EMAIL_API_KEY: "re_test_key",
+                  AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",
                   SANDBOX_URL: sandboxUrl,
                   TEST_MIGRATIONS: await readD1Migrations(resolve("migrations")),
                 },

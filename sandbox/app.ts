@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { blogDemo } from "./blog-demo/app.ts";
 import { emailProvider } from "./providers/email.ts";
+import { googleControl, googleProvider } from "./providers/google.ts";
 import { createState, maskSecrets, resetState, takeFault, type Fault, type SandboxState } from "./state.ts";
 
 /**
@@ -22,6 +23,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   const app = new Hono();
 
   app.route("/__sandbox", controlRoutes(state));
+  app.route("/__sandbox/google", googleControl(state));
 
   // Record every request to a stand-in, then apply any fault injected for it.
   app.use("/:service/*", async (c, next) => {
@@ -43,6 +45,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   });
 
   app.route("/email", emailProvider(state));
+  app.route("/google", googleProvider(state));
   app.route("/blog-demo", blogDemo);
   for (const [service, upstream] of Object.entries(options.upstreams ?? {})) {
     app.all(`/${service}/*`, (c) => forward(c.req.raw, `${upstream}${servicePath(c, service)}${new URL(c.req.url).search}`));

@@ -8,6 +8,9 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     APP_ENV: "development",
     APP_URL: urls.appUrl,
     EMAIL_API_URL: `${urls.sandboxUrl}/email`,
+    GOOGLE_CLIENT_ID: "pinboard-local.apps.googleusercontent.com",
+    GOOGLE_AUTH_URL: `${urls.sandboxUrl}/google/o/oauth2/v2/auth`,
+    GOOGLE_JWKS_URL: `${urls.sandboxUrl}/google/oauth2/v3/certs`,
     // Through the sandbox, which forwards to the video service and records the calls.
     VIDEO_SERVICE_URL: `${urls.sandboxUrl}/video`,
   };

@@ -16,7 +16,7 @@ export { freePort, ROOT, run };
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 
 /** Secrets the worker needs; generated once per checkout into .dev.vars (never committed). */
-const SECRET_NAMES = ["EMAIL_API_KEY"] as const;
+const SECRET_NAMES = ["EMAIL_API_KEY", "AUTH_SECRET"] as const;
 
 export function localSecrets(): Record<string, string> {
   const path = join(ROOT, ".dev.vars");

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import * as remixBuild from "virtual:remix-build";
 import { getLoadContext } from "../app/load-context.ts";
 import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
+import { account } from "./api/account.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import type { AppBindings } from "./api/hono.ts";
@@ -15,6 +16,7 @@ import { APP_VERSION } from "./version.ts";
 /** /api: the product's API (spec section 7), one router per domain. */
 const api = new Hono<AppBindings>();
 api.route("/health", health);
+api.route("/", account);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */
 const highMemLimitApi = new Hono<AppBindings>();

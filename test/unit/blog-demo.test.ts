@@ -1,15 +1,10 @@
 import { XMLParser } from "fast-xml-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";
-import { startSandbox } from "../../sandbox/server.ts";
+import { useSandbox } from "../support/sandbox.ts";
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const sandbox = useSandbox();
 const blog = (path = "") => `${sandbox.url}/blog-demo/${path}`;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(0);
-});
-afterAll(() => sandbox.close());
 
 const decode = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
 const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1];

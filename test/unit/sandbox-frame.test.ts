@@ -1,34 +1,24 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startSandbox } from "../../sandbox/server.ts";
+import { describe, expect, it } from "vitest";
 import { linksIn } from "../../sandbox/providers/email.ts";
+import { useSandbox } from "../support/sandbox.ts";
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-let url: string;
-
-beforeAll(async () => {
-  sandbox = await startSandbox(0);
-  url = sandbox.url;
-});
-afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await fetch(`${url}/__sandbox/reset`, { method: "POST" });
-});
+const sandbox = useSandbox();
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(`${url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  fetch(`${sandbox.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 
 const sendEmail = (body: Record<string, unknown>) => post("/email/emails", body, { authorization: "Bearer re_secret_key_1234" });
 
 describe("sandbox control API", () => {
   it("answers its health check", async () => {
-    const response = await fetch(`${url}/__sandbox/health`);
+    const response = await fetch(`${sandbox.url}/__sandbox/health`);
     expect(response.status).toBe(200);
   });
 
   it("records what a provider received, oldest first, with secrets masked", async () => {
     await sendEmail({ from: "a@x.test", to: "one@x.test", subject: "First", text: "hi", password: "hunter22" });
     await sendEmail({ from: "a@x.test", to: "two@x.test", subject: "Second", text: "hi" });
-    const requests = await (await fetch(`${url}/__sandbox/requests?service=email`)).json();
+    const requests = await (await fetch(`${sandbox.url}/__sandbox/requests?service=email`)).json();
     expect(requests).toHaveLength(2);
     expect(requests[0]).toMatchObject({
       service: "email",
@@ -38,16 +28,16 @@ describe("sandbox control API", () => {
       headers: { authorization: "****1234" },
     });
     expect(requests[1].body.subject).toBe("Second");
-    expect(await (await fetch(`${url}/__sandbox/requests?service=pinterest`)).json()).toEqual([]);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/requests?service=pinterest`)).json()).toEqual([]);
   });
 
   it("forgets everything on reset", async () => {
     await sendEmail({ from: "a@x.test", to: "one@x.test", subject: "S", text: "t" });
     await post("/__sandbox/faults", { service: "email", status: 500, times: 5 });
-    await fetch(`${url}/__sandbox/reset`, { method: "POST" });
-    expect(await (await fetch(`${url}/__sandbox/requests`)).json()).toEqual([]);
-    expect(await (await fetch(`${url}/__sandbox/outbox`)).json()).toEqual([]);
-    expect(await (await fetch(`${url}/__sandbox/faults`)).json()).toEqual([]);
+    await fetch(`${sandbox.url}/__sandbox/reset`, { method: "POST" });
+    expect(await (await fetch(`${sandbox.url}/__sandbox/requests`)).json()).toEqual([]);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()).toEqual([]);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/faults`)).json()).toEqual([]);
   });
 });
 
@@ -60,8 +50,8 @@ describe("fault injection", () => {
     expect((await sendEmail(mail)).status).toBe(503);
     expect((await sendEmail(mail)).status).toBe(200);
     // The failed attempts were still recorded; only the third e-mail was sent.
-    expect(await (await fetch(`${url}/__sandbox/requests?service=email`)).json()).toHaveLength(3);
-    expect(await (await fetch(`${url}/__sandbox/outbox`)).json()).toHaveLength(1);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/requests?service=email`)).json()).toHaveLength(3);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()).toHaveLength(1);
   });
 
   it("only matches its service, method and path", async () => {
@@ -87,7 +77,7 @@ describe("fault injection", () => {
 
   it("clears all faults on DELETE", async () => {
     await post("/__sandbox/faults", { service: "email", status: 500, times: 10 });
-    await fetch(`${url}/__sandbox/faults`, { method: "DELETE" });
+    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "DELETE" });
     expect((await sendEmail({ from: "a@x.test", to: "b@x.test", subject: "S", text: "t" })).status).toBe(200);
   });
 
@@ -117,7 +107,7 @@ describe("e-mail provider stand-in (Resend API)", () => {
     });
     expect(response.status).toBe(200);
     expect((await response.json()).id).toMatch(/[0-9a-f-]{36}/);
-    const outbox = await (await fetch(`${url}/__sandbox/outbox`)).json();
+    const outbox = await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json();
     expect(outbox).toEqual([
       expect.objectContaining({
         to: ["reader@x.test"],
@@ -125,8 +115,8 @@ describe("e-mail provider stand-in (Resend API)", () => {
         links: ["http://127.0.0.1:8787/verify-email?uid=u1&token=abc"],
       }),
     ]);
-    expect(await (await fetch(`${url}/__sandbox/outbox?to=READER@x.test`)).json()).toHaveLength(1);
-    expect(await (await fetch(`${url}/__sandbox/outbox?to=other@x.test`)).json()).toHaveLength(0);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox?to=READER@x.test`)).json()).toHaveLength(1);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox?to=other@x.test`)).json()).toHaveLength(0);
   });
 
   it("answers 401 without an API key and 422 for a missing field, as Resend does", async () => {

@@ -35,6 +35,8 @@ describe("migrations", () => {
 
 describe("seed", () => {
   it("loads the plans, and running it twice changes nothing", async () => {
+    // The test setup seeded this database already; start this test from no plans at all.
+    await testEnv.DB.prepare("DELETE FROM plans").run();
     expect(await seed()).toBe(10);
     const first = await dump("plans");
     expect(first.map((p) => p.id)).toEqual([

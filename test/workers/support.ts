@@ -32,3 +32,9 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
   throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
 }
+
+/** A response's JSON body, loosely typed for assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function read(response: Response): Promise<any> {
+  return response.json();
+}

@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { ServiceError } from "../services/errors.ts";
+import { RateLimited } from "../services/rate-limit.ts";
 
 /** JSON error bodies for every API router: `{ error, field? }`. */
 export function apiError(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 423 | 429 | 500 | 502 | 503, error: string, field?: string) {
@@ -10,9 +12,17 @@ export function apiNotFound(c: Context) {
   return apiError(c, 404, "Not found");
 }
 
-/** Unexpected failures are logged with the request and answered without internals. */
+/** Service failures answer their status and message; unexpected ones are logged and answered without internals. */
 export function apiOnError(error: Error, c: Context) {
-  if (error instanceof HTTPException) return error.getResponse();
+  if (error instanceof ServiceError) return apiError(c, error.status, error.message, error.field);
+  if (error instanceof RateLimited) {
+    c.header("retry-after", String(error.retryAfterSeconds));
+    return apiError(c, 429, error.message);
+  }
+  if (error instanceof HTTPException) {
+    const status = error.status as Parameters<typeof apiError>[1];
+    return apiError(c, status, error.status === 400 && /JSON/i.test(error.message) ? "The request body must be valid JSON." : error.message || "Request refused");
+  }
   console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, error);
   return apiError(c, 500, "Something went wrong on our side. Please try again.");
 }

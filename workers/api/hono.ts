@@ -1,9 +1,14 @@
 import { Hono } from "hono";
 import type { Env } from "../env.ts";
+import type { Authenticated } from "../services/accounts.ts";
 
 /** Everything a route handler can read from the context. */
 export interface AppBindings {
   Bindings: Env;
+  Variables: {
+    /** Set by requireUser: who is calling. */
+    auth: Authenticated;
+  };
 }
 
 /** A router for one domain of the API. */

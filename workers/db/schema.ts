@@ -53,3 +53,103 @@ export const videoJobs = sqliteTable(
   },
   (t) => [index("video_jobs_user").on(t.userId)],
 );
+
+/** A person with an account. E-mails are stored lowercased. */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull().unique(),
+    /** Versioned PBKDF2 hash (workers/auth/password-hash.ts); null for Google-only accounts. */
+    passwordHash: text("password_hash"),
+    googleSub: text("google_sub").unique(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    handle: text("handle").notNull().unique(),
+    /** Authorization comes from this column only, never from the client. */
+    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    imageKey: text("image_key"),
+    leadSource: text("lead_source"),
+    leadSourceOther: text("lead_source_other"),
+    signupIp: text("signup_ip"),
+    isEmailVerified: integer("is_email_verified", { mode: "boolean" }).notNull().default(false),
+    cookiesConsent: integer("cookies_consent", { mode: "boolean" }),
+    /** Names of the onboarding steps the user has done (workers/domain/onboarding.ts). */
+    onboardingDone: text("onboarding_done", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    referralCode: text("referral_code").notNull().unique(),
+    planId: text("plan_id").notNull().default("free").references(() => plans.id),
+    planStatus: text("plan_status").notNull().default("Inactive"),
+    cancelSubscriptionDate: integer("cancel_subscription_date"),
+    usedFreeTrial: integer("used_free_trial", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+);
+
+/**
+ * A sign-in: one per login, holding the rotating refresh-token family and the
+ * browser's session cookie. Revoking it logs that sign-in out everywhere.
+ */
+export const authSessions = sqliteTable(
+  "auth_sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 of the session cookie's value. */
+    cookieHash: text("cookie_hash").notNull().unique(),
+    createdAt: createdAt(),
+    lastUsedAt: integer("last_used_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+    revokeReason: text("revoke_reason"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("auth_sessions_user").on(t.userId)],
+);
+
+/** Refresh tokens, stored hashed. A used one presented again revokes its whole session. */
+export const refreshTokens = sqliteTable(
+  "refresh_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => authSessions.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    usedAt: integer("used_at"),
+  },
+  (t) => [index("refresh_tokens_session").on(t.sessionId)],
+);
+
+/** One-time password-reset tokens, stored hashed. */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_resets_user").on(t.userId)],
+);
+
+/** Fixed-window counters for rate limits (login, sign-up, e-mails sent). */
+export const rateLimits = sqliteTable("rate_limits", {
+  bucket: text("bucket").primaryKey(),
+  count: integer("count").notNull(),
+  resetAt: integer("reset_at").notNull(),
+});
+
+/** Newsletter subscribers (with or without an account). */
+export const newsletterSubscribers = sqliteTable("newsletter_subscribers", {
+  email: text("email").primaryKey(),
+  source: text("source").notNull(),
+  subscribedAt: integer("subscribed_at").notNull(),
+  unsubscribedAt: integer("unsubscribed_at"),
+});

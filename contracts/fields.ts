@@ -1,0 +1,38 @@
+import * as v from "valibot";
+
+/** A standard e-mail address, trimmed and lowercased (login lowercases the e-mail, spec section 5). */
+export const Email = v.pipe(
+  v.string("email is required"),
+  v.trim(),
+  v.nonEmpty("email is required"),
+  v.maxLength(254, "email is too long"),
+  v.email("Please enter a valid email address."),
+  v.toLowerCase(),
+);
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** Length rules only; the common-password check runs on the server (workers/domain/password-policy.ts). */
+export const NewPassword = v.pipe(
+  v.string("password is required"),
+  v.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`),
+  v.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`),
+);
+
+/** A person's name part: trimmed, 1-60 characters. */
+export const NamePart = (field: string) =>
+  v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(60, `${field} is too long`));
+
+export const OptionalText = (field: string, max: number) =>
+  v.optional(v.pipe(v.string(`${field} must be text`), v.trim(), v.maxLength(max, `${field} is too long`)));
+
+/**
+ * A request body object whose missing fields are reported as "<field> is
+ * required" (valibot reports a missing key on the object, not on the field).
+ */
+export function body<const TEntries extends v.ObjectEntries>(entries: TEntries) {
+  return v.object(entries, (issue) =>
+    issue.expected && /^".*"$/.test(issue.expected) ? `${issue.expected.slice(1, -1)} is required` : "The request body must be a JSON object",
+  );
+}

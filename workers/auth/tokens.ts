@@ -1,0 +1,105 @@
+import { errors, jwtVerify, SignJWT } from "jose";
+import { toBase64Url } from "./password-hash.ts";
+
+/** The only algorithm our tokens are signed with, and the only one accepted. */
+const ALGORITHM = "HS256";
+export const ID_TOKEN_TTL_SECONDS = 60 * 60;
+
+/**
+ * What a signed token is for. Each purpose has its own audience, so a token
+ * made for one purpose (say, an e-mail link) is refused for another.
+ */
+export const AUDIENCES = {
+  api: "pinboard:api",
+  verifyEmail: "pinboard:verify-email",
+  unsubscribe: "pinboard:unsubscribe",
+} as const;
+type Purpose = keyof typeof AUDIENCES;
+
+export interface TokenSettings {
+  /** At least 32 characters (AUTH_SECRET). */
+  secret: string;
+  /** Our own origin (APP_URL): the issuer of every token. */
+  issuer: string;
+}
+
+const keys = new Map<string, Uint8Array>();
+function keyFor(secret: string): Uint8Array {
+  if (secret.length < 32) throw new Error("AUTH_SECRET must be at least 32 characters");
+  let key = keys.get(secret);
+  if (!key) {
+    key = new TextEncoder().encode(secret);
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+export interface IdTokenClaims {
+  /** The user's id. */
+  sub: string;
+  /** The sign-in (auth session) it belongs to; logging out revokes it. */
+  sid: string;
+}
+
+export async function signToken(
+  settings: TokenSettings,
+  purpose: Purpose,
+  claims: Record<string, string>,
+  subject: string,
+  ttlSeconds: number,
+): Promise<string> {
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: ALGORITHM, typ: "JWT" })
+    .setIssuer(settings.issuer)
+    .setAudience(AUDIENCES[purpose])
+    .setSubject(subject)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .sign(keyFor(settings.secret));
+}
+
+/**
+ * Verifies signature, algorithm, issuer, audience and expiry, and that the
+ * token was not made to live longer than `maxTtlSeconds`. Answers null for any
+ * token that is not good (forged, `alg: none`, expired, for another purpose).
+ */
+export async function verifyToken(
+  settings: TokenSettings,
+  purpose: Purpose,
+  token: string,
+  maxTtlSeconds: number,
+): Promise<(Record<string, unknown> & { sub: string }) | null> {
+  try {
+    const { payload } = await jwtVerify(token, keyFor(settings.secret), {
+      algorithms: [ALGORITHM],
+      issuer: settings.issuer,
+      audience: AUDIENCES[purpose],
+      requiredClaims: ["sub", "iat", "exp"],
+    });
+    if (typeof payload.sub !== "string" || payload.exp! - payload.iat! > maxTtlSeconds) return null;
+    return payload as Record<string, unknown> & { sub: string };
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return null;
+    throw error;
+  }
+}
+
+export function signIdToken(settings: TokenSettings, claims: IdTokenClaims) {
+  return signToken(settings, "api", { sid: claims.sid }, claims.sub, ID_TOKEN_TTL_SECONDS);
+}
+
+export async function verifyIdToken(settings: TokenSettings, token: string): Promise<IdTokenClaims | null> {
+  const payload = await verifyToken(settings, "api", token, ID_TOKEN_TTL_SECONDS);
+  return payload && typeof payload.sid === "string" ? { sub: payload.sub, sid: payload.sid } : null;
+}
+
+/** A random secret of `bytes` bytes (default 32, i.e. 256 bits), base64url. */
+export function randomToken(bytes = 32): string {
+  return toBase64Url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** SHA-256 of a token, hex: how refresh tokens, cookies and reset tokens are stored. */
+export async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,38 @@
+/** The 8-step onboarding checklist (spec sections 2 and 9). */
+export const ONBOARDING_STEPS = [
+  { name: "verifyEmail", label: "Verify your e-mail address", link: "/verify-email" },
+  { name: "connectPinterest", label: "Connect your Pinterest profile", link: "/scheduling" },
+  { name: "generatePins", label: "Generate pins from a blog post", link: "/generate" },
+  { name: "saveDesignSettings", label: "Save your brand colours and fonts", link: "/generate" },
+  { name: "createTemplate", label: "Design a template of your own", link: "/template-builder" },
+  { name: "schedulePins", label: "Schedule your first pins", link: "/generate" },
+  { name: "setPostingSchedule", label: "Set your posting times", link: "/scheduling" },
+  { name: "inviteFriend", label: "Gift a month to a friend", link: "/profile" },
+] as const;
+
+export type OnboardingStepName = (typeof ONBOARDING_STEPS)[number]["name"];
+export const ONBOARDING_STEP_NAMES = ONBOARDING_STEPS.map((step) => step.name) as OnboardingStepName[];
+
+export interface OnboardingStep {
+  name: OnboardingStepName;
+  label: string;
+  link: string;
+  isChecked: boolean;
+}
+
+/** The checklist as the user sees it, from the names of the steps they have done. */
+export function onboardingChecklist(done: readonly string[]): OnboardingStep[] {
+  const doneSet = new Set(done);
+  return ONBOARDING_STEPS.map((step) => ({ ...step, isChecked: doneSet.has(step.name) }));
+}
+
+/** Steps done after applying changes; unknown step names are ignored. */
+export function applyOnboardingChanges(done: readonly string[], changes: { name: string; isChecked: boolean }[]): OnboardingStepName[] {
+  const result = new Set(done.filter((name): name is OnboardingStepName => (ONBOARDING_STEP_NAMES as string[]).includes(name)));
+  for (const change of changes) {
+    if (!(ONBOARDING_STEP_NAMES as string[]).includes(change.name)) continue;
+    if (change.isChecked) result.add(change.name as OnboardingStepName);
+    else result.delete(change.name as OnboardingStepName);
+  }
+  return ONBOARDING_STEP_NAMES.filter((name) => result.has(name));
+}

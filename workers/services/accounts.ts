@@ -1,0 +1,363 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { AuthTokens, SignupBody } from "../../contracts/auth.ts";
+import { hashPassword, needsRehash, verifyPassword } from "../auth/password-hash.ts";
+import { SESSION_TTL_MS } from "../auth/session-cookie.ts";
+import { randomToken, sha256Hex, signIdToken, signToken, verifyIdToken, verifyToken, type TokenSettings } from "../auth/tokens.ts";
+import { database } from "../db/client.ts";
+import { authSessions, passwordResets, refreshTokens, users } from "../db/schema.ts";
+import { handleBase, handleCandidates, newReferralCode } from "../domain/handles.ts";
+import { passwordProblem } from "../domain/password-policy.ts";
+import type { Env } from "../env.ts";
+import { sendEmail } from "../integrations/email.ts";
+import { verifyGoogleIdToken } from "../integrations/google-identity.ts";
+import { passwordResetEmail, verificationEmail } from "./emails.ts";
+import { ServiceError } from "./errors.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
+import { consumeRateLimits, RATE_LIMITS } from "./rate-limit.ts";
+
+export type User = typeof users.$inferSelect;
+
+/** Who is asking: where from, with what browser. */
+export interface RequestMeta {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** A new sign-in: the tokens of spec section 7 plus the value of the session cookie. */
+export interface SignIn {
+  tokens: AuthTokens;
+  cookie: string;
+  user: User;
+}
+
+export const VERIFY_EMAIL_TTL_SECONDS = 48 * 60 * 60;
+const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+export const WRONG_CREDENTIALS = "Wrong e-mail or password.";
+
+export function tokenSettings(env: Pick<Env, "AUTH_SECRET" | "APP_URL">): TokenSettings {
+  return { secret: env.AUTH_SECRET, issuer: new URL(env.APP_URL).origin };
+}
+
+/** A PBKDF2 hash of a random password: compared against when no account matches, so timing does not tell. */
+let decoyHash: Promise<string> | null = null;
+
+// ---------------------------------------------------------------- sign-in sessions
+
+/** Opens a sign-in: a session (cookie) and the first refresh token of its family, in one batch. */
+async function startSession(env: Env, user: User, meta: RequestMeta): Promise<SignIn> {
+  const db = database(env.DB);
+  const now = Date.now();
+  const sessionId = crypto.randomUUID();
+  const cookie = randomToken();
+  const refreshToken = randomToken();
+  await db.batch([
+    db.insert(authSessions).values({
+      id: sessionId,
+      userId: user.id,
+      cookieHash: await sha256Hex(cookie),
+      lastUsedAt: now,
+      expiresAt: now + SESSION_TTL_MS,
+      ip: meta.ip,
+      userAgent: meta.userAgent?.slice(0, 300) ?? null,
+    }),
+    db.insert(refreshTokens).values({ tokenHash: await sha256Hex(refreshToken), sessionId }),
+  ]);
+  const idToken = await signIdToken(tokenSettings(env), { sub: user.id, sid: sessionId });
+  return { tokens: { idToken, refreshToken }, cookie, user };
+}
+
+/**
+ * Exchanges a refresh token for a new pair. Tokens rotate on every use; a token
+ * already used (or a lost race for it) revokes the whole family: whoever holds
+ * a copy is locked out, and the user signs in again.
+ */
+export async function refreshSignIn(env: Env, refreshToken: string): Promise<SignIn> {
+  const db = database(env.DB);
+  const now = Date.now();
+  const tokenHash = await sha256Hex(refreshToken);
+  const found = await db
+    .select({ token: refreshTokens, session: authSessions, user: users })
+    .from(refreshTokens)
+    .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(eq(refreshTokens.tokenHash, tokenHash))
+    .get();
+  if (!found) throw new ServiceError(401, "Invalid refresh token.");
+  const { token, session, user } = found;
+  if (session.revokedAt !== null || session.expiresAt <= now) throw new ServiceError(401, "Your session has ended. Please log in again.");
+  if (token.usedAt !== null) {
+    await revokeSession(env, session.id, "refresh token reused");
+    throw new ServiceError(401, "Your session has ended. Please log in again.");
+  }
+  const claimed = await db
+    .update(refreshTokens)
+    .set({ usedAt: now })
+    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
+    .returning({ tokenHash: refreshTokens.tokenHash });
+  if (claimed.length === 0) {
+    await revokeSession(env, session.id, "refresh token reused");
+    throw new ServiceError(401, "Your session has ended. Please log in again.");
+  }
+  const nextRefreshToken = randomToken();
+  const cookie = randomToken();
+  await db.batch([
+    db.insert(refreshTokens).values({ tokenHash: await sha256Hex(nextRefreshToken), sessionId: session.id }),
+    db
+      .update(authSessions)
+      .set({ cookieHash: await sha256Hex(cookie), lastUsedAt: now, expiresAt: now + SESSION_TTL_MS })
+      .where(eq(authSessions.id, session.id)),
+  ]);
+  const idToken = await signIdToken(tokenSettings(env), { sub: user.id, sid: session.id });
+  return { tokens: { idToken, refreshToken: nextRefreshToken }, cookie, user };
+}
+
+export async function revokeSession(env: Env, sessionId: string, reason: string) {
+  await database(env.DB)
+    .update(authSessions)
+    .set({ revokedAt: Date.now(), revokeReason: reason })
+    .where(and(eq(authSessions.id, sessionId), isNull(authSessions.revokedAt)));
+}
+
+async function revokeAllSessions(env: Env, userId: string, reason: string) {
+  await database(env.DB)
+    .update(authSessions)
+    .set({ revokedAt: Date.now(), revokeReason: reason })
+    .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt)));
+}
+
+/** The session a refresh token belongs to, if any (logout with only a refresh token). */
+export async function sessionOfRefreshToken(env: Env, refreshToken: string): Promise<string | null> {
+  const row = await database(env.DB)
+    .select({ sessionId: refreshTokens.sessionId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, await sha256Hex(refreshToken)))
+    .get();
+  return row?.sessionId ?? null;
+}
+
+export interface Authenticated {
+  user: User;
+  sessionId: string;
+  via: "bearer" | "cookie";
+}
+
+/** The user behind an id token: valid signature, issuer, audience, expiry, and a session still open. */
+export async function authenticateBearer(env: Env, idToken: string): Promise<Authenticated | null> {
+  const claims = await verifyIdToken(tokenSettings(env), idToken);
+  if (!claims) return null;
+  return openSession(env, eq(authSessions.id, claims.sid), claims.sub, "bearer");
+}
+
+/** The user behind a session cookie. */
+export async function authenticateCookie(env: Env, cookie: string): Promise<Authenticated | null> {
+  return openSession(env, eq(authSessions.cookieHash, await sha256Hex(cookie)), null, "cookie");
+}
+
+async function openSession(env: Env, which: ReturnType<typeof eq>, userId: string | null, via: Authenticated["via"]) {
+  const row = await database(env.DB)
+    .select({ session: authSessions, user: users })
+    .from(authSessions)
+    .innerJoin(users, eq(users.id, authSessions.userId))
+    .where(and(which, isNull(authSessions.revokedAt), gt(authSessions.expiresAt, Date.now())))
+    .get();
+  if (!row || (userId !== null && row.user.id !== userId)) return null;
+  return { user: row.user, sessionId: row.session.id, via };
+}
+
+// ---------------------------------------------------------------- sign-up and login
+
+export async function signUp(env: Env, input: SignupBody, meta: RequestMeta): Promise<SignIn> {
+  await consumeRateLimits(env.DB, [[RATE_LIMITS.signupPerIp, meta.ip]]);
+  const problem = passwordProblem(input.password, input.email);
+  if (problem) throw new ServiceError(400, problem, "password");
+  const db = database(env.DB);
+  if (await db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } })) {
+    throw new ServiceError(409, "An account with this e-mail already exists. Please log in instead.", "email");
+  }
+  const user = await createUser(env, {
+    email: input.email,
+    passwordHash: await hashPassword(input.password),
+    firstName: input.firstName,
+    lastName: input.lastName,
+    leadSource: input.leadSource ?? null,
+    leadSourceOther: input.leadSource === "Other" ? (input.leadSourceOther ?? null) : null,
+    signupIp: meta.ip,
+  });
+  const signIn = await startSession(env, user, meta);
+  await sendVerificationEmail(env, user).catch((error) => console.error("signup: verification e-mail not sent", error));
+  return signIn;
+}
+
+type NewUser = Pick<typeof users.$inferInsert, "email" | "passwordHash" | "firstName" | "lastName" | "leadSource" | "leadSourceOther" | "signupIp" | "googleSub" | "isEmailVerified">;
+
+/** Inserts a user with a free handle and referral code (retrying on the rare collision). */
+async function createUser(env: Env, fields: NewUser): Promise<User> {
+  const db = database(env.DB);
+  const candidates = handleCandidates(handleBase(fields.firstName, fields.lastName, fields.email));
+  for (const handle of candidates) {
+    const taken = await db.query.users.findFirst({ where: eq(users.handle, handle), columns: { id: true } });
+    if (taken) continue;
+    try {
+      const [user] = await db
+        .insert(users)
+        .values({
+          ...fields,
+          id: crypto.randomUUID(),
+          handle,
+          referralCode: newReferralCode(crypto.getRandomValues(new Uint8Array(8))),
+          updatedAt: Date.now(),
+        })
+        .returning();
+      return user;
+    } catch (error) {
+      if (!/UNIQUE constraint failed: users\.(handle|referral_code)/.test(String(error))) {
+        if (/UNIQUE constraint failed: users\.email/.test(String(error))) {
+          throw new ServiceError(409, "An account with this e-mail already exists. Please log in instead.", "email");
+        }
+        throw error;
+      }
+    }
+  }
+  throw new Error("Could not find a free handle");
+}
+
+export async function logIn(env: Env, email: string, password: string, meta: RequestMeta): Promise<SignIn> {
+  await consumeRateLimits(env.DB, [
+    [RATE_LIMITS.loginPerEmail, email],
+    [RATE_LIMITS.loginPerIp, meta.ip],
+  ]);
+  const db = database(env.DB);
+  const user = await db.query.users.findFirst({ where: eq(users.email, email) });
+  if (!user?.passwordHash) {
+    // Same work as a real check, so response time does not reveal whether the e-mail has an account.
+    decoyHash ??= hashPassword(randomToken());
+    await verifyPassword(password, await decoyHash);
+    throw new ServiceError(401, WRONG_CREDENTIALS);
+  }
+  if (!(await verifyPassword(password, user.passwordHash))) throw new ServiceError(401, WRONG_CREDENTIALS);
+  if (needsRehash(user.passwordHash)) {
+    await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: Date.now() }).where(eq(users.id, user.id));
+  }
+  return startSession(env, user, meta);
+}
+
+/** Signs in with a Google ID token; `created` tells whether a new account was made (answered 201). */
+export async function signInWithGoogle(
+  env: Env,
+  idToken: string,
+  leadSource: string | null,
+  meta: RequestMeta,
+): Promise<SignIn & { created: boolean }> {
+  await consumeRateLimits(env.DB, [[RATE_LIMITS.googlePerIp, meta.ip]]);
+  const identity = await verifyGoogleIdToken(env, idToken);
+  if (!identity) throw new ServiceError(401, "Google sign-in failed. Please try again.");
+  const db = database(env.DB);
+  let user = await db.query.users.findFirst({ where: eq(users.googleSub, identity.sub) });
+  if (!user) {
+    const byEmail = await db.query.users.findFirst({ where: eq(users.email, identity.email) });
+    if (byEmail) {
+      // Google has verified the address, so the existing account is theirs: link it.
+      [user] = await db
+        .update(users)
+        .set({ googleSub: identity.sub, isEmailVerified: true, updatedAt: Date.now() })
+        .where(eq(users.id, byEmail.id))
+        .returning();
+      await tickOnboardingStep(env.DB, user.id, "verifyEmail");
+    }
+  }
+  if (user) return { ...(await startSession(env, user, meta)), created: false };
+  const created = await createUser(env, {
+    email: identity.email,
+    passwordHash: null,
+    googleSub: identity.sub,
+    firstName: identity.givenName || identity.email.split("@")[0],
+    lastName: identity.familyName || "",
+    leadSource,
+    leadSourceOther: null,
+    signupIp: meta.ip,
+    isEmailVerified: true,
+  });
+  await tickOnboardingStep(env.DB, created.id, "verifyEmail");
+  return { ...(await startSession(env, { ...created, onboardingDone: ["verifyEmail"] }, meta)), created: true };
+}
+
+// ---------------------------------------------------------------- password reset
+
+/** Sends a reset link when the e-mail has an account; answers the same either way. */
+export async function requestPasswordReset(env: Env, email: string, meta: RequestMeta) {
+  await consumeRateLimits(env.DB, [
+    [RATE_LIMITS.forgotPasswordPerEmail, email],
+    [RATE_LIMITS.forgotPasswordPerIp, meta.ip],
+  ]);
+  const db = database(env.DB);
+  const user = await db.query.users.findFirst({ where: eq(users.email, email) });
+  if (!user) return;
+  const token = randomToken();
+  await db.insert(passwordResets).values({ tokenHash: await sha256Hex(token), userId: user.id, expiresAt: Date.now() + PASSWORD_RESET_TTL_MS });
+  const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, env.APP_URL).toString();
+  await sendEmail(env, passwordResetEmail(user.email, user.firstName, link));
+}
+
+/** Sets a new password from a reset link (one-time, expiring) and signs every session out. */
+export async function resetPassword(env: Env, token: string, password: string) {
+  const db = database(env.DB);
+  const now = Date.now();
+  const claimed = await db
+    .update(passwordResets)
+    .set({ usedAt: now })
+    .where(and(eq(passwordResets.tokenHash, await sha256Hex(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)))
+    .returning({ userId: passwordResets.userId });
+  if (claimed.length === 0) {
+    throw new ServiceError(400, "This password reset link has expired or was already used. Please ask for a new one.", "token");
+  }
+  const user = await db.query.users.findFirst({ where: eq(users.id, claimed[0].userId) });
+  if (!user) throw new ServiceError(400, "This password reset link is no longer valid.", "token");
+  const problem = passwordProblem(password, user.email);
+  if (problem) {
+    // The link stays usable for a better password.
+    await db.update(passwordResets).set({ usedAt: null }).where(eq(passwordResets.tokenHash, await sha256Hex(token)));
+    throw new ServiceError(400, problem, "password");
+  }
+  await db.batch([
+    db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: now }).where(eq(users.id, user.id)),
+    db
+      .update(authSessions)
+      .set({ revokedAt: now, revokeReason: "password reset" })
+      .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt))),
+    db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt))),
+  ]);
+}
+
+// ---------------------------------------------------------------- e-mail verification
+
+export async function sendVerificationEmail(env: Env, user: User) {
+  const token = await signToken(tokenSettings(env), "verifyEmail", { email: user.email }, user.id, VERIFY_EMAIL_TTL_SECONDS);
+  const link = new URL(`/verify-email?uid=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`, env.APP_URL).toString();
+  await sendEmail(env, verificationEmail(user.email, user.firstName, link));
+}
+
+/** Sends the link again (rate-limited per user and per address). */
+export async function resendVerificationEmail(env: Env, user: User, meta: RequestMeta) {
+  if (user.isEmailVerified) throw new ServiceError(409, "Your e-mail address is already verified.");
+  await consumeRateLimits(env.DB, [
+    [RATE_LIMITS.verificationPerUser, user.id],
+    [RATE_LIMITS.verificationPerIp, meta.ip],
+  ]);
+  await sendVerificationEmail(env, user);
+}
+
+/** Verifies from the link's uid and signed token; a bare uid never verifies an account. */
+export async function verifyEmail(env: Env, uid: string, token: string) {
+  const claims = await verifyToken(tokenSettings(env), "verifyEmail", token, VERIFY_EMAIL_TTL_SECONDS);
+  if (!claims || claims.sub !== uid) throw new ServiceError(400, "This verification link is invalid or has expired.", "token");
+  const db = database(env.DB);
+  const updated = await db
+    .update(users)
+    .set({ isEmailVerified: true, updatedAt: Date.now() })
+    .where(and(eq(users.id, uid), eq(users.email, String(claims.email))))
+    .returning({ id: users.id });
+  if (updated.length === 0) throw new ServiceError(400, "This verification link is invalid or has expired.", "token");
+  await tickOnboardingStep(env.DB, uid, "verifyEmail");
+}
+
+export { revokeAllSessions };

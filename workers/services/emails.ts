@@ -1,0 +1,70 @@
+import type { OutgoingEmail } from "../integrations/email.ts";
+
+/** The e-mails the product sends: each has a text part and an HTML part carrying the same links. */
+
+function escapeHtml(text: string) {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function layout(title: string, paragraphs: string[], action: { label: string; url: string }, footer: string[] = []) {
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="margin:0;background:#f5f8f7;font-family:Arial,Helvetica,sans-serif;color:#1d2226">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td>
+<p style="font-weight:bold;color:#2f8f77;margin:0 0 24px">Pinboard Studio</p>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(title)}</h1>
+${paragraphs.map((p) => `<p style="line-height:1.5;margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n")}
+<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#2f8f77;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>
+<p style="font-size:13px;color:#6b7580;line-height:1.5">If the button does not work, copy this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#2f8f77">${escapeHtml(action.url)}</a></p>
+${footer.map((f) => `<p style="font-size:12px;color:#6b7580">${f}</p>`).join("\n")}
+</td></tr></table></td></tr></table></body></html>`;
+  return html;
+}
+
+export function verificationEmail(to: string, firstName: string, link: string): OutgoingEmail {
+  const subject = "Verify your e-mail address";
+  const lines = [
+    `Hi ${firstName},`,
+    "Welcome to Pinboard Studio! Please confirm that this is your e-mail address so we can keep your account safe and send you what you ask for.",
+    "The link works for 48 hours.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nVerify your e-mail: ${link}\n\nIf you did not sign up, you can ignore this e-mail.`,
+    html: layout(subject, lines, { label: "Verify my e-mail", url: link }, ["If you did not sign up, you can ignore this e-mail."]),
+  };
+}
+
+export function passwordResetEmail(to: string, firstName: string, link: string): OutgoingEmail {
+  const subject = "Reset your password";
+  const lines = [
+    `Hi ${firstName},`,
+    "Someone (hopefully you) asked to reset the password of your Pinboard Studio account. Choose a new password with the link below.",
+    "The link works once, for one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nReset your password: ${link}`,
+    html: layout(subject, lines, { label: "Choose a new password", url: link }),
+  };
+}
+
+export function successPlanEmail(to: string, downloadLink: string, unsubscribeLink: string): OutgoingEmail {
+  const subject = "Your Pinterest Success Plan";
+  const lines = [
+    "Thanks for subscribing! Here is your free Pinterest Success Plan: a 30-day plan to set up your boards, design pins that get clicked and keep a posting schedule you can stick to.",
+    "We will send you a short e-mail now and then with Pinterest tips. You can unsubscribe at any time.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nDownload the Success Plan (PDF): ${downloadLink}\n\nUnsubscribe: ${unsubscribeLink}`,
+    html: layout(subject, lines, { label: "Download the Success Plan", url: downloadLink }, [
+      `<a href="${escapeHtml(unsubscribeLink)}" style="color:#6b7580">Unsubscribe</a>`,
+    ]),
+  };
+}

@@ -1,0 +1,139 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { PublicUser, UserCredentials } from "../../contracts/user.ts";
+import { database } from "../db/client.ts";
+import { users, videoJobs } from "../db/schema.ts";
+import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboarding.ts";
+import type { Env } from "../env.ts";
+import { mediaUrl, putMedia } from "../media/store.ts";
+import type { User } from "./accounts.ts";
+import { ServiceError } from "./errors.ts";
+
+/** The user credentials of spec section 3 (GET /api/user). */
+export function credentialsOf(env: Pick<Env, "APP_URL">, user: User): UserCredentials {
+  return {
+    userId: user.id,
+    role: user.role,
+    imageUrl: user.imageKey ? mediaUrl(env.APP_URL, user.imageKey) : null,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    handle: user.handle,
+    createdAt: new Date(user.createdAt).toISOString(),
+    referralCode: user.referralCode,
+    planId: user.planId,
+    planStatus: user.planStatus,
+    cancelSubscriptionDate: user.cancelSubscriptionDate ? new Date(user.cancelSubscriptionDate).toISOString() : null,
+    usedFreeTrial: user.usedFreeTrial,
+    isEmailVerified: user.isEmailVerified,
+    cookiesConsent: user.cookiesConsent ?? null,
+    // Pin credits, Pinterest profiles, shops and payment sessions arrive with their features (issues 5-7).
+    usedPinCredits: 0,
+    authorizedPinterestProfiles: [],
+    authorizedShops: [],
+    stripeCheckoutSessionID: null,
+    wordpressAccessKey: null,
+    onboardingChecklist: onboardingChecklist(user.onboardingDone),
+  };
+}
+
+export async function updateProfile(
+  env: Env,
+  user: User,
+  updates: { firstName?: string; lastName?: string; handle?: string },
+): Promise<User> {
+  const db = database(env.DB);
+  if (updates.handle && updates.handle !== user.handle) {
+    const taken = await db.query.users.findFirst({ where: and(eq(users.handle, updates.handle), ne(users.id, user.id)), columns: { id: true } });
+    if (taken) throw new ServiceError(409, "This handle is already taken.", "updates.handle");
+  }
+  if (Object.keys(updates).length === 0) return user;
+  try {
+    const [updated] = await db
+      .update(users)
+      .set({ ...updates, updatedAt: Date.now() })
+      .where(eq(users.id, user.id))
+      .returning();
+    return updated;
+  } catch (error) {
+    if (/UNIQUE constraint failed: users\.handle/.test(String(error))) throw new ServiceError(409, "This handle is already taken.", "updates.handle");
+    throw error;
+  }
+}
+
+export async function publicProfile(env: Env, handle: string): Promise<PublicUser | null> {
+  const user = await database(env.DB).query.users.findFirst({ where: eq(users.handle, handle.toLowerCase()) });
+  if (!user) return null;
+  return {
+    handle: user.handle,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    imageUrl: user.imageKey ? mediaUrl(env.APP_URL, user.imageKey) : null,
+    createdAt: new Date(user.createdAt).toISOString(),
+  };
+}
+
+export async function setOnboardingChecklist(env: Env, user: User, changes: { name: string; isChecked: boolean }[]): Promise<User> {
+  const [updated] = await database(env.DB)
+    .update(users)
+    .set({ onboardingDone: applyOnboardingChanges(user.onboardingDone, changes), updatedAt: Date.now() })
+    .where(eq(users.id, user.id))
+    .returning();
+  return updated;
+}
+
+export async function setCookiesConsent(env: Env, user: User, consent: boolean) {
+  await database(env.DB).update(users).set({ cookiesConsent: consent, updatedAt: Date.now() }).where(eq(users.id, user.id));
+}
+
+// ---------------------------------------------------------------- profile image
+
+export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
+
+/** The image type from the file's first bytes (what it says it is counts for nothing). */
+export function sniffImageType(bytes: Uint8Array): { type: string; extension: string } | null {
+  const startsWith = (...signature: number[]) => signature.every((b, i) => bytes[i] === b);
+  if (startsWith(0xff, 0xd8, 0xff)) return { type: "image/jpeg", extension: "jpeg" };
+  if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { type: "image/png", extension: "png" };
+  if (startsWith(0x47, 0x49, 0x46, 0x38)) return { type: "image/gif", extension: "gif" };
+  if (startsWith(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) {
+    return { type: "image/webp", extension: "webp" };
+  }
+  return null;
+}
+
+/** Keys of everything a user owns in R2 start with this. */
+export function userMediaPrefix(userId: string) {
+  return `users/${userId}/`;
+}
+
+export async function setProfileImage(env: Env, user: User, file: File): Promise<string> {
+  if (file.size > AVATAR_MAX_BYTES) throw new ServiceError(413, "The image must be 5 MB or smaller.", "image");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = sniffImageType(bytes);
+  if (!kind) throw new ServiceError(415, "Please upload a JPEG, PNG, GIF or WebP image.", "image");
+  const key = `${userMediaPrefix(user.id)}profile/${crypto.randomUUID()}.${kind.extension}`;
+  await putMedia(env, key, bytes, kind.type);
+  await database(env.DB).update(users).set({ imageKey: key, updatedAt: Date.now() }).where(eq(users.id, user.id));
+  if (user.imageKey) await env.MEDIA.delete(user.imageKey);
+  return mediaUrl(env.APP_URL, key);
+}
+
+// ---------------------------------------------------------------- account deletion
+
+/**
+ * Deletes everything a user owns: their media in R2 first (safe to repeat),
+ * then their rows in one batch (sessions, tokens and other owned rows go with
+ * the user row through ON DELETE CASCADE). A failure part-way leaves the
+ * account in place, so trying again finishes the job.
+ */
+export async function deleteAccount(env: Env, user: User) {
+  const prefix = userMediaPrefix(user.id);
+  let cursor: string | undefined;
+  do {
+    const listing = await env.MEDIA.list({ prefix, cursor, limit: 1000 });
+    if (listing.objects.length > 0) await env.MEDIA.delete(listing.objects.map((object) => object.key));
+    cursor = listing.truncated ? listing.cursor : undefined;
+  } while (cursor);
+  const db = database(env.DB);
+  await db.batch([db.delete(videoJobs).where(eq(videoJobs.userId, user.id)), db.delete(users).where(eq(users.id, user.id))]);
+}
