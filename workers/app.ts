@@ -6,6 +6,8 @@ import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import { account } from "./api/account.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
+import { rendering } from "./api/rendering.ts";
+import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
 import type { Env } from "./env.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
@@ -17,9 +19,11 @@ import { APP_VERSION } from "./version.ts";
 const api = new Hono<AppBindings>();
 api.route("/health", health);
 api.route("/", account);
+api.route("/", templatesApi);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */
 const highMemLimitApi = new Hono<AppBindings>();
+highMemLimitApi.route("/", rendering);
 
 /** /videoApi: video creation and upload calls. */
 const videoApi = new Hono<AppBindings>();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Milliseconds since the epoch, set by SQLite when a row is written. */
 const createdAt = () =>
@@ -152,4 +152,65 @@ export const newsletterSubscribers = sqliteTable("newsletter_subscribers", {
   source: text("source").notNull(),
   subscribedAt: integer("subscribed_at").notNull(),
   unsubscribedAt: integer("unsubscribed_at"),
+});
+
+/**
+ * Pin templates: standard ones (seeded, no owner, read-only but for admins)
+ * and users' own. The design (background, layers, family, image slots) is
+ * stored as JSON validated by contracts/template.ts.
+ */
+export const templates = sqliteTable(
+  "templates",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    design: text("design", { mode: "json" }).notNull(),
+    /** Category names, as a JSON array. */
+    categories: text("categories", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    isStandard: integer("is_standard", { mode: "boolean" }).notNull().default(false),
+    isShared: integer("is_shared", { mode: "boolean" }).notNull().default(false),
+    favoriteCount: integer("favorite_count").notNull().default(0),
+    /** Order of standard templates in the gallery. */
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("templates_owner_updated").on(t.ownerId, t.updatedAt), index("templates_shared").on(t.isShared, t.updatedAt), index("templates_standard").on(t.isStandard, t.position)],
+);
+
+/** Template categories: standard ones (no owner) and each user's own. */
+export const templateCategories = sqliteTable(
+  "template_categories",
+  {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The name lowercased: a user cannot have two categories differing only in case. */
+    nameKey: text("name_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("template_categories_owner_name").on(t.ownerId, t.nameKey)],
+);
+
+export const templateFavorites = sqliteTable(
+  "template_favorites",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.templateId] }), index("template_favorites_template").on(t.templateId)],
+);
+
+/** The 18 colour palettes of the design settings (seeded). */
+export const colorPalettes = sqliteTable("color_palettes", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  colors: text("colors", { mode: "json" }).$type<{ r: number; g: number; b: number; a: number }[]>().notNull(),
+  position: integer("position").notNull(),
 });

@@ -1,0 +1,20 @@
+/** Longest generated file name, extension included (spec section 5). */
+export const MAX_FILE_NAME_LENGTH = 100;
+
+const EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{1F3FB}-\u{1F3FF}\u200d\ufe0f\u20e3]/gu;
+
+/**
+ * A pin's file name from its title: emoji removed, every run of other
+ * non-alphanumeric characters replaced by a dash, a random number added,
+ * ending in .jpeg, 100 characters at most.
+ */
+export function pinFileName(title: string, randomNumber: number = Math.floor(Math.random() * 1_000_000)): string {
+  const suffix = `-${Math.abs(Math.trunc(randomNumber))}.jpeg`;
+  const slug = title
+    .replace(EMOJI, "")
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, MAX_FILE_NAME_LENGTH - suffix.length)
+    .replace(/-+$/, "");
+  return `${slug || "pin"}${suffix}`;
+}

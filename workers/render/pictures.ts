@@ -1,0 +1,173 @@
+import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { resizeRegion, type Bitmap } from "./pixels.ts";
+
+/**
+ * Pictures for the renderer: fetched within limits, checked before decoding,
+ * decoded once with photon, shrunk to a working size and kept in a small
+ * cache (a user's batch of pins reuses the same few photos with different
+ * templates). A picture that cannot be had leaves its layer empty.
+ */
+
+/** Largest file we fetch for a picture. */
+export const MAX_PICTURE_BYTES = 15 * 1024 * 1024;
+/** Largest picture we decode (48 MB of pixels); bigger ones are refused before decoding. */
+export const MAX_PICTURE_PIXELS = 12_000_000;
+/** Pictures are kept at most this wide or tall after decoding (a pin is 1000 x 1500). */
+export const WORKING_SIZE = 1600;
+/** Decoded pictures kept in memory, by bytes. */
+const CACHE_BUDGET_BYTES = 40 * 1024 * 1024;
+
+export interface PictureSource {
+  /** The picture's bytes, or null when it cannot be fetched. */
+  fetch(url: string): Promise<Uint8Array | null>;
+  /** Skip shrinking to the working size (design setting bypassResize). */
+  bypassResize?: boolean;
+}
+
+export type PictureType = "jpeg" | "png" | "webp" | "gif";
+
+/** The format and size a picture claims in its header, without decoding it. */
+export function pictureHeader(bytes: Uint8Array): { type: PictureType; width: number; height: number } | null {
+  const at = (i: number) => bytes[i] ?? 0;
+  const u16be = (i: number) => (at(i) << 8) | at(i + 1);
+  const u16le = (i: number) => at(i) | (at(i + 1) << 8);
+  const u32be = (i: number) => ((at(i) << 24) | (at(i + 1) << 16) | (at(i + 2) << 8) | at(i + 3)) >>> 0;
+  if (at(0) === 0x89 && at(1) === 0x50 && at(2) === 0x4e && at(3) === 0x47) return { type: "png", width: u32be(16), height: u32be(20) };
+  if (at(0) === 0x47 && at(1) === 0x49 && at(2) === 0x46) return { type: "gif", width: u16le(6), height: u16le(8) };
+  if (at(0) === 0x52 && at(1) === 0x49 && at(2) === 0x46 && at(3) === 0x46 && at(8) === 0x57 && at(9) === 0x45 && at(10) === 0x42 && at(11) === 0x50) {
+    const chunk = String.fromCharCode(at(12), at(13), at(14), at(15));
+    if (chunk === "VP8X") return { type: "webp", width: 1 + (at(24) | (at(25) << 8) | (at(26) << 16)), height: 1 + (at(27) | (at(28) << 8) | (at(29) << 16)) };
+    if (chunk === "VP8 ") return { type: "webp", width: u16le(26) & 0x3fff, height: u16le(28) & 0x3fff };
+    if (chunk === "VP8L") {
+      const b = [at(21), at(22), at(23), at(24)];
+      return { type: "webp", width: 1 + (((b[1] & 0x3f) << 8) | b[0]), height: 1 + (((b[3] & 0x0f) << 10) | (b[2] << 2) | ((b[1] & 0xc0) >> 6)) };
+    }
+    return null;
+  }
+  if (at(0) === 0xff && at(1) === 0xd8) {
+    let offset = 2;
+    while (offset + 9 < bytes.length) {
+      if (at(offset) !== 0xff) {
+        offset += 1;
+        continue;
+      }
+      const marker = at(offset + 1);
+      if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+        offset += 2;
+        continue;
+      }
+      const length = u16be(offset + 2);
+      if ((marker >= 0xc0 && marker <= 0xc3) || (marker >= 0xc5 && marker <= 0xc7) || (marker >= 0xc9 && marker <= 0xcb) || (marker >= 0xcd && marker <= 0xcf)) {
+        return { type: "jpeg", height: u16be(offset + 5), width: u16be(offset + 7) };
+      }
+      offset += 2 + length;
+    }
+    return null;
+  }
+  return null;
+}
+
+interface CacheEntry {
+  bitmap: Promise<Bitmap | null>;
+  bytes: number;
+}
+const cache = new Map<string, CacheEntry>();
+let cachedBytes = 0;
+
+/** Counts a decoded picture against the budget and evicts the least recently used beyond it. */
+function account(key: string, entry: CacheEntry, bytes: number) {
+  if (cache.get(key) !== entry) return;
+  entry.bytes = bytes;
+  cachedBytes += bytes;
+  for (const [oldKey, old] of cache) {
+    if (cachedBytes <= CACHE_BUDGET_BYTES || oldKey === key) break;
+    cache.delete(oldKey);
+    cachedBytes -= old.bytes;
+  }
+}
+
+/** Forgets every cached picture (tests and benchmarks measure cold renders with it). */
+export function clearPictureCache() {
+  cache.clear();
+  cachedBytes = 0;
+}
+
+async function decode(source: PictureSource, url: string): Promise<Bitmap | null> {
+  const bytes = await source.fetch(url);
+  if (!bytes || bytes.length > MAX_PICTURE_BYTES) return null;
+  const header = pictureHeader(bytes);
+  if (!header || header.width < 1 || header.height < 1 || header.width * header.height > MAX_PICTURE_PIXELS) return null;
+  let image: PhotonImage;
+  try {
+    image = PhotonImage.new_from_byteslice(bytes);
+  } catch {
+    return null;
+  }
+  try {
+    const full: Bitmap = { width: image.get_width(), height: image.get_height(), data: image.get_raw_pixels() };
+    const longest = Math.max(full.width, full.height);
+    if (source.bypassResize || longest <= WORKING_SIZE) return full;
+    const scale = WORKING_SIZE / longest;
+    return resizeRegion(full, { x: 0, y: 0, width: full.width, height: full.height }, Math.round(full.width * scale), Math.round(full.height * scale));
+  } finally {
+    image.free();
+  }
+}
+
+/** The decoded picture at `url` (cached), or null when it cannot be fetched or read. */
+export function decodedPicture(source: PictureSource, url: string): Promise<Bitmap | null> {
+  const key = `${source.bypassResize ? "full" : "work"}|${url}`;
+  const hit = cache.get(key);
+  if (hit) {
+    // Most recently used last.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit.bitmap;
+  }
+  const bitmap = decode(source, url).catch(() => null);
+  const entry: CacheEntry = { bitmap, bytes: 0 };
+  cache.set(key, entry);
+  bitmap.then((b) => {
+    if (b) account(key, entry, b.width * b.height * 4);
+    else if (cache.get(key) === entry) cache.delete(key); // try again next time
+  });
+  return bitmap;
+}
+
+/** A picture source for the worker: fetch with a time limit and a size limit. */
+export function httpPictureSource(fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch, options: { bypassResize?: boolean } = {}): PictureSource {
+  return {
+    bypassResize: options.bypassResize,
+    async fetch(url) {
+      try {
+        const response = await fetcher(url, { signal: AbortSignal.timeout(10_000) });
+        if (!response.ok) return null;
+        const declared = Number(response.headers.get("content-length") ?? 0);
+        if (declared > MAX_PICTURE_BYTES) return null;
+        const reader = response.body?.getReader();
+        if (!reader) return null;
+        const chunks: Uint8Array[] = [];
+        let total = 0;
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.length;
+          if (total > MAX_PICTURE_BYTES) {
+            await reader.cancel();
+            return null;
+          }
+          chunks.push(value);
+        }
+        const bytes = new Uint8Array(total);
+        let offset = 0;
+        for (const chunk of chunks) {
+          bytes.set(chunk, offset);
+          offset += chunk.length;
+        }
+        return bytes;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
