@@ -1,4 +1,4 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import {
   isRouteErrorResponse,
   Links,
@@ -10,10 +10,15 @@ import {
 } from "@remix-run/react";
 import type { ReactNode } from "react";
 import appStyles from "./styles/app.css?url";
+import shellStyles from "./styles/shell.css?url";
 import { NotFound } from "./components/not-found.tsx";
+import { SiteShell } from "./components/shell/site-shell.tsx";
+import { AuthProvider, type RootData } from "./lib/auth.tsx";
+import { currentUser, publicEnv } from "./lib/session.server.ts";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
+  { rel: "stylesheet", href: shellStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -44,8 +49,19 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** Every page knows the signed-in user (from the session cookie) and the public configuration. */
+export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
+  return { user: await currentUser(request, context), env: publicEnv(context) };
+}
+
 export default function App() {
-  return <Outlet />;
+  return (
+    <AuthProvider>
+      <SiteShell>
+        <Outlet />
+      </SiteShell>
+    </AuthProvider>
+  );
 }
 
 export function ErrorBoundary() {

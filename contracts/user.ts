@@ -34,6 +34,10 @@ export const OnboardingChecklistBody = body({
   ),
 });
 
+/** Profile images: these types (checked from the file's bytes on the server), at most 5 MB. */
+export const PROFILE_IMAGE_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"] as const;
+export const PROFILE_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
 export const CookiesConsentBody = body({
   cookiesConsent: v.boolean("cookiesConsent must be true (accept) or false (deny)"),
 });

@@ -70,16 +70,21 @@ describe("handles and referral codes", () => {
 describe("onboarding checklist", () => {
   it("has 8 steps, each with isChecked, label, name and link", () => {
     expect(ONBOARDING_STEPS).toHaveLength(8);
-    const list = onboardingChecklist(["generatePins"]);
+    const list = onboardingChecklist(["generatePins"], false);
     expect(list.filter((step) => step.isChecked).map((step) => step.name)).toEqual(["generatePins"]);
+    // "Verify your e-mail" follows the account, whatever is stored.
+    expect(onboardingChecklist(["verifyEmail"], false)[0].isChecked).toBe(false);
+    expect(onboardingChecklist([], true)[0].isChecked).toBe(true);
     expect(Object.keys(list[0]).sort()).toEqual(["isChecked", "label", "link", "name"]);
   });
 
   it("applies changes in checklist order and ignores unknown steps", () => {
-    expect(applyOnboardingChanges(["inviteFriend"], [{ name: "verifyEmail", isChecked: true }, { name: "bogus", isChecked: true }])).toEqual([
-      "verifyEmail",
+    expect(applyOnboardingChanges(["inviteFriend"], [{ name: "generatePins", isChecked: true }, { name: "bogus", isChecked: true }])).toEqual([
+      "generatePins",
       "inviteFriend",
     ]);
-    expect(applyOnboardingChanges(["verifyEmail"], [{ name: "verifyEmail", isChecked: false }])).toEqual([]);
+    expect(applyOnboardingChanges(["generatePins"], [{ name: "generatePins", isChecked: false }])).toEqual([]);
+    // Steps that follow the account cannot be ticked by hand.
+    expect(applyOnboardingChanges([], [{ name: "verifyEmail", isChecked: true }])).toEqual([]);
   });
 });

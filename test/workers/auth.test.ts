@@ -199,6 +199,21 @@ describe("POST /api/auth/token (refresh)", () => {
     expect((await app("/api/user", { headers: bearer(other) })).status).toBe(200);
   });
 
+  it("keeps the browser's session cookie when it presents it, and issues one when it has none", async () => {
+    const user = await signUpUser();
+    const withCookie = await app("/api/auth/token", json({ grant_type: "refresh_token", refresh_token: user.tokens.refreshToken }, { cookie: user.cookie }));
+    expect(withCookie.status).toBe(200);
+    expect(withCookie.headers.get("set-cookie")).toBeNull();
+    expect((await app("/api/user", { headers: { cookie: user.cookie } })).status).toBe(200);
+    const next = await read(withCookie);
+
+    const without = await refresh(next.refreshToken);
+    expect(without.status).toBe(200);
+    const fresh = sessionCookie(without);
+    expect(fresh).not.toBe(user.cookie);
+    expect((await app("/api/user", { headers: { cookie: fresh } })).status).toBe(200);
+  });
+
   it("refuses unknown tokens with 401 and bad bodies with 400", async () => {
     expect((await refresh("made-up-token")).status).toBe(401);
     const badGrant = await app("/api/auth/token", json({ grant_type: "password", refresh_token: "x" }));

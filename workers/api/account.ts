@@ -64,7 +64,9 @@ account.post("/login", valid("json", LoginBody), async (c) => {
 
 account.post("/auth/token", valid("json", TokenRefreshBody), async (c) => {
   try {
-    return answerSignIn(c, await refreshSignIn(c.env, c.req.valid("json").refresh_token));
+    const refreshed = await refreshSignIn(c.env, c.req.valid("json").refresh_token, readSessionCookie(c));
+    if (refreshed.cookie) setSessionCookie(c, refreshed.cookie);
+    return c.json(refreshed.tokens);
   } catch (error) {
     clearSessionCookie(c);
     throw error;

@@ -20,17 +20,20 @@ export interface OnboardingStep {
   isChecked: boolean;
 }
 
-/** The checklist as the user sees it, from the names of the steps they have done. */
-export function onboardingChecklist(done: readonly string[]): OnboardingStep[] {
+/** Steps that follow the account's real state and cannot be ticked by hand. */
+const DERIVED_STEPS: readonly string[] = ["verifyEmail"];
+
+/** The checklist as the user sees it, from the steps they have done and whether their e-mail is verified. */
+export function onboardingChecklist(done: readonly string[], isEmailVerified: boolean): OnboardingStep[] {
   const doneSet = new Set(done);
-  return ONBOARDING_STEPS.map((step) => ({ ...step, isChecked: doneSet.has(step.name) }));
+  return ONBOARDING_STEPS.map((step) => ({ ...step, isChecked: step.name === "verifyEmail" ? isEmailVerified : doneSet.has(step.name) }));
 }
 
-/** Steps done after applying changes; unknown step names are ignored. */
+/** Steps done after applying changes; unknown steps, and steps that follow the account's state, are ignored. */
 export function applyOnboardingChanges(done: readonly string[], changes: { name: string; isChecked: boolean }[]): OnboardingStepName[] {
   const result = new Set(done.filter((name): name is OnboardingStepName => (ONBOARDING_STEP_NAMES as string[]).includes(name)));
   for (const change of changes) {
-    if (!(ONBOARDING_STEP_NAMES as string[]).includes(change.name)) continue;
+    if (!(ONBOARDING_STEP_NAMES as string[]).includes(change.name) || DERIVED_STEPS.includes(change.name)) continue;
     if (change.isChecked) result.add(change.name as OnboardingStepName);
     else result.delete(change.name as OnboardingStepName);
   }

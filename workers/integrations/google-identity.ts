@@ -6,6 +6,8 @@ const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
 
 const jwksByUrl = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 
+export type GoogleVerification = { ok: true; identity: GoogleIdentity } | { ok: false; reason: "invalid" | "unverified-email" };
+
 export interface GoogleIdentity {
   sub: string;
   email: string;
@@ -17,12 +19,12 @@ export interface GoogleIdentity {
 /**
  * Verifies a Google ID token against Google's published keys (GOOGLE_JWKS_URL:
  * Google's in production, the sandbox's locally): RS256 only, Google's issuer,
- * our client id as audience, not expired, and a verified e-mail. Null otherwise.
+ * our client id as audience, not expired, and a verified e-mail.
  */
 export async function verifyGoogleIdToken(
   env: Pick<Env, "GOOGLE_JWKS_URL" | "GOOGLE_CLIENT_ID">,
   idToken: string,
-): Promise<GoogleIdentity | null> {
+): Promise<GoogleVerification> {
   let jwks = jwksByUrl.get(env.GOOGLE_JWKS_URL);
   if (!jwks) {
     jwks = createRemoteJWKSet(new URL(env.GOOGLE_JWKS_URL), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
@@ -37,16 +39,18 @@ export async function verifyGoogleIdToken(
       requiredClaims: ["sub", "email", "exp", "iat"],
     }));
   } catch (error) {
-    if (error instanceof errors.JOSEError) return null;
+    if (error instanceof errors.JOSEError) return { ok: false, reason: "invalid" };
     throw error;
   }
-  if (payload.email_verified !== true || typeof payload.email !== "string" || typeof payload.sub !== "string") return null;
+  if (typeof payload.email !== "string" || typeof payload.sub !== "string") return { ok: false, reason: "invalid" };
+  if (payload.email_verified !== true) return { ok: false, reason: "unverified-email" };
   const name = typeof payload.name === "string" ? payload.name : "";
-  return {
+  const identity: GoogleIdentity = {
     sub: payload.sub,
     email: payload.email.toLowerCase(),
     givenName: typeof payload.given_name === "string" ? payload.given_name : name.split(" ")[0] || "",
     familyName: typeof payload.family_name === "string" ? payload.family_name : name.split(" ").slice(1).join(" "),
     picture: typeof payload.picture === "string" ? payload.picture : null,
   };
+  return { ok: true, identity };
 }

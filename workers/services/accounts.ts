@@ -12,7 +12,6 @@ import { sendEmail } from "../integrations/email.ts";
 import { verifyGoogleIdToken } from "../integrations/google-identity.ts";
 import { passwordResetEmail, verificationEmail } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
-import { tickOnboardingStep } from "./onboarding.ts";
 import { consumeRateLimits, RATE_LIMITS } from "./rate-limit.ts";
 
 export type User = typeof users.$inferSelect;
@@ -70,8 +69,12 @@ async function startSession(env: Env, user: User, meta: RequestMeta): Promise<Si
  * Exchanges a refresh token for a new pair. Tokens rotate on every use; a token
  * already used (or a lost race for it) revokes the whole family: whoever holds
  * a copy is locked out, and the user signs in again.
+ *
+ * The session cookie is kept when the caller already holds the session's
+ * cookie (a lost response then costs nothing); otherwise (it expired or was
+ * cleared) a new one is issued. `cookie` is null when the old one stays.
  */
-export async function refreshSignIn(env: Env, refreshToken: string): Promise<SignIn> {
+export async function refreshSignIn(env: Env, refreshToken: string, presentedCookie?: string): Promise<Omit<SignIn, "cookie"> & { cookie: string | null }> {
   const db = database(env.DB);
   const now = Date.now();
   const tokenHash = await sha256Hex(refreshToken);
@@ -99,12 +102,13 @@ export async function refreshSignIn(env: Env, refreshToken: string): Promise<Sig
     throw new ServiceError(401, "Your session has ended. Please log in again.");
   }
   const nextRefreshToken = randomToken();
-  const cookie = randomToken();
+  const keepsCookie = presentedCookie !== undefined && (await sha256Hex(presentedCookie)) === session.cookieHash;
+  const cookie = keepsCookie ? null : randomToken();
   await db.batch([
     db.insert(refreshTokens).values({ tokenHash: await sha256Hex(nextRefreshToken), sessionId: session.id }),
     db
       .update(authSessions)
-      .set({ cookieHash: await sha256Hex(cookie), lastUsedAt: now, expiresAt: now + SESSION_TTL_MS })
+      .set({ ...(cookie ? { cookieHash: await sha256Hex(cookie) } : {}), lastUsedAt: now, expiresAt: now + SESSION_TTL_MS })
       .where(eq(authSessions.id, session.id)),
   ]);
   const idToken = await signIdToken(tokenSettings(env), { sub: user.id, sid: session.id });
@@ -249,8 +253,16 @@ export async function signInWithGoogle(
   meta: RequestMeta,
 ): Promise<SignIn & { created: boolean }> {
   await consumeRateLimits(env.DB, [[RATE_LIMITS.googlePerIp, meta.ip]]);
-  const identity = await verifyGoogleIdToken(env, idToken);
-  if (!identity) throw new ServiceError(401, "Google sign-in failed. Please try again.");
+  const verification = await verifyGoogleIdToken(env, idToken);
+  if (!verification.ok) {
+    throw new ServiceError(
+      401,
+      verification.reason === "unverified-email"
+        ? "Your Google account's e-mail address is not verified. Please verify it with Google, or sign up with e-mail and password."
+        : "Google sign-in failed. Please try again.",
+    );
+  }
+  const identity = verification.identity;
   const db = database(env.DB);
   let user = await db.query.users.findFirst({ where: eq(users.googleSub, identity.sub) });
   if (!user) {
@@ -262,7 +274,6 @@ export async function signInWithGoogle(
         .set({ googleSub: identity.sub, isEmailVerified: true, updatedAt: Date.now() })
         .where(eq(users.id, byEmail.id))
         .returning();
-      await tickOnboardingStep(env.DB, user.id, "verifyEmail");
     }
   }
   if (user) return { ...(await startSession(env, user, meta)), created: false };
@@ -277,8 +288,7 @@ export async function signInWithGoogle(
     signupIp: meta.ip,
     isEmailVerified: true,
   });
-  await tickOnboardingStep(env.DB, created.id, "verifyEmail");
-  return { ...(await startSession(env, { ...created, onboardingDone: ["verifyEmail"] }, meta)), created: true };
+  return { ...(await startSession(env, created, meta)), created: true };
 }
 
 // ---------------------------------------------------------------- password reset
@@ -357,7 +367,6 @@ export async function verifyEmail(env: Env, uid: string, token: string) {
     .where(and(eq(users.id, uid), eq(users.email, String(claims.email))))
     .returning({ id: users.id });
   if (updated.length === 0) throw new ServiceError(400, "This verification link is invalid or has expired.", "token");
-  await tickOnboardingStep(env.DB, uid, "verifyEmail");
 }
 
 export { revokeAllSessions };

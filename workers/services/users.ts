@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import type { PublicUser, UserCredentials } from "../../contracts/user.ts";
+import { PROFILE_IMAGE_MAX_BYTES, type PublicUser, type UserCredentials } from "../../contracts/user.ts";
 import { database } from "../db/client.ts";
 import { users, videoJobs } from "../db/schema.ts";
 import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboarding.ts";
@@ -32,7 +32,7 @@ export function credentialsOf(env: Pick<Env, "APP_URL">, user: User): UserCreden
     authorizedShops: [],
     stripeCheckoutSessionID: null,
     wordpressAccessKey: null,
-    onboardingChecklist: onboardingChecklist(user.onboardingDone),
+    onboardingChecklist: onboardingChecklist(user.onboardingDone, user.isEmailVerified),
   };
 }
 
@@ -87,8 +87,6 @@ export async function setCookiesConsent(env: Env, user: User, consent: boolean) 
 
 // ---------------------------------------------------------------- profile image
 
-export const AVATAR_MAX_BYTES = 5 * 1024 * 1024;
-
 /** The image type from the file's first bytes (what it says it is counts for nothing). */
 export function sniffImageType(bytes: Uint8Array): { type: string; extension: string } | null {
   const startsWith = (...signature: number[]) => signature.every((b, i) => bytes[i] === b);
@@ -107,7 +105,7 @@ export function userMediaPrefix(userId: string) {
 }
 
 export async function setProfileImage(env: Env, user: User, file: File): Promise<string> {
-  if (file.size > AVATAR_MAX_BYTES) throw new ServiceError(413, "The image must be 5 MB or smaller.", "image");
+  if (file.size > PROFILE_IMAGE_MAX_BYTES) throw new ServiceError(413, "The image must be 5 MB or smaller.", "image");
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = sniffImageType(bytes);
   if (!kind) throw new ServiceError(415, "Please upload a JPEG, PNG, GIF or WebP image.", "image");

@@ -1,0 +1,79 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useLocation } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useToast } from "../shell/toast.tsx";
+import { Spinner } from "../spinner.tsx";
+import { LoginForm } from "./login-form.tsx";
+import { SIGNUP_ALERT } from "./signup-alert.tsx";
+
+// The sign-up form is loaded only when someone asks for it (spec section 2: signup loads lazily).
+const SignupForm = lazy(() => import("./signup-form.tsx").then((module) => ({ default: module.SignupForm })));
+
+export type AuthMode = "login" | "signup";
+
+/**
+ * Login or sign-up in a dialog with a Cancel button, for logged-out visitors
+ * (spec section 2). The same forms as /login and /signup; on success the dialog
+ * closes and the user stays on the page (the session reloads the user).
+ * Its host route links app/styles/account.css.
+ */
+export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open: boolean; onOpenChange(open: boolean): void }) {
+  const [current, setCurrent] = useState<AuthMode>(mode);
+  const { toast } = useToast();
+  const location = useLocation();
+  const openedAt = useRef(location.key);
+
+  useEffect(() => {
+    if (open) {
+      setCurrent(mode);
+      openedAt.current = location.key;
+    }
+    // Only when it opens: switching between the forms inside stays as the user chose.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [open, mode]);
+
+  // A link inside (Forgot password?) leaves the page: the dialog goes with it.
+  useEffect(() => {
+    if (open && location.key !== openedAt.current) onOpenChange(false);
+  }, [open, location.key, onOpenChange]);
+
+  function succeeded({ created }: { created: boolean }) {
+    onOpenChange(false);
+    if (created) toast({ title: SIGNUP_ALERT, kind: "info" });
+  }
+
+  const isLogin = current === "login";
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog auth-dialog">
+          <Dialog.Title className="dialog__title">{isLogin ? "Log in" : "Create your free account"}</Dialog.Title>
+          <Dialog.Description className="dialog__text">
+            {isLogin ? "Welcome back! Log in to pick up where you left off." : "10 free pins a month, no card needed."}
+          </Dialog.Description>
+          {isLogin ? (
+            <LoginForm onSuccess={succeeded} />
+          ) : (
+            <Suspense fallback={<Spinner size="large" label="Loading the sign-up form" />}>
+              <SignupForm onSuccess={succeeded} />
+            </Suspense>
+          )}
+          <p className="auth-card__switch">
+            {isLogin ? "New to Pinboard Studio? " : "Already have an account? "}
+            <button type="button" className="link-button" onClick={() => setCurrent(isLogin ? "signup" : "login")}>
+              {isLogin ? "Sign up" : "Log in"}
+            </button>
+          </p>
+          <div className="dialog__actions">
+            <Dialog.Close asChild>
+              <button type="button" className="button button--ghost">
+                Cancel
+              </button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect, type ReactNode } from "react";
+import { CookieBanner } from "./cookie-banner.tsx";
+import { Footer } from "./footer.tsx";
+import { useShellOptions } from "./handle.ts";
+import { Navbar } from "./navbar.tsx";
+import { NewsletterPopup } from "./newsletter-popup.tsx";
+import { ToastProvider } from "./toast.tsx";
+import { UpdateNotice } from "./update-notice.tsx";
+
+/**
+ * The frame around every page: navbar, update notice, the page, footer, cookie
+ * banner, newsletter popup and toasts. A route switches parts off with its
+ * `handle` (see ShellHandle). Pages render their own <main>.
+ */
+export function SiteShell({ children }: { children: ReactNode }) {
+  const shell = useShellOptions();
+
+  // Marks the page as interactive (React has hydrated), for tests and CSS.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+
+  return (
+    <ToastProvider>
+      <div className="site">
+        <a className="skip-link" href="#content">
+          Skip to content
+        </a>
+        <Navbar />
+        <UpdateNotice />
+        <div id="content" className="site__content" tabIndex={-1}>
+          {children}
+        </div>
+        {shell.footer ? <Footer /> : null}
+        {shell.cookieBanner ? <CookieBanner /> : null}
+        <NewsletterPopup allowedHere={shell.newsletterPopup} />
+      </div>
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,121 @@
+import { useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
+import type { AuthTokens, SignupBody } from "../../contracts/auth.ts";
+import type { UserCredentials } from "../../contracts/user.ts";
+import { apiJson, fullLogout, LOGGED_OUT_EVENT, refreshTokens, storedTokens, storeTokens } from "./api-client.ts";
+import { googleSignInPopup } from "./google-sign-in.ts";
+import type { PublicEnv } from "./public-env.ts";
+
+/** What the root loader gives every page. */
+export interface RootData {
+  user: UserCredentials | null;
+  env: PublicEnv;
+}
+
+export interface AuthApi {
+  /** The signed-in user's credentials, or null. */
+  user: UserCredentials | null;
+  env: PublicEnv;
+  logIn(email: string, password: string): Promise<void>;
+  signUp(fields: Omit<SignupBody, "ip">): Promise<void>;
+  /** Google popup sign-in; answers whether a new account was created. */
+  signInWithGoogle(): Promise<{ created: boolean }>;
+  logOut(): Promise<void>;
+  /** Reloads the credentials (after the user changed something). */
+  reloadUser(): void;
+}
+
+const AuthContext = createContext<AuthApi | null>(null);
+
+export function useRootData(): RootData {
+  const data = useRouteLoaderData("root") as RootData | undefined;
+  if (!data) throw new Error("useRootData outside the root route");
+  return data;
+}
+
+/**
+ * Sign-in state for the whole UI. The user comes from the root loader (the
+ * session cookie); tokens for API calls live in local storage (spec section 3).
+ */
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const { user, env } = useRootData();
+  const revalidator = useRevalidator();
+  const navigate = useNavigate();
+
+  // A full logout (a failed refresh, spec section 8) sends the user to /login.
+  useEffect(() => {
+    const onLoggedOut = () => {
+      revalidator.revalidate();
+      navigate("/login");
+    };
+    window.addEventListener(LOGGED_OUT_EVENT, onLoggedOut);
+    return () => window.removeEventListener(LOGGED_OUT_EVENT, onLoggedOut);
+  }, [revalidator, navigate]);
+
+  // Tokens but no session cookie (it expired or was cleared): a refresh restores both.
+  useEffect(() => {
+    if (!user && storedTokens()) {
+      refreshTokens().then((ok) => ok && revalidator.revalidate());
+    }
+    // Only on first load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const signedIn = useCallback(
+    (tokens: AuthTokens) => {
+      storeTokens(tokens);
+      revalidator.revalidate();
+    },
+    [revalidator],
+  );
+
+  const api = useMemo<AuthApi>(
+    () => ({
+      user,
+      env,
+      async logIn(email, password) {
+        signedIn(await apiJson<AuthTokens>("/api/login", { json: { email, password } }));
+      },
+      async signUp(fields) {
+        signedIn(await apiJson<AuthTokens>("/api/signup", { json: fields }));
+      },
+      async signInWithGoogle() {
+        const idToken = await googleSignInPopup(env);
+        const response = await fetch("/api/signInWithGoogle", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ idToken }),
+        });
+        const body = (await response.json()) as AuthTokens & { error?: string };
+        if (!response.ok) throw new Error(body.error ?? "Google sign-in failed. Please try again.");
+        signedIn(body);
+        return { created: response.status === 201 };
+      },
+      async logOut() {
+        await fullLogout();
+      },
+      reloadUser() {
+        revalidator.revalidate();
+      },
+    }),
+    [user, env, signedIn, revalidator],
+  );
+
+  return <AuthContext.Provider value={api}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthApi {
+  const api = useContext(AuthContext);
+  if (!api) throw new Error("useAuth outside AuthProvider");
+  return api;
+}
+
+/** Where to go after logging in: the previous page, or / when that was a sign-in page (spec section 2). */
+export function afterLoginPath(from: string | null | undefined): string {
+  if (!from || !from.startsWith("/") || from.startsWith("//")) return "/";
+  const path = from.split(/[?#]/)[0];
+  if (["/login", "/signup", "/forgot-password", "/reset-password"].includes(path) || path.startsWith("/auth/") || path.startsWith("/pinterest-oauth")) {
+    return "/";
+  }
+  return from;
+}

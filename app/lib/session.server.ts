@@ -1,0 +1,21 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import type { UserCredentials } from "../../contracts/user.ts";
+import { sessionCookieFrom } from "../../workers/auth/session-cookie.ts";
+import { authenticateCookie } from "../../workers/services/accounts.ts";
+import { credentialsOf } from "../../workers/services/users.ts";
+import { APP_VERSION } from "../../workers/version.ts";
+import type { PublicEnv } from "./public-env.ts";
+
+/** The signed-in user of a page request (from the session cookie), or null. */
+export async function currentUser(request: Request, context: AppLoadContext): Promise<UserCredentials | null> {
+  const cookie = sessionCookieFrom(request.headers.get("cookie"));
+  if (!cookie) return null;
+  const env = context.cloudflare.env;
+  const auth = await authenticateCookie(env, cookie);
+  return auth ? credentialsOf(env, auth.user) : null;
+}
+
+export function publicEnv(context: AppLoadContext): PublicEnv {
+  const env = context.cloudflare.env;
+  return { appVersion: APP_VERSION, appEnv: env.APP_ENV, googleClientId: env.GOOGLE_CLIENT_ID, googleAuthUrl: env.GOOGLE_AUTH_URL };
+}

@@ -1,0 +1,108 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { UserCredentials } from "../../contracts/user.ts";
+import { DeleteAccount } from "../components/account/delete-account.tsx";
+import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";
+import { ProfilePhoto } from "../components/account/profile-photo.tsx";
+import { ReferralCard } from "../components/account/referral-card.tsx";
+import { ResendVerificationButton } from "../components/auth/email-verification.tsx";
+import { LoginPrompt } from "../components/shell/login-prompt.tsx";
+import { useAuth } from "../lib/auth.tsx";
+import accountStyles from "../styles/account.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
+export const meta: MetaFunction = () => [{ title: "Your profile | Pinboard Studio" }];
+
+/** The site's own origin, for the invite link (the same on the server and in the browser). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { origin: new URL(request.url).origin };
+}
+
+/** /profile: the account blocks and the referral block when signed in, a sign-in block otherwise (spec section 2). */
+export default function ProfilePage() {
+  const { user } = useAuth();
+  const { origin } = useLoaderData<typeof loader>();
+  if (!user) {
+    return (
+      <main className="page page--narrow account-page">
+        <h1>Your profile</h1>
+        <LoginPrompt action="view your profile" />
+      </main>
+    );
+  }
+  return (
+    <main className="page account-page">
+      <header className="account-page__header">
+        <h1>Your profile</h1>
+        <p className="muted">
+          Signed in as {user.firstName} {user.lastName} · <Link to={`/users/${user.handle}`}>@{user.handle}</Link>
+        </p>
+      </header>
+      <div className="profile-grid">
+        <ProfilePhoto user={user} />
+        <ProfileDetailsForm user={user} />
+        <EmailBlock user={user} />
+        <PlanBlock user={user} />
+        <ReferralCard inviteLink={`${origin}/referral?pgreferral=${encodeURIComponent(user.referralCode)}`} />
+        <DeleteAccount />
+      </div>
+    </main>
+  );
+}
+
+function EmailBlock({ user }: { user: UserCredentials }) {
+  return (
+    <section className="card profile-block" aria-labelledby="email-title">
+      <h2 id="email-title">E-mail</h2>
+      <p className="email-line">
+        <span className="email-line__address">{user.email}</span>
+        {user.isEmailVerified ? <span className="badge badge--success">Verified</span> : <span className="badge badge--warning">Not verified</span>}
+      </p>
+      {user.isEmailVerified ? null : (
+        <>
+          <p className="muted">Open the link we e-mailed you to verify this address.</p>
+          <ResendVerificationButton variant="ghost" />
+        </>
+      )}
+    </section>
+  );
+}
+
+/** Spec section 4: a subscription is active when planStatus is 'Active' or the cancel date is in the future. */
+function PlanBlock({ user }: { user: UserCredentials }) {
+  const cancelDate = user.cancelSubscriptionDate ? new Date(user.cancelSubscriptionDate) : null;
+  const endsLater = cancelDate !== null && cancelDate.getTime() > Date.now();
+  const active = user.planStatus === "Active" || endsLater;
+  return (
+    <section className="card profile-block" aria-labelledby="plan-title">
+      <h2 id="plan-title">Plan</h2>
+      <dl className="facts">
+        <div>
+          <dt>Plan</dt>
+          <dd>{planName(user.planId)}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>
+            {user.planStatus}
+            {endsLater && user.planStatus !== "Active" ? ` (active until ${formatDate(cancelDate)})` : null}
+          </dd>
+        </div>
+      </dl>
+      <p>
+        <Link className="button button--ghost" to="/pricing">
+          {active ? "Change plan" : "See plans"}
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function planName(planId: string) {
+  return planId.charAt(0).toUpperCase() + planId.slice(1);
+}
+
+/** A date the same on the server and in the browser (no local time zone). */
+function formatDate(date: Date) {
+  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(date);
+}

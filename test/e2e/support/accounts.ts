@@ -1,0 +1,53 @@
+import type { Page } from "playwright-core";
+
+/** A password the server's password policy accepts. */
+export const TEST_PASSWORD = "Violet-Harbour-42!";
+
+let counter = 0;
+let signUps = 0;
+
+/** An e-mail address no other test (or earlier run) has used. */
+export function uniqueEmail(prefix = "user"): string {
+  counter += 1;
+  return `${prefix}-${Date.now().toString(36)}-${counter}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+export interface SignUpFields {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * Signs a new user up through the API from inside the page, so the session
+ * cookie lands in the browser and the tokens in its local storage, then reloads
+ * the page signed in. Leaves the page where it was (the home page if it was
+ * blank).
+ *
+ * All e2e files share one app, and sign-ups are limited to 10 an hour per client
+ * address, so each sign-up claims its own documentation address (RFC 5737).
+ */
+export async function signUpInBrowser(page: Page, overrides: Partial<SignUpFields> = {}): Promise<{ email: string; password: string }> {
+  const fields: SignUpFields = { email: uniqueEmail(), password: TEST_PASSWORD, firstName: "Test", lastName: "User", ...overrides };
+  if (!page.url().startsWith("http")) await page.goto("/");
+  // Sign up only once the page has hydrated: its first-load effects must not race the new tokens.
+  await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+  signUps += 1;
+  const clientAddress = `203.0.113.${(signUps % 250) + 1}`;
+  const failure = await page.evaluate(async ({ body, clientAddress }) => {
+    const response = await fetch("/api/signup", {
+      method: "POST",
+      headers: { "content-type": "application/json", "cf-connecting-ip": clientAddress },
+      body: JSON.stringify(body),
+    });
+    const answer = (await response.json()) as { idToken?: string; refreshToken?: string; error?: string };
+    if (!response.ok || !answer.idToken || !answer.refreshToken) return `${response.status} ${answer.error ?? "no tokens"}`;
+    localStorage.setItem("FBIdToken", answer.idToken);
+    localStorage.setItem("FBRefreshToken", answer.refreshToken);
+    return null;
+  }, { body: fields, clientAddress });
+  if (failure) throw new Error(`signing up ${fields.email} failed: ${failure}`);
+  await page.reload();
+  return { email: fields.email, password: fields.password };
+}
