@@ -5,6 +5,7 @@ import { childEnv, ROOT } from "./process.ts";
 
 const steps: { name: string; command: string; args: string[]; env?: Record<string, string> }[] = [
   { name: "build", command: "npm", args: ["run", "build"] },
+  { name: "pixel module up to date", command: "node", args: ["scripts/check-pixels-wasm.ts"] },
   { name: "typecheck", command: "npm", args: ["run", "typecheck"] },
   { name: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
   { name: "workers tests (workerd)", command: "npx", args: ["vitest", "run", "--project", "workers"] },

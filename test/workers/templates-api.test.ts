@@ -47,6 +47,9 @@ describe("user templates", () => {
     const created = await addTemplate(alice, "Alice banner");
     expect(created).toMatchObject({ title: "Alice banner", isStandardTemplate: false, isShared: false, ownerId: alice.userId, categories: ["Blog"] });
     expect(created.layers[0]).toMatchObject({ type: "Image", containsImage: true, useDetectedImages: true, useLogoImage: false });
+    // Designing a template ticks the onboarding step.
+    const { credentials } = await read(await app("/api/user", { headers: bearer(alice.tokens) }));
+    expect(credentials.onboardingChecklist.find((s: { name: string }) => s.name === "createTemplate").isChecked).toBe(true);
 
     const list = await read(await app("/api/templates", { headers: bearer(alice.tokens) }));
     expect(list.templates.map((t: { templateId: string }) => t.templateId)).toContain(created.templateId);

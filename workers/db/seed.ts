@@ -1,16 +1,58 @@
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
-import { plans } from "./schema.ts";
+import * as v from "valibot";
+import { TemplateDesign } from "../../contracts/template.ts";
+import { normalizeDesign } from "../domain/templates.ts";
+import { colorPalettes, plans, templateCategories, templates } from "./schema.ts";
 import { PLAN_ROWS } from "./seed-data.ts";
+import { COLOR_PALETTES } from "./seed/palettes.ts";
+import { STANDARD_TEMPLATES } from "./seed/standard-templates.ts";
+
+/** Seeded rows carry this fixed time, so seeding again changes nothing. */
+const SEEDED_AT = Date.UTC(2026, 10, 1);
+
+/** Standard template rows: designs validated and normalised once, here. */
+export function standardTemplateRows() {
+  return STANDARD_TEMPLATES.map((seed, position) => {
+    const design = normalizeDesign(v.parse(TemplateDesign, seed.design));
+    return {
+      id: seed.id,
+      ownerId: null,
+      title: design.title,
+      design: { background: design.background, layers: design.layers, family: design.family, imageSlots: design.imageSlots },
+      categories: design.categories,
+      isStandard: true,
+      isShared: false,
+      position,
+      updatedAt: SEEDED_AT,
+    };
+  });
+}
+
+function standardCategoryRows(rows: ReturnType<typeof standardTemplateRows>) {
+  const names = [...new Set(rows.flatMap((row) => row.categories))].sort();
+  return names.map((name) => ({
+    id: `std-cat-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
+    ownerId: null,
+    name,
+    nameKey: name.toLowerCase(),
+    createdAt: SEEDED_AT,
+  }));
+}
 
 /**
- * The seed as SQL text: upserts that only touch rows whose content differs, so
- * running it twice changes nothing. `npm run db:seed` (and `npm start`) runs it
- * with `wrangler d1 execute --local`, the deployment guide with `--remote`.
+ * The seed as SQL statements: upserts that only touch rows whose content
+ * differs, so running it twice changes nothing. `npm run db:seed` (and
+ * `npm start`) runs them with `wrangler d1 execute --local`, the deployment
+ * guide with `--remote`, the workers tests through the D1 binding.
  */
 export function seedStatements(): string[] {
   // Only builds SQL text; it never talks to a database.
   const db = drizzle(async () => ({ rows: [] }));
+  const templateRows = standardTemplateRows();
+  /** Only rows whose content differs are updated. */
+  const changed = (...columns: string[]) =>
+    sql.raw(`(${columns.map((name) => `"${name}"`).join(", ")}) IS NOT (${columns.map((name) => `excluded."${name}"`).join(", ")})`);
   const queries = [
     db
       .insert(plans)
@@ -26,14 +68,56 @@ export function seedStatements(): string[] {
           freeTrialDays: sql`excluded.free_trial_days`,
           planOrder: sql`excluded.plan_order`,
         },
-        setWhere: sql`(${plans.name}, ${plans.tier}, ${plans.billingPeriod}, ${plans.price}, ${plans.creditsPerMonth}, ${plans.freeTrialDays}, ${plans.planOrder}) IS NOT (excluded.name, excluded.tier, excluded.billing_period, excluded.price, excluded.credits_per_month, excluded.free_trial_days, excluded.plan_order)`,
+        setWhere: changed("name", "tier", "billing_period", "price", "credits_per_month", "free_trial_days", "plan_order"),
       }),
+    db
+      .insert(colorPalettes)
+      .values(COLOR_PALETTES.map((palette, position) => ({ id: palette.id, name: palette.name, colors: palette.colors, position })))
+      .onConflictDoUpdate({
+        target: colorPalettes.id,
+        set: { name: sql`excluded.name`, colors: sql`excluded.colors`, position: sql`excluded.position` },
+        setWhere: changed("name", "colors", "position"),
+      }),
+    db
+      .insert(templateCategories)
+      .values(standardCategoryRows(templateRows))
+      .onConflictDoUpdate({
+        target: templateCategories.id,
+        set: { name: sql`excluded.name`, nameKey: sql`excluded.name_key` },
+        setWhere: changed("name", "name_key"),
+      }),
+    // Standard templates, in chunks (SQLite limits the variables of one statement).
+    ...chunks(templateRows, 20).map((rows) =>
+      db
+        .insert(templates)
+        .values(rows)
+        .onConflictDoUpdate({
+          target: templates.id,
+          set: {
+            title: sql`excluded.title`,
+            design: sql`excluded.design`,
+            categories: sql`excluded.categories`,
+            position: sql`excluded.position`,
+            isStandard: sql`excluded.is_standard`,
+            updatedAt: sql`excluded.updated_at`,
+          },
+          setWhere: changed("title", "design", "categories", "position", "is_standard"),
+        }),
+    ),
   ];
   return queries.map((query) => inlineParams(query.toSQL()));
 }
 
 export function seedSql(): string {
-  return seedStatements().map((statement) => `${statement};`).join("\n");
+  return seedStatements()
+    .map((statement) => `${statement};`)
+    .join("\n");
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const result: T[][] = [];
+  for (let i = 0; i < items.length; i += size) result.push(items.slice(i, i + size));
+  return result;
 }
 
 function inlineParams({ sql: text, params }: { sql: string; params: unknown[] }) {

@@ -48,8 +48,10 @@ export interface PlannedPicture {
 export type Segment =
   /** Drawn straight into pixels by the compositor (pictures and plain rectangles/ellipses). */
   | { kind: "raster"; layers: (PlannedPicture | { shape: SvgLayer })[] }
-  /** Laid out by satori and rasterised by resvg. */
-  | { kind: "vector"; layers: Layer[] };
+  /** Other shapes (paths, rotated or stroked shapes, pictures that are rotated): plain SVG for resvg. */
+  | { kind: "shapes"; layers: Layer[] }
+  /** Text, laid out by satori and rasterised by resvg; with `shadow`, the compositor adds a soft shadow under it. */
+  | { kind: "texts"; layers: TextLayer[]; shadow: boolean };
 
 export interface PinPlan {
   width: number;
@@ -216,16 +218,19 @@ export function planPin(design: TemplateDesign, postInput: PostInput, fonts: Loa
     plan.texts.set(layer.id, { layer, metrics, font, color, shadow: onPhoto, inner });
   });
 
-  // Split the stack into stretches the compositor draws and stretches satori + resvg draw.
+  // Split the stack into stretches: drawn by the compositor, as plain SVG shapes, or as text by satori.
   for (const layer of layers) {
-    const kind = isRasterLayer(layer) ? "raster" : "vector";
-    let last = plan.segments.at(-1);
-    if (!last || last.kind !== kind) {
-      last = kind === "raster" ? { kind, layers: [] } : { kind, layers: [] };
-      plan.segments.push(last);
-    }
-    if (last.kind === "raster") last.layers.push(isPicture(layer) ? plan.pictures.get(layer.id)! : { shape: layer as SvgLayer });
-    else last.layers.push(layer);
+    const last = plan.segments.at(-1);
+    if (isRasterLayer(layer)) {
+      const item = isPicture(layer) ? plan.pictures.get(layer.id)! : { shape: layer as SvgLayer };
+      if (last?.kind === "raster") last.layers.push(item);
+      else plan.segments.push({ kind: "raster", layers: [item] });
+    } else if (layer.type === "text") {
+      const shadow = plan.texts.get(layer.id)?.shadow ?? false;
+      if (last?.kind === "texts" && last.shadow === shadow) last.layers.push(layer);
+      else plan.segments.push({ kind: "texts", layers: [layer], shadow });
+    } else if (last?.kind === "shapes") last.layers.push(layer);
+    else plan.segments.push({ kind: "shapes", layers: [layer] });
   }
 
   const seen = new Set<string>();
@@ -267,7 +272,7 @@ function boxStyle(layer: Layer): Record<string, unknown> {
   return style;
 }
 
-const SHAPE_PATHS: Record<string, string> = {
+export const SHAPE_PATHS: Record<string, string> = {
   triangle: "M50 0 L100 100 L0 100 Z",
   wave: "M0 30 C 20 0, 35 0, 50 20 S 80 45, 100 15 L100 100 L0 100 Z",
   arch: "M0 100 L0 50 A50 50 0 0 1 100 50 L100 100 Z",
@@ -323,8 +328,12 @@ function shapeNode(layer: SvgLayer, plan: PinPlan): SatoriNode {
   });
 }
 
-function textNode(text: PlannedText, plan: PinPlan): SatoriNode {
-  const { layer, metrics, color } = text;
+/** The soft shadow under text on photos (CSS text-shadow; the worker draws the same with a box blur). */
+export const TEXT_SHADOW = { dx: 0, dy: 2, blur: 10, color: { r: 0, g: 0, b: 0, a: 0.55 } } as const;
+
+/** `layer` is where to draw (possibly moved into a frame); the plan holds what to draw. */
+function textNode(text: PlannedText, layer: TextLayer, plan: PinPlan, omitShadow = false): SatoriNode {
+  const { metrics, color } = text;
   const style = layer.style ?? {};
   const align = style.align ?? "center";
   const vertical = style.verticalAlign ?? "middle";
@@ -340,7 +349,10 @@ function textNode(text: PlannedText, plan: PinPlan): SatoriNode {
     whiteSpace: "pre",
     textAlign: align,
   };
-  if (text.shadow) textStyle.textShadow = "0 2px 10px rgba(0,0,0,0.55)";
+  if (text.shadow && !omitShadow) {
+    const c = TEXT_SHADOW.color;
+    textStyle.textShadow = `${TEXT_SHADOW.dx}px ${TEXT_SHADOW.dy}px ${TEXT_SHADOW.blur}px rgba(${c.r},${c.g},${c.b},${c.a})`;
+  }
   const words = node("div", { style: textStyle, children: metrics.lines.join("\n") });
   const outer = { ...boxStyle(layer), flexDirection: "column", justifyContent: flexAlign(vertical), alignItems: flexAlign(align) };
   if (!style.background) return node("div", { style: outer, children: words });
@@ -359,8 +371,8 @@ function textNode(text: PlannedText, plan: PinPlan): SatoriNode {
   });
 }
 
-function pictureNode(picture: PlannedPicture): SatoriNode | null {
-  const { layer, url } = picture;
+function pictureNode(picture: PlannedPicture, layer: PictureLayer): SatoriNode | null {
+  const { url } = picture;
   if (!url) return null;
   return node("div", {
     style: { ...boxStyle(layer), overflow: "hidden", borderRadius: layer.borderRadius ?? 0 },
@@ -373,25 +385,61 @@ function pictureNode(picture: PlannedPicture): SatoriNode | null {
   });
 }
 
-function layerNode(layer: Layer, plan: PinPlan): SatoriNode | null {
+function layerNode(layer: Layer, plan: PinPlan, omitShadows = false): SatoriNode | null {
   if (layer.type === "text") {
     const text = plan.texts.get(layer.id);
-    return text && text.metrics.lines.length > 0 ? textNode(text, plan) : null;
+    return text && text.metrics.lines.length > 0 ? textNode(text, layer, plan, omitShadows) : null;
   }
   if (layer.type === "SVG") return shapeNode(layer, plan);
   const picture = plan.pictures.get(layer.id);
-  return picture ? pictureNode(picture) : null;
+  return picture ? pictureNode(picture, layer) : null;
 }
 
-/** The root element drawing the given layers on a transparent (or the template's) background. */
-export function satoriElement(plan: PinPlan, layers: Layer[], withBackground: boolean): SatoriNode {
-  const style: Record<string, unknown> = { width: plan.width, height: plan.height, display: "flex", position: "relative" };
+export interface Frame {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The root element drawing the given layers on a transparent (or the
+ * template's) background: the whole pin, or only `frame`, a part of it.
+ */
+export function satoriElement(plan: PinPlan, layers: Layer[], withBackground: boolean, frame?: Frame, options: { omitShadows?: boolean } = {}): SatoriNode {
+  const area = frame ?? { x: 0, y: 0, width: plan.width, height: plan.height };
+  const style: Record<string, unknown> = { width: area.width, height: area.height, display: "flex", position: "relative" };
   if (withBackground) {
     const bg = fillToCss(plan.background, plan.pinColor);
     if (isGradient(plan.background)) style.backgroundImage = bg;
     else style.backgroundColor = bg;
   }
-  return node("div", { style, children: layers.map((layer) => layerNode(layer, plan)).filter((n): n is SatoriNode => n !== null) });
+  const shifted = frame ? layers.map((layer) => ({ ...layer, x: layer.x - frame.x, y: layer.y - frame.y })) : layers;
+  return node("div", { style, children: shifted.map((layer) => layerNode(layer, plan, options.omitShadows)).filter((n): n is SatoriNode => n !== null) });
+}
+
+/** The part of the pin some layers can paint on: their boxes (rotated, with room for text shadows), within the pin. */
+export function paintedFrame(plan: PinPlan, layers: Layer[], margin = 24): Frame | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const layer of layers) {
+    const cx = layer.x + layer.width / 2;
+    const cy = layer.y + layer.height / 2;
+    const angle = ((layer.rotation ?? 0) * Math.PI) / 180;
+    const halfW = (Math.abs(layer.width * Math.cos(angle)) + Math.abs(layer.height * Math.sin(angle))) / 2;
+    const halfH = (Math.abs(layer.width * Math.sin(angle)) + Math.abs(layer.height * Math.cos(angle))) / 2;
+    x0 = Math.min(x0, cx - halfW - margin);
+    y0 = Math.min(y0, cy - halfH - margin);
+    x1 = Math.max(x1, cx + halfW + margin);
+    y1 = Math.max(y1, cy + halfH + margin);
+  }
+  const left = Math.max(0, Math.floor(x0));
+  const top = Math.max(0, Math.floor(y0));
+  const right = Math.min(plan.width, Math.ceil(x1));
+  const bottom = Math.min(plan.height, Math.ceil(y1));
+  return right > left && bottom > top ? { x: left, y: top, width: right - left, height: bottom - top } : null;
 }
 
 /** The whole pin as one satori element: what the browser preview draws. */
@@ -402,4 +450,77 @@ export function previewElement(plan: PinPlan, design: TemplateDesign): SatoriNod
 /** The satori font list for a plan. */
 export function satoriFonts(plan: PinPlan) {
   return plan.fonts.map((font) => ({ name: font.family, data: font.data, weight: font.weight, style: "normal" as const }));
+}
+
+// ---------------------------------------------------------------- plain SVG for shapes (worker)
+
+const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+function paintAttributes(fill: Fill, plan: PinPlan, gradientId: string, gradientLine: (angle: number) => [number, number, number, number]): { attrs: string; defs: string } {
+  if (isGradient(fill)) {
+    const [x1, y1, x2, y2] = gradientLine(fill.angle);
+    const stop = (offset: number, color: Fill) => {
+      const resolved = resolveColor(color as never, plan.pinColor);
+      const c = resolved === "auto" ? { r: 0, g: 0, b: 0, a: 0 } : resolved;
+      return `<stop offset="${offset}" stop-color="${toCss({ ...c, a: 1 })}" stop-opacity="${c.a}"/>`;
+    };
+    return {
+      defs: `<linearGradient id="${gradientId}" gradientUnits="userSpaceOnUse" x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}">${stop(0, fill.from)}${stop(1, fill.to)}</linearGradient>`,
+      attrs: `fill="url(#${gradientId})"`,
+    };
+  }
+  const resolved = resolveColor(fill, plan.pinColor);
+  if (resolved === "auto") return { defs: "", attrs: `fill="none"` };
+  return { defs: "", attrs: `fill="${toCss({ ...resolved, a: 1 })}" fill-opacity="${resolved.a}"` };
+}
+
+/**
+ * A shape as plain SVG markup in pin coordinates, drawn the way the preview's
+ * satori element draws it (same geometry, gradients and strokes), without
+ * the nested images and masks that make resvg slow.
+ */
+export function shapeMarkup(layer: SvgLayer, plan: PinPlan): string {
+  const { x, y, width: w, height: h } = layer;
+  const cx = x + w / 2;
+  const cy = y + h / 2;
+  const id = `g-${escapeAttribute(layer.id)}`;
+  const transform = layer.rotation ? ` transform="rotate(${layer.rotation} ${cx} ${cy})"` : "";
+  const stroke =
+    layer.stroke && layer.strokeWidth
+      ? (() => {
+          const c = resolveColor(layer.stroke!, plan.pinColor);
+          return c === "auto" ? "" : ` stroke="${toCss({ ...c, a: 1 })}" stroke-opacity="${c.a}" stroke-width="${layer.strokeWidth}"`;
+        })()
+      : "";
+  let body: string;
+  let defs = "";
+  if (layer.shape === "rect" || layer.shape === "ellipse") {
+    // CSS geometry, as satori draws the div: the gradient line through the centre; borders inside the box.
+    const paint = paintAttributes(layer.fill, plan, id, (angle) => {
+      const rad = (angle * Math.PI) / 180;
+      const length = Math.abs(w * Math.sin(rad)) + Math.abs(h * Math.cos(rad));
+      const dx = (Math.sin(rad) * length) / 2;
+      const dy = (-Math.cos(rad) * length) / 2;
+      return [cx - dx, cy - dy, cx + dx, cy + dy];
+    });
+    defs = paint.defs;
+    const inset = stroke ? (layer.strokeWidth ?? 0) / 2 : 0;
+    if (layer.shape === "ellipse") {
+      body = `<ellipse cx="${cx}" cy="${cy}" rx="${w / 2 - inset}" ry="${h / 2 - inset}" ${paint.attrs}${stroke}/>`;
+    } else {
+      const radius = Math.max(0, Math.min(layer.borderRadius ?? 0, w / 2, h / 2) - inset);
+      body = `<rect x="${x + inset}" y="${y + inset}" width="${w - 2 * inset}" height="${h - 2 * inset}" rx="${radius}" ${paint.attrs}${stroke}/>`;
+    }
+  } else {
+    // Paths live in a 100 x 100 box stretched to the layer, like the preview's inline svg.
+    const paint = paintAttributes(layer.fill, plan, id, (angle) => {
+      const rad = ((angle - 90) * Math.PI) / 180;
+      return [50 - Math.cos(rad) * 50, 50 - Math.sin(rad) * 50, 50 + Math.cos(rad) * 50, 50 + Math.sin(rad) * 50];
+    });
+    defs = paint.defs;
+    const d = escapeAttribute(layer.shape === "path" ? (layer.path ?? "") : SHAPE_PATHS[layer.shape]);
+    body = `<path d="${d}" transform="translate(${x} ${y}) scale(${w / 100} ${h / 100})" ${paint.attrs}${stroke ? `${stroke} vector-effect="non-scaling-stroke"` : ""}/>`;
+  }
+  const opacity = (layer.opacity ?? 1) < 1 ? ` opacity="${layer.opacity}"` : "";
+  return `${defs ? `<defs>${defs}</defs>` : ""}<g${transform}${opacity}>${body}</g>`;
 }

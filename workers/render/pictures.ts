@@ -1,5 +1,6 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
-import { resizeRegion, type Bitmap } from "./pixels.ts";
+import { resizeRegion } from "./pixel-module.ts";
+import type { Bitmap } from "./pixels.ts";
 
 /**
  * Pictures for the renderer: fetched within limits, checked before decoding,
@@ -104,7 +105,7 @@ async function decode(source: PictureSource, url: string): Promise<Bitmap | null
     return null;
   }
   try {
-    const full: Bitmap = { width: image.get_width(), height: image.get_height(), data: image.get_raw_pixels() };
+    const full: Bitmap = { width: image.get_width(), height: image.get_height(), data: image.get_raw_pixels(), opaque: header.type === "jpeg" ? true : undefined };
     const longest = Math.max(full.width, full.height);
     if (source.bypassResize || longest <= WORKING_SIZE) return full;
     const scale = WORKING_SIZE / longest;

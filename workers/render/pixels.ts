@@ -1,8 +1,9 @@
 /**
  * Pixel operations on straight-alpha RGBA buffers, in plain typed-array code:
- * resizing photos, drawing them into the pin with rounded corners and opacity,
+ * drawing pictures into the pin with rounded corners and opacity,
  * filling shapes with colours and CSS-style linear gradients, and laying a
- * transparent layer over the pin. Used by the worker's compositor (raster.ts).
+ * transparent layer over the pin. Used by the worker's compositor
+ * (render-pin.ts); resampling and JPEG live in WebAssembly (pixel-module.ts).
  */
 import type { Rgba } from "./colors.ts";
 
@@ -11,113 +12,20 @@ export interface Bitmap {
   height: number;
   /** Straight (not premultiplied) RGBA, row by row. */
   data: Uint8Array | Uint8ClampedArray;
+  /** Whether every pixel is opaque, when known (a decoded JPEG is). */
+  opaque?: boolean;
 }
 
 export function createBitmap(width: number, height: number): Bitmap {
   return { width, height, data: new Uint8ClampedArray(width * height * 4) };
 }
 
-/**
- * Resamples a region of `source` to `width` x `height` with a separable box
- * filter (area averaging) when shrinking and bilinear interpolation when
- * enlarging: sharp, alias-free and fast.
- */
-export function resizeRegion(
-  source: Bitmap,
-  region: { x: number; y: number; width: number; height: number },
-  width: number,
-  height: number,
-): Bitmap {
-  // Horizontal pass into a float buffer of width x region.height, then vertical.
-  const srcW = source.width;
-  const rowsStart = Math.max(0, Math.floor(region.y));
-  const rowsEnd = Math.min(source.height, Math.ceil(region.y + region.height));
-  const rows = rowsEnd - rowsStart;
-  const horizontal = new Float32Array(width * rows * 4);
-  const xWeights = weights(region.x, region.width, width, srcW);
-  const src = source.data;
-  for (let r = 0; r < rows; r++) {
-    const srcRow = (rowsStart + r) * srcW * 4;
-    const outRow = r * width * 4;
-    for (let x = 0; x < width; x++) {
-      const { start, values } = xWeights[x];
-      let rr = 0;
-      let gg = 0;
-      let bb = 0;
-      let aa = 0;
-      for (let k = 0; k < values.length; k++) {
-        const w = values[k];
-        const i = srcRow + (start + k) * 4;
-        const a = src[i + 3] * w;
-        rr += src[i] * a;
-        gg += src[i + 1] * a;
-        bb += src[i + 2] * a;
-        aa += a;
-      }
-      const o = outRow + x * 4;
-      // Kept premultiplied until the vertical pass.
-      horizontal[o] = rr;
-      horizontal[o + 1] = gg;
-      horizontal[o + 2] = bb;
-      horizontal[o + 3] = aa;
-    }
-  }
-  const out = createBitmap(width, height);
-  const yWeights = weights(region.y - rowsStart, region.height, height, rows);
-  const dst = out.data;
-  for (let y = 0; y < height; y++) {
-    const { start, values } = yWeights[y];
-    for (let x = 0; x < width; x++) {
-      let rr = 0;
-      let gg = 0;
-      let bb = 0;
-      let aa = 0;
-      for (let k = 0; k < values.length; k++) {
-        const w = values[k];
-        const i = ((start + k) * width + x) * 4;
-        rr += horizontal[i] * w;
-        gg += horizontal[i + 1] * w;
-        bb += horizontal[i + 2] * w;
-        aa += horizontal[i + 3] * w;
-      }
-      const o = (y * width + x) * 4;
-      if (aa > 0) {
-        dst[o] = rr / aa;
-        dst[o + 1] = gg / aa;
-        dst[o + 2] = bb / aa;
-      }
-      dst[o + 3] = aa;
-    }
-  }
-  return out;
-}
-
-/** Sampling weights for each output pixel along one axis (box filter down, tent up). */
-function weights(start: number, span: number, outSize: number, limit: number): { start: number; values: Float32Array }[] {
-  const scale = span / outSize;
-  const radius = Math.max(1, scale);
-  const result: { start: number; values: Float32Array }[] = [];
-  for (let i = 0; i < outSize; i++) {
-    const center = start + (i + 0.5) * scale;
-    const lo = Math.max(0, Math.floor(center - radius));
-    const hi = Math.min(limit - 1, Math.ceil(center + radius));
-    const values = new Float32Array(hi - lo + 1);
-    let sum = 0;
-    for (let s = lo; s <= hi; s++) {
-      const distance = Math.abs(s + 0.5 - center) / radius;
-      const w = Math.max(0, 1 - distance);
-      values[s - lo] = w;
-      sum += w;
-    }
-    if (sum === 0) {
-      const nearest = Math.min(limit - 1, Math.max(0, Math.floor(center)));
-      result.push({ start: nearest, values: Float32Array.of(1) });
-      continue;
-    }
-    for (let k = 0; k < values.length; k++) values[k] /= sum;
-    result.push({ start: lo, values });
-  }
-  return result;
+/** True when every pixel is fully opaque (bitmaps carry the answer in `opaque` when known). */
+export function isOpaque(bitmap: Bitmap): boolean {
+  if (bitmap.opaque !== undefined) return bitmap.opaque;
+  const d = bitmap.data;
+  for (let i = 3; i < d.length; i += 4) if (d[i] !== 255) return (bitmap.opaque = false);
+  return (bitmap.opaque = true);
 }
 
 /** How much of a pixel lies inside a rounded rectangle (0-1, anti-aliased edges). */
@@ -161,14 +69,25 @@ export function drawBitmap(canvas: Bitmap, top: Bitmap, x: number, y: number, op
   const dst = canvas.data;
   const src = top.data;
   const masked = radius > 0 || options.ellipse;
+  if (!masked && opacity >= 1 && x1 > x0 && isOpaque(top)) {
+    // Opaque, unmasked: whole rows are copied.
+    for (let cy = y0; cy < y1; cy++) {
+      const from = ((cy - oy) * top.width + (x0 - ox)) * 4;
+      dst.set(src.subarray(from, from + (x1 - x0) * 4), (cy * canvas.width + x0) * 4);
+    }
+    return;
+  }
+  const cornerSize = options.ellipse ? Infinity : Math.ceil(Math.min(radius, top.width / 2, top.height / 2)) + 1;
   for (let cy = y0; cy < y1; cy++) {
     const ty = cy - oy;
+    const inCornerRows = ty < cornerSize || ty >= top.height - cornerSize;
     for (let cx = x0; cx < x1; cx++) {
       const tx = cx - ox;
       const s = (ty * top.width + tx) * 4;
       let a = (src[s + 3] / 255) * opacity;
       if (masked) {
-        a *= options.ellipse ? ellipseCoverage(tx + 0.5, ty + 0.5, top.width, top.height) : roundedCoverage(tx + 0.5, ty + 0.5, top.width, top.height, radius);
+        if (options.ellipse) a *= ellipseCoverage(tx + 0.5, ty + 0.5, top.width, top.height);
+        else if (inCornerRows && (tx < cornerSize || tx >= top.width - cornerSize)) a *= roundedCoverage(tx + 0.5, ty + 0.5, top.width, top.height, radius);
       }
       if (a <= 0) continue;
       const d = (cy * canvas.width + cx) * 4;
@@ -188,23 +107,29 @@ export function drawBitmap(canvas: Bitmap, top: Bitmap, x: number, y: number, op
   }
 }
 
-/** Lays a full-canvas transparent layer (resvg's output, straight alpha) over the canvas. */
-export function drawLayer(canvas: Bitmap, layer: Uint8Array | Uint8ClampedArray) {
+/** Lays a transparent layer of `width` x `height` (resvg's output, straight alpha) over the canvas at (x, y). */
+export function drawLayer(canvas: Bitmap, layer: Uint8Array | Uint8ClampedArray, x = 0, y = 0, width = canvas.width, height = canvas.height) {
   const dst = canvas.data;
-  for (let i = 0; i < dst.length; i += 4) {
-    const a = layer[i + 3];
-    if (a === 0) continue;
-    if (a === 255) {
-      dst[i] = layer[i];
-      dst[i + 1] = layer[i + 1];
-      dst[i + 2] = layer[i + 2];
-    } else {
-      const ia = 255 - a;
-      dst[i] = (layer[i] * a + dst[i] * ia) / 255;
-      dst[i + 1] = (layer[i + 1] * a + dst[i + 1] * ia) / 255;
-      dst[i + 2] = (layer[i + 2] * a + dst[i + 2] * ia) / 255;
+  for (let ly = 0; ly < height; ly++) {
+    const cy = y + ly;
+    if (cy < 0 || cy >= canvas.height) continue;
+    let i = ly * width * 4;
+    let d = (cy * canvas.width + x) * 4;
+    for (let lx = 0; lx < width; lx++, i += 4, d += 4) {
+      const a = layer[i + 3];
+      if (a === 0 || x + lx < 0 || x + lx >= canvas.width) continue;
+      if (a === 255) {
+        dst[d] = layer[i];
+        dst[d + 1] = layer[i + 1];
+        dst[d + 2] = layer[i + 2];
+      } else {
+        const ia = 255 - a;
+        dst[d] = (layer[i] * a + dst[d] * ia) / 255;
+        dst[d + 1] = (layer[i + 1] * a + dst[d + 1] * ia) / 255;
+        dst[d + 2] = (layer[i + 2] * a + dst[d + 2] * ia) / 255;
+      }
+      dst[d + 3] = 255;
     }
-    dst[i + 3] = 255;
   }
 }
 
@@ -249,20 +174,78 @@ export function fillBox(
   }
   const masked = radius > 0 || options.ellipse;
   const dst = canvas.data;
+  if (x1 <= x0 || y1 <= y0) return;
+  // Opaque and unmasked: fill whole rows with one 32-bit word (or a gradient's table).
+  const opaqueFill = !masked && opacity >= 1 && (solid ? solid.a >= 1 : gradient!.from.a >= 1 && gradient!.to.a >= 1);
+  const table = gradient ? gradientTable(gradient) : null;
+  if (opaqueFill && (canvas.data.byteOffset & 3) === 0) {
+    const words = new Uint32Array(dst.buffer, dst.byteOffset, canvas.width * canvas.height);
+    if (solid) {
+      const word = packRgba(solid.r, solid.g, solid.b);
+      for (let cy = y0; cy < y1; cy++) words.fill(word, cy * canvas.width + x0, cy * canvas.width + x1);
+      return;
+    }
+    const step = (sin / length) * (TABLE_SIZE - 1);
+    for (let cy = y0; cy < y1; cy++) {
+      const ty = cy - by + 0.5;
+      let t = (((x0 - bx + 0.5 - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5) * (TABLE_SIZE - 1);
+      let i = cy * canvas.width + x0;
+      for (let cx = x0; cx < x1; cx++, i++, t += step) words[i] = table!.words[t <= 0 ? 0 : t >= TABLE_SIZE - 1 ? TABLE_SIZE - 1 : t | 0];
+    }
+    return;
+  }
+  if (!masked) {
+    // Translucent, unmasked: colour (or the gradient's colour at each step) blended in a tight loop.
+    const step = table ? (sin / length) * (TABLE_SIZE - 1) : 0;
+    for (let cy = y0; cy < y1; cy++) {
+      const ty = cy - by + 0.5;
+      let t = table ? (((x0 - bx + 0.5 - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5) * (TABLE_SIZE - 1) : 0;
+      let d = (cy * canvas.width + x0) * 4;
+      for (let cx = x0; cx < x1; cx++, d += 4, t += step) {
+        let r: number;
+        let g: number;
+        let b: number;
+        let a: number;
+        if (table) {
+          const k = (t <= 0 ? 0 : t >= TABLE_SIZE - 1 ? TABLE_SIZE - 1 : t | 0) * 4;
+          r = table.rgba[k];
+          g = table.rgba[k + 1];
+          b = table.rgba[k + 2];
+          a = table.rgba[k + 3] * opacity;
+        } else {
+          r = solid!.r;
+          g = solid!.g;
+          b = solid!.b;
+          a = solid!.a * opacity;
+        }
+        if (a <= 0) continue;
+        const ia = 1 - a;
+        dst[d] = r * a + dst[d] * ia;
+        dst[d + 1] = g * a + dst[d + 1] * ia;
+        dst[d + 2] = b * a + dst[d + 2] * ia;
+        dst[d + 3] = 255;
+      }
+    }
+    return;
+  }
+  const cornerRows = options.ellipse ? Infinity : Math.ceil(Math.min(radius, w / 2, h / 2)) + 1;
   for (let cy = y0; cy < y1; cy++) {
     const ty = cy - by + 0.5;
+    // Rows between the rounded corners need no coverage, except near the left and right ends.
+    const inCornerRows = ty < cornerRows || ty > h - cornerRows;
     for (let cx = x0; cx < x1; cx++) {
       const tx = cx - bx + 0.5;
       let r: number;
       let g: number;
       let b: number;
       let a: number;
-      if (gradient) {
+      if (table) {
         const t = Math.max(0, Math.min(1, ((tx - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5));
-        r = gradient.from.r + (gradient.to.r - gradient.from.r) * t;
-        g = gradient.from.g + (gradient.to.g - gradient.from.g) * t;
-        b = gradient.from.b + (gradient.to.b - gradient.from.b) * t;
-        a = gradient.from.a + (gradient.to.a - gradient.from.a) * t;
+        const k = Math.round(t * (TABLE_SIZE - 1)) * 4;
+        r = table.rgba[k];
+        g = table.rgba[k + 1];
+        b = table.rgba[k + 2];
+        a = table.rgba[k + 3];
       } else {
         r = solid!.r;
         g = solid!.g;
@@ -270,7 +253,8 @@ export function fillBox(
         a = solid!.a;
       }
       a *= opacity;
-      if (masked) a *= options.ellipse ? ellipseCoverage(tx, ty, w, h) : roundedCoverage(tx, ty, w, h, radius);
+      if (options.ellipse) a *= ellipseCoverage(tx, ty, w, h);
+      else if (inCornerRows && (tx < cornerRows || tx > w - cornerRows)) a *= roundedCoverage(tx, ty, w, h, radius);
       if (a <= 0) continue;
       const d = (cy * canvas.width + cx) * 4;
       const ia = 1 - a;
@@ -280,6 +264,29 @@ export function fillBox(
       dst[d + 3] = 255;
     }
   }
+}
+
+const TABLE_SIZE = 1024;
+
+/** A pixel as the 32-bit word of little-endian RGBA memory. */
+function packRgba(r: number, g: number, b: number, a = 255): number {
+  return ((a << 24) | (Math.round(b) << 16) | (Math.round(g) << 8) | Math.round(r)) >>> 0;
+}
+
+/** A gradient's colours at TABLE_SIZE steps: as words (opaque fills) and as floats. */
+function gradientTable(gradient: LinearGradient) {
+  const words = new Uint32Array(TABLE_SIZE);
+  const rgba = new Float32Array(TABLE_SIZE * 4);
+  for (let i = 0; i < TABLE_SIZE; i++) {
+    const t = i / (TABLE_SIZE - 1);
+    const r = gradient.from.r + (gradient.to.r - gradient.from.r) * t;
+    const g = gradient.from.g + (gradient.to.g - gradient.from.g) * t;
+    const b = gradient.from.b + (gradient.to.b - gradient.from.b) * t;
+    const a = gradient.from.a + (gradient.to.a - gradient.from.a) * t;
+    words[i] = packRgba(r, g, b);
+    rgba.set([r, g, b, a], i * 4);
+  }
+  return { words, rgba };
 }
 
 /** The source region and output size for drawing a picture into a box with CSS object-fit. */
@@ -318,4 +325,24 @@ export function isUniform(canvas: Bitmap): boolean {
     if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2]) return false;
   }
   return true;
+}
+
+/** Tints the canvas through an alpha plane (0-255) placed at (x, y): a shadow of `color` (its alpha 0-1) at the plane's coverage. */
+export function drawShadow(canvas: Bitmap, alpha: Uint8Array, x: number, y: number, width: number, height: number, color: Rgba) {
+  const dst = canvas.data;
+  const strength = color.a / 255;
+  for (let ly = 0; ly < height; ly++) {
+    const cy = y + ly;
+    if (cy < 0 || cy >= canvas.height) continue;
+    for (let lx = 0; lx < width; lx++) {
+      const cx = x + lx;
+      const a = alpha[ly * width + lx] * strength;
+      if (a <= 0 || cx < 0 || cx >= canvas.width) continue;
+      const d = (cy * canvas.width + cx) * 4;
+      const ia = 1 - a;
+      dst[d] = color.r * a + dst[d] * ia;
+      dst[d + 1] = color.g * a + dst[d + 1] * ia;
+      dst[d + 2] = color.b * a + dst[d + 2] * ia;
+    }
+  }
 }

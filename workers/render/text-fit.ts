@@ -102,10 +102,21 @@ export interface FitOptions {
   maxLines?: number;
 }
 
+/**
+ * Height of a block of lines as drawn: the line boxes, plus what the glyphs
+ * reach beyond them when the font's ascent + descent exceed the line height
+ * (CSS splits that excess above the first line and below the last).
+ */
+export function blockHeight(font: Font, lines: number, size: number, lineHeight: number): number {
+  const content = (font.ascender - font.descender) / font.unitsPerEm;
+  const overhang = Math.max(0, content - lineHeight) * size;
+  return lines * size * lineHeight + overhang;
+}
+
 function fits(meter: WordMeter, paragraphs: string[][], size: number, options: FitOptions) {
   const wrapped = wrap(meter, paragraphs, size, options.box.width * WIDTH_SAFETY);
   if (!wrapped) return null;
-  const height = wrapped.lines.length * size * options.lineHeight;
+  const height = blockHeight(options.font, wrapped.lines.length, size, options.lineHeight);
   if (height > options.box.height) return null;
   if (options.maxLines && wrapped.lines.length > options.maxLines) return null;
   return { ...wrapped, height };
@@ -150,7 +161,8 @@ export function fixedSizeText(options: FitOptions & { fontSize: number }): TextM
   // Break words wider than the box into pieces that fit.
   const paragraphs = paragraphsOf(options.text).map((words) => words.flatMap((word) => splitLongWord(meter, word, size, maxWidth)));
   const wrapped = wrap(meter, paragraphs, size, maxWidth) ?? { lines: [], width: 0 };
-  const room = Math.max(1, Math.floor(options.box.height / (size * options.lineHeight)));
+  let room = Math.max(1, Math.floor(options.box.height / (size * options.lineHeight)));
+  while (room > 1 && blockHeight(options.font, room, size, options.lineHeight) > options.box.height) room -= 1;
   const limit = Math.min(room, options.maxLines ?? room);
   let lines = wrapped.lines;
   let truncated = false;
@@ -162,7 +174,7 @@ export function fixedSizeText(options: FitOptions & { fontSize: number }): TextM
     lines[limit - 1] = `${last}…`;
   }
   const width = Math.max(0, ...lines.map((line) => meter.unitWidth(line) * size));
-  return { lines, fontSize: size, width, height: lines.length * size * options.lineHeight, truncated };
+  return { lines, fontSize: size, width, height: blockHeight(options.font, lines.length, size, options.lineHeight), truncated };
 }
 
 function splitLongWord(meter: WordMeter, word: string, size: number, maxWidth: number): string[] {

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { TEMPLATES_PAGE_SIZE } from "../../contracts/templates-api.ts";
 import { TemplateDesign, type Template } from "../../contracts/template.ts";
@@ -8,6 +8,7 @@ import { normalizeDesign } from "../domain/templates.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
 
 type TemplateRow = typeof templates.$inferSelect;
 
@@ -39,13 +40,19 @@ function mayEdit(user: User, row: TemplateRow) {
   return row.isStandard ? user.role === "admin" : row.ownerId === user.id;
 }
 
+/**
+ * Which of these templates the user has favourited. All of the user's
+ * favourites are read at once: a list of ids could exceed D1's limit of 100
+ * bound parameters per query.
+ */
 async function favoritesOf(env: Env, user: User, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await database(env.DB)
     .select({ templateId: templateFavorites.templateId })
     .from(templateFavorites)
-    .where(and(eq(templateFavorites.userId, user.id), inArray(templateFavorites.templateId, ids)));
-  return new Set(rows.map((r) => r.templateId));
+    .where(eq(templateFavorites.userId, user.id));
+  const wanted = new Set(ids);
+  return new Set(rows.map((r) => r.templateId).filter((id) => wanted.has(id)));
 }
 
 async function withFavorites(env: Env, user: User, rows: TemplateRow[]) {
@@ -131,6 +138,7 @@ export async function createTemplate(env: Env, user: User, design: TemplateDesig
       updatedAt: now,
     })
     .returning();
+  await tickOnboardingStep(env.DB, user.id, "createTemplate");
   return toTemplate(row);
 }
 
@@ -181,17 +189,22 @@ export async function deleteTemplate(env: Env, user: User, id: string) {
 export async function getTemplateSet(env: Env, user: User, ids: string[]): Promise<Template[]> {
   const db = database(env.DB);
   const unique = [...new Set(ids)];
-  const rows = unique.length ? await db.select().from(templates).where(and(inArray(templates.id, unique), visibleTo(user))) : [];
+  const rows: TemplateRow[] = [];
+  // In chunks: D1 takes at most 100 bound parameters per query.
+  for (let i = 0; i < unique.length; i += 80) {
+    rows.push(...(await db.select().from(templates).where(and(inArray(templates.id, unique.slice(i, i + 80)), visibleTo(user)))));
+  }
   const found = new Map(rows.map((row) => [row.id, row]));
-  const missing = unique.filter((id) => !found.has(id));
+  const missing = unique.filter((id) => !found.has(id)).length;
   let replacements: TemplateRow[] = [];
-  if (missing.length > 0) {
-    replacements = await db
+  if (missing > 0) {
+    const candidates = await db
       .select()
       .from(templates)
-      .where(and(eq(templates.isStandard, true), unique.length ? notInArray(templates.id, unique) : undefined))
+      .where(eq(templates.isStandard, true))
       .orderBy(sql`random()`)
-      .limit(missing.length);
+      .limit(missing + unique.length);
+    replacements = candidates.filter((row) => !found.has(row.id)).slice(0, missing);
   }
   const ordered = unique.map((id) => found.get(id) ?? replacements.shift()).filter((row): row is TemplateRow => Boolean(row));
   return withFavorites(env, user, ordered);

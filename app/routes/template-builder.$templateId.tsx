@@ -1,0 +1,95 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useParams } from "@remix-run/react";
+import { useCallback, useEffect, useState } from "react";
+import type { Template } from "../../contracts/template.ts";
+import type { UserCredentials } from "../../contracts/user.ts";
+import { TemplateEditor } from "../components/editor/template-editor.tsx";
+import type { ShellHandle } from "../components/shell/handle.ts";
+import { LoginPrompt } from "../components/shell/login-prompt.tsx";
+import { Spinner } from "../components/spinner.tsx";
+import { fetchTemplate, reasonOf } from "../components/templates/template-requests.ts";
+import { ApiError } from "../lib/api-client.ts";
+import { useAuth } from "../lib/auth.tsx";
+import accountStyles from "../styles/account.css?url";
+import templateStyles from "../styles/templates.css?url";
+
+export const handle: { shell: ShellHandle } = { shell: { footer: false } };
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: accountStyles },
+  { rel: "stylesheet", href: templateStyles },
+];
+export const meta: MetaFunction = () => [{ title: "Template editor | Pinboard Studio" }];
+
+/** /template-builder/:templateId: the template editor, no footer (spec section 2). */
+export default function TemplateBuilderPage() {
+  const { user } = useAuth();
+  const { templateId = "" } = useParams();
+  if (!user) {
+    return (
+      <main className="page page--narrow templates-page">
+        <h1>Template editor</h1>
+        <LoginPrompt action="browse and design templates" />
+      </main>
+    );
+  }
+  return <EditorLoader key={templateId} templateId={templateId} user={user} />;
+}
+
+type Loaded = { status: "loading" } | { status: "ready"; template: Template } | { status: "missing" } | { status: "failed"; reason: string };
+
+function EditorLoader({ templateId, user }: { templateId: string; user: UserCredentials }) {
+  const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
+
+  const load = useCallback(() => {
+    let current = true;
+    setLoaded({ status: "loading" });
+    fetchTemplate(templateId).then(
+      (template) => current && setLoaded({ status: "ready", template }),
+      (error: unknown) => {
+        if (!current) return;
+        setLoaded(error instanceof ApiError && error.status === 404 ? { status: "missing" } : { status: "failed", reason: reasonOf(error) });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [templateId]);
+
+  useEffect(load, [load]);
+
+  switch (loaded.status) {
+    case "ready":
+      return <TemplateEditor template={loaded.template} user={user} />;
+    case "loading":
+      return (
+        <main className="page editor-page-state">
+          <div className="loading">
+            <Spinner size="large" label="Loading the template" />
+            <span aria-hidden="true">Loading the template…</span>
+          </div>
+        </main>
+      );
+    case "missing":
+      return (
+        <main className="page page--narrow editor-page-state">
+          <h1>Template not found</h1>
+          <p>This template does not exist, or it is not shared with you.</p>
+          <Link className="button button--primary" to="/templates">
+            Back to templates
+          </Link>
+        </main>
+      );
+    case "failed":
+      return (
+        <main className="page page--narrow editor-page-state">
+          <h1>Unable to load the template</h1>
+          <p className="notice notice--error" role="alert">
+            {loaded.reason}
+          </p>
+          <button type="button" className="button button--primary" onClick={load}>
+            Try again
+          </button>
+        </main>
+      );
+  }
+}

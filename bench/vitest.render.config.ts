@@ -1,0 +1,21 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// The render benchmark's workerd half (bench/render.ts starts it). It needs no
+// app bindings: fonts and results go through the orchestrator's HTTP receiver,
+// sample photos come from the sandbox.
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./bench/wrangler.bench.toml" },
+      miniflare: {
+        bindings: {
+          BENCH_SANDBOX_URL: process.env.BENCH_SANDBOX_URL ?? "",
+          BENCH_RECEIVER_URL: process.env.BENCH_RECEIVER_URL ?? "",
+          BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? "5",
+        },
+      },
+    }),
+  ],
+  test: { include: ["bench/render.workerd.ts"], testTimeout: 30 * 60_000 },
+});

@@ -1,0 +1,537 @@
+/*
+ * The pin renderer's pixel work that JavaScript is too slow for, compiled to
+ * WebAssembly (scripts/build-jpeg-wasm.sh). Freestanding: no libc.
+ *
+ * 1. A baseline JPEG (JFIF) encoder. Input: RGBA pixels; output: a JPEG with
+ *    4:2:0 chroma subsampling and the standard quantisation and Huffman tables
+ *    of ITU-T T.81 Annex K, scaled by quality like libjpeg.
+ *    jpeg_input(width, height) -> where the caller writes RGBA;
+ *    jpeg_encode(width, height, quality) -> byte length; jpeg_output() -> bytes.
+ * 2. Picture resampling (box filter down, tent up) of a region of an RGBA
+ *    picture: scratch_alloc / scratch_reset for buffers, rgba_resize.
+ * 3. Soft shadows: alpha_box_blur blurs an alpha plane with three box passes
+ *    (close to a Gaussian), for text shadows.
+ */
+
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef int i32;
+
+extern unsigned char __heap_base;
+
+/* ------------------------------------------------------------ memory */
+
+static u32 heap_end(void) { return (u32)__builtin_wasm_memory_size(0) * 65536u; }
+
+static void ensure(u32 end) {
+  u32 have = heap_end();
+  if (end > have) __builtin_wasm_memory_grow(0, (end - have + 65535u) / 65536u);
+}
+
+static u8 *input_buffer;
+static u8 *output_buffer;
+static u32 output_capacity;
+
+__attribute__((export_name("jpeg_input"))) u8 *jpeg_input(u32 width, u32 height) {
+  u32 base = ((u32)&__heap_base + 15u) & ~15u;
+  u32 input_size = width * height * 4u;
+  /* A JPEG of this encoder is never larger than the raw pixels plus headers. */
+  output_capacity = width * height * 3u + 4096u;
+  ensure(base + input_size + output_capacity);
+  input_buffer = (u8 *)base;
+  output_buffer = (u8 *)(base + input_size);
+  return input_buffer;
+}
+
+__attribute__((export_name("jpeg_output"))) u8 *jpeg_output(void) { return output_buffer; }
+
+/* Scratch buffers for resampling live above the JPEG buffers; reset after each use. */
+static u32 scratch_top;
+
+__attribute__((export_name("scratch_reset"))) void scratch_reset(void) { scratch_top = 0; }
+
+__attribute__((export_name("scratch_alloc"))) u8 *scratch_alloc(u32 size) {
+  u32 base = ((u32)&__heap_base + 15u) & ~15u;
+  u32 floor = output_buffer ? (u32)output_buffer + output_capacity : base;
+  if (scratch_top < floor) scratch_top = floor;
+  u32 at = (scratch_top + 15u) & ~15u;
+  ensure(at + size);
+  scratch_top = at + size;
+  return (u8 *)at;
+}
+
+/* ------------------------------------------------------------ resampling */
+
+/* Weights of one axis: for output i, count[i] taps from start[i], at offset[i] in values. */
+static float floorf_(float x) { int i = (int)x; return (float)(x < (float)i ? i - 1 : i); }
+static float ceilf_(float x) { int i = (int)x; return (float)(x > (float)i ? i + 1 : i); }
+
+static u32 axis_weights(float start, float span, u32 out_size, u32 limit, i32 *starts, i32 *counts, i32 *offsets, float *values) {
+  float scale = span / (float)out_size;
+  float radius = scale > 1.0f ? scale : 1.0f;
+  u32 n = 0;
+  for (u32 i = 0; i < out_size; i++) {
+    float center = start + ((float)i + 0.5f) * scale;
+    /* Only the samples the filter gives weight: |s + 0.5 - center| < radius. */
+    i32 lo = (i32)ceilf_(center - radius - 0.5f);
+    i32 hi = (i32)floorf_(center + radius - 0.5f);
+    if ((float)lo + 0.5f - center <= -radius) lo++;
+    if ((float)hi + 0.5f - center >= radius) hi--;
+    if (lo < 0) lo = 0;
+    if (hi > (i32)limit - 1) hi = (i32)limit - 1;
+    u32 first = n;
+    float sum = 0;
+    for (i32 s = lo; s <= hi; s++) {
+      float d = ((float)s + 0.5f - center) / radius;
+      float w = 1.0f - (d < 0 ? -d : d);
+      if (w < 0) w = 0;
+      values[n++] = w;
+      sum += w;
+    }
+    if (sum <= 0) {
+      n = first;
+      i32 nearest = (i32)center;
+      if (nearest < 0) nearest = 0;
+      if (nearest > (i32)limit - 1) nearest = (i32)limit - 1;
+      lo = nearest;
+      values[n++] = 1.0f;
+      sum = 1.0f;
+    }
+    for (u32 k = first; k < n; k++) values[k] /= sum;
+    starts[i] = lo;
+    counts[i] = (i32)(n - first);
+    offsets[i] = (i32)first;
+  }
+  return n;
+}
+
+/*
+ * Resamples the region (rx, ry, rw, rh) of an RGBA picture to dw x dh. With
+ * `opaque` the alpha channel is ignored (set to 255); otherwise colours are
+ * averaged premultiplied so transparent edges do not darken.
+ */
+__attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 sw, u32 sh, float rx, float ry, float rw, float rh, u8 *dst, u32 dw, u32 dh, int opaque) {
+  i32 rows_start = (i32)floorf_(ry);
+  i32 rows_end = (i32)ceilf_(ry + rh);
+  if (rows_start < 0) rows_start = 0;
+  if (rows_end > (i32)sh) rows_end = (i32)sh;
+  u32 rows = (u32)(rows_end - rows_start);
+  float sx = rw / (float)dw > 1.0f ? rw / (float)dw : 1.0f;
+  float sy = rh / (float)dh > 1.0f ? rh / (float)dh : 1.0f;
+  u32 max_x_taps = (u32)(2.0f * sx + 3.0f);
+  u32 max_y_taps = (u32)(2.0f * sy + 3.0f);
+  i32 *xs = (i32 *)scratch_alloc(dw * 12u);
+  float *xv = (float *)scratch_alloc(dw * max_x_taps * 4u);
+  i32 *ys = (i32 *)scratch_alloc(dh * 12u);
+  float *yv = (float *)scratch_alloc(dh * max_y_taps * 4u);
+  axis_weights(rx, rw, dw, sw, xs, xs + dw, xs + 2 * dw, xv);
+  axis_weights(ry - (float)rows_start, rh, dh, rows, ys, ys + dh, ys + 2 * dh, yv);
+  /* Output rows are made in bands, so the horizontal pass buffer stays small (memory per render). */
+  const u32 BAND = 64;
+  u32 band_rows_max = (u32)(BAND * sy + 2.0f * sy + 4.0f);
+  if (band_rows_max > rows) band_rows_max = rows;
+  float *horizontal = (float *)scratch_alloc(dw * band_rows_max * 16u);
+  u32 stride = dw * 4u;
+  for (u32 y0 = 0; y0 < dh; y0 += BAND) {
+    u32 y1 = y0 + BAND < dh ? y0 + BAND : dh;
+    u32 first_row = (u32)ys[y0];
+    u32 last_row = (u32)(ys[y1 - 1] + ys[dh + y1 - 1]);
+    if (last_row > rows) last_row = rows;
+    for (u32 r = first_row; r < last_row; r++) {
+      const u8 *row = src + ((u32)rows_start + r) * sw * 4u;
+      float *o = horizontal + (r - first_row) * stride;
+      for (u32 x = 0; x < dw; x++, o += 4) {
+        const u8 *p = row + (u32)xs[x] * 4u;
+        const float *w = xv + xs[2 * dw + x];
+        i32 count = xs[dw + x];
+        float rr = 0, gg = 0, bb = 0, aa = 0;
+        if (opaque) {
+          for (i32 k = 0; k < count; k++, p += 4) {
+            rr += p[0] * w[k];
+            gg += p[1] * w[k];
+            bb += p[2] * w[k];
+          }
+          aa = 255.0f;
+        } else {
+          for (i32 k = 0; k < count; k++, p += 4) {
+            float a = p[3] * w[k];
+            rr += p[0] * a;
+            gg += p[1] * a;
+            bb += p[2] * a;
+            aa += a;
+          }
+        }
+        o[0] = rr;
+        o[1] = gg;
+        o[2] = bb;
+        o[3] = aa;
+      }
+    }
+    for (u32 y = y0; y < y1; y++) {
+      const float *w = yv + ys[2 * dh + y];
+      i32 count = ys[dh + y];
+      const float *base = horizontal + ((u32)ys[y] - first_row) * stride;
+      u8 *out_row = dst + y * stride;
+      for (u32 x = 0; x < stride; x += 4) {
+        float rr = 0, gg = 0, bb = 0, aa = 255.0f;
+        const float *p = base + x;
+        if (opaque) {
+          for (i32 k = 0; k < count; k++, p += stride) {
+            rr += p[0] * w[k];
+            gg += p[1] * w[k];
+            bb += p[2] * w[k];
+          }
+        } else {
+          aa = 0;
+          for (i32 k = 0; k < count; k++, p += stride) {
+            rr += p[0] * w[k];
+            gg += p[1] * w[k];
+            bb += p[2] * w[k];
+            aa += p[3] * w[k];
+          }
+        }
+        if (!opaque && aa > 0) {
+          /* The colour sums are alpha-weighted: divide by the alpha to get straight colour. */
+          float inv = 1.0f / aa;
+          rr *= inv;
+          gg *= inv;
+          bb *= inv;
+        }
+        out_row[x] = (u8)(rr < 0 ? 0 : rr > 255 ? 255 : rr + 0.5f);
+        out_row[x + 1] = (u8)(gg < 0 ? 0 : gg > 255 ? 255 : gg + 0.5f);
+        out_row[x + 2] = (u8)(bb < 0 ? 0 : bb > 255 ? 255 : bb + 0.5f);
+        out_row[x + 3] = opaque ? 255 : (u8)(aa < 0 ? 0 : aa > 255 ? 255 : aa + 0.5f);
+      }
+    }
+  }
+}
+
+/* ------------------------------------------------------------ shadows */
+
+/* One box pass of `radius` along rows (step 1) or columns (step width), from src to dst. */
+static void box_pass(const u8 *src, u8 *dst, u32 lines, u32 length, u32 line_step, u32 step, u32 radius) {
+  u32 window = radius * 2u + 1u;
+  for (u32 line = 0; line < lines; line++) {
+    const u8 *in = src + line * line_step;
+    u8 *o = dst + line * line_step;
+    u32 sum = 0;
+    /* The window starts centred on the first sample, with zeros beyond the edges. */
+    for (u32 i = 0; i <= radius && i < length; i++) sum += in[i * step];
+    for (u32 i = 0; i < length; i++) {
+      o[i * step] = (u8)((sum + window / 2u) / window);
+      u32 add = i + radius + 1u;
+      if (add < length) sum += in[add * step];
+      if (i >= radius) sum -= in[(i - radius) * step];
+    }
+  }
+}
+
+/* Blurs a width x height alpha plane in place with three box passes each way (about a Gaussian of the given radius). */
+__attribute__((export_name("alpha_box_blur"))) void alpha_box_blur(u8 *alpha, u32 width, u32 height, u32 radius) {
+  if (radius == 0 || width == 0 || height == 0) return;
+  u8 *tmp = scratch_alloc(width * height);
+  for (int pass = 0; pass < 3; pass++) {
+    box_pass(alpha, tmp, height, width, width, 1u, radius);
+    box_pass(tmp, alpha, width, height, 1u, width, radius);
+  }
+}
+
+/* ------------------------------------------------------------ tables */
+
+static const u8 ZIGZAG[64] = {
+    0,  1,  8,  16, 9,  2,  3,  10, 17, 24, 32, 25, 18, 11, 4,  5,  12, 19, 26, 33, 40, 48,
+    41, 34, 27, 20, 13, 6,  7,  14, 21, 28, 35, 42, 49, 56, 57, 50, 43, 36, 29, 22, 15, 23,
+    30, 37, 44, 51, 58, 59, 52, 45, 38, 31, 39, 46, 53, 60, 61, 54, 47, 55, 62, 63};
+
+static const u8 BASE_LUMA_Q[64] = {
+    16, 11, 10, 16, 24,  40,  51,  61,  12, 12, 14, 19, 26,  58,  60,  55,
+    14, 13, 16, 24, 40,  57,  69,  56,  14, 17, 22, 29, 51,  87,  80,  62,
+    18, 22, 37, 56, 68,  109, 103, 77,  24, 35, 55, 64, 81,  104, 113, 92,
+    49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99};
+
+static const u8 BASE_CHROMA_Q[64] = {
+    17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99,
+    99, 99, 47, 66, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99};
+
+static const u8 DC_LUMA_BITS[17] = {0, 0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0};
+static const u8 DC_LUMA_VALS[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+static const u8 DC_CHROMA_BITS[17] = {0, 0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0};
+static const u8 DC_CHROMA_VALS[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+static const u8 AC_LUMA_BITS[17] = {0, 0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d};
+static const u8 AC_LUMA_VALS[162] = {
+    0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71, 0x14,
+    0x32, 0x81, 0x91, 0xa1, 0x08, 0x23, 0x42, 0xb1, 0xc1, 0x15, 0x52, 0xd1, 0xf0, 0x24, 0x33, 0x62, 0x72, 0x82, 0x09,
+    0x0a, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a,
+    0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x63, 0x64, 0x65,
+    0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88,
+    0x89, 0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9,
+    0xaa, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca,
+    0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe1, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9, 0xea,
+    0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa};
+static const u8 AC_CHROMA_BITS[17] = {0, 0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77};
+static const u8 AC_CHROMA_VALS[162] = {
+    0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22, 0x32,
+    0x81, 0x08, 0x14, 0x42, 0x91, 0xa1, 0xb1, 0xc1, 0x09, 0x23, 0x33, 0x52, 0xf0, 0x15, 0x62, 0x72, 0xd1, 0x0a, 0x16,
+    0x24, 0x34, 0xe1, 0x25, 0xf1, 0x17, 0x18, 0x19, 0x1a, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x35, 0x36, 0x37, 0x38, 0x39,
+    0x3a, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x63, 0x64,
+    0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x82, 0x83, 0x84, 0x85, 0x86,
+    0x87, 0x88, 0x89, 0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7,
+    0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8,
+    0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8, 0xe9,
+    0xea, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa};
+
+/* Huffman codes per symbol: code and length. */
+typedef struct {
+  u16 code[256];
+  u8 size[256];
+} Huffman;
+
+static Huffman dc_luma, ac_luma, dc_chroma, ac_chroma;
+
+static void build_huffman(Huffman *h, const u8 *bits, const u8 *vals) {
+  u32 code = 0, k = 0;
+  for (u32 length = 1; length <= 16; length++) {
+    for (u32 i = 0; i < bits[length]; i++) {
+      h->code[vals[k]] = (u16)code;
+      h->size[vals[k]] = (u8)length;
+      code++;
+      k++;
+    }
+    code <<= 1;
+  }
+}
+
+/* Quantisation tables in natural order, and the float divisors folding in the AAN scale factors. */
+static u8 q_luma[64], q_chroma[64];
+static float div_luma[64], div_chroma[64];
+
+static void build_quant(int quality) {
+  static const float AAN[8] = {1.0f, 1.387039845f, 1.306562965f, 1.175875602f, 1.0f, 0.785694958f, 0.541196100f, 0.275899379f};
+  if (quality < 1) quality = 1;
+  if (quality > 100) quality = 100;
+  int scale = quality < 50 ? 5000 / quality : 200 - quality * 2;
+  for (int i = 0; i < 64; i++) {
+    int l = (BASE_LUMA_Q[i] * scale + 50) / 100;
+    int c = (BASE_CHROMA_Q[i] * scale + 50) / 100;
+    q_luma[i] = (u8)(l < 1 ? 1 : l > 255 ? 255 : l);
+    q_chroma[i] = (u8)(c < 1 ? 1 : c > 255 ? 255 : c);
+  }
+  for (int row = 0; row < 8; row++) {
+    for (int col = 0; col < 8; col++) {
+      int i = row * 8 + col;
+      div_luma[i] = 1.0f / (q_luma[i] * AAN[row] * AAN[col] * 8.0f);
+      div_chroma[i] = 1.0f / (q_chroma[i] * AAN[row] * AAN[col] * 8.0f);
+    }
+  }
+}
+
+/* ------------------------------------------------------------ output */
+
+static u8 *out;
+static u32 bit_buffer;
+static int bit_count;
+
+static void put_byte(u8 b) { *out++ = b; }
+static void put_word(u16 w) {
+  put_byte((u8)(w >> 8));
+  put_byte((u8)w);
+}
+
+static void put_bits(u32 code, int size) {
+  bit_buffer = (bit_buffer << size) | (code & ((1u << size) - 1u));
+  bit_count += size;
+  while (bit_count >= 8) {
+    u8 b = (u8)(bit_buffer >> (bit_count - 8));
+    *out++ = b;
+    if (b == 0xff) *out++ = 0; /* byte stuffing */
+    bit_count -= 8;
+  }
+}
+
+static void flush_bits(void) {
+  if (bit_count > 0) put_bits(0x7f, 7); /* pad with ones */
+  bit_buffer = 0;
+  bit_count = 0;
+}
+
+static void write_headers(u32 width, u32 height) {
+  /* SOI, JFIF APP0 */
+  put_word(0xffd8);
+  put_word(0xffe0);
+  put_word(16);
+  put_byte('J'); put_byte('F'); put_byte('I'); put_byte('F'); put_byte(0);
+  put_byte(1); put_byte(1); put_byte(0);
+  put_word(1); put_word(1);
+  put_byte(0); put_byte(0);
+  /* DQT: both tables, zigzag order */
+  put_word(0xffdb);
+  put_word(2 + 2 * 65);
+  put_byte(0);
+  for (int i = 0; i < 64; i++) put_byte(q_luma[ZIGZAG[i]]);
+  put_byte(1);
+  for (int i = 0; i < 64; i++) put_byte(q_chroma[ZIGZAG[i]]);
+  /* SOF0: 8-bit, 3 components, Y 2x2, Cb and Cr 1x1 */
+  put_word(0xffc0);
+  put_word(17);
+  put_byte(8);
+  put_word((u16)height);
+  put_word((u16)width);
+  put_byte(3);
+  put_byte(1); put_byte(0x22); put_byte(0);
+  put_byte(2); put_byte(0x11); put_byte(1);
+  put_byte(3); put_byte(0x11); put_byte(1);
+  /* DHT: the four standard tables */
+  const u8 *bits[4] = {DC_LUMA_BITS, AC_LUMA_BITS, DC_CHROMA_BITS, AC_CHROMA_BITS};
+  const u8 *vals[4] = {DC_LUMA_VALS, AC_LUMA_VALS, DC_CHROMA_VALS, AC_CHROMA_VALS};
+  const u8 ids[4] = {0x00, 0x10, 0x01, 0x11};
+  put_word(0xffc4);
+  u32 length = 2;
+  for (int t = 0; t < 4; t++) {
+    u32 n = 0;
+    for (int i = 1; i <= 16; i++) n += bits[t][i];
+    length += 1 + 16 + n;
+  }
+  put_word((u16)length);
+  for (int t = 0; t < 4; t++) {
+    u32 n = 0;
+    put_byte(ids[t]);
+    for (int i = 1; i <= 16; i++) {
+      put_byte(bits[t][i]);
+      n += bits[t][i];
+    }
+    for (u32 i = 0; i < n; i++) put_byte(vals[t][i]);
+  }
+  /* SOS */
+  put_word(0xffda);
+  put_word(12);
+  put_byte(3);
+  put_byte(1); put_byte(0x00);
+  put_byte(2); put_byte(0x11);
+  put_byte(3); put_byte(0x11);
+  put_byte(0); put_byte(63); put_byte(0);
+}
+
+/* ------------------------------------------------------------ DCT and entropy coding */
+
+/* In-place forward DCT (Arai, Agui and Nakajima), rows then columns; output is scaled (see build_quant). */
+static void fdct(float *d) {
+  for (int pass = 0; pass < 2; pass++) {
+    int step = pass == 0 ? 1 : 8;
+    int stride = pass == 0 ? 8 : 1;
+    for (int k = 0; k < 8; k++) {
+      float *p = d + k * stride;
+      float t0 = p[0] + p[7 * step], t7 = p[0] - p[7 * step];
+      float t1 = p[step] + p[6 * step], t6 = p[step] - p[6 * step];
+      float t2 = p[2 * step] + p[5 * step], t5 = p[2 * step] - p[5 * step];
+      float t3 = p[3 * step] + p[4 * step], t4 = p[3 * step] - p[4 * step];
+      float t10 = t0 + t3, t13 = t0 - t3, t11 = t1 + t2, t12 = t1 - t2;
+      p[0] = t10 + t11;
+      p[4 * step] = t10 - t11;
+      float z1 = (t12 + t13) * 0.707106781f;
+      p[2 * step] = t13 + z1;
+      p[6 * step] = t13 - z1;
+      t10 = t4 + t5;
+      t11 = t5 + t6;
+      t12 = t6 + t7;
+      float z5 = (t10 - t12) * 0.382683433f;
+      float z2 = 0.541196100f * t10 + z5;
+      float z4 = 1.306562965f * t12 + z5;
+      float z3 = t11 * 0.707106781f;
+      float z11 = t7 + z3, z13 = t7 - z3;
+      p[5 * step] = z13 + z2;
+      p[3 * step] = z13 - z2;
+      p[step] = z11 + z4;
+      p[7 * step] = z11 - z4;
+    }
+  }
+}
+
+static int category(int v) {
+  if (v < 0) v = -v;
+  return v == 0 ? 0 : 32 - __builtin_clz((u32)v);
+}
+
+/* Transforms, quantises and entropy-codes one 8x8 block; answers its DC value for the next block's prediction. */
+static int encode_block(float *block, const float *divisors, const Huffman *dc, const Huffman *ac, int previous_dc) {
+  fdct(block);
+  int q[64];
+  for (int i = 0; i < 64; i++) {
+    float v = block[ZIGZAG[i]] * divisors[ZIGZAG[i]];
+    q[i] = (int)(v < 0 ? v - 0.5f : v + 0.5f);
+  }
+  int diff = q[0] - previous_dc;
+  int size = category(diff);
+  put_bits(dc->code[size], dc->size[size]);
+  if (size) put_bits((u32)(diff < 0 ? diff - 1 : diff), size);
+  int last = 63;
+  while (last > 0 && q[last] == 0) last--;
+  int run = 0;
+  for (int i = 1; i <= last; i++) {
+    if (q[i] == 0) {
+      run++;
+      continue;
+    }
+    while (run >= 16) {
+      put_bits(ac->code[0xf0], ac->size[0xf0]);
+      run -= 16;
+    }
+    int s = category(q[i]);
+    int symbol = (run << 4) | s;
+    put_bits(ac->code[symbol], ac->size[symbol]);
+    put_bits((u32)(q[i] < 0 ? q[i] - 1 : q[i]), s);
+    run = 0;
+  }
+  if (last < 63) put_bits(ac->code[0x00], ac->size[0x00]);
+  return q[0];
+}
+
+static int tables_ready;
+
+__attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 height, int quality) {
+  if (!tables_ready) {
+    build_huffman(&dc_luma, DC_LUMA_BITS, DC_LUMA_VALS);
+    build_huffman(&ac_luma, AC_LUMA_BITS, AC_LUMA_VALS);
+    build_huffman(&dc_chroma, DC_CHROMA_BITS, DC_CHROMA_VALS);
+    build_huffman(&ac_chroma, AC_CHROMA_BITS, AC_CHROMA_VALS);
+    tables_ready = 1;
+  }
+  build_quant(quality);
+  out = output_buffer;
+  bit_buffer = 0;
+  bit_count = 0;
+  write_headers(width, height);
+
+  int dc_y = 0, dc_cb = 0, dc_cr = 0;
+  float y[4][64], cb[64], cr[64];
+  for (u32 my = 0; my < height; my += 16) {
+    for (u32 mx = 0; mx < width; mx += 16) {
+      /* Colour conversion of one 16x16 MCU (edges repeat the last row and column), chroma averaged over 2x2. */
+      for (int i = 0; i < 64; i++) cb[i] = cr[i] = 0;
+      for (u32 py = 0; py < 16; py++) {
+        u32 sy = my + py < height ? my + py : height - 1;
+        const u8 *row = input_buffer + sy * width * 4;
+        for (u32 px = 0; px < 16; px++) {
+          u32 sx = mx + px < width ? mx + px : width - 1;
+          const u8 *p = row + sx * 4;
+          float r = p[0], g = p[1], b = p[2];
+          y[(py >> 3) * 2 + (px >> 3)][(py & 7) * 8 + (px & 7)] = 0.299f * r + 0.587f * g + 0.114f * b - 128.0f;
+          int c = (py >> 1) * 8 + (px >> 1);
+          cb[c] += -0.168736f * r - 0.331264f * g + 0.5f * b;
+          cr[c] += 0.5f * r - 0.418688f * g - 0.081312f * b;
+        }
+      }
+      for (int i = 0; i < 64; i++) {
+        cb[i] *= 0.25f;
+        cr[i] *= 0.25f;
+      }
+      for (int k = 0; k < 4; k++) dc_y = encode_block(y[k], div_luma, &dc_luma, &ac_luma, dc_y);
+      dc_cb = encode_block(cb, div_chroma, &dc_chroma, &ac_chroma, dc_cb);
+      dc_cr = encode_block(cr, div_chroma, &dc_chroma, &ac_chroma, dc_cr);
+    }
+  }
+  flush_bits();
+  put_word(0xffd9);
+  return (u32)(out - output_buffer);
+}
