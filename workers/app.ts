@@ -4,6 +4,7 @@ import * as remixBuild from "virtual:remix-build";
 import { getLoadContext } from "../app/load-context.ts";
 import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import { account } from "./api/account.ts";
+import { credits } from "./api/credits.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { rendering } from "./api/rendering.ts";
@@ -20,6 +21,7 @@ const api = new Hono<AppBindings>();
 api.route("/health", health);
 api.route("/", account);
 api.route("/", templatesApi);
+api.route("/", credits);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */
 const highMemLimitApi = new Hono<AppBindings>();

@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { UserCredentials } from "../../contracts/user.ts";
 import { sessionCookieFrom } from "../../workers/auth/session-cookie.ts";
 import { authenticateCookie } from "../../workers/services/accounts.ts";
-import { credentialsOf } from "../../workers/services/users.ts";
+import { currentCredentials } from "../../workers/services/users.ts";
 import { APP_VERSION } from "../../workers/version.ts";
 import type { PublicEnv } from "./public-env.ts";
 
@@ -12,7 +12,7 @@ export async function currentUser(request: Request, context: AppLoadContext): Pr
   if (!cookie) return null;
   const env = context.cloudflare.env;
   const auth = await authenticateCookie(env, cookie);
-  return auth ? credentialsOf(env, auth.user) : null;
+  return auth ? currentCredentials(env, auth.user) : null;
 }
 
 export function publicEnv(context: AppLoadContext): PublicEnv {

@@ -31,6 +31,7 @@ import {
 import { subscribeToNewsletter, unsubscribeFromNewsletter } from "../services/newsletter.ts";
 import {
   credentialsOf,
+  currentCredentials,
   deleteAccount,
   publicProfile,
   setCookiesConsent,
@@ -133,11 +134,11 @@ account.post("/user/unsubscribe", valid("json", UnsubscribeBody), async (c) => {
 
 // ---------------------------------------------------------------- the signed-in user
 
-account.get("/user", requireUser, (c) => c.json({ credentials: credentialsOf(c.env, c.var.auth.user) }));
+account.get("/user", requireUser, async (c) => c.json({ credentials: await currentCredentials(c.env, c.var.auth.user) }));
 
 account.post("/user", requireUser, valid("json", UserUpdatesBody), async (c) => {
   const user = await updateProfile(c.env, c.var.auth.user, c.req.valid("json").updates);
-  return c.json({ credentials: credentialsOf(c.env, user) });
+  return c.json({ credentials: await currentCredentials(c.env, user) });
 });
 
 account.post("/user/image", requireUser, async (c) => {

@@ -214,3 +214,118 @@ export const colorPalettes = sqliteTable("color_palettes", {
   colors: text("colors", { mode: "json" }).$type<{ r: number; g: number; b: number; a: number }[]>().notNull(),
   position: integer("position").notNull(),
 });
+
+/**
+ * Named design-settings profiles (spec section 3, Design settings). The
+ * settings are JSON validated by contracts/design-settings.ts. One profile per
+ * user is marked active: the one /generate opens with.
+ */
+export const designSettingsProfiles = sqliteTable(
+  "design_settings_profiles",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The name lowercased: a user cannot have two profiles differing only in case. */
+    nameKey: text("name_key").notNull(),
+    settings: text("settings", { mode: "json" }).notNull(),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("design_settings_profiles_user_name").on(t.userId, t.nameKey), index("design_settings_profiles_user_updated").on(t.userId, t.updatedAt)],
+);
+
+/** The media library: a user's uploaded images, videos and fonts, stored in R2. */
+export const userMedia = sqliteTable(
+  "user_media",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mediaType: text("media_type", { enum: ["image", "video", "font"] }).notNull(),
+    /** The R2 object key (under the user's media prefix). */
+    objectKey: text("object_key").notNull(),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    /** Fonts: the family name read from the font file. */
+    fontFamily: text("font_family"),
+    /** Fonts: the format the user uploaded (ttf, otf, woff, woff2); stored files are always TrueType/OpenType. */
+    sourceFormat: text("source_format"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("user_media_user_type_created").on(t.userId, t.mediaType, t.createdAt)],
+);
+
+/** Saved generator sessions (spec section 4, Drafts): the posts as JSON (contracts/post.ts). */
+export const drafts = sqliteTable(
+  "drafts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The client's local date-time label for the draft. */
+    date: text("date").notNull(),
+    posts: text("posts", { mode: "json" }).notNull(),
+    postCount: integer("post_count").notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("drafts_user_updated").on(t.userId, t.updatedAt)],
+);
+
+/**
+ * The credit ledger: every grant (positive) and spend (negative) is a row.
+ * A spend is idempotent by its reference: a retried request never charges twice.
+ */
+export const creditLedger = sqliteTable(
+  "credit_ledger",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Credits: negative for a spend, positive for a grant (AI text costs 0.5). */
+    amount: real("amount").notNull(),
+    category: text("category").notNull(),
+    reason: text("reason").notNull(),
+    reference: text("reference").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("credit_ledger_user_reference").on(t.userId, t.reference), index("credit_ledger_user_created").on(t.userId, t.createdAt)],
+);
+
+/** What happened to each pin: downloaded, scheduled or pinned, with its credit category. */
+export const pinHistory = sqliteTable(
+  "pin_history",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    action: text("action", { enum: ["downloaded", "scheduled", "pinned"] }).notNull(),
+    category: text("category").notNull(),
+    credits: real("credits").notNull(),
+    title: text("title").notNull().default(""),
+    description: text("description").notNull().default(""),
+    url: text("url").notNull().default(""),
+    imageUrl: text("image_url").notNull().default(""),
+    mediaType: text("media_type", { enum: ["image", "video"] }).notNull().default("image"),
+    boardId: text("board_id"),
+    boardName: text("board_name"),
+    pinterestProfile: text("pinterest_profile"),
+    pinterestPinId: text("pinterest_pin_id"),
+    /** The idempotency reference of the credit spend that paid for it. */
+    reference: text("reference").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("pin_history_user_reference").on(t.userId, t.reference), index("pin_history_user_created").on(t.userId, t.createdAt)],
+);

@@ -6,10 +6,11 @@ import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboardin
 import type { Env } from "../env.ts";
 import { mediaUrl, putMedia } from "../media/store.ts";
 import type { User } from "./accounts.ts";
+import { usedCreditsThisMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 
 /** The user credentials of spec section 3 (GET /api/user). */
-export function credentialsOf(env: Pick<Env, "APP_URL">, user: User): UserCredentials {
+export function credentialsOf(env: Pick<Env, "APP_URL">, user: User, usedPinCredits = 0): UserCredentials {
   return {
     userId: user.id,
     role: user.role,
@@ -26,14 +27,19 @@ export function credentialsOf(env: Pick<Env, "APP_URL">, user: User): UserCreden
     usedFreeTrial: user.usedFreeTrial,
     isEmailVerified: user.isEmailVerified,
     cookiesConsent: user.cookiesConsent ?? null,
-    // Pin credits, Pinterest profiles, shops and payment sessions arrive with their features (issues 5-7).
-    usedPinCredits: 0,
+    usedPinCredits,
+    // Pinterest profiles, shops and payment sessions arrive with their features (issues 6-7).
     authorizedPinterestProfiles: [],
     authorizedShops: [],
     stripeCheckoutSessionID: null,
     wordpressAccessKey: null,
     onboardingChecklist: onboardingChecklist(user.onboardingDone, user.isEmailVerified),
   };
+}
+
+/** The credentials with usedPinCredits read from the credit ledger. */
+export async function currentCredentials(env: Env, user: User): Promise<UserCredentials> {
+  return credentialsOf(env, user, await usedCreditsThisMonth(env, user.id));
 }
 
 export async function updateProfile(

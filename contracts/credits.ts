@@ -1,0 +1,43 @@
+import * as v from "valibot";
+import { body } from "./fields.ts";
+
+/** What credits are spent on, and what each costs (spec section 9). */
+export const CREDIT_COSTS = { image: 1, video: 5, aiText: 0.5, aiAltText: 2, aiImage: 12 } as const;
+export type CreditCategory = keyof typeof CREDIT_COSTS;
+export const CREDIT_CATEGORIES = Object.keys(CREDIT_COSTS) as CreditCategory[];
+
+const Category = v.picklist(CREDIT_CATEGORIES, `category must be one of ${CREDIT_CATEGORIES.join(", ")}`);
+const Amount = (field: string) =>
+  v.pipe(v.number(`${field} must be a number`), v.minValue(0.5, `${field} must be at least 0.5`), v.maxValue(1000, `${field} is too large`), v.multipleOf(0.5, `${field} must be a multiple of 0.5`));
+/** A client-chosen idempotency key: the same reference is never charged twice. */
+const Reference = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_.-]{8,120}$/, "reference must be 8-120 letters, digits or :_.-")));
+
+/** POST /api/user/incrementUsedPinCredits */
+export const IncrementCreditsBody = body({
+  creditAmount: Amount("creditAmount"),
+  category: v.pipe(v.string("category is required"), Category),
+  reference: Reference,
+});
+
+const short = (max: number) => v.optional(v.pipe(v.string(), v.maxLength(max)), "");
+export const PinDetails = v.object({
+  action: v.optional(v.picklist(["downloaded", "scheduled", "pinned"]), "downloaded"),
+  title: short(500),
+  description: short(2000),
+  url: short(2048),
+  imageUrl: short(2048),
+  mediaType: v.optional(v.picklist(["image", "video"]), "image"),
+  boardId: v.optional(v.pipe(v.string(), v.maxLength(64))),
+  boardName: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  pinterestProfile: v.optional(v.pipe(v.string(), v.maxLength(100))),
+  pinterestPinId: v.optional(v.pipe(v.string(), v.maxLength(64))),
+});
+export type PinDetails = v.InferOutput<typeof PinDetails>;
+
+/** POST /api/scraping/addPinHistoryAndAdjustCredits */
+export const PinHistoryBody = body({
+  pinDetails: PinDetails,
+  numCreditsToConsume: v.pipe(v.number("numCreditsToConsume must be a number"), v.minValue(0), v.maxValue(1000), v.multipleOf(0.5, "numCreditsToConsume must be a multiple of 0.5")),
+  category: v.pipe(v.string("category is required"), Category),
+  reference: Reference,
+});
