@@ -329,3 +329,50 @@ export const pinHistory = sqliteTable(
   },
   (t) => [uniqueIndex("pin_history_user_reference").on(t.userId, t.reference), index("pin_history_user_created").on(t.userId, t.createdAt)],
 );
+
+/**
+ * A Pinterest account a user connected (spec: authorizedPinterestProfiles).
+ * Tokens are sealed at rest (workers/auth/sealed.ts, bound to the row id);
+ * the queue itself lives in the profile's ProfileScheduler Durable Object.
+ */
+export const pinterestProfiles = sqliteTable(
+  "pinterest_profiles",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    username: text("username").notNull(),
+    accountType: text("account_type"),
+    profileImage: text("profile_image"),
+    accessTokenSealed: text("access_token_sealed").notNull(),
+    refreshTokenSealed: text("refresh_token_sealed").notNull(),
+    accessExpiresAt: integer("access_expires_at").notNull(),
+    refreshExpiresAt: integer("refresh_expires_at").notNull(),
+    scopes: text("scopes").notNull().default(""),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
+    /** ok; reauth: the tokens no longer work and the user must reconnect; blocked: Pinterest refuses the account. */
+    status: text("status", { enum: ["ok", "reauth", "blocked"] }).notNull().default("ok"),
+    lastError: text("last_error"),
+    schedulingSettings: text("scheduling_settings", { mode: "json" }),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("pinterest_profiles_user_username").on(t.userId, t.username), index("pinterest_profiles_refresh").on(t.accessExpiresAt)],
+);
+
+/** One-time OAuth state checks (hashed), recorded before the redirect to Pinterest. */
+export const pinterestOauthStates = sqliteTable(
+  "pinterest_oauth_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    redirectUrl: text("redirect_url").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("pinterest_oauth_states_user").on(t.userId)],
+);
