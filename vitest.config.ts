@@ -32,6 +32,8 @@ export default defineConfig({
                   ...providerVars({ appUrl: "http://app.test", sandboxUrl }),
                   APP_ENV: "test",
                   EMAIL_API_KEY: "re_test_key",
+                  OPENAI_API_KEY: "sk-test-openai-key-0123456789",
+                  PINTEREST_CLIENT_SECRET: "pinterest-test-client-secret",
                   AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",
                   SANDBOX_URL: sandboxUrl,
                   TEST_MIGRATIONS: await readD1Migrations(resolve("migrations")),

@@ -186,6 +186,8 @@ export const PostContent = v.object({
     { r: 81, g: 195, b: 166, a: 1 },
   ),
   fontFamily: v.optional(v.pipe(v.string(), v.maxLength(80)), "Carter One"),
+  /** An uploaded font (its media-library URL) that fontFamily names; the renderer loads it instead of a bundled font. */
+  fontUrl: v.optional(v.pipe(v.string(), v.maxLength(2048)), ""),
   fontColor: v.optional(v.union([v.pipe(v.string(), v.regex(HEX)), v.literal("")])),
   useUpperCaseFont: v.optional(v.boolean(), true),
   fixLowContrastText: v.optional(v.boolean(), true),

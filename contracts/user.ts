@@ -1,3 +1,4 @@
+import type { AuthorizedPinterestProfile } from "./pinterest-connection.ts";
 import * as v from "valibot";
 import { body, Email, NamePart } from "./fields.ts";
 
@@ -77,7 +78,7 @@ export interface UserCredentials {
   isEmailVerified: boolean;
   cookiesConsent: boolean | null;
   usedPinCredits: number;
-  authorizedPinterestProfiles: { username: string; isActive: boolean }[];
+  authorizedPinterestProfiles: AuthorizedPinterestProfile[];
   authorizedShops: { shopType: string; shopName: string }[];
   stripeCheckoutSessionID: string | null;
   wordpressAccessKey: string | null;

@@ -1,8 +1,11 @@
 import { Hono, type Context } from "hono";
 import { blogDemo } from "./blog-demo/app.ts";
+import { hostile } from "./hostile/app.ts";
 import { emailProvider } from "./providers/email.ts";
 import { googleControl, googleProvider } from "./providers/google.ts";
-import { createState, maskSecrets, resetState, takeFault, type Fault, type SandboxState } from "./state.ts";
+import { pinterestControl, pinterestProvider } from "./providers/pinterest.ts";
+import { openAIControl, openAIProvider } from "./providers/openai.ts";
+import { createState, maskSecrets, resetServices, resetState, takeFault, type Fault, type SandboxState } from "./state.ts";
 
 /**
  * The sandbox: local stand-ins for every third-party service, each under its own
@@ -24,6 +27,8 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
 
   app.route("/__sandbox", controlRoutes(state));
   app.route("/__sandbox/google", googleControl(state));
+  app.route("/__sandbox/pinterest", pinterestControl(state));
+  app.route("/__sandbox/openai", openAIControl(state));
 
   // Record every request to a stand-in, then apply any fault injected for it.
   app.use("/:service/*", async (c, next) => {
@@ -46,7 +51,10 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
 
   app.route("/email", emailProvider(state));
   app.route("/google", googleProvider(state));
+  app.route("/pinterest", pinterestProvider(state));
+  app.route("/openai", openAIProvider(state));
   app.route("/blog-demo", blogDemo);
+  app.route("/hostile", hostile);
   for (const [service, upstream] of Object.entries(options.upstreams ?? {})) {
     app.all(`/${service}/*`, (c) => forward(c.req.raw, `${upstream}${servicePath(c, service)}${new URL(c.req.url).search}`));
   }
@@ -58,7 +66,13 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
 function controlRoutes(state: SandboxState) {
   const control = new Hono();
   control.get("/health", (c) => c.json({ status: "ok" }));
+  // `?service=email&service=google` forgets only those stand-ins (what tests running side by side need).
   control.post("/reset", (c) => {
+    const services = c.req.queries("service");
+    if (services?.length) {
+      resetServices(state, services);
+      return c.json({ status: "reset", services });
+    }
     resetState(state);
     return c.json({ status: "reset" });
   });

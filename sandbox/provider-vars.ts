@@ -11,6 +11,10 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     GOOGLE_CLIENT_ID: "pinboard-local.apps.googleusercontent.com",
     GOOGLE_AUTH_URL: `${urls.sandboxUrl}/google/o/oauth2/v2/auth`,
     GOOGLE_JWKS_URL: `${urls.sandboxUrl}/google/oauth2/v3/certs`,
+    OPENAI_BASE_URL: `${urls.sandboxUrl}/openai/v1`,
+    PINTEREST_API_URL: `${urls.sandboxUrl}/pinterest/v5`,
+    PINTEREST_OAUTH_URL: `${urls.sandboxUrl}/pinterest/oauth/`,
+    PINTEREST_CLIENT_ID: "1500000000000001",
     // Through the sandbox, which forwards to the video service and records the calls.
     VIDEO_SERVICE_URL: `${urls.sandboxUrl}/video`,
   };

@@ -53,6 +53,20 @@ export function resetState(state: SandboxState) {
   state.providers.clear();
 }
 
+/** Forgets what some stand-ins recorded and kept (their requests, faults, state; the outbox for "email"). */
+export function resetServices(state: SandboxState, services: string[]) {
+  const named = new Set(services);
+  const keep = <T extends { service: string }>(items: T[]) => {
+    const kept = items.filter((item) => !named.has(item.service));
+    items.length = 0;
+    items.push(...kept);
+  };
+  keep(state.requests);
+  keep(state.faults);
+  if (named.has("email")) state.outbox.length = 0;
+  for (const service of named) state.providers.delete(service);
+}
+
 /** A provider's own state, created on first use and dropped by a reset. */
 export function providerState<T>(state: SandboxState, provider: string, create: () => T): T {
   let value = state.providers.get(provider) as T | undefined;
@@ -63,7 +77,8 @@ export function providerState<T>(state: SandboxState, provider: string, create: 
   return value;
 }
 
-const SECRET_NAME = /pass(word)?|secret|token|api[-_]?key|authorization|code_verifier|client_secret|signature|cookie/i;
+// "token" but not "tokens": max_tokens and the like are counts, not secrets.
+const SECRET_NAME = /pass(word)?|secret|token(?!s)|api[-_]?key|authorization|code_verifier|client_secret|signature|cookie/i;
 
 /** Replaces secret-looking values with a mask that keeps only their last 4 characters. */
 export function maskSecrets(value: unknown, key = ""): unknown {

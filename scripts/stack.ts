@@ -15,8 +15,12 @@ export { freePort, ROOT, run };
 
 const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
 
-/** Secrets the worker needs; generated once per checkout into .dev.vars (never committed). */
-const SECRET_NAMES = ["EMAIL_API_KEY", "AUTH_SECRET"] as const;
+/**
+ * Secrets the worker needs: the names listed in .dev.vars.example (the same
+ * file `npm run cf-typegen` reads). Generated once per checkout into .dev.vars
+ * (never committed).
+ */
+const SECRET_NAMES = Object.keys(parseDotenv(readFileSync(join(ROOT, ".dev.vars.example"), "utf8")));
 
 export function localSecrets(): Record<string, string> {
   const path = join(ROOT, ".dev.vars");

@@ -4,15 +4,22 @@ import * as remixBuild from "virtual:remix-build";
 import { getLoadContext } from "../app/load-context.ts";
 import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import { account } from "./api/account.ts";
+import { ai, aiHighMem } from "./api/ai.ts";
 import { credits } from "./api/credits.ts";
+import { designSettingsApi } from "./api/design-settings.ts";
+import { draftsApi } from "./api/drafts.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
+import { pinterestApi } from "./api/pinterest.ts";
+import { mediaApi } from "./api/media.ts";
 import { rendering } from "./api/rendering.ts";
+import { scraping } from "./api/scraping.ts";
 import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
 import type { Env } from "./env.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
+import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 import { APP_VERSION } from "./version.ts";
 
@@ -22,10 +29,17 @@ api.route("/health", health);
 api.route("/", account);
 api.route("/", templatesApi);
 api.route("/", credits);
+api.route("/", pinterestApi);
+api.route("/", designSettingsApi);
+api.route("/", mediaApi);
+api.route("/", draftsApi);
+api.route("/", ai);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */
 const highMemLimitApi = new Hono<AppBindings>();
 highMemLimitApi.route("/", rendering);
+highMemLimitApi.route("/", scraping);
+highMemLimitApi.route("/", aiHighMem);
 
 /** /videoApi: video creation and upload calls. */
 const videoApi = new Hono<AppBindings>();
@@ -73,6 +87,11 @@ export default {
     ctx.waitUntil(
       sweepStalledSchedulers(env, controller.scheduledTime).then((rearmed) => {
         if (rearmed.length > 0) console.log(`cron: re-armed ${rearmed.length} scheduler alarm(s)`);
+      }),
+    );
+    ctx.waitUntil(
+      refreshExpiringTokens(env, controller.scheduledTime).then(({ refreshed, failed }) => {
+        if (refreshed + failed > 0) console.log(`cron: renewed ${refreshed} Pinterest token(s), ${failed} failed`);
       }),
     );
   },

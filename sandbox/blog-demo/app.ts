@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Hono, type Context } from "hono";
+import { ARCHIVE_POSTS, findArchivePost } from "./archive.ts";
 import { BLOG_AUTHOR, BLOG_TAGLINE, BLOG_TITLE, DEMO_POSTS, findPost, type DemoImage, type DemoPost } from "./posts.ts";
+import { escapeHtml } from "../html.ts";
 
 /**
  * The demo blog ("Linen & Lark"), mounted by the sandbox at /blog-demo. It is
@@ -12,9 +14,12 @@ import { BLOG_AUTHOR, BLOG_TAGLINE, BLOG_TITLE, DEMO_POSTS, findPost, type DemoI
  *   GET /                 home page listing every post (with thumbnails)
  *   GET /posts/:slug[/]   an article page (og/meta tags, JSON-LD, 2+ images)
  *   GET /images/:file     post images, plus avatar.png, favicon.png, pixel.gif
- *   GET /sitemap.xml      sitemaps.org urlset (with image:image entries)
+ *   GET /archive/:n[/]   older follow-up posts 1-112 (./archive.ts), same layout
+ *   GET /sitemap.xml      sitemaps.org urlset of the 14 posts (with image:image entries)
+ *   GET /sitemap-archive.xml  urlset of the archive posts
+ *   GET /sitemap_index.xml    sitemap index of the two sitemaps above
  *   GET /feed.xml         RSS 2.0 feed with an enclosure for each lead image
- *   GET /robots.txt       points at the sitemap
+ *   GET /robots.txt       points at the sitemap index
  *
  * Article pages deliberately also carry images a pin generator must skip: a
  * favicon link, a 32x32 author avatar and a 1x1 tracking pixel.
@@ -91,9 +96,6 @@ figcaption{font-size:.85rem;color:#7a716a;margin-top:6px}
 .pixel{position:absolute;left:-9999px;top:0}
 `;
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
 
 /** Same escaping is correct for XML text and attribute values. */
 const escapeXml = escapeHtml;
@@ -107,9 +109,12 @@ interface Urls {
   base: string;
   home: string;
   post(slug: string): string;
+  archive(number: number): string;
   image(file: string): string;
   feed: string;
   sitemap: string;
+  sitemapIndex: string;
+  archiveSitemap: string;
 }
 
 function urls(c: Context): Urls {
@@ -120,9 +125,12 @@ function urls(c: Context): Urls {
     base,
     home: `${base}/`,
     post: (slug) => `${base}/posts/${encodeURIComponent(slug)}`,
+    archive: (number) => `${base}/archive/${number}`,
     image: (file) => `${base}/images/${encodeURIComponent(file)}`,
     feed: `${base}/feed.xml`,
     sitemap: `${base}/sitemap.xml`,
+    sitemapIndex: `${base}/sitemap_index.xml`,
+    archiveSitemap: `${base}/sitemap-archive.xml`,
   };
 }
 
@@ -215,8 +223,7 @@ ${cards}
   });
 }
 
-function postPage(u: Urls, post: DemoPost): string {
-  const url = u.post(post.slug);
+function postPage(u: Urls, post: DemoPost, url = u.post(post.slug)): string {
   const lead = post.images[0]!;
   const rest = post.images.slice(1);
   // Spread the other images evenly through the text (never after the last paragraph).
@@ -298,21 +305,42 @@ function notFoundPage(u: Urls, path: string): string {
 
 const day = (iso: string) => iso.slice(0, 10);
 
-function sitemapXml(u: Urls): string {
-  const posts = sortedPosts();
-  const entries = [
-    `<url><loc>${escapeXml(u.home)}</loc><lastmod>${day(posts[0]!.publishedAt)}</lastmod><changefreq>weekly</changefreq><priority>1.0</priority></url>`,
-    ...posts.map(
-      (post) =>
-        `<url><loc>${escapeXml(u.post(post.slug))}</loc><lastmod>${day(post.publishedAt)}</lastmod><changefreq>monthly</changefreq><priority>0.8</priority>` +
-        post.images.map((image) => `<image:image><image:loc>${escapeXml(u.image(image.file))}</image:loc></image:image>`).join("") +
-        `</url>`,
-    ),
-  ];
+/** One <url> of a sitemap, with the post's images as image:image entries. */
+function sitemapEntry(u: Urls, loc: string, lastmod: string, changefreq: string, priority: string, images: DemoImage[] = []): string {
+  return (
+    `<url><loc>${escapeXml(loc)}</loc><lastmod>${day(lastmod)}</lastmod><changefreq>${changefreq}</changefreq><priority>${priority}</priority>` +
+    images.map((image) => `<image:image><image:loc>${escapeXml(u.image(image.file))}</image:loc></image:image>`).join("") +
+    `</url>`
+  );
+}
+
+function urlsetXml(entries: string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
 ${entries.join("\n")}
 </urlset>
+`;
+}
+
+function sitemapXml(u: Urls): string {
+  const posts = sortedPosts();
+  return urlsetXml([
+    sitemapEntry(u, u.home, posts[0]!.publishedAt, "weekly", "1.0"),
+    ...posts.map((post) => sitemapEntry(u, u.post(post.slug), post.publishedAt, "monthly", "0.8", post.images)),
+  ]);
+}
+
+function archiveSitemapXml(u: Urls): string {
+  return urlsetXml(ARCHIVE_POSTS.map((post) => sitemapEntry(u, u.archive(post.number), post.publishedAt, "yearly", "0.5", post.images)));
+}
+
+function sitemapIndexXml(u: Urls): string {
+  const newestArchive = ARCHIVE_POSTS.map((p) => p.publishedAt).sort().at(-1)!;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<sitemap><loc>${escapeXml(u.sitemap)}</loc><lastmod>${day(sortedPosts()[0]!.publishedAt)}</lastmod></sitemap>
+<sitemap><loc>${escapeXml(u.archiveSitemap)}</loc><lastmod>${day(newestArchive)}</lastmod></sitemap>
+</sitemapindex>
 `;
 }
 
@@ -358,6 +386,15 @@ const servePost = (c: Context) => {
 blogDemo.get("/posts/:slug", servePost);
 blogDemo.get("/posts/:slug/", servePost);
 
+const serveArchivePost = (c: Context) => {
+  const post = findArchivePost(Number(c.req.param("number")));
+  if (!post) return c.html(notFoundPage(urls(c), c.req.path), 404);
+  const u = urls(c);
+  return c.html(postPage(u, post, u.archive(post.number)));
+};
+blogDemo.get("/archive/:number", serveArchivePost);
+blogDemo.get("/archive/:number/", serveArchivePost);
+
 blogDemo.get("/images/:file", (c) => {
   const image = loadImage(c.req.param("file"));
   if (!image) return c.text("Image not found", 404);
@@ -367,8 +404,11 @@ blogDemo.get("/images/:file", (c) => {
 });
 
 blogDemo.get("/sitemap.xml", (c) => c.body(sitemapXml(urls(c)), 200, { "content-type": "application/xml; charset=utf-8" }));
+const XML = { "content-type": "application/xml; charset=utf-8" };
+blogDemo.get("/sitemap-archive.xml", (c) => c.body(archiveSitemapXml(urls(c)), 200, XML));
+blogDemo.get("/sitemap_index.xml", (c) => c.body(sitemapIndexXml(urls(c)), 200, XML));
 blogDemo.get("/feed.xml", (c) => c.body(feedXml(urls(c)), 200, { "content-type": "application/rss+xml; charset=utf-8" }));
-blogDemo.get("/robots.txt", (c) => c.text(`User-agent: *\nAllow: ${BLOG_MOUNT}/\n\nSitemap: ${urls(c).sitemap}\n`));
+blogDemo.get("/robots.txt", (c) => c.text(`User-agent: *\nAllow: ${BLOG_MOUNT}/\n\nSitemap: ${urls(c).sitemapIndex}\n`));
 
 // Mounted with app.route("/blog-demo", blogDemo), "/" above only matches
 // "/blog-demo" (Hono's routing is strict about trailing slashes), so the

@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 import { providerState, type SandboxState } from "../state.ts";
+import { escapeHtml, standalonePage } from "../html.ts";
 
 /**
  * Stand-in for Google's OpenID Connect sign-in, the part a "Sign in with Google"
@@ -413,14 +414,7 @@ function consentPage(c: Context, state: SandboxState, base: string, params: Reco
   );
 }
 
-function page(title: string, body: string) {
-  return `<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>${escapeHtml(title)}</title>
-    <style>
+const PAGE_CSS = `
       body { font-family: system-ui, sans-serif; background: #f0f4f9; color: #1f1f1f; margin: 0; }
       main { max-width: 28rem; margin: 2rem auto; background: #fff; border-radius: 1.5rem; padding: 2rem; }
       h1 { font-size: 1.6rem; font-weight: 400; margin-top: 0; }
@@ -438,15 +432,10 @@ function page(title: string, body: string) {
       button:focus-visible, input:focus-visible { outline: 3px solid #0b57d0; outline-offset: 2px; }
       .note { background: #fff8e1; border: 1px solid #f0c36d; padding: 0.6rem 0.8rem; border-radius: 0.5rem; }
       .error { color: #b3261e; }
-    </style>
-  </head>
-  <body>
-    <main>
-      ${body}
-    </main>
-  </body>
-</html>
 `;
+
+function page(title: string, body: string) {
+  return standalonePage(title, PAGE_CSS, body);
 }
 
 // ---- helpers ----------------------------------------------------------------------------------
@@ -462,6 +451,3 @@ function hex(buffer: ArrayBuffer) {
   return [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-function escapeHtml(value: string) {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}

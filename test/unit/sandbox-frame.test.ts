@@ -39,6 +39,18 @@ describe("sandbox control API", () => {
     expect(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()).toEqual([]);
     expect(await (await fetch(`${sandbox.url}/__sandbox/faults`)).json()).toEqual([]);
   });
+
+  it("forgets only the named stand-ins on a scoped reset", async () => {
+    await sendEmail({ from: "a@x.test", to: "one@x.test", subject: "S", text: "t" });
+    await post("/__sandbox/faults", { service: "email", status: 500, times: 5 });
+    await post("/__sandbox/faults", { service: "pinterest", status: 503, times: 5 });
+    await fetch(`${sandbox.url}/openai/v1/models`);
+    await fetch(`${sandbox.url}/__sandbox/reset?service=email`, { method: "POST" });
+    expect(await (await fetch(`${sandbox.url}/__sandbox/outbox`)).json()).toEqual([]);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/requests?service=email`)).json()).toEqual([]);
+    expect(await (await fetch(`${sandbox.url}/__sandbox/requests?service=openai`)).json()).toHaveLength(1);
+    expect((await (await fetch(`${sandbox.url}/__sandbox/faults`)).json()).map((f: { service: string }) => f.service)).toEqual(["pinterest"]);
+  });
 });
 
 describe("fault injection", () => {

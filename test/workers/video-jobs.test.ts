@@ -18,7 +18,7 @@ async function job(id: string) {
 }
 
 beforeEach(async () => {
-  await sandbox("/reset", { method: "POST" });
+  await sandbox("/reset?service=video", { method: "POST" }); // only our stand-ins: other files run alongside
 });
 
 describe("video-jobs queue consumer", () => {

@@ -13,6 +13,10 @@ export const AUDIENCES = {
   api: "pinboard:api",
   verifyEmail: "pinboard:verify-email",
   unsubscribe: "pinboard:unsubscribe",
+  /** Short-lived handle the browser holds for one connected Pinterest profile (never Pinterest's own token). */
+  pinterest: "pinboard:pinterest",
+  /** Longer-lived handle that renews the one above. */
+  pinterestRefresh: "pinboard:pinterest-refresh",
 } as const;
 type Purpose = keyof typeof AUDIENCES;
 

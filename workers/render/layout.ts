@@ -15,7 +15,7 @@ import {
 } from "../../contracts/template.ts";
 import { DEFAULT_FONT_FAMILY } from "../../contracts/template.ts";
 import { fillToCss, isGradient, parseHex, representative, resolveColor, textColor, toCss, WHITE_TEXT, type Rgba } from "./colors.ts";
-import type { LoadedFont } from "./fonts.ts";
+import type { FontRequest, LoadedFont } from "./fonts.ts";
 import { autoFitText, fixedSizeText, type TextMetrics } from "./text-fit.ts";
 
 /**
@@ -66,16 +66,17 @@ export interface PinPlan {
   fonts: LoadedFont[];
 }
 
-/** Fonts the plan needs: family and weight of every visible text layer. */
-export function fontsNeeded(design: TemplateDesign, post: PostInput): { family: string; weight: 400 | 700 }[] {
+/** Fonts the plan needs: family and weight of every visible text layer (with the post's uploaded font URL for its family). */
+export function fontsNeeded(design: TemplateDesign, post: PostInput): FontRequest[] {
   const family = post.fontFamily || DEFAULT_FONT_FAMILY;
-  const wanted = new Map<string, { family: string; weight: 400 | 700 }>();
+  const wanted = new Map<string, FontRequest>();
   for (const layer of design.layers) {
     if (layer.type !== "text" || layer.hidden) continue;
     const style = layer.style ?? {};
     const requested = !style.fontFamily || style.fontFamily === "design" ? family : style.fontFamily;
     const weight = (style.fontWeight ?? 700) as 400 | 700;
-    wanted.set(`${requested}|${weight}`, { family: requested, weight });
+    const url = post.fontUrl && requested === family ? post.fontUrl : undefined;
+    wanted.set(`${requested}|${weight}`, url ? { family: requested, weight, url } : { family: requested, weight });
   }
   return [...wanted.values()];
 }

@@ -8,9 +8,15 @@ import { mediaUrl, putMedia } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { usedCreditsThisMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
+import { authorizedProfiles } from "./pinterest-connection.ts";
 
 /** The user credentials of spec section 3 (GET /api/user). */
-export function credentialsOf(env: Pick<Env, "APP_URL">, user: User, usedPinCredits = 0): UserCredentials {
+export function credentialsOf(
+  env: Pick<Env, "APP_URL">,
+  user: User,
+  usedPinCredits = 0,
+  authorizedPinterestProfiles: UserCredentials["authorizedPinterestProfiles"] = [],
+): UserCredentials {
   return {
     userId: user.id,
     role: user.role,
@@ -28,8 +34,8 @@ export function credentialsOf(env: Pick<Env, "APP_URL">, user: User, usedPinCred
     isEmailVerified: user.isEmailVerified,
     cookiesConsent: user.cookiesConsent ?? null,
     usedPinCredits,
-    // Pinterest profiles, shops and payment sessions arrive with their features (issues 6-7).
-    authorizedPinterestProfiles: [],
+    authorizedPinterestProfiles,
+    // Shops and payment sessions arrive with their features.
     authorizedShops: [],
     stripeCheckoutSessionID: null,
     wordpressAccessKey: null,
@@ -39,7 +45,8 @@ export function credentialsOf(env: Pick<Env, "APP_URL">, user: User, usedPinCred
 
 /** The credentials with usedPinCredits read from the credit ledger. */
 export async function currentCredentials(env: Env, user: User): Promise<UserCredentials> {
-  return credentialsOf(env, user, await usedCreditsThisMonth(env, user.id));
+  const [used, profiles] = await Promise.all([usedCreditsThisMonth(env, user.id), authorizedProfiles(env, user.id)]);
+  return credentialsOf(env, user, used, profiles);
 }
 
 export async function updateProfile(

@@ -1,0 +1,227 @@
+import { Hono, type Context } from "hono";
+import type { SandboxState } from "../../state.ts";
+import { pinImageUrl } from "./api.ts";
+import {
+  accountFor,
+  DEFAULT_RATE_LIMIT,
+  issueTokens,
+  normalizeUsername,
+  parseScopes,
+  PINTEREST_SCOPE_DESCRIPTIONS,
+  pinterestState,
+  SANDBOX_CLIENT_ID,
+  tokenResponse,
+  USERNAME_PATTERN,
+  type MediaStatus,
+} from "./state.ts";
+
+/**
+ * Sandbox-only controls for the Pinterest stand-in, mounted at /__sandbox/pinterest
+ * (see docs/decisions/008-pinterest-stand-in.md). Everything they change is
+ * forgotten by `POST /__sandbox/reset`.
+ */
+export function pinterestControl(state: SandboxState) {
+  const control = new Hono();
+
+  /** Created pins, oldest first; `?username=` and `?board_id=` narrow the list. */
+  control.get("/pins", (c) => {
+    const username = c.req.query("username");
+    const boardId = c.req.query("board_id");
+    const base = new URL(c.req.url).origin + "/pinterest";
+    const pins = pinterestState(state)
+      .pins.filter((pin) => (!username || pin.username === normalizeUsername(username)) && (!boardId || pin.boardId === boardId))
+      .map((pin) => ({
+        id: pin.id,
+        username: pin.username,
+        board_id: pin.boardId,
+        board_section_id: pin.boardSectionId,
+        title: pin.title,
+        description: pin.description,
+        link: pin.link,
+        alt_text: pin.altText,
+        dominant_color: pin.dominantColor,
+        media: {
+          source_type: pin.media.sourceType,
+          ...(pin.media.sourceType === "video_id"
+            ? { media_id: pin.media.mediaId, cover_image_url: pin.media.coverImageUrl ?? null, cover_image_key_frame_time: pin.media.coverImageKeyFrameTime ?? null }
+            : { url: pinImageUrl(base, pin) }),
+          ...(pin.media.sourceType === "image_base64" ? { content_type: pin.media.contentType, bytes: pin.media.bytes } : {}),
+        },
+        created_at: pin.createdAt,
+      }));
+    return c.json(pins);
+  });
+
+  /** Accounts the stand-in knows, with their sandbox settings. */
+  control.get("/accounts", (c) => {
+    const pinterest = pinterestState(state);
+    return c.json(
+      [...pinterest.accounts.values()].map((account) => ({
+        id: account.id,
+        username: account.username,
+        blocked: account.blocked,
+        boards: account.boards.map((board) => ({ id: board.id, name: board.name, privacy: board.privacy, sections: board.sections })),
+        access_token_lifetime_seconds: account.accessTokenLifetime,
+        rate_limit: account.rateLimit ?? pinterest.rateLimit,
+      })),
+    );
+  });
+
+  /** Tokens for a username without the consent page: {username, client_id?, scope?} → the token endpoint's answer. */
+  control.post("/tokens", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    if (input.client_id !== undefined && (typeof input.client_id !== "string" || !input.client_id)) return c.json({ error: "client_id must be a non-empty string" }, 400);
+    if (input.scope !== undefined && typeof input.scope !== "string") return c.json({ error: "scope must be a comma-separated string" }, 400);
+    const scopes = parseScopes(typeof input.scope === "string" ? input.scope : Object.keys(PINTEREST_SCOPE_DESCRIPTIONS).join(","));
+    const unknown = scopes.filter((scope) => !(scope in PINTEREST_SCOPE_DESCRIPTIONS));
+    if (unknown.length > 0) return c.json({ error: `unknown scopes: ${unknown.join(", ")}` }, 400);
+    const pinterest = pinterestState(state);
+    const clientId = typeof input.client_id === "string" ? input.client_id : SANDBOX_CLIENT_ID;
+    return c.json(tokenResponse(issueTokens(pinterest, accountFor(pinterest, username), clientId, scopes), "authorization_code"), 201);
+  });
+
+  /** {username, inSeconds?}: the account's current access tokens expire now (or in inSeconds). */
+  control.post("/expire-token", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    const inSeconds = input.inSeconds ?? 0;
+    if (typeof inSeconds !== "number" || !Number.isFinite(inSeconds) || inSeconds < 0) return c.json({ error: "inSeconds must be a number, 0 or more" }, 400);
+    const expiresAt = inSeconds === 0 ? Date.now() - 1 : Date.now() + inSeconds * 1000;
+    let expired = 0;
+    for (const token of pinterestState(state).tokens.values()) {
+      if (token.kind === "access" && token.username === username && !token.spent && token.expiresAt > expiresAt) {
+        token.expiresAt = expiresAt;
+        expired += 1;
+      }
+    }
+    return c.json({ username, tokens: expired, expires_at: new Date(expiresAt).toISOString() });
+  });
+
+  /** {seconds, username?}: lifetime of access tokens issued from now on, for one account or all. */
+  control.post("/token-lifetime", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    if (typeof input.seconds !== "number" || !Number.isInteger(input.seconds) || input.seconds < 1) return c.json({ error: "seconds must be a positive integer" }, 400);
+    const pinterest = pinterestState(state);
+    if (input.username === undefined) {
+      for (const account of pinterest.accounts.values()) account.accessTokenLifetime = input.seconds;
+      return c.json({ seconds: input.seconds, accounts: pinterest.accounts.size });
+    }
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    accountFor(pinterest, username).accessTokenLifetime = input.seconds;
+    return c.json({ username, seconds: input.seconds });
+  });
+
+  /** {perMinute, windowSeconds?, username?}: the request budget, for one account or the default for all. */
+  control.post("/rate-limit", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    if (typeof input.perMinute !== "number" || !Number.isInteger(input.perMinute) || input.perMinute < 0) {
+      return c.json({ error: "perMinute must be an integer, 0 or more" }, 400);
+    }
+    const windowSeconds = input.windowSeconds ?? DEFAULT_RATE_LIMIT.windowSeconds;
+    if (typeof windowSeconds !== "number" || !Number.isInteger(windowSeconds) || windowSeconds < 1 || windowSeconds > 3600) {
+      return c.json({ error: "windowSeconds must be an integer from 1 to 3600" }, 400);
+    }
+    const setting = { perMinute: input.perMinute, windowSeconds };
+    const pinterest = pinterestState(state);
+    if (input.username === undefined) {
+      pinterest.rateLimit = setting;
+      return c.json({ rate_limit: setting });
+    }
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    accountFor(pinterest, username).rateLimit = setting;
+    return c.json({ username, rate_limit: setting });
+  });
+
+  /** {username, blocked?: true}: a blocked account gets 403 {code: 29} on every API call. */
+  control.post("/block", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    if (input.blocked !== undefined && typeof input.blocked !== "boolean") return c.json({ error: "blocked must be a boolean" }, 400);
+    const account = accountFor(pinterestState(state), username);
+    account.blocked = input.blocked ?? true;
+    return c.json({ username, blocked: account.blocked });
+  });
+
+  /** {username}: the user removed the app: every access and refresh token of the account stops working. */
+  control.post("/revoke", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    let revoked = 0;
+    for (const token of pinterestState(state).tokens.values()) {
+      if (token.username === username && !token.spent) {
+        token.spent = true;
+        revoked += 1;
+      }
+    }
+    return c.json({ username, tokens: revoked });
+  });
+
+  /**
+   * {times?, mode?: "delay" | "reset", delayMs?, username?}: the next `times` pins
+   * created (optionally only for one account) are stored, but their answer is
+   * held back `delayMs` (default 30000) or the connection is broken mid-answer.
+   */
+  control.post("/drop-after-create", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const times = input.times ?? 1;
+    if (typeof times !== "number" || !Number.isInteger(times) || times < 1) return c.json({ error: "times must be a positive integer" }, 400);
+    const mode = input.mode ?? "delay";
+    if (mode !== "delay" && mode !== "reset") return c.json({ error: 'mode must be "delay" or "reset"' }, 400);
+    const delayMs = input.delayMs ?? 30_000;
+    if (typeof delayMs !== "number" || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 600_000) {
+      return c.json({ error: "delayMs must be an integer from 0 to 600000" }, 400);
+    }
+    let username: string | null = null;
+    if (input.username !== undefined) {
+      username = usernameOf(input);
+      if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    }
+    const drop = { remaining: times, mode, delayMs, username } as const;
+    pinterestState(state).dropAfterCreate = { ...drop };
+    return c.json({ times, mode, delayMs, username }, 201);
+  });
+
+  /** {status}: sets a media upload's status (e.g. "failed") regardless of its processing. */
+  control.post("/media/:media_id", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const statuses: MediaStatus[] = ["registered", "processing", "succeeded", "failed"];
+    if (!statuses.includes(input.status as MediaStatus)) return c.json({ error: `status must be one of ${statuses.join(", ")}` }, 400);
+    const media = pinterestState(state).media.get(c.req.param("media_id"));
+    if (!media) return c.json({ error: "no such media upload" }, 404);
+    media.status = input.status as MediaStatus;
+    media.outcome = media.status === "failed" ? "failed" : "succeeded";
+    return c.json({ media_id: media.id, status: media.status });
+  });
+
+  return control;
+}
+
+async function jsonInput(c: Context): Promise<Record<string, unknown> | Response> {
+  let input: unknown;
+  try {
+    input = await c.req.json();
+  } catch {
+    return c.json({ error: "Body must be JSON" }, 400);
+  }
+  if (!input || typeof input !== "object" || Array.isArray(input)) return c.json({ error: "Body must be a JSON object" }, 400);
+  return input as Record<string, unknown>;
+}
+
+function usernameOf(input: Record<string, unknown>): string | null {
+  return typeof input.username === "string" && USERNAME_PATTERN.test(input.username.trim()) ? normalizeUsername(input.username) : null;
+}
