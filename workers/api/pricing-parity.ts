@@ -1,0 +1,24 @@
+import * as v from "valibot";
+import { pricingParity } from "../domain/pricing-parity.ts";
+import { router } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/**
+ * Pricing parity (public): GET /api/pricingParity/{countryCode}, and
+ * GET /api/pricingParity for the visitor's own country as Cloudflare's edge
+ * sees it (request.cf.country; no external look-up).
+ */
+export const pricingParityApi = router();
+
+const CountryParam = v.object({ countryCode: v.pipe(v.string(), v.regex(/^[A-Za-z]{2}$/, "countryCode must be a two-letter country code")) });
+
+pricingParityApi.get("/pricingParity/:countryCode", valid("param", CountryParam), (c) => {
+  c.header("cache-control", "public, max-age=86400");
+  return c.json(pricingParity(c.req.valid("param").countryCode));
+});
+
+pricingParityApi.get("/pricingParity", (c) => {
+  const country = (c.req.raw as Request & { cf?: { country?: string } }).cf?.country;
+  c.header("cache-control", "private, no-store");
+  return c.json(pricingParity(country));
+});
