@@ -34,6 +34,8 @@ export default defineConfig({
                   EMAIL_API_KEY: "re_test_key",
                   OPENAI_API_KEY: "sk-test-openai-key-0123456789",
                   PINTEREST_CLIENT_SECRET: "pinterest-test-client-secret",
+                  META_CAPI_TOKEN: "meta-test-token",
+                  TIKTOK_ACCESS_TOKEN: "tiktok-test-token",
                   AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",
                   SANDBOX_URL: sandboxUrl,
                   TEST_MIGRATIONS: await readD1Migrations(resolve("migrations")),

@@ -5,6 +5,7 @@ import { emailProvider } from "./providers/email.ts";
 import { googleControl, googleProvider } from "./providers/google.ts";
 import { pinterestControl, pinterestProvider } from "./providers/pinterest.ts";
 import { openAIControl, openAIProvider } from "./providers/openai.ts";
+import { metaProvider, tiktokProvider } from "./providers/tracking.ts";
 import { createState, maskSecrets, resetServices, resetState, takeFault, type Fault, type SandboxState } from "./state.ts";
 
 /**
@@ -53,6 +54,8 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/google", googleProvider(state));
   app.route("/pinterest", pinterestProvider(state));
   app.route("/openai", openAIProvider(state));
+  app.route("/meta", metaProvider());
+  app.route("/tiktok", tiktokProvider());
   app.route("/blog-demo", blogDemo);
   app.route("/hostile", hostile);
   for (const [service, upstream] of Object.entries(options.upstreams ?? {})) {

@@ -15,6 +15,11 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     PINTEREST_API_URL: `${urls.sandboxUrl}/pinterest/v5`,
     PINTEREST_OAUTH_URL: `${urls.sandboxUrl}/pinterest/oauth/`,
     PINTEREST_CLIENT_ID: "1500000000000001",
+    // Conversion tracking only sends in the live configuration; locally these are never reached by the app.
+    META_CAPI_URL: `${urls.sandboxUrl}/meta`,
+    META_PIXEL_ID: "1234567890123456",
+    TIKTOK_EVENTS_URL: `${urls.sandboxUrl}/tiktok`,
+    TIKTOK_PIXEL_CODE: "CLOCALPIXEL000000000",
     // Through the sandbox, which forwards to the video service and records the calls.
     VIDEO_SERVICE_URL: `${urls.sandboxUrl}/video`,
   };
