@@ -67,5 +67,20 @@ export async function renderPreviewSvg(design: TemplateDesign, post: PostContent
   const content = absolute(post);
   const loaded = await fontLoader().loadAll(fontsNeeded(design, content));
   const plan = planPin(design, content, loaded);
-  return satori(previewElement(plan, design) as never, { width: plan.width, height: plan.height, fonts: satoriFonts(plan) });
+  return satori(previewElement(plan, design) as never, { width: plan.width, height: plan.height, fonts: stableFonts(plan) });
+}
+
+/**
+ * satori caches parsed fonts per fonts array (by identity): hand it the same
+ * array for the same set of fonts, or every preview parses them again.
+ */
+const fontSets = new Map<string, ReturnType<typeof satoriFonts>>();
+function stableFonts(plan: Parameters<typeof satoriFonts>[0]) {
+  const key = plan.fonts.map((font) => `${font.family}|${font.weight}|${font.data.byteLength}`).join(",");
+  let fonts = fontSets.get(key);
+  if (!fonts) {
+    fonts = satoriFonts(plan);
+    fontSets.set(key, fonts);
+  }
+  return fonts;
 }

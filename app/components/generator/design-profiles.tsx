@@ -1,0 +1,190 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useId, useState } from "react";
+import * as v from "valibot";
+import { DESIGN_PROFILE_NAME_MAX, DesignSettings } from "../../../contracts/design-settings.ts";
+import {
+  deleteDesignProfile,
+  fetchDesignProfiles,
+  reasonOf,
+  renameDesignProfile,
+  saveDesignSettings,
+  type ActiveDesignSettings,
+  type ProfileSummary,
+} from "../../lib/generator/api.ts";
+import { useToast } from "../shell/toast.tsx";
+import { Spinner } from "../spinner.tsx";
+import { NameDialog } from "./name-dialog.tsx";
+
+export interface ProfilesState {
+  profiles: ProfileSummary[];
+  activeId: string | null;
+  activeName: string | null;
+}
+
+/** Settings from the server, with any field it lacks filled with the defaults. */
+export function settingsFrom(active: ActiveDesignSettings | null): DesignSettings {
+  const parsed = v.safeParse(DesignSettings, active?.settings ?? {});
+  return parsed.success ? parsed.output : v.parse(DesignSettings, {});
+}
+
+/**
+ * Design-settings profiles (spec section 7): choose one, save, save under a
+ * new name, rename, delete, with the messages of section 8.
+ */
+export function DesignProfiles({
+  state,
+  settings,
+  onState,
+  onLoaded,
+}: {
+  state: ProfilesState;
+  settings: DesignSettings;
+  onState(state: ProfilesState): void;
+  onLoaded(settings: DesignSettings): void;
+}) {
+  const { toast } = useToast();
+  const id = useId();
+  const [pending, setPending] = useState<string | null>(null);
+  const [naming, setNaming] = useState<"new" | "rename" | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const adopt = (profiles: ProfileSummary[], active: ActiveDesignSettings | null) => {
+    onState({ profiles, activeId: active?.profileId ?? null, activeName: active?.name ?? null });
+    onLoaded(settingsFrom(active));
+  };
+
+  async function choose(profileId: string) {
+    setPending("load");
+    try {
+      const answer = await fetchDesignProfiles(profileId);
+      adopt(answer.designSettingsProfiles, answer.activeDesignSettings);
+    } catch (error) {
+      toast({ title: `Unable to load design settings: ${reasonOf(error)}`, kind: "error" });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  async function save(target: { profileId?: string; newProfileName?: string }) {
+    setPending("save");
+    try {
+      const answer = await saveDesignSettings(settings, target);
+      onState({ profiles: answer.designSettingsProfiles, activeId: answer.profileId, activeName: answer.newProfileName });
+      toast({ title: `Design settings saved as "${answer.newProfileName}"`, kind: "success" });
+    } catch (error) {
+      toast({ title: `Unable to save design settings: ${reasonOf(error)}`, kind: "error" });
+      throw error;
+    } finally {
+      setPending(null);
+    }
+  }
+
+  async function rename(newProfileName: string) {
+    if (!state.activeId) return;
+    try {
+      const answer = await renameDesignProfile(state.activeId, newProfileName);
+      onState({ ...state, profiles: answer.designSettingsProfiles, activeName: newProfileName });
+      setNaming(null);
+      toast({ title: `Profile renamed to "${newProfileName}"`, kind: "success" });
+    } catch (error) {
+      toast({ title: "Unable to rename design profile", description: reasonOf(error), kind: "error" });
+      throw error;
+    }
+  }
+
+  async function remove() {
+    if (!state.activeId) return;
+    setPending("delete");
+    try {
+      const answer = await deleteDesignProfile(state.activeId);
+      adopt(answer.designSettingsProfiles, answer.activeDesignSettings);
+      setConfirmDelete(false);
+      toast({ title: "Design profile deleted", kind: "success" });
+    } catch (error) {
+      toast({ title: "Unable to delete design profile", description: reasonOf(error), kind: "error" });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  return (
+    <div className="design-profiles">
+      <label className="field__label" htmlFor={`${id}-profile`}>
+        Design profile
+      </label>
+      <div className="design-profiles__row">
+        <select
+          id={`${id}-profile`}
+          className="field__input"
+          value={state.activeId ?? ""}
+          disabled={pending !== null}
+          onChange={(event) => event.target.value && void choose(event.target.value)}
+        >
+          {state.activeId === null ? <option value="">Unsaved settings</option> : null}
+          {state.profiles.map((profile) => (
+            <option key={profile.profileId} value={profile.profileId}>
+              {profile.name}
+            </option>
+          ))}
+        </select>
+        {pending === "load" ? <Spinner label="Loading design settings" /> : null}
+      </div>
+      <div className="design-profiles__actions">
+        <button
+          type="button"
+          className="chip-button"
+          disabled={pending !== null}
+          onClick={() => (state.activeId ? void save({ profileId: state.activeId }).catch(() => undefined) : setNaming("new"))}
+        >
+          {pending === "save" ? <Spinner /> : null}
+          Save
+        </button>
+        <button type="button" className="chip-button" disabled={pending !== null} onClick={() => setNaming("new")}>
+          Save as new
+        </button>
+        <button type="button" className="chip-button" disabled={pending !== null || !state.activeId} onClick={() => setNaming("rename")}>
+          Rename
+        </button>
+        <button type="button" className="chip-button chip-button--danger" disabled={pending !== null || !state.activeId} onClick={() => setConfirmDelete(true)}>
+          Delete
+        </button>
+      </div>
+      <NameDialog
+        open={naming !== null}
+        title={naming === "rename" ? "Rename design profile" : "Save design settings as a new profile"}
+        label="Profile name"
+        initial={naming === "rename" ? (state.activeName ?? "") : ""}
+        submitLabel={naming === "rename" ? "Rename" : "Save"}
+        maxLength={DESIGN_PROFILE_NAME_MAX}
+        onCancel={() => setNaming(null)}
+        onSubmit={async (name) => {
+          if (naming === "rename") await rename(name);
+          else {
+            await save({ newProfileName: name });
+            setNaming(null);
+          }
+        }}
+      />
+      <Dialog.Root open={confirmDelete} onOpenChange={(open) => !open && pending === null && setConfirmDelete(false)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog" role="alertdialog">
+            <Dialog.Title className="dialog__title">Delete this design profile?</Dialog.Title>
+            <Dialog.Description className="dialog__text">"{state.activeName}" will be deleted for good.</Dialog.Description>
+            <div className="dialog__actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button button--ghost">
+                  Cancel
+                </button>
+              </Dialog.Close>
+              <button type="button" className="button button--danger" disabled={pending !== null} onClick={() => void remove()}>
+                {pending === "delete" ? <Spinner /> : null}
+                Delete profile
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Post } from "../../../contracts/post.ts";
+import { createDraft, deleteDraft, fetchDraft, fetchDrafts, reasonOf, renameDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
+import { AUTOSAVE_DELAY_MS, AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
+import { useToast } from "../shell/toast.tsx";
+import { Spinner } from "../spinner.tsx";
+import { NameDialog } from "./name-dialog.tsx";
+
+/**
+ * Autosave (spec section 4): after the grid has been still for a moment, it is
+ * saved as the user's one "Autosave" draft. Changes while a save is under way
+ * are saved after it.
+ */
+export function useAutosave(posts: Post[], revision: number, enabled: boolean) {
+  const latest = useRef(posts);
+  latest.current = posts;
+  const saving = useRef<Promise<unknown> | null>(null);
+  const [state, setState] = useState<"idle" | "saving" | "saved" | "failed">("idle");
+
+  useEffect(() => {
+    if (!enabled || revision === 0 || latest.current.length === 0) return;
+    const timer = setTimeout(async () => {
+      await saving.current?.catch(() => undefined);
+      setState("saving");
+      saving.current = createDraft(latest.current, AUTOSAVE_NAME, localDateTimeName());
+      try {
+        await saving.current;
+        setState("saved");
+      } catch {
+        setState("failed");
+      }
+    }, AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [revision, enabled]);
+
+  return state;
+}
+
+function describe(draft: DraftSummary) {
+  const when = new Date(draft.updatedAt);
+  const date = Number.isNaN(when.getTime()) ? draft.date : when.toLocaleString();
+  return `${draft.postCount} ${draft.postCount === 1 ? "pin" : "pins"} · ${date}`;
+}
+
+/** Loads a draft into the editor, if it has at least one post; answers its posts, or null after telling the user why not. */
+export async function loadDraftPosts(draftId: string, toast: ReturnType<typeof useToast>): Promise<{ draft: Draft; posts: Post[] } | null> {
+  let draft: Draft;
+  try {
+    draft = await fetchDraft(draftId);
+  } catch (error) {
+    toast({ title: "Unable to load drafts", description: reasonOf(error), kind: "error" });
+    return null;
+  }
+  const posts = draftPosts(draft.posts ?? []);
+  if (!isLoadableDraft({ posts })) {
+    toast({ title: `"${draft.name}" has no pins to load`, kind: "info" });
+    return null;
+  }
+  return { draft, posts };
+}
+
+/** The user's drafts, newest first, paged: load, rename or delete one. */
+export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose(): void; onLoad(draft: Draft, posts: Post[]): void }) {
+  const toast = useToast();
+  const [drafts, setDrafts] = useState<DraftSummary[] | null>(null);
+  const [hasMore, setHasMore] = useState(false);
+  const [loading, setLoading] = useState(false);
+  const [busyId, setBusyId] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<DraftSummary | null>(null);
+
+  const load = useCallback(
+    async (after?: string) => {
+      setLoading(true);
+      try {
+        const page = await fetchDrafts(after);
+        setDrafts((current) => (after ? [...(current ?? []), ...page.drafts] : page.drafts));
+        setHasMore(page.hasMore);
+      } catch (error) {
+        toast({ title: "Unable to get drafts", description: reasonOf(error), kind: "error" });
+        setDrafts((current) => current ?? []);
+      } finally {
+        setLoading(false);
+      }
+    },
+    [toast],
+  );
+
+  useEffect(() => {
+    if (open) void load();
+  }, [open, load]);
+
+  async function loadOne(draft: DraftSummary) {
+    setBusyId(draft.draftId);
+    const loaded = await loadDraftPosts(draft.draftId, toast);
+    setBusyId(null);
+    if (loaded) onLoad(loaded.draft, loaded.posts);
+  }
+
+  async function remove(draft: DraftSummary) {
+    setBusyId(draft.draftId);
+    try {
+      await deleteDraft(draft.draftId);
+      setDrafts((current) => (current ?? []).filter((other) => other.draftId !== draft.draftId));
+      toast({ title: `"${draft.name}" deleted`, kind: "success" });
+    } catch (error) {
+      toast({ title: "Unable to delete draft", description: reasonOf(error), kind: "error" });
+    } finally {
+      setBusyId(null);
+    }
+  }
+
+  async function rename(newName: string) {
+    if (!renaming) return;
+    try {
+      const { draft } = await renameDraft(renaming.draftId, newName);
+      setDrafts((current) => (current ?? []).map((other) => (other.draftId === draft.draftId ? { ...other, ...draft } : other)));
+      setRenaming(null);
+    } catch (error) {
+      toast({ title: "Unable to rename draft", description: reasonOf(error), kind: "error" });
+      throw error;
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog--wide drafts-dialog" aria-describedby={undefined}>
+          <Dialog.Title className="dialog__title">Drafts</Dialog.Title>
+          {drafts === null ? (
+            <div className="loading">
+              <Spinner size="large" label="Loading drafts" />
+            </div>
+          ) : drafts.length === 0 ? (
+            <p className="muted">No drafts yet: save the pins you are working on with Save draft.</p>
+          ) : (
+            <ul className="drafts-list" aria-label="Your drafts">
+              {drafts.map((draft) => (
+                <li key={draft.draftId} className="drafts-list__item">
+                  <div className="drafts-list__text">
+                    <span className="drafts-list__name">{draft.name}</span>
+                    <span className="muted small">{describe(draft)}</span>
+                  </div>
+                  <div className="drafts-list__actions">
+                    <button type="button" className="chip-button" disabled={busyId !== null || draft.postCount === 0} onClick={() => void loadOne(draft)} aria-label={`Load ${draft.name}`}>
+                      {busyId === draft.draftId ? <Spinner /> : null}
+                      Load
+                    </button>
+                    <button type="button" className="chip-button" disabled={busyId !== null} onClick={() => setRenaming(draft)} aria-label={`Rename ${draft.name}`}>
+                      Rename
+                    </button>
+                    <button type="button" className="chip-button chip-button--danger" disabled={busyId !== null} onClick={() => void remove(draft)} aria-label={`Delete ${draft.name}`}>
+                      Delete
+                    </button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+          {hasMore ? (
+            <button type="button" className="button button--ghost" disabled={loading} onClick={() => void load(drafts?.at(-1)?.draftId)}>
+              {loading ? <Spinner /> : null}
+              Load more
+            </button>
+          ) : null}
+          <div className="dialog__actions">
+            <Dialog.Close asChild>
+              <button type="button" className="button button--ghost">
+                Close
+              </button>
+            </Dialog.Close>
+          </div>
+          <NameDialog
+            open={renaming !== null}
+            title="Rename draft"
+            label="Draft name"
+            initial={renaming?.name ?? ""}
+            submitLabel="Rename"
+            maxLength={100}
+            onCancel={() => setRenaming(null)}
+            onSubmit={rename}
+          />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,421 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { Post } from "../../../contracts/post.ts";
+import { useAuth } from "../../lib/auth.tsx";
+import { createDraft, fetchDesignProfiles, fetchLatestDraft, reasonOf, updateDraft, type Draft } from "../../lib/generator/api.ts";
+import { AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
+import { EmailVerificationScreen } from "../auth/email-verification.tsx";
+import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { useToast } from "../shell/toast.tsx";
+import { Spinner } from "../spinner.tsx";
+import { DesignDrawer } from "./design-drawer.tsx";
+import { settingsFrom, type ProfilesState } from "./design-profiles.tsx";
+import { DraftsDialog, loadDraftPosts, useAutosave } from "./drafts.tsx";
+import { NameDialog } from "./name-dialog.tsx";
+import { downloadManyPins, downloadOnePin } from "./pin-downloads.ts";
+import { PostCard, type PostCardActions } from "./post-card.tsx";
+import { PostEditor } from "./post-editor.tsx";
+import { warmPreviewEngine } from "./post-preview.tsx";
+import { SourceForm } from "./source-form.tsx";
+import { storeGridPosts } from "./grid-storage.ts";
+import { useGenerator, type Busy } from "./use-generator.ts";
+
+/** Performance mark for each preview that has appeared (the benchmark counts them). */
+export const PREVIEW_READY_MARK = "generator:preview-ready";
+
+/**
+ * /generate (spec section 2): the design settings drawer, a menu bar and the
+ * grid of posts. Logged-out visitors get a sign-in prompt; a user whose
+ * e-mail is not verified gets the verification screen.
+ */
+export function GeneratorPage() {
+  const { user } = useAuth();
+  if (!user) {
+    return (
+      <main className="page page--narrow">
+        <h1>Pin generator</h1>
+        <LoginPrompt action="generate pins" />
+      </main>
+    );
+  }
+  if (!user.isEmailVerified) {
+    return (
+      <main className="page page--narrow account-page">
+        <EmailVerificationScreen email={user.email} />
+      </main>
+    );
+  }
+  return <Generator />;
+}
+
+function Generator() {
+  const toast = useToast();
+  const generator = useGenerator(toast);
+  const { settings, setSettings, posts, selected, setSelected, busy, setBusy } = generator;
+  const [settingsLoading, setSettingsLoading] = useState(true);
+  const [profiles, setProfiles] = useState<ProfilesState>({ profiles: [], activeId: null, activeName: null });
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [draftsOpen, setDraftsOpen] = useState(false);
+  const [naming, setNaming] = useState(false);
+  const [currentDraft, setCurrentDraft] = useState<{ draftId: string; name: string } | null>(null);
+  const [offer, setOffer] = useState<Draft | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState<ReadonlySet<string> | null>(null);
+  const readyCount = useRef(0);
+  const drawerClose = useRef<HTMLButtonElement>(null);
+
+  // On a phone the drawer is a slide-over: focus moves into it, Escape closes it.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    drawerClose.current?.focus();
+    const onKey = (event: KeyboardEvent) => event.key === "Escape" && setDrawerOpen(false);
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [drawerOpen]);
+  const autosave = useAutosave(posts, generator.revision, true);
+
+  // Design settings (the active profile) and the latest draft, once.
+  useEffect(() => {
+    let current = true;
+    fetchDesignProfiles("active")
+      .then(
+        (answer) => {
+          if (!current) return;
+          setProfiles({ profiles: answer.designSettingsProfiles, activeId: answer.activeDesignSettings?.profileId ?? null, activeName: answer.activeDesignSettings?.name ?? null });
+          if (answer.activeDesignSettings) setSettings(settingsFrom(answer.activeDesignSettings));
+        },
+        (error: unknown) => current && toast({ title: `Unable to load design settings: ${reasonOf(error)}`, kind: "error" }),
+      )
+      .finally(() => current && setSettingsLoading(false));
+    fetchLatestDraft().then(
+      (draft) => {
+        if (!current || !draft || !isLoadableDraft(draft)) return;
+        setOffer(draft);
+      },
+      (error: unknown) => current && toast({ title: "Unable to load drafts", description: reasonOf(error), kind: "error" }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [setSettings, toast]);
+
+  // The preview engine (satori, fonts) loads while the user is still typing a URL.
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      generator.standardTemplates().then(
+        (templates) => warmPreviewEngine(templates[0] ?? null),
+        () => warmPreviewEngine(null),
+      );
+    }, 100);
+    return () => clearTimeout(timer);
+    // Once per visit.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // The grid, for /singlePin in this tab.
+  useEffect(() => {
+    const timer = setTimeout(() => storeGridPosts(posts, currentDraft), 300);
+    return () => clearTimeout(timer);
+  }, [posts, currentDraft]);
+
+  const loadDraft = useCallback(
+    (draft: Draft, loaded: Post[]) => {
+      generator.loadPosts(loaded);
+      setCurrentDraft(draft.name === AUTOSAVE_NAME ? null : { draftId: draft.draftId, name: draft.name });
+      setDraftsOpen(false);
+      setOffer(null);
+      toast({ title: `"${draft.name}" loaded`, description: `${loaded.length} ${loaded.length === 1 ? "pin" : "pins"}`, kind: "success" });
+    },
+    [generator, toast],
+  );
+
+  async function acceptOffer() {
+    if (!offer) return;
+    const inline = draftPosts(offer.posts ?? []);
+    if (inline.length > 0) return loadDraft(offer, inline);
+    const loaded = await loadDraftPosts(offer.draftId, toast);
+    if (loaded) loadDraft(loaded.draft, loaded.posts);
+    else setOffer(null);
+  }
+
+  async function saveDraft(name: string, asNew: boolean) {
+    const date = localDateTimeName();
+    if (currentDraft && !asNew) {
+      try {
+        const { draft } = await updateDraft(currentDraft.draftId, posts, name || localDateTimeName(), date);
+        setCurrentDraft({ draftId: draft.draftId, name: draft.name });
+        toast({ title: `"${draft.name}" saved`, kind: "success" });
+      } catch (error) {
+        toast({ title: "Unable to update draft", description: reasonOf(error), kind: "error" });
+        throw error;
+      }
+      return;
+    }
+    try {
+      const { draft } = await createDraft(posts, name, date);
+      setCurrentDraft({ draftId: draft.draftId, name: draft.name });
+      toast({ title: `Draft "${draft.name}" saved`, kind: "success" });
+    } catch (error) {
+      toast({ title: "Unable to create draft", description: reasonOf(error), kind: "error" });
+      throw error;
+    }
+  }
+
+  const withBusy = async (label: string, task: (progress: (done: number, total: number) => void) => Promise<void>) => {
+    setBusy({ label, done: 0, total: 1 });
+    try {
+      await task((done, total) => setBusy({ label, done, total }));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const setFlags = generator.setPostFlags;
+  const actions: PostCardActions = {
+    onEdit: (post) => setEditing(post.id),
+    onToggleLock: (post) => generator.toggleLock(post.id),
+    onDuplicate: (post) => generator.duplicate(post.id),
+    onDelete: (post) => setConfirmDelete(new Set([post.id])),
+    onDownload: (post) => void downloadOnePin(post, { bypassResize: settings.bypassResize, setFlags, toast }),
+    onSelect: (post, on) =>
+      setSelected((current) => {
+        const next = new Set(current);
+        if (on) next.add(post.id);
+        else next.delete(post.id);
+        return next;
+      }),
+    onPreviewReady: () => {
+      readyCount.current += 1;
+      performance.mark(PREVIEW_READY_MARK, { detail: { count: readyCount.current } });
+    },
+  };
+
+  // The edit dialog offers the templates of the pool (loaded on demand after a draft was opened).
+  const poolEmpty = generator.pool.length === 0;
+  const { templatesFor } = generator;
+  useEffect(() => {
+    if (editing && poolEmpty) templatesFor(settings).catch(() => undefined);
+  }, [editing, poolEmpty, templatesFor, settings]);
+
+  const chosen = posts.filter((post) => selected.has(post.id));
+  const editingPost = posts.find((post) => post.id === editing) ?? null;
+  const allSelected = posts.length > 0 && chosen.length === posts.length;
+  const working = busy !== null;
+
+  async function regenerate(what: "templates" | "colors" | "images", only?: ReadonlySet<string>) {
+    try {
+      await generator.regenerate(what, only);
+    } catch (error) {
+      toast({ title: "Unable to get the templates", description: reasonOf(error), kind: "error" });
+    }
+  }
+
+  return (
+    <main className={`generator${drawerOpen ? " generator--drawer-open" : ""}`} aria-busy={working || settingsLoading}>
+      <aside id="design-drawer" className="generator__drawer" aria-label="Design settings">
+        <button ref={drawerClose} type="button" className="icon-button generator__drawer-close" aria-label="Close design settings" onClick={() => setDrawerOpen(false)}>
+          <span aria-hidden="true">×</span>
+        </button>
+        {settingsLoading ? (
+          <div className="loading">
+            <Spinner size="large" label="Loading design settings" />
+            <span aria-hidden="true">Loading design settings…</span>
+          </div>
+        ) : (
+          <DesignDrawer
+            settings={settings}
+            onChange={(patch) => setSettings((current) => ({ ...current, ...patch }))}
+            profiles={profiles}
+            onProfiles={setProfiles}
+            detectedImages={generator.detectedImages}
+            standardTemplates={generator.standardTemplates}
+            onApply={() => {
+              generator.applyDesign();
+              toast({ title: "Design applied to the unlocked pins", kind: "success" });
+            }}
+            canApply={posts.length > 0}
+          />
+        )}
+      </aside>
+      {drawerOpen ? <div className="generator__scrim" aria-hidden="true" onClick={() => setDrawerOpen(false)} /> : null}
+
+      <div className="generator__main">
+        <h1 className="visually-hidden">Pin generator</h1>
+        <div className="generator__menubar" role="toolbar" aria-label="Pins">
+          <button type="button" className="button button--ghost generator__drawer-toggle" aria-controls="design-drawer" aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
+            Design settings
+          </button>
+          <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => void regenerate("templates")}>
+            Regenerate templates
+          </button>
+          <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => void regenerate("colors")}>
+            Regenerate colours
+          </button>
+          <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => void regenerate("images")}>
+            Regenerate images
+          </button>
+          <span className="generator__menubar-gap" />
+          <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => (currentDraft ? void saveDraft(currentDraft.name, false).catch(() => undefined) : setNaming(true))}>
+            Save draft
+          </button>
+          {currentDraft ? (
+            <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => setNaming(true)}>
+              Save as new draft
+            </button>
+          ) : null}
+          <button type="button" className="chip-button" onClick={() => setDraftsOpen(true)}>
+            Drafts
+          </button>
+          <span className="generator__autosave muted small" role="status">
+            {autosave === "saving" ? "Autosaving…" : autosave === "saved" ? "Autosaved" : autosave === "failed" ? "Autosave failed" : ""}
+          </span>
+        </div>
+
+        <SourceForm generator={generator} disabled={working} />
+
+        {offer ? (
+          <div className="notice notice--info generator__offer" role="region" aria-label="Latest draft">
+            <span>
+              Continue where you left off? "{offer.name}" has {offer.postCount} {offer.postCount === 1 ? "pin" : "pins"}.
+            </span>
+            <span className="generator__offer-actions">
+              <button type="button" className="button button--primary" onClick={() => void acceptOffer()}>
+                Load draft
+              </button>
+              <button type="button" className="button button--ghost" onClick={() => setOffer(null)}>
+                Dismiss
+              </button>
+            </span>
+          </div>
+        ) : null}
+
+        {posts.length > 0 ? (
+          <div className="generator__bulkbar" role="toolbar" aria-label="Selected pins">
+            <label className="check">
+              <input type="checkbox" checked={allSelected} onChange={() => setSelected(allSelected ? new Set() : new Set(posts.map((post) => post.id)))} />
+              Select all
+            </label>
+            <span className="muted small" aria-live="polite">
+              {chosen.length} of {posts.length} selected
+            </span>
+            <button
+              type="button"
+              className="chip-button"
+              disabled={working || chosen.length === 0}
+              onClick={() =>
+                void withBusy("Downloading pins", (progress) =>
+                  chosen.length === 1
+                    ? downloadOnePin(chosen[0], { bypassResize: settings.bypassResize, setFlags, toast })
+                    : downloadManyPins(chosen, { bypassResize: settings.bypassResize, setFlags, toast, onProgress: progress }),
+                )
+              }
+            >
+              Download selected
+            </button>
+            <button type="button" className="chip-button" disabled={working || chosen.length === 0} onClick={() => void regenerate("templates", selected)}>
+              Regenerate selected
+            </button>
+            <button type="button" className="chip-button chip-button--danger" disabled={working || chosen.length === 0} onClick={() => setConfirmDelete(new Set(selected))}>
+              Delete selected
+            </button>
+          </div>
+        ) : null}
+
+        {busy ? <BusyBar busy={busy} /> : null}
+
+        {posts.length === 0 ? (
+          <div className="generator__empty">
+            {busy ? null : (
+              <>
+                <h2>Your pins appear here</h2>
+                <p className="muted">Paste a blog post URL above, find posts in a sitemap, read a feed or describe a product, then press Generate.</p>
+              </>
+            )}
+          </div>
+        ) : (
+          <ul className="post-grid" aria-label="Generated pins">
+            {posts.map((post, index) => (
+              <PostCard key={post.id} post={post} index={index} selected={selected.has(post.id)} actions={actions} />
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <Dialog.Root open={editingPost !== null} onOpenChange={(open) => !open && setEditing(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog dialog--wide post-dialog" aria-describedby={undefined}>
+            <Dialog.Title className="dialog__title">Edit pin {editingPost ? posts.indexOf(editingPost) + 1 : ""}</Dialog.Title>
+            {editingPost ? (
+              <PostEditor post={editingPost} templates={generator.pool} settings={settings} extraImages={settings.selectedUploadedImages} onChange={generator.updatePost} />
+            ) : null}
+            <div className="dialog__actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button button--primary">
+                  Done
+                </button>
+              </Dialog.Close>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+
+      <DraftsDialog open={draftsOpen} onClose={() => setDraftsOpen(false)} onLoad={loadDraft} />
+      <NameDialog
+        open={naming}
+        title="Save draft"
+        label="Draft name"
+        initial={localDateTimeName()}
+        submitLabel="Save draft"
+        maxLength={100}
+        onCancel={() => setNaming(false)}
+        onSubmit={async (name) => {
+          await saveDraft(name, true);
+          setNaming(false);
+        }}
+      />
+      <Dialog.Root open={confirmDelete !== null} onOpenChange={(open) => !open && setConfirmDelete(null)}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="dialog-overlay" />
+          <Dialog.Content className="dialog" role="alertdialog">
+            <Dialog.Title className="dialog__title">Delete {confirmDelete && confirmDelete.size > 1 ? `${confirmDelete.size} pins` : "this pin"}?</Dialog.Title>
+            <Dialog.Description className="dialog__text">Deleted pins leave the grid. Pins saved in a draft stay in that draft.</Dialog.Description>
+            <div className="dialog__actions">
+              <Dialog.Close asChild>
+                <button type="button" className="button button--ghost">
+                  Cancel
+                </button>
+              </Dialog.Close>
+              <button
+                type="button"
+                className="button button--danger"
+                onClick={() => {
+                  if (confirmDelete) generator.remove(confirmDelete);
+                  setConfirmDelete(null);
+                }}
+              >
+                Delete
+              </button>
+            </div>
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+    </main>
+  );
+}
+
+function BusyBar({ busy }: { busy: Busy }) {
+  const known = busy.total !== undefined && busy.total > 0;
+  const percent = known ? Math.round(((busy.done ?? 0) / busy.total!) * 100) : undefined;
+  return (
+    <div className="progress generator__busy">
+      <p className="progress__label" id="generator-busy-label">
+        <Spinner label={busy.label} /> {busy.label}
+        {known ? ` (${busy.done} of ${busy.total})` : "…"}
+      </p>
+      <div className="progress__track" role="progressbar" aria-labelledby="generator-busy-label" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <span className={known ? "progress__fill" : "progress__fill progress__fill--indeterminate"} style={{ width: known ? `${percent}%` : "30%" }} />
+      </div>
+    </div>
+  );
+}

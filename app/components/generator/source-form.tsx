@@ -1,0 +1,225 @@
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from "react";
+import type { Source } from "../../../contracts/scrape.ts";
+import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
+import { getSitemapPostURLs, reasonOf, scrapeFeed, scrapeWebsite } from "../../lib/generator/api.ts";
+import { urlTextOf } from "../../lib/generator/generate.ts";
+import { useToast } from "../shell/toast.tsx";
+import { Spinner } from "../spinner.tsx";
+import { SitemapDialog } from "./sitemap-dialog.tsx";
+import { MARKS, type Generator } from "./use-generator.ts";
+
+type SourceKind = "website" | "sitemap" | "feed" | "product";
+
+const KINDS: { id: SourceKind; label: string; hint: string; placeholder: string }[] = [
+  { id: "website", label: "Website", hint: "Paste a blog post or web page URL", placeholder: "https://yourblog.com/your-post" },
+  { id: "sitemap", label: "Sitemap", hint: "Find the posts of a whole site from its sitemap", placeholder: "https://yourblog.com" },
+  { id: "feed", label: "RSS feed", hint: "Paste an RSS or Atom feed URL: each item becomes a pin", placeholder: "https://yourblog.com/feed.xml" },
+  { id: "product", label: "Product", hint: "Describe a product: title, description, images and link", placeholder: "" },
+];
+
+/** Where the pins come from (spec section 2): a web page, a sitemap, a feed or a product. */
+export function SourceForm({ generator, disabled }: { generator: Generator; disabled: boolean }) {
+  const { toast } = useToast();
+  const [kind, setKind] = useState<SourceKind>("website");
+  const [url, setUrl] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const [sitemap, setSitemap] = useState<{ urls: string[]; usedSitemap: string } | null>(null);
+  const inputId = useId();
+  const tabs = useRef<HTMLDivElement>(null);
+  const info = KINDS.find((candidate) => candidate.id === kind)!;
+
+  function checkedUrl(): string | null {
+    const checked = normalizeSourceUrl(url, { field: "URL" });
+    if (!checked.ok) {
+      setError(checked.error);
+      return null;
+    }
+    setError(null);
+    return checked.url;
+  }
+
+  async function run(task: () => Promise<void>) {
+    setPending(true);
+    try {
+      await task();
+    } catch (failure) {
+      setError(reasonOf(failure));
+    } finally {
+      setPending(false);
+      generator.setBusy(null);
+    }
+  }
+
+  async function generateFrom(sources: Source[], what: string) {
+    if (sources.length === 0) {
+      setError(`No posts were found in this ${what}.`);
+      return;
+    }
+    const count = await generator.addSources(sources, "new");
+    toast({ title: count === 1 ? "1 pin generated" : `${count} pins generated`, kind: "success" });
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const target = checkedUrl();
+    if (!target) return;
+    if (kind === "website") {
+      void run(async () => {
+        generator.setBusy({ label: "Reading the page" });
+        const { source } = await scrapeWebsite(target);
+        performance.mark(MARKS.scrapeResult);
+        await generateFrom([source], "page");
+      });
+    } else if (kind === "feed") {
+      void run(async () => {
+        generator.setBusy({ label: "Reading the feed" });
+        const { sources } = await scrapeFeed(target);
+        performance.mark(MARKS.scrapeResult);
+        await generateFrom(sources, "feed");
+      });
+    } else if (kind === "sitemap") {
+      void run(async () => {
+        generator.setBusy({ label: "Finding posts in the sitemap" });
+        const answer = await getSitemapPostURLs(target);
+        if (answer.allPostURLs.length === 0) setError("No post URLs were found in this site's sitemap.");
+        else setSitemap({ urls: answer.allPostURLs, usedSitemap: answer.usedSitemap });
+      });
+    }
+  }
+
+  async function generateFromSitemap(urls: string[]) {
+    setSitemap(null);
+    await run(async () => {
+      const { failures, generated } = await generator.generateFromUrls(urls);
+      if (generated > 0) toast({ title: `Pins generated from ${generated} of ${urls.length} posts`, kind: "success" });
+      if (failures.length > 0) {
+        toast({ title: `${failures.length} posts could not be read`, description: failures.slice(0, 3).map((f) => `${f.url}: ${f.error}`).join(" "), kind: "error" });
+      }
+    });
+  }
+
+  function onTabKey(event: KeyboardEvent) {
+    const index = KINDS.findIndex((candidate) => candidate.id === kind);
+    const target = { ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: KINDS.length - 1 }[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    const next = KINDS[(target + KINDS.length) % KINDS.length];
+    setKind(next.id);
+    setError(null);
+    tabs.current?.querySelector<HTMLButtonElement>(`[data-kind="${next.id}"]`)?.focus();
+  }
+
+  return (
+    <section className="source-form" aria-label="Generate pins">
+      <div className="tabs source-form__tabs" role="tablist" aria-label="Generate from" ref={tabs} onKeyDown={onTabKey}>
+        {KINDS.map((candidate) => (
+          <button
+            key={candidate.id}
+            type="button"
+            role="tab"
+            data-kind={candidate.id}
+            className="tabs__tab"
+            aria-selected={candidate.id === kind}
+            tabIndex={candidate.id === kind ? 0 : -1}
+            onClick={() => {
+              setKind(candidate.id);
+              setError(null);
+            }}
+          >
+            {candidate.label}
+          </button>
+        ))}
+      </div>
+      {kind === "product" ? (
+        <ProductForm disabled={disabled || pending} onGenerate={(source) => void run(() => generateFrom([source], "product"))} />
+      ) : (
+        <form className="source-form__row" onSubmit={onSubmit} noValidate>
+          <label className="visually-hidden" htmlFor={inputId}>
+            {info.hint}
+          </label>
+          <input
+            id={inputId}
+            className="field__input source-form__input"
+            type="url"
+            inputMode="url"
+            value={url}
+            placeholder={info.placeholder}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${inputId}-hint`}
+            onChange={(event) => setUrl(event.target.value)}
+          />
+          <button type="submit" className="button button--primary" disabled={disabled || pending}>
+            {pending ? <Spinner /> : null}
+            {kind === "sitemap" ? "Find posts" : "Generate"}
+          </button>
+        </form>
+      )}
+      <p id={`${inputId}-hint`} className={error ? "field__error source-form__message" : "field__hint source-form__message"} role={error ? "alert" : undefined}>
+        {error ?? info.hint}
+      </p>
+      {sitemap ? <SitemapDialog urls={sitemap.urls} usedSitemap={sitemap.usedSitemap} onCancel={() => setSitemap(null)} onGenerate={(urls) => void generateFromSitemap(urls)} /> : null}
+    </section>
+  );
+}
+
+function ProductForm({ disabled, onGenerate }: { disabled: boolean; onGenerate(source: Source): void }) {
+  const id = useId();
+  const [fields, setFields] = useState({ title: "", description: "", images: "", url: "", price: "" });
+  const [error, setError] = useState<{ field: string; message: string } | null>(null);
+  const set = (field: keyof typeof fields) => (event: { target: { value: string } }) => setFields((all) => ({ ...all, [field]: event.target.value }));
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!fields.title.trim()) return setError({ field: "title", message: "Please enter the product's title" });
+    const link = normalizeSourceUrl(fields.url, { field: "Product URL" });
+    if (!link.ok) return setError({ field: "url", message: link.error });
+    const images: string[] = [];
+    for (const line of fields.images.split(/\n|,/).map((part) => part.trim()).filter(Boolean)) {
+      const image = normalizeSourceUrl(line, { field: "Image URL" });
+      if (!image.ok) return setError({ field: "images", message: image.error });
+      images.push(image.url);
+    }
+    setError(null);
+    onGenerate({
+      url: link.url,
+      title: fields.title.trim(),
+      description: fields.description.trim(),
+      allImages: images,
+      date: "",
+      siteName: urlTextOf(link.url),
+      ...(fields.price.trim() ? { price: fields.price.trim() } : {}),
+    });
+  }
+
+  const field = (name: keyof typeof fields, label: string, input: ReactElement) => (
+    <div className={error?.field === name ? "field field--invalid" : "field"}>
+      <label className="field__label" htmlFor={`${id}-${name}`}>
+        {label}
+      </label>
+      {input}
+      {error?.field === name ? (
+        <p className="field__error" role="alert">
+          {error.message}
+        </p>
+      ) : null}
+    </div>
+  );
+
+  return (
+    <form className="product-form" onSubmit={submit} noValidate>
+      {field("title", "Product title", <input id={`${id}-title`} className="field__input" value={fields.title} maxLength={500} onChange={set("title")} />)}
+      {field("url", "Product URL", <input id={`${id}-url`} className="field__input" type="url" value={fields.url} maxLength={2048} onChange={set("url")} />)}
+      {field("price", "Price (optional)", <input id={`${id}-price`} className="field__input" value={fields.price} maxLength={40} placeholder="$24" onChange={set("price")} />)}
+      {field("description", "Description", <textarea id={`${id}-description`} className="field__input" rows={3} value={fields.description} maxLength={2000} onChange={set("description")} />)}
+      {field(
+        "images",
+        "Image URLs (one per line)",
+        <textarea id={`${id}-images`} className="field__input" rows={3} value={fields.images} onChange={set("images")} placeholder="https://yourshop.com/images/product.jpg" />,
+      )}
+      <button type="submit" className="button button--primary" disabled={disabled}>
+        Generate
+      </button>
+    </form>
+  );
+}

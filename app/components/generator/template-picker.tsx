@@ -1,0 +1,128 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useEffect, useState } from "react";
+import type { Template } from "../../../contracts/template.ts";
+import { reasonOf } from "../../lib/generator/api.ts";
+import { Spinner } from "../spinner.tsx";
+import { PinPreview } from "../templates/pin-preview.tsx";
+import { fetchUserTemplates } from "../templates/template-requests.ts";
+
+type Tab = "standard" | "mine";
+
+/**
+ * Chooses the templates to generate with (design settings' templateSelections),
+ * from the standard templates and the user's own, each shown as a small live
+ * preview. None chosen means: all standard templates.
+ */
+export function TemplatePicker({
+  open,
+  selected,
+  standardTemplates,
+  onClose,
+  onChange,
+}: {
+  open: boolean;
+  selected: string[];
+  standardTemplates: () => Promise<Template[]>;
+  onClose(): void;
+  onChange(ids: string[]): void;
+}) {
+  const [tab, setTab] = useState<Tab>("standard");
+  const [lists, setLists] = useState<{ standard: Template[] | null; mine: Template[] | null; mineMore: string | null }>({ standard: null, mine: null, mineMore: null });
+  const [error, setError] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    let current = true;
+    if (!lists.standard) standardTemplates().then((templates) => current && setLists((all) => ({ ...all, standard: templates })), (e: unknown) => current && setError(reasonOf(e)));
+    if (!lists.mine) {
+      fetchUserTemplates().then(
+        (page) => current && setLists((all) => ({ ...all, mine: page.templates, mineMore: page.hasMore ? page.lastTemplateId : null })),
+        () => current && setError("Unable to get user templates"),
+      );
+    }
+    return () => {
+      current = false;
+    };
+  }, [open, lists.standard, lists.mine, standardTemplates]);
+
+  async function loadMore() {
+    if (!lists.mineMore) return;
+    setLoadingMore(true);
+    try {
+      const page = await fetchUserTemplates(lists.mineMore);
+      setLists((all) => ({ ...all, mine: [...(all.mine ?? []), ...page.templates], mineMore: page.hasMore ? page.lastTemplateId : null }));
+    } catch {
+      setError("Unable to get user templates");
+    } finally {
+      setLoadingMore(false);
+    }
+  }
+
+  const shown = tab === "standard" ? lists.standard : lists.mine;
+  const chosen = new Set(selected);
+  const toggle = (id: string) => onChange(chosen.has(id) ? selected.filter((other) => other !== id) : [...selected, id]);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog dialog--wide template-picker" aria-describedby="template-picker-text">
+          <Dialog.Title className="dialog__title">Templates to generate with</Dialog.Title>
+          <p id="template-picker-text" className="dialog__text">
+            {selected.length === 0 ? "None chosen: pins use all standard templates." : `${selected.length} chosen.`}{" "}
+            {selected.length > 0 ? (
+              <button type="button" className="link-button" onClick={() => onChange([])}>
+                Clear the selection
+              </button>
+            ) : null}
+          </p>
+          <div className="tabs" role="tablist" aria-label="Template lists">
+            {(["standard", "mine"] as const).map((id) => (
+              <button key={id} type="button" role="tab" className="tabs__tab" aria-selected={tab === id} onClick={() => setTab(id)}>
+                {id === "standard" ? "Standard" : "My templates"}
+              </button>
+            ))}
+          </div>
+          {error ? (
+            <p className="notice notice--error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          {!shown ? (
+            <div className="loading">
+              <Spinner size="large" label="Loading templates" />
+            </div>
+          ) : shown.length === 0 ? (
+            <p className="muted">{tab === "mine" ? "You have no templates yet: design one on the Templates page." : "No templates."}</p>
+          ) : (
+            <ul className="template-picker__grid" aria-label={tab === "standard" ? "Standard templates" : "My templates"}>
+              {shown.map((template) => (
+                <li key={template.templateId} className={chosen.has(template.templateId) ? "template-choice template-choice--chosen" : "template-choice"}>
+                  <label>
+                    <input type="checkbox" checked={chosen.has(template.templateId)} onChange={() => toggle(template.templateId)} />
+                    <span className="template-choice__title">{template.title}</span>
+                    <PinPreview design={template} alt="" className="template-choice__preview" />
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          {tab === "mine" && lists.mineMore ? (
+            <button type="button" className="button button--ghost" onClick={() => void loadMore()} disabled={loadingMore}>
+              {loadingMore ? <Spinner /> : null}
+              Load more
+            </button>
+          ) : null}
+          <div className="dialog__actions">
+            <Dialog.Close asChild>
+              <button type="button" className="button button--primary">
+                Done
+              </button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

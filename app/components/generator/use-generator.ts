@@ -1,0 +1,221 @@
+import { useCallback, useMemo, useRef, useState } from "react";
+import { defaultDesignSettings, type DesignSettings } from "../../../contracts/design-settings.ts";
+import type { Post } from "../../../contracts/post.ts";
+import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/scrape.ts";
+import type { Template } from "../../../contracts/template.ts";
+import { fetchStandardTemplates } from "../templates/template-requests.ts";
+import { applyAiCopy, needsAi } from "../../lib/generator/ai-copy.ts";
+import { aiClient, fetchTemplateSet, reasonOf, scrapeWebsites } from "../../lib/generator/api.ts";
+import {
+  applyDesignToPosts,
+  duplicatePost,
+  editPost,
+  generatePosts,
+  regenerateColors,
+  regenerateImages,
+  regenerateTemplates,
+  replacePosts,
+  startGeneration,
+  templatePool,
+  type PostTextEdit,
+} from "../../lib/generator/generate.ts";
+import type { Random } from "../../lib/generator/random.ts";
+import { chunks, mapLimit } from "../../lib/generator/tasks.ts";
+import type { Toaster } from "../shell/toast.tsx";
+
+/** What the page is busy with; a progress bar shows done / total when known. */
+export interface Busy {
+  label: string;
+  done?: number;
+  total?: number;
+}
+
+const random: Random = () => Math.random();
+export const newPostId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `p-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
+
+/** Marks for the benchmark and for tests (read with performance.getEntriesByName). */
+export const MARKS = { scrapeResult: "generator:scrape-result", postsReady: "generator:posts-ready" } as const;
+
+/**
+ * The generator's state: design settings, the grid of posts, the template
+ * pool and what is under way. Every change to the grid goes through here so
+ * that the rules of app/lib/generator apply (locks, flags, file names).
+ */
+export function useGenerator(toast: Toaster) {
+  const [settings, setSettings] = useState<DesignSettings>(defaultDesignSettings);
+  const [posts, setPostsState] = useState<Post[]>([]);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [busy, setBusy] = useState<Busy | null>(null);
+  const [detectedImages, setDetectedImages] = useState<string[]>([]);
+  /** Increases with every change the user makes to the grid (autosave watches it). */
+  const [revision, setRevision] = useState(0);
+  const standard = useRef<Promise<Template[]> | null>(null);
+  const sets = useRef(new Map<string, Promise<Template[]>>());
+  const [pool, setPool] = useState<Template[]>([]);
+  const settingsRef = useRef(settings);
+  settingsRef.current = settings;
+
+  const changePosts = useCallback((change: (posts: Post[]) => Post[]) => {
+    setPostsState(change);
+    setRevision((n) => n + 1);
+  }, []);
+
+  /** Replaces the grid without counting it as a change (loading a draft). */
+  const loadPosts = useCallback((next: Post[]) => {
+    setPostsState(next);
+    setSelected(new Set());
+  }, []);
+
+  const standardTemplates = useCallback(() => {
+    standard.current ??= fetchStandardTemplates().catch((error: unknown) => {
+      standard.current = null;
+      throw error;
+    });
+    return standard.current;
+  }, []);
+
+  /** The templates to generate with (spec: a missing selected template falls back to another). */
+  const templatesFor = useCallback(
+    async (current: DesignSettings): Promise<Template[]> => {
+      const ids = current.templateSelections;
+      const key = ids.join(",");
+      let found: Template[] = [];
+      if (ids.length > 0) {
+        let request = sets.current.get(key);
+        if (!request) {
+          request = fetchTemplateSet(ids);
+          sets.current.set(key, request);
+          request.catch(() => sets.current.delete(key));
+        }
+        found = await request;
+      }
+      const needStandard = ids.length === 0 || found.length === 0;
+      const result = templatePool(ids, found, needStandard ? await standardTemplates() : []);
+      setPool(result);
+      return result;
+    },
+    [standardTemplates],
+  );
+
+  /** Sources -> posts: a new generation (locked posts stay) or more posts for the running one. */
+  const addSources = useCallback(
+    async (sources: Source[], mode: "new" | "append") => {
+      const current = settingsRef.current;
+      const templates = await templatesFor(current);
+      const fresh = generatePosts(sources, { settings: current, templates, random, newId: newPostId });
+      setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
+      changePosts((existing) => (mode === "new" ? startGeneration(existing, fresh) : [...existing, ...fresh].slice(0, 200)));
+      if (mode === "new") setSelected(new Set());
+      performance.mark(MARKS.postsReady, { detail: { count: fresh.length } });
+      if (needsAi(current) && fresh.length > 0) {
+        setBusy({ label: "Writing titles and descriptions with AI", done: 0, total: 1 });
+        const result = await applyAiCopy(fresh, current, aiClient, {
+          random,
+          onProgress: (done, total) => setBusy({ label: "Writing titles and descriptions with AI", done, total }),
+        });
+        // Posts the user deleted meanwhile stay deleted; the others take the AI's copy.
+        changePosts((existing) => replacePosts(existing, result.posts));
+        if (result.failures.length > 0) {
+          toast({ title: "Some AI copy could not be written: the posts keep their text", description: result.failures.join(" "), kind: "error" });
+        }
+      }
+      return fresh.length;
+    },
+    [changePosts, templatesFor, toast],
+  );
+
+  /** Many page URLs (a sitemap's), 25 per call, with a progress bar; posts appear batch by batch. */
+  const generateFromUrls = useCallback(
+    async (urls: string[]) => {
+      const batches = chunks(urls, MAX_URLS_PER_BATCH);
+      const failures: { url: string; error: string }[] = [];
+      let scraped = 0;
+      let first = true;
+      setBusy({ label: "Reading your posts", done: 0, total: urls.length });
+      await mapLimit(batches, 2, async (batch) => {
+        try {
+          const answer = await scrapeWebsites(batch);
+          failures.push(...answer.failures);
+          if (answer.sources.length > 0) {
+            const mode = first ? "new" : "append";
+            first = false;
+            await addSources(answer.sources, mode);
+          }
+        } catch (error) {
+          failures.push(...batch.map((url) => ({ url, error: reasonOf(error) })));
+        }
+        scraped += batch.length;
+        setBusy({ label: "Reading your posts", done: scraped, total: urls.length });
+      });
+      return { failures, generated: urls.length - failures.length };
+    },
+    [addSources],
+  );
+
+  const api = useMemo(
+    () => ({
+      editPost(id: string, edit: PostTextEdit) {
+        changePosts((all) => all.map((post) => (post.id === id ? editPost(post, edit, random) : post)));
+      },
+      updatePost(post: Post) {
+        changePosts((all) => replacePosts(all, [post]));
+      },
+      toggleLock(id: string) {
+        changePosts((all) => all.map((post) => (post.id === id ? { ...post, isLocked: !post.isLocked } : post)));
+      },
+      duplicate(id: string) {
+        changePosts((all) => all.flatMap((post) => (post.id === id ? [post, duplicatePost(post, newPostId(), random)] : [post])));
+      },
+      remove(ids: ReadonlySet<string>) {
+        changePosts((all) => all.filter((post) => !ids.has(post.id)));
+        setSelected((current) => new Set([...current].filter((id) => !ids.has(id))));
+      },
+      async regenerate(what: "templates" | "colors" | "images", only?: ReadonlySet<string>) {
+        const current = settingsRef.current;
+        const templates = what === "templates" ? await templatesFor(current) : [];
+        const within = (change: (subset: Post[]) => Post[]) => (all: Post[]) => {
+          if (!only || only.size === 0) return change(all);
+          return replacePosts(all, change(all.filter((post) => only.has(post.id))));
+        };
+        changePosts(
+          within((subset) =>
+            what === "templates"
+              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates })
+              : what === "colors"
+                ? regenerateColors(subset, current, random)
+                : regenerateImages(subset, random),
+          ),
+        );
+      },
+      applyDesign() {
+        changePosts((all) => applyDesignToPosts(all, settingsRef.current, random));
+      },
+      setPostFlags(ids: ReadonlySet<string>, flags: Partial<Pick<Post, "isDownloading" | "isDownloaded" | "error">>) {
+        // Flags are not the user's edits: no autosave for them.
+        setPostsState((all) => all.map((post) => (ids.has(post.id) ? { ...post, ...flags } : post)));
+      },
+    }),
+    [changePosts, templatesFor],
+  );
+
+  return {
+    settings,
+    setSettings,
+    posts,
+    loadPosts,
+    selected,
+    setSelected,
+    busy,
+    setBusy,
+    detectedImages,
+    revision,
+    pool,
+    templatesFor,
+    standardTemplates,
+    addSources,
+    generateFromUrls,
+    ...api,
+  };
+}
+
+export type Generator = ReturnType<typeof useGenerator>;

@@ -1,0 +1,362 @@
+import type { DesignSettings, RgbaColor } from "../../../contracts/design-settings.ts";
+import { MAX_POSTS, type Post } from "../../../contracts/post.ts";
+import type { RenderTemplateImageBody } from "../../../contracts/render.ts";
+import type { Source } from "../../../contracts/scrape.ts";
+import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../../contracts/template.ts";
+import { pinFileName } from "../../../workers/domain/file-names.ts";
+import { randomIndex, randomOtherIndex, shuffled, type Random } from "./random.ts";
+
+/**
+ * The generator's rules, as pure functions (spec sections 3 and 4): sources x
+ * design settings -> posts, and every later change to the grid (regenerate,
+ * duplicate, bulk design changes, edits). Nothing here does I/O: randomness
+ * and ids come in, plain values go out.
+ */
+
+export interface GenerationContext {
+  settings: DesignSettings;
+  /** The templates to generate with (see templatePool), in order. */
+  templates: Template[];
+  random: Random;
+  newId: () => string;
+}
+
+/** The flags a new generation starts from (spec section 4: reset on every generation). */
+const GENERATION_FLAGS = { isDownloading: false, isDownloaded: false, isScheduling: false, isScheduled: false, error: "" } as const;
+/** What a duplicate starts from (pinning, downloading and scheduling reset). */
+const DUPLICATE_FLAGS = { ...GENERATION_FLAGS, isPinning: false, isPinned: false } as const;
+
+/**
+ * The templates a generation draws from: the selected ones that exist, in the
+ * order chosen; none selected means the standard templates. A selected
+ * template that is missing (deleted, no longer shared) falls back to the
+ * others, and to the standard templates when none is left (spec section 8).
+ */
+export function templatePool(selectedIds: readonly string[], found: readonly Template[], standard: readonly Template[]): Template[] {
+  if (selectedIds.length === 0) return [...standard];
+  const byId = new Map(found.map((template) => [template.templateId, template]));
+  const chosen = [...new Set(selectedIds)].map((id) => byId.get(id)).filter((template): template is Template => Boolean(template));
+  return chosen.length > 0 ? chosen : [...standard];
+}
+
+/** Only the design of a stored template: what a post keeps as its template copy. */
+export function templateCopy(template: TemplateDesign): TemplateDesign {
+  const { title, background, layers, categories, family, imageSlots } = template;
+  return structuredClone({ title, background, layers, categories, ...(family ? { family } : {}), ...(imageSlots === undefined ? {} : { imageSlots }) });
+}
+
+/** How many different pictures a design shows from the post's images. */
+export function imageSlotCount(design: TemplateDesign | undefined): number {
+  if (!design) return 0;
+  if (design.imageSlots !== undefined) return design.imageSlots;
+  let slots = 0;
+  for (const layer of design.layers) {
+    if ((layer.type === "Image" || layer.type === "Video") && !layer.hidden && !layer.useLogoImage && (layer.source ?? "detected") !== "logo" && layer.source !== "url") {
+      slots = Math.max(slots, (layer.imageIndex ?? 0) + 1);
+    }
+  }
+  return slots;
+}
+
+function clampIndex(index: number, length: number): number {
+  return Math.max(0, Math.min(length - 1, Math.trunc(index)));
+}
+
+function colours(settings: Pick<DesignSettings, "designColors">): RgbaColor[] {
+  return settings.designColors.length > 0 ? settings.designColors : [{ ...DEFAULT_PIN_COLOR }];
+}
+
+/** The colour of the n-th post: the selected colour, or all colours in turn. */
+export function colourFor(settings: Pick<DesignSettings, "designColors" | "selectedColorIndex" | "useAllColors">, postIndex: number): { colorIndex: number; color: RgbaColor } {
+  const all = colours(settings);
+  const colorIndex = settings.useAllColors ? postIndex % all.length : clampIndex(settings.selectedColorIndex, all.length);
+  return { colorIndex, color: { ...all[colorIndex] } };
+}
+
+/**
+ * The pictures a source's posts may use, best first: its detected images (all,
+ * or those the user selected), then the uploaded images the user selected.
+ * When the choice leaves nothing, the source's own images are used.
+ */
+export function imageCandidates(source: Pick<Source, "allImages">, settings: Pick<DesignSettings, "useAllDetectedImages" | "selectedDetectedImages" | "selectedUploadedImages">): string[] {
+  const selected = new Set(settings.selectedDetectedImages);
+  const detected = settings.useAllDetectedImages ? source.allImages : source.allImages.filter((image) => selected.has(image));
+  const candidates = unique([...detected, ...settings.selectedUploadedImages]);
+  return candidates.length > 0 ? candidates : unique(source.allImages);
+}
+
+function unique(items: readonly string[]): string[] {
+  return [...new Set(items.filter(Boolean))];
+}
+
+function rotated<T>(items: readonly T[], start: number): T[] {
+  if (items.length === 0) return [];
+  const offset = ((start % items.length) + items.length) % items.length;
+  return [...items.slice(offset), ...items.slice(0, offset)];
+}
+
+/** Fills `slots` picture slots from an ordered list (repeating when there are fewer pictures than slots). */
+export function fillSlots(ordered: readonly string[], slots: number): string[] {
+  if (ordered.length === 0 || slots <= 0) return [];
+  return Array.from({ length: slots }, (_, i) => ordered[i % ordered.length]);
+}
+
+/** "www.example.com" -> "example.com": what a pin shows as its URL text by default. */
+export function urlTextOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}
+
+/** A fresh file name for a title; keeps the random number of `previous` when given (a renamed pin stays the same file). */
+export function fileNameFor(title: string, random: Random, previous?: string): string {
+  const kept = previous ? /-(\d+)\.jpeg$/.exec(previous)?.[1] : undefined;
+  return pinFileName(title, kept !== undefined ? Number(kept) : Math.floor(random() * 1_000_000));
+}
+
+interface PostParts {
+  source: Source;
+  template: Template;
+  images: string[];
+  colour: { colorIndex: number; color: RgbaColor };
+}
+
+function buildPost(parts: PostParts, context: GenerationContext): Post {
+  const { settings, random } = context;
+  const overrides = settings.pinOverrides;
+  const { source, template } = parts;
+  const title = overrides.title || source.title;
+  return {
+    id: context.newId(),
+    templateType: template.templateId,
+    colorIndex: parts.colour.colorIndex,
+    color: parts.colour.color,
+    title,
+    date: source.date,
+    description: overrides.description || source.description,
+    altText: title,
+    allImages: unique(source.allImages).slice(0, 40),
+    selectedImages: parts.images.slice(0, 40),
+    url: overrides.url || source.url,
+    URLText: overrides.URLText || urlTextOf(source.url),
+    brandName: overrides.brandName || source.siteName,
+    logoImage: overrides.logoImage,
+    price: source.price ?? "",
+    fontFamily: settings.fontFamily || DEFAULT_FONT_FAMILY,
+    fontUrl: settings.fontUrl,
+    fontColor: settings.fontColor,
+    useUpperCaseFont: settings.useUpperCaseFont,
+    fixLowContrastText: settings.fixLowContrastText,
+    template: templateCopy(template),
+    textDesignOverrides: {},
+    imageDesignOverrides: {},
+    fileName: fileNameFor(title, random),
+    selectedBoards: [],
+    isLocked: false,
+    isPinning: false,
+    isPinned: false,
+    ...GENERATION_FLAGS,
+  };
+}
+
+/**
+ * Sources x design settings -> posts. Each source gives one post, or one per
+ * template (useOneOfEachTemplate) and/or one per picture (useOneOfEachImage).
+ * Templates are picked at random or in turn; colours are the selected one or
+ * all in turn; picture slots are filled in order, or shuffled (isRandomImages).
+ * At most MAX_POSTS posts.
+ */
+export function generatePosts(sources: readonly Source[], context: GenerationContext): Post[] {
+  const { settings, templates, random } = context;
+  if (templates.length === 0) throw new Error("There are no templates to generate with");
+  const posts: Post[] = [];
+  for (const source of sources) {
+    const candidates = imageCandidates(source, settings);
+    const starts = settings.useOneOfEachImage && candidates.length > 0 ? candidates.map((_, i) => i) : [0];
+    const chosenTemplates = settings.useOneOfEachTemplate
+      ? templates
+      : [templates[settings.isRandomTemplates ? randomIndex(templates.length, random) : posts.length % templates.length]];
+    for (const template of chosenTemplates) {
+      for (const start of starts) {
+        if (posts.length >= MAX_POSTS) return posts;
+        const ordered = settings.isRandomImages
+          ? settings.useOneOfEachImage
+            ? [candidates[start], ...shuffled(candidates.filter((_, i) => i !== start), random)]
+            : shuffled(candidates, random)
+          : rotated(candidates, start);
+        const images = fillSlots(ordered, imageSlotCount(template));
+        posts.push(buildPost({ source, template, images, colour: colourFor(settings, posts.length) }, context));
+      }
+    }
+  }
+  return posts;
+}
+
+/** A post's flags as a new generation leaves them. */
+export function resetGenerationFlags(post: Post): Post {
+  return { ...post, ...GENERATION_FLAGS };
+}
+
+/**
+ * The grid after a new generation: locked posts stay (first, their flags
+ * reset like every post of the new generation), the others make way for the
+ * new posts. At most MAX_POSTS.
+ */
+export function startGeneration(existing: readonly Post[], fresh: readonly Post[]): Post[] {
+  return [...existing.filter((post) => post.isLocked).map(resetGenerationFlags), ...fresh.map(resetGenerationFlags)].slice(0, MAX_POSTS);
+}
+
+/** A copy of a post with a new id and file name; its pinning, downloading and scheduling flags reset. */
+export function duplicatePost(post: Post, newId: string, random: Random): Post {
+  return { ...structuredClone(post), id: newId, fileName: fileNameFor(post.title, random), ...DUPLICATE_FLAGS };
+}
+
+/** Every picture a post can show: its current ones first, then the rest of its source's. */
+export function postImages(post: Pick<Post, "selectedImages" | "allImages">): string[] {
+  return unique([...post.selectedImages, ...post.allImages]);
+}
+
+function withTemplate(post: Post, template: Template): Post {
+  return {
+    ...post,
+    templateType: template.templateId,
+    template: templateCopy(template),
+    selectedImages: fillSlots(postImages(post), imageSlotCount(template)),
+  };
+}
+
+/** Unlocked posts get another template (at random, or the next one in turn); locked posts are skipped. */
+export function regenerateTemplates(posts: readonly Post[], pool: readonly Template[], options: { random: Random; isRandom: boolean }): Post[] {
+  if (pool.length === 0) return [...posts];
+  return posts.map((post) => {
+    if (post.isLocked) return post;
+    const current = pool.findIndex((template) => template.templateId === post.templateType);
+    const next = options.isRandom ? randomOtherIndex(pool.length, current, options.random) : (current + 1) % pool.length;
+    return withTemplate(post, pool[next]);
+  });
+}
+
+/** Unlocked posts get another of the design colours; locked posts are skipped. */
+export function regenerateColors(posts: readonly Post[], settings: Pick<DesignSettings, "designColors">, random: Random): Post[] {
+  const all = colours(settings);
+  return posts.map((post) => {
+    if (post.isLocked) return post;
+    const colorIndex = randomOtherIndex(all.length, post.colorIndex < all.length ? post.colorIndex : -1, random);
+    return { ...post, colorIndex, color: { ...all[colorIndex] } };
+  });
+}
+
+/** Unlocked posts show their pictures in another order (a different lead picture when there is one); locked posts are skipped. */
+export function regenerateImages(posts: readonly Post[], random: Random): Post[] {
+  return posts.map((post) => {
+    if (post.isLocked) return post;
+    const images = postImages(post);
+    const slots = Math.max(post.selectedImages.length, imageSlotCount(post.template));
+    if (images.length < 2 || slots === 0) return post;
+    const lead = randomOtherIndex(images.length, 0, random);
+    const rest = shuffled(images.filter((_, i) => i !== lead), random);
+    return { ...post, selectedImages: fillSlots([images[lead], ...rest], slots) };
+  });
+}
+
+/**
+ * Applies the design settings' look (font, font colour, uppercase, contrast,
+ * colour, pin overrides) to the unlocked posts: a bulk design change skips
+ * locked posts.
+ */
+export function applyDesignToPosts(posts: readonly Post[], settings: DesignSettings, random: Random): Post[] {
+  const overrides = settings.pinOverrides;
+  let index = 0;
+  return posts.map((post) => {
+    if (post.isLocked) return post;
+    const colour = colourFor(settings, index++);
+    const title = overrides.title || post.title;
+    return {
+      ...post,
+      ...colour,
+      fontFamily: settings.fontFamily || DEFAULT_FONT_FAMILY,
+      fontUrl: settings.fontUrl,
+      fontColor: settings.fontColor,
+      useUpperCaseFont: settings.useUpperCaseFont,
+      fixLowContrastText: settings.fixLowContrastText,
+      title,
+      fileName: title === post.title ? post.fileName : fileNameFor(title, random, post.fileName),
+      description: overrides.description || post.description,
+      URLText: overrides.URLText || post.URLText,
+      url: overrides.url || post.url,
+      brandName: overrides.brandName || post.brandName,
+      logoImage: overrides.logoImage || post.logoImage,
+    };
+  });
+}
+
+/** What the user can edit on a post in the grid. */
+export type PostTextEdit = Partial<Pick<Post, "title" | "description" | "altText" | "url" | "URLText">>;
+
+/** A post with the user's edits; a new title renames the file (same random number). */
+export function editPost(post: Post, edit: PostTextEdit, random: Random): Post {
+  const next = { ...post, ...edit };
+  if (edit.title !== undefined && edit.title !== post.title) next.fileName = fileNameFor(edit.title, random, post.fileName);
+  return next;
+}
+
+/** A post drawn with another template (its pictures re-slotted). */
+export function changeTemplate(post: Post, template: Template): Post {
+  return withTemplate(post, template);
+}
+
+/** A post in another of the design colours. */
+export function changeColor(post: Post, settings: Pick<DesignSettings, "designColors">, colorIndex: number): Post {
+  const all = colours(settings);
+  const index = clampIndex(colorIndex, all.length);
+  return { ...post, colorIndex: index, color: { ...all[index] } };
+}
+
+/** A post whose picture slot `slot` shows `image`. */
+export function changeImage(post: Post, slot: number, image: string): Post {
+  const slots = Math.max(post.selectedImages.length, imageSlotCount(post.template), slot + 1);
+  const current = fillSlots(postImages(post), slots);
+  current[slot] = image;
+  return { ...post, selectedImages: current };
+}
+
+/** Replaces posts by id (unknown ids are ignored). */
+export function replacePosts(posts: readonly Post[], changed: readonly Post[]): Post[] {
+  const byId = new Map(changed.map((post) => [post.id, post]));
+  return posts.map((post) => byId.get(post.id) ?? post);
+}
+
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
+
+/**
+ * What the engine draws for a post (the preview and the download alike): its
+ * chosen pictures feed the image slots in order; pictures that are not among
+ * the source's own are the uploaded ones.
+ */
+export function postContent(post: Post): PostContent {
+  const detected = new Set(post.allImages);
+  const images = post.selectedImages.length > 0 ? post.selectedImages : post.allImages;
+  return {
+    title: post.title,
+    description: post.description,
+    URLText: post.URLText,
+    brandName: post.brandName,
+    price: post.price,
+    allImages: images.slice(0, 40),
+    uploadedImages: unique(post.selectedImages.filter((image) => !detected.has(image))).slice(0, 40),
+    ...(post.logoImage ? { logoImage: post.logoImage } : {}),
+    color: { ...post.color, a: post.color.a ?? 1 },
+    fontFamily: post.fontFamily || DEFAULT_FONT_FAMILY,
+    fontColor: HEX_COLOR.test(post.fontColor) ? post.fontColor : "",
+    useUpperCaseFont: post.useUpperCaseFont,
+    fixLowContrastText: post.fixLowContrastText,
+  };
+}
+
+/** The body of POST /highMemLimitApi/scraping/renderTemplateImage for a post. */
+export function renderPostBody(post: Post, options: { bypassResize?: boolean } = {}): RenderTemplateImageBody["post"] {
+  if (!post.template) throw new Error("The post has no template");
+  return { ...postContent(post), template: post.template, fileName: post.fileName.slice(0, 100), bypassResize: options.bypassResize ?? false };
+}

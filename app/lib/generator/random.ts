@@ -1,0 +1,39 @@
+/**
+ * Randomness for the generator, passed in so that tests can fix it: a
+ * function answering numbers in [0, 1), like Math.random.
+ */
+export type Random = () => number;
+
+/** A small seeded generator (mulberry32): the same seed gives the same sequence. */
+export function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A whole number in [0, length). */
+export function randomIndex(length: number, random: Random): number {
+  return Math.min(length - 1, Math.floor(random() * length));
+}
+
+/** A random index other than `current` (when there is another to pick). */
+export function randomOtherIndex(length: number, current: number, random: Random): number {
+  if (length <= 1 || current < 0 || current >= length) return randomIndex(length, random);
+  const pick = randomIndex(length - 1, random);
+  return pick >= current ? pick + 1 : pick;
+}
+
+/** A shuffled copy (Fisher-Yates). */
+export function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = randomIndex(i + 1, random);
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}

@@ -1,0 +1,150 @@
+// `npm run bench:generate`: how fast the generator turns the sandbox's demo
+// blog into pins, against a stack started the way `npm start` starts it (on
+// free ports, fresh state), driven in headless Chromium. Prints:
+//   (a) the server-side scrape of one demo-blog page (median of 20 calls; target < 300 ms);
+//   (b) from the page receiving the scrape result to 20 previews on screen (target <= 2 s),
+//       read from performance marks the page sets;
+//   (c) from the demo blog's sitemap index to 100 posts generated.
+// Figures only: nothing here asserts a time.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { launchChromium } from "../test/e2e/support/browser.ts";
+import { freePort, startStack } from "../scripts/stack.ts";
+
+const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 20);
+const PREVIEWS = 20;
+const SITEMAP_POSTS = 100;
+const PASSWORD = "Violet-Harbour-42!";
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+};
+
+const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-generate-"));
+const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const app = stack.appUrl;
+const blogPost = `${stack.sandboxUrl}/blog-demo/posts/berry-smoothie-bowls`;
+const sitemapIndex = `${stack.sandboxUrl}/blog-demo/sitemap_index.xml`;
+const browser = await launchChromium();
+
+async function call<T>(path: string, token: string | null, body?: unknown): Promise<T> {
+  const response = await fetch(app + path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.7", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A new, verified user (through the sandbox's outbox); answers the id token. */
+async function verifiedUser(email: string): Promise<string> {
+  const { idToken } = await call<{ idToken: string }>("/api/signup", null, { email, password: PASSWORD, firstName: "Bench", lastName: "User" });
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const mails = (await (await fetch(`${stack.sandboxUrl}/__sandbox/outbox?to=${encodeURIComponent(email)}`)).json()) as { links: string[] }[];
+    const link = mails.flatMap((mail) => mail.links).find((candidate) => new URL(candidate).pathname === "/verify-email");
+    if (link) {
+      const query = new URL(link).searchParams;
+      await call("/api/user/verifyUserEmail", idToken, { uid: query.get("uid"), token: query.get("token") });
+      return idToken;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("no verification e-mail");
+}
+
+/** A signed-in page at /generate (session cookie and tokens, as after logging in). */
+async function generatorPage(email: string): Promise<Page> {
+  const context = await browser.newContext({ baseURL: app, viewport: { width: 1600, height: 2400 } });
+  const page = await context.newPage();
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  await page.goto("/");
+  await page.evaluate(
+    async ({ email, password }) => {
+      const response = await fetch("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+      const tokens = (await response.json()) as { idToken: string; refreshToken: string };
+      localStorage.setItem("FBIdToken", tokens.idToken);
+      localStorage.setItem("FBRefreshToken", tokens.refreshToken);
+    },
+    { email, password: PASSWORD },
+  );
+  await page.goto("/generate");
+  await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+  await page.getByRole("heading", { name: "Design settings" }).waitFor();
+  return page;
+}
+
+try {
+  const email = `bench-${Date.now().toString(36)}@example.test`;
+  const token = await verifiedUser(email);
+
+  // (a) The server-side scrape of one page.
+  await call("/highMemLimitApi/scraping/scrapeWebsite", token, { url: blogPost }); // warm-up
+  const scrapeMs: number[] = [];
+  for (let i = 0; i < SCRAPES; i++) {
+    const start = performance.now();
+    await call("/highMemLimitApi/scraping/scrapeWebsite", token, { url: blogPost });
+    scrapeMs.push(performance.now() - start);
+  }
+
+  // (b) One page -> 20 pins (one of each of 20 templates) -> 20 previews on screen.
+  const { templates } = await call<{ templates: { templateId: string }[] }>("/api/templates/standardTemplates", token);
+  await call("/api/user/saveDesignSettings", token, {
+    designSettings: { templateSelections: templates.slice(0, PREVIEWS).map((t) => t.templateId), useOneOfEachTemplate: true, isRandomTemplates: false },
+  });
+  const page = await generatorPage(email);
+  await page.getByLabel("Paste a blog post or web page URL").fill(blogPost);
+  const clicked = await page.evaluate(() => performance.now());
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  const previews = await page.waitForFunction(
+    (wanted) => {
+      const scraped = performance.getEntriesByName("generator:scrape-result")[0];
+      if (!scraped) return null;
+      const ready = performance.getEntriesByName("generator:preview-ready").filter((entry) => entry.startTime >= scraped.startTime);
+      if (ready.length < wanted) return null;
+      return { scraped: scraped.startTime, twentieth: ready[wanted - 1].startTime, shown: document.querySelectorAll('.post-grid [data-preview="ready"]').length };
+    },
+    PREVIEWS,
+    { timeout: 120_000, polling: 50 },
+  );
+  const marks = (await previews.jsonValue())!;
+
+  // (c) Sitemap index -> 100 posts.
+  await call("/api/user/saveDesignSettings", token, { designSettings: { templateSelections: [], useOneOfEachTemplate: false } });
+  const sitemapPage = await generatorPage(email);
+  await sitemapPage.getByRole("tab", { name: "Sitemap" }).click();
+  await sitemapPage.getByLabel("Find the posts of a whole site from its sitemap").fill(sitemapIndex);
+  const lookupStart = Date.now();
+  await sitemapPage.getByRole("button", { name: "Find posts" }).click();
+  const dialog = sitemapPage.getByRole("dialog", { name: "Posts found in the sitemap" });
+  await dialog.waitFor({ timeout: 60_000 });
+  const lookupMs = Date.now() - lookupStart;
+  const listed = await dialog.getByRole("checkbox").count();
+  // Exactly the first 100 posts.
+  await dialog.getByLabel("Select all").uncheck();
+  await dialog.getByRole("list", { name: "Post URLs" }).evaluate((list, wanted) => {
+    [...list.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].slice(0, wanted).forEach((box) => box.click());
+  }, SITEMAP_POSTS);
+  const generateStart = Date.now();
+  await dialog.getByRole("button", { name: /^Generate \d+ pins$/ }).click();
+  await sitemapPage.waitForFunction((wanted) => document.querySelectorAll(".post-grid > li").length >= wanted, SITEMAP_POSTS, { timeout: 300_000, polling: 50 });
+  const generateMs = Date.now() - generateStart;
+
+  console.log(`Generator benchmark against ${app} (sandbox ${stack.sandboxUrl})\n`);
+  console.log(`(a) scrape one demo-blog page (server side): median ${median(scrapeMs).toFixed(0)} ms over ${SCRAPES} calls (min ${Math.min(...scrapeMs).toFixed(0)}, max ${Math.max(...scrapeMs).toFixed(0)}); target < 300 ms`);
+  console.log(
+    `(b) scrape result received -> ${PREVIEWS} previews on screen: ${((marks.twentieth - marks.scraped) / 1000).toFixed(2)} s ` +
+      `(click -> scrape result ${((marks.scraped - clicked) / 1000).toFixed(2)} s; ${marks.shown} previews ready); target <= 2 s`,
+  );
+  console.log(
+    `(c) sitemap index -> ${SITEMAP_POSTS} posts generated: ${((lookupMs + generateMs) / 1000).toFixed(2)} s ` +
+      `(finding ${listed} post URLs ${(lookupMs / 1000).toFixed(2)} s, reading ${SITEMAP_POSTS} pages and generating ${(generateMs / 1000).toFixed(2)} s)`,
+  );
+} finally {
+  await browser.close();
+  await stack.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+}
