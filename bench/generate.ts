@@ -77,6 +77,26 @@ async function generatorPage(email: string): Promise<Page> {
   return page;
 }
 
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** BENCH_PROFILE=1: where the page spent its time during (b), by function (self time). */
+function printProfile(profile: CpuProfile) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byId.get(id)!.callFrame;
+    const name = `${frame.functionName || "(anonymous)"} ${frame.url.split("/").pop() ?? ""}:${frame.lineNumber}`;
+    self.set(name, (self.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nCPU profile of (b): ${total.toFixed(0)} ms sampled; top functions by self time:`);
+  for (const [name, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+}
+
 try {
   const email = `bench-${Date.now().toString(36)}@example.test`;
   const token = await verifiedUser(email);
@@ -97,6 +117,11 @@ try {
   });
   const page = await generatorPage(email);
   await page.getByLabel("Paste a blog post or web page URL").fill(blogPost);
+  const profiler = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send("Profiler.enable");
+    await profiler.send("Profiler.start");
+  }
   const clicked = await page.evaluate(() => performance.now());
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   const previews = await page.waitForFunction(
@@ -111,6 +136,7 @@ try {
     { timeout: 120_000, polling: 50 },
   );
   const marks = (await previews.jsonValue())!;
+  if (profiler) printProfile((await profiler.send("Profiler.stop")).profile as CpuProfile);
 
   // (c) Sitemap index -> 100 posts.
   await call("/api/user/saveDesignSettings", token, { designSettings: { templateSelections: [], useOneOfEachTemplate: false } });
