@@ -26,6 +26,9 @@ export const AI_LANGUAGES = [
 export const AI_TONES = ["Neutral", "Friendly", "Professional", "Playful", "Persuasive", "Inspirational", "Informative", "Luxurious", "Witty"] as const;
 
 export const DEFAULT_AI_LANGUAGE = "English";
+/** Pins per source: the spec's default for a CSV row (numberOfPinsToGenerate 5) serves every source. */
+export const DEFAULT_PINS_PER_SOURCE = 5;
+export const MAX_PINS_PER_SOURCE = 20;
 export const DEFAULT_AI_TONE = "Neutral";
 
 const url = (field: string) => v.pipe(v.string(`${field} must be text`), v.trim(), v.maxLength(2048, `${field} is too long`));
@@ -58,6 +61,8 @@ export const DesignSettings = v.object({
   /** Template ids to generate with; empty means the standard templates. */
   templateSelections: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(200, "templateSelections has too many templates")), []),
   isRandomTemplates: flag(true),
+  /** How many pins each source (page, feed item, product) gives, each with another template; "one of each" settings decide instead when on. */
+  pinsPerSource: v.optional(v.pipe(v.number("pinsPerSource must be a number"), v.integer("pinsPerSource must be a whole number"), v.minValue(1, "pinsPerSource must be at least 1"), v.maxValue(MAX_PINS_PER_SOURCE, `pinsPerSource must be at most ${MAX_PINS_PER_SOURCE}`)), DEFAULT_PINS_PER_SOURCE),
   isRandomImages: flag(false),
   useAllDetectedImages: flag(true),
   selectedDetectedImages: urlList("selectedDetectedImages", 40),

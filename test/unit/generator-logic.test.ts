@@ -47,8 +47,9 @@ function source(slug: string, images = 3): Source {
   };
 }
 
+/** Settings for the tests: one pin per source unless a test asks for more. */
 function settings(overrides: DesignSettingsInput = {}) {
-  return v.parse(DesignSettings, overrides);
+  return v.parse(DesignSettings, { pinsPerSource: 1, ...overrides });
 }
 
 function context(overrides: DesignSettingsInput = {}, templates = TEMPLATES, seed = 7): GenerationContext {
@@ -81,6 +82,23 @@ describe("generatePosts", () => {
     expect(posts[0].selectedImages).toEqual([source("a").allImages[0]]);
     expect(posts[1].selectedImages).toEqual(source("b").allImages.slice(0, 2));
     expect(posts[0].template?.layers).toHaveLength(2);
+  });
+
+  it("gives each source several pins with different templates and leading pictures (pinsPerSource, default 5)", () => {
+    expect(defaultDesignSettings().pinsPerSource).toBe(5);
+    const many = [...TEMPLATES, template("t-four", 1), template("t-five", 1), template("t-six", 1)];
+    const posts = generatePosts([source("a", 3), source("b", 3)], context({ pinsPerSource: 5, isRandomTemplates: true }, many));
+    expect(posts).toHaveLength(10);
+    for (const slug of ["a", "b"]) {
+      const own = posts.filter((p) => p.title === `Title of ${slug}`);
+      expect(new Set(own.map((p) => p.templateType)).size).toBe(5);
+      expect(new Set(own.map((p) => p.selectedImages[0])).size).toBe(3);
+    }
+    // More pins than templates: every template is used before one repeats.
+    const few = generatePosts([source("c")], context({ pinsPerSource: 4, isRandomTemplates: false }));
+    expect(few.map((p) => p.templateType)).toEqual(["t-one", "t-two", "t-three", "t-one"]);
+    // "One of each" decides the count instead.
+    expect(generatePosts([source("d")], context({ pinsPerSource: 5, useOneOfEachTemplate: true }))).toHaveLength(3);
   });
 
   it("names files by the spec's rule: dashes, no emoji, a random number, .jpeg, at most 100 characters", () => {
@@ -230,14 +248,14 @@ describe("changes to the grid", () => {
 describe("preview pictures", () => {
   it("takes other sites' pictures through our image proxy, and keeps our own and inline ones", () => {
     const origin = "https://app.example";
-    expect(previewImageUrl("https://blog.example/a b.jpg", origin)).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fblog.example%2Fa%20b.jpg");
+    expect(previewImageUrl("https://blog.example/a b.jpg", origin)).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fblog.example%2Fa%20b.jpg&width=600");
     expect(previewImageUrl("https://app.example/media/u/1.png?v=2", origin)).toBe("/media/u/1.png?v=2");
     expect(previewImageUrl("/samples/x.jpg", origin)).toBe("/samples/x.jpg");
     expect(previewImageUrl("data:image/png;base64,AAA", origin)).toBe("data:image/png;base64,AAA");
     const [post] = generatePosts([source("a")], context({ pinOverrides: { logoImage: "https://cdn.example/logo.png" } }));
     const content = previewContent(post, origin);
     expect(content.allImages?.every((url) => url.startsWith("/api/scraping/imageProxy?url="))).toBe(true);
-    expect(content.logoImage).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fcdn.example%2Flogo.png");
+    expect(content.logoImage).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fcdn.example%2Flogo.png&width=600");
     // The download draws the original addresses.
     expect(renderPostBody(post).allImages).toEqual(post.selectedImages);
   });

@@ -34,7 +34,7 @@ function source(slug: string): Source {
 }
 
 function posts(sources: Source[], overrides: DesignSettingsInput = {}): { posts: Post[]; settings: DesignSettings } {
-  const settings = v.parse(DesignSettings, overrides);
+  const settings = v.parse(DesignSettings, { pinsPerSource: 1, ...overrides });
   let n = 0;
   return { settings, posts: generatePosts(sources, { settings, templates: [TEMPLATE], random: seededRandom(1), newId: () => `p${++n}` }) };
 }

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { AI_LANGUAGES, AI_TONES, type DesignSettings, type PinOverrides } from "../../../contracts/design-settings.ts";
+import { AI_LANGUAGES, AI_TONES, MAX_PINS_PER_SOURCE, type DesignSettings, type PinOverrides } from "../../../contracts/design-settings.ts";
 import type { Template } from "../../../contracts/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { fetchPalettes, type MediaItem, type Palette } from "../../lib/generator/api.ts";
@@ -189,6 +189,35 @@ function ColorsSection({ settings, onChange }: { settings: DesignSettings; onCha
   );
 }
 
+function PinsPerSource({ settings, onChange }: { settings: DesignSettings; onChange: Change }) {
+  const id = useId();
+  const decidedElsewhere = settings.useOneOfEachTemplate || settings.useOneOfEachImage;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        Pins per post
+      </label>
+      <input
+        id={id}
+        className="field__input field__input--number"
+        type="number"
+        min={1}
+        max={MAX_PINS_PER_SOURCE}
+        value={settings.pinsPerSource}
+        disabled={decidedElsewhere}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => {
+          const value = Math.round(Number(event.target.value));
+          if (Number.isFinite(value)) onChange({ pinsPerSource: Math.min(MAX_PINS_PER_SOURCE, Math.max(1, value)) });
+        }}
+      />
+      <p id={`${id}-hint`} className="field__hint">
+        {decidedElsewhere ? "\"One of each\" decides how many pins each post gets." : "Each with another template, 1 to 20."}
+      </p>
+    </div>
+  );
+}
+
 function TemplatesSection({ settings, onChange, standardTemplates }: { settings: DesignSettings; onChange: Change; standardTemplates: () => Promise<Template[]> }) {
   const [picking, setPicking] = useState(false);
   const count = settings.templateSelections.length;
@@ -200,6 +229,7 @@ function TemplatesSection({ settings, onChange, standardTemplates }: { settings:
       <button type="button" className="button button--ghost" onClick={() => setPicking(true)} aria-describedby="template-selection-summary">
         Choose templates
       </button>
+      <PinsPerSource settings={settings} onChange={onChange} />
       <Check label="Random templates" checked={settings.isRandomTemplates} onChange={(isRandomTemplates) => onChange({ isRandomTemplates })} hint="Otherwise pins take the templates in turn." />
       <Check label="One of each template" checked={settings.useOneOfEachTemplate} onChange={(useOneOfEachTemplate) => onChange({ useOneOfEachTemplate })} hint="Every post gets a pin in each chosen template." />
       <TemplatePicker open={picking} selected={settings.templateSelections} standardTemplates={standardTemplates} onClose={() => setPicking(false)} onChange={(templateSelections) => onChange({ templateSelections })} />

@@ -162,8 +162,9 @@ function buildPost(parts: PostParts, context: GenerationContext): Post {
 }
 
 /**
- * Sources x design settings -> posts. Each source gives one post, or one per
- * template (useOneOfEachTemplate) and/or one per picture (useOneOfEachImage).
+ * Sources x design settings -> posts. Each source gives pinsPerSource posts
+ * with different templates, or one per template (useOneOfEachTemplate)
+ * and/or one per picture (useOneOfEachImage).
  * Templates are picked at random or in turn; colours are the selected one or
  * all in turn; picture slots are filled in order, or shuffled (isRandomImages).
  * At most MAX_POSTS posts.
@@ -175,23 +176,38 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
   for (const source of sources) {
     const candidates = imageCandidates(source, settings);
     const starts = settings.useOneOfEachImage && candidates.length > 0 ? candidates.map((_, i) => i) : [0];
-    const chosenTemplates = settings.useOneOfEachTemplate
-      ? templates
-      : [templates[settings.isRandomTemplates ? randomIndex(templates.length, random) : posts.length % templates.length]];
-    for (const template of chosenTemplates) {
+    const variants = settings.useOneOfEachTemplate || settings.useOneOfEachImage ? 1 : settings.pinsPerSource;
+    const chosenTemplates = settings.useOneOfEachTemplate ? templates : pickTemplates(templates, variants, settings.isRandomTemplates, posts.length, random);
+    for (const [variant, template] of chosenTemplates.entries()) {
       for (const start of starts) {
         if (posts.length >= MAX_POSTS) return posts;
+        // Variants of one source lead with different pictures, as far as there are pictures.
+        const lead = settings.useOneOfEachImage ? start : variant;
         const ordered = settings.isRandomImages
           ? settings.useOneOfEachImage
             ? [candidates[start], ...shuffled(candidates.filter((_, i) => i !== start), random)]
             : shuffled(candidates, random)
-          : rotated(candidates, start);
+          : rotated(candidates, lead);
         const images = fillSlots(ordered, imageSlotCount(template));
         posts.push(buildPost({ source, template, images, colour: colourFor(settings, posts.length) }, context));
       }
     }
   }
   return posts;
+}
+
+/**
+ * `count` templates for one source, all different while the pool lasts: at
+ * random, or in turn continuing from `offset` (the posts made so far).
+ */
+function pickTemplates(pool: readonly Template[], count: number, isRandom: boolean, offset: number, random: Random): Template[] {
+  if (count === 1) return [pool[isRandom ? randomIndex(pool.length, random) : offset % pool.length]];
+  const picked: Template[] = [];
+  while (picked.length < count) {
+    const round = isRandom ? shuffled(pool, random) : rotated(pool, offset + picked.length);
+    picked.push(...round.slice(0, count - picked.length));
+  }
+  return picked;
 }
 
 /** A post's flags as a new generation leaves them. */
