@@ -34,6 +34,10 @@ export default defineConfig({
                   EMAIL_API_KEY: "re_test_key",
                   OPENAI_API_KEY: "sk-test-openai-key-0123456789",
                   PINTEREST_CLIENT_SECRET: "pinterest-test-client-secret",
+                  STRIPE_SECRET_KEY: "sk_test_pinboard_workers_tests",
+                  PAYPAL_CLIENT_SECRET: "paypal-test-client-secret",
+                  // Short, so the Shopify timeout tests need not wait 15 s.
+                  SHOPIFY_TIMEOUT_MS: "1500",
                   META_CAPI_TOKEN: "meta-test-token",
                   TIKTOK_ACCESS_TOKEN: "tiktok-test-token",
                   AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",

@@ -41,3 +41,18 @@ export const PinHistoryBody = body({
   category: v.pipe(v.string("category is required"), Category),
   reference: Reference,
 });
+
+/** What a user sees when a spend would take the month's balance below zero (HTTP 402). */
+export const OUT_OF_CREDITS_MESSAGE = "You have run out of pin credits for this month. Upgrade your plan to get more.";
+/** Where the out-of-credits answer sends the user. */
+export const UPGRADE_URL = "/pricing";
+
+/** GET /api/user/credits: this billing month's credits (dates are ISO strings). */
+export interface CreditsSummary {
+  planId: string;
+  creditsPerMonth: number;
+  usedPinCredits: number;
+  remaining: number;
+  periodStart: string;
+  periodEnd: string;
+}

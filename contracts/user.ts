@@ -14,6 +14,7 @@ export const UserUpdatesBody = body({
           v.trim(),
           v.toLowerCase(),
           v.regex(/^[a-z0-9][a-z0-9._]{2,29}$/, "handle must be 3-30 letters, digits, dots or underscores"),
+          v.check((handle) => !RESERVED_HANDLES.has(handle), "This handle is reserved; please choose another."),
         ),
       ),
     },
@@ -84,6 +85,12 @@ export interface UserCredentials {
   wordpressAccessKey: string | null;
   onboardingChecklist: OnboardingStepView[];
 }
+
+/**
+ * Handles that would shadow our own single-segment paths under /api/user/ and
+ * /users/ (GET /api/user/{handle} must not meet GET /api/user/credits).
+ */
+export const RESERVED_HANDLES: ReadonlySet<string> = new Set(["credits", "media", "drafts", "templates", "image", "admin", "settings", "support", "help", "pinboard", "pinboardstudio"]);
 
 /** What anyone may see of a user (GET /api/user/{handle}). */
 export interface PublicUser {

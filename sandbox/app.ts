@@ -5,6 +5,9 @@ import { emailProvider } from "./providers/email.ts";
 import { googleControl, googleProvider } from "./providers/google.ts";
 import { pinterestControl, pinterestProvider } from "./providers/pinterest.ts";
 import { openAIControl, openAIProvider } from "./providers/openai.ts";
+import { paypalControl, paypalProvider } from "./providers/paypal/index.ts";
+import { shopifyControl, shopifyProvider } from "./providers/shopify/index.ts";
+import { stripeControl, stripeProvider } from "./providers/stripe.ts";
 import { metaProvider, tiktokProvider } from "./providers/tracking.ts";
 import { createState, maskSecrets, resetServices, resetState, takeFault, type Fault, type SandboxState } from "./state.ts";
 
@@ -30,6 +33,9 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/__sandbox/google", googleControl(state));
   app.route("/__sandbox/pinterest", pinterestControl(state));
   app.route("/__sandbox/openai", openAIControl(state));
+  app.route("/__sandbox/stripe", stripeControl(state));
+  app.route("/__sandbox/paypal", paypalControl(state));
+  app.route("/__sandbox/shopify", shopifyControl(state));
 
   // Record every request to a stand-in, then apply any fault injected for it.
   app.use("/:service/*", async (c, next) => {
@@ -54,6 +60,9 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/google", googleProvider(state));
   app.route("/pinterest", pinterestProvider(state));
   app.route("/openai", openAIProvider(state));
+  app.route("/stripe", stripeProvider(state));
+  app.route("/paypal", paypalProvider(state));
+  app.route("/shopify", shopifyProvider(state));
   app.route("/meta", metaProvider());
   app.route("/tiktok", tiktokProvider());
   app.route("/blog-demo", blogDemo);

@@ -1,4 +1,11 @@
 /**
+ * The signing secret of the Stripe stand-in's webhook deliveries. Not a
+ * secret: it only ever signs sandbox events, and the local app is given it
+ * below so that it accepts them.
+ */
+export const SANDBOX_STRIPE_WEBHOOK_SECRET = "whsec_sandbox_pinboard_local_0123456789";
+
+/**
  * Where each provider client finds its provider when running locally: the
  * sandbox, one path prefix per provider. Production values are the [vars] of
  * wrangler.toml. Used by `npm start`, the e2e tests and the workers tests.
@@ -15,6 +22,11 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     PINTEREST_API_URL: `${urls.sandboxUrl}/pinterest/v5`,
     PINTEREST_OAUTH_URL: `${urls.sandboxUrl}/pinterest/oauth/`,
     PINTEREST_CLIENT_ID: "1500000000000001",
+    STRIPE_API_URL: `${urls.sandboxUrl}/stripe`,
+    STRIPE_WEBHOOK_SECRET: SANDBOX_STRIPE_WEBHOOK_SECRET,
+    PAYPAL_API_URL: `${urls.sandboxUrl}/paypal`,
+    PAYPAL_CLIENT_ID: "pinboard-local-paypal-client",
+    SHOPIFY_ADMIN_URL: `${urls.sandboxUrl}/shopify/{shop}/admin/api`,
     // Conversion tracking only sends in the live configuration; locally these are never reached by the app.
     META_CAPI_URL: `${urls.sandboxUrl}/meta`,
     META_PIXEL_ID: "1234567890123456",

@@ -86,6 +86,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const sandbox = await startSandbox(options.sandboxPort ?? 8788, { upstreams: { video: video.url } });
   const appPort = options.appPort ?? 8787;
   const appUrl = `http://127.0.0.1:${appPort}`;
+  // The in-process sandbox delivers Stripe webhooks here (it reads this on every delivery, so resets keep it).
+  process.env.STRIPE_WEBHOOK_URL = `${appUrl}/api/stripe/webhook`;
 
   const envFile = join(ROOT, ".wrangler", `stack-${appPort}.env`);
   const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };

@@ -11,12 +11,17 @@ import { draftsApi } from "./api/drafts.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
+import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi } from "./api/pinterest.ts";
+import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
 import { tracking } from "./api/tracking.ts";
 import { mediaApi } from "./api/media.ts";
 import { rendering } from "./api/rendering.ts";
 import { scraping } from "./api/scraping.ts";
+import { shopifyBillingApi } from "./api/shopify-billing.ts";
+import { schedulingApi, schedulingHighMem, schedulingVideo } from "./api/scheduling.ts";
+import { stripeApi } from "./api/stripe.ts";
 import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
 import type { Env } from "./env.ts";
@@ -29,9 +34,14 @@ import { APP_VERSION } from "./version.ts";
 /** /api: the product's API (spec section 7), one router per domain. */
 const api = new Hono<AppBindings>();
 api.route("/health", health);
+// Before account: /user/credits must not be taken for a /user/{handle}.
+api.route("/", credits);
 api.route("/", account);
 api.route("/", templatesApi);
-api.route("/", credits);
+api.route("/", stripeApi);
+api.route("/", paypalApi);
+api.route("/", shopifyBillingApi);
+api.route("/", plansApi);
 api.route("/", pinterestApi);
 api.route("/", pricingParityApi);
 api.route("/", tracking);
@@ -39,16 +49,19 @@ api.route("/", imageProxy);
 api.route("/", designSettingsApi);
 api.route("/", mediaApi);
 api.route("/", draftsApi);
+api.route("/", schedulingApi);
 api.route("/", ai);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */
 const highMemLimitApi = new Hono<AppBindings>();
 highMemLimitApi.route("/", rendering);
 highMemLimitApi.route("/", scraping);
+highMemLimitApi.route("/", schedulingHighMem);
 highMemLimitApi.route("/", aiHighMem);
 
 /** /videoApi: video creation and upload calls. */
 const videoApi = new Hono<AppBindings>();
+videoApi.route("/", schedulingVideo);
 
 
 const handleRemixRequest = createRequestHandler(remixBuild, "production");

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { signUpInBrowser } from "./support/accounts.ts";
+import { signUpInBrowser, signUpVerified } from "./support/accounts.ts";
 import { sandboxUrl, useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -11,22 +11,7 @@ const DEMO_POST = "berry-smoothie-bowls";
 /** The demo post has three images: "One of each image" makes a pin of each. */
 const DEMO_IMAGES = 3;
 
-interface SentEmail {
-  subject: string;
-  links: string[];
-}
 
-/** The verification link e-mailed to an address (the sandbox's outbox). */
-async function verificationLink(address: string): Promise<string> {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const response = await fetch(`${sandboxUrl()}/__sandbox/outbox?to=${encodeURIComponent(address)}`);
-    const mail = ((await response.json()) as SentEmail[]).find((candidate) => candidate.subject === "Verify your e-mail address");
-    const link = mail?.links.find((candidate) => new URL(candidate).pathname === "/verify-email");
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no verification e-mail to ${address}`);
-}
 
 /** Width and height from a baseline or progressive JPEG's SOF marker. */
 function jpegSize(bytes: Uint8Array): { width: number; height: number } {
@@ -43,12 +28,6 @@ function jpegSize(bytes: Uint8Array): { width: number; height: number } {
   throw new Error("no SOF marker");
 }
 
-/** A new user with a verified e-mail, signed in on the page. */
-async function signUpVerified(page: Page) {
-  const { email } = await signUpInBrowser(page);
-  await page.goto(await verificationLink(email));
-  await page.getByText("Email verified", { exact: true }).waitFor();
-}
 
 /** /generate, hydrated. */
 async function openGenerator(page: Page) {

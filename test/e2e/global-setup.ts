@@ -11,6 +11,8 @@ declare module "vitest" {
     appUrl: string;
     sandboxUrl: string;
     videoUrl: string;
+    /** The stack's local state (D1 included): tests may run SQL against it with `wrangler d1 execute --local --persist-to`. */
+    persistTo: string;
   }
 }
 
@@ -27,6 +29,7 @@ export default async function setup(project: TestProject) {
   project.provide("appUrl", stack.appUrl);
   project.provide("sandboxUrl", stack.sandboxUrl);
   project.provide("videoUrl", stack.videoUrl);
+  project.provide("persistTo", persistTo);
   return async () => {
     await stack.stop();
     rmSync(persistTo, { recursive: true, force: true });

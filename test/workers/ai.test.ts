@@ -41,8 +41,9 @@ async function openAIRequestsFor(text: string): Promise<RecordedRequest[]> {
   return requests.filter((r) => r.path === "/v1/chat/completions" && r.body?.messages?.some((m) => textOf(m.content).includes(text)));
 }
 
+/** The user's spends (the ledger also holds the plan's monthly grants). */
 async function ledger(user: TestUser): Promise<LedgerRow[]> {
-  const { results } = await testEnv.DB.prepare("SELECT amount, category, reason, reference FROM credit_ledger WHERE user_id = ? ORDER BY created_at")
+  const { results } = await testEnv.DB.prepare("SELECT amount, category, reason, reference FROM credit_ledger WHERE user_id = ? AND amount < 0 ORDER BY created_at")
     .bind(user.userId)
     .all<LedgerRow>();
   return results;

@@ -65,6 +65,7 @@ describe("POST /api/user {updates}", () => {
       [{ role: "admin" }, "updates.role", "role cannot be changed"],
       [{ email: "x@y.co" }, "updates.email", "email cannot be changed"],
       [{ handle: "a" }, "updates.handle", "handle must be 3-30 letters, digits, dots or underscores"],
+      [{ handle: "credits" }, "updates.handle", "This handle is reserved; please choose another."],
       ["admin", "updates", "updates must be an object"],
     ] as const) {
       const response = await app("/api/user", json({ updates }, bearer(user.tokens)));

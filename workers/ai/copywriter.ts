@@ -4,7 +4,7 @@ import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import type { Env } from "../env.ts";
 import { ProviderError } from "../integrations/http.ts";
 import { completeChat, openAIErrorCode } from "../integrations/openai.ts";
-import { consumeCredits } from "../services/credits.ts";
+import { consumeCredits, requireCredits } from "../services/credits.ts";
 import { ServiceError } from "../services/errors.ts";
 import { collectAnswers, fitToBounds, keywordPhrases, outOfBoundsMessage, type Collected } from "./bounds.ts";
 import { altTextMessages, rewriteMessages } from "./prompts.ts";
@@ -38,6 +38,8 @@ export interface RewriteOptions {
 export async function rewriteText(env: Env, userId: string, input: RewriteInput, options: RewriteOptions): Promise<string[]> {
   const keywords = keywordPhrases(input.keywords);
   const wanted = input.numResults;
+  // Refused before OpenAI is asked when the month's credits cannot pay (402); charged once delivered.
+  if (!options.free) await requireCredits(env, userId, wanted * CREDIT_COSTS.aiText);
   let collected: Collected = { accepted: [], rejected: {} };
 
   for (let attempt = 1; attempt <= MAX_ATTEMPTS && collected.accepted.length < wanted; attempt += 1) {
@@ -79,6 +81,7 @@ export async function rewriteText(env: Env, userId: string, input: RewriteInput,
 /** Alt text for an image (at most 500 characters), then charges 2 credits. On failure nothing is charged. */
 export async function altTextForImage(env: Env, userId: string, input: AltTextInput): Promise<string> {
   const imageUrl = resolveImageUrl(input.imageURL, env.APP_URL);
+  await requireCredits(env, userId, CREDIT_COSTS.aiAltText);
   const rejected: Collected["rejected"] = {};
   let altText: string | null = null;
 

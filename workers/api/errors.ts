@@ -4,8 +4,14 @@ import { ServiceError } from "../services/errors.ts";
 import { RateLimited } from "../services/rate-limit.ts";
 
 /** JSON error bodies for every API router: `{ error, field? }`. */
-export function apiError(c: Context, status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 423 | 429 | 500 | 502 | 503, error: string, field?: string) {
-  return c.json(field ? { error, field } : { error }, status);
+export function apiError(
+  c: Context,
+  status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 423 | 429 | 500 | 502 | 503,
+  error: string,
+  field?: string,
+  details?: Record<string, string>,
+) {
+  return c.json({ ...details, error, ...(field ? { field } : {}) }, status);
 }
 
 export function apiNotFound(c: Context) {
@@ -14,7 +20,7 @@ export function apiNotFound(c: Context) {
 
 /** Service failures answer their status and message; unexpected ones are logged and answered without internals. */
 export function apiOnError(error: Error, c: Context) {
-  if (error instanceof ServiceError) return apiError(c, error.status, error.message, error.field);
+  if (error instanceof ServiceError) return apiError(c, error.status, error.message, error.field, error.details);
   if (error instanceof RateLimited) {
     c.header("retry-after", String(error.retryAfterSeconds));
     return apiError(c, 429, error.message);

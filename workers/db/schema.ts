@@ -20,6 +20,8 @@ export const plans = sqliteTable("plans", {
   creditsPerMonth: integer("credits_per_month").notNull(),
   freeTrialDays: integer("free_trial_days").notNull(),
   planOrder: integer("plan_order").notNull(),
+  /** The plan's price in Stripe (null for Free): the id the Stripe calls and the stand-in use. */
+  stripePriceId: text("stripe_price_id").unique(),
 });
 
 /**
@@ -375,4 +377,93 @@ export const pinterestOauthStates = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [index("pinterest_oauth_states_user").on(t.userId)],
+);
+
+/**
+ * Every plan a user holds or held, whatever sold it: a Stripe subscription or
+ * once-off (lifetime) purchase now; PayPal, Shopify and redeem codes later.
+ * The user's planId, planStatus and cancelSubscriptionDate are derived from
+ * these rows (workers/services/billing.ts), so the order in which providers
+ * report changes does not matter. See docs/decisions/013-billing.md.
+ */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["stripe", "paypal", "shopify", "code"] }).notNull(),
+    /** The provider's id: a Stripe subscription (sub_...) or, for a once-off payment, its checkout session (cs_...). */
+    providerRef: text("provider_ref").notNull(),
+    kind: text("kind", { enum: ["subscription", "lifetime"] }).notNull(),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    /** The provider's status, e.g. Stripe's active, trialing, past_due, canceled. */
+    status: text("status").notNull(),
+    /** When it began (ms): orders a user's rows, newest wins. */
+    startedAt: integer("started_at").notNull(),
+    /** The current billing period (ms); periodEnd is null for a lifetime plan. */
+    periodStart: integer("period_start").notNull(),
+    periodEnd: integer("period_end"),
+    cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
+    endedAt: integer("ended_at"),
+    trialEnd: integer("trial_end"),
+    cancelReason: text("cancel_reason"),
+    affiliateId: text("affiliate_id"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("subscriptions_provider_ref").on(t.provider, t.providerRef), index("subscriptions_user").on(t.userId, t.startedAt)],
+);
+
+/** A user's customer record at a payment provider (Stripe's cus_...). */
+export const billingCustomers = sqliteTable(
+  "billing_customers",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["stripe", "paypal", "shopify"] }).notNull(),
+    customerRef: text("customer_ref").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.provider] }), uniqueIndex("billing_customers_ref").on(t.provider, t.customerRef)],
+);
+
+/** Provider webhook events already applied: each event id is applied once. */
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
+/**
+ * Redeem codes (spec section 7, redeemPurchaseCode): each grants a plan, for
+ * `months` months or (months null) for good, and is used once. Admins create
+ * them in batches. Redeeming claims the row in one conditional UPDATE, so two
+ * simultaneous redemptions of a code give one success.
+ */
+export const redeemCodes = sqliteTable(
+  "redeem_codes",
+  {
+    code: text("code").primaryKey(),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    /** Months of the plan the code gives; null: the plan for good (e.g. Lifetime). */
+    months: integer("months"),
+    batchId: text("batch_id").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    redeemedBy: text("redeemed_by").references(() => users.id, { onDelete: "set null" }),
+    redeemedAt: integer("redeemed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("redeem_codes_batch").on(t.batchId), index("redeem_codes_redeemed_by").on(t.redeemedBy)],
 );

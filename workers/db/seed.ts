@@ -67,8 +67,9 @@ export function seedStatements(): string[] {
           creditsPerMonth: sql`excluded.credits_per_month`,
           freeTrialDays: sql`excluded.free_trial_days`,
           planOrder: sql`excluded.plan_order`,
+          stripePriceId: sql`excluded.stripe_price_id`,
         },
-        setWhere: changed("name", "tier", "billing_period", "price", "credits_per_month", "free_trial_days", "plan_order"),
+        setWhere: changed("name", "tier", "billing_period", "price", "credits_per_month", "free_trial_days", "plan_order", "stripe_price_id"),
       }),
     db
       .insert(colorPalettes)

@@ -6,6 +6,7 @@ import { randomToken, sha256Hex, signIdToken, signToken, verifyIdToken, verifyTo
 import { database } from "../db/client.ts";
 import { authSessions, passwordResets, refreshTokens, users } from "../db/schema.ts";
 import { handleBase, handleCandidates, newReferralCode } from "../domain/handles.ts";
+import { RESERVED_HANDLES } from "../../contracts/user.ts";
 import { passwordProblem } from "../domain/password-policy.ts";
 import type { Env } from "../env.ts";
 import { sendEmail } from "../integrations/email.ts";
@@ -197,7 +198,7 @@ type NewUser = Pick<typeof users.$inferInsert, "email" | "passwordHash" | "first
 /** Inserts a user with a free handle and referral code (retrying on the rare collision). */
 async function createUser(env: Env, fields: NewUser): Promise<User> {
   const db = database(env.DB);
-  const candidates = handleCandidates(handleBase(fields.firstName, fields.lastName, fields.email));
+  const candidates = handleCandidates(handleBase(fields.firstName, fields.lastName, fields.email)).filter((handle) => !RESERVED_HANDLES.has(handle));
   for (const handle of candidates) {
     const taken = await db.query.users.findFirst({ where: eq(users.handle, handle), columns: { id: true } });
     if (taken) continue;

@@ -1,15 +1,19 @@
-import { and, eq, gte, lt, sql } from "drizzle-orm";
-import type { CreditCategory, PinDetails } from "../../contracts/credits.ts";
+import { desc, eq } from "drizzle-orm";
+import { OUT_OF_CREDITS_MESSAGE, UPGRADE_URL, type CreditCategory, type CreditsSummary, type PinDetails } from "../../contracts/credits.ts";
 import { database } from "../db/client.ts";
-import { creditLedger, pinHistory } from "../db/schema.ts";
+import { plans, subscriptions, users } from "../db/schema.ts";
+import { billingMonth, creditAnchor, currentRecord, effectivePlanId, FREE_PLAN_ID } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
- * The one place credits are consumed (spec section 5: the category is
- * required). Every spend is a ledger row, idempotent by its reference, so a
- * retried request never charges twice. The billing issue adds grants, plan
- * balances and the out-of-credits refusal on top of this ledger.
+ * The pin credit ledger (docs/decisions/009-credit-ledger.md, 013-billing.md):
+ * the one place credits are granted and consumed. Every grant and spend is a
+ * `credit_ledger` row; a billing month's balance is its grants minus its
+ * spends, so nothing rolls over. Grants are written for the month on first
+ * use (and on renewal), idempotent by plan and month; a spend is idempotent by
+ * its reference and is refused in the same SQL statement that would write it
+ * when the balance cannot pay, so concurrent spends never go below zero.
  */
 export interface CreditSpend {
   category: CreditCategory;
@@ -20,6 +24,25 @@ export interface CreditSpend {
   reference?: string;
 }
 
+/** Out of credits: HTTP 402 with the message and the upgrade link; nothing was done. */
+export class OutOfCredits extends ServiceError {
+  constructor() {
+    super(402, OUT_OF_CREDITS_MESSAGE, undefined, { upgradeUrl: UPGRADE_URL });
+    this.name = "OutOfCredits";
+  }
+}
+
+/** The month credits are counted in now, and what the user's plan grants for it. */
+export interface CreditPeriod {
+  userId: string;
+  planId: string;
+  planName: string;
+  creditsPerMonth: number;
+  /** [start, end) in ms. */
+  start: number;
+  end: number;
+}
+
 function checkSpend(spend: CreditSpend) {
   if (!spend.category) {
     console.error("Credit spend without a category was refused", { reason: spend.reason });
@@ -28,80 +51,248 @@ function checkSpend(spend: CreditSpend) {
   if (!(spend.amount >= 0)) throw new ServiceError(400, "amount must not be negative", "amount");
 }
 
-function ledgerRow(userId: string, spend: CreditSpend, reference: string) {
-  return { id: crypto.randomUUID(), userId, amount: -spend.amount, category: spend.category, reason: spend.reason, reference };
+/** The user's effective plan (spec: active subscription, else Free) and the billing month holding `now`. */
+export async function creditPeriod(env: Env, userId: string, now = Date.now()): Promise<CreditPeriod> {
+  const db = database(env.DB);
+  const [userRows, records, planRows] = await db.batch([
+    db
+      .select({ planId: users.planId, planStatus: users.planStatus, cancelSubscriptionDate: users.cancelSubscriptionDate, createdAt: users.createdAt })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1),
+    db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.startedAt)).limit(50),
+    db.select({ id: plans.id, name: plans.name, creditsPerMonth: plans.creditsPerMonth }).from(plans),
+  ]);
+  const user = userRows[0];
+  if (!user) throw new ServiceError(404, "No such user");
+  let planId = effectivePlanId(user, now);
+  let plan = planRows.find((row) => row.id === planId);
+  if (!plan) {
+    console.error("A user's plan is not in the plans table; counting Free credits", { userId, planId });
+    planId = FREE_PLAN_ID;
+    plan = planRows.find((row) => row.id === FREE_PLAN_ID);
+  }
+  if (!plan) throw new Error("The plans table is not seeded (npm run db:seed)");
+  const anchor = creditAnchor(
+    { effectivePlanId: planId, record: currentRecord(records, now), userCreatedAt: user.createdAt, cancelSubscriptionDate: user.cancelSubscriptionDate },
+    now,
+  );
+  const month = billingMonth(anchor, now);
+  return { userId, planId, planName: plan.name, creditsPerMonth: plan.creditsPerMonth, start: month.start, end: month.end };
 }
 
-/** Records a spend. Answers whether it was charged now (false: this reference was charged before). */
-export async function consumeCredits(env: Env, userId: string, spend: CreditSpend): Promise<{ charged: boolean }> {
+/**
+ * Grants the month's credits once: tops the month's grants up to the plan's
+ * amount (an upgrade within a month adds the difference; a downgrade takes
+ * nothing back). Idempotent by plan and month start.
+ */
+function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
+  const reason = `${period.planName} plan: ${period.creditsPerMonth} credits for the month from ${new Date(period.start).toISOString().slice(0, 10)}`;
+  return env.DB.prepare(
+    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+     SELECT ?1, ?2, ?3 - g.granted, 'grant', ?4, ?5, ?6
+     FROM (SELECT coalesce(sum(amount), 0) AS granted FROM credit_ledger
+           WHERE user_id = ?2 AND amount > 0 AND created_at >= ?6 AND created_at < ?7) AS g
+     WHERE ?3 - g.granted > 0
+     ON CONFLICT (user_id, reference) DO NOTHING`,
+  ).bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);
+}
+
+function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
+  return env.DB.prepare(
+    `SELECT coalesce(sum(CASE WHEN amount > 0 THEN amount END), 0) AS granted,
+            coalesce(-sum(CASE WHEN amount < 0 THEN amount END), 0) AS spent
+     FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3`,
+  ).bind(period.userId, period.start, period.end);
+}
+
+/**
+ * Writes the spend only if the month's balance (grants minus spends, read in
+ * the same statement) can pay it. SQLite runs one statement at a time, so two
+ * spends can never both see the same balance.
+ */
+function spendStatement(env: Env, period: CreditPeriod, spend: CreditSpend, reference: string, now: number): D1PreparedStatement {
+  return env.DB.prepare(
+    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+     SELECT ?1, ?2, -?3, ?4, ?5, ?6, ?7
+     FROM (SELECT coalesce(sum(amount), 0) AS balance FROM credit_ledger
+           WHERE user_id = ?2 AND created_at >= ?8 AND created_at < ?9) AS b
+     WHERE b.balance >= ?3
+     ON CONFLICT (user_id, reference) DO NOTHING
+     RETURNING id`,
+  ).bind(crypto.randomUUID(), period.userId, spend.amount, spend.category, spend.reason, reference, now, period.start, period.end);
+}
+
+function chargedBeforeStatement(env: Env, userId: string, reference: string): D1PreparedStatement {
+  return env.DB.prepare("SELECT id FROM credit_ledger WHERE user_id = ?1 AND reference = ?2").bind(userId, reference);
+}
+
+/** This billing month's credits (GET /api/user/credits); writes the month's grant on first use. */
+export async function creditsSummary(env: Env, userId: string, now = Date.now()): Promise<CreditsSummary> {
+  const period = await creditPeriod(env, userId, now);
+  const [, totals] = await env.DB.batch<{ granted: number; spent: number }>([grantStatement(env, period), totalsStatement(env, period)]);
+  const { granted, spent } = totals.results[0] ?? { granted: 0, spent: 0 };
+  return {
+    planId: period.planId,
+    creditsPerMonth: period.creditsPerMonth,
+    usedPinCredits: spent,
+    remaining: Math.max(0, granted - spent),
+    periodStart: new Date(period.start).toISOString(),
+    periodEnd: new Date(period.end).toISOString(),
+  };
+}
+
+/** Grants the current month's credits now (after a plan change or renewal) rather than on first use. */
+export async function grantCurrentMonth(env: Env, userId: string, now = Date.now()): Promise<CreditPeriod> {
+  const period = await creditPeriod(env, userId, now);
+  await grantStatement(env, period).run();
+  return period;
+}
+
+/**
+ * Refuses up front (402) when the balance cannot pay `amount`: for work that
+ * costs money before it can be charged (AI calls), charged once it succeeded.
+ */
+export async function requireCredits(env: Env, userId: string, amount: number, now = Date.now()): Promise<void> {
+  if (amount <= 0) return;
+  const { remaining } = await creditsSummary(env, userId, now);
+  if (remaining < amount) throw new OutOfCredits();
+}
+
+/**
+ * Records a spend. Answers whether it was charged now (false: this reference
+ * was charged before). Throws OutOfCredits (402) when the month's balance
+ * cannot pay it; nothing is written then.
+ */
+export async function consumeCredits(env: Env, userId: string, spend: CreditSpend, now = Date.now()): Promise<{ charged: boolean }> {
   checkSpend(spend);
   if (spend.amount === 0) return { charged: false };
+  const period = await creditPeriod(env, userId, now);
   const reference = spend.reference ?? `spend:${crypto.randomUUID()}`;
-  const inserted = await database(env.DB)
-    .insert(creditLedger)
-    .values(ledgerRow(userId, spend, reference))
-    .onConflictDoNothing({ target: [creditLedger.userId, creditLedger.reference] })
-    .returning({ id: creditLedger.id });
-  return { charged: inserted.length > 0 };
+  const [, spent, before] = await env.DB.batch([
+    grantStatement(env, period),
+    spendStatement(env, period, spend, reference, now),
+    chargedBeforeStatement(env, userId, reference),
+  ]);
+  if (spent.results.length > 0) return { charged: true };
+  if (before.results.length > 0) return { charged: false };
+  throw new OutOfCredits();
+}
+
+function historyStatement(env: Env, userId: string, details: PinDetails, spend: CreditSpend, reference: string, historyId: string, now: number): D1PreparedStatement {
+  const paid = spend.amount === 0 ? "1" : "EXISTS (SELECT 1 FROM credit_ledger WHERE user_id = ?2 AND reference = ?15)";
+  return env.DB.prepare(
+    `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
+                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16
+     WHERE ${paid}
+     ON CONFLICT (user_id, reference) DO NOTHING
+     RETURNING id`,
+  ).bind(
+    historyId,
+    userId,
+    details.action,
+    spend.category,
+    spend.amount,
+    details.title,
+    details.description,
+    details.url,
+    details.imageUrl,
+    details.mediaType,
+    details.boardId ?? null,
+    details.boardName ?? null,
+    details.pinterestProfile ?? null,
+    details.pinterestPinId ?? null,
+    reference,
+    now,
+  );
+}
+
+export interface PinHistoryItem {
+  details: PinDetails;
+  spend: CreditSpend;
+}
+
+/** How many pins one call may record: each takes two statements of one D1 batch. */
+export const MAX_PIN_HISTORY_BATCH = 200;
+
+/** Of these references, those already in a table for the user (chunked: D1 binds at most 100 values). */
+async function existingReferences(env: Env, table: "credit_ledger" | "pin_history", userId: string, references: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  for (let i = 0; i < references.length; i += 90) {
+    const chunk = references.slice(i, i + 90);
+    const rows = await env.DB.prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (${chunk.map((_, j) => `?${j + 2}`).join(", ")})`)
+      .bind(userId, ...chunk)
+      .all<{ id: string; reference: string }>();
+    for (const row of rows.results) found.set(row.reference, row.id);
+  }
+  return found;
+}
+
+/**
+ * Records pins in the history and charges their credits, in one D1 batch
+ * (one billing-month look-up, one grant, two statements per pin): each history
+ * row is written only if its spend was, or had been. Idempotent per
+ * reference. All or nothing: when the balance cannot pay every new spend, the
+ * rows this call wrote are taken back and OutOfCredits (402) is thrown.
+ */
+export async function addPinHistories(env: Env, userId: string, items: PinHistoryItem[], now = Date.now()): Promise<{ charged: boolean; historyId: string }[]> {
+  if (items.length === 0) return [];
+  if (items.length > MAX_PIN_HISTORY_BATCH) throw new Error(`addPinHistories takes at most ${MAX_PIN_HISTORY_BATCH} pins per call`);
+  items.forEach(({ spend }) => checkSpend(spend));
+  const prepared = items.map(({ details, spend }) => ({ details, spend, reference: spend.reference ?? `pin:${crypto.randomUUID()}`, historyId: crypto.randomUUID() }));
+  const period = prepared.some(({ spend }) => spend.amount > 0) ? await creditPeriod(env, userId, now) : null;
+  const statements: D1PreparedStatement[] = period ? [grantStatement(env, period)] : [];
+  for (const item of prepared) {
+    // A free item's "spend" is a statement that returns nothing, keeping two statements per item.
+    statements.push(
+      item.spend.amount === 0 || !period ? env.DB.prepare("SELECT NULL AS id WHERE 0") : spendStatement(env, period, item.spend, item.reference, now),
+      historyStatement(env, userId, item.details, item.spend, item.reference, item.historyId, now),
+    );
+  }
+  const results = await env.DB.batch<{ id: string }>(statements);
+  const offset = period ? 1 : 0;
+  const outcomes = prepared.map((item, i) => ({
+    item,
+    charged: results[offset + i * 2].results.length > 0,
+    insertedHistory: results[offset + i * 2 + 1].results[0]?.id ?? null,
+  }));
+  // Items neither charged nor recorded now: charged before (a retry), or unpaid.
+  const notCharged = outcomes.filter((o) => o.item.spend.amount > 0 && !o.charged).map((o) => o.item.reference);
+  const chargedBefore = notCharged.length > 0 ? await existingReferences(env, "credit_ledger", userId, notCharged) : new Map<string, string>();
+  if (notCharged.some((reference) => !chargedBefore.has(reference))) {
+    // Take back what this call wrote, then refuse the whole batch.
+    const undo: D1PreparedStatement[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.charged) undo.push(env.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference = ?2").bind(userId, outcome.item.reference));
+      if (outcome.insertedHistory) undo.push(env.DB.prepare("DELETE FROM pin_history WHERE id = ?1").bind(outcome.insertedHistory));
+    }
+    if (undo.length > 0) await env.DB.batch(undo);
+    throw new OutOfCredits();
+  }
+  const notInserted = outcomes.filter((o) => !o.insertedHistory).map((o) => o.item.reference);
+  const histories = notInserted.length > 0 ? await existingReferences(env, "pin_history", userId, notInserted) : new Map<string, string>();
+  return outcomes.map((o) => ({ charged: o.charged, historyId: o.insertedHistory ?? histories.get(o.item.reference) ?? o.item.historyId }));
 }
 
 /**
  * Records a pin in the history and charges its credits together (one D1
- * batch: both rows or neither). Idempotent by reference.
+ * batch: the history row is written only if the spend was, or had been).
+ * Idempotent by reference; OutOfCredits (402) with nothing written when the
+ * balance cannot pay.
  */
-export async function addPinHistory(env: Env, userId: string, details: PinDetails, spend: CreditSpend): Promise<{ charged: boolean; historyId: string }> {
-  checkSpend(spend);
-  const db = database(env.DB);
-  const reference = spend.reference ?? `pin:${crypto.randomUUID()}`;
-  const historyId = crypto.randomUUID();
-  const history = db
-    .insert(pinHistory)
-    .values({
-      id: historyId,
-      userId,
-      action: details.action,
-      category: spend.category,
-      credits: spend.amount,
-      title: details.title,
-      description: details.description,
-      url: details.url,
-      imageUrl: details.imageUrl,
-      mediaType: details.mediaType,
-      boardId: details.boardId,
-      boardName: details.boardName,
-      pinterestProfile: details.pinterestProfile,
-      pinterestPinId: details.pinterestPinId,
-      reference,
-    })
-    .onConflictDoNothing({ target: [pinHistory.userId, pinHistory.reference] })
-    .returning({ id: pinHistory.id });
-  if (spend.amount === 0) {
-    const [rows] = await db.batch([history]);
-    return { charged: false, historyId: rows[0]?.id ?? historyId };
-  }
-  const ledger = db
-    .insert(creditLedger)
-    .values(ledgerRow(userId, spend, reference))
-    .onConflictDoNothing({ target: [creditLedger.userId, creditLedger.reference] })
-    .returning({ id: creditLedger.id });
-  const [historyRows, ledgerRows] = await db.batch([history, ledger]);
-  if (historyRows.length === 0) {
-    const existing = await db.query.pinHistory.findFirst({ where: and(eq(pinHistory.userId, userId), eq(pinHistory.reference, reference)), columns: { id: true } });
-    return { charged: ledgerRows.length > 0, historyId: existing?.id ?? historyId };
-  }
-  return { charged: ledgerRows.length > 0, historyId };
+export async function addPinHistory(
+  env: Env,
+  userId: string,
+  details: PinDetails,
+  spend: CreditSpend,
+  now = Date.now(),
+): Promise<{ charged: boolean; historyId: string }> {
+  const [result] = await addPinHistories(env, userId, [{ details, spend }], now);
+  return result;
 }
 
-/** The start of the current credit month (UTC calendar month until billing periods land). */
-export function creditMonthStart(now = new Date()): number {
-  return Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-}
-
-/** Credits spent this credit month, from the ledger (usedPinCredits in the user credentials). */
+/** Credits spent this billing month, from the ledger (usedPinCredits in the user credentials). */
 export async function usedCreditsThisMonth(env: Env, userId: string, now = new Date()): Promise<number> {
-  const [row] = await database(env.DB)
-    .select({ used: sql<number>`coalesce(-sum(${creditLedger.amount}), 0)` })
-    .from(creditLedger)
-    .where(and(eq(creditLedger.userId, userId), lt(creditLedger.amount, 0), gte(creditLedger.createdAt, creditMonthStart(now))));
-  return row?.used ?? 0;
+  return (await creditsSummary(env, userId, now.getTime())).usedPinCredits;
 }

@@ -16,6 +16,7 @@ import type { Env } from "../env.ts";
 import { PinterestApiError, PinterestClient, type PinterestTokens } from "../integrations/pinterest.ts";
 import { tokenSettings, type User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
+import { schedulerFor } from "./scheduler-index.ts";
 
 /**
  * Connected Pinterest profiles: the OAuth connection, Pinterest's tokens
@@ -306,6 +307,7 @@ export async function removeProfile(env: Env, user: User, username: string): Pro
   const profile = await profileNamed(env, user, username);
   const db = database(env.DB);
   await db.delete(pinterestProfiles).where(eq(pinterestProfiles.id, profile.id));
+  await schedulerFor(env, profile.id).clear();
   if (profile.isActive) {
     const next = (await listProfiles(env, user.id))[0];
     if (next) await db.update(pinterestProfiles).set({ isActive: true }).where(eq(pinterestProfiles.id, next.id));

@@ -5,6 +5,9 @@ import { useAuth } from "../../lib/auth.tsx";
 import { createDraft, fetchDesignProfiles, fetchLatestDraft, reasonOf, updateDraft, type Draft } from "../../lib/generator/api.ts";
 import { AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
 import { EmailVerificationScreen } from "../auth/email-verification.tsx";
+import { ScheduleDialog } from "../scheduling/schedule-dialog.tsx";
+import { usePinterest } from "../scheduling/use-pinterest.tsx";
+import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -13,6 +16,7 @@ import { settingsFrom, type ProfilesState } from "./design-profiles.tsx";
 import { DraftsDialog, loadDraftPosts, useAutosave } from "./drafts.tsx";
 import { NameDialog } from "./name-dialog.tsx";
 import { downloadManyPins, downloadOnePin } from "./pin-downloads.ts";
+import { scheduleGridPosts } from "./pin-scheduling.ts";
 import { PostCard, type PostCardActions } from "./post-card.tsx";
 import { PostEditor } from "./post-editor.tsx";
 import { warmPreviewEngine } from "./post-preview.tsx";
@@ -61,6 +65,9 @@ function Generator() {
   const [currentDraft, setCurrentDraft] = useState<{ draftId: string; name: string } | null>(null);
   const [offer, setOffer] = useState<Draft | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<ReadonlySet<string> | null>(null);
+  const pinterest = usePinterest();
+  /** The posts the board picker is open for. */
+  const [toSchedule, setToSchedule] = useState<string[] | null>(null);
   const readyCount = useRef(0);
   const drawerClose = useRef<HTMLButtonElement>(null);
 
@@ -177,6 +184,7 @@ function Generator() {
     onDuplicate: (post) => generator.duplicate(post.id),
     onDelete: (post) => setConfirmDelete(new Set([post.id])),
     onDownload: (post) => void downloadOnePin(post, { bypassResize: settings.bypassResize, setFlags, toast }),
+    onSchedule: (post) => setToSchedule([post.id]),
     onSelect: (post, on) =>
       setSelected((current) => {
         const next = new Set(current);
@@ -201,6 +209,22 @@ function Generator() {
   const editingPost = posts.find((post) => post.id === editing) ?? null;
   const allSelected = posts.length > 0 && chosen.length === posts.length;
   const working = busy !== null;
+
+  async function schedule(ids: string[], target: ScheduleTarget) {
+    setToSchedule(null);
+    const wanted = new Set(ids);
+    const label = `Scheduling ${ids.length} ${ids.length === 1 ? "pin" : "pins"}`;
+    setBusy({ label, percent: 0 });
+    try {
+      await scheduleGridPosts(
+        posts.filter((post) => wanted.has(post.id)),
+        target,
+        { bypassResize: settings.bypassResize, setFlags, toast, onPercent: (percent) => setBusy({ label, percent }) },
+      );
+    } finally {
+      setBusy(null);
+    }
+  }
 
   async function regenerate(what: "templates" | "colors" | "images", only?: ReadonlySet<string>) {
     try {
@@ -312,6 +336,9 @@ function Generator() {
             >
               Download selected
             </button>
+            <button type="button" className="chip-button" disabled={working || chosen.length === 0} onClick={() => setToSchedule(chosen.map((post) => post.id))}>
+              Schedule selected
+            </button>
             <button type="button" className="chip-button" disabled={working || chosen.length === 0} onClick={() => void regenerate("templates", selected)}>
               Regenerate selected
             </button>
@@ -360,6 +387,14 @@ function Generator() {
         </Dialog.Portal>
       </Dialog.Root>
 
+      <ScheduleDialog
+        open={toSchedule !== null}
+        count={toSchedule?.length ?? 0}
+        pinterest={pinterest}
+        onCancel={() => setToSchedule(null)}
+        onConfirm={(target) => toSchedule && void schedule(toSchedule, target)}
+      />
+      {pinterest.reauthorizeDialog}
       <DraftsDialog open={draftsOpen} onClose={() => setDraftsOpen(false)} onLoad={loadDraft} />
       <NameDialog
         open={naming}
@@ -405,13 +440,14 @@ function Generator() {
 }
 
 function BusyBar({ busy }: { busy: Busy }) {
-  const known = busy.total !== undefined && busy.total > 0;
-  const percent = known ? Math.round(((busy.done ?? 0) / busy.total!) * 100) : undefined;
+  const counted = busy.total !== undefined && busy.total > 0;
+  const known = counted || busy.percent !== undefined;
+  const percent = busy.percent ?? (counted ? Math.round(((busy.done ?? 0) / busy.total!) * 100) : undefined);
   return (
     <div className="progress generator__busy">
       <p className="progress__label" id="generator-busy-label">
         <Spinner label={busy.label} /> {busy.label}
-        {known ? ` (${busy.done} of ${busy.total})` : "…"}
+        {busy.percent !== undefined ? ` (${busy.percent}%)` : counted ? ` (${busy.done} of ${busy.total})` : "…"}
       </p>
       <div className="progress__track" role="progressbar" aria-labelledby="generator-busy-label" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
         <span className={known ? "progress__fill" : "progress__fill progress__fill--indeterminate"} style={{ width: known ? `${percent}%` : "30%" }} />

@@ -9,6 +9,7 @@ export interface PostCardActions {
   onDuplicate(post: Post): void;
   onDelete(post: Post): void;
   onDownload(post: Post): void;
+  onSchedule(post: Post): void;
   onSelect(post: Post, selected: boolean): void;
   onPreviewReady(post: Post): void;
 }
@@ -29,6 +30,8 @@ export function PostCard({ post, index, selected, actions }: { post: Post; index
           {post.isLocked ? <span className="badge">Locked</span> : null}
           {post.isDownloading ? <Spinner label="Downloading" /> : null}
           {post.isDownloaded ? <span className="badge badge--success">Downloaded</span> : null}
+          {post.isScheduling ? <Spinner label="Scheduling" /> : null}
+          {post.isScheduled ? <span className="badge badge--success">Scheduled</span> : null}
         </span>
       </div>
       {/* A click on the picture opens the editor too; keyboard users have the Edit button. */}
@@ -55,6 +58,9 @@ export function PostCard({ post, index, selected, actions }: { post: Post; index
         </button>
         <button type="button" className="chip-button" onClick={() => actions.onDownload(post)} disabled={post.isDownloading} aria-label={`Download pin ${index + 1}`}>
           Download
+        </button>
+        <button type="button" className="chip-button" onClick={() => actions.onSchedule(post)} disabled={post.isScheduling} aria-label={`Schedule pin ${index + 1}`}>
+          Schedule
         </button>
         <Link className="chip-button" to={`/singlePin?postID=${encodeURIComponent(post.id)}`} aria-label={`Open pin ${index + 1} on its own page`}>
           Open

@@ -28,6 +28,8 @@ export interface Busy {
   label: string;
   done?: number;
   total?: number;
+  /** A percentage to show instead of done / total (bulk scheduling rises toward 90 until the server confirms). */
+  percent?: number;
 }
 
 const random: Random = () => Math.random();
@@ -190,7 +192,7 @@ export function useGenerator(toast: Toaster) {
       applyDesign() {
         changePosts((all) => applyDesignToPosts(all, settingsRef.current, random));
       },
-      setPostFlags(ids: ReadonlySet<string>, flags: Partial<Pick<Post, "isDownloading" | "isDownloaded" | "error">>) {
+      setPostFlags(ids: ReadonlySet<string>, flags: Partial<Pick<Post, "isDownloading" | "isDownloaded" | "isScheduling" | "isScheduled" | "error">>) {
         // Flags are not the user's edits: no autosave for them.
         setPostsState((all) => all.map((post) => (ids.has(post.id) ? { ...post, ...flags } : post)));
       },

@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { sandboxUrl } from "./browser.ts";
 
 /** A password the server's password policy accepts. */
 export const TEST_PASSWORD = "Violet-Harbour-42!";
@@ -50,4 +51,25 @@ export async function signUpInBrowser(page: Page, overrides: Partial<SignUpField
   if (failure) throw new Error(`signing up ${fields.email} failed: ${failure}`);
   await page.reload();
   return { email: fields.email, password: fields.password };
+}
+
+/** The verification link e-mailed to an address (the sandbox's outbox). */
+export async function verificationLink(address: string): Promise<string> {
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const response = await fetch(`${sandboxUrl()}/__sandbox/outbox?to=${encodeURIComponent(address)}`);
+    const mails = (await response.json()) as { subject: string; links: string[] }[];
+    const mail = mails.find((candidate) => candidate.subject === "Verify your e-mail address");
+    const link = mail?.links.find((candidate) => new URL(candidate).pathname === "/verify-email");
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no verification e-mail to ${address}`);
+}
+
+/** A new user with a verified e-mail, signed in on the page. */
+export async function signUpVerified(page: Page): Promise<{ email: string; password: string }> {
+  const account = await signUpInBrowser(page);
+  await page.goto(await verificationLink(account.email));
+  await page.getByText("Email verified", { exact: true }).waitFor();
+  return account;
 }

@@ -1,0 +1,44 @@
+import type { CreditsSummary } from "../../../contracts/credits.ts";
+import type { CurrentSubscription, LifetimePlan, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
+import { ApiError, apiJson } from "../../lib/api-client.ts";
+
+/** The billing calls the pricing, lifetime, redeem-code and Manage subscription pages make. */
+
+export const getPlans = () => apiJson<PlanInfo[]>("/api/subscriptions/getPlans");
+export const getLifetimePlans = () => apiJson<LifetimePlan[]>("/api/subscriptions/getLifetimePlans");
+export const getCredits = () => apiJson<CreditsSummary>("/api/user/credits");
+export const getCurrentSubscription = () => apiJson<{ subscription: CurrentSubscription | null }>("/api/subscriptions/current").then((body) => body.subscription);
+
+export const startSubscription = (planId: string, returnUrl: string) =>
+  apiJson<{ redirectUrl: string }>("/api/stripeSubscriptions/startStripeSubscription", { json: { planId, returnUrl } });
+export const activateSubscription = (sessionId: string, affiliateID: string | null) =>
+  apiJson<{ paymentDetails: { planName: string } }>("/api/stripeSubscriptions/activateStripeSubscription", { json: { session_id: sessionId, affiliateID } });
+export const startLifetimePayment = (plan: LifetimePlan, returnUrl: string) =>
+  apiJson<{ redirectUrl: string }>("/api/stripeSubscriptions/startStripeOnceOffPayment", { json: { stripePriceID: plan.stripePriceID, planId: plan.planId, returnUrl } });
+export const activateLifetime = (sessionId: string, planId: string) =>
+  apiJson<{ paymentDetails: { planName: string } }>("/api/subscriptions/activateLifetimePurchase", { json: { session_id: sessionId, planId } });
+export const cancelSubscription = (subscriptionID: string, cancelReason: string) =>
+  apiJson<{ message: string }>("/api/stripeSubscriptions/cancelStripeSubscription", { json: { subscriptionID, cancelReason } });
+export const reviseSubscription = (subscriptionID: string, plan: PlanInfo) =>
+  apiJson<{ message: string }>("/api/stripeSubscriptions/reviseStripeSubscription", {
+    json: { subscriptionID, newStripePriceID: plan.stripePriceID, newPlanId: plan.planId },
+  });
+export const redeemCode = (redemptionCode: string) => apiJson<RedeemResult>("/api/subscriptions/redeemPurchaseCode", { json: { redemptionCode } });
+
+/** The server's text for a failed call, or null when it gave none. */
+export function serverMessage(error: unknown): string | null {
+  return error instanceof ApiError && error.message ? error.message : null;
+}
+
+export function money(amount: number): string {
+  return `$${amount.toFixed(2).replace(/\.00$/, "")}`;
+}
+
+export function longDate(iso: string): string {
+  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+}
+
+/** The query parameters a checkout return carries, removed once handled (the URL is cleaned). */
+export const PAYMENT_PARAMS = ["paymentMessage", "session_id", "planId"];
+
+export const REFUND_NOTE = "Refunds are not offered. When you cancel, your plan stays active until the end of the period you paid for.";

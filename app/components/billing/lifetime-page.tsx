@@ -1,0 +1,145 @@
+import { Link, useNavigate, useSearchParams } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type { LifetimePlan } from "../../../contracts/plans-api.ts";
+import { useAuth } from "../../lib/auth.tsx";
+import { activateLifetime, getLifetimePlans, money, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
+import { NoticeBox, type Notice } from "./notice.tsx";
+
+/** Spec section 9: the lifetime success message shows for 10 s. */
+const SUCCESS_MS = 10_000;
+
+/** The test configuration opens the payment page in a new tab (spec section 4, Lifetime purchase). */
+function isTestConfiguration(appEnv: string): boolean {
+  return appEnv === "test" || appEnv === "development";
+}
+
+/**
+ * /lifetime: the lifetime plans and Get Lifetime (spec section 4, Lifetime
+ * purchase). Back from payment with paymentMessage=success and a matching
+ * session and plan, the purchase is activated and the URL cleaned;
+ * paymentMessage=cancel says 'Payment cancelled'.
+ */
+export function LifetimePage() {
+  const { user, env, reloadUser } = useAuth();
+  const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [plans, setPlans] = useState<LifetimePlan[] | null>(null);
+  const [busyPlan, setBusyPlan] = useState<string | null>(null);
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const handled = useRef(false);
+
+  useEffect(() => {
+    // Spec section 8: a failure to load the lifetime plans is logged only.
+    getLifetimePlans()
+      .then(setPlans)
+      .catch((error) => {
+        console.error("Could not load the lifetime plans", error);
+        setPlans([]);
+      });
+  }, []);
+
+  useEffect(() => {
+    const paymentMessage = searchParams.get("paymentMessage");
+    if (!paymentMessage || handled.current || !user) return;
+    handled.current = true;
+    const sessionId = searchParams.get("session_id");
+    const planId = searchParams.get("planId");
+    const clean = () =>
+      setSearchParams(
+        (params) => {
+          for (const name of PAYMENT_PARAMS) params.delete(name);
+          return params;
+        },
+        { replace: true },
+      );
+    if (paymentMessage === "cancel") {
+      setNotice({ kind: "info", text: "Payment cancelled" });
+      clean();
+      return;
+    }
+    if (paymentMessage !== "success" || !sessionId || !planId) return clean();
+    setNotice({ kind: "info", text: "Activating your purchase…" });
+    activateLifetime(sessionId, planId)
+      .then(({ paymentDetails }) => {
+        setNotice({ kind: "success", text: `Thank you! Your ${paymentDetails.planName} plan is now active.` });
+        reloadUser();
+        window.setTimeout(() => setNotice((current) => (current?.kind === "success" ? null : current)), SUCCESS_MS);
+      })
+      .catch((error) => setNotice({ kind: "error", text: "There was an error activating your subscription.", detail: serverMessage(error) }))
+      .finally(clean);
+  }, [searchParams, setSearchParams, user, reloadUser]);
+
+  async function getLifetime(plan: LifetimePlan) {
+    if (!user) {
+      navigate(`/login?redirectTo=${encodeURIComponent("/lifetime")}`);
+      return;
+    }
+    setBusyPlan(plan.planId);
+    setNotice(null);
+    // A tab opened after the server answers would be blocked as a popup: open it now, point it at the payment page later.
+    const tab = isTestConfiguration(env.appEnv) ? window.open("", "_blank") : null;
+    try {
+      const { redirectUrl } = await startLifetimePayment(plan, "/lifetime");
+      if (tab) {
+        tab.location.href = redirectUrl;
+        setBusyPlan(null);
+      } else {
+        window.location.assign(redirectUrl);
+      }
+    } catch (error) {
+      tab?.close();
+      setNotice({ kind: "error", text: "Error making payment", detail: serverMessage(error) });
+      setBusyPlan(null);
+    }
+  }
+
+  const owned = user?.planId && user.planStatus === "Active" ? user.planId : null;
+
+  return (
+    <main className="page billing-page">
+      <header className="billing-page__header">
+        <h1>Lifetime plan</h1>
+        <p className="muted">Pay once and keep your monthly pin credits for good.</p>
+      </header>
+      {notice && <NoticeBox notice={notice} />}
+      {!plans && <p className="muted">Loading…</p>}
+      {plans && plans.length === 0 && (
+        <p>
+          No lifetime plan is on offer right now. See our <Link to="/pricing">monthly and annual plans</Link>.
+        </p>
+      )}
+      <ul className="plan-grid plan-grid--lifetime" aria-label="Lifetime plans">
+        {(plans ?? []).map((plan) => (
+          <li key={plan.planId} className="plan-card plan-card--lifetime">
+            <img className="plan-card__image" src={plan.planImage} alt="" width={56} height={56} />
+            <h2 className="plan-card__name">{plan.planName}</h2>
+            <p className="plan-card__price">
+              {plan.previousPrice > plan.amount && (
+                <>
+                  <s className="plan-card__original" aria-label={`Was ${money(plan.previousPrice)}`}>
+                    {money(plan.previousPrice)}
+                  </s>{" "}
+                </>
+              )}
+              <span className="plan-card__amount">{money(plan.amount)}</span>
+              <span className="muted"> one payment</span>
+            </p>
+            <ul className="plan-card__features">
+              {plan.features.map((feature) => (
+                <li key={feature}>{feature}</li>
+              ))}
+            </ul>
+            {owned === plan.planId ? (
+              <p className="plan-card__owned">You have this plan.</p>
+            ) : (
+              <button type="button" className="button button--primary plan-card__button" disabled={busyPlan !== null} onClick={() => getLifetime(plan)}>
+                {busyPlan === plan.planId ? "Opening payment…" : "Get Lifetime"}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <p className="billing-refunds">Refunds are not offered: the Lifetime plan is a one-off payment.</p>
+    </main>
+  );
+}

@@ -1,0 +1,52 @@
+import type { Post } from "../../../contracts/post.ts";
+import { renderPostBody } from "../../lib/generator/generate.ts";
+import { creepProgress, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { schedulePins } from "../../lib/pinterest/scheduling-api.ts";
+import { renderTemplateImage } from "../../lib/pin-images.ts";
+import type { Toaster } from "../shell/toast.tsx";
+
+/**
+ * Bulk scheduling from the grid: render each pin on the server, send them to
+ * schedulePin, and move a progress bar toward 90 percent until the server
+ * confirms (then 100). Per-post flags say where each one stands.
+ */
+export async function scheduleGridPosts(
+  posts: Post[],
+  target: ScheduleTarget,
+  options: { bypassResize: boolean; setFlags(ids: ReadonlySet<string>, flags: ScheduleFlags): void; toast: Toaster; onPercent(percent: number): void },
+) {
+  let percent = 0;
+  let floor = 0;
+  options.onPercent(0);
+  const timer = setInterval(() => {
+    percent = creepProgress(percent, floor);
+    options.onPercent(Math.round(percent));
+  }, 250);
+  try {
+    const result = await schedulePosts(posts, target, {
+      render: async (post) => (await renderTemplateImage(renderPostBody(post, { bypassResize: options.bypassResize }))).url,
+      schedule: (pins) => schedulePins(pins),
+      setFlags: options.setFlags,
+      onFloor: (value) => {
+        floor = value;
+        percent = Math.max(percent, floor);
+        options.onPercent(Math.round(percent));
+      },
+    });
+    clearInterval(timer);
+    options.onPercent(100);
+    if (result.scheduled > 0) {
+      options.toast({
+        title: `${result.scheduled} ${result.scheduled === 1 ? "pin" : "pins"} scheduled to ${target.boardName || "the board"}`,
+        description: target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.",
+        kind: "success",
+      });
+    }
+    if (result.failed.length > 0) {
+      options.toast({ title: `${result.failed.length} ${result.failed.length === 1 ? "pin" : "pins"} could not be scheduled`, description: result.failed[0].error, kind: "error" });
+    }
+    return result;
+  } finally {
+    clearInterval(timer);
+  }
+}

@@ -1,0 +1,140 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { PinHistoryItem } from "../../../contracts/scheduling-api.ts";
+import { useAuth } from "../../lib/auth.tsx";
+import { getPinHistory, nextPinHistoryCursor, type PinHistoryCursor } from "../../lib/pinterest/scheduling-api.ts";
+import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { Spinner } from "../spinner.tsx";
+import { failureText } from "./use-pinterest.tsx";
+
+const ACTION_LABELS: Record<PinHistoryItem["action"], string> = { pinned: "Posted", scheduled: "Scheduled", downloaded: "Downloaded" };
+
+/** /pin-history (spec section 2): posted, downloaded and scheduled pins, newest first, 30 at a time. */
+export function PinHistoryPage() {
+  const { user } = useAuth();
+  if (!user) {
+    return (
+      <main className="page page--narrow">
+        <h1>Pin history</h1>
+        <LoginPrompt action="see your pin history" />
+      </main>
+    );
+  }
+  return <PinHistory />;
+}
+
+function PinHistory() {
+  const [items, setItems] = useState<PinHistoryItem[]>([]);
+  const [next, setNext] = useState<PinHistoryCursor | null>(null);
+  const [state, setState] = useState<"loading" | "ready" | "more" | "failed">("loading");
+  const [error, setError] = useState("");
+  const loaded = useRef<PinHistoryItem[]>([]);
+
+  const load = useCallback(async (cursor: PinHistoryCursor | null) => {
+    setState(cursor ? "more" : "loading");
+    try {
+      const page = (await getPinHistory(cursor ?? { startAtDate: null })).pinHistory;
+      const current = cursor ? loaded.current : [];
+      const merged = [...current, ...page.filter((item) => !current.some((known) => known.id === item.id))];
+      loaded.current = merged;
+      setItems(merged);
+      setNext(nextPinHistoryCursor(current.length + page.length, page));
+      setState("ready");
+    } catch (failure) {
+      setError(failureText(failure));
+      setState(cursor ? "ready" : "failed");
+    }
+  }, []);
+
+  useEffect(() => {
+    void load(null);
+  }, [load]);
+
+  return (
+    <main className="page pin-history-page">
+      <header className="scheduling-page__header">
+        <h1>Pin history</h1>
+        <p className="muted">Pins you posted, scheduled and downloaded, with the credits each used.</p>
+      </header>
+      {state === "loading" ? (
+        <p className="loading">
+          <Spinner label="Loading your pin history" /> Loading your pin history…
+        </p>
+      ) : state === "failed" ? (
+        <p className="notice notice--error" role="alert">
+          Unable to load your pin history: {error}{" "}
+          <button type="button" className="link-button" onClick={() => void load(null)}>
+            Try again
+          </button>
+        </p>
+      ) : items.length === 0 ? (
+        <p className="muted">No pins yet. Pins you download, schedule or post appear here.</p>
+      ) : (
+        <ol className="history-list" aria-label="Pin history">
+          {items.map((item) => (
+            <HistoryItem key={item.id} item={item} />
+          ))}
+        </ol>
+      )}
+      {state !== "loading" && state !== "failed" && error && next ? (
+        <p className="field__error" role="alert">
+          Unable to load more: {error}
+        </p>
+      ) : null}
+      {next && state !== "loading" && state !== "failed" ? (
+        <button
+          type="button"
+          className="button button--ghost history-more"
+          disabled={state === "more"}
+          onClick={() => {
+            setError("");
+            void load(next);
+          }}
+        >
+          {state === "more" ? <Spinner label="Loading" /> : null} Load more
+        </button>
+      ) : null}
+    </main>
+  );
+}
+
+function HistoryItem({ item }: { item: PinHistoryItem }) {
+  const name = item.title || "Untitled pin";
+  const when = new Date(item.createdAtUTCTimestamp);
+  const badge = item.action === "pinned" ? "badge badge--success" : item.action === "scheduled" ? "badge badge--neutral" : "badge badge--warning";
+  return (
+    <li className="history-item" aria-label={`${ACTION_LABELS[item.action]}: ${name}`}>
+      {item.imageUrl ? <img className="history-item__thumb" src={item.imageUrl} alt="" loading="lazy" width={64} height={96} /> : <span className="history-item__thumb" aria-hidden="true" />}
+      <div className="history-item__body">
+        <h2 className="history-item__title">{name}</h2>
+        <p className="history-item__meta">
+          <span className={badge}>{ACTION_LABELS[item.action]}</span>{" "}
+          <time dateTime={when.toISOString()}>{when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}</time>
+        </p>
+        {item.boardName || item.boardId || item.pinterestProfile ? (
+          <p className="history-item__meta">
+            {item.boardName || item.boardId ? <span>Board: {item.boardName || item.boardId}</span> : null}
+            {item.pinterestProfile ? <span> · {item.pinterestProfile}</span> : null}
+          </p>
+        ) : null}
+        <p className="history-item__meta">
+          {item.pinterestUrl ? (
+            <a href={item.pinterestUrl} target="_blank" rel="noreferrer">
+              View on Pinterest
+            </a>
+          ) : item.url ? (
+            <a href={item.url} target="_blank" rel="noreferrer" className="history-item__link">
+              {item.url}
+            </a>
+          ) : null}
+        </p>
+      </div>
+      <p className="history-item__credits">
+        <strong>{formatCredits(item.credits)}</strong> {item.credits === 1 ? "credit" : "credits"}
+      </p>
+    </li>
+  );
+}
+
+function formatCredits(credits: number): string {
+  return Number.isInteger(credits) ? String(credits) : credits.toFixed(1);
+}

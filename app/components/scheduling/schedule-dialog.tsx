@@ -1,0 +1,222 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Link } from "@remix-run/react";
+import { useEffect, useId, useState, type FormEvent } from "react";
+import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
+import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../../lib/pinterest/times.ts";
+import { Spinner } from "../spinner.tsx";
+import { BoardFields, type BoardChoice } from "./board-fields.tsx";
+import { failureText, type Pinterest } from "./use-pinterest.tsx";
+
+const NO_BOARD: BoardChoice = { boardId: "", boardName: "", sectionId: null };
+
+/**
+ * The board picker of bulk scheduling (/generate): which profile and board,
+ * and when: the next free times of the profile's queue, or a date and time in
+ * the profile's time zone.
+ */
+export function ScheduleDialog({
+  open,
+  count,
+  pinterest,
+  onCancel,
+  onConfirm,
+}: {
+  open: boolean;
+  /** How many pins will be scheduled. */
+  count: number;
+  pinterest: Pinterest;
+  onCancel(): void;
+  /** Called with the choice; the dialog closes at once and the page shows the progress. */
+  onConfirm(target: ScheduleTarget): void;
+}) {
+  const id = useId();
+  const { profiles, activeProfile, activate, connect } = pinterest;
+  const [username, setUsername] = useState(activeProfile?.username ?? "");
+  const [settings, setSettings] = useState<SchedulingSettings | null>(null);
+  const [activation, setActivation] = useState<{ state: "idle" | "loading" | "failed"; error?: string; status?: number }>({ state: "idle" });
+  const [board, setBoard] = useState<BoardChoice>(NO_BOARD);
+  const [when, setWhen] = useState<"Queue" | "SpecificDate">("Queue");
+  const [at, setAt] = useState("");
+  const [allowDuplicate, setAllowDuplicate] = useState(false);
+  const [errors, setErrors] = useState<{ board?: string; at?: string }>({});
+
+  useEffect(() => {
+    if (open && !username && activeProfile) setUsername(activeProfile.username);
+  }, [open, username, activeProfile]);
+
+  useEffect(() => {
+    if (!open || !username) return;
+    let current = true;
+    setSettings(null);
+    setActivation({ state: "loading" });
+    activate(username).then(
+      (answer) => {
+        if (!current) return;
+        setSettings(answer.schedulingSettings);
+        setActivation({ state: "idle" });
+        setAt((value) => value || dateTimeFieldValue(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000, answer.schedulingSettings.timezone.value));
+      },
+      (failure: unknown) => current && setActivation({ state: "failed", error: failureText(failure), status: (failure as { status?: number }).status }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [open, username, activate]);
+
+  const zone = settings?.timezone.value ?? "Etc/GMT";
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const found: typeof errors = {};
+    if (!board.boardId) found.board = "Choose the board to pin to";
+    let instant: number | null = null;
+    if (when === "SpecificDate") {
+      instant = instantOfDateTimeField(at, zone);
+      if (instant === null) found.at = "Enter a date and time";
+      else if (instant <= Date.now()) found.at = "Choose a time in the future";
+    }
+    setErrors(found);
+    if (found.board || found.at) return;
+    onConfirm({
+      pinterestProfileUsername: username,
+      boardId: board.boardId,
+      boardName: board.boardName,
+      sectionId: board.sectionId,
+      when: when === "SpecificDate" ? { type: "SpecificDate", at: instant! } : { type: "Queue" },
+      allowDuplicate,
+    });
+  }
+
+  const pins = `${count} ${count === 1 ? "pin" : "pins"}`;
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !next && onCancel()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog schedule-dialog" aria-describedby={undefined}>
+          <Dialog.Title className="dialog__title">Schedule {pins}</Dialog.Title>
+          {profiles.length === 0 ? (
+            <>
+              <p className="dialog__text">Connect a Pinterest profile first: pins are posted to its boards.</p>
+              <div className="dialog__actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="button button--ghost">
+                    Cancel
+                  </button>
+                </Dialog.Close>
+                <Link className="button button--primary" to="/scheduling">
+                  Connect a Pinterest profile
+                </Link>
+              </div>
+            </>
+          ) : (
+            <form onSubmit={submit} noValidate>
+              {profiles.length > 1 ? (
+                <div className="field">
+                  <label className="field__label" htmlFor={`${id}-profile`}>
+                    Pinterest profile
+                  </label>
+                  <select
+                    id={`${id}-profile`}
+                    className="field__input field__select"
+                    value={username}
+                    onChange={(event) => {
+                      setUsername(event.target.value);
+                      setBoard(NO_BOARD);
+                    }}
+                  >
+                    {profiles.map((profile) => (
+                      <option key={profile.username} value={profile.username}>
+                        {profile.username}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ) : (
+                <p className="dialog__text">
+                  To <strong>{username}</strong>
+                </p>
+              )}
+
+              {activation.state === "loading" ? (
+                <p className="muted">
+                  <Spinner label="Connecting to Pinterest" /> Connecting to Pinterest…
+                </p>
+              ) : null}
+              {activation.state === "failed" ? (
+                <div className="notice notice--error" role="alert">
+                  {activation.error}
+                  {activation.status === 401 || activation.status === 423 ? (
+                    <span className="notice__detail">
+                      <button type="button" className="link-button" onClick={() => void connect()}>
+                        Reconnect {username}
+                      </button>
+                    </span>
+                  ) : null}
+                </div>
+              ) : null}
+
+              {settings ? (
+                <>
+                  <BoardFields pinterest={pinterest} username={username} value={board} onChange={setBoard} error={errors.board} />
+
+                  <fieldset className="schedule-dialog__when">
+                    <legend className="field__label">When</legend>
+                    <label className="check">
+                      <input type="radio" name={`${id}-when`} value="Queue" checked={when === "Queue"} onChange={() => setWhen("Queue")} />
+                      The next free times in the queue
+                    </label>
+                    <label className="check">
+                      <input type="radio" name={`${id}-when`} value="SpecificDate" checked={when === "SpecificDate"} onChange={() => setWhen("SpecificDate")} />
+                      At a date and time
+                    </label>
+                    {when === "SpecificDate" ? (
+                      <div className={errors.at ? "field field--invalid" : "field"}>
+                        <label className="field__label" htmlFor={`${id}-at`}>
+                          Date and time ({timeZoneLabel(zone)})
+                        </label>
+                        <input
+                          id={`${id}-at`}
+                          className="field__input"
+                          type="datetime-local"
+                          step={1}
+                          value={at}
+                          aria-invalid={errors.at ? true : undefined}
+                          aria-describedby={errors.at ? `${id}-at-error` : undefined}
+                          onChange={(event) => setAt(event.target.value)}
+                        />
+                        {errors.at ? (
+                          <p className="field__error" id={`${id}-at-error`}>
+                            {errors.at}
+                          </p>
+                        ) : null}
+                      </div>
+                    ) : (
+                      <p className="field__hint">Each pin takes the next free time of the profile's schedule; pins with the same link go to a board at least 48 hours apart.</p>
+                    )}
+                  </fieldset>
+
+                  <label className="check">
+                    <input type="checkbox" checked={allowDuplicate} onChange={(event) => setAllowDuplicate(event.target.checked)} />
+                    Post even if the same link goes to this board within 48 hours
+                  </label>
+                </>
+              ) : null}
+
+              <div className="dialog__actions">
+                <Dialog.Close asChild>
+                  <button type="button" className="button button--ghost">
+                    Cancel
+                  </button>
+                </Dialog.Close>
+                <button type="submit" className="button button--primary" disabled={!settings}>
+                  Schedule {pins}
+                </button>
+              </div>
+            </form>
+          )}
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

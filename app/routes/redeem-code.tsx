@@ -1,0 +1,9 @@
+import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
+import billingStyles from "../components/billing/billing.css?url";
+import { RedeemCodePage } from "../components/billing/redeem-code-page.tsx";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: billingStyles }];
+export const meta: MetaFunction = () => [{ title: "Redeem a code | Pinboard Studio" }];
+
+/** /redeem-code: redeem a code for a plan (spec section 2). */
+export default RedeemCodePage;

@@ -1,0 +1,115 @@
+import * as v from "valibot";
+import type { ProfileUpdates } from "./billing.ts";
+import { body } from "./fields.ts";
+
+/** Plans, lifetime purchases and redeem codes (spec section 7, Subscriptions and payments). */
+
+const planId = (field: string) =>
+  v.pipe(
+    v.string(`${field} is required`),
+    v.trim(),
+    v.nonEmpty(`${field} is required`),
+    v.maxLength(64, `${field} is too long`),
+    v.regex(/^[a-z0-9-]+$/, `${field} must be a plan id such as starter-monthly`),
+  );
+
+/** A plan as GET /api/subscriptions/getPlans and /getPlan/{id} answer it. */
+export interface PlanInfo {
+  planId: string;
+  planName: string;
+  tier: string;
+  /** "none" (Free), "month", "year" or "once" (Lifetime). */
+  billingPeriod: string;
+  /** USD */
+  amount: number;
+  creditsPerMonth: number;
+  freeTrialDays: number;
+  planOrder: number;
+  stripePriceID: string | null;
+}
+
+/** A lifetime plan (spec section 3, Lifetime plan). */
+export interface LifetimePlan {
+  planId: string;
+  planName: string;
+  previousPrice: number;
+  amount: number;
+  features: string[];
+  planImage: string;
+  paymentPeriod: string;
+  planDuration: string;
+  stripePriceID: string;
+  freeTrialDays: number;
+  planOrder: number;
+}
+
+/** GET /api/subscriptions/getPlan/{id} */
+export const PlanIdParam = v.object({ id: planId("id") });
+
+/** POST /api/subscriptions/activateLifetimePurchase -> {profileUpdates, paymentDetails} */
+export const ActivateLifetimePurchaseBody = body({
+  session_id: v.pipe(
+    v.string("session_id is required"),
+    v.trim(),
+    v.nonEmpty("session_id is required"),
+    v.maxLength(255, "session_id is too long"),
+    v.regex(/^cs_[A-Za-z0-9_]+$/, "session_id must be a Stripe checkout session id (cs_...)"),
+  ),
+  planId: planId("planId"),
+});
+
+/** Redeem codes look like ABCD-EFGH-JKLM-NPQR; spaces, dashes and case are forgiven. */
+export const REDEEM_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+export function normalizeRedeemCode(text: string): string {
+  const compact = text.toUpperCase().replace(/[\s-]+/g, "");
+  return compact.length === 16 ? compact.match(/.{4}/g)!.join("-") : compact;
+}
+
+/** POST /api/subscriptions/redeemPurchaseCode -> {message, profileUpdates, planId, planName, months} */
+export const RedeemPurchaseCodeBody = body({
+  redemptionCode: v.pipe(
+    v.string("redemptionCode is required"),
+    v.trim(),
+    v.nonEmpty("redemptionCode is required"),
+    v.maxLength(64, "redemptionCode is too long"),
+    v.transform(normalizeRedeemCode),
+    v.regex(new RegExp(`^([${REDEEM_CODE_ALPHABET}]{4}-){3}[${REDEEM_CODE_ALPHABET}]{4}$`), "This is not a valid code. Codes look like ABCD-EFGH-JKLM-NPQR."),
+  ),
+});
+
+/** POST /api/admin/redeemCodes -> {codes, batchId} (admins only) */
+export const CreateRedeemCodesBody = body({
+  planId: planId("planId"),
+  count: v.pipe(v.number("count must be a number"), v.integer("count must be a whole number"), v.minValue(1, "count must be at least 1"), v.maxValue(500, "count must be at most 500")),
+  months: v.optional(
+    v.nullable(v.pipe(v.number("months must be a number"), v.integer("months must be a whole number"), v.minValue(1, "months must be at least 1"), v.maxValue(60, "months must be at most 60"))),
+  ),
+});
+
+export interface RedeemResult {
+  message: string;
+  planId: string;
+  planName: string;
+  /** Months the code gave; null: the plan for good. */
+  months: number | null;
+  profileUpdates: ProfileUpdates;
+}
+
+export const REDEEM_ERROR_MESSAGE = "There was an error redeeming your code.";
+
+/** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
+export interface CurrentSubscription {
+  provider: "stripe" | "paypal" | "shopify" | "code";
+  kind: "subscription" | "lifetime";
+  /** The provider's subscription id (Stripe sub_...); null for a purchase or a code. */
+  subscriptionID: string | null;
+  planId: string;
+  planName: string;
+  /** The provider's status, e.g. active, trialing, past_due, canceled. */
+  status: string;
+  cancelAtPeriodEnd: boolean;
+  /** ISO; null for a lifetime plan. */
+  periodEnd: string | null;
+  trialEnd: string | null;
+}

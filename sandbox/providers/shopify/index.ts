@@ -1,0 +1,341 @@
+import { Hono, type Context } from "hono";
+import { escapeHtml, standalonePage } from "../../html.ts";
+import { providerState, type SandboxState } from "../../state.ts";
+
+/**
+ * Stand-in for Shopify's Admin GraphQL API billing, mounted at /shopify
+ * (docs/decisions/014-paypal-shopify.md). Every *.myshopify.com store exists;
+ * an access token is accepted when it looks like an offline token (shpat_...).
+ *
+ * - `POST /:shop/admin/api/:version/graphql.json` {query, variables}:
+ *   `appSubscriptionCreate` (PENDING, with a confirmationUrl), `currentAppInstallation
+ *   { activeSubscriptions }` and `appSubscriptionCancel`. The operation is recognised by
+ *   its root field and answered with the whole object (a field list is not applied);
+ *   bad input comes back as userErrors, an unknown field as a GraphQL error, a bad token
+ *   as Shopify's 401 body.
+ * - `GET|POST /:shop/admin/charges/:app/:id/RecurringApplicationCharge/confirm_recurring_application_charge`:
+ *   the confirmation page; approving makes the charge ACTIVE, declining DECLINED, and both
+ *   redirect to returnUrl with charge_id, as Shopify does.
+ *
+ * Inspection: `GET /__sandbox/shopify/subscriptions?shop=`.
+ */
+
+const APP_ID = "7654321";
+const SHOP = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
+export interface AppSubscriptionObject {
+  id: string;
+  name: string;
+  status: "PENDING" | "ACTIVE" | "DECLINED" | "EXPIRED" | "FROZEN" | "CANCELLED";
+  test: boolean;
+  trialDays: number;
+  createdAt: string;
+  currentPeriodEnd: string | null;
+  returnUrl: string;
+  lineItems: {
+    id: string;
+    plan: {
+      pricingDetails: {
+        __typename: "AppRecurringPricing";
+        interval: "EVERY_30_DAYS" | "ANNUAL";
+        price: { amount: string; currencyCode: string };
+      };
+    };
+  }[];
+}
+
+interface ShopifyState {
+  nextId: number;
+  /** By shop domain, then by gid. */
+  shops: Map<string, Map<string, AppSubscriptionObject & { shop: string }>>;
+}
+
+export function shopifyState(state: SandboxState): ShopifyState {
+  return providerState(state, "shopify", () => ({
+    nextId: 29_000_000_001,
+    shops: new Map(),
+  }));
+}
+
+function subscriptionsOf(shopify: ShopifyState, shop: string) {
+  let map = shopify.shops.get(shop);
+  if (!map) {
+    map = new Map();
+    shopify.shops.set(shop, map);
+  }
+  return map;
+}
+
+const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+const DAY = 86_400_000;
+
+type UserError = { field: string[] | null; message: string };
+
+function publicView(subscription: AppSubscriptionObject) {
+  const { returnUrl: _returnUrl, ...rest } = subscription as AppSubscriptionObject & { shop?: string };
+  delete (rest as { shop?: string }).shop;
+  return rest;
+}
+
+function createSubscription(c: Context, state: SandboxState, shop: string, variables: Record<string, unknown>) {
+  const userErrors: UserError[] = [];
+  const name = variables.name;
+  const returnUrl = variables.returnUrl;
+  const lineItems = variables.lineItems;
+  const trialDays = variables.trialDays ?? 0;
+  if (typeof name !== "string" || !name.trim()) userErrors.push({ field: ["name"], message: "Name can't be blank" });
+  if (typeof returnUrl !== "string" || !/^https?:\/\//.test(returnUrl)) userErrors.push({ field: ["returnUrl"], message: "Return url is invalid" });
+  if (!Number.isInteger(trialDays) || (trialDays as number) < 0 || (trialDays as number) > 1000)
+    userErrors.push({
+      field: ["trialDays"],
+      message: "Trial days must be between 0 and 1000",
+    });
+  const item =
+    Array.isArray(lineItems) && lineItems.length === 1
+      ? (lineItems[0] as {
+          plan?: {
+            appRecurringPricingDetails?: {
+              price?: { amount?: unknown; currencyCode?: unknown };
+              interval?: unknown;
+            };
+          };
+        })
+      : null;
+  const details = item?.plan?.appRecurringPricingDetails;
+  const amount = Number(details?.price?.amount);
+  if (!details)
+    userErrors.push({
+      field: ["lineItems"],
+      message: "A subscription needs exactly one recurring pricing line item",
+    });
+  else {
+    if (!Number.isFinite(amount) || amount <= 0)
+      userErrors.push({
+        field: ["lineItems", "0", "plan", "appRecurringPricingDetails", "price", "amount"],
+        message: "Price must be greater than 0",
+      });
+    if (details.price?.currencyCode !== "USD")
+      userErrors.push({
+        field: ["lineItems", "0", "plan", "appRecurringPricingDetails", "price", "currencyCode"],
+        message: "Currency code must be USD",
+      });
+    if (details.interval !== "EVERY_30_DAYS" && details.interval !== "ANNUAL")
+      userErrors.push({
+        field: ["lineItems", "0", "plan", "appRecurringPricingDetails", "interval"],
+        message: "Interval is not included in the list",
+      });
+  }
+  if (userErrors.length)
+    return {
+      appSubscriptionCreate: {
+        userErrors,
+        appSubscription: null,
+        confirmationUrl: null,
+      },
+    };
+  const shopify = shopifyState(state);
+  const number = shopify.nextId++;
+  const subscription: AppSubscriptionObject & { shop: string } = {
+    id: `gid://shopify/AppSubscription/${number}`,
+    name: (name as string).trim(),
+    status: "PENDING",
+    test: variables.test === true,
+    trialDays: trialDays as number,
+    createdAt: isoNow(),
+    currentPeriodEnd: null,
+    returnUrl: returnUrl as string,
+    shop,
+    lineItems: [
+      {
+        id: `gid://shopify/AppSubscriptionLineItem/${number}?v=1&index=0`,
+        plan: {
+          pricingDetails: {
+            __typename: "AppRecurringPricing",
+            interval: details!.interval as "EVERY_30_DAYS" | "ANNUAL",
+            price: { amount: amount.toFixed(2), currencyCode: "USD" },
+          },
+        },
+      },
+    ],
+  };
+  subscriptionsOf(shopify, shop).set(subscription.id, subscription);
+  const origin = new URL(c.req.url).origin;
+  const confirmationUrl = `${origin}/shopify/${shop}/admin/charges/${APP_ID}/${number}/RecurringApplicationCharge/confirm_recurring_application_charge?signature=${crypto
+    .randomUUID()
+    .replaceAll("-", "")}`;
+  return {
+    appSubscriptionCreate: {
+      userErrors: [],
+      appSubscription: { id: subscription.id, status: subscription.status },
+      confirmationUrl,
+    },
+  };
+}
+
+function cancelSubscription(state: SandboxState, shop: string, variables: Record<string, unknown>) {
+  const subscription = typeof variables.id === "string" ? subscriptionsOf(shopifyState(state), shop).get(variables.id) : undefined;
+  if (!subscription)
+    return {
+      appSubscriptionCancel: {
+        userErrors: [
+          {
+            field: ["id"],
+            message: "Couldn't find RecurringApplicationCharge",
+          },
+        ],
+        appSubscription: null,
+      },
+    };
+  if (subscription.status !== "ACTIVE" && subscription.status !== "FROZEN") {
+    return {
+      appSubscriptionCancel: {
+        userErrors: [
+          {
+            field: ["id"],
+            message: `Cannot cancel a subscription with status ${subscription.status.toLowerCase()}`,
+          },
+        ],
+        appSubscription: null,
+      },
+    };
+  }
+  subscription.status = "CANCELLED";
+  return {
+    appSubscriptionCancel: {
+      userErrors: [],
+      appSubscription: publicView(subscription),
+    },
+  };
+}
+
+export function shopifyProvider(state: SandboxState) {
+  const app = new Hono();
+
+  app.post("/:shop/admin/api/:version/graphql.json", async (c) => {
+    const shop = c.req.param("shop");
+    if (!SHOP.test(shop)) return c.text("Not Found", 404);
+    const token = c.req.header("x-shopify-access-token") ?? "";
+    if (!/^shpat_[A-Za-z0-9]{8,}$/.test(token))
+      return c.json(
+        {
+          errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
+        },
+        401,
+      );
+    let body: { query?: unknown; variables?: unknown };
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ errors: [{ message: "Invalid JSON in request body" }] }, 400);
+    }
+    if (typeof body.query !== "string" || !body.query.trim()) return c.json({ errors: { query: "Required parameter missing or invalid" } }, 400);
+    const variables = body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : {};
+    const query = body.query;
+    let data: Record<string, unknown>;
+    if (/\bappSubscriptionCreate\s*\(/.test(query)) data = createSubscription(c, state, shop, variables);
+    else if (/\bappSubscriptionCancel\s*\(/.test(query)) data = cancelSubscription(state, shop, variables);
+    else if (/\bcurrentAppInstallation\b/.test(query)) {
+      const active = [...subscriptionsOf(shopifyState(state), shop).values()].filter((subscription) => subscription.status === "ACTIVE").map(publicView);
+      data = { currentAppInstallation: { activeSubscriptions: active } };
+    } else {
+      const field = /\{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? "unknown";
+      return c.json({
+        errors: [
+          {
+            message: `Field '${field}' doesn't exist on type 'QueryRoot'`,
+            locations: [{ line: 1, column: 1 }],
+            path: ["query", field],
+            extensions: {
+              code: "undefinedField",
+              typeName: "QueryRoot",
+              fieldName: field,
+            },
+          },
+        ],
+      });
+    }
+    return c.json({
+      data,
+      extensions: {
+        cost: {
+          requestedQueryCost: 10,
+          actualQueryCost: 10,
+          throttleStatus: {
+            maximumAvailable: 2000,
+            currentlyAvailable: 1990,
+            restoreRate: 100,
+          },
+        },
+      },
+    });
+  });
+
+  const charge = (c: Context) => subscriptionsOf(shopifyState(state), c.req.param("shop") ?? "").get(`gid://shopify/AppSubscription/${c.req.param("id")}`);
+  const confirmPath = "/:shop/admin/charges/:app/:id/RecurringApplicationCharge/confirm_recurring_application_charge";
+
+  app.get(confirmPath, (c) => {
+    const subscription = charge(c);
+    if (!subscription) return c.html(page("This charge does not exist.", null), 404);
+    if (subscription.status !== "PENDING") return c.redirect(back(subscription), 303);
+    return c.html(page(null, subscription));
+  });
+
+  app.post(confirmPath, async (c) => {
+    const subscription = charge(c);
+    if (!subscription) return c.html(page("This charge does not exist.", null), 404);
+    if (subscription.status === "PENDING") {
+      const form = await c.req.parseBody();
+      if (form.action === "decline") subscription.status = "DECLINED";
+      else {
+        subscription.status = "ACTIVE";
+        const pricing = subscription.lineItems[0].plan.pricingDetails;
+        subscription.currentPeriodEnd = new Date(Date.now() + (subscription.trialDays + (pricing.interval === "ANNUAL" ? 365 : 30)) * DAY)
+          .toISOString()
+          .replace(/\.\d{3}Z$/, "Z");
+      }
+    }
+    return c.redirect(back(subscription), 303);
+  });
+
+  return app;
+}
+
+function back(subscription: AppSubscriptionObject): string {
+  const url = new URL(subscription.returnUrl);
+  url.searchParams.set("charge_id", subscription.id.split("/").pop()!);
+  return url.toString();
+}
+
+const CSS = `
+  body { font-family: -apple-system, "Segoe UI", Roboto, Arial, sans-serif; background: #f1f1f1; color: #303030; margin: 0; }
+  main { max-width: 460px; margin: 48px auto; background: #fff; border-radius: 12px; padding: 28px; box-shadow: 0 1px 4px rgba(0,0,0,.12); }
+  h1 { font-size: 18px; } .price { font-size: 24px; font-weight: 600; } .note { color: #616161; font-size: 14px; }
+  button { margin-top: 16px; margin-right: 8px; padding: 10px 16px; border-radius: 8px; border: 0; background: #303030; color: #fff; font-size: 15px; cursor: pointer; }
+  button.secondary { background: #fff; color: #303030; border: 1px solid #8a8a8a; }
+`;
+
+function page(error: string | null, subscription: (AppSubscriptionObject & { shop: string }) | null): string {
+  if (!subscription) return standalonePage("Shopify", CSS, `<h1>Approve subscription</h1><p class="note">${escapeHtml(error ?? "")}</p>`);
+  const pricing = subscription.lineItems[0].plan.pricingDetails;
+  const per = pricing.interval === "ANNUAL" ? "year" : "30 days";
+  const trial = subscription.trialDays > 0 ? `<p class="note">${subscription.trialDays}-day free trial</p>` : "";
+  return standalonePage(
+    "Shopify",
+    CSS,
+    `<h1>Approve subscription</h1><p class="note">${escapeHtml(subscription.shop)}${subscription.test ? " (test charge)" : ""}</p>
+     <p>${escapeHtml(subscription.name)}</p><p class="price">$${escapeHtml(pricing.price.amount)} USD every ${per}</p>${trial}
+     <form method="post"><button type="submit" name="action" value="approve">Approve</button><button class="secondary" type="submit" name="action" value="decline">Cancel</button></form>`,
+  );
+}
+
+/** Inspection of the Shopify stand-in, mounted at /__sandbox/shopify. */
+export function shopifyControl(state: SandboxState) {
+  const control = new Hono();
+  control.get("/subscriptions", (c) => {
+    const shop = c.req.query("shop");
+    const shops = shopifyState(state).shops;
+    const all = [...shops.values()].flatMap((map) => [...map.values()]);
+    return c.json(shop ? all.filter((subscription) => subscription.shop === shop) : all);
+  });
+  return control;
+}

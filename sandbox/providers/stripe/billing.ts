@@ -1,0 +1,651 @@
+import { addMonths } from "../../../workers/domain/plans.ts";
+import type { SandboxState } from "../../state.ts";
+import {
+  nowSeconds,
+  StripeApiError,
+  stripeId,
+  type BalanceTransaction,
+  type CheckoutSession,
+  type Customer,
+  type Invoice,
+  type InvoiceLine,
+  type PaymentIntent,
+  type Price,
+  type StripeState,
+  type Subscription,
+  type SubscriptionItem,
+} from "./state.ts";
+import { emitEvent } from "./webhooks.ts";
+
+/**
+ * How the stand-in's objects live: customers and their balance, subscriptions
+ * with their periods, trials, prorations, cancellations and renewals,
+ * invoices, payment intents, and the checkout that creates them. Every change
+ * raises the events Stripe raises for it.
+ */
+
+export interface Context {
+  state: SandboxState;
+  stripe: StripeState;
+  /** The Idempotency-Key of the API request causing the change, for the events' `request`. */
+  idempotencyKey?: string | null;
+  /** True for changes Stripe makes by itself (renewals): events carry no request. */
+  automatic?: boolean;
+}
+
+function emit(ctx: Context, type: string, object: Parameters<typeof emitEvent>[3], previous?: Record<string, unknown>) {
+  emitEvent(ctx.state, ctx.stripe, type, object, { previous, idempotencyKey: ctx.idempotencyKey, automatic: ctx.automatic });
+}
+
+/** The top-level fields that differ, with their old values (an event's previous_attributes). */
+function changedFields(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, unknown> {
+  const previous: Record<string, unknown> = {};
+  for (const key of Object.keys(after)) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) previous[key] = before[key] ?? null;
+  }
+  return previous;
+}
+
+const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+
+// ---------------------------------------------------------------------------
+// Customers and their balance
+
+export function createCustomer(ctx: Context, fields: { email?: string | null; name?: string | null; description?: string | null; metadata?: Record<string, string> }): Customer {
+  const id = stripeId("cus", 14);
+  const customer: Customer = {
+    id,
+    object: "customer",
+    address: null,
+    balance: 0,
+    created: nowSeconds(),
+    currency: null,
+    default_source: null,
+    delinquent: false,
+    description: fields.description ?? null,
+    discount: null,
+    email: fields.email ?? null,
+    invoice_prefix: id.slice(4, 12).toUpperCase(),
+    invoice_settings: { custom_fields: null, default_payment_method: null, footer: null, rendering_options: null },
+    livemode: false,
+    metadata: fields.metadata ?? {},
+    name: fields.name ?? null,
+    next_invoice_sequence: 1,
+    phone: null,
+    preferred_locales: [],
+    shipping: null,
+    tax_exempt: "none",
+    test_clock: null,
+  };
+  ctx.stripe.customers.set(id, customer);
+  emit(ctx, "customer.created", customer);
+  return customer;
+}
+
+/** A customer balance transaction: negative amounts are credit toward the next invoices. */
+export function addBalanceTransaction(
+  ctx: Context,
+  customer: Customer,
+  fields: { amount: number; currency?: string; description?: string | null; metadata?: Record<string, string>; type?: string; invoice?: string | null },
+): BalanceTransaction {
+  const before = { balance: customer.balance };
+  customer.balance += fields.amount;
+  const transaction: BalanceTransaction = {
+    id: stripeId("cbtxn"),
+    object: "customer_balance_transaction",
+    amount: fields.amount,
+    checkout_session: null,
+    created: nowSeconds(),
+    credit_note: null,
+    currency: fields.currency ?? "usd",
+    customer: customer.id,
+    customer_account: null,
+    description: fields.description ?? null,
+    ending_balance: customer.balance,
+    invoice: fields.invoice ?? null,
+    livemode: false,
+    metadata: fields.metadata ?? {},
+    type: fields.type ?? "adjustment",
+  };
+  ctx.stripe.balanceTransactions.set(transaction.id, transaction);
+  emit(ctx, "customer.updated", customer, before);
+  return transaction;
+}
+
+// ---------------------------------------------------------------------------
+// Periods
+
+/** `start` plus one billing interval of the price (calendar months keep the day, as Stripe does). */
+export function periodEnd(start: number, price: Price): number {
+  const recurring = price.recurring;
+  if (!recurring) throw new Error(`price ${price.id} is not recurring`);
+  const count = recurring.interval_count;
+  switch (recurring.interval) {
+    case "day":
+      return start + 86_400 * count;
+    case "week":
+      return start + 7 * 86_400 * count;
+    case "month":
+      return Math.floor(addMonths(start * 1000, count) / 1000);
+    case "year":
+      return Math.floor(addMonths(start * 1000, 12 * count) / 1000);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Invoices
+
+/**
+ * An invoice for `lines`, paid at once (or left open when `fail`). The
+ * customer's credit balance pays what it can first; a negative total (a
+ * downgrade's proration) becomes credit.
+ */
+export function issueInvoice(
+  ctx: Context,
+  fields: { customer: Customer; subscription: Subscription | null; billingReason: string; lines: InvoiceLine[]; fail?: boolean },
+): Invoice {
+  const { customer, subscription } = fields;
+  const id = stripeId("in");
+  const created = nowSeconds();
+  const subtotal = fields.lines.reduce((sum, line) => sum + line.amount, 0);
+  const startingBalance = customer.balance;
+  let amountDue = subtotal;
+  let applied = 0;
+  if (subtotal > 0 && startingBalance < 0) {
+    applied = Math.min(subtotal, -startingBalance);
+    amountDue = subtotal - applied;
+  } else if (subtotal < 0) {
+    applied = subtotal;
+    amountDue = 0;
+  }
+  const paid = !fields.fail || amountDue === 0;
+  const periods = fields.lines.map((line) => line.period);
+  const invoice: Invoice = {
+    id,
+    object: "invoice",
+    account_country: "US",
+    account_name: "Pinboard Studio (sandbox)",
+    account_tax_ids: null,
+    amount_due: amountDue,
+    amount_overpaid: 0,
+    amount_paid: paid ? amountDue : 0,
+    amount_remaining: paid ? 0 : amountDue,
+    amount_shipping: 0,
+    application: null,
+    attempt_count: 1,
+    attempted: true,
+    auto_advance: !paid,
+    automatic_tax: { disabled_reason: null, enabled: false, liability: null, provider: null, status: null },
+    automatically_finalizes_at: null,
+    billing_reason: fields.billingReason,
+    collection_method: "charge_automatically",
+    created,
+    currency: "usd",
+    custom_fields: null,
+    customer: customer.id,
+    customer_account: null,
+    customer_address: null,
+    customer_email: customer.email,
+    customer_name: customer.name,
+    customer_phone: null,
+    customer_shipping: null,
+    customer_tax_exempt: "none",
+    customer_tax_ids: [],
+    default_payment_method: null,
+    default_source: null,
+    default_tax_rates: [],
+    description: null,
+    discounts: [],
+    due_date: null,
+    effective_at: created,
+    ending_balance: startingBalance + applied,
+    footer: null,
+    from_invoice: null,
+    hosted_invoice_url: null,
+    invoice_pdf: null,
+    issuer: { type: "self" },
+    last_finalization_error: null,
+    latest_revision: null,
+    lines: {
+      object: "list",
+      data: fields.lines.map((line) => ({
+        id: stripeId("il"),
+        object: "line_item",
+        amount: line.amount,
+        currency: "usd",
+        description: line.description,
+        discount_amounts: [],
+        discountable: !line.proration,
+        discounts: [],
+        invoice: id,
+        livemode: false,
+        metadata: {},
+        parent: subscription
+          ? {
+              type: "subscription_item_details",
+              invoice_item_details: null,
+              subscription_item_details: { invoice_item: null, proration: line.proration, proration_details: { credited_items: null }, subscription: subscription.id, subscription_item: line.subscriptionItem },
+            }
+          : null,
+        period: line.period,
+        pretax_credit_amounts: [],
+        pricing: { price_details: { price: line.price.id, product: line.price.product }, type: "price_details", unit_amount_decimal: String(line.price.unit_amount) },
+        quantity: 1,
+        subtotal: line.amount,
+        taxes: [],
+      })),
+      has_more: false,
+      total_count: fields.lines.length,
+      url: `/v1/invoices/${id}/lines`,
+    },
+    livemode: false,
+    metadata: {},
+    next_payment_attempt: paid ? null : created + 3 * 86_400,
+    number: `${String(customer.invoice_prefix)}-${String(customer.next_invoice_sequence).padStart(4, "0")}`,
+    on_behalf_of: null,
+    parent: subscription ? { type: "subscription_details", quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id } } : null,
+    payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
+    period_end: Math.max(created, ...periods.map((p) => p.start)),
+    period_start: Math.min(created, ...periods.map((p) => p.start)),
+    post_payment_credit_notes_amount: 0,
+    pre_payment_credit_notes_amount: 0,
+    receipt_number: null,
+    rendering: null,
+    shipping_cost: null,
+    shipping_details: null,
+    starting_balance: startingBalance,
+    statement_descriptor: null,
+    status: paid ? "paid" : "open",
+    status_transitions: { finalized_at: created, marked_uncollectible_at: null, paid_at: paid ? created : null, voided_at: null },
+    subtotal,
+    subtotal_excluding_tax: subtotal,
+    test_clock: null,
+    total: subtotal,
+    total_discount_amounts: [],
+    total_excluding_tax: subtotal,
+    total_pretax_credit_amounts: [],
+    total_taxes: [],
+    webhooks_delivered_at: null,
+  };
+  customer.next_invoice_sequence = Number(customer.next_invoice_sequence) + 1;
+  ctx.stripe.invoices.set(id, invoice);
+  if (applied !== 0) addBalanceTransaction(ctx, customer, { amount: applied, type: "applied_to_invoice", invoice: id });
+  emit(ctx, "invoice.created", invoice);
+  emit(ctx, "invoice.finalized", invoice);
+  if (paid) {
+    emit(ctx, "invoice.paid", invoice);
+    emit(ctx, "invoice.payment_succeeded", invoice);
+  } else {
+    emit(ctx, "invoice.payment_failed", invoice);
+  }
+  return invoice;
+}
+
+function fullPeriodLine(price: Price, quantity: number, period: { start: number; end: number }, item: string | null): InvoiceLine {
+  const interval = price.recurring ? ` / ${price.recurring.interval}` : "";
+  return { amount: price.unit_amount * quantity, description: `${quantity} × ${price.nickname ?? price.id} (at ${money(price.unit_amount)}${interval})`, period, price, proration: false, subscriptionItem: item };
+}
+
+// ---------------------------------------------------------------------------
+// Subscriptions
+
+export function createSubscription(
+  ctx: Context,
+  fields: { customer: Customer; items: { price: Price; quantity: number }[]; trialPeriodDays: number | null; metadata: Record<string, string> },
+): { subscription: Subscription; invoice: Invoice } {
+  const id = stripeId("sub");
+  const start = nowSeconds();
+  const trialEnd = fields.trialPeriodDays ? start + fields.trialPeriodDays * 86_400 : null;
+  const first = fields.items[0].price;
+  const end = trialEnd ?? periodEnd(start, first);
+  const items: SubscriptionItem[] = fields.items.map(({ price, quantity }) => ({
+    id: stripeId("si", 14),
+    object: "subscription_item",
+    billing_thresholds: null,
+    created: start,
+    current_period_end: end,
+    current_period_start: start,
+    discounts: [],
+    metadata: {},
+    price,
+    quantity,
+    subscription: id,
+    tax_rates: [],
+  }));
+  const subscription: Subscription = {
+    id,
+    object: "subscription",
+    application: null,
+    application_fee_percent: null,
+    automatic_tax: { disabled_reason: null, enabled: false, liability: null },
+    billing_cycle_anchor: end === trialEnd ? trialEnd : start,
+    billing_cycle_anchor_config: null,
+    billing_mode: { flexible: null, type: "classic", updated_at: start },
+    billing_schedules: [],
+    billing_thresholds: null,
+    cancel_at: null,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    cancellation_details: { comment: null, feedback: null, reason: null },
+    collection_method: "charge_automatically",
+    created: start,
+    currency: "usd",
+    customer: fields.customer.id,
+    customer_account: null,
+    days_until_due: null,
+    default_payment_method: null,
+    default_source: null,
+    default_tax_rates: [],
+    description: null,
+    discounts: [],
+    ended_at: null,
+    invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
+    items: { object: "list", data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${id}` },
+    latest_invoice: null,
+    livemode: false,
+    managed_payments: null,
+    metadata: fields.metadata,
+    next_pending_invoice_item_invoice: null,
+    on_behalf_of: null,
+    pause_collection: null,
+    payment_settings: { payment_method_options: null, payment_method_types: null, save_default_payment_method: "off" },
+    pending_invoice_item_interval: null,
+    pending_setup_intent: null,
+    pending_update: null,
+    schedule: null,
+    start_date: start,
+    status: trialEnd ? "trialing" : "active",
+    test_clock: null,
+    transfer_data: null,
+    trial_end: trialEnd,
+    trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } },
+    trial_start: trialEnd ? start : null,
+  };
+  ctx.stripe.subscriptions.set(id, subscription);
+  emit(ctx, "customer.subscription.created", subscription);
+  const lines = items.map((item) =>
+    trialEnd
+      ? { amount: 0, description: `Trial period for ${item.price.nickname ?? item.price.id}`, period: { start, end }, price: item.price, proration: false, subscriptionItem: item.id }
+      : fullPeriodLine(item.price, item.quantity, { start, end }, item.id),
+  );
+  const invoice = issueInvoice(ctx, { customer: fields.customer, subscription, billingReason: "subscription_create", lines });
+  subscription.latest_invoice = invoice.id;
+  return { subscription, invoice };
+}
+
+export interface SubscriptionChange {
+  items?: { id?: string; price?: Price; quantity?: number }[];
+  prorationBehavior?: "create_prorations" | "none" | "always_invoice";
+  cancelAtPeriodEnd?: boolean;
+  cancellationDetails?: { comment?: string; feedback?: string };
+  metadata?: Record<string, string>;
+}
+
+/** POST /v1/subscriptions/:id: a price switch with proration, cancel_at_period_end, metadata. */
+export function updateSubscription(ctx: Context, subscription: Subscription, change: SubscriptionChange): Subscription {
+  if (subscription.status === "canceled" && (change.items || change.cancelAtPeriodEnd !== undefined)) {
+    throw new StripeApiError(400, "A canceled subscription can only update its cancellation_details and metadata.");
+  }
+  const before = structuredClone(subscription);
+  const customer = ctx.stripe.customers.get(subscription.customer)!;
+  const now = nowSeconds();
+  let invoiceLines: InvoiceLine[] | null = null;
+
+  for (const [index, wanted] of (change.items ?? []).entries()) {
+    const item = wanted.id ? subscription.items.data.find((candidate) => candidate.id === wanted.id) : undefined;
+    if (wanted.id && !item) throw new StripeApiError(400, `No such subscription item: '${wanted.id}'`, { code: "resource_missing", param: `items[${index}][id]` });
+    if (!item) throw new StripeApiError(400, "This sandbox only changes existing subscription items: pass items[0][id].", { param: `items[${index}][id]` });
+    const newPrice = wanted.price ?? item.price;
+    const quantity = wanted.quantity ?? item.quantity;
+    if (!newPrice.recurring) throw new StripeApiError(400, "The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", { param: `items[${index}][price]` });
+    const oldPrice = item.price;
+    if (newPrice.id === oldPrice.id && quantity === item.quantity) continue;
+    const lines = prorationLines(subscription, item, newPrice, quantity, now, change.prorationBehavior ?? "create_prorations");
+    item.price = newPrice;
+    item.quantity = quantity;
+    if (lines.resetPeriod) {
+      for (const other of subscription.items.data) {
+        other.current_period_start = lines.resetPeriod.start;
+        other.current_period_end = lines.resetPeriod.end;
+      }
+      subscription.billing_cycle_anchor = lines.resetPeriod.start;
+      invoiceLines = [...(invoiceLines ?? []), ...lines.lines];
+    } else if (lines.lines.length > 0) {
+      if (change.prorationBehavior === "always_invoice") invoiceLines = [...(invoiceLines ?? []), ...lines.lines];
+      else ctx.stripe.pendingProrations.set(subscription.id, [...(ctx.stripe.pendingProrations.get(subscription.id) ?? []), ...lines.lines]);
+    }
+  }
+
+  if (change.cancelAtPeriodEnd !== undefined) {
+    subscription.cancel_at_period_end = change.cancelAtPeriodEnd;
+    subscription.cancel_at = change.cancelAtPeriodEnd ? subscription.items.data[0].current_period_end : null;
+    subscription.canceled_at = change.cancelAtPeriodEnd ? now : null;
+    subscription.cancellation_details = { comment: null, feedback: null, reason: change.cancelAtPeriodEnd ? "cancellation_requested" : null };
+  }
+  if (change.cancellationDetails) {
+    subscription.cancellation_details = {
+      comment: change.cancellationDetails.comment ?? subscription.cancellation_details?.comment ?? null,
+      feedback: change.cancellationDetails.feedback ?? subscription.cancellation_details?.feedback ?? null,
+      reason: subscription.cancellation_details?.reason ?? null,
+    };
+  }
+  if (change.metadata) subscription.metadata = change.metadata;
+
+  if (invoiceLines) {
+    const invoice = issueInvoice(ctx, { customer, subscription, billingReason: "subscription_update", lines: invoiceLines });
+    subscription.latest_invoice = invoice.id;
+  }
+  const previous = changedFields(before, subscription);
+  if (Object.keys(previous).length > 0) emit(ctx, "customer.subscription.updated", subscription, previous);
+  return subscription;
+}
+
+/**
+ * What switching an item to `price` costs: within the same interval, the
+ * price difference for the time left in the period (nothing while trialing);
+ * to another interval, a new period from now, credited for the unused time.
+ */
+function prorationLines(subscription: Subscription, item: SubscriptionItem, price: Price, quantity: number, now: number, behavior: string) {
+  const oldPrice = item.price;
+  const start = item.current_period_start;
+  const end = item.current_period_end;
+  if (subscription.status === "trialing") return { lines: [] as InvoiceLine[], resetPeriod: null };
+  const left = Math.max(0, Math.min(1, (end - now) / Math.max(1, end - start)));
+  const unused: InvoiceLine = {
+    amount: -Math.round(oldPrice.unit_amount * item.quantity * left),
+    description: `Unused time on ${oldPrice.nickname ?? oldPrice.id} after ${day(now)}`,
+    period: { start: now, end },
+    price: oldPrice,
+    proration: true,
+    subscriptionItem: item.id,
+  };
+  if (oldPrice.recurring?.interval !== price.recurring?.interval || oldPrice.recurring?.interval_count !== price.recurring?.interval_count) {
+    const resetPeriod = { start: now, end: periodEnd(now, price) };
+    const lines = [...(behavior === "none" ? [] : [unused]), fullPeriodLine(price, quantity, resetPeriod, item.id)];
+    return { lines, resetPeriod };
+  }
+  if (behavior === "none") return { lines: [] as InvoiceLine[], resetPeriod: null };
+  const remaining: InvoiceLine = {
+    amount: Math.round(price.unit_amount * quantity * left),
+    description: `Remaining time on ${price.nickname ?? price.id} after ${day(now)}`,
+    period: { start: now, end },
+    price,
+    proration: true,
+    subscriptionItem: item.id,
+  };
+  return { lines: [unused, remaining], resetPeriod: null };
+}
+
+/** DELETE /v1/subscriptions/:id: ends it now. */
+export function cancelSubscription(ctx: Context, subscription: Subscription, details: { comment?: string; feedback?: string } = {}): Subscription {
+  if (subscription.status === "canceled") throw new StripeApiError(400, `This subscription has already been canceled: '${subscription.id}'`, { code: "resource_missing" });
+  const before = structuredClone(subscription);
+  const now = nowSeconds();
+  subscription.status = "canceled";
+  subscription.ended_at = now;
+  subscription.canceled_at ??= now;
+  subscription.cancellation_details = {
+    comment: details.comment ?? subscription.cancellation_details?.comment ?? null,
+    feedback: details.feedback ?? subscription.cancellation_details?.feedback ?? null,
+    reason: subscription.cancellation_details?.reason ?? "cancellation_requested",
+  };
+  ctx.stripe.pendingProrations.delete(subscription.id);
+  emit(ctx, "customer.subscription.deleted", subscription, changedFields(before, subscription));
+  return subscription;
+}
+
+/**
+ * The current period ends now (sandbox control, like advancing a test
+ * clock): a subscription set to cancel at period end ends; any other starts
+ * its next period from now and is invoiced (paid, or failed: past_due).
+ */
+export function renewSubscription(ctx: Context, subscription: Subscription, options: { fail?: boolean } = {}): Subscription {
+  if (subscription.status === "canceled" || subscription.status === "incomplete_expired") {
+    throw new StripeApiError(400, `Subscription ${subscription.id} has ended and cannot renew.`);
+  }
+  if (subscription.cancel_at_period_end) return cancelSubscription(ctx, subscription);
+  const before = structuredClone(subscription);
+  const start = nowSeconds();
+  const customer = ctx.stripe.customers.get(subscription.customer)!;
+  const lines: InvoiceLine[] = [];
+  for (const item of subscription.items.data) {
+    item.current_period_start = start;
+    item.current_period_end = periodEnd(start, item.price);
+    lines.push(fullPeriodLine(item.price, item.quantity, { start, end: item.current_period_end }, item.id));
+  }
+  lines.push(...(ctx.stripe.pendingProrations.get(subscription.id) ?? []));
+  ctx.stripe.pendingProrations.delete(subscription.id);
+  subscription.billing_cycle_anchor = start;
+  if (subscription.trial_end !== null && subscription.trial_end > start) subscription.trial_end = start;
+  subscription.status = options.fail ? "past_due" : "active";
+  const invoice = issueInvoice(ctx, { customer, subscription, billingReason: "subscription_cycle", lines, fail: options.fail });
+  subscription.latest_invoice = invoice.id;
+  emit(ctx, "customer.subscription.updated", subscription, changedFields(before, subscription));
+  return subscription;
+}
+
+// ---------------------------------------------------------------------------
+// Payment intents
+
+/** Test payment methods as Stripe names them: pm_card_chargeDeclined declines, any other pm_... pays. */
+export function isDeclined(paymentMethod: string): boolean {
+  return /declined/i.test(paymentMethod);
+}
+
+export function createPaymentIntent(
+  ctx: Context,
+  fields: { amount: number; currency: string; customer: string | null; description?: string | null; metadata?: Record<string, string>; paymentMethod?: string | null },
+): PaymentIntent {
+  const id = stripeId("pi");
+  const intent: PaymentIntent = {
+    id,
+    object: "payment_intent",
+    amount: fields.amount,
+    amount_capturable: 0,
+    amount_details: { tip: {} },
+    amount_received: 0,
+    application: null,
+    application_fee_amount: null,
+    automatic_payment_methods: null,
+    canceled_at: null,
+    cancellation_reason: null,
+    capture_method: "automatic",
+    client_secret: `${id}_secret_${stripeId("x", 20).slice(2)}`,
+    confirmation_method: "automatic",
+    created: nowSeconds(),
+    currency: fields.currency,
+    customer: fields.customer,
+    description: fields.description ?? null,
+    last_payment_error: null,
+    latest_charge: null,
+    livemode: false,
+    metadata: fields.metadata ?? {},
+    next_action: null,
+    on_behalf_of: null,
+    payment_method: fields.paymentMethod ?? null,
+    payment_method_options: {},
+    payment_method_types: ["card"],
+    processing: null,
+    receipt_email: null,
+    review: null,
+    setup_future_usage: null,
+    shipping: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
+    status: fields.paymentMethod ? "requires_confirmation" : "requires_payment_method",
+    transfer_data: null,
+    transfer_group: null,
+  };
+  ctx.stripe.paymentIntents.set(id, intent);
+  emit(ctx, "payment_intent.created", intent);
+  return intent;
+}
+
+/** Confirms with a payment method: succeeds, or answers Stripe's card_declined error (402). */
+export function confirmPaymentIntent(ctx: Context, intent: PaymentIntent, paymentMethod: string | undefined): PaymentIntent {
+  if (intent.status === "succeeded" || intent.status === "canceled") {
+    throw new StripeApiError(400, `This PaymentIntent's status is ${intent.status}, so it cannot be confirmed.`, { code: "payment_intent_unexpected_state" });
+  }
+  const method = paymentMethod ?? intent.payment_method;
+  if (!method) throw new StripeApiError(400, "You cannot confirm this PaymentIntent because it's missing a payment method.", { code: "payment_intent_unexpected_state", param: "payment_method" });
+  intent.payment_method = method;
+  if (isDeclined(method)) {
+    intent.status = "requires_payment_method";
+    intent.last_payment_error = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined.", type: "card_error" };
+    emit(ctx, "payment_intent.payment_failed", intent);
+    throw new StripeApiError(402, "Your card was declined.", {
+      type: "card_error",
+      code: "card_declined",
+      extra: { decline_code: "generic_decline", payment_intent: structuredClone(intent) },
+    });
+  }
+  intent.status = "succeeded";
+  intent.amount_received = intent.amount;
+  intent.latest_charge = stripeId("ch");
+  intent.last_payment_error = null;
+  emit(ctx, "payment_intent.succeeded", intent);
+  return intent;
+}
+
+// ---------------------------------------------------------------------------
+// Checkout
+
+/**
+ * The hosted checkout page was paid: a subscription (with its trial) or a
+ * payment intent, the session complete, and the events Stripe sends.
+ */
+export function completeCheckout(ctx: Context, session: CheckoutSession, payer: { email: string | null }): CheckoutSession {
+  const details = ctx.stripe.sessionDetails.get(session.id)!;
+  let customer = session.customer ? ctx.stripe.customers.get(session.customer) : undefined;
+  if (!customer) {
+    customer = createCustomer(ctx, { email: payer.email ?? session.customer_email });
+    session.customer = customer.id;
+  }
+  if (session.mode === "subscription") {
+    const { subscription, invoice } = createSubscription(ctx, {
+      customer,
+      items: details.lineItems,
+      trialPeriodDays: details.trialPeriodDays,
+      metadata: details.subscriptionMetadata,
+    });
+    session.subscription = subscription.id;
+    session.invoice = invoice.id;
+    session.payment_status = invoice.amount_due === 0 && subscription.status === "trialing" ? "no_payment_required" : "paid";
+  } else {
+    const intent = createPaymentIntent(ctx, {
+      amount: session.amount_total,
+      currency: session.currency,
+      customer: customer.id,
+      metadata: details.paymentIntentMetadata,
+      paymentMethod: "pm_card_visa",
+    });
+    confirmPaymentIntent(ctx, intent, undefined);
+    session.payment_intent = intent.id;
+    session.payment_status = "paid";
+  }
+  session.status = "complete";
+  session.customer_details = { address: null, email: customer.email, name: customer.name, phone: null, tax_exempt: "none", tax_ids: [] };
+  emit(ctx, "checkout.session.completed", session);
+  return session;
+}

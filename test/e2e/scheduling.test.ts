@@ -1,0 +1,205 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { signUpVerified } from "./support/accounts.ts";
+import { sandboxUrl, useBrowser } from "./support/browser.ts";
+import { overflowing } from "./support/layout.ts";
+
+const browser = useBrowser();
+
+const DEMO_POST = "berry-smoothie-bowls";
+/** "One of each image" makes a pin of each of the demo post's three images. */
+const DEMO_IMAGES = 3;
+/** The stand-in's first board of every account, with its sections. */
+const BOARD = "Recipes to Try";
+const SECTION = "Breakfast";
+
+
+interface SandboxPin {
+  id: string;
+  username: string;
+  board_id: string;
+  board_section_id: string | null;
+  title: string;
+  link: string;
+  media: { source_type: string; url?: string };
+}
+
+
+
+async function open(page: Page, path: string) {
+  await page.goto(path);
+  await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+}
+
+/** A Pinterest username no other test or run uses (3-30 letters, digits, _). */
+function uniquePinterestUsername(): string {
+  return `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** The pins the stand-in received for an account. */
+async function postedPins(username: string): Promise<SandboxPin[]> {
+  const response = await fetch(`${sandboxUrl()}/__sandbox/pinterest/pins?username=${encodeURIComponent(username)}`);
+  return (await response.json()) as SandboxPin[];
+}
+
+/** A datetime-local value in GMT (the default schedule's zone), with seconds that are not :00 (the field keeps them). */
+function gmtFieldValue(ms: number): string {
+  const at = ms % 60_000 < 1_000 ? ms + 1_000 : ms;
+  return new Date(at).toISOString().slice(0, 19);
+}
+
+/** Connects a new Pinterest profile through the stand-in's consent page, from /scheduling. */
+async function connectProfile(page: Page, username: string) {
+  // The stand-in's consent page has no icon: its favicon.ico miss is not the app's.
+  await page.route(`${sandboxUrl()}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+  await open(page, "/scheduling");
+  await page.getByRole("button", { name: "Connect a Pinterest profile" }).click();
+  await page.waitForURL((url) => url.href.startsWith(sandboxUrl()));
+  await page.getByLabel("Pinterest username").fill(username);
+  await page.getByRole("button", { name: "Give access" }).click();
+  await page.waitForURL((url) => url.pathname === "/scheduling");
+  await page.getByText(`Pinterest profile ${username} connected`, { exact: true }).waitFor();
+}
+
+const cards = (page: Page) => page.getByRole("list", { name: "Generated pins" }).getByRole("listitem");
+
+describe("scheduling pins to Pinterest", () => {
+  it("asks logged-out visitors to log in on /scheduling and /pin-history", async () => {
+    const page = await browser.newPage();
+    await open(page, "/scheduling");
+    await page.getByText("Login or sign up to edit scheduling settings.", { exact: true }).waitFor();
+    expect(await page.getByRole("link", { name: "Login" }).first().getAttribute("href")).toBe("/login?redirectTo=%2Fscheduling");
+    await open(page, "/pin-history");
+    await page.getByText("Login or sign up to see your pin history.", { exact: true }).waitFor();
+  });
+
+  it("connects a profile, schedules 3 generated pins to a board, shows them queued, then posted and in the pin history", { timeout: 240_000 }, async () => {
+    // The first attempt is refused (409) on purpose: the browser reports that response.
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, allowConsoleErrors: /status of 409 \(Conflict\)/ });
+    await signUpVerified(page);
+    const username = uniquePinterestUsername();
+
+    // Connect through the consent page: the profile bar and the default settings appear.
+    await connectProfile(page, username);
+    const profiles = page.getByRole("region", { name: "Pinterest profiles" });
+    await profiles.getByText(username, { exact: true }).waitFor();
+    await profiles.getByText("Active", { exact: true }).waitFor();
+    const times = page.getByRole("list", { name: "Daily posting times" });
+    await times.waitFor();
+    expect(await times.getByRole("listitem").count(), "the default schedule posts 20 pins a day").toBe(20);
+    expect(page.url(), "the OAuth outcome leaves the address").toMatch(/\/scheduling$/);
+
+    // Generate three pins from one blog post.
+    await open(page, "/generate");
+    const drawer = page.getByRole("complementary", { name: "Design settings" });
+    await drawer.getByLabel("One of each image").check();
+    await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBe(DEMO_IMAGES);
+    const titles = await cards(page).evaluateAll((items) => items.map((item) => item.querySelector("h3")?.textContent ?? ""));
+
+    // Bulk action: the board picker.
+    await page.getByLabel("Select all").check();
+    await page.getByRole("button", { name: "Schedule selected" }).click();
+    let dialog = page.getByRole("dialog", { name: `Schedule ${DEMO_IMAGES} pins` });
+    const boardField = dialog.getByLabel("Board", { exact: true });
+    await expect.poll(() => boardField.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    await boardField.selectOption({ label: BOARD });
+    await dialog.getByLabel("Section").selectOption({ label: SECTION });
+    await dialog.getByLabel("At a date and time").check();
+    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 40_000));
+    await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
+
+    // Three pins with the same link at the same time on one board break the 48-hour rule: each post says why.
+    await expect.poll(() => cards(page).locator(".post-card__error").count(), { timeout: 30_000 }).toBe(DEMO_IMAGES);
+    expect(await cards(page).first().locator(".post-card__error").textContent()).toMatch(/^409 - .*48 hours/);
+    expect(await cards(page).getByText("Scheduled", { exact: true }).count()).toBe(0);
+
+    // Again, allowing the same link: progress, then every post is scheduled.
+    await page.getByRole("button", { name: "Schedule selected" }).click();
+    dialog = page.getByRole("dialog", { name: `Schedule ${DEMO_IMAGES} pins` });
+    expect(await dialog.getByLabel("Board", { exact: true }).inputValue(), "the dialog remembers the board").not.toBe("");
+    await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").check();
+    const dueAt = Date.now() + 40_000;
+    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(dueAt));
+    await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
+    await page.getByRole("progressbar").waitFor();
+    await expect.poll(() => cards(page).getByText("Scheduled", { exact: true }).count(), { timeout: 30_000 }).toBe(DEMO_IMAGES);
+    expect(await cards(page).locator(".post-card__error").count()).toBe(0);
+    await page.getByText(`${DEMO_IMAGES} pins scheduled to ${BOARD}`, { exact: true }).waitFor();
+
+    // The queue of /scheduling lists them (before their time), with board and status; the calendar counts them.
+    await open(page, "/scheduling");
+    const queue = page.getByRole("list", { name: "Queue" });
+    await expect.poll(() => queue.getByRole("listitem").count(), { timeout: 15_000 }).toBe(DEMO_IMAGES);
+    expect(Date.now(), "the queue was seen before the pins were due").toBeLessThan(dueAt);
+    for (const title of titles) await queue.getByRole("heading", { name: title, exact: true }).first().waitFor();
+    expect(await queue.getByText(BOARD, { exact: true }).count()).toBe(DEMO_IMAGES);
+    const today = page.locator(`.calendar button[data-day="${new Date().toISOString().slice(0, 10)}"]`);
+    await expect.poll(() => today.getAttribute("aria-label")).toMatch(/3 scheduled/);
+    await today.click();
+    await page.getByRole("heading", { name: /^Pins on / }).waitFor();
+    expect(await page.getByRole("list", { name: /^Pins on / }).getByRole("listitem").count()).toBe(DEMO_IMAGES);
+
+    // At their time the engine posts them to the board and section, once each.
+    await expect.poll(async () => (await postedPins(username)).length, { timeout: 90_000, interval: 1_000 }).toBe(DEMO_IMAGES);
+    const posted = await postedPins(username);
+    expect(new Set(posted.map((pin) => pin.board_section_id)).size).toBe(1);
+    expect(posted[0].board_section_id).not.toBeNull();
+    expect(posted.every((pin) => pin.link.endsWith(`/blog-demo/posts/${DEMO_POST}`))).toBe(true);
+    expect(posted.map((pin) => pin.title).sort()).toEqual([...titles].sort());
+    expect(posted.every((pin) => pin.media.source_type === "image_url")).toBe(true);
+
+    // /pin-history: the posted pins with their Pinterest links, and the scheduling charges.
+    await expect
+      .poll(
+        async () => {
+          await open(page, "/pin-history");
+          const list = page.getByRole("list", { name: "Pin history" });
+          await list.or(page.getByText("No pins yet.", { exact: false })).first().waitFor();
+          return list.getByRole("listitem", { name: /^Posted: / }).count();
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(DEMO_IMAGES);
+    const history = page.getByRole("list", { name: "Pin history" });
+    const links = await history.getByRole("link", { name: "View on Pinterest" }).evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href")));
+    expect(links.sort()).toEqual(posted.map((pin) => `https://www.pinterest.com/pin/${pin.id}/`).sort());
+    expect(await history.getByRole("listitem", { name: /^Scheduled: / }).count()).toBe(DEMO_IMAGES);
+    expect(await history.getByRole("listitem", { name: /^Scheduled: / }).first().getByText("1 credit", { exact: true }).count()).toBe(1);
+
+    // Back on /scheduling, the posted view holds them and the calendar counts them as posted.
+    await open(page, "/scheduling");
+    await expect.poll(() => today.getAttribute("aria-label"), { timeout: 15_000 }).toMatch(/3 posted/);
+    await page.getByLabel("Show", { exact: true }).selectOption("posted");
+    await expect.poll(() => page.getByRole("list", { name: "Queue" }).getByText("Posted", { exact: true }).count()).toBe(DEMO_IMAGES);
+  });
+
+  it("fits a phone: profiles, settings, queue and calendar stack", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await signUpVerified(page);
+    await connectProfile(page, uniquePinterestUsername());
+    await page.getByRole("list", { name: "Daily posting times" }).waitFor();
+    await page.getByRole("heading", { name: "Calendar" }).waitFor();
+    expect(await overflowing(page)).toEqual([]);
+
+    // The settings save, and the daily times follow the fields.
+    await page.getByLabel("Pins per day").fill("4");
+    await expect.poll(() => page.getByRole("list", { name: "Daily posting times" }).getByRole("listitem").count()).toBe(4);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("Scheduling settings saved", { exact: true }).waitFor();
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+    await expect.poll(() => page.getByLabel("Pins per day").inputValue(), { timeout: 15_000 }).toBe("4");
+
+    // The calendar is reachable by keyboard: arrows move between days.
+    await page.locator('.calendar button[tabindex="0"]').focus();
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-day"))).toMatch(/-02$/);
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-day"))).toMatch(/-09$/);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: /^Pins on / }).waitFor();
+  });
+});

@@ -1,0 +1,117 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { users } from "../../workers/db/schema.ts";
+import { signUpUser, type TestUser } from "./accounts-support.ts";
+import { creditsOf, credentialsOf, db, post } from "./billing-support.ts";
+import { read } from "./support.ts";
+
+// POST /api/admin/redeemCodes (admins only) and POST /api/subscriptions/redeemPurchaseCode.
+
+const CREATE = "/api/admin/redeemCodes";
+const REDEEM = "/api/subscriptions/redeemPurchaseCode";
+
+async function signUpAdmin(): Promise<TestUser> {
+  const admin = await signUpUser();
+  await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
+  return admin;
+}
+
+async function createCodes(admin: TestUser, body: { planId: string; count: number; months?: number }): Promise<string[]> {
+  const response = await post(CREATE, admin, body);
+  expect(response.status).toBe(201);
+  const created = await read(response);
+  expect(created.codes).toHaveLength(body.count);
+  return created.codes;
+}
+
+describe("creating redeem codes", () => {
+  it("gives an admin a batch of distinct codes", async () => {
+    const admin = await signUpAdmin();
+    const codes = await createCodes(admin, { planId: "starter-monthly", count: 45, months: 3 });
+    expect(new Set(codes).size).toBe(45);
+    for (const code of codes) expect(code).toMatch(/^([A-Z2-9]{4}-){3}[A-Z2-9]{4}$/);
+  });
+
+  it("is for admins only", async () => {
+    const user = await signUpUser();
+    const response = await post(CREATE, user, { planId: "lifetime", count: 1 });
+    expect(response.status).toBe(403);
+    expect(await read(response)).toMatchObject({ error: "Only admins can create redeem codes." });
+    expect((await post(CREATE, null, { planId: "lifetime", count: 1 })).status).toBe(401);
+  });
+
+  it("refuses bad input and unknown plans", async () => {
+    const admin = await signUpAdmin();
+    for (const [body, field] of [
+      [{ planId: "lifetime", count: 0 }, "count"],
+      [{ planId: "lifetime", count: 501 }, "count"],
+      [{ planId: "lifetime", count: 2.5 }, "count"],
+      [{ planId: "lifetime" }, "count"],
+      [{ count: 1 }, "planId"],
+      [{ planId: "starter-monthly", count: 1 }, "months"],
+      [{ planId: "starter-monthly", count: 1, months: 0 }, "months"],
+      [{ planId: "lifetime", count: 1, months: 2 }, "months"],
+      [{ planId: "free", count: 1, months: 2 }, "planId"],
+    ] as const) {
+      const response = await post(CREATE, admin, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await read(response)).toMatchObject({ field });
+    }
+    expect((await post(CREATE, admin, { planId: "platinum", count: 1 })).status).toBe(404);
+  });
+});
+
+describe("redeeming a code", () => {
+  it("grants the lifetime plan, once", async () => {
+    const admin = await signUpAdmin();
+    const [code] = await createCodes(admin, { planId: "lifetime", count: 1 });
+    const user = await signUpUser();
+    // Case, spaces and dashes are forgiven.
+    const response = await post(REDEEM, user, { redemptionCode: ` ${code!.toLowerCase().replaceAll("-", "")} ` });
+    expect(response.status).toBe(200);
+    expect(await read(response)).toMatchObject({ planId: "lifetime", months: null, profileUpdates: { planId: "lifetime", planStatus: "Active" } });
+    expect(await creditsOf(user)).toMatchObject({ planId: "lifetime", creditsPerMonth: 400, remaining: 400 });
+
+    const again = await post(REDEEM, await signUpUser(), { redemptionCode: code });
+    expect(again.status).toBe(409);
+    expect(await read(again)).toMatchObject({ error: "This code has already been redeemed." });
+  });
+
+  it("grants months of a plan that end without renewing", async () => {
+    const admin = await signUpAdmin();
+    const [code] = await createCodes(admin, { planId: "pro-monthly", count: 1, months: 2 });
+    const user = await signUpUser();
+    const response = await post(REDEEM, user, { redemptionCode: code });
+    expect(response.status).toBe(200);
+    const body = await read(response);
+    expect(body).toMatchObject({ planId: "pro-monthly", planName: "Pro", months: 2 });
+    const endsIn = Date.parse(body.profileUpdates.cancelSubscriptionDate) - Date.now();
+    expect(endsIn).toBeGreaterThan(58 * 86_400_000);
+    expect(endsIn).toBeLessThan(63 * 86_400_000);
+    expect(await creditsOf(user)).toMatchObject({ planId: "pro-monthly", remaining: 400 });
+    expect(await credentialsOf(user)).toMatchObject({ planId: "pro-monthly" });
+  });
+
+  it("gives exactly one success when two redemptions of a code race", async () => {
+    const admin = await signUpAdmin();
+    const [code] = await createCodes(admin, { planId: "lifetime", count: 1 });
+    const [first, second] = await Promise.all([signUpUser(), signUpUser()]);
+    const responses = await Promise.all([post(REDEEM, first!, { redemptionCode: code }), post(REDEEM, second!, { redemptionCode: code })]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    const plans = await Promise.all([credentialsOf(first!), credentialsOf(second!)]);
+    expect(plans.map((plan) => plan.planId).sort()).toEqual(["free", "lifetime"]);
+  });
+
+  it("answers a clear error for unknown or malformed codes and when signed out", async () => {
+    const user = await signUpUser();
+    const unknown = await post(REDEEM, user, { redemptionCode: "AAAA-BBBB-CCCC-DDDD" });
+    expect(unknown.status).toBe(404);
+    expect(await read(unknown)).toMatchObject({ error: "This code does not exist. Please check it and try again." });
+    for (const body of [{}, { redemptionCode: "" }, { redemptionCode: "abc" }, { redemptionCode: 12 }]) {
+      const response = await post(REDEEM, user, body);
+      expect(response.status).toBe(400);
+      expect(await read(response)).toMatchObject({ field: "redemptionCode" });
+    }
+    expect((await post(REDEEM, null, { redemptionCode: "AAAA-BBBB-CCCC-DDDD" })).status).toBe(401);
+  });
+});

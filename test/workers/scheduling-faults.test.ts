@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import type { ScheduledPin } from "../../contracts/scheduling-api.ts";
+import { signUpUser, type TestUser } from "./accounts-support.ts";
+import { connectProfile, get, grantCredits, imagePin, pinterestName, post, sandboxPins, schedulerOf, type ConnectedProfile, type SandboxPin } from "./scheduling-support.ts";
+import { eventually, read, sandbox } from "./support.ts";
+
+/**
+ * The fault campaign (issue 6): 300+ pins across three profiles while the
+ * Pinterest stand-in answers 5xx and 429, holds back or breaks the answer of
+ * pins it created, enforces a tight rate limit, and expires tokens mid-run.
+ * At the end every pin is on Pinterest exactly once or visibly failed/paused,
+ * and none is lost. Faults are scoped to the "pinterest" service and the
+ * usernames are unique to this run, so test files running alongside are not
+ * reset; the faults this file adds are all used up by the end.
+ */
+
+const PINS_PER_PROFILE = 105;
+const BAD_BOARD_PINS = 5;
+const BLOCKED_PINS = 8;
+
+interface Fault {
+  service: string;
+  method?: string;
+  path?: string;
+  status?: number;
+  remaining: number;
+  body?: unknown;
+}
+
+async function allPins(user: TestUser, profile: ConnectedProfile): Promise<ScheduledPin[]> {
+  const pins: ScheduledPin[] = [];
+  let lastPinId: string | undefined;
+  for (;;) {
+    const query = new URLSearchParams({ status: "all", ...(lastPinId ? { lastPinId } : {}) });
+    const page = await read(await get(user, `/api/scheduling/getScheduledPins/${profile.username}?${query}`));
+    pins.push(...page.scheduledPins);
+    if (page.scheduledPins.length < 50) return pins;
+    lastPinId = page.scheduledPins[49].id;
+  }
+}
+
+describe("fault campaign", () => {
+  it(
+    "posts every pin exactly once through 5xx, 429, lost answers and expired tokens; failures are visible and nothing is lost",
+    async () => {
+      const user = await signUpUser({ firstName: "Petra" });
+      await grantCredits(user, 1_000);
+      const profiles = await Promise.all([1, 2, 3].map((n) => connectProfile(user, pinterestName(`campaign${n}`))));
+      const blocked = await connectProfile(user, pinterestName("campaign_blocked"));
+      const [first, second, third] = profiles;
+
+      // The third account gets a tight real rate limit: 429s with x-ratelimit-reset and Retry-After.
+      await sandbox("/pinterest/rate-limit", { method: "POST", json: { username: third.username, perMinute: 25, windowSeconds: 2 } });
+      // The first account's next 6 created pins lose their answer (connection broken after the pin exists).
+      await sandbox("/pinterest/drop-after-create", { method: "POST", json: { username: first.username, times: 6, mode: "reset" } });
+
+      // Schedule: 105 pins per profile due over the next few seconds (5 of the first profile's to a board
+      // that does not exist), and 8 for an account that will be blocked.
+      const scheduled = new Map<string, { profile: ConnectedProfile; title: string; badBoard: boolean }>();
+      const dueFrom = Date.now() + 3_000;
+      for (const profile of [...profiles, blocked]) {
+        const count = profile === blocked ? BLOCKED_PINS : PINS_PER_PROFILE;
+        const pins = Array.from({ length: count }, (_, i) => {
+          const badBoard = profile === first && i % 21 === 20;
+          return imagePin(profile, {
+            title: `${profile.username} pin ${i}`,
+            type: "SpecificDate",
+            scheduledTime: dueFrom + Math.floor((i * 4_000) / count),
+            ...(badBoard ? { boardId: "999999999999" } : { boardId: profile.boards[i % 3].id, boardName: profile.boards[i % 3].name }),
+          });
+        });
+        for (let start = 0; start < pins.length; start += 200) {
+          const response = await post(user, "/api/scheduling/schedulePin", { pins: pins.slice(start, start + 200) });
+          expect(response.status).toBe(201);
+          for (const [i, pin] of ((await read(response)).scheduledPins as ScheduledPin[]).entries()) {
+            scheduled.set(pin.id, { profile, title: pin.title, badBoard: (pins[start + i].boardId as string) === "999999999999" });
+          }
+        }
+      }
+      expect(scheduled.size).toBe(3 * PINS_PER_PROFILE + BLOCKED_PINS);
+      await sandbox("/pinterest/block", { method: "POST", json: { username: blocked.username } });
+
+      // Server errors and rate limiting on creating pins, and on reading boards (the look-before-repeat).
+      const faults = [
+        { service: "pinterest", method: "POST", path: "/v5/pins", status: 503, times: 10 },
+        { service: "pinterest", method: "POST", path: "/v5/pins", status: 500, times: 3 },
+        { service: "pinterest", method: "POST", path: "/v5/pins", status: 429, times: 6, headers: { "x-ratelimit-reset": "1" } },
+        { service: "pinterest", method: "POST", path: "/v5/pins", status: 502, times: 3 },
+      ];
+      // Reading one of this run's boards (the look-before-repeat after a lost answer) fails too.
+      const boardFaults = profiles.map((profile) => ({ service: "pinterest", method: "GET", path: `/v5/boards/${profile.boards[0].id}/pins`, status: 503, times: 1 }));
+      for (const fault of [...faults, ...boardFaults]) await sandbox("/faults", { method: "POST", json: fault });
+
+      // Mid-run: the second profile's token expires, and the second profile's next created pin is answered too late.
+      await eventually(async () => ((await sandboxPins(second.username)).length >= 30 ? true : undefined), 60_000, "the run to get going");
+      await sandbox("/pinterest/expire-token", { method: "POST", json: { username: second.username } });
+      await sandbox("/pinterest/expire-token", { method: "POST", json: { username: third.username } });
+      await sandbox("/pinterest/drop-after-create", { method: "POST", json: { username: second.username, times: 1, mode: "delay", delayMs: 16_000 } });
+
+      // Let the alarms run until no queue has anything left to do.
+      await eventually(
+        async () => {
+          const counts = await Promise.all(profiles.map((profile) => schedulerOf(profile).counts()));
+          return counts.every((c) => c.scheduled === 0 && c.posting === 0 && c.held === 0) ? counts : undefined;
+        },
+        150_000,
+        "every queue to finish",
+      );
+
+      // Exactly once: each posted pin is on Pinterest once, with the id the engine recorded.
+      let posted = 0;
+      let retried = 0;
+      for (const profile of [...profiles, blocked]) {
+        const onPinterest = await sandboxPins(profile.username);
+        const byTitle = new Map<string, SandboxPin[]>();
+        for (const pin of onPinterest) byTitle.set(pin.title ?? "", [...(byTitle.get(pin.title ?? "") ?? []), pin]);
+        const views = await allPins(user, profile);
+        const expected = [...scheduled.values()].filter((s) => s.profile === profile);
+        // Nothing lost: every scheduled pin is still there, in a state that says what became of it.
+        expect(views).toHaveLength(expected.length);
+        for (const view of views) {
+          const plan = scheduled.get(view.id)!;
+          const copies = byTitle.get(view.title) ?? [];
+          if (profile === blocked) {
+            expect(view.status).toBe("paused");
+            expect(view.error).toContain("Pinterest profile is blocked");
+            expect(copies).toHaveLength(0);
+          } else if (plan.badBoard) {
+            expect(view.status).toBe("failed");
+            expect(view.error).toContain("Board not found");
+            expect(copies).toHaveLength(0);
+          } else {
+            expect(view.status, view.title).toBe("posted");
+            expect(copies, view.title).toHaveLength(1);
+            expect(view.pinterestPinId).toBe(copies[0].id);
+            posted += 1;
+          }
+          if (view.attempts > 1) retried += 1;
+        }
+        expect(onPinterest).toHaveLength(views.filter((v) => v.status === "posted").length);
+      }
+      expect(posted).toBe(3 * PINS_PER_PROFILE - BAD_BOARD_PINS);
+      // The faults happened: pins were tried again, and every fault on creating pins was used.
+      expect(retried).toBeGreaterThanOrEqual(20);
+      const left = await sandbox<Fault[]>("/faults");
+      expect(left.filter((f) => f.service === "pinterest" && faults.some((mine) => mine.path === f.path && mine.status === f.status))).toEqual([]);
+
+      // Pin history: one "pinned" row per posted pin.
+      await eventually(
+        async () => {
+          let pinned = 0;
+          let startAtDate: string | undefined;
+          let lastId: string | undefined;
+          for (;;) {
+            const page = (await read(await post(user, "/api/user/getPinHistory", { startAtDate, lastId }))).pinHistory as { action: string; createdAt: string; id: string }[];
+            pinned += page.filter((row) => row.action === "pinned").length;
+            if (page.length < 30) break;
+            startAtDate = page[29].createdAt;
+            lastId = page[29].id;
+          }
+          return pinned === posted ? pinned : undefined;
+        },
+        30_000,
+        "a pinned history row per posted pin",
+      );
+    },
+    240_000,
+  );
+});

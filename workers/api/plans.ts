@@ -1,0 +1,34 @@
+import { ActivateLifetimePurchaseBody, CreateRedeemCodesBody, PlanIdParam, RedeemPurchaseCodeBody } from "../../contracts/plans-api.ts";
+import { requireUser } from "../auth/middleware.ts";
+import { activateLifetimePurchase, currentSubscription, getPlan, lifetimePlans, listPlans } from "../services/lifetime.ts";
+import { createRedeemCodes, redeemPurchaseCode } from "../services/redeem-codes.ts";
+import { apiError } from "./errors.ts";
+import { router } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/** Plans, lifetime purchases and redeem codes (spec section 7, Subscriptions and payments). */
+export const plansApi = router();
+
+plansApi.get("/subscriptions/getPlans", async (c) => c.json(await listPlans(c.env)));
+
+plansApi.get("/subscriptions/getLifetimePlans", async (c) => c.json(await lifetimePlans(c.env)));
+
+plansApi.get("/subscriptions/getPlan/:id", valid("param", PlanIdParam), async (c) => c.json(await getPlan(c.env, c.req.valid("param").id)));
+
+plansApi.get("/subscriptions/current", requireUser, async (c) => c.json({ subscription: await currentSubscription(c.env, c.var.auth.user.id) }));
+
+plansApi.post("/subscriptions/activateLifetimePurchase", requireUser, valid("json", ActivateLifetimePurchaseBody), async (c) =>
+  c.json(await activateLifetimePurchase(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+plansApi.post("/subscriptions/redeemPurchaseCode", requireUser, valid("json", RedeemPurchaseCodeBody), async (c) =>
+  c.json(await redeemPurchaseCode(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+plansApi.post(
+  "/admin/redeemCodes",
+  requireUser,
+  async (c, next) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, "Only admins can create redeem codes.")),
+  valid("json", CreateRedeemCodesBody), async (c) =>
+  c.json(await createRedeemCodes(c.env, c.var.auth.user, c.req.valid("json")), 201),
+);

@@ -1,0 +1,142 @@
+import type { Context } from "hono";
+import * as v from "valibot";
+import {
+  DELETED_ALL_PINS_MESSAGE,
+  DeleteAllScheduledPinsBody,
+  NewScheduledPin,
+  PinHistoryBody,
+  PinIdBody,
+  RepeatingPinsQuery,
+  SaveSchedulingSettingsBody,
+  ScheduleBatchBody,
+  ScheduledPinsQuery,
+  UPDATED_PINS_MESSAGE,
+  UpdateRepeatingPinBody,
+  UpdateRepeatingPinsBody,
+  UpdateScheduledPinBody,
+  UpdateScheduledPinsBody,
+  UsernameParam,
+  type DeleteAllScheduledPinsResponse,
+  type DeletedPinResponse,
+  type PinHistoryPage,
+  type RepeatingPin,
+  type RepeatingPinsPage,
+  type ResetScheduledTimesResponse,
+  type SaveSchedulingSettingsResponse,
+  type ScheduledPinsPage,
+  type ScheduleResponse,
+  type UpdatedPinResponse,
+  type UpdatedPinsResponse,
+} from "../../contracts/scheduling-api.ts";
+import { requireUser } from "../auth/middleware.ts";
+import {
+  deleteAllScheduledPins,
+  deleteRepeatingPin,
+  deleteScheduledPin,
+  listRepeatingPins,
+  listScheduledPins,
+  pinHistoryPage,
+  resetScheduledTimes,
+  saveSchedulingSettings,
+  schedulePins,
+  updateRepeatingPin,
+  updateRepeatingPins,
+  updateScheduledPin,
+  updateScheduledPins,
+} from "../services/scheduling.ts";
+import { apiError } from "./errors.ts";
+import { router, type AppBindings } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/** Scheduling calls under /api (spec section 7, Scheduling), each for the signed-in user's own profiles and pins. */
+export const schedulingApi = router();
+schedulingApi.use("/scheduling/*", requireUser);
+
+schedulingApi.post("/scheduling/saveSchedulingSettings", valid("json", SaveSchedulingSettingsBody), async (c) => {
+  const { newSettings, pinterestProfileUsername } = c.req.valid("json");
+  return c.json({ schedulingSettings: await saveSchedulingSettings(c.env, c.var.auth.user, newSettings, pinterestProfileUsername) } satisfies SaveSchedulingSettingsResponse);
+});
+
+/**
+ * One pin (the Scheduled pin fields) or `{pins: [...]}` (bulk scheduling, up
+ * to 200, all or none). Answers 201 with the pins as queued.
+ */
+async function schedulePinHandler(c: Context<AppBindings>) {
+  let input: unknown;
+  try {
+    input = await c.req.json();
+  } catch {
+    return apiError(c, 400, "The request body must be valid JSON.");
+  }
+  const batch = typeof input === "object" && input !== null && "pins" in input;
+  const parsed = batch ? v.safeParse(ScheduleBatchBody, input) : v.safeParse(NewScheduledPin, input);
+  if (!parsed.success) {
+    const issue = parsed.issues[0];
+    return apiError(c, 400, issue.message, v.getDotPath(issue) ?? undefined);
+  }
+  const pins = batch ? (parsed.output as v.InferOutput<typeof ScheduleBatchBody>).pins : [parsed.output as NewScheduledPin];
+  const result = await schedulePins(c.env, c.var.auth.user, pins, batch ? (index) => `pins.${index}.` : () => "");
+  return c.json((batch ? result : { ...result, scheduledPin: result.scheduledPins[0] }) satisfies ScheduleResponse, 201);
+}
+schedulingApi.post("/scheduling/schedulePin", schedulePinHandler);
+
+schedulingApi.post("/scheduling/updateScheduledPin", valid("json", UpdateScheduledPinBody), async (c) => {
+  const pin = await updateScheduledPin(c.env, c.var.auth.user, c.req.valid("json").pin);
+  return c.json({ message: UPDATED_PINS_MESSAGE, pin } satisfies UpdatedPinResponse);
+});
+
+schedulingApi.post("/scheduling/updateScheduledPins", valid("json", UpdateScheduledPinsBody), async (c) => {
+  const { pinterestUsername, pinsToUpdate } = c.req.valid("json");
+  return c.json({ message: UPDATED_PINS_MESSAGE, pins: await updateScheduledPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate) } satisfies UpdatedPinsResponse);
+});
+
+schedulingApi.post("/scheduling/deleteScheduledPin", valid("json", PinIdBody), async (c) => {
+  const pin = await deleteScheduledPin(c.env, c.var.auth.user, c.req.valid("json").pinId);
+  return c.json({ deletedPinId: pin.id } satisfies DeletedPinResponse);
+});
+
+schedulingApi.post("/scheduling/deleteRepeatingPin", valid("json", PinIdBody), async (c) => {
+  const pin = await deleteRepeatingPin(c.env, c.var.auth.user, c.req.valid("json").pinId);
+  return c.json({ deletedPinId: pin.id } satisfies DeletedPinResponse);
+});
+
+schedulingApi.post("/scheduling/updateRepeatingPin", valid("json", UpdateRepeatingPinBody), async (c) => {
+  const pin = await updateRepeatingPin(c.env, c.var.auth.user, c.req.valid("json").pin);
+  return c.json({ message: UPDATED_PINS_MESSAGE, pin } satisfies UpdatedPinResponse<RepeatingPin>);
+});
+
+schedulingApi.post("/scheduling/updateRepeatingPins", valid("json", UpdateRepeatingPinsBody), async (c) => {
+  const { pinterestUsername, pinsToUpdate } = c.req.valid("json");
+  return c.json({ message: UPDATED_PINS_MESSAGE, pins: await updateRepeatingPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate) } satisfies UpdatedPinsResponse<RepeatingPin>);
+});
+
+schedulingApi.get("/scheduling/getScheduledPins/:username", valid("param", UsernameParam), valid("query", ScheduledPinsQuery), async (c) => {
+  return c.json((await listScheduledPins(c.env, c.var.auth.user, c.req.valid("param").username, c.req.valid("query"))) satisfies ScheduledPinsPage);
+});
+
+schedulingApi.get("/scheduling/getRepeatingPins/:username", valid("param", UsernameParam), valid("query", RepeatingPinsQuery), async (c) => {
+  return c.json((await listRepeatingPins(c.env, c.var.auth.user, c.req.valid("param").username, c.req.valid("query").lastPinId)) satisfies RepeatingPinsPage);
+});
+
+schedulingApi.post("/user/getPinHistory", requireUser, valid("json", PinHistoryBody), async (c) => {
+  const { startAtDate, lastId } = c.req.valid("json");
+  return c.json({ pinHistory: await pinHistoryPage(c.env, c.var.auth.user, { startAtDate, lastId }) } satisfies PinHistoryPage);
+});
+
+/** Bulk scheduling calls under /highMemLimitApi. */
+export const schedulingHighMem = router();
+schedulingHighMem.use("/scheduling/*", requireUser);
+
+schedulingHighMem.get("/scheduling/resetScheduledTimes/:username", valid("param", UsernameParam), async (c) => {
+  const updatedCount = await resetScheduledTimes(c.env, c.var.auth.user, c.req.valid("param").username);
+  return c.json({ message: UPDATED_PINS_MESSAGE, updatedCount } satisfies ResetScheduledTimesResponse);
+});
+
+schedulingHighMem.post("/scheduling/deleteAllScheduledPins", valid("json", DeleteAllScheduledPinsBody), async (c) => {
+  const deletedCount = await deleteAllScheduledPins(c.env, c.var.auth.user, c.req.valid("json").pinterestProfileUsername);
+  return c.json({ message: DELETED_ALL_PINS_MESSAGE, deletedCount } satisfies DeleteAllScheduledPinsResponse);
+});
+
+/** /videoApi/scheduling/schedulePin: the same call for video pins (spec section 7). */
+export const schedulingVideo = router();
+schedulingVideo.post("/scheduling/schedulePin", requireUser, schedulePinHandler);

@@ -1,0 +1,49 @@
+import {
+  ActivateStripeSubscriptionBody,
+  CancelStripeSubscriptionBody,
+  ReviseStripeSubscriptionBody,
+  StartStripeOnceOffPaymentBody,
+  StartStripeSubscriptionBody,
+} from "../../contracts/billing.ts";
+import { requireUser } from "../auth/middleware.ts";
+import {
+  activateStripeSubscription,
+  cancelStripeSubscription,
+  handleStripeWebhook,
+  reviseStripeSubscription,
+  startStripeOnceOffPayment,
+  startStripeSubscription,
+} from "../services/stripe-billing.ts";
+import { apiError } from "./errors.ts";
+import { router } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/** Stripe subscriptions and payments (spec section 7) and Stripe's webhook endpoint. */
+export const stripeApi = router();
+
+stripeApi.post("/stripeSubscriptions/startStripeSubscription", requireUser, valid("json", StartStripeSubscriptionBody), async (c) =>
+  c.json(await startStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+stripeApi.post("/stripeSubscriptions/activateStripeSubscription", requireUser, valid("json", ActivateStripeSubscriptionBody), async (c) =>
+  c.json(await activateStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+stripeApi.post("/stripeSubscriptions/cancelStripeSubscription", requireUser, valid("json", CancelStripeSubscriptionBody), async (c) =>
+  c.json(await cancelStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+stripeApi.post("/stripeSubscriptions/reviseStripeSubscription", requireUser, valid("json", ReviseStripeSubscriptionBody), async (c) =>
+  c.json(await reviseStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+stripeApi.post("/stripeSubscriptions/startStripeOnceOffPayment", requireUser, valid("json", StartStripeOnceOffPaymentBody), async (c) =>
+  c.json(await startStripeOnceOffPayment(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+/** Register {APP_URL}/api/stripe/webhook in Stripe; the body is read raw, as it was signed. */
+stripeApi.post("/stripe/webhook", async (c) => {
+  const signature = c.req.header("stripe-signature");
+  if (!signature) return apiError(c, 400, "Missing Stripe-Signature header");
+  return c.json(await handleStripeWebhook(c.env, await c.req.text(), signature));
+});

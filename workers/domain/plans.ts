@@ -1,0 +1,172 @@
+/**
+ * Plan rules (spec section 4) and the billing month that pin credits are
+ * granted for (docs/decisions/013-billing.md). Pure: plain values in, plain
+ * values out; times are milliseconds since the epoch.
+ */
+
+export const FREE_PLAN_ID = "free";
+
+/** planStatus values: Active; Cancelled (still usable until cancelSubscriptionDate); Inactive. */
+export type PlanStatus = "Active" | "Cancelled" | "Inactive";
+
+export interface PlanFacts {
+  id: string;
+  tier: string;
+  billingPeriod: string;
+  /** The spec compares it with '0': accept a number or its text. */
+  freeTrialDays: number | string;
+}
+
+export interface PlanHolder {
+  planId: string;
+  planStatus: string;
+  /** ms, or an ISO date as the credentials carry it; null when not cancelled. */
+  cancelSubscriptionDate: number | string | null;
+}
+
+function toMs(value: number | string | null): number | null {
+  if (value === null) return null;
+  const ms = typeof value === "number" ? value : Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** Spec section 4: a subscription is active when planStatus is 'Active' or the cancel date is in the future. */
+export function isSubscriptionActive(user: Omit<PlanHolder, "planId">, now: number): boolean {
+  if (user.planStatus === "Active") return true;
+  const cancelAt = toMs(user.cancelSubscriptionDate);
+  return cancelAt !== null && cancelAt > now;
+}
+
+/** The plan whose credits the user gets now: their plan while it is active, otherwise Free. */
+export function effectivePlanId(user: PlanHolder, now: number): string {
+  return isSubscriptionActive(user, now) ? user.planId : FREE_PLAN_ID;
+}
+
+export type PlanButtonLabel = "Start free trial" | "Start Plan";
+
+/**
+ * Spec section 4: 'Start free trial' if the plan is not an Agency plan, its free
+ * trial days are not '0', and the user is unauthenticated (null) or has not
+ * used a free trial; otherwise 'Start Plan'.
+ */
+export function planButtonLabel(plan: Pick<PlanFacts, "tier" | "freeTrialDays">, user: { usedFreeTrial: boolean } | null): PlanButtonLabel {
+  const isAgency = plan.tier === "agency";
+  const hasTrial = String(plan.freeTrialDays) !== "0";
+  return !isAgency && hasTrial && (user === null || !user.usedFreeTrial) ? "Start free trial" : "Start Plan";
+}
+
+/** Free trial days a checkout for this plan gets: the plan's days when the button rule offers a trial, else 0. */
+export function trialDaysFor(plan: Pick<PlanFacts, "tier" | "freeTrialDays">, user: { usedFreeTrial: boolean } | null): number {
+  if (planButtonLabel(plan, user) !== "Start free trial") return 0;
+  const days = Number(plan.freeTrialDays);
+  return Number.isInteger(days) && days > 0 ? days : 0;
+}
+
+/** Plans sold as a recurring subscription (monthly or annual). */
+export function isRecurringPlan(plan: Pick<PlanFacts, "billingPeriod">): boolean {
+  return plan.billingPeriod === "month" || plan.billingPeriod === "year";
+}
+
+/** Plans bought once (Lifetime). */
+export function isLifetimePlan(plan: Pick<PlanFacts, "billingPeriod">): boolean {
+  return plan.billingPeriod === "once";
+}
+
+// ---------------------------------------------------------------------------
+// Billing months
+
+/**
+ * `anchor` moved by `months` calendar months in UTC, keeping the anchor's day
+ * of month (clamped to the month's last day) and time of day, the way Stripe
+ * steps a monthly billing cycle: Jan 31 -> Feb 28 -> Mar 31.
+ */
+export function addMonths(anchor: number, months: number): number {
+  const a = new Date(anchor);
+  const total = a.getUTCMonth() + months;
+  const year = a.getUTCFullYear() + Math.floor(total / 12);
+  const month = ((total % 12) + 12) % 12;
+  const lastDay = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+  return Date.UTC(year, month, Math.min(a.getUTCDate(), lastDay), a.getUTCHours(), a.getUTCMinutes(), a.getUTCSeconds(), a.getUTCMilliseconds());
+}
+
+export interface BillingMonth {
+  start: number;
+  end: number;
+}
+
+/** The billing month holding `now`: [anchor + k months, anchor + k+1 months). */
+export function billingMonth(anchor: number, now: number): BillingMonth {
+  const a = new Date(anchor);
+  const n = new Date(now);
+  let k = (n.getUTCFullYear() - a.getUTCFullYear()) * 12 + (n.getUTCMonth() - a.getUTCMonth());
+  while (addMonths(anchor, k) > now) k -= 1;
+  while (addMonths(anchor, k + 1) <= now) k += 1;
+  return { start: addMonths(anchor, k), end: addMonths(anchor, k + 1) };
+}
+
+// ---------------------------------------------------------------------------
+// Plan records (one per subscription or purchase) and the user's plan state
+
+export interface PlanRecord {
+  planId: string;
+  kind: "subscription" | "lifetime";
+  /** The provider's status, e.g. Stripe's active, trialing, past_due, canceled. */
+  status: string;
+  startedAt: number;
+  periodStart: number;
+  periodEnd: number | null;
+  cancelAtPeriodEnd: boolean;
+  endedAt: number | null;
+}
+
+/** Provider statuses that still give access (Stripe keeps retrying a past_due payment). */
+const LIVE_STATUSES = new Set(["active", "trialing", "past_due"]);
+
+/** Whether a record still gives its plan at `now`. */
+export function isRecordLive(record: PlanRecord, now: number): boolean {
+  if (!LIVE_STATUSES.has(record.status)) return false;
+  if (record.cancelAtPeriodEnd && record.periodEnd !== null && record.periodEnd <= now) return false;
+  return true;
+}
+
+/** The record that decides the user's plan: the newest live one, else the newest. */
+export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
+  const newestFirst = [...records].sort((a, b) => b.startedAt - a.startedAt);
+  return newestFirst.find((record) => isRecordLive(record, now)) ?? newestFirst[0] ?? null;
+}
+
+export interface PlanState {
+  planId: string;
+  planStatus: PlanStatus;
+  cancelSubscriptionDate: number | null;
+}
+
+/**
+ * The user's plan fields from their current record: Active while it runs;
+ * Cancelled with the date it ends (or ended) once cancelled; Free and Inactive
+ * without any record, or when a payment left it unusable.
+ */
+export function planStateOf(record: PlanRecord | null, now: number): PlanState {
+  if (!record) return { planId: FREE_PLAN_ID, planStatus: "Inactive", cancelSubscriptionDate: null };
+  if (isRecordLive(record, now)) {
+    if (record.cancelAtPeriodEnd && record.periodEnd !== null) return { planId: record.planId, planStatus: "Cancelled", cancelSubscriptionDate: record.periodEnd };
+    return { planId: record.planId, planStatus: "Active", cancelSubscriptionDate: null };
+  }
+  const endedAt = record.endedAt ?? record.periodEnd;
+  if (record.status === "canceled" || record.cancelAtPeriodEnd) return { planId: FREE_PLAN_ID, planStatus: "Cancelled", cancelSubscriptionDate: endedAt };
+  return { planId: FREE_PLAN_ID, planStatus: "Inactive", cancelSubscriptionDate: null };
+}
+
+/**
+ * Where the user's billing months are counted from: the current period start
+ * of a running subscription (Stripe's), the purchase of a lifetime plan, and
+ * for Free the signup anniversary, restarted on the day a paid plan ended.
+ */
+export function creditAnchor(input: { effectivePlanId: string; record: PlanRecord | null; userCreatedAt: number; cancelSubscriptionDate: number | null }, now: number): number {
+  const { record } = input;
+  if (input.effectivePlanId !== FREE_PLAN_ID && record && record.planId === input.effectivePlanId) return record.periodStart;
+  if (input.effectivePlanId === FREE_PLAN_ID && input.cancelSubscriptionDate !== null && input.cancelSubscriptionDate <= now) {
+    return Math.max(input.userCreatedAt, input.cancelSubscriptionDate);
+  }
+  return input.userCreatedAt;
+}

@@ -1,0 +1,162 @@
+import { ProviderError, providerFetch } from "./http.ts";
+
+/**
+ * PayPal's REST API: an OAuth2 client-credentials token (/v1/oauth2/token)
+ * and the Subscriptions API v1 (/v1/billing/subscriptions). PAYPAL_API_URL is
+ * https://api-m.paypal.com live (https://api-m.sandbox.paypal.com for PayPal's
+ * own sandbox) and the local stand-in otherwise (http://127.0.0.1:8788/paypal).
+ */
+
+/** The bindings it needs (plain, so Node-side tests can pass them too). */
+export interface PayPalEnv {
+  PAYPAL_API_URL: string;
+  PAYPAL_CLIENT_ID: string;
+  PAYPAL_CLIENT_SECRET: string;
+}
+
+export interface PayPalLink {
+  href: string;
+  rel: string;
+  method?: string;
+}
+
+export interface PayPalSubscription {
+  id: string;
+  plan_id: string;
+  /** APPROVAL_PENDING, APPROVED, ACTIVE, SUSPENDED, CANCELLED, EXPIRED. */
+  status: string;
+  status_update_time?: string;
+  start_time?: string;
+  create_time?: string;
+  custom_id?: string;
+  plan_overridden?: boolean;
+  billing_info?: {
+    next_billing_time?: string;
+    last_payment?: {
+      amount: { currency_code: string; value: string };
+      time: string;
+    };
+  };
+  links?: PayPalLink[];
+}
+
+let cachedToken: { key: string; token: string; expiresAt: number } | null = null;
+
+async function accessToken(env: PayPalEnv): Promise<string> {
+  if (!env.PAYPAL_CLIENT_ID || !env.PAYPAL_CLIENT_SECRET) throw new Error("PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET must be configured");
+  const key = `${env.PAYPAL_API_URL}\n${env.PAYPAL_CLIENT_ID}\n${env.PAYPAL_CLIENT_SECRET}`;
+  if (cachedToken?.key === key && cachedToken.expiresAt > Date.now() + 60_000) return cachedToken.token;
+  const response = await providerFetch("PayPal", `${base(env)}/v1/oauth2/token`, {
+    method: "POST",
+    headers: {
+      authorization: `Basic ${btoa(`${env.PAYPAL_CLIENT_ID}:${env.PAYPAL_CLIENT_SECRET}`)}`,
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: "grant_type=client_credentials",
+  });
+  const body = (await response.json()) as {
+    access_token?: string;
+    expires_in?: number;
+  };
+  if (!body.access_token) throw new ProviderError("PayPal", "PayPal answered a token response without access_token", response.status);
+  cachedToken = {
+    key,
+    token: body.access_token,
+    expiresAt: Date.now() + (body.expires_in ?? 300) * 1000,
+  };
+  return body.access_token;
+}
+
+function base(env: PayPalEnv): string {
+  return env.PAYPAL_API_URL.replace(/\/+$/, "");
+}
+
+async function call(env: PayPalEnv, method: "GET" | "POST", path: string, body?: unknown): Promise<Response> {
+  try {
+    return await send(env, method, path, body, await accessToken(env));
+  } catch (error) {
+    // A token PayPal no longer accepts (expired early, revoked): fetch a new one, once.
+    if (!(error instanceof ProviderError) || error.status !== 401) throw error;
+    cachedToken = null;
+    return send(env, method, path, body, await accessToken(env));
+  }
+}
+
+function send(env: PayPalEnv, method: "GET" | "POST", path: string, body: unknown, token: string): Promise<Response> {
+  return providerFetch("PayPal", `${base(env)}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: "application/json",
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+const subscriptionPath = (id: string) => `/v1/billing/subscriptions/${encodeURIComponent(id)}`;
+
+export async function getSubscription(env: PayPalEnv, id: string): Promise<PayPalSubscription> {
+  return (await (await call(env, "GET", subscriptionPath(id))).json()) as PayPalSubscription;
+}
+
+/** POST :id/cancel {reason}: 204. */
+export async function cancelSubscription(env: PayPalEnv, id: string, reason: string): Promise<void> {
+  await call(env, "POST", `${subscriptionPath(id)}/cancel`, {
+    reason: reason.slice(0, 128),
+  });
+}
+
+/** POST :id/suspend {reason}: 204. */
+export async function suspendSubscription(env: PayPalEnv, id: string, reason: string): Promise<void> {
+  await call(env, "POST", `${subscriptionPath(id)}/suspend`, { reason });
+}
+
+/** POST :id/activate {reason}: 204. */
+export async function activateSubscription(env: PayPalEnv, id: string, reason: string): Promise<void> {
+  await call(env, "POST", `${subscriptionPath(id)}/activate`, { reason });
+}
+
+/** POST :id/revise {plan_id}: answers the plan and links; a rel "approve" link means the payer must approve. */
+export async function reviseSubscription(
+  env: PayPalEnv,
+  id: string,
+  input: { planId: string; returnUrl: string; cancelUrl: string },
+): Promise<{ plan_id: string; links?: PayPalLink[] }> {
+  const response = await call(env, "POST", `${subscriptionPath(id)}/revise`, {
+    plan_id: input.planId,
+    application_context: {
+      return_url: input.returnUrl,
+      cancel_url: input.cancelUrl,
+      user_action: "SUBSCRIBE_NOW",
+    },
+  });
+  return (await response.json()) as { plan_id: string; links?: PayPalLink[] };
+}
+
+/** POST /v1/billing/subscriptions: answers the subscription (APPROVAL_PENDING) with its approve link. */
+export async function createSubscription(
+  env: PayPalEnv,
+  input: {
+    planId: string;
+    customId: string;
+    returnUrl: string;
+    cancelUrl: string;
+  },
+): Promise<PayPalSubscription> {
+  const response = await call(env, "POST", "/v1/billing/subscriptions", {
+    plan_id: input.planId,
+    custom_id: input.customId,
+    application_context: {
+      return_url: input.returnUrl,
+      cancel_url: input.cancelUrl,
+      user_action: "SUBSCRIBE_NOW",
+      shipping_preference: "NO_SHIPPING",
+    },
+  });
+  return (await response.json()) as PayPalSubscription;
+}
+
+export function approveLink(links: PayPalLink[] | undefined): string | null {
+  return links?.find((link) => link.rel === "approve")?.href ?? null;
+}

@@ -1,0 +1,125 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { ProfileUpdates } from "../../contracts/billing.ts";
+import { database } from "../db/client.ts";
+import { billingCustomers, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
+import { currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
+import type { Env } from "../env.ts";
+import { grantCurrentMonth } from "./credits.ts";
+
+/**
+ * Plan state, whatever the payment provider (docs/decisions/013-billing.md).
+ * Providers report subscriptions and purchases as plan records; the user's
+ * planId, planStatus and cancelSubscriptionDate are always derived from all of
+ * their records, so reports arriving late, twice or out of order end in the
+ * same state. Every change grants the current month's credits.
+ */
+export type Plan = typeof plans.$inferSelect;
+export type PlanRecordRow = typeof subscriptions.$inferSelect;
+type Provider = PlanRecordRow["provider"];
+
+/** What a provider reports about one subscription or purchase. */
+export interface PlanRecordInput extends PlanRecord {
+  provider: Provider;
+  providerRef: string;
+  trialEnd: number | null;
+  cancelReason?: string | null;
+  affiliateId?: string | null;
+}
+
+export async function planById(env: Env, planId: string): Promise<Plan | null> {
+  return (await database(env.DB).query.plans.findFirst({ where: eq(plans.id, planId) })) ?? null;
+}
+
+export async function planByStripePrice(env: Env, priceId: string): Promise<Plan | null> {
+  return (await database(env.DB).query.plans.findFirst({ where: eq(plans.stripePriceId, priceId) })) ?? null;
+}
+
+/** One of the user's records, or null: never another user's. */
+export async function findPlanRecord(env: Env, userId: string, provider: Provider, providerRef: string): Promise<PlanRecordRow | null> {
+  const row = await database(env.DB).query.subscriptions.findFirst({
+    where: and(eq(subscriptions.userId, userId), eq(subscriptions.provider, provider), eq(subscriptions.providerRef, providerRef)),
+  });
+  return row ?? null;
+}
+
+export async function planRecordsOf(env: Env, userId: string): Promise<PlanRecordRow[]> {
+  return database(env.DB).select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.startedAt)).limit(50);
+}
+
+/**
+ * Records what a provider reports about a subscription or purchase, then
+ * derives the user's plan from all their records. A record never moves to
+ * another user, and an ended (canceled) one never comes back to life.
+ */
+export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
+  const db = database(env.DB);
+  await db
+    .insert(subscriptions)
+    .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [subscriptions.provider, subscriptions.providerRef],
+      set: {
+        planId: sql`excluded.plan_id`,
+        status: sql`excluded.status`,
+        periodStart: sql`excluded.period_start`,
+        periodEnd: sql`excluded.period_end`,
+        cancelAtPeriodEnd: sql`excluded.cancel_at_period_end`,
+        endedAt: sql`excluded.ended_at`,
+        trialEnd: sql`excluded.trial_end`,
+        cancelReason: sql`coalesce(excluded.cancel_reason, ${subscriptions.cancelReason})`,
+        affiliateId: sql`coalesce(${subscriptions.affiliateId}, excluded.affiliate_id)`,
+        updatedAt: sql`excluded.updated_at`,
+      },
+      setWhere: sql`${subscriptions.userId} = excluded.user_id AND NOT (${subscriptions.status} = 'canceled' AND excluded.status <> 'canceled')`,
+    });
+  return refreshUserPlan(env, userId, now);
+}
+
+/** Derives the user's plan fields from their records, saves them and grants this month's credits. */
+export async function refreshUserPlan(env: Env, userId: string, now = Date.now()): Promise<ProfileUpdates> {
+  const db = database(env.DB);
+  const [records, user] = await Promise.all([planRecordsOf(env, userId), db.query.users.findFirst({ where: eq(users.id, userId), columns: { usedFreeTrial: true } })]);
+  const state = planStateOf(currentRecord(records, now), now);
+  // A trial is for first-time subscribers: any subscription, with or without a trial, uses it.
+  const usedFreeTrial = (user?.usedFreeTrial ?? false) || records.some((record) => record.kind === "subscription");
+  await db
+    .update(users)
+    .set({ planId: state.planId, planStatus: state.planStatus, cancelSubscriptionDate: state.cancelSubscriptionDate, usedFreeTrial, updatedAt: now })
+    .where(eq(users.id, userId));
+  await grantCurrentMonth(env, userId, now);
+  return {
+    planId: state.planId,
+    planStatus: state.planStatus,
+    cancelSubscriptionDate: state.cancelSubscriptionDate === null ? null : new Date(state.cancelSubscriptionDate).toISOString(),
+    usedFreeTrial,
+  };
+}
+
+/** The user's customer id at a provider, or null. */
+export async function customerRefOf(env: Env, userId: string, provider: "stripe"): Promise<string | null> {
+  const row = await database(env.DB).query.billingCustomers.findFirst({ where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)) });
+  return row?.customerRef ?? null;
+}
+
+/** Whose customer this is at a provider, or null. */
+export async function userOfCustomer(env: Env, provider: "stripe", customerRef: string): Promise<string | null> {
+  const row = await database(env.DB).query.billingCustomers.findFirst({ where: and(eq(billingCustomers.provider, provider), eq(billingCustomers.customerRef, customerRef)) });
+  return row?.userId ?? null;
+}
+
+/** Remembers the user's customer id; the first one saved wins (answered). */
+export async function saveCustomerRef(env: Env, userId: string, provider: "stripe", customerRef: string): Promise<string> {
+  await database(env.DB).insert(billingCustomers).values({ userId, provider, customerRef }).onConflictDoNothing();
+  return (await customerRefOf(env, userId, provider)) ?? customerRef;
+}
+
+/** Claims a webhook event for applying: false when it was applied (or is being applied) already. */
+export async function claimWebhookEvent(env: Env, provider: string, eventId: string, type: string): Promise<boolean> {
+  const claimed = await database(env.DB).insert(webhookEvents).values({ provider, eventId, type }).onConflictDoNothing().returning({ eventId: webhookEvents.eventId });
+  return claimed.length > 0;
+}
+
+/** Gives a claimed event back after applying it failed, so the provider's retry applies it. */
+export async function releaseWebhookEvent(env: Env, provider: string, eventId: string): Promise<void> {
+  await database(env.DB).delete(webhookEvents).where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
+}

@@ -1,0 +1,316 @@
+import { and, desc, eq, gte, lt, or } from "drizzle-orm";
+import { CREDIT_COSTS } from "../../contracts/credits.ts";
+import {
+  pinterestPinUrl,
+  RESET_TIMES_FAILED_MESSAGE,
+  PIN_HISTORY_PAGE_SIZE,
+  type NewScheduledPin,
+  type PinHistoryItem,
+  type QueueView,
+  type RepeatingPin,
+  type RepeatingPinsPage,
+  type RepeatingPinUpdate,
+  type ScheduledPin,
+  type ScheduledPinsPage,
+  type ScheduledPinUpdate,
+  type ScheduleResponse,
+} from "../../contracts/scheduling-api.ts";
+import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { NewPinInput, Refusal } from "../../durable-objects/profile-scheduler.ts";
+import { sha256Hex } from "../auth/tokens.ts";
+import { database } from "../db/client.ts";
+import { pinHistory, pinterestProfiles } from "../db/schema.ts";
+import { pinHistoryDetails, type SortOrder } from "../domain/pin-queue.ts";
+import type { Env } from "../env.ts";
+import type { User } from "./accounts.ts";
+import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
+import { ServiceError } from "./errors.ts";
+import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pinterest-connection.ts";
+import { schedulerFor } from "./scheduler-index.ts";
+
+/**
+ * Scheduling use-cases (spec section 7, Scheduling): each resolves the
+ * caller's own profile (another user's, or an unknown one: 404), then asks
+ * that profile's ProfileScheduler. Scheduling charges the pin's credit through
+ * the credit service, once per pin id.
+ */
+
+/** Parallel credit charges per request (their D1 round trips overlap). */
+
+function refused(refusal: Refusal): never {
+  throw new ServiceError(refusal.status, refusal.message, refusal.field);
+}
+
+/** The DO's answer, or its refusal thrown as the ServiceError it stands for. */
+function unwrap<T>(answer: T): Exclude<T, { ok: false }> {
+  if ((answer as { ok?: unknown }).ok === false) refused(answer as unknown as Refusal);
+  return answer as Exclude<T, { ok: false }>;
+}
+
+/** The caller's connected profile with this username (404 otherwise, naming `field`). */
+export async function ownProfile(env: Env, user: User, username: string, field = "username"): Promise<PinterestProfile> {
+  const profile = await database(env.DB).query.pinterestProfiles.findFirst({
+    where: and(eq(pinterestProfiles.userId, user.id), eq(pinterestProfiles.username, username)),
+  });
+  if (!profile) throw new ServiceError(404, `No Pinterest profile named ${username} is connected.`, field);
+  return profile;
+}
+
+// ------------------------------------------------------------------ settings
+
+/** Saves a profile's scheduling settings (the named one, else the caller's active profile). */
+export async function saveSchedulingSettings(env: Env, user: User, settings: SchedulingSettings, username?: string): Promise<SchedulingSettings> {
+  let profile: PinterestProfile | undefined;
+  if (username) profile = await ownProfile(env, user, username, "pinterestProfileUsername");
+  else {
+    const profiles = await listProfiles(env, user.id);
+    profile = profiles.find((p) => p.isActive) ?? profiles[0];
+    if (!profile) throw new ServiceError(404, "Connect a Pinterest profile first: scheduling settings belong to a profile.", "pinterestProfileUsername");
+  }
+  await database(env.DB).update(pinterestProfiles).set({ schedulingSettings: settings, updatedAt: Date.now() }).where(eq(pinterestProfiles.id, profile.id));
+  return settings;
+}
+
+// ------------------------------------------------------------------ scheduling
+
+/** A pin id: from the client's reference (the same reference on the same profile is the same pin), else random. */
+async function pinIdFor(profileId: string, reference: string | undefined): Promise<string> {
+  if (!reference) return crypto.randomUUID();
+  return `r${(await sha256Hex(`${profileId}\n${reference}`)).slice(0, 40)}`;
+}
+
+/**
+ * Schedules pins, all or none: every profile named must be the caller's, a
+ * SpecificDate must be in the future, the 48-hour rule holds, and every new
+ * pin's credit is charged (image 1, video 5; reference = the pin id, so a
+ * retry never charges twice). `fieldPrefix(i)` names fields in messages.
+ */
+export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[], fieldPrefix: (index: number) => string): Promise<ScheduleResponse> {
+  const now = Date.now();
+  pins.forEach((pin, index) => {
+    if (pin.type === "SpecificDate" && (pin.scheduledTime ?? 0) <= now) {
+      throw new ServiceError(400, "scheduledTime must be in the future", `${fieldPrefix(index)}scheduledTime`);
+    }
+  });
+  const profiles = new Map((await listProfiles(env, user.id)).map((profile) => [profile.username, profile]));
+
+  // Group by profile, keeping each pin's place in the request.
+  const groups = new Map<string, { profile: PinterestProfile; inputs: NewPinInput[]; indexes: number[] }>();
+  const seen = new Map<string, number>();
+  for (const [index, pin] of pins.entries()) {
+    const profile = profiles.get(pin.pinterestProfileUsername);
+    if (!profile) throw new ServiceError(404, `No Pinterest profile named ${pin.pinterestProfileUsername} is connected.`, `${fieldPrefix(index)}pinterestProfileUsername`);
+    const id = await pinIdFor(profile.id, pin.reference);
+    const earlier = seen.get(id);
+    if (earlier !== undefined) throw new ServiceError(400, `reference repeats the one of pin ${earlier + 1}`, `${fieldPrefix(index)}reference`);
+    seen.set(id, index);
+    const group = groups.get(profile.id) ?? { profile, inputs: [], indexes: [] };
+    const { reference: _reference, pinterestProfileUsername: _username, scheduledTime, ...fields } = pin;
+    group.inputs.push({ ...fields, id, media_id: pin.media_id ?? null, scheduledTime: pin.type === "SpecificDate" ? (scheduledTime ?? null) : null });
+    group.indexes.push(index);
+    groups.set(profile.id, group);
+  }
+
+  // 1. Reserve the places in each queue (held: not posted until confirmed).
+  const reserved: { profile: PinterestProfile; ids: string[]; held: NewPinInput[] }[] = [];
+  const releaseAll = () => Promise.all(reserved.map(({ profile, held }) => schedulerFor(env, profile.id).release(held.map((p) => p.id))));
+  for (const { profile, inputs, indexes } of groups.values()) {
+    const answer = await schedulerFor(env, profile.id).reserve({
+      profileKey: profile.id,
+      username: profile.username,
+      userId: user.id,
+      settings: schedulingSettingsOf(profile),
+      pins: inputs,
+      fieldPrefixes: indexes.map(fieldPrefix),
+    });
+    if (!answer.ok) {
+      await releaseAll();
+      refused(answer);
+    }
+    const heldIds = new Set(answer.pins.filter((p) => p.state === "held").map((p) => p.id));
+    reserved.push({ profile, ids: inputs.map((p) => p.id), held: inputs.filter((p) => heldIds.has(p.id)) });
+  }
+
+  // 2. Charge the credits of the new pins (idempotent by pin id).
+  let creditsCharged: number;
+  try {
+    creditsCharged = await chargeScheduledPins(env, user, reserved.flatMap(({ profile, held }) => held.map((pin) => ({ username: profile.username, pin }))));
+  } catch (error) {
+    await releaseAll();
+    throw error;
+  }
+
+  // 3. Queue them.
+  const byId = new Map<string, ScheduledPin>();
+  const repeatingPins: RepeatingPin[] = [];
+  for (const { profile, ids } of reserved) {
+    const answer = await schedulerFor(env, profile.id).confirm(ids, profile.status, profile.lastError);
+    for (const pin of answer.scheduledPins) byId.set(pin.id, pin);
+    repeatingPins.push(...answer.repeatingPins);
+  }
+  const order = [...seen.keys()];
+  return { scheduledPins: order.map((id) => byId.get(id)).filter((p): p is ScheduledPin => p !== undefined), repeatingPins, creditsCharged };
+}
+
+/**
+ * Charges each new pin's credit with its "scheduled" pin history row (image 1,
+ * video 5; reference `scheduled:<pin id>`), after checking that the balance
+ * pays them all. Answers the credits charged now (a retried pin was charged before).
+ */
+async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput }[]): Promise<number> {
+  await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + CREDIT_COSTS[pin.mediaType], 0));
+  let charged = 0;
+  for (let start = 0; start < charges.length; start += MAX_PIN_HISTORY_BATCH) {
+    const batch = charges.slice(start, start + MAX_PIN_HISTORY_BATCH);
+    const results = await addPinHistories(
+      env,
+      user.id,
+      batch.map(({ username, pin }) => ({
+        details: pinHistoryDetails({ ...pin, pinterestProfileUsername: username }, "scheduled", null),
+        spend: { category: pin.mediaType, amount: CREDIT_COSTS[pin.mediaType], reason: "Pin scheduled", reference: `scheduled:${pin.id}` },
+      })),
+    );
+    results.forEach((result, i) => {
+      if (result.charged) charged += CREDIT_COSTS[batch[i].pin.mediaType];
+    });
+  }
+  return charged;
+}
+
+// ------------------------------------------------------------------ reading the queue
+
+export async function listScheduledPins(
+  env: Env,
+  user: User,
+  username: string,
+  query: { lastPinId?: string; sortBy: SortOrder; status: QueueView },
+): Promise<ScheduledPinsPage> {
+  const profile = await ownProfile(env, user, username);
+  return unwrap(
+    await schedulerFor(env, profile.id).list({
+      view: query.status,
+      sortBy: query.sortBy,
+      lastPinId: query.lastPinId,
+      profileStatus: profile.status,
+      profileError: profile.lastError,
+    }),
+  );
+}
+
+export async function listRepeatingPins(env: Env, user: User, username: string, lastPinId?: string): Promise<RepeatingPinsPage> {
+  const profile = await ownProfile(env, user, username);
+  return unwrap(await schedulerFor(env, profile.id).listRepeating({ lastPinId }));
+}
+
+/** The caller's profile whose queue holds this pin (404 for anyone else's, or an unknown id). */
+async function profileHolding(env: Env, user: User, pinId: string, kind: "scheduled" | "repeating", field: string): Promise<PinterestProfile> {
+  const profiles = await listProfiles(env, user.id);
+  const found = await Promise.all(
+    profiles.map(async (profile) => {
+      const stub = schedulerFor(env, profile.id);
+      return (kind === "scheduled" ? await stub.findPin(pinId) : await stub.findRepeating(pinId)) ? profile : null;
+    }),
+  );
+  const profile = found.find((p) => p !== null);
+  if (!profile) throw new ServiceError(404, `No ${kind} pin with id ${pinId}`, field);
+  return profile;
+}
+
+// ------------------------------------------------------------------ changing the queue
+
+function changesOf(update: ScheduledPinUpdate) {
+  return { ...update, scheduledTime: update.scheduledTime };
+}
+
+export async function updateScheduledPin(env: Env, user: User, update: ScheduledPinUpdate): Promise<ScheduledPin> {
+  const profile = await profileHolding(env, user, update.id, "scheduled", "pin.id");
+  const answer = unwrap(await schedulerFor(env, profile.id).updatePins([changesOf(update)], schedulingSettingsOf(profile), ["pin."]));
+  return answer.pins[0];
+}
+
+export async function updateScheduledPins(env: Env, user: User, username: string, updates: ScheduledPinUpdate[]): Promise<ScheduledPin[]> {
+  const profile = await ownProfile(env, user, username, "pinterestUsername");
+  const answer = unwrap(
+    await schedulerFor(env, profile.id).updatePins(updates.map(changesOf), schedulingSettingsOf(profile), updates.map((_, i) => `pinsToUpdate.${i}.`)),
+  );
+  return answer.pins;
+}
+
+export async function deleteScheduledPin(env: Env, user: User, pinId: string): Promise<ScheduledPin> {
+  const profile = await profileHolding(env, user, pinId, "scheduled", "pinId");
+  return unwrap(await schedulerFor(env, profile.id).deletePin(pinId)).pin;
+}
+
+export async function deleteAllScheduledPins(env: Env, user: User, username: string): Promise<number> {
+  const profile = await ownProfile(env, user, username, "pinterestProfileUsername");
+  return (await schedulerFor(env, profile.id).deleteAll()).deletedCount;
+}
+
+/** Re-slots every Queue pin of the profile from now with its current settings. */
+export async function resetScheduledTimes(env: Env, user: User, username: string): Promise<number> {
+  const profile = await ownProfile(env, user, username);
+  try {
+    return (await schedulerFor(env, profile.id).resetQueueTimes(schedulingSettingsOf(profile))).updatedCount;
+  } catch (error) {
+    console.error(`resetScheduledTimes for profile ${profile.id} failed:`, error);
+    throw new ServiceError(500, RESET_TIMES_FAILED_MESSAGE);
+  }
+}
+
+export async function updateRepeatingPin(env: Env, user: User, update: RepeatingPinUpdate): Promise<RepeatingPin> {
+  const profile = await profileHolding(env, user, update.id, "repeating", "pin.id");
+  return unwrap(await schedulerFor(env, profile.id).updateRepeating([update], ["pin."])).pins[0];
+}
+
+export async function updateRepeatingPins(env: Env, user: User, username: string, updates: RepeatingPinUpdate[]): Promise<RepeatingPin[]> {
+  const profile = await ownProfile(env, user, username, "pinterestUsername");
+  return unwrap(await schedulerFor(env, profile.id).updateRepeating(updates, updates.map((_, i) => `pinsToUpdate.${i}.`))).pins;
+}
+
+export async function deleteRepeatingPin(env: Env, user: User, pinId: string): Promise<RepeatingPin> {
+  const profile = await profileHolding(env, user, pinId, "repeating", "pinId");
+  return unwrap(await schedulerFor(env, profile.id).deleteRepeating(pinId)).pin;
+}
+
+/** Forgets a profile's whole queue (called when the profile is disconnected). */
+export async function clearProfileQueue(env: Env, profileId: string): Promise<void> {
+  await schedulerFor(env, profileId).clear();
+}
+
+// ------------------------------------------------------------------ pin history
+
+/** A page of the caller's pin history, newest first: older than startAtDate (ties broken by id after lastId). */
+export async function pinHistoryPage(env: Env, user: User, options: { startAtDate?: number | null; lastId?: string }): Promise<PinHistoryItem[]> {
+  // created_at is stored with sub-millisecond noise (unixepoch('subsec') * 1000): compare whole milliseconds.
+  const start = options.startAtDate ?? null;
+  const cursor =
+    start === null
+      ? undefined
+      : options.lastId
+        ? or(lt(pinHistory.createdAt, start - 0.5), and(gte(pinHistory.createdAt, start - 0.5), lt(pinHistory.createdAt, start + 0.5), lt(pinHistory.id, options.lastId)))
+        : lt(pinHistory.createdAt, start - 0.5);
+  const rows = await database(env.DB)
+    .select()
+    .from(pinHistory)
+    .where(and(eq(pinHistory.userId, user.id), cursor))
+    .orderBy(desc(pinHistory.createdAt), desc(pinHistory.id))
+    .limit(PIN_HISTORY_PAGE_SIZE);
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action,
+    category: row.category,
+    credits: row.credits,
+    title: row.title,
+    description: row.description,
+    url: row.url,
+    imageUrl: row.imageUrl,
+    mediaType: row.mediaType,
+    boardId: row.boardId,
+    boardName: row.boardName,
+    pinterestProfile: row.pinterestProfile,
+    pinterestPinId: row.pinterestPinId,
+    pinterestUrl: pinterestPinUrl(row.pinterestPinId),
+    createdAt: new Date(Math.round(row.createdAt)).toISOString(),
+    createdAtUTCTimestamp: Math.round(row.createdAt),
+  }));
+}

@@ -1,0 +1,281 @@
+import { and, eq } from "drizzle-orm";
+import type * as v from "valibot";
+import { SUBSCRIPTION_CANCELED_MESSAGE, type ProfileUpdates } from "../../contracts/billing.ts";
+import {
+  SHOPIFY_MESSAGES,
+  type ActivateShopifySubscriptionBody,
+  type CancelShopifySubscriptionBody,
+  type ShopifyActivation,
+  type StartShopifySubscriptionBody,
+} from "../../contracts/billing-paypal-shopify.ts";
+import { seal, unseal } from "../auth/sealed.ts";
+import { database } from "../db/client.ts";
+import { billingCustomers, plans } from "../db/schema.ts";
+import { addMonths, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
+import type { Env } from "../env.ts";
+import * as shopify from "../integrations/shopify.ts";
+import type { User } from "./accounts.ts";
+import { findPlanRecord, planById, savePlanRecord, type Plan, type PlanRecordInput, type PlanRecordRow } from "./billing.ts";
+import { ServiceError } from "./errors.ts";
+
+/**
+ * Shopify app subscriptions (spec section 7; section 8 "Shopify start";
+ * docs/decisions/014-paypal-shopify.md). The merchant approves the charge on
+ * Shopify's confirmation page; activation re-reads the store's active
+ * subscriptions and reports the charge through savePlanRecord, so plan state
+ * and credits behave exactly as with Stripe.
+ */
+
+const NO_SUCH_CHARGE = "No such Shopify subscription";
+const SEAL_PURPOSE = "shopify-billing-token";
+const GID_PREFIX = "gid://shopify/AppSubscription/";
+
+const gidOf = (id: string) => (id.startsWith(GID_PREFIX) ? id : `${GID_PREFIX}${id}`);
+
+/** A Shopify failure as the section 8 message, with a status that does not sign the user out. */
+function shopifyFailure(error: unknown, what: string): never {
+  if (!(error instanceof shopify.ShopifyError)) throw error;
+  const log = {
+    kind: error.kind,
+    status: error.status,
+    details: error.details,
+  };
+  switch (error.kind) {
+    case "graphql":
+      console.warn(`Shopify refused ${what}`, log);
+      throw new ServiceError(502, `${SHOPIFY_MESSAGES.graphqlPrefix}${error.details}`, undefined, { code: "graphql_error", details: error.details });
+    case "timeout":
+      console.warn(`Shopify timed out: ${what}`, log);
+      throw new ServiceError(503, SHOPIFY_MESSAGES.timeout, undefined, {
+        code: "timeout",
+      });
+    case "network":
+      console.warn(`Shopify unreachable: ${what}`, log);
+      throw new ServiceError(502, SHOPIFY_MESSAGES.network, undefined, {
+        code: "network_error",
+      });
+    case "http":
+      break;
+  }
+  // Our API's 401 and 403 sign the user out (app/lib/api-client.ts): the store's refusals answer 409.
+  if (error.status === 401)
+    throw new ServiceError(409, SHOPIFY_MESSAGES.expired, undefined, {
+      code: "store_connection_expired",
+    });
+  if (error.status === 403)
+    throw new ServiceError(409, SHOPIFY_MESSAGES.forbidden, undefined, {
+      code: "permission_denied",
+    });
+  if (error.status === 422)
+    throw new ServiceError(400, `${SHOPIFY_MESSAGES.invalidPrefix}${error.details}`, undefined, { code: "invalid_data", details: error.details });
+  console.warn(`Shopify failed ${what}`, log);
+  throw new ServiceError(502, error.details ? `Shopify error: ${error.details}` : "Shopify is unavailable, please try again.", undefined, {
+    code: "shopify_error",
+  });
+}
+
+async function shopifyCall<T>(what: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    return shopifyFailure(error, what);
+  }
+}
+
+interface ShopConnection {
+  shop: string;
+  accessToken: string;
+}
+
+/** Remembers the user's store for billing: its domain and its access token, sealed with AUTH_SECRET. */
+async function saveShopConnection(env: Env, userId: string, connection: ShopConnection): Promise<void> {
+  const sealed = await seal(env.AUTH_SECRET, SEAL_PURPOSE, connection.accessToken, `${userId}:${connection.shop}`);
+  const customerRef = `${connection.shop} ${sealed}`;
+  await database(env.DB)
+    .insert(billingCustomers)
+    .values({ userId, provider: "shopify", customerRef })
+    .onConflictDoUpdate({
+      target: [billingCustomers.userId, billingCustomers.provider],
+      set: { customerRef },
+    });
+}
+
+async function shopConnectionOf(env: Env, userId: string): Promise<ShopConnection> {
+  const row = await database(env.DB).query.billingCustomers.findFirst({
+    where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, "shopify")),
+  });
+  const [shop, sealed] = row?.customerRef.split(" ") ?? [];
+  const accessToken = shop && sealed ? await unseal(env.AUTH_SECRET, SEAL_PURPOSE, sealed, `${userId}:${shop}`) : null;
+  if (!shop || !accessToken)
+    throw new ServiceError(409, SHOPIFY_MESSAGES.expired, undefined, {
+      code: "store_connection_expired",
+    });
+  return { shop, accessToken };
+}
+
+/** A page of this site to come back to; Shopify adds charge_id. */
+function returnUrlOf(env: Env, returnUrl: string | undefined, plan: Plan): string {
+  const app = new URL(env.APP_URL);
+  let url: URL;
+  try {
+    url = new URL(returnUrl ?? "/pricing", app);
+  } catch {
+    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  }
+  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  url.hash = "";
+  for (const name of ["paymentMessage", "charge_id", "planId", "provider"]) url.searchParams.delete(name);
+  url.searchParams.set("provider", "shopify");
+  url.searchParams.set("planId", plan.id);
+  return url.toString();
+}
+
+/** POST /api/shopifySubscriptions/startSubscription: a recurring app charge for the plan; answers where the merchant approves it. */
+export async function startShopifySubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof StartShopifySubscriptionBody>,
+): Promise<{ confirmationUrl: string }> {
+  const plan = await planById(env, input.planId);
+  if (!plan || !isRecurringPlan(plan)) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
+  const returnUrl = returnUrlOf(env, input.returnUrl, plan);
+  await saveShopConnection(env, user.id, {
+    shop: input.shop,
+    accessToken: input.accessToken,
+  });
+  const created = await shopifyCall("creating a subscription", () =>
+    shopify.createAppSubscription(env, input.shop, input.accessToken, {
+      name: `Pinboard Studio ${plan.name} (${plan.billingPeriod === "year" ? "annual" : "monthly"})`,
+      price: plan.price,
+      interval: plan.billingPeriod === "year" ? "ANNUAL" : "EVERY_30_DAYS",
+      returnUrl,
+      trialDays: trialDaysFor(plan, user),
+      test: env.APP_ENV !== "production",
+    }),
+  );
+  return { confirmationUrl: created.confirmationUrl };
+}
+
+/** The plan a Shopify charge is for: the recurring plan with its price and interval. */
+async function planOfCharge(env: Env, subscription: shopify.AppSubscription): Promise<{ plan: Plan; amount: number; currency: string } | null> {
+  const pricing = subscription.lineItems[0]?.plan.pricingDetails;
+  if (!pricing?.price || !pricing.interval) return null;
+  const amount = Number(pricing.price.amount);
+  const period = pricing.interval === "ANNUAL" ? "year" : "month";
+  const candidates = await database(env.DB).select().from(plans).where(eq(plans.billingPeriod, period));
+  const plan = candidates.find((candidate) => Math.abs(candidate.price - amount) < 0.005);
+  return plan ? { plan, amount, currency: pricing.price.currencyCode } : null;
+}
+
+const ms = (iso: string | null | undefined) => {
+  const value = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(value) ? value : null;
+};
+
+function recordOf(subscription: shopify.AppSubscription, plan: Plan, known: PlanRecordRow | null, now: number): PlanRecordInput {
+  const startedAt = known?.startedAt ?? ms(subscription.createdAt) ?? now;
+  const periodEnd =
+    ms(subscription.currentPeriodEnd) ?? known?.periodEnd ?? (plan.billingPeriod === "year" ? addMonths(startedAt, 12) : startedAt + 30 * 86_400_000);
+  const intervalStart = plan.billingPeriod === "year" ? addMonths(periodEnd, -12) : periodEnd - 30 * 86_400_000;
+  const periodStart = Math.min(now, Math.max(startedAt, intervalStart));
+  const trialEnd = subscription.trialDays > 0 ? startedAt + subscription.trialDays * 86_400_000 : null;
+  const base = {
+    provider: "shopify" as const,
+    providerRef: subscription.id,
+    kind: "subscription" as const,
+    planId: plan.id,
+    startedAt,
+    periodStart,
+    periodEnd,
+    trialEnd,
+  };
+  const status = subscription.status.toUpperCase();
+  if (status === "ACTIVE" || status === "ACCEPTED")
+    return {
+      ...base,
+      status: "active",
+      cancelAtPeriodEnd: false,
+      endedAt: null,
+    };
+  if (status === "CANCELLED" && periodEnd > now)
+    return {
+      ...base,
+      status: "active",
+      cancelAtPeriodEnd: true,
+      endedAt: null,
+    };
+  if (status === "FROZEN")
+    return {
+      ...base,
+      status: "frozen",
+      cancelAtPeriodEnd: false,
+      endedAt: null,
+    };
+  return {
+    ...base,
+    status: status === "PENDING" ? "incomplete" : "canceled",
+    cancelAtPeriodEnd: false,
+    endedAt: status === "PENDING" ? null : now,
+  };
+}
+
+/**
+ * POST /api/shopifySubscriptions/activateShopifySubscription: the merchant
+ * approved the charge and Shopify sent them back with charge_id. The charge
+ * must be one of the active subscriptions of the user's store. Idempotent.
+ */
+export async function activateShopifySubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof ActivateShopifySubscriptionBody>,
+): Promise<ShopifyActivation> {
+  const connection = await shopConnectionOf(env, user.id);
+  const id = gidOf(input.chargeId);
+  const active = await shopifyCall("reading the active subscriptions", () => shopify.activeSubscriptions(env, connection.shop, connection.accessToken));
+  const subscription = active.find((candidate) => candidate.id === id);
+  if (!subscription) throw new ServiceError(404, NO_SUCH_CHARGE);
+  const charged = await planOfCharge(env, subscription);
+  if (!charged) {
+    console.error("Shopify subscription with a price that is not one of our plans", { id, lineItems: subscription.lineItems });
+    throw new ServiceError(400, "This Shopify charge is not for one of our plans.", "chargeId");
+  }
+  const now = Date.now();
+  const known = await findPlanRecord(env, user.id, "shopify", id);
+  const profileUpdates = await savePlanRecord(env, user.id, recordOf(subscription, charged.plan, known, now), now);
+  // A charge already bound to another user stays theirs.
+  if (!(await findPlanRecord(env, user.id, "shopify", id))) throw new ServiceError(404, NO_SUCH_CHARGE);
+  return {
+    planName: charged.plan.name,
+    amount: charged.amount,
+    currency: charged.currency,
+    subscriptionID: id,
+    profileUpdates,
+  };
+}
+
+/** POST /api/shopifySubscriptions/cancelShopifySubscription: Shopify stops the charge; the plan stays until the period paid for ends. */
+export async function cancelShopifySubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof CancelShopifySubscriptionBody>,
+): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
+  const id = gidOf(input.subscriptionID);
+  const known = await findPlanRecord(env, user.id, "shopify", id);
+  if (!known) throw new ServiceError(404, NO_SUCH_CHARGE);
+  if (known.status === "canceled" || known.cancelAtPeriodEnd) throw new ServiceError(409, "This subscription has already been cancelled.");
+  const plan = await planById(env, known.planId);
+  if (!plan) throw new ServiceError(404, NO_SUCH_CHARGE);
+  const connection = await shopConnectionOf(env, user.id);
+  const cancelled = await shopifyCall("cancelling a subscription", () => shopify.cancelAppSubscription(env, connection.shop, connection.accessToken, id));
+  const now = Date.now();
+  const profileUpdates = await savePlanRecord(
+    env,
+    user.id,
+    {
+      ...recordOf(cancelled, plan, known, now),
+      cancelReason: input.cancelReason,
+    },
+    now,
+  );
+  return { message: SUBSCRIPTION_CANCELED_MESSAGE, profileUpdates };
+}

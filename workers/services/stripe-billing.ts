@@ -1,0 +1,439 @@
+import type * as v from "valibot";
+import {
+  SUBSCRIPTION_CANCELED_MESSAGE,
+  SUBSCRIPTION_SWITCHED_MESSAGE,
+  type ActivateStripeSubscriptionBody,
+  type CancelStripeSubscriptionBody,
+  type PaymentDetails,
+  type ProfileUpdates,
+  type ReviseStripeSubscriptionBody,
+  type StartStripeOnceOffPaymentBody,
+  type StartStripeSubscriptionBody,
+} from "../../contracts/billing.ts";
+import { isLifetimePlan, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
+import type { Env } from "../env.ts";
+import { Stripe, stripeClient, verifyStripeEvent } from "../integrations/stripe.ts";
+import type { User } from "./accounts.ts";
+import {
+  claimWebhookEvent,
+  customerRefOf,
+  findPlanRecord,
+  planById,
+  planByStripePrice,
+  planRecordsOf,
+  releaseWebhookEvent,
+  saveCustomerRef,
+  savePlanRecord,
+  userOfCustomer,
+  type Plan,
+} from "./billing.ts";
+import { ServiceError } from "./errors.ts";
+
+/**
+ * Stripe subscriptions and the lifetime purchase (spec section 7,
+ * Subscriptions and payments), and the webhook that keeps plan state true
+ * when the browser never comes back. Everything Stripe says is re-read from
+ * Stripe before it is applied; see docs/decisions/013-billing.md.
+ */
+
+export const PAYMENT_UNAVAILABLE = "The payment service is unavailable, please try again.";
+const NO_SUCH_SESSION = "No such checkout session";
+const NO_SUCH_SUBSCRIPTION = "No such subscription";
+
+/** A Stripe call, its failures turned into what the caller should see. */
+async function stripeCall<T>(what: string, call: () => Promise<T>, notFound?: string): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof Stripe.errors.StripeError)) throw error;
+    if (notFound && error.statusCode === 404) throw new ServiceError(404, notFound);
+    if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError) {
+      console.warn(`Stripe unavailable: ${what}`, error.message);
+    } else {
+      // Our request or our configuration (key, price ids) is at fault: a bug to fix.
+      console.error(`Stripe refused ${what}`, { type: error.type, code: error.code, message: error.message, param: error.param });
+    }
+    throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  }
+}
+
+/** A page of this site to come back to; paymentMessage and session_id are added to it. */
+function returnBase(env: Env, returnUrl: string | undefined, fallbackPath: string): string {
+  const app = new URL(env.APP_URL);
+  let url: URL;
+  try {
+    url = new URL(returnUrl ?? fallbackPath, app);
+  } catch {
+    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  }
+  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  url.hash = "";
+  for (const name of ["paymentMessage", "session_id", "planId"]) url.searchParams.delete(name);
+  return url.toString();
+}
+
+/** Adds query text; `{CHECKOUT_SESSION_ID}` must stay literal for Stripe to fill in. */
+function withQuery(base: string, query: string): string {
+  return `${base}${base.includes("?") ? "&" : "?"}${query}`;
+}
+
+async function stripeCustomer(env: Env, user: User): Promise<string> {
+  const known = await customerRefOf(env, user.id, "stripe");
+  if (known) return known;
+  const customer = await stripeCall("creating a customer", () =>
+    stripeClient(env).customers.create(
+      { email: user.email, name: `${user.firstName} ${user.lastName}`.trim(), metadata: { userId: user.id } },
+      { idempotencyKey: `customer-${user.id}` },
+    ),
+  );
+  return saveCustomerRef(env, user.id, "stripe", customer.id);
+}
+
+async function hasLiveStripeSubscription(env: Env, userId: string): Promise<boolean> {
+  const now = Date.now();
+  return (await planRecordsOf(env, userId)).some((record) => record.provider === "stripe" && record.kind === "subscription" && isRecordLive(record, now));
+}
+
+/** POST /api/stripeSubscriptions/startStripeSubscription: a Checkout Session for the plan's price. */
+export async function startStripeSubscription(env: Env, user: User, input: v.InferOutput<typeof StartStripeSubscriptionBody>): Promise<{ redirectUrl: string }> {
+  const plan = await planById(env, input.planId);
+  if (!plan || !isRecurringPlan(plan) || !plan.stripePriceId) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
+  const base = returnBase(env, input.returnUrl, "/pricing");
+  if (await hasLiveStripeSubscription(env, user.id)) {
+    throw new ServiceError(409, "You already have an active subscription. Switch plans from Manage subscription instead.");
+  }
+  const trialDays = trialDaysFor(plan, user);
+  return checkoutRedirect(env, user, plan, plan.stripePriceId, base, {
+    mode: "subscription",
+    subscription_data: { metadata: { userId: user.id, planId: plan.id }, ...(trialDays > 0 ? { trial_period_days: trialDays } : {}) },
+  });
+}
+
+/** A Checkout Session for one plan's price, for this user's customer; answers where to send the browser. */
+async function checkoutRedirect(
+  env: Env,
+  user: User,
+  plan: Plan,
+  priceId: string,
+  base: string,
+  params: Pick<Stripe.Checkout.SessionCreateParams, "mode" | "subscription_data" | "payment_intent_data">,
+): Promise<{ redirectUrl: string }> {
+  const customer = await stripeCustomer(env, user);
+  const session = await stripeCall("creating a checkout session", () =>
+    stripeClient(env).checkout.sessions.create({
+      ...params,
+      customer,
+      client_reference_id: user.id,
+      line_items: [{ price: priceId, quantity: 1 }],
+      metadata: { userId: user.id, planId: plan.id },
+      success_url: withQuery(base, `paymentMessage=success&planId=${plan.id}&session_id={CHECKOUT_SESSION_ID}`),
+      cancel_url: withQuery(base, "paymentMessage=cancel"),
+    }),
+  );
+  if (!session.url) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  return { redirectUrl: session.url };
+}
+
+/** POST /api/stripeSubscriptions/startStripeOnceOffPayment: a Checkout Session in payment mode (Lifetime). */
+export async function startStripeOnceOffPayment(env: Env, user: User, input: v.InferOutput<typeof StartStripeOnceOffPaymentBody>): Promise<{ redirectUrl: string }> {
+  const plan = await planById(env, input.planId);
+  if (!plan || !isLifetimePlan(plan) || !plan.stripePriceId) throw new ServiceError(400, "planId must be a lifetime plan", "planId");
+  if (input.stripePriceID !== plan.stripePriceId) throw new ServiceError(400, `stripePriceID is not the price of the ${plan.name} plan`, "stripePriceID");
+  const base = returnBase(env, input.returnUrl, "/lifetime");
+  const now = Date.now();
+  const owned = (await planRecordsOf(env, user.id)).some((record) => record.planId === plan.id && isRecordLive(record, now));
+  if (owned) throw new ServiceError(409, `You already have the ${plan.name} plan.`);
+  return checkoutRedirect(env, user, plan, plan.stripePriceId, base, {
+    mode: "payment",
+    payment_intent_data: { metadata: { userId: user.id, planId: plan.id } },
+  });
+}
+
+function retrieveSession(env: Env, sessionId: string) {
+  return stripeCall(
+    "reading a checkout session",
+    () => stripeClient(env).checkout.sessions.retrieve(sessionId, { expand: ["subscription", "line_items"] }),
+    NO_SUCH_SESSION,
+  );
+}
+
+function isPaid(session: Stripe.Checkout.Session): boolean {
+  return session.status === "complete" && (session.payment_status === "paid" || session.payment_status === "no_payment_required");
+}
+
+const seconds = (value: number | null | undefined) => (value === null || value === undefined ? null : value * 1000);
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * POST /api/stripeSubscriptions/activateStripeSubscription: the user came back
+ * from Checkout. The session is read from Stripe; it must be this user's and
+ * paid. Idempotent: activating again changes nothing.
+ */
+export async function activateStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof ActivateStripeSubscriptionBody>,
+): Promise<{ profileUpdates: ProfileUpdates; paymentDetails: PaymentDetails }> {
+  const session = await retrieveSession(env, input.session_id);
+  if (session.client_reference_id !== user.id) throw new ServiceError(404, NO_SUCH_SESSION);
+  if (!isPaid(session)) throw new ServiceError(400, "This checkout session has not been paid.", "session_id");
+  const affiliateId = input.affiliateID || null;
+  const applied = await applyCheckoutSession(env, user.id, session, affiliateId);
+  if (!applied) throw new ServiceError(400, "This checkout session is not for a plan.", "session_id");
+  return applied;
+}
+
+/** Applies a paid checkout session of this user: a subscription or a lifetime purchase. Null when it is neither. */
+async function applyCheckoutSession(env: Env, userId: string, session: Stripe.Checkout.Session, affiliateId: string | null) {
+  const amount = (session.amount_total ?? 0) / 100;
+  const currency = session.currency ?? "usd";
+  if (session.mode === "subscription" && session.subscription) {
+    const subscription =
+      typeof session.subscription === "string"
+        ? await stripeCall("reading a subscription", () => stripeClient(env).subscriptions.retrieve(session.subscription as string), NO_SUCH_SUBSCRIPTION)
+        : session.subscription;
+    const synced = await syncStripeSubscription(env, subscription, { userId, affiliateId });
+    if (!synced) return null;
+    const { profileUpdates, plan, record } = synced;
+    return {
+      profileUpdates,
+      paymentDetails: {
+        provider: "stripe" as const,
+        sessionId: session.id,
+        subscriptionID: subscription.id,
+        planId: plan.id,
+        planName: plan.name,
+        amount,
+        currency,
+        status: subscription.status,
+        periodStart: new Date(record.periodStart).toISOString(),
+        periodEnd: iso(record.periodEnd),
+        trialEnd: iso(record.trialEnd),
+      },
+    };
+  }
+  if (session.mode === "payment") {
+    const plan = await lifetimePlanOf(env, session);
+    if (!plan) return null;
+    const purchasedAt = session.created * 1000;
+    const profileUpdates = await savePlanRecord(env, userId, {
+      provider: "stripe",
+      providerRef: session.id,
+      kind: "lifetime",
+      planId: plan.id,
+      status: "active",
+      startedAt: purchasedAt,
+      periodStart: purchasedAt,
+      periodEnd: null,
+      cancelAtPeriodEnd: false,
+      endedAt: null,
+      trialEnd: null,
+      affiliateId,
+    });
+    return {
+      profileUpdates,
+      paymentDetails: {
+        provider: "stripe" as const,
+        sessionId: session.id,
+        subscriptionID: null,
+        planId: plan.id,
+        planName: plan.name,
+        amount,
+        currency,
+        status: "paid",
+        periodStart: new Date(purchasedAt).toISOString(),
+        periodEnd: null,
+        trialEnd: null,
+      },
+    };
+  }
+  return null;
+}
+
+/** The lifetime plan a payment-mode session bought: its metadata names it and its line item has the plan's price. */
+async function lifetimePlanOf(env: Env, session: Stripe.Checkout.Session): Promise<Plan | null> {
+  const plan = session.metadata?.planId ? await planById(env, session.metadata.planId) : null;
+  if (!plan || !isLifetimePlan(plan)) return null;
+  const paidPrice = session.line_items?.data[0]?.price?.id;
+  if (paidPrice !== plan.stripePriceId) {
+    console.error("A lifetime checkout session was paid with another price", { session: session.id, paidPrice, plan: plan.id });
+    return null;
+  }
+  return plan;
+}
+
+/**
+ * Saves what Stripe says about a subscription as the user's plan record.
+ * The owner is the user the subscription's customer belongs to (and, when
+ * given, must be `expected.userId`). Null when the subscription is not ours
+ * or not for one of our prices.
+ */
+async function syncStripeSubscription(
+  env: Env,
+  subscription: Stripe.Subscription,
+  expected: { userId?: string; affiliateId?: string | null; cancelReason?: string | null } = {},
+) {
+  const customerId = typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id;
+  const owner = await userOfCustomer(env, "stripe", customerId);
+  if (!owner || (expected.userId && owner !== expected.userId)) {
+    if (expected.userId) throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
+    console.warn("Stripe subscription of an unknown customer ignored", { subscription: subscription.id, customer: customerId });
+    return null;
+  }
+  const item = subscription.items.data[0];
+  const plan = item ? await planByStripePrice(env, item.price.id) : null;
+  if (!item || !plan) {
+    console.error("Stripe subscription with a price that is not one of our plans", { subscription: subscription.id, price: item?.price.id });
+    return null;
+  }
+  const record = {
+    provider: "stripe" as const,
+    providerRef: subscription.id,
+    kind: "subscription" as const,
+    planId: plan.id,
+    status: subscription.status,
+    startedAt: subscription.start_date * 1000,
+    periodStart: item.current_period_start * 1000,
+    periodEnd: item.current_period_end * 1000,
+    cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    endedAt: seconds(subscription.ended_at),
+    trialEnd: seconds(subscription.trial_end),
+    cancelReason: expected.cancelReason ?? null,
+    affiliateId: expected.affiliateId ?? null,
+  };
+  const profileUpdates = await savePlanRecord(env, owner, record);
+  return { profileUpdates, plan, record };
+}
+
+async function ownedSubscription(env: Env, user: User, subscriptionID: string) {
+  const record = await findPlanRecord(env, user.id, "stripe", subscriptionID);
+  if (!record || record.kind !== "subscription") throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
+  if (record.status === "canceled") throw new ServiceError(409, "This subscription has already ended.");
+  return record;
+}
+
+/** POST /api/stripeSubscriptions/cancelStripeSubscription: cancels at the end of the paid period. */
+export async function cancelStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof CancelStripeSubscriptionBody>,
+): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
+  await ownedSubscription(env, user, input.subscriptionID);
+  const subscription = await stripeCall(
+    "cancelling a subscription",
+    () => stripeClient(env).subscriptions.update(input.subscriptionID, { cancel_at_period_end: true, cancellation_details: { comment: input.cancelReason } }),
+    NO_SUCH_SUBSCRIPTION,
+  );
+  const synced = await syncStripeSubscription(env, subscription, { userId: user.id, cancelReason: input.cancelReason });
+  if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  return { message: SUBSCRIPTION_CANCELED_MESSAGE, profileUpdates: synced.profileUpdates };
+}
+
+/**
+ * POST /api/stripeSubscriptions/reviseStripeSubscription: switches the plan
+ * now, with the price difference for the rest of the period invoiced at once
+ * (a downgrade becomes a credit on the next invoice). Switching also undoes a
+ * pending cancellation.
+ */
+export async function reviseStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof ReviseStripeSubscriptionBody>,
+): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
+  const plan = await planById(env, input.newPlanId);
+  if (!plan || !isRecurringPlan(plan) || !plan.stripePriceId) throw new ServiceError(400, "newPlanId must be a monthly or annual plan", "newPlanId");
+  if (input.newStripePriceID !== plan.stripePriceId) throw new ServiceError(400, `newStripePriceID is not the price of the ${plan.name} plan`, "newStripePriceID");
+  const record = await ownedSubscription(env, user, input.subscriptionID);
+  if (record.planId === plan.id) throw new ServiceError(400, "You are already on this plan.", "newPlanId");
+  const stripe = stripeClient(env);
+  const current = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(input.subscriptionID), NO_SUCH_SUBSCRIPTION);
+  const item = current.items.data[0];
+  if (!item) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  const updated = await stripeCall(
+    "switching a subscription's plan",
+    () =>
+      stripe.subscriptions.update(input.subscriptionID, {
+        items: [{ id: item.id, price: input.newStripePriceID }],
+        proration_behavior: "always_invoice",
+        cancel_at_period_end: false,
+        metadata: { userId: user.id, planId: plan.id },
+      }),
+    NO_SUCH_SUBSCRIPTION,
+  );
+  const synced = await syncStripeSubscription(env, updated, { userId: user.id });
+  if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  return { message: SUBSCRIPTION_SWITCHED_MESSAGE, profileUpdates: synced.profileUpdates };
+}
+
+// ---------------------------------------------------------------------------
+// Webhook
+
+export type WebhookOutcome = { received: true; duplicate?: true };
+
+/**
+ * POST /api/stripe/webhook. The signature is checked first (400, nothing
+ * applied, when it fails); each event id is applied once; what an event is
+ * about is re-read from Stripe, so late, repeated or reordered deliveries
+ * leave the state Stripe has now. A failure gives the event back (500) so
+ * Stripe's retry applies it.
+ */
+export async function handleStripeWebhook(env: Env, payload: string, signature: string): Promise<WebhookOutcome> {
+  let event: Stripe.Event;
+  try {
+    event = await verifyStripeEvent(env, payload, signature);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
+      console.warn("Stripe webhook with a bad signature refused:", error.message.split("\n")[0]);
+      throw new ServiceError(400, "Invalid Stripe signature");
+    }
+    throw error;
+  }
+  if (!(await claimWebhookEvent(env, "stripe", event.id, event.type))) return { received: true, duplicate: true };
+  try {
+    await applyStripeEvent(env, event);
+  } catch (error) {
+    await releaseWebhookEvent(env, "stripe", event.id);
+    throw error;
+  }
+  return { received: true };
+}
+
+async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
+  const stripe = stripeClient(env);
+  switch (event.type) {
+    case "checkout.session.completed":
+    case "checkout.session.async_payment_succeeded": {
+      const session = await retrieveSession(env, event.data.object.id);
+      const userId = session.client_reference_id;
+      const customerId = typeof session.customer === "string" ? session.customer : session.customer?.id;
+      if (!userId || !customerId || (await userOfCustomer(env, "stripe", customerId)) !== userId) {
+        console.warn("Stripe checkout session of an unknown customer ignored", { session: session.id });
+        return;
+      }
+      if (isPaid(session)) await applyCheckoutSession(env, userId, session, null);
+      return;
+    }
+    case "customer.subscription.created":
+    case "customer.subscription.updated":
+    case "customer.subscription.deleted":
+    case "customer.subscription.paused":
+    case "customer.subscription.resumed": {
+      const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(event.data.object.id));
+      await syncStripeSubscription(env, subscription);
+      return;
+    }
+    case "invoice.paid":
+    case "invoice.payment_failed": {
+      // A renewal (invoice.paid for a new period) starts the month's credits afresh: the sync grants them.
+      const parent = event.data.object.parent;
+      const ref = parent?.subscription_details?.subscription;
+      const subscriptionId = typeof ref === "string" ? ref : ref?.id;
+      if (!subscriptionId) return;
+      const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(subscriptionId));
+      await syncStripeSubscription(env, subscription);
+      return;
+    }
+    default:
+      return;
+  }
+}
