@@ -175,6 +175,75 @@ describe("scheduling pins to Pinterest", () => {
     await expect.poll(() => page.getByRole("list", { name: "Queue" }).getByText("Posted", { exact: true }).count()).toBe(DEMO_IMAGES);
   });
 
+  it("schedules a pin repeating every 7 days, lists it under Repeating pins, changes its interval and deletes it", { timeout: 120_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await signUpVerified(page);
+    await connectProfile(page, uniquePinterestUsername());
+    await page.getByRole("heading", { name: "Repeating pins" }).waitFor();
+    await page.getByText("No repeating pins.", { exact: false }).waitFor();
+
+    await open(page, "/generate");
+    await page.getByRole("complementary", { name: "Design settings" }).getByLabel("One of each image").check();
+    await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBe(DEMO_IMAGES);
+    const title = (await cards(page).first().locator("h3").textContent()) ?? "";
+    await page.getByLabel("Select pin 1", { exact: true }).check();
+    await page.getByRole("button", { name: "Schedule selected" }).click();
+    const dialog = page.getByRole("dialog", { name: "Schedule 1 pin" });
+    const boardField = dialog.getByLabel("Board", { exact: true });
+    await expect.poll(() => boardField.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    await boardField.selectOption({ label: BOARD });
+    // Two days ahead: the pin stays in the queue for the whole test.
+    await dialog.getByLabel("At a date and time").check();
+    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 2 * 86_400_000));
+
+    // The interval is checked before anything is sent, and is reachable by keyboard.
+    await dialog.getByLabel("Repeat every 7 days").focus();
+    await page.keyboard.press("Space");
+    expect(await dialog.getByLabel("Repeat every 7 days").isChecked()).toBe(true);
+    await dialog.getByLabel("Days between repeats").fill("1");
+    await dialog.getByRole("button", { name: "Schedule 1 pin" }).click();
+    await dialog.getByText("Enter whole days from 2 to 365", { exact: true }).waitFor();
+    await dialog.getByLabel("Days between repeats").fill("7");
+    await dialog.getByRole("button", { name: "Schedule 1 pin" }).click();
+    await page.getByText(`1 pin scheduled to ${BOARD}`, { exact: true }).waitFor({ timeout: 30_000 });
+
+    // /scheduling: the queue holds the first post; the repeating pin posts again 7 days after it.
+    await open(page, "/scheduling");
+    const queued = page.getByRole("list", { name: "Queue" }).getByRole("listitem");
+    await expect.poll(() => queued.count(), { timeout: 15_000 }).toBe(1);
+    const repeating = page.getByRole("list", { name: "Repeating pins" }).getByRole("listitem");
+    await expect.poll(() => repeating.count(), { timeout: 15_000 }).toBe(1);
+    const item = repeating.first();
+    await item.getByRole("heading", { name: title, exact: true }).waitFor();
+    await item.getByText(BOARD, { exact: true }).waitFor();
+    await item.getByText("Every 7 days", { exact: true }).waitFor();
+    const firstAt = Date.parse((await queued.first().locator("time").getAttribute("datetime")) ?? "");
+    const nextAt = Date.parse((await item.locator("time").getAttribute("datetime")) ?? "");
+    expect(nextAt - firstAt).toBe(7 * 86_400_000);
+
+    // Change the interval: saved, and still so after a reload.
+    await item.getByRole("button", { name: `Change the interval of ${title}` }).click();
+    await item.getByLabel("Repeat every (days)").fill("14");
+    await item.getByRole("button", { name: "Save interval" }).click();
+    await page.getByText("Updated pins successfully", { exact: true }).waitFor();
+    await item.getByText("Every 14 days", { exact: true }).waitFor();
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+    await page.getByRole("list", { name: "Repeating pins" }).getByText("Every 14 days", { exact: true }).waitFor({ timeout: 15_000 });
+
+    // Delete it: gone from the panel (and after a reload); the pin already queued stays.
+    await page.getByRole("list", { name: "Repeating pins" }).getByRole("button", { name: `Delete repeating pin ${title}` }).click();
+    await page.getByRole("alertdialog", { name: "Delete this repeating pin?" }).getByRole("button", { name: "Delete" }).click();
+    await page.getByText("Repeating pin deleted", { exact: true }).waitFor();
+    await page.getByText("No repeating pins.", { exact: false }).waitFor();
+    await page.reload();
+    await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+    await page.getByText("No repeating pins.", { exact: false }).waitFor({ timeout: 15_000 });
+    await expect.poll(() => page.getByRole("list", { name: "Queue" }).getByRole("listitem").count(), { timeout: 15_000 }).toBe(1);
+  });
+
   it("fits a phone: profiles, settings, queue and calendar stack", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await signUpVerified(page);

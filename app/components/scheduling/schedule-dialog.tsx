@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
 import { useEffect, useId, useState, type FormEvent } from "react";
+import { REPEAT_INTERVAL_DAYS } from "../../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../../lib/pinterest/times.ts";
@@ -39,11 +40,18 @@ export function ScheduleDialog({
   const [when, setWhen] = useState<"Queue" | "SpecificDate">("Queue");
   const [at, setAt] = useState("");
   const [allowDuplicate, setAllowDuplicate] = useState(false);
-  const [errors, setErrors] = useState<{ board?: string; at?: string }>({});
+  const [repeat, setRepeat] = useState(false);
+  const [repeatDays, setRepeatDays] = useState("7");
+  const [errors, setErrors] = useState<{ board?: string; at?: string; repeat?: string }>({});
 
   useEffect(() => {
     if (open && !username && activeProfile) setUsername(activeProfile.username);
   }, [open, username, activeProfile]);
+
+  // Repeating is chosen anew for each batch: a second batch never repeats by surprise.
+  useEffect(() => {
+    if (open) setRepeat(false);
+  }, [open]);
 
   useEffect(() => {
     if (!open || !username) return;
@@ -76,8 +84,12 @@ export function ScheduleDialog({
       if (instant === null) found.at = "Enter a date and time";
       else if (instant <= Date.now()) found.at = "Choose a time in the future";
     }
+    const days = Number(repeatDays);
+    if (repeat && !(/^\d+$/.test(repeatDays.trim()) && days >= REPEAT_INTERVAL_DAYS.min && days <= REPEAT_INTERVAL_DAYS.max)) {
+      found.repeat = `Enter whole days from ${REPEAT_INTERVAL_DAYS.min} to ${REPEAT_INTERVAL_DAYS.max}`;
+    }
     setErrors(found);
-    if (found.board || found.at) return;
+    if (found.board || found.at || found.repeat) return;
     onConfirm({
       pinterestProfileUsername: username,
       boardId: board.boardId,
@@ -85,6 +97,7 @@ export function ScheduleDialog({
       sectionId: board.sectionId,
       when: when === "SpecificDate" ? { type: "SpecificDate", at: instant! } : { type: "Queue" },
       allowDuplicate,
+      ...(repeat ? { repeatIntervalInDays: days } : {}),
     });
   }
 
@@ -200,6 +213,42 @@ export function ScheduleDialog({
                     <input type="checkbox" checked={allowDuplicate} onChange={(event) => setAllowDuplicate(event.target.checked)} />
                     Post even if the same link goes to this board within 48 hours
                   </label>
+
+                  <fieldset className="schedule-dialog__repeat">
+                    <legend className="visually-hidden">Repeat</legend>
+                    <label className="check">
+                      <input type="checkbox" checked={repeat} aria-controls={`${id}-repeat-days`} onChange={(event) => setRepeat(event.target.checked)} />
+                      Repeat every {repeatDays.trim() || "N"} days
+                    </label>
+                    <div className={errors.repeat ? "field field--invalid schedule-dialog__repeat-days" : "field schedule-dialog__repeat-days"}>
+                      <label className="field__label" htmlFor={`${id}-repeat-days`}>
+                        Days between repeats
+                      </label>
+                      <input
+                        id={`${id}-repeat-days`}
+                        className="field__input"
+                        type="number"
+                        inputMode="numeric"
+                        min={REPEAT_INTERVAL_DAYS.min}
+                        max={REPEAT_INTERVAL_DAYS.max}
+                        step={1}
+                        value={repeatDays}
+                        disabled={!repeat}
+                        aria-invalid={errors.repeat ? true : undefined}
+                        aria-describedby={errors.repeat ? `${id}-repeat-error` : `${id}-repeat-hint`}
+                        onChange={(event) => setRepeatDays(event.target.value)}
+                      />
+                      {errors.repeat ? (
+                        <p className="field__error" id={`${id}-repeat-error`}>
+                          {errors.repeat}
+                        </p>
+                      ) : (
+                        <p className="field__hint" id={`${id}-repeat-hint`}>
+                          {REPEAT_INTERVAL_DAYS.min}-{REPEAT_INTERVAL_DAYS.max} days. Each pin is posted again every so many days until you delete its repeating pin on the Scheduling page.
+                        </p>
+                      )}
+                    </div>
+                  </fieldset>
                 </>
               ) : null}
 

@@ -12,13 +12,14 @@ import { Spinner } from "../spinner.tsx";
 import { CalendarPanel, dayLabel } from "./calendar-panel.tsx";
 import { ProfileBar } from "./profile-bar.tsx";
 import { QueuePanel } from "./queue-panel.tsx";
+import { RepeatingPanel } from "./repeating-panel.tsx";
 import { SettingsPanel } from "./settings-panel.tsx";
 import { failureText, usePinterest } from "./use-pinterest.tsx";
 
 /**
  * /scheduling (spec section 2): the connected profiles, the edit-settings
  * panel, and two panels side by side (stacked on a phone): the queue list
- * and a calendar of scheduled and posted pins.
+ * and a calendar of scheduled and posted pins, then the repeating pins.
  */
 export function SchedulingPage() {
   const { user } = useAuth();
@@ -156,6 +157,7 @@ function Scheduling() {
               onClearDay={() => setDay(null)}
             />
             <CalendarPanel key={`calendar-${active}`} username={active} zone={zone} revision={revision} selectedDay={day} onSelectDay={setDay} onPins={setCalendarPins} />
+            <RepeatingPanel key={`repeating-${active}`} username={active} zone={zone} revision={revision} />
           </div>
         </>
       ) : null}

@@ -34,6 +34,8 @@ export interface ScheduleTarget {
   /** Queue: the next free slots; SpecificDate: this instant (ms). */
   when: { type: "Queue" } | { type: "SpecificDate"; at: number };
   allowDuplicate: boolean;
+  /** Also repeat each pin every this many days (2-365); absent: post once. */
+  repeatIntervalInDays?: number;
 }
 
 /** Text cut to at most `max` characters (code points, as Pinterest counts), at a word break when one is near. */
@@ -57,7 +59,7 @@ function hash(text: string): string {
  * reference makes a retried call schedule (and charge) the same pin once.
  */
 export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget): NewPinBody {
-  const when = target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue";
+  const when = `${target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue"}${target.repeatIntervalInDays ? `|every${target.repeatIntervalInDays}` : ""}`;
   const id = post.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 64);
   return {
     reference: `post:${id}:${hash(`${imageURL}|${target.boardId}|${target.sectionId ?? ""}|${when}`)}`,
@@ -74,6 +76,7 @@ export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget):
     type: target.when.type,
     scheduledTime: target.when.type === "SpecificDate" ? target.when.at : null,
     allowDuplicate: target.allowDuplicate,
+    ...(target.repeatIntervalInDays ? { repeatIntervalInDays: target.repeatIntervalInDays } : {}),
   };
 }
 

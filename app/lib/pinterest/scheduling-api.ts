@@ -5,10 +5,13 @@ import {
   type PinHistoryItem,
   type PinHistoryPage,
   type QueueView,
+  type RepeatingPin,
   type RepeatingPinsPage,
+  type RepeatingPinUpdate,
   type ScheduledPinsPage,
   type ScheduledPinUpdate,
   type ScheduleResponse,
+  type UpdatedPinResponse,
 } from "../../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
 import { ApiError, apiJson } from "../api-client.ts";
@@ -48,6 +51,12 @@ export function updateScheduledPins(pinterestUsername: string, pinsToUpdate: Pin
 
 export function deleteScheduledPin(pinId: string) {
   return apiJson<unknown>("/api/scheduling/deleteScheduledPin", { json: { pinId } });
+}
+
+export type RepeatingPinUpdateBody = v.InferInput<typeof RepeatingPinUpdate>;
+
+export function updateRepeatingPin(pin: RepeatingPinUpdateBody) {
+  return apiJson<UpdatedPinResponse<RepeatingPin>>("/api/scheduling/updateRepeatingPin", { json: { pin } });
 }
 
 export function deleteRepeatingPin(pinId: string) {
