@@ -14,6 +14,8 @@ export default defineConfig({
       },
     }),
   ],
+  // Pin previews draw in module workers (app/lib/preview-worker.ts) that load satori as a separate chunk.
+  worker: { format: "es" },
   build: {
     // Pages are server-rendered at the edge; the client bundle only hydrates them.
     sourcemap: false,

@@ -1,11 +1,15 @@
 import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
 import { FontLoader } from "../../workers/render/fonts.ts";
-import { fontsNeeded, planPin, previewElement, satoriFonts } from "../../workers/render/layout.ts";
+import { fontsNeeded, planPin, previewElement, satoriFonts, type SatoriNode } from "../../workers/render/layout.ts";
+import { SAMPLE_POST } from "./sample-post.ts";
 
 /**
  * The browser half of the pin engine: the same layout as the worker's renderer
  * (workers/render/layout.ts), drawn by satori into SVG that the page shows. The
  * downloaded JPEG is the same design, rasterised in the worker.
+ *
+ * It runs in the page's preview workers (app/lib/preview-worker.ts) and, where
+ * workers are unavailable, on the page itself: nothing here touches the DOM.
  */
 
 let fonts: FontLoader | null = null;
@@ -20,30 +24,11 @@ function fontLoader() {
   return fonts;
 }
 
-/** Sample photos (from the demo blog) for previews of templates without a post. */
-export const SAMPLE_PHOTOS = [
-  "/samples/amalfi-coast-itinerary-1.jpg",
-  "/samples/cozy-small-living-room-ideas-2.jpg",
-  "/samples/balcony-herb-garden-1.jpg",
-  "/samples/one-pan-lemon-garlic-chicken-1.jpg",
-  "/samples/berry-smoothie-bowls-1.jpg",
-  "/samples/fall-capsule-wardrobe-1.jpg",
-];
-
-/** What a template shows when no post fills it. */
-export const SAMPLE_POST: PostContent = {
-  title: "15 cozy fall decor ideas for a small living room",
-  description: "Simple, budget-friendly ways to make a small living room feel warm and welcoming this autumn.",
-  URLText: "linenandlark.com",
-  brandName: "Linen & Lark",
-  price: "$24",
-  allImages: SAMPLE_PHOTOS,
-};
+const origin = () => globalThis.location.origin;
 
 /** Same-origin absolute URLs for the pictures (satori fetches them). */
 function absolute(post: PostContent): PostContent {
-  const origin = window.location.origin;
-  const fix = (url: string) => (url.startsWith("/") ? origin + url : url);
+  const fix = (url: string) => (url.startsWith("/") ? origin() + url : url);
   return {
     ...post,
     allImages: post.allImages?.map(fix),
@@ -52,22 +37,161 @@ function absolute(post: PostContent): PostContent {
   };
 }
 
+// ---------------------------------------------------------------- pictures
+
+/**
+ * Pictures as data URLs, fetched once each: satori would otherwise fetch and
+ * encode a post's photo again for every pin that shows it. Bounded, oldest
+ * out first; a failed fetch is forgotten so a later preview tries again.
+ */
+const MAX_PICTURES = 48;
+const pictures = new Map<string, Promise<string | null>>();
+
+function readAsDataUrl(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error ?? new Error("unreadable picture"));
+    reader.readAsDataURL(blob);
+  });
+}
+
+/** Previews show pins at most ~300 px wide: photos twice that wide stay sharp on dense screens and are quick to embed and draw. */
+export const PREVIEW_PICTURE_WIDTH = 600;
+
+/**
+ * A photo downscaled to the preview's needs, natively (createImageBitmap and
+ * OffscreenCanvas, in the worker); anything else (transparency, a browser
+ * without them, a failure) is used as it is.
+ */
+async function previewSized(picture: Blob): Promise<Blob> {
+  if (picture.type !== "image/jpeg" || typeof OffscreenCanvas === "undefined" || typeof createImageBitmap === "undefined") return picture;
+  try {
+    const bitmap = await createImageBitmap(picture);
+    if (bitmap.width <= PREVIEW_PICTURE_WIDTH * 1.25) {
+      bitmap.close();
+      return picture;
+    }
+    const height = Math.max(1, Math.round((bitmap.height * PREVIEW_PICTURE_WIDTH) / bitmap.width));
+    const canvas = new OffscreenCanvas(PREVIEW_PICTURE_WIDTH, height);
+    const context = canvas.getContext("2d");
+    if (!context) {
+      bitmap.close();
+      return picture;
+    }
+    context.imageSmoothingQuality = "high";
+    context.drawImage(bitmap, 0, 0, PREVIEW_PICTURE_WIDTH, height);
+    bitmap.close();
+    return await canvas.convertToBlob({ type: "image/jpeg", quality: 0.85 });
+  } catch {
+    return picture;
+  }
+}
+
+function pictureData(url: string): Promise<string | null> {
+  const absoluteUrl = url.startsWith("/") ? origin() + url : url;
+  let pending = pictures.get(absoluteUrl);
+  if (!pending) {
+    pending = fetch(absoluteUrl)
+      .then(async (response) => (response.ok ? readAsDataUrl(await previewSized(await response.blob())) : null))
+      .catch(() => null);
+    pending.then((data) => {
+      if (data === null) pictures.delete(absoluteUrl);
+    });
+    pictures.set(absoluteUrl, pending);
+    while (pictures.size > MAX_PICTURES) pictures.delete(pictures.keys().next().value!);
+  }
+  return pending;
+}
+
+/** Starts fetching pictures that previews are about to draw (e.g. a page's photos as soon as it is read). */
+export function preloadPictures(urls: string[]): void {
+  for (const url of urls) void pictureData(url);
+}
+
+/** The element with each picture's address replaced by its data (addresses that fail stay: satori reports them). */
+async function inlinePictures(element: SatoriNode): Promise<SatoriNode> {
+  const images: SatoriNode[] = [];
+  const walk = (node: SatoriNode | SatoriNode[] | string | undefined) => {
+    if (!node || typeof node === "string") return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node.type === "img" && typeof node.props.src === "string" && !node.props.src.startsWith("data:")) images.push(node);
+    walk(node.props.children);
+  };
+  walk(element);
+  await Promise.all(
+    images.map(async (image) => {
+      const data = await pictureData(image.props.src as string);
+      if (data) image.props.src = data;
+    }),
+  );
+  return element;
+}
+
+// ---------------------------------------------------------------- drawing
+
 /**
  * satori for the browser, loaded on first use. It must never be part of the
  * worker's server build: it compiles WebAssembly at load, which workerd refuses
  * (the worker uses @cf-wasm/satori instead).
  */
 let satoriModule: Promise<typeof import("satori")> | null = null;
-
-/** The pin as SVG text (browser only). */
-export async function renderPreviewSvg(design: TemplateDesign, post: PostContent = SAMPLE_POST): Promise<string> {
+function loadSatori() {
   // A constant in each build: the server build drops the import entirely.
   satoriModule ??= import.meta.env.SSR ? Promise.reject(new Error("Pin previews are drawn in the browser")) : import("satori");
-  const { default: satori } = await satoriModule;
+  return satoriModule;
+}
+
+/** Where a preview's time went (epoch milliseconds), for the page's performance timeline. */
+export type PreviewSteps = [step: string, start: number, end: number][];
+
+/** The pin as SVG text (browser only). */
+export async function renderPreviewSvg(design: TemplateDesign, post: PostContent = SAMPLE_POST, steps?: PreviewSteps): Promise<string> {
+  const now = () => performance.timeOrigin + performance.now();
+  let mark = now();
+  const step = (name: string) => {
+    const end = now();
+    steps?.push([name, mark, end]);
+    mark = end;
+  };
+  const satoriLoading = loadSatori();
   const content = absolute(post);
   const loaded = await fontLoader().loadAll(fontsNeeded(design, content));
+  step("fonts");
   const plan = planPin(design, content, loaded);
-  return satori(previewElement(plan, design) as never, { width: plan.width, height: plan.height, fonts: stableFonts(plan) });
+  step("layout");
+  const element = await inlinePictures(previewElement(plan, design));
+  step("pictures");
+  const { default: satori } = await satoriLoading;
+  step("engine");
+  const svg = await satori(element as never, { width: plan.width, height: plan.height, fonts: stableFonts(plan) });
+  step("satori");
+  return svg;
+}
+
+/**
+ * Gets the engine ready for these designs: satori compiled, their fonts
+ * fetched, and each set of fonts parsed by satori once (a tiny drawing), so
+ * that the first previews only lay out and draw. A failure shows later, in
+ * the preview.
+ */
+export async function warmEngine(designs: TemplateDesign[]): Promise<void> {
+  const content = absolute(SAMPLE_POST);
+  const [engine] = await Promise.allSettled([loadSatori(), ...designs.map((design) => fontLoader().loadAll(fontsNeeded(design, content)))]);
+  if (engine.status !== "fulfilled") return;
+  const satori = engine.value.default;
+  const parsed = new Set<ReturnType<typeof satoriFonts>>();
+  for (const design of designs) {
+    try {
+      const plan = planPin(design, content, await fontLoader().loadAll(fontsNeeded(design, content)));
+      const fonts = stableFonts(plan);
+      if (parsed.has(fonts) || fonts.length === 0) continue;
+      parsed.add(fonts);
+      await satori({ type: "div", props: { style: { display: "flex", fontFamily: fonts[0]!.name }, children: "Aa" } } as never, { width: 8, height: 8, fonts });
+    } catch {
+      // Drawn (and reported) when a preview needs it.
+    }
+  }
 }
 
 /**

@@ -145,6 +145,32 @@ describe("the pin generator", () => {
     expect(await page.getByRole("button", { name: "Save to draft" }).isVisible()).toBe(true);
   });
 
+  it("draws previews in preview workers, and on the page itself where workers are unavailable", async () => {
+    for (const workers of [true, false]) {
+      const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+      if (!workers) await page.addInitScript(() => Reflect.deleteProperty(window, "Worker"));
+      await signUpVerified(page);
+      await openGenerator(page);
+      const drawer = page.getByRole("complementary", { name: "Design settings" });
+      await drawer.getByLabel("One of each image").check();
+      await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+      await page.getByRole("button", { name: "Generate", exact: true }).click();
+      await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBe(DEMO_IMAGES);
+      await previewsSettled(page, DEMO_IMAGES);
+      // Each preview shows a whole pin: a 2:3 picture drawn from the post's photo.
+      const shown = await page.locator(".post-grid .post-preview img").evaluateAll((images) =>
+        (images as HTMLImageElement[]).map((image) => ({ width: image.naturalWidth, height: image.naturalHeight, alt: image.alt })),
+      );
+      expect(shown).toHaveLength(DEMO_IMAGES);
+      for (const image of shown) expect(image).toMatchObject({ width: 1000, height: 1500 });
+      // The workers report each drawing's steps to the page's timeline; the page's own engine does not.
+      const drawnInWorkers = await page.evaluate(() => performance.getEntriesByName("preview:satori").length);
+      if (workers) expect(drawnInWorkers).toBeGreaterThanOrEqual(DEMO_IMAGES);
+      else expect(drawnInWorkers).toBe(0);
+      await page.close();
+    }
+  });
+
   it("fits a phone: the design settings slide over from the menu bar", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await signUpVerified(page);

@@ -248,14 +248,14 @@ describe("changes to the grid", () => {
 describe("preview pictures", () => {
   it("takes other sites' pictures through our image proxy, and keeps our own and inline ones", () => {
     const origin = "https://app.example";
-    expect(previewImageUrl("https://blog.example/a b.jpg", origin)).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fblog.example%2Fa%20b.jpg&width=600");
+    expect(previewImageUrl("https://blog.example/a b.jpg", origin)).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fblog.example%2Fa%20b.jpg");
     expect(previewImageUrl("https://app.example/media/u/1.png?v=2", origin)).toBe("/media/u/1.png?v=2");
     expect(previewImageUrl("/samples/x.jpg", origin)).toBe("/samples/x.jpg");
     expect(previewImageUrl("data:image/png;base64,AAA", origin)).toBe("data:image/png;base64,AAA");
     const [post] = generatePosts([source("a")], context({ pinOverrides: { logoImage: "https://cdn.example/logo.png" } }));
     const content = previewContent(post, origin);
     expect(content.allImages?.every((url) => url.startsWith("/api/scraping/imageProxy?url="))).toBe(true);
-    expect(content.logoImage).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fcdn.example%2Flogo.png&width=600");
+    expect(content.logoImage).toBe("/api/scraping/imageProxy?url=https%3A%2F%2Fcdn.example%2Flogo.png");
     // The download draws the original addresses.
     expect(renderPostBody(post).allImages).toEqual(post.selectedImages);
   });

@@ -1,5 +1,5 @@
 import type { PostContent } from "../../../contracts/template.ts";
-import { SAMPLE_PHOTOS, SAMPLE_POST } from "../../lib/pin-preview.ts";
+import { SAMPLE_PHOTOS, SAMPLE_POST } from "../../lib/sample-post.ts";
 
 /** Posts to fill the template with while designing: short and long titles, other photos, a product. */
 export const SAMPLE_POSTS: { id: string; label: string; post: PostContent }[] = [

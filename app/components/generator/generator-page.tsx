@@ -19,13 +19,15 @@ import { downloadManyPins, downloadOnePin } from "./pin-downloads.ts";
 import { scheduleGridPosts } from "./pin-scheduling.ts";
 import { PostCard, type PostCardActions } from "./post-card.tsx";
 import { PostEditor } from "./post-editor.tsx";
-import { warmPreviewEngine } from "./post-preview.tsx";
+import { warmPreviews } from "../templates/preview-queue.ts";
 import { SourceForm } from "./source-form.tsx";
 import { storeGridPosts } from "./grid-storage.ts";
 import { useGenerator, type Busy } from "./use-generator.ts";
 
 /** Performance mark for each preview that has appeared (the benchmark counts them). */
 export const PREVIEW_READY_MARK = "generator:preview-ready";
+/** How many of the templates to generate with get their fonts fetched ahead of the first generation. */
+const WARM_TEMPLATES = 40;
 
 /**
  * /generate (spec section 2): the design settings drawer, a menu bar and the
@@ -106,18 +108,20 @@ function Generator() {
     };
   }, [setSettings, toast]);
 
-  // The preview engine (satori, fonts) loads while the user is still typing a URL.
+  // The preview engine (satori, the templates to generate with and their fonts) loads while the user is still typing a URL.
+  const selections = settings.templateSelections.join(",");
   useEffect(() => {
+    if (settingsLoading) return;
     const timer = setTimeout(() => {
-      generator.standardTemplates().then(
-        (templates) => warmPreviewEngine(templates[0] ?? null),
-        () => warmPreviewEngine(null),
+      generator.templatesFor(settings).then(
+        (templates) => warmPreviews(templates.slice(0, WARM_TEMPLATES)),
+        () => warmPreviews([]),
       );
     }, 100);
     return () => clearTimeout(timer);
-    // Once per visit.
+    // Again only when the template selection changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [settingsLoading, selections]);
 
   // The grid, for /singlePin in this tab.
   useEffect(() => {

@@ -3,7 +3,9 @@ import { defaultDesignSettings, type DesignSettings } from "../../../contracts/d
 import type { Post } from "../../../contracts/post.ts";
 import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/scrape.ts";
 import type { Template } from "../../../contracts/template.ts";
+import { preloadPreviewPictures } from "../templates/preview-queue.ts";
 import { fetchStandardTemplates } from "../templates/template-requests.ts";
+import { previewImageUrl } from "../../lib/generator/preview-images.ts";
 import { applyAiCopy, needsAi } from "../../lib/generator/ai-copy.ts";
 import { aiClient, fetchTemplateSet, reasonOf, scrapeWebsites } from "../../lib/generator/api.ts";
 import {
@@ -34,6 +36,15 @@ export interface Busy {
 
 const random: Random = () => Math.random();
 export const newPostId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `p-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
+
+/** Pictures previews fetch ahead, while the posts are being made: a few of each source's, at most 24 in all. */
+const PRELOAD_PICTURES = 24;
+function preloadSourcePictures(sources: Source[]) {
+  if (typeof window === "undefined" || sources.length === 0) return;
+  const each = Math.min(8, Math.max(2, Math.floor(PRELOAD_PICTURES / sources.length)));
+  const urls = sources.flatMap((source) => source.allImages.slice(0, each)).slice(0, PRELOAD_PICTURES);
+  preloadPreviewPictures([...new Set(urls.map((url) => previewImageUrl(url, window.location.origin)))]);
+}
 
 /** Marks for the benchmark and for tests (read with performance.getEntriesByName). */
 export const MARKS = { scrapeResult: "generator:scrape-result", postsReady: "generator:posts-ready" } as const;
@@ -103,6 +114,7 @@ export function useGenerator(toast: Toaster) {
   const addSources = useCallback(
     async (sources: Source[], mode: "new" | "append") => {
       const current = settingsRef.current;
+      preloadSourcePictures(sources);
       const templates = await templatesFor(current);
       const fresh = generatePosts(sources, { settings: current, templates, random, newId: newPostId });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));

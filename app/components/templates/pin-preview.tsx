@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import type { PostContent, TemplateDesign } from "../../../contracts/template.ts";
-import { isAbort, renderPreviewUrl } from "./preview-queue.ts";
+import { usePreviewUrl } from "./use-preview-url.ts";
 
 /** Start rendering a little before the card scrolls into view. */
 const NEAR_VIEWPORT = "400px 0px";
@@ -14,9 +14,7 @@ const NEAR_VIEWPORT = "400px 0px";
 export function PinPreview({ design, post, alt, className }: { design: TemplateDesign; post?: PostContent; alt: string; className?: string }) {
   const box = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(false);
-  const [url, setUrl] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
-  const [failed, setFailed] = useState(false);
 
   useEffect(() => {
     const element = box.current;
@@ -36,35 +34,8 @@ export function PinPreview({ design, post, alt, className }: { design: TemplateD
   }, [near]);
 
   // Only what is drawn counts: a new object with the same layers (e.g. after a favourite toggle) draws nothing new.
-  const drawn = { design, post };
-  const latest = useRef(drawn);
-  latest.current = drawn;
   const drawnKey = JSON.stringify([design.background, design.layers, post ?? null]);
-
-  useEffect(() => {
-    if (!near) return;
-    const controller = new AbortController();
-    renderPreviewUrl(latest.current.design, latest.current.post, { signal: controller.signal }).then(
-      (next) => {
-        if (controller.signal.aborted) {
-          URL.revokeObjectURL(next);
-          return;
-        }
-        setFailed(false);
-        setUrl(next);
-      },
-      (error: unknown) => {
-        if (!isAbort(error)) setFailed(true);
-      },
-    );
-    return () => controller.abort();
-  }, [near, drawnKey]);
-
-  // Each URL is revoked once the next one replaces it, or when the preview goes.
-  useEffect(() => {
-    if (!url) return;
-    return () => URL.revokeObjectURL(url);
-  }, [url]);
+  const { url, failed } = usePreviewUrl(() => ({ design, post }), drawnKey, { enabled: near });
 
   const busy = !failed && (!url || !loaded);
   return (

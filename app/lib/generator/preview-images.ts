@@ -9,14 +9,13 @@ import { postContent } from "./generate.ts";
  * render fetches the original URLs itself.
  */
 export const IMAGE_PROXY_PATH = "/api/scraping/imageProxy";
-/** Previews are shown at most ~300 px wide: twice that keeps them sharp on dense screens and small to embed. */
-export const PREVIEW_IMAGE_WIDTH = 600;
 
 export function previewImageUrl(url: string, origin: string): string {
   if (!/^https?:\/\//i.test(url)) return url;
   const parsed = new URL(url);
   if (parsed.origin === origin) return parsed.pathname + parsed.search;
-  return `${IMAGE_PROXY_PATH}?url=${encodeURIComponent(url)}&width=${PREVIEW_IMAGE_WIDTH}`;
+  // Full size: the preview engine downscales in the browser (app/lib/pin-preview.ts), sparing the server the work.
+  return `${IMAGE_PROXY_PATH}?url=${encodeURIComponent(url)}`;
 }
 
 /** What the preview draws for a post: the same content as the download, pictures reachable from this page. */

@@ -1,0 +1,14 @@
+import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
+import type { PreviewSteps } from "./pin-preview.ts";
+
+/** What the page asks of a preview worker (app/lib/preview-worker.ts). */
+export type PreviewRequest =
+  | { type: "render"; id: number; design: TemplateDesign; post?: PostContent }
+  | { type: "warm"; id: number; designs: TemplateDesign[] }
+  | { type: "preload"; urls: string[] };
+
+/** A worker's answer: a render's SVG or why there is none, or (svg and error absent) that it is warm. */
+export type PreviewReply =
+  | { id: number; svg: string; steps: PreviewSteps; error?: undefined }
+  | { id: number; error: string; svg?: undefined }
+  | { id: number; svg?: undefined; error?: undefined };

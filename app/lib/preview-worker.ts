@@ -1,0 +1,25 @@
+/// <reference lib="webworker" />
+import type { PreviewReply, PreviewRequest } from "./preview-protocol.ts";
+import { preloadPictures, renderPreviewSvg, warmEngine, type PreviewSteps } from "./pin-preview.ts";
+
+/**
+ * A preview worker: draws pins with satori off the page's main thread, so
+ * that the page stays responsive and several previews draw at once
+ * (app/components/templates/preview-queue.ts hands out the work).
+ */
+const scope = self as unknown as DedicatedWorkerGlobalScope;
+
+scope.onmessage = (event: MessageEvent<PreviewRequest>) => {
+  const request = event.data;
+  if (request.type === "warm") {
+    void warmEngine(request.designs).then(() => scope.postMessage({ id: request.id } satisfies PreviewReply));
+  } else if (request.type === "preload") {
+    preloadPictures(request.urls);
+  } else {
+    const steps: PreviewSteps = [];
+    renderPreviewSvg(request.design, request.post, steps).then(
+      (svg) => scope.postMessage({ id: request.id, svg, steps } satisfies PreviewReply),
+      (error: unknown) => scope.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies PreviewReply),
+    );
+  }
+};
