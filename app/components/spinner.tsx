@@ -6,3 +6,13 @@ export function Spinner({ label, size = "small" }: { label?: string; size?: "sma
     </span>
   );
 }
+
+/** "Load more" under a paged list: disabled, with a spinner, while the next page loads. */
+export function LoadMoreButton({ loading, onClick }: { loading: boolean; onClick: () => void }) {
+  return (
+    <button type="button" className="button button--ghost" disabled={loading} onClick={onClick}>
+      {loading ? <Spinner /> : null}
+      Load more
+    </button>
+  );
+}

@@ -5,6 +5,7 @@ import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { LoginForm } from "./login-form.tsx";
 import { SIGNUP_ALERT } from "./signup-alert.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 // The sign-up form is loaded only when someone asks for it (spec section 2: signup loads lazily).
 const SignupForm = lazy(() => import("./signup-form.tsx").then((module) => ({ default: module.SignupForm })));
@@ -65,13 +66,7 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
               {isLogin ? "Sign up" : "Log in"}
             </button>
           </p>
-          <div className="dialog__actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button button--ghost">
-                Cancel
-              </button>
-            </Dialog.Close>
-          </div>
+          <DialogActions />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

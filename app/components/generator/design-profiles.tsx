@@ -14,6 +14,7 @@ import {
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { NameDialog } from "./name-dialog.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 export interface ProfilesState {
   profiles: ProfileSummary[];
@@ -171,17 +172,12 @@ export function DesignProfiles({
           <Dialog.Content className="dialog" role="alertdialog">
             <Dialog.Title className="dialog__title">Delete this design profile?</Dialog.Title>
             <Dialog.Description className="dialog__text">"{state.activeName}" will be deleted for good.</Dialog.Description>
-            <div className="dialog__actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button button--ghost">
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button type="button" className="button button--danger" disabled={pending !== null} onClick={() => void remove()}>
                 {pending === "delete" ? <Spinner /> : null}
                 Delete profile
               </button>
-            </div>
+            </DialogActions>
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

@@ -4,8 +4,9 @@ import type { Post } from "../../../contracts/post.ts";
 import { createDraft, deleteDraft, fetchDraft, fetchDrafts, reasonOf, renameDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
 import { AUTOSAVE_DELAY_MS, AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
 import { useToast } from "../shell/toast.tsx";
-import { Spinner } from "../spinner.tsx";
+import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { NameDialog } from "./name-dialog.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 /**
  * Autosave (spec section 4): after the grid has been still for a moment, it is
@@ -159,18 +160,9 @@ export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose
             </ul>
           )}
           {hasMore ? (
-            <button type="button" className="button button--ghost" disabled={loading} onClick={() => void load(drafts?.at(-1)?.draftId)}>
-              {loading ? <Spinner /> : null}
-              Load more
-            </button>
+            <LoadMoreButton loading={loading} onClick={() => void load(drafts?.at(-1)?.draftId)} />
           ) : null}
-          <div className="dialog__actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button button--ghost">
-                Close
-              </button>
-            </Dialog.Close>
-          </div>
+          <DialogActions close="Close" />
           <NameDialog
             open={renaming !== null}
             title="Rename draft"

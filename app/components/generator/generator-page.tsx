@@ -23,6 +23,7 @@ import { warmPreviews } from "../templates/preview-queue.ts";
 import { SourceForm } from "./source-form.tsx";
 import { storeGridPosts } from "./grid-storage.ts";
 import { useGenerator, type Busy } from "./use-generator.ts";
+import { DialogActions } from "../dialog-actions.tsx";
 
 /** Performance mark for each preview that has appeared (the benchmark counts them). */
 export const PREVIEW_READY_MARK = "generator:preview-ready";
@@ -380,13 +381,7 @@ function Generator() {
             {editingPost ? (
               <PostEditor post={editingPost} templates={generator.pool} settings={settings} extraImages={settings.selectedUploadedImages} onChange={generator.updatePost} />
             ) : null}
-            <div className="dialog__actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button button--primary">
-                  Done
-                </button>
-              </Dialog.Close>
-            </div>
+            <DialogActions close="Done" closeKind="primary" />
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>
@@ -419,12 +414,7 @@ function Generator() {
           <Dialog.Content className="dialog" role="alertdialog">
             <Dialog.Title className="dialog__title">Delete {confirmDelete && confirmDelete.size > 1 ? `${confirmDelete.size} pins` : "this pin"}?</Dialog.Title>
             <Dialog.Description className="dialog__text">Deleted pins leave the grid. Pins saved in a draft stay in that draft.</Dialog.Description>
-            <div className="dialog__actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button button--ghost">
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button
                 type="button"
                 className="button button--danger"
@@ -435,7 +425,7 @@ function Generator() {
               >
                 Delete
               </button>
-            </div>
+            </DialogActions>
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

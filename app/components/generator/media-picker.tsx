@@ -2,7 +2,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useState } from "react";
 import { deleteMedia, fetchUserMedia, reasonOf, uploadMedia, type MediaItem, type MediaType } from "../../lib/generator/api.ts";
 import { useToast } from "../shell/toast.tsx";
-import { Spinner } from "../spinner.tsx";
+import { LoadMoreButton, Spinner } from "../spinner.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 const ACCEPT: Record<MediaType, string> = {
   image: "image/jpeg,image/png,image/webp,image/gif",
@@ -158,21 +159,13 @@ export function MediaPicker({
             </ul>
           )}
           {hasMore ? (
-            <button type="button" className="button button--ghost" disabled={loading} onClick={() => void load(media?.at(-1)?.id)}>
-              {loading ? <Spinner /> : null}
-              Load more
-            </button>
+            <LoadMoreButton loading={loading} onClick={() => void load(media?.at(-1)?.id)} />
           ) : null}
-          <div className="dialog__actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button button--ghost">
-                Cancel
-              </button>
-            </Dialog.Close>
+          <DialogActions>
             <button type="button" className="button button--primary" onClick={done}>
               Use {multiple ? `${picked.size} chosen` : "the chosen one"}
             </button>
-          </div>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useMemo, useState } from "react";
 import { MAX_POSTS } from "../../../contracts/post.ts";
+import { DialogActions } from "../dialog-actions.tsx";
 
 /** The posts a sitemap lists, with checkboxes and select-all; the chosen ones are generated 25 at a time. */
 export function SitemapDialog({ urls, usedSitemap, onCancel, onGenerate }: { urls: string[]; usedSitemap: string; onCancel(): void; onGenerate(urls: string[]): void }) {
@@ -66,16 +67,11 @@ export function SitemapDialog({ urls, usedSitemap, onCancel, onGenerate }: { url
               Choose at most {MAX_POSTS} posts.
             </p>
           ) : null}
-          <div className="dialog__actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button button--ghost">
-                Cancel
-              </button>
-            </Dialog.Close>
+          <DialogActions>
             <button type="button" className="button button--primary" disabled={chosen.size === 0 || tooMany} onClick={() => onGenerate(urls.filter((url) => chosen.has(url)))}>
               Generate {chosen.size} {chosen.size === 1 ? "pin" : "pins"}
             </button>
-          </div>
+          </DialogActions>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

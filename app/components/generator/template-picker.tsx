@@ -2,9 +2,10 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
 import type { Template } from "../../../contracts/template.ts";
 import { reasonOf } from "../../lib/generator/api.ts";
-import { Spinner } from "../spinner.tsx";
+import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { PinPreview } from "../templates/pin-preview.tsx";
 import { fetchUserTemplates } from "../templates/template-requests.ts";
+import { DialogActions } from "../dialog-actions.tsx";
 
 type Tab = "standard" | "mine";
 
@@ -109,18 +110,9 @@ export function TemplatePicker({
             </ul>
           )}
           {tab === "mine" && lists.mineMore ? (
-            <button type="button" className="button button--ghost" onClick={() => void loadMore()} disabled={loadingMore}>
-              {loadingMore ? <Spinner /> : null}
-              Load more
-            </button>
+            <LoadMoreButton loading={loadingMore} onClick={() => void loadMore()} />
           ) : null}
-          <div className="dialog__actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button button--primary">
-                Done
-              </button>
-            </Dialog.Close>
-          </div>
+          <DialogActions close="Done" closeKind="primary" />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -17,6 +17,7 @@ import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { PinEditDialog } from "./pin-edit-dialog.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 const VIEWS: { value: QueueView; label: string }[] = [
   { value: "pending", label: "Upcoming" },
@@ -278,16 +279,11 @@ export function QueuePanel({
             <Dialog.Description className="dialog__text">
               {confirm?.kind === "all" ? `Every pin waiting in ${username}'s queue is removed and will not be posted.` : "Deleted pins are not posted. Credits already used are not returned."}
             </Dialog.Description>
-            <div className="dialog__actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button button--ghost">
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button type="button" className="button button--danger" onClick={() => confirm && void confirmed(confirm)}>
                 Delete
               </button>
-            </div>
+            </DialogActions>
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

@@ -7,6 +7,7 @@ import { formatInZone, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { failureText } from "./use-pinterest.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 const days = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;
 
@@ -141,16 +142,11 @@ export function RepeatingPanel({ username, zone, revision }: { username: string;
           <Dialog.Content className="dialog" role="alertdialog">
             <Dialog.Title className="dialog__title">Delete this repeating pin?</Dialog.Title>
             <Dialog.Description className="dialog__text">It will not be scheduled again. Pins already in the queue stay there.</Dialog.Description>
-            <div className="dialog__actions">
-              <Dialog.Close asChild>
-                <button type="button" className="button button--ghost">
-                  Cancel
-                </button>
-              </Dialog.Close>
+            <DialogActions>
               <button type="button" className="button button--danger" onClick={() => deleting && void confirmDelete(deleting)}>
                 Delete
               </button>
-            </div>
+            </DialogActions>
           </Dialog.Content>
         </Dialog.Portal>
       </Dialog.Root>

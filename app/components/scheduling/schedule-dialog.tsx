@@ -8,6 +8,7 @@ import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../..
 import { Spinner } from "../spinner.tsx";
 import { BoardFields, type BoardChoice } from "./board-fields.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
+import { DialogActions } from "../dialog-actions.tsx";
 
 const NO_BOARD: BoardChoice = { boardId: "", boardName: "", sectionId: null };
 
@@ -111,16 +112,11 @@ export function ScheduleDialog({
           {profiles.length === 0 ? (
             <>
               <p className="dialog__text">Connect a Pinterest profile first: pins are posted to its boards.</p>
-              <div className="dialog__actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="button button--ghost">
-                    Cancel
-                  </button>
-                </Dialog.Close>
+              <DialogActions>
                 <Link className="button button--primary" to="/scheduling">
                   Connect a Pinterest profile
                 </Link>
-              </div>
+              </DialogActions>
             </>
           ) : (
             <form onSubmit={submit} noValidate>
@@ -252,16 +248,11 @@ export function ScheduleDialog({
                 </>
               ) : null}
 
-              <div className="dialog__actions">
-                <Dialog.Close asChild>
-                  <button type="button" className="button button--ghost">
-                    Cancel
-                  </button>
-                </Dialog.Close>
+              <DialogActions>
                 <button type="submit" className="button button--primary" disabled={!settings}>
                   Schedule {pins}
                 </button>
-              </div>
+              </DialogActions>
             </form>
           )}
         </Dialog.Content>

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { addTemplateCategory, deleteTemplateCategory, reasonOf, type TemplateCategory } from "./template-requests.ts";
+import { DialogActions } from "../dialog-actions.tsx";
 
 /** Category chips: "All" and every category; the pressed one filters the gallery. */
 export function CategoryFilter({
@@ -142,13 +143,7 @@ export function ManageCategories({
               </p>
             ) : null}
           </form>
-          <div className="dialog__actions">
-            <Dialog.Close asChild>
-              <button type="button" className="button button--ghost">
-                Done
-              </button>
-            </Dialog.Close>
-          </div>
+          <DialogActions close="Done" />
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -6,7 +6,7 @@ import type { UserCredentials } from "../../../contracts/user.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
-import { Spinner } from "../spinner.tsx";
+import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { starterTemplateDesign } from "./new-template.ts";
 import { CategoryFilter, ManageCategories } from "./template-categories.tsx";
 import { TemplateCard } from "./template-card.tsx";
@@ -256,10 +256,7 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
         )}
         {list.status === "ready" && list.hasMore ? (
           <p className="templates-panel__more">
-            <button type="button" className="button button--ghost" onClick={() => void loadMore()} disabled={list.loadingMore}>
-              {list.loadingMore ? <Spinner /> : null}
-              Load more
-            </button>
+            <LoadMoreButton loading={list.loadingMore} onClick={() => void loadMore()} />
           </p>
         ) : null}
       </section>
