@@ -24,9 +24,38 @@ export const PAYPAL_PLAN_IDS: Readonly<Record<string, string>> = {
   "agency-annual": "P-AGENCYANNUAL000000000001",
 };
 
-/** Our plan id of a PayPal plan id, or null. */
+/**
+ * The same plans with a free trial first: PayPal's plan structure puts a TRIAL
+ * billing cycle (sequence 1, one cycle of 7 days at no charge) before the
+ * REGULAR one (sequence 2). A subscription is created on one of these when the
+ * plan button rule offers a trial (Agency plans have none). Put a live
+ * account's P-... ids here too (docs/decisions/014-paypal-shopify.md).
+ */
+export const PAYPAL_TRIAL_PLAN_IDS: Readonly<Record<string, string>> = {
+  "starter-monthly": "P-STARTERMONTHLYTRIAL00001",
+  "starter-annual": "P-STARTERANNUALTRIAL000001",
+  "pro-monthly": "P-PROMONTHLYTRIAL000000001",
+  "pro-annual": "P-PROANNUALTRIAL0000000001",
+  "growth-monthly": "P-GROWTHMONTHLYTRIAL000001",
+  "growth-annual": "P-GROWTHANNUALTRIAL0000001",
+};
+
+/** The sequence of the REGULAR billing cycle in our PayPal plans: 2 after a trial, else 1. */
+export function regularCycleSequence(paypalPlanId: string): number {
+  return isPayPalTrialPlan(paypalPlanId) ? 2 : 1;
+}
+
+export function isPayPalTrialPlan(paypalPlanId: string): boolean {
+  return Object.values(PAYPAL_TRIAL_PLAN_IDS).includes(paypalPlanId);
+}
+
+/** Our plan id of a PayPal plan id (with or without a trial), or null. */
 export function planIdOfPayPalPlan(paypalPlanId: string): string | null {
-  return Object.entries(PAYPAL_PLAN_IDS).find(([, id]) => id === paypalPlanId)?.[0] ?? null;
+  return (
+    Object.entries(PAYPAL_PLAN_IDS).find(([, id]) => id === paypalPlanId)?.[0] ??
+    Object.entries(PAYPAL_TRIAL_PLAN_IDS).find(([, id]) => id === paypalPlanId)?.[0] ??
+    null
+  );
 }
 
 const text = (field: string, max: number) =>
@@ -36,6 +65,24 @@ const planId = (field: string) => v.pipe(text(field, 64), v.regex(/^[a-z0-9-]+$/
 const paypalSubscriptionId = v.pipe(text("subscriptionID", 64), v.regex(/^I-[A-Z0-9]+$/, "subscriptionID must be a PayPal subscription id (I-...)"));
 const paypalPlanId = (field: string) => v.pipe(text(field, 64), v.regex(/^P-[A-Z0-9]+$/, `${field} must be a PayPal plan id (P-...)`));
 const cancelReason = text("cancelReason", 1000);
+
+/**
+ * POST /api/subscriptions/startPayPalSubscription -> {approvalLink, subscriptionID}: the server
+ * creates the subscription in PayPal; the browser goes to approvalLink and comes back to returnUrl
+ * (default /pricing) with provider=paypal, planId, paymentMessage and subscription_id.
+ */
+export const StartPayPalSubscriptionBody = body({
+  planId: planId("planId"),
+  returnUrl: v.optional(text("returnUrl", 2048)),
+});
+
+export interface PayPalStartAnswer {
+  approvalLink: string;
+  subscriptionID: string;
+}
+
+/** The query parameters a PayPal or Shopify return carries, removed once handled (the URL is cleaned). */
+export const PROVIDER_RETURN_PARAMS = ["provider", "planId", "paymentMessage", "subscription_id", "ba_token", "token", "charge_id"] as const;
 
 /** POST /api/subscriptions/activateUserSubscription -> {message, profileUpdates, paymentDetails} */
 export const ActivatePayPalSubscriptionBody = body({

@@ -5,6 +5,12 @@
  */
 export const SANDBOX_STRIPE_WEBHOOK_SECRET = "whsec_sandbox_pinboard_local_0123456789";
 
+/** The id of the PayPal stand-in's webhook: its deliveries verify for this id only. */
+export const SANDBOX_PAYPAL_WEBHOOK_ID = "8PT597110X687430LSANDBOX";
+
+/** The client secret the Shopify stand-in signs its webhooks with (X-Shopify-Hmac-Sha256). Not a secret either. */
+export const SANDBOX_SHOPIFY_CLIENT_SECRET = "shpss_sandbox_pinboard_local_0123456789";
+
 /**
  * Where each provider client finds its provider when running locally: the
  * sandbox, one path prefix per provider. Production values are the [vars] of
@@ -26,7 +32,9 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     STRIPE_WEBHOOK_SECRET: SANDBOX_STRIPE_WEBHOOK_SECRET,
     PAYPAL_API_URL: `${urls.sandboxUrl}/paypal`,
     PAYPAL_CLIENT_ID: "pinboard-local-paypal-client",
+    PAYPAL_WEBHOOK_ID: SANDBOX_PAYPAL_WEBHOOK_ID,
     SHOPIFY_ADMIN_URL: `${urls.sandboxUrl}/shopify/{shop}/admin/api`,
+    SHOPIFY_CLIENT_SECRET: SANDBOX_SHOPIFY_CLIENT_SECRET,
     // Conversion tracking only sends in the live configuration; locally these are never reached by the app.
     META_CAPI_URL: `${urls.sandboxUrl}/meta`,
     META_PIXEL_ID: "1234567890123456",

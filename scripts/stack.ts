@@ -88,6 +88,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const appUrl = `http://127.0.0.1:${appPort}`;
   // The in-process sandbox delivers Stripe webhooks here (it reads this on every delivery, so resets keep it).
   process.env.STRIPE_WEBHOOK_URL = `${appUrl}/api/stripe/webhook`;
+  process.env.PAYPAL_WEBHOOK_URL = `${appUrl}/api/paypal/webhook`;
+  process.env.SHOPIFY_WEBHOOK_URL = `${appUrl}/api/shopify/webhook`;
 
   const envFile = join(ROOT, ".wrangler", `stack-${appPort}.env`);
   const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };

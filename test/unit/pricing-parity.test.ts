@@ -15,8 +15,10 @@ describe("pricing parity", () => {
     expect(pricingParity("T1").percentageAdjustment).toBe(0); // Cloudflare's code for Tor
   });
 
-  it("rounds adjusted prices to cents", () => {
-    expect(adjustedPrice(16.99, { percentageAdjustment: 50 })).toBe(8.5);
+  it("rounds adjusted prices to cents the way Stripe applies a percent-off coupon", () => {
+    expect(adjustedPrice(16.99, { percentageAdjustment: 50 })).toBe(8.49); // 1699 - round(849.5), as Stripe charges
+    expect(adjustedPrice(69.99, { percentageAdjustment: 50 })).toBe(34.99);
+    expect(adjustedPrice(249, { percentageAdjustment: 50 })).toBe(124.5);
     expect(adjustedPrice(169, { percentageAdjustment: 40 })).toBe(101.4);
     expect(adjustedPrice(29.99, { percentageAdjustment: 0 })).toBe(29.99);
   });

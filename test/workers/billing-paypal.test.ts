@@ -206,6 +206,43 @@ describe("cancel, suspend and reactivate", () => {
     expect((await post(REACTIVATE, user, { subscriptionID })).status).toBe(409);
   });
 
+  it("counts a suspension's Free month from the suspension: Free's 10 credits, nothing of the paid month; re-activation continues the paid month", async () => {
+    const user = await signUpUser();
+    const { subscriptionID } = await subscribe(user, "starter-monthly");
+    const spend = (creditAmount: number) => post("/api/user/incrementUsedPinCredits", user, { creditAmount, category: "image" });
+    expect((await spend(30)).status).toBe(200);
+    expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, remaining: 120 });
+    // PayPal's times are whole seconds: let the spend's second pass before the status changes.
+    const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+
+    await nextSecond();
+    expect((await post(SUSPEND, user, { subscriptionID })).status).toBe(200);
+    const suspendedAt = Date.parse((await paypal.getSubscription(testEnv, subscriptionID)).status_update_time!);
+    const free = await creditsOf(user);
+    // Not "120 of 10" nor "160 of 10": the paid grant and the paid month's spends stay in the paid month.
+    expect(free).toMatchObject({ planId: "free", creditsPerMonth: 10, usedPinCredits: 0, remaining: 10 });
+    expect(Date.parse(free.periodStart)).toBe(suspendedAt);
+    expect((await spend(4)).status).toBe(200);
+    expect(await creditsOf(user)).toMatchObject({ planId: "free", usedPinCredits: 4, remaining: 6 });
+    // Free's allowance is all there is: no paid credits carried over.
+    expect((await spend(7)).status).toBe(402);
+    expect(await creditsOf(user)).toMatchObject({ remaining: 6 });
+
+    await nextSecond();
+    expect((await post(REACTIVATE, user, { subscriptionID })).status).toBe(200);
+    const paid = await creditsOf(user);
+    // The month paid for goes on: not a fresh 150. Its spends stay spent, and the Free month's grant and spend fall in it.
+    expect(paid).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 34, remaining: 150 + 10 - 30 - 4 });
+    expect(Date.parse(paid.periodStart)).toBeLessThan(suspendedAt);
+    expect((await credentialsOf(user)).usedPinCredits).toBe(34);
+    // A second suspension and re-activation buys nothing either.
+    await nextSecond();
+    expect((await post(SUSPEND, user, { subscriptionID })).status).toBe(200);
+    await nextSecond();
+    expect((await post(REACTIVATE, user, { subscriptionID })).status).toBe(200);
+    expect((await creditsOf(user)).remaining).toBeLessThanOrEqual(126 + 10);
+  });
+
   it("refuses another user's subscription with 404 and leaves it unchanged", async () => {
     const owner = await signUpUser();
     const { subscriptionID } = await subscribe(owner);

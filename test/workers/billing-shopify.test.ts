@@ -1,12 +1,13 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, credentialsOf, post } from "./billing-support.ts";
 import { read, sandbox } from "./support.ts";
 
 // The Shopify calls of spec section 7 and the Shopify messages of section 8, against the sandbox's
-// Shopify stand-in. Only the Shopify stand-in's state and faults are reset here (other test files
-// share the sandbox); each test uses its own store.
+// Shopify stand-in. The sandbox is shared with other test files that run alongside (the Shopify
+// webhook tests among them): nothing here resets it, each test uses its own store, and every fault
+// is scoped to that store's Admin API path, so no other test's request can take it.
 
 const START = "/api/shopifySubscriptions/startSubscription";
 const ACTIVATE = "/api/shopifySubscriptions/activateShopifySubscription";
@@ -15,10 +16,6 @@ const TOKEN = "shpat_workers0123456789";
 
 let stores = 0;
 const newShop = () => `store-${Date.now().toString(36)}-${(stores += 1)}.myshopify.com`;
-
-beforeAll(async () => {
-  await sandbox("/reset?service=shopify", { method: "POST" });
-});
 
 /** Opens the confirmation page and approves (or declines) the charge; answers where Shopify sends the browser. */
 async function confirm(url: string, action: "approve" | "decline" = "approve"): Promise<URL> {
@@ -51,10 +48,11 @@ async function expectBadInput(response: Response, field: string) {
   expect(await read(response)).toMatchObject({ field });
 }
 
-async function fault(body: Record<string, unknown>) {
+/** A fault for the next request to this store's Admin API only. */
+async function fault(shop: string, body: Record<string, unknown>) {
   await sandbox("/faults", {
     method: "POST",
-    json: { service: "shopify", ...body },
+    json: { service: "shopify", path: `/${shop}/admin/api/*`, ...body },
   });
 }
 
@@ -245,10 +243,11 @@ describe("Shopify subscription", () => {
 describe("Shopify failures answer the section 8 messages", () => {
   async function startWithFault(body: Record<string, unknown>) {
     const user = await signUpUser();
-    await fault(body);
+    const shop = newShop();
+    await fault(shop, body);
     const response = await post(START, user, {
       planId: "starter-annual",
-      shop: newShop(),
+      shop,
       accessToken: TOKEN,
     });
     return { status: response.status, body: await read(response) };
@@ -333,14 +332,14 @@ describe("Shopify failures answer the section 8 messages", () => {
 
   it("the same messages when activating and cancelling", async () => {
     const user = await signUpUser();
-    const { chargeId } = await subscribe(user, "starter-monthly");
-    await fault({ status: 401 });
+    const { chargeId, shop } = await subscribe(user, "starter-monthly");
+    await fault(shop, { status: 401 });
     const activation = await post(ACTIVATE, user, { chargeId });
     expect(activation.status).toBe(409);
     expect(await read(activation)).toMatchObject({
       error: SHOPIFY_MESSAGES.expired,
     });
-    await fault({ status: 403 });
+    await fault(shop, { status: 403 });
     const cancel = await post(CANCEL, user, {
       subscriptionID: chargeId,
       cancelReason: "bye",

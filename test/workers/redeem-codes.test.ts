@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../workers/db/schema.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { creditsOf, credentialsOf, db, post } from "./billing-support.ts";
-import { read } from "./support.ts";
+import { creditsOf, credentialsOf, db, post, stripeCustomerOf } from "./billing-support.ts";
+import { read, sandbox } from "./support.ts";
 
 // POST /api/admin/redeemCodes (admins only) and POST /api/subscriptions/redeemPurchaseCode.
 
@@ -90,6 +90,23 @@ describe("redeeming a code", () => {
     expect(endsIn).toBeLessThan(63 * 86_400_000);
     expect(await creditsOf(user)).toMatchObject({ planId: "pro-monthly", remaining: 400 });
     expect(await credentialsOf(user)).toMatchObject({ planId: "pro-monthly" });
+  });
+
+  it("does not use up the free trial: redeeming a code is not a trial", async () => {
+    const admin = await signUpAdmin();
+    const [code] = await createCodes(admin, { planId: "starter-monthly", count: 1, months: 1 });
+    const user = await signUpUser();
+    const response = await post(REDEEM, user, { redemptionCode: code });
+    expect(response.status).toBe(200);
+    expect((await read(response)).profileUpdates).toMatchObject({ planId: "starter-monthly", usedFreeTrial: false });
+    expect(await credentialsOf(user)).toMatchObject({ planId: "starter-monthly", usedFreeTrial: false });
+
+    // So a Stripe checkout still offers the 7-day trial: nothing is charged now.
+    const start = await post("/api/stripeSubscriptions/startStripeSubscription", user, { planId: "pro-monthly" });
+    expect(start.status).toBe(200);
+    const [session] = await sandbox<{ amount_subtotal: number; amount_total: number }[]>(`/stripe/checkout_sessions?customer=${await stripeCustomerOf(user)}`);
+    expect(session).toMatchObject({ amount_subtotal: 2999, amount_total: 0 });
+    expect(await (await fetch((await read(start)).redirectUrl)).text()).toContain("7 days free");
   });
 
   it("gives exactly one success when two redemptions of a code race", async () => {

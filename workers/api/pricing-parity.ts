@@ -1,12 +1,13 @@
 import * as v from "valibot";
-import { pricingParity } from "../domain/pricing-parity.ts";
+import { edgeCountry, pricingParity } from "../domain/pricing-parity.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
 /**
  * Pricing parity (public): GET /api/pricingParity/{countryCode}, and
  * GET /api/pricingParity for the visitor's own country as Cloudflare's edge
- * sees it (request.cf.country; no external look-up).
+ * sees it (request.cf.country; no external look-up). Checkout charges the
+ * same adjustment (workers/services/stripe-billing.ts).
  */
 export const pricingParityApi = router();
 
@@ -18,7 +19,6 @@ pricingParityApi.get("/pricingParity/:countryCode", valid("param", CountryParam)
 });
 
 pricingParityApi.get("/pricingParity", (c) => {
-  const country = (c.req.raw as Request & { cf?: { country?: string } }).cf?.country;
   c.header("cache-control", "private, no-store");
-  return c.json(pricingParity(country));
+  return c.json(pricingParity(edgeCountry(c.req.raw, c.env.APP_ENV)));
 });

@@ -6,6 +6,7 @@ import {
   StartStripeSubscriptionBody,
 } from "../../contracts/billing.ts";
 import { requireUser } from "../auth/middleware.ts";
+import { edgeCountry } from "../domain/pricing-parity.ts";
 import {
   activateStripeSubscription,
   cancelStripeSubscription,
@@ -18,11 +19,15 @@ import { apiError } from "./errors.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
-/** Stripe subscriptions and payments (spec section 7) and Stripe's webhook endpoint. */
+/**
+ * Stripe subscriptions and payments (spec section 7) and Stripe's webhook
+ * endpoint. Checkouts charge the pricing parity of the country the edge saw
+ * (never one the browser names: see edgeCountry).
+ */
 export const stripeApi = router();
 
 stripeApi.post("/stripeSubscriptions/startStripeSubscription", requireUser, valid("json", StartStripeSubscriptionBody), async (c) =>
-  c.json(await startStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+  c.json(await startStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"), edgeCountry(c.req.raw, c.env.APP_ENV))),
 );
 
 stripeApi.post("/stripeSubscriptions/activateStripeSubscription", requireUser, valid("json", ActivateStripeSubscriptionBody), async (c) =>
@@ -38,7 +43,7 @@ stripeApi.post("/stripeSubscriptions/reviseStripeSubscription", requireUser, val
 );
 
 stripeApi.post("/stripeSubscriptions/startStripeOnceOffPayment", requireUser, valid("json", StartStripeOnceOffPaymentBody), async (c) =>
-  c.json(await startStripeOnceOffPayment(c.env, c.var.auth.user, c.req.valid("json"))),
+  c.json(await startStripeOnceOffPayment(c.env, c.var.auth.user, c.req.valid("json"), edgeCountry(c.req.raw, c.env.APP_ENV))),
 );
 
 /** Register {APP_URL}/api/stripe/webhook in Stripe; the body is read raw, as it was signed. */

@@ -158,15 +158,29 @@ export function planStateOf(record: PlanRecord | null, now: number): PlanState {
 }
 
 /**
+ * When a record stopped giving its plan, or null while it gives it (or when
+ * it never did): the end of a cancelled period, or the moment the provider
+ * stopped it (ended, suspended, frozen: `endedAt`).
+ */
+export function stoppedAt(record: PlanRecord, now: number): number | null {
+  if (isRecordLive(record, now)) return null;
+  if (record.endedAt !== null) return record.endedAt;
+  return record.cancelAtPeriodEnd ? record.periodEnd : null;
+}
+
+/**
  * Where the user's billing months are counted from: the current period start
  * of a running subscription (Stripe's), the purchase of a lifetime plan, and
- * for Free the signup anniversary, restarted on the day a paid plan ended.
+ * for Free the signup anniversary, restarted at the moment a paid plan
+ * stopped (ended, or suspended): from then the Free month holds only Free's
+ * grant and what was spent since, nothing of the paid month.
  */
 export function creditAnchor(input: { effectivePlanId: string; record: PlanRecord | null; userCreatedAt: number; cancelSubscriptionDate: number | null }, now: number): number {
   const { record } = input;
   if (input.effectivePlanId !== FREE_PLAN_ID && record && record.planId === input.effectivePlanId) return record.periodStart;
-  if (input.effectivePlanId === FREE_PLAN_ID && input.cancelSubscriptionDate !== null && input.cancelSubscriptionDate <= now) {
-    return Math.max(input.userCreatedAt, input.cancelSubscriptionDate);
+  if (input.effectivePlanId === FREE_PLAN_ID) {
+    const stops = [input.cancelSubscriptionDate, record ? stoppedAt(record, now) : null].filter((at): at is number => at !== null && at <= now);
+    return Math.max(input.userCreatedAt, ...stops);
   }
   return input.userCreatedAt;
 }

@@ -38,6 +38,31 @@ export interface PayPalSubscription {
     };
   };
   links?: PayPalLink[];
+  /** Present when read with `fields=plan`: the plan as this subscription has it, with any override. */
+  plan?: { billing_cycles?: PayPalBillingCycle[] };
+}
+
+export interface PayPalBillingCycle {
+  tenure_type: "TRIAL" | "REGULAR";
+  sequence: number;
+  total_cycles?: number;
+  frequency?: { interval_unit: string; interval_count: number };
+  pricing_scheme?: { fixed_price?: { value: string; currency_code: string } };
+}
+
+/**
+ * PayPal's plan override on create and revise: the listed cycles (by sequence) are charged these
+ * prices instead of the plan's (the subscription then reports plan_overridden: true).
+ */
+export interface PayPalPlanOverride {
+  billing_cycles: { sequence: number; total_cycles: number; pricing_scheme: { fixed_price: { value: string; currency_code: string } } }[];
+}
+
+/** What a REGULAR cycle charges, from a subscription read with `fields=plan`; null when PayPal did not say. */
+export function regularPrice(subscription: PayPalSubscription): number | null {
+  const value = subscription.plan?.billing_cycles?.find((cycle) => cycle.tenure_type === "REGULAR")?.pricing_scheme?.fixed_price?.value;
+  const price = value === undefined ? Number.NaN : Number(value);
+  return Number.isFinite(price) ? price : null;
 }
 
 let cachedToken: { key: string; token: string; expiresAt: number } | null = null;
@@ -96,8 +121,9 @@ function send(env: PayPalEnv, method: "GET" | "POST", path: string, body: unknow
 
 const subscriptionPath = (id: string) => `/v1/billing/subscriptions/${encodeURIComponent(id)}`;
 
-export async function getSubscription(env: PayPalEnv, id: string): Promise<PayPalSubscription> {
-  return (await (await call(env, "GET", subscriptionPath(id))).json()) as PayPalSubscription;
+/** GET a subscription; `withPlan` adds `fields=plan` (the plan's billing cycles with the subscription's override). */
+export async function getSubscription(env: PayPalEnv, id: string, options: { withPlan?: boolean } = {}): Promise<PayPalSubscription> {
+  return (await (await call(env, "GET", `${subscriptionPath(id)}${options.withPlan ? "?fields=plan" : ""}`)).json()) as PayPalSubscription;
 }
 
 /** POST :id/cancel {reason}: 204. */
@@ -121,10 +147,11 @@ export async function activateSubscription(env: PayPalEnv, id: string, reason: s
 export async function reviseSubscription(
   env: PayPalEnv,
   id: string,
-  input: { planId: string; returnUrl: string; cancelUrl: string },
+  input: { planId: string; returnUrl: string; cancelUrl: string; plan?: PayPalPlanOverride },
 ): Promise<{ plan_id: string; links?: PayPalLink[] }> {
   const response = await call(env, "POST", `${subscriptionPath(id)}/revise`, {
     plan_id: input.planId,
+    ...(input.plan ? { plan: input.plan } : {}),
     application_context: {
       return_url: input.returnUrl,
       cancel_url: input.cancelUrl,
@@ -142,10 +169,13 @@ export async function createSubscription(
     customId: string;
     returnUrl: string;
     cancelUrl: string;
+    /** Prices other than the plan's (pricing parity): PayPal's plan override. */
+    plan?: PayPalPlanOverride;
   },
 ): Promise<PayPalSubscription> {
   const response = await call(env, "POST", "/v1/billing/subscriptions", {
     plan_id: input.planId,
+    ...(input.plan ? { plan: input.plan } : {}),
     custom_id: input.customId,
     application_context: {
       return_url: input.returnUrl,
@@ -159,4 +189,52 @@ export async function createSubscription(
 
 export function approveLink(links: PayPalLink[] | undefined): string | null {
   return links?.find((link) => link.rel === "approve")?.href ?? null;
+}
+
+/** The transmission headers PayPal sends with each webhook delivery. */
+export interface PayPalTransmission {
+  transmissionId: string;
+  transmissionTime: string;
+  transmissionSig: string;
+  certUrl: string;
+  authAlgo: string;
+}
+
+/**
+ * POST /v1/notifications/verify-webhook-signature: PayPal checks that it sent
+ * this event, unchanged, for our webhook (`webhookId`). The event goes back
+ * exactly as it was received: `rawEvent` is spliced in as it came, since
+ * re-serialising it could change what was signed. Answers whether PayPal said
+ * SUCCESS; throws ProviderError when PayPal could not be asked.
+ */
+export async function verifyWebhookSignature(env: PayPalEnv, webhookId: string, transmission: PayPalTransmission, rawEvent: string): Promise<boolean> {
+  const fields = JSON.stringify({
+    auth_algo: transmission.authAlgo,
+    cert_url: transmission.certUrl,
+    transmission_id: transmission.transmissionId,
+    transmission_sig: transmission.transmissionSig,
+    transmission_time: transmission.transmissionTime,
+    webhook_id: webhookId,
+  });
+  const body = `${fields.slice(0, -1)},"webhook_event":${rawEvent}}`;
+  const response = await callRaw(env, "/v1/notifications/verify-webhook-signature", body);
+  const answer = (await response.json()) as { verification_status?: string };
+  return answer.verification_status === "SUCCESS";
+}
+
+/** A POST whose JSON body is already text. */
+async function callRaw(env: PayPalEnv, path: string, body: string): Promise<Response> {
+  const post = (token: string) =>
+    providerFetch("PayPal", `${base(env)}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, accept: "application/json", "content-type": "application/json" },
+      body,
+    });
+  try {
+    return await post(await accessToken(env));
+  } catch (error) {
+    if (!(error instanceof ProviderError) || error.status !== 401) throw error;
+    cachedToken = null;
+    return post(await accessToken(env));
+  }
 }

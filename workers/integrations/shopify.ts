@@ -216,3 +216,33 @@ export async function cancelAppSubscription(env: ShopifyEnv, shop: string, acces
   if (!data.appSubscriptionCancel.appSubscription) throw new ShopifyError("graphql", 200, "appSubscriptionCancel answered no subscription");
   return data.appSubscriptionCancel.appSubscription;
 }
+
+/** One AppSubscription of the store by its gid, whatever its status (node query); null when the store has no such charge. */
+export async function appSubscription(env: ShopifyEnv, shop: string, accessToken: string, id: string): Promise<AppSubscription | null> {
+  const data = await graphql<{ node: AppSubscription | null }>(
+    env,
+    shop,
+    accessToken,
+    `query AppSubscription($id: ID!) { node(id: $id) { ... on AppSubscription { ${SUBSCRIPTION_FIELDS} } } }`,
+    { id },
+  );
+  return data.node && typeof data.node.id === "string" ? data.node : null;
+}
+
+/**
+ * Whether a webhook came from Shopify: X-Shopify-Hmac-Sha256 is the base64
+ * HMAC-SHA256 of the raw body with the app's client secret. Compared in
+ * constant time (SubtleCrypto's verify).
+ */
+export async function verifyWebhookHmac(clientSecret: string, rawBody: string, hmacHeader: string): Promise<boolean> {
+  if (!clientSecret) throw new Error("SHOPIFY_CLIENT_SECRET must be configured to accept Shopify webhooks");
+  let signature: Uint8Array<ArrayBuffer>;
+  try {
+    signature = Uint8Array.from(atob(hmacHeader.trim()), (char) => char.charCodeAt(0));
+  } catch {
+    return false;
+  }
+  if (signature.length !== 32) return false;
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(clientSecret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+  return crypto.subtle.verify("HMAC", key, signature, new TextEncoder().encode(rawBody));
+}

@@ -80,8 +80,9 @@ export async function refreshUserPlan(env: Env, userId: string, now = Date.now()
   const db = database(env.DB);
   const [records, user] = await Promise.all([planRecordsOf(env, userId), db.query.users.findFirst({ where: eq(users.id, userId), columns: { usedFreeTrial: true } })]);
   const state = planStateOf(currentRecord(records, now), now);
-  // A trial is for first-time subscribers: any subscription, with or without a trial, uses it.
-  const usedFreeTrial = (user?.usedFreeTrial ?? false) || records.some((record) => record.kind === "subscription");
+  // A trial is for first-time subscribers: any paid subscription, with or without a trial, uses it.
+  // Months granted by a redeem code are not a subscription the user started: they leave the trial unused.
+  const usedFreeTrial = (user?.usedFreeTrial ?? false) || records.some((record) => record.kind === "subscription" && record.provider !== "code");
   await db
     .update(users)
     .set({ planId: state.planId, planStatus: state.planStatus, cancelSubscriptionDate: state.cancelSubscriptionDate, usedFreeTrial, updatedAt: now })
@@ -111,6 +112,34 @@ export async function userOfCustomer(env: Env, provider: "stripe", customerRef: 
 export async function saveCustomerRef(env: Env, userId: string, provider: "stripe", customerRef: string): Promise<string> {
   await database(env.DB).insert(billingCustomers).values({ userId, provider, customerRef }).onConflictDoNothing();
   return (await customerRefOf(env, userId, provider)) ?? customerRef;
+}
+
+// ---------------------------------------------------------------------------
+// Parity offered (docs/decisions/015-pricing-parity.md): PayPal and Shopify charge the price our
+// server asked for when the subscription was started, but anyone holding the store's token (or our
+// public PayPal client id) could ask those providers for another price. The parity percentages a
+// user was offered at a start are kept at the end of their billing_customers row
+// ("... parity:0,40"); a charge is accepted only at the plan's price less one of them.
+
+const PARITY_SUFFIX = / parity:[0-9,]*$/;
+
+/** The parity percentages a customer row records; full price (0) is always among them. */
+export function offeredParitiesOf(customerRef: string | null | undefined): Set<number> {
+  const listed = customerRef?.match(PARITY_SUFFIX)?.[0].slice(" parity:".length) ?? "";
+  const offered = new Set([0]);
+  for (const part of listed.split(",")) if (/^[0-9]{1,2}$/.test(part)) offered.add(Number(part));
+  return offered;
+}
+
+/** A customer row's text without its parity suffix. */
+export function withoutOfferedParities(customerRef: string): string {
+  return customerRef.replace(PARITY_SUFFIX, "");
+}
+
+/** `customerRef` (without suffix) recording `offered` and `percent` too. */
+export function withOfferedParity(customerRef: string, offered: Set<number>, percent: number): string {
+  const all = [...new Set([...offered, percent])].filter((value) => value > 0).sort((a, b) => a - b);
+  return all.length ? `${withoutOfferedParities(customerRef)} parity:${all.join(",")}` : withoutOfferedParities(customerRef);
 }
 
 /** Claims a webhook event for applying: false when it was applied (or is being applied) already. */

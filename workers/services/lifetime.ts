@@ -106,7 +106,8 @@ export async function activateLifetimePurchase(
 export async function currentSubscription(env: Env, userId: string, now = Date.now()): Promise<CurrentSubscription | null> {
   const records = await planRecordsOf(env, userId);
   const record = currentRecord(records, now);
-  if (!record || !isRecordLive(record, now)) return null;
+  // A suspended (PayPal) subscription gives no plan but is still there to re-activate.
+  if (!record || (!isRecordLive(record, now) && record.status !== "suspended")) return null;
   const plan = await planById(env, record.planId);
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {

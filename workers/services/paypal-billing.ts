@@ -2,30 +2,48 @@ import { and, eq } from "drizzle-orm";
 import type * as v from "valibot";
 import { SUBSCRIPTION_CANCELED_MESSAGE, SUBSCRIPTION_SWITCHED_MESSAGE, type ProfileUpdates } from "../../contracts/billing.ts";
 import {
+  isPayPalTrialPlan,
   PAYPAL_CONFIRM_SWITCH_MESSAGE,
   PAYPAL_PLAN_IDS,
+  PAYPAL_TRIAL_PLAN_IDS,
   planIdOfPayPalPlan,
+  regularCycleSequence,
   SUBSCRIPTION_REACTIVATED_MESSAGE,
   SUBSCRIPTION_SUSPENDED_MESSAGE,
   type ActivatePayPalSubscriptionBody,
   type CancelPayPalSubscriptionBody,
   type PayPalActionAnswer,
   type PayPalApprovalAnswer,
+  type PayPalStartAnswer,
   type RevisePayPalSubscriptionBody,
+  type StartPayPalSubscriptionBody,
 } from "../../contracts/billing-paypal-shopify.ts";
 import { database } from "../db/client.ts";
-import { subscriptions } from "../db/schema.ts";
-import { isRecurringPlan } from "../domain/plans.ts";
+import { billingCustomers, subscriptions, users } from "../db/schema.ts";
+import { addMonths, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
+import { adjustedPrice, PARITY_PERCENTAGES, parityOfCharge, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
 import { ProviderError } from "../integrations/http.ts";
 import * as paypal from "../integrations/paypal.ts";
 import type { User } from "./accounts.ts";
-import { findPlanRecord, planById, savePlanRecord, type Plan, type PlanRecordInput, type PlanRecordRow } from "./billing.ts";
+import {
+  claimWebhookEvent,
+  findPlanRecord,
+  offeredParitiesOf,
+  planById,
+  planRecordsOf,
+  releaseWebhookEvent,
+  withOfferedParity,
+  savePlanRecord,
+  type Plan,
+  type PlanRecordInput,
+  type PlanRecordRow,
+} from "./billing.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
  * PayPal subscriptions (spec section 7; docs/decisions/014-paypal-shopify.md).
- * The browser subscribes with PayPal's button; activation re-reads the
+ * The server creates the subscription (startPayPalSubscription); activation re-reads the
  * subscription from PayPal and binds it to the caller. Every action re-reads
  * the subscription afterwards and reports it through savePlanRecord, so plan
  * state and credits behave exactly as with Stripe.
@@ -34,6 +52,8 @@ import { ServiceError } from "./errors.ts";
 const NO_SUCH_SUBSCRIPTION = "No such subscription";
 export const PAYPAL_UNAVAILABLE = "PayPal is unavailable, please try again.";
 const DAY = 86_400_000;
+/** Record statuses of a PayPal subscription that PayPal has ACTIVE (in its free trial or paying). */
+const RUNNING = new Set(["active", "trialing"]);
 
 /** A PayPal call, its failures turned into what the caller should see. */
 async function paypalCall<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -70,13 +90,21 @@ const ms = (iso: string | undefined) => {
 /**
  * What a PayPal subscription means as a plan record. A cancelled one stays
  * usable until the time already paid for (the period end we knew), like a
- * Stripe subscription cancelled at period end.
+ * Stripe subscription cancelled at period end. On a plan with a free trial
+ * it is "trialing" (like Stripe's) until its first payment.
  */
 function recordOf(subscription: paypal.PayPalSubscription, plan: Plan, known: PlanRecordRow | null, now: number): PlanRecordInput {
   const startedAt = known?.startedAt ?? ms(subscription.start_time) ?? ms(subscription.create_time) ?? now;
-  const periodStart = ms(subscription.billing_info?.last_payment?.time) ?? startedAt;
+  const lastPayment = ms(subscription.billing_info?.last_payment?.time);
+  const statusChanged = ms(subscription.status_update_time);
+  // The credit month runs from the last payment (or the start). A re-activation continues the month
+  // already paid for, with what was spent in it: suspending and re-activating never buys a fresh
+  // month of credits (decision 014).
+  const periodStart = lastPayment ?? startedAt;
   const nextBilling = ms(subscription.billing_info?.next_billing_time);
   const periodEnd = nextBilling ?? known?.periodEnd ?? periodStart + (plan.billingPeriod === "year" ? 365 : 30) * DAY;
+  const trialDays = Number(plan.freeTrialDays);
+  const trialEnd = isPayPalTrialPlan(subscription.plan_id) && trialDays > 0 ? (nextBilling !== null && lastPayment === null ? nextBilling : startedAt + trialDays * DAY) : null;
   const record = {
     provider: "paypal" as const,
     providerRef: subscription.id,
@@ -84,28 +112,32 @@ function recordOf(subscription: paypal.PayPalSubscription, plan: Plan, known: Pl
     planId: plan.id,
     startedAt,
     periodStart,
-    trialEnd: null,
+    trialEnd,
   };
   switch (subscription.status) {
     case "ACTIVE":
       return {
         ...record,
-        status: "active",
+        status: trialEnd !== null && lastPayment === null && trialEnd > now ? "trialing" : "active",
         periodEnd,
         cancelAtPeriodEnd: false,
         endedAt: null,
       };
     case "SUSPENDED":
+      // Not live while suspended: the moment it stopped is where the Free credit month starts.
       return {
         ...record,
         status: "suspended",
         periodEnd,
         cancelAtPeriodEnd: false,
-        endedAt: null,
+        endedAt: statusChanged ?? (known?.status === "suspended" ? known.endedAt : null) ?? now,
       };
     case "CANCELLED":
     case "EXPIRED": {
-      const paidThrough = known?.periodEnd ?? nextBilling;
+      // PayPal drops next_billing_time on cancel: the period paid for is the one we knew, else a cycle from the last payment.
+      const lastPayment = ms(subscription.billing_info?.last_payment?.time);
+      const cycleEnd = lastPayment === null ? null : addMonths(lastPayment, plan.billingPeriod === "year" ? 12 : 1);
+      const paidThrough = known?.periodEnd ?? nextBilling ?? cycleEnd;
       if (subscription.status === "CANCELLED" && paidThrough !== null && paidThrough > now) {
         return {
           ...record,
@@ -204,12 +236,17 @@ export async function activatePayPalSubscription(
   if (!plan || !isRecurringPlan(plan) || !paypalPlanId) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const owner = await ownerOf(env, input.subscriptionID);
   if (owner && owner !== user.id) throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
-  const subscription = await paypalCall("reading a subscription", () => paypal.getSubscription(env, input.subscriptionID));
+  const subscription = await paypalCall("reading a subscription", () => paypal.getSubscription(env, input.subscriptionID, { withPlan: true }));
   if (subscription.custom_id && subscription.custom_id !== user.id) throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
-  if (subscription.plan_id !== paypalPlanId) throw new ServiceError(400, `This PayPal subscription is not for the ${plan.name} plan.`, "planId");
+  if (subscription.plan_id !== paypalPlanId && subscription.plan_id !== PAYPAL_TRIAL_PLAN_IDS[input.planId])
+    throw new ServiceError(400, `This PayPal subscription is not for the ${plan.name} plan.`, "planId");
   if (subscription.status !== "ACTIVE") throw new ServiceError(400, "This PayPal subscription is not active.", "subscriptionID");
   const now = Date.now();
   const known = await findPlanRecord(env, user.id, "paypal", subscription.id);
+  if (!known) {
+    const refused = await notOffered(env, user.id, subscription, plan);
+    if (refused) throw new ServiceError(400, refused, "subscriptionID");
+  }
   const profileUpdates = await savePlanRecord(env, user.id, recordOf(subscription, plan, known, now), now);
   // Two users racing for one subscription: the first record wins, the other is refused.
   if (!(await findPlanRecord(env, user.id, "paypal", subscription.id))) throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
@@ -243,7 +280,7 @@ export async function cancelPayPalSubscription(env: Env, user: User, input: v.In
 /** POST /api/subscriptions/suspendSubscription: PayPal pauses billing; the plan is off until reactivated. */
 export async function suspendPayPalSubscription(env: Env, user: User, subscriptionID: string): Promise<PayPalActionAnswer> {
   const record = await ownedSubscription(env, user, subscriptionID);
-  if (record.status !== "active" || record.cancelAtPeriodEnd) throw new ServiceError(409, "Only an active subscription can be suspended.");
+  if (!RUNNING.has(record.status) || record.cancelAtPeriodEnd) throw new ServiceError(409, "Only an active subscription can be suspended.");
   await paypalCall("suspending a subscription", () => paypal.suspendSubscription(env, subscriptionID, "Suspended by the subscriber"));
   return {
     message: SUBSCRIPTION_SUSPENDED_MESSAGE,
@@ -278,7 +315,7 @@ export async function revisePayPalSubscription(
   if (PAYPAL_PLAN_IDS[plan.id] !== input.newPlanPayPalID)
     throw new ServiceError(400, `newPlanPayPalID is not the PayPal plan of the ${plan.name} plan`, "newPlanPayPalID");
   const record = await ownedSubscription(env, user, input.subscriptionID);
-  if (record.status !== "active" || record.cancelAtPeriodEnd) throw new ServiceError(409, "Only an active subscription can be switched.");
+  if (!RUNNING.has(record.status) || record.cancelAtPeriodEnd) throw new ServiceError(409, "Only an active subscription can be switched.");
   if (record.planId === plan.id) throw new ServiceError(400, "You are already on this plan.", "newPlanId");
   const back = new URL("/pricing", env.APP_URL);
   back.searchParams.set("provider", "paypal");
@@ -287,11 +324,17 @@ export async function revisePayPalSubscription(
   returnUrl.searchParams.set("paymentMessage", "success");
   const cancelUrl = new URL(back);
   cancelUrl.searchParams.set("paymentMessage", "cancel");
+  // The switch keeps the subscription's pricing parity: the new plan, less the same percentage.
+  const current = await paypalCall("reading a subscription", () => paypal.getSubscription(env, input.subscriptionID, { withPlan: true }));
+  const currentPlan = await planOfPayPalPlan(env, current.plan_id);
+  const charged = paypal.regularPrice(current);
+  const percent = currentPlan && charged !== null ? (parityOfCharge(currentPlan.price, charged, PARITY_PERCENTAGES) ?? 0) : 0;
   const revised = await paypalCall("switching a subscription's plan", () =>
     paypal.reviseSubscription(env, input.subscriptionID, {
       planId: input.newPlanPayPalID,
       returnUrl: returnUrl.toString(),
       cancelUrl: cancelUrl.toString(),
+      plan: parityOverride(plan, input.newPlanPayPalID, percent),
     }),
   );
   const approvalLink = paypal.approveLink(revised.links);
@@ -307,4 +350,221 @@ export async function revisePayPalSubscription(
       profileUpdates: await sync(env, user.id, input.subscriptionID),
     },
   };
+}
+
+/** A page of this site to come back to from PayPal: provider=paypal, planId and paymentMessage are added. */
+function paypalReturnUrls(env: Env, returnUrl: string | undefined, plan: Plan): { returnUrl: string; cancelUrl: string } {
+  const app = new URL(env.APP_URL);
+  let url: URL;
+  try {
+    url = new URL(returnUrl ?? "/pricing", app);
+  } catch {
+    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  }
+  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  url.hash = "";
+  for (const name of ["provider", "planId", "paymentMessage", "subscription_id", "ba_token", "token", "session_id", "charge_id"]) url.searchParams.delete(name);
+  url.searchParams.set("provider", "paypal");
+  url.searchParams.set("planId", plan.id);
+  const success = new URL(url);
+  success.searchParams.set("paymentMessage", "success");
+  const cancel = new URL(url);
+  cancel.searchParams.set("paymentMessage", "cancel");
+  return { returnUrl: success.toString(), cancelUrl: cancel.toString() };
+}
+
+/**
+ * POST /api/subscriptions/startPayPalSubscription: creates the subscription in
+ * PayPal (custom_id = the caller) and answers the link where the payer approves
+ * it. PayPal sends them back with subscription_id; activateUserSubscription (or
+ * the webhook, if they never come back) makes it theirs.
+ */
+export async function startPayPalSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof StartPayPalSubscriptionBody>,
+  country: string | null,
+): Promise<PayPalStartAnswer> {
+  const plan = await planById(env, input.planId);
+  if (!plan || !isRecurringPlan(plan) || !PAYPAL_PLAN_IDS[input.planId]) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
+  const urls = paypalReturnUrls(env, input.returnUrl, plan);
+  const now = Date.now();
+  if ((await planRecordsOf(env, user.id)).some((record) => record.kind === "subscription" && isRecordLive(record, now)))
+    throw new ServiceError(409, "You already have an active subscription. Switch plans from Manage subscription instead.");
+  // The plan button rule's free trial: the plan's PayPal twin with a TRIAL cycle first.
+  const trialPlanId = trialDaysFor(plan, user) > 0 ? PAYPAL_TRIAL_PLAN_IDS[plan.id] : undefined;
+  const paypalPlanId = trialPlanId ?? PAYPAL_PLAN_IDS[plan.id];
+  // Pricing parity of the edge's country, charged through PayPal's plan override.
+  const { percentageAdjustment } = pricingParity(country);
+  if (percentageAdjustment > 0) await rememberOfferedParity(env, user.id, percentageAdjustment);
+  const created = await paypalCall("creating a subscription", () =>
+    paypal.createSubscription(env, { planId: paypalPlanId, customId: user.id, ...urls, plan: parityOverride(plan, paypalPlanId, percentageAdjustment) }),
+  );
+  const approvalLink = paypal.approveLink(created.links);
+  if (!approvalLink) {
+    console.error("PayPal created a subscription without an approve link", { subscription: created.id });
+    throw new ServiceError(502, PAYPAL_UNAVAILABLE);
+  }
+  return { approvalLink, subscriptionID: created.id };
+}
+
+/** PayPal's plan override charging the plan's price less `percent` on every REGULAR cycle; none at full price. */
+function parityOverride(plan: Plan, paypalPlanId: string, percent: number): paypal.PayPalPlanOverride | undefined {
+  if (percent <= 0) return undefined;
+  const value = adjustedPrice(plan.price, { percentageAdjustment: percent }).toFixed(2);
+  return { billing_cycles: [{ sequence: regularCycleSequence(paypalPlanId), total_cycles: 0, pricing_scheme: { fixed_price: { value, currency_code: "USD" } } }] };
+}
+
+/** Records that the user was offered `percent` off at a PayPal start (billing_customers, provider paypal). */
+async function rememberOfferedParity(env: Env, userId: string, percent: number): Promise<void> {
+  const db = database(env.DB);
+  const row = await db.query.billingCustomers.findFirst({ where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, "paypal")) });
+  const customerRef = withOfferedParity(userId, offeredParitiesOf(row?.customerRef), percent);
+  await db
+    .insert(billingCustomers)
+    .values({ userId, provider: "paypal", customerRef })
+    .onConflictDoUpdate({ target: [billingCustomers.userId, billingCustomers.provider], set: { customerRef } });
+}
+
+/**
+ * Why a subscription nobody holds yet cannot become this user's, or null when it can: its price
+ * must be the plan's less a parity we offered them (full price always is), and a free trial is
+ * only for a user who has not used one.
+ */
+async function notOffered(env: Env, userId: string, subscription: paypal.PayPalSubscription, plan: Plan): Promise<string | null> {
+  const db = database(env.DB);
+  const [row, user] = await Promise.all([
+    db.query.billingCustomers.findFirst({ where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, "paypal")) }),
+    db.query.users.findFirst({ where: eq(users.id, userId), columns: { usedFreeTrial: true } }),
+  ]);
+  const charged = paypal.regularPrice(subscription) ?? (subscription.plan_overridden ? null : plan.price);
+  if (charged === null || parityOfCharge(plan.price, charged, offeredParitiesOf(row?.customerRef)) === null) {
+    console.warn("PayPal subscription at a price we did not offer refused", { subscription: subscription.id, plan: plan.id, charged });
+    return "This PayPal subscription is not at a price we offered you.";
+  }
+  if (isPayPalTrialPlan(subscription.plan_id) && user?.usedFreeTrial) return "This PayPal subscription has a free trial, and you have already used yours.";
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Webhook
+
+/** The PayPal events applied; any other verified event is acknowledged and ignored. */
+const SUBSCRIPTION_EVENTS = new Set([
+  "BILLING.SUBSCRIPTION.ACTIVATED",
+  "BILLING.SUBSCRIPTION.RE-ACTIVATED",
+  "BILLING.SUBSCRIPTION.UPDATED",
+  "BILLING.SUBSCRIPTION.CANCELLED",
+  "BILLING.SUBSCRIPTION.SUSPENDED",
+  "BILLING.SUBSCRIPTION.EXPIRED",
+  "BILLING.SUBSCRIPTION.PAYMENT.FAILED",
+  "PAYMENT.SALE.COMPLETED",
+]);
+
+export type PayPalWebhookOutcome = { received: true; duplicate?: true };
+
+interface PayPalEvent {
+  id: string;
+  event_type: string;
+  resource_type?: string;
+  resource: Record<string, unknown>;
+}
+
+function parseEvent(payload: string): PayPalEvent | null {
+  try {
+    const event = JSON.parse(payload) as Partial<PayPalEvent>;
+    if (typeof event.id !== "string" || !event.id || typeof event.event_type !== "string" || !event.resource || typeof event.resource !== "object") return null;
+    return event as PayPalEvent;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * POST /api/paypal/webhook. Each delivery is checked by PayPal itself
+ * (verify-webhook-signature with our PAYPAL_WEBHOOK_ID): 400 and nothing applied
+ * unless PayPal answers SUCCESS. Each event id is applied once; what an event
+ * is about is re-read from PayPal, so late, repeated or reordered deliveries
+ * leave the state PayPal has now. A failure gives the event back (5xx) so
+ * PayPal's retry applies it.
+ */
+export async function handlePayPalWebhook(env: Env, transmission: paypal.PayPalTransmission, payload: string): Promise<PayPalWebhookOutcome> {
+  const event = parseEvent(payload);
+  if (!event) throw new ServiceError(400, "Invalid PayPal event");
+  if (!env.PAYPAL_WEBHOOK_ID) throw new Error("PAYPAL_WEBHOOK_ID must be configured to accept PayPal webhooks");
+  let verified: boolean;
+  try {
+    verified = await paypal.verifyWebhookSignature(env, env.PAYPAL_WEBHOOK_ID, transmission, payload);
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    if (error.status === 400 || error.status === 422) {
+      console.warn("PayPal refused to verify a webhook delivery", error.message);
+      verified = false;
+    } else {
+      console.warn("PayPal could not verify a webhook delivery now", error.message);
+      throw new ServiceError(503, PAYPAL_UNAVAILABLE);
+    }
+  }
+  if (!verified) {
+    console.warn("PayPal webhook that PayPal did not verify refused", { event: event.id, type: event.event_type });
+    throw new ServiceError(400, "Invalid PayPal signature");
+  }
+  if (!(await claimWebhookEvent(env, "paypal", event.id, event.event_type))) return { received: true, duplicate: true };
+  try {
+    await applyPayPalEvent(env, event);
+  } catch (error) {
+    await releaseWebhookEvent(env, "paypal", event.id);
+    throw error;
+  }
+  return { received: true };
+}
+
+async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
+  if (!SUBSCRIPTION_EVENTS.has(event.event_type)) return;
+  const ref = event.event_type === "PAYMENT.SALE.COMPLETED" ? event.resource.billing_agreement_id : event.resource.id;
+  // A sale without a billing agreement is a one-off payment, not a subscription's.
+  if (typeof ref !== "string" || !/^I-[A-Z0-9]+$/.test(ref)) return;
+  let subscription: paypal.PayPalSubscription;
+  try {
+    subscription = await paypal.getSubscription(env, ref, { withPlan: true });
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 404) {
+      console.warn("PayPal webhook about a subscription PayPal does not know ignored", { event: event.id, subscription: ref });
+      return;
+    }
+    throw error;
+  }
+  const plan = await planOfPayPalPlan(env, subscription.plan_id);
+  if (!plan) {
+    console.error("PayPal subscription with a plan that is not one of ours ignored", { subscription: subscription.id, plan: subscription.plan_id });
+    return;
+  }
+  const owner = await webhookOwnerOf(env, subscription);
+  if (!owner) {
+    console.warn("PayPal webhook about a subscription of nobody we know ignored", { event: event.id, subscription: subscription.id });
+    return;
+  }
+  const now = Date.now();
+  const known = await findPlanRecord(env, owner, "paypal", subscription.id);
+  if (!known) {
+    const refused = await notOffered(env, owner, subscription, plan);
+    if (refused) {
+      console.warn("PayPal webhook about a subscription we did not offer ignored", { event: event.id, subscription: subscription.id, refused });
+      return;
+    }
+  }
+  await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
+}
+
+/**
+ * Whose subscription a webhook is about: the user it is bound to, else (the
+ * payer approved it but never came back) the user we created it for, named by
+ * custom_id, once PayPal has activated it.
+ */
+async function webhookOwnerOf(env: Env, subscription: paypal.PayPalSubscription): Promise<string | null> {
+  const bound = await ownerOf(env, subscription.id);
+  if (bound) return bound;
+  if (!subscription.custom_id || subscription.status === "APPROVAL_PENDING" || subscription.status === "APPROVED") return null;
+  const user = await database(env.DB).query.users.findFirst({ where: eq(users.id, subscription.custom_id), columns: { id: true } });
+  return user?.id ?? null;
 }

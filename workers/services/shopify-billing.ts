@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import type * as v from "valibot";
 import { SUBSCRIPTION_CANCELED_MESSAGE, type ProfileUpdates } from "../../contracts/billing.ts";
 import {
@@ -10,12 +10,25 @@ import {
 } from "../../contracts/billing-paypal-shopify.ts";
 import { seal, unseal } from "../auth/sealed.ts";
 import { database } from "../db/client.ts";
-import { billingCustomers, plans } from "../db/schema.ts";
+import { billingCustomers, plans, subscriptions } from "../db/schema.ts";
 import { addMonths, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
+import { adjustedPrice, parityOfCharge, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
 import * as shopify from "../integrations/shopify.ts";
 import type { User } from "./accounts.ts";
-import { findPlanRecord, planById, savePlanRecord, type Plan, type PlanRecordInput, type PlanRecordRow } from "./billing.ts";
+import {
+  claimWebhookEvent,
+  findPlanRecord,
+  offeredParitiesOf,
+  planById,
+  releaseWebhookEvent,
+  withOfferedParity,
+  withoutOfferedParities,
+  savePlanRecord,
+  type Plan,
+  type PlanRecordInput,
+  type PlanRecordRow,
+} from "./billing.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -85,12 +98,24 @@ async function shopifyCall<T>(what: string, call: () => Promise<T>): Promise<T> 
 interface ShopConnection {
   shop: string;
   accessToken: string;
+  /** The parity percentages this user was offered at a start (0, full price, always). */
+  offeredParities: Set<number>;
 }
 
-/** Remembers the user's store for billing: its domain and its access token, sealed with AUTH_SECRET. */
-async function saveShopConnection(env: Env, userId: string, connection: ShopConnection): Promise<void> {
+async function shopifyCustomerRef(env: Env, userId: string): Promise<string | null> {
+  const row = await database(env.DB).query.billingCustomers.findFirst({
+    where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, "shopify")),
+  });
+  return row?.customerRef ?? null;
+}
+
+/**
+ * Remembers the user's store for billing: its domain and its access token, sealed with AUTH_SECRET,
+ * and the parity percentages offered to the user so far ("{shop} {sealed} parity:40").
+ */
+async function saveShopConnection(env: Env, userId: string, connection: { shop: string; accessToken: string; parity: number }): Promise<void> {
   const sealed = await seal(env.AUTH_SECRET, SEAL_PURPOSE, connection.accessToken, `${userId}:${connection.shop}`);
-  const customerRef = `${connection.shop} ${sealed}`;
+  const customerRef = withOfferedParity(`${connection.shop} ${sealed}`, offeredParitiesOf(await shopifyCustomerRef(env, userId)), connection.parity);
   await database(env.DB)
     .insert(billingCustomers)
     .values({ userId, provider: "shopify", customerRef })
@@ -101,16 +126,14 @@ async function saveShopConnection(env: Env, userId: string, connection: ShopConn
 }
 
 async function shopConnectionOf(env: Env, userId: string): Promise<ShopConnection> {
-  const row = await database(env.DB).query.billingCustomers.findFirst({
-    where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, "shopify")),
-  });
-  const [shop, sealed] = row?.customerRef.split(" ") ?? [];
+  const customerRef = await shopifyCustomerRef(env, userId);
+  const [shop, sealed] = customerRef ? withoutOfferedParities(customerRef).split(" ") : [];
   const accessToken = shop && sealed ? await unseal(env.AUTH_SECRET, SEAL_PURPOSE, sealed, `${userId}:${shop}`) : null;
   if (!shop || !accessToken)
     throw new ServiceError(409, SHOPIFY_MESSAGES.expired, undefined, {
       code: "store_connection_expired",
     });
-  return { shop, accessToken };
+  return { shop, accessToken, offeredParities: offeredParitiesOf(customerRef) };
 }
 
 /** A page of this site to come back to; Shopify adds charge_id. */
@@ -130,23 +153,32 @@ function returnUrlOf(env: Env, returnUrl: string | undefined, plan: Plan): strin
   return url.toString();
 }
 
-/** POST /api/shopifySubscriptions/startSubscription: a recurring app charge for the plan; answers where the merchant approves it. */
+/** The charge's name: it names the plan (which settles a price two plans could share at different parities). */
+const chargeName = (plan: Plan) => `Pinboard Studio ${plan.name} (${plan.billingPeriod === "year" ? "annual" : "monthly"})`;
+
+/**
+ * POST /api/shopifySubscriptions/startSubscription: a recurring app charge for the plan, at its
+ * price less the parity of the edge's `country`; answers where the merchant approves it.
+ */
 export async function startShopifySubscription(
   env: Env,
   user: User,
   input: v.InferOutput<typeof StartShopifySubscriptionBody>,
+  country: string | null,
 ): Promise<{ confirmationUrl: string }> {
   const plan = await planById(env, input.planId);
   if (!plan || !isRecurringPlan(plan)) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const returnUrl = returnUrlOf(env, input.returnUrl, plan);
+  const parity = pricingParity(country);
   await saveShopConnection(env, user.id, {
     shop: input.shop,
     accessToken: input.accessToken,
+    parity: parity.percentageAdjustment,
   });
   const created = await shopifyCall("creating a subscription", () =>
     shopify.createAppSubscription(env, input.shop, input.accessToken, {
-      name: `Pinboard Studio ${plan.name} (${plan.billingPeriod === "year" ? "annual" : "monthly"})`,
-      price: plan.price,
+      name: chargeName(plan),
+      price: adjustedPrice(plan.price, parity),
       interval: plan.billingPeriod === "year" ? "ANNUAL" : "EVERY_30_DAYS",
       returnUrl,
       trialDays: trialDaysFor(plan, user),
@@ -156,14 +188,21 @@ export async function startShopifySubscription(
   return { confirmationUrl: created.confirmationUrl };
 }
 
-/** The plan a Shopify charge is for: the recurring plan with its price and interval. */
-async function planOfCharge(env: Env, subscription: shopify.AppSubscription): Promise<{ plan: Plan; amount: number; currency: string } | null> {
+/**
+ * The plan a Shopify charge is for, from what Shopify charges: a recurring plan of its interval
+ * whose price, less one of the parity percentages the user was offered (full price always), is the
+ * charged amount. Two plans can meet at one amount (Growth at 40 % off is Pro's full price): the
+ * plan the charge's name gives settles it; a charge matching no plan is not ours.
+ */
+async function planOfCharge(env: Env, subscription: shopify.AppSubscription, offered: Set<number>): Promise<{ plan: Plan; amount: number; currency: string } | null> {
   const pricing = subscription.lineItems[0]?.plan.pricingDetails;
-  if (!pricing?.price || !pricing.interval) return null;
+  if (!pricing?.price || !pricing.interval || pricing.price.currencyCode !== "USD") return null;
   const amount = Number(pricing.price.amount);
+  if (!Number.isFinite(amount)) return null;
   const period = pricing.interval === "ANNUAL" ? "year" : "month";
   const candidates = await database(env.DB).select().from(plans).where(eq(plans.billingPeriod, period));
-  const plan = candidates.find((candidate) => Math.abs(candidate.price - amount) < 0.005);
+  const matching = candidates.filter((candidate) => parityOfCharge(candidate.price, amount, offered) !== null);
+  const plan = matching.find((candidate) => subscription.name === chargeName(candidate)) ?? (matching.length === 1 ? matching[0] : undefined);
   return plan ? { plan, amount, currency: pricing.price.currencyCode } : null;
 }
 
@@ -177,7 +216,9 @@ function recordOf(subscription: shopify.AppSubscription, plan: Plan, known: Plan
   const periodEnd =
     ms(subscription.currentPeriodEnd) ?? known?.periodEnd ?? (plan.billingPeriod === "year" ? addMonths(startedAt, 12) : startedAt + 30 * 86_400_000);
   const intervalStart = plan.billingPeriod === "year" ? addMonths(periodEnd, -12) : periodEnd - 30 * 86_400_000;
-  const periodStart = Math.min(now, Math.max(startedAt, intervalStart));
+  // From Shopify's facts only, so re-reading the same charge never moves the credit month: the
+  // interval ending at currentPeriodEnd once it has begun, else (a trial) the charge's start.
+  const periodStart = intervalStart <= now ? Math.max(startedAt, intervalStart) : startedAt;
   const trialEnd = subscription.trialDays > 0 ? startedAt + subscription.trialDays * 86_400_000 : null;
   const base = {
     provider: "shopify" as const,
@@ -205,11 +246,12 @@ function recordOf(subscription: shopify.AppSubscription, plan: Plan, known: Plan
       endedAt: null,
     };
   if (status === "FROZEN")
+    // Not live while frozen: Shopify gives no time, so the first time we saw it frozen is when it stopped.
     return {
       ...base,
       status: "frozen",
       cancelAtPeriodEnd: false,
-      endedAt: null,
+      endedAt: known?.status === "frozen" && known.endedAt !== null ? known.endedAt : now,
     };
   return {
     ...base,
@@ -234,7 +276,7 @@ export async function activateShopifySubscription(
   const active = await shopifyCall("reading the active subscriptions", () => shopify.activeSubscriptions(env, connection.shop, connection.accessToken));
   const subscription = active.find((candidate) => candidate.id === id);
   if (!subscription) throw new ServiceError(404, NO_SUCH_CHARGE);
-  const charged = await planOfCharge(env, subscription);
+  const charged = await planOfCharge(env, subscription, connection.offeredParities);
   if (!charged) {
     console.error("Shopify subscription with a price that is not one of our plans", { id, lineItems: subscription.lineItems });
     throw new ServiceError(400, "This Shopify charge is not for one of our plans.", "chargeId");
@@ -278,4 +320,110 @@ export async function cancelShopifySubscription(
     now,
   );
   return { message: SUBSCRIPTION_CANCELED_MESSAGE, profileUpdates };
+}
+
+// ---------------------------------------------------------------------------
+// Webhook
+
+export type ShopifyWebhookOutcome = { received: true; duplicate?: true };
+
+export interface ShopifyDelivery {
+  hmac: string;
+  topic: string;
+  shop: string;
+  webhookId: string;
+}
+
+const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/;
+
+/**
+ * POST /api/shopify/webhook (topic app_subscriptions/update, APP_SUBSCRIPTIONS_UPDATE).
+ * X-Shopify-Hmac-Sha256 is checked first (400, nothing applied,
+ * when it fails); each X-Shopify-Webhook-Id is applied once; the charge is
+ * re-read from the store (node query) and applied through savePlanRecord, so
+ * late, repeated or reordered deliveries leave the state Shopify has now, and a
+ * renewal (currentPeriodEnd moved on) starts the month's credits afresh.
+ */
+export async function handleShopifyWebhook(env: Env, delivery: ShopifyDelivery, payload: string): Promise<ShopifyWebhookOutcome> {
+  if (!(await shopify.verifyWebhookHmac(env.SHOPIFY_CLIENT_SECRET, payload, delivery.hmac))) {
+    console.warn("Shopify webhook with a bad HMAC refused", { topic: delivery.topic, shop: delivery.shop });
+    throw new ServiceError(400, "Invalid Shopify HMAC");
+  }
+  if (!(await claimWebhookEvent(env, "shopify", delivery.webhookId, delivery.topic))) return { received: true, duplicate: true };
+  try {
+    await applyShopifyWebhook(env, delivery, payload);
+  } catch (error) {
+    await releaseWebhookEvent(env, "shopify", delivery.webhookId);
+    throw error;
+  }
+  return { received: true };
+}
+
+async function applyShopifyWebhook(env: Env, delivery: ShopifyDelivery, payload: string): Promise<void> {
+  if (delivery.topic !== "app_subscriptions/update") return;
+  let id: unknown;
+  try {
+    id = (JSON.parse(payload) as { app_subscription?: { admin_graphql_api_id?: unknown } }).app_subscription?.admin_graphql_api_id;
+  } catch {
+    id = null;
+  }
+  const shop = delivery.shop.toLowerCase();
+  if (typeof id !== "string" || !/^gid:\/\/shopify\/AppSubscription\/[0-9]{1,20}$/.test(id) || !SHOP_DOMAIN.test(shop)) {
+    console.warn("Shopify app_subscriptions/update without a subscription or shop ignored", { shop: delivery.shop });
+    return;
+  }
+  const owner = await webhookOwnerOf(env, id, shop);
+  if (!owner) {
+    console.warn("Shopify webhook about a charge of nobody we know ignored", { shop, id });
+    return;
+  }
+  const connection = await shopConnectionOf(env, owner).catch(() => null);
+  if (!connection || connection.shop !== shop) {
+    console.warn("Shopify webhook about a store the user no longer has connected ignored", { shop, id });
+    return;
+  }
+  let subscription: shopify.AppSubscription | null;
+  try {
+    subscription = await shopify.appSubscription(env, shop, connection.accessToken, id);
+  } catch (error) {
+    // The store revoked our access: Shopify's retries would not change that.
+    if (error instanceof shopify.ShopifyError && error.kind === "http" && (error.status === 401 || error.status === 403)) {
+      console.warn("Shopify webhook could not be re-read: the store connection is no longer valid", { shop, id, status: error.status });
+      return;
+    }
+    throw error;
+  }
+  if (!subscription) {
+    console.warn("Shopify webhook about a charge the store does not have ignored", { shop, id });
+    return;
+  }
+  const known = await findPlanRecord(env, owner, "shopify", id);
+  // Nothing to bind before the merchant approved it.
+  if (!known && !["ACTIVE", "ACCEPTED", "CANCELLED", "FROZEN"].includes(subscription.status.toUpperCase())) return;
+  const charged = await planOfCharge(env, subscription, connection.offeredParities);
+  if (!charged) {
+    console.error("Shopify subscription with a price that is not one of our plans ignored", { id, lineItems: subscription.lineItems });
+    return;
+  }
+  const now = Date.now();
+  await savePlanRecord(env, owner, recordOf(subscription, charged.plan, known, now), now);
+}
+
+/**
+ * Whose charge a webhook is about: the user it is bound to, else (the merchant
+ * approved it but never came back) the one user whose billing store it is.
+ */
+async function webhookOwnerOf(env: Env, id: string, shop: string): Promise<string | null> {
+  const db = database(env.DB);
+  const bound = await db.query.subscriptions.findFirst({
+    where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, id)),
+    columns: { userId: true },
+  });
+  if (bound) return bound.userId;
+  const connected = await db
+    .select({ userId: billingCustomers.userId })
+    .from(billingCustomers)
+    .where(and(eq(billingCustomers.provider, "shopify"), like(billingCustomers.customerRef, `${shop} %`)))
+    .limit(2);
+  return connected.length === 1 ? connected[0].userId : null;
 }

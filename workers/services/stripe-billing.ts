@@ -11,6 +11,7 @@ import {
   type StartStripeSubscriptionBody,
 } from "../../contracts/billing.ts";
 import { isLifetimePlan, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
+import { parityCouponId, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
 import { Stripe, stripeClient, verifyStripeEvent } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
@@ -33,7 +34,9 @@ import { ServiceError } from "./errors.ts";
  * Stripe subscriptions and the lifetime purchase (spec section 7,
  * Subscriptions and payments), and the webhook that keeps plan state true
  * when the browser never comes back. Everything Stripe says is re-read from
- * Stripe before it is applied; see docs/decisions/013-billing.md.
+ * Stripe before it is applied; see docs/decisions/013-billing.md. Checkouts
+ * charge the pricing parity of the visitor's country as a Stripe coupon
+ * (docs/decisions/015-pricing-parity.md).
  */
 
 export const PAYMENT_UNAVAILABLE = "The payment service is unavailable, please try again.";
@@ -94,8 +97,46 @@ async function hasLiveStripeSubscription(env: Env, userId: string): Promise<bool
   return (await planRecordsOf(env, userId)).some((record) => record.provider === "stripe" && record.kind === "subscription" && isRecordLive(record, now));
 }
 
-/** POST /api/stripeSubscriptions/startStripeSubscription: a Checkout Session for the plan's price. */
-export async function startStripeSubscription(env: Env, user: User, input: v.InferOutput<typeof StartStripeSubscriptionBody>): Promise<{ redirectUrl: string }> {
+/**
+ * The parity discount for a checkout from `country` (the edge's, never the
+ * browser's): none at full price, else the percentage's coupon,
+ * `parity-{percent}`, taking that percentage off for good. One coupon per
+ * percentage, created the first time a checkout needs it and reused after.
+ */
+async function parityDiscounts(env: Env, country: string | null): Promise<Stripe.Checkout.SessionCreateParams.Discount[] | undefined> {
+  const { percentageAdjustment } = pricingParity(country);
+  if (percentageAdjustment <= 0) return undefined;
+  const id = parityCouponId(percentageAdjustment);
+  const stripe = stripeClient(env);
+  const coupon = await stripeCall("finding or creating the pricing parity coupon", async () => {
+    try {
+      return await stripe.coupons.retrieve(id);
+    } catch (error) {
+      if (!(error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404)) throw error;
+    }
+    try {
+      return await stripe.coupons.create({ id, percent_off: percentageAdjustment, duration: "forever", name: `Pricing parity (${percentageAdjustment}% off)` });
+    } catch (error) {
+      // A checkout running alongside created it first: use that one.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === "resource_already_exists") return stripe.coupons.retrieve(id);
+      throw error;
+    }
+  });
+  if (!coupon.valid || coupon.percent_off !== percentageAdjustment || coupon.amount_off !== null || coupon.duration !== "forever") {
+    // Someone changed or used up the coupon in Stripe: charging another discount than the page shows would be wrong.
+    console.error("The pricing parity coupon in Stripe does not match", { id, valid: coupon.valid, percent_off: coupon.percent_off, amount_off: coupon.amount_off, duration: coupon.duration });
+    throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  }
+  return [{ coupon: coupon.id }];
+}
+
+/** POST /api/stripeSubscriptions/startStripeSubscription: a Checkout Session for the plan's price, less the parity of `country`. */
+export async function startStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof StartStripeSubscriptionBody>,
+  country: string | null,
+): Promise<{ redirectUrl: string }> {
   const plan = await planById(env, input.planId);
   if (!plan || !isRecurringPlan(plan) || !plan.stripePriceId) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const base = returnBase(env, input.returnUrl, "/pricing");
@@ -105,6 +146,7 @@ export async function startStripeSubscription(env: Env, user: User, input: v.Inf
   const trialDays = trialDaysFor(plan, user);
   return checkoutRedirect(env, user, plan, plan.stripePriceId, base, {
     mode: "subscription",
+    discounts: await parityDiscounts(env, country),
     subscription_data: { metadata: { userId: user.id, planId: plan.id }, ...(trialDays > 0 ? { trial_period_days: trialDays } : {}) },
   });
 }
@@ -116,7 +158,7 @@ async function checkoutRedirect(
   plan: Plan,
   priceId: string,
   base: string,
-  params: Pick<Stripe.Checkout.SessionCreateParams, "mode" | "subscription_data" | "payment_intent_data">,
+  params: Pick<Stripe.Checkout.SessionCreateParams, "mode" | "subscription_data" | "payment_intent_data" | "discounts">,
 ): Promise<{ redirectUrl: string }> {
   const customer = await stripeCustomer(env, user);
   const session = await stripeCall("creating a checkout session", () =>
@@ -134,8 +176,13 @@ async function checkoutRedirect(
   return { redirectUrl: session.url };
 }
 
-/** POST /api/stripeSubscriptions/startStripeOnceOffPayment: a Checkout Session in payment mode (Lifetime). */
-export async function startStripeOnceOffPayment(env: Env, user: User, input: v.InferOutput<typeof StartStripeOnceOffPaymentBody>): Promise<{ redirectUrl: string }> {
+/** POST /api/stripeSubscriptions/startStripeOnceOffPayment: a Checkout Session in payment mode (Lifetime), less the parity of `country`. */
+export async function startStripeOnceOffPayment(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof StartStripeOnceOffPaymentBody>,
+  country: string | null,
+): Promise<{ redirectUrl: string }> {
   const plan = await planById(env, input.planId);
   if (!plan || !isLifetimePlan(plan) || !plan.stripePriceId) throw new ServiceError(400, "planId must be a lifetime plan", "planId");
   if (input.stripePriceID !== plan.stripePriceId) throw new ServiceError(400, `stripePriceID is not the price of the ${plan.name} plan`, "stripePriceID");
@@ -145,6 +192,7 @@ export async function startStripeOnceOffPayment(env: Env, user: User, input: v.I
   if (owned) throw new ServiceError(409, `You already have the ${plan.name} plan.`);
   return checkoutRedirect(env, user, plan, plan.stripePriceId, base, {
     mode: "payment",
+    discounts: await parityDiscounts(env, country),
     payment_intent_data: { metadata: { userId: user.id, planId: plan.id } },
   });
 }

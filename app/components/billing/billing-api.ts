@@ -42,3 +42,25 @@ export function longDate(iso: string): string {
 export const PAYMENT_PARAMS = ["paymentMessage", "session_id", "planId"];
 
 export const REFUND_NOTE = "Refunds are not offered. When you cancel, your plan stays active until the end of the period you paid for.";
+
+// PayPal and Shopify (contracts/billing-paypal-shopify.ts).
+export const startPayPalSubscription = (planId: string, returnUrl: string) =>
+  apiJson<{ approvalLink: string; subscriptionID: string }>("/api/subscriptions/startPayPalSubscription", { json: { planId, returnUrl } });
+export const activatePayPalSubscription = (subscriptionID: string, planId: string) =>
+  apiJson<{ paymentDetails: { planName: string } }>("/api/subscriptions/activateUserSubscription", { json: { subscriptionID, planId } });
+export const cancelPayPalSubscription = (subscriptionID: string, cancelReason: string) =>
+  apiJson<{ message: string }>("/api/subscriptions/cancelSubscription", { json: { subscriptionID, cancelReason } });
+export const suspendPayPalSubscription = (subscriptionID: string) => apiJson<{ message: string }>("/api/subscriptions/suspendSubscription", { json: { subscriptionID } });
+export const reactivatePayPalSubscription = (subscriptionID: string) =>
+  apiJson<{ message: string }>("/api/subscriptions/reactivateSubscription", { json: { subscriptionID } });
+/** 202 {approvalLink, message}: the payer must approve the switch in PayPal; otherwise {message}: done. */
+export const revisePayPalSubscription = (subscriptionID: string, plan: PlanInfo, newPlanPayPalID: string) =>
+  apiJson<{ message: string; approvalLink?: string }>("/api/subscriptions/revise", {
+    json: { subscriptionID, newPlanPayPalID, newPlanName: plan.planName, newPlanId: plan.planId },
+  });
+export const startShopifySubscription = (input: { planId: string; shop: string; accessToken: string; returnUrl: string }) =>
+  apiJson<{ confirmationUrl: string }>("/api/shopifySubscriptions/startSubscription", { json: input });
+export const activateShopifySubscription = (chargeId: string) =>
+  apiJson<{ planName: string; amount: number }>("/api/shopifySubscriptions/activateShopifySubscription", { json: { chargeId } });
+export const cancelShopifySubscription = (subscriptionID: string, cancelReason: string) =>
+  apiJson<{ message: string }>("/api/shopifySubscriptions/cancelShopifySubscription", { json: { subscriptionID, cancelReason } });

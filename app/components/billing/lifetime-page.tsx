@@ -4,6 +4,7 @@ import type { LifetimePlan } from "../../../contracts/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { activateLifetime, getLifetimePlans, money, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
 import { NoticeBox, type Notice } from "./notice.tsx";
+import { ParityAmount, ParityNote, useEdgeParity } from "./parity.tsx";
 
 /** Spec section 9: the lifetime success message shows for 10 s. */
 const SUCCESS_MS = 10_000;
@@ -27,6 +28,7 @@ export function LifetimePage() {
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const handled = useRef(false);
+  const parity = useEdgeParity();
 
   useEffect(() => {
     // Spec section 8: a failure to load the lifetime plans is logged only.
@@ -100,6 +102,7 @@ export function LifetimePage() {
       <header className="billing-page__header">
         <h1>Lifetime plan</h1>
         <p className="muted">Pay once and keep your monthly pin credits for good.</p>
+        <ParityNote parity={parity} />
       </header>
       {notice && <NoticeBox notice={notice} />}
       {!plans && <p className="muted">Loading…</p>}
@@ -114,14 +117,15 @@ export function LifetimePage() {
             <img className="plan-card__image" src={plan.planImage} alt="" width={56} height={56} />
             <h2 className="plan-card__name">{plan.planName}</h2>
             <p className="plan-card__price">
-              {plan.previousPrice > plan.amount && (
+              {/* With pricing parity, the full price is the one struck through (checkout charges the adjusted one). */}
+              {!parity && plan.previousPrice > plan.amount && (
                 <>
                   <s className="plan-card__original" aria-label={`Was ${money(plan.previousPrice)}`}>
                     {money(plan.previousPrice)}
                   </s>{" "}
                 </>
               )}
-              <span className="plan-card__amount">{money(plan.amount)}</span>
+              <ParityAmount amount={plan.amount} parity={parity} />
               <span className="muted"> one payment</span>
             </p>
             <ul className="plan-card__features">

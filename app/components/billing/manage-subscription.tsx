@@ -1,15 +1,33 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { cancelSubscription, getCredits, getCurrentSubscription, longDate, money, REFUND_NOTE, reviseSubscription, serverMessage } from "./billing-api.ts";
+import {
+  cancelPayPalSubscription,
+  cancelShopifySubscription,
+  cancelSubscription,
+  getCredits,
+  getCurrentSubscription,
+  longDate,
+  money,
+  reactivatePayPalSubscription,
+  REFUND_NOTE,
+  revisePayPalSubscription,
+  reviseSubscription,
+  serverMessage,
+  suspendPayPalSubscription,
+} from "./billing-api.ts";
 import { NoticeBox, type Notice } from "./notice.tsx";
 
 /**
  * Manage subscription (spec section 2, account menu): the current plan, the
  * credits left this month with a bar, the next renewal, switching plan and
- * cancelling with a reason, with the messages of spec section 8.
+ * cancelling with a reason, with the messages of spec section 8. A PayPal
+ * subscription can also be suspended and re-activated; its switch may need the
+ * payer's approval in PayPal (202 with an approval link); a Shopify one is
+ * cancelled here and switched by subscribing again.
  */
 export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
   const { user, reloadUser } = useAuth();
@@ -17,6 +35,8 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
   const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
+  /** A PayPal switch waiting for the payer's approval in PayPal. */
+  const [approvalLink, setApprovalLink] = useState<string | null>(null);
 
   const load = useCallback(() => {
     Promise.all([getCredits(), getCurrentSubscription()])
@@ -29,8 +49,9 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
   }, []);
   useEffect(load, [load]);
 
-  const changed = (next: Notice) => {
+  const changed = (next: Notice, approval: string | null = null) => {
     setNotice(next);
+    setApprovalLink(approval);
     if (next.kind === "success") {
       reloadUser();
       load();
@@ -50,10 +71,21 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
   const used = Math.max(0, credits.creditsPerMonth - credits.remaining);
   const percentLeft = credits.creditsPerMonth > 0 ? Math.round((Math.max(0, credits.remaining) / credits.creditsPerMonth) * 100) : 0;
   const stripeSubscription = subscription && subscription.provider === "stripe" && subscription.kind === "subscription" && subscription.subscriptionID ? subscription : null;
+  const running = subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
+  const paypalSubscription = running?.provider === "paypal" ? running : null;
+  const shopifySubscription = running?.provider === "shopify" ? running : null;
+  const suspended = paypalSubscription?.status === "suspended";
 
   return (
     <div className="manage">
       {notice && <NoticeBox notice={notice} />}
+      {approvalLink && (
+        <p className="manage__approval">
+          <a className="button button--primary" href={approvalLink}>
+            Approve the switch in PayPal
+          </a>
+        </p>
+      )}
       <dl className="manage__facts">
         <div>
           <dt>Current plan</dt>
@@ -61,7 +93,7 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
         </div>
         <div>
           <dt>Status</dt>
-          <dd data-testid="plan-status">{user?.planStatus ?? "Inactive"}</dd>
+          <dd data-testid="plan-status">{suspended ? "Suspended" : (user?.planStatus ?? "Inactive")}</dd>
         </div>
         <div>
           <dt>{renewalLabel(subscription)}</dt>
@@ -92,7 +124,17 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
       {stripeSubscription && subscription?.status !== "canceled" && (
         <SwitchPlan subscription={stripeSubscription} plans={plans} onDone={changed} />
       )}
-      {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={stripeSubscription} onDone={changed} />}
+      {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={stripeSubscription} cancel={cancelSubscription} onDone={changed} />}
+      {paypalSubscription && <PayPalActions subscription={paypalSubscription} plans={plans} onDone={changed} />}
+      {paypalSubscription && !paypalSubscription.cancelAtPeriodEnd && (
+        <CancelSubscription subscription={paypalSubscription} cancel={cancelPayPalSubscription} onDone={changed} />
+      )}
+      {shopifySubscription && !shopifySubscription.cancelAtPeriodEnd && (
+        <>
+          <p className="muted">Your plan is billed to your Shopify store. To change plan, cancel it and pick the new plan above with Shopify.</p>
+          <CancelSubscription subscription={shopifySubscription} cancel={cancelShopifySubscription} onDone={changed} />
+        </>
+      )}
       {!subscription && (
         <p>
           You are on the Free plan. Pick a plan above, get the <Link to="/lifetime">Lifetime plan</Link> or <Link to="/redeem-code">redeem a code</Link>.
@@ -111,6 +153,7 @@ function renewalLabel(subscription: CurrentSubscription | null): string {
 function renewalText(subscription: CurrentSubscription | null): string {
   if (!subscription) return "None (Free plan)";
   if (subscription.kind === "lifetime") return "Never: you paid once";
+  if (subscription.status === "suspended") return "Paused until you re-activate it";
   if (!subscription.periodEnd) return "Unknown";
   if (subscription.cancelAtPeriodEnd) return `${longDate(subscription.periodEnd)} (does not renew)`;
   return longDate(subscription.periodEnd);
@@ -159,7 +202,15 @@ function SwitchPlan({ subscription, plans, onDone }: { subscription: CurrentSubs
   );
 }
 
-function CancelSubscription({ subscription, onDone }: { subscription: CurrentSubscription; onDone: (notice: Notice) => void }) {
+function CancelSubscription({
+  subscription,
+  cancel,
+  onDone,
+}: {
+  subscription: CurrentSubscription;
+  cancel: (subscriptionID: string, cancelReason: string) => Promise<unknown>;
+  onDone: (notice: Notice) => void;
+}) {
   const id = useId();
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
@@ -169,7 +220,7 @@ function CancelSubscription({ subscription, onDone }: { subscription: CurrentSub
     if (!reason.trim() || !subscription.subscriptionID) return;
     setBusy(true);
     try {
-      await cancelSubscription(subscription.subscriptionID, reason.trim());
+      await cancel(subscription.subscriptionID, reason.trim());
       onDone({ kind: "success", text: "Your subscription has been canceled." });
     } catch (error) {
       onDone({ kind: "error", text: "There was an error cancelling your subscription.", detail: serverMessage(error) });
@@ -190,5 +241,90 @@ function CancelSubscription({ subscription, onDone }: { subscription: CurrentSub
         {busy ? "Cancelling…" : "Cancel subscription"}
       </button>
     </form>
+  );
+}
+
+/** PayPal: switch plan (may need approval in PayPal), suspend an active subscription, re-activate a suspended one. */
+function PayPalActions({
+  subscription,
+  plans,
+  onDone,
+}: {
+  subscription: CurrentSubscription;
+  plans: PlanInfo[];
+  onDone: (notice: Notice, approvalLink?: string | null) => void;
+}) {
+  const id = useId();
+  const subscriptionID = subscription.subscriptionID ?? "";
+  const active = (subscription.status === "active" || subscription.status === "trialing") && !subscription.cancelAtPeriodEnd;
+  const options = plans.filter((plan) => PAYPAL_PLAN_IDS[plan.planId] && plan.planId !== subscription.planId);
+  const [planId, setPlanId] = useState("");
+  const [busy, setBusy] = useState<"switch" | "suspend" | "reactivate" | null>(null);
+
+  async function run(action: "suspend" | "reactivate") {
+    setBusy(action);
+    try {
+      const answer = action === "suspend" ? await suspendPayPalSubscription(subscriptionID) : await reactivatePayPalSubscription(subscriptionID);
+      onDone({ kind: "success", text: answer.message });
+    } catch (error) {
+      const text = action === "suspend" ? "There was an error suspending your subscription." : "There was an error re-activating your subscription.";
+      onDone({ kind: "error", text, detail: serverMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const plan = options.find((candidate) => candidate.planId === planId);
+    if (!plan) return;
+    setBusy("switch");
+    try {
+      const answer = await revisePayPalSubscription(subscriptionID, plan, PAYPAL_PLAN_IDS[plan.planId]);
+      if (answer.approvalLink) onDone({ kind: "info", text: PAYPAL_CONFIRM_SWITCH_MESSAGE }, answer.approvalLink);
+      else onDone({ kind: "success", text: "Your subscription has been switched" });
+      setPlanId("");
+    } catch (error) {
+      onDone({ kind: "error", text: SUBSCRIPTION_SWITCH_ERROR_MESSAGE, detail: serverMessage(error) });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <>
+      {active && options.length > 0 && (
+        <form className="manage__form" onSubmit={submit}>
+          <h3>Switch plan</h3>
+          <label htmlFor={`${id}-plan`}>New plan</label>
+          <select id={`${id}-plan`} value={planId} onChange={(event) => setPlanId(event.target.value)} required>
+            <option value="">Choose a plan</option>
+            {options.map((plan) => (
+              <option key={plan.planId} value={plan.planId}>
+                {plan.planName} {plan.billingPeriod === "year" ? "annual" : "monthly"}: {money(plan.amount)}/{plan.billingPeriod} · {plan.creditsPerMonth.toLocaleString("en-US")} credits per
+                month
+              </option>
+            ))}
+          </select>
+          <p className="muted">A dearer plan needs your approval in PayPal; the change shows here about 5 minutes after you approve it.</p>
+          <button type="submit" className="button button--primary" disabled={busy !== null || !planId}>
+            {busy === "switch" ? "Switching…" : "Switch plan"}
+          </button>
+        </form>
+      )}
+      <div className="manage__actions">
+        {active && (
+          <button type="button" className="button button--ghost" onClick={() => run("suspend")} disabled={busy !== null}>
+            {busy === "suspend" ? "Suspending…" : "Suspend subscription"}
+          </button>
+        )}
+        {subscription.status === "suspended" && (
+          <button type="button" className="button button--primary" onClick={() => run("reactivate")} disabled={busy !== null}>
+            {busy === "reactivate" ? "Re-activating…" : "Re-activate subscription"}
+          </button>
+        )}
+      </div>
+      {active && <p className="muted">While suspended, PayPal does not bill you and you are on the Free plan's credits.</p>}
+    </>
   );
 }

@@ -3,9 +3,11 @@ import { useEffect, useRef, useState } from "react";
 import type { PlanInfo } from "../../../contracts/plans-api.ts";
 import { planButtonLabel } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { activateSubscription, getPlans, money, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
+import { activateSubscription, getPlans, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
+import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
 import { ManageSubscription } from "./manage-subscription.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
+import { ParityAmount, ParityNote, useEdgeParity } from "./parity.tsx";
 
 type Interval = "month" | "year";
 
@@ -31,6 +33,13 @@ export function PricingPage() {
   const [manageVersion, setManageVersion] = useState(0);
   const handledReturn = useRef(false);
   const handledStart = useRef(false);
+  const parity = useEdgeParity();
+  const payment = usePaymentMethod(searchParams.get("payWith"));
+  // Back from PayPal (subscription_id) or Shopify (charge_id): activate, say so, clean the URL.
+  useProviderReturn({ user, searchParams, setSearchParams, handledReturn, setNotice, onActivated: () => {
+    reloadUser();
+    setManageVersion((version) => version + 1);
+  } });
 
   useEffect(() => {
     getPlans()
@@ -41,7 +50,7 @@ export function PricingPage() {
   // Back from Checkout: activate (success) or say it was cancelled; then clean the URL.
   useEffect(() => {
     const paymentMessage = searchParams.get("paymentMessage");
-    if (!paymentMessage || handledReturn.current || !user) return;
+    if (!paymentMessage || handledReturn.current || !user || searchParams.get("provider")) return;
     handledReturn.current = true;
     const sessionId = searchParams.get("session_id");
     const clean = () =>
@@ -72,12 +81,20 @@ export function PricingPage() {
 
   async function choose(plan: PlanInfo) {
     if (!user) {
-      const back = `/pricing?${START_PARAM}=${encodeURIComponent(plan.planId)}`;
+      const back = `/pricing?${START_PARAM}=${encodeURIComponent(plan.planId)}${payment.method === "card" ? "" : `&payWith=${payment.method}`}`;
       navigate(`/login?redirectTo=${encodeURIComponent(back)}`);
       return;
     }
     setBusyPlan(plan.planId);
     setNotice(null);
+    if (payment.method !== "card") {
+      const failed = await startProviderPayment(payment, plan.planId);
+      if (failed) {
+        setNotice(failed);
+        setBusyPlan(null);
+      }
+      return;
+    }
     try {
       const { redirectUrl } = await startSubscription(plan.planId, "/pricing");
       window.location.assign(redirectUrl);
@@ -116,6 +133,8 @@ export function PricingPage() {
       <header className="billing-page__header">
         <h1>Plans and pricing</h1>
         <p className="muted">Every plan gives you pin credits each month. Credits do not roll over to the next month.</p>
+        {/* Parity is charged whatever the payment method: Stripe's coupon, PayPal's plan override, Shopify's charge. */}
+        <ParityNote parity={parity} />
       </header>
 
       {notice && <NoticeBox notice={notice} />}
@@ -130,6 +149,8 @@ export function PricingPage() {
         ))}
       </fieldset>
 
+      <PaymentMethodPicker payment={payment} />
+
       {loadError && (
         <p className="billing-notice billing-notice--error" role="alert">
           {loadError}
@@ -141,7 +162,7 @@ export function PricingPage() {
         {cards.map((plan) => (
           <li key={plan.planId} className="plan-card">
             <h2 className="plan-card__name">{plan.planName}</h2>
-            <PlanPrice amount={plan.amount} period={plan.billingPeriod === "year" ? "year" : "month"} />
+            <PlanPrice amount={plan.amount} period={plan.billingPeriod === "year" ? "year" : "month"} parity={parity} />
             <ul className="plan-card__features">
               <li>
                 <strong>{plan.creditsPerMonth.toLocaleString("en-US")}</strong> credits per month
@@ -192,14 +213,14 @@ function readAffiliate(): string | null {
 }
 
 /**
- * A plan's price. Pricing parity (GET /api/pricingParity) is not shown until
- * checkout charges it too: a price the user cannot pay is never displayed.
+ * A plan's price, with the visitor's pricing parity (GET /api/pricingParity):
+ * the full price struck through and what every payment method charges.
  */
-function PlanPrice({ amount, period }: { amount: number; period: "month" | "year" | "once" }) {
+function PlanPrice({ amount, period, parity }: { amount: number; period: "month" | "year" | "once"; parity: ReturnType<typeof useEdgeParity> }) {
   const suffix = period === "once" ? " once" : `/${period}`;
   return (
     <p className="plan-card__price">
-      <span className="plan-card__amount">{money(amount)}</span>
+      <ParityAmount amount={amount} parity={parity} />
       <span className="muted">{suffix}</span>
     </p>
   );

@@ -1,6 +1,9 @@
+import { createHmac } from "node:crypto";
 import { Hono, type Context } from "hono";
 import { escapeHtml, standalonePage } from "../../html.ts";
+import { SANDBOX_SHOPIFY_CLIENT_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
+import { createOutbox, outboxControl, raise, type Outbox } from "../../webhook-outbox.ts";
 
 /**
  * Stand-in for Shopify's Admin GraphQL API billing, mounted at /shopify
@@ -9,7 +12,8 @@ import { providerState, type SandboxState } from "../../state.ts";
  *
  * - `POST /:shop/admin/api/:version/graphql.json` {query, variables}:
  *   `appSubscriptionCreate` (PENDING, with a confirmationUrl), `currentAppInstallation
- *   { activeSubscriptions }` and `appSubscriptionCancel`. The operation is recognised by
+ *   { activeSubscriptions }`, `node(id:)` (one AppSubscription of the store, any status) and
+ *   `appSubscriptionCancel`. The operation is recognised by
  *   its root field and answered with the whole object (a field list is not applied);
  *   bad input comes back as userErrors, an unknown field as a GraphQL error, a bad token
  *   as Shopify's 401 body.
@@ -17,7 +21,10 @@ import { providerState, type SandboxState } from "../../state.ts";
  *   the confirmation page; approving makes the charge ACTIVE, declining DECLINED, and both
  *   redirect to returnUrl with charge_id, as Shopify does.
  *
- * Inspection: `GET /__sandbox/shopify/subscriptions?shop=`.
+ * Webhooks: every status change of a charge (approved, declined, cancelled) and each renewal raises
+ * an APP_SUBSCRIPTIONS_UPDATE webhook (topic app_subscriptions/update), POSTed to SHOPIFY_WEBHOOK_URL
+ * with Shopify's headers, X-Shopify-Hmac-Sha256 being the base64 HMAC-SHA256 of the body with the
+ * app's client secret (SHOPIFY_CLIENT_SECRET). Inspection and controls: see shopifyControl.
  */
 
 const APP_ID = "7654321";
@@ -48,13 +55,69 @@ interface ShopifyState {
   nextId: number;
   /** By shop domain, then by gid. */
   shops: Map<string, Map<string, AppSubscriptionObject & { shop: string }>>;
+  /** Webhook events and their deliveries (to SHOPIFY_WEBHOOK_URL). */
+  outbox: Outbox;
+  /** The app's client secret: signs the webhooks. */
+  clientSecret: string;
 }
 
 export function shopifyState(state: SandboxState): ShopifyState {
   return providerState(state, "shopify", () => ({
-    nextId: 29_000_000_001,
+    // Unique across resets (a reset must not hand out a charge id the app already bound to someone).
+    nextId: 29_000_000_000_000 + (Date.now() % 1_000_000_000) * 1_000,
     shops: new Map(),
+    outbox: createOutbox(process.env.SHOPIFY_WEBHOOK_URL || null),
+    clientSecret: process.env.SHOPIFY_CLIENT_SECRET || SANDBOX_SHOPIFY_CLIENT_SECRET,
   }));
+}
+
+/** Shopify's X-Shopify-Hmac-Sha256: base64 HMAC-SHA256 of the raw body with the app's client secret. */
+export function shopifyHmac(body: string, secret: string): string {
+  return createHmac("sha256", secret).update(body, "utf8").digest("base64");
+}
+
+const shopGid = (shop: string) => `gid://shopify/Shop/${[...shop].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 1_000_000_007, 7)}`;
+
+/** Raises APP_SUBSCRIPTIONS_UPDATE for a charge as it is now, and queues its delivery. */
+function emitUpdate(state: SandboxState, subscription: AppSubscriptionObject & { shop: string }) {
+  const shopify = shopifyState(state);
+  const now = new Date().toISOString();
+  const body = JSON.stringify({
+    app_subscription: {
+      admin_graphql_api_id: subscription.id,
+      name: subscription.name,
+      status: subscription.status,
+      admin_graphql_api_shop_id: shopGid(subscription.shop),
+      created_at: subscription.createdAt,
+      updated_at: now,
+      currency: subscription.lineItems[0]?.plan.pricingDetails.price.currencyCode ?? "USD",
+      capped_amount: null,
+    },
+  });
+  const id = crypto.randomUUID();
+  raise(
+    shopify.outbox,
+    {
+      id,
+      type: "app_subscriptions/update",
+      subject: subscription.shop,
+      object: subscription.id,
+      created: now,
+      body,
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Shopify-Captain-Hook",
+        "x-shopify-topic": "app_subscriptions/update",
+        "x-shopify-hmac-sha256": shopifyHmac(body, shopify.clientSecret),
+        "x-shopify-shop-domain": subscription.shop,
+        "x-shopify-api-version": "2025-01",
+        "x-shopify-webhook-id": id,
+        "x-shopify-event-id": crypto.randomUUID(),
+        "x-shopify-triggered-at": now,
+      },
+    },
+    () => state.providers.get("shopify") === shopify,
+  );
 }
 
 function subscriptionsOf(shopify: ShopifyState, shop: string) {
@@ -200,6 +263,7 @@ function cancelSubscription(state: SandboxState, shop: string, variables: Record
     };
   }
   subscription.status = "CANCELLED";
+  emitUpdate(state, subscription);
   return {
     appSubscriptionCancel: {
       userErrors: [],
@@ -234,7 +298,10 @@ export function shopifyProvider(state: SandboxState) {
     let data: Record<string, unknown>;
     if (/\bappSubscriptionCreate\s*\(/.test(query)) data = createSubscription(c, state, shop, variables);
     else if (/\bappSubscriptionCancel\s*\(/.test(query)) data = cancelSubscription(state, shop, variables);
-    else if (/\bcurrentAppInstallation\b/.test(query)) {
+    else if (/\bnode\s*\(/.test(query)) {
+      const found = typeof variables.id === "string" ? subscriptionsOf(shopifyState(state), shop).get(variables.id) : undefined;
+      data = { node: found ? publicView(found) : null };
+    } else if (/\bcurrentAppInstallation\b/.test(query)) {
       const active = [...subscriptionsOf(shopifyState(state), shop).values()].filter((subscription) => subscription.status === "ACTIVE").map(publicView);
       data = { currentAppInstallation: { activeSubscriptions: active } };
     } else {
@@ -293,6 +360,7 @@ export function shopifyProvider(state: SandboxState) {
           .toISOString()
           .replace(/\.\d{3}Z$/, "Z");
       }
+      emitUpdate(state, subscription);
     }
     return c.redirect(back(subscription), 303);
   });
@@ -328,14 +396,42 @@ function page(error: string | null, subscription: (AppSubscriptionObject & { sho
   );
 }
 
-/** Inspection of the Shopify stand-in, mounted at /__sandbox/shopify. */
+/**
+ * Inspection and controls of the Shopify stand-in, mounted at /__sandbox/shopify:
+ *
+ * - `GET /subscriptions?shop=`: the charges;
+ * - `GET /events?subject={shop}&object={gid}&signed=1`, `POST /events/:id/deliver {times?}`,
+ *   `GET|POST /webhook {url?, retryDelaysMs?, hold?, clientSecret?}`, `POST /webhook/release
+ *   {order?, times?}`: webhooks and their delivery (sandbox/webhook-outbox.ts); the URL is
+ *   SHOPIFY_WEBHOOK_URL of the sandbox's env;
+ * - `POST /subscriptions/:id/renew` (id: the charge's number, as in charge_id): the billing period ends now and the
+ *   next one starts (currentPeriodEnd one interval from now), with its APP_SUBSCRIPTIONS_UPDATE.
+ */
 export function shopifyControl(state: SandboxState) {
   const control = new Hono();
+  const all = () => [...shopifyState(state).shops.values()].flatMap((map) => [...map.values()]);
   control.get("/subscriptions", (c) => {
     const shop = c.req.query("shop");
-    const shops = shopifyState(state).shops;
-    const all = [...shops.values()].flatMap((map) => [...map.values()]);
-    return c.json(shop ? all.filter((subscription) => subscription.shop === shop) : all);
+    return c.json(shop ? all().filter((subscription) => subscription.shop === shop) : all());
+  });
+
+  outboxControl(control, () => shopifyState(state).outbox, (input) => {
+    if (input.clientSecret === undefined) return null;
+    if (typeof input.clientSecret !== "string" || input.clientSecret.length < 8) return "clientSecret must be at least 8 characters";
+    shopifyState(state).clientSecret = input.clientSecret;
+    return null;
+  });
+
+  control.post("/subscriptions/:id/renew", (c) => {
+    const id = c.req.param("id");
+    const gid = id.startsWith("gid://") ? id : `gid://shopify/AppSubscription/${id}`;
+    const subscription = all().find((candidate) => candidate.id === gid);
+    if (!subscription) return c.json({ error: `No such subscription: ${id}` }, 404);
+    if (subscription.status !== "ACTIVE") return c.json({ error: `Only an ACTIVE subscription renews; this one is ${subscription.status}` }, 409);
+    const interval = subscription.lineItems[0].plan.pricingDetails.interval;
+    subscription.currentPeriodEnd = new Date(Date.now() + (interval === "ANNUAL" ? 365 : 30) * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
+    emitUpdate(state, subscription);
+    return c.json(publicView(subscription));
   });
   return control;
 }

@@ -17,6 +17,7 @@ import {
   expandPaths,
   optionalArray,
   optionalBoolean,
+  optionalDecimal,
   optionalInteger,
   optionalObject,
   optionalString,
@@ -24,6 +25,7 @@ import {
   type Params,
 } from "./form.ts";
 import {
+  couponDiscount,
   invalidParam,
   missingParam,
   noSuch,
@@ -33,7 +35,9 @@ import {
   stripeId,
   stripeState,
   type CheckoutSession,
+  type Coupon,
   type Customer,
+  type Discount,
   type Price,
   type StripeObject,
   type StripeState,
@@ -42,8 +46,9 @@ import { emitEvent } from "./webhooks.ts";
 
 /**
  * Stripe's REST API (https://docs.stripe.com/api) for what the app uses:
- * customers and their balance transactions, products and prices, checkout
- * sessions, subscriptions, invoices, payment intents and events. Requests are
+ * customers and their balance transactions, products and prices, coupons,
+ * checkout sessions (with discounts), subscriptions, invoices, payment
+ * intents and events. Requests are
  * form-encoded with expand[]; answers are Stripe's objects, list objects and
  * error objects; POSTs honour Idempotency-Key. Mounted at /stripe/v1.
  */
@@ -168,6 +173,27 @@ export function stripeV1(state: SandboxState) {
   });
   on("GET", "/prices/:id", ({ c, stripe }) => priceOf(stripe, param(c, "id"), "id"));
   on("POST", "/prices", ({ params, stripe }) => createPrice(stripe, params));
+
+  // --- Coupons
+  on("POST", "/coupons", ({ params, stripe }) => createCoupon(stripe, params));
+  on("GET", "/coupons", ({ params, stripe }) => list([...stripe.coupons.values()].map((coupon) => refreshCoupon(coupon)), params, "/v1/coupons"));
+  on("GET", "/coupons/:id", ({ c, stripe }) => refreshCoupon(couponOf(stripe, param(c, "id"), "coupon")));
+  on("POST", "/coupons/:id", ({ c, params, stripe }) => {
+    const coupon = couponOf(stripe, param(c, "id"), "coupon");
+    for (const field of ["percent_off", "amount_off", "duration", "currency", "duration_in_months", "max_redemptions", "redeem_by", "id"]) {
+      if (params[field] !== undefined) throw invalidParam(field, `Received unknown parameter: ${field}. Coupons can only have their name and metadata changed.`, "parameter_unknown");
+    }
+    const name = optionalString(params, "name");
+    if (name !== undefined) coupon.name = name === "" ? null : name;
+    coupon.metadata = applyMetadata(coupon.metadata, params);
+    return refreshCoupon(coupon);
+  });
+  on("DELETE", "/coupons/:id", ({ c, stripe }) => {
+    const coupon = couponOf(stripe, param(c, "id"), "coupon");
+    // Discounts already applied keep their copy of the coupon, as in Stripe.
+    stripe.coupons.delete(coupon.id);
+    return { id: coupon.id, object: "coupon", deleted: true };
+  });
 
   // --- Checkout sessions
   on("POST", "/checkout/sessions", ({ params, stripe, base }) => createCheckoutSession(stripe, params, base));
@@ -409,6 +435,101 @@ function paymentIntentOf(stripe: StripeState, id: string) {
   return stripe.paymentIntents.get(id) ?? raise(noSuch("payment_intent", id, "intent"));
 }
 
+/** A coupon; the 404 Stripe answers (resource_missing) when there is none. */
+function couponOf(stripe: StripeState, id: string, kind = "coupon", param = "id"): Coupon {
+  return stripe.coupons.get(id) ?? raise(noSuch(kind, id, param));
+}
+
+/** `valid` as Stripe keeps it: false once redeem_by has passed or max_redemptions are used up. */
+function refreshCoupon(coupon: Coupon): Coupon {
+  const expired = coupon.redeem_by !== null && coupon.redeem_by <= nowSeconds();
+  const usedUp = coupon.max_redemptions !== null && coupon.times_redeemed >= coupon.max_redemptions;
+  coupon.valid = !expired && !usedUp;
+  return coupon;
+}
+
+const COUPON_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+function createCoupon(stripe: StripeState, params: Params): Coupon {
+  const id = optionalString(params, "id") || stripeId("x", 8).slice(2);
+  if (!COUPON_ID.test(id)) throw invalidParam("id", "Invalid id: a coupon id can only contain letters, digits, - and _ (at most 200).");
+  if (stripe.coupons.has(id)) throw new StripeApiError(400, "Coupon already exists.", { code: "resource_already_exists", param: "id" });
+  const percentOff = optionalDecimal(params, "percent_off") ?? null;
+  const amountOff = optionalInteger(params, "amount_off") ?? null;
+  if (percentOff === null && amountOff === null) throw new StripeApiError(400, "You must pass either `amount_off` or `percent_off`.", { code: "parameter_missing" });
+  if (percentOff !== null && amountOff !== null) throw invalidParam("percent_off", "You can only pass one of `amount_off` and `percent_off`.", "parameter_invalid_decimal");
+  if (percentOff !== null && (percentOff <= 0 || percentOff > 100 || Math.round(percentOff * 100) !== percentOff * 100)) {
+    throw invalidParam("percent_off", "Invalid percent_off: must be greater than 0 and at most 100, with at most two decimal places.", "parameter_invalid_decimal");
+  }
+  const currency = optionalString(params, "currency") ?? null;
+  if (amountOff !== null) {
+    if (amountOff < 1) throw invalidParam("amount_off", "Invalid amount_off: must be at least 1.", "parameter_invalid_integer");
+    if (!currency) throw missingParam("currency");
+  }
+  const duration = optionalString(params, "duration") ?? "once";
+  if (duration !== "forever" && duration !== "once" && duration !== "repeating") throw invalidParam("duration", "Invalid duration: must be one of forever, once, or repeating");
+  const months = optionalInteger(params, "duration_in_months") ?? null;
+  if (duration === "repeating" && (months === null || months < 1)) throw missingParam("duration_in_months");
+  if (duration !== "repeating" && months !== null) throw invalidParam("duration_in_months", "duration_in_months can only be set when duration is repeating.", "parameter_invalid_integer");
+  const maxRedemptions = optionalInteger(params, "max_redemptions") ?? null;
+  if (maxRedemptions !== null && maxRedemptions < 1) throw invalidParam("max_redemptions", "Invalid max_redemptions: must be at least 1.", "parameter_invalid_integer");
+  const coupon: Coupon = {
+    id,
+    object: "coupon",
+    amount_off: amountOff,
+    created: nowSeconds(),
+    currency: amountOff !== null ? currency : null,
+    duration,
+    duration_in_months: months,
+    livemode: false,
+    max_redemptions: maxRedemptions,
+    metadata: applyMetadata({}, params),
+    name: optionalString(params, "name") || null,
+    percent_off: percentOff,
+    redeem_by: optionalInteger(params, "redeem_by") ?? null,
+    times_redeemed: 0,
+    valid: true,
+  };
+  stripe.coupons.set(id, refreshCoupon(coupon));
+  return coupon;
+}
+
+/**
+ * discounts[] of a checkout session: at most one, a coupon that exists, is
+ * still valid and, with amount_off, is in the session's currency. Answers the
+ * session's discount object, or null.
+ */
+function sessionDiscount(stripe: StripeState, params: Params, currency: string, customer: string | null): Discount | null {
+  const discounts = optionalArray(params, "discounts");
+  if (!discounts || discounts.length === 0) return null;
+  if (discounts.length > 1) throw invalidParam("discounts", "You may only specify one discount for a Checkout Session.", "parameter_invalid_array");
+  if (params.allow_promotion_codes !== undefined) throw invalidParam("allow_promotion_codes", "You may only specify one of these parameters: allow_promotion_codes, discounts.", "parameter_invalid_boolean");
+  const entry = discounts[0];
+  if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw invalidParam("discounts[0]", "Invalid hash", "parameter_invalid_hash");
+  if (entry.promotion_code !== undefined) throw invalidParam("discounts[0][promotion_code]", "The Stripe sandbox supports coupons only, not promotion codes.");
+  const couponId = requiredString(entry, "coupon", "discounts[0][coupon]");
+  const coupon = refreshCoupon(stripe.coupons.get(couponId) ?? raise(new StripeApiError(400, `No such coupon: '${couponId}'`, { code: "resource_missing", param: "discounts[0][coupon]" })));
+  if (!coupon.valid) throw invalidParam("discounts[0][coupon]", `This coupon is no longer valid: '${coupon.id}'.`, "coupon_expired");
+  if (coupon.amount_off !== null && coupon.currency !== currency) {
+    throw invalidParam("discounts[0][coupon]", `The coupon '${coupon.id}' is in ${coupon.currency}; this Checkout Session is in ${currency}.`);
+  }
+  return {
+    id: stripeId("di"),
+    object: "discount",
+    checkout_session: null,
+    customer,
+    customer_account: null,
+    end: null,
+    invoice: null,
+    invoice_item: null,
+    promotion_code: null,
+    source: { type: "coupon", coupon: structuredClone(coupon) },
+    start: nowSeconds(),
+    subscription: null,
+    subscription_item: null,
+  };
+}
+
 function createPrice(stripe: StripeState, params: Params): Price {
   const currency = requiredString(params, "currency");
   const amount = optionalInteger(params, "unit_amount");
@@ -510,9 +631,18 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
   const clientReferenceId = optionalString(params, "client_reference_id") ?? null;
   if (clientReferenceId && clientReferenceId.length > 200) throw invalidParam("client_reference_id", "client_reference_id must be at most 200 characters.");
 
+  const currency = lineItems[0].price.currency;
+  const discount = sessionDiscount(stripe, params, currency, customer?.id ?? null);
+
   const id = stripeId("cs_test", 58);
   const created = nowSeconds();
   const subtotal = lineItems.reduce((sum, item) => sum + item.price.unit_amount * item.quantity, 0);
+  // During a trial nothing is due now; afterwards the discount applies to every invoice it lasts for.
+  const amountDiscount = discount && !trialPeriodDays ? couponDiscount(discount.source.coupon, subtotal) : 0;
+  if (discount) {
+    discount.checkout_session = id;
+    stripe.discounts.set(discount.id, discount);
+  }
   const session: CheckoutSession = {
     id,
     object: "checkout.session",
@@ -520,7 +650,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     after_expiration: null,
     allow_promotion_codes: null,
     amount_subtotal: subtotal,
-    amount_total: trialPeriodDays ? 0 : subtotal,
+    amount_total: trialPeriodDays ? 0 : subtotal - amountDiscount,
     automatic_tax: { enabled: false, liability: null, provider: null, status: null },
     billing_address_collection: null,
     cancel_url: cancelUrl,
@@ -530,7 +660,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     consent: null,
     consent_collection: null,
     created,
-    currency: lineItems[0].price.currency,
+    currency,
     currency_conversion: null,
     custom_fields: [],
     custom_text: { after_submit: null, shipping_address: null, submit: null, terms_of_service_acceptance: null },
@@ -539,7 +669,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     customer_creation: customer ? null : "if_required",
     customer_details: customer ? { address: null, email: customer.email, name: customer.name, phone: null, tax_exempt: "none", tax_ids: null } : null,
     customer_email: optionalString(params, "customer_email") ?? null,
-    discounts: [],
+    discounts: discount ? [{ coupon: discount.source.coupon.id, promotion_code: null }] : [],
     expires_at: optionalInteger(params, "expires_at") ?? created + 86_400,
     integration_identifier: null,
     invoice: null,
@@ -568,7 +698,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     submit_type: null,
     subscription: null,
     success_url: successUrl,
-    total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 0 },
+    total_details: { amount_discount: amountDiscount, amount_shipping: 0, amount_tax: 0 },
     ui_mode: "hosted",
     url: `${base}/checkout/pay/${id}`,
     wallet_options: null,
@@ -579,6 +709,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     trialPeriodDays,
     subscriptionMetadata: subscriptionData ? applyMetadata({}, subscriptionData) : {},
     paymentIntentMetadata: paymentIntentData ? applyMetadata({}, paymentIntentData) : {},
+    discount,
   });
   return session;
 }
@@ -586,20 +717,22 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
 /** A checkout session's line items, as GET .../line_items answers them. */
 export function sessionLineItems(stripe: StripeState, session: CheckoutSession): StripeObject[] {
   const details = stripe.sessionDetails.get(session.id);
+  const discount = details?.discount ?? null;
   return (details?.lineItems ?? []).map((item) => {
     const amount = item.price.unit_amount * item.quantity;
     const product = stripe.products.get(item.price.product);
+    const amountDiscount = discount && !details?.trialPeriodDays ? couponDiscount(discount.source.coupon, amount) : 0;
     return {
       id: item.id,
       object: "item",
       adjustable_quantity: null,
-      amount_discount: 0,
+      amount_discount: amountDiscount,
       amount_subtotal: amount,
       amount_tax: 0,
-      amount_total: amount,
+      amount_total: amount - amountDiscount,
       currency: item.price.currency,
       description: String(product?.name ?? item.price.nickname ?? item.price.id),
-      discounts: [],
+      discounts: discount && amountDiscount > 0 ? [{ amount: amountDiscount, discount: structuredClone(discount) }] : [],
       price: item.price,
       quantity: item.quantity,
       taxes: [],

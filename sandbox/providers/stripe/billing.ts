@@ -1,12 +1,14 @@
 import { addMonths } from "../../../workers/domain/plans.ts";
 import type { SandboxState } from "../../state.ts";
 import {
+  couponDiscount,
   nowSeconds,
   StripeApiError,
   stripeId,
   type BalanceTransaction,
   type CheckoutSession,
   type Customer,
+  type Discount,
   type Invoice,
   type InvoiceLine,
   type PaymentIntent,
@@ -19,9 +21,9 @@ import { emitEvent } from "./webhooks.ts";
 
 /**
  * How the stand-in's objects live: customers and their balance, subscriptions
- * with their periods, trials, prorations, cancellations and renewals,
- * invoices, payment intents, and the checkout that creates them. Every change
- * raises the events Stripe raises for it.
+ * with their periods, trials, discounts, prorations, cancellations and
+ * renewals, invoices, payment intents, and the checkout that creates them.
+ * Every change raises the events Stripe raises for it.
  */
 
 export interface Context {
@@ -149,14 +151,23 @@ export function issueInvoice(
   const id = stripeId("in");
   const created = nowSeconds();
   const subtotal = fields.lines.reduce((sum, line) => sum + line.amount, 0);
+  // The subscription's discounts that still last take their share of every line (credits for unused time too).
+  const discounts = subscription ? activeDiscounts(ctx, subscription, created) : [];
+  const lineDiscounts = fields.lines.map((line) =>
+    discounts.map((discount) => ({ amount: Math.sign(line.amount) * couponDiscount(discount.source.coupon, Math.abs(line.amount)), discount: discount.id })).filter((entry) => entry.amount !== 0),
+  );
+  const totalDiscounts = discounts
+    .map((discount) => ({ amount: lineDiscounts.flat().filter((entry) => entry.discount === discount.id).reduce((sum, entry) => sum + entry.amount, 0), discount: discount.id }))
+    .filter((entry) => entry.amount !== 0);
+  const total = subtotal - totalDiscounts.reduce((sum, entry) => sum + entry.amount, 0);
   const startingBalance = customer.balance;
-  let amountDue = subtotal;
+  let amountDue = total;
   let applied = 0;
-  if (subtotal > 0 && startingBalance < 0) {
-    applied = Math.min(subtotal, -startingBalance);
-    amountDue = subtotal - applied;
-  } else if (subtotal < 0) {
-    applied = subtotal;
+  if (total > 0 && startingBalance < 0) {
+    applied = Math.min(total, -startingBalance);
+    amountDue = total - applied;
+  } else if (total < 0) {
+    applied = total;
     amountDue = 0;
   }
   const paid = !fields.fail || amountDue === 0;
@@ -196,7 +207,7 @@ export function issueInvoice(
     default_source: null,
     default_tax_rates: [],
     description: null,
-    discounts: [],
+    discounts: discounts.map((discount) => discount.id),
     due_date: null,
     effective_at: created,
     ending_balance: startingBalance + applied,
@@ -209,15 +220,15 @@ export function issueInvoice(
     latest_revision: null,
     lines: {
       object: "list",
-      data: fields.lines.map((line) => ({
+      data: fields.lines.map((line, index) => ({
         id: stripeId("il"),
         object: "line_item",
         amount: line.amount,
         currency: "usd",
         description: line.description,
-        discount_amounts: [],
-        discountable: !line.proration,
-        discounts: [],
+        discount_amounts: lineDiscounts[index],
+        discountable: true,
+        discounts: lineDiscounts[index].map((entry) => entry.discount),
         invoice: id,
         livemode: false,
         metadata: {},
@@ -261,15 +272,16 @@ export function issueInvoice(
     subtotal,
     subtotal_excluding_tax: subtotal,
     test_clock: null,
-    total: subtotal,
-    total_discount_amounts: [],
-    total_excluding_tax: subtotal,
+    total,
+    total_discount_amounts: totalDiscounts,
+    total_excluding_tax: total,
     total_pretax_credit_amounts: [],
     total_taxes: [],
     webhooks_delivered_at: null,
   };
   customer.next_invoice_sequence = Number(customer.next_invoice_sequence) + 1;
   ctx.stripe.invoices.set(id, invoice);
+  if (subscription && subtotal > 0) endOnceDiscounts(ctx, subscription, discounts);
   if (applied !== 0) addBalanceTransaction(ctx, customer, { amount: applied, type: "applied_to_invoice", invoice: id });
   emit(ctx, "invoice.created", invoice);
   emit(ctx, "invoice.finalized", invoice);
@@ -282,6 +294,21 @@ export function issueInvoice(
   return invoice;
 }
 
+/** The subscription's discounts in force at `at`: a repeating coupon's ends after its months. */
+function activeDiscounts(ctx: Context, subscription: Subscription, at: number): Discount[] {
+  return subscription.discounts
+    .map((id) => ctx.stripe.discounts.get(id))
+    .filter((discount): discount is Discount => discount !== undefined && (discount.end === null || discount.end > at));
+}
+
+/** A coupon with duration "once" applies to the first invoice that charges something, then leaves the subscription. */
+function endOnceDiscounts(ctx: Context, subscription: Subscription, applied: Discount[]) {
+  const spent = new Set(applied.filter((discount) => discount.source.coupon.duration === "once").map((discount) => discount.id));
+  if (spent.size === 0) return;
+  subscription.discounts = subscription.discounts.filter((id) => !spent.has(id));
+  for (const id of spent) ctx.stripe.discounts.get(id)!.end = nowSeconds();
+}
+
 function fullPeriodLine(price: Price, quantity: number, period: { start: number; end: number }, item: string | null): InvoiceLine {
   const interval = price.recurring ? ` / ${price.recurring.interval}` : "";
   return { amount: price.unit_amount * quantity, description: `${quantity} × ${price.nickname ?? price.id} (at ${money(price.unit_amount)}${interval})`, period, price, proration: false, subscriptionItem: item };
@@ -292,10 +319,30 @@ function fullPeriodLine(price: Price, quantity: number, period: { start: number;
 
 export function createSubscription(
   ctx: Context,
-  fields: { customer: Customer; items: { price: Price; quantity: number }[]; trialPeriodDays: number | null; metadata: Record<string, string> },
+  fields: {
+    customer: Customer;
+    items: { price: Price; quantity: number }[];
+    trialPeriodDays: number | null;
+    metadata: Record<string, string>;
+    /** A checkout session's discount: the subscription gets its own discount for the same coupon. */
+    discount?: Discount | null;
+  },
 ): { subscription: Subscription; invoice: Invoice } {
   const id = stripeId("sub");
   const start = nowSeconds();
+  let discount: Discount | null = null;
+  if (fields.discount) {
+    const coupon = fields.discount.source.coupon;
+    discount = {
+      ...structuredClone(fields.discount),
+      id: stripeId("di"),
+      customer: fields.customer.id,
+      start,
+      end: coupon.duration === "repeating" && coupon.duration_in_months ? Math.floor(addMonths(start * 1000, coupon.duration_in_months) / 1000) : null,
+      subscription: id,
+    };
+    ctx.stripe.discounts.set(discount.id, discount);
+  }
   const trialEnd = fields.trialPeriodDays ? start + fields.trialPeriodDays * 86_400 : null;
   const first = fields.items[0].price;
   const end = trialEnd ?? periodEnd(start, first);
@@ -338,7 +385,7 @@ export function createSubscription(
     default_source: null,
     default_tax_rates: [],
     description: null,
-    discounts: [],
+    discounts: discount ? [discount.id] : [],
     ended_at: null,
     invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
     items: { object: "list", data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${id}` },
@@ -622,12 +669,18 @@ export function completeCheckout(ctx: Context, session: CheckoutSession, payer: 
     customer = createCustomer(ctx, { email: payer.email ?? session.customer_email });
     session.customer = customer.id;
   }
+  if (details.discount) {
+    const coupon = ctx.stripe.coupons.get(details.discount.source.coupon.id);
+    if (coupon) coupon.times_redeemed += 1;
+    details.discount.customer = customer.id;
+  }
   if (session.mode === "subscription") {
     const { subscription, invoice } = createSubscription(ctx, {
       customer,
       items: details.lineItems,
       trialPeriodDays: details.trialPeriodDays,
       metadata: details.subscriptionMetadata,
+      discount: details.discount,
     });
     session.subscription = subscription.id;
     session.invoice = invoice.id;

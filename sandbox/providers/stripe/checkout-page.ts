@@ -2,11 +2,12 @@ import { Hono } from "hono";
 import { escapeHtml, standalonePage } from "../../html.ts";
 import type { SandboxState } from "../../state.ts";
 import { completeCheckout } from "./billing.ts";
-import { nowSeconds, stripeState, type CheckoutSession, type StripeState } from "./state.ts";
+import { couponDiscount, nowSeconds, stripeState, type CheckoutSession, type StripeState } from "./state.ts";
 
 /**
  * Stripe's hosted checkout page, at a session's `url`: it shows what is being
- * bought and 'pays' with the button (a test card; the second button uses a
+ * bought, with its discount (the full price struck through, the coupon and
+ * the amount charged), and 'pays' with the button (a test card; the second button uses a
  * card that is declined), then redirects to success_url with
  * {CHECKOUT_SESSION_ID} filled in. The cancel link goes to cancel_url.
  */
@@ -17,6 +18,8 @@ const CSS = `
   .badge { display: inline-block; font-size: 12px; background: #ffde92; color: #a04100; border-radius: 4px; padding: 2px 6px; margin-bottom: 16px; }
   .amount { font-size: 32px; font-weight: 600; margin: 8px 0; }
   .note { color: #6a7383; font-size: 14px; }
+  .was { color: #6a7383; font-size: 20px; font-weight: 400; margin-right: 8px; }
+  .discount { color: #1a7f37; font-size: 14px; margin: 4px 0; }
   label { display: block; font-size: 14px; margin: 16px 0 4px; }
   input { width: 100%; box-sizing: border-box; padding: 10px; border: 1px solid #d5dbe1; border-radius: 6px; font-size: 16px; }
   button { width: 100%; margin-top: 20px; padding: 12px; border: 0; border-radius: 6px; font-size: 16px; background: #635bff; color: #fff; cursor: pointer; }
@@ -73,8 +76,14 @@ function page(stripe: StripeState, session: CheckoutSession, error: string | nul
   const product = item ? stripe.products.get(item.price.product) : undefined;
   const name = String(product?.name ?? item?.price.nickname ?? "Your purchase");
   const unit = item ? item.price.unit_amount * item.quantity : 0;
-  const price = `$${(unit / 100).toFixed(2)}`;
+  const coupon = details?.discount?.source.coupon ?? null;
+  const off = coupon ? couponDiscount(coupon, unit) : 0;
+  const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+  // What each period costs: the discounted amount, the full price struck through before it.
+  const price = off > 0 ? `<s class="was">${dollars(unit)}</s>${dollars(unit - off)}` : dollars(unit);
   const interval = item?.price.recurring ? ` per ${item.price.recurring.interval}` : "";
+  const lasts = !coupon ? "" : coupon.duration === "forever" || !item?.price.recurring ? "" : coupon.duration === "once" ? ", first payment" : `, for ${coupon.duration_in_months} months`;
+  const discountNote = coupon && off > 0 ? `<p class="discount">${escapeHtml(coupon.name ?? coupon.id)}: −${dollars(off)}${lasts}</p>` : "";
   const trial = details?.trialPeriodDays ?? null;
   const customer = session.customer ? stripe.customers.get(session.customer) : undefined;
   const email = customer?.email ?? session.customer_email ?? "";
@@ -83,6 +92,7 @@ function page(stripe: StripeState, session: CheckoutSession, error: string | nul
       <span class="badge">TEST MODE</span>
       <h1>${escapeHtml(name)}</h1>
       ${trial ? `<p class="amount">${trial} days free</p><p class="note">Then ${price}${interval}</p>` : `<p class="amount">${price}</p><p class="note">${interval ? `Billed${interval}` : "One-time payment"}</p>`}
+      ${discountNote}
       <form method="post" action="${escapeHtml(`/stripe/checkout/pay/${session.id}`)}">
         <label for="email">Email</label>
         <input id="email" name="email" type="email" value="${escapeHtml(email)}" autocomplete="email">

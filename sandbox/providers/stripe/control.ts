@@ -19,7 +19,8 @@ import { attemptDelivery, eventCustomer, releaseHeld, signedDelivery } from "./w
  * - `POST /subscriptions/:id/renew {payment?: "succeed"|"fail"}`: the period
  *   ends now (a test clock advancing): renewal, or the end of a cancelled one;
  * - `GET /customers`, `/subscriptions`, `/checkout_sessions`, `/invoices`,
- *   `/payment_intents` (each `?customer=`): inspection.
+ *   `/payment_intents`, `/discounts` (each `?customer=`) and `/coupons`:
+ *   inspection.
  */
 export function stripeControl(state: SandboxState) {
   const control = new Hono();
@@ -115,6 +116,8 @@ export function stripeControl(state: SandboxState) {
   inspect("/checkout_sessions", (stripe) => [...stripe.sessions.values()]);
   inspect("/invoices", (stripe) => [...stripe.invoices.values()]);
   inspect("/payment_intents", (stripe) => [...stripe.paymentIntents.values()]);
+  inspect("/discounts", (stripe) => [...stripe.discounts.values()]);
+  control.get("/coupons", (c) => c.json([...stripeState(state).coupons.values()]));
 
   return control;
 }

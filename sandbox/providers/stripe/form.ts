@@ -65,6 +65,14 @@ export function optionalInteger(params: Params, name: string, param = name): num
   return Number(value);
 }
 
+/** A decimal such as percent_off=12.5. */
+export function optionalDecimal(params: Params, name: string, param = name): number | undefined {
+  const value = optionalString(params, name, param);
+  if (value === undefined || value === "") return undefined;
+  if (!/^-?\d+(\.\d+)?$/.test(value)) throw invalidParam(param, `Invalid decimal: ${value}`, "parameter_invalid_decimal");
+  return Number(value);
+}
+
 export function optionalBoolean(params: Params, name: string, param = name): boolean | undefined {
   const value = optionalString(params, name, param);
   if (value === undefined || value === "") return undefined;

@@ -30,6 +30,32 @@ export interface Customer extends StripeObject {
   metadata: Record<string, string>;
 }
 
+export interface Coupon extends StripeObject {
+  object: "coupon";
+  amount_off: number | null;
+  currency: string | null;
+  duration: "forever" | "once" | "repeating";
+  duration_in_months: number | null;
+  max_redemptions: number | null;
+  metadata: Record<string, string>;
+  name: string | null;
+  percent_off: number | null;
+  redeem_by: number | null;
+  times_redeemed: number;
+  valid: boolean;
+}
+
+/** A coupon applied to a checkout session or a subscription (`di_...`); `source.coupon` is the coupon as it was applied. */
+export interface Discount extends StripeObject {
+  object: "discount";
+  checkout_session: string | null;
+  customer: string | null;
+  end: number | null;
+  source: { type: "coupon"; coupon: Coupon };
+  start: number;
+  subscription: string | null;
+}
+
 export interface SubscriptionItem extends StripeObject {
   object: "subscription_item";
   price: Price;
@@ -55,6 +81,8 @@ export interface Subscription extends StripeObject {
   trial_start: number | null;
   trial_end: number | null;
   latest_invoice: string | null;
+  /** Ids of the subscription's discounts (`di_...`), applied to each of its invoices while they last. */
+  discounts: string[];
 }
 
 export interface InvoiceLine {
@@ -101,8 +129,11 @@ export interface CheckoutSession extends StripeObject {
   subscription: string | null;
   payment_intent: string | null;
   invoice: string | null;
+  amount_subtotal: number;
   amount_total: number;
   currency: string;
+  discounts: { coupon: string; promotion_code: null }[];
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   metadata: Record<string, string>;
 }
 
@@ -112,6 +143,8 @@ export interface SessionDetails {
   trialPeriodDays: number | null;
   subscriptionMetadata: Record<string, string>;
   paymentIntentMetadata: Record<string, string>;
+  /** The session's discount (a coupon from `discounts`), passed on to the subscription it creates. */
+  discount: Discount | null;
 }
 
 export interface BalanceTransaction extends StripeObject {
@@ -157,6 +190,8 @@ export interface StripeState {
   customers: Map<string, Customer>;
   products: Map<string, StripeObject>;
   prices: Map<string, Price>;
+  coupons: Map<string, Coupon>;
+  discounts: Map<string, Discount>;
   sessions: Map<string, CheckoutSession>;
   sessionDetails: Map<string, SessionDetails>;
   subscriptions: Map<string, Subscription>;
@@ -242,6 +277,8 @@ function createStripeState(): StripeState {
     customers: new Map(),
     products: new Map(),
     prices: new Map(),
+    coupons: new Map(),
+    discounts: new Map(),
     sessions: new Map(),
     sessionDetails: new Map(),
     subscriptions: new Map(),
@@ -293,11 +330,24 @@ export function objectById(stripe: StripeState, id: string): StripeObject | unde
       return stripe.paymentIntents.get(id);
     case "cbtxn":
       return stripe.balanceTransactions.get(id);
+    case "di":
+      return stripe.discounts.get(id);
     case "evt":
       return stripe.events.find((record) => record.event.id === id)?.event;
     default:
-      return undefined;
+      // Coupon ids are chosen freely (e.g. parity-40): no prefix names them.
+      return stripe.coupons.get(id);
   }
+}
+
+/**
+ * What a coupon takes off `cents`: percent_off of the amount in cents rounded
+ * to the nearest cent, or amount_off; never more than the amount.
+ */
+export function couponDiscount(coupon: Coupon, cents: number): number {
+  if (cents <= 0) return 0;
+  if (coupon.percent_off !== null) return Math.min(cents, Math.round((cents * coupon.percent_off) / 100));
+  return Math.min(cents, coupon.amount_off ?? 0);
 }
 
 /** A Stripe API error: rendered as `{error: {type, code, message, param}}` with its HTTP status. */
