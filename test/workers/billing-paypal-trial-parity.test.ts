@@ -1,10 +1,20 @@
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PAYPAL_PLAN_IDS, PAYPAL_TRIAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
-import { users } from "../../workers/db/schema.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
-import { creditsOf, credentialsOf, db, post } from "./billing-support.ts";
+import {
+  approvePayPal,
+  confirmShopifyCharge,
+  creditsOf,
+  credentialsOf,
+  db,
+  newShop,
+  post,
+  SHOPIFY_ACTIVATE,
+  SHOPIFY_START,
+  SHOPIFY_TOKEN,
+  usedTrial,
+} from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // Free trials and pricing parity with PayPal and Shopify (docs/decisions/014 and 015): PayPal
@@ -17,32 +27,11 @@ import { app, read, sandbox, testEnv } from "./support.ts";
 const START = "/api/subscriptions/startPayPalSubscription";
 const ACTIVATE = "/api/subscriptions/activateUserSubscription";
 const REVISE = "/api/subscriptions/revise";
-const SHOPIFY_START = "/api/shopifySubscriptions/startSubscription";
-const SHOPIFY_ACTIVATE = "/api/shopifySubscriptions/activateShopifySubscription";
-const TOKEN = "shpat_workers0123456789";
 const DAY = 86_400_000;
-
-let stores = 0;
-const newShop = () => `parity-${Date.now().toString(36)}-${(stores += 1)}.myshopify.com`;
 
 /** A POST from the browser of a visitor the edge places in `country`. */
 function postFrom(country: string, path: string, user: TestUser, body: unknown) {
   return app(path, json(body, bearer(user.tokens, { "cf-ipcountry": country })));
-}
-
-/** Presses the approve button on a PayPal or Shopify page; answers where the provider sends the browser. */
-async function approve(link: string, form: string | null = null): Promise<URL> {
-  const page = await fetch(link);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] ?? "";
-  const response = await fetch(new URL(action, link), {
-    method: "POST",
-    redirect: "manual",
-    ...(form ? { headers: { "content-type": "application/x-www-form-urlencoded" }, body: form } : {}),
-  });
-  expect(response.status).toBe(303);
-  return new URL(response.headers.get("location")!);
 }
 
 async function startPayPal(user: TestUser, planId: string, country = "US") {
@@ -54,18 +43,13 @@ async function startPayPal(user: TestUser, planId: string, country = "US") {
 
 async function subscribePayPal(user: TestUser, planId: string, country = "US") {
   const { approvalLink, subscriptionID } = await startPayPal(user, planId, country);
-  await approve(approvalLink);
+  await approvePayPal(approvalLink);
   const activated = await post(ACTIVATE, user, { subscriptionID, planId });
   expect(activated.status).toBe(200);
   return { subscriptionID, body: await read(activated) };
 }
 
 const regularCycle = (subscription: paypal.PayPalSubscription) => subscription.plan?.billing_cycles?.find((cycle) => cycle.tenure_type === "REGULAR");
-
-/** A returning subscriber: the free trial is used. */
-async function usedTrial(user: TestUser) {
-  await db.update(users).set({ usedFreeTrial: true }).where(eq(users.id, user.userId));
-}
 
 async function recordOf(subscriptionID: string) {
   return db.query.subscriptions.findFirst({ where: (table, { eq }) => eq(table.providerRef, subscriptionID) });
@@ -123,7 +107,7 @@ describe("PayPal free trial", () => {
       returnUrl: "http://app.test/pricing",
       cancelUrl: "http://app.test/pricing",
     });
-    await approve(paypal.approveLink(created.links)!);
+    await approvePayPal(paypal.approveLink(created.links)!);
     const activated = await post(ACTIVATE, user, { subscriptionID: created.id, planId: "growth-monthly" });
     expect(activated.status).toBe(400);
     expect(await read(activated)).toMatchObject({ field: "subscriptionID", error: "This PayPal subscription has a free trial, and you have already used yours." });
@@ -150,7 +134,7 @@ describe("PayPal pricing parity", () => {
     expect(revised.status).toBe(202);
     const { approvalLink } = await read(revised);
     expect(await (await fetch(approvalLink)).text()).toContain("Growth (monthly): $24.99 per month");
-    await approve(approvalLink);
+    await approvePayPal(approvalLink);
     const switched = await paypal.getSubscription(testEnv, subscriptionID, { withPlan: true });
     expect(switched).toMatchObject({ plan_id: PAYPAL_PLAN_IDS["growth-monthly"], plan_overridden: true });
     expect(regularCycle(switched)?.pricing_scheme?.fixed_price?.value).toBe("24.99");
@@ -177,7 +161,7 @@ describe("PayPal pricing parity", () => {
         cancelUrl: "http://app.test/pricing",
         plan: { billing_cycles: [{ sequence: 1, total_cycles: 0, pricing_scheme: { fixed_price: { value, currency_code: "USD" } } }] },
       });
-      await approve(paypal.approveLink(created.links)!);
+      await approvePayPal(paypal.approveLink(created.links)!);
       return post(ACTIVATE, user, { subscriptionID: created.id, planId: "agency-monthly" });
     };
     for (const value of ["1.00", "34.99"]) {
@@ -203,8 +187,8 @@ describe("PayPal pricing parity", () => {
 });
 
 describe("Shopify pricing parity and trial", () => {
-  async function startShopify(user: TestUser, planId: string, country: string, shop = newShop()) {
-    const started = await postFrom(country, SHOPIFY_START, user, { planId, shop, accessToken: TOKEN });
+  async function startShopify(user: TestUser, planId: string, country: string, shop = newShop("parity")) {
+    const started = await postFrom(country, SHOPIFY_START, user, { planId, shop, accessToken: SHOPIFY_TOKEN });
     expect(started.status).toBe(200);
     const { confirmationUrl } = await read(started);
     const [charge] = await sandbox<{ trialDays: number; lineItems: { plan: { pricingDetails: { price: { amount: string } } } }[] }[]>(`/shopify/subscriptions?shop=${shop}`);
@@ -217,7 +201,7 @@ describe("Shopify pricing parity and trial", () => {
     const { confirmationUrl, charge } = await startShopify(user, "starter-monthly", "BR");
     expect(charge.trialDays).toBe(7);
     expect(charge.lineItems[0].plan.pricingDetails.price.amount).toBe("10.19");
-    const back = await approve(confirmationUrl, "action=approve");
+    const back = await confirmShopifyCharge(confirmationUrl);
     const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: back.searchParams.get("charge_id") });
     expect(activated.status).toBe(200);
     expect(await read(activated)).toMatchObject({ planName: "Starter", amount: 10.19, profileUpdates: { planId: "starter-monthly", planStatus: "Active", usedFreeTrial: true } });
@@ -230,7 +214,7 @@ describe("Shopify pricing parity and trial", () => {
     const { confirmationUrl, charge } = await startShopify(user, "growth-monthly", "BR");
     expect(charge.trialDays).toBe(0);
     expect(charge.lineItems[0].plan.pricingDetails.price.amount).toBe("29.99");
-    const back = await approve(confirmationUrl, "action=approve");
+    const back = await confirmShopifyCharge(confirmationUrl);
     const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: back.searchParams.get("charge_id") });
     expect(activated.status).toBe(200);
     expect(await read(activated)).toMatchObject({ planName: "Growth", amount: 29.99, profileUpdates: { planId: "growth-monthly" } });
@@ -238,12 +222,12 @@ describe("Shopify pricing parity and trial", () => {
 
   it("refuses a charge at a discount the user was never offered", async () => {
     const user = await signUpUser();
-    const shop = newShop();
+    const shop = newShop("parity");
     // The user starts from the US (full price), then a 50 %-off charge appears on their store.
     await startShopify(user, "starter-monthly", "US", shop);
     const forged = await fetch(`${testEnv.SHOPIFY_ADMIN_URL.replace("{shop}", shop)}/${testEnv.SHOPIFY_API_VERSION}/graphql.json`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-shopify-access-token": TOKEN },
+      headers: { "content-type": "application/json", "x-shopify-access-token": SHOPIFY_TOKEN },
       body: JSON.stringify({
         query: "mutation appSubscriptionCreate($name: String!) { appSubscriptionCreate(name: $name) { confirmationUrl } }",
         variables: {
@@ -254,7 +238,7 @@ describe("Shopify pricing parity and trial", () => {
       }),
     });
     const { data } = (await forged.json()) as { data: { appSubscriptionCreate: { confirmationUrl: string } } };
-    const back = await approve(data.appSubscriptionCreate.confirmationUrl, "action=approve");
+    const back = await confirmShopifyCharge(data.appSubscriptionCreate.confirmationUrl);
     const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: back.searchParams.get("charge_id") });
     expect(activated.status).toBe(400);
     expect(await read(activated)).toMatchObject({ field: "chargeId" });

@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { creditLedger, users, webhookEvents } from "../../workers/db/schema.ts";
+import { webhookEvents } from "../../workers/db/schema.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
-import { creditsOf, credentialsOf, db, post } from "./billing-support.ts";
+import { approvePayPal, creditsOf, credentialsOf, db, deliverAllTo, deliverTo, grantsOf, post, usedTrial, type DeliveryOverride } from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // POST /api/paypal/webhook and POST /api/subscriptions/startPayPalSubscription against the PayPal
@@ -32,28 +32,17 @@ interface SandboxSubscription {
   billing_info?: { last_payment?: { time: string }; next_billing_time?: string };
 }
 
-/** Presses Agree & Subscribe on PayPal's approval page; answers where PayPal sends the browser. */
-async function approve(link: string): Promise<URL> {
-  const page = await fetch(link);
-  expect(page.status).toBe(200);
-  const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
-  if (!action) throw new Error(`no approval form on ${link}`);
-  const response = await fetch(new URL(action, link), { method: "POST", redirect: "manual" });
-  expect(response.status).toBe(303);
-  return new URL(response.headers.get("location")!);
-}
-
 /**
  * Starts a PayPal subscription from our API and approves it; the browser does not come back (no
  * activation). These tests are about paid cycles, so the user is a returning subscriber who used
  * the free trial (billing-paypal-trial-parity.test.ts covers trials).
  */
 async function startAndApprove(user: TestUser, planId = "starter-monthly"): Promise<string> {
-  await db.update(users).set({ usedFreeTrial: true }).where(eq(users.id, user.userId));
+  await usedTrial(user);
   const started = await post(START, user, { planId });
   expect(started.status).toBe(200);
   const { approvalLink, subscriptionID } = await read(started);
-  const back = await approve(approvalLink);
+  const back = await approvePayPal(approvalLink);
   expect(back.searchParams.get("subscription_id")).toBe(subscriptionID);
   return subscriptionID;
 }
@@ -70,34 +59,13 @@ function deliveries(subscriptionID: string, type?: string): Promise<PayPalDelive
   return sandbox<PayPalDelivery[]>(`/paypal/events?subject=${subscriptionID}&signed=1${type ? `&type=${type}` : ""}`);
 }
 
-function deliver(event: PayPalDelivery, override: { body?: string; headers?: Record<string, string | null> } = {}) {
-  const headers: Record<string, string> = { ...event.request.headers };
-  for (const [name, value] of Object.entries(override.headers ?? {})) {
-    if (value === null) delete headers[name];
-    else headers[name] = value;
-  }
-  return app(WEBHOOK, { method: "POST", headers, body: override.body ?? event.request.body });
-}
-
-async function deliverAll(events: PayPalDelivery[]) {
-  const answers = [];
-  for (const event of events) {
-    const response = await deliver(event);
-    expect(response.status).toBe(200);
-    answers.push(await read(response));
-  }
-  return answers;
-}
+const deliver = (event: PayPalDelivery, override?: DeliveryOverride) => deliverTo(WEBHOOK, event.request, override);
+const deliverAll = (events: PayPalDelivery[]) => deliverAllTo(WEBHOOK, events);
 
 async function sandboxSubscription(id: string): Promise<SandboxSubscription> {
   const found = (await sandbox<SandboxSubscription[]>("/paypal/subscriptions")).find((subscription) => subscription.id === id);
   if (!found) throw new Error(`no PayPal subscription ${id}`);
   return found;
-}
-
-async function grantsOf(userId: string, planId: string) {
-  const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
-  return rows.filter((row) => row.reference.startsWith(`grant:${planId}:`));
 }
 
 describe("startPayPalSubscription", () => {
@@ -111,7 +79,7 @@ describe("startPayPalSubscription", () => {
     const created = await sandboxSubscription(subscriptionID);
     expect(created).toMatchObject({ status: "APPROVAL_PENDING", custom_id: user.userId });
 
-    const back = await approve(approvalLink);
+    const back = await approvePayPal(approvalLink);
     expect(back.origin + back.pathname).toBe("http://app.test/pricing");
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ provider: "paypal", planId: "pro-monthly", paymentMessage: "success", subscription_id: subscriptionID });
   });

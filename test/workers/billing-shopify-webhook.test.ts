@@ -1,10 +1,24 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { creditLedger, subscriptions, webhookEvents } from "../../workers/db/schema.ts";
+import { subscriptions, webhookEvents } from "../../workers/db/schema.ts";
 import * as shopify from "../../workers/integrations/shopify.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { creditsOf, credentialsOf, db, post } from "./billing-support.ts";
-import { app, read, sandbox, testEnv } from "./support.ts";
+import {
+  creditsOf,
+  credentialsOf,
+  db,
+  deliverAllTo,
+  deliverTo,
+  grantsOf,
+  newShop,
+  post,
+  SHOPIFY_START,
+  SHOPIFY_TOKEN,
+  startShopifyCharge,
+  subscribeShopify,
+  type DeliveryOverride,
+} from "./billing-support.ts";
+import { read, sandbox, testEnv } from "./support.ts";
 
 // POST /api/shopify/webhook (APP_SUBSCRIPTIONS_UPDATE) against the Shopify stand-in: verified by
 // X-Shopify-Hmac-Sha256, applied once per X-Shopify-Webhook-Id, the charge re-read from the store
@@ -13,13 +27,7 @@ import { app, read, sandbox, testEnv } from "./support.ts";
 // files: nothing here resets it; every test uses its own stores.
 
 const WEBHOOK = "/api/shopify/webhook";
-const START = "/api/shopifySubscriptions/startSubscription";
-const ACTIVATE = "/api/shopifySubscriptions/activateShopifySubscription";
-const TOKEN = "shpat_webhooks0123456789";
 const DAY = 86_400_000;
-
-let stores = 0;
-const newShop = () => `hooks-${Date.now().toString(36)}-${(stores += 1)}.myshopify.com`;
 
 interface ShopifyDelivery {
   id: string;
@@ -29,65 +37,21 @@ interface ShopifyDelivery {
   request: { headers: Record<string, string>; body: string };
 }
 
-async function confirm(url: string, action: "approve" | "decline" = "approve"): Promise<URL> {
-  expect((await fetch(url)).status).toBe(200);
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: `action=${action}`,
-    redirect: "manual",
-  });
-  expect(response.status).toBe(303);
-  return new URL(response.headers.get("location")!);
-}
-
-/** Starts a charge for the user's store and approves it on Shopify's page; the browser does not come back. */
-async function startAndApprove(user: TestUser, planId: string, shop = newShop(), action: "approve" | "decline" = "approve") {
-  const started = await post(START, user, { planId, shop, accessToken: TOKEN });
-  expect(started.status).toBe(200);
-  const back = await confirm((await read(started)).confirmationUrl, action);
-  const chargeId = back.searchParams.get("charge_id")!;
-  return { shop, chargeId, gid: `gid://shopify/AppSubscription/${chargeId}` };
-}
-
-async function subscribe(user: TestUser, planId: string, shop = newShop()) {
-  const charge = await startAndApprove(user, planId, shop);
-  expect((await post(ACTIVATE, user, { chargeId: charge.chargeId })).status).toBe(200);
-  return charge;
-}
-
 function deliveries(shop: string): Promise<ShopifyDelivery[]> {
   return sandbox<ShopifyDelivery[]>(`/shopify/events?subject=${shop}&signed=1`);
 }
 
-function deliver(event: ShopifyDelivery, override: { body?: string; headers?: Record<string, string | null> } = {}) {
-  const headers: Record<string, string> = { ...event.request.headers };
-  for (const [name, value] of Object.entries(override.headers ?? {})) {
-    if (value === null) delete headers[name];
-    else headers[name] = value;
-  }
-  return app(WEBHOOK, { method: "POST", headers, body: override.body ?? event.request.body });
-}
+const deliver = (event: ShopifyDelivery, override?: DeliveryOverride) => deliverTo(WEBHOOK, event.request, override);
+const deliverAll = (events: ShopifyDelivery[]) => deliverAllTo(WEBHOOK, events);
 
-async function deliverAll(events: ShopifyDelivery[]) {
-  const answers = [];
-  for (const event of events) {
-    const response = await deliver(event);
-    expect(response.status).toBe(200);
-    answers.push(await read(response));
-  }
-  return answers;
-}
+/** Starts a charge for the user's own new store and approves it on Shopify's page; the browser does not come back. */
+const startAndApprove = (user: TestUser, planId: string, shop = newShop("hooks"), action: "approve" | "decline" = "approve") => startShopifyCharge(user, planId, shop, action);
+const subscribe = (user: TestUser, planId: string) => subscribeShopify(user, planId, newShop("hooks"));
 
 async function hmac(body: string, secret: string) {
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
   return btoa(String.fromCharCode(...mac));
-}
-
-async function grantsOf(userId: string, planId: string) {
-  const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
-  return rows.filter((row) => row.reference.startsWith(`grant:${planId}:`));
 }
 
 async function charge(gid: string) {
@@ -145,7 +109,7 @@ describe("Shopify webhook", () => {
     expect(await grantsOf(user.userId, "growth-monthly")).toHaveLength(1);
 
     const decliner = await signUpUser();
-    const declined = await startAndApprove(decliner, "starter-monthly", newShop(), "decline");
+    const declined = await startAndApprove(decliner, "starter-monthly", newShop("hooks"), "decline");
     const [update] = await deliveries(declined.shop);
     expect(JSON.parse(update.request.body).app_subscription.status).toBe("DECLINED");
     expect((await deliver(update)).status).toBe(200);
@@ -156,7 +120,7 @@ describe("Shopify webhook", () => {
     const user = await signUpUser();
     const { shop, gid } = await startAndApprove(user, "starter-monthly");
     // The merchant cancels in Shopify's admin; the webhooks arrive newest first, the browser never came back.
-    await shopify.cancelAppSubscription(testEnv, shop, TOKEN, gid);
+    await shopify.cancelAppSubscription(testEnv, shop, SHOPIFY_TOKEN, gid);
     const events = await deliveries(shop);
     expect(events.map((event) => JSON.parse(event.request.body).app_subscription.status)).toEqual(["ACTIVE", "CANCELLED"]);
     await deliverAll([...events].reverse());
@@ -203,7 +167,7 @@ describe("Shopify webhook", () => {
     const bobCharge = await subscribe(bob, "pro-monthly");
     const bobBefore = { credentials: await credentialsOf(bob), credits: await creditsOf(bob) };
 
-    await shopify.cancelAppSubscription(testEnv, aliceCharge.shop, TOKEN, aliceCharge.gid);
+    await shopify.cancelAppSubscription(testEnv, aliceCharge.shop, SHOPIFY_TOKEN, aliceCharge.gid);
     const aliceEvents = await deliveries(aliceCharge.shop);
     await deliverAll(aliceEvents);
     expect(await credentialsOf(alice)).toMatchObject({ planId: "starter-monthly", planStatus: "Cancelled" });
@@ -217,10 +181,10 @@ describe("Shopify webhook", () => {
     expect(bobRecord).toMatchObject({ userId: bob.userId, status: "active", cancelAtPeriodEnd: false });
 
     // A charge of a store two users connected, approved but never activated: nobody is given it.
-    const shared = newShop();
+    const shared = newShop("hooks");
     const carol = await signUpUser();
     const dave = await signUpUser();
-    await post(START, carol, { planId: "growth-monthly", shop: shared, accessToken: TOKEN });
+    await post(SHOPIFY_START, carol, { planId: "growth-monthly", shop: shared, accessToken: SHOPIFY_TOKEN });
     const unbound = await startAndApprove(dave, "growth-monthly", shared);
     const update = (await deliveries(shared)).find((event) => event.object === unbound.gid)!;
     expect((await deliver(update)).status).toBe(200);

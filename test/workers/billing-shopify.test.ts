@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { creditsOf, credentialsOf, post } from "./billing-support.ts";
+import {
+  confirmShopifyCharge,
+  creditsOf,
+  credentialsOf,
+  expectBadInput,
+  newShop,
+  post,
+  SHOPIFY_ACTIVATE,
+  SHOPIFY_START,
+  SHOPIFY_TOKEN,
+  subscribeShopify,
+} from "./billing-support.ts";
 import { read, sandbox } from "./support.ts";
 
 // The Shopify calls of spec section 7 and the Shopify messages of section 8, against the sandbox's
@@ -9,44 +20,9 @@ import { read, sandbox } from "./support.ts";
 // webhook tests among them): nothing here resets it, each test uses its own store, and every fault
 // is scoped to that store's Admin API path, so no other test's request can take it.
 
-const START = "/api/shopifySubscriptions/startSubscription";
-const ACTIVATE = "/api/shopifySubscriptions/activateShopifySubscription";
 const CANCEL = "/api/shopifySubscriptions/cancelShopifySubscription";
-const TOKEN = "shpat_workers0123456789";
 
-let stores = 0;
-const newShop = () => `store-${Date.now().toString(36)}-${(stores += 1)}.myshopify.com`;
-
-/** Opens the confirmation page and approves (or declines) the charge; answers where Shopify sends the browser. */
-async function confirm(url: string, action: "approve" | "decline" = "approve"): Promise<URL> {
-  const page = await fetch(url);
-  expect(page.status).toBe(200);
-  await page.text();
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: `action=${action}`,
-    redirect: "manual",
-  });
-  expect(response.status).toBe(303);
-  return new URL(response.headers.get("location")!);
-}
-
-async function subscribe(user: TestUser, planId: string, shop = newShop()) {
-  const started = await post(START, user, { planId, shop, accessToken: TOKEN });
-  expect(started.status).toBe(200);
-  const { confirmationUrl } = await read(started);
-  const back = await confirm(confirmationUrl);
-  const chargeId = back.searchParams.get("charge_id")!;
-  const activated = await post(ACTIVATE, user, { chargeId });
-  expect(activated.status).toBe(200);
-  return { shop, chargeId, back, body: await read(activated) };
-}
-
-async function expectBadInput(response: Response, field: string) {
-  expect(response.status).toBe(400);
-  expect(await read(response)).toMatchObject({ field });
-}
+const subscribe = (user: TestUser, planId: string, shop = newShop("store")) => subscribeShopify(user, planId, shop);
 
 /** A fault for the next request to this store's Admin API only. */
 async function fault(shop: string, body: Record<string, unknown>) {
@@ -59,11 +35,11 @@ async function fault(shop: string, body: Record<string, unknown>) {
 describe("Shopify subscription", () => {
   it("starts a charge, is approved on Shopify's page and activates: Active with the plan's credits; again changes nothing", async () => {
     const user = await signUpUser();
-    const shop = newShop();
-    const started = await post(START, user, {
+    const shop = newShop("store");
+    const started = await post(SHOPIFY_START, user, {
       planId: "pro-monthly",
       shop,
-      accessToken: TOKEN,
+      accessToken: SHOPIFY_TOKEN,
       returnUrl: "/pricing?from=shopify",
     });
     expect(started.status).toBe(200);
@@ -88,13 +64,13 @@ describe("Shopify subscription", () => {
       price: { amount: "29.99", currencyCode: "USD" },
     });
 
-    const back = await confirm(confirmationUrl);
+    const back = await confirmShopifyCharge(confirmationUrl);
     expect(back.origin + back.pathname).toBe("http://app.test/pricing");
     expect(back.searchParams.get("from")).toBe("shopify");
     expect(back.searchParams.get("planId")).toBe("pro-monthly");
     const chargeId = back.searchParams.get("charge_id")!;
 
-    const activated = await post(ACTIVATE, user, { chargeId });
+    const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId });
     expect(activated.status).toBe(200);
     const body = await read(activated);
     expect(body).toMatchObject({
@@ -114,7 +90,7 @@ describe("Shopify subscription", () => {
       remaining: 400,
     });
 
-    const again = await post(ACTIVATE, user, { chargeId: Number(chargeId) });
+    const again = await post(SHOPIFY_ACTIVATE, user, { chargeId: Number(chargeId) });
     expect(again.status).toBe(200);
     expect((await read(again)).profileUpdates).toEqual(body.profileUpdates);
     expect((await creditsOf(user)).remaining).toBe(400);
@@ -132,15 +108,15 @@ describe("Shopify subscription", () => {
 
   it("does not activate a declined charge, nor another store's", async () => {
     const user = await signUpUser();
-    const started = await post(START, user, {
+    const started = await post(SHOPIFY_START, user, {
       planId: "starter-monthly",
-      shop: newShop(),
-      accessToken: TOKEN,
+      shop: newShop("store"),
+      accessToken: SHOPIFY_TOKEN,
     });
-    const declined = await confirm((await read(started)).confirmationUrl, "decline");
+    const declined = await confirmShopifyCharge((await read(started)).confirmationUrl, "decline");
     expect(
       (
-        await post(ACTIVATE, user, {
+        await post(SHOPIFY_ACTIVATE, user, {
           chargeId: declined.searchParams.get("charge_id"),
         })
       ).status,
@@ -149,12 +125,12 @@ describe("Shopify subscription", () => {
 
     const owner = await signUpUser();
     const { chargeId } = await subscribe(owner, "growth-monthly");
-    const stolen = await post(ACTIVATE, user, { chargeId });
+    const stolen = await post(SHOPIFY_ACTIVATE, user, { chargeId });
     expect(stolen.status).toBe(404);
     expect(await credentialsOf(user)).toMatchObject({ planId: "free" });
     // Without any store connection at all.
     const stranger = await signUpUser();
-    const unconnected = await post(ACTIVATE, stranger, { chargeId });
+    const unconnected = await post(SHOPIFY_ACTIVATE, stranger, { chargeId });
     expect(unconnected.status).toBe(409);
     expect(await read(unconnected)).toMatchObject({
       error: SHOPIFY_MESSAGES.expired,
@@ -205,36 +181,36 @@ describe("Shopify subscription", () => {
 
   it("answers bad input with 400 naming the field", async () => {
     const user = await signUpUser();
-    await expectBadInput(await post(START, user, { shop: newShop(), accessToken: TOKEN }), "planId");
+    await expectBadInput(await post(SHOPIFY_START, user, { shop: newShop("store"), accessToken: SHOPIFY_TOKEN }), "planId");
     await expectBadInput(
-      await post(START, user, {
+      await post(SHOPIFY_START, user, {
         planId: "lifetime",
-        shop: newShop(),
-        accessToken: TOKEN,
+        shop: newShop("store"),
+        accessToken: SHOPIFY_TOKEN,
       }),
       "planId",
     );
-    await expectBadInput(await post(START, user, { planId: "pro-monthly", accessToken: TOKEN }), "shop");
+    await expectBadInput(await post(SHOPIFY_START, user, { planId: "pro-monthly", accessToken: SHOPIFY_TOKEN }), "shop");
     await expectBadInput(
-      await post(START, user, {
+      await post(SHOPIFY_START, user, {
         planId: "pro-monthly",
         shop: "evil.example.com",
-        accessToken: TOKEN,
+        accessToken: SHOPIFY_TOKEN,
       }),
       "shop",
     );
-    await expectBadInput(await post(START, user, { planId: "pro-monthly", shop: newShop() }), "accessToken");
+    await expectBadInput(await post(SHOPIFY_START, user, { planId: "pro-monthly", shop: newShop("store") }), "accessToken");
     await expectBadInput(
-      await post(START, user, {
+      await post(SHOPIFY_START, user, {
         planId: "pro-monthly",
-        shop: newShop(),
-        accessToken: TOKEN,
+        shop: newShop("store"),
+        accessToken: SHOPIFY_TOKEN,
         returnUrl: "https://evil.example.com/",
       }),
       "returnUrl",
     );
-    await expectBadInput(await post(ACTIVATE, user, {}), "chargeId");
-    await expectBadInput(await post(ACTIVATE, user, { chargeId: "abc" }), "chargeId");
+    await expectBadInput(await post(SHOPIFY_ACTIVATE, user, {}), "chargeId");
+    await expectBadInput(await post(SHOPIFY_ACTIVATE, user, { chargeId: "abc" }), "chargeId");
     await expectBadInput(await post(CANCEL, user, { subscriptionID: "123" }), "cancelReason");
     await expectBadInput(await post(CANCEL, user, { cancelReason: "x" }), "subscriptionID");
   });
@@ -243,12 +219,12 @@ describe("Shopify subscription", () => {
 describe("Shopify failures answer the section 8 messages", () => {
   async function startWithFault(body: Record<string, unknown>) {
     const user = await signUpUser();
-    const shop = newShop();
+    const shop = newShop("store");
     await fault(shop, body);
-    const response = await post(START, user, {
+    const response = await post(SHOPIFY_START, user, {
       planId: "starter-annual",
       shop,
-      accessToken: TOKEN,
+      accessToken: SHOPIFY_TOKEN,
     });
     return { status: response.status, body: await read(response) };
   }
@@ -334,7 +310,7 @@ describe("Shopify failures answer the section 8 messages", () => {
     const user = await signUpUser();
     const { chargeId, shop } = await subscribe(user, "starter-monthly");
     await fault(shop, { status: 401 });
-    const activation = await post(ACTIVATE, user, { chargeId });
+    const activation = await post(SHOPIFY_ACTIVATE, user, { chargeId });
     expect(activation.status).toBe(409);
     expect(await read(activation)).toMatchObject({
       error: SHOPIFY_MESSAGES.expired,

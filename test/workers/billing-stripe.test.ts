@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { creditLedger } from "../../workers/db/schema.ts";
 import { signUpUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe } from "./billing-support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, db, expectBadInput, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe } from "./billing-support.ts";
 import { read, sandbox } from "./support.ts";
 
 // The Stripe calls of spec section 7 against the sandbox's Stripe stand-in, through the official SDK.
@@ -12,11 +12,6 @@ const ACTIVATE = "/api/stripeSubscriptions/activateStripeSubscription";
 const CANCEL = "/api/stripeSubscriptions/cancelStripeSubscription";
 const REVISE = "/api/stripeSubscriptions/reviseStripeSubscription";
 const ONCE_OFF = "/api/stripeSubscriptions/startStripeOnceOffPayment";
-
-async function expectBadInput(response: Response, field: string) {
-  expect(response.status).toBe(400);
-  expect(await read(response)).toMatchObject({ field });
-}
 
 async function sessionsOf(customer: string) {
   return sandbox<{ id: string; mode: string; amount_total: number; success_url: string; cancel_url: string; client_reference_id: string }[]>(`/stripe/checkout_sessions?customer=${customer}`);

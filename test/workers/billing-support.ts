@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { expect } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
-import { billingCustomers } from "../../workers/db/schema.ts";
+import { billingCustomers, creditLedger, users } from "../../workers/db/schema.ts";
 import { bearer, json, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -10,6 +10,12 @@ import { app, read, sandbox, testEnv } from "./support.ts";
 // it; every test works with its own users, whose Stripe customers keep their objects apart.
 
 export const db = database(testEnv.DB);
+
+export const STRIPE_WEBHOOK = "/api/stripe/webhook";
+export const SHOPIFY_START = "/api/shopifySubscriptions/startSubscription";
+export const SHOPIFY_ACTIVATE = "/api/shopifySubscriptions/activateShopifySubscription";
+/** The Admin API token the Shopify tests connect their stores with. */
+export const SHOPIFY_TOKEN = "shpat_workers0123456789";
 
 export function post(path: string, user: TestUser | null, body: unknown) {
   return app(path, json(body, user ? bearer(user.tokens) : {}));
@@ -90,11 +96,12 @@ export function signedEvents(customer: string, type?: string): Promise<SandboxEv
   return sandbox<SandboxEvent[]>(`/stripe/events?customer=${customer}&signed=1${type ? `&type=${type}` : ""}`);
 }
 
-/** Delivers an event to our webhook endpoint the way the stand-in would. */
+/** Delivers a Stripe event to our webhook endpoint the way the stand-in would. */
 export function deliver(event: SandboxEvent, override: { body?: string; signature?: string } = {}) {
-  const headers = { ...event.request.headers };
-  if (override.signature !== undefined) headers["stripe-signature"] = override.signature;
-  return app("/api/stripe/webhook", { method: "POST", headers, body: override.body ?? event.request.body });
+  return deliverTo(STRIPE_WEBHOOK, event.request, {
+    body: override.body,
+    headers: override.signature === undefined ? {} : { "stripe-signature": override.signature },
+  });
 }
 
 export async function sandboxSubscription(id: string) {
@@ -102,4 +109,107 @@ export async function sandboxSubscription(id: string) {
     (candidate) => candidate.id === id,
   );
   return subscription;
+}
+
+export async function expectBadInput(response: Response, field: string) {
+  expect(response.status).toBe(400);
+  expect(await read(response)).toMatchObject({ field });
+}
+
+/** A returning subscriber: the free trial is used. */
+export async function usedTrial(user: TestUser) {
+  await db.update(users).set({ usedFreeTrial: true }).where(eq(users.id, user.userId));
+}
+
+/** The user's credit grants for a plan (one a month granted). */
+export async function grantsOf(userId: string, planId: string) {
+  const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
+  return rows.filter((row) => row.reference.startsWith(`grant:${planId}:`));
+}
+
+// ---------------------------------------------------------------------------
+// Webhook deliveries: the stand-ins answer the signed request of each event they raised
+// (`signed=1`); the tests deliver it themselves (the worker under test has no address the sandbox
+// could call), as it is or altered.
+
+export interface SignedRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Another body, or headers set (a string) or left out (null). */
+export interface DeliveryOverride {
+  body?: string;
+  headers?: Record<string, string | null>;
+}
+
+/** POSTs a stand-in's signed request to our webhook endpoint at `path`. */
+export function deliverTo(path: string, request: SignedRequest, override: DeliveryOverride = {}) {
+  const headers: Record<string, string> = { ...request.headers };
+  for (const [name, value] of Object.entries(override.headers ?? {})) {
+    if (value === null) delete headers[name];
+    else headers[name] = value;
+  }
+  return app(path, { method: "POST", headers, body: override.body ?? request.body });
+}
+
+/** Delivers each event in turn; every one must be taken (200). Answers the endpoint's answers. */
+export async function deliverAllTo(path: string, events: { request: SignedRequest }[]) {
+  const answers = [];
+  for (const event of events) {
+    const response = await deliverTo(path, event.request);
+    expect(response.status).toBe(200);
+    answers.push(await read(response));
+  }
+  return answers;
+}
+
+// ---------------------------------------------------------------------------
+// The pages where the payer approves: PayPal's and Shopify's stand-ins.
+
+/** Presses Agree & Subscribe on a PayPal approve link's page; answers where PayPal sends the browser. */
+export async function approvePayPal(link: string): Promise<URL> {
+  const page = await fetch(link);
+  expect(page.status).toBe(200);
+  const action = /<form method="post" action="([^"]+)"/.exec(await page.text())?.[1];
+  if (!action) throw new Error(`no approval form on ${link}`);
+  const response = await fetch(new URL(action, link), { method: "POST", redirect: "manual" });
+  expect(response.status).toBe(303);
+  return new URL(response.headers.get("location")!);
+}
+
+/** Opens Shopify's confirmation page and approves (or declines) the charge; answers where Shopify sends the browser. */
+export async function confirmShopifyCharge(url: string, action: "approve" | "decline" = "approve"): Promise<URL> {
+  const page = await fetch(url);
+  expect(page.status).toBe(200);
+  await page.text();
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: `action=${action}`,
+    redirect: "manual",
+  });
+  expect(response.status).toBe(303);
+  return new URL(response.headers.get("location")!);
+}
+
+let stores = 0;
+/** A store of its own for a test: `{prefix}-{time}-{n}.myshopify.com`. */
+export const newShop = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(stores += 1)}.myshopify.com`;
+
+/** Starts a charge for the user's store and approves (or declines) it on Shopify's page; the browser does not come back yet. */
+export async function startShopifyCharge(user: TestUser, planId: string, shop: string, action: "approve" | "decline" = "approve") {
+  const started = await post(SHOPIFY_START, user, { planId, shop, accessToken: SHOPIFY_TOKEN });
+  expect(started.status).toBe(200);
+  const back = await confirmShopifyCharge((await read(started)).confirmationUrl, action);
+  const chargeId = back.searchParams.get("charge_id")!;
+  return { shop, chargeId, gid: `gid://shopify/AppSubscription/${chargeId}`, back };
+}
+
+/** Starts, approves and activates a charge, as the browser coming back does; answers the activation's body too. */
+export async function subscribeShopify(user: TestUser, planId: string, shop: string) {
+  const charge = await startShopifyCharge(user, planId, shop);
+  const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: charge.chargeId });
+  expect(activated.status).toBe(200);
+  return { ...charge, body: await read(activated) };
 }

@@ -1,8 +1,22 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { creditLedger, webhookEvents } from "../../workers/db/schema.ts";
+import { webhookEvents } from "../../workers/db/schema.ts";
 import { signUpUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, deliver, post, signedEvents, stripeCustomerOf, subscribe, type SandboxEvent } from "./billing-support.ts";
+import {
+  checkoutAndPay,
+  creditsOf,
+  credentialsOf,
+  db,
+  deliver,
+  deliverAllTo,
+  grantsOf,
+  post,
+  signedEvents,
+  STRIPE_WEBHOOK,
+  stripeCustomerOf,
+  subscribe,
+  type SandboxEvent,
+} from "./billing-support.ts";
 import { read, sandbox, testEnv } from "./support.ts";
 
 // POST /api/stripe/webhook: verified, applied once per event id, safe out of order (what an event is
@@ -15,20 +29,7 @@ async function sign(payload: string, secret: string, timestamp: number) {
   return `t=${timestamp},v1=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
-async function deliverAll(events: SandboxEvent[]) {
-  const answers = [];
-  for (const event of events) {
-    const response = await deliver(event);
-    expect(response.status).toBe(200);
-    answers.push(await read(response));
-  }
-  return answers;
-}
-
-async function grantsOf(userId: string, planId: string) {
-  const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
-  return rows.filter((row) => row.reference.startsWith(`grant:${planId}:`));
-}
+const deliverAll = (events: SandboxEvent[]) => deliverAllTo(STRIPE_WEBHOOK, events);
 
 describe("Stripe webhook", () => {
   it("refuses deliveries whose signature does not verify and applies nothing; a good one activates the plan", async () => {

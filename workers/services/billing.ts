@@ -5,6 +5,7 @@ import { billingCustomers, plans, subscriptions, users, webhookEvents } from "..
 import { currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { grantCurrentMonth } from "./credits.ts";
+import { ServiceError } from "./errors.ts";
 
 /**
  * Plan state, whatever the payment provider (docs/decisions/013-billing.md).
@@ -112,6 +113,25 @@ export async function userOfCustomer(env: Env, provider: "stripe", customerRef: 
 export async function saveCustomerRef(env: Env, userId: string, provider: "stripe", customerRef: string): Promise<string> {
   await database(env.DB).insert(billingCustomers).values({ userId, provider, customerRef }).onConflictDoNothing();
   return (await customerRefOf(env, userId, provider)) ?? customerRef;
+}
+
+/**
+ * The page of this site a provider sends the browser back to: `returnUrl` (default `fallbackPath`)
+ * without its hash and without the query parameters in `drop` (the provider and the caller add
+ * their own). Another site's page, or no URL at all, is a 400 naming returnUrl.
+ */
+export function returnPageOf(env: Env, returnUrl: string | undefined, fallbackPath: string, drop: readonly string[]): URL {
+  const app = new URL(env.APP_URL);
+  let url: URL;
+  try {
+    url = new URL(returnUrl ?? fallbackPath, app);
+  } catch {
+    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  }
+  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
+  url.hash = "";
+  for (const name of drop) url.searchParams.delete(name);
+  return url;
 }
 
 // ---------------------------------------------------------------------------

@@ -98,12 +98,23 @@ function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   ).bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);
 }
 
+/**
+ * The month's usable grants, in SQL over the month's ledger rows: all its
+ * grants, but a Free grant made while a paid plan was suspended never adds to
+ * the paid month it falls in once the plan resumes (credits do not roll
+ * over). Grants of paid plans always count in full, so a downgrade within a
+ * month takes nothing back. `?cap` is the plan's monthly amount.
+ */
+const usableGrants = (cap: string) =>
+  `min(coalesce(sum(CASE WHEN amount > 0 THEN amount END), 0),
+       max(${cap}, coalesce(sum(CASE WHEN amount > 0 AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0)))`;
+
 function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   return env.DB.prepare(
-    `SELECT coalesce(sum(CASE WHEN amount > 0 THEN amount END), 0) AS granted,
+    `SELECT ${usableGrants("?4")} AS granted,
             coalesce(-sum(CASE WHEN amount < 0 THEN amount END), 0) AS spent
      FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3`,
-  ).bind(period.userId, period.start, period.end);
+  ).bind(period.userId, period.start, period.end, period.creditsPerMonth);
 }
 
 /**
@@ -115,12 +126,12 @@ function spendStatement(env: Env, period: CreditPeriod, spend: CreditSpend, refe
   return env.DB.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, -?3, ?4, ?5, ?6, ?7
-     FROM (SELECT coalesce(sum(amount), 0) AS balance FROM credit_ledger
+     FROM (SELECT ${usableGrants("?10")} + coalesce(sum(CASE WHEN amount < 0 THEN amount END), 0) AS balance FROM credit_ledger
            WHERE user_id = ?2 AND created_at >= ?8 AND created_at < ?9) AS b
      WHERE b.balance >= ?3
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING id`,
-  ).bind(crypto.randomUUID(), period.userId, spend.amount, spend.category, spend.reason, reference, now, period.start, period.end);
+  ).bind(crypto.randomUUID(), period.userId, spend.amount, spend.category, spend.reason, reference, now, period.start, period.end, period.creditsPerMonth);
 }
 
 function chargedBeforeStatement(env: Env, userId: string, reference: string): D1PreparedStatement {

@@ -33,6 +33,7 @@ import {
   planById,
   planRecordsOf,
   releaseWebhookEvent,
+  returnPageOf,
   withOfferedParity,
   savePlanRecord,
   type Plan,
@@ -317,13 +318,7 @@ export async function revisePayPalSubscription(
   const record = await ownedSubscription(env, user, input.subscriptionID);
   if (!RUNNING.has(record.status) || record.cancelAtPeriodEnd) throw new ServiceError(409, "Only an active subscription can be switched.");
   if (record.planId === plan.id) throw new ServiceError(400, "You are already on this plan.", "newPlanId");
-  const back = new URL("/pricing", env.APP_URL);
-  back.searchParams.set("provider", "paypal");
-  back.searchParams.set("planId", plan.id);
-  const returnUrl = new URL(back);
-  returnUrl.searchParams.set("paymentMessage", "success");
-  const cancelUrl = new URL(back);
-  cancelUrl.searchParams.set("paymentMessage", "cancel");
+  const { returnUrl, cancelUrl } = paypalReturnUrls(env, undefined, plan);
   // The switch keeps the subscription's pricing parity: the new plan, less the same percentage.
   const current = await paypalCall("reading a subscription", () => paypal.getSubscription(env, input.subscriptionID, { withPlan: true }));
   const currentPlan = await planOfPayPalPlan(env, current.plan_id);
@@ -332,8 +327,8 @@ export async function revisePayPalSubscription(
   const revised = await paypalCall("switching a subscription's plan", () =>
     paypal.reviseSubscription(env, input.subscriptionID, {
       planId: input.newPlanPayPalID,
-      returnUrl: returnUrl.toString(),
-      cancelUrl: cancelUrl.toString(),
+      returnUrl,
+      cancelUrl,
       plan: parityOverride(plan, input.newPlanPayPalID, percent),
     }),
   );
@@ -354,16 +349,7 @@ export async function revisePayPalSubscription(
 
 /** A page of this site to come back to from PayPal: provider=paypal, planId and paymentMessage are added. */
 function paypalReturnUrls(env: Env, returnUrl: string | undefined, plan: Plan): { returnUrl: string; cancelUrl: string } {
-  const app = new URL(env.APP_URL);
-  let url: URL;
-  try {
-    url = new URL(returnUrl ?? "/pricing", app);
-  } catch {
-    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
-  }
-  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
-  url.hash = "";
-  for (const name of ["provider", "planId", "paymentMessage", "subscription_id", "ba_token", "token", "session_id", "charge_id"]) url.searchParams.delete(name);
+  const url = returnPageOf(env, returnUrl, "/pricing", ["provider", "planId", "paymentMessage", "subscription_id", "ba_token", "token", "session_id", "charge_id"]);
   url.searchParams.set("provider", "paypal");
   url.searchParams.set("planId", plan.id);
   const success = new URL(url);

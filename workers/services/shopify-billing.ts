@@ -22,6 +22,7 @@ import {
   offeredParitiesOf,
   planById,
   releaseWebhookEvent,
+  returnPageOf,
   withOfferedParity,
   withoutOfferedParities,
   savePlanRecord,
@@ -138,16 +139,7 @@ async function shopConnectionOf(env: Env, userId: string): Promise<ShopConnectio
 
 /** A page of this site to come back to; Shopify adds charge_id. */
 function returnUrlOf(env: Env, returnUrl: string | undefined, plan: Plan): string {
-  const app = new URL(env.APP_URL);
-  let url: URL;
-  try {
-    url = new URL(returnUrl ?? "/pricing", app);
-  } catch {
-    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
-  }
-  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
-  url.hash = "";
-  for (const name of ["paymentMessage", "charge_id", "planId", "provider"]) url.searchParams.delete(name);
+  const url = returnPageOf(env, returnUrl, "/pricing", ["paymentMessage", "charge_id", "planId", "provider"]);
   url.searchParams.set("provider", "shopify");
   url.searchParams.set("planId", plan.id);
   return url.toString();

@@ -23,6 +23,7 @@ import {
   planByStripePrice,
   planRecordsOf,
   releaseWebhookEvent,
+  returnPageOf,
   saveCustomerRef,
   savePlanRecord,
   userOfCustomer,
@@ -62,17 +63,7 @@ async function stripeCall<T>(what: string, call: () => Promise<T>, notFound?: st
 
 /** A page of this site to come back to; paymentMessage and session_id are added to it. */
 function returnBase(env: Env, returnUrl: string | undefined, fallbackPath: string): string {
-  const app = new URL(env.APP_URL);
-  let url: URL;
-  try {
-    url = new URL(returnUrl ?? fallbackPath, app);
-  } catch {
-    throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
-  }
-  if (url.origin !== app.origin) throw new ServiceError(400, "returnUrl must be a page of this site", "returnUrl");
-  url.hash = "";
-  for (const name of ["paymentMessage", "session_id", "planId"]) url.searchParams.delete(name);
-  return url.toString();
+  return returnPageOf(env, returnUrl, fallbackPath, ["paymentMessage", "session_id", "planId"]).toString();
 }
 
 /** Adds query text; `{CHECKOUT_SESSION_ID}` must stay literal for Stripe to fill in. */

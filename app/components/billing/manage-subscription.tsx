@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
@@ -160,7 +160,6 @@ function renewalText(subscription: CurrentSubscription | null): string {
 }
 
 function SwitchPlan({ subscription, plans, onDone }: { subscription: CurrentSubscription; plans: PlanInfo[]; onDone: (notice: Notice) => void }) {
-  const id = useId();
   const options = plans.filter((plan) => (plan.billingPeriod === "month" || plan.billingPeriod === "year") && plan.stripePriceID && plan.planId !== subscription.planId);
   const [planId, setPlanId] = useState("");
   const [busy, setBusy] = useState(false);
@@ -183,10 +182,38 @@ function SwitchPlan({ subscription, plans, onDone }: { subscription: CurrentSubs
 
   if (options.length === 0) return null;
   return (
-    <form className="manage__form" onSubmit={submit}>
+    <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy} switching={busy}>
+      The switch happens now; the price difference for the rest of this period is charged (or credited) at once.
+    </SwitchPlanForm>
+  );
+}
+
+/** The Switch plan form of every provider: a choice of `options`, what switching means (children), and the button. */
+function SwitchPlanForm({
+  options,
+  planId,
+  onPlanId,
+  onSubmit,
+  busy,
+  switching,
+  children,
+}: {
+  options: PlanInfo[];
+  planId: string;
+  onPlanId: (planId: string) => void;
+  onSubmit: (event: FormEvent) => void;
+  /** Any action of the subscription is running: the button waits. */
+  busy: boolean;
+  /** The switch is running. */
+  switching: boolean;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <form className="manage__form" onSubmit={onSubmit}>
       <h3>Switch plan</h3>
       <label htmlFor={`${id}-plan`}>New plan</label>
-      <select id={`${id}-plan`} value={planId} onChange={(event) => setPlanId(event.target.value)} required>
+      <select id={`${id}-plan`} value={planId} onChange={(event) => onPlanId(event.target.value)} required>
         <option value="">Choose a plan</option>
         {options.map((plan) => (
           <option key={plan.planId} value={plan.planId}>
@@ -194,9 +221,9 @@ function SwitchPlan({ subscription, plans, onDone }: { subscription: CurrentSubs
           </option>
         ))}
       </select>
-      <p className="muted">The switch happens now; the price difference for the rest of this period is charged (or credited) at once.</p>
+      <p className="muted">{children}</p>
       <button type="submit" className="button button--primary" disabled={busy || !planId}>
-        {busy ? "Switching…" : "Switch plan"}
+        {switching ? "Switching…" : "Switch plan"}
       </button>
     </form>
   );
@@ -254,7 +281,6 @@ function PayPalActions({
   plans: PlanInfo[];
   onDone: (notice: Notice, approvalLink?: string | null) => void;
 }) {
-  const id = useId();
   const subscriptionID = subscription.subscriptionID ?? "";
   const active = (subscription.status === "active" || subscription.status === "trialing") && !subscription.cancelAtPeriodEnd;
   const options = plans.filter((plan) => PAYPAL_PLAN_IDS[plan.planId] && plan.planId !== subscription.planId);
@@ -294,23 +320,9 @@ function PayPalActions({
   return (
     <>
       {active && options.length > 0 && (
-        <form className="manage__form" onSubmit={submit}>
-          <h3>Switch plan</h3>
-          <label htmlFor={`${id}-plan`}>New plan</label>
-          <select id={`${id}-plan`} value={planId} onChange={(event) => setPlanId(event.target.value)} required>
-            <option value="">Choose a plan</option>
-            {options.map((plan) => (
-              <option key={plan.planId} value={plan.planId}>
-                {plan.planName} {plan.billingPeriod === "year" ? "annual" : "monthly"}: {money(plan.amount)}/{plan.billingPeriod} · {plan.creditsPerMonth.toLocaleString("en-US")} credits per
-                month
-              </option>
-            ))}
-          </select>
-          <p className="muted">A dearer plan needs your approval in PayPal; the change shows here about 5 minutes after you approve it.</p>
-          <button type="submit" className="button button--primary" disabled={busy !== null || !planId}>
-            {busy === "switch" ? "Switching…" : "Switch plan"}
-          </button>
-        </form>
+        <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy !== null} switching={busy === "switch"}>
+          A dearer plan needs your approval in PayPal; the change shows here about 5 minutes after you approve it.
+        </SwitchPlanForm>
       )}
       <div className="manage__actions">
         {active && (

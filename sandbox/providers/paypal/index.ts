@@ -5,7 +5,7 @@ import { addMonths } from "../../../workers/domain/plans.ts";
 import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_PAYPAL_WEBHOOK_ID } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
-import { createOutbox, outboxControl, raise, type Outbox } from "../../webhook-outbox.ts";
+import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
 import { certPem, crc32, CERT_PATH, signTransmission, verifyTransmission } from "./signing.ts";
 
 /**
@@ -847,11 +847,13 @@ export function paypalControl(state: SandboxState) {
   const control = new Hono();
   control.get("/subscriptions", (c) => c.json([...paypalState(state).subscriptions.values()]));
 
-  outboxControl(control, () => paypalState(state).outbox, (input) => {
-    if (input.webhookId === undefined) return null;
-    if (typeof input.webhookId !== "string" || !/^[A-Z0-9]{8,32}$/.test(input.webhookId)) return "webhookId must be 8 to 32 capital letters and digits";
-    paypalState(state).webhookId = input.webhookId;
-    return null;
+  outboxControl(control, "paypal", () => paypalState(state).outbox, outgoingEvents, {
+    apply: (input) => {
+      if (input.webhookId === undefined) return null;
+      if (typeof input.webhookId !== "string" || !/^[A-Z0-9]{8,32}$/.test(input.webhookId)) return "webhookId must be 8 to 32 capital letters and digits";
+      paypalState(state).webhookId = input.webhookId;
+      return null;
+    },
   });
 
   control.post("/subscriptions/:id/renew", async (c) => {

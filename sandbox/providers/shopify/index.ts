@@ -3,7 +3,7 @@ import { Hono, type Context } from "hono";
 import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_SHOPIFY_CLIENT_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
-import { createOutbox, outboxControl, raise, type Outbox } from "../../webhook-outbox.ts";
+import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
 
 /**
  * Stand-in for Shopify's Admin GraphQL API billing, mounted at /shopify
@@ -415,11 +415,13 @@ export function shopifyControl(state: SandboxState) {
     return c.json(shop ? all().filter((subscription) => subscription.shop === shop) : all());
   });
 
-  outboxControl(control, () => shopifyState(state).outbox, (input) => {
-    if (input.clientSecret === undefined) return null;
-    if (typeof input.clientSecret !== "string" || input.clientSecret.length < 8) return "clientSecret must be at least 8 characters";
-    shopifyState(state).clientSecret = input.clientSecret;
-    return null;
+  outboxControl(control, "shopify", () => shopifyState(state).outbox, outgoingEvents, {
+    apply: (input) => {
+      if (input.clientSecret === undefined) return null;
+      if (typeof input.clientSecret !== "string" || input.clientSecret.length < 8) return "clientSecret must be at least 8 characters";
+      shopifyState(state).clientSecret = input.clientSecret;
+      return null;
+    },
   });
 
   control.post("/subscriptions/:id/renew", (c) => {

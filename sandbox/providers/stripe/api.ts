@@ -316,9 +316,9 @@ export function stripeV1(state: SandboxState) {
   on("GET", "/events", ({ params, stripe }) => {
     const type = optionalString(params, "type");
     const matches = (eventType: string) => !type || (type.endsWith(".*") ? eventType.startsWith(type.slice(0, -1)) : eventType === type);
-    return list(stripe.events.map((record) => record.event).filter((event) => matches(event.type)), params, "/v1/events");
+    return list(stripe.outbox.events.map((record) => record.event).filter((event) => matches(event.type)), params, "/v1/events");
   });
-  on("GET", "/events/:id", ({ c, stripe }) => stripe.events.find((record) => record.event.id === param(c, "id"))?.event ?? raise(noSuch("event", param(c, "id"))));
+  on("GET", "/events/:id", ({ c, stripe }) => stripe.outbox.events.find((record) => record.event.id === param(c, "id"))?.event ?? raise(noSuch("event", param(c, "id"))));
 
   app.all("*", (c) =>
     c.json(

@@ -1,6 +1,8 @@
 import { PLAN_ROWS } from "../../../workers/db/seed-data.ts";
 import { SANDBOX_STRIPE_WEBHOOK_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
+import { createOutbox, type Delivered, type Outbox } from "../../webhook-outbox.ts";
+import { signedStripeRequest } from "./signing.ts";
 
 /**
  * What the Stripe stand-in keeps: Stripe's objects in Stripe's shapes (API
@@ -161,29 +163,9 @@ export interface StripeEvent extends StripeObject {
   data: { object: StripeObject; previous_attributes?: Record<string, unknown> };
 }
 
-export interface DeliveryAttempt {
-  at: string;
-  url: string;
-  /** HTTP status of our endpoint's answer; null when it could not be reached. */
-  status: number | null;
-  error?: string;
-}
-
-export interface EventRecord {
+/** An event and how its webhook deliveries went. */
+export interface EventRecord extends Delivered {
   event: StripeEvent;
-  /** pending: no endpoint configured; held: waiting for a release; delivering; delivered; failed: retries exhausted. */
-  delivery: "pending" | "held" | "delivering" | "delivered" | "failed";
-  attempts: DeliveryAttempt[];
-}
-
-export interface WebhookSettings {
-  /** Our endpoint, e.g. http://127.0.0.1:8787/api/stripe/webhook; null: events wait (pending). */
-  url: string | null;
-  secret: string;
-  /** Delays before each retry of a failed delivery (Stripe: hours to days; here milliseconds). */
-  retryDelaysMs: number[];
-  /** While true, new events are held until a release delivers them (in an order a test chooses). */
-  hold: boolean;
 }
 
 export interface StripeState {
@@ -200,13 +182,17 @@ export interface StripeState {
   pendingProrations: Map<string, InvoiceLine[]>;
   paymentIntents: Map<string, PaymentIntent>;
   balanceTransactions: Map<string, BalanceTransaction>;
-  events: EventRecord[];
   idempotency: Map<string, { fingerprint: string; status: number; body: unknown }>;
-  webhook: WebhookSettings;
+  /**
+   * The events raised and their webhook deliveries: to `outbox.url` (e.g.
+   * http://127.0.0.1:8787/api/stripe/webhook; null: events wait, pending), retried after
+   * `retryDelaysMs` (Stripe: hours to days; here milliseconds), each attempt signed anew.
+   */
+  outbox: Outbox<EventRecord>;
+  /** The endpoint's signing secret. */
+  webhookSecret: string;
   /** The Stripe-Version the SDK last sent: events are rendered for it. */
   apiVersion: string;
-  /** Deliveries run one after another, in the order events were raised. */
-  deliveryChain: Promise<void>;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 30_000];
@@ -286,16 +272,14 @@ function createStripeState(): StripeState {
     pendingProrations: new Map(),
     paymentIntents: new Map(),
     balanceTransactions: new Map(),
-    events: [],
     idempotency: new Map(),
-    webhook: {
-      url: process.env.STRIPE_WEBHOOK_URL || null,
-      secret: process.env.STRIPE_WEBHOOK_SECRET || SANDBOX_STRIPE_WEBHOOK_SECRET,
-      retryDelaysMs: DEFAULT_RETRY_DELAYS_MS,
-      hold: false,
-    },
+    outbox: createOutbox<EventRecord>(
+      process.env.STRIPE_WEBHOOK_URL || null,
+      (record) => signedStripeRequest(record.event, stripe.webhookSecret),
+      DEFAULT_RETRY_DELAYS_MS,
+    ),
+    webhookSecret: process.env.STRIPE_WEBHOOK_SECRET || SANDBOX_STRIPE_WEBHOOK_SECRET,
     apiVersion: DEFAULT_API_VERSION,
-    deliveryChain: Promise.resolve(),
   };
   seedCatalog(stripe);
   return stripe;
@@ -333,7 +317,7 @@ export function objectById(stripe: StripeState, id: string): StripeObject | unde
     case "di":
       return stripe.discounts.get(id);
     case "evt":
-      return stripe.events.find((record) => record.event.id === id)?.event;
+      return stripe.outbox.events.find((record) => record.event.id === id)?.event;
     default:
       // Coupon ids are chosen freely (e.g. parity-40): no prefix names them.
       return stripe.coupons.get(id);
