@@ -82,7 +82,7 @@ describe("paying with PayPal", () => {
     await manage(page).getByText("Your subscription has been re-activated").waitFor();
     await expect.poll(() => manage(page).getByTestId("plan-status").textContent()).toBe("Active");
     await expect.poll(() => manage(page).getByTestId("credits-left").textContent()).toBe("150");
-    await expectDelivered("paypal", subscriptionID, ["BILLING.SUBSCRIPTION.SUSPENDED", "BILLING.SUBSCRIPTION.ACTIVATED"]);
+    await expectDelivered("paypal", subscriptionID, ["BILLING.SUBSCRIPTION.SUSPENDED", "BILLING.SUBSCRIPTION.RE-ACTIVATED"]);
 
     // A dearer plan: PayPal wants the payer's approval (202).
     await manage(page).getByLabel("New plan").selectOption("pro-monthly");

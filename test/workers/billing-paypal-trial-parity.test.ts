@@ -206,6 +206,10 @@ describe("Shopify pricing parity and trial", () => {
     expect(activated.status).toBe(200);
     expect(await read(activated)).toMatchObject({ planName: "Starter", amount: 10.19, profileUpdates: { planId: "starter-monthly", planStatus: "Active", usedFreeTrial: true } });
     expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", remaining: 150 });
+    // Trialing until the 7 days are over, as with Stripe and PayPal.
+    const record = await db.query.subscriptions.findFirst({ where: (table, { and, eq }) => and(eq(table.userId, user.userId), eq(table.provider, "shopify")) });
+    expect(record?.status).toBe("trialing");
+    expect(record!.trialEnd! - record!.startedAt).toBe(7 * 86_400_000);
   });
 
   it("tells apart two plans that meet at one price (Growth at 40 % off is Pro's full price), and gives no second trial", async () => {
@@ -218,6 +222,8 @@ describe("Shopify pricing parity and trial", () => {
     const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: back.searchParams.get("charge_id") });
     expect(activated.status).toBe(200);
     expect(await read(activated)).toMatchObject({ planName: "Growth", amount: 29.99, profileUpdates: { planId: "growth-monthly" } });
+    const record = await db.query.subscriptions.findFirst({ where: (table, { and, eq }) => and(eq(table.userId, user.userId), eq(table.provider, "shopify")) });
+    expect(record).toMatchObject({ status: "active", trialEnd: null });
   });
 
   it("refuses a charge at a discount the user was never offered", async () => {

@@ -182,7 +182,7 @@ describe("PayPal webhook", () => {
     await paypal.suspendSubscription(testEnv, subscriptionID, "Paused at PayPal");
     await paypal.activateSubscription(testEnv, subscriptionID, "Resumed at PayPal");
     const latest = (await deliveries(subscriptionID)).slice(-2);
-    expect(latest.map((event) => event.type)).toEqual(["BILLING.SUBSCRIPTION.SUSPENDED", "BILLING.SUBSCRIPTION.ACTIVATED"]);
+    expect(latest.map((event) => event.type)).toEqual(["BILLING.SUBSCRIPTION.SUSPENDED", "BILLING.SUBSCRIPTION.RE-ACTIVATED"]);
     // Taken in arrival order, the suspension would be last: PayPal's state (ACTIVE) wins.
     await deliverAll([...latest].reverse());
     expect(await credentialsOf(user)).toMatchObject({ planId: "starter-monthly", planStatus: "Active" });

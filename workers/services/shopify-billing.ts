@@ -226,7 +226,8 @@ function recordOf(subscription: shopify.AppSubscription, plan: Plan, known: Plan
   if (status === "ACTIVE" || status === "ACCEPTED")
     return {
       ...base,
-      status: "active",
+      // Like Stripe's and PayPal's: "trialing" until the free trial ends and Shopify starts charging.
+      status: trialEnd !== null && trialEnd > now ? "trialing" : "active",
       cancelAtPeriodEnd: false,
       endedAt: null,
     };

@@ -30,7 +30,7 @@ import { certPem, crc32, CERT_PATH, signTransmission, verifyTransmission } from 
  * the subscription answers `plan_overridden: true`, every payment charges the overridden price and
  * `GET ...?fields=plan` shows the plan with it.
  *
- * Webhooks, as PayPal sends them: every change raises an event (BILLING.SUBSCRIPTION.ACTIVATED,
+ * Webhooks, as PayPal sends them: every change raises an event (BILLING.SUBSCRIPTION.ACTIVATED, RE-ACTIVATED,
  * UPDATED, CANCELLED, SUSPENDED, EXPIRED, PAYMENT.FAILED; PAYMENT.SALE.COMPLETED for each payment)
  * POSTed to PAYPAL_WEBHOOK_URL with PayPal's transmission headers, signed with SHA256withRSA over
  * `{transmission id}|{time}|{webhook id}|{CRC32 of the body}`; `POST
@@ -115,6 +115,7 @@ export function paypalState(state: SandboxState): PayPalState {
 
 const EVENT_SUMMARIES: Record<string, string> = {
   "BILLING.SUBSCRIPTION.ACTIVATED": "Subscription activated",
+  "BILLING.SUBSCRIPTION.RE-ACTIVATED": "Subscription re-activated",
   "BILLING.SUBSCRIPTION.UPDATED": "Subscription updated",
   "BILLING.SUBSCRIPTION.CANCELLED": "Subscription cancelled",
   "BILLING.SUBSCRIPTION.SUSPENDED": "Subscription suspended",
@@ -669,7 +670,8 @@ export function paypalProvider(state: SandboxState) {
     if (!subscription) return notFound(c);
     if (subscription.status !== "SUSPENDED") return statusInvalid(c, "activate", "suspended");
     setStatus(subscription, "ACTIVE", (await reasonOf(c)) ?? undefined);
-    emit(state, origin(c), "BILLING.SUBSCRIPTION.ACTIVATED", subscription);
+    // PayPal names a suspended subscription's return RE-ACTIVATED (ACTIVATED is the first approval).
+    emit(state, origin(c), "BILLING.SUBSCRIPTION.RE-ACTIVATED", subscription);
     return c.body(null, 204);
   });
 
