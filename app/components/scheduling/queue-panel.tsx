@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useState } from "react";
 import { DELETED_ALL_PINS_MESSAGE, RESET_TIMES_FAILED_MESSAGE, UPDATED_PINS_MESSAGE, type QueueView, type ScheduledPin } from "../../../contracts/scheduling-api.ts";
 import { mapLimit } from "../../lib/generator/tasks.ts";
-import { isWaiting, mergePins, queueCursor, STATUS_LABELS, swapWithNeighbour } from "../../lib/pinterest/queue.ts";
+import { isWaiting, STATUS_LABELS, swapWithNeighbour } from "../../lib/pinterest/queue.ts";
 import {
   deleteAllScheduledPins,
   deleteScheduledPin,
@@ -18,6 +18,7 @@ import { useToast } from "../shell/toast.tsx";
 import { PinEditDialog } from "./pin-edit-dialog.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
+import { usePagedList } from "./use-paged-list.ts";
 
 const VIEWS: { value: QueueView; label: string }[] = [
   { value: "pending", label: "Upcoming" },
@@ -60,51 +61,20 @@ export function QueuePanel({
   const id = useId();
   const toast = useToast();
   const [view, setView] = useState<QueueView>("pending");
-  const [pins, setPins] = useState<ScheduledPin[]>([]);
-  const [totalCount, setTotalCount] = useState(0);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<"loading" | "ready" | "more" | "failed">("loading");
-  const [loadError, setLoadError] = useState("");
+  const fetchPage = useCallback(
+    async (lastPinId: string | null) => {
+      const answer = await getScheduledPins(username, { status: view, ...(lastPinId ? { lastPinId } : {}) });
+      return { items: answer.scheduledPins, totalCount: answer.totalCount };
+    },
+    [username, view],
+  );
+  const { items: pins, totalCount, next, state, loadError, load, loadMore } = usePagedList(fetchPage, revision, "Unable to load more pins");
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<ScheduledPin | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [working, setWorking] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    setState("loading");
-    try {
-      const answer = await getScheduledPins(username, { status: view });
-      setPins(answer.scheduledPins);
-      setTotalCount(answer.totalCount);
-      setNext(queueCursor(answer.scheduledPins.length, answer.scheduledPins, answer.totalCount));
-      setState("ready");
-    } catch (error) {
-      setLoadError(failureText(error));
-      setState("failed");
-    }
-  }, [username, view]);
-
-  useEffect(() => {
-    void load();
-  }, [load, revision]);
-
   useEffect(() => setSelected(new Set()), [username, view, day?.key]);
-
-  async function loadMore() {
-    if (!next) return;
-    setState("more");
-    try {
-      const answer = await getScheduledPins(username, { status: view, lastPinId: next });
-      const merged = mergePins(pins, answer.scheduledPins);
-      setPins(merged);
-      setTotalCount(answer.totalCount);
-      setNext(queueCursor(merged.length, answer.scheduledPins, answer.totalCount));
-      setState("ready");
-    } catch (error) {
-      toast({ title: "Unable to load more pins", description: failureText(error), kind: "error" });
-      setState("ready");
-    }
-  }
 
   const shown = day ? day.pins : pins;
   const chosen = shown.filter((pin) => selected.has(pin.id));

@@ -1,21 +1,15 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import { REPEAT_INTERVAL_DAYS, UPDATED_PINS_MESSAGE, type RepeatingPin } from "../../../contracts/scheduling-api.ts";
-import { queueCursor } from "../../lib/pinterest/queue.ts";
 import { deleteRepeatingPin, getRepeatingPins, updateRepeatingPin } from "../../lib/pinterest/scheduling-api.ts";
 import { formatInZone, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { failureText } from "./use-pinterest.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
+import { usePagedList } from "./use-paged-list.ts";
 
 const days = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;
-
-/** Merges a page into the list, a pin already listed taking its fresh copy. */
-function merge(current: readonly RepeatingPin[], page: readonly RepeatingPin[]): RepeatingPin[] {
-  const fresh = new Set(page.map((pin) => pin.id));
-  return [...current.filter((pin) => !fresh.has(pin.id)), ...page];
-}
 
 /**
  * The repeating pins of the active profile: each posts again every so many
@@ -26,47 +20,14 @@ function merge(current: readonly RepeatingPin[], page: readonly RepeatingPin[]):
 export function RepeatingPanel({ username, zone, revision }: { username: string; zone: string; revision: number }) {
   const id = useId();
   const toast = useToast();
-  const [pins, setPins] = useState<RepeatingPin[]>([]);
-  const [totalCount, setTotalCount] = useState(0);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<"loading" | "ready" | "more" | "failed">("loading");
-  const [loadError, setLoadError] = useState("");
+  const fetchPage = useCallback(async (lastId: string | null) => {
+    const answer = await getRepeatingPins(username, lastId ?? undefined);
+    return { items: answer.repeatingPins, totalCount: answer.totalCount };
+  }, [username]);
+  const { items: pins, setItems: setPins, totalCount, setTotalCount, next, state, loadError, load, loadMore } = usePagedList(fetchPage, revision, "Unable to load more repeating pins");
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<RepeatingPin | null>(null);
   const [working, setWorking] = useState(false);
-
-  const load = useCallback(async () => {
-    setState("loading");
-    try {
-      const answer = await getRepeatingPins(username);
-      setPins(answer.repeatingPins);
-      setTotalCount(answer.totalCount);
-      setNext(queueCursor(answer.repeatingPins.length, answer.repeatingPins, answer.totalCount));
-      setState("ready");
-    } catch (error) {
-      setLoadError(failureText(error));
-      setState("failed");
-    }
-  }, [username]);
-
-  useEffect(() => {
-    void load();
-  }, [load, revision]);
-
-  async function loadMore() {
-    if (!next) return;
-    setState("more");
-    try {
-      const answer = await getRepeatingPins(username, next);
-      const merged = merge(pins, answer.repeatingPins);
-      setPins(merged);
-      setTotalCount(answer.totalCount);
-      setNext(queueCursor(merged.length, answer.repeatingPins, answer.totalCount));
-    } catch (error) {
-      toast({ title: "Unable to load more repeating pins", description: failureText(error), kind: "error" });
-    }
-    setState("ready");
-  }
 
   async function saveInterval(pin: RepeatingPin, intervalInDays: number) {
     const answer = await updateRepeatingPin({ id: pin.id, intervalInDays });

@@ -45,8 +45,8 @@ export function queuePages(fetch: (lastPinId: string | null) => Promise<{ schedu
 }
 
 /** Adds a page to a list, replacing pins already in it (a pin may move between pages while we read). */
-export function mergePins(current: readonly ScheduledPin[], page: readonly ScheduledPin[]): ScheduledPin[] {
-  const fresh = new Map(page.map((pin) => [pin.id, pin]));
+export function mergePins<T extends { id: string }>(current: readonly T[], page: readonly T[]): T[] {
+  const fresh = new Set(page.map((pin) => pin.id));
   return [...current.filter((pin) => !fresh.has(pin.id)), ...page];
 }
 

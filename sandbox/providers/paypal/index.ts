@@ -332,6 +332,13 @@ function paypalError(
   );
 }
 
+/** PayPal's answer to a plan_id that is not one of its plans. */
+function invalidPlanId(c: Context) {
+  return paypalError(c, 422, "UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [
+    { issue: "INVALID_PARAMETER_VALUE", field: "/plan_id", description: "The value of a field is invalid." },
+  ]);
+}
+
 const statusInvalid = (c: C, action: string, allowed: string) =>
   paypalError(c, 422, "UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [
     {
@@ -544,19 +551,7 @@ export function paypalProvider(state: SandboxState) {
       ]);
     const planId = body.plan_id;
     if (typeof planId !== "string" || !PLANS.has(planId)) {
-      return paypalError(
-        c,
-        422,
-        "UNPROCESSABLE_ENTITY",
-        "The requested action could not be performed, semantically incorrect, or failed business validation.",
-        [
-          {
-            issue: "INVALID_PARAMETER_VALUE",
-            field: "/plan_id",
-            description: "The value of a field is invalid.",
-          },
-        ],
-      );
+      return invalidPlanId(c);
     }
     const urls = returnUrlOf(body.application_context as Record<string, unknown> | undefined);
     if (!urls)
@@ -681,19 +676,7 @@ export function paypalProvider(state: SandboxState) {
     const body = await jsonBody(c);
     const planId = body?.plan_id;
     if (typeof planId !== "string" || !PLANS.has(planId)) {
-      return paypalError(
-        c,
-        422,
-        "UNPROCESSABLE_ENTITY",
-        "The requested action could not be performed, semantically incorrect, or failed business validation.",
-        [
-          {
-            issue: "INVALID_PARAMETER_VALUE",
-            field: "/plan_id",
-            description: "The value of a field is invalid.",
-          },
-        ],
-      );
+      return invalidPlanId(c);
     }
     if (subscription.status !== "ACTIVE") return statusInvalid(c, "revise", "active");
     const next = PLANS.get(planId)!;
