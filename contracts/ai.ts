@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { AI_LANGUAGES, AI_TONES, DEFAULT_AI_LANGUAGE, DEFAULT_AI_TONE } from "./design-settings.ts";
-import { body } from "./fields.ts";
+import { body, IdempotencyReference } from "./fields.ts";
 
 /**
  * AI copy (spec section 7, AI). The client sends the text to rewrite as
@@ -27,7 +27,7 @@ export const RewriteTextBody = body({
   language: v.optional(v.picklist(AI_LANGUAGES, "language is not a supported language"), DEFAULT_AI_LANGUAGE),
   tone: v.optional(v.picklist(AI_TONES, "tone is not a supported tone"), DEFAULT_AI_TONE),
   /** Idempotency key for the credit spend (a retried request is not charged twice). */
-  reference: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_.-]{8,120}$/, "reference must be 8-120 letters, digits or :_.-"))),
+  reference: v.optional(IdempotencyReference),
 });
 export type RewriteTextBody = v.InferInput<typeof RewriteTextBody>;
 export interface RewriteTextResponse {
@@ -38,7 +38,7 @@ export interface RewriteTextResponse {
 export const AltTextBody = body({
   imageURL: v.pipe(v.string("imageURL is required"), v.trim(), v.nonEmpty("imageURL is required"), v.maxLength(2048, "imageURL is too long")),
   aiLanguage: v.optional(v.picklist(AI_LANGUAGES, "aiLanguage is not a supported language"), DEFAULT_AI_LANGUAGE),
-  reference: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_.-]{8,120}$/, "reference must be 8-120 letters, digits or :_.-"))),
+  reference: v.optional(IdempotencyReference),
 });
 export interface AltTextResponse {
   altText: string;

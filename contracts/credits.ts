@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { body } from "./fields.ts";
+import { body, IdempotencyReference } from "./fields.ts";
 
 /** What credits are spent on, and what each costs (spec section 9). */
 export const CREDIT_COSTS = { image: 1, video: 5, aiText: 0.5, aiAltText: 2, aiImage: 12 } as const;
@@ -10,11 +10,14 @@ const Category = v.picklist(CREDIT_CATEGORIES, `category must be one of ${CREDIT
 const Amount = (field: string) =>
   v.pipe(v.number(`${field} must be a number`), v.minValue(0.5, `${field} must be at least 0.5`), v.maxValue(1000, `${field} is too large`), v.multipleOf(0.5, `${field} must be a multiple of 0.5`));
 /** A client-chosen idempotency key: the same reference is never charged twice. */
-const Reference = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9:_.-]{8,120}$/, "reference must be 8-120 letters, digits or :_.-")));
+const Reference = v.optional(IdempotencyReference);
 
-/** POST /api/user/incrementUsedPinCredits */
+/**
+ * POST /api/user/incrementUsedPinCredits. The server decides what a category
+ * costs (CREDIT_COSTS); `creditAmount`, when sent, must say the same.
+ */
 export const IncrementCreditsBody = body({
-  creditAmount: Amount("creditAmount"),
+  creditAmount: v.optional(Amount("creditAmount")),
   category: v.pipe(v.string("category is required"), Category),
   reference: Reference,
 });
@@ -34,10 +37,10 @@ export const PinDetails = v.object({
 });
 export type PinDetails = v.InferOutput<typeof PinDetails>;
 
-/** POST /api/scraping/addPinHistoryAndAdjustCredits */
+/** POST /api/scraping/addPinHistoryAndAdjustCredits; `numCreditsToConsume`, when sent, must be what the category costs. */
 export const PinHistoryBody = body({
   pinDetails: PinDetails,
-  numCreditsToConsume: v.pipe(v.number("numCreditsToConsume must be a number"), v.minValue(0), v.maxValue(1000), v.multipleOf(0.5, "numCreditsToConsume must be a multiple of 0.5")),
+  numCreditsToConsume: v.optional(Amount("numCreditsToConsume")),
   category: v.pipe(v.string("category is required"), Category),
   reference: Reference,
 });

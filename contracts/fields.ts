@@ -36,3 +36,7 @@ export function body<const TEntries extends v.ObjectEntries>(entries: TEntries) 
     issue.expected && /^".*"$/.test(issue.expected) ? `${issue.expected.slice(1, -1)} is required` : "The request body must be a JSON object",
   );
 }
+
+/** An idempotency key chosen by the client: it names one request (docs/decisions/017-idempotency-keys.md). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9:_.-]{8,120}$/;
+export const IdempotencyReference = v.pipe(v.string("reference must be text"), v.regex(IDEMPOTENCY_KEY_PATTERN, "reference must be 8-120 letters, digits or :_.-"));

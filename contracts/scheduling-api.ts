@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { PINTEREST_PIN_LIMITS } from "./pinterest.ts";
-import { body } from "./fields.ts";
+import { body, IdempotencyReference } from "./fields.ts";
 import { SchedulingSettings } from "./scheduling.ts";
 
 /**
@@ -58,7 +58,6 @@ const Username = (field: string) => v.pipe(v.string(`${field} is required`), v.t
 export const PinId = (field: string) => v.pipe(v.string(`${field} is required`), v.trim(), v.regex(/^[A-Za-z0-9_-]{8,80}$/, `${field} is not a pin id`));
 const BoardId = (field: string) => v.pipe(v.string(`${field} is required`), v.trim(), v.regex(/^[0-9A-Za-z_-]{1,64}$/, `${field} is not a board id`));
 const MediaId = v.pipe(v.string("media_id must be text"), v.trim(), v.regex(/^[0-9A-Za-z_-]{1,64}$/, "media_id is not a Pinterest media id"));
-const Reference = v.pipe(v.string("reference must be text"), v.regex(/^[A-Za-z0-9:_.-]{8,120}$/, "reference must be 8-120 letters, digits or :_.-"));
 const PinType = v.picklist(["SpecificDate", "Queue"], "type must be SpecificDate or Queue");
 const MediaType = v.picklist(["image", "video"], "mediaType must be image or video");
 const RepeatInterval = (field: string) =>
@@ -92,7 +91,7 @@ const contentFields = {
 export const NewScheduledPin = v.pipe(
   body({
     /** Optional idempotency key chosen by the client: the same reference schedules (and charges) once per profile. */
-    reference: v.optional(Reference),
+    reference: v.optional(IdempotencyReference),
     title: v.optional(contentFields.title, ""),
     description: v.optional(contentFields.description, ""),
     altText: v.optional(contentFields.altText, ""),

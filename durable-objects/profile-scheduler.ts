@@ -132,7 +132,8 @@ export interface Refusal {
   field?: string;
 }
 
-export type Reserved = { ok: true; pins: { id: string; state: "held" | "existing" }[] };
+/** existing: the id is queued already (a retried schedule); gone: it was queued once and deleted since, so it is never placed again. */
+export type Reserved = { ok: true; pins: { id: string; state: "held" | "existing" | "gone" }[] };
 
 export interface PinChanges {
   id: string;
@@ -174,6 +175,8 @@ const HISTORY_RETRY_MS = 30_000;
 const PACING_TOLERANCE_MS = 60_000;
 /** Posted pins are kept this long (the calendar, the 48-hour rule), then pruned. */
 const KEEP_POSTED_MS = 90 * DAY_MS;
+/** Retired pin ids are kept longer than any idempotency key lives (30 days), the only way an old id could come back. */
+const KEEP_RETIRED_MS = 180 * DAY_MS;
 /** Board pages read when looking for a pin whose answer was lost (newest first). */
 const BOARD_CHECK_PAGES = 4;
 const BOARD_CHECK_PAGE_SIZE = 50;
@@ -244,6 +247,10 @@ export class ProfileScheduler extends DurableObject<Env> {
         updated_at INTEGER NOT NULL
       )`);
       this.sql.exec(`CREATE INDEX IF NOT EXISTS repeating_by_date ON repeating_pins (next_pin_date, id)`);
+      // Ids of pins deleted (or posted and forgotten): a pin id is placed at most once, so a
+      // retried request can never bring back, unpaid, a pin that was deleted after it was charged.
+      this.sql.exec(`CREATE TABLE IF NOT EXISTS retired_pins (id TEXT PRIMARY KEY, retired_at INTEGER NOT NULL)`);
+      this.sql.exec(`CREATE INDEX IF NOT EXISTS retired_by_time ON retired_pins (retired_at)`);
     });
   }
 
@@ -266,6 +273,7 @@ export class ProfileScheduler extends DurableObject<Env> {
         request.pins.forEach((pin, index) => {
           const existing = this.sql.exec<{ status: string }>(`SELECT status FROM pins WHERE id = ?`, pin.id).toArray()[0];
           if (existing) result.push({ id: pin.id, state: existing.status === "held" ? "held" : "existing" });
+          else if (this.sql.exec(`SELECT 1 FROM retired_pins WHERE id = ?`, pin.id).toArray().length > 0) result.push({ id: pin.id, state: "gone" });
           else {
             result.push({ id: pin.id, state: "held" });
             fresh.push({ pin, index });
@@ -476,7 +484,10 @@ export class ProfileScheduler extends DurableObject<Env> {
     const pin = this.pinView(id);
     if (!pin) return { ok: false, status: 404, message: `No scheduled pin with id ${id}`, field: "pinId" };
     if (pin.status === "posting") return { ok: false, status: 409, message: `"${pin.title || pin.id}" is being posted right now and can no longer be deleted.`, field: "pinId" };
-    this.sql.exec(`DELETE FROM pins WHERE id = ? AND status != 'posting'`, id);
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) VALUES (?, ?)`, id, Date.now());
+      this.sql.exec(`DELETE FROM pins WHERE id = ? AND status != 'posting'`, id);
+    });
     await this.armNextAlarm();
     return { ok: true, pin };
   }
@@ -484,7 +495,10 @@ export class ProfileScheduler extends DurableObject<Env> {
   /** Deletes every pin not posted yet (a pin being posted right now finishes). */
   async deleteAll(): Promise<{ deletedCount: number }> {
     const deleted = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`).one().n;
-    this.sql.exec(`DELETE FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`);
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`, Date.now());
+      this.sql.exec(`DELETE FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`);
+    });
     await this.armNextAlarm();
     return { deletedCount: deleted };
   }
@@ -618,7 +632,7 @@ export class ProfileScheduler extends DurableObject<Env> {
           await this.drain(profile);
         }
         await this.writePendingHistory(profile.username, 50);
-        this.sql.exec(`DELETE FROM pins WHERE status = 'posted' AND posted_at < ?`, Date.now() - KEEP_POSTED_MS);
+        this.forgetOldPins();
       }
     } catch (error) {
       console.error(`ProfileScheduler ${profileKey}: alarm run failed`, error);
@@ -916,6 +930,16 @@ export class ProfileScheduler extends DurableObject<Env> {
           this.sql.exec(`DELETE FROM repeating_pins WHERE id = ? AND held = 1`, repeatingIdOf(row.id));
         }
       }
+    });
+  }
+
+  /** Forgets pins posted long ago (their ids stay retired a while longer) and retired ids older still. */
+  private forgetOldPins() {
+    const now = Date.now();
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status = 'posted' AND posted_at < ?`, now, now - KEEP_POSTED_MS);
+      this.sql.exec(`DELETE FROM pins WHERE status = 'posted' AND posted_at < ?`, now - KEEP_POSTED_MS);
+      this.sql.exec(`DELETE FROM retired_pins WHERE retired_at < ?`, now - KEEP_RETIRED_MS);
     });
   }
 

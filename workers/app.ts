@@ -27,6 +27,8 @@ import type { AppBindings } from "./api/hono.ts";
 import type { Env } from "./env.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
+import { pruneIdempotencyKeys } from "./services/idempotency.ts";
+import { mayServeMedia, pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 import { APP_VERSION } from "./version.ts";
@@ -80,9 +82,17 @@ for (const [prefix, router] of [["/api", api], ["/highMemLimitApi", highMemLimit
   app.all(`${prefix}/*`, apiNotFound);
 }
 
-app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, (c) =>
-  serveMedia(c.env, decodeURIComponent(c.req.path.slice(MEDIA_PATH_PREFIX.length)), c.req.raw),
-);
+app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, async (c) => {
+  let key: string;
+  try {
+    key = decodeURIComponent(c.req.path.slice(MEDIA_PATH_PREFIX.length));
+  } catch {
+    return new Response("Not found", { status: 404 });
+  }
+  // A pin rendered for scheduling is not served before the schedule paid its credit.
+  if (!(await mayServeMedia(c.env, key))) return new Response("Not found", { status: 404 });
+  return serveMedia(c.env, key, c.req.raw);
+});
 
 // Everything else is a page: server-rendered by Remix at the edge.
 app.all("*", (c) =>
@@ -111,6 +121,11 @@ export default {
     ctx.waitUntil(
       refreshExpiringTokens(env, controller.scheduledTime).then(({ refreshed, failed }) => {
         if (refreshed + failed > 0) console.log(`cron: renewed ${refreshed} Pinterest token(s), ${failed} failed`);
+      }),
+    );
+    ctx.waitUntil(
+      Promise.all([pruneIdempotencyKeys(env, controller.scheduledTime), pruneUnpaidRenders(env, controller.scheduledTime)]).then(([keys, renders]) => {
+        if (keys + renders > 0) console.log(`cron: forgot ${keys} idempotency key(s), deleted ${renders} unpaid render(s)`);
       }),
     );
   },

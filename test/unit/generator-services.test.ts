@@ -7,7 +7,8 @@ import type { Source } from "../../contracts/scrape.ts";
 import type { Template } from "../../contracts/template.ts";
 import { TemplateDesign } from "../../contracts/template.ts";
 import { applyAiCopy, type AiClient, type RewriteRequest } from "../../app/lib/generator/ai-copy.ts";
-import { downloadPin, downloadPins, downloadReference, uniqueFileNames, zipPins, type DownloadDeps } from "../../app/lib/generator/download.ts";
+import { downloadPin, downloadPins, downloadRequest, uniqueFileNames, zipPins, type DownloadDeps } from "../../app/lib/generator/download.ts";
+import type { RenderTemplateImageBody } from "../../contracts/render.ts";
 import { draftPosts, isLoadableDraft, localDateTimeName } from "../../app/lib/generator/drafts.ts";
 import { generatePosts } from "../../app/lib/generator/generate.ts";
 import { seededRandom } from "../../app/lib/generator/random.ts";
@@ -106,48 +107,43 @@ describe("downloads", () => {
   const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]);
 
   function deps(overrides: Partial<DownloadDeps> = {}) {
-    const charges: unknown[] = [];
+    const renders: RenderTemplateImageBody[] = [];
     const value: DownloadDeps = {
-      render: vi.fn(async () => ({ url: "https://app.example/media/u/pins/abc/pin.jpeg", fileName: "pin.jpeg", width: 1000, height: 1500 })),
-      fetchBytes: vi.fn(async () => jpeg),
-      charge: vi.fn(async (entry) => {
-        charges.push(entry);
+      render: vi.fn(async (body: RenderTemplateImageBody) => {
+        renders.push(body);
+        return { url: "https://app.example/media/u/pins/abc/pin.jpeg", fileName: "pin.jpeg", width: 1000, height: 1500 };
       }),
+      fetchBytes: vi.fn(async () => jpeg),
       ...overrides,
     };
-    return { deps: value, charges };
+    return { deps: value, renders };
   }
 
-  it("renders, fetches, then charges one image credit with a stable reference, and keeps the post's file name", async () => {
+  it("asks the server for a download (which it charges) under a reference naming what is rendered, and keeps the post's file name", async () => {
     const [post] = posts([source("a")]).posts;
-    const { deps: d, charges } = deps();
+    const { deps: d, renders } = deps();
     const pin = await downloadPin(post, d);
     expect(pin).toMatchObject({ fileName: post.fileName, bytes: jpeg });
-    expect(charges).toEqual([
-      {
-        pinDetails: { action: "downloaded", title: post.title, description: post.description, url: post.url, imageUrl: "https://app.example/media/u/pins/abc/pin.jpeg" },
-        numCreditsToConsume: 1,
-        category: "image",
-        reference: downloadReference(post.id, "https://app.example/media/u/pins/abc/pin.jpeg"),
-      },
-    ]);
-    expect(downloadReference(post.id, "x")).toBe(downloadReference(post.id, "x"));
-    expect(downloadReference(post.id, "x")).not.toBe(downloadReference(post.id, "y"));
-    expect(downloadReference(post.id, "x")).toMatch(/^[A-Za-z0-9:_.-]{8,120}$/);
+    expect(renders).toHaveLength(1);
+    expect(renders[0]).toMatchObject({ purpose: "download", post: { title: post.title, url: post.url } });
+    expect(renders[0].reference).toMatch(/^pin-download:[0-9a-f]{32}$/);
+    // The same pin asks under the same reference (answered again, charged once); another pin under another.
+    expect((await downloadRequest(post)).reference).toBe(renders[0].reference);
+    expect((await downloadRequest({ ...post, title: `${post.title}!` })).reference).not.toBe(renders[0].reference);
   });
 
-  it("charges nothing when the pin cannot be rendered or fetched, and retries a dropped charge with the same reference", async () => {
+  it("throws when the pin cannot be fetched, and retries a dropped render under the same reference", async () => {
     const [post] = posts([source("a")]).posts;
     const failing = deps({ fetchBytes: async () => Promise.reject(new Error("404")) });
     await expect(downloadPin(post, failing.deps)).rejects.toThrow("404");
-    expect(failing.charges).toEqual([]);
 
     let calls = 0;
-    const references: string[] = [];
+    const references: (string | undefined)[] = [];
     const flaky = deps({
-      charge: async (entry) => {
-        references.push(entry.reference);
+      render: async (body) => {
+        references.push(body.reference);
         if (++calls === 1) throw new TypeError("Failed to fetch");
+        return { url: "https://app.example/media/u/pins/abc/pin.jpeg", fileName: "pin.jpeg", width: 1000, height: 1500 };
       },
     });
     await downloadPin(post, flaky.deps);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../app/lib/api-client.ts";
 import { renderTemplateImage } from "../../app/lib/pin-images.ts";
 
-const post = { title: "A pin", template: { title: "T", layers: [] } };
+const post = { post: { title: "A pin", template: { title: "T", layers: [] } }, purpose: "download" as const, reference: "pin-download:0123456789abcdef" };
 const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": "2.2.5" } });
 
 afterEach(() => vi.unstubAllGlobals());
@@ -16,6 +16,9 @@ describe("renderTemplateImage (browser)", () => {
     await expect(renderTemplateImage(post)).resolves.toMatchObject({ url: "/media/x.jpeg" });
     expect(fetch).toHaveBeenCalledTimes(2);
     expect(fetch.mock.calls[0][0]).toBe("/highMemLimitApi/scraping/renderTemplateImage");
+    // The retry names the same request, so the server charges the download once.
+    expect(fetch.mock.calls[1][1].body).toBe(fetch.mock.calls[0][1].body);
+    expect(JSON.parse(fetch.mock.calls[0][1].body)).toMatchObject({ purpose: "download", reference: "pin-download:0123456789abcdef" });
   });
 
   it("gives up after the second 500, and does not retry other failures", async () => {

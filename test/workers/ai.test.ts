@@ -315,17 +315,19 @@ describe("credits", () => {
   it("are charged once per reference: a retried request is not charged twice", async () => {
     const user = await signUpUser();
     const reference = `rewrite-${Date.now()}-once`;
+    const prompt = uniqueText("Spring wreath");
     for (let attempt = 0; attempt < 2; attempt += 1) {
-      const response = await post(REWRITE, user, { prompt: uniqueText("Spring wreath"), numResults: 4, reference });
+      const response = await post(REWRITE, user, { prompt, numResults: 4, reference });
       expect(response.status).toBe(200);
     }
     const altReference = `alt-${Date.now()}-once`;
     for (let attempt = 0; attempt < 2; attempt += 1) {
       expect((await post(ALT_TEXT, user, { imageURL: "https://x.example.com/wreath.jpg", reference: altReference })).status).toBe(200);
     }
+    // Each charge is named after its request (operation and claim), never after the client's key.
     expect(await ledger(user)).toEqual([
-      { amount: -2, category: "aiText", reason: "AI title rewrite", reference },
-      { amount: -2, category: "aiAltText", reason: "AI alt text", reference: altReference },
+      { amount: -2, category: "aiText", reason: "AI title rewrite", reference: expect.stringMatching(/^rewriteText:[0-9a-f-]{36}$/) },
+      { amount: -2, category: "aiAltText", reason: "AI alt text", reference: expect.stringMatching(/^getAltTextFromImage:[0-9a-f-]{36}$/) },
     ]);
   });
 });

@@ -32,6 +32,8 @@ export interface RewriteOptions {
   unique: boolean;
   /** Charge nothing (the ...Free route). */
   free: boolean;
+  /** The ledger reference of the charge: one per request (idempotency.ts chargeReference). */
+  chargeReference: string;
 }
 
 /** Rewrites a title or description into `numResults` texts within bounds, then charges 0.5 credit per text. */
@@ -72,14 +74,14 @@ export async function rewriteText(env: Env, userId: string, input: RewriteInput,
       category: "aiText",
       amount: wanted * CREDIT_COSTS.aiText,
       reason: input.kind === "title" ? "AI title rewrite" : "AI description rewrite",
-      reference: input.reference,
+      reference: options.chargeReference,
     });
   }
   return collected.accepted;
 }
 
 /** Alt text for an image (at most 500 characters), then charges 2 credits. On failure nothing is charged. */
-export async function altTextForImage(env: Env, userId: string, input: AltTextInput): Promise<string> {
+export async function altTextForImage(env: Env, userId: string, input: AltTextInput, chargeReference: string): Promise<string> {
   const imageUrl = resolveImageUrl(input.imageURL, env.APP_URL);
   await requireCredits(env, userId, CREDIT_COSTS.aiAltText);
   const rejected: Collected["rejected"] = {};
@@ -106,7 +108,7 @@ export async function altTextForImage(env: Env, userId: string, input: AltTextIn
     console.warn("AI alt text out of bounds after retries", { rejected });
     throw new ServiceError(502, outOfBoundsMessage("altText", rejected));
   }
-  await consumeCredits(env, userId, { category: "aiAltText", amount: CREDIT_COSTS.aiAltText, reason: "AI alt text", reference: input.reference });
+  await consumeCredits(env, userId, { category: "aiAltText", amount: CREDIT_COSTS.aiAltText, reason: "AI alt text", reference: chargeReference });
   return altText;
 }
 

@@ -1,13 +1,18 @@
-import { RenderTemplateImageBody } from "../../contracts/render.ts";
+import { RenderTemplateImageBody, type RenderedPin } from "../../contracts/render.ts";
 import { requireUser } from "../auth/middleware.ts";
 import { renderAndStorePin } from "../services/pin-images.ts";
 import { router } from "./hono.ts";
-import { valid } from "./validation.ts";
+import { once, valid } from "./validation.ts";
 
 /** Pin rendering (under /highMemLimitApi: the calls that need the most memory). */
 export const rendering = router();
 
+/**
+ * A full-size pin: a download is charged one image credit here (the server
+ * decides), a render for scheduling when it is scheduled. With an
+ * idempotency key a replay answers the same image, rendered and charged once.
+ */
 rendering.post("/scraping/renderTemplateImage", requireUser, valid("json", RenderTemplateImageBody), async (c) => {
-  const { url, fileName, width, height } = await renderAndStorePin(c.env, c.var.auth.user, c.req.valid("json").post);
-  return c.json({ url, imageURL: url, fileName, width, height });
+  const input = c.req.valid("json");
+  return c.json(await once<RenderedPin>(c, "renderTemplateImage", input, (reference) => renderAndStorePin(c.env, c.var.auth.user, input.post, input.purpose, reference)));
 });

@@ -46,7 +46,7 @@ import {
 } from "../services/scheduling.ts";
 import { apiError } from "./errors.ts";
 import { router, type AppBindings } from "./hono.ts";
-import { valid } from "./validation.ts";
+import { idempotencyKey, valid } from "./validation.ts";
 
 /** Scheduling calls under /api (spec section 7, Scheduling), each for the signed-in user's own profiles and pins. */
 export const schedulingApi = router();
@@ -75,6 +75,9 @@ async function schedulePinHandler(c: Context<AppBindings>) {
     return apiError(c, 400, issue.message, v.getDotPath(issue) ?? undefined);
   }
   const pins = batch ? (parsed.output as v.InferOutput<typeof ScheduleBatchBody>).pins : [parsed.output as NewScheduledPin];
+  // One pin may name its idempotency key in the Idempotency-Key header too; a batch names one per pin.
+  if (batch && c.req.header("idempotency-key") !== undefined) return apiError(c, 400, "Send a reference with each pin instead of an Idempotency-Key header.", "Idempotency-Key");
+  if (!batch) pins[0] = { ...pins[0], reference: idempotencyKey(c, pins[0].reference) };
   const result = await schedulePins(c.env, c.var.auth.user, pins, batch ? (index) => `pins.${index}.` : () => "");
   return c.json((batch ? result : { ...result, scheduledPin: result.scheduledPins[0] }) satisfies ScheduleResponse, 201);
 }

@@ -1,5 +1,10 @@
 import { vValidator } from "@hono/valibot-validator";
+import type { Context } from "hono";
 import * as v from "valibot";
+import { IDEMPOTENCY_KEY_PATTERN } from "../../contracts/fields.ts";
+import { ServiceError } from "../services/errors.ts";
+import { chargeReference, idempotent } from "../services/idempotency.ts";
+import type { AppBindings } from "./hono.ts";
 
 /**
  * Validation middleware for a request part: bad input answers 400 with
@@ -12,5 +17,33 @@ export function valid<Target extends "json" | "query" | "param" | "form", S exte
       const field = v.getDotPath(issue) ?? undefined;
       return c.json(field ? { error: issue.message, field } : { error: issue.message }, 400);
     }
+  });
+}
+
+/**
+ * The idempotency key of a request: the body's `reference` (the spec's call
+ * shapes) or the `Idempotency-Key` header; both must agree when both are sent.
+ * Throws 400 naming the field at fault.
+ */
+export function idempotencyKey(c: Context, bodyReference: string | undefined): string | undefined {
+  const header = c.req.header("idempotency-key");
+  if (header === undefined) return bodyReference;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(header)) throw new ServiceError(400, "The Idempotency-Key header must be 8-120 letters, digits or :_.-", "Idempotency-Key");
+  if (bodyReference !== undefined && bodyReference !== header) throw new ServiceError(400, "reference and the Idempotency-Key header name different requests", "reference");
+  return header;
+}
+
+/**
+ * Runs a signed-in caller's request under its idempotency key (decision 017):
+ * `work` gets the ledger reference to charge under, one per request.
+ */
+export function once<T>(c: Context<AppBindings>, operation: string, input: { reference?: string }, work: (chargeReference: string) => Promise<T>): Promise<T> {
+  return idempotent({
+    env: c.env,
+    userId: c.var.auth.user.id,
+    operation,
+    key: idempotencyKey(c, input.reference),
+    body: input,
+    work: (id) => work(chargeReference(operation, id)),
   });
 }

@@ -467,3 +467,49 @@ export const redeemCodes = sqliteTable(
   },
   (t) => [index("redeem_codes_batch").on(t.batchId), index("redeem_codes_redeemed_by").on(t.redeemedBy)],
 );
+
+/**
+ * Idempotency keys (docs/decisions/017-idempotency-keys.md): a client-chosen
+ * key names one request of one user to one operation. The first request with
+ * a key claims it with its body's hash; a replay with the same body answers
+ * the first result (`response`) without new work or charge, the same key with
+ * another body is refused (409). `id` is this request's own random id: what it
+ * charges and creates is named after it, never after the client's key, so a
+ * key that expired (30 days) and comes back is a new request.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    operation: text("operation").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    id: text("id").notNull(),
+    status: text("status", { enum: ["pending", "done"] }).notNull(),
+    /** The first answer (JSON), once done. */
+    response: text("response"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.operation, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
+);
+
+/**
+ * Full-size pins rendered for scheduling (renderTemplateImage with purpose
+ * "schedule"): not served under /media until the schedule that uses them has
+ * charged its credit (`paidAt`). Unpaid ones are deleted after a day.
+ */
+export const pinRenders = sqliteTable(
+  "pin_renders",
+  {
+    mediaKey: text("media_key").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paidAt: integer("paid_at"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("pin_renders_user").on(t.userId), index("pin_renders_created").on(t.createdAt)],
+);

@@ -28,3 +28,19 @@ export async function serveMedia(env: Pick<Env, "MEDIA">, key: string, request: 
   if (request.method === "HEAD") return new Response(null, { headers: { ...Object.fromEntries(headers), "content-length": String(object.size) } });
   return new Response(object.body, { headers });
 }
+
+/** The media key an address of ours points at (absolute on APP_URL, or a /media/ path), else null. */
+export function mediaKeyOf(appUrl: string, address: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(address, appUrl);
+  } catch {
+    return null;
+  }
+  if (url.origin !== new URL(appUrl).origin || !url.pathname.startsWith(MEDIA_PATH_PREFIX)) return null;
+  try {
+    return decodeURIComponent(url.pathname.slice(MEDIA_PATH_PREFIX.length));
+  } catch {
+    return null;
+  }
+}

@@ -1,10 +1,11 @@
 import { desc, eq } from "drizzle-orm";
-import { OUT_OF_CREDITS_MESSAGE, UPGRADE_URL, type CreditCategory, type CreditsSummary, type PinDetails } from "../../contracts/credits.ts";
+import { CREDIT_COSTS, OUT_OF_CREDITS_MESSAGE, UPGRADE_URL, type CreditCategory, type CreditsSummary, type PinDetails } from "../../contracts/credits.ts";
 import { database } from "../db/client.ts";
 import { plans, subscriptions, users } from "../db/schema.ts";
 import { billingMonth, creditAnchor, currentRecord, effectivePlanId, FREE_PLAN_ID } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { ServiceError } from "./errors.ts";
+import { relockRendersStatement, unlockRendersStatement } from "./pin-renders.ts";
 
 /**
  * The pin credit ledger (docs/decisions/009-credit-ledger.md, 013-billing.md):
@@ -41,6 +42,16 @@ export interface CreditPeriod {
   /** [start, end) in ms. */
   start: number;
   end: number;
+}
+
+/**
+ * What an action of this category costs (spec section 9): decided here, never
+ * by the client. A client that says an amount must say this one (400 naming `field`).
+ */
+export function creditCost(category: CreditCategory, claimed: number | undefined, field: string): number {
+  const cost = CREDIT_COSTS[category];
+  if (claimed !== undefined && claimed !== cost) throw new ServiceError(400, `${field} must be ${cost}: that is what ${category} costs`, field);
+  return cost;
 }
 
 function checkSpend(spend: CreditSpend) {
@@ -222,9 +233,11 @@ function historyStatement(env: Env, userId: string, details: PinDetails, spend: 
 export interface PinHistoryItem {
   details: PinDetails;
   spend: CreditSpend;
+  /** A render for scheduling this spend pays for: served under /media once the spend is written (pin-renders.ts). */
+  unlocksRender?: string;
 }
 
-/** How many pins one call may record: each takes two statements of one D1 batch. */
+/** How many pins one call may record: each takes two statements of one D1 batch (plus one for the renders they pay for). */
 export const MAX_PIN_HISTORY_BATCH = 200;
 
 /** Of these references, those already in a table for the user (chunked: D1 binds at most 100 values). */
@@ -261,7 +274,11 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
       historyStatement(env, userId, item.details, item.spend, item.reference, item.historyId, now),
     );
   }
-  const results = await env.DB.batch<{ id: string }>(statements);
+  // Renders paid for by these spends are unlocked in the same transaction, only where the spend's row exists.
+  const unlocks = prepared.flatMap((item, i) => (items[i].unlocksRender ? [{ key: items[i].unlocksRender as string, reference: item.reference }] : []));
+  if (unlocks.length > 0) statements.push(unlockRendersStatement(env, userId, unlocks, now));
+  const results = await env.DB.batch<{ id: string; media_key: string }>(statements);
+  const unlocked = unlocks.length > 0 ? results[results.length - 1].results.map((row) => row.media_key) : [];
   const offset = period ? 1 : 0;
   const outcomes = prepared.map((item, i) => ({
     item,
@@ -278,6 +295,7 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
       if (outcome.charged) undo.push(env.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference = ?2").bind(userId, outcome.item.reference));
       if (outcome.insertedHistory) undo.push(env.DB.prepare("DELETE FROM pin_history WHERE id = ?1").bind(outcome.insertedHistory));
     }
+    if (unlocked.length > 0) undo.push(relockRendersStatement(env, userId, unlocked));
     if (undo.length > 0) await env.DB.batch(undo);
     throw new OutOfCredits();
   }

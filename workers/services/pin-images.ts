@@ -1,3 +1,5 @@
+import { CREDIT_COSTS } from "../../contracts/credits.ts";
+import type { RenderedPin, RenderPurpose } from "../../contracts/render.ts";
 import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
 import { pinFileName } from "../domain/file-names.ts";
 import type { Env } from "../env.ts";
@@ -6,6 +8,8 @@ import { httpPictureSource, type PictureSource } from "../render/pictures.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import type { User } from "./accounts.ts";
+import { addPinHistory, requireCredits } from "./credits.ts";
+import { recordUnpaidRender, renderKey } from "./pin-renders.ts";
 import { userMediaPrefix } from "./users.ts";
 
 /**
@@ -29,15 +33,38 @@ export function pictureSourceFor(env: Pick<Env, "MEDIA" | "APP_URL">, options: {
   };
 }
 
-/** Renders a post's pin (1000 x 1500 JPEG), stores it in the user's media and answers its URL. */
-export async function renderAndStorePin(
-  env: Env,
-  user: User,
-  post: PostContent & { template: TemplateDesign; fileName?: string; bypassResize?: boolean },
-) {
+export type PinPost = PostContent & { template: TemplateDesign; fileName?: string; url?: string; bypassResize?: boolean };
+
+/**
+ * Renders a post's pin (1000 x 1500 JPEG) and stores it in the user's media.
+ * A download is charged one image credit with its "downloaded" history row
+ * (`chargeReference` names the charge: one per request), refused (402) before
+ * rendering when the balance cannot pay; the image is deleted again if the
+ * charge fails. A render for scheduling is charged nothing here: it is kept
+ * out of /media until the schedule that uses it charges the pin's credit.
+ */
+export async function renderAndStorePin(env: Env, user: User, post: PinPost, purpose: RenderPurpose, chargeReference: string): Promise<RenderedPin> {
+  if (purpose === "download") await requireCredits(env, user.id, CREDIT_COSTS.image);
   const pin = await renderPin(post.template, post, { fonts: workerFontLoader(env), pictures: pictureSourceFor(env, { bypassResize: post.bypassResize }) });
   const fileName = pinFileName(post.fileName || post.title || post.template.title);
-  const key = `${userMediaPrefix(user.id)}pins/${crypto.randomUUID().slice(0, 8)}/${fileName}`;
+  const key = purpose === "download" ? `${userMediaPrefix(user.id)}pins/${crypto.randomUUID().slice(0, 8)}/${fileName}` : renderKey(user.id, fileName);
+  if (purpose === "schedule") await recordUnpaidRender(env, user.id, key);
   await putMedia(env, key, pin.jpeg, "image/jpeg");
-  return { url: mediaUrl(env.APP_URL, key), fileName, width: pin.width, height: pin.height, timings: pin.timings };
+  const url = mediaUrl(env.APP_URL, key);
+  let creditsCharged = 0;
+  if (purpose === "download") {
+    try {
+      const { charged } = await addPinHistory(
+        env,
+        user.id,
+        { action: "downloaded", title: post.title ?? "", description: post.description ?? "", url: post.url ?? "", imageUrl: url, mediaType: "image" },
+        { category: "image", amount: CREDIT_COSTS.image, reason: "Pin download", reference: chargeReference },
+      );
+      if (charged) creditsCharged = CREDIT_COSTS.image;
+    } catch (error) {
+      await env.MEDIA.delete(key);
+      throw error;
+    }
+  }
+  return { url, imageURL: url, fileName, width: pin.width, height: pin.height, purpose, creditsCharged };
 }

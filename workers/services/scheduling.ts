@@ -16,7 +16,7 @@ import {
   type ScheduleResponse,
 } from "../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../contracts/scheduling.ts";
-import type { NewPinInput, Refusal } from "../../durable-objects/profile-scheduler.ts";
+import type { NewPinInput, Refusal, Reserved } from "../../durable-objects/profile-scheduler.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { pinHistory, pinterestProfiles } from "../db/schema.ts";
@@ -25,6 +25,8 @@ import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
+import { claimKeys, finishKeys, releaseKeys, requestHash } from "./idempotency.ts";
+import { rendersToUnlock } from "./pin-renders.ts";
 import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
 
@@ -34,8 +36,6 @@ import { schedulerFor } from "./scheduler-index.ts";
  * that profile's ProfileScheduler. Scheduling charges the pin's credit through
  * the credit service, once per pin id.
  */
-
-/** Parallel credit charges per request (their D1 round trips overlap). */
 
 function refused(refusal: Refusal): never {
   throw new ServiceError(refusal.status, refusal.message, refusal.field);
@@ -73,47 +73,94 @@ export async function saveSchedulingSettings(env: Env, user: User, settings: Sch
 
 // ------------------------------------------------------------------ scheduling
 
-/** A pin id: from the client's reference (the same reference on the same profile is the same pin), else random. */
-async function pinIdFor(profileId: string, reference: string | undefined): Promise<string> {
-  if (!reference) return crypto.randomUUID();
-  return `r${(await sha256Hex(`${profileId}\n${reference}`)).slice(0, 40)}`;
+/** The operation idempotency keys of scheduled pins are scoped to. */
+const SCHEDULE_OPERATION = "schedulePin";
+
+/** A pin id: named after its request's claim (idempotency.ts), else random. Never after the client's key. */
+async function pinIdFor(profileId: string, claimId: string | undefined): Promise<string> {
+  if (!claimId) return crypto.randomUUID();
+  return `r${(await sha256Hex(`${profileId}\n${claimId}`)).slice(0, 40)}`;
 }
+
+/** What a finished pin's idempotency key answers on a replay. */
+interface ScheduledPinAnswer {
+  scheduledPin: ScheduledPin;
+  repeatingPin: RepeatingPin | null;
+}
+
+export const PIN_DELETED_SINCE_MESSAGE = "This reference was used for a pin that has been deleted since. Use a new reference to schedule it again.";
 
 /**
  * Schedules pins, all or none: every profile named must be the caller's, a
  * SpecificDate must be in the future, the 48-hour rule holds, and every new
- * pin's credit is charged (image 1, video 5; reference = the pin id, so a
- * retry never charges twice). `fieldPrefix(i)` names fields in messages.
+ * pin's credit is charged (image 1, video 5, once per pin). A pin's
+ * `reference` is its idempotency key (decision 017): a replay with the same
+ * content answers the pin as first scheduled, with nothing charged; the same
+ * reference with other content is refused (409). `fieldPrefix(i)` names fields
+ * in messages.
  */
 export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[], fieldPrefix: (index: number) => string): Promise<ScheduleResponse> {
   const now = Date.now();
+  const firstWithReference = new Map<string, number>();
   pins.forEach((pin, index) => {
-    if (pin.type === "SpecificDate" && (pin.scheduledTime ?? 0) <= now) {
-      throw new ServiceError(400, "scheduledTime must be in the future", `${fieldPrefix(index)}scheduledTime`);
-    }
+    if (pin.reference === undefined) return;
+    const earlier = firstWithReference.get(pin.reference);
+    if (earlier !== undefined) throw new ServiceError(400, `reference repeats the one of pin ${earlier + 1}`, `${fieldPrefix(index)}reference`);
+    firstWithReference.set(pin.reference, index);
   });
   const profiles = new Map((await listProfiles(env, user.id)).map((profile) => [profile.username, profile]));
+  pins.forEach((pin, index) => {
+    if (!profiles.has(pin.pinterestProfileUsername)) {
+      throw new ServiceError(404, `No Pinterest profile named ${pin.pinterestProfileUsername} is connected.`, `${fieldPrefix(index)}pinterestProfileUsername`);
+    }
+  });
+  const renders = await rendersToUnlock(env, user.id, pins.map((pin, index) => ({ imageURL: pin.imageURL, field: `${fieldPrefix(index)}imageURL` })));
 
-  // Group by profile, keeping each pin's place in the request.
+  // 0. Claim the idempotency keys: finished ones answer as first scheduled.
+  const referenced = [...firstWithReference.values()];
+  const claimList = await claimKeys(
+    env,
+    user.id,
+    SCHEDULE_OPERATION,
+    await Promise.all(referenced.map(async (index) => ({ key: pins[index].reference as string, hash: await requestHash(pins[index]), field: `${fieldPrefix(index)}reference` }))),
+    now,
+  );
+  const claims = new Map(referenced.map((index, i) => [index, claimList[i]]));
+  const replayed = new Map<number, ScheduledPinAnswer>();
+  for (const [index, claim] of claims) if (claim.done) replayed.set(index, claim.response as ScheduledPinAnswer);
+
+  // Group the pins to place by profile, keeping each pin's place in the request.
   const groups = new Map<string, { profile: PinterestProfile; inputs: NewPinInput[]; indexes: number[] }>();
-  const seen = new Map<string, number>();
+  const idOf = new Map<number, string>();
   for (const [index, pin] of pins.entries()) {
-    const profile = profiles.get(pin.pinterestProfileUsername);
-    if (!profile) throw new ServiceError(404, `No Pinterest profile named ${pin.pinterestProfileUsername} is connected.`, `${fieldPrefix(index)}pinterestProfileUsername`);
-    const id = await pinIdFor(profile.id, pin.reference);
-    const earlier = seen.get(id);
-    if (earlier !== undefined) throw new ServiceError(400, `reference repeats the one of pin ${earlier + 1}`, `${fieldPrefix(index)}reference`);
-    seen.set(id, index);
+    if (replayed.has(index)) continue;
+    const profile = profiles.get(pin.pinterestProfileUsername) as PinterestProfile;
+    const id = await pinIdFor(profile.id, claims.get(index)?.id);
+    idOf.set(index, id);
     const group = groups.get(profile.id) ?? { profile, inputs: [], indexes: [] };
     const { reference: _reference, pinterestProfileUsername: _username, scheduledTime, ...fields } = pin;
     group.inputs.push({ ...fields, id, media_id: pin.media_id ?? null, scheduledTime: pin.type === "SpecificDate" ? (scheduledTime ?? null) : null });
     group.indexes.push(index);
     groups.set(profile.id, group);
   }
+  // Keys this request claimed are let go again when it changes nothing, so a corrected request may reuse them.
+  const newClaims = [...claims.entries()].filter(([, claim]) => claim.fresh && !claim.done).map(([index, claim]) => ({ claim, chargedReference: `scheduled:${idOf.get(index)}` }));
+  const letGo = () => releaseKeys(env, user.id, SCHEDULE_OPERATION, newClaims);
+  // A replay answers as first scheduled, whenever it comes; a pin to place must be due in the future.
+  const past = pins.findIndex((pin, index) => !replayed.has(index) && pin.type === "SpecificDate" && (pin.scheduledTime ?? 0) <= now);
+  if (past >= 0) {
+    await letGo();
+    throw new ServiceError(400, "scheduledTime must be in the future", `${fieldPrefix(past)}scheduledTime`);
+  }
 
   // 1. Reserve the places in each queue (held: not posted until confirmed).
-  const reserved: { profile: PinterestProfile; ids: string[]; held: NewPinInput[] }[] = [];
-  const releaseAll = () => Promise.all(reserved.map(({ profile, held }) => schedulerFor(env, profile.id).release(held.map((p) => p.id))));
+  const reserved: { profile: PinterestProfile; ids: string[]; held: { pin: NewPinInput; index: number }[] }[] = [];
+  const releaseAll = () => Promise.all(reserved.map(({ profile, held }) => schedulerFor(env, profile.id).release(held.map(({ pin }) => pin.id))));
+  const refuse = async (error: unknown): Promise<never> => {
+    await releaseAll();
+    await letGo();
+    throw error;
+  };
   for (const { profile, inputs, indexes } of groups.values()) {
     const answer = await schedulerFor(env, profile.id).reserve({
       profileKey: profile.id,
@@ -123,33 +170,56 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
       pins: inputs,
       fieldPrefixes: indexes.map(fieldPrefix),
     });
-    if (!answer.ok) {
-      await releaseAll();
-      refused(answer);
-    }
-    const heldIds = new Set(answer.pins.filter((p) => p.state === "held").map((p) => p.id));
-    reserved.push({ profile, ids: inputs.map((p) => p.id), held: inputs.filter((p) => heldIds.has(p.id)) });
+    if (!answer.ok) await refuse(new ServiceError(answer.status, answer.message, answer.field));
+    const states = new Map((answer as Reserved).pins.map((p) => [p.id, p.state]));
+    reserved.push({
+      profile,
+      ids: inputs.map((p) => p.id),
+      held: inputs.flatMap((pin, i) => (states.get(pin.id) === "held" ? [{ pin, index: indexes[i] }] : [])),
+    });
+    const gone = inputs.findIndex((pin) => states.get(pin.id) === "gone");
+    if (gone >= 0) await refuse(new ServiceError(409, PIN_DELETED_SINCE_MESSAGE, `${fieldPrefix(indexes[gone])}reference`));
   }
 
-  // 2. Charge the credits of the new pins (idempotent by pin id).
-  let creditsCharged: number;
+  // 2. Charge the credits of the new pins (once per pin id), unlocking the renders they use.
+  let creditsCharged = 0;
   try {
-    creditsCharged = await chargeScheduledPins(env, user, reserved.flatMap(({ profile, held }) => held.map((pin) => ({ username: profile.username, pin }))));
+    creditsCharged = await chargeScheduledPins(
+      env,
+      user,
+      reserved.flatMap(({ profile, held }) => held.map(({ pin, index }) => ({ username: profile.username, pin, render: renders.get(index) }))),
+    );
   } catch (error) {
-    await releaseAll();
-    throw error;
+    await refuse(error);
   }
 
-  // 3. Queue them.
-  const byId = new Map<string, ScheduledPin>();
-  const repeatingPins: RepeatingPin[] = [];
+  // 3. Queue them, and remember each referenced pin's answer.
+  const pinsById = new Map<string, ScheduledPin>();
+  const repeatingById = new Map<string, RepeatingPin>();
   for (const { profile, ids } of reserved) {
     const answer = await schedulerFor(env, profile.id).confirm(ids, profile.status, profile.lastError);
-    for (const pin of answer.scheduledPins) byId.set(pin.id, pin);
-    repeatingPins.push(...answer.repeatingPins);
+    for (const pin of answer.scheduledPins) pinsById.set(pin.id, pin);
+    for (const pin of answer.repeatingPins) repeatingById.set(pin.id, pin);
   }
-  const order = [...seen.keys()];
-  return { scheduledPins: order.map((id) => byId.get(id)).filter((p): p is ScheduledPin => p !== undefined), repeatingPins, creditsCharged };
+  const answers = pins.map((_, index): ScheduledPinAnswer | null => {
+    const replay = replayed.get(index);
+    if (replay) return replay;
+    const id = idOf.get(index) as string;
+    const scheduledPin = pinsById.get(id);
+    return scheduledPin ? { scheduledPin, repeatingPin: repeatingById.get(`${id}-repeat`) ?? null } : null;
+  });
+  await finishKeys(
+    env,
+    user.id,
+    SCHEDULE_OPERATION,
+    [...claims.entries()].flatMap(([index, claim]) => (!claim.done && answers[index] ? [{ claim, response: answers[index] }] : [])),
+  );
+  const found = answers.filter((answer): answer is ScheduledPinAnswer => answer !== null);
+  return {
+    scheduledPins: found.map((answer) => answer.scheduledPin),
+    repeatingPins: found.flatMap((answer) => (answer.repeatingPin ? [answer.repeatingPin] : [])),
+    creditsCharged,
+  };
 }
 
 /**
@@ -157,7 +227,7 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
  * video 5; reference `scheduled:<pin id>`), after checking that the balance
  * pays them all. Answers the credits charged now (a retried pin was charged before).
  */
-async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput }[]): Promise<number> {
+async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput; render?: string }[]): Promise<number> {
   await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + CREDIT_COSTS[pin.mediaType], 0));
   let charged = 0;
   for (let start = 0; start < charges.length; start += MAX_PIN_HISTORY_BATCH) {
@@ -165,9 +235,10 @@ async function chargeScheduledPins(env: Env, user: User, charges: { username: st
     const results = await addPinHistories(
       env,
       user.id,
-      batch.map(({ username, pin }) => ({
+      batch.map(({ username, pin, render }) => ({
         details: pinHistoryDetails({ ...pin, pinterestProfileUsername: username }, "scheduled", null),
         spend: { category: pin.mediaType, amount: CREDIT_COSTS[pin.mediaType], reason: "Pin scheduled", reference: `scheduled:${pin.id}` },
+        unlocksRender: render,
       })),
     );
     results.forEach((result, i) => {

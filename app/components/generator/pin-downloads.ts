@@ -1,14 +1,13 @@
 import type { Post } from "../../../contracts/post.ts";
 import { renderTemplateImage } from "../../lib/pin-images.ts";
-import { addPinHistoryAndAdjustCredits, reasonOf } from "../../lib/generator/api.ts";
+import { reasonOf } from "../../lib/generator/api.ts";
 import { downloadPin, downloadPins, fetchPinBytes, saveFile, zipPins, type DownloadDeps } from "../../lib/generator/download.ts";
 import type { Toaster } from "../shell/toast.tsx";
 
-/** The browser's download pipeline: server render (retried once on 500), bytes, credit, file. */
+/** The browser's download pipeline: server render and charge (retried once on 500), bytes, file. */
 export const browserDownloads: DownloadDeps = {
-  render: (body) => renderTemplateImage(body),
+  render: renderTemplateImage,
   fetchBytes: fetchPinBytes,
-  charge: addPinHistoryAndAdjustCredits,
 };
 
 type SetFlags = (ids: ReadonlySet<string>, flags: Partial<Pick<Post, "isDownloading" | "isDownloaded" | "error">>) => void;

@@ -24,7 +24,8 @@ export async function scheduleGridPosts(
   }, 250);
   try {
     const result = await schedulePosts(posts, target, {
-      render: async (post) => (await renderTemplateImage(renderPostBody(post, { bypassResize: options.bypassResize }))).url,
+      // Rendered for scheduling: free here, paid by the schedule that uses it.
+      render: async (post) => (await renderTemplateImage({ post: renderPostBody(post, { bypassResize: options.bypassResize }), purpose: "schedule" })).url,
       schedule: (pins) => schedulePins(pins),
       setFlags: options.setFlags,
       onFloor: (value) => {

@@ -78,7 +78,8 @@ export async function applyAiCopy(
             keywords: settings.aiKeywords,
             language: settings.aiLanguage,
             tone: settings.aiTone,
-            reference: `ai-${kind}-${batch[0].id}`,
+            // One key per request: a new rewrite gets new texts, a retry of this one never pays twice.
+            reference: `ai-${kind}-${crypto.randomUUID()}`,
           };
           try {
             const results = (await client.rewrite(request, batch.length > 1)).map((result) => result.trim()).filter(Boolean);
@@ -113,7 +114,7 @@ export async function applyAiCopy(
     for (const [imageURL, group] of byImage) {
       jobs.push(async () => {
         try {
-          const altText = (await client.altText({ imageURL, aiLanguage: settings.aiLanguage, reference: `ai-alt-${group[0].id}` })).trim();
+          const altText = (await client.altText({ imageURL, aiLanguage: settings.aiLanguage, reference: `ai-alt-${crypto.randomUUID()}` })).trim();
           if (altText) for (const post of group) post.altText = altText;
         } catch (error) {
           // Spec section 8: an alt-text failure keeps the existing text.

@@ -1,4 +1,3 @@
-import type { CreditCategory } from "../../../contracts/credits.ts";
 import type { AltTextResponse, RewriteTextResponse } from "../../../contracts/ai.ts";
 import type { DesignSettings, RgbaColor } from "../../../contracts/design-settings.ts";
 import type {
@@ -130,34 +129,6 @@ export function fetchDrafts(lastDraftId?: string | null) {
 }
 export async function deleteDraft(draftId: string): Promise<void> {
   await apiJson(`/api/user/drafts/deleteDraft/${encodeURIComponent(draftId)}`, { method: "DELETE" });
-}
-
-// ------------------------------------------------------------------ credits
-
-export interface PinHistoryEntry {
-  pinDetails: { action: "downloaded" | "scheduled" | "pinned"; title: string; description: string; url: string; imageUrl: string };
-  numCreditsToConsume: number;
-  /** Required (spec section 5): without it nothing is sent and an error is logged. */
-  category: CreditCategory | undefined;
-  /** Idempotency key: the same reference is never charged twice. */
-  reference: string;
-}
-
-/** POST /api/scraping/addPinHistoryAndAdjustCredits; null when there was no category to send. */
-export async function addPinHistoryAndAdjustCredits(entry: PinHistoryEntry): Promise<{ charged: boolean; usedPinCredits: number } | null> {
-  if (!entry.category) {
-    console.error("addPinHistoryAndAdjustCredits needs a credit category: nothing was sent", { reference: entry.reference });
-    return null;
-  }
-  const { title, description, url, imageUrl, action } = entry.pinDetails;
-  return apiJson<{ charged: boolean; usedPinCredits: number }>("/api/scraping/addPinHistoryAndAdjustCredits", {
-    json: {
-      pinDetails: { action, title: title.slice(0, 500), description: description.slice(0, 2000), url: url.slice(0, 2048), imageUrl: imageUrl.slice(0, 2048) },
-      numCreditsToConsume: entry.numCreditsToConsume,
-      category: entry.category,
-      reference: entry.reference,
-    },
-  });
 }
 
 /** The server's words for a failed call, or a general fallback. */

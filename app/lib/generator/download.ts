@@ -1,22 +1,22 @@
 import { zipSync, type Zippable } from "fflate";
-import { CREDIT_COSTS } from "../../../contracts/credits.ts";
 import type { Post } from "../../../contracts/post.ts";
-import type { RenderedPinImage } from "../pin-images.ts";
-import type { PinHistoryEntry } from "./api.ts";
+import type { RenderTemplateImageBody } from "../../../contracts/render.ts";
+import { renderReference, type RenderedPinImage } from "../pin-images.ts";
 import { renderPostBody } from "./generate.ts";
 import { mapLimit } from "./tasks.ts";
 
 /**
  * Downloading pins (spec sections 2 and 9): the server renders the post's pin
- * (a 1000 x 1500 JPEG), the browser fetches the bytes, then one image credit
- * is charged and the pin recorded in the history; only then is the file
- * saved, under the post's file name. Many pins go into one ZIP.
+ * (a 1000 x 1500 JPEG) and charges one image credit for it, recording it in
+ * the pin history; the browser then fetches the bytes and saves the file
+ * under the post's file name. Many pins go into one ZIP. The render's
+ * reference is the hash of what is rendered: asking again for the same pin
+ * (a retry, or the same download later) answers the same image, charged once.
  */
 
 export interface DownloadDeps {
-  render(body: ReturnType<typeof renderPostBody>): Promise<RenderedPinImage>;
+  render(body: RenderTemplateImageBody): Promise<RenderedPinImage>;
   fetchBytes(url: string): Promise<Uint8Array>;
-  charge(entry: PinHistoryEntry): Promise<unknown>;
 }
 
 export interface DownloadedPin {
@@ -26,33 +26,24 @@ export interface DownloadedPin {
   bytes: Uint8Array;
 }
 
-/**
- * The idempotency key of one rendered pin's charge: the same post and the same
- * rendered image are charged once, however often the charge is retried.
- */
-export function downloadReference(postId: string, imageUrl: string): string {
-  let hash = 2166136261;
-  for (let i = 0; i < imageUrl.length; i++) hash = Math.imul(hash ^ imageUrl.charCodeAt(i), 16777619);
-  return `pin-download:${postId.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 64)}:${(hash >>> 0).toString(36)}`;
+/** The render request of a download, with its idempotency key. */
+export async function downloadRequest(post: Post, options: { bypassResize?: boolean } = {}): Promise<RenderTemplateImageBody> {
+  const body = { ...renderPostBody(post, options), url: post.url.slice(0, 2048) };
+  return { post: body, purpose: "download", reference: await renderReference("pin-download", body) };
 }
 
-/** Renders, fetches and charges one pin. Throws (nothing charged) when rendering or fetching fails. */
+/** Renders (and so charges) and fetches one pin. Throws when rendering or fetching fails. */
 export async function downloadPin(post: Post, deps: DownloadDeps, options: { bypassResize?: boolean } = {}): Promise<DownloadedPin> {
-  const rendered = await deps.render(renderPostBody(post, options));
-  const bytes = await deps.fetchBytes(rendered.url);
-  const entry: PinHistoryEntry = {
-    pinDetails: { action: "downloaded", title: post.title, description: post.description, url: post.url, imageUrl: rendered.url },
-    numCreditsToConsume: CREDIT_COSTS.image,
-    category: "image",
-    reference: downloadReference(post.id, rendered.url),
-  };
+  const request = await downloadRequest(post, options);
+  let rendered: RenderedPinImage;
   try {
-    await deps.charge(entry);
+    rendered = await deps.render(request);
   } catch (error) {
-    // A dropped connection may hide a charge that happened: the same reference makes the retry safe.
-    if (error instanceof TypeError) await deps.charge(entry);
-    else throw error;
+    // A dropped connection may hide a render that was charged: the same reference makes the retry safe.
+    if (!(error instanceof TypeError)) throw error;
+    rendered = await deps.render(request);
   }
+  const bytes = await deps.fetchBytes(rendered.url);
   return { postId: post.id, fileName: post.fileName || rendered.fileName, imageUrl: rendered.url, bytes };
 }
 
