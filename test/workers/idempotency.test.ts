@@ -1,8 +1,10 @@
 import { and, eq, lt } from "drizzle-orm";
+import * as v from "valibot";
 import { beforeAll, describe, expect, it } from "vitest";
+import { RewriteTextBody } from "../../contracts/ai.ts";
 import { database } from "../../workers/db/client.ts";
 import { creditLedger, pinHistory } from "../../workers/db/schema.ts";
-import { KEY_REUSED_MESSAGE } from "../../workers/services/idempotency.ts";
+import { KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE, requestHash } from "../../workers/services/idempotency.ts";
 import { PIN_DELETED_SINCE_MESSAGE } from "../../workers/services/scheduling.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, grantCredits, imagePin, pinterestName, post, runAlarm, sandboxPins, type ConnectedProfile } from "./scheduling-support.ts";
@@ -116,6 +118,41 @@ describe("idempotency keys name one request", () => {
     expect((await post(other, REWRITE, { prompt: "Brass candle holders", reference })).status).toBe(200);
     expect((await post(user, ALT_TEXT, { imageURL: "https://x.example.com/oak.jpg", reference })).status).toBe(200);
     expect(await spent(other)).toBe(0.5);
+  });
+
+  it("refuses a replay while the first request is still running, and lets a retry continue a request that died", async () => {
+    const reference = `running-key-${crypto.randomUUID().slice(0, 8)}`;
+    const body = { prompt: "Woven baskets for a small hallway" };
+    const claim = (updatedAt: number) =>
+      testEnv.DB.prepare(
+        `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
+         VALUES (?1, 'rewriteText', ?2, ?3, ?4, 'pending', NULL, ?5, ?5)
+         ON CONFLICT (user_id, operation, key) DO UPDATE SET updated_at = excluded.updated_at`,
+      )
+        .bind(user.userId, reference, requestHashOf, claimId, updatedAt)
+        .run();
+    // The server remembers the validated body (defaults filled in).
+    const requestHashOf = await requestHash(v.parse(RewriteTextBody, body));
+    const claimId = crypto.randomUUID();
+    await claim(Date.now());
+    const before = await spent(user);
+    const running = await post(user, REWRITE, { ...body, reference });
+    expect(running.status).toBe(409);
+    expect(await read(running)).toEqual({ error: KEY_IN_PROGRESS_MESSAGE, field: "reference" });
+    // Two minutes without news: the first request died; the retry does the work, charged under the claim once.
+    await claim(Date.now() - 3 * 60_000);
+    expect((await post(user, REWRITE, { ...body, reference })).status).toBe(200);
+    expect(await spent(user)).toBe(before + 0.5);
+    expect((await spends(user)).some((row) => row.reference === `rewriteText:${claimId}`)).toBe(true);
+  });
+
+  it("forgets a key after 30 days: it then names a new request", async () => {
+    const reference = `old-key-${crypto.randomUUID().slice(0, 8)}`;
+    expect((await post(user, REWRITE, { prompt: "Rattan chairs", reference })).status).toBe(200);
+    await testEnv.DB.prepare(`UPDATE idempotency_keys SET created_at = ?1 WHERE user_id = ?2 AND key = ?3`).bind(Date.now() - 31 * 86_400_000, user.userId, reference).run();
+    const before = await spent(user);
+    expect((await post(user, REWRITE, { prompt: "Rattan stools", reference })).status).toBe(200);
+    expect(await spent(user)).toBe(before + 0.5);
   });
 
   it("lets a refused request's key be used again for the corrected request", async () => {
