@@ -92,9 +92,12 @@ describe("the navbar", () => {
     await closeMenu(page);
 
     await navbar.getByRole("button", { name: "Menu", exact: true }).click();
+    // The menu moves focus into itself once it has opened: wait for that, or it can take focus back after ours.
+    await page.waitForFunction(() => document.activeElement?.closest('[role="menu"]') != null);
     await page.getByRole("menuitem", { name: "Templates" }).focus();
+    await page.waitForFunction(() => document.activeElement?.textContent === "Templates");
     await page.keyboard.press("ArrowUp");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Schedule");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Schedule");
   });
 
   it("gives a signed-in user the account pages and Log out, and no admin page", async () => {
