@@ -36,15 +36,22 @@ async function call<T>(path: string, token: string | null, body?: unknown): Prom
   return (await response.json()) as T;
 }
 
-/** Connects a sandbox Pinterest account (auto-approved consent) and answers its first board. */
+/**
+ * Connects a sandbox Pinterest account (auto-approved consent) the way a browser does, carrying the
+ * cookie the state check sets to the callback, and answers its first board.
+ */
 async function connect(token: string, username: string): Promise<{ id: string; name: string }> {
-  const { authorizeUrl } = await call<{ authorizeUrl: string }>("/api/pinterestAPI/recordPinterestStateCheck", token, {
-    stateCheck: `bench-${crypto.randomUUID()}`,
-    redirectUrl: "/scheduling",
+  const started = await fetch(`${app}/api/pinterestAPI/recordPinterestStateCheck`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.9", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ stateCheck: `bench-${crypto.randomUUID()}`, redirectUrl: "/scheduling" }),
   });
+  if (!started.ok) throw new Error(`state check answered ${started.status}: ${await started.text()}`);
+  const { authorizeUrl } = (await started.json()) as { authorizeUrl: string };
+  const cookie = started.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
   const consent = await fetch(`${authorizeUrl}&auto_approve=1&username=${username}`, { redirect: "manual" });
   const back = new URL(consent.headers.get("location")!);
-  const done = await fetch(`${app}${back.pathname}${back.search}`, { redirect: "manual" });
+  const done = await fetch(`${app}${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie } });
   if (!done.headers.get("location")?.includes("pinterestConnected=")) throw new Error(`connecting ${username} failed: ${done.headers.get("location")}`);
   const accounts = (await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/accounts`)).json()) as { username: string; boards: { id: string; name: string }[] }[];
   return accounts.find((account) => account.username === username)!.boards[0];

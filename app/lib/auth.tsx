@@ -1,6 +1,7 @@
 import { useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
 import type { AuthTokens, SignupBody } from "../../contracts/auth.ts";
+import { sameSitePath } from "../../contracts/paths.ts";
 import type { UserCredentials } from "../../contracts/user.ts";
 import { apiJson, fullLogout, LOGGED_OUT_EVENT, refreshTokens, storedTokens, storeTokens } from "./api-client.ts";
 import { googleSignInPopup } from "./google-sign-in.ts";
@@ -112,10 +113,11 @@ export function useAuth(): AuthApi {
 
 /** Where to go after logging in: the previous page, or / when that was a sign-in page (spec section 2). */
 export function afterLoginPath(from: string | null | undefined): string {
-  if (!from || !from.startsWith("/") || from.startsWith("//")) return "/";
-  const path = from.split(/[?#]/)[0];
+  const safe = from ? sameSitePath(from, "https://this.site") : null;
+  if (!safe) return "/";
+  const path = safe.split(/[?#]/)[0];
   if (["/login", "/signup", "/forgot-password", "/reset-password"].includes(path) || path.startsWith("/auth/") || path.startsWith("/pinterest-oauth")) {
     return "/";
   }
-  return from;
+  return safe;
 }

@@ -1,9 +1,11 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "../../workers/db/client.ts";
-import { pinterestProfiles } from "../../workers/db/schema.ts";
+import { pinterestOauthStates, pinterestProfiles } from "../../workers/db/schema.ts";
+import { sha256Hex } from "../../workers/auth/tokens.ts";
+import { oauthBindingCookieName, OTHER_BROWSER_MESSAGE } from "../../workers/services/pinterest-connection.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
-import { app, read, sandbox, testEnv } from "./support.ts";
+import { app, read, sandbox, testEnv, cookiesSetBy } from "./support.ts";
 
 const db = database(testEnv.DB);
 let counter = 0;
@@ -21,8 +23,8 @@ async function connect(user: TestUser, username: string, redirectUrl = "/schedul
   const back = new URL(consent.headers.get("location")!);
   expect(back.pathname).toBe("/api/pinterestAPI/oauthCallback");
   expect(back.searchParams.get("state")).toBe(stateCheck);
-  const callback = await app(`${back.pathname}${back.search}`, { redirect: "manual" });
-  return { authorizeUrl: new URL(authorizeUrl), callback, callbackPath: `${back.pathname}${back.search}` };
+  const callback = await app(`${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie: cookiesSetBy(started) } });
+  return { authorizeUrl: new URL(authorizeUrl), callback, callbackPath: `${back.pathname}${back.search}`, cookie: cookiesSetBy(started) };
 }
 
 async function activate(user: TestUser, username: string) {
@@ -39,7 +41,7 @@ beforeAll(async () => {
 describe("connecting a Pinterest profile", () => {
   it("sends the user to Pinterest with our client id, the read/write scopes and the state, then stores the profile", async () => {
     const username = pinterestName("alice");
-    const { authorizeUrl, callback, callbackPath } = await connect(alice, username);
+    const { authorizeUrl, callback, callbackPath, cookie } = await connect(alice, username);
     expect(authorizeUrl.searchParams.get("client_id")).toBe(testEnv.PINTEREST_CLIENT_ID);
     expect(authorizeUrl.searchParams.get("redirect_uri")).toBe("http://app.test/api/pinterestAPI/oauthCallback");
     expect(authorizeUrl.searchParams.get("scope")!.split(",")).toEqual(expect.arrayContaining(["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"]));
@@ -55,8 +57,8 @@ describe("connecting a Pinterest profile", () => {
     expect(row.refreshTokenSealed).toMatch(/^v1\./);
     expect(`${row.accessTokenSealed}${row.refreshTokenSealed}`).not.toMatch(/pina_|pinr_/);
 
-    // The state is good once.
-    const replay = await app(callbackPath, { redirect: "manual" });
+    // The state is good once, even in the browser that started it.
+    const replay = await app(callbackPath, { redirect: "manual", headers: { cookie } });
     expect(replay.headers.get("location")).toContain("pinterestError=");
   });
 
@@ -67,6 +69,49 @@ describe("connecting a Pinterest profile", () => {
     const forged = await app("/api/pinterestAPI/oauthCallback?code=abc&state=never-recorded-state", { redirect: "manual" });
     expect(forged.status).toBe(302);
     expect(forged.headers.get("location")).toContain("pinterestError=");
+  });
+});
+
+describe("a connection belongs to the browser that started it", () => {
+  it("refuses a callback in another browser: an attacker's link connects nothing to the attacker's account", async () => {
+    const username = pinterestName("victim");
+    // The attacker records a state on their own account and keeps its cookie to themselves...
+    const stateCheck = `state-${crypto.randomUUID()}`;
+    const started = await app("/api/pinterestAPI/recordPinterestStateCheck", json({ stateCheck, redirectUrl: "/scheduling" }, bearer(bob.tokens)));
+    const { authorizeUrl } = await read(started);
+    // ...and sends the authorize URL to the victim, whose browser consents and comes back.
+    const consent = await fetch(`${authorizeUrl}&auto_approve=1&username=${username}`, { redirect: "manual" });
+    const back = new URL(consent.headers.get("location")!);
+    const victimSession = await app(`${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie: "pb_pinterest_0123456789abcdef=forged" } });
+    expect(victimSession.status).toBe(302);
+    const location = new URL(victimSession.headers.get("location")!, "http://app.test");
+    expect(location.searchParams.get("pinterestError")).toBe(OTHER_BROWSER_MESSAGE);
+    expect(location.searchParams.get("pinterestConnected")).toBeNull();
+    expect(await db.select().from(pinterestProfiles).where(eq(pinterestProfiles.username, username))).toEqual([]);
+    const me = await read(await app("/api/user", { headers: bearer(bob.tokens) }));
+    expect(me.credentials.authorizedPinterestProfiles.map((p: { username: string }) => p.username)).not.toContain(username);
+  });
+
+  it.each(["/.//evil.example/x", "/%2e//evil.example", "//evil.example", "/\\evil.example", "/\\/evil.example", "https://evil.example/", "javascript:alert(1)", "/\t/evil.example"])(
+    "refuses the redirect %j, which could leave the site",
+    async (redirectUrl) => {
+      const bad = await app("/api/pinterestAPI/recordPinterestStateCheck", json({ stateCheck: `state-${crypto.randomUUID()}`, redirectUrl }, bearer(alice.tokens)));
+      expect(bad.status).toBe(400);
+      expect(await read(bad)).toMatchObject({ field: "redirectUrl" });
+    },
+  );
+
+  it("never answers a Location that leaves the site, whatever the stored path", async () => {
+    for (const stored of ["/.//evil.example/x", "/%2e//evil.example", "//evil.example/x"]) {
+      const stateCheck = `state-${crypto.randomUUID()}`;
+      const binding = "test-binding-secret";
+      await db.insert(pinterestOauthStates).values({ stateHash: await sha256Hex(stateCheck), userId: alice.userId, redirectUrl: stored, browserHash: await sha256Hex(binding), expiresAt: Date.now() + 60_000 });
+      const cookie = `${await oauthBindingCookieName(stateCheck)}=${binding}`;
+      const answer = await app(`/api/pinterestAPI/oauthCallback?state=${stateCheck}&error=x`, { redirect: "manual", headers: { cookie } });
+      const location = answer.headers.get("location")!;
+      expect(location.startsWith("/") && !location.startsWith("//") && !location.includes("\\")).toBe(true);
+      expect(new URL(location, "http://app.test").origin).toBe("http://app.test");
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { database } from "../../workers/db/client.ts";
 import { pinterestProfiles } from "../../workers/db/schema.ts";
 import { schedulerFor } from "../../workers/services/scheduler-index.ts";
 import { bearer, json, type TestUser } from "./accounts-support.ts";
-import { app, read, sandbox, testEnv } from "./support.ts";
+import { app, read, sandbox, testEnv, cookiesSetBy } from "./support.ts";
 
 /** Helpers for the scheduling tests: connected sandbox profiles, credits, the queue and what the stand-in received. */
 
@@ -65,7 +65,7 @@ export async function connectProfile(
   const { authorizeUrl } = await read(started);
   const consent = await fetch(`${authorizeUrl}&auto_approve=1&username=${username}`, { redirect: "manual" });
   const back = new URL(consent.headers.get("location")!);
-  const callback = await app(`${back.pathname}${back.search}`, { redirect: "manual" });
+  const callback = await app(`${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie: cookiesSetBy(started) } });
   if (!callback.headers.get("location")?.includes("pinterestConnected=")) throw new Error(`connecting ${username} failed: ${callback.headers.get("location")}`);
   const row = await database(testEnv.DB).query.pinterestProfiles.findFirst({
     where: and(eq(pinterestProfiles.userId, user.userId), eq(pinterestProfiles.username, username)),

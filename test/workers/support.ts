@@ -38,3 +38,11 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 export function read(response: Response): Promise<any> {
   return response.json();
 }
+
+/** The cookies a response sets, as a Cookie header to send back (what a browser would keep). */
+export function cookiesSetBy(response: Response): string {
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}

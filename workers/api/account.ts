@@ -11,7 +11,7 @@ import {
   VerifyEmailBody,
 } from "../../contracts/auth.ts";
 import { CookiesConsentBody, NewsletterSignupBody, OnboardingChecklistBody, UnsubscribeBody, UserUpdatesBody } from "../../contracts/user.ts";
-import { requestMeta, requireUser } from "../auth/middleware.ts";
+import { cameFromOurSite, NOT_FROM_OUR_SITE, requestMeta, requireUser } from "../auth/middleware.ts";
 import { clearSessionCookie, readSessionCookie, setSessionCookie } from "../auth/session-cookie.ts";
 import {
   authenticateBearer,
@@ -89,6 +89,8 @@ account.post("/logout", async (c) => {
     if (auth) sessions.add(auth.sessionId);
   }
   const cookie = readSessionCookie(c);
+  // The cookie alone is not proof that the user asked: another site can send it.
+  if (cookie && sessions.size === 0 && !cameFromOurSite(c)) return apiError(c, 403, NOT_FROM_OUR_SITE);
   if (cookie) {
     const auth = await authenticateCookie(c.env, cookie);
     if (auth) sessions.add(auth.sessionId);

@@ -7,6 +7,8 @@ import {
   UsernameBody,
   type StateCheckResponse,
 } from "../../contracts/pinterest-connection.ts";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { sameSitePath } from "../../contracts/paths.ts";
 import { requireUser } from "../auth/middleware.ts";
 import {
   activateProfile,
@@ -15,6 +17,7 @@ import {
   completeOAuth,
   createBoard,
   failingProfiles,
+  oauthBindingCookieName,
   recordStateCheck,
   refreshHandle,
   removeProfile,
@@ -27,20 +30,30 @@ export const pinterestApi = router();
 
 pinterestApi.post("/pinterestAPI/recordPinterestStateCheck", requireUser, valid("json", StateCheckBody), async (c) => {
   const { stateCheck, redirectUrl } = c.req.valid("json");
-  return c.json({ authorizeUrl: await recordStateCheck(c.env, c.var.auth.user, stateCheck, redirectUrl) } satisfies StateCheckResponse);
+  const { authorizeUrl, binding } = await recordStateCheck(c.env, c.var.auth.user, stateCheck, redirectUrl);
+  // Only this browser may finish the connection: the callback must bring this cookie back.
+  setCookie(c, await oauthBindingCookieName(stateCheck), binding, { httpOnly: true, secure: true, sameSite: "Lax", path: CALLBACK_PATH, maxAge: 10 * 60 });
+  return c.json({ authorizeUrl } satisfies StateCheckResponse);
 });
 
+const CALLBACK_PATH = "/api/pinterestAPI/oauthCallback";
+
 /**
- * Pinterest sends the browser here after consent. No session is needed: the
- * one-time state names the user. Goes back to the page that started it, with
+ * Pinterest sends the browser here after consent. The one-time state names
+ * the user and must come back with the cookie of the browser that started it.
+ * Goes back to the page that started it (a path of this site), with
  * `pinterestConnected=<username>` or `pinterestError=<message>`.
  */
 pinterestApi.get("/pinterestAPI/oauthCallback", async (c) => {
-  const outcome = await completeOAuth(c.env, { code: c.req.query("code"), state: c.req.query("state"), error: c.req.query("error") });
+  const state = c.req.query("state");
+  const outcome = await completeOAuth(c.env, { code: c.req.query("code"), state, error: c.req.query("error") }, async (stateCheck) => getCookie(c, await oauthBindingCookieName(stateCheck)));
+  if (state) deleteCookie(c, await oauthBindingCookieName(state), { path: CALLBACK_PATH, secure: true, httpOnly: true, sameSite: "Lax" });
   const target = new URL(outcome.redirectUrl, c.env.APP_URL);
   if (outcome.username) target.searchParams.set("pinterestConnected", outcome.username);
   if (outcome.error) target.searchParams.set("pinterestError", outcome.error);
-  return c.redirect(`${target.pathname}${target.search}`, 302);
+  // outcome.redirectUrl is a normalised path of this site; the guard stays here too.
+  const location = sameSitePath(`${target.pathname}${target.search}`, c.env.APP_URL) ?? "/scheduling";
+  return c.redirect(location, 302);
 });
 
 pinterestApi.post("/pinterestAPI/activatePinterestProfile", requireUser, valid("json", UsernameBody), async (c) => {

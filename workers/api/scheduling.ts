@@ -28,7 +28,7 @@ import {
   type UpdatedPinResponse,
   type UpdatedPinsResponse,
 } from "../../contracts/scheduling-api.ts";
-import { requireUser } from "../auth/middleware.ts";
+import { requireSameSiteWhenCookie, requireUser } from "../auth/middleware.ts";
 import {
   deleteAllScheduledPins,
   deleteRepeatingPin,
@@ -130,7 +130,7 @@ schedulingApi.post("/user/getPinHistory", requireUser, valid("json", PinHistoryB
 export const schedulingHighMem = router();
 schedulingHighMem.use("/scheduling/*", requireUser);
 
-schedulingHighMem.get("/scheduling/resetScheduledTimes/:username", valid("param", UsernameParam), async (c) => {
+schedulingHighMem.get("/scheduling/resetScheduledTimes/:username", requireSameSiteWhenCookie, valid("param", UsernameParam), async (c) => {
   const updatedCount = await resetScheduledTimes(c.env, c.var.auth.user, c.req.valid("param").username);
   return c.json({ message: UPDATED_PINS_MESSAGE, updatedCount } satisfies ResetScheduledTimesResponse);
 });

@@ -30,13 +30,30 @@ export const requireUser = createMiddleware<AppBindings>(async (c, next) => {
   const cookie = readSessionCookie(c);
   const auth = cookie ? await authenticateCookie(c.env, cookie) : null;
   if (!auth) return apiError(c, 401, "Please log in to continue.");
-  if (!SAFE_METHODS.has(c.req.method) && !isOwnOrigin(c)) return apiError(c, 403, "This request did not come from our site.");
+  if (!SAFE_METHODS.has(c.req.method) && !cameFromOurSite(c)) return apiError(c, 403, NOT_FROM_OUR_SITE);
   c.set("auth", auth);
   return next();
 });
 
-function isOwnOrigin(c: Context<AppBindings>) {
+export const NOT_FROM_OUR_SITE = "This request did not come from our site.";
+
+/**
+ * Proof that a request was sent by our own pages: its Origin is ours, or,
+ * when the browser sent no Origin (a same-origin GET), Sec-Fetch-Site says
+ * same-origin. A link or form on another site has neither.
+ */
+export function cameFromOurSite(c: Context) {
   const origin = c.req.header("origin");
-  if (!origin) return false;
-  return origin === new URL(c.env.APP_URL).origin || origin === new URL(c.req.url).origin;
+  if (origin) return origin === new URL(c.env.APP_URL).origin || origin === new URL(c.req.url).origin;
+  return c.req.header("sec-fetch-site") === "same-origin";
 }
+
+/**
+ * For the few GET calls that change state (the spec makes resetScheduledTimes
+ * a GET): a caller signed in by the cookie alone must prove the request came
+ * from our site, as writes must; a bearer token is proof enough.
+ */
+export const requireSameSiteWhenCookie = createMiddleware<AppBindings>(async (c, next) => {
+  if (c.req.header("authorization") === undefined && !cameFromOurSite(c)) return apiError(c, 403, NOT_FROM_OUR_SITE);
+  return next();
+});

@@ -372,6 +372,8 @@ export const pinterestOauthStates = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     redirectUrl: text("redirect_url").notNull(),
+    /** SHA-256 of the secret kept in a cookie of the browser that started the connection (decision 018). */
+    browserHash: text("browser_hash"),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
     createdAt: createdAt(),

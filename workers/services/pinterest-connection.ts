@@ -8,8 +8,9 @@ import {
   type AuthorizedPinterestProfile,
 } from "../../contracts/pinterest-connection.ts";
 import { defaultSchedulingSettings, SchedulingSettings } from "../../contracts/scheduling.ts";
+import { sameSitePath } from "../../contracts/paths.ts";
 import { seal, unseal } from "../auth/sealed.ts";
-import { sha256Hex, signToken, verifyToken } from "../auth/tokens.ts";
+import { randomToken, sha256Hex, signToken, verifyToken } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { pinterestOauthStates, pinterestProfiles } from "../db/schema.ts";
 import type { Env } from "../env.ts";
@@ -46,17 +47,40 @@ export function oauthCallbackUrl(env: Pick<Env, "APP_URL">): string {
 
 // ------------------------------------------------------------------ connecting
 
-/** Records the browser's state check (hashed, one use, 10 minutes) and answers Pinterest's authorization page. */
-export async function recordStateCheck(env: Env, user: User, stateCheck: string, redirectUrl: string): Promise<string> {
-  await database(env.DB)
+/** The cookie that ties a connection to the browser that started it (one per state, so two tabs may connect at once). */
+export function oauthBindingCookieName(stateCheck: string): Promise<string> {
+  return sha256Hex(`binding\n${stateCheck}`).then((hash) => `pb_pinterest_${hash.slice(0, 16)}`);
+}
+
+export const OTHER_BROWSER_MESSAGE = "This Pinterest connection was started in another browser. Please connect again from your account here.";
+export const STATE_EXPIRED_MESSAGE = "This Pinterest connection link has expired. Please connect again.";
+
+/** The page to go back to: a path of this site (normalised), else /scheduling. */
+function backTo(env: Pick<Env, "APP_URL">, redirectUrl: string | null | undefined): string {
+  return (redirectUrl && sameSitePath(redirectUrl, env.APP_URL)) || "/scheduling";
+}
+
+/**
+ * Records the browser's state check (hashed, one use, 10 minutes), bound to a
+ * secret the browser keeps in an httpOnly cookie (`binding`): the callback
+ * connects only in the browser that started it. Answers Pinterest's
+ * authorization page and the binding secret.
+ */
+export async function recordStateCheck(env: Env, user: User, stateCheck: string, redirectUrl: string): Promise<{ authorizeUrl: string; binding: string }> {
+  const path = sameSitePath(redirectUrl, env.APP_URL);
+  if (!path) throw new ServiceError(400, "redirectUrl must be a path of this site, such as /scheduling", "redirectUrl");
+  const binding = randomToken();
+  const inserted = await database(env.DB)
     .insert(pinterestOauthStates)
-    .values({ stateHash: await sha256Hex(stateCheck), userId: user.id, redirectUrl, expiresAt: Date.now() + STATE_TTL_MS })
-    .onConflictDoNothing();
-  return pinterestClient(env).buildAuthorizeUrl(stateCheck, oauthCallbackUrl(env));
+    .values({ stateHash: await sha256Hex(stateCheck), userId: user.id, redirectUrl: path, browserHash: await sha256Hex(binding), expiresAt: Date.now() + STATE_TTL_MS })
+    .onConflictDoNothing()
+    .returning({ stateHash: pinterestOauthStates.stateHash });
+  if (inserted.length === 0) throw new ServiceError(409, "This state check was used before. Please try connecting again.", "stateCheck");
+  return { authorizeUrl: pinterestClient(env).buildAuthorizeUrl(stateCheck, oauthCallbackUrl(env)), binding };
 }
 
 export interface CallbackOutcome {
-  /** The page of this site to go back to. */
+  /** The page of this site to go back to (a normalised path). */
   redirectUrl: string;
   username?: string;
   error?: string;
@@ -64,32 +88,45 @@ export interface CallbackOutcome {
 
 /**
  * The OAuth callback: checks the state (known, unused, not expired: it names
- * the user), exchanges the code, reads the account and stores the profile.
+ * the user) and that this browser started it (`binding`, from its cookie),
+ * exchanges the code, reads the account and stores the profile. A state
+ * arriving in another browser connects nothing and stays unused.
  */
-export async function completeOAuth(env: Env, query: { code?: string; state?: string; error?: string }): Promise<CallbackOutcome> {
+export async function completeOAuth(env: Env, query: { code?: string; state?: string; error?: string }, binding: (stateCheck: string) => Promise<string | undefined>): Promise<CallbackOutcome> {
   const db = database(env.DB);
   if (!query.state) return { redirectUrl: "/scheduling", error: "The Pinterest connection was not started here. Please try again." };
   const stateHash = await sha256Hex(query.state);
-  const [claimed] = await db
-    .update(pinterestOauthStates)
-    .set({ usedAt: Date.now() })
-    .where(and(eq(pinterestOauthStates.stateHash, stateHash), isNull(pinterestOauthStates.usedAt)))
-    .returning();
-  if (!claimed || claimed.expiresAt < Date.now()) {
-    return { redirectUrl: claimed?.redirectUrl ?? "/scheduling", error: "This Pinterest connection link has expired. Please connect again." };
+  const secret = await binding(query.state);
+  const browserHash = secret ? await sha256Hex(secret) : null;
+  const [claimed] = browserHash
+    ? await db
+        .update(pinterestOauthStates)
+        .set({ usedAt: Date.now() })
+        .where(and(eq(pinterestOauthStates.stateHash, stateHash), isNull(pinterestOauthStates.usedAt), eq(pinterestOauthStates.browserHash, browserHash)))
+        .returning()
+    : [];
+  if (!claimed) {
+    const known = await db.query.pinterestOauthStates.findFirst({ where: eq(pinterestOauthStates.stateHash, stateHash) });
+    if (known && !known.usedAt && known.expiresAt >= Date.now()) {
+      console.warn("Pinterest OAuth callback refused: the state was started in another browser", { userId: known.userId });
+      return { redirectUrl: "/scheduling", error: OTHER_BROWSER_MESSAGE };
+    }
+    return { redirectUrl: backTo(env, known?.redirectUrl), error: STATE_EXPIRED_MESSAGE };
   }
-  if (query.error || !query.code) return { redirectUrl: claimed.redirectUrl, error: "Pinterest access was not granted." };
+  const redirectUrl = backTo(env, claimed.redirectUrl);
+  if (claimed.expiresAt < Date.now()) return { redirectUrl, error: STATE_EXPIRED_MESSAGE };
+  if (query.error || !query.code) return { redirectUrl, error: "Pinterest access was not granted." };
   const client = pinterestClient(env);
   try {
     const tokens = await client.exchangeCode(query.code, oauthCallbackUrl(env));
     const account = await client.getUserAccount(tokens.accessToken);
     if (!account.username) throw new PinterestApiError({ operation: "user_account/get", kind: "unexpected", status: 200, message: "Pinterest did not say which account was connected." });
     await saveConnection(env, claimed.userId, account.username, account, tokens);
-    return { redirectUrl: claimed.redirectUrl, username: account.username };
+    return { redirectUrl, username: account.username };
   } catch (error) {
     if (!(error instanceof PinterestApiError)) throw error;
     console.error("Pinterest OAuth callback failed", error.operation, error.status, error.message);
-    return { redirectUrl: claimed.redirectUrl, error: "We were unable to connect to your Pinterest profile. Please try again." };
+    return { redirectUrl, error: "We were unable to connect to your Pinterest profile. Please try again." };
   }
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE `pinterest_oauth_states` ADD `browser_hash` text;
