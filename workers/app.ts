@@ -8,6 +8,7 @@ import { ai, aiHighMem } from "./api/ai.ts";
 import { credits } from "./api/credits.ts";
 import { designSettingsApi } from "./api/design-settings.ts";
 import { draftsApi } from "./api/drafts.ts";
+import { guardRequestBody } from "./api/body-guard.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
@@ -77,6 +78,8 @@ app.use(async (c, next) => {
 
 app.onError(apiOnError);
 for (const [prefix, router] of [["/api", api], ["/highMemLimitApi", highMemLimitApi], ["/videoApi", videoApi]] as const) {
+  // Bodies are bounded in size and depth before any route reads them.
+  app.use(`${prefix}/*`, guardRequestBody);
   app.route(prefix, router);
   // Unknown API paths answer JSON, never a page.
   app.all(`${prefix}/*`, apiNotFound);

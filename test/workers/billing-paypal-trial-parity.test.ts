@@ -14,6 +14,7 @@ import {
   SHOPIFY_START,
   SHOPIFY_TOKEN,
   usedTrial,
+  spendCredits,
 } from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -75,7 +76,7 @@ describe("PayPal free trial", () => {
     expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, remaining: 150 });
 
     // The trial ends: PayPal charges the regular price and the plan's credit month starts afresh.
-    expect((await post("/api/user/incrementUsedPinCredits", user, { creditAmount: 20, category: "image" })).status).toBe(200);
+    await spendCredits(user, 20);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const renewed = await sandbox<paypal.PayPalSubscription>(`/paypal/subscriptions/${subscriptionID}/renew`, { method: "POST", json: {} });
     expect(renewed.billing_info?.last_payment?.amount).toEqual({ currency_code: "USD", value: "16.99" });

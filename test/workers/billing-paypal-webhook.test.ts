@@ -4,7 +4,7 @@ import { webhookEvents } from "../../workers/db/schema.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
-import { approvePayPal, creditsOf, credentialsOf, db, deliverAllTo, deliverTo, grantsOf, post, usedTrial, type DeliveryOverride } from "./billing-support.ts";
+import { approvePayPal, creditsOf, credentialsOf, db, deliverAllTo, deliverTo, grantsOf, post, usedTrial, type DeliveryOverride, spendCredits } from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // POST /api/paypal/webhook and POST /api/subscriptions/startPayPalSubscription against the PayPal
@@ -228,7 +228,7 @@ describe("PayPal webhook", () => {
     const user = await signUpUser();
     const subscriptionID = await subscribe(user, "starter-monthly");
     await deliverAll(await deliveries(subscriptionID));
-    expect((await post("/api/user/incrementUsedPinCredits", user, { creditAmount: 30, category: "image" })).status).toBe(200);
+    await spendCredits(user, 30);
     expect(await creditsOf(user)).toMatchObject({ usedPinCredits: 30, remaining: 120 });
 
     // PayPal times are whole seconds: let the spend's second pass before the new period begins.

@@ -17,6 +17,7 @@ import {
   startShopifyCharge,
   subscribeShopify,
   type DeliveryOverride,
+  spendCredits,
 } from "./billing-support.ts";
 import { read, sandbox, testEnv } from "./support.ts";
 
@@ -133,7 +134,7 @@ describe("Shopify webhook", () => {
   it("starts the month's credits afresh on a renewal (currentPeriodEnd moved on), once per period", async () => {
     const user = await signUpUser();
     const { chargeId, gid, shop } = await subscribe(user, "agency-monthly");
-    expect((await post("/api/user/incrementUsedPinCredits", user, { creditAmount: 40, category: "image" })).status).toBe(200);
+    await spendCredits(user, 40);
     expect(await creditsOf(user)).toMatchObject({ creditsPerMonth: 3000, usedPinCredits: 40, remaining: 2960 });
     // The first update arriving after activation moves nothing.
     await deliverAll(await deliveries(shop));

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { creditLedger } from "../../workers/db/schema.ts";
 import { signUpUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, expectBadInput, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe } from "./billing-support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, db, expectBadInput, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe, spendCredits } from "./billing-support.ts";
 import { read, sandbox } from "./support.ts";
 
 // The Stripe calls of spec section 7 against the sandbox's Stripe stand-in, through the official SDK.
@@ -62,7 +62,7 @@ describe("Starter through Stripe Checkout", () => {
 
   it("starts credits afresh at subscription: a Free user's spent credits do not count against the plan", async () => {
     const user = await signUpUser();
-    await post("/api/user/incrementUsedPinCredits", user, { creditAmount: 7, category: "image" });
+    await spendCredits(user, 7);
     expect((await creditsOf(user)).remaining).toBe(3);
     // Stripe periods start on whole seconds: let the spend's second pass.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -161,7 +161,7 @@ describe("managing a Stripe subscription", () => {
     const stranger = await signUpUser();
     const { paymentDetails } = await subscribe(owner, "starter-monthly");
     const subscriptionID = paymentDetails.subscriptionID!;
-    await post("/api/user/incrementUsedPinCredits", owner, { creditAmount: 20, category: "image" });
+    await spendCredits(owner, 20);
 
     const refused = await post(REVISE, stranger, { subscriptionID, newStripePriceID: "price_pro_monthly", newPlanId: "pro-monthly" });
     expect(refused.status).toBe(404);

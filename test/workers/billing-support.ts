@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
 import { billingCustomers, creditLedger, users } from "../../workers/db/schema.ts";
+import { consumeCredits } from "../../workers/services/credits.ts";
 import { bearer, json, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -212,4 +213,9 @@ export async function subscribeShopify(user: TestUser, planId: string, shop: str
   const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: charge.chargeId });
   expect(activated.status).toBe(200);
   return { ...charge, body: await read(activated) };
+}
+
+/** Spends credits of the user's month as pins would (the API charges one action at a time). */
+export async function spendCredits(user: TestUser, amount: number) {
+  await consumeCredits(testEnv, user.userId, { category: "image", amount, reason: "Pin download", reference: `test-spend:${crypto.randomUUID()}` });
 }

@@ -16,6 +16,7 @@ import {
   stripeCustomerOf,
   subscribe,
   type SandboxEvent,
+  spendCredits,
 } from "./billing-support.ts";
 import { read, sandbox, testEnv } from "./support.ts";
 
@@ -103,7 +104,7 @@ describe("Stripe webhook", () => {
   it("starts the month's credits afresh on renewal (invoice.paid for a new period), once per period", async () => {
     const user = await signUpUser();
     const { paymentDetails } = await subscribe(user, "starter-monthly");
-    await post("/api/user/incrementUsedPinCredits", user, { creditAmount: 30, category: "image" });
+    await spendCredits(user, 30);
     expect(await creditsOf(user)).toMatchObject({ usedPinCredits: 30, remaining: 120 });
 
     // Stripe periods start on whole seconds: let the spend's second pass before the new period begins.

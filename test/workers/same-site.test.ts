@@ -44,7 +44,8 @@ describe("resetScheduledTimes (a GET that changes pins)", () => {
   });
 
   it("answers our own pages (same-origin fetch metadata or Origin) and bearer callers", async () => {
-    for (const headers of [{ cookie: user.cookie, "sec-fetch-site": "same-origin" }, { cookie: user.cookie, origin: "http://app.test" }, bearer(user.tokens)]) {
+    const proofs: Record<string, string>[] = [{ cookie: user.cookie, "sec-fetch-site": "same-origin" }, { cookie: user.cookie, origin: "http://app.test" }, bearer(user.tokens)];
+    for (const headers of proofs) {
       const response = await app(`/highMemLimitApi/scheduling/resetScheduledTimes/${profile.username}`, { headers });
       expect(response.status).toBe(200);
       expect((await read(response)).updatedCount).toBe(3);
