@@ -4,7 +4,9 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { database } from "../../workers/db/client.ts";
 import { authSessions, users } from "../../workers/db/schema.ts";
 import { verifyPassword } from "../../workers/auth/password-hash.ts";
-import { bearer, GOOD_PASSWORD, json, outboxFor, sessionCookie, signUpUser, uniqueEmail } from "./accounts-support.ts";
+import { sha256Hex } from "../../workers/auth/tokens.ts";
+import { REFRESH_GRACE_MS } from "../../workers/services/accounts.ts";
+import { bearer, GOOD_PASSWORD, json, lastLinkTo, outboxFor, sessionCookie, signUpUser, uniqueEmail } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 const db = database(testEnv.DB);
@@ -111,16 +113,61 @@ describe("POST /api/login", () => {
     }
   });
 
-  it("limits attempts per e-mail: past the limit, 429 with a clear message", async () => {
+  const login = (email: string, password: string, ip: string, cookie?: string) =>
+    app("/api/login", json({ email, password }, { "cf-connecting-ip": ip, ...(cookie ? { cookie } : {}) }));
+  /** The device cookie a successful sign-in set. */
+  const deviceCookieOf = (response: Response) => /pb_device=[^;]+/.exec(response.headers.getSetCookie().join("\n"))![0];
+
+  it("holds back new devices after 10 failures from anywhere, but the owner's known device still signs in", async () => {
     const user = await signUpUser();
-    for (let i = 0; i < 10; i++) {
-      const response = await app("/api/login", json({ email: user.email, password: "Wrong-password-9" }, { "cf-connecting-ip": `192.0.2.${i + 1}` }));
-      expect(response.status).toBe(401);
-    }
-    const limited = await app("/api/login", json({ email: user.email, password: user.password }, { "cf-connecting-ip": "192.0.2.99" }));
+    const device = deviceCookieOf(await login(user.email, user.password, "192.0.2.200"));
+    for (let i = 0; i < 10; i++) expect((await login(user.email, "Wrong-password-9", `192.0.2.${i + 1}`)).status).toBe(401);
+
+    // A browser that never signed in to the account waits, even with the right password...
+    const limited = await login(user.email, user.password, "192.0.2.99");
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await errorOf(limited)).error).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
+    expect((await errorOf(limited)).error).toMatch(/^There were too many failed sign-ins for this account from new devices\. Please try again in \d+ minutes?, or reset your password to sign in now\.$/);
+    // ...the owner's own browser gets in, from any address.
+    const owner = await login(user.email, user.password, "203.0.113.7", device);
+    expect(owner.status).toBe(200);
+    // A device cookie of one account is a stranger's browser to another.
+    const other = await signUpUser();
+    for (let i = 0; i < 10; i++) await login(other.email, "Wrong-password-9", `192.0.2.${i + 21}`);
+    expect((await login(other.email, other.password, "203.0.113.8", device)).status).toBe(429);
+  });
+
+  it("lets the owner sign in at once after resetting the password, whatever strangers keep trying", async () => {
+    const user = await signUpUser();
+    for (let i = 0; i < 10; i++) await login(user.email, "Wrong-password-9", `192.0.2.${i + 41}`);
+    expect((await login(user.email, user.password, "198.51.100.77")).status).toBe(429);
+    await app("/api/user/forgotPassword", json({ email: user.email }));
+    const link = await lastLinkTo(user.email, "/reset-password");
+    const reset = await app("/api/user/resetPassword", json({ token: link.searchParams.get("token"), password: "Amber-Lantern-77!" }));
+    expect(reset.status).toBe(200);
+    const device = deviceCookieOf(reset);
+    for (let i = 0; i < 5; i++) await login(user.email, "Wrong-password-9", `192.0.2.${i + 61}`);
+    expect((await login(user.email, "Amber-Lantern-77!", "198.51.100.77", device)).status).toBe(200);
+  });
+
+  it("slows one address guessing one account's password after 5 failures, and one address guessing many after 50 tries", async () => {
+    const user = await signUpUser();
+    for (let i = 0; i < 5; i++) expect((await login(user.email, `Wrong-password-${i}`, "192.0.2.150")).status).toBe(401);
+    expect((await login(user.email, user.password, "192.0.2.150")).status).toBe(429);
+    // The owner elsewhere is not held back by one address's failures.
+    expect((await login(user.email, user.password, "192.0.2.151")).status).toBe(200);
+
+    const responses = [];
+    for (let i = 0; i < 51; i++) responses.push((await login(uniqueEmail("guess"), "Wrong-password-9", "192.0.2.152")).status);
+    expect(responses.slice(0, 50).every((status) => status === 401)).toBe(true);
+    expect(responses[50]).toBe(429);
+  });
+
+  it("limits a known device's own failures, so a stolen device cookie cannot guess on", async () => {
+    const user = await signUpUser();
+    const device = deviceCookieOf(await login(user.email, user.password, "192.0.2.160"));
+    for (let i = 0; i < 10; i++) expect((await login(user.email, `Wrong-password-${i}`, `192.0.2.${170 + i}`, device)).status).toBe(401);
+    expect((await login(user.email, user.password, "192.0.2.199", device)).status).toBe(429);
   });
 });
 
@@ -179,9 +226,15 @@ describe("POST /api/auth/token (refresh)", () => {
     expect(second.status).toBe(200);
   });
 
-  it("revokes the whole family when a used refresh token is presented again", async () => {
+  /** As if the token had been used `ms` ago. */
+  async function usedAgo(refreshToken: string, ms: number) {
+    await testEnv.DB.prepare("UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2").bind(Date.now() - ms, await sha256Hex(refreshToken)).run();
+  }
+
+  it("revokes the whole family when a used refresh token is presented again after the grace", async () => {
     const user = await signUpUser();
     const next = await read((await refresh(user.tokens.refreshToken)));
+    await usedAgo(user.tokens.refreshToken, REFRESH_GRACE_MS + 1_000);
 
     const replay = await refresh(user.tokens.refreshToken);
     expect(replay.status).toBe(401);
@@ -191,10 +244,27 @@ describe("POST /api/auth/token (refresh)", () => {
     expect((await app("/api/user", { headers: { cookie: user.cookie } })).status).toBe(401);
   });
 
+  it("answers ten simultaneous refreshes with one token (two tabs) with the same successor, and the successor works", async () => {
+    const user = await signUpUser();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => refresh(user.tokens.refreshToken)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    const pairs = await Promise.all(answers.map((answer) => read(answer)));
+    expect(new Set(pairs.map((pair) => pair.refreshToken)).size).toBe(1);
+    for (const pair of pairs) expect((await app("/api/user", { headers: bearer(pair) })).status).toBe(200);
+    // Within the grace the old token still answers the same successor; the successor rotates on.
+    expect((await read(await refresh(user.tokens.refreshToken))).refreshToken).toBe(pairs[0].refreshToken);
+    expect((await refresh(pairs[0].refreshToken)).status).toBe(200);
+    // Nothing readable is kept: the successor is stored sealed.
+    const row = await testEnv.DB.prepare("SELECT successor_sealed FROM refresh_tokens WHERE token_hash = ?1").bind(await sha256Hex(user.tokens.refreshToken)).first<{ successor_sealed: string }>();
+    expect(row!.successor_sealed).toMatch(/^v1\./);
+    expect(row!.successor_sealed).not.toContain(pairs[0].refreshToken);
+  });
+
   it("leaves the user's other sign-ins alone", async () => {
     const user = await signUpUser();
     const other = await read((await app("/api/login", json({ email: user.email, password: user.password }))));
     await refresh(user.tokens.refreshToken);
+    await usedAgo(user.tokens.refreshToken, REFRESH_GRACE_MS + 1_000);
     await refresh(user.tokens.refreshToken);
     expect((await app("/api/user", { headers: bearer(other) })).status).toBe(200);
   });

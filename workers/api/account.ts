@@ -12,10 +12,11 @@ import {
 } from "../../contracts/auth.ts";
 import { CookiesConsentBody, NewsletterSignupBody, OnboardingChecklistBody, UnsubscribeBody, UserUpdatesBody } from "../../contracts/user.ts";
 import { cameFromOurSite, NOT_FROM_OUR_SITE, requestMeta, requireUser } from "../auth/middleware.ts";
-import { clearSessionCookie, readSessionCookie, setSessionCookie } from "../auth/session-cookie.ts";
+import { clearSessionCookie, readDeviceCookie, readSessionCookie, setDeviceCookie, setSessionCookie } from "../auth/session-cookie.ts";
 import {
   authenticateBearer,
   authenticateCookie,
+  deviceTokenFor,
   logIn,
   refreshSignIn,
   requestPasswordReset,
@@ -55,12 +56,16 @@ function answerSignIn(c: Context<AppBindings>, signIn: SignIn, status: 200 | 201
 // ---------------------------------------------------------------- public
 
 account.post("/signup", valid("json", SignupBody), async (c) => {
-  return answerSignIn(c, await signUp(c.env, c.req.valid("json"), requestMeta(c)), 201);
+  const signIn = await signUp(c.env, c.req.valid("json"), requestMeta(c));
+  setDeviceCookie(c, await deviceTokenFor(c.env, signIn.user.email));
+  return answerSignIn(c, signIn, 201);
 });
 
 account.post("/login", valid("json", LoginBody), async (c) => {
   const { email, password } = c.req.valid("json");
-  return answerSignIn(c, await logIn(c.env, email, password, requestMeta(c)));
+  const signIn = await logIn(c.env, email, password, requestMeta(c), readDeviceCookie(c));
+  setDeviceCookie(c, signIn.device);
+  return answerSignIn(c, signIn);
 });
 
 account.post("/auth/token", valid("json", TokenRefreshBody), async (c) => {
@@ -113,7 +118,7 @@ account.post("/user/forgotPassword", valid("json", ForgotPasswordBody), async (c
 
 account.post("/user/resetPassword", valid("json", ResetPasswordBody), async (c) => {
   const { token, password } = c.req.valid("json");
-  await resetPassword(c.env, token, password);
+  setDeviceCookie(c, (await resetPassword(c.env, token, password)).device);
   return c.json({ message: "Your password has been changed. Please log in with your new password." });
 });
 

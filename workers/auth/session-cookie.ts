@@ -32,3 +32,19 @@ export function sessionCookieFrom(cookieHeader: string | null): string | undefin
   }
   return undefined;
 }
+
+/**
+ * The device cookie (decision 019): set on a successful sign-in, it marks this
+ * browser as one the account's owner used before, so strangers' failed
+ * sign-ins for the e-mail never lock it out. Signed, httpOnly, a year.
+ */
+export const DEVICE_COOKIE = "pb_device";
+export const DEVICE_TTL_SECONDS = 365 * 24 * 60 * 60;
+
+export function setDeviceCookie(c: Context, value: string) {
+  setCookie(c, DEVICE_COOKIE, value, { httpOnly: true, secure: true, sameSite: "Lax", path: "/api/", maxAge: DEVICE_TTL_SECONDS });
+}
+
+export function readDeviceCookie(c: Context): string | undefined {
+  return getCookie(c, DEVICE_COOKIE);
+}

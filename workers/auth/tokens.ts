@@ -13,6 +13,8 @@ export const AUDIENCES = {
   api: "pinboard:api",
   verifyEmail: "pinboard:verify-email",
   unsubscribe: "pinboard:unsubscribe",
+  /** A browser that signed in to an account before (decision 019): its failed sign-ins are counted apart. */
+  device: "pinboard:device",
   /** Short-lived handle the browser holds for one connected Pinterest profile (never Pinterest's own token). */
   pinterest: "pinboard:pinterest",
   /** Longer-lived handle that renews the one above. */

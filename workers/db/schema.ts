@@ -122,6 +122,9 @@ export const refreshTokens = sqliteTable(
       .references(() => authSessions.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     usedAt: integer("used_at"),
+    /** The token that replaced this one: its hash, and itself sealed (AES-GCM), answered again within the grace (decision 019). */
+    successorHash: text("successor_hash"),
+    successorSealed: text("successor_sealed"),
   },
   (t) => [index("refresh_tokens_session").on(t.sessionId)],
 );

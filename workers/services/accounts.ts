@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import type { AuthTokens, SignupBody } from "../../contracts/auth.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../auth/password-hash.ts";
-import { SESSION_TTL_MS } from "../auth/session-cookie.ts";
+import { seal, unseal } from "../auth/sealed.ts";
+import { DEVICE_TTL_SECONDS, SESSION_TTL_MS } from "../auth/session-cookie.ts";
 import { randomToken, sha256Hex, signIdToken, signToken, verifyIdToken, verifyToken, type TokenSettings } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { authSessions, passwordResets, refreshTokens, users } from "../db/schema.ts";
@@ -13,7 +14,7 @@ import { sendEmail } from "../integrations/email.ts";
 import { verifyGoogleIdToken } from "../integrations/google-identity.ts";
 import { passwordResetEmail, verificationEmail } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
-import { consumeRateLimits, RATE_LIMITS } from "./rate-limit.ts";
+import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying, type RateLimitRule } from "./rate-limit.ts";
 
 export type User = typeof users.$inferSelect;
 
@@ -66,10 +67,17 @@ async function startSession(env: Env, user: User, meta: RequestMeta): Promise<Si
   return { tokens: { idToken, refreshToken }, cookie, user };
 }
 
+/** How long a used refresh token still answers the successor it was exchanged for (two tabs refreshing at once). */
+export const REFRESH_GRACE_MS = 30_000;
+const SUCCESSOR_PURPOSE = "refresh-successor";
+export const SESSION_ENDED = "Your session has ended. Please log in again.";
+
 /**
- * Exchanges a refresh token for a new pair. Tokens rotate on every use; a token
- * already used (or a lost race for it) revokes the whole family: whoever holds
- * a copy is locked out, and the user signs in again.
+ * Exchanges a refresh token for a new pair. Tokens rotate on every use. For
+ * REFRESH_GRACE_MS after its use, the same token answers the same successor
+ * again (two tabs refreshing together both stay signed in; the successor is
+ * kept sealed, bound to the old token's hash); presented later, a used token
+ * revokes the whole family: whoever holds a copy is locked out.
  *
  * The session cookie is kept when the caller already holds the session's
  * cookie (a lost response then costs nothing); otherwise (it expired or was
@@ -79,41 +87,59 @@ export async function refreshSignIn(env: Env, refreshToken: string, presentedCoo
   const db = database(env.DB);
   const now = Date.now();
   const tokenHash = await sha256Hex(refreshToken);
-  const found = await db
-    .select({ token: refreshTokens, session: authSessions, user: users })
-    .from(refreshTokens)
-    .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
-    .innerJoin(users, eq(users.id, authSessions.userId))
-    .where(eq(refreshTokens.tokenHash, tokenHash))
-    .get();
-  if (!found) throw new ServiceError(401, "Invalid refresh token.");
-  const { token, session, user } = found;
-  if (session.revokedAt !== null || session.expiresAt <= now) throw new ServiceError(401, "Your session has ended. Please log in again.");
-  if (token.usedAt !== null) {
-    await revokeSession(env, session.id, "refresh token reused");
-    throw new ServiceError(401, "Your session has ended. Please log in again.");
-  }
-  const claimed = await db
-    .update(refreshTokens)
-    .set({ usedAt: now })
-    .where(and(eq(refreshTokens.tokenHash, tokenHash), isNull(refreshTokens.usedAt)))
-    .returning({ tokenHash: refreshTokens.tokenHash });
-  if (claimed.length === 0) {
-    await revokeSession(env, session.id, "refresh token reused");
-    throw new ServiceError(401, "Your session has ended. Please log in again.");
-  }
-  const nextRefreshToken = randomToken();
-  const keepsCookie = presentedCookie !== undefined && (await sha256Hex(presentedCookie)) === session.cookieHash;
-  const cookie = keepsCookie ? null : randomToken();
-  await db.batch([
-    db.insert(refreshTokens).values({ tokenHash: await sha256Hex(nextRefreshToken), sessionId: session.id }),
+  const find = () =>
     db
-      .update(authSessions)
-      .set({ ...(cookie ? { cookieHash: await sha256Hex(cookie) } : {}), lastUsedAt: now, expiresAt: now + SESSION_TTL_MS })
-      .where(eq(authSessions.id, session.id)),
+      .select({ token: refreshTokens, session: authSessions, user: users })
+      .from(refreshTokens)
+      .innerJoin(authSessions, eq(authSessions.id, refreshTokens.sessionId))
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .where(eq(refreshTokens.tokenHash, tokenHash))
+      .get();
+  const found = await find();
+  if (!found) throw new ServiceError(401, "Invalid refresh token.");
+  const { session, user } = found;
+  if (session.revokedAt !== null || session.expiresAt <= now) throw new ServiceError(401, SESSION_ENDED);
+  const keepsCookie = presentedCookie !== undefined && (await sha256Hex(presentedCookie)) === session.cookieHash;
+  const answer = async (nextRefreshToken: string, cookie: string | null) => ({
+    tokens: { idToken: await signIdToken(tokenSettings(env), { sub: user.id, sid: session.id }), refreshToken: nextRefreshToken },
+    cookie,
+    user,
+  });
+
+  /** A used token: its successor again within the grace, else the family is revoked. */
+  const alreadyUsed = async (token: typeof found.token) => {
+    if (token.usedAt !== null && now - token.usedAt <= REFRESH_GRACE_MS && token.successorSealed) {
+      const successor = await unseal(env.AUTH_SECRET, SUCCESSOR_PURPOSE, token.successorSealed, tokenHash);
+      // The cookie stays as it is: the other tab's request may have replaced it already.
+      if (successor) return answer(successor, null);
+    }
+    await revokeSession(env, session.id, "refresh token reused");
+    throw new ServiceError(401, SESSION_ENDED);
+  };
+  if (found.token.usedAt !== null) return alreadyUsed(found.token);
+
+  // Claim the token and write its successor in one transaction: the successor exists only if the claim won.
+  const nextRefreshToken = randomToken();
+  const nextHash = await sha256Hex(nextRefreshToken);
+  const sealed = await seal(env.AUTH_SECRET, SUCCESSOR_PURPOSE, nextRefreshToken, tokenHash);
+  const cookie = keepsCookie ? null : randomToken();
+  const [claimed] = await env.DB.batch([
+    env.DB.prepare(
+      `UPDATE refresh_tokens SET used_at = ?1, successor_hash = ?2, successor_sealed = ?3 WHERE token_hash = ?4 AND used_at IS NULL RETURNING token_hash`,
+    ).bind(now, nextHash, sealed, tokenHash),
+    env.DB.prepare(
+      `INSERT INTO refresh_tokens (token_hash, session_id) SELECT ?1, ?2 WHERE EXISTS (SELECT 1 FROM refresh_tokens WHERE token_hash = ?3 AND successor_hash = ?1)`,
+    ).bind(nextHash, session.id, tokenHash),
+    env.DB.prepare(`UPDATE auth_sessions SET last_used_at = ?1, expires_at = ?2 WHERE id = ?3`).bind(now, now + SESSION_TTL_MS, session.id),
   ]);
-  const idToken = await signIdToken(tokenSettings(env), { sub: user.id, sid: session.id });
-  return { tokens: { idToken, refreshToken: nextRefreshToken }, cookie, user };
+  if (claimed.results.length === 0) {
+    // Another request (the other tab) used it a moment ago: answer what it got.
+    const again = await find();
+    if (!again) throw new ServiceError(401, "Invalid refresh token.");
+    return alreadyUsed(again.token);
+  }
+  if (cookie) await db.update(authSessions).set({ cookieHash: await sha256Hex(cookie) }).where(eq(authSessions.id, session.id));
+  return answer(nextRefreshToken, cookie);
 }
 
 export async function revokeSession(env: Env, sessionId: string, reason: string) {
@@ -226,24 +252,58 @@ async function createUser(env: Env, fields: NewUser): Promise<User> {
   throw new Error("Could not find a free handle");
 }
 
-export async function logIn(env: Env, email: string, password: string, meta: RequestMeta): Promise<SignIn> {
-  await consumeRateLimits(env.DB, [
-    [RATE_LIMITS.loginPerEmail, email],
-    [RATE_LIMITS.loginPerIp, meta.ip],
-  ]);
+/** A browser's proof that it signed in to this e-mail's account before (a signed token naming the e-mail and the device). */
+export async function deviceTokenFor(env: Env, email: string): Promise<string> {
+  return signToken(tokenSettings(env), "device", { n: randomToken(12) }, await sha256Hex(email.toLowerCase()), DEVICE_TTL_SECONDS);
+}
+
+/** The device's own id when its token is good for this e-mail, else null (a stranger's browser). */
+async function knownDevice(env: Env, email: string, token: string | undefined): Promise<string | null> {
+  if (!token) return null;
+  const claims = await verifyToken(tokenSettings(env), "device", token, DEVICE_TTL_SECONDS);
+  if (!claims || claims.sub !== (await sha256Hex(email.toLowerCase())) || typeof claims.n !== "string") return null;
+  return claims.n;
+}
+
+export const NEW_DEVICE_LOCKED = (minutes: string) =>
+  `There were too many failed sign-ins for this account from new devices. Please try again in ${minutes}, or reset your password to sign in now.`;
+
+/**
+ * Signs in with e-mail and password, throttled as OWASP advises without
+ * letting strangers lock the owner out (decision 019): attempts per address;
+ * failures per e-mail and address; failures per e-mail from browsers that
+ * never signed in to it (only those are held back); failures per known
+ * device. `device` is the browser's device cookie; a successful sign-in
+ * answers a new one.
+ */
+export async function logIn(env: Env, email: string, password: string, meta: RequestMeta, device?: string): Promise<SignIn & { device: string }> {
+  await consumeRateLimits(env.DB, [[RATE_LIMITS.loginPerIp, meta.ip]]);
+  const deviceId = await knownDevice(env, email, device);
+  const failureBuckets: [RateLimitRule, string | null][] = [
+    [RATE_LIMITS.loginFailuresPerEmailAndIp, meta.ip ? `${email}|${meta.ip}` : null],
+    deviceId ? [RATE_LIMITS.loginFailuresPerDevice, deviceId] : [RATE_LIMITS.loginFailuresPerEmailUnknownDevice, email],
+  ];
+  const waitSeconds = await waitBeforeTrying(env.DB, failureBuckets);
+  if (waitSeconds > 0) throw new RateLimited(waitSeconds, deviceId ? undefined : NEW_DEVICE_LOCKED);
+  const failed = async (): Promise<never> => {
+    await consumeRateLimits(env.DB, failureBuckets).catch((error) => {
+      if (!(error instanceof RateLimited)) throw error;
+    });
+    throw new ServiceError(401, WRONG_CREDENTIALS);
+  };
   const db = database(env.DB);
   const user = await db.query.users.findFirst({ where: eq(users.email, email) });
   if (!user?.passwordHash) {
     // Same work as a real check, so response time does not reveal whether the e-mail has an account.
     decoyHash ??= hashPassword(randomToken());
     await verifyPassword(password, await decoyHash);
-    throw new ServiceError(401, WRONG_CREDENTIALS);
+    return failed();
   }
-  if (!(await verifyPassword(password, user.passwordHash))) throw new ServiceError(401, WRONG_CREDENTIALS);
+  if (!(await verifyPassword(password, user.passwordHash))) return failed();
   if (needsRehash(user.passwordHash)) {
     await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: Date.now() }).where(eq(users.id, user.id));
   }
-  return startSession(env, user, meta);
+  return { ...(await startSession(env, user, meta)), device: await deviceTokenFor(env, user.email) };
 }
 
 /** Signs in with a Google ID token; `created` tells whether a new account was made (answered 201). */
@@ -309,8 +369,12 @@ export async function requestPasswordReset(env: Env, email: string, meta: Reques
   await sendEmail(env, passwordResetEmail(user.email, user.firstName, link));
 }
 
-/** Sets a new password from a reset link (one-time, expiring) and signs every session out. */
-export async function resetPassword(env: Env, token: string, password: string) {
+/**
+ * Sets a new password from a reset link (one-time, expiring) and signs every
+ * session out. Answers a device token: the browser that used the link has
+ * shown it reads the account's e-mail, so it signs in as a known device.
+ */
+export async function resetPassword(env: Env, token: string, password: string): Promise<{ device: string }> {
   const db = database(env.DB);
   const now = Date.now();
   const claimed = await db
@@ -337,6 +401,7 @@ export async function resetPassword(env: Env, token: string, password: string) {
       .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt))),
     db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt))),
   ]);
+  return { device: await deviceTokenFor(env, user.email) };
 }
 
 // ---------------------------------------------------------------- e-mail verification

@@ -11,8 +11,14 @@ export interface RateLimitRule {
 
 /** The limits of spec'd abuse-prone actions, per e-mail and per client address. */
 export const RATE_LIMITS = {
-  loginPerEmail: { name: "login:email", limit: 10, windowMs: 15 * 60_000 },
+  /** Sign-in attempts from one address, whatever their outcome. */
   loginPerIp: { name: "login:ip", limit: 50, windowMs: 15 * 60_000 },
+  /** Failed sign-ins for one e-mail from one address. */
+  loginFailuresPerEmailAndIp: { name: "login-fail:email-ip", limit: 5, windowMs: 15 * 60_000 },
+  /** Failed sign-ins for one e-mail from browsers it never signed in from: these alone are held back. */
+  loginFailuresPerEmailUnknownDevice: { name: "login-fail:email-new-device", limit: 10, windowMs: 15 * 60_000 },
+  /** Failed sign-ins from one known device (a stolen device cookie cannot guess on). */
+  loginFailuresPerDevice: { name: "login-fail:device", limit: 10, windowMs: 15 * 60_000 },
   signupPerIp: { name: "signup:ip", limit: 10, windowMs: 60 * 60_000 },
   forgotPasswordPerEmail: { name: "forgot:email", limit: 3, windowMs: 60 * 60_000 },
   forgotPasswordPerIp: { name: "forgot:ip", limit: 20, windowMs: 60 * 60_000 },
@@ -24,12 +30,36 @@ export const RATE_LIMITS = {
 
 export class RateLimited extends Error {
   readonly retryAfterSeconds: number;
-  constructor(retryAfterSeconds: number) {
-    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-    super(`Too many attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  constructor(retryAfterSeconds: number, message?: (minutes: string) => string) {
+    const count = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+    const minutes = `${count} minute${count === 1 ? "" : "s"}`;
+    super(message ? message(minutes) : `Too many attempts. Please try again in ${minutes}.`);
     this.name = "RateLimited";
     this.retryAfterSeconds = retryAfterSeconds;
   }
+}
+
+type Check = [RateLimitRule, string | null | undefined];
+
+const bucketOf = (rule: RateLimitRule, key: string) => `${rule.name}:${key.toLowerCase()}`;
+
+/**
+ * How long until every rule is under its limit again (0: it is now), without
+ * counting anything: for limits that count failures, looked at before trying.
+ */
+export async function waitBeforeTrying(d1: D1Database, checks: Check[], now = Date.now()): Promise<number> {
+  const keyed = checks.filter((check): check is [RateLimitRule, string] => Boolean(check[1]));
+  if (keyed.length === 0) return 0;
+  const rows = await d1
+    .prepare(`SELECT bucket, count, reset_at FROM rate_limits WHERE bucket IN (SELECT value FROM json_each(?1)) AND reset_at > ?2`)
+    .bind(JSON.stringify(keyed.map(([rule, key]) => bucketOf(rule, key))), now)
+    .all<{ bucket: string; count: number; reset_at: number }>();
+  let waitMs = 0;
+  for (const row of rows.results) {
+    const rule = keyed.find(([candidate, key]) => bucketOf(candidate, key) === row.bucket)![0];
+    if (row.count >= rule.limit) waitMs = Math.max(waitMs, row.reset_at - now);
+  }
+  return Math.ceil(waitMs / 1000);
 }
 
 /**
@@ -37,7 +67,7 @@ export class RateLimited extends Error {
  * throws RateLimited when any is over its limit. Nothing else has happened yet
  * when it throws, so a limited request sends and changes nothing.
  */
-export async function consumeRateLimits(d1: D1Database, checks: [RateLimitRule, string | null | undefined][], now = Date.now()) {
+export async function consumeRateLimits(d1: D1Database, checks: Check[], now = Date.now()) {
   const db = database(d1);
   const statements = checks
     .filter(([, key]) => key)
@@ -45,7 +75,7 @@ export async function consumeRateLimits(d1: D1Database, checks: [RateLimitRule, 
       const resetAt = now + rule.windowMs;
       return db
         .insert(rateLimits)
-        .values({ bucket: `${rule.name}:${key!.toLowerCase()}`, count: 1, resetAt })
+        .values({ bucket: bucketOf(rule, key!), count: 1, resetAt })
         .onConflictDoUpdate({
           target: rateLimits.bucket,
           set: {
