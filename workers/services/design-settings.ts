@@ -144,28 +144,28 @@ export async function saveDesignSettings(
   let saved: { id: string; name: string };
 
   if (newName) {
-    const rows = await profileRows(env, user.id);
-    if (rows.some((row) => row.nameKey === nameKey(newName))) throw duplicateName(newName);
-    if (rows.length >= MAX_DESIGN_PROFILES) {
-      throw new ServiceError(409, `You can keep up to ${MAX_DESIGN_PROFILES} design profiles. Please delete one before saving a new one.`, "newProfileName");
-    }
     saved = { id: crypto.randomUUID(), name: newName };
+    // The limit and the unique name are checked by the insert itself, so parallel saves never pass them;
+    // the others stop being active only if the new one was written.
+    let inserted: D1Result<{ id: string }>;
     try {
-      await db.batch([
-        db.update(designSettingsProfiles).set({ isActive: false }).where(mine),
-        db.insert(designSettingsProfiles).values({
-          id: saved.id,
-          userId: user.id,
-          name: newName,
-          nameKey: nameKey(newName),
-          settings: input.designSettings,
-          isActive: true,
-          updatedAt: now,
-        }),
+      [inserted] = await env.DB.batch<{ id: string }>([
+        env.DB.prepare(
+          `INSERT INTO design_settings_profiles (id, user_id, name, name_key, settings, is_active, updated_at)
+           SELECT ?1, ?2, ?3, ?4, ?5, 1, ?6 WHERE (SELECT count(*) FROM design_settings_profiles WHERE user_id = ?2) < ?7
+           RETURNING id`,
+        ).bind(saved.id, user.id, newName, nameKey(newName), JSON.stringify(input.designSettings), now, MAX_DESIGN_PROFILES),
+        env.DB.prepare(
+          `UPDATE design_settings_profiles SET is_active = 0
+           WHERE user_id = ?1 AND id != ?2 AND EXISTS (SELECT 1 FROM design_settings_profiles WHERE id = ?2)`,
+        ).bind(user.id, saved.id),
       ]);
     } catch (error) {
       if (isUniqueViolation(error)) throw duplicateName(newName);
       throw error;
+    }
+    if (inserted.results.length === 0) {
+      throw new ServiceError(409, `You can keep up to ${MAX_DESIGN_PROFILES} design profiles. Please delete one before saving a new one.`, "newProfileName");
     }
   } else {
     const rows = input.profileId ? await profileRows(env, user.id) : await profilesWithDefault(env, user.id);

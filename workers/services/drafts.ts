@@ -104,15 +104,16 @@ export async function createDraft(env: Env, user: User, input: { posts: PostValu
   const json = storedPosts(input.posts);
   const name = input.name?.trim() || input.date;
   if (isAutosave(name)) return summaryOf(await saveAutosave(env, user, input.posts, json, input.date));
-  const db = database(env.DB);
-  const [{ drafts: existing }] = await db.select({ drafts: count() }).from(drafts).where(eq(drafts.userId, user.id));
-  if (existing >= MAX_DRAFTS) {
-    throw new ServiceError(409, `You can keep up to ${MAX_DRAFTS} drafts. Please delete some drafts before saving a new one.`);
-  }
-  const [row] = await db
-    .insert(drafts)
-    .values({ id: crypto.randomUUID(), userId: user.id, name, date: input.date, posts: sql`${json}`, postCount: input.posts.length, updatedAt: Date.now() })
-    .returning(summaryColumns);
+  // The limit is checked by the insert itself, so parallel saves never pass it.
+  const inserted = await env.DB.prepare(
+    `INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE (SELECT count(*) FROM drafts WHERE user_id = ?2) < ?8
+     RETURNING id`,
+  )
+    .bind(crypto.randomUUID(), user.id, name, input.date, json, input.posts.length, Date.now(), MAX_DRAFTS)
+    .first<{ id: string }>();
+  if (!inserted) throw new ServiceError(409, `You can keep up to ${MAX_DRAFTS} drafts. Please delete some drafts before saving a new one.`);
+  const [row] = await database(env.DB).select(summaryColumns).from(drafts).where(eq(drafts.id, inserted.id));
   return summaryOf(row);
 }
 

@@ -211,26 +211,25 @@ export async function getTemplateSet(env: Env, user: User, ids: string[]): Promi
 }
 
 /** Favourites a template, or un-favourites it; answers the new state and count. */
+/**
+ * Turns the caller's favourite on or off in one transaction: the insert
+ * (ignored when it is there already) and the delete that runs only when the
+ * insert changed nothing, then the count recomputed from the rows. Parallel
+ * toggles therefore alternate exactly and the count always equals the rows.
+ */
 export async function toggleTemplateFavorite(env: Env, user: User, id: string) {
   const db = database(env.DB);
   const row = await db.query.templates.findFirst({ where: and(eq(templates.id, id), visibleTo(user)) });
   if (!row) throw new ServiceError(404, "Template not found");
-  const existing = await db.query.templateFavorites.findFirst({
-    where: and(eq(templateFavorites.userId, user.id), eq(templateFavorites.templateId, id)),
-  });
-  if (existing) {
-    await db.batch([
-      db.delete(templateFavorites).where(and(eq(templateFavorites.userId, user.id), eq(templateFavorites.templateId, id))),
-      db.update(templates).set({ favoriteCount: sql`max(0, ${templates.favoriteCount} - 1)` }).where(eq(templates.id, id)),
-    ]);
-  } else {
-    await db.batch([
-      db.insert(templateFavorites).values({ userId: user.id, templateId: id }).onConflictDoNothing(),
-      db.update(templates).set({ favoriteCount: sql`${templates.favoriteCount} + 1` }).where(eq(templates.id, id)),
-    ]);
-  }
-  const after = await db.query.templates.findFirst({ where: eq(templates.id, id), columns: { favoriteCount: true } });
-  return { templateId: id, isFavorite: !existing, favoriteCount: after?.favoriteCount ?? 0 };
+  const [added, , counted] = await env.DB.batch<{ favorite_count?: number }>([
+    env.DB.prepare(`INSERT OR IGNORE INTO template_favorites (user_id, template_id) VALUES (?1, ?2) RETURNING 1 AS added`).bind(user.id, id),
+    // changes() is what the insert just above changed: 0 when the favourite was there, so it goes.
+    env.DB.prepare(`DELETE FROM template_favorites WHERE user_id = ?1 AND template_id = ?2 AND changes() = 0`).bind(user.id, id),
+    env.DB.prepare(
+      `UPDATE templates SET favorite_count = (SELECT count(*) FROM template_favorites WHERE template_id = ?1) WHERE id = ?1 RETURNING favorite_count`,
+    ).bind(id),
+  ]);
+  return { templateId: id, isFavorite: added.results.length > 0, favoriteCount: counted.results[0]?.favorite_count ?? 0 };
 }
 
 // ---------------------------------------------------------------- categories and palettes
