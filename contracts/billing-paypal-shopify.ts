@@ -135,7 +135,10 @@ export const StartShopifySubscriptionBody = body({
   planId: planId("planId"),
   shop: shopDomain,
   /** The store's Admin API access token (until the shop connection keeps it, decision 014). */
-  accessToken: text("accessToken", 255),
+  accessToken: v.pipe(
+    text("accessToken", 255),
+    v.regex(/^[A-Za-z0-9_-]{16,255}$/, "accessToken must be your store's Admin API access token, such as shpat_ followed by letters and digits"),
+  ),
   /** A page of this site to come back to (default /pricing); gets charge_id added by Shopify. */
   returnUrl: v.optional(text("returnUrl", 2048)),
 });

@@ -1,10 +1,13 @@
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { billingCustomers } from "../../workers/db/schema.ts";
 import { SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   confirmShopifyCharge,
   creditsOf,
   credentialsOf,
+  db,
   expectBadInput,
   newShop,
   post,
@@ -213,6 +216,30 @@ describe("Shopify subscription", () => {
     await expectBadInput(await post(SHOPIFY_ACTIVATE, user, { chargeId: "abc" }), "chargeId");
     await expectBadInput(await post(CANCEL, user, { subscriptionID: "123" }), "cancelReason");
     await expectBadInput(await post(CANCEL, user, { cancelReason: "x" }), "subscriptionID");
+  });
+});
+
+describe("a bad store token (issue 12)", () => {
+  it("refuses a token with a control character with 400, saves nothing, and a later good start works", async () => {
+    const user = await signUpUser();
+    const shop = newShop("store");
+    const bad = await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: "shpat_abc\u0001def0123456789" });
+    await expectBadInput(bad, "accessToken");
+    expect(await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")))).toEqual([]);
+    const good = await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: SHOPIFY_TOKEN });
+    expect(good.status).toBe(200);
+  });
+
+  it("keeps the working connection when Shopify refuses a new token", async () => {
+    const user = await signUpUser();
+    const shop = newShop("store");
+    expect((await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: SHOPIFY_TOKEN })).status).toBe(200);
+    const [before] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
+    await fault(shop, { status: 401, body: { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" } });
+    const refused = await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: "shpat_refusedtoken0000000000" });
+    expect(refused.status).toBe(409);
+    const [after] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
+    expect(after.customerRef).toBe(before.customerRef);
   });
 });
 

@@ -29,6 +29,12 @@ export async function providerFetch(
   init: RequestInit & { timeoutMs?: number } = {},
 ): Promise<Response> {
   const { timeoutMs = 10_000, ...rest } = init;
+  try {
+    new Headers(rest.headers);
+  } catch {
+    // A header value (a token the user gave, say) with characters no HTTP header may hold: our request is at fault.
+    throw new ProviderError(provider, `A value sent to ${provider} contains characters that are not allowed.`, 400);
+  }
   let response: Response;
   try {
     response = await fetch(url, { ...rest, signal: AbortSignal.timeout(timeoutMs) });

@@ -162,11 +162,6 @@ export async function startShopifySubscription(
   if (!plan || !isRecurringPlan(plan)) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const returnUrl = returnUrlOf(env, input.returnUrl, plan);
   const parity = pricingParity(country);
-  await saveShopConnection(env, user.id, {
-    shop: input.shop,
-    accessToken: input.accessToken,
-    parity: parity.percentageAdjustment,
-  });
   const created = await shopifyCall("creating a subscription", () =>
     shopify.createAppSubscription(env, input.shop, input.accessToken, {
       name: chargeName(plan),
@@ -177,6 +172,8 @@ export async function startShopifySubscription(
       test: env.APP_ENV !== "production",
     }),
   );
+  // Kept only once Shopify accepted the store and its token: a refused token never replaces a working one.
+  await saveShopConnection(env, user.id, { shop: input.shop, accessToken: input.accessToken, parity: parity.percentageAdjustment });
   return { confirmationUrl: created.confirmationUrl };
 }
 
