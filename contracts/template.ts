@@ -159,7 +159,8 @@ export interface Template extends TemplateDesign {
   templateId: string;
   isStandardTemplate: boolean;
   isShared: boolean;
-  ownerId: string | null;
+  /** Whether the caller owns it (whose it is otherwise is not said). */
+  isOwn: boolean;
   favoriteCount?: number;
   isFavorite?: boolean;
   updatedAt: string;

@@ -31,7 +31,7 @@ function template(id: string, slots: number): Template {
     ...Array.from({ length: slots }, (_, i) => ({ type: "Image" as const, id: `photo-${i}`, name: `Photo ${i}`, x: 0, y: i * 300, width: 1000, height: 300, imageIndex: i })),
     { type: "text" as const, id: "title", name: "Title", x: 100, y: 1000, width: 800, height: 300, content: "title" as const },
   ];
-  return { ...v.parse(TemplateDesign, { title: `Template ${id}`, layers, imageSlots: slots }), templateId: id, isStandardTemplate: true, isShared: false, ownerId: null, updatedAt: "2026-01-01" };
+  return { ...v.parse(TemplateDesign, { title: `Template ${id}`, layers, imageSlots: slots }), templateId: id, isStandardTemplate: true, isShared: false, isOwn: false, updatedAt: "2026-01-01" };
 }
 
 const TEMPLATES = [template("t-one", 1), template("t-two", 2), template("t-three", 3)];

@@ -26,7 +26,7 @@ const TEMPLATE: Template = {
   templateId: "photo-title",
   isStandardTemplate: true,
   isShared: false,
-  ownerId: null,
+  isOwn: false,
   updatedAt: "2026-01-01",
 };
 

@@ -45,7 +45,7 @@ beforeAll(async () => {
 describe("user templates", () => {
   it("creates, lists, reads, updates and deletes the user's own templates", async () => {
     const created = await addTemplate(alice, "Alice banner");
-    expect(created).toMatchObject({ title: "Alice banner", isStandardTemplate: false, isShared: false, ownerId: alice.userId, categories: ["Blog"] });
+    expect(created).toMatchObject({ title: "Alice banner", isStandardTemplate: false, isShared: false, isOwn: true, categories: ["Blog"] });
     expect(created.layers[0]).toMatchObject({ type: "Image", containsImage: true, useDetectedImages: true, useLogoImage: false });
     // Designing a template ticks the onboarding step.
     const { credentials } = await read(await app("/api/user", { headers: bearer(alice.tokens) }));
@@ -99,8 +99,13 @@ describe("user templates", () => {
   it("shares a template: others see it with its favourite count but cannot change it; unsharing hides it", async () => {
     const shared = await addTemplate(alice, "Alice shared");
     await app("/api/templates/updateTemplate", json({ template: { ...design("Alice shared"), templateId: shared.templateId, isShared: true } }, bearer(alice.tokens)));
-    const list = await read(await app("/api/templates/sharedTemplates/getSharedTemplates", { headers: bearer(bob.tokens) }));
-    expect(list.templates.map((t: { templateId: string }) => t.templateId)).toContain(shared.templateId);
+    const listed = await app("/api/templates/sharedTemplates/getSharedTemplates", { headers: bearer(bob.tokens) });
+    const listText = await listed.text();
+    // Others see whether a template is theirs, never whose it is.
+    expect(listText).not.toContain(alice.userId);
+    const list = JSON.parse(listText);
+    expect(list.templates.find((t: { templateId: string }) => t.templateId === shared.templateId)).toMatchObject({ isOwn: false });
+    expect(await (await app(`/api/template/${shared.templateId}`, { headers: bearer(bob.tokens) })).text()).not.toContain(alice.userId);
 
     const favorite = await read(await app("/api/user/templates/toggleTemplateFavorite", json({ templateId: shared.templateId }, bearer(bob.tokens))));
     expect(favorite).toEqual({ templateId: shared.templateId, isFavorite: true, favoriteCount: 1 });

@@ -95,6 +95,20 @@ describe("GET /api/user/{handle}", () => {
     expect(profile).toMatchObject({ handle: user.handle, firstName: "Public" });
     expect((await app("/api/user/nobody-has-this-handle")).status).toBe(404);
   });
+
+  it("never shows the user's internal id, picture included, and serves the picture by handle", async () => {
+    const user = await signUpUser({ firstName: "Ines" });
+    expect((await app("/api/user/image", { method: "POST", headers: bearer(user.tokens), body: imageForm(PNG_1x1) })).status).toBe(200);
+    const response = await app(`/api/user/${user.handle}`);
+    const text = await response.text();
+    expect(text).not.toContain(user.userId);
+    const { imageUrl } = JSON.parse(text).user;
+    expect(new URL(imageUrl).pathname).toBe(`/api/user/${user.handle}/picture`);
+    const served = await app(`${new URL(imageUrl).pathname}${new URL(imageUrl).search}`);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(PNG_1x1);
+    expect((await app("/api/user/nobody-has-this-handle/picture")).status).toBe(404);
+  });
 });
 
 describe("POST /api/user/image", () => {

@@ -34,6 +34,7 @@ import {
   credentialsOf,
   currentCredentials,
   deleteAccount,
+  publicPictureKey,
   publicProfile,
   setCookiesConsent,
   setOnboardingChecklist,
@@ -41,6 +42,7 @@ import {
   updateProfile,
 } from "../services/users.ts";
 import { ProviderError } from "../integrations/http.ts";
+import { serveMedia } from "../media/store.ts";
 import { apiError } from "./errors.ts";
 import { router, type AppBindings } from "./hono.ts";
 import { valid } from "./validation.ts";
@@ -194,10 +196,20 @@ account.delete("/user/deleteUserAccount", requireUser, async (c) => {
   return c.json({ message: "Your account has been deleted." });
 });
 
+const isHandle = (handle: string) => v.is(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._]{1,30}$/)), handle);
+
 // Registered last: every other single-segment /user/... path above wins over a handle.
 account.get("/user/:handle", async (c) => {
   const handle = c.req.param("handle");
-  if (!v.is(v.pipe(v.string(), v.regex(/^[A-Za-z0-9._]{1,30}$/)), handle)) return apiError(c, 404, "No such user");
+  if (!isHandle(handle)) return apiError(c, 404, "No such user");
   const user = await publicProfile(c.env, handle);
   return user ? c.json({ user }) : apiError(c, 404, "No such user");
+});
+
+/** A public profile's picture, by handle (its media key names the user's id, which public answers never show). */
+account.get("/user/:handle/picture", async (c) => {
+  const handle = c.req.param("handle");
+  const key = isHandle(handle) ? await publicPictureKey(c.env, handle) : null;
+  if (!key) return apiError(c, 404, "No such picture");
+  return serveMedia(c.env, key, c.req.raw);
 });

@@ -18,13 +18,14 @@ function designOf(row: TemplateRow): TemplateDesign {
   return v.parse(TemplateDesign, { ...stored, title: row.title, categories: row.categories });
 }
 
-function toTemplate(row: TemplateRow, favorites: Set<string> = new Set()): Template {
+/** A template as `viewer` sees it: whether it is theirs, never whose it is (no user ids leave the server). */
+function toTemplate(row: TemplateRow, viewer: User, favorites: Set<string> = new Set()): Template {
   return {
     ...designOf(row),
     templateId: row.id,
     isStandardTemplate: row.isStandard,
     isShared: row.isShared,
-    ownerId: row.ownerId,
+    isOwn: row.ownerId !== null && row.ownerId === viewer.id,
     favoriteCount: row.favoriteCount,
     isFavorite: favorites.has(row.id),
     updatedAt: new Date(row.updatedAt).toISOString(),
@@ -57,7 +58,7 @@ async function favoritesOf(env: Env, user: User, ids: string[]): Promise<Set<str
 
 async function withFavorites(env: Env, user: User, rows: TemplateRow[]) {
   const favorites = await favoritesOf(env, user, rows.map((r) => r.id));
-  return rows.map((row) => toTemplate(row, favorites));
+  return rows.map((row) => toTemplate(row, user, favorites));
 }
 
 /** A page ordered newest first, continuing after `lastTemplateId` (none: the first page). */
@@ -103,7 +104,7 @@ export async function listFavoriteTemplates(env: Env, user: User) {
     .innerJoin(templates, eq(templates.id, templateFavorites.templateId))
     .where(and(eq(templateFavorites.userId, user.id), visibleTo(user)))
     .orderBy(desc(templateFavorites.createdAt));
-  return rows.map((r) => toTemplate(r.template, new Set(rows.map((x) => x.template.id))));
+  return rows.map((r) => toTemplate(r.template, user, new Set(rows.map((x) => x.template.id))));
 }
 
 export async function recentlyUpdatedTemplates(env: Env, user: User, limit = 10) {
@@ -139,7 +140,7 @@ export async function createTemplate(env: Env, user: User, design: TemplateDesig
     })
     .returning();
   await tickOnboardingStep(env.DB, user.id, "createTemplate");
-  return toTemplate(row);
+  return toTemplate(row, user);
 }
 
 export async function updateTemplate(env: Env, user: User, id: string, design: TemplateDesign, isShared?: boolean): Promise<Template> {
@@ -170,7 +171,7 @@ export async function unshareTemplate(env: Env, user: User, id: string): Promise
     .where(and(eq(templates.id, id), eq(templates.ownerId, user.id)))
     .returning();
   if (!updated) throw new ServiceError(404, "Template not found");
-  return toTemplate(updated);
+  return toTemplate(updated, user);
 }
 
 export async function deleteTemplate(env: Env, user: User, id: string) {

@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { PROFILE_IMAGE_MAX_BYTES, type PublicUser, type UserCredentials } from "../../contracts/user.ts";
+import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { users, videoJobs } from "../db/schema.ts";
 import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboarding.ts";
@@ -80,9 +81,23 @@ export async function publicProfile(env: Env, handle: string): Promise<PublicUse
     handle: user.handle,
     firstName: user.firstName,
     lastName: user.lastName,
-    imageUrl: user.imageKey ? mediaUrl(env.APP_URL, user.imageKey) : null,
+    imageUrl: user.imageKey ? await publicPictureUrl(env, user.handle, user.imageKey) : null,
     createdAt: new Date(user.createdAt).toISOString(),
   };
+}
+
+/**
+ * A public profile's picture address: by handle, never by the media key (which
+ * holds the user's id); `v` changes with the picture so it may be cached for good.
+ */
+async function publicPictureUrl(env: Pick<Env, "APP_URL">, handle: string, imageKey: string): Promise<string> {
+  return new URL(`/api/user/${encodeURIComponent(handle)}/picture?v=${(await sha256Hex(imageKey)).slice(0, 12)}`, env.APP_URL).toString();
+}
+
+/** The media key of a public profile's picture (null: no such user or no picture). */
+export async function publicPictureKey(env: Env, handle: string): Promise<string | null> {
+  const user = await database(env.DB).query.users.findFirst({ where: eq(users.handle, handle.toLowerCase()), columns: { imageKey: true } });
+  return user?.imageKey ?? null;
 }
 
 export async function setOnboardingChecklist(env: Env, user: User, changes: { name: string; isChecked: boolean }[]): Promise<User> {

@@ -38,7 +38,7 @@ const isTab = (value: string | null): value is TemplateTab => TABS.some((tab) =>
 
 /** Whether the user may change a template: their own, or a standard one when they are an admin. */
 export function mayEditTemplate(template: Template, user: UserCredentials): boolean {
-  return template.isStandardTemplate ? user.role === "admin" : template.ownerId === user.userId;
+  return template.isStandardTemplate ? user.role === "admin" : template.isOwn;
 }
 
 /** /templates and /template-builder: the template gallery (spec section 2). */
