@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { body, IdempotencyReference } from "./fields.ts";
+import { body, IdempotencyReference, plainLine, plainText } from "./fields.ts";
 
 /** What credits are spent on, and what each costs (spec section 9). */
 export const CREDIT_COSTS = { image: 1, video: 5, aiText: 0.5, aiAltText: 2, aiImage: 12 } as const;
@@ -22,7 +22,7 @@ export const IncrementCreditsBody = body({
   reference: Reference,
 });
 
-const short = (max: number) => v.optional(v.pipe(v.string(), v.maxLength(max)), "");
+const short = (max: number) => v.optional(v.pipe(v.string(), plainText, v.maxLength(max)), "");
 export const PinDetails = v.object({
   action: v.optional(v.picklist(["downloaded", "scheduled", "pinned"]), "downloaded"),
   title: short(500),
@@ -31,7 +31,7 @@ export const PinDetails = v.object({
   imageUrl: short(2048),
   mediaType: v.optional(v.picklist(["image", "video"]), "image"),
   boardId: v.optional(v.pipe(v.string(), v.maxLength(64))),
-  boardName: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  boardName: v.optional(v.pipe(v.string(), plainLine, v.maxLength(200))),
   pinterestProfile: v.optional(v.pipe(v.string(), v.maxLength(100))),
   pinterestPinId: v.optional(v.pipe(v.string(), v.maxLength(64))),
 });

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { plainLine, plainText } from "./fields.ts";
 import { DEFAULT_COLOR_INDEX, DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR } from "./template.ts";
 
 /**
@@ -32,7 +33,7 @@ export const MAX_PINS_PER_SOURCE = 20;
 export const DEFAULT_AI_TONE = "Neutral";
 
 const url = (field: string) => v.pipe(v.string(`${field} must be text`), v.trim(), v.maxLength(2048, `${field} is too long`));
-const text = (field: string, max: number) => v.optional(v.pipe(v.string(`${field} must be text`), v.maxLength(max, `${field} is too long`)), "");
+const text = (field: string, max: number) => v.optional(v.pipe(v.string(`${field} must be text`), plainText, v.maxLength(max, `${field} is too long`)), "");
 const flag = (fallback: boolean) => v.optional(v.boolean(), fallback);
 const urlList = (field: string, max: number) => v.optional(v.pipe(v.array(url(field)), v.maxLength(max, `${field} has too many entries`)), []);
 
@@ -97,6 +98,7 @@ export function defaultDesignSettings(): DesignSettings {
 export const DESIGN_PROFILE_NAME_MAX = 60;
 export const DesignProfileName = v.pipe(
   v.string("newProfileName is required"),
+  plainLine,
   v.trim(),
   v.nonEmpty("newProfileName is required"),
   v.maxLength(DESIGN_PROFILE_NAME_MAX, `newProfileName must be at most ${DESIGN_PROFILE_NAME_MAX} characters`),

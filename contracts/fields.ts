@@ -21,11 +21,22 @@ export const NewPassword = v.pipe(
 );
 
 /** A person's name part: trimmed, 1-60 characters. */
+/**
+ * User text is stripped of what can hide or disguise it: control characters
+ * (NUL and friends) and bidirectional overrides and isolates (U+202A-U+202E,
+ * U+2066-U+2069, which can make "gpj.exe" read "exe.jpg"). `plainText` keeps
+ * tabs and line breaks for text that may span lines; `plainLine` is for names.
+ */
+const HIDDEN_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const HIDDEN_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+export const plainText = v.transform((value: string) => value.replace(HIDDEN_IN_TEXT, ""));
+export const plainLine = v.transform((value: string) => value.replace(HIDDEN_IN_LINE, ""));
+
 export const NamePart = (field: string) =>
-  v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(60, `${field} is too long`));
+  v.pipe(v.string(`${field} is required`), plainLine, v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(60, `${field} is too long`));
 
 export const OptionalText = (field: string, max: number) =>
-  v.optional(v.pipe(v.string(`${field} must be text`), v.trim(), v.maxLength(max, `${field} is too long`)));
+  v.optional(v.pipe(v.string(`${field} must be text`), plainText, v.trim(), v.maxLength(max, `${field} is too long`)));
 
 /**
  * A request body object whose missing fields are reported as "<field> is

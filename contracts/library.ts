@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { DesignProfileName, DesignSettings, type DesignSettings as DesignSettingsValue } from "./design-settings.ts";
-import { body } from "./fields.ts";
+import { body, plainLine } from "./fields.ts";
 import { PostList, type Post } from "./post.ts";
 
 /**
@@ -23,7 +23,7 @@ export const SaveDesignSettingsBody = body({
   designSettings: DesignSettings,
   profileId: v.optional(v.pipe(v.string("profileId must be text"), v.trim(), v.maxLength(64, "profileId is invalid"))),
   /** Blank is the same as absent. */
-  newProfileName: v.optional(v.pipe(v.string("newProfileName must be text"), v.trim(), v.maxLength(60, "newProfileName must be at most 60 characters"))),
+  newProfileName: v.optional(v.pipe(v.string("newProfileName must be text"), plainLine, v.trim(), v.maxLength(60, "newProfileName must be at most 60 characters"))),
 });
 export type SaveDesignSettingsBody = v.InferInput<typeof SaveDesignSettingsBody>;
 
@@ -32,7 +32,7 @@ export const RenameDesignProfileBody = body({ newProfileName: DesignProfileName,
 
 export const ProfileIdParam = v.object({ id: Id("id") });
 export const ProfileNameParam = v.object({
-  name: v.pipe(v.string("name is required"), v.trim(), v.nonEmpty("name is required"), v.maxLength(60, "name must be at most 60 characters")),
+  name: v.pipe(v.string("name is required"), plainLine, v.trim(), v.nonEmpty("name is required"), v.maxLength(60, "name must be at most 60 characters")),
 });
 
 export interface DesignProfileSummary {
@@ -124,7 +124,7 @@ export const MAX_DRAFT_BYTES = 1_500_000;
 export const DRAFTS_PAGE_SIZE = 20;
 
 const DraftName = (field: string) =>
-  v.pipe(v.string(`${field} must be text`), v.trim(), v.maxLength(100, `${field} must be at most 100 characters`));
+  v.pipe(v.string(`${field} must be text`), plainLine, v.trim(), v.maxLength(100, `${field} must be at most 100 characters`));
 /** The client's current local date-time, as text (it also names a draft saved without a name). */
 const DraftDate = v.pipe(v.string("date is required"), v.trim(), v.nonEmpty("date is required"), v.maxLength(64, "date is too long"));
 

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { plainText } from "./fields.ts";
 import { RgbaColor } from "./design-settings.ts";
 import { TemplateDesign } from "./template.ts";
 
@@ -8,7 +9,7 @@ import { TemplateDesign } from "./template.ts";
  * lists of these.
  */
 
-const text = (field: string, max: number) => v.optional(v.pipe(v.string(`${field} must be text`), v.maxLength(max, `${field} is too long`)), "");
+const text = (field: string, max: number) => v.optional(v.pipe(v.string(`${field} must be text`), plainText, v.maxLength(max, `${field} is too long`)), "");
 const flag = () => v.optional(v.boolean(), false);
 
 export const SelectedBoard = v.object({

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { body, IdempotencyReference } from "./fields.ts";
+import { body, IdempotencyReference, plainLine } from "./fields.ts";
 import { PostContent, TemplateDesign } from "./template.ts";
 
 /**
@@ -20,7 +20,7 @@ export const RenderTemplateImageBody = body({
   post: v.object({
     ...PostContent.entries,
     template: TemplateDesign,
-    fileName: v.optional(v.pipe(v.string(), v.maxLength(100))),
+    fileName: v.optional(v.pipe(v.string(), plainLine, v.maxLength(100))),
     /** The page the pin links to (for the download's history row). */
     url: v.optional(v.pipe(v.string(), v.maxLength(2048)), ""),
     bypassResize: v.optional(v.boolean()),

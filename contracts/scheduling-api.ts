@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { PINTEREST_PIN_LIMITS } from "./pinterest.ts";
-import { body, IdempotencyReference } from "./fields.ts";
+import { body, IdempotencyReference, plainText } from "./fields.ts";
 import { SchedulingSettings } from "./scheduling.ts";
 
 /**
@@ -25,9 +25,9 @@ export const REPEAT_INTERVAL_DAYS = { min: 2, max: 365 } as const;
 
 // ---------------------------------------------------------------- fields
 
-const text = (field: string, max: number) => v.pipe(v.string(`${field} must be text`), v.maxLength(max, `${field} must be at most ${max} characters`));
+const text = (field: string, max: number) => v.pipe(v.string(`${field} must be text`), plainText, v.maxLength(max, `${field} must be at most ${max} characters`));
 const codePoints = (field: string, max: number) =>
-  v.pipe(v.string(`${field} must be text`), v.check((value) => [...value].length <= max, `${field} must be at most ${max} characters`));
+  v.pipe(v.string(`${field} must be text`), plainText, v.check((value) => [...value].length <= max, `${field} must be at most ${max} characters`));
 
 const WebUrl = (field: string) =>
   v.pipe(

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { plainLine, plainText } from "./fields.ts";
 
 /**
  * A pin template is data: a canvas and an ordered stack of layers (first is
@@ -37,7 +38,7 @@ const size = (name: string) => v.pipe(v.number(`${name} must be a number`), v.mi
 
 const layerBase = {
   id: v.pipe(v.string("id is required"), v.minLength(1), v.maxLength(64)),
-  name: v.pipe(v.string("name is required"), v.maxLength(80)),
+  name: v.pipe(v.string("name is required"), plainLine, v.maxLength(80)),
   x: coordinate("x"),
   y: coordinate("y"),
   width: size("width"),
@@ -142,7 +143,7 @@ export const TEMPLATE_FAMILIES = [
 
 /** The design of a template: what the engine needs to draw it. */
 export const TemplateDesign = v.object({
-  title: v.pipe(v.string("title is required"), v.trim(), v.minLength(1, "title is required"), v.maxLength(120, "title is too long")),
+  title: v.pipe(v.string("title is required"), plainLine, v.trim(), v.minLength(1, "title is required"), v.maxLength(120, "title is too long")),
   background: v.optional(Fill, "#ffffff"),
   layers: v.pipe(v.array(Layer, "layers must be a list"), v.maxLength(60, "a template has at most 60 layers")),
   categories: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(60))), v.maxLength(20)), []),
@@ -168,10 +169,10 @@ export interface Template extends TemplateDesign {
 
 /** What fills a template: one post (spec section 3, Post) plus the design settings that affect drawing. */
 export const PostContent = v.object({
-  title: v.optional(v.pipe(v.string(), v.maxLength(500)), ""),
-  description: v.optional(v.pipe(v.string(), v.maxLength(2000)), ""),
+  title: v.optional(v.pipe(v.string(), plainText, v.maxLength(500)), ""),
+  description: v.optional(v.pipe(v.string(), plainText, v.maxLength(2000)), ""),
   URLText: v.optional(v.pipe(v.string(), v.maxLength(200)), ""),
-  brandName: v.optional(v.pipe(v.string(), v.maxLength(100)), ""),
+  brandName: v.optional(v.pipe(v.string(), plainLine, v.maxLength(100)), ""),
   price: v.optional(v.pipe(v.string(), v.maxLength(40)), ""),
   /** Detected images (from the page, product or feed), in order. */
   allImages: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(2048))), v.maxLength(40)), []),

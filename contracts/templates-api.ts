@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { body } from "./fields.ts";
+import { body, plainLine } from "./fields.ts";
 import { TemplateDesign } from "./template.ts";
 
 const TemplateId = v.pipe(v.string("templateId is required"), v.nonEmpty("templateId is required"), v.maxLength(64, "templateId is invalid"));
@@ -21,7 +21,7 @@ export const TemplateSetBody = body({
 });
 
 export const CategoryBody = body({
-  name: v.pipe(v.string("name is required"), v.trim(), v.nonEmpty("name is required"), v.maxLength(40, "name is too long")),
+  name: v.pipe(v.string("name is required"), plainLine, v.trim(), v.nonEmpty("name is required"), v.maxLength(40, "name is too long")),
 });
 
 export const PageQuery = v.object({

@@ -29,6 +29,7 @@ import {
   verifyEmail,
   type SignIn,
 } from "../services/accounts.ts";
+import { setProfileImage } from "../services/media-library.ts";
 import { subscribeToNewsletter, unsubscribeFromNewsletter } from "../services/newsletter.ts";
 import {
   credentialsOf,
@@ -38,7 +39,6 @@ import {
   publicProfile,
   setCookiesConsent,
   setOnboardingChecklist,
-  setProfileImage,
   updateProfile,
 } from "../services/users.ts";
 import { ProviderError } from "../integrations/http.ts";

@@ -68,6 +68,56 @@ export function pictureHeader(bytes: Uint8Array): { type: PictureType; width: nu
   return null;
 }
 
+/** Whether a picture's bytes run to the format's own end (a truncated upload does not). */
+export function pictureIsComplete(bytes: Uint8Array, type: PictureType): boolean {
+  const n = bytes.length;
+  if (type === "jpeg") {
+    // EOI (FF D9), allowing a little padding after it.
+    for (let i = n - 2; i >= Math.max(2, n - 64); i -= 1) if (bytes[i] === 0xff && bytes[i + 1] === 0xd9) return true;
+    return false;
+  }
+  if (type === "png") {
+    // The IEND chunk: length 0, "IEND", CRC AE 42 60 82.
+    const end = [0, 0, 0, 0, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82];
+    return n >= 12 && end.every((byte, i) => bytes[n - 12 + i] === byte);
+  }
+  if (type === "gif") return bytes[n - 1] === 0x3b;
+  // WebP: the RIFF size covers the rest of the file.
+  const riffSize = (bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (bytes[7] << 24)) >>> 0;
+  return riffSize + 8 <= n;
+}
+
+/** The largest side of a picture we accept. */
+export const MAX_PICTURE_SIDE = 20_000;
+
+/**
+ * Reads an uploaded picture for real: its format, that it is complete, and its
+ * size as decoded (not as its header claims). Null when it is not a picture we
+ * can use; a reason when it is damaged.
+ */
+export function readPicture(bytes: Uint8Array): { type: PictureType; width: number; height: number } | { unreadable: string } | null {
+  const header = pictureHeader(bytes);
+  if (!header) return null;
+  if (!pictureIsComplete(bytes, header.type)) return { unreadable: "This image is incomplete (the file was cut short). Please upload it again." };
+  if (header.width < 1 || header.height < 1 || header.width > MAX_PICTURE_SIDE || header.height > MAX_PICTURE_SIDE || header.width * header.height > MAX_PICTURE_PIXELS) {
+    return { unreadable: `This image is too large or says it has no size. Images may be up to ${MAX_PICTURE_PIXELS / 1_000_000} megapixels.` };
+  }
+  let image: PhotonImage;
+  try {
+    image = PhotonImage.new_from_byteslice(bytes);
+  } catch {
+    return { unreadable: "This image could not be read. It may be damaged." };
+  }
+  try {
+    const width = image.get_width();
+    const height = image.get_height();
+    if (width !== header.width || height !== header.height) return { unreadable: "This image could not be read. It may be damaged." };
+    return { type: header.type, width, height };
+  } finally {
+    image.free();
+  }
+}
+
 interface CacheEntry {
   bitmap: Promise<Bitmap | null>;
   bytes: number;

@@ -1,11 +1,12 @@
 import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { MEDIA_MAX_BYTES, MEDIA_PAGE_SIZE, type MediaItem, type MediaPage, type MediaType } from "../../contracts/library.ts";
+import { PROFILE_IMAGE_MAX_BYTES } from "../../contracts/user.ts";
 import { database } from "../db/client.ts";
-import { userMedia } from "../db/schema.ts";
+import { userMedia, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { readUploadedFont, sniffFontFormat, UnreadableFont } from "../media/fonts.ts";
 import { mediaUrl, putMedia } from "../media/store.ts";
-import { pictureHeader } from "../render/pictures.ts";
+import { readPicture } from "../render/pictures.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
 import { userMediaPrefix } from "./users.ts";
@@ -46,10 +47,10 @@ export function sniffVideo(bytes: Uint8Array): { contentType: string; extension:
   return null;
 }
 
-/** A file name fit to show: no folders, no control characters, at most 200 characters. */
+/** A file name fit to show: no folders, no control or bidirectional-override characters, at most 200 characters. */
 function cleanFileName(name: string, fallback: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const cleaned = base.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "").trim().slice(0, 200);
   return cleaned || fallback;
 }
 
@@ -81,9 +82,9 @@ interface Prepared {
 
 async function prepareImage(file: File): Promise<Prepared> {
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const header = pictureHeader(bytes);
+  const header = readPicture(bytes);
   if (!header) throw new ServiceError(415, `This file is not an image we can use. ${ACCEPTED.image}`, "file");
-  if (header.width < 1 || header.height < 1) throw new ServiceError(400, "This image could not be read.", "file");
+  if ("unreadable" in header) throw new ServiceError(400, header.unreadable, "file");
   return { body: bytes, contentType: `image/${header.type}`, extension: header.type, size: bytes.length, width: header.width, height: header.height };
 }
 
@@ -177,4 +178,19 @@ export async function deleteMedia(env: Env, user: User, id: string): Promise<{ d
   await env.MEDIA.delete(row.objectKey);
   await db.delete(userMedia).where(mine);
   return { deletedId: id };
+}
+
+/** POST /api/user/image: the profile picture, read for real before it is kept (replaces the previous one). */
+export async function setProfileImage(env: Env, user: User, file: File): Promise<string> {
+  if (file.size > PROFILE_IMAGE_MAX_BYTES) throw new ServiceError(413, "The image must be 5 MB or smaller.", "image");
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const picture = readPicture(bytes);
+  if (!picture) throw new ServiceError(415, "Please upload a JPEG, PNG, GIF or WebP image.", "image");
+  if ("unreadable" in picture) throw new ServiceError(400, picture.unreadable, "image");
+  const kind = { type: `image/${picture.type}`, extension: picture.type };
+  const key = `${userMediaPrefix(user.id)}profile/${crypto.randomUUID()}.${kind.extension}`;
+  await putMedia(env, key, bytes, kind.type);
+  await database(env.DB).update(users).set({ imageKey: key, updatedAt: Date.now() }).where(eq(users.id, user.id));
+  if (user.imageKey) await env.MEDIA.delete(user.imageKey);
+  return mediaUrl(env.APP_URL, key);
 }

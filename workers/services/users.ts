@@ -1,11 +1,11 @@
 import { and, eq, ne } from "drizzle-orm";
-import { PROFILE_IMAGE_MAX_BYTES, type PublicUser, type UserCredentials } from "../../contracts/user.ts";
+import type { PublicUser, UserCredentials } from "../../contracts/user.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { users, videoJobs } from "../db/schema.ts";
 import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboarding.ts";
 import type { Env } from "../env.ts";
-import { mediaUrl, putMedia } from "../media/store.ts";
+import { mediaUrl } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { usedCreditsThisMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
@@ -115,33 +115,9 @@ export async function setCookiesConsent(env: Env, user: User, consent: boolean) 
 
 // ---------------------------------------------------------------- profile image
 
-/** The image type from the file's first bytes (what it says it is counts for nothing). */
-export function sniffImageType(bytes: Uint8Array): { type: string; extension: string } | null {
-  const startsWith = (...signature: number[]) => signature.every((b, i) => bytes[i] === b);
-  if (startsWith(0xff, 0xd8, 0xff)) return { type: "image/jpeg", extension: "jpeg" };
-  if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { type: "image/png", extension: "png" };
-  if (startsWith(0x47, 0x49, 0x46, 0x38)) return { type: "image/gif", extension: "gif" };
-  if (startsWith(0x52, 0x49, 0x46, 0x46) && bytes[8] === 0x57 && bytes[9] === 0x45 && bytes[10] === 0x42 && bytes[11] === 0x50) {
-    return { type: "image/webp", extension: "webp" };
-  }
-  return null;
-}
-
 /** Keys of everything a user owns in R2 start with this. */
 export function userMediaPrefix(userId: string) {
   return `users/${userId}/`;
-}
-
-export async function setProfileImage(env: Env, user: User, file: File): Promise<string> {
-  if (file.size > PROFILE_IMAGE_MAX_BYTES) throw new ServiceError(413, "The image must be 5 MB or smaller.", "image");
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  const kind = sniffImageType(bytes);
-  if (!kind) throw new ServiceError(415, "Please upload a JPEG, PNG, GIF or WebP image.", "image");
-  const key = `${userMediaPrefix(user.id)}profile/${crypto.randomUUID()}.${kind.extension}`;
-  await putMedia(env, key, bytes, kind.type);
-  await database(env.DB).update(users).set({ imageKey: key, updatedAt: Date.now() }).where(eq(users.id, user.id));
-  if (user.imageKey) await env.MEDIA.delete(user.imageKey);
-  return mediaUrl(env.APP_URL, key);
 }
 
 // ---------------------------------------------------------------- account deletion
