@@ -11,6 +11,8 @@ declare module "@remix-run/cloudflare" {
       env: Env;
       ctx: Pick<ExecutionContext, "waitUntil" | "passThroughOnException">;
     };
+    /** The nonce the page's inline scripts carry (the worker sends it in the Content-Security-Policy). */
+    cspNonce?: string;
   }
 }
 
@@ -19,7 +21,7 @@ export function getLoadContext({
   context,
 }: {
   request: Request;
-  context: { cloudflare: { env: unknown; ctx: Pick<ExecutionContext, "waitUntil" | "passThroughOnException"> } };
+  context: { cloudflare: { env: unknown; ctx: Pick<ExecutionContext, "waitUntil" | "passThroughOnException"> }; cspNonce?: string };
 }): AppLoadContext {
-  return { cloudflare: { env: context.cloudflare.env as Env, ctx: context.cloudflare.ctx } };
+  return { cloudflare: { env: context.cloudflare.env as Env, ctx: context.cloudflare.ctx }, cspNonce: context.cspNonce };
 }

@@ -14,6 +14,7 @@ import shellStyles from "./styles/shell.css?url";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteShell } from "./components/shell/site-shell.tsx";
 import { AuthProvider, type RootData } from "./lib/auth.tsx";
+import { useNonce } from "./lib/nonce.tsx";
 import { currentUser, publicEnv } from "./lib/session.server.ts";
 
 export const links: LinksFunction = () => [
@@ -32,6 +33,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -42,8 +44,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

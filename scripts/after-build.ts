@@ -7,6 +7,8 @@ const { version } = JSON.parse(readFileSync(new URL("../package.json", import.me
 const headers = `/*
   x-app-version: ${version}
   X-Content-Type-Options: nosniff
+  X-Frame-Options: DENY
+  Referrer-Policy: strict-origin-when-cross-origin
 
 /assets/*
   Cache-Control: public, max-age=31536000, immutable

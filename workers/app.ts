@@ -32,6 +32,7 @@ import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { mayServeMedia, pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { APP_VERSION } from "./version.ts";
 
 /** /api: the product's API (spec section 7), one router per domain. */
@@ -71,6 +72,7 @@ const handleRemixRequest = createRequestHandler(remixBuild, "production");
 
 const app = new Hono<AppBindings>();
 
+app.use(securityHeaders);
 app.use(async (c, next) => {
   await next();
   c.res.headers.set("x-app-version", APP_VERSION);
@@ -101,7 +103,7 @@ app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, async (c) => {
 app.all("*", (c) =>
   handleRemixRequest(
     c.req.raw,
-    getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx } } }),
+    getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce } }),
   ),
 );
 

@@ -4,7 +4,7 @@ import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS } from "../../contracts/
 import { creditLedger } from "../../workers/db/schema.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { approvePayPal, creditsOf, credentialsOf, db, expectBadInput, post } from "./billing-support.ts";
+import { approvePayPal, creditsOf, credentialsOf, db, expectBadInput, post, spendCredits } from "./billing-support.ts";
 import { read, testEnv } from "./support.ts";
 
 // The PayPal calls of spec section 7 against the sandbox's PayPal stand-in. The sandbox is shared
@@ -190,7 +190,15 @@ describe("cancel, suspend and reactivate", () => {
   it("counts a suspension's Free month from the suspension: Free's 10 credits, nothing of the paid month; re-activation continues the paid month", async () => {
     const user = await signUpUser();
     const { subscriptionID } = await subscribe(user, "starter-monthly");
-    const spend = (creditAmount: number) => post("/api/user/incrementUsedPinCredits", user, { creditAmount, category: "image" });
+    // Spends of `amount` credits at once, answered as the API would: 200, or 402 when the month cannot pay.
+    const spend = (amount: number) =>
+      spendCredits(user, amount).then(
+        () => ({ status: 200 }),
+        (error: { status?: number }) => {
+          if (error.status === 402) return { status: 402 };
+          throw error;
+        },
+      );
     expect((await spend(30)).status).toBe(200);
     expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, remaining: 120 });
     // PayPal's times are whole seconds: let the spend's second pass before the status changes.

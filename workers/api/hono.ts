@@ -8,6 +8,8 @@ export interface AppBindings {
   Variables: {
     /** Set by requireUser: who is calling. */
     auth: Authenticated;
+    /** This request's Content-Security-Policy nonce (workers/http/security-headers.ts). */
+    cspNonce: string;
   };
 }
 
