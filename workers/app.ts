@@ -1,111 +1,11 @@
-import { createRequestHandler } from "@remix-run/cloudflare";
-import { Hono } from "hono";
-import * as remixBuild from "virtual:remix-build";
-import { getLoadContext } from "../app/load-context.ts";
 import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
-import { account } from "./api/account.ts";
-import { ai, aiHighMem } from "./api/ai.ts";
-import { credits } from "./api/credits.ts";
-import { designSettingsApi } from "./api/design-settings.ts";
-import { draftsApi } from "./api/drafts.ts";
-import { guardRequestBody } from "./api/body-guard.ts";
-import { apiNotFound, apiOnError } from "./api/errors.ts";
-import { health } from "./api/health.ts";
-import { imageProxy } from "./api/image-proxy.ts";
-import { paypalApi } from "./api/paypal.ts";
-import { pinterestApi } from "./api/pinterest.ts";
-import { plansApi } from "./api/plans.ts";
-import { pricingParityApi } from "./api/pricing-parity.ts";
-import { tracking } from "./api/tracking.ts";
-import { mediaApi } from "./api/media.ts";
-import { rendering } from "./api/rendering.ts";
-import { scraping } from "./api/scraping.ts";
-import { shopifyBillingApi } from "./api/shopify-billing.ts";
-import { schedulingApi, schedulingHighMem, schedulingVideo } from "./api/scheduling.ts";
-import { stripeApi } from "./api/stripe.ts";
-import { templatesApi } from "./api/templates.ts";
-import type { AppBindings } from "./api/hono.ts";
 import type { Env } from "./env.ts";
-import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
+import { app } from "./router.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
-import { mayServeMedia, pruneUnpaidRenders } from "./services/pin-renders.ts";
+import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
-import { securityHeaders } from "./http/security-headers.ts";
-import { APP_VERSION } from "./version.ts";
-
-/** /api: the product's API (spec section 7), one router per domain. */
-const api = new Hono<AppBindings>();
-api.route("/health", health);
-// Before account: /user/credits must not be taken for a /user/{handle}.
-api.route("/", credits);
-api.route("/", account);
-api.route("/", templatesApi);
-api.route("/", stripeApi);
-api.route("/", paypalApi);
-api.route("/", shopifyBillingApi);
-api.route("/", plansApi);
-api.route("/", pinterestApi);
-api.route("/", pricingParityApi);
-api.route("/", tracking);
-api.route("/", imageProxy);
-api.route("/", designSettingsApi);
-api.route("/", mediaApi);
-api.route("/", draftsApi);
-api.route("/", schedulingApi);
-api.route("/", ai);
-
-/** /highMemLimitApi: rendering and bulk calls that need the most memory. */
-const highMemLimitApi = new Hono<AppBindings>();
-highMemLimitApi.route("/", rendering);
-highMemLimitApi.route("/", scraping);
-highMemLimitApi.route("/", schedulingHighMem);
-highMemLimitApi.route("/", aiHighMem);
-
-/** /videoApi: video creation and upload calls. */
-const videoApi = new Hono<AppBindings>();
-videoApi.route("/", schedulingVideo);
-
-
-const handleRemixRequest = createRequestHandler(remixBuild, "production");
-
-const app = new Hono<AppBindings>();
-
-app.use(securityHeaders);
-app.use(async (c, next) => {
-  await next();
-  c.res.headers.set("x-app-version", APP_VERSION);
-});
-
-app.onError(apiOnError);
-for (const [prefix, router] of [["/api", api], ["/highMemLimitApi", highMemLimitApi], ["/videoApi", videoApi]] as const) {
-  // Bodies are bounded in size and depth before any route reads them.
-  app.use(`${prefix}/*`, guardRequestBody);
-  app.route(prefix, router);
-  // Unknown API paths answer JSON, never a page.
-  app.all(`${prefix}/*`, apiNotFound);
-}
-
-app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, async (c) => {
-  let key: string;
-  try {
-    key = decodeURIComponent(c.req.path.slice(MEDIA_PATH_PREFIX.length));
-  } catch {
-    return new Response("Not found", { status: 404 });
-  }
-  // A pin rendered for scheduling is not served before the schedule paid its credit.
-  if (!(await mayServeMedia(c.env, key))) return new Response("Not found", { status: 404 });
-  return serveMedia(c.env, key, c.req.raw);
-});
-
-// Everything else is a page: server-rendered by Remix at the edge.
-app.all("*", (c) =>
-  handleRemixRequest(
-    c.req.raw,
-    getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce } }),
-  ),
-);
 
 export { ProfileScheduler };
 
