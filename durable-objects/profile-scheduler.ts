@@ -573,6 +573,17 @@ export class ProfileScheduler extends DurableObject<Env> {
     if (profileKey) await recordSchedulerState(this.env.DB, profileKey, null, 0);
   }
 
+  /**
+   * Does the alarm's work now, due or not: what a second delivery of an alarm
+   * that already ran does (alarms are delivered at least once). A run already
+   * going is joined, not doubled. Only the dev control calls it (local runs,
+   * tests and `npm run bench:faults`; never in production).
+   */
+  async rerunAlarm(): Promise<Record<PinState, number>> {
+    await this.alarm();
+    return this.counts();
+  }
+
   /** Sets the alarm again from storage; the cron sweep calls it when an alarm went missing. */
   async rearm(): Promise<{ nextDueAt: number | null }> {
     return { nextDueAt: await this.armNextAlarm() };
