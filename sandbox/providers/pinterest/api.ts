@@ -212,7 +212,7 @@ export function pinterestV5(state: SandboxState) {
     if (sectionId && !board.sections.some((section) => section.id === sectionId)) return pinterestError(c, ERRORS.sectionNotFound);
     const plan = planFor(pinterest, account.username);
     const fault = plan ? chooseFault(plan, account.username, body) : null;
-    if (plan && fault && !createsFirst(fault)) return faultBeforeCreate(c, pinterest, account.username, fault, plan.seed);
+    if (plan && fault && !createsFirst(fault)) return faultBeforeCreate(c, pinterest, account.username, fault);
 
     const createdAt = new Date().toISOString();
     const seq = ++pinterest.counters.pin;
@@ -233,10 +233,10 @@ export function pinterestV5(state: SandboxState) {
     pinterest.pins.push(pin);
     board.pinsModifiedAt = createdAt;
     const answer = c.json(pinJson(c, pin), 201);
-    if (fault === "lost_answer") return breakConnection(c, answer);
-    if (fault === "late_answer") return holdBack(answer, plan!.delayMs);
-    if (fault === "error_after_create") {
-      const status = pin.seq % 2 === 0 ? 502 : 504;
+    if (fault?.kind === "lost_answer") return breakConnection(c, answer);
+    if (fault?.kind === "late_answer") return holdBack(answer, plan!.delayMs);
+    if (fault?.kind === "error_after_create") {
+      const status = fault.detail < 0.5 ? 502 : 504;
       return c.json({ code: status, message: `Fault injected by the sandbox after the pin was created (${status})` }, status);
     }
     return dropAfterCreate(c, pinterest, account, answer);

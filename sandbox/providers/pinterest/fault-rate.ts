@@ -6,9 +6,9 @@ import { expireAccessTokens, revokeTokens, type PinterestState } from "./state.t
 /**
  * A seeded fault rate on creating pins (`POST /v5/pins`): "fail 20% of
  * create-pin calls with a random one of these kinds". Whether a call fails,
- * and how, is a hash of the seed, the account, the pin's title (else its link)
- * and how many times that pin was sent before: the same pins meet the same
- * faults in every run, whatever order the calls arrive in.
+ * and how, is a hash of the seed, the pin's title (else its link) and how many
+ * times the account sent that pin before: the same pins meet the same faults in
+ * every run, whatever order the calls arrive in.
  *
  * Kinds (before: nothing is created; after: the pin exists, the answer is lost):
  * - `server_error` (before): 500, 502 or 503;
@@ -79,14 +79,22 @@ function uniforms(text: string): [number, number] {
   return [digest.readUInt32BE(0) / 2 ** 32, digest.readUInt32BE(4) / 2 ** 32];
 }
 
+/** A fault a create-pin call meets; `detail` (0 to 1) picks its status or its reset time. */
+export interface ChosenFault {
+  kind: FaultKind;
+  detail: number;
+}
+
 /** The fault this create-pin call meets, if any (counted as injected). */
-export function chooseFault(plan: FaultPlan, username: string, pin: { title: unknown; link: unknown }): FaultKind | null {
+export function chooseFault(plan: FaultPlan, username: string, pin: { title?: unknown; link?: unknown }): ChosenFault | null {
   const identity = typeof pin.title === "string" && pin.title ? `t:${pin.title}` : `l:${typeof pin.link === "string" ? pin.link : ""}`;
   const key = `${username}\u0000${identity}`;
   const call = (plan.calls.get(key) ?? 0) + 1;
   plan.calls.set(key, call);
   plan.seen += 1;
-  const [hit, pick] = uniforms(`${plan.seed}\u0000${key}\u0000${call}`);
+  // The account is left out of the hash: a test whose usernames change from run to run meets the same faults.
+  const [hit, pick] = uniforms(`${plan.seed}\u0000${identity}\u0000${call}`);
+  const [detail] = uniforms(`${plan.seed}\u0000${identity}\u0000${call}\u0000detail`);
   if (hit >= plan.rate) return null;
   const weights = Object.entries(plan.kinds) as [FaultKind, number][];
   const total = weights.reduce((sum, [, weight]) => sum + weight, 0);
@@ -101,24 +109,23 @@ export function chooseFault(plan: FaultPlan, username: string, pin: { title: unk
     point -= weight;
   }
   plan.injected[kind] = (plan.injected[kind] ?? 0) + 1;
-  return kind;
+  return { kind, detail };
 }
 
 /** Whether the kind lets the pin be created first. */
-export function createsFirst(kind: FaultKind): boolean {
+export function createsFirst({ kind }: ChosenFault): boolean {
   return kind === "lost_answer" || kind === "error_after_create" || kind === "late_answer";
 }
 
 /** The answer of a fault that comes before the pin is created (and the token change it makes). */
-export function faultBeforeCreate(c: Context, pinterest: PinterestState, username: string, kind: FaultKind, seed: string): Response {
-  const [a] = uniforms(`${seed}\u0000${username}\u0000${kind}\u0000${pinterest.counters.pin}`);
+export function faultBeforeCreate(c: Context, pinterest: PinterestState, username: string, { kind, detail }: ChosenFault): Response {
   switch (kind) {
     case "server_error": {
-      const status = ([500, 502, 503] as const)[Math.floor(a * 3)];
+      const status = ([500, 502, 503] as const)[Math.floor(detail * 3)];
       return c.json({ code: status, message: `Fault injected by the sandbox (${status})` }, status);
     }
     case "rate_limited": {
-      const reset = String(1 + Math.floor(a * 2));
+      const reset = String(1 + Math.floor(detail * 2));
       c.header("retry-after", reset);
       c.header("x-ratelimit-reset", reset);
       c.header("x-ratelimit-remaining", "0");
