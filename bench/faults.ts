@@ -2,7 +2,8 @@
 // through the stack as `npm start` runs it (wrangler dev on the built app: Durable Objects,
 // alarms, the cron trigger; the sandbox as Pinterest), while:
 //   - a seeded 20% of create-pin calls fail (sandbox `fault-rate`): 5xx, 429 with reset headers,
-//     answers lost after the pin was created (connection broken, or a 502/504), expired tokens
+//     answers lost after the pin was created (connection broken, a 502/504, or an answer that
+//     comes after the client gave up), expired tokens
 //     and revoked tokens (the profile then needs reconnecting: the bench reconnects it as its
 //     user would, through the OAuth pages, and opens its queue);
 //   - alarms are re-run by force (the dev control `POST /api/dev/scheduling/rerunAlarm`, as an
@@ -26,6 +27,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seededRandom } from "../app/lib/generator/random.ts";
 import { freePort, ROOT, run, startStack } from "../scripts/stack.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
@@ -42,21 +44,13 @@ const RESTART_AT = 0.4;
 /** Pins per schedulePin call (the API takes up to 200). */
 const BATCH = 100;
 /** Create-pin faults and their weights (sandbox/providers/pinterest/fault-rate.ts). */
-const FAULT_KINDS = { server_error: 3, rate_limited: 3, lost_answer: 3, error_after_create: 2, token_expired: 2, token_revoked: 1 };
+const FAULT_KINDS = { server_error: 3, rate_limited: 3, lost_answer: 3, error_after_create: 2, late_answer: 1, token_expired: 2, token_revoked: 1 };
+/** A late answer comes after the client has given up (workers/integrations/pinterest.ts waits 15 s). */
+const LATE_ANSWER_MS = 16_000;
 const BOARD_INDEXES = [0, 1, 2, 4]; // the stand-in's 4th board is SECRET
 
-/** A small seeded generator (mulberry32), for the bench's own choices. */
-function seeded(seed: string) {
-  let state = [...seed].reduce((h, ch) => Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0, 2166136261);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(SEED);
+/** The bench's own choices (which profile's alarm to re-run), from the seed. */
+const random = seededRandom([...SEED].reduce((hash, ch) => Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0, 2166136261));
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-faults-"));
 const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
@@ -188,7 +182,7 @@ try {
   await call(`/api/scheduling/getScheduledPins/${usernames[0]}`, session);
 
   say(`Fault campaign against ${app}: ${PINS} pins over ${PROFILES} profiles, ${Math.round(FAULT_RATE * 100)}% of create-pin calls faulted (seed ${JSON.stringify(SEED)})`);
-  await sandbox("/pinterest/fault-rate", { rate: FAULT_RATE, seed: SEED, kinds: FAULT_KINDS });
+  await sandbox("/pinterest/fault-rate", { rate: FAULT_RATE, seed: SEED, kinds: FAULT_KINDS, delayMs: LATE_ANSWER_MS });
 
   // Schedule: pin j of each profile falls due at dueFrom + j * step, in rounds of BATCH pins per profile.
   const perProfile = Math.ceil(PINS / PROFILES);
