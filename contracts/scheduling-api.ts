@@ -215,6 +215,9 @@ export const SaveSchedulingSettingsBody = body({
 /** POST /highMemLimitApi/scheduling/deleteAllScheduledPins */
 export const DeleteAllScheduledPinsBody = body({ pinterestProfileUsername: Username("pinterestProfileUsername") });
 
+/** POST /api/dev/scheduling/rerunAlarm (local runs and tests only, never in production). */
+export const RerunAlarmBody = DeleteAllScheduledPinsBody;
+
 export const UsernameParam = v.object({ username: Username("username") });
 
 export const QUEUE_VIEWS = ["pending", "posted", "failed", "all"] as const;

@@ -29,8 +29,7 @@ import {
   pinFailureOutcome,
   pinHistoryDetails,
   QUEUE_PAGE_SIZE,
-  retryDelayMs,
-  MAX_FAILURES,
+  uncertainFailure,
   NoFreeSlot,
   type SentPin,
   type SortOrder,
@@ -587,6 +586,17 @@ export class ProfileScheduler extends DurableObject<Env> {
     if (profileKey) await recordSchedulerState(this.env.DB, profileKey, null, 0);
   }
 
+  /**
+   * Does the alarm's work now, due or not: what a second delivery of an alarm
+   * that already ran does (alarms are delivered at least once). A run already
+   * going is joined, not doubled. Only the dev control calls it (local runs,
+   * tests and `npm run bench:faults`; never in production).
+   */
+  async rerunAlarm(): Promise<Record<PinState, number>> {
+    await this.alarm();
+    return this.counts();
+  }
+
   /** Sets the alarm again from storage; the cron sweep calls it when an alarm went missing. */
   async rearm(): Promise<{ nextDueAt: number | null }> {
     return { nextDueAt: await this.armNextAlarm() };
@@ -713,7 +723,7 @@ export class ProfileScheduler extends DurableObject<Env> {
       await this.writeHistory(pin.id, profile.username);
       return "posted";
     } catch (error) {
-      return this.recordFailure(pin, attemptId, startedAt, error);
+      return await this.recordFailure(pin, attemptId, startedAt, error, profile, content, sent);
     } finally {
       this.inFlight.delete(attemptId);
     }
@@ -737,8 +747,16 @@ export class ProfileScheduler extends DurableObject<Env> {
     if (pin.type === "Queue") this.setMeta("last_queue_post_at", String(now));
   }
 
-  private recordFailure(pin: PinRow, attemptId: string, startedAt: number, error: unknown): "retry" | "failed" | "paused" {
-    const now = Date.now();
+  private async recordFailure(
+    pin: PinRow,
+    attemptId: string,
+    startedAt: number,
+    error: unknown,
+    profile: PinterestProfile,
+    content: PinContent,
+    sent: SentPin,
+  ): Promise<"posted" | "retry" | "failed" | "paused"> {
+    let now = Date.now();
     if (error instanceof ServiceError && (error.status === 401 || error.status === 423)) {
       // withPinterest marked the profile: nothing was created (401 and 403 come before the pin exists).
       const reason = pauseReason(error.status === 423 ? "blocked" : "reauth", null);
@@ -758,10 +776,19 @@ export class ProfileScheduler extends DurableObject<Env> {
       // Our side failed (D1, a token refresh that Pinterest did not answer ...): the pin may or may not exist.
       const message = error instanceof Error ? error.message : String(error);
       console.warn(`ProfileScheduler: posting pin ${pin.id} failed:`, message);
-      outcome =
-        pin.failures + 1 >= MAX_FAILURES
-          ? { action: "fail", reason: `${message} (gave up after ${pin.failures + 1} attempts)` }
-          : { action: "retry", check: true, counts: true, delayMs: retryDelayMs(pin.failures + 1), reason: message };
+      outcome = uncertainFailure(message, pin.failures + 1);
+    }
+    if (outcome.action === "fail" && outcome.mayExist) {
+      // Giving up after an attempt that may have created the pin: one look on the board first, or the
+      // user is told it failed while it is on Pinterest (and scheduling it again would post it twice).
+      const look = await this.lastLook(profile, content.boardId, sent, Math.min(pin.check_since ?? startedAt, startedAt), pin.id);
+      if (look.found) {
+        this.recordPosted(pin, attemptId, look.found, content);
+        await this.writeHistory(pin.id, profile.username);
+        return "posted";
+      }
+      if (look.failed) outcome = { ...outcome, reason: `${outcome.reason}. It may be on Pinterest all the same: look at the board before scheduling it again.` };
+      now = Date.now();
     }
     if (outcome.action === "fail") {
       this.sql.exec(
@@ -800,6 +827,16 @@ export class ProfileScheduler extends DurableObject<Env> {
       attemptId,
     );
     return "retry";
+  }
+
+  /** One look on the board for a pin about to be given up, whose last attempts may have created it. */
+  private async lastLook(profile: PinterestProfile, boardId: string, sent: SentPin, sinceMs: number, pinId: string): Promise<{ found: string | null; failed: boolean }> {
+    try {
+      return { found: await withPinterest(this.env, profile, (client, token) => this.findOnBoard(client, token, boardId, sent, sinceMs, pinId)), failed: false };
+    } catch (error) {
+      console.warn(`ProfileScheduler: the last look on the board for pin ${pinId} failed:`, error instanceof Error ? error.message : error);
+      return { found: null, failed: true };
+    }
   }
 
   /**

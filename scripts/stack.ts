@@ -72,6 +72,10 @@ export interface Stack {
   videoUrl: string;
   persistTo: string;
   stop(): Promise<void>;
+  /** Stops the worker and starts it again on the same port and persisted state (a deploy or a crash). */
+  restartWorker(): Promise<void>;
+  /** Fires the cron trigger now. */
+  cron(): Promise<boolean>;
 }
 
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
@@ -95,34 +99,48 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };
   writeFileSync(envFile, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
 
-  const worker = spawn(
-    WRANGLER,
-    [
-      "dev",
-      "--ip", "127.0.0.1",
-      "--port", String(appPort),
-      "--persist-to", persistTo,
-      "--env-file", envFile,
-      "--show-interactive-dev-session=false",
-      "--inspector-port", String(await freePort()),
-      "--log-level", quiet ? "error" : "info",
-    ],
-    { cwd: ROOT, env: childEnv(), stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"], detached: true },
-  );
+  const inspectorPort = await freePort();
   let workerOutput = "";
-  worker.stdout?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
-  worker.stderr?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
+  const startWorker = () => {
+    const child = spawn(
+      WRANGLER,
+      [
+        "dev",
+        "--ip", "127.0.0.1",
+        "--port", String(appPort),
+        "--persist-to", persistTo,
+        "--env-file", envFile,
+        "--show-interactive-dev-session=false",
+        "--inspector-port", String(inspectorPort),
+        "--log-level", quiet ? "error" : "info",
+      ],
+      { cwd: ROOT, env: childEnv(), stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"], detached: true },
+    );
+    child.stdout?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
+    child.stderr?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
+    return child;
+  };
+  let worker = startWorker();
 
   // `wrangler dev` does not fire cron triggers; fire ours on the same schedule (wrangler.toml [triggers]).
-  const cron = setInterval(() => {
-    fetch(`${appUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`).catch(() => {});
-  }, CRON_INTERVAL_MS);
+  const cron = setInterval(() => void triggerCron(appUrl), CRON_INTERVAL_MS);
   cron.unref();
 
   const stop = async () => {
     clearInterval(cron);
     await stopProcess(worker);
     await Promise.all([sandbox.close(), video.close()]);
+  };
+
+  /** Stops the worker (wrangler and its workerd) and starts it again on the same port and persisted state. */
+  const restartWorker = async () => {
+    await stopProcess(worker);
+    worker = startWorker();
+    try {
+      await waitFor(`${appUrl}/api/health`, worker, 90_000);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${workerOutput}`);
+    }
   };
 
   try {
@@ -133,7 +151,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     await stop();
     throw new Error(`${(error as Error).message}\n--- wrangler output ---\n${workerOutput}`);
   }
-  return { appUrl, sandboxUrl: sandbox.url, videoUrl: video.url, persistTo, stop };
+  return { appUrl, sandboxUrl: sandbox.url, videoUrl: video.url, persistTo, stop, restartWorker, cron: () => triggerCron(appUrl) };
+}
+
+/** Fires the worker's cron trigger now, as Cloudflare would on its schedule (true when the worker took it). */
+async function triggerCron(appUrl: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${appUrl}/cdn-cgi/local/scheduled?cron=${encodeURIComponent(CRON)}`);
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false;
+  }
 }
 
 async function waitFor(url: string, process: ChildProcess | null, timeoutMs: number) {

@@ -6,6 +6,7 @@ import { account } from "./api/account.ts";
 import { ai, aiHighMem } from "./api/ai.ts";
 import { credits } from "./api/credits.ts";
 import { designSettingsApi } from "./api/design-settings.ts";
+import { devControls } from "./api/dev-controls.ts";
 import { draftsApi } from "./api/drafts.ts";
 import { guardRequestBody } from "./api/body-guard.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
@@ -49,6 +50,8 @@ api.route("/", mediaApi);
 api.route("/", draftsApi);
 api.route("/", schedulingApi);
 api.route("/", ai);
+// 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
+api.route("/", devControls);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */
 const highMemLimitApi = new Hono<AppBindings>();

@@ -129,7 +129,8 @@ describe("retries", () => {
       reason: "Pinterest refused the pin (400): Invalid parameters: 'link' must be an absolute http(s) URL.",
     });
     expect(pinFailureOutcome(failure("not_found", 404, "Board not found."), 1)).toMatchObject({ action: "fail", reason: expect.stringContaining("Board not found.") });
-    expect(pinFailureOutcome(failure("server", 502), MAX_FAILURES)).toMatchObject({ action: "fail", reason: expect.stringContaining(`gave up after ${MAX_FAILURES} attempts`) });
+    expect(pinFailureOutcome(failure("server", 502), MAX_FAILURES)).toMatchObject({ action: "fail", mayExist: true, reason: expect.stringContaining(`gave up after ${MAX_FAILURES} attempts`) });
+    expect(pinFailureOutcome(failure("bad_request", 400), MAX_FAILURES)).not.toHaveProperty("mayExist");
   });
 });
 

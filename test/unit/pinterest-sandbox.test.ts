@@ -487,7 +487,89 @@ describe("faults", () => {
     expect(pins[0].headers.authorization).not.toContain(tokens.access_token);
   });
 
+  /** Sends `count` pins titled `<prefix> <i>`, each once; answers what each call met (a status, or "no answer"). */
+  async function sendPins(accessToken: string, boardId: string, prefix: string, count: number) {
+    const outcomes: (number | string)[] = [];
+    for (let i = 0; i < count; i += 1) {
+      try {
+        const response = await api(accessToken, "/pins", { json: imagePin(boardId, { title: `${prefix} ${i}`, link: `https://blog.test/${prefix}/${i}` }) });
+        await response.text();
+        outcomes.push(response.status);
+      } catch {
+        outcomes.push("no answer");
+      }
+    }
+    return outcomes;
+  }
+
+  it("fault-rate fails a seeded share of create-pin calls, the same pins in every run with the same seed", async () => {
+    const tokens = await connect("jane_pins");
+    const board = await firstBoard(tokens.access_token);
+    const plan = { username: "jane_pins", rate: 0.3, seed: "bench-7", kinds: ["server_error", "rate_limited", "error_after_create"] };
+    expect((await control("/fault-rate", plan)).status).toBe(201);
+    const first = await sendPins(tokens.access_token, board.id, "Seeded", 60);
+    const failed = first.filter((outcome) => outcome !== 201).length;
+    expect(failed).toBeGreaterThan(6);
+    expect(failed).toBeLessThan(36);
+    expect(new Set(first.filter((outcome) => outcome !== 201)).size).toBeGreaterThan(1);
+    for (const outcome of first) expect([201, 500, 502, 503, 504, 429]).toContain(outcome);
+    const [view] = await (await control("/fault-rate")).json();
+    expect(view).toMatchObject({ username: "jane_pins", rate: 0.3, seed: "bench-7", seen: 60 });
+    expect(Object.values(view.injected as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(failed);
+    // Pins answered 502/504 after creation exist; pins refused before creation do not.
+    const created = (await (await control("/pins?username=jane_pins")).json()).length;
+    expect(created).toBe(first.filter((outcome) => outcome === 201).length + (view.injected.error_after_create ?? 0));
+
+    // The same seed and pins, from a fresh start: the same calls fail the same way.
+    await fetch(url("/__sandbox/reset"), { method: "POST" });
+    const again = await connect("jane_pins");
+    await control("/fault-rate", plan);
+    const second = await sendPins(again.access_token, board.id, "Seeded", 60);
+    expect(second.map((o) => o === 201)).toEqual(first.map((o) => o === 201));
+    // Another account is not affected by jane's plan.
+    const other = await connect("corner_shop");
+    expect(await sendPins(other.access_token, (await firstBoard(other.access_token)).id, "Other", 10)).toEqual(Array(10).fill(201));
+  });
+
+  it("fault-rate kinds: 429 with reset headers, expired and revoked tokens, answers lost after the pin was created", async () => {
+    const tokens = await connect("jane_pins");
+    const board = await firstBoard(tokens.access_token);
+    const only = (kind: string) => control("/fault-rate", { username: "jane_pins", rate: 1, kinds: [kind] });
+
+    await only("rate_limited");
+    const limited = await api(tokens.access_token, "/pins", { json: imagePin(board.id) });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get("x-ratelimit-reset"))).toBeGreaterThanOrEqual(1);
+    expect(await limited.json()).toMatchObject({ code: 8 });
+
+    await only("lost_answer");
+    await expect(api(tokens.access_token, "/pins", { json: imagePin(board.id, { title: "Lost" }) }).then((r) => r.text())).rejects.toThrow();
+    await only("error_after_create");
+    expect([502, 504]).toContain((await api(tokens.access_token, "/pins", { json: imagePin(board.id, { title: "Gateway" }) })).status);
+    expect((await (await control("/pins")).json()).map((pin: { title: string }) => pin.title)).toEqual(["Lost", "Gateway"]);
+
+    await only("token_expired");
+    expect((await api(tokens.access_token, "/pins", { json: imagePin(board.id) })).status).toBe(401);
+    expect((await api(tokens.access_token, "/user_account")).status).toBe(401);
+    const refreshed = await token({ grant_type: "refresh_token", refresh_token: tokens.refresh_token });
+    expect(refreshed.status).toBe(200);
+    const fresh = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    expect((await api(fresh.access_token, "/user_account")).status).toBe(200);
+
+    await only("token_revoked");
+    expect((await api(fresh.access_token, "/pins", { json: imagePin(board.id) })).status).toBe(401);
+    expect((await token({ grant_type: "refresh_token", refresh_token: fresh.refresh_token })).status).toBe(401);
+
+    // rate 0 removes the plan.
+    await control("/fault-rate", { username: "jane_pins", rate: 0 });
+    expect(await (await control("/fault-rate")).json()).toEqual([]);
+  });
+
   it("validates control calls", async () => {
+    expect((await control("/fault-rate", { rate: 1.5 })).status).toBe(400);
+    expect((await control("/fault-rate", { rate: 0.2, kinds: ["meteor"] })).status).toBe(400);
+    expect((await control("/fault-rate", { rate: 0.2, kinds: { server_error: -1 } })).status).toBe(400);
     expect((await control("/rate-limit", { perMinute: -1 })).status).toBe(400);
     expect((await control("/drop-after-create", { mode: "explode" })).status).toBe(400);
     expect((await control("/expire-token", { username: "no spaces allowed" })).status).toBe(400);

@@ -5,6 +5,7 @@ import type { ProfileScheduler } from "../../durable-objects/profile-scheduler.t
 import worker from "../../workers/app.ts";
 import { database } from "../../workers/db/client.ts";
 import { schedulerIndex } from "../../workers/db/schema.ts";
+import { MAX_FAILURES } from "../../workers/domain/pin-queue.ts";
 import { recordSchedulerState, STALLED_AFTER_MS } from "../../workers/services/scheduler-index.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, post, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
@@ -75,6 +76,75 @@ describe("ProfileScheduler", () => {
     const [view] = page.scheduledPins;
     expect(view).toMatchObject({ status: "posted", pinterestPinId: pinterestPin.id, attempts: 2 });
     expect(await sandboxPins(profile.username)).toHaveLength(1);
+  });
+});
+
+/** A pin due now that has failed MAX_FAILURES - 1 times (5xx, no answer): its next attempt is its last. */
+async function pinOnItsLastAttempt(profile: ConnectedProfile) {
+  const pin = await scheduleAt(profile, Date.now() + 3_600_000);
+  const scheduler = schedulerOf(profile);
+  await runInDurableObject(scheduler, (_instance, state) => {
+    const now = Date.now();
+    state.storage.sql.exec(
+      `UPDATE pins SET failures = ?, attempts = ?, last_error = 'Pinterest answered 503', scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
+      MAX_FAILURES - 1,
+      MAX_FAILURES - 1,
+      now,
+      now,
+      pin.id,
+    );
+  });
+  return scheduler;
+}
+
+async function onlyPin(scheduler: DurableObjectStub<ProfileScheduler>) {
+  const page = await scheduler.list({ view: "all", sortBy: "scheduledTimeUTCTimestamp-asc" });
+  if (!("scheduledPins" in page)) throw new Error(page.message);
+  expect(page.scheduledPins).toHaveLength(1);
+  return page.scheduledPins[0];
+}
+
+describe("giving up on a pin", () => {
+  it("when the last allowed attempt loses its answer after Pinterest created the pin, looks on the board: posted, not failed", async () => {
+    const profile = await connectProfile(user, pinterestName("oskar_last"));
+    const scheduler = await pinOnItsLastAttempt(profile);
+    await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["lost_answer"] } });
+    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
+
+    const onPinterest = await sandboxPins(profile.username);
+    expect(onPinterest).toHaveLength(1);
+    // Failed here would tell the user it was not posted, and scheduling it again would post it twice.
+    expect(await onlyPin(scheduler)).toMatchObject({ status: "posted", pinterestPinId: onPinterest[0].id, attempts: MAX_FAILURES });
+  });
+
+  it("when that last look cannot read the board, fails saying the pin may be on Pinterest", async () => {
+    const profile = await connectProfile(user, pinterestName("oskar_blind"));
+    const scheduler = await pinOnItsLastAttempt(profile);
+    await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["lost_answer"] } });
+    await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "GET", path: `/v5/boards/${profile.boards[0].id}/pins`, status: 503, times: 1 } });
+    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
+
+    expect(await sandboxPins(profile.username)).toHaveLength(1);
+    const view = await onlyPin(scheduler);
+    expect(view.status).toBe("failed");
+    expect(view.error).toContain("It may be on Pinterest all the same: look at the board before scheduling it again.");
+  });
+
+  it("when the last allowed attempt fails before Pinterest created anything, fails with the reason and sends nothing more", async () => {
+    const profile = await connectProfile(user, pinterestName("oskar_gone"));
+    const scheduler = await pinOnItsLastAttempt(profile);
+    await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["server_error"] } });
+    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    const plans = await sandbox<{ username: string; seen: number }[]>("/pinterest/fault-rate");
+    await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
+
+    expect(plans.find((plan) => plan.username === profile.username)?.seen).toBe(1);
+    expect(await sandboxPins(profile.username)).toHaveLength(0);
+    const view = await onlyPin(scheduler);
+    expect(view.status).toBe("failed");
+    expect(view.error).toMatch(new RegExp(`^Pinterest answered 50[023].*gave up after ${MAX_FAILURES} attempts`));
   });
 });
 

@@ -1,3 +1,4 @@
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ScheduledPin } from "../../contracts/scheduling-api.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
@@ -165,5 +166,137 @@ describe("fault campaign", () => {
       );
     },
     240_000,
+  );
+});
+
+/**
+ * The suite's version of `npm run bench:faults`: a seeded 25% of create-pin
+ * calls fail (5xx, 429 with reset headers, answers lost after the pin was
+ * created, expired and revoked tokens), alarms are re-run by force through the
+ * dev control while they run, and one profile's Durable Object is aborted
+ * (the worker restarting) while Pinterest holds back the answer of a pin it
+ * created. Revoked profiles are reconnected, as their user would. Every pin
+ * ends on Pinterest exactly once, with the id the engine recorded.
+ */
+describe("seeded fault campaign", () => {
+  const SEED = "suite-faults-3";
+  const PROFILES = 4;
+  const PINS = 60;
+
+  it(
+    "loses and duplicates nothing through seeded faults, forced alarm re-runs and a restart mid-call",
+    async () => {
+      const user = await signUpUser({ firstName: "Runa" });
+      await grantCredits(user, 1_000);
+      const profiles: ConnectedProfile[] = [];
+      for (let n = 0; n < PROFILES; n += 1) profiles.push(await connectProfile(user, pinterestName(`seeded${n}`)));
+      const kinds = { server_error: 3, rate_limited: 2, lost_answer: 3, error_after_create: 2, token_expired: 2, token_revoked: 1 };
+      for (const profile of profiles) await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0.25, seed: SEED, kinds } });
+
+      // The first pin of the first profile that Pinterest creates without a fault has its answer held back 6 s.
+      await sandbox("/pinterest/drop-after-create", { method: "POST", json: { username: profiles[0].username, times: 1, mode: "delay", delayMs: 6_000 } });
+      const titles = new Map<string, ConnectedProfile>();
+      const dueFrom = Date.now() + 3_000;
+      for (const [n, profile] of profiles.entries()) {
+        const pins = Array.from({ length: PINS }, (_, i) => {
+          const title = `Seeded campaign ${n}-${i}`;
+          titles.set(title, profile);
+          return imagePin(profile, {
+            title,
+            url: `https://linen.example/${profile.username}/${i}`,
+            type: "SpecificDate",
+            scheduledTime: dueFrom + i * 100,
+            boardId: profile.boards[i % 3].id,
+            boardName: profile.boards[i % 3].name,
+          });
+        });
+        expect((await post(user, "/api/scheduling/schedulePin", { pins })).status).toBe(201);
+      }
+
+      // Forced alarm re-runs (seeded choice of profile) and reconnecting revoked profiles, until the queues are done.
+      let running = true;
+      let reruns = 0;
+      let reconnects = 0;
+      let pick = 7;
+      const chaos = (async () => {
+        const pending: Promise<unknown>[] = [];
+        while (running) {
+          pick = (pick * 1103515245 + 12345) % 2147483648;
+          const profile = profiles[pick % PROFILES];
+          // A re-run going on in the object when it is aborted fails with it (the request is cut off, like any other then).
+          pending.push(post(user, "/api/dev/scheduling/rerunAlarm", { pinterestProfileUsername: profile.username }).then(async (response) => {
+            if (response.status === 200) reruns += 1;
+            await response.body?.cancel();
+          }));
+          const { failingPinterestProfiles } = await read(await get(user, "/api/pinterestAPI/failingPinterestProfiles"));
+          for (const failing of failingPinterestProfiles as { username: string; status: string }[]) {
+            if (failing.status !== "reauth") continue;
+            await connectProfile(user, failing.username, { settings: null });
+            // The scheduling page the callback lands on lists the queue, which resumes it.
+            await (await get(user, `/api/scheduling/getScheduledPins/${failing.username}`)).body?.cancel();
+            reconnects += 1;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 150));
+        }
+        await Promise.all(pending);
+      })();
+
+      // The restart: while Pinterest holds back the answer of a pin it created, the first profile's object is aborted.
+      const [first] = profiles;
+      const cut = await eventually(
+        async () => {
+          const posting = await runInDurableObject(schedulerOf(first), (_instance, state) =>
+            state.storage.sql.exec<{ data: string }>(`SELECT data FROM pins WHERE status = 'posting'`).toArray().map((row) => (JSON.parse(row.data) as { title: string }).title),
+          );
+          const created = new Set((await sandboxPins(first.username)).map((pin) => pin.title));
+          return posting.find((title) => created.has(title));
+        },
+        60_000,
+        "a pin created on Pinterest whose answer has not come back",
+      );
+      await runInDurableObject(schedulerOf(first), (_instance, state) => state.abort("the worker restarts")).catch(() => {});
+
+      await eventually(
+        async () => {
+          const counts = await Promise.all(profiles.map((profile) => schedulerOf(profile).counts()));
+          return counts.every((c) => c.scheduled === 0 && c.posting === 0 && c.held === 0 && c.paused === 0) ? counts : undefined;
+        },
+        120_000,
+        "every queue to finish",
+      );
+      running = false;
+      await chaos;
+
+      // Exactly once: every pin is posted, on Pinterest once, with the id the engine recorded.
+      for (const profile of profiles) {
+        const onPinterest = await sandboxPins(profile.username);
+        const copies = new Map<string, SandboxPin[]>();
+        for (const pin of onPinterest) copies.set(pin.title ?? "", [...(copies.get(pin.title ?? "") ?? []), pin]);
+        const views = await allPins(user, profile);
+        expect(views).toHaveLength(PINS);
+        for (const view of views) {
+          expect(titles.get(view.title)).toBe(profile);
+          expect(view.status, `${view.title}: ${view.error}`).toBe("posted");
+          expect(copies.get(view.title), view.title).toHaveLength(1);
+          expect(view.pinterestPinId).toBe(copies.get(view.title)![0].id);
+        }
+        expect(onPinterest).toHaveLength(PINS);
+      }
+      // The pin whose call was cut short was found on its board, not posted again.
+      const cutView = (await allPins(user, first)).find((view) => view.title === cut)!;
+      expect(cutView.attempts).toBeGreaterThanOrEqual(2);
+
+      // Every kind of fault happened (the seed decides which pins meet which), and the re-runs and reconnects with them.
+      const plans = await sandbox<{ username: string; injected: Record<string, number> }[]>("/pinterest/fault-rate");
+      const injected: Record<string, number> = {};
+      for (const plan of plans.filter((p) => profiles.some((profile) => profile.username === p.username))) {
+        for (const [kind, n] of Object.entries(plan.injected)) injected[kind] = (injected[kind] ?? 0) + n;
+      }
+      for (const kind of Object.keys(kinds)) expect(injected[kind], kind).toBeGreaterThan(0);
+      expect(reruns).toBeGreaterThan(0);
+      expect(reconnects).toBeGreaterThan(0);
+      for (const profile of profiles) await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
+    },
+    200_000,
   );
 });

@@ -184,7 +184,11 @@ export function assignQueueSlots(
 
 // ------------------------------------------------------------------ retries
 
-/** A pin that failed this many times (5xx, no answer) is given up, in a visible failed state. */
+/**
+ * A pin that failed this many times (5xx, no answer) is given up, in a visible
+ * failed state, unless a last look on its board finds that one of those
+ * attempts created it.
+ */
 export const MAX_FAILURES = 8;
 export const RETRY_BASE_MS = 2_000;
 export const RETRY_CAP_MS = 10 * 60_000;
@@ -216,8 +220,8 @@ export type FailureOutcome =
   | { action: "retry"; check: boolean; counts: boolean; delayMs: number; reason: string }
   /** Pinterest is rate limiting the account: hold the whole profile. */
   | { action: "hold"; delayMs: number; reason: string }
-  /** It cannot be posted as it is: failed, with the reason. */
-  | { action: "fail"; reason: string };
+  /** It cannot be posted as it is: failed, with the reason; `mayExist`: the last attempts may have created it, look first. */
+  | { action: "fail"; reason: string; mayExist?: boolean };
 
 export interface PinterestFailure {
   kind: string;
@@ -243,12 +247,21 @@ export function pinFailureOutcome(error: PinterestFailure, failures: number, ran
     case "unexpected": {
       // No answer, a 5xx or an unreadable success: Pinterest may have created the pin.
       const what = error.status ? `Pinterest answered ${error.status}${said}` : error.message || "Pinterest did not answer";
-      if (failures >= MAX_FAILURES) return { action: "fail", reason: `${what} (gave up after ${failures} attempts)` };
-      return { action: "retry", check: true, counts: true, delayMs: retryDelayMs(failures, error.retryAfterMs, random), reason: what };
+      return uncertainFailure(what, failures, error.retryAfterMs, random);
     }
     default:
       return { action: "fail", reason: `Pinterest refused the pin${error.status ? ` (${error.status})` : ""}${said}` };
   }
+}
+
+/**
+ * A failure after which the pin may or may not exist (no answer, a 5xx, our
+ * own failure mid-call): try again, looking on the board first; after
+ * MAX_FAILURES, give up, but only once a look on the board did not find it.
+ */
+export function uncertainFailure(what: string, failures: number, providerAskedMs: number | null = null, random: () => number = Math.random): FailureOutcome {
+  if (failures >= MAX_FAILURES) return { action: "fail", reason: `${what} (gave up after ${failures} attempts)`, mayExist: true };
+  return { action: "retry", check: true, counts: true, delayMs: retryDelayMs(failures, providerAskedMs, random), reason: what };
 }
 
 // ------------------------------------------------------------------ finding a pin whose answer was lost

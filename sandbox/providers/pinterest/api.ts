@@ -14,6 +14,7 @@ import {
   pinterestError,
   stringFieldProblem,
 } from "./http.ts";
+import { chooseFault, createsFirst, faultBeforeCreate, planFor } from "./fault-rate.ts";
 import { tokenEndpoint } from "./oauth.ts";
 import {
   accountFor,
@@ -209,6 +210,9 @@ export function pinterestV5(state: SandboxState) {
     if (!board) return pinterestError(c, ERRORS.boardNotFound);
     const sectionId = typeof body.board_section_id === "string" ? body.board_section_id : null;
     if (sectionId && !board.sections.some((section) => section.id === sectionId)) return pinterestError(c, ERRORS.sectionNotFound);
+    const plan = planFor(pinterest, account.username);
+    const fault = plan ? chooseFault(plan, account.username, body) : null;
+    if (plan && fault && !createsFirst(fault)) return faultBeforeCreate(c, pinterest, account.username, fault);
 
     const createdAt = new Date().toISOString();
     const seq = ++pinterest.counters.pin;
@@ -228,7 +232,14 @@ export function pinterestV5(state: SandboxState) {
     };
     pinterest.pins.push(pin);
     board.pinsModifiedAt = createdAt;
-    return dropAfterCreate(c, pinterest, account, c.json(pinJson(c, pin), 201));
+    const answer = c.json(pinJson(c, pin), 201);
+    if (fault?.kind === "lost_answer") return breakConnection(c, answer);
+    if (fault?.kind === "late_answer") return holdBack(answer, plan!.delayMs);
+    if (fault?.kind === "error_after_create") {
+      const status = fault.detail < 0.5 ? 502 : 504;
+      return c.json({ code: status, message: `Fault injected by the sandbox after the pin was created (${status})` }, status);
+    }
+    return dropAfterCreate(c, pinterest, account, answer);
   });
 
   app.post("/media", async (c) => {
@@ -536,10 +547,17 @@ async function dropAfterCreate(c: Context, pinterest: PinterestState, account: A
   if (!drop || (drop.username && drop.username !== account.username)) return response;
   drop.remaining -= 1;
   if (drop.remaining <= 0) pinterest.dropAfterCreate = null;
-  if (drop.mode === "delay") {
-    await new Promise((resolve) => setTimeout(resolve, drop.delayMs));
-    return response;
-  }
+  return drop.mode === "delay" ? holdBack(response, drop.delayMs) : breakConnection(c, response);
+}
+
+/** The answer, `delayMs` later (a client with a shorter time limit has given up by then). */
+async function holdBack(response: Response, delayMs: number): Promise<Response> {
+  await new Promise((resolve) => setTimeout(resolve, delayMs));
+  return response;
+}
+
+/** No answer: the connection breaks before any of it is written. */
+function breakConnection(c: Context, response: Response): Response {
   // Served by @hono/node-server: close the client's connection before any answer is written.
   const socket = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket;
   if (socket) {

@@ -1,14 +1,17 @@
 import { Hono, type Context } from "hono";
 import type { SandboxState } from "../../state.ts";
 import { pinImageUrl } from "./api.ts";
+import { parseFaultPlan, planView } from "./fault-rate.ts";
 import {
   accountFor,
   DEFAULT_RATE_LIMIT,
+  expireAccessTokens,
   issueTokens,
   normalizeUsername,
   parseScopes,
   PINTEREST_SCOPE_DESCRIPTIONS,
   pinterestState,
+  revokeTokens,
   SANDBOX_CLIENT_ID,
   tokenResponse,
   USERNAME_PATTERN,
@@ -92,13 +95,7 @@ export function pinterestControl(state: SandboxState) {
     const inSeconds = input.inSeconds ?? 0;
     if (typeof inSeconds !== "number" || !Number.isFinite(inSeconds) || inSeconds < 0) return c.json({ error: "inSeconds must be a number, 0 or more" }, 400);
     const expiresAt = inSeconds === 0 ? Date.now() - 1 : Date.now() + inSeconds * 1000;
-    let expired = 0;
-    for (const token of pinterestState(state).tokens.values()) {
-      if (token.kind === "access" && token.username === username && !token.spent && token.expiresAt > expiresAt) {
-        token.expiresAt = expiresAt;
-        expired += 1;
-      }
-    }
+    const expired = expireAccessTokens(pinterestState(state), username, expiresAt);
     return c.json({ username, tokens: expired, expires_at: new Date(expiresAt).toISOString() });
   });
 
@@ -159,14 +156,7 @@ export function pinterestControl(state: SandboxState) {
     if (input instanceof Response) return input;
     const username = usernameOf(input);
     if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
-    let revoked = 0;
-    for (const token of pinterestState(state).tokens.values()) {
-      if (token.username === username && !token.spent) {
-        token.spent = true;
-        revoked += 1;
-      }
-    }
-    return c.json({ username, tokens: revoked });
+    return c.json({ username, tokens: revokeTokens(pinterestState(state), username) });
   });
 
   /**
@@ -194,6 +184,32 @@ export function pinterestControl(state: SandboxState) {
     pinterestState(state).dropAfterCreate = { ...drop };
     return c.json({ times, mode, delayMs, username }, 201);
   });
+
+  /**
+   * {rate, seed?, kinds?, delayMs?, username?}: from now on a share `rate` (0 to 1) of
+   * create-pin calls (of one account, or of every account) fail with one of `kinds`
+   * (a list, or {kind: weight}; see fault-rate.ts), chosen by a hash of the seed and
+   * the pin, so a run with the same seed meets the same faults. rate 0 removes the plan.
+   */
+  control.post("/fault-rate", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    let scope = "*";
+    if (input.username !== undefined) {
+      const username = usernameOf(input);
+      if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+      scope = username;
+    }
+    const plan = parseFaultPlan(input);
+    if (typeof plan === "string") return c.json({ error: plan }, 400);
+    const plans = pinterestState(state).faultPlans;
+    if (plan.rate === 0) plans.delete(scope);
+    else plans.set(scope, plan);
+    return c.json(planView(scope, plan), 201);
+  });
+
+  /** The fault plans, with how many create-pin calls each saw and the faults it injected by kind. */
+  control.get("/fault-rate", (c) => c.json([...pinterestState(state).faultPlans.entries()].map(([scope, plan]) => planView(scope, plan))));
 
   /** {status}: sets a media upload's status (e.g. "failed") regardless of its processing. */
   control.post("/media/:media_id", async (c) => {

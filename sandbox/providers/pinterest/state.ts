@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { providerState, type SandboxState } from "../../state.ts";
+import type { FaultPlan } from "./fault-rate.ts";
 
 /**
  * What the Pinterest stand-in remembers: accounts (created on first use, with a
@@ -126,6 +127,8 @@ export interface PinterestState {
   media: Map<string, MediaRecord>;
   rateLimit: RateLimitSetting;
   dropAfterCreate: DropAfterCreate | null;
+  /** Seeded fault rates on creating pins, by username ("*": every account). */
+  faultPlans: Map<string, FaultPlan>;
   /** Usernames that went through the consent page, most recent first. */
   recentUsernames: string[];
   counters: { pin: number; board: number; section: number; media: number };
@@ -173,6 +176,7 @@ export const pinterestState = (state: SandboxState) =>
     media: new Map(),
     rateLimit: { ...DEFAULT_RATE_LIMIT },
     dropAfterCreate: null,
+    faultPlans: new Map(),
     recentUsernames: [],
     counters: { pin: 0, board: 0, section: 0, media: 0 },
   }));
@@ -305,6 +309,30 @@ export function issueTokens(pinterest: PinterestState, account: AccountRecord, c
   pinterest.tokens.set(access.token, access);
   pinterest.tokens.set(refresh.token, refresh);
   return { access, refresh };
+}
+
+/** The account's current access tokens expire at `expiresAt` (those expiring later). Answers how many changed. */
+export function expireAccessTokens(pinterest: PinterestState, username: string, expiresAt: number): number {
+  let expired = 0;
+  for (const token of pinterest.tokens.values()) {
+    if (token.kind === "access" && token.username === username && !token.spent && token.expiresAt > expiresAt) {
+      token.expiresAt = expiresAt;
+      expired += 1;
+    }
+  }
+  return expired;
+}
+
+/** Every access and refresh token of the account stops working (the user removed the app). Answers how many. */
+export function revokeTokens(pinterest: PinterestState, username: string): number {
+  let revoked = 0;
+  for (const token of pinterest.tokens.values()) {
+    if (token.username === username && !token.spent) {
+      token.spent = true;
+      revoked += 1;
+    }
+  }
+  return revoked;
 }
 
 /** The token endpoint's answer for issued tokens (OauthAccessTokenResponseCode / ...Refresh). */

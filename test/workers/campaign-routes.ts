@@ -1,0 +1,186 @@
+/**
+ * Every route of the app, with an example request the campaigns mutate
+ * (test/workers/campaign-malformed.test.ts) and, for the routes that take a
+ * user's resource, which resource (campaign-cross-user.test.ts). A route the
+ * app serves and this table does not know fails both campaigns: add it here
+ * the day it is added to the app.
+ */
+
+export type ResourceKind =
+  | "template"
+  | "category"
+  | "draft"
+  | "designProfile"
+  | "media"
+  | "font"
+  | "pinterestProfile"
+  | "pinterestHandle"
+  | "scheduledPin"
+  | "repeatingPin"
+  | "subscription"
+  | "shopifyCharge"
+  | "stripeSession";
+
+export interface RouteExample {
+  /** Path parameters for an ordinary request. */
+  params?: Record<string, string>;
+  /** Query parameters for an ordinary request. */
+  query?: Record<string, string>;
+  /** A request body of the route's shape (JSON), or "multipart" for uploads. */
+  body?: Record<string, unknown> | "multipart";
+  /** Needs no sign-in (public, webhooks): the campaign also sends it signed out with every case. */
+  public?: boolean;
+  /** Whose effects the campaign must not trigger with the well-formed variants (it signs the user out, deletes the account). */
+  sacrificial?: boolean;
+  /** Calls that reach a provider or render: the campaign keeps to the cases that are refused before. */
+  slow?: boolean;
+  /** The user-owned resource it takes, and where: a path parameter or a body field (dot path). */
+  owns?: { kind: ResourceKind; param?: string; field?: string };
+  /** Lists only the caller's own things (checked by reading them as the second user). */
+  listsOwn?: boolean;
+}
+
+const post = { title: "Linen napkins", description: "Three folds for a dinner table.", url: "https://linen.example/napkins", allImages: ["https://linen.example/a.jpg"] };
+const template = { title: "Plain", background: "#ffffff", layers: [], categories: [] };
+const pin = {
+  title: "Linen napkins",
+  description: "Three folds.",
+  url: "https://linen.example/napkins",
+  imageURL: "https://linen.example/a.jpg",
+  boardId: "1234567890",
+  boardName: "Table",
+  pinterestProfileUsername: "someone",
+  type: "Queue",
+};
+
+export const ROUTES: Record<string, RouteExample> = {
+  "GET /api/health": { public: true },
+  "GET /api/user/credits": { listsOwn: true },
+  "POST /api/user/incrementUsedPinCredits": { body: { creditAmount: 1, category: "image", reference: "campaign-ref-0001" } },
+  "POST /api/scraping/addPinHistoryAndAdjustCredits": { body: { pinDetails: { action: "downloaded", title: "x" }, numCreditsToConsume: 1, category: "image" } },
+  "POST /api/signup": { public: true, body: { email: "campaign@example.test", password: "Violet-Harbour-42!", firstName: "Cam", lastName: "Paign" } },
+  "POST /api/login": { public: true, body: { email: "campaign@example.test", password: "Violet-Harbour-42!" } },
+  "POST /api/auth/token": { public: true, body: { grant_type: "refresh_token", refresh_token: "not-a-token" } },
+  "POST /api/logout": { public: true, sacrificial: true, body: { refreshToken: "not-a-token" } },
+  "POST /api/signInWithGoogle": { public: true, slow: true, body: { idToken: "not.a.token" } },
+  "POST /api/user/forgotPassword": { public: true, body: { email: "campaign@example.test" } },
+  "POST /api/user/resetPassword": { public: true, body: { token: "not-a-token", password: "Violet-Harbour-42!" } },
+  "POST /api/user/verifyUserEmail": { public: true, body: { uid: "someone", token: "not-a-token" } },
+  "POST /api/user/newsletterSignup": { public: true, body: { email: "campaign@example.test" } },
+  "POST /api/user/unsubscribe": { public: true, body: { token: "not-a-token" } },
+  "GET /api/user": { listsOwn: true },
+  "POST /api/user": { body: { updates: { firstName: "Cam" } } },
+  "POST /api/user/image": { body: "multipart" },
+  "POST /api/user/sendEmailVerificationLink": { slow: true },
+  "POST /api/user/setOnboardingChecklist": { body: { onboardingChecklist: [{ name: "connectPinterest", isChecked: true }] } },
+  "POST /api/user/cookiesConsent": { body: { cookiesConsent: true } },
+  "DELETE /api/user/deleteUserAccount": { sacrificial: true },
+  "GET /api/user/:handle": { public: true, params: { handle: "someone" } },
+  "GET /api/user/:handle/picture": { public: true, params: { handle: "someone" } },
+  "GET /api/templates": { query: { lastTemplateId: "t1" }, listsOwn: true },
+  "POST /api/templates/addNewTemplate": { body: { template } },
+  "POST /api/templates/updateTemplate": { body: { template: { ...template, templateId: "t1" } }, owns: { kind: "template", field: "template.templateId" } },
+  "POST /api/templates/unshareTemplate": { body: { templateId: "t1" }, owns: { kind: "template", field: "templateId" } },
+  "GET /api/templates/standardTemplates": {},
+  "GET /api/templates/favoriteTemplates": { listsOwn: true },
+  "POST /api/templates/getTemplateSet": { body: { templateSet: ["t1"] }, owns: { kind: "template", field: "templateSet.0" } },
+  "GET /api/templates/sharedTemplates/getSharedTemplates": { query: { lastTemplateId: "t1" } },
+  "GET /api/templates/categories/getTemplateCategories": { listsOwn: true },
+  "POST /api/templates/categories/addTemplateCategory": { body: { name: "Recipes" } },
+  "DELETE /api/templates/categories/deleteTemplateCategory/:id": { params: { id: "c1" }, owns: { kind: "category", param: "id" } },
+  "GET /api/templates/colorPalettes": {},
+  "GET /api/userTemplates/recentlyUpdatedTemplates": { listsOwn: true },
+  "POST /api/user/templates/toggleTemplateFavorite": { body: { templateId: "t1" }, owns: { kind: "template", field: "templateId" } },
+  "GET /api/template/:id": { params: { id: "t1" }, owns: { kind: "template", param: "id" } },
+  "DELETE /api/template/:id": { params: { id: "t1" }, owns: { kind: "template", param: "id" } },
+  "POST /api/stripeSubscriptions/startStripeSubscription": { slow: true, body: { planId: "starter-monthly" } },
+  "POST /api/stripeSubscriptions/activateStripeSubscription": { slow: true, body: { session_id: "cs_test_x" }, owns: { kind: "stripeSession", field: "session_id" } },
+  "POST /api/stripeSubscriptions/cancelStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", cancelReason: "Too expensive" }, owns: { kind: "subscription", field: "subscriptionID" } },
+  "POST /api/stripeSubscriptions/reviseStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", newStripePriceID: "price_x", newPlanId: "pro-monthly" }, owns: { kind: "subscription", field: "subscriptionID" } },
+  "POST /api/stripeSubscriptions/startStripeOnceOffPayment": { slow: true, body: { stripePriceID: "price_x", planId: "lifetime", returnUrl: "/lifetime" } },
+  "POST /api/stripe/webhook": { public: true, body: { id: "evt_x", type: "invoice.paid" } },
+  "POST /api/subscriptions/activateUserSubscription": { slow: true, body: { subscriptionID: "I-ABC123", planId: "starter-monthly" } },
+  "POST /api/subscriptions/cancelSubscription": { slow: true, body: { subscriptionID: "I-ABC123", cancelReason: "x" } },
+  "POST /api/subscriptions/suspendSubscription": { slow: true, body: { subscriptionID: "I-ABC123" } },
+  "POST /api/subscriptions/reactivateSubscription": { slow: true, body: { subscriptionID: "I-ABC123" } },
+  "POST /api/subscriptions/revise": { slow: true, body: { subscriptionID: "I-ABC123", newPlanPayPalID: "P-X", newPlanName: "Pro", newPlanId: "pro-monthly" } },
+  "POST /api/subscriptions/startPayPalSubscription": { slow: true, body: { planId: "starter-monthly" } },
+  "POST /api/paypal/webhook": { public: true, body: { id: "WH-x", event_type: "BILLING.SUBSCRIPTION.ACTIVATED" } },
+  "POST /api/shopifySubscriptions/startSubscription": { slow: true, body: { planId: "starter-monthly", shop: "campaign.myshopify.com", accessToken: "shpat_campaign0123456789" } },
+  "POST /api/shopifySubscriptions/activateShopifySubscription": { slow: true, body: { chargeId: "123" }, owns: { kind: "shopifyCharge", field: "chargeId" } },
+  "POST /api/shopifySubscriptions/cancelShopifySubscription": { slow: true, body: { subscriptionID: "123", cancelReason: "x" } },
+  "POST /api/shopify/webhook": { public: true, body: { app_subscription: {} } },
+  "GET /api/subscriptions/getPlans": { public: true },
+  "GET /api/subscriptions/getLifetimePlans": { public: true },
+  "GET /api/subscriptions/getPlan/:id": { public: true, params: { id: "starter-monthly" } },
+  "GET /api/subscriptions/current": { listsOwn: true },
+  "POST /api/subscriptions/activateLifetimePurchase": { slow: true, body: { planId: "lifetime", planName: "Lifetime", subscriptionPaymentMethod: "stripe", transactionId: "cs_x" } },
+  "POST /api/subscriptions/redeemPurchaseCode": { body: { redemptionCode: "NOT-A-CODE" } },
+  "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1 } },
+  "POST /api/pinterestAPI/recordPinterestStateCheck": { body: { stateCheck: "campaign-state-0123456789", redirectUrl: "/scheduling" } },
+  "GET /api/pinterestAPI/oauthCallback": { public: true, query: { state: "x", code: "y" } },
+  "POST /api/pinterestAPI/activatePinterestProfile": { body: { username: "someone" }, owns: { kind: "pinterestProfile", field: "username" } },
+  "POST /api/pinterestAPI/removeAuthorizedPinterestProfile": { body: { username: "someone" }, owns: { kind: "pinterestProfile", field: "username" } },
+  "GET /api/pinterestAPI/failingPinterestProfiles": { listsOwn: true },
+  "POST /api/pinterestAPI/refreshPinterestAccessToken": { body: { refresh_token: "x" }, owns: { kind: "pinterestHandle", field: "refresh_token" } },
+  "POST /api/pinterestAPI/getAllUserPinterestBoards": { body: { access_token: "x" }, owns: { kind: "pinterestHandle", field: "access_token" } },
+  "POST /api/pinterestAPI/getBoardSections": { body: { access_token: "x", boardId: "1" }, owns: { kind: "pinterestHandle", field: "access_token" } },
+  "POST /api/pinterestAPI/createPinterestBoard": { body: { access_token: "x", boardName: "New" }, owns: { kind: "pinterestHandle", field: "access_token" } },
+  "GET /api/pricingParity/:countryCode": { public: true, params: { countryCode: "IN" } },
+  "GET /api/pricingParity": { public: true },
+  "POST /api/facebook/addToCart": { body: { value: 16.99 } },
+  "POST /api/facebook/subscribe": { body: { value: 16.99 } },
+  "POST /api/facebook/completeRegistration": { body: {} },
+  "POST /api/tiktok/addToCart": { body: { value: 16.99 } },
+  "POST /api/tiktok/subscribe": { body: { value: 16.99 } },
+  "POST /api/tiktok/signup": { body: {} },
+  "GET /api/scraping/imageProxy": { slow: true, query: { url: "https://linen.example/a.jpg", width: "600" } },
+  "GET /api/user/getDesignSettingsProfiles/:id": { params: { id: "someone" }, listsOwn: true },
+  "GET /api/user/getDesignSettingsProfile/:name": { params: { name: "Evergreen" }, owns: { kind: "designProfile", param: "name" } },
+  "POST /api/user/saveDesignSettings": { body: { designSettings: {}, profileId: "p1" }, owns: { kind: "designProfile", field: "profileId" } },
+  "POST /api/user/renameDesignProfile": { body: { newProfileName: "Renamed", profileId: "p1" }, owns: { kind: "designProfile", field: "profileId" } },
+  "DELETE /api/user/deleteDesignProfile/:id": { params: { id: "p1" }, owns: { kind: "designProfile", param: "id" } },
+  "POST /api/user/media/uploadMedia": { body: "multipart" },
+  "GET /api/user/media/getUserMedia": { query: { mediaType: "image" }, listsOwn: true },
+  "DELETE /api/user/media/deleteMedia/:id": { params: { id: "m1" }, owns: { kind: "media", param: "id" } },
+  "POST /api/user/drafts/createDraft": { body: { posts: [post], name: "Draft", date: "24/11/2026" } },
+  "POST /api/user/drafts/updateDraft": { body: { posts: [post], draftId: "d1", name: "Draft", date: "24/11/2026" }, owns: { kind: "draft", field: "draftId" } },
+  "POST /api/user/drafts/renameDraft": { body: { draftId: "d1", newName: "Renamed" }, owns: { kind: "draft", field: "draftId" } },
+  "GET /api/user/drafts/latestDraft": { listsOwn: true },
+  "GET /api/user/drafts/getDraft/:id": { params: { id: "d1" }, owns: { kind: "draft", param: "id" } },
+  "GET /api/user/drafts/getDrafts": { query: { lastDraftId: "d1" }, listsOwn: true },
+  "DELETE /api/user/drafts/deleteDraft/:id": { params: { id: "d1" }, owns: { kind: "draft", param: "id" } },
+  "POST /api/scheduling/saveSchedulingSettings": { body: { newSettings: {}, pinterestProfileUsername: "someone" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  "POST /api/scheduling/schedulePin": { body: pin, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  "POST /api/scheduling/updateScheduledPin": { body: { pin: { id: "pin-00000001", title: "Changed" } }, owns: { kind: "scheduledPin", field: "pin.id" } },
+  "POST /api/scheduling/updateScheduledPins": { body: { pinterestUsername: "someone", pinsToUpdate: [{ id: "pin-00000001", title: "Changed" }] }, owns: { kind: "pinterestProfile", field: "pinterestUsername" } },
+  "POST /api/scheduling/deleteScheduledPin": { body: { pinId: "pin-00000001" }, owns: { kind: "scheduledPin", field: "pinId" } },
+  "POST /api/scheduling/deleteRepeatingPin": { body: { pinId: "pin-00000001" }, owns: { kind: "repeatingPin", field: "pinId" } },
+  "POST /api/scheduling/updateRepeatingPin": { body: { pin: { id: "pin-00000001", repeatIntervalInDays: 3 } }, owns: { kind: "repeatingPin", field: "pin.id" } },
+  "POST /api/scheduling/updateRepeatingPins": { body: { pinterestUsername: "someone", pinsToUpdate: [{ id: "pin-00000001", repeatIntervalInDays: 3 }] }, owns: { kind: "pinterestProfile", field: "pinterestUsername" } },
+  "GET /api/scheduling/getScheduledPins/:username": { params: { username: "someone" }, query: { status: "all" }, owns: { kind: "pinterestProfile", param: "username" } },
+  "GET /api/scheduling/getRepeatingPins/:username": { params: { username: "someone" }, owns: { kind: "pinterestProfile", param: "username" } },
+  "POST /api/user/getPinHistory": { body: { startAtDate: null }, listsOwn: true },
+  "POST /api/openAI/rewriteText": { body: { prompt: "Linen napkins", numResults: 1 } },
+  "POST /api/openAI/getAltTextFromImage": { body: { imageURL: "https://linen.example/a.jpg" } },
+  "POST /highMemLimitApi/scraping/renderTemplateImage": { slow: true, body: { post: { ...post, template }, purpose: "schedule" } },
+  "POST /highMemLimitApi/scraping/scrapeWebsite": { slow: true, body: { url: "https://linen.example/napkins" } },
+  "POST /highMemLimitApi/scraping/scrapeWebsites": { slow: true, body: { urls: ["https://linen.example/napkins"] } },
+  "POST /highMemLimitApi/scraping/getSitemapPostURLs": { slow: true, body: { url: "https://linen.example/sitemap.xml" } },
+  "POST /highMemLimitApi/scraping/scrapeFeed": { slow: true, body: { url: "https://linen.example/feed.xml" } },
+  "GET /highMemLimitApi/scheduling/resetScheduledTimes/:username": { params: { username: "someone" }, owns: { kind: "pinterestProfile", param: "username" } },
+  "POST /highMemLimitApi/scheduling/deleteAllScheduledPins": { body: { pinterestProfileUsername: "someone" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  "POST /highMemLimitApi/openAI/rewriteTextNoDuplicates": { body: { prompt: "Linen napkins", numResults: 2 } },
+  "POST /highMemLimitApi/openAI/rewriteTextNoDuplicatesFree": { body: { prompt: "Linen napkins", numResults: 2 } },
+  "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+};
+
+/** Keys like "POST /api/x" of every route the app serves (Hono's own table), and its pages. */
+export function servedRoutes(honoRoutes: { method: string; path: string }[]): string[] {
+  return [...new Set(honoRoutes.filter((route) => route.method !== "ALL" && !route.path.includes("*")).map((route) => `${route.method} ${route.path}`))];
+}
+
+/** A route's path with its parameters filled in. */
+export function fillPath(path: string, params: Record<string, string>): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? "x"));
+}
