@@ -96,7 +96,7 @@ function casesFor(key: string, route: RouteExample): Case[] {
   }
   if (method === "GET" || method === "DELETE") {
     add("junk query", { path: `${path}?${new URLSearchParams({ "__proto__": "x", constructor: "y", lastPinId: "'--" })}` });
-    add("an unexpected body", { path: `${path}${query}`, body: json({ a: 1 }), headers: { "content-type": "application/json" } });
+    if (method === "DELETE") add("an unexpected body", { path: `${path}${query}`, body: json({ a: 1 }), headers: { "content-type": "application/json" } });
     return cases;
   }
 
@@ -199,14 +199,14 @@ describe("malformed requests, every route", () => {
       for (const path of pagePaths()) {
         const base = path.replace(/:([A-Za-z]+)/g, "x").replace(/\*$/, "no-such-page");
         for (const suffix of ["", "?redirectTo=//evil.example", "?%E0%A4%A=1", `?q=${"a".repeat(4000)}`, "/..%2f..%2f", "?pinterestError=%00%202e"]) {
-          const request: Case = { name: suffix || "plain", method: "GET", path: `${base}${suffix}`, everyone: true };
+          const request: Case = { name: suffix || "plain", method: "GET", path: `${suffix.startsWith("/") ? base.replace(/\/$/, "") : base}${suffix}`, everyone: true };
           await send(`page ${base}${suffix.slice(0, 30)} (signed out)`, request, {});
           await send(`page ${base}${suffix.slice(0, 30)} (cookie)`, request, { cookie: user.cookie });
         }
       }
 
       console.log(`malformed-request campaign (seed ${SEED}): ${Object.keys(ROUTES).length} API routes and ${pagePaths().length} pages, ${sent} requests, ${failures.length} failures`);
-      expect(failures).toEqual([]);
+      expect(failures.join("\n"), "answers with a 5xx or internal error text").toBe("");
     },
     600_000,
   );

@@ -172,6 +172,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /highMemLimitApi/scheduling/deleteAllScheduledPins": { body: { pinterestProfileUsername: "someone" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
   "POST /highMemLimitApi/openAI/rewriteTextNoDuplicates": { body: { prompt: "Linen napkins", numResults: 2 } },
   "POST /highMemLimitApi/openAI/rewriteTextNoDuplicatesFree": { body: { prompt: "Linen napkins", numResults: 2 } },
+  "POST /api/dev/scheduling/rerunAlarm": { body: { pinterestProfileUsername: "someone" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 
