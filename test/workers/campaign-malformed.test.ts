@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as remixBuild from "virtual:remix-build";
 import { app as router } from "../../workers/router.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { fillPath, ROUTES, servedRoutes, type RouteExample } from "./campaign-routes.ts";
+import { fieldPaths, fillPath, ROUTES, servedRoutes, withField, type RouteExample } from "./campaign-routes.ts";
 import { app } from "./support.ts";
 
 /**
@@ -50,21 +50,6 @@ interface Case {
 function wrongTypeFor(value: unknown): unknown[] {
   const all: unknown[] = [123, -1.5, "text", true, [], [1, "a"], {}, { a: 1 }, null];
   return all.filter((candidate) => typeof candidate !== typeof value || Array.isArray(candidate) !== Array.isArray(value));
-}
-
-/** Every (dot) path of an example body, objects and arrays included, a few levels deep. */
-function fieldPaths(value: unknown, prefix: string[] = [], depth = 0): string[][] {
-  if (depth > 3 || value === null || typeof value !== "object") return [];
-  const entries = Array.isArray(value) ? value.slice(0, 1).map((item, i) => [String(i), item] as const) : Object.entries(value);
-  return entries.flatMap(([key, item]) => [[...prefix, key], ...fieldPaths(item, [...prefix, key], depth + 1)]);
-}
-
-function withField(body: Record<string, unknown>, path: string[], replacement: unknown): unknown {
-  const copy = structuredClone(body) as Record<string, unknown>;
-  let target: Record<string, unknown> = copy;
-  for (const key of path.slice(0, -1)) target = target[key] as Record<string, unknown>;
-  target[path[path.length - 1]] = replacement;
-  return copy;
 }
 
 const json = (value: unknown) => JSON.stringify(value);

@@ -19,7 +19,23 @@ export type ResourceKind =
   | "repeatingPin"
   | "subscription"
   | "shopifyCharge"
-  | "stripeSession";
+  | "stripeSession"
+  | "lifetimeSession"
+  | "paypalSubscription";
+
+/**
+ * Where a route takes a user's resource: a path parameter, a body field (dot
+ * path) or a query parameter, and which of the resource's values goes there:
+ * its id (the default), or another one it is known by ("name" for a design
+ * profile by name, "refresh" for the refresh handle of a Pinterest profile).
+ */
+export interface OwnedSlot {
+  kind: ResourceKind;
+  param?: string;
+  field?: string;
+  query?: string;
+  by?: "id" | "name" | "refresh";
+}
 
 export interface RouteExample {
   /** Path parameters for an ordinary request. */
@@ -35,12 +51,20 @@ export interface RouteExample {
   /** Calls that reach a provider or render: the campaign keeps to the cases that are refused before. */
   slow?: boolean;
   /** The user-owned resource it takes, and where: a path parameter or a body field (dot path). */
-  owns?: { kind: ResourceKind; param?: string; field?: string };
+  owns?: OwnedSlot;
+  /** Further user-owned resources the same request takes (the cross-user campaign tries each with the caller's own in the others). */
+  alsoOwns?: OwnedSlot[];
+  /**
+   * Slots (path parameter, query parameter or body dot path) that look like a
+   * resource id but name nothing a user owns, with the reason. Names that are
+   * never a user's anywhere are in NOT_USER_OWNED instead.
+   */
+  notOwned?: Record<string, string>;
   /** Lists only the caller's own things (checked by reading them as the second user). */
   listsOwn?: boolean;
 }
 
-const post = { title: "Linen napkins", description: "Three folds for a dinner table.", url: "https://linen.example/napkins", allImages: ["https://linen.example/a.jpg"] };
+const post = { id: "post-1", title: "Linen napkins", description: "Three folds for a dinner table.", url: "https://linen.example/napkins", allImages: ["https://linen.example/a.jpg"] };
 const template = { title: "Plain", background: "#ffffff", layers: [], categories: [] };
 const pin = {
   title: "Linen napkins",
@@ -60,14 +84,14 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/scraping/addPinHistoryAndAdjustCredits": { body: { pinDetails: { action: "downloaded", title: "x" }, numCreditsToConsume: 1, category: "image" } },
   "POST /api/signup": { public: true, body: { email: "campaign@example.test", password: "Violet-Harbour-42!", firstName: "Cam", lastName: "Paign" } },
   "POST /api/login": { public: true, body: { email: "campaign@example.test", password: "Violet-Harbour-42!" } },
-  "POST /api/auth/token": { public: true, body: { grant_type: "refresh_token", refresh_token: "not-a-token" } },
-  "POST /api/logout": { public: true, sacrificial: true, body: { refreshToken: "not-a-token" } },
-  "POST /api/signInWithGoogle": { public: true, slow: true, body: { idToken: "not.a.token" } },
+  "POST /api/auth/token": { public: true, body: { grant_type: "refresh_token", refresh_token: "not-a-token" }, notOwned: { refresh_token: "a sign-in credential: whoever holds it is signed in as its user" } },
+  "POST /api/logout": { public: true, sacrificial: true, body: { refreshToken: "not-a-token" }, notOwned: { refreshToken: "a sign-in credential: whoever holds it may end that session" } },
+  "POST /api/signInWithGoogle": { public: true, slow: true, body: { idToken: "not.a.token" }, notOwned: { idToken: "Google's signed statement of who signs in" } },
   "POST /api/user/forgotPassword": { public: true, body: { email: "campaign@example.test" } },
-  "POST /api/user/resetPassword": { public: true, body: { token: "not-a-token", password: "Violet-Harbour-42!" } },
-  "POST /api/user/verifyUserEmail": { public: true, body: { uid: "someone", token: "not-a-token" } },
+  "POST /api/user/resetPassword": { public: true, body: { token: "not-a-token", password: "Violet-Harbour-42!" }, notOwned: { token: "an e-mailed one-time credential" } },
+  "POST /api/user/verifyUserEmail": { public: true, body: { uid: "someone", token: "not-a-token" }, notOwned: { uid: "checked together with the e-mailed token", token: "an e-mailed one-time credential" } },
   "POST /api/user/newsletterSignup": { public: true, body: { email: "campaign@example.test" } },
-  "POST /api/user/unsubscribe": { public: true, body: { token: "not-a-token" } },
+  "POST /api/user/unsubscribe": { public: true, body: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
   "GET /api/user": { listsOwn: true },
   "POST /api/user": { body: { updates: { firstName: "Cam" } } },
   "POST /api/user/image": { body: "multipart" },
@@ -77,14 +101,14 @@ export const ROUTES: Record<string, RouteExample> = {
   "DELETE /api/user/deleteUserAccount": { sacrificial: true },
   "GET /api/user/:handle": { public: true, params: { handle: "someone" } },
   "GET /api/user/:handle/picture": { public: true, params: { handle: "someone" } },
-  "GET /api/templates": { query: { lastTemplateId: "t1" }, listsOwn: true },
+  "GET /api/templates": { query: { lastTemplateId: "t1" }, listsOwn: true, owns: { kind: "template", query: "lastTemplateId" } },
   "POST /api/templates/addNewTemplate": { body: { template } },
   "POST /api/templates/updateTemplate": { body: { template: { ...template, templateId: "t1" } }, owns: { kind: "template", field: "template.templateId" } },
   "POST /api/templates/unshareTemplate": { body: { templateId: "t1" }, owns: { kind: "template", field: "templateId" } },
   "GET /api/templates/standardTemplates": {},
   "GET /api/templates/favoriteTemplates": { listsOwn: true },
   "POST /api/templates/getTemplateSet": { body: { templateSet: ["t1"] }, owns: { kind: "template", field: "templateSet.0" } },
-  "GET /api/templates/sharedTemplates/getSharedTemplates": { query: { lastTemplateId: "t1" } },
+  "GET /api/templates/sharedTemplates/getSharedTemplates": { query: { lastTemplateId: "t1" }, notOwned: { lastTemplateId: "a shared template: every signed-in user may read it" } },
   "GET /api/templates/categories/getTemplateCategories": { listsOwn: true },
   "POST /api/templates/categories/addTemplateCategory": { body: { name: "Recipes" } },
   "DELETE /api/templates/categories/deleteTemplateCategory/:id": { params: { id: "c1" }, owns: { kind: "category", param: "id" } },
@@ -98,23 +122,27 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/stripeSubscriptions/cancelStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", cancelReason: "Too expensive" }, owns: { kind: "subscription", field: "subscriptionID" } },
   "POST /api/stripeSubscriptions/reviseStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", newStripePriceID: "price_x", newPlanId: "pro-monthly" }, owns: { kind: "subscription", field: "subscriptionID" } },
   "POST /api/stripeSubscriptions/startStripeOnceOffPayment": { slow: true, body: { stripePriceID: "price_x", planId: "lifetime", returnUrl: "/lifetime" } },
-  "POST /api/stripe/webhook": { public: true, body: { id: "evt_x", type: "invoice.paid" } },
-  "POST /api/subscriptions/activateUserSubscription": { slow: true, body: { subscriptionID: "I-ABC123", planId: "starter-monthly" } },
-  "POST /api/subscriptions/cancelSubscription": { slow: true, body: { subscriptionID: "I-ABC123", cancelReason: "x" } },
-  "POST /api/subscriptions/suspendSubscription": { slow: true, body: { subscriptionID: "I-ABC123" } },
-  "POST /api/subscriptions/reactivateSubscription": { slow: true, body: { subscriptionID: "I-ABC123" } },
-  "POST /api/subscriptions/revise": { slow: true, body: { subscriptionID: "I-ABC123", newPlanPayPalID: "P-X", newPlanName: "Pro", newPlanId: "pro-monthly" } },
+  "POST /api/stripe/webhook": { public: true, body: { id: "evt_x", type: "invoice.paid" }, notOwned: { id: "Stripe's event id: signed by Stripe, and what it names is read back from Stripe" } },
+  "POST /api/subscriptions/activateUserSubscription": { slow: true, body: { subscriptionID: "I-ABC123", planId: "starter-monthly" }, owns: { kind: "paypalSubscription", field: "subscriptionID" } },
+  "POST /api/subscriptions/cancelSubscription": { slow: true, body: { subscriptionID: "I-ABC123", cancelReason: "x" }, owns: { kind: "paypalSubscription", field: "subscriptionID" } },
+  "POST /api/subscriptions/suspendSubscription": { slow: true, body: { subscriptionID: "I-ABC123" }, owns: { kind: "paypalSubscription", field: "subscriptionID" } },
+  "POST /api/subscriptions/reactivateSubscription": { slow: true, body: { subscriptionID: "I-ABC123" }, owns: { kind: "paypalSubscription", field: "subscriptionID" } },
+  "POST /api/subscriptions/revise": { slow: true, body: { subscriptionID: "I-ABC123", newPlanPayPalID: "P-X", newPlanName: "Pro", newPlanId: "pro-monthly" }, owns: { kind: "paypalSubscription", field: "subscriptionID" } },
   "POST /api/subscriptions/startPayPalSubscription": { slow: true, body: { planId: "starter-monthly" } },
-  "POST /api/paypal/webhook": { public: true, body: { id: "WH-x", event_type: "BILLING.SUBSCRIPTION.ACTIVATED" } },
-  "POST /api/shopifySubscriptions/startSubscription": { slow: true, body: { planId: "starter-monthly", shop: "campaign.myshopify.com", accessToken: "shpat_campaign0123456789" } },
+  "POST /api/paypal/webhook": { public: true, body: { id: "WH-x", event_type: "BILLING.SUBSCRIPTION.ACTIVATED" }, notOwned: { id: "PayPal's event id: signed by PayPal, and what it names is read back from PayPal" } },
+  "POST /api/shopifySubscriptions/startSubscription": { slow: true, body: { planId: "starter-monthly", shop: "campaign.myshopify.com", accessToken: "shpat_campaign0123456789" }, notOwned: { accessToken: "the store's Admin API token: a credential, checked by Shopify" } },
   "POST /api/shopifySubscriptions/activateShopifySubscription": { slow: true, body: { chargeId: "123" }, owns: { kind: "shopifyCharge", field: "chargeId" } },
-  "POST /api/shopifySubscriptions/cancelShopifySubscription": { slow: true, body: { subscriptionID: "123", cancelReason: "x" } },
+  "POST /api/shopifySubscriptions/cancelShopifySubscription": { slow: true, body: { subscriptionID: "123", cancelReason: "x" }, owns: { kind: "shopifyCharge", field: "subscriptionID" } },
   "POST /api/shopify/webhook": { public: true, body: { app_subscription: {} } },
   "GET /api/subscriptions/getPlans": { public: true },
   "GET /api/subscriptions/getLifetimePlans": { public: true },
-  "GET /api/subscriptions/getPlan/:id": { public: true, params: { id: "starter-monthly" } },
+  "GET /api/subscriptions/getPlan/:id": { public: true, params: { id: "starter-monthly" }, notOwned: { id: "a plan of the catalogue" } },
   "GET /api/subscriptions/current": { listsOwn: true },
-  "POST /api/subscriptions/activateLifetimePurchase": { slow: true, body: { planId: "lifetime", planName: "Lifetime", subscriptionPaymentMethod: "stripe", transactionId: "cs_x" } },
+  "POST /api/subscriptions/activateLifetimePurchase": {
+    slow: true,
+    body: { session_id: "cs_x", planId: "lifetime" },
+    owns: { kind: "lifetimeSession", field: "session_id" },
+  },
   "POST /api/subscriptions/redeemPurchaseCode": { body: { redemptionCode: "NOT-A-CODE" } },
   "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1 } },
   "POST /api/pinterestAPI/recordPinterestStateCheck": { body: { stateCheck: "campaign-state-0123456789", redirectUrl: "/scheduling" } },
@@ -122,7 +150,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/pinterestAPI/activatePinterestProfile": { body: { username: "someone" }, owns: { kind: "pinterestProfile", field: "username" } },
   "POST /api/pinterestAPI/removeAuthorizedPinterestProfile": { body: { username: "someone" }, owns: { kind: "pinterestProfile", field: "username" } },
   "GET /api/pinterestAPI/failingPinterestProfiles": { listsOwn: true },
-  "POST /api/pinterestAPI/refreshPinterestAccessToken": { body: { refresh_token: "x" }, owns: { kind: "pinterestHandle", field: "refresh_token" } },
+  "POST /api/pinterestAPI/refreshPinterestAccessToken": { body: { refresh_token: "x" }, owns: { kind: "pinterestHandle", field: "refresh_token", by: "refresh" } },
   "POST /api/pinterestAPI/getAllUserPinterestBoards": { body: { access_token: "x" }, owns: { kind: "pinterestHandle", field: "access_token" } },
   "POST /api/pinterestAPI/getBoardSections": { body: { access_token: "x", boardId: "1" }, owns: { kind: "pinterestHandle", field: "access_token" } },
   "POST /api/pinterestAPI/createPinterestBoard": { body: { access_token: "x", boardName: "New" }, owns: { kind: "pinterestHandle", field: "access_token" } },
@@ -135,35 +163,56 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/tiktok/subscribe": { body: { value: 16.99 } },
   "POST /api/tiktok/signup": { body: {} },
   "GET /api/scraping/imageProxy": { slow: true, query: { url: "https://linen.example/a.jpg", width: "600" } },
-  "GET /api/user/getDesignSettingsProfiles/:id": { params: { id: "someone" }, listsOwn: true },
-  "GET /api/user/getDesignSettingsProfile/:name": { params: { name: "Evergreen" }, owns: { kind: "designProfile", param: "name" } },
+  "GET /api/user/getDesignSettingsProfiles/:id": { params: { id: "someone" }, listsOwn: true, owns: { kind: "designProfile", param: "id" } },
+  "GET /api/user/getDesignSettingsProfile/:name": { params: { name: "Evergreen" }, owns: { kind: "designProfile", param: "name", by: "name" } },
   "POST /api/user/saveDesignSettings": { body: { designSettings: {}, profileId: "p1" }, owns: { kind: "designProfile", field: "profileId" } },
   "POST /api/user/renameDesignProfile": { body: { newProfileName: "Renamed", profileId: "p1" }, owns: { kind: "designProfile", field: "profileId" } },
   "DELETE /api/user/deleteDesignProfile/:id": { params: { id: "p1" }, owns: { kind: "designProfile", param: "id" } },
   "POST /api/user/media/uploadMedia": { body: "multipart" },
-  "GET /api/user/media/getUserMedia": { query: { mediaType: "image" }, listsOwn: true },
+  "GET /api/user/media/getUserMedia": { query: { mediaType: "image" }, listsOwn: true, owns: { kind: "media", query: "lastMediaId" } },
   "DELETE /api/user/media/deleteMedia/:id": { params: { id: "m1" }, owns: { kind: "media", param: "id" } },
-  "POST /api/user/drafts/createDraft": { body: { posts: [post], name: "Draft", date: "24/11/2026" } },
-  "POST /api/user/drafts/updateDraft": { body: { posts: [post], draftId: "d1", name: "Draft", date: "24/11/2026" }, owns: { kind: "draft", field: "draftId" } },
+  "POST /api/user/drafts/createDraft": { body: { posts: [post], name: "Draft", date: "24/11/2026" }, notOwned: { "posts.0.id": "the grid's own name for one of its posts" } },
+  "POST /api/user/drafts/updateDraft": {
+    body: { posts: [post], draftId: "d1", name: "Draft", date: "24/11/2026" },
+    owns: { kind: "draft", field: "draftId" },
+    notOwned: { "posts.0.id": "the grid's own name for one of its posts" },
+  },
   "POST /api/user/drafts/renameDraft": { body: { draftId: "d1", newName: "Renamed" }, owns: { kind: "draft", field: "draftId" } },
   "GET /api/user/drafts/latestDraft": { listsOwn: true },
   "GET /api/user/drafts/getDraft/:id": { params: { id: "d1" }, owns: { kind: "draft", param: "id" } },
-  "GET /api/user/drafts/getDrafts": { query: { lastDraftId: "d1" }, listsOwn: true },
+  "GET /api/user/drafts/getDrafts": { query: { lastDraftId: "d1" }, listsOwn: true, owns: { kind: "draft", query: "lastDraftId" } },
   "DELETE /api/user/drafts/deleteDraft/:id": { params: { id: "d1" }, owns: { kind: "draft", param: "id" } },
   "POST /api/scheduling/saveSchedulingSettings": { body: { newSettings: {}, pinterestProfileUsername: "someone" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
   "POST /api/scheduling/schedulePin": { body: pin, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
   "POST /api/scheduling/updateScheduledPin": { body: { pin: { id: "pin-00000001", title: "Changed" } }, owns: { kind: "scheduledPin", field: "pin.id" } },
-  "POST /api/scheduling/updateScheduledPins": { body: { pinterestUsername: "someone", pinsToUpdate: [{ id: "pin-00000001", title: "Changed" }] }, owns: { kind: "pinterestProfile", field: "pinterestUsername" } },
+  "POST /api/scheduling/updateScheduledPins": {
+    body: { pinterestUsername: "someone", pinsToUpdate: [{ id: "pin-00000001", title: "Changed" }] },
+    owns: { kind: "pinterestProfile", field: "pinterestUsername" },
+    alsoOwns: [{ kind: "scheduledPin", field: "pinsToUpdate.0.id" }],
+  },
   "POST /api/scheduling/deleteScheduledPin": { body: { pinId: "pin-00000001" }, owns: { kind: "scheduledPin", field: "pinId" } },
   "POST /api/scheduling/deleteRepeatingPin": { body: { pinId: "pin-00000001" }, owns: { kind: "repeatingPin", field: "pinId" } },
-  "POST /api/scheduling/updateRepeatingPin": { body: { pin: { id: "pin-00000001", repeatIntervalInDays: 3 } }, owns: { kind: "repeatingPin", field: "pin.id" } },
-  "POST /api/scheduling/updateRepeatingPins": { body: { pinterestUsername: "someone", pinsToUpdate: [{ id: "pin-00000001", repeatIntervalInDays: 3 }] }, owns: { kind: "pinterestProfile", field: "pinterestUsername" } },
-  "GET /api/scheduling/getScheduledPins/:username": { params: { username: "someone" }, query: { status: "all" }, owns: { kind: "pinterestProfile", param: "username" } },
-  "GET /api/scheduling/getRepeatingPins/:username": { params: { username: "someone" }, owns: { kind: "pinterestProfile", param: "username" } },
+  "POST /api/scheduling/updateRepeatingPin": { body: { pin: { id: "pin-00000001", intervalInDays: 3 } }, owns: { kind: "repeatingPin", field: "pin.id" } },
+  "POST /api/scheduling/updateRepeatingPins": {
+    body: { pinterestUsername: "someone", pinsToUpdate: [{ id: "pin-00000001", intervalInDays: 3 }] },
+    owns: { kind: "pinterestProfile", field: "pinterestUsername" },
+    alsoOwns: [{ kind: "repeatingPin", field: "pinsToUpdate.0.id" }],
+  },
+  "GET /api/scheduling/getScheduledPins/:username": {
+    params: { username: "someone" },
+    query: { status: "all" },
+    owns: { kind: "pinterestProfile", param: "username" },
+    alsoOwns: [{ kind: "scheduledPin", query: "lastPinId" }],
+  },
+  "GET /api/scheduling/getRepeatingPins/:username": {
+    params: { username: "someone" },
+    owns: { kind: "pinterestProfile", param: "username" },
+    alsoOwns: [{ kind: "repeatingPin", query: "lastPinId" }],
+  },
   "POST /api/user/getPinHistory": { body: { startAtDate: null }, listsOwn: true },
   "POST /api/openAI/rewriteText": { body: { prompt: "Linen napkins", numResults: 1 } },
   "POST /api/openAI/getAltTextFromImage": { body: { imageURL: "https://linen.example/a.jpg" } },
-  "POST /highMemLimitApi/scraping/renderTemplateImage": { slow: true, body: { post: { ...post, template }, purpose: "schedule" } },
+  "POST /highMemLimitApi/scraping/renderTemplateImage": { slow: true, body: { post: { ...post, template }, purpose: "schedule" }, notOwned: { "post.id": "the grid's own name for the post drawn" } },
   "POST /highMemLimitApi/scraping/scrapeWebsite": { slow: true, body: { url: "https://linen.example/napkins" } },
   "POST /highMemLimitApi/scraping/scrapeWebsites": { slow: true, body: { urls: ["https://linen.example/napkins"] } },
   "POST /highMemLimitApi/scraping/getSitemapPostURLs": { slow: true, body: { url: "https://linen.example/sitemap.xml" } },
@@ -176,6 +225,25 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 
+/**
+ * Names of slots (the last name of a path parameter, query parameter or body
+ * field) that look like a resource id but never name a user's resource, with
+ * the reason: the cross-user campaign asks every other id-like slot to be
+ * `owns`/`alsoOwns` or a route's `notOwned`.
+ */
+export const NOT_USER_OWNED: Record<string, string> = {
+  handle: "a public profile page: anyone may read it by design",
+  countryCode: "a country",
+  planId: "a plan of the catalogue",
+  newPlanId: "a plan of the catalogue",
+  stripePriceID: "the Stripe price of a plan of the catalogue",
+  newStripePriceID: "the Stripe price of a plan of the catalogue",
+  newPlanPayPalID: "the PayPal plan of a plan of the catalogue",
+  boardId: "a Pinterest board: Pinterest checks it against the token of the caller's profile that the request names",
+  media_id: "a video uploaded to Pinterest: Pinterest checks it against the token of the caller's profile",
+  reference: "an idempotency key: keys are kept per caller, so another user's key names nothing of theirs",
+};
+
 /** Keys like "POST /api/x" of every route the app serves (Hono's own table), and its pages. */
 export function servedRoutes(honoRoutes: { method: string; path: string }[]): string[] {
   return [...new Set(honoRoutes.filter((route) => route.method !== "ALL" && !route.path.includes("*")).map((route) => `${route.method} ${route.path}`))];
@@ -184,4 +252,23 @@ export function servedRoutes(honoRoutes: { method: string; path: string }[]): st
 /** A route's path with its parameters filled in. */
 export function fillPath(path: string, params: Record<string, string>): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? "x"));
+}
+
+/** Every (dot) path of an example body, objects and arrays included, a few levels deep. */
+export function fieldPaths(value: unknown, prefix: string[] = [], depth = 0): string[][] {
+  if (depth > 3 || value === null || typeof value !== "object") return [];
+  const entries = Array.isArray(value) ? value.slice(0, 1).map((item, i) => [String(i), item] as const) : Object.entries(value);
+  return entries.flatMap(([key, item]) => [[...prefix, key], ...fieldPaths(item, [...prefix, key], depth + 1)]);
+}
+
+/** A copy of `body` with the field at `path` set to `replacement` (objects on the way made when missing). */
+export function withField(body: Record<string, unknown>, path: string[], replacement: unknown): Record<string, unknown> {
+  const copy = structuredClone(body);
+  let target: Record<string, unknown> = copy;
+  for (const key of path.slice(0, -1)) {
+    if (target[key] === null || typeof target[key] !== "object") target[key] = {};
+    target = target[key] as Record<string, unknown>;
+  }
+  target[path[path.length - 1]] = replacement;
+  return copy;
 }
