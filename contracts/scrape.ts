@@ -40,11 +40,20 @@ export interface ScrapeWebsitesResponse {
   failures: { url: string; error: string }[];
 }
 
-/** POST /highMemLimitApi/scraping/getSitemapPostURLs {url} -> {allPostURLs, usedSitemap}: the site's post URLs from its sitemap. */
+/** POST /highMemLimitApi/scraping/getSitemapPostURLs {url} -> {allPostURLs, posts, usedSitemap}: the site's post URLs from its sitemap. */
 export const SitemapBody = body({ url: UrlField("url") });
 export const MAX_SITEMAP_URLS = 2000;
+/** A post a sitemap lists, as the chooser shows it: its title (the sitemap's own, or read from its address; "" when neither gives one) and when it last changed. */
+export interface SitemapPost {
+  url: string;
+  title: string;
+  /** The sitemap's lastmod, as written there ("" when none). */
+  lastmod: string;
+}
 export interface SitemapResponse {
   allPostURLs: string[];
+  /** The same posts, in the same order, with titles to show. */
+  posts: SitemapPost[];
   /** The sitemap the URLs came from. */
   usedSitemap: string;
 }

@@ -4,7 +4,7 @@ import { parseFeed } from "../../workers/scrape/feed.ts";
 import { formatBytes, parseContentType } from "../../workers/scrape/fetch.ts";
 import { chooseImages, largestFromSrcset, parseDimension, type ImageCandidate } from "../../workers/scrape/images.ts";
 import { emptyFacts, pageSource, withoutSiteSuffix } from "../../workers/scrape/page-source.ts";
-import { isPostUrl, newestFirst, parseSitemap, postSitemapsFirst, sitemapLocations, sitemapsFromRobots } from "../../workers/scrape/sitemap.ts";
+import { isPostUrl, newestFirst, parseSitemap, postSitemapsFirst, sitemapLocations, sitemapsFromRobots, titleFromUrl } from "../../workers/scrape/sitemap.ts";
 import { cleanText, isoDate, truncateWords } from "../../workers/scrape/text.ts";
 
 const PAGE = "https://blog.example.com/2025/03/lemon-chicken/";
@@ -149,12 +149,25 @@ describe("text", () => {
 describe("sitemaps", () => {
   it("reads urlsets and indexes", () => {
     const urlset = parseSitemap(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/x </loc><lastmod>2025-01-01</lastmod></url><url><loc>https://a.example/y?a=1&amp;b=2</loc></url></urlset>`);
-    expect(urlset).toEqual({ kind: "urlset", entries: [{ loc: "https://a.example/x", lastmod: "2025-01-01" }, { loc: "https://a.example/y?a=1&b=2", lastmod: "" }] });
+    expect(urlset).toEqual({ kind: "urlset", entries: [{ loc: "https://a.example/x", lastmod: "2025-01-01", title: "" }, { loc: "https://a.example/y?a=1&b=2", lastmod: "", title: "" }] });
     const index = parseSitemap(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://a.example/post-sitemap.xml</loc></sitemap></sitemapindex>`);
     expect(index).toEqual({ kind: "index", sitemaps: ["https://a.example/post-sitemap.xml"] });
     expect(parseSitemap(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)).toEqual({ kind: "urlset", entries: [] });
     expect(parseSitemap("<!doctype html><html><body>Not found</body></html>")).toBeNull();
     expect(parseSitemap("User-agent: *")).toBeNull();
+  });
+
+  it("reads the titles news sitemaps give, and makes readable titles from addresses that have words", () => {
+    const news = parseSitemap(
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:news="http://www.google.com/schemas/sitemap-news/0.9"><url><loc>https://a.example/p/123</loc><news:news><news:title>Spring   planting, week by week</news:title></news:news></url></urlset>`,
+    );
+    expect(news).toEqual({ kind: "urlset", entries: [{ loc: "https://a.example/p/123", lastmod: "", title: "Spring planting, week by week" }] });
+    expect(titleFromUrl("https://a.example/2024/05/easy-lemon-chicken-for-a-crowd/")).toBe("Easy Lemon Chicken for a Crowd");
+    expect(titleFromUrl("https://a.example/recipes/caf%C3%A9-cr%C3%A8me.html")).toBe("Café Crème");
+    expect(titleFromUrl("https://a.example/blog/summer_salads-12345")).toBe("Summer Salads");
+    expect(titleFromUrl("https://a.example/archive/17")).toBe("");
+    expect(titleFromUrl("https://a.example/?p=17")).toBe("");
+    expect(titleFromUrl("not a url")).toBe("");
   });
 
   it("reads Sitemap lines of robots.txt", () => {
@@ -225,7 +238,7 @@ describe("sitemaps", () => {
   });
 
   it("orders newest first, undated last", () => {
-    expect(newestFirst([{ loc: "a", lastmod: "" }, { loc: "b", lastmod: "2024-01-01" }, { loc: "c", lastmod: "2025-01-01" }, { loc: "d", lastmod: "" }])).toEqual(["c", "b", "a", "d"]);
+    expect(newestFirst([{ loc: "a", lastmod: "" }, { loc: "b", lastmod: "2024-01-01" }, { loc: "c", lastmod: "2025-01-01" }, { loc: "d", lastmod: "" }]).map((entry) => entry.loc)).toEqual(["c", "b", "a", "d"]);
     expect(MAX_SITEMAP_URLS).toBeGreaterThanOrEqual(100);
   });
 });

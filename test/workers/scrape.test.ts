@@ -182,8 +182,12 @@ describe("POST /highMemLimitApi/scraping/getSitemapPostURLs", () => {
   it("finds the demo blog's sitemap index through its robots.txt and lists its 126 posts, newest first", async () => {
     const response = await call("getSitemapPostURLs", { url: blog() });
     expect(response.status).toBe(200);
-    const { allPostURLs, usedSitemap } = (await read(response)) as SitemapResponse;
+    const { allPostURLs, posts, usedSitemap } = (await read(response)) as SitemapResponse;
     expect(usedSitemap).toBe(blog("sitemap_index.xml"));
+    // The same posts with something to show a person: titles from addresses that have words, dates from the sitemap.
+    expect(posts.map((post) => post.url)).toEqual(allPostURLs);
+    expect(posts.find((post) => post.url === blog("posts/berry-smoothie-bowls"))).toMatchObject({ title: "Berry Smoothie Bowls", lastmod: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/) });
+    expect(posts.find((post) => post.url === blog("archive/1"))?.title, "an address with no words gives no title").toBe("");
     expect(allPostURLs.length).toBeGreaterThanOrEqual(100);
     expect(allPostURLs).toHaveLength(DEMO_POSTS.length + ARCHIVE_POSTS.length);
     expect(allPostURLs).not.toContain(blog());

@@ -6,8 +6,15 @@ import { asList, asNode, parseXml, textOf } from "./xml.ts";
  * sources.ts.
  */
 
+/** One <url> of a urlset: its address, when it changed, and the title a news sitemap gives it ("" when none). */
+export interface SitemapEntry {
+  loc: string;
+  lastmod: string;
+  title: string;
+}
+
 export type ParsedSitemap =
-  | { kind: "urlset"; entries: { loc: string; lastmod: string }[] }
+  | { kind: "urlset"; entries: SitemapEntry[] }
   | { kind: "index"; sitemaps: string[] };
 
 /** Reads a sitemap or a sitemap index; null when the text is neither. */
@@ -17,7 +24,12 @@ export function parseSitemap(text: string): ParsedSitemap | null {
   const urlset = asNode(xml.urlset);
   if (urlset || xml.urlset === "") {
     const entries = asList(urlset?.url)
-      .map((entry) => ({ loc: textOf(asNode(entry)?.loc).trim(), lastmod: textOf(asNode(entry)?.lastmod).trim() }))
+      .map((entry) => {
+        const node = asNode(entry);
+        // Google News sitemaps name the article: <news:news><news:title>.
+        const news = asNode(asList(node?.news)[0]);
+        return { loc: textOf(node?.loc).trim(), lastmod: textOf(node?.lastmod).trim(), title: textOf(news?.title).replace(/\s+/g, " ").trim() };
+      })
       .filter((entry) => entry.loc);
     return { kind: "urlset", entries };
   }
@@ -104,7 +116,7 @@ export function isPostUrl(raw: string, sitemapUrl: string): boolean {
 }
 
 /** Newest first by lastmod; entries without one keep their order after the dated ones. */
-export function newestFirst(entries: readonly { loc: string; lastmod: string }[]): string[] {
+export function newestFirst<T extends { loc: string; lastmod: string }>(entries: readonly T[]): T[] {
   return entries
     .map((entry, index) => ({ ...entry, index, time: Date.parse(entry.lastmod) }))
     .sort((a, b) => {
@@ -114,5 +126,40 @@ export function newestFirst(entries: readonly { loc: string; lastmod: string }[]
       if (aDated !== bDated) return aDated ? -1 : 1;
       return a.index - b.index;
     })
-    .map((entry) => entry.loc);
+    .map(({ index: _index, time: _time, ...entry }) => entry as unknown as T);
+}
+
+const SMALL_WORDS = new Set(["a", "an", "and", "as", "at", "but", "by", "for", "in", "nor", "of", "on", "or", "the", "to", "vs", "with"]);
+
+/**
+ * A readable title from a post's address, for sitemaps that name no titles:
+ * the last meaningful path segment ("/2024/05/easy-lemon-chicken-dinner/" ->
+ * "Easy Lemon Chicken Dinner"), without file endings, dates or ids. "" when
+ * the address has no words in it.
+ */
+export function titleFromUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "";
+  }
+  const segments = url.pathname.split("/").filter(Boolean);
+  let slug = segments[segments.length - 1] ?? "";
+  try {
+    slug = decodeURIComponent(slug);
+  } catch {
+    /* keep it as written */
+  }
+  slug = slug.replace(/\.(html?|php|aspx?)$/i, "");
+  // Only the post's own segment names it: "/archive/17" or "/?p=17" says nothing a person would call a title.
+  if (!/\p{L}/u.test(slug) || /^(index|default)$/i.test(slug)) return "";
+  const words = slug
+    .split(/[-_+\s]+/)
+    .filter(Boolean)
+    // A trailing id ("-12345", "-p123") says nothing to a person.
+    .filter((word, index, all) => !(index === all.length - 1 && all.length > 1 && /^p?\d+$/i.test(word)));
+  return words
+    .map((word, index) => (index > 0 && SMALL_WORDS.has(word.toLowerCase()) ? word.toLowerCase() : word.charAt(0).toUpperCase() + word.slice(1)))
+    .join(" ");
 }

@@ -1,4 +1,4 @@
-import { MAX_SITEMAP_URLS, type ScrapeFeedResponse, type ScrapeWebsitesResponse, type SitemapResponse, type Source } from "../../contracts/scrape.ts";
+import { MAX_SITEMAP_URLS, type ScrapeFeedResponse, type ScrapeWebsitesResponse, type SitemapPost, type SitemapResponse, type Source } from "../../contracts/scrape.ts";
 import { ServiceError } from "../services/errors.ts";
 import { parseFeed, type FeedItem } from "./feed.ts";
 import {
@@ -18,7 +18,7 @@ import {
 import { chooseImages } from "./images.ts";
 import { readFragment, readPageFacts } from "./page-reader.ts";
 import { MAX_DESCRIPTION_LENGTH, MAX_PARAGRAPH_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, hostName, pageSource, type PageFacts } from "./page-source.ts";
-import { isPostUrl, newestFirst, parseSitemap, postSitemapsFirst, sitemapLocations, sitemapsFromRobots } from "./sitemap.ts";
+import { isPostUrl, newestFirst, parseSitemap, postSitemapsFirst, sitemapLocations, sitemapsFromRobots, titleFromUrl, type SitemapEntry } from "./sitemap.ts";
 import { attributeUrl, cleanText, isoDate } from "./text.ts";
 import { normalizeSourceUrl, resolveWebUrl } from "./url.ts";
 
@@ -139,8 +139,8 @@ async function readSitemapFile(env: ScrapeEnv, url: string, options: ScrapeOptio
 }
 
 /** Post URLs listed by a sitemap, following indexes (bounded in depth and number of files). */
-async function postUrlsOf(env: ScrapeEnv, sitemapUrl: string, options: ScrapeOptions): Promise<string[]> {
-  const entries: { loc: string; lastmod: string }[] = [];
+async function postUrlsOf(env: ScrapeEnv, sitemapUrl: string, options: ScrapeOptions): Promise<SitemapPost[]> {
+  const entries: SitemapEntry[] = [];
   const seenFiles = new Set<string>([sitemapUrl]);
   let level = [sitemapUrl];
   let filesRead = 0;
@@ -175,8 +175,18 @@ async function postUrlsOf(env: ScrapeEnv, sitemapUrl: string, options: ScrapeOpt
     level = nextLevel;
   }
   if (entries.length === 0 && firstError && filesRead === 1) throw firstError;
-  return [...new Set(newestFirst(entries))].slice(0, MAX_SITEMAP_URLS);
+  const seen = new Set<string>();
+  const posts: SitemapPost[] = [];
+  for (const entry of newestFirst(entries)) {
+    if (seen.has(entry.loc)) continue;
+    seen.add(entry.loc);
+    posts.push({ url: entry.loc, title: entry.title || titleFromUrl(entry.loc), lastmod: entry.lastmod });
+    if (posts.length >= MAX_SITEMAP_URLS) break;
+  }
+  return posts;
 }
+
+const sitemapAnswer = (posts: SitemapPost[], usedSitemap: string): SitemapResponse => ({ allPostURLs: posts.map((post) => post.url), posts, usedSitemap });
 
 const looksLikeSitemap = (url: URL) => /\.xml(\.gz)?$/i.test(url.pathname) || /sitemap/i.test(url.pathname);
 
@@ -188,9 +198,9 @@ const looksLikeSitemap = (url: URL) => /\.xml(\.gz)?$/i.test(url.pathname) || /s
 export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options: ScrapeOptions = {}): Promise<SitemapResponse> {
   const url = checkSourceUrl(env, input);
   if (looksLikeSitemap(new URL(url))) {
-    const allPostURLs = await postUrlsOf(env, url, options);
-    if (allPostURLs.length === 0) throw new ServiceError(404, "That sitemap lists no posts.", "url");
-    return { allPostURLs, usedSitemap: url };
+    const posts = await postUrlsOf(env, url, options);
+    if (posts.length === 0) throw new ServiceError(404, "That sitemap lists no posts.", "url");
+    return sitemapAnswer(posts, url);
   }
 
   const { robots, candidates } = sitemapLocations(url);
@@ -210,14 +220,14 @@ export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options:
   for (const sitemapUrl of [...declared.flat(), ...candidates]) {
     if (tried.has(sitemapUrl)) continue;
     tried.add(sitemapUrl);
-    let allPostURLs: string[];
+    let posts: SitemapPost[];
     try {
-      allPostURLs = await postUrlsOf(env, sitemapUrl, options);
+      posts = await postUrlsOf(env, sitemapUrl, options);
     } catch (error) {
       if (error instanceof ServiceError) continue;
       throw error;
     }
-    if (allPostURLs.length > 0) return { allPostURLs, usedSitemap: sitemapUrl };
+    if (posts.length > 0) return sitemapAnswer(posts, sitemapUrl);
     emptySitemap ??= sitemapUrl;
   }
   if (emptySitemap) throw new ServiceError(404, `The sitemap at ${emptySitemap} lists no posts.`, "url");

@@ -57,7 +57,9 @@ export function GeneratorPage() {
 
 function Generator() {
   const toast = useToast();
-  const generator = useGenerator(toast);
+  /** The grid's revision when it was last saved as a draft or loaded from one: later changes are unsaved. */
+  const savedRevision = useRef(0);
+  const generator = useGenerator(toast, { onReplace: (previous) => void keepReplaced(previous) });
   const { settings, setSettings, posts, selected, setSelected, busy, setBusy } = generator;
   const [settingsLoading, setSettingsLoading] = useState(true);
   const [profiles, setProfiles] = useState<ProfilesState>({ profiles: [], activeId: null, activeName: null });
@@ -130,8 +132,30 @@ function Generator() {
     return () => clearTimeout(timer);
   }, [posts, currentDraft]);
 
+  /**
+   * A new generation is replacing pins: unless they are saved already, they
+   * are kept as a draft of their own (Autosave would soon hold the new grid),
+   * and the toast offers to put them back.
+   */
+  async function keepReplaced(previous: Post[]) {
+    const count = previous.length;
+    const undo = { label: "Undo", onAction: () => generator.restore(previous) };
+    if (generator.revision === savedRevision.current && currentDraft) {
+      toast({ title: `Your earlier ${count === 1 ? "pin stays" : "pins stay"} in the draft "${currentDraft.name}"`, kind: "info", action: undo });
+      return;
+    }
+    const name = `Earlier pins ${localDateTimeName()}`;
+    try {
+      const { draft } = await createDraft(previous, name, localDateTimeName());
+      toast({ title: `Your ${count} earlier ${count === 1 ? "pin was" : "pins were"} kept as the draft "${draft.name}"`, description: "Open Drafts to load them again, or undo now.", kind: "info", action: undo });
+    } catch (error) {
+      toast({ title: "Unable to keep your earlier pins as a draft", description: `${reasonOf(error)} You can still undo now.`, kind: "error", action: undo });
+    }
+  }
+
   const loadDraft = useCallback(
     (draft: Draft, loaded: Post[]) => {
+      savedRevision.current = generator.revision;
       generator.loadPosts(loaded);
       setCurrentDraft(draft.name === AUTOSAVE_NAME ? null : { draftId: draft.draftId, name: draft.name });
       setDraftsOpen(false);
@@ -155,6 +179,7 @@ function Generator() {
     if (currentDraft && !asNew) {
       try {
         const { draft } = await updateDraft(currentDraft.draftId, posts, name || localDateTimeName(), date);
+        savedRevision.current = generator.revision;
         setCurrentDraft({ draftId: draft.draftId, name: draft.name });
         toast({ title: `"${draft.name}" saved`, kind: "success" });
       } catch (error) {
@@ -165,6 +190,7 @@ function Generator() {
     }
     try {
       const { draft } = await createDraft(posts, name, date);
+      savedRevision.current = generator.revision;
       setCurrentDraft({ draftId: draft.draftId, name: draft.name });
       toast({ title: `Draft "${draft.name}" saved`, kind: "success" });
     } catch (error) {

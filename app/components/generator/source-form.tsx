@@ -1,14 +1,29 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from "react";
-import type { Source } from "../../../contracts/scrape.ts";
+import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from "react";
+import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/scrape.ts";
 import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
-import { getSitemapPostURLs, reasonOf, scrapeFeed, scrapeWebsite } from "../../lib/generator/api.ts";
+import { getSitemapPostURLs, reasonOf, scrapeFeed, scrapeWebsite, scrapeWebsites } from "../../lib/generator/api.ts";
 import { urlTextOf } from "../../lib/generator/generate.ts";
+import { generateLabel } from "../../lib/generator/pin-count.ts";
+import { chunks } from "../../lib/generator/tasks.ts";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
-import { SitemapDialog } from "./sitemap-dialog.tsx";
+import { PostChoiceDialog, type ChoosablePost } from "./post-choice-dialog.tsx";
 import { MARKS, type Generator } from "./use-generator.ts";
 
 type SourceKind = "website" | "sitemap" | "feed" | "product";
+
+/** Posts found in a sitemap or a feed, waiting for the user to choose. */
+interface Choice {
+  kind: "sitemap" | "feed";
+  heading: string;
+  intro: string;
+  posts: ChoosablePost[];
+  /** A feed's items are read already: generating needs no second read. */
+  sources?: Source[];
+}
+
+/** The most titles the chooser reads from the pages themselves (sitemaps whose addresses say nothing). */
+const MAX_TITLES_READ = 200;
 
 const KINDS: { id: SourceKind; label: string; hint: string; placeholder: string }[] = [
   { id: "website", label: "Website", hint: "Paste a blog post or web page URL", placeholder: "https://yourblog.com/your-post" },
@@ -24,7 +39,9 @@ export function SourceForm({ generator, disabled }: { generator: Generator; disa
   const [url, setUrl] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const [sitemap, setSitemap] = useState<{ urls: string[]; usedSitemap: string } | null>(null);
+  const [choice, setChoice] = useState<Choice | null>(null);
+  /** Pages read while looking for titles: generating from them needs no second read. */
+  const read = useRef(new Map<string, Source>());
   const inputId = useId();
   const tabs = useRef<HTMLDivElement>(null);
   const info = KINDS.find((candidate) => candidate.id === kind)!;
@@ -74,24 +91,70 @@ export function SourceForm({ generator, disabled }: { generator: Generator; disa
     } else if (kind === "feed") {
       void run(async () => {
         generator.setBusy({ label: "Reading the feed" });
-        const { sources } = await scrapeFeed(target);
+        const { sources, feedTitle } = await scrapeFeed(target);
         performance.mark(MARKS.scrapeResult);
-        await generateFrom(sources, "feed");
+        if (sources.length <= 1) return void (await generateFrom(sources, "feed"));
+        setChoice({
+          kind: "feed",
+          heading: "Posts found in the feed",
+          intro: `${sources.length} posts in ${feedTitle || "this feed"}.`,
+          posts: sources.map((source) => ({ url: source.url, title: source.title, date: source.date })),
+          sources,
+        });
       });
     } else if (kind === "sitemap") {
       void run(async () => {
         generator.setBusy({ label: "Finding posts in the sitemap" });
         const answer = await getSitemapPostURLs(target);
         if (answer.allPostURLs.length === 0) setError("No post URLs were found in this site's sitemap.");
-        else setSitemap({ urls: answer.allPostURLs, usedSitemap: answer.usedSitemap });
+        else {
+          read.current = new Map();
+          setChoice({
+            kind: "sitemap",
+            heading: "Posts found in the sitemap",
+            intro: `${answer.posts.length} posts listed in ${answer.usedSitemap}.`,
+            posts: answer.posts.map((post) => ({ url: post.url, title: post.title, date: post.lastmod })),
+          });
+        }
       });
     }
   }
 
-  async function generateFromSitemap(urls: string[]) {
-    setSitemap(null);
+  /** Reads the pages of a sitemap whose addresses give no title, 25 at a time, keeping what it read. */
+  const readTitles = useCallback((urls: string[], onTitles: (titles: Map<string, string>) => void) => {
+    let stopped = false;
+    void (async () => {
+      const batches = chunks(urls.slice(0, MAX_TITLES_READ), MAX_URLS_PER_BATCH);
+      for (const batch of batches) {
+        if (stopped) return;
+        const titles = new Map<string, string>(batch.map((url) => [url, ""]));
+        try {
+          const answer = await scrapeWebsites(batch);
+          for (const source of answer.sources) {
+            read.current.set(source.url, source);
+            titles.set(source.url, source.title);
+          }
+        } catch {
+          // The titles stay unknown; generating reads the pages again.
+        }
+        if (!stopped) onTitles(titles);
+      }
+      if (!stopped) onTitles(new Map(urls.slice(MAX_TITLES_READ).map((url) => [url, ""])));
+    })();
+    return () => {
+      stopped = true;
+    };
+  }, []);
+
+  async function generateFromChoice(current: Choice, urls: string[]) {
+    setChoice(null);
+    if (current.sources) {
+      const wanted = new Set(urls);
+      await run(() => generateFrom(current.sources!.filter((source) => wanted.has(source.url)), "feed"));
+      return;
+    }
     await run(async () => {
-      const { failures, generated } = await generator.generateFromUrls(urls);
+      const { failures, generated } = await generator.generateFromUrls(urls, read.current);
       if (generated > 0) toast({ title: `Pins generated from ${generated} of ${urls.length} posts`, kind: "success" });
       if (failures.length > 0) {
         toast({ title: `${failures.length} posts could not be read`, description: failures.slice(0, 3).map((f) => `${f.url}: ${f.error}`).join(" "), kind: "error" });
@@ -158,7 +221,17 @@ export function SourceForm({ generator, disabled }: { generator: Generator; disa
       <p id={`${inputId}-hint`} className={error ? "field__error source-form__message" : "field__hint source-form__message"} role={error ? "alert" : undefined}>
         {error ?? info.hint}
       </p>
-      {sitemap ? <SitemapDialog urls={sitemap.urls} usedSitemap={sitemap.usedSitemap} onCancel={() => setSitemap(null)} onGenerate={(urls) => void generateFromSitemap(urls)} /> : null}
+      {choice ? (
+        <PostChoiceDialog
+          heading={choice.heading}
+          intro={choice.intro}
+          posts={choice.posts}
+          label={(count) => generateLabel(count, generator.settings, generator.pool.length)}
+          onCancel={() => setChoice(null)}
+          onGenerate={(urls) => void generateFromChoice(choice, urls)}
+          readTitles={choice.kind === "sitemap" ? readTitles : undefined}
+        />
+      ) : null}
     </section>
   );
 }

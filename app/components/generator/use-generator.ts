@@ -54,7 +54,7 @@ export const MARKS = { scrapeResult: "generator:scrape-result", postsReady: "gen
  * pool and what is under way. Every change to the grid goes through here so
  * that the rules of app/lib/generator apply (locks, flags, file names).
  */
-export function useGenerator(toast: Toaster) {
+export function useGenerator(toast: Toaster, options: { onReplace?(previous: Post[]): void } = {}) {
   const [settings, setSettings] = useState<DesignSettings>(defaultDesignSettings);
   const [posts, setPostsState] = useState<Post[]>([]);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
@@ -67,6 +67,10 @@ export function useGenerator(toast: Toaster) {
   const [pool, setPool] = useState<Template[]>([]);
   const settingsRef = useRef(settings);
   settingsRef.current = settings;
+  const postsRef = useRef(posts);
+  postsRef.current = posts;
+  const onReplace = useRef(options.onReplace);
+  onReplace.current = options.onReplace;
 
   const changePosts = useCallback((change: (posts: Post[]) => Post[]) => {
     setPostsState(change);
@@ -118,6 +122,9 @@ export function useGenerator(toast: Toaster) {
       const templates = await templatesFor(current);
       const fresh = generatePosts(sources, { settings: current, templates, random, newId: newPostId });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
+      // A new generation replaces the unlocked pins: the page keeps them (a draft, undo).
+      const previous = postsRef.current;
+      if (mode === "new" && previous.some((post) => !post.isLocked)) onReplace.current?.(previous);
       changePosts((existing) => (mode === "new" ? startGeneration(existing, fresh) : [...existing, ...fresh].slice(0, 200)));
       if (mode === "new") setSelected(new Set());
       performance.mark(MARKS.postsReady, { detail: { count: fresh.length } });
@@ -138,14 +145,25 @@ export function useGenerator(toast: Toaster) {
     [changePosts, templatesFor, toast],
   );
 
-  /** Many page URLs (a sitemap's), 25 per call, with a progress bar; posts appear batch by batch. */
+  /**
+   * Many page URLs (a sitemap's), 25 per call, with a progress bar; posts
+   * appear batch by batch. Pages already read (`known`) are not read again.
+   */
   const generateFromUrls = useCallback(
-    async (urls: string[]) => {
-      const batches = chunks(urls, MAX_URLS_PER_BATCH);
+    async (urls: string[], known: ReadonlyMap<string, Source> = new Map()) => {
+      const ready = urls.flatMap((url) => (known.has(url) ? [known.get(url)!] : []));
+      const batches = chunks(
+        urls.filter((url) => !known.has(url)),
+        MAX_URLS_PER_BATCH,
+      );
       const failures: { url: string; error: string }[] = [];
-      let scraped = 0;
+      let scraped = ready.length;
       let first = true;
-      setBusy({ label: "Reading your posts", done: 0, total: urls.length });
+      setBusy({ label: "Reading your posts", done: scraped, total: urls.length });
+      if (ready.length > 0) {
+        first = false;
+        await addSources(ready, "new");
+      }
       await mapLimit(batches, 2, async (batch) => {
         try {
           const answer = await scrapeWebsites(batch);
@@ -170,6 +188,11 @@ export function useGenerator(toast: Toaster) {
     () => ({
       editPost(id: string, edit: PostTextEdit) {
         changePosts((all) => all.map((post) => (post.id === id ? editPost(post, edit, random) : post)));
+      },
+      /** Puts a whole grid back (undo), as the user's change. */
+      restore(previous: Post[]) {
+        changePosts(() => previous);
+        setSelected(new Set());
       },
       updatePost(post: Post) {
         changePosts((all) => replacePosts(all, [post]));

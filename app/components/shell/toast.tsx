@@ -7,6 +7,8 @@ export interface ToastOptions {
   title: string;
   description?: string;
   kind: ToastKind;
+  /** One button that undoes or follows up what the toast reports ("Undo"); such toasts stay longer. */
+  action?: { label: string; onAction(): void };
 }
 
 /**
@@ -22,8 +24,9 @@ interface ShownToast extends ToastOptions {
   id: number;
 }
 
-/** Errors stay longer: the user may need to read them twice. */
+/** Errors stay longer: the user may need to read them twice; so do toasts with a button to press. */
 const DURATION_MS: Record<ToastKind, number> = { success: 5000, info: 5000, error: 10000 };
+const ACTION_DURATION_MS = 12000;
 
 const ToastContext = createContext<Toaster | null>(null);
 
@@ -51,13 +54,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             key={toast.id}
             className={`toast toast--${toast.kind}`}
             type={toast.kind === "error" ? "foreground" : "background"}
-            duration={DURATION_MS[toast.kind]}
+            duration={toast.action ? ACTION_DURATION_MS : DURATION_MS[toast.kind]}
             onOpenChange={(open) => {
               if (!open) forget(toast.id);
             }}
           >
             <RadixToast.Title className="toast__title">{toast.title}</RadixToast.Title>
             {toast.description ? <RadixToast.Description className="toast__description">{toast.description}</RadixToast.Description> : null}
+            {toast.action ? (
+              <RadixToast.Action className="button button--ghost toast__action" altText={toast.action.label} onClick={toast.action.onAction}>
+                {toast.action.label}
+              </RadixToast.Action>
+            ) : null}
             <RadixToast.Close className="toast__close" aria-label="Dismiss notification">
               <span aria-hidden="true">×</span>
             </RadixToast.Close>
