@@ -1,3 +1,8 @@
+/** The initials an avatar without a photo shows ("?" when the name is empty). */
+export function initialsOf(firstName: string, lastName: string): string {
+  return [firstName, lastName].map((part) => part.trim().charAt(0).toUpperCase()).join("") || "?";
+}
+
 /** A user's profile photo, or their initials on the brand colour when they have none. */
 export function Avatar({
   imageUrl,
@@ -18,7 +23,7 @@ export function Avatar({
   if (imageUrl) {
     return <img className="user-avatar" src={imageUrl} alt={alt ?? name} width={size} height={size} style={style} />;
   }
-  const initials = [firstName, lastName].map((part) => part.trim().charAt(0).toUpperCase()).join("") || "?";
+  const initials = initialsOf(firstName, lastName);
   return (
     <span className="user-avatar user-avatar--initials" style={style} role={alt === "" ? undefined : "img"} aria-label={alt === "" ? undefined : (alt ?? name)} aria-hidden={alt === "" ? true : undefined}>
       {initials}

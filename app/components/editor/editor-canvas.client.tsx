@@ -24,7 +24,7 @@ export interface EditorCanvasProps {
   onPlace(id: string, placement: LayerPlacement): void;
 }
 
-const HANDLE_COLOR = "#2f8f77";
+const HANDLE_COLOR = "#267a65";
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
 /** Schema limits (contracts/template.ts): coordinates -2000..4000, sizes 1..4000, rotation -360..360. */

@@ -1,4 +1,4 @@
-import { Avatar } from "../auth/avatar.tsx";
+import { Avatar, initialsOf } from "../auth/avatar.tsx";
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link, useLocation } from "@remix-run/react";
 import type { UserCredentials } from "../../../contracts/user.ts";
@@ -53,7 +53,8 @@ export function AccountMenu() {
   const { user } = useAuth();
   return (
     <DropdownMenu.Root>
-      <DropdownMenu.Trigger className="account-trigger" aria-label="Account menu">
+      {/* A name that holds the initials it shows, so that speech input ("click TM") finds it too. */}
+      <DropdownMenu.Trigger className="account-trigger" aria-label={user && !user.imageUrl ? `Account menu: ${initialsOf(user.firstName, user.lastName)}` : "Account menu"}>
         {user ? <Avatar imageUrl={user.imageUrl} firstName={user.firstName} lastName={user.lastName} size={36} alt="" /> : <PersonIcon />}
       </DropdownMenu.Trigger>
       <DropdownMenu.Portal>

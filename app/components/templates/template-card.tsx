@@ -32,7 +32,7 @@ export function TemplateCard({
   return (
     <li className="template-card">
       {/* The preview opens the editor too; keyboard users have the Edit/Open button, so it is not a tab stop. */}
-      <Link className="template-card__preview" to={editorPath} tabIndex={-1}>
+      <Link className="template-card__preview" to={editorPath} tabIndex={-1} aria-label={template.title}>
         <PinPreview design={template} alt={template.title} />
       </Link>
       <div className="template-card__body">

@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { signUpVerified } from "./support/accounts.ts";
+import { useBrowser } from "./support/browser.ts";
+
+// Every page passes axe-core with no serious or critical violation (colour contrast included),
+// signed out and signed in, on a desk and on a phone. The pages come from app/routes itself, so a
+// page is checked the day it is added.
+
+const browser = useBrowser();
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Values for the routes' path parameters: real enough to render their page (a missing one renders not-found, which is checked too). */
+const PARAMS: Record<string, string> = { templateId: "no-such-template", handle: "no-such-handle", postId: "no-such-pin" };
+/** Routes that are not pages a person looks at: they redirect at once. */
+const NOT_PAGES = new Set(["auth.google.callback.tsx"]);
+
+/** Remix flat-route file names to paths: "template-builder.$templateId.tsx" -> "/template-builder/no-such-template". */
+function pagePaths(): string[] {
+  const files = readdirSync(join(process.cwd(), "app/routes")).filter((file) => /\.tsx$/.test(file) && !NOT_PAGES.has(file));
+  return files
+    .map((file) => file.replace(/\.tsx$/, ""))
+    .map((name) => {
+      if (name === "$") return "/no-such-page";
+      const segments = name
+        .split(".")
+        .filter((segment) => segment !== "_index")
+        .map((segment) => (segment.startsWith("$") ? PARAMS[segment.slice(1)] ?? "x" : segment));
+      return `/${segments.join("/")}`;
+    })
+    .sort();
+}
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+async function serious(page: Page, path: string): Promise<string[]> {
+  await page.goto(path);
+  await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+  // Wait until what the page loads has arrived (no spinner left), then let one frame paint.
+  await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"], .spinner').length === 0, null, { timeout: 15_000 }).catch(() => undefined);
+  await page.evaluate(AXE_SOURCE);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations;
+  })) as Violation[];
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${path}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+describe("accessibility of every page (axe-core)", () => {
+  it("finds the pages from app/routes", () => {
+    expect(pagePaths()).toContain("/");
+    expect(pagePaths()).toContain("/generate");
+    expect(pagePaths().length).toBeGreaterThan(20);
+  });
+
+  it("has no serious or critical violation signed out, on a desk", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /404|Failed to load resource/ });
+    const found: string[] = [];
+    for (const path of pagePaths()) found.push(...(await serious(page, path)));
+    expect(found.join("\n"), "serious or critical axe violations").toBe("");
+  }, 240_000);
+
+  it("has no serious or critical violation signed in, on a desk and on a phone", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /404|Failed to load resource/ });
+    await signUpVerified(page);
+    const found: string[] = [];
+    for (const path of pagePaths()) found.push(...(await serious(page, path)));
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of pagePaths()) found.push(...(await serious(page, path)));
+    expect(found.join("\n"), "serious or critical axe violations").toBe("");
+  }, 360_000);
+});
