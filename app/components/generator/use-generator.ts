@@ -115,8 +115,8 @@ export function useGenerator(toast: Toaster) {
     async (sources: Source[], mode: "new" | "append") => {
       const current = settingsRef.current;
       preloadSourcePictures(sources);
-      const templates = await templatesFor(current);
-      const fresh = generatePosts(sources, { settings: current, templates, random, newId: newPostId });
+      const [templates, fallbacks] = await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]);
+      const fresh = generatePosts(sources, { settings: current, templates, fallbacks, random, newId: newPostId });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
       changePosts((existing) => (mode === "new" ? startGeneration(existing, fresh) : [...existing, ...fresh].slice(0, 200)));
       if (mode === "new") setSelected(new Set());
@@ -135,7 +135,7 @@ export function useGenerator(toast: Toaster) {
       }
       return fresh.length;
     },
-    [changePosts, templatesFor, toast],
+    [changePosts, templatesFor, standardTemplates, toast],
   );
 
   /** Many page URLs (a sitemap's), 25 per call, with a progress bar; posts appear batch by batch. */
@@ -186,7 +186,7 @@ export function useGenerator(toast: Toaster) {
       },
       async regenerate(what: "templates" | "colors" | "images", only?: ReadonlySet<string>) {
         const current = settingsRef.current;
-        const templates = what === "templates" ? await templatesFor(current) : [];
+        const [templates, fallbacks] = what === "templates" ? await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]) : [[], []];
         const within = (change: (subset: Post[]) => Post[]) => (all: Post[]) => {
           if (!only || only.size === 0) return change(all);
           return replacePosts(all, change(all.filter((post) => only.has(post.id))));
@@ -194,7 +194,7 @@ export function useGenerator(toast: Toaster) {
         changePosts(
           within((subset) =>
             what === "templates"
-              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates })
+              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates, fallbacks })
               : what === "colors"
                 ? regenerateColors(subset, current, random)
                 : regenerateImages(subset, random),
@@ -209,7 +209,7 @@ export function useGenerator(toast: Toaster) {
         setPostsState((all) => all.map((post) => (ids.has(post.id) ? { ...post, ...flags } : post)));
       },
     }),
-    [changePosts, templatesFor],
+    [changePosts, templatesFor, standardTemplates],
   );
 
   return {
