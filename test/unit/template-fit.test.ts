@@ -9,6 +9,7 @@ import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts"
 import { distinctPictures, pictureKey } from "../../workers/domain/picture-identity.ts";
 import { canFill, fittingVariant, postOffer, templateNeeds, unmetNeedsSentence } from "../../workers/domain/template-fit.ts";
 import { chooseComparison, chooseListItems, choosePrice, chooseQuote } from "../../workers/scrape/post-slots.ts";
+import { sampleContentFor } from "../../app/lib/sample-post.ts";
 
 function asTemplate(id: string, design: TemplateDesignInput): Template {
   return { ...v.parse(TemplateDesign, design), templateId: id, isStandardTemplate: true, isShared: false, isOwn: false, updatedAt: "2026-11-01" };
@@ -184,5 +185,35 @@ describe("reading what a post offers from its page", () => {
     expect(chooseComparison([{ url: shown[0], from: "article" }, { url: shown[1], from: "article" }], shown, base)).toEqual([shown[1], shown[0]]);
     const bowls = [photo("bowl-1.jpg"), photo("bowl-2.jpg")];
     expect(chooseComparison(bowls.map((url) => ({ url, from: "article" as const, alt: "A smoothie bowl" })), bowls, base)).toBeUndefined();
+  });
+});
+
+describe("the template gallery's sample content", () => {
+  const samples = STANDARD.map((template) => ({ template, content: sampleContentFor(template) }));
+
+  it("fills every slot of every standard template: list items, a price, a quote, a before and an after, enough different photos", () => {
+    for (const { template, content } of samples) {
+      const offer = postOffer({ ...content, video: "sample.mp4", comparison: template.family === "before-after" ? content.allImages?.slice(0, 2) : [] });
+      expect(unmetNeedsSentence(template, offer), template.templateId).toBe("");
+    }
+  });
+
+  it("suits the family and category: list titles and items for lists, a product for product pins, the topic's own photos", () => {
+    const of = (id: string) => samples.find((entry) => entry.template.templateId === id)!.content;
+    expect(of("std-list-printable-03").title).not.toBe(of("std-full-bleed-banner-01").title);
+    expect(of("std-product-card-01").price).toMatch(/^\$\d+$/);
+    const recipes = samples.filter(({ template }) => template.categories.includes("Recipes")).map(({ content }) => content.allImages![0]);
+    const travel = samples.filter(({ template }) => template.categories.includes("Travel")).map(({ content }) => content.allImages![0]);
+    expect(recipes.every((picture) => /chicken|smoothie/.test(picture))).toBe(true);
+    expect(travel.every((picture) => /amalfi|cabin|golden-hour/.test(picture))).toBe(true);
+  });
+
+  it("shows different photos on different cards, not one illustration on every card", () => {
+    const leads = samples.map(({ content }) => content.allImages![0]);
+    expect(new Set(leads).size).toBeGreaterThanOrEqual(15);
+    for (const family of ["full-bleed", "split", "collage", "list", "product", "quote", "video"]) {
+      const inFamily = samples.filter(({ template }) => template.family === family).map(({ content }) => content.allImages![0]);
+      expect(new Set(inFamily).size, family).toBeGreaterThanOrEqual(3);
+    }
   });
 });
