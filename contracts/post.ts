@@ -38,6 +38,14 @@ export const Post = v.object({
   brandName: text("brandName", 100),
   logoImage: text("logoImage", 2048),
   price: text("price", 40),
+  /** The source's list items, for list lines (issue 13). */
+  listItems: v.optional(v.pipe(v.array(v.pipe(v.string(), plainText, v.maxLength(200))), v.maxLength(30)), []),
+  /** The source's quotation, for quote templates. */
+  quote: text("quote", 500),
+  /** The source's video, for video templates. */
+  video: text("video", 2048),
+  /** The source's before and after pictures, for before-and-after templates. */
+  comparison: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(2048))), v.maxLength(2)), []),
   fontFamily: text("fontFamily", 80),
   fontUrl: text("fontUrl", 2048),
   fontColor: text("fontColor", 9),

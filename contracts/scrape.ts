@@ -17,8 +17,16 @@ export interface Source {
   date: string;
   /** The site's or shop's name, for the brand name. */
   siteName: string;
-  /** Products only. */
+  /** Products only (a page that states a price: product meta tags). */
   price?: string;
+  /** The post's list items: its longest list, else its section headings (none when it has neither). */
+  listItems?: string[];
+  /** A quotation the post carries (its first short blockquote). */
+  quote?: string;
+  /** A video the page shares (og:video, a <video>). */
+  video?: string;
+  /** A before and an after picture, when the post shows a change (pictures named or described "before" and "after"). */
+  comparison?: [string, string];
 }
 
 /** A URL as typed by the user: trimmed; the server checks the host and normalises the scheme. */

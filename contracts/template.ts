@@ -85,7 +85,7 @@ export const SvgLayer = v.object({
 });
 
 /** What a text layer shows. */
-export const TEXT_CONTENTS = ["title", "description", "urlText", "brandName", "price", "custom"] as const;
+export const TEXT_CONTENTS = ["title", "description", "urlText", "brandName", "price", "listItem", "quote", "custom"] as const;
 
 export const TextStyle = v.object({
   /** A font family, or "design" to follow the design settings' font. */
@@ -115,9 +115,11 @@ export type TextStyle = v.InferOutput<typeof TextStyle>;
 export const TextLayer = v.object({
   type: v.literal("text"),
   ...layerBase,
-  content: v.picklist(TEXT_CONTENTS, "content must be one of title, description, urlText, brandName, price, custom"),
+  content: v.picklist(TEXT_CONTENTS, "content must be one of title, description, urlText, brandName, price, listItem, quote, custom"),
   /** The words for content "custom"; for other contents an optional prefix such as "Read more at ". */
   text: v.optional(v.pipe(v.string(), v.maxLength(500))),
+  /** For content "listItem": which of the post's list items (0 = the first). */
+  item: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(29))),
   maxLines: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(30))),
   style: v.optional(TextStyle, {}),
 });
@@ -141,6 +143,24 @@ export const TEMPLATE_FAMILIES = [
   "video",
 ] as const;
 
+/**
+ * What a template needs from a post to fill every slot (issue 13, decision
+ * 023). Standard templates declare it; the layers imply at least as much
+ * (workers/domain/template-fit.ts), so users' own templates need no declaration.
+ */
+export const TemplateNeeds = v.object({
+  /** Different pictures (near-duplicates count once). */
+  pictures: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20))),
+  /** List items (from the post's headings and lists). */
+  listItems: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(30))),
+  price: v.optional(v.boolean()),
+  video: v.optional(v.boolean()),
+  /** A before and an after picture. */
+  comparison: v.optional(v.boolean()),
+  quote: v.optional(v.boolean()),
+});
+export type TemplateNeeds = v.InferOutput<typeof TemplateNeeds>;
+
 /** The design of a template: what the engine needs to draw it. */
 export const TemplateDesign = v.object({
   title: v.pipe(v.string("title is required"), plainLine, v.trim(), v.minLength(1, "title is required"), v.maxLength(120, "title is too long")),
@@ -150,6 +170,7 @@ export const TemplateDesign = v.object({
   family: v.optional(v.picklist(TEMPLATE_FAMILIES)),
   /** How many detected images the design shows (a collage of 3 needs 3). */
   imageSlots: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(20))),
+  needs: v.optional(TemplateNeeds),
 });
 export type TemplateDesign = v.InferOutput<typeof TemplateDesign>;
 /** A design as written (defaults not yet filled in), e.g. in the seed data. */
@@ -174,6 +195,10 @@ export const PostContent = v.object({
   URLText: v.optional(v.pipe(v.string(), v.maxLength(200)), ""),
   brandName: v.optional(v.pipe(v.string(), plainLine, v.maxLength(100)), ""),
   price: v.optional(v.pipe(v.string(), v.maxLength(40)), ""),
+  /** The post's list items (its list or section headings), for list lines. */
+  listItems: v.optional(v.pipe(v.array(v.pipe(v.string(), plainLine, v.maxLength(200))), v.maxLength(30)), []),
+  /** A quotation the post carries (a blockquote), for quote templates. */
+  quote: v.optional(v.pipe(v.string(), plainText, v.maxLength(500)), ""),
   /** Detected images (from the page, product or feed), in order. */
   allImages: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(2048))), v.maxLength(40)), []),
   uploadedImages: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(2048))), v.maxLength(40)), []),

@@ -1,7 +1,7 @@
 import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
 import { FontLoader } from "../../workers/render/fonts.ts";
 import { fontsNeeded, planPin, previewElement, satoriFonts, type SatoriNode } from "../../workers/render/layout.ts";
-import { SAMPLE_POST } from "./sample-post.ts";
+import { SAMPLE_POST, sampleContentFor } from "./sample-post.ts";
 
 /**
  * The browser half of the pin engine: the same layout as the worker's renderer
@@ -146,7 +146,7 @@ function loadSatori() {
 export type PreviewSteps = [step: string, start: number, end: number][];
 
 /** The pin as SVG text (browser only). */
-export async function renderPreviewSvg(design: TemplateDesign, post: PostContent = SAMPLE_POST, steps?: PreviewSteps): Promise<string> {
+export async function renderPreviewSvg(design: TemplateDesign, post: PostContent = sampleContentFor(design), steps?: PreviewSteps): Promise<string> {
   const now = () => performance.timeOrigin + performance.now();
   let mark = now();
   const step = (name: string) => {

@@ -87,6 +87,8 @@ main{max-width:1100px;margin:0 auto;padding:0 24px 48px}
 .category{font-family:Helvetica,Arial,sans-serif;text-transform:uppercase;letter-spacing:.08em;font-size:.75rem;color:#2f5d52;margin:0}
 article.post{max-width:760px;margin:0 auto}
 article.post h1{font-size:2.3rem;line-height:1.2;margin:.2em 0 .4em}
+article.post h2{font-size:1.4rem;margin:1.4em 0 .4em}
+blockquote{margin:28px 0;padding:4px 24px;border-left:4px solid #2f5d52;font-style:italic;font-size:1.2rem;color:#2f5d52}
 .byline{display:flex;align-items:center;gap:10px;font-family:Helvetica,Arial,sans-serif;font-size:.9rem;color:#6b625b}
 .byline img.avatar{border-radius:50%}
 figure{margin:28px 0}
@@ -235,7 +237,14 @@ function postPage(u: Urls, post: DemoPost, url = u.post(post.slug)): string {
   const figure = (image: DemoImage, attrs: string) => `<figure>${imgTag(u, image, image.alt, attrs)}<figcaption>${escapeHtml(image.alt)}</figcaption></figure>`;
   let text = "";
   post.paragraphs.forEach((paragraph, i) => {
+    const heading = post.headings?.[i];
+    if (heading) text += `<h2>${escapeHtml(heading)}</h2>\n`;
     text += `<p>${escapeHtml(paragraph)}</p>\n`;
+    if (post.quote?.after === i) text += `<blockquote><p>${escapeHtml(post.quote.text)}</p></blockquote>\n`;
+    if (post.list?.after === i) {
+      const tag = post.list.ordered ? "ol" : "ul";
+      text += `<h2>${escapeHtml(post.list.heading)}</h2>\n<${tag}>${post.list.items.map((item) => `<li>${escapeHtml(item)}</li>`).join("")}</${tag}>\n`;
+    }
     const image = slots.get(i + 1);
     if (image) text += `${figure(image, `loading="lazy"`)}\n`;
   });

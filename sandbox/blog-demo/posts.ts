@@ -28,6 +28,12 @@ export interface DemoPost {
   /** Article images in page order; the first one is the lead image (landscape). */
   images: DemoImage[];
   paragraphs: string[];
+  /** Section headings (h2), each shown before the paragraph of its index. */
+  headings?: Record<number, string>;
+  /** A list shown after the paragraph of index `after`, under its own heading. */
+  list?: { heading: string; ordered?: boolean; items: string[]; after: number };
+  /** A quotation (blockquote) shown after the paragraph of index `after`. */
+  quote?: { text: string; after: number };
 }
 
 export const BLOG_TITLE = "Linen & Lark";
@@ -103,6 +109,13 @@ export const DEMO_POSTS: DemoPost[] = [
       "Hang curtains high and wide. Mount the rod close to the ceiling and let the panels extend beyond the window frame on both sides. The window looks taller and larger, and more daylight reaches the room when the curtains are open. A mirror opposite or beside the window doubles that light again.",
       "Finally, edit. Keep surfaces mostly clear and group small objects in threes on a tray so they read as one intentional display. Give every item a home, and choose storage with doors for the clutter you do not want to see. A calm room always feels bigger than a full one.",
     ],
+    headings: {
+      1: "1. Choose a bigger rug",
+      2: "2. Lift furniture off the floor",
+      3: "3. Layer your lighting",
+      4: "4. Hang curtains high and wide",
+      5: "5. Edit your surfaces",
+    },
   }),
   post({
     slug: "balcony-herb-garden",
@@ -123,6 +136,7 @@ export const DEMO_POSTS: DemoPost[] = [
       "Harvest often and from the top. Pinching out the growing tips of basil just above a pair of leaves encourages the plant to branch and become bushy instead of tall and leggy. Remove flower buds as soon as they appear to keep the leaves tender and full of flavour.",
       "Start small: three or four herbs you actually cook with. Once you see how much a single pot of basil can produce, you will find yourself planning next year's balcony before this one is over.",
     ],
+    quote: { text: "A pot of basil on a sunny railing will feed you all summer.", after: 0 },
   }),
   post({
     slug: "amalfi-coast-itinerary",
@@ -143,6 +157,7 @@ export const DEMO_POSTS: DemoPost[] = [
       "Keep the last day unplanned. Buy lemons and bread at the market, find a beach club with sunbeds, and order a plate of scialatielli with clams. The coast rewards people who slow down to its pace.",
       "Travel in May, June or late September if you can. The sea is warm enough for swimming, the ferries run a full schedule, and the crowds are a fraction of those in August. Pack comfortable shoes, because every town is built on stairs.",
     ],
+    quote: { text: "The coast rewards people who slow down to its pace.", after: 4 },
   }),
   post({
     slug: "mountain-cabin-weekend-packing-list",
@@ -163,6 +178,19 @@ export const DEMO_POSTS: DemoPost[] = [
       "Then pack for the downtime, which is the whole point. A deck of cards, a paperback you have been meaning to read, a cozy pair of slippers and a thermos for sunset walks. Leave the laptop at home if you can.",
       "Finally, bring a trash bag and plan to leave the cabin cleaner than you found it. Check the fire rules before you arrive, and never leave food outside overnight in bear country.",
     ],
+    list: {
+      heading: "The short version",
+      after: 4,
+      items: [
+        "Base layer, fleece and a waterproof shell",
+        "Warm hat and gloves",
+        "Broken-in hiking boots and wool socks",
+        "Headlamp and offline maps",
+        "A small first aid kit",
+        "Chili, pancake mix and a cheese board",
+        "Cards, a paperback and slippers",
+      ],
+    },
   }),
   post({
     slug: "zero-based-budget-beginners",
@@ -192,8 +220,8 @@ export const DEMO_POSTS: DemoPost[] = [
     publishedAt: "2024-12-02T14:00:00Z",
     category: "DIY Crafts",
     images: [
-      image("diy-yarn-wall-hanging", 1, "Handmade wall hanging with colourful yarn fringe on a wooden dowel above balls of yarn", 1200, 800),
-      image("diy-yarn-wall-hanging", 2, "Craft table from above with yarn balls, scissors and paper shapes", 1000, 1500),
+      image("diy-yarn-wall-hanging", 1, "After: the finished wall hanging with colourful yarn fringe on a wooden dowel above balls of yarn", 1200, 800),
+      image("diy-yarn-wall-hanging", 2, "Before: the craft table from above with yarn balls, scissors and paper shapes", 1000, 1500),
     ],
     paragraphs: [
       "If you have a basket of yarn leftovers from old knitting projects, this wall hanging is the perfect way to use them. There is no weaving loom and no complicated knots, just a wooden dowel, a pair of sharp scissors and a couple of relaxed hours.",
@@ -304,6 +332,12 @@ export const DEMO_POSTS: DemoPost[] = [
       "The last few minutes are for practical things: a quick meal plan for the week, a grocery list, and a look at the weather so I know which days suit a walk or a run. Planning dinners alone saves me hours and a lot of takeaway money.",
       "The routine works because it is short and pleasant. Light a candle, play some music and make it something you look forward to rather than another chore on the list.",
     ],
+    list: {
+      heading: "The routine at a glance",
+      ordered: true,
+      after: 4,
+      items: ["Review last week", "Choose three priorities", "Time-block the calendar", "Plan meals and groceries", "Check the weather"],
+    },
   }),
   post({
     slug: "golden-hour-phone-photography",

@@ -313,6 +313,35 @@ describe("templates", () => {
     expect(ids).not.toContain(first.template.templateId);
   });
 
+  it("shows each standard template with sample content of its own: different photos on different cards", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto("/templates?tab=standard");
+    await signUp(page);
+    await page.goto("/templates?tab=standard");
+    const cards = page.locator(".template-grid .template-card");
+    await cards.nth(11).waitFor();
+    // The first dozen cards' previews: each the engine's SVG with its photos embedded.
+    const photosOf = async (index: number) => {
+      const image = cards.nth(index).locator("img.pin-preview__image");
+      await image.scrollIntoViewIfNeeded();
+      await page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0, await image.elementHandle());
+      return image.evaluate(async (img: HTMLImageElement) => {
+        const svg = await (await fetch(img.src)).text();
+        // Each embedded photo, by a fingerprint of its bytes.
+        return [...svg.matchAll(/href="data:image\/[a-z]+;base64,([^"]+)"/g)].map(([, data]) => `${data.length}:${data.slice(data.length / 2, data.length / 2 + 120)}`);
+      });
+    };
+    const leads = new Set<string>();
+    for (let index = 0; index < 12; index++) {
+      const photos = await photosOf(index);
+      expect(photos.length, `card ${index + 1} shows a photo`).toBeGreaterThan(0);
+      leads.add(photos[0]);
+    }
+    // Not one illustration on every card.
+    expect(leads.size).toBeGreaterThanOrEqual(4);
+    await page.close();
+  });
+
   it("stacks the editor's panels below the canvas on a phone", async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 800 } });
     logRequests(page);

@@ -143,8 +143,10 @@ describe("generatePosts", () => {
     const posts = generatePosts([source("a", 3)], context({ useOneOfEachImage: true, isRandomTemplates: false }, [TEMPLATES[1]]));
     expect(posts.map((p) => p.selectedImages[0])).toEqual(source("a").allImages);
     expect(posts[1].selectedImages).toEqual([source("a").allImages[1], source("a").allImages[2]]);
+    // Two pictures fill the 1- and 2-picture templates, not the 3-picture one: 2 templates x 2 pictures.
     const both = generatePosts([source("a", 2)], context({ useOneOfEachImage: true, useOneOfEachTemplate: true }));
-    expect(both).toHaveLength(6);
+    expect(both).toHaveLength(4);
+    expect(new Set(both.map((post) => post.templateType))).toEqual(new Set(["t-one", "t-two"]));
   });
 
   it("chooses pictures: selected detected ones, uploaded ones, at random", () => {

@@ -31,6 +31,8 @@ const POSTS: PostContent[] = [
     URLText: "linenandlark.com",
     brandName: "Linen & Lark",
     price: "$24",
+    listItems: ["Pat the chicken dry", "Halve the potatoes", "Tuck in lemon and garlic", "Roast at 220 °C", "Finish with parsley"],
+    quote: "Some dinners earn a permanent spot in the rotation because they are forgiving.",
     allImages: [
       photo("one-pan-lemon-garlic-chicken-1.jpg"),
       photo("one-pan-lemon-garlic-chicken-2.jpg"),
@@ -45,6 +47,8 @@ const POSTS: PostContent[] = [
     URLText: "wanderlustjournal.co",
     brandName: "Wanderlust Journal",
     price: "$24",
+    listItems: ["Arrive by ferry from Salerno", "Hike the Path of the Gods", "Ride the bus up to Ravello", "Take a boat to Capri", "Keep the last day unplanned"],
+    quote: "The coast rewards people who slow down to its pace.",
     allImages: [
       photo("amalfi-coast-itinerary-1.jpg"),
       photo("amalfi-coast-itinerary-2.jpg"),
@@ -59,6 +63,8 @@ const POSTS: PostContent[] = [
     URLText: "homebyhazel.com",
     brandName: "Home by Hazel",
     price: "$24",
+    listItems: ["Choose a bigger rug", "Lift furniture off the floor", "Layer your lighting", "Hang curtains high and wide", "Edit your surfaces"],
+    quote: "A calm room always feels bigger than a full one, and every object needs a home.",
     allImages: [
       photo("cozy-small-living-room-ideas-1.jpg"),
       photo("cozy-small-living-room-ideas-2.jpg"),
@@ -162,7 +168,9 @@ describe("standard templates", () => {
       expect(parsed.success ? [] : parsed.issues.map((issue) => issue.message), id).toEqual([]);
       const layerIds = design.layers.map((layer) => layer.id);
       expect(new Set(layerIds).size, `${id}: layer ids are unique`).toBe(layerIds.length);
-      expect(design.layers.some((layer) => layer.type === "text" && layer.content === "title" && !layer.hidden), `${id}: shows the title`).toBe(true);
+      // Quote pins show the post's quotation in the title's place (issue 13).
+      const headline = design.family === "quote" ? "quote" : "title";
+      expect(design.layers.some((layer) => layer.type === "text" && layer.content === headline && !layer.hidden), `${id}: shows the ${headline}`).toBe(true);
       expect(design.categories?.length ?? 0, `${id}: 1-3 categories`).toBeGreaterThanOrEqual(1);
       expect(design.categories?.length ?? 0, `${id}: 1-3 categories`).toBeLessThanOrEqual(3);
     }

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import * as v from "valibot";
 import { TemplateDesign } from "../../contracts/template.ts";
-import { normalizeDesign } from "../domain/templates.ts";
+import { normalizeDesign, storedDesign } from "../domain/templates.ts";
 import { colorPalettes, plans, templateCategories, templates } from "./schema.ts";
 import { PLAN_ROWS } from "./seed-data.ts";
 import { COLOR_PALETTES } from "./seed/palettes.ts";
@@ -19,7 +19,7 @@ export function standardTemplateRows() {
       id: seed.id,
       ownerId: null,
       title: design.title,
-      design: { background: design.background, layers: design.layers, family: design.family, imageSlots: design.imageSlots },
+      design: storedDesign(design),
       categories: design.categories,
       isStandard: true,
       isShared: false,

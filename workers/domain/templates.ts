@@ -26,3 +26,14 @@ export function withLayerFlags(layer: Layer): Layer {
 export function normalizeDesign(design: TemplateDesign): TemplateDesign {
   return { ...design, layers: design.layers.map(withLayerFlags) };
 }
+
+/** What a template row's design column holds (title and categories have columns of their own). */
+export function storedDesign(design: TemplateDesign): Pick<TemplateDesign, "background" | "layers" | "family" | "imageSlots" | "needs"> {
+  return { background: design.background, layers: design.layers, family: design.family, imageSlots: design.imageSlots, needs: design.needs };
+}
+
+/** Only the design fields of a template (a stored template also carries its id, owner flags and dates). */
+export function designFields(template: TemplateDesign): TemplateDesign {
+  const { title, background, layers, categories, family, imageSlots, needs } = template;
+  return { title, background, layers, categories, ...(family ? { family } : {}), ...(imageSlots === undefined ? {} : { imageSlots }), ...(needs ? { needs } : {}) };
+}

@@ -96,6 +96,12 @@ export function textOf(layer: TextLayer, post: ResolvedPostContent): string {
       return prefix + post.brandName;
     case "price":
       return post.price ? prefix + post.price : "";
+    case "listItem": {
+      const item = post.listItems[layer.item ?? 0]?.trim();
+      return item ? prefix + item : "";
+    }
+    case "quote":
+      return post.quote.trim() ? prefix + post.quote : "";
   }
 }
 

@@ -1,3 +1,5 @@
+import { pictureKey } from "../domain/picture-identity.ts";
+
 /**
  * Which of a page's (or feed item's) images are worth making a pin from, best
  * first: the images the page names for sharing (og:image, twitter:image),
@@ -15,6 +17,8 @@ export interface ImageCandidate {
   /** Declared size (attributes, og:image:width), when given. */
   width?: number;
   height?: number;
+  /** The alt text, raw as written. */
+  alt?: string;
 }
 
 /** Images with a declared side under this many pixels are icons, avatars or pixels. */
@@ -103,10 +107,9 @@ export function imageRejection(url: URL, candidate: Pick<ImageCandidate, "width"
   return null;
 }
 
-/** One key for the sizes of one picture: "photo-300x200.jpg" and "photo-scaled.jpg" are "photo.jpg". */
+/** One key for the sizes, crops and formats of one picture (decision 023). */
 export function imageKey(url: URL): string {
-  const path = url.pathname.replace(SIZE_SUFFIX, "").replace(/-scaled(?=\.[a-z0-9]+$)/i, "");
-  return `${url.host.toLowerCase()}${path}${url.search}`;
+  return pictureKey(url.href);
 }
 
 function decodeURIComponentSafe(text: string): string {

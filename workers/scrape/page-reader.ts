@@ -8,6 +8,7 @@ import { MIN_PARAGRAPH, emptyFacts, type PageFacts } from "./page-source.ts";
  */
 
 const META_IMAGE_KEYS = new Set(["og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src"]);
+const META_VIDEO_KEYS = new Set(["og:video", "og:video:url", "og:video:secure_url", "twitter:player:stream"]);
 const ICON_RELS = new Set(["icon", "shortcut", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon", "fluid-icon"]);
 const FEED_TYPES = new Set(["application/rss+xml", "application/atom+xml", "application/feed+xml", "application/rdf+xml"]);
 const IMG_URL_ATTRIBUTES = ["data-src", "data-lazy-src", "data-original", "data-lazy", "data-url", "src"];
@@ -70,6 +71,11 @@ export function pageFactsRewriter(facts: PageFacts): HTMLRewriter {
 
   const inArticle = () => article.depth > 0;
   const inFurniture = () => furniture.depth > 0 && !inArticle();
+  /** The post's own text: in the article, outside any header, footer, nav or aside (related-post lists live there). */
+  const inPostText = () => inArticle() && furniture.depth === 0 && hidden.depth === 0;
+  // Lists: only top-level ones in the post's text; items of a list nested in an item belong to that item.
+  let listDepth = 0;
+  let currentList: string[] | null = null;
 
   return new HTMLRewriter()
     .on("article, main, [role=main], [itemprop=articleBody]", article.handler)
@@ -85,6 +91,10 @@ export function pageFactsRewriter(facts: PageFacts): HTMLRewriter {
         const key = (element.getAttribute("property") ?? element.getAttribute("name") ?? element.getAttribute("itemprop") ?? "").trim().toLowerCase();
         const content = element.getAttribute("content");
         if (!key || content === null) return;
+        if (META_VIDEO_KEYS.has(key)) {
+          facts.videos.push(content);
+          return;
+        }
         if (META_IMAGE_KEYS.has(key)) {
           facts.metaImages.push({ url: content, from: "meta" });
           return;
@@ -138,6 +148,51 @@ export function pageFactsRewriter(facts: PageFacts): HTMLRewriter {
         () => hidden.depth > 0 || inFurniture() || articleParagraph !== "",
       ),
     )
+    .on("ul, ol", {
+      element(element) {
+        try {
+          element.onEndTag(() => {
+            listDepth = Math.max(0, listDepth - 1);
+            if (listDepth === 0) currentList = null;
+          });
+        } catch {
+          return;
+        }
+        listDepth += 1;
+        if (listDepth === 1 && inPostText()) {
+          currentList = [];
+          facts.lists.push(currentList);
+        }
+      },
+    })
+    .on(
+      "li",
+      textCollector(
+        (raw) => currentList?.push(raw),
+        () => listDepth !== 1 || currentList === null || currentList.length >= 50,
+      ),
+    )
+    .on(
+      "h2, h3",
+      textCollector(
+        (raw) => facts.headings.push(raw),
+        () => !inPostText() || facts.headings.length >= 50,
+      ),
+    )
+    .on(
+      "blockquote",
+      textCollector(
+        (raw) => facts.quotes.push(raw),
+        () => !inPostText() || facts.quotes.length >= 5,
+      ),
+    )
+    .on("video[src], video source[src]", {
+      element(element) {
+        if (hidden.depth > 0 || inFurniture()) return;
+        const src = element.getAttribute("src");
+        if (src?.trim()) facts.videos.push(src);
+      },
+    })
     .on("time[datetime]", {
       element(element) {
         const value = element.getAttribute("datetime") ?? "";
@@ -152,11 +207,13 @@ export function pageFactsRewriter(facts: PageFacts): HTMLRewriter {
         const direct = IMG_URL_ATTRIBUTES.map((name) => element.getAttribute(name)).find((value) => value?.trim() && !/^data:/i.test(value.trim()));
         const url = (srcset ? largestFromSrcset(srcset) : undefined) ?? direct;
         if (!url) return;
+        const alt = element.getAttribute("alt");
         facts.images.push({
           url,
           from: inArticle() ? "article" : "page",
           width: parseDimension(element.getAttribute("width")),
           height: parseDimension(element.getAttribute("height")),
+          ...(alt ? { alt } : {}),
         });
       },
     })

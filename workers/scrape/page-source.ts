@@ -1,5 +1,6 @@
 import type { Source } from "../../contracts/scrape.ts";
 import { chooseImages, type ImageCandidate } from "./images.ts";
+import { chooseComparison, chooseListItems, choosePrice, chooseQuote, chooseVideo } from "./post-slots.ts";
 import { attributeUrl, cleanAttribute, cleanText, isoDate } from "./text.ts";
 import { resolveWebUrl } from "./url.ts";
 
@@ -34,13 +35,37 @@ export interface PageFacts {
   time: string;
   canonical: string;
   baseHref: string;
+  /** Items of each top-level list (ul, ol) in the article, raw. */
+  lists: string[][];
+  /** h2 and h3 headings in the article, raw. */
+  headings: string[];
+  /** Blockquotes in the article, raw. */
+  quotes: string[];
+  /** og:video and similar, then <video> and its <source>s, as written. */
+  videos: string[];
 }
 
 /** A paragraph shorter than this is not a description (captions, bylines). */
 export const MIN_PARAGRAPH = 80;
 
 export function emptyFacts(): PageFacts {
-  return { meta: {}, metaImages: [], images: [], iconHrefs: [], feedHrefs: [], title: "", h1: "", paragraph: "", time: "", canonical: "", baseHref: "" };
+  return {
+    meta: {},
+    metaImages: [],
+    images: [],
+    iconHrefs: [],
+    feedHrefs: [],
+    title: "",
+    h1: "",
+    paragraph: "",
+    time: "",
+    canonical: "",
+    baseHref: "",
+    lists: [],
+    headings: [],
+    quotes: [],
+    videos: [],
+  };
 }
 
 const DATE_KEYS = ["article:published_time", "og:article:published_time", "datepublished", "article:published", "publish_date", "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "sailthru.date", "parsely-pub-date"];
@@ -85,12 +110,24 @@ export function pageSource(facts: PageFacts, pageUrl: string): Source {
   const date = [...DATE_KEYS.map((key) => facts.meta[key]), facts.time].map((raw) => isoDate(raw ? cleanAttribute(raw) : "")).find(Boolean) ?? "";
   const url = resolveWebUrl(attributeUrl(facts.canonical), base) || resolveWebUrl(attributeUrl(facts.meta["og:url"]), base) || pageUrl;
   const images = [...facts.metaImages, ...facts.images].map((image) => ({ ...image, url: attributeUrl(image.url) }));
+  const allImages = chooseImages(images, base, facts.iconHrefs.map(attributeUrl));
+  // What the post offers the templates besides its title and pictures (issue 13): only what the page plainly has.
+  const listItems = chooseListItems(facts.lists, facts.headings);
+  const quote = chooseQuote(facts.quotes);
+  const price = choosePrice(facts.meta);
+  const video = chooseVideo(facts.videos, base);
+  const comparison = chooseComparison(images, allImages, base);
   return {
     url,
     title,
     description,
-    allImages: chooseImages(images, base, facts.iconHrefs.map(attributeUrl)),
+    allImages,
     date,
     siteName,
+    ...(price ? { price } : {}),
+    ...(listItems.length > 0 ? { listItems } : {}),
+    ...(quote ? { quote } : {}),
+    ...(video ? { video } : {}),
+    ...(comparison ? { comparison } : {}),
   };
 }

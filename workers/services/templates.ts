@@ -4,7 +4,7 @@ import { TEMPLATES_PAGE_SIZE } from "../../contracts/templates-api.ts";
 import { TemplateDesign, type Template } from "../../contracts/template.ts";
 import { database } from "../db/client.ts";
 import { colorPalettes, templateCategories, templateFavorites, templates } from "../db/schema.ts";
-import { normalizeDesign } from "../domain/templates.ts";
+import { normalizeDesign, storedDesign } from "../domain/templates.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
@@ -132,7 +132,7 @@ export async function createTemplate(env: Env, user: User, design: TemplateDesig
       id: crypto.randomUUID(),
       ownerId: user.id,
       title: normalized.title,
-      design: { background: normalized.background, layers: normalized.layers, family: normalized.family, imageSlots: normalized.imageSlots },
+      design: storedDesign(normalized),
       categories: normalized.categories,
       isStandard: false,
       isShared: false,
@@ -153,7 +153,7 @@ export async function updateTemplate(env: Env, user: User, id: string, design: T
     .update(templates)
     .set({
       title: normalized.title,
-      design: { background: normalized.background, layers: normalized.layers, family: normalized.family, imageSlots: normalized.imageSlots },
+      design: storedDesign(normalized),
       categories: normalized.categories,
       isShared: row.isStandard ? false : (isShared ?? row.isShared),
       updatedAt: Date.now(),

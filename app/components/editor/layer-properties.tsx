@@ -52,6 +52,8 @@ const CONTENT_LABELS: Record<(typeof TEXT_CONTENTS)[number], string> = {
   urlText: "Website (URL text)",
   brandName: "Brand name",
   price: "Price",
+  listItem: "List item",
+  quote: "Quote",
   custom: "Custom text",
 };
 
@@ -104,6 +106,16 @@ function TextProperties({ layer, onChange }: { layer: TextLayer; onChange: Updat
           field={`${layer.id}:text`}
           onChange={(text, mergeKey) => onChange({ text }, mergeKey)}
         />
+        {layer.content === "listItem" ? (
+          <NumberField
+            label="List item number"
+            value={(layer.item ?? 0) + 1}
+            min={1}
+            max={30}
+            field={`${layer.id}:item`}
+            onChange={(item, mergeKey) => item !== undefined && onChange({ item: Math.max(0, Math.round(item) - 1) }, mergeKey)}
+          />
+        ) : null}
         <NumberField
           label="Max lines"
           optional

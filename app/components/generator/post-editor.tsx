@@ -2,7 +2,8 @@ import { useId } from "react";
 import type { DesignSettings } from "../../../contracts/design-settings.ts";
 import type { Post } from "../../../contracts/post.ts";
 import type { Template } from "../../../contracts/template.ts";
-import { changeColor, changeImage, changeTemplate, editPost, imageSlotCount, postImages, type PostTextEdit } from "../../lib/generator/generate.ts";
+import { unmetNeedsSentence } from "../../../workers/domain/template-fit.ts";
+import { changeColor, changeImage, changeTemplate, editPost, imageSlotCount, offerOf, postImages, type PostTextEdit } from "../../lib/generator/generate.ts";
 import { PostPreview } from "./post-preview.tsx";
 import { cssColor } from "./colors.ts";
 
@@ -33,6 +34,7 @@ export function PostEditor({
   const slots = Math.max(imageSlotCount(post.template), post.selectedImages.length);
   const choices = [...new Set([...postImages(post), ...extraImages])];
   const hasCurrentTemplate = templates.some((template) => template.templateId === post.templateType);
+  const offer = offerOf(post);
 
   const text = (field: keyof PostTextEdit, label: string, max: number, multiline = false) => (
     <div className="field">
@@ -73,11 +75,15 @@ export function PostEditor({
             }}
           >
             {!hasCurrentTemplate ? <option value={post.templateType}>{post.template?.title ?? "Current template"}</option> : null}
-            {templates.map((template) => (
-              <option key={template.templateId} value={template.templateId}>
-                {template.title}
-              </option>
-            ))}
+            {templates.map((template) => {
+              // A template the post cannot fill is shown with what it lacks, and cannot be chosen (issue 13).
+              const lacking = template.templateId === post.templateType ? "" : unmetNeedsSentence(template, offer);
+              return (
+                <option key={template.templateId} value={template.templateId} disabled={lacking !== ""}>
+                  {lacking ? `${template.title} (${lacking.charAt(0).toLowerCase()}${lacking.slice(1)})` : template.title}
+                </option>
+              );
+            })}
           </select>
         </div>
         <fieldset className="field post-editor__colors">

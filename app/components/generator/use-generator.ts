@@ -119,8 +119,8 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
     async (sources: Source[], mode: "new" | "append") => {
       const current = settingsRef.current;
       preloadSourcePictures(sources);
-      const templates = await templatesFor(current);
-      const fresh = generatePosts(sources, { settings: current, templates, random, newId: newPostId });
+      const [templates, fallbacks] = await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]);
+      const fresh = generatePosts(sources, { settings: current, templates, fallbacks, random, newId: newPostId });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
       // A new generation replaces the unlocked pins: the page keeps them (a draft, undo).
       const previous = postsRef.current;
@@ -142,7 +142,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
       }
       return fresh.length;
     },
-    [changePosts, templatesFor, toast],
+    [changePosts, templatesFor, standardTemplates, toast],
   );
 
   /**
@@ -209,7 +209,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
       },
       async regenerate(what: "templates" | "colors" | "images", only?: ReadonlySet<string>) {
         const current = settingsRef.current;
-        const templates = what === "templates" ? await templatesFor(current) : [];
+        const [templates, fallbacks] = what === "templates" ? await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]) : [[], []];
         const within = (change: (subset: Post[]) => Post[]) => (all: Post[]) => {
           if (!only || only.size === 0) return change(all);
           return replacePosts(all, change(all.filter((post) => only.has(post.id))));
@@ -217,7 +217,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
         changePosts(
           within((subset) =>
             what === "templates"
-              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates })
+              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates, fallbacks })
               : what === "colors"
                 ? regenerateColors(subset, current, random)
                 : regenerateImages(subset, random),
@@ -232,7 +232,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
         setPostsState((all) => all.map((post) => (ids.has(post.id) ? { ...post, ...flags } : post)));
       },
     }),
-    [changePosts, templatesFor],
+    [changePosts, templatesFor, standardTemplates],
   );
 
   return {

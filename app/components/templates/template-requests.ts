@@ -1,5 +1,5 @@
 import type { Template, TemplateDesign } from "../../../contracts/template.ts";
-import { duplicateTemplateDesign } from "../../../workers/domain/templates.ts";
+import { designFields, duplicateTemplateDesign } from "../../../workers/domain/templates.ts";
 import { apiJson } from "../../lib/api-client.ts";
 
 /** The template calls of spec section 7, as the browser makes them. */
@@ -80,8 +80,7 @@ export function addTemplateCopy(design: TemplateDesign): Promise<Template> {
 
 /** Only the design fields of a stored template (what add and update accept). */
 export function designOf(template: TemplateDesign): TemplateDesign {
-  const { title, background, layers, categories, family, imageSlots } = template;
-  return { title, background, layers, categories, ...(family ? { family } : {}), ...(imageSlots === undefined ? {} : { imageSlots }) };
+  return designFields(template);
 }
 
 /** The server's words for a failed call (ApiError carries them), or a general fallback. */

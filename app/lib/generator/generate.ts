@@ -4,6 +4,9 @@ import type { RenderTemplateImageBody } from "../../../contracts/render.ts";
 import type { Source } from "../../../contracts/scrape.ts";
 import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../../contracts/template.ts";
 import { pinFileName } from "../../../workers/domain/file-names.ts";
+import { distinctPictures, samePicture } from "../../../workers/domain/picture-identity.ts";
+import { canFill, fittingVariant, postOffer, templateNeeds, type PostOffer } from "../../../workers/domain/template-fit.ts";
+import { designFields } from "../../../workers/domain/templates.ts";
 import { randomIndex, randomOtherIndex, shuffled, type Random } from "./random.ts";
 
 /**
@@ -17,6 +20,8 @@ export interface GenerationContext {
   settings: DesignSettings;
   /** The templates to generate with (see templatePool), in order. */
   templates: Template[];
+  /** Where a post that fits none of `templates` finds a variant it can fill (the standard templates). */
+  fallbacks?: readonly Template[];
   random: Random;
   newId: () => string;
 }
@@ -41,8 +46,7 @@ export function templatePool(selectedIds: readonly string[], found: readonly Tem
 
 /** Only the design of a stored template: what a post keeps as its template copy. */
 export function templateCopy(template: TemplateDesign): TemplateDesign {
-  const { title, background, layers, categories, family, imageSlots } = template;
-  return structuredClone({ title, background, layers, categories, ...(family ? { family } : {}), ...(imageSlots === undefined ? {} : { imageSlots }) });
+  return structuredClone(designFields(template));
 }
 
 /** How many different pictures a design shows from the post's images. */
@@ -81,8 +85,8 @@ export function colourFor(settings: Pick<DesignSettings, "designColors" | "selec
 export function imageCandidates(source: Pick<Source, "allImages">, settings: Pick<DesignSettings, "useAllDetectedImages" | "selectedDetectedImages" | "selectedUploadedImages">): string[] {
   const selected = new Set(settings.selectedDetectedImages);
   const detected = settings.useAllDetectedImages ? source.allImages : source.allImages.filter((image) => selected.has(image));
-  const candidates = unique([...detected, ...settings.selectedUploadedImages]);
-  return candidates.length > 0 ? candidates : unique(source.allImages);
+  const candidates = distinctPictures([...detected, ...settings.selectedUploadedImages]);
+  return candidates.length > 0 ? candidates : distinctPictures(source.allImages);
 }
 
 function unique(items: readonly string[]): string[] {
@@ -95,7 +99,11 @@ function rotated<T>(items: readonly T[], start: number): T[] {
   return [...items.slice(offset), ...items.slice(0, offset)];
 }
 
-/** Fills `slots` picture slots from an ordered list (repeating when there are fewer pictures than slots). */
+/**
+ * Fills `slots` picture slots from an ordered list of different pictures
+ * (repeating only when there are fewer pictures than slots, which the
+ * template chooser avoids).
+ */
 export function fillSlots(ordered: readonly string[], slots: number): string[] {
   if (ordered.length === 0 || slots <= 0) return [];
   return Array.from({ length: slots }, (_, i) => ordered[i % ordered.length]);
@@ -114,6 +122,35 @@ export function urlTextOf(url: string): string {
 export function fileNameFor(title: string, random: Random, previous?: string): string {
   const kept = previous ? /-(\d+)\.jpeg$/.exec(previous)?.[1] : undefined;
   return pinFileName(title, kept !== undefined ? Number(kept) : Math.floor(random() * 1_000_000));
+}
+
+/** What a source offers the templates, counting the pictures the settings let its posts use. */
+export function sourceOffer(source: Source, pictures: readonly string[]): PostOffer {
+  return postOffer({ ...source, allImages: [...pictures] });
+}
+
+/** What a post offers the templates. */
+export function offerOf(post: Pick<Post, "selectedImages" | "allImages" | "listItems" | "price" | "video" | "comparison" | "quote">): PostOffer {
+  return postOffer({ ...post, allImages: postImages(post) });
+}
+
+/** The templates of `pool` a post with `offer` can fill, in order. */
+export function fittingTemplates(pool: readonly Template[], offer: PostOffer): Template[] {
+  return pool.filter((template) => canFill(template, offer));
+}
+
+/**
+ * The pictures for a template's slots, in slot order: a before-and-after
+ * template shows the post's before and after first; others take the
+ * different pictures in the order given.
+ */
+function picturesFor(template: TemplateDesign, ordered: readonly string[], comparison: readonly string[]): string[] {
+  const slots = imageSlotCount(template);
+  if (templateNeeds(template).comparison && comparison.length === 2) {
+    const rest = ordered.filter((image) => !comparison.some((pair) => samePicture(pair, image)));
+    return fillSlots([...comparison, ...rest], Math.max(slots, 2));
+  }
+  return fillSlots(distinctPictures(ordered), slots);
 }
 
 interface PostParts {
@@ -137,13 +174,17 @@ function buildPost(parts: PostParts, context: GenerationContext): Post {
     date: source.date,
     description: overrides.description || source.description,
     altText: title,
-    allImages: unique(source.allImages).slice(0, 40),
+    allImages: distinctPictures(source.allImages).slice(0, 40),
     selectedImages: parts.images.slice(0, 40),
     url: overrides.url || source.url,
     URLText: overrides.URLText || urlTextOf(source.url),
     brandName: overrides.brandName || source.siteName,
     logoImage: overrides.logoImage,
     price: source.price ?? "",
+    listItems: (source.listItems ?? []).slice(0, 30),
+    quote: source.quote ?? "",
+    video: source.video ?? "",
+    comparison: source.comparison ? [...source.comparison] : [],
     fontFamily: settings.fontFamily || DEFAULT_FONT_FAMILY,
     fontUrl: settings.fontUrl,
     fontColor: settings.fontColor,
@@ -165,8 +206,10 @@ function buildPost(parts: PostParts, context: GenerationContext): Post {
  * Sources x design settings -> posts. Each source gives pinsPerSource posts
  * with different templates, or one per template (useOneOfEachTemplate)
  * and/or one per picture (useOneOfEachImage).
- * Templates are picked at random or in turn; colours are the selected one or
- * all in turn; picture slots are filled in order, or shuffled (isRandomImages).
+ * Templates are picked at random or in turn among those the source can fill
+ * (issue 13); a source that fits none of them gets the closest variant it can
+ * fill from the fallbacks. Colours are the selected one or all in turn;
+ * picture slots are filled in order, or shuffled (isRandomImages).
  * At most MAX_POSTS posts.
  */
 export function generatePosts(sources: readonly Source[], context: GenerationContext): Post[] {
@@ -175,9 +218,11 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
   const posts: Post[] = [];
   for (const source of sources) {
     const candidates = imageCandidates(source, settings);
+    const offer = sourceOffer(source, candidates);
+    const pool = usableTemplates(templates, context.fallbacks ?? [], offer);
     const starts = settings.useOneOfEachImage && candidates.length > 0 ? candidates.map((_, i) => i) : [0];
     const variants = settings.useOneOfEachTemplate || settings.useOneOfEachImage ? 1 : settings.pinsPerSource;
-    const chosenTemplates = settings.useOneOfEachTemplate ? templates : pickTemplates(templates, variants, settings.isRandomTemplates, posts.length, random);
+    const chosenTemplates = settings.useOneOfEachTemplate ? pool : pickTemplates(pool, variants, settings.isRandomTemplates, posts.length, random);
     for (const [variant, template] of chosenTemplates.entries()) {
       for (const start of starts) {
         if (posts.length >= MAX_POSTS) return posts;
@@ -188,12 +233,25 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
             ? [candidates[start], ...shuffled(candidates.filter((_, i) => i !== start), random)]
             : shuffled(candidates, random)
           : rotated(candidates, lead);
-        const images = fillSlots(ordered, imageSlotCount(template));
+        const images = picturesFor(template, ordered, source.comparison ?? []);
         posts.push(buildPost({ source, template, images, colour: colourFor(settings, posts.length) }, context));
       }
     }
   }
   return posts;
+}
+
+/**
+ * The templates a post may be drawn with: those of `pool` it can fill; when
+ * none, the closest variant it can fill (same family first) among the pool
+ * and the fallbacks; when not even one exists, the pool as it is.
+ */
+function usableTemplates(pool: readonly Template[], fallbacks: readonly Template[], offer: PostOffer): Template[] {
+  const fitting = fittingTemplates(pool, offer);
+  if (fitting.length > 0) return fitting;
+  const everything = [...pool, ...fallbacks.filter((template) => !pool.some((own) => own.templateId === template.templateId))];
+  const variant = fittingVariant(pool[0], everything, offer);
+  return variant ? [variant] : [...pool];
 }
 
 /**
@@ -231,7 +289,7 @@ export function duplicatePost(post: Post, newId: string, random: Random): Post {
 
 /** Every picture a post can show: its current ones first, then the rest of its source's. */
 export function postImages(post: Pick<Post, "selectedImages" | "allImages">): string[] {
-  return unique([...post.selectedImages, ...post.allImages]);
+  return distinctPictures([...post.selectedImages, ...post.allImages]);
 }
 
 function withTemplate(post: Post, template: Template): Post {
@@ -239,15 +297,24 @@ function withTemplate(post: Post, template: Template): Post {
     ...post,
     templateType: template.templateId,
     template: templateCopy(template),
-    selectedImages: fillSlots(postImages(post), imageSlotCount(template)),
+    selectedImages: picturesFor(template, postImages(post), post.comparison),
   };
 }
 
-/** Unlocked posts get another template (at random, or the next one in turn); locked posts are skipped. */
-export function regenerateTemplates(posts: readonly Post[], pool: readonly Template[], options: { random: Random; isRandom: boolean }): Post[] {
-  if (pool.length === 0) return [...posts];
+/**
+ * Unlocked posts get another template (at random, or the next one in turn)
+ * among those of the pool they can fill; a post that fits none gets the
+ * closest variant it can fill from the fallbacks. Locked posts are skipped.
+ */
+export function regenerateTemplates(
+  posts: readonly Post[],
+  templates: readonly Template[],
+  options: { random: Random; isRandom: boolean; fallbacks?: readonly Template[] },
+): Post[] {
+  if (templates.length === 0) return [...posts];
   return posts.map((post) => {
     if (post.isLocked) return post;
+    const pool = usableTemplates(templates, options.fallbacks ?? [], offerOf(post));
     const current = pool.findIndex((template) => template.templateId === post.templateType);
     const next = options.isRandom ? randomOtherIndex(pool.length, current, options.random) : (current + 1) % pool.length;
     return withTemplate(post, pool[next]);
@@ -270,7 +337,8 @@ export function regenerateImages(posts: readonly Post[], random: Random): Post[]
     if (post.isLocked) return post;
     const images = postImages(post);
     const slots = Math.max(post.selectedImages.length, imageSlotCount(post.template));
-    if (images.length < 2 || slots === 0) return post;
+    // A before-and-after keeps its before and after where they are.
+    if (images.length < 2 || slots === 0 || (post.template && templateNeeds(post.template).comparison)) return post;
     const lead = randomOtherIndex(images.length, 0, random);
     const rest = shuffled(images.filter((_, i) => i !== lead), random);
     return { ...post, selectedImages: fillSlots([images[lead], ...rest], slots) };
@@ -330,10 +398,13 @@ export function changeColor(post: Post, settings: Pick<DesignSettings, "designCo
   return { ...post, colorIndex: index, color: { ...all[index] } };
 }
 
-/** A post whose picture slot `slot` shows `image`. */
+/** A post whose picture slot `slot` shows `image`; the slot that showed it before takes this slot's picture, so no photo shows twice. */
 export function changeImage(post: Post, slot: number, image: string): Post {
   const slots = Math.max(post.selectedImages.length, imageSlotCount(post.template), slot + 1);
-  const current = fillSlots(postImages(post), slots);
+  const current = post.selectedImages.length >= slots ? [...post.selectedImages] : fillSlots(postImages(post), slots);
+  const previous = current[slot];
+  const other = current.findIndex((shown, index) => index !== slot && samePicture(shown, image));
+  if (other >= 0 && previous !== undefined) current[other] = previous;
   current[slot] = image;
   return { ...post, selectedImages: current };
 }
@@ -360,6 +431,8 @@ export function postContent(post: Post): PostContent {
     URLText: post.URLText,
     brandName: post.brandName,
     price: post.price,
+    listItems: post.listItems.slice(0, 30),
+    quote: post.quote,
     allImages: images.slice(0, 40),
     uploadedImages: unique(post.selectedImages.filter((image) => !detected.has(image))).slice(0, 40),
     ...(post.logoImage ? { logoImage: post.logoImage } : {}),

@@ -1,4 +1,5 @@
-import type { TemplateDesignInput } from "../../../../contracts/template.ts";
+import type { TemplateDesign, TemplateDesignInput } from "../../../../contracts/template.ts";
+import { templateNeeds } from "../../../domain/template-fit.ts";
 
 /**
  * Small builders for the standard templates. The templates themselves are
@@ -94,6 +95,8 @@ export interface TextOptions {
   text?: string;
   maxLines?: number;
   opacity?: number;
+  /** For content "listItem": which list item (0 = the first). */
+  item?: number;
 }
 
 export function text(id: string, name: string, content: Content, box: Box, style: TextStyleInput = {}, options: TextOptions = {}): LayerInput {
@@ -104,6 +107,7 @@ export function text(id: string, name: string, content: Content, box: Box, style
     content,
     ...at(box),
     ...(options.text !== undefined ? { text: options.text } : {}),
+    ...(options.item !== undefined ? { item: options.item } : {}),
     ...(options.maxLines ? { maxLines: options.maxLines } : {}),
     ...(options.opacity !== undefined ? { opacity: options.opacity } : {}),
     style,
@@ -137,6 +141,10 @@ export const description = (box: Box, style: TextStyleInput = {}, options: TextO
 export const url = (box: Box, style: TextStyleInput = {}, options: TextOptions = {}) => oneLineText("url", "Website", "urlText", box, style, options);
 export const brand = (box: Box, style: TextStyleInput = {}, options: TextOptions = {}) => oneLineText("brand", "Brand", "brandName", box, style, options);
 export const price = (box: Box, style: TextStyleInput = {}, options: TextOptions = {}) => oneLineText("price", "Price", "price", box, style, options);
+/** The post's quotation (quote templates). */
+export const quote = (box: Box, style: TextStyleInput = {}, options: TextOptions = {}) => text("quote", "Quote", "quote", box, style, options);
+/** One of the post's list items on one line (number `n`, counted from 1), shrinking to fit rather than wrapping. */
+export const listItem = (n: number, box: Box, style: TextStyleInput) => oneLineText(`item-${n}`, `List item ${n}`, "listItem", box, style, { item: n - 1 });
 /** Fixed words (a label such as "Before" or "Shop now"). */
 export const label = (id: string, name: string, words: string, box: Box, style: TextStyleInput = {}, options: TextOptions = {}) =>
   text(id, name, "custom", box, style, { ...options, text: words });
@@ -173,7 +181,9 @@ export function template(
   imageSlots?: number,
 ): StandardTemplateSeed {
   const pictures = layers.filter((layer) => layer.type === "Image" || layer.type === "Video").length;
-  return { id, design: { title: name, background, layers, categories, family, imageSlots: imageSlots ?? pictures } };
+  // Every standard template declares what it needs from a post (issue 13): what its layers show and its family implies.
+  const needs = templateNeeds({ layers, family } as Pick<TemplateDesign, "layers" | "family">);
+  return { id, design: { title: name, background, layers, categories, family, imageSlots: imageSlots ?? pictures, needs } };
 }
 
 /** Reusable path data (100 x 100 boxes). */

@@ -5,6 +5,7 @@ import {
   ellipse,
   frame,
   label,
+  listItem,
   path,
   PATHS,
   photo,
@@ -38,12 +39,13 @@ function numberBadge(n: number, x: number, y: number, size: number, fill: FillIn
   ];
 }
 
-/** A checklist row: a box (ticked or not) and a writing line. */
-function checkRow(n: number, y: number, ticked: boolean, x = 100, line = "#d9d9d9", box: ColorInput = "pin-dark"): LayerInput[] {
+/** A checklist row: a box (ticked or not) and the post's list item `n` written on a line. */
+function checkRow(n: number, y: number, ticked: boolean, x = 100, line = "#d9d9d9", box: ColorInput = "pin-dark", font = "Lato", color: ColorInput = DARK): LayerInput[] {
   return [
     frame(`box-${n}`, `Checkbox ${n}`, [x, y, 64, 64], box, 4, 12),
     ...(ticked ? [path(`tick-${n}`, `Tick ${n}`, [x + 6, y + 2, 60, 54], PATHS.check, "pin")] : []),
     rect(`line-${n}`, `Line ${n}`, [x + 100, y + 60, 900 - x - 100, 3], line),
+    listItem(n, [x + 100, y, 900 - x - 100, 56], { fontFamily: font, fontSize: 38, fontWeight: 700, color, uppercase: false, align: "left", verticalAlign: "bottom", lineHeight: 1.2 }),
   ];
 }
 
@@ -83,7 +85,7 @@ export const LIST_TEMPLATES: StandardTemplateSeed[] = [
     ...checkRow(4, 1040, false),
     ...checkRow(5, 1190, false),
     url([80, 1390, 840, 44], small("Montserrat", 24, "pin-dark", { letterSpacing: 0.25 })),
-  ], 0),
+  ]),
 
   template("std-list-steps-04", "list", "Step by step", ["Lists", "Recipes"], "#ffffff", [
     rect("column", "Column", [0, 0, 420, 1500], "pin"),
@@ -188,9 +190,9 @@ export const LIST_TEMPLATES: StandardTemplateSeed[] = [
     rect("margin", "Margin line", [170, 80, 3, 1340], "#f28b82"),
     rect("tape", "Tape", [400, 50, 200, 60], "pin-light", { rotation: -4, opacity: 0.9 }),
     title([200, 150, 680, 430], { fontFamily: "Dancing Script", uppercase: false, color: DARK, lineHeight: 1.3 }),
-    ...[0, 1, 2, 3, 4].flatMap((i) => checkRow(i + 1, 650 + i * 120, i < 2, 210, "#c9d8e8", DARK)),
+    ...[0, 1, 2, 3, 4].flatMap((i) => checkRow(i + 1, 650 + i * 120, i < 2, 210, "#c9d8e8", DARK, "Dancing Script")),
     url([200, 1290, 680, 60], body("Dancing Script", 40, "pin-dark", { fontWeight: 700, lineHeight: 1.2 })),
-  ], 0),
+  ]),
 
   template("std-list-save-12", "list", "Save this list", ["Lists", "Bold"], "pin-dark", [
     label("kicker", "Kicker", "Save this list", [300, 70, 400, 70], small("Montserrat", 22, "auto", { background: { shape: "pill", fill: "pin", padding: 18 }, letterSpacing: 0.2 })),
@@ -201,5 +203,23 @@ export const LIST_TEMPLATES: StandardTemplateSeed[] = [
     ]),
     description([90, 1215, 820, 150], body("Lato", 28, "pin-light", { align: "center" })),
     url([70, 1400, 860, 44], small("Montserrat", 24, "#ffffff", { letterSpacing: 0.25 })),
+  ]),
+
+  template("std-list-short-checklist-13", "list", "Three-point checklist", ["Lists", "Minimal"], "#ffffff", [
+    rect("header", "Header", [0, 0, 1000, 560], "pin-dark"),
+    label("kicker", "Kicker", "The checklist", [80, 80, 840, 40], small("Montserrat", 26, "pin-light", { letterSpacing: 0.45 })),
+    title([80, 150, 840, 360], { color: "#ffffff", lineHeight: 1.05 }),
+    ...checkRow(1, 700, true),
+    ...checkRow(2, 900, true),
+    ...checkRow(3, 1100, false),
+    url([80, 1370, 840, 44], small("Montserrat", 24, "pin-dark", { letterSpacing: 0.25 })),
+  ]),
+
+  template("std-list-photo-checklist-14", "list", "Photo with checklist", ["Lists", "Home"], "#ffffff", [
+    photo("photo", "Photo", [0, 0, 1000, 560]),
+    rect("band", "Band", [0, 520, 1000, 300], "pin"),
+    title([70, 545, 860, 250], { lineHeight: 1.05 }),
+    ...[0, 1, 2, 3].flatMap((i) => checkRow(i + 1, 880 + i * 120, i < 1)),
+    url([80, 1400, 840, 44], small("Montserrat", 24, "pin-dark", { letterSpacing: 0.25 })),
   ]),
 ];
