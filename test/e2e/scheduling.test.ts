@@ -228,7 +228,8 @@ describe("scheduling pins to Pinterest", () => {
     await boardField.selectOption({ label: BOARD });
     // Two days ahead: the pin stays in the queue for the whole test.
     await dialog.getByLabel("At a date and time").check();
-    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 2 * 86_400_000));
+    const chosen = gmtFieldValue(Date.now() + 2 * 86_400_000);
+    await dialog.getByLabel("Date and time (GMT)").fill(chosen);
 
     // The interval is checked before anything is sent, and is reachable by keyboard.
     await dialog.getByLabel("Repeat every 7 days").focus();
@@ -240,6 +241,14 @@ describe("scheduling pins to Pinterest", () => {
     await dialog.getByLabel("Days between repeats").fill("7");
     await dialog.getByRole("button", { name: "Schedule 1 pin" }).click();
     await page.getByText(`1 pin scheduled to ${BOARD}`, { exact: true }).waitFor({ timeout: 30_000 });
+
+    // /pin-history: the pin is scheduled for the time chosen (in the profile's zone), not for the moment of the click.
+    await open(page, "/pin-history");
+    const entry = page.getByRole("list", { name: "Pin history" }).getByRole("listitem", { name: `Scheduled: ${title}` });
+    await entry.waitFor({ timeout: 15_000 });
+    expect(await entry.locator("dt").allTextContents()).toEqual(["Scheduled for"]);
+    expect(await entry.locator("time").getAttribute("datetime")).toBe(new Date(`${chosen}Z`).toISOString());
+    expect(await entry.getByText("1 credit", { exact: true }).count()).toBe(1);
 
     // /scheduling: the queue holds the first post; the repeating pin posts again 7 days after it.
     await open(page, "/scheduling");
