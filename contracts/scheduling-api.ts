@@ -16,7 +16,7 @@ export const UPDATED_PINS_MESSAGE = "Updated pins successfully";
 export const DELETED_ALL_PINS_MESSAGE = "Deleted all scheduled pins successfully";
 export const RESET_TIMES_FAILED_MESSAGE = "Failed to reset pins scheduled times";
 
-/** Pins per schedulePin call ({pins: [...]}, all or nothing). */
+/** Pins per schedulePin call ({pins: [...]}; each pin succeeds or is refused on its own). */
 export const MAX_PINS_PER_SCHEDULE = 200;
 /** Pins per updateScheduledPins / updateRepeatingPins call. */
 export const MAX_PINS_PER_UPDATE = 500;
@@ -310,13 +310,52 @@ export interface RepeatingPinsPage {
   totalCount: number;
 }
 
-/** 201 from schedulePin: for a single pin also `scheduledPin`. */
+/**
+ * Why one pin of a batch was not scheduled while the others were:
+ * duplicate: the same link goes to the same board within 48 hours (`conflict` says which pin; send it again with
+ * `allowDuplicate: true` to post it anyway); past: its SpecificDate time had passed when the request arrived;
+ * deleted: its reference names a pin that was deleted since (use a new reference).
+ */
+export type PinRefusalReason = "duplicate" | "past" | "deleted";
+
+/** The pin a duplicate would share 48 hours with. */
+export interface DuplicateConflict {
+  title: string;
+  /** scheduled: waiting to be posted (another pin of the same request included); posted: already on Pinterest. */
+  state: "scheduled" | "posted";
+  /** When it is scheduled, or was posted (ISO 8601). */
+  at: string;
+  atUTCTimestamp: number;
+  boardName: string;
+}
+
+/** One pin of a batch that was refused on its own (the rest of the batch was scheduled). */
+export interface PinScheduleFailure {
+  /** The pin's place in the request's `pins`, from 0. */
+  index: number;
+  reference: string | null;
+  status: 400 | 409;
+  reason: PinRefusalReason;
+  /** The refusal as the single-pin call answers it (for developers: it names fields). */
+  error: string;
+  field: string;
+  conflict?: DuplicateConflict;
+}
+
+/**
+ * schedulePin's answer: 201 for a single pin (with `scheduledPin`; its refusal is the call's error). A batch
+ * (`{pins}`) answers per pin: 201 when at least one pin was scheduled, 200 when every pin was refused on its own
+ * (`failedPins` says why each). A refusal of the whole request (bad input, an unknown profile, credits that do
+ * not pay for the pins, a full queue) is still the call's error, and nothing is scheduled.
+ */
 export interface ScheduleResponse {
-  /** The pins in the order given (an already scheduled reference answers its existing pin). */
+  /** The pins scheduled, in the order given (an already scheduled reference answers its existing pin). */
   scheduledPins: ScheduledPin[];
   scheduledPin?: ScheduledPin;
   repeatingPins: RepeatingPin[];
-  /** Credits charged by this call. */
+  /** The pins of a batch refused on their own, in the order given ([] when none, and for a single pin). */
+  failedPins: PinScheduleFailure[];
+  /** Credits charged by this call: only for the pins it scheduled. */
   creditsCharged: number;
 }
 
@@ -348,9 +387,31 @@ export interface SaveSchedulingSettingsResponse {
   schedulingSettings: SchedulingSettings;
 }
 
+/**
+ * Where a pin of the history stands: downloaded; scheduled (waiting for its time), posting (being sent now),
+ * paused (the profile needs reconnecting or is blocked), posted, failed (see `error`), deleted (taken out of
+ * the queue, or its profile disconnected, before it was posted).
+ */
+export type PinHistoryState = "downloaded" | "scheduled" | "posting" | "paused" | "posted" | "failed" | "deleted";
+
+/** One pin of the history: a scheduled pin is one entry from the moment it was scheduled until it is posted. */
 export interface PinHistoryItem {
   id: string;
+  /** What was paid for: downloading it, scheduling it, or pinning it at once. */
   action: "downloaded" | "scheduled" | "pinned";
+  state: PinHistoryState;
+  /** The scheduled pin's id in its profile's queue (null for downloads). */
+  pinId: string | null;
+  /** When it is (or was) scheduled to post: ISO 8601, null when not scheduled. */
+  scheduledFor: string | null;
+  scheduledForUTCTimestamp: number | null;
+  /** When it was posted to Pinterest: ISO 8601, null until then. */
+  postedAt: string | null;
+  postedAtUTCTimestamp: number | null;
+  /** Why it failed or is paused; null otherwise. */
+  error: string | null;
+  /** The time zone of its profile's schedule (IANA), in which its times are shown; null when it has no profile. */
+  timeZone: string | null;
   category: string;
   credits: number;
   title: string;
@@ -364,7 +425,7 @@ export interface PinHistoryItem {
   pinterestProfile: string | null;
   pinterestPinId: string | null;
   pinterestUrl: string | null;
-  /** ISO 8601. */
+  /** When it was downloaded, scheduled or pinned (the history's order, newest first). ISO 8601. */
   createdAt: string;
   createdAtUTCTimestamp: number;
 }

@@ -5,6 +5,7 @@ import type { PinterestPinCreate } from "../contracts/pinterest.ts";
 import { BLOCKED_MESSAGE, REAUTHENTICATE_MESSAGE } from "../contracts/pinterest-connection.ts";
 import {
   pinterestPinUrl,
+  type DuplicateConflict,
   type PinContent,
   type QueueView,
   type RepeatingPin,
@@ -37,6 +38,7 @@ import {
 import type { Env } from "../workers/env.ts";
 import { PinterestApiError, type PinterestClient } from "../workers/integrations/pinterest.ts";
 import { addPinHistory } from "../workers/services/credits.ts";
+import { recordPinPosted } from "../workers/services/pin-history.ts";
 import { ServiceError } from "../workers/services/errors.ts";
 import { schedulingSettingsOf, withPinterest, type PinterestProfile } from "../workers/services/pinterest-connection.ts";
 import { recordSchedulerState } from "../workers/services/scheduler-index.ts";
@@ -131,8 +133,32 @@ export interface Refusal {
   field?: string;
 }
 
-/** existing: the id is queued already (a retried schedule); gone: it was queued once and deleted since, so it is never placed again. */
-export type Reserved = { ok: true; pins: { id: string; state: "held" | "existing" | "gone" }[] };
+/** A pin the 48-hour rule refuses on its own: the refusal as a single pin's call answers it, and the pin it clashes with. */
+export interface DuplicateRefusal {
+  status: 409;
+  message: string;
+  field: string;
+  conflict: DuplicateConflict;
+}
+
+/**
+ * held: placed (at `scheduledTime`) until confirmed; existing: the id is queued already (a retried schedule);
+ * gone: it was queued once and deleted since, so it is never placed again; refused: the 48-hour rule (`refusal`).
+ */
+export type ReservedPin =
+  | { id: string; state: "held"; scheduledTime: number }
+  | { id: string; state: "existing" | "gone" }
+  | { id: string; state: "refused"; refusal: DuplicateRefusal };
+export type Reserved = { ok: true; pins: ReservedPin[] };
+
+/** Where a pin of the history stands in its queue (ProfileScheduler.historyStates). */
+export interface PinHistoryState {
+  status: ScheduledPinStatus | "deleted";
+  scheduledTime: number | null;
+  postedAt: number | null;
+  pinterestPinId: string | null;
+  error: string | null;
+}
 
 export interface PinChanges {
   id: string;
@@ -256,25 +282,27 @@ export class ProfileScheduler extends DurableObject<Env> {
   // ================================================================ adding pins
 
   /**
-   * Places new pins (held: not postable until `confirm`), all or none: Queue
-   * pins take the next free slots that keep the 48-hour rule, SpecificDate pins
-   * keep their time and are refused (409) when they break it. A pin id already
-   * here answers "existing" (a retried schedule).
+   * Places new pins (held: not postable until `confirm`): Queue pins take the
+   * next free slots that keep the 48-hour rule, SpecificDate pins keep their
+   * time and are refused on their own ("refused", with the 409 a single pin's
+   * call answers) when they break it; the others are placed all the same. A pin
+   * id already here answers "existing" (a retried schedule). A full queue
+   * refuses them all.
    */
   reserve(request: ReserveRequest): Reserved | Refusal {
     this.remember(request.profileKey);
     this.setMeta("posting_interval_ms", String(request.settings.postingIntervalInSeconds * 1000));
     const now = Date.now();
-    const result: Reserved["pins"] = [];
+    const result: ReservedPin[] = [];
     try {
       this.ctx.storage.transactionSync(() => {
         const fresh: { pin: NewPinInput; index: number }[] = [];
         request.pins.forEach((pin, index) => {
-          const existing = this.sql.exec<{ status: string }>(`SELECT status FROM pins WHERE id = ?`, pin.id).toArray()[0];
-          if (existing) result.push({ id: pin.id, state: existing.status === "held" ? "held" : "existing" });
+          const existing = this.sql.exec<{ status: string; scheduled_time: number }>(`SELECT status, scheduled_time FROM pins WHERE id = ?`, pin.id).toArray()[0];
+          if (existing) result.push(existing.status === "held" ? { id: pin.id, state: "held", scheduledTime: existing.scheduled_time } : { id: pin.id, state: "existing" });
           else if (this.sql.exec(`SELECT 1 FROM retired_pins WHERE id = ?`, pin.id).toArray().length > 0) result.push({ id: pin.id, state: "gone" });
           else {
-            result.push({ id: pin.id, state: "held" });
+            result.push({ id: pin.id, state: "held", scheduledTime: 0 });
             fresh.push({ pin, index });
           }
         });
@@ -288,8 +316,13 @@ export class ProfileScheduler extends DurableObject<Env> {
         for (const { pin, index } of fresh) {
           if (pin.type !== "SpecificDate") continue;
           const at = pin.scheduledTime as number;
-          this.refuseDuplicate(pin.id, pin.boardId, pin.url, pin.boardName, pin.title, at, pin.allowDuplicate, request.fieldPrefixes[index]);
+          const clash = this.duplicateOf(pin.id, pin.boardId, pin.url, pin.boardName, pin.title, at, pin.allowDuplicate, request.fieldPrefixes[index]);
+          if (clash) {
+            result[index] = { id: pin.id, state: "refused", refusal: clash };
+            continue;
+          }
           this.insertPin(pin, request, at, "held", now);
+          result[index] = { id: pin.id, state: "held", scheduledTime: at };
           const key = pin.allowDuplicate ? null : duplicateKeyOf(pin.boardId, linkKey(pin.url));
           if (key !== null && keyTimes.has(key)) keyTimes.get(key)!.push(at);
         }
@@ -301,7 +334,10 @@ export class ProfileScheduler extends DurableObject<Env> {
             queued.map(({ pin }) => ({ duplicateKey: pin.allowDuplicate ? null : duplicateKeyOf(pin.boardId, linkKey(pin.url)) })),
             keyTimes,
           );
-          queued.forEach(({ pin }, i) => this.insertPin(pin, request, slots[i], "held", now));
+          queued.forEach(({ pin, index }, i) => {
+            this.insertPin(pin, request, slots[i], "held", now);
+            result[index] = { id: pin.id, state: "held", scheduledTime: slots[i] };
+          });
         }
       });
     } catch (error) {
@@ -372,6 +408,35 @@ export class ProfileScheduler extends DurableObject<Env> {
 
   findPin(id: string): ScheduledPin | null {
     return this.pinView(id);
+  }
+
+  /**
+   * Where each of these pins stands, for the pin history: its status, time,
+   * posting and error; "deleted" for a pin taken out of the queue (its id is
+   * retired, or unknown here). A pin posted and forgotten long ago is answered
+   * "deleted" too: the history knows it was posted.
+   */
+  historyStates(ids: string[]): Record<string, PinHistoryState> {
+    const states: Record<string, PinHistoryState> = {};
+    for (const id of ids) {
+      const row = this.sql
+        .exec<Pick<PinRow, "status" | "scheduled_time" | "posted_at" | "pinterest_pin_id" | "last_error">>(
+          `SELECT status, scheduled_time, posted_at, pinterest_pin_id, last_error FROM pins WHERE id = ?`,
+          id,
+        )
+        .toArray()[0];
+      states[id] = row
+        ? {
+            // A held pin is being scheduled right now: its request charged it, or is about to.
+            status: row.status === "held" ? "scheduled" : (row.status as ScheduledPinStatus),
+            scheduledTime: row.scheduled_time,
+            postedAt: row.posted_at,
+            pinterestPinId: row.pinterest_pin_id,
+            error: row.last_error,
+          }
+        : { status: "deleted", scheduledTime: null, postedAt: null, pinterestPinId: null, error: null };
+    }
+    return states;
   }
 
   findRepeating(id: string): RepeatingPin | null {
@@ -906,6 +971,7 @@ export class ProfileScheduler extends DurableObject<Env> {
           rep.user_id,
           pinHistoryDetails(content, "scheduled", null),
           { category: mediaType, amount: CREDIT_COSTS[mediaType], reason: "Repeating pin scheduled", reference: `scheduled:${occurrenceId}` },
+          { pin: { id: occurrenceId, scheduledFor: rep.next_pin_date } },
         );
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
@@ -980,17 +1046,18 @@ export class ProfileScheduler extends DurableObject<Env> {
     });
   }
 
-  /** Writes the "pinned" history row of a posted pin (idempotent by reference; retried later if D1 fails). */
+  /** Records the posting of a pin in its pin history entry (idempotent; retried later if D1 fails). */
   private async writeHistory(pinId: string, username: string) {
     const row = this.sql.exec<PinRow>(`SELECT * FROM pins WHERE id = ? AND history_pending = 1`, pinId).toArray()[0];
     if (!row) return;
     const content = JSON.parse(row.data) as PinContent;
     try {
-      await addPinHistory(this.env, row.user_id, pinHistoryDetails({ ...content, pinterestProfileUsername: username }, "pinned", row.pinterest_pin_id), {
-        category: content.mediaType,
-        amount: 0,
-        reason: "Posted to Pinterest",
-        reference: `pinned:${row.id}`,
+      await recordPinPosted(this.env, row.user_id, {
+        id: row.id,
+        scheduledFor: row.scheduled_time,
+        postedAt: row.posted_at ?? Date.now(),
+        pinterestPinId: row.pinterest_pin_id,
+        details: pinHistoryDetails({ ...content, pinterestProfileUsername: username }, "pinned", row.pinterest_pin_id),
       });
     } catch (error) {
       if (!(error instanceof ServiceError)) {
@@ -1095,8 +1162,14 @@ export class ProfileScheduler extends DurableObject<Env> {
 
   /** Refuses (409) a pin that would share 48 hours with another pin of the same link on the same board. */
   private refuseDuplicate(id: string, boardId: string, url: string, boardName: string, title: string, at: number, allowDuplicate: boolean, prefix: string) {
+    const clash = this.duplicateOf(id, boardId, url, boardName, title, at, allowDuplicate, prefix);
+    if (clash) throw refusal(clash.status, clash.message, clash.field);
+  }
+
+  /** The 48-hour rule's refusal of a pin at `at` (null when it keeps the rule): the message and the pin it would clash with. */
+  private duplicateOf(id: string, boardId: string, url: string, boardName: string, title: string, at: number, allowDuplicate: boolean, prefix: string): DuplicateRefusal | null {
     const key = linkKey(url);
-    if (allowDuplicate || key === null) return;
+    if (allowDuplicate || key === null) return null;
     const other = this.sql
       .exec<{ id: string; at: number; data: string; status: string }>(
         `SELECT id, data, status, CASE WHEN status = 'posted' THEN posted_at ELSE scheduled_time END AS at FROM pins
@@ -1109,15 +1182,23 @@ export class ProfileScheduler extends DurableObject<Env> {
         DUPLICATE_WINDOW_MS,
       )
       .toArray()[0];
-    if (!other) return;
-    const otherTitle = (JSON.parse(other.data) as PinContent).title;
+    if (!other) return null;
+    const otherContent = JSON.parse(other.data) as PinContent;
     const when = new Date(other.at).toISOString().replace(".000Z", "Z");
-    throw refusal(
-      409,
-      `"${title || url}" links to ${url}, which ${other.status === "posted" ? "was posted" : "is scheduled"} to board ${boardName ? `"${boardName}"` : boardId} at ${when}${otherTitle ? ` ("${otherTitle}")` : ""}. ` +
+    return {
+      status: 409,
+      message:
+        `"${title || url}" links to ${url}, which ${other.status === "posted" ? "was posted" : "is scheduled"} to board ${boardName ? `"${boardName}"` : boardId} at ${when}${otherContent.title ? ` ("${otherContent.title}")` : ""}. ` +
         `The same link is not posted to the same board twice within 48 hours: pick a time at least 48 hours apart, or set allowDuplicate to post it anyway.`,
-      `${prefix}scheduledTime`,
-    );
+      field: `${prefix}scheduledTime`,
+      conflict: {
+        title: otherContent.title,
+        state: other.status === "posted" ? "posted" : "scheduled",
+        at: new Date(other.at).toISOString(),
+        atUTCTimestamp: other.at,
+        boardName: otherContent.boardName || boardName,
+      },
+    };
   }
 
   /** Times (scheduled, or posted) of pins with this board and link that the 48-hour rule counts. */

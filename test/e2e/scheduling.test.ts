@@ -73,9 +73,8 @@ describe("scheduling pins to Pinterest", () => {
     await page.getByText("Login or sign up to see your pin history.", { exact: true }).waitFor();
   });
 
-  it("connects a profile, schedules 3 generated pins to a board, shows them queued, then posted and in the pin history", { timeout: 240_000 }, async () => {
-    // The first attempt is refused (409) on purpose: the browser reports that response.
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, allowConsoleErrors: /status of 409 \(Conflict\)/ });
+  it("connects a profile, schedules 3 generated pins to a board, posts the refused duplicates anyway, shows them queued, then posted and once each in the pin history", { timeout: 240_000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await signUpVerified(page);
     const username = uniquePinterestUsername();
 
@@ -98,7 +97,7 @@ describe("scheduling pins to Pinterest", () => {
     await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBe(DEMO_IMAGES);
     const titles = await cards(page).evaluateAll((items) => items.map((item) => item.querySelector("h3")?.textContent ?? ""));
 
-    // Bulk action: the board picker.
+    // Bulk action: the board picker, at a date and time; a time in the past cannot be chosen.
     await page.getByLabel("Select all").check();
     await page.getByRole("button", { name: "Schedule selected" }).click();
     let dialog = page.getByRole("dialog", { name: `Schedule ${DEMO_IMAGES} pins` });
@@ -107,26 +106,47 @@ describe("scheduling pins to Pinterest", () => {
     await boardField.selectOption({ label: BOARD });
     await dialog.getByLabel("Section").selectOption({ label: SECTION });
     await dialog.getByLabel("At a date and time").check();
-    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 40_000));
+    const when = dialog.getByLabel("Date and time (GMT)");
+    expect(Date.parse(`${await when.getAttribute("min")}Z`), "the field starts at now").toBeGreaterThan(Date.now() - 120_000);
+    await when.fill(gmtFieldValue(Date.now() - 3_600_000));
+    await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
+    await dialog.getByText("Choose a time in the future", { exact: true }).waitFor();
+    const dueAt = Date.now() + 75_000;
+    await when.fill(gmtFieldValue(dueAt));
     await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
 
-    // Three pins with the same link at the same time on one board break the 48-hour rule: each post says why.
-    await expect.poll(() => cards(page).locator(".post-card__error").count(), { timeout: 30_000 }).toBe(DEMO_IMAGES);
-    expect(await cards(page).first().locator(".post-card__error").textContent()).toMatch(/^409 - .*48 hours/);
-    expect(await cards(page).getByText("Scheduled", { exact: true }).count()).toBe(0);
+    // Three pins with one link at one time on one board: the first is scheduled; the 48-hour rule refuses the
+    // other two, each on its own card, in plain words with the time in the profile's zone; one summary.
+    await page.getByText(`1 of ${DEMO_IMAGES} pins scheduled to ${BOARD}`, { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByText("2 pins could not be scheduled. Each card says why.", { exact: true }).waitFor();
+    expect(await cards(page).nth(0).getByText("Scheduled", { exact: true }).count()).toBe(1);
+    const shownAt = new Intl.DateTimeFormat("en-GB", { timeZone: "Etc/GMT", hourCycle: "h23", weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(
+      new Date(`${gmtFieldValue(dueAt)}Z`),
+    );
+    for (const n of [1, 2]) {
+      const problem = (await cards(page).nth(n).locator(".post-card__error").textContent()) ?? "";
+      expect(problem).toBe(`Not scheduled: the same link is already scheduled to ${BOARD} for ${shownAt} GMT ("${titles[0]}"). A link is posted to a board at most once in 48 hours.`);
+      expect(problem).not.toMatch(/allowDuplicate|scheduledTime|409|\d{4}-\d{2}-\d{2}T/);
+    }
+    expect(await cards(page).locator(".post-card__error").count()).toBe(2);
 
-    // Again, allowing the same link: progress, then every post is scheduled.
+    // The dialog opens on the queue again, without the duplicate allowance, and keeps the board.
     await page.getByRole("button", { name: "Schedule selected" }).click();
     dialog = page.getByRole("dialog", { name: `Schedule ${DEMO_IMAGES} pins` });
+    await expect.poll(() => dialog.getByLabel("The next free times in the queue").isChecked(), { timeout: 20_000 }).toBe(true);
+    expect(await dialog.getByLabel("At a date and time").isChecked()).toBe(false);
+    expect(await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").isChecked()).toBe(false);
     expect(await dialog.getByLabel("Board", { exact: true }).inputValue(), "the dialog remembers the board").not.toBe("");
-    await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").check();
-    const dueAt = Date.now() + 40_000;
-    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(dueAt));
-    await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
-    await page.getByRole("progressbar").waitFor();
-    await expect.poll(() => cards(page).getByText("Scheduled", { exact: true }).count(), { timeout: 30_000 }).toBe(DEMO_IMAGES);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // "Post it anyway", one card at a time: each is scheduled for the time chosen.
+    for (const n of [2, 3]) {
+      await page.getByRole("button", { name: `Post it anyway: pin ${n}` }).click();
+      await expect.poll(() => cards(page).nth(n - 1).getByText("Scheduled", { exact: true }).count(), { timeout: 30_000 }).toBe(1);
+    }
     expect(await cards(page).locator(".post-card__error").count()).toBe(0);
-    await page.getByText(`${DEMO_IMAGES} pins scheduled to ${BOARD}`, { exact: true }).waitFor();
+    expect(await page.getByRole("button", { name: /^Post it anyway/ }).count()).toBe(0);
 
     // The queue of /scheduling lists them (before their time), with board and status; the calendar counts them.
     await open(page, "/scheduling");
@@ -150,7 +170,8 @@ describe("scheduling pins to Pinterest", () => {
     expect(posted.map((pin) => pin.title).sort()).toEqual([...titles].sort());
     expect(posted.every((pin) => pin.media.source_type === "image_url")).toBe(true);
 
-    // /pin-history: the posted pins with their Pinterest links, and the scheduling charges.
+    // /pin-history: one entry per pin, posted, with the time it was scheduled for and the time it was posted
+    // (in the profile's zone), its Pinterest link and the credit its scheduling cost.
     await expect
       .poll(
         async () => {
@@ -163,10 +184,21 @@ describe("scheduling pins to Pinterest", () => {
       )
       .toBe(DEMO_IMAGES);
     const history = page.getByRole("list", { name: "Pin history" });
+    expect(await history.getByRole("listitem").count(), "one entry per pin").toBe(DEMO_IMAGES);
     const links = await history.getByRole("link", { name: "View on Pinterest" }).evaluateAll((anchors) => anchors.map((a) => a.getAttribute("href")));
     expect(links.sort()).toEqual(posted.map((pin) => `https://www.pinterest.com/pin/${pin.id}/`).sort());
-    expect(await history.getByRole("listitem", { name: /^Scheduled: / }).count()).toBe(DEMO_IMAGES);
-    expect(await history.getByRole("listitem", { name: /^Scheduled: / }).first().getByText("1 credit", { exact: true }).count()).toBe(1);
+    for (const entry of await history.getByRole("listitem").all()) {
+      expect(await entry.getByText("1 credit", { exact: true }).count()).toBe(1);
+      expect(await entry.locator("dt").allTextContents()).toEqual(["Scheduled for", "Posted"]);
+      const [scheduledFor, postedAt] = await entry.locator("time").evaluateAll((nodes) => nodes.map((node) => Date.parse(node.getAttribute("datetime") ?? "")));
+      expect(Math.abs(scheduledFor - dueAt), "scheduled for the chosen time, not the click").toBeLessThan(2_000);
+      expect(postedAt).toBeGreaterThanOrEqual(scheduledFor);
+      expect(await entry.locator("time").first().textContent()).toBe(`${shownAt} GMT`);
+    }
+    // The history fits a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await overflowing(page)).toEqual([]);
+    await page.setViewportSize({ width: 1400, height: 1000 });
 
     // Back on /scheduling, the posted view holds them and the calendar counts them as posted.
     await open(page, "/scheduling");
@@ -196,7 +228,8 @@ describe("scheduling pins to Pinterest", () => {
     await boardField.selectOption({ label: BOARD });
     // Two days ahead: the pin stays in the queue for the whole test.
     await dialog.getByLabel("At a date and time").check();
-    await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 2 * 86_400_000));
+    const chosen = gmtFieldValue(Date.now() + 2 * 86_400_000);
+    await dialog.getByLabel("Date and time (GMT)").fill(chosen);
 
     // The interval is checked before anything is sent, and is reachable by keyboard.
     await dialog.getByLabel("Repeat every 7 days").focus();
@@ -208,6 +241,14 @@ describe("scheduling pins to Pinterest", () => {
     await dialog.getByLabel("Days between repeats").fill("7");
     await dialog.getByRole("button", { name: "Schedule 1 pin" }).click();
     await page.getByText(`1 pin scheduled to ${BOARD}`, { exact: true }).waitFor({ timeout: 30_000 });
+
+    // /pin-history: the pin is scheduled for the time chosen (in the profile's zone), not for the moment of the click.
+    await open(page, "/pin-history");
+    const entry = page.getByRole("list", { name: "Pin history" }).getByRole("listitem", { name: `Scheduled: ${title}` });
+    await entry.waitFor({ timeout: 15_000 });
+    expect(await entry.locator("dt").allTextContents()).toEqual(["Scheduled for"]);
+    expect(await entry.locator("time").getAttribute("datetime")).toBe(new Date(`${chosen}Z`).toISOString());
+    expect(await entry.getByText("1 credit", { exact: true }).count()).toBe(1);
 
     // /scheduling: the queue holds the first post; the repeating pin posts again 7 days after it.
     await open(page, "/scheduling");

@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { Post } from "../../contracts/post.ts";
-import type { ScheduledPin, ScheduleResponse } from "../../contracts/scheduling-api.ts";
+import type { PinScheduleFailure, ScheduledPin, ScheduleResponse } from "../../contracts/scheduling-api.ts";
 import { defaultSchedulingSettings } from "../../contracts/scheduling.ts";
 import { ApiError } from "../../app/lib/api-client.ts";
-import { BULK_PROGRESS_CAP, creepProgress, fitText, pinBodyOf, renderedFloor, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../app/lib/pinterest/bulk-schedule.ts";
+import {
+  BULK_PROGRESS_CAP,
+  creepProgress,
+  fitText,
+  pinBodyOf,
+  pinRefusalText,
+  renderedFloor,
+  scheduleSummary,
+  schedulePosts,
+  type ScheduleFlags,
+  type ScheduleTarget,
+} from "../../app/lib/pinterest/bulk-schedule.ts";
 import { addMonths, collectUntil, countsByDay, monthRange, monthWeeks, pinsOnDay } from "../../app/lib/pinterest/calendar.ts";
 import { newStateCheck, oauthOutcome, PinterestConnection, ReauthorizationNeeded, reauthorizePrompt, withoutOauthOutcome, type ConnectionDeps } from "../../app/lib/pinterest/connection.ts";
 import { ACCESS_TOKEN_KEY, jwtExpiry, REFRESH_TOKEN_KEY, saveHandles, usableAccessToken, usableRefreshToken, type HandleStore } from "../../app/lib/pinterest/handles.ts";
@@ -353,7 +364,15 @@ function post(id: string, overrides: Partial<Post> = {}): Post {
   };
 }
 
-const TARGET: ScheduleTarget = { pinterestProfileUsername: "anna", boardId: "b1", boardName: "Recipes", sectionId: null, when: { type: "SpecificDate", at: NOW + 60_000 }, allowDuplicate: true };
+const TARGET: ScheduleTarget = {
+  pinterestProfileUsername: "anna",
+  boardId: "b1",
+  boardName: "Recipes",
+  sectionId: null,
+  when: { type: "SpecificDate", at: NOW + 60_000 },
+  allowDuplicate: true,
+  timeZone: "Etc/GMT",
+};
 
 function flagLog() {
   const flags = new Map<string, ScheduleFlags>();
@@ -368,7 +387,7 @@ function flagLog() {
   };
 }
 
-const response = (n: number): ScheduleResponse => ({ scheduledPins: [], repeatingPins: [], creditsCharged: n });
+const response = (n: number, failedPins: ScheduleResponse["failedPins"] = []): ScheduleResponse => ({ scheduledPins: [], repeatingPins: [], failedPins, creditsCharged: n });
 
 describe("bulk scheduling from the generator", () => {
   it("builds schedulePin bodies within Pinterest's limits, with a stable reference", () => {
@@ -397,7 +416,7 @@ describe("bulk scheduling from the generator", () => {
       setFlags: log.setFlags,
       onFloor: log.onFloor,
     });
-    expect(result).toEqual({ scheduled: 3, creditsCharged: 3, failed: [] });
+    expect(result).toEqual({ total: 3, scheduled: 3, creditsCharged: 3, failed: [] });
     expect(sent).toHaveLength(1);
     expect((sent[0] as { imageURL: string }[]).map((p) => p.imageURL)).toEqual(["a", "b", "c"].map((id) => `https://app.example/media/${id}.jpeg`));
     expect([...log.flags.values()]).toEqual(Array(3).fill({ isScheduling: false, isScheduled: true, error: "" }));
@@ -425,6 +444,52 @@ describe("bulk scheduling from the generator", () => {
     expect(result.scheduled).toBe(0);
     expect(log.flags.get("broken")).toEqual({ isScheduling: false, isScheduled: false, error: "Unable to render the pin: The template could not be drawn" });
     expect(log.flags.get("a")).toEqual({ isScheduling: false, isScheduled: false, error: "409 - The same link is not posted to the same board twice within 48 hours" });
+    // The render was that pin's own problem; the call's failure is told once, in the summary.
+    expect(scheduleSummary(result, TARGET)).toEqual({
+      title: "None of the 3 pins could be scheduled",
+      description: "409 - The same link is not posted to the same board twice within 48 hours",
+      kind: "error",
+    });
+  });
+
+  it("a pin the server refuses on its own says why on its card alone, in plain words and the profile's time zone; the others are scheduled", async () => {
+    const log = flagLog();
+    const target: ScheduleTarget = { ...TARGET, boardName: "Recipes to Try", allowDuplicate: false, timeZone: "America/New_York" };
+    const otherAt = Date.UTC(2026, 10, 24, 19, 5);
+    const duplicate: PinScheduleFailure = {
+      index: 1,
+      reference: "post:b",
+      status: 409,
+      reason: "duplicate",
+      error: '"Title b" links to https://blog.example/post, which is scheduled to board "Recipes to Try" at 2026-11-24T19:05:00Z ("Lemon chicken"). … or set allowDuplicate to post it anyway.',
+      field: "pins.1.scheduledTime",
+      conflict: { title: "Lemon chicken", state: "scheduled", at: new Date(otherAt).toISOString(), atUTCTimestamp: otherAt, boardName: "Recipes to Try" },
+    };
+    const result = await schedulePosts([post("a"), post("b"), post("c"), post("d"), post("e")], target, {
+      render: async (p) => `https://app.example/media/${p.id}.jpeg`,
+      schedule: async () => response(4, [duplicate]),
+      setFlags: log.setFlags,
+      onFloor: log.onFloor,
+    });
+    expect(result).toMatchObject({ total: 5, scheduled: 4, creditsCharged: 4 });
+    expect(result.failed).toEqual([{ postId: "b", cause: "pin", reason: "duplicate", error: expect.any(String) }]);
+    const text = log.flags.get("b")?.error ?? "";
+    expect(text).toBe(
+      'Not scheduled: the same link is already scheduled to Recipes to Try for Tue, 24 Nov 2026, 14:05 America/New York ("Lemon chicken"). A link is posted to a board at most once in 48 hours.',
+    );
+    expect(text).not.toMatch(/allowDuplicate|scheduledTime|\d{4}-\d{2}-\d{2}T|409/);
+    for (const id of ["a", "c", "d", "e"]) expect(log.flags.get(id)).toEqual({ isScheduling: false, isScheduled: true, error: "" });
+    expect(scheduleSummary(result, target)).toEqual({ title: "4 of 5 pins scheduled to Recipes to Try", description: "1 pin could not be scheduled. Its card says why.", kind: "error" });
+
+    // A posted twin, and a time that passed on the way: said in the zone too.
+    expect(pinRefusalText({ ...duplicate, conflict: { ...duplicate.conflict!, state: "posted" } }, { ...target, timeZone: "Etc/GMT" })).toBe(
+      'Not scheduled: the same link was posted to Recipes to Try on Tue, 24 Nov 2026, 19:05 GMT ("Lemon chicken"). A link is posted to a board at most once in 48 hours.',
+    );
+    expect(pinRefusalText({ reason: "past" }, { ...target, when: { type: "SpecificDate", at: otherAt }, timeZone: "Europe/Paris" })).toBe(
+      "Not scheduled: the chosen time, Tue, 24 Nov 2026, 20:05 Europe/Paris, had passed by the time the pin was sent. Schedule it again for a later time.",
+    );
+    // Posting it anyway is a request of its own: a new reference.
+    expect(pinBodyOf(post("b"), "https://app.example/media/b.jpeg", { ...target, allowDuplicate: true }).reference).not.toBe(pinBodyOf(post("b"), "https://app.example/media/b.jpeg", target).reference);
   });
 
   it("schedulePin: a 503 is tried once more, and a second 503 reads 'Please try again - Error 503'", async () => {

@@ -146,15 +146,15 @@ describe("fault campaign", () => {
       const left = await sandbox<Fault[]>("/faults");
       expect(left.filter((f) => f.service === "pinterest" && faults.some((mine) => mine.path === f.path && mine.status === f.status))).toEqual([]);
 
-      // Pin history: one "pinned" row per posted pin.
+      // Pin history: one entry per pin, posted for each posted pin.
       await eventually(
         async () => {
           let pinned = 0;
           let startAtDate: string | undefined;
           let lastId: string | undefined;
           for (;;) {
-            const page = (await read(await post(user, "/api/user/getPinHistory", { startAtDate, lastId }))).pinHistory as { action: string; createdAt: string; id: string }[];
-            pinned += page.filter((row) => row.action === "pinned").length;
+            const page = (await read(await post(user, "/api/user/getPinHistory", { startAtDate, lastId }))).pinHistory as { state: string; createdAt: string; id: string }[];
+            pinned += page.filter((row) => row.state === "posted").length;
             if (page.length < 30) break;
             startAtDate = page[29].createdAt;
             lastId = page[29].id;
@@ -162,7 +162,7 @@ describe("fault campaign", () => {
           return pinned === posted ? pinned : undefined;
         },
         30_000,
-        "a pinned history row per posted pin",
+        "a posted history entry per posted pin",
       );
     },
     240_000,

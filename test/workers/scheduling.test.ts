@@ -19,7 +19,7 @@ import {
   schedulerOf,
   type ConnectedProfile,
 } from "./scheduling-support.ts";
-import { app, eventually, read, sandbox } from "./support.ts";
+import { app, eventually, read, sandbox, testEnv } from "./support.ts";
 
 let alice: TestUser;
 let bob: TestUser;
@@ -165,26 +165,18 @@ describe("schedulePin", () => {
     expect(await remainingCredits(user)).toBe(remaining);
   });
 
-  it("bulk-schedules 1,000 pins in 5 calls, all or nothing per call, and pages through them", async () => {
+  it("bulk-schedules 1,000 pins in 5 calls, refusing a call with bad input as a whole, and pages through them", async () => {
     const user = await signUpUser({ firstName: "Eun" });
     const profile = await connectProfile(user, pinterestName("eun_bulk"));
     await grantCredits(user, 2000);
     const windowOneTimes = farWindow();
     await post(user, "/api/scheduling/saveSchedulingSettings", { newSettings: { numberOfPinsPerDay: 100, postingIntervalInSeconds: 60, windowOneTimes, windowTwoTimes: null }, pinterestProfileUsername: profile.username });
 
-    // One bad pin refuses the whole call, naming it; one duplicate of a link within 48 hours too.
+    // One malformed pin refuses the whole call, naming it.
     const batch = Array.from({ length: 200 }, () => imagePin(profile));
     const bad = await schedule(user, { pins: batch.map((p, i) => (i === 137 ? { ...p, title: "x".repeat(120) } : p)) });
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "pins.137.title" });
-    const at = Date.now() + 86_400_000;
-    const clash = await schedule(user, {
-      pins: [...batch.slice(0, 150), { ...batch[0], type: "SpecificDate", scheduledTime: at }, { ...batch[0], title: "Same link again", type: "SpecificDate", scheduledTime: at + 3_600_000 }],
-    });
-    expect(clash.status).toBe(409);
-    const conflict = await read(clash);
-    expect(conflict).toMatchObject({ field: "pins.151.scheduledTime" });
-    expect(conflict.error).toContain('"Same link again"');
     expect((await queueOf(user, profile)).totalCount).toBe(0);
     const before = await remainingCredits(user);
 
@@ -218,6 +210,80 @@ describe("schedulePin", () => {
     const tooMany = await schedule(user, { pins: Array.from({ length: 201 }, () => imagePin(profile)) });
     expect(tooMany.status).toBe(400);
     expect(await read(tooMany)).toMatchObject({ field: "pins" });
+  });
+});
+
+describe("a batch with pins refused on their own", () => {
+  it("schedules the others, charges only them, once, and names each refused pin with what it clashes with", async () => {
+    const user = await signUpUser({ firstName: "Olu" });
+    const profile = await connectProfile(user, pinterestName("olu_batch"));
+    await grantCredits(user, 40);
+    const board = profile.boards[0];
+    const link = `https://linen.example/posts/${crypto.randomUUID()}`;
+    const at = Date.UTC(2030, 10, 24, 19, 5);
+    const earlier = await schedule(user, imagePin(profile, { url: link, title: "Easy One-Pan Lemon Chicken Dinner", type: "SpecificDate", scheduledTime: at }));
+    expect(earlier.status).toBe(201);
+    const before = await remainingCredits(user);
+
+    // Five pins at one time: the first shares the earlier pin's link, the others do not.
+    const pins = Array.from({ length: 5 }, (_, i) =>
+      imagePin(profile, { reference: `olu-post-${i}`, type: "SpecificDate", scheduledTime: at + 3_600_000, ...(i === 0 ? { url: link, title: "Lemon chicken, again" } : {}) }),
+    );
+    const response = await schedule(user, { pins });
+    expect(response.status).toBe(201);
+    const answer = await read(response);
+    expect(answer.scheduledPins.map((p: { title: string }) => p.title)).toEqual(pins.slice(1).map((p) => p.title));
+    expect(answer.creditsCharged).toBe(4);
+    expect(answer.failedPins).toEqual([
+      {
+        index: 0,
+        reference: "olu-post-0",
+        status: 409,
+        reason: "duplicate",
+        error: expect.stringContaining('"Lemon chicken, again"'),
+        field: "pins.0.scheduledTime",
+        conflict: { title: "Easy One-Pan Lemon Chicken Dinner", state: "scheduled", at: new Date(at).toISOString(), atUTCTimestamp: at, boardName: board.name },
+      },
+    ]);
+    expect(await remainingCredits(user)).toBe(before - 4);
+    expect((await queueOf(user, profile)).totalCount).toBe(5);
+
+    // The same request again: the four are answered as first scheduled, nothing is charged, the first is refused again.
+    const again = await read(await schedule(user, { pins }));
+    expect(again.scheduledPins.map((p: { id: string }) => p.id)).toEqual(answer.scheduledPins.map((p: { id: string }) => p.id));
+    expect(again.creditsCharged).toBe(0);
+    expect(again.failedPins.map((f: { index: number; reason: string }) => [f.index, f.reason])).toEqual([[0, "duplicate"]]);
+    expect(await remainingCredits(user)).toBe(before - 4);
+
+    // "Post it anyway": that one pin again, allowing the duplicate, under its own reference.
+    const anyway = await schedule(user, { pins: [{ ...pins[0], allowDuplicate: true }] });
+    expect(anyway.status).toBe(201);
+    expect(await read(anyway)).toMatchObject({ scheduledPins: [{ title: "Lemon chicken, again", scheduledTimeUTCTimestamp: at + 3_600_000 }], failedPins: [], creditsCharged: 1 });
+    expect(await remainingCredits(user)).toBe(before - 5);
+    expect((await queueOf(user, profile)).totalCount).toBe(6);
+  });
+
+  it("refuses on its own a pin whose time passed, and answers 200 when every pin was refused", async () => {
+    const user = await signUpUser({ firstName: "Pia" });
+    const profile = await connectProfile(user, pinterestName("pia_batch"));
+    await grantCredits(user, 10);
+    const before = await remainingCredits(user);
+    const late = imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() - 60_000 });
+    const mixed = await schedule(user, { pins: [imagePin(profile), late] });
+    expect(mixed.status).toBe(201);
+    expect(await read(mixed)).toMatchObject({
+      scheduledPins: [{ type: "Queue" }],
+      failedPins: [{ index: 1, status: 400, reason: "past", field: "pins.1.scheduledTime", error: "scheduledTime must be in the future" }],
+      creditsCharged: 1,
+    });
+    const none = await schedule(user, { pins: [late, { ...late, title: "Also late" }] });
+    expect(none.status).toBe(200);
+    expect(await read(none)).toMatchObject({ scheduledPins: [], creditsCharged: 0, failedPins: [{ index: 0, reason: "past" }, { index: 1, reason: "past" }] });
+    expect(await remainingCredits(user)).toBe(before - 1);
+    // A single pin's refusal is still the call's error.
+    const single = await schedule(user, late);
+    expect(single.status).toBe(400);
+    expect(await read(single)).toMatchObject({ field: "scheduledTime" });
   });
 });
 
@@ -292,21 +358,33 @@ describe("posting", () => {
     await runAlarm(profile);
     expect(await sandboxPins(profile.username)).toHaveLength(1);
 
+    // One history entry for the pin: when it was scheduled for, when it was posted, its credit.
     const history = await eventually(async () => {
       const rows = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
-      return rows.some((row: { action: string }) => row.action === "pinned") ? rows : undefined;
-    }, 10_000, "the pinned history row");
-    const pinned = history.find((row: { action: string }) => row.action === "pinned");
-    expect(pinned).toMatchObject({
+      return rows.some((row: { state: string }) => row.state === "posted") ? rows : undefined;
+    }, 10_000, "the pin to be posted in the history");
+    expect(history).toHaveLength(1);
+    expect(history[0]).toMatchObject({
+      action: "scheduled",
+      state: "posted",
+      pinId: scheduledPin.id,
+      scheduledFor: scheduledPin.scheduledTime,
+      scheduledForUTCTimestamp: scheduledPin.scheduledTimeUTCTimestamp,
+      postedAt: view.postedAt,
       title: "Overnight oats, 5 ways",
       imageUrl: pin.imageURL,
       boardName: board.name,
       pinterestProfile: profile.username,
       pinterestPinId: posted[0].id,
       pinterestUrl: `https://www.pinterest.com/pin/${posted[0].id}/`,
-      credits: 0,
+      credits: 1,
+      category: "image",
+      timeZone: "Etc/GMT",
     });
-    expect(history.find((row: { action: string }) => row.action === "scheduled")).toMatchObject({ credits: 1, category: "image", title: "Overnight oats, 5 ways" });
+    expect(history[0].postedAtUTCTimestamp).toBeGreaterThanOrEqual(history[0].scheduledForUTCTimestamp);
+    // It stays one entry once the queue forgets the pin: the posting was written to the history itself.
+    const stored = await testEnv.DB.prepare("SELECT COUNT(*) AS n, MAX(posted_at) AS posted FROM pin_history WHERE user_id = ?1").bind(user.userId).first<{ n: number; posted: number }>();
+    expect(stored).toEqual({ n: 1, posted: Date.parse(view.postedAt) });
   });
 
   it("ends a pin Pinterest refuses in a visible failed state with the reason", async () => {
@@ -321,6 +399,10 @@ describe("posting", () => {
     expect(failed.error).toContain("Board not found");
     expect(await sandboxPins(profile.username)).toHaveLength(0);
     expect((await queueOf(user, profile, "?status=failed")).totalCount).toBe(1);
+    // The history tells the truth: failed, with the reason, not "scheduled".
+    const [entry] = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
+    expect(entry).toMatchObject({ pinId: scheduledPin.id, state: "failed", postedAt: null, credits: 1 });
+    expect(entry.error).toContain("Board not found");
 
     // Fixing the board queues it again; it is then posted.
     const fixed = await post(user, "/api/scheduling/updateScheduledPin", { pin: { id: scheduledPin.id, boardId: profile.boards[0].id, scheduledTime: soon(500) } });
@@ -481,6 +563,63 @@ describe("another user's profile and pins", () => {
 });
 
 describe("pin history", () => {
+  it("is one entry per pin, with the time it is scheduled for as its queue has it, and says when it was deleted", async () => {
+    const user = await signUpUser({ firstName: "Quinn" });
+    const profile = await connectProfile(user, pinterestName("quinn_history"));
+    await grantCredits(user, 10);
+    await post(user, "/api/scheduling/saveSchedulingSettings", {
+      newSettings: { timezone: { label: "New York", value: "America/New_York" }, windowOneTimes: farWindow(), windowTwoTimes: null },
+      pinterestProfileUsername: profile.username,
+    });
+    const clickedAt = Date.now();
+    const { scheduledPins } = await read(await schedule(user, { pins: [imagePin(profile, { title: "Queued pin" }), imagePin(profile, { title: "Pin to delete" })] }));
+    const history = async () => (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as { title: string; state: string; scheduledForUTCTimestamp: number; timeZone: string }[];
+    const entry = async (title: string) => (await history()).find((row) => row.title === title)!;
+    expect(await history()).toHaveLength(2);
+    const queued = await entry("Queued pin");
+    expect(queued).toMatchObject({ state: "scheduled", scheduledForUTCTimestamp: scheduledPins[0].scheduledTimeUTCTimestamp, postedAt: null, credits: 1, timeZone: "America/New_York" });
+    expect(queued.scheduledForUTCTimestamp, "when it posts, not when it was clicked").toBeGreaterThan(clickedAt + 3_600_000);
+
+    // Moved in the queue: the history follows.
+    const moved = Date.now() + 9 * 86_400_000;
+    expect((await post(user, "/api/scheduling/updateScheduledPin", { pin: { id: scheduledPins[0].id, scheduledTime: moved } })).status).toBe(200);
+    expect(await entry("Queued pin")).toMatchObject({ state: "scheduled", scheduledForUTCTimestamp: moved });
+    // Deleted before it posted: it says so, and keeps the credit it cost.
+    expect((await post(user, "/api/scheduling/deleteScheduledPin", { pinId: scheduledPins[1].id })).status).toBe(200);
+    expect(await entry("Pin to delete")).toMatchObject({ state: "deleted", credits: 1 });
+    // A disconnected profile's pins were taken out of its queue.
+    expect((await post(user, "/api/pinterestAPI/removeAuthorizedPinterestProfile", { username: profile.username })).status).toBe(200);
+    expect(await entry("Queued pin")).toMatchObject({ state: "deleted", timeZone: null });
+  });
+
+  it("merges the two entries older versions wrote for a posted pin into one (migration 0011)", async () => {
+    const user = await signUpUser({ firstName: "Rosa" });
+    const migration = testEnv.TEST_MIGRATIONS.find((m: { name: string }) => m.name.startsWith("0011_"));
+    expect(migration, "migration 0011").toBeDefined();
+    // What the old code wrote: a "scheduled" entry when charged, a second "pinned" one (0 credits) when posted, and a download.
+    const scheduledAt = 1_790_000_000_000;
+    const postedAt = scheduledAt + 60_000;
+    const legacy = (id: string, action: string, credits: number, reference: string, createdAt: number, pinterestPinId: string | null) =>
+      testEnv.DB.prepare(
+        `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at)
+         VALUES (?1, ?2, ?3, 'image', ?4, 'Old oats', 'https://linen.example/oats', 'https://linen.example/oats.jpeg', 'b1', 'Breakfast', 'old_profile', ?5, ?6, ?7)`,
+      ).bind(id, user.userId, action, credits, pinterestPinId, reference, createdAt);
+    await testEnv.DB.batch([
+      legacy(crypto.randomUUID(), "scheduled", 1, "scheduled:oldpin0001", scheduledAt - 86_400_000, null),
+      legacy(crypto.randomUUID(), "pinned", 0, "pinned:oldpin0001", postedAt, "98765"),
+      legacy(crypto.randomUUID(), "downloaded", 1, "pin-download:abc", scheduledAt - 2 * 86_400_000, null),
+    ]);
+    // Its data statements, run again over these rows (its columns and index exist already).
+    const dataStatements = (migration!.queries as string[]).map((query) => query.replace(/^--.*$/gm, "").trim()).filter((query) => /^(UPDATE|DELETE)/i.test(query));
+    expect(dataStatements.length).toBeGreaterThanOrEqual(4);
+    await testEnv.DB.batch(dataStatements.map((query) => testEnv.DB.prepare(query)));
+
+    const rows = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
+    expect(rows.map((row: { state: string }) => row.state)).toEqual(["posted", "downloaded"]);
+    expect(rows[0]).toMatchObject({ action: "scheduled", pinId: "oldpin0001", credits: 1, postedAtUTCTimestamp: postedAt, pinterestPinId: "98765", pinterestUrl: "https://www.pinterest.com/pin/98765/" });
+    expect(rows[1]).toMatchObject({ action: "downloaded", credits: 1, scheduledFor: null, postedAt: null });
+  });
+
   it("answers pages of 30, newest first, older than startAtDate", async () => {
     const user = await signUpUser({ firstName: "Lena" });
     const profile = await connectProfile(user, pinterestName("lena_history"));

@@ -35,7 +35,6 @@ import {
   deleteScheduledPin,
   listRepeatingPins,
   listScheduledPins,
-  pinHistoryPage,
   resetScheduledTimes,
   saveSchedulingSettings,
   schedulePins,
@@ -44,6 +43,7 @@ import {
   updateScheduledPin,
   updateScheduledPins,
 } from "../services/scheduling.ts";
+import { pinHistoryPage } from "../services/pin-history.ts";
 import { apiError } from "./errors.ts";
 import { router, type AppBindings } from "./hono.ts";
 import { idempotencyKey, valid } from "./validation.ts";
@@ -59,7 +59,9 @@ schedulingApi.post("/scheduling/saveSchedulingSettings", valid("json", SaveSched
 
 /**
  * One pin (the Scheduled pin fields) or `{pins: [...]}` (bulk scheduling, up
- * to 200, all or none). Answers 201 with the pins as queued.
+ * to 200). One pin answers 201 with the pin as queued, or its refusal. A batch
+ * answers per pin: the pins scheduled and `failedPins`, the ones refused on
+ * their own (201 when at least one was scheduled, else 200).
  */
 async function schedulePinHandler(c: Context<AppBindings>) {
   let input: unknown;
@@ -78,8 +80,9 @@ async function schedulePinHandler(c: Context<AppBindings>) {
   // One pin may name its idempotency key in the Idempotency-Key header too; a batch names one per pin.
   if (batch && c.req.header("idempotency-key") !== undefined) return apiError(c, 400, "Send a reference with each pin instead of an Idempotency-Key header.", "Idempotency-Key");
   if (!batch) pins[0] = { ...pins[0], reference: idempotencyKey(c, pins[0].reference) };
-  const result = await schedulePins(c.env, c.var.auth.user, pins, batch ? (index) => `pins.${index}.` : () => "");
-  return c.json((batch ? result : { ...result, scheduledPin: result.scheduledPins[0] }) satisfies ScheduleResponse, 201);
+  const result = await schedulePins(c.env, c.var.auth.user, pins, { batch, fieldPrefix: batch ? (index) => `pins.${index}.` : () => "" });
+  if (batch) return c.json(result satisfies ScheduleResponse, result.scheduledPins.length > 0 ? 201 : 200);
+  return c.json({ ...result, scheduledPin: result.scheduledPins[0] } satisfies ScheduleResponse, 201);
 }
 schedulingApi.post("/scheduling/schedulePin", schedulePinHandler);
 

@@ -331,8 +331,18 @@ export const pinHistory = sqliteTable(
     /** The idempotency reference of the credit spend that paid for it. */
     reference: text("reference").notNull(),
     createdAt: createdAt(),
+    /** The pin's id in its profile's queue (ProfileScheduler), for a scheduled pin: one entry per pin. */
+    pinId: text("pin_id"),
+    /** When the pin is scheduled to post (ms), as placed; its queue knows any later change. */
+    scheduledFor: integer("scheduled_for"),
+    /** When the pin was posted to Pinterest (ms). */
+    postedAt: integer("posted_at"),
   },
-  (t) => [uniqueIndex("pin_history_user_reference").on(t.userId, t.reference), index("pin_history_user_created").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("pin_history_user_reference").on(t.userId, t.reference),
+    index("pin_history_user_created").on(t.userId, t.createdAt),
+    index("pin_history_user_pin").on(t.userId, t.pinId),
+  ],
 );
 
 /**

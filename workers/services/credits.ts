@@ -201,12 +201,13 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
   throw new OutOfCredits();
 }
 
-function historyStatement(env: Env, userId: string, details: PinDetails, spend: CreditSpend, reference: string, historyId: string, now: number): D1PreparedStatement {
+function historyStatement(env: Env, userId: string, item: PinHistoryItem, reference: string, historyId: string, now: number): D1PreparedStatement {
+  const { details, spend, pin } = item;
   const paid = spend.amount === 0 ? "1" : "EXISTS (SELECT 1 FROM credit_ledger WHERE user_id = ?2 AND reference = ?15)";
   return env.DB.prepare(
     `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
-                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16
+                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19
      WHERE ${paid}
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING id`,
@@ -227,12 +228,26 @@ function historyStatement(env: Env, userId: string, details: PinDetails, spend: 
     details.pinterestPinId ?? null,
     reference,
     now,
+    pin?.id ?? null,
+    pin?.scheduledFor ?? null,
+    // A pin pinned at once is posted when it is recorded; a scheduled one when its queue posts it.
+    details.action === "pinned" ? (pin?.postedAt ?? now) : null,
   );
+}
+
+/** The pin of a profile's queue a history row stands for: one row per pin, from scheduling to posting. */
+export interface QueuedPinRef {
+  id: string;
+  /** When it is scheduled to post (ms). */
+  scheduledFor: number | null;
+  /** When it was posted (ms), for a pin recorded as it is posted. */
+  postedAt?: number;
 }
 
 export interface PinHistoryItem {
   details: PinDetails;
   spend: CreditSpend;
+  pin?: QueuedPinRef;
   /** A render for scheduling this spend pays for: served under /media once the spend is written (pin-renders.ts). */
   unlocksRender?: string;
 }
@@ -264,14 +279,14 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
   if (items.length === 0) return [];
   if (items.length > MAX_PIN_HISTORY_BATCH) throw new Error(`addPinHistories takes at most ${MAX_PIN_HISTORY_BATCH} pins per call`);
   items.forEach(({ spend }) => checkSpend(spend));
-  const prepared = items.map(({ details, spend }) => ({ details, spend, reference: spend.reference ?? `pin:${crypto.randomUUID()}`, historyId: crypto.randomUUID() }));
+  const prepared = items.map((item) => ({ item, spend: item.spend, reference: item.spend.reference ?? `pin:${crypto.randomUUID()}`, historyId: crypto.randomUUID() }));
   const period = prepared.some(({ spend }) => spend.amount > 0) ? await creditPeriod(env, userId, now) : null;
   const statements: D1PreparedStatement[] = period ? [grantStatement(env, period)] : [];
   for (const item of prepared) {
     // A free item's "spend" is a statement that returns nothing, keeping two statements per item.
     statements.push(
       item.spend.amount === 0 || !period ? env.DB.prepare("SELECT NULL AS id WHERE 0") : spendStatement(env, period, item.spend, item.reference, now),
-      historyStatement(env, userId, item.details, item.spend, item.reference, item.historyId, now),
+      historyStatement(env, userId, item.item, item.reference, item.historyId, now),
     );
   }
   // Renders paid for by these spends are unlocked in the same transaction, only where the spend's row exists.
@@ -315,9 +330,9 @@ export async function addPinHistory(
   userId: string,
   details: PinDetails,
   spend: CreditSpend,
-  now = Date.now(),
+  options: { now?: number; pin?: QueuedPinRef } = {},
 ): Promise<{ charged: boolean; historyId: string }> {
-  const [result] = await addPinHistories(env, userId, [{ details, spend }], now);
+  const [result] = await addPinHistories(env, userId, [{ details, spend, pin: options.pin }], options.now ?? Date.now());
   return result;
 }
 

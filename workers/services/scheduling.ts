@@ -1,11 +1,9 @@
-import { and, desc, eq, gte, lt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import {
-  pinterestPinUrl,
   RESET_TIMES_FAILED_MESSAGE,
-  PIN_HISTORY_PAGE_SIZE,
   type NewScheduledPin,
-  type PinHistoryItem,
+  type PinScheduleFailure,
   type QueueView,
   type RepeatingPin,
   type RepeatingPinsPage,
@@ -19,13 +17,13 @@ import type { SchedulingSettings } from "../../contracts/scheduling.ts";
 import type { NewPinInput, Refusal, Reserved } from "../../durable-objects/profile-scheduler.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
-import { pinHistory, pinterestProfiles } from "../db/schema.ts";
+import { pinterestProfiles } from "../db/schema.ts";
 import { pinHistoryDetails, type SortOrder } from "../domain/pin-queue.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
-import { claimKeys, finishKeys, releaseKeys, requestHash } from "./idempotency.ts";
+import { claimKeys, finishKeys, releaseKeys, requestHash, type Claim } from "./idempotency.ts";
 import { rendersToUnlock } from "./pin-renders.ts";
 import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
@@ -91,15 +89,26 @@ interface ScheduledPinAnswer {
 export const PIN_DELETED_SINCE_MESSAGE = "This reference was used for a pin that has been deleted since. Use a new reference to schedule it again.";
 
 /**
- * Schedules pins, all or none: every profile named must be the caller's, a
- * SpecificDate must be in the future, the 48-hour rule holds, and every new
- * pin's credit is charged (image 1, video 5, once per pin). A pin's
- * `reference` is its idempotency key (decision 017): a replay with the same
- * content answers the pin as first scheduled, with nothing charged; the same
- * reference with other content is refused (409). `fieldPrefix(i)` names fields
- * in messages.
+ * Schedules pins. The request as a whole must hold: every profile named must
+ * be the caller's, the balance must pay for every pin placed, the queue must
+ * have room (otherwise nothing is scheduled). Each pin then succeeds or is
+ * refused on its own: a SpecificDate must be in the future, the 48-hour rule
+ * holds unless `allowDuplicate`, a reference must not name a pin deleted since.
+ * A batch (`batch`) answers its refused pins in `failedPins` and schedules the
+ * others; a single pin's refusal is the call's error. Every new pin's credit is
+ * charged once (image 1, video 5); refused pins cost nothing and let their
+ * reference go. A pin's `reference` is its idempotency key (decision 017): a
+ * replay with the same content answers the pin as first scheduled, with nothing
+ * charged; the same reference with other content is refused (409).
+ * `fieldPrefix(i)` names fields in messages.
  */
-export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[], fieldPrefix: (index: number) => string): Promise<ScheduleResponse> {
+export async function schedulePins(
+  env: Env,
+  user: User,
+  pins: NewScheduledPin[],
+  options: { batch: boolean; fieldPrefix: (index: number) => string },
+): Promise<ScheduleResponse> {
+  const { fieldPrefix } = options;
   const now = Date.now();
   const firstWithReference = new Map<string, number>();
   pins.forEach((pin, index) => {
@@ -129,6 +138,10 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
   const replayed = new Map<number, ScheduledPinAnswer>();
   for (const [index, claim] of claims) if (claim.done) replayed.set(index, claim.response as ScheduledPinAnswer);
 
+  // Pins refused on their own, by their place in the request.
+  const failures = new Map<number, PinScheduleFailure>();
+  const fail = (index: number, failure: Omit<PinScheduleFailure, "index" | "reference">) => failures.set(index, { index, reference: pins[index].reference ?? null, ...failure });
+
   // Group the pins to place by profile, keeping each pin's place in the request.
   const groups = new Map<string, { profile: PinterestProfile; inputs: NewPinInput[]; indexes: number[] }>();
   const idOf = new Map<number, string>();
@@ -137,28 +150,33 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
     const profile = profiles.get(pin.pinterestProfileUsername) as PinterestProfile;
     const id = await pinIdFor(profile.id, claims.get(index)?.id);
     idOf.set(index, id);
+    // A replay answers as first scheduled, whenever it comes; a pin to place must be due in the future.
+    if (pin.type === "SpecificDate" && (pin.scheduledTime ?? 0) <= now) {
+      fail(index, { status: 400, reason: "past", error: "scheduledTime must be in the future", field: `${fieldPrefix(index)}scheduledTime` });
+      continue;
+    }
     const group = groups.get(profile.id) ?? { profile, inputs: [], indexes: [] };
     const { reference: _reference, pinterestProfileUsername: _username, scheduledTime, ...fields } = pin;
     group.inputs.push({ ...fields, id, media_id: pin.media_id ?? null, scheduledTime: pin.type === "SpecificDate" ? (scheduledTime ?? null) : null });
     group.indexes.push(index);
     groups.set(profile.id, group);
   }
-  // Keys this request claimed are let go again when it changes nothing, so a corrected request may reuse them.
-  const newClaims = [...claims.entries()].filter(([, claim]) => claim.fresh && !claim.done).map(([index, claim]) => ({ claim, chargedReference: `scheduled:${idOf.get(index)}` }));
-  const letGo = () => releaseKeys(env, user.id, SCHEDULE_OPERATION, newClaims);
-  // A replay answers as first scheduled, whenever it comes; a pin to place must be due in the future.
-  const past = pins.findIndex((pin, index) => !replayed.has(index) && pin.type === "SpecificDate" && (pin.scheduledTime ?? 0) <= now);
-  if (past >= 0) {
-    await letGo();
-    throw new ServiceError(400, "scheduledTime must be in the future", `${fieldPrefix(past)}scheduledTime`);
-  }
+  // Keys are let go again where nothing was done under them, so a corrected request may reuse them.
+  const newClaim = ([index, claim]: [number, Claim]) => claim.fresh && !claim.done && idOf.has(index);
+  const letGo = (which: (index: number) => boolean) =>
+    releaseKeys(
+      env,
+      user.id,
+      SCHEDULE_OPERATION,
+      [...claims.entries()].filter((entry) => newClaim(entry) && which(entry[0])).map(([index, claim]) => ({ claim, chargedReference: `scheduled:${idOf.get(index)}` })),
+    );
 
   // 1. Reserve the places in each queue (held: not posted until confirmed).
-  const reserved: { profile: PinterestProfile; ids: string[]; held: { pin: NewPinInput; index: number }[] }[] = [];
+  const reserved: { profile: PinterestProfile; ids: string[]; held: { pin: NewPinInput; index: number; scheduledFor: number }[] }[] = [];
   const releaseAll = () => Promise.all(reserved.map(({ profile, held }) => schedulerFor(env, profile.id).release(held.map(({ pin }) => pin.id))));
   const refuse = async (error: unknown): Promise<never> => {
     await releaseAll();
-    await letGo();
+    await letGo(() => true);
     throw error;
   };
   for (const { profile, inputs, indexes } of groups.values()) {
@@ -171,15 +189,26 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
       fieldPrefixes: indexes.map(fieldPrefix),
     });
     if (!answer.ok) await refuse(new ServiceError(answer.status, answer.message, answer.field));
-    const states = new Map((answer as Reserved).pins.map((p) => [p.id, p.state]));
-    reserved.push({
-      profile,
-      ids: inputs.map((p) => p.id),
-      held: inputs.flatMap((pin, i) => (states.get(pin.id) === "held" ? [{ pin, index: indexes[i] }] : [])),
+    const placed = (answer as Reserved).pins;
+    const ids: string[] = [];
+    const held: { pin: NewPinInput; index: number; scheduledFor: number }[] = [];
+    placed.forEach((result, i) => {
+      const index = indexes[i];
+      if (result.state === "refused") {
+        const { status, message, field, conflict } = result.refusal;
+        fail(index, { status, reason: "duplicate", error: message, field, conflict });
+      } else if (result.state === "gone") {
+        fail(index, { status: 409, reason: "deleted", error: PIN_DELETED_SINCE_MESSAGE, field: `${fieldPrefix(index)}reference` });
+      } else {
+        ids.push(result.id);
+        if (result.state === "held") held.push({ pin: inputs[i], index, scheduledFor: result.scheduledTime });
+      }
     });
-    const gone = inputs.findIndex((pin) => states.get(pin.id) === "gone");
-    if (gone >= 0) await refuse(new ServiceError(409, PIN_DELETED_SINCE_MESSAGE, `${fieldPrefix(indexes[gone])}reference`));
+    reserved.push({ profile, ids, held });
   }
+  // A single pin's refusal is the call's answer.
+  const refusedAlone = [...failures.values()].sort((a, b) => a.index - b.index);
+  if (!options.batch && refusedAlone.length > 0) await refuse(new ServiceError(refusedAlone[0].status, refusedAlone[0].error, refusedAlone[0].field));
 
   // 2. Charge the credits of the new pins (once per pin id), unlocking the renders they use.
   let creditsCharged = 0;
@@ -187,7 +216,7 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
     creditsCharged = await chargeScheduledPins(
       env,
       user,
-      reserved.flatMap(({ profile, held }) => held.map(({ pin, index }) => ({ username: profile.username, pin, render: renders.get(index) }))),
+      reserved.flatMap(({ profile, held }) => held.map(({ pin, index, scheduledFor }) => ({ username: profile.username, pin, scheduledFor, render: renders.get(index) }))),
     );
   } catch (error) {
     await refuse(error);
@@ -197,13 +226,16 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
   const pinsById = new Map<string, ScheduledPin>();
   const repeatingById = new Map<string, RepeatingPin>();
   for (const { profile, ids } of reserved) {
+    if (ids.length === 0) continue;
     const answer = await schedulerFor(env, profile.id).confirm(ids, profile.status, profile.lastError);
     for (const pin of answer.scheduledPins) pinsById.set(pin.id, pin);
     for (const pin of answer.repeatingPins) repeatingById.set(pin.id, pin);
   }
+  await letGo((index) => failures.has(index));
   const answers = pins.map((_, index): ScheduledPinAnswer | null => {
     const replay = replayed.get(index);
     if (replay) return replay;
+    if (failures.has(index)) return null;
     const id = idOf.get(index) as string;
     const scheduledPin = pinsById.get(id);
     return scheduledPin ? { scheduledPin, repeatingPin: repeatingById.get(`${id}-repeat`) ?? null } : null;
@@ -218,16 +250,18 @@ export async function schedulePins(env: Env, user: User, pins: NewScheduledPin[]
   return {
     scheduledPins: found.map((answer) => answer.scheduledPin),
     repeatingPins: found.flatMap((answer) => (answer.repeatingPin ? [answer.repeatingPin] : [])),
+    failedPins: refusedAlone,
     creditsCharged,
   };
 }
 
 /**
- * Charges each new pin's credit with its "scheduled" pin history row (image 1,
- * video 5; reference `scheduled:<pin id>`), after checking that the balance
- * pays them all. Answers the credits charged now (a retried pin was charged before).
+ * Charges each new pin's credit with its "scheduled" pin history entry (image
+ * 1, video 5; reference `scheduled:<pin id>`; the time it was placed at),
+ * after checking that the balance pays them all. Answers the credits charged
+ * now (a retried pin was charged before).
  */
-async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput; render?: string }[]): Promise<number> {
+async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput; scheduledFor: number; render?: string }[]): Promise<number> {
   await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + CREDIT_COSTS[pin.mediaType], 0));
   let charged = 0;
   for (let start = 0; start < charges.length; start += MAX_PIN_HISTORY_BATCH) {
@@ -235,9 +269,10 @@ async function chargeScheduledPins(env: Env, user: User, charges: { username: st
     const results = await addPinHistories(
       env,
       user.id,
-      batch.map(({ username, pin, render }) => ({
+      batch.map(({ username, pin, scheduledFor, render }) => ({
         details: pinHistoryDetails({ ...pin, pinterestProfileUsername: username }, "scheduled", null),
         spend: { category: pin.mediaType, amount: CREDIT_COSTS[pin.mediaType], reason: "Pin scheduled", reference: `scheduled:${pin.id}` },
+        pin: { id: pin.id, scheduledFor },
         unlocksRender: render,
       })),
     );
@@ -346,42 +381,4 @@ export async function deleteRepeatingPin(env: Env, user: User, pinId: string): P
 /** Forgets a profile's whole queue (called when the profile is disconnected). */
 export async function clearProfileQueue(env: Env, profileId: string): Promise<void> {
   await schedulerFor(env, profileId).clear();
-}
-
-// ------------------------------------------------------------------ pin history
-
-/** A page of the caller's pin history, newest first: older than startAtDate (ties broken by id after lastId). */
-export async function pinHistoryPage(env: Env, user: User, options: { startAtDate?: number | null; lastId?: string }): Promise<PinHistoryItem[]> {
-  // created_at is stored with sub-millisecond noise (unixepoch('subsec') * 1000): compare whole milliseconds.
-  const start = options.startAtDate ?? null;
-  const cursor =
-    start === null
-      ? undefined
-      : options.lastId
-        ? or(lt(pinHistory.createdAt, start - 0.5), and(gte(pinHistory.createdAt, start - 0.5), lt(pinHistory.createdAt, start + 0.5), lt(pinHistory.id, options.lastId)))
-        : lt(pinHistory.createdAt, start - 0.5);
-  const rows = await database(env.DB)
-    .select()
-    .from(pinHistory)
-    .where(and(eq(pinHistory.userId, user.id), cursor))
-    .orderBy(desc(pinHistory.createdAt), desc(pinHistory.id))
-    .limit(PIN_HISTORY_PAGE_SIZE);
-  return rows.map((row) => ({
-    id: row.id,
-    action: row.action,
-    category: row.category,
-    credits: row.credits,
-    title: row.title,
-    description: row.description,
-    url: row.url,
-    imageUrl: row.imageUrl,
-    mediaType: row.mediaType,
-    boardId: row.boardId,
-    boardName: row.boardName,
-    pinterestProfile: row.pinterestProfile,
-    pinterestPinId: row.pinterestPinId,
-    pinterestUrl: pinterestPinUrl(row.pinterestPinId),
-    createdAt: new Date(Math.round(row.createdAt)).toISOString(),
-    createdAtUTCTimestamp: Math.round(row.createdAt),
-  }));
 }

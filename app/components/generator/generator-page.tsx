@@ -73,6 +73,8 @@ function Generator() {
   const pinterest = usePinterest();
   /** The posts the board picker is open for. */
   const [toSchedule, setToSchedule] = useState<string[] | null>(null);
+  /** Posts the 48-hour rule refused, with where they were to go: "Post it anyway" sends them there again. */
+  const [duplicates, setDuplicates] = useState<ReadonlyMap<string, ScheduleTarget>>(new Map());
   const readyCount = useRef(0);
   const drawerClose = useRef<HTMLButtonElement>(null);
 
@@ -216,6 +218,10 @@ function Generator() {
     onDelete: (post) => setConfirmDelete(new Set([post.id])),
     onDownload: (post) => void downloadOnePin(post, { bypassResize: settings.bypassResize, setFlags, toast }),
     onSchedule: (post) => setToSchedule([post.id]),
+    onPostAnyway: (post) => {
+      const target = duplicates.get(post.id);
+      if (target) void schedule([post.id], { ...target, allowDuplicate: true });
+    },
     onSelect: (post, on) =>
       setSelected((current) => {
         const next = new Set(current);
@@ -244,14 +250,18 @@ function Generator() {
   async function schedule(ids: string[], target: ScheduleTarget) {
     setToSchedule(null);
     const wanted = new Set(ids);
+    const forget = (current: ReadonlyMap<string, ScheduleTarget>) => new Map([...current].filter(([id]) => !wanted.has(id)));
+    setDuplicates(forget);
     const label = `Scheduling ${ids.length} ${ids.length === 1 ? "pin" : "pins"}`;
     setBusy({ label, percent: 0 });
     try {
-      await scheduleGridPosts(
+      const result = await scheduleGridPosts(
         posts.filter((post) => wanted.has(post.id)),
         target,
         { bypassResize: settings.bypassResize, setFlags, toast, onPercent: (percent) => setBusy({ label, percent }) },
       );
+      const refused = result.failed.filter((failure) => failure.reason === "duplicate");
+      if (refused.length > 0) setDuplicates((current) => new Map([...forget(current), ...refused.map((failure) => [failure.postId, target] as const)]));
     } finally {
       setBusy(null);
     }
@@ -393,7 +403,7 @@ function Generator() {
         ) : (
           <ul className="post-grid" aria-label="Generated pins">
             {posts.map((post, index) => (
-              <PostCard key={post.id} post={post} index={index} selected={selected.has(post.id)} actions={actions} />
+              <PostCard key={post.id} post={post} index={index} selected={selected.has(post.id)} canPostAnyway={!working && duplicates.has(post.id) && Boolean(post.error)} actions={actions} />
             ))}
           </ul>
         )}

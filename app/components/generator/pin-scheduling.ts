@@ -1,6 +1,6 @@
 import type { Post } from "../../../contracts/post.ts";
 import { renderPostBody } from "../../lib/generator/generate.ts";
-import { creepProgress, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { creepProgress, scheduleSummary, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { schedulePins } from "../../lib/pinterest/scheduling-api.ts";
 import { renderTemplateImage } from "../../lib/pin-images.ts";
 import type { Toaster } from "../shell/toast.tsx";
@@ -36,16 +36,7 @@ export async function scheduleGridPosts(
     });
     clearInterval(timer);
     options.onPercent(100);
-    if (result.scheduled > 0) {
-      options.toast({
-        title: `${result.scheduled} ${result.scheduled === 1 ? "pin" : "pins"} scheduled to ${target.boardName || "the board"}`,
-        description: target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.",
-        kind: "success",
-      });
-    }
-    if (result.failed.length > 0) {
-      options.toast({ title: `${result.failed.length} ${result.failed.length === 1 ? "pin" : "pins"} could not be scheduled`, description: result.failed[0].error, kind: "error" });
-    }
+    options.toast(scheduleSummary(result, target));
     return result;
   } finally {
     clearInterval(timer);

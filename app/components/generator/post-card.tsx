@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { useId } from "react";
 import type { Post } from "../../../contracts/post.ts";
 import { Spinner } from "../spinner.tsx";
 import { PostPreview } from "./post-preview.tsx";
@@ -10,13 +11,16 @@ export interface PostCardActions {
   onDelete(post: Post): void;
   onDownload(post: Post): void;
   onSchedule(post: Post): void;
+  /** Schedules again a post the 48-hour rule refused, allowing the duplicate. */
+  onPostAnyway(post: Post): void;
   onSelect(post: Post, selected: boolean): void;
   onPreviewReady(post: Post): void;
 }
 
 /** One post in the grid: its live preview, title, state and actions. */
-export function PostCard({ post, index, selected, actions }: { post: Post; index: number; selected: boolean; actions: PostCardActions }) {
+export function PostCard({ post, index, selected, canPostAnyway = false, actions }: { post: Post; index: number; selected: boolean; canPostAnyway?: boolean; actions: PostCardActions }) {
   const name = post.title || `Pin ${index + 1}`;
+  const errorId = useId();
   return (
     <li className={`post-card${post.isLocked ? " post-card--locked" : ""}${selected ? " post-card--selected" : ""}`} data-post-id={post.id} data-template={post.templateType} aria-label={`Pin ${index + 1}: ${name}`}>
       <div className="post-card__top">
@@ -42,9 +46,16 @@ export function PostCard({ post, index, selected, actions }: { post: Post; index
         {name}
       </h3>
       {post.error ? (
-        <p className="post-card__error" role="alert">
-          {post.error}
-        </p>
+        <div className="post-card__problem">
+          <p className="post-card__error" role="alert" id={errorId}>
+            {post.error}
+          </p>
+          {canPostAnyway ? (
+            <button type="button" className="chip-button" aria-label={`Post it anyway: pin ${index + 1}`} aria-describedby={errorId} onClick={() => actions.onPostAnyway(post)}>
+              Post it anyway
+            </button>
+          ) : null}
+        </div>
       ) : null}
       <div className="post-card__actions">
         <button type="button" className="chip-button" onClick={() => actions.onEdit(post)} aria-label={`Edit pin ${index + 1}`}>

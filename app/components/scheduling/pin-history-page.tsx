@@ -1,12 +1,35 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { PinHistoryItem } from "../../../contracts/scheduling-api.ts";
+import type { PinHistoryItem, PinHistoryState } from "../../../contracts/scheduling-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { getPinHistory, nextPinHistoryCursor, type PinHistoryCursor } from "../../lib/pinterest/scheduling-api.ts";
+import { formatInZone, GMT, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { Spinner } from "../spinner.tsx";
 import { failureText } from "./use-pinterest.tsx";
 
-const ACTION_LABELS: Record<PinHistoryItem["action"], string> = { pinned: "Posted", scheduled: "Scheduled", downloaded: "Downloaded" };
+const STATE_LABELS: Record<PinHistoryState, string> = {
+  downloaded: "Downloaded",
+  scheduled: "Scheduled",
+  posting: "Posting",
+  paused: "Paused",
+  posted: "Posted",
+  failed: "Failed",
+  deleted: "Deleted",
+};
+const STATE_BADGES: Record<PinHistoryState, string> = {
+  downloaded: "badge badge--warning",
+  scheduled: "badge badge--neutral",
+  posting: "badge badge--neutral",
+  paused: "badge badge--warning",
+  posted: "badge badge--success",
+  failed: "badge badge--danger",
+  deleted: "badge badge--neutral",
+};
+
+/** The zone an entry's times are shown in: its profile's schedule's, else the browser's. */
+function zoneOf(item: PinHistoryItem): string {
+  return item.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone ?? GMT.value;
+}
 
 /** /pin-history (spec section 2): posted, downloaded and scheduled pins, newest first, 30 at a time. */
 export function PinHistoryPage() {
@@ -53,7 +76,7 @@ function PinHistory() {
     <main className="page pin-history-page">
       <header className="scheduling-page__header">
         <h1>Pin history</h1>
-        <p className="muted">Pins you posted, scheduled and downloaded, with the credits each used.</p>
+        <p className="muted">Pins you posted, scheduled and downloaded: one entry per pin, with when it posts and the credits it used.</p>
       </header>
       {state === "loading" ? (
         <p className="loading">
@@ -99,17 +122,22 @@ function PinHistory() {
 
 function HistoryItem({ item }: { item: PinHistoryItem }) {
   const name = item.title || "Untitled pin";
-  const when = new Date(item.createdAtUTCTimestamp);
-  const badge = item.action === "pinned" ? "badge badge--success" : item.action === "scheduled" ? "badge badge--neutral" : "badge badge--warning";
+  const zone = zoneOf(item);
+  const label = STATE_LABELS[item.state];
   return (
-    <li className="history-item" aria-label={`${ACTION_LABELS[item.action]}: ${name}`}>
+    <li className="history-item" aria-label={`${label}: ${name}`}>
       {item.imageUrl ? <img className="history-item__thumb" src={item.imageUrl} alt="" loading="lazy" width={64} height={96} /> : <span className="history-item__thumb" aria-hidden="true" />}
       <div className="history-item__body">
         <h2 className="history-item__title">{name}</h2>
         <p className="history-item__meta">
-          <span className={badge}>{ACTION_LABELS[item.action]}</span>{" "}
-          <time dateTime={when.toISOString()}>{when.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" })}</time>
+          <span className={STATE_BADGES[item.state]}>{label}</span>
         </p>
+        <dl className="history-item__times">
+          {item.state === "downloaded" ? <Moment term="Downloaded" ms={item.createdAtUTCTimestamp} zone={zone} /> : null}
+          {item.scheduledForUTCTimestamp !== null ? <Moment term="Scheduled for" ms={item.scheduledForUTCTimestamp} zone={zone} /> : null}
+          {item.postedAtUTCTimestamp !== null ? <Moment term="Posted" ms={item.postedAtUTCTimestamp} zone={zone} /> : null}
+        </dl>
+        {item.error ? <p className="history-item__meta history-item__error">{item.error}</p> : null}
         {item.boardName || item.boardId || item.pinterestProfile ? (
           <p className="history-item__meta">
             {item.boardName || item.boardId ? <span>Board: {item.boardName || item.boardId}</span> : null}
@@ -132,6 +160,20 @@ function HistoryItem({ item }: { item: PinHistoryItem }) {
         <strong>{formatCredits(item.credits)}</strong> {item.credits === 1 ? "credit" : "credits"}
       </p>
     </li>
+  );
+}
+
+/** One moment of an entry, in its zone: "Scheduled for  Tue, 24 Nov 2026, 19:05 GMT". */
+function Moment({ term, ms, zone }: { term: string; ms: number; zone: string }) {
+  return (
+    <div className="history-item__time">
+      <dt>{term}</dt>
+      <dd>
+        <time dateTime={new Date(ms).toISOString()}>
+          {formatInZone(ms, zone)} {timeZoneLabel(zone)}
+        </time>
+      </dd>
+    </div>
   );
 }
 

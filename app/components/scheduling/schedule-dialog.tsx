@@ -49,9 +49,15 @@ export function ScheduleDialog({
     if (open && !username && activeProfile) setUsername(activeProfile.username);
   }, [open, username, activeProfile]);
 
-  // Repeating is chosen anew for each batch: a second batch never repeats by surprise.
+  // When, duplicates and repeating are chosen anew for each batch: a second batch never
+  // keeps a time that has passed since, posts a duplicate or repeats by surprise.
   useEffect(() => {
-    if (open) setRepeat(false);
+    if (!open) return;
+    setWhen("Queue");
+    setAt("");
+    setAllowDuplicate(false);
+    setRepeat(false);
+    setErrors({});
   }, [open]);
 
   useEffect(() => {
@@ -99,6 +105,7 @@ export function ScheduleDialog({
       when: when === "SpecificDate" ? { type: "SpecificDate", at: instant! } : { type: "Queue" },
       allowDuplicate,
       ...(repeat ? { repeatIntervalInDays: days } : {}),
+      timeZone: zone,
     });
   }
 
@@ -189,6 +196,7 @@ export function ScheduleDialog({
                           className="field__input"
                           type="datetime-local"
                           step={1}
+                          min={dateTimeFieldValue(Date.now(), zone)}
                           value={at}
                           aria-invalid={errors.at ? true : undefined}
                           aria-describedby={errors.at ? `${id}-at-error` : undefined}

@@ -1,7 +1,8 @@
 import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest.ts";
 import type { Post } from "../../../contracts/post.ts";
-import { isWebUrl, MAX_PINS_PER_SCHEDULE, type ScheduleResponse } from "../../../contracts/scheduling-api.ts";
+import { isWebUrl, MAX_PINS_PER_SCHEDULE, type PinRefusalReason, type PinScheduleFailure, type ScheduleResponse } from "../../../contracts/scheduling-api.ts";
 import { scheduleFailureMessage, type NewPinBody } from "./scheduling-api.ts";
+import { formatInZone, timeZoneLabel } from "./times.ts";
 
 /**
  * Scheduling generated posts (spec section 4, Pin scheduling per post): each
@@ -36,6 +37,8 @@ export interface ScheduleTarget {
   allowDuplicate: boolean;
   /** Also repeat each pin every this many days (2-365); absent: post once. */
   repeatIntervalInDays?: number;
+  /** The profile's time zone (IANA): times in messages are shown in it. */
+  timeZone: string;
 }
 
 /** Text cut to at most `max` characters (code points, as Pinterest counts), at a word break when one is near. */
@@ -59,7 +62,8 @@ function hash(text: string): string {
  * reference makes a retried call schedule (and charge) the same pin once.
  */
 export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget): NewPinBody {
-  const when = `${target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue"}${target.repeatIntervalInDays ? `|every${target.repeatIntervalInDays}` : ""}`;
+  // Posting a refused duplicate anyway is a request of its own.
+  const when = `${target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue"}${target.repeatIntervalInDays ? `|every${target.repeatIntervalInDays}` : ""}${target.allowDuplicate ? "|dup" : ""}`;
   const id = post.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 64);
   return {
     reference: `post:${id}:${hash(`${imageURL}|${target.boardId}|${target.sectionId ?? ""}|${when}`)}`,
@@ -94,19 +98,53 @@ export interface BulkScheduleDeps {
 }
 
 export interface BulkScheduleResult {
+  /** Posts asked for. */
+  total: number;
   scheduled: number;
   creditsCharged: number;
-  failed: { postId: string; error: string }[];
+  /**
+   * cause: "pin" when it is this pin's own problem (its render failed, or the server refused it on its own:
+   * `reason`); "call" when a whole schedulePin call failed (the same error for each of its pins).
+   */
+  failed: { postId: string; error: string; cause: "pin" | "call"; reason?: PinRefusalReason }[];
+}
+
+/** "Tue, 24 Nov 2026, 19:05 GMT": an instant as the profile's schedule reads it. */
+function zonedTime(ms: number, zone: string): string {
+  return `${formatInZone(ms, zone)} ${timeZoneLabel(zone)}`;
+}
+
+/**
+ * What a post's card says when the server refused its pin on its own: plain
+ * words, times in the profile's time zone, no field names.
+ */
+export function pinRefusalText(failure: Pick<PinScheduleFailure, "reason" | "conflict">, target: Pick<ScheduleTarget, "when" | "boardName" | "timeZone">): string {
+  if (failure.reason === "duplicate") {
+    const conflict = failure.conflict;
+    const board = conflict?.boardName || target.boardName || "this board";
+    if (!conflict) return `Not scheduled: the same link already goes to ${board} within 48 hours of this time. A link is posted to a board at most once in 48 hours.`;
+    const other = conflict.title ? ` ("${conflict.title}")` : "";
+    const clash =
+      conflict.state === "posted"
+        ? `the same link was posted to ${board} on ${zonedTime(conflict.atUTCTimestamp, target.timeZone)}${other}`
+        : `the same link is already scheduled to ${board} for ${zonedTime(conflict.atUTCTimestamp, target.timeZone)}${other}`;
+    return `Not scheduled: ${clash}. A link is posted to a board at most once in 48 hours.`;
+  }
+  if (failure.reason === "past") {
+    const at = target.when.type === "SpecificDate" ? `, ${zonedTime(target.when.at, target.timeZone)},` : "";
+    return `Not scheduled: the chosen time${at} had passed by the time the pin was sent. Schedule it again for a later time.`;
+  }
+  return "Not scheduled: this pin was scheduled before and deleted since. Change the pin or its time to schedule it again.";
 }
 
 /** Schedules the posts to one board; a failed render or call marks its posts and does not stop the others. */
 export async function schedulePosts(posts: readonly Post[], target: ScheduleTarget, deps: BulkScheduleDeps): Promise<BulkScheduleResult> {
-  const result: BulkScheduleResult = { scheduled: 0, creditsCharged: 0, failed: [] };
+  const result: BulkScheduleResult = { total: posts.length, scheduled: 0, creditsCharged: 0, failed: [] };
   if (posts.length === 0) return result;
   deps.setFlags(new Set(posts.map((post) => post.id)), { isScheduling: true, isScheduled: false, error: "" });
-  const fail = (ids: string[], error: string) => {
+  const fail = (ids: string[], error: string, cause: "pin" | "call", reason?: PinRefusalReason) => {
     deps.setFlags(new Set(ids), { isScheduling: false, isScheduled: false, error });
-    for (const postId of ids) result.failed.push({ postId, error });
+    for (const postId of ids) result.failed.push(reason ? { postId, error, cause, reason } : { postId, error, cause });
   };
 
   // 1. Render every pin (a few at a time).
@@ -119,7 +157,7 @@ export async function schedulePosts(posts: readonly Post[], target: ScheduleTarg
       try {
         ready.push({ post, body: pinBodyOf(post, await deps.render(post), target) });
       } catch (error) {
-        fail([post.id], `Unable to render the pin: ${error instanceof Error && error.message ? error.message : "please try again."}`);
+        fail([post.id], `Unable to render the pin: ${error instanceof Error && error.message ? error.message : "please try again."}`, "pin");
       }
       rendered += 1;
       deps.onFloor(renderedFloor(rendered, posts.length));
@@ -136,13 +174,37 @@ export async function schedulePosts(posts: readonly Post[], target: ScheduleTarg
     const ids = batch.map(({ post }) => post.id);
     try {
       const answer = await deps.schedule(batch.map(({ body }) => body));
-      deps.setFlags(new Set(ids), { isScheduling: false, isScheduled: true, error: "" });
-      result.scheduled += batch.length;
+      // Each pin refused on its own says why on its card; the others are scheduled.
+      const refused = new Map((answer.failedPins ?? []).filter((failure) => failure.index in ids).map((failure) => [failure.index, failure]));
+      for (const [index, failure] of refused) fail([ids[index]], pinRefusalText(failure, target), "pin", failure.reason);
+      const scheduled = ids.filter((_, index) => !refused.has(index));
+      deps.setFlags(new Set(scheduled), { isScheduling: false, isScheduled: true, error: "" });
+      result.scheduled += scheduled.length;
       result.creditsCharged += answer.creditsCharged;
     } catch (error) {
-      fail(ids, scheduleFailureMessage(error));
+      fail(ids, scheduleFailureMessage(error), "call");
     }
     deps.onFloor(RENDER_SHARE + Math.round(((BULK_PROGRESS_CAP - RENDER_SHARE) * Math.min(ready.length, start + batch.length)) / ready.length));
   }
   return result;
+}
+
+const pinsText = (n: number) => `${n} ${n === 1 ? "pin" : "pins"}`;
+
+/**
+ * The one toast that sums a bulk schedule up: how many of the pins were
+ * scheduled. A pin refused on its own is explained on its card only; a failure
+ * of the whole call (the same for every pin) is told here once.
+ */
+export function scheduleSummary(result: BulkScheduleResult, target: ScheduleTarget): { title: string; description: string; kind: "success" | "error" } {
+  const board = target.boardName || "the board";
+  const failed = result.failed.length;
+  const whereTimes = target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.";
+  if (failed === 0) return { title: `${pinsText(result.scheduled)} scheduled to ${board}`, description: whereTimes, kind: "success" };
+  const callFailure = result.failed.find((failure) => failure.cause === "call");
+  const why = callFailure ? callFailure.error : failed === 1 ? "Its card says why." : "Each card says why.";
+  if (result.scheduled === 0) {
+    return { title: result.total === 1 ? "The pin could not be scheduled" : `None of the ${pinsText(result.total)} could be scheduled`, description: why, kind: "error" };
+  }
+  return { title: `${result.scheduled} of ${pinsText(result.total)} scheduled to ${board}`, description: `${pinsText(failed)} could not be scheduled. ${why}`, kind: "error" };
 }
