@@ -1,3 +1,4 @@
+import type { ShopProfileView } from "./shops.ts";
 import type { AuthorizedPinterestProfile } from "./pinterest-connection.ts";
 import * as v from "valibot";
 import { body, Email, NamePart } from "./fields.ts";
@@ -80,7 +81,8 @@ export interface UserCredentials {
   cookiesConsent: boolean | null;
   usedPinCredits: number;
   authorizedPinterestProfiles: AuthorizedPinterestProfile[];
-  authorizedShops: { shopType: string; shopName: string }[];
+  /** Connected shops (spec: authorizedShops); tokens stay on the server. */
+  authorizedShops: ShopProfileView[];
   stripeCheckoutSessionID: string | null;
   wordpressAccessKey: string | null;
   onboardingChecklist: OnboardingStepView[];

@@ -25,6 +25,7 @@ import { schedulingApi, schedulingHighMem, schedulingVideo } from "./api/schedul
 import { stripeApi } from "./api/stripe.ts";
 import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
+import { shopsApi } from "./api/shops.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -50,6 +51,7 @@ api.route("/", mediaApi);
 api.route("/", draftsApi);
 api.route("/", schedulingApi);
 api.route("/", ai);
+api.route("/", shopsApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

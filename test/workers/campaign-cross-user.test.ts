@@ -1,3 +1,4 @@
+import { saveShopConnection } from "../../workers/services/shops.ts";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
@@ -166,6 +167,18 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     await approvePayPal(paypal.approveLink(created.links)!);
     await p.ok(200, "/api/subscriptions/activateUserSubscription", { subscriptionID: created.id, planId: "starter-monthly" });
     return { values: { id: created.id }, marks: [created.id] };
+  },
+  async shopProfile(p) {
+    // Until a provider's connection flow exists in the stand-ins, the shop is saved as a finished connection would save it.
+    const shopName = p.mark("shop");
+    const profile = await saveShopConnection(testEnv, p.user.userId, {
+      shopType: "Etsy",
+      shopId: `${p.label.toLowerCase()}${Date.now().toString(36)}`,
+      shopName,
+      shopUrl: null,
+      credentials: { accessToken: p.mark("shop token") },
+    });
+    return { values: { id: profile.id }, marks: [profile.id, shopName, p.mark("shop token")] };
   },
   async shopifyCharge(p) {
     p.shop = newShop(`xu-${p.label.toLowerCase()}`);

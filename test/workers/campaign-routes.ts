@@ -21,7 +21,8 @@ export type ResourceKind =
   | "shopifyCharge"
   | "stripeSession"
   | "lifetimeSession"
-  | "paypalSubscription";
+  | "paypalSubscription"
+  | "shopProfile";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -222,6 +223,10 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /highMemLimitApi/openAI/rewriteTextNoDuplicates": { body: { prompt: "Linen napkins", numResults: 2 } },
   "POST /highMemLimitApi/openAI/rewriteTextNoDuplicatesFree": { body: { prompt: "Linen napkins", numResults: 2 } },
   "POST /api/dev/scheduling/rerunAlarm": { body: { pinterestProfileUsername: "someone" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  "GET /api/shops": { listsOwn: true },
+  "POST /api/etsyAPI/activateShopProfile": { body: { shopID: "shop1" }, owns: { kind: "shopProfile", field: "shopID" } },
+  "POST /api/etsyAPI/deactivateAllShopProfiles": {},
+  "DELETE /api/etsyAPI/removeShopProfile/:shop": { params: { shop: "shop1" }, owns: { kind: "shopProfile", param: "shop" } },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 

@@ -376,6 +376,35 @@ export const pinterestProfiles = sqliteTable(
   (t) => [uniqueIndex("pinterest_profiles_user_username").on(t.userId, t.username), index("pinterest_profiles_refresh").on(t.accessExpiresAt)],
 );
 
+/**
+ * A shop a user connected (spec: authorizedShops, Shop profile): Etsy,
+ * Shopify or WooCommerce. `shopId` is the provider's (Etsy's shop id, the
+ * myshopify domain, the WooCommerce site's address); the credentials are
+ * sealed at rest bound to the row id, like Pinterest's (decision 027). At most
+ * one of a user's shops is active: the one /products opens on.
+ */
+export const shopProfiles = sqliteTable(
+  "shop_profiles",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    shopType: text("shop_type", { enum: ["Etsy", "Shopify", "WooCommerce"] }).notNull(),
+    shopId: text("shop_id").notNull(),
+    shopName: text("shop_name").notNull(),
+    shopUrl: text("shop_url"),
+    /** The provider's credentials as JSON (tokens, keys, expiry), sealed. */
+    credentialsSealed: text("credentials_sealed").notNull(),
+    scopes: text("scopes").notNull().default(""),
+    isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
+    status: text("status", { enum: ["ok", "reauth"] }).notNull().default("ok"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("shop_profiles_user_shop").on(t.userId, t.shopType, t.shopId), index("shop_profiles_user").on(t.userId)],
+);
+
 /** One-time OAuth state checks (hashed), recorded before the redirect to Pinterest. */
 export const pinterestOauthStates = sqliteTable(
   "pinterest_oauth_states",

@@ -10,6 +10,7 @@ import type { User } from "./accounts.ts";
 import { usedCreditsThisMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 import { authorizedProfiles } from "./pinterest-connection.ts";
+import { authorizedShops } from "./shops.ts";
 
 /** The user credentials of spec section 3 (GET /api/user). */
 export function credentialsOf(
@@ -17,6 +18,7 @@ export function credentialsOf(
   user: User,
   usedPinCredits = 0,
   authorizedPinterestProfiles: UserCredentials["authorizedPinterestProfiles"] = [],
+  shops: UserCredentials["authorizedShops"] = [],
 ): UserCredentials {
   return {
     userId: user.id,
@@ -36,8 +38,8 @@ export function credentialsOf(
     cookiesConsent: user.cookiesConsent ?? null,
     usedPinCredits,
     authorizedPinterestProfiles,
-    // Shops and payment sessions arrive with their features.
-    authorizedShops: [],
+    authorizedShops: shops,
+    // Payment sessions arrive with their feature.
     stripeCheckoutSessionID: null,
     wordpressAccessKey: null,
     onboardingChecklist: onboardingChecklist(user.onboardingDone, user.isEmailVerified),
@@ -46,8 +48,8 @@ export function credentialsOf(
 
 /** The credentials with usedPinCredits read from the credit ledger. */
 export async function currentCredentials(env: Env, user: User): Promise<UserCredentials> {
-  const [used, profiles] = await Promise.all([usedCreditsThisMonth(env, user.id), authorizedProfiles(env, user.id)]);
-  return credentialsOf(env, user, used, profiles);
+  const [used, profiles, shops] = await Promise.all([usedCreditsThisMonth(env, user.id), authorizedProfiles(env, user.id), authorizedShops(env, user.id)]);
+  return credentialsOf(env, user, used, profiles, shops);
 }
 
 export async function updateProfile(

@@ -1,0 +1,20 @@
+import { ActivateShopProfileBody, RemoveShopProfileParam } from "../../contracts/shops.ts";
+import { requireUser } from "../auth/middleware.ts";
+import { activateShopProfile, authorizedShops, deactivateAllShopProfiles, removeShopProfile } from "../services/shops.ts";
+import { router } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/** Shop profiles (spec section 7, Shops and catalogs): the spec keeps them under /etsyAPI for every kind of shop. */
+export const shopsApi = router();
+
+shopsApi.get("/shops", requireUser, async (c) => c.json({ authorizedShops: await authorizedShops(c.env, c.var.auth.user.id) }));
+
+shopsApi.post("/etsyAPI/activateShopProfile", requireUser, valid("json", ActivateShopProfileBody), async (c) =>
+  c.json({ authorizedShops: await activateShopProfile(c.env, c.var.auth.user.id, c.req.valid("json").shopID) }),
+);
+
+shopsApi.post("/etsyAPI/deactivateAllShopProfiles", requireUser, async (c) => c.json({ authorizedShops: await deactivateAllShopProfiles(c.env, c.var.auth.user.id) }));
+
+shopsApi.delete("/etsyAPI/removeShopProfile/:shop", requireUser, valid("param", RemoveShopProfileParam), async (c) =>
+  c.json({ authorizedShops: await removeShopProfile(c.env, c.var.auth.user.id, c.req.valid("param").shop) }),
+);
