@@ -197,6 +197,10 @@ describe("scheduling pins to Pinterest", () => {
     // Two days ahead: the pin stays in the queue for the whole test.
     await dialog.getByLabel("At a date and time").check();
     await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 2 * 86_400_000));
+    // Its groups are fieldsets for their legends, never framed in the browser's raw border.
+    for (const name of ["When", "Repeat"]) {
+      expect(await dialog.getByRole("group", { name }).evaluate((fieldset) => getComputedStyle(fieldset).borderTopStyle), name).toBe("none");
+    }
 
     // The interval is checked before anything is sent, and is reachable by keyboard.
     await dialog.getByLabel("Repeat every 7 days").focus();
