@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { creditCount, creditMeter } from "../../workers/domain/credit-meter.ts";
-import { planCardAction, planStatusLabel } from "../../workers/domain/plans.ts";
+import { planCardAction, planDisplayName, planStatusLabel } from "../../workers/domain/plans.ts";
 
 // Issue 13 section 3: credits and plan in sight.
 
@@ -41,6 +41,13 @@ describe("plan status as the user reads it", () => {
     expect(planStatusLabel({ ...starter, planStatus: "Cancelled", cancelSubscriptionDate: NOW + 86_400_000 }, NOW)).toBe("Cancelled");
     // Cancelled and past its date: back on Free.
     expect(planStatusLabel({ ...starter, planStatus: "Cancelled", cancelSubscriptionDate: NOW - 1 }, NOW)).toBe("Free");
+  });
+
+  it("names plans as people read them, not by their ids", () => {
+    expect(planDisplayName("free")).toBe("Free");
+    expect(planDisplayName("pro-annual")).toBe("Pro (annual)");
+    expect(planDisplayName("starter-monthly")).toBe("Starter (monthly)");
+    expect(planDisplayName("lifetime")).toBe("Lifetime");
   });
 });
 
