@@ -84,7 +84,7 @@ describe("pin credits in sight", () => {
     expect(await overflowing(page)).toEqual([]);
   });
 
-  it("is not shown to visitors who are not signed in", async () => {
+  it("is not shown to visitors who are not signed in, and fits the narrowest wide navbar", async () => {
     const page = await browser.newPage();
     await open(page, "/pricing");
     await page.getByRole("list", { name: "Monthly plans" }).getByText("$16.99").waitFor();
@@ -93,5 +93,9 @@ describe("pin credits in sight", () => {
     await signUpInBrowser(page);
     await open(page, "/pricing");
     await expect.poll(() => navCredits(page).textContent()).toContain("0/10");
+    // The wide layout starts at 800 px: links, help, credits and the account menu still fit.
+    await page.setViewportSize({ width: 800, height: 700 });
+    await expect.poll(() => navCredits(page).isVisible()).toBe(true);
+    expect(await overflowing(page)).toEqual([]);
   });
 });
