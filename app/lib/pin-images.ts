@@ -1,5 +1,6 @@
 import type { RenderedPin, RenderTemplateImageBody } from "../../contracts/render.ts";
 import { ApiError, apiJson } from "./api-client.ts";
+import { creditsMayHaveChanged } from "./credit-events.ts";
 
 export type RenderedPinImage = Pick<RenderedPin, "url" | "fileName" | "width" | "height"> & Partial<RenderedPin>;
 
@@ -17,6 +18,9 @@ export async function renderTemplateImage(body: RenderTemplateImageBody): Promis
   } catch (error) {
     if (error instanceof ApiError && error.status === 500) return call();
     throw error;
+  } finally {
+    // A download is charged (or refused for want of credits): the balance shown is read again.
+    if ((body.purpose ?? "download") === "download") creditsMayHaveChanged();
   }
 }
 

@@ -1,18 +1,22 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { UserCredentials } from "../../contracts/user.ts";
 import { sessionCookieFrom } from "../../workers/auth/session-cookie.ts";
-import { authenticateCookie } from "../../workers/services/accounts.ts";
+import { authenticateCookie, type User } from "../../workers/services/accounts.ts";
 import { currentCredentials } from "../../workers/services/users.ts";
 import { APP_VERSION } from "../../workers/version.ts";
 import type { PublicEnv } from "./public-env.ts";
 
-/** The signed-in user of a page request (from the session cookie), or null. */
-export async function currentUser(request: Request, context: AppLoadContext): Promise<UserCredentials | null> {
+/** The account signed in on a page request (from the session cookie), or null. */
+export async function signedInAccount(request: Request, context: AppLoadContext): Promise<User | null> {
   const cookie = sessionCookieFrom(request.headers.get("cookie"));
   if (!cookie) return null;
-  const env = context.cloudflare.env;
-  const auth = await authenticateCookie(env, cookie);
-  return auth ? currentCredentials(env, auth.user) : null;
+  return (await authenticateCookie(context.cloudflare.env, cookie))?.user ?? null;
+}
+
+/** The signed-in user's credentials of a page request, or null. */
+export async function currentUser(request: Request, context: AppLoadContext): Promise<UserCredentials | null> {
+  const user = await signedInAccount(request, context);
+  return user ? currentCredentials(context.cloudflare.env, user) : null;
 }
 
 export function publicEnv(context: AppLoadContext): PublicEnv {

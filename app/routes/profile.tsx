@@ -7,7 +7,11 @@ import { ProfilePhoto } from "../components/account/profile-photo.tsx";
 import { ReferralCard } from "../components/account/referral-card.tsx";
 import { ResendVerificationButton } from "../components/auth/email-verification.tsx";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
+import { creditMeter } from "../../workers/domain/credit-meter.ts";
+import { effectivePlanId, planDisplayName, planStatusLabel } from "../../workers/domain/plans.ts";
+import { creditsSentence } from "../components/shell/credits-meter.tsx";
 import { useAuth } from "../lib/auth.tsx";
+import { useCredits } from "../lib/credits.ts";
 import accountStyles from "../styles/account.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
@@ -68,26 +72,38 @@ function EmailBlock({ user }: { user: UserCredentials }) {
   );
 }
 
-/** Spec section 4: a subscription is active when planStatus is 'Active' or the cancel date is in the future. */
+/**
+ * Spec section 4: a subscription is active when planStatus is 'Active' or the
+ * cancel date is in the future; otherwise the user is on Free (issue 13: shown
+ * as Free, not Inactive).
+ */
 function PlanBlock({ user }: { user: UserCredentials }) {
+  const now = Date.now();
   const cancelDate = user.cancelSubscriptionDate ? new Date(user.cancelSubscriptionDate) : null;
-  const endsLater = cancelDate !== null && cancelDate.getTime() > Date.now();
-  const active = user.planStatus === "Active" || endsLater;
+  const status = planStatusLabel(user, now);
+  const active = status !== "Free";
+  const credits = useCredits();
   return (
     <section className="card profile-block" aria-labelledby="plan-title">
       <h2 id="plan-title">Plan</h2>
       <dl className="facts">
         <div>
           <dt>Plan</dt>
-          <dd>{planName(user.planId)}</dd>
+          <dd>{planDisplayName(effectivePlanId(user, now))}</dd>
         </div>
         <div>
           <dt>Status</dt>
-          <dd>
-            {user.planStatus}
-            {endsLater && user.planStatus !== "Active" ? ` (active until ${formatDate(cancelDate)})` : null}
+          <dd data-testid="profile-plan-status">
+            {status}
+            {status === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
           </dd>
         </div>
+        {credits ? (
+          <div>
+            <dt>Pin credits</dt>
+            <dd>{creditsSentence(creditMeter(credits))}</dd>
+          </div>
+        ) : null}
       </dl>
       <p>
         <Link className="button button--ghost" to="/pricing">
@@ -96,10 +112,6 @@ function PlanBlock({ user }: { user: UserCredentials }) {
       </p>
     </section>
   );
-}
-
-function planName(planId: string) {
-  return planId.charAt(0).toUpperCase() + planId.slice(1);
 }
 
 /** A date the same on the server and in the browser (no local time zone). */

@@ -1,15 +1,17 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useParams } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData, useParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
 import type { Template } from "../../contracts/template.ts";
 import type { UserCredentials } from "../../contracts/user.ts";
 import { TemplateEditor } from "../components/editor/template-editor.tsx";
+import { NotFound } from "../components/not-found.tsx";
 import type { ShellHandle } from "../components/shell/handle.ts";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { fetchTemplate, reasonOf } from "../components/templates/template-requests.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { templateFound } from "../lib/templates.server.ts";
 import accountStyles from "../styles/account.css?url";
 import templateStyles from "../styles/templates.css?url";
 
@@ -18,12 +20,20 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
   { rel: "stylesheet", href: templateStyles },
 ];
-export const meta: MetaFunction = () => [{ title: "Template editor | Pinboard Studio" }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.missing ? "Page Not Found" : "Template editor | Pinboard Studio" }];
+
+/** A template that does not exist (or is not the user's to see) answers the not-found view with 404, as every missing page does. */
+export async function loader({ request, context, params }: LoaderFunctionArgs) {
+  const found = await templateFound(request, context, params.templateId ?? "");
+  return found === false ? data({ missing: true }, { status: 404 }) : { missing: false };
+}
 
 /** /template-builder/:templateId: the template editor, no footer (spec section 2). */
 export default function TemplateBuilderPage() {
   const { user } = useAuth();
   const { templateId = "" } = useParams();
+  const { missing } = useLoaderData<typeof loader>();
+  if (user && missing) return <NotFound />;
   if (!user) {
     return (
       <main className="page page--narrow templates-page">
@@ -70,15 +80,8 @@ function EditorLoader({ templateId, user }: { templateId: string; user: UserCred
         </main>
       );
     case "missing":
-      return (
-        <main className="page page--narrow editor-page-state">
-          <h1>Template not found</h1>
-          <p>This template does not exist, or it is not shared with you.</p>
-          <Link className="button button--primary" to="/templates">
-            Back to templates
-          </Link>
-        </main>
-      );
+      // Deleted since the page was loaded.
+      return <NotFound />;
     case "failed":
       return (
         <main className="page page--narrow editor-page-state">

@@ -293,6 +293,28 @@ describe("profile", () => {
     expect(await page.getByRole("button", { name: "Copy invite link" }).isVisible()).toBe(true);
     expect(await page.getByText("Send gift via email").count()).toBe(0);
 
+    // A Free user's plan reads Free, not "Inactive".
+    expect(await page.getByTestId("profile-plan-status").textContent()).toBe("Free");
+
+    // The photo's file chooser button looks like the page's other buttons, not the browser's own grey box.
+    const chooser = await page.getByLabel("Choose a profile photo").evaluate((input) => {
+      const style = getComputedStyle(input, "::file-selector-button");
+      return [style.borderTopColor, style.borderTopLeftRadius, style.fontWeight, style.color];
+    });
+    const ghost = await page.getByRole("button", { name: "Resend verification e-mail" }).evaluate((button) => {
+      const style = getComputedStyle(button);
+      return [style.borderTopColor, style.borderTopLeftRadius, style.fontWeight, style.color];
+    });
+    expect(chooser).toEqual(ghost);
+
+    // Copying the invite link is inviting a friend: the checklist ticks it.
+    const ticked = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/user/setOnboardingChecklist");
+    await page.getByRole("button", { name: "Copy invite link" }).click();
+    expect((await ticked).status()).toBe(200);
+    await page.goto("/onboarding");
+    expect(await page.getByLabel("Gift a month to a friend").isChecked()).toBe(true);
+    await page.goto("/profile");
+
     // Signed-in pages fit a phone too.
     await page.setViewportSize({ width: 375, height: 740 });
     for (const path of ["/profile", "/onboarding"]) {

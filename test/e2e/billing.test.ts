@@ -72,7 +72,13 @@ describe("subscriptions through Stripe Checkout", () => {
     await page.getByLabel("Monthly").check();
     const monthly = page.getByRole("list", { name: "Monthly plans" });
     await monthly.getByText("$16.99").waitFor();
-    await expect(monthly.getByRole("button", { name: "Start Plan: Agency monthly" }).isVisible()).resolves.toBe(true);
+    // Once the page knows the user has no subscription running.
+    await monthly.getByRole("button", { name: "Start Plan: Agency monthly" }).waitFor();
+    // Free has its card, marked as the user's plan, with nothing to start.
+    const card = (name: string) => monthly.getByRole("listitem", { name });
+    await card("Free (your plan)").getByText("You are on this plan.").waitFor();
+    expect(await card("Free (your plan)").getByRole("button").count()).toBe(0);
+    expect(await card("Free (your plan)").getByText("10", { exact: true }).isVisible()).toBe(true);
 
     await monthly.getByRole("button", { name: "Start free trial: Starter monthly" }).click();
     await page.getByRole("button", { name: "Start trial", exact: true }).click();
@@ -83,11 +89,22 @@ describe("subscriptions through Stripe Checkout", () => {
     await expect.poll(() => manage(page).getByTestId("credits-left").textContent()).toBe("150");
     await expect.poll(() => manage(page).getByTestId("current-plan").textContent()).toBe("Starter");
 
-    await manage(page).getByLabel("New plan").selectOption("pro-monthly");
-    await manage(page).getByRole("button", { name: "Switch plan" }).click();
+    // Starter is marked and never offered again (it would answer "You already have an active subscription");
+    // the other plans are switched to, and Free is where a paid plan ends.
+    await card("Starter (your plan)").getByText("You are on this plan.").waitFor();
+    expect(await card("Starter (your plan)").getByRole("button").count()).toBe(0);
+    expect(await monthly.getByRole("button", { name: /^Start/ }).count()).toBe(0);
+    await card("Free").getByText("Yours again when a paid plan ends.").waitFor();
+    await monthly.getByRole("button", { name: "Switch plan: Pro monthly" }).click();
+    const newPlan = manage(page).getByLabel("New plan");
+    await expect.poll(() => newPlan.inputValue()).toBe("pro-monthly");
+    await expect.poll(() => newPlan.evaluate((select) => select === document.activeElement)).toBe(true);
+    await manage(page).getByRole("button", { name: "Switch plan", exact: true }).click();
     await manage(page).getByText("Your subscription has been switched").waitFor();
     await expect.poll(() => manage(page).getByTestId("current-plan").textContent()).toBe("Pro");
     await expect.poll(() => manage(page).getByTestId("credits-left").textContent()).toBe("400");
+    await card("Pro (your plan)").waitFor();
+    await monthly.getByRole("button", { name: "Switch plan: Starter monthly" }).waitFor();
 
     await manage(page).getByLabel("Why are you cancelling?").fill("Trying out a different workflow");
     await manage(page).getByRole("button", { name: "Cancel subscription" }).click();

@@ -182,5 +182,18 @@ describe("the pin generator", () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => drawer.isVisible()).toBe(false);
     expect(await overflowing(page)).toEqual([]);
+
+    // The edit dialog shows the pin centred above its fields.
+    await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await page.getByRole("button", { name: "Edit pin 1" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit pin 1" });
+    const preview = dialog.locator(".post-editor__preview");
+    await dialog.locator('.post-preview[data-preview="ready"]').waitFor({ timeout: 30_000 });
+    const [box, column] = await Promise.all([preview.boundingBox(), dialog.locator(".post-editor").boundingBox()]);
+    const gapLeft = box!.x - column!.x;
+    const gapRight = column!.x + column!.width - (box!.x + box!.width);
+    expect(gapLeft, "the preview is narrower than the dialog").toBeGreaterThan(10);
+    expect(Math.abs(gapLeft - gapRight)).toBeLessThan(2);
   });
 });

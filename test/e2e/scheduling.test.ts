@@ -230,6 +230,10 @@ describe("scheduling pins to Pinterest", () => {
     await dialog.getByLabel("At a date and time").check();
     const chosen = gmtFieldValue(Date.now() + 2 * 86_400_000);
     await dialog.getByLabel("Date and time (GMT)").fill(chosen);
+    // Its groups are fieldsets for their legends, never framed in the browser's raw border.
+    for (const name of ["When", "Repeat"]) {
+      expect(await dialog.getByRole("group", { name }).evaluate((fieldset) => getComputedStyle(fieldset).borderTopStyle), name).toBe("none");
+    }
 
     // The interval is checked before anything is sent, and is reachable by keyboard.
     await dialog.getByLabel("Repeat every 7 days").focus();

@@ -112,6 +112,17 @@ describe("templates", () => {
     }
   });
 
+  it("answers the editor of a template that does not exist with the not-found view and 404", async () => {
+    // The document's 404 is the answer under test.
+    const page = await browser.newPage({ allowConsoleErrors: /status of 404/ });
+    await page.goto("/templates");
+    await signUp(page);
+    const answer = await page.goto("/template-builder/no-such-template");
+    expect(answer?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Page Not Found" }).waitFor();
+    expect(await page.getByText("Sorry, the page you tried cannot be found.").isVisible()).toBe(true);
+  });
+
   it("runs an editor session: add, drag, undo, redo, duplicate, save, reload", async () => {
     const page = await browser.newPage();
     logRequests(page);
@@ -223,6 +234,8 @@ describe("templates", () => {
     await page.getByRole("button", { name: "Duplicate to edit" }).click();
     await page.waitForURL((url) => url.pathname.startsWith("/template-builder/") && !url.pathname.endsWith(standard.templateId));
     await page.getByRole("heading", { name: `${standard.title} (copy)` }).waitFor();
+    // Copies have no categories (spec section 4): the user is told so.
+    await page.getByRole("region", { name: /Notifications/ }).getByText("Copies start without categories: pick them under Categories in the editor.", { exact: false }).waitFor();
     await page.getByRole("button", { name: "Save" }).waitFor();
     await page.getByRole("button", { name: first, exact: true }).click();
     expect(await positionOfSelected(page)).toEqual({ x: before.x + 1, y: before.y });

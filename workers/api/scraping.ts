@@ -1,7 +1,9 @@
 import { ScrapeFeedBody, ScrapeWebsiteBody, ScrapeWebsitesBody, SitemapBody, type ScrapeFeedResponse, type ScrapeWebsiteResponse, type ScrapeWebsitesResponse, type SitemapResponse } from "../../contracts/scrape.ts";
+import type { Context } from "hono";
 import { requireUser } from "../auth/middleware.ts";
 import { getSitemapPostURLs, scrapeFeed, scrapeWebsite, scrapeWebsites } from "../scrape/sources.ts";
-import { router } from "./hono.ts";
+import { tickOnboardingStep } from "../services/onboarding.ts";
+import { router, type AppBindings } from "./hono.ts";
 import { valid } from "./validation.ts";
 
 /**
@@ -12,13 +14,19 @@ import { valid } from "./validation.ts";
  */
 export const scraping = router();
 
+/** The generator makes pins of every source it reads: reading one is the user generating pins (onboarding). */
+const generated = (c: Context<AppBindings>) => tickOnboardingStep(c.env.DB, c.var.auth.user, "generatePins");
+
 scraping.post("/scraping/scrapeWebsite", requireUser, valid("json", ScrapeWebsiteBody), async (c) => {
   const source = await scrapeWebsite(c.env, c.req.valid("json").url);
+  await generated(c);
   return c.json({ source } satisfies ScrapeWebsiteResponse);
 });
 
 scraping.post("/scraping/scrapeWebsites", requireUser, valid("json", ScrapeWebsitesBody), async (c) => {
-  return c.json((await scrapeWebsites(c.env, c.req.valid("json").urls)) satisfies ScrapeWebsitesResponse);
+  const answer = await scrapeWebsites(c.env, c.req.valid("json").urls);
+  if (answer.sources.length > 0) await generated(c);
+  return c.json(answer satisfies ScrapeWebsitesResponse);
 });
 
 scraping.post("/scraping/getSitemapPostURLs", requireUser, valid("json", SitemapBody), async (c) => {
@@ -26,5 +34,7 @@ scraping.post("/scraping/getSitemapPostURLs", requireUser, valid("json", Sitemap
 });
 
 scraping.post("/scraping/scrapeFeed", requireUser, valid("json", ScrapeFeedBody), async (c) => {
-  return c.json((await scrapeFeed(c.env, c.req.valid("json").url)) satisfies ScrapeFeedResponse);
+  const answer = await scrapeFeed(c.env, c.req.valid("json").url);
+  if (answer.sources.length > 0) await generated(c);
+  return c.json(answer satisfies ScrapeFeedResponse);
 });

@@ -62,6 +62,46 @@ export function trialDaysFor(plan: Pick<PlanFacts, "tier" | "freeTrialDays">, us
   return Number.isInteger(days) && days > 0 ? days : 0;
 }
 
+/**
+ * How the user's plan status reads (issue 13): a user on Free is on "Free",
+ * not "Inactive"; a cancelled plan still running until its date is "Cancelled".
+ */
+export function planStatusLabel(user: PlanHolder, now: number): "Free" | "Active" | "Cancelled" {
+  if (effectivePlanId(user, now) === FREE_PLAN_ID) return "Free";
+  return user.planStatus === "Active" ? "Active" : "Cancelled";
+}
+
+/** A plan id as people read it: "free" is Free, "pro-annual" is Pro (annual). */
+export function planDisplayName(planId: string): string {
+  const [tier, period] = planId.split("-");
+  const name = tier.charAt(0).toUpperCase() + tier.slice(1);
+  return period ? `${name} (${period})` : name;
+}
+
+/**
+ * What a plan card on /pricing offers (issue 13): never to start the plan the
+ * user already has. "current": the user's plan; "signup": Free for a visitor;
+ * "fallback": Free for a paying user (theirs again when the paid plan ends);
+ * "switch": another plan while a subscription runs, which is switched from
+ * Manage subscription (a second subscription is refused); "start": checkout,
+ * with the button of spec section 4.
+ */
+export type PlanCardAction = { kind: "current" } | { kind: "signup" } | { kind: "fallback" } | { kind: "switch" } | { kind: "start"; label: PlanButtonLabel };
+
+export function planCardAction(
+  plan: Pick<PlanFacts, "tier" | "billingPeriod" | "freeTrialDays"> & { planId: string },
+  user: (PlanHolder & { usedFreeTrial: boolean }) | null,
+  hasRunningSubscription: boolean,
+  now: number,
+): PlanCardAction {
+  const isFree = plan.planId === FREE_PLAN_ID;
+  if (!user) return isFree ? { kind: "signup" } : { kind: "start", label: planButtonLabel(plan, null) };
+  if (effectivePlanId(user, now) === plan.planId) return { kind: "current" };
+  if (isFree) return { kind: "fallback" };
+  if (hasRunningSubscription && isRecurringPlan(plan)) return { kind: "switch" };
+  return { kind: "start", label: planButtonLabel(plan, user) };
+}
+
 /** Plans sold as a recurring subscription (monthly or annual). */
 export function isRecurringPlan(plan: Pick<PlanFacts, "billingPeriod">): boolean {
   return plan.billingPeriod === "month" || plan.billingPeriod === "year";

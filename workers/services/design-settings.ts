@@ -14,6 +14,7 @@ import { designSettingsProfiles } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
 
 /**
  * Design-settings profiles (spec section 7): named sets of generator
@@ -180,6 +181,7 @@ export async function saveDesignSettings(
         .where(and(mine, eq(designSettingsProfiles.id, target.id))),
     ]);
   }
+  await tickOnboardingStep(env.DB, user, "saveDesignSettings");
   const rows = await profileRows(env, user.id);
   return { newProfileName: saved.name, profileId: saved.id, designSettingsProfiles: rows.map(summaryOf) };
 }

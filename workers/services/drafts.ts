@@ -7,6 +7,7 @@ import { drafts } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
 
 /**
  * Drafts (spec section 4): saved generator grids. The client autosaves under
@@ -102,6 +103,8 @@ async function saveAutosave(env: Env, user: User, posts: PostValue[], json: stri
 /** POST /api/user/drafts/createDraft ("Autosave" updates the user's Autosave draft if there is one). */
 export async function createDraft(env: Env, user: User, input: { posts: PostValue[]; name?: string; date: string }): Promise<DraftSummary> {
   const json = storedPosts(input.posts);
+  // Pins are generated in the browser: a saved grid (the autosave follows every generation) is the server's sign of it.
+  if (input.posts.length > 0) await tickOnboardingStep(env.DB, user, "generatePins");
   const name = input.name?.trim() || input.date;
   if (isAutosave(name)) return summaryOf(await saveAutosave(env, user, input.posts, json, input.date));
   // The limit is checked by the insert itself, so parallel saves never pass it.
@@ -127,6 +130,7 @@ export async function updateDraft(
   await ownDraft(env, user, input.draftId);
   const name = input.name?.trim() || input.date;
   await checkAutosaveFree(env, user, name, input.draftId, "name");
+  if (input.posts.length > 0) await tickOnboardingStep(env.DB, user, "generatePins");
   const [row] = await database(env.DB)
     .update(drafts)
     .set({ name, date: input.date, posts: sql`${json}`, postCount: input.posts.length, updatedAt: Date.now() })

@@ -17,6 +17,7 @@ import type { Env } from "../env.ts";
 import { PinterestApiError, PinterestClient, type PinterestTokens } from "../integrations/pinterest.ts";
 import { tokenSettings, type User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
 import { schedulerFor } from "./scheduler-index.ts";
 
 /**
@@ -122,6 +123,7 @@ export async function completeOAuth(env: Env, query: { code?: string; state?: st
     const account = await client.getUserAccount(tokens.accessToken);
     if (!account.username) throw new PinterestApiError({ operation: "user_account/get", kind: "unexpected", status: 200, message: "Pinterest did not say which account was connected." });
     await saveConnection(env, claimed.userId, account.username, account, tokens);
+    await tickOnboardingStep(env.DB, claimed.userId, "connectPinterest");
     return { redirectUrl, username: account.username };
   } catch (error) {
     if (!(error instanceof PinterestApiError)) throw error;

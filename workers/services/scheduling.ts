@@ -24,6 +24,7 @@ import type { User } from "./accounts.ts";
 import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 import { claimKeys, finishKeys, releaseKeys, requestHash, type Claim } from "./idempotency.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
 import { rendersToUnlock } from "./pin-renders.ts";
 import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
@@ -66,6 +67,7 @@ export async function saveSchedulingSettings(env: Env, user: User, settings: Sch
     if (!profile) throw new ServiceError(404, "Connect a Pinterest profile first: scheduling settings belong to a profile.", "pinterestProfileUsername");
   }
   await database(env.DB).update(pinterestProfiles).set({ schedulingSettings: settings, updatedAt: Date.now() }).where(eq(pinterestProfiles.id, profile.id));
+  await tickOnboardingStep(env.DB, user, "setPostingSchedule");
   return settings;
 }
 
@@ -247,6 +249,7 @@ export async function schedulePins(
     [...claims.entries()].flatMap(([index, claim]) => (!claim.done && answers[index] ? [{ claim, response: answers[index] }] : [])),
   );
   const found = answers.filter((answer): answer is ScheduledPinAnswer => answer !== null);
+  if (found.length > 0) await tickOnboardingStep(env.DB, user, "schedulePins");
   return {
     scheduledPins: found.map((answer) => answer.scheduledPin),
     repeatingPins: found.flatMap((answer) => (answer.repeatingPin ? [answer.repeatingPin] : [])),

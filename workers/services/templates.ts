@@ -139,7 +139,7 @@ export async function createTemplate(env: Env, user: User, design: TemplateDesig
       updatedAt: now,
     })
     .returning();
-  await tickOnboardingStep(env.DB, user.id, "createTemplate");
+  await tickOnboardingStep(env.DB, user, "createTemplate");
   return toTemplate(row, user);
 }
 

@@ -1,8 +1,9 @@
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
+import { planStatusLabel } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import {
   cancelPayPalSubscription,
@@ -29,7 +30,10 @@ import { NoticeBox, type Notice } from "./notice.tsx";
  * payer's approval in PayPal (202 with an approval link); a Shopify one is
  * cancelled here and switched by subscribing again.
  */
-export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
+/** A plan a /pricing card's Switch plan picked: the switch form opens with it chosen (`at` tells two clicks apart). */
+export type SwitchRequest = { planId: string; at: number } | null;
+
+export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo[]; switchTo?: SwitchRequest }) {
   const { user, reloadUser } = useAuth();
   const [credits, setCredits] = useState<CreditsSummary | null>(null);
   const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
@@ -93,7 +97,7 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
         </div>
         <div>
           <dt>Status</dt>
-          <dd data-testid="plan-status">{suspended ? "Suspended" : (user?.planStatus ?? "Inactive")}</dd>
+          <dd data-testid="plan-status">{suspended ? "Suspended" : user ? planStatusLabel(user, Date.now()) : "Free"}</dd>
         </div>
         <div>
           <dt>{renewalLabel(subscription)}</dt>
@@ -122,10 +126,10 @@ export function ManageSubscription({ plans }: { plans: PlanInfo[] }) {
       </div>
 
       {stripeSubscription && subscription?.status !== "canceled" && (
-        <SwitchPlan subscription={stripeSubscription} plans={plans} onDone={changed} />
+        <SwitchPlan subscription={stripeSubscription} plans={plans} onDone={changed} switchTo={switchTo} />
       )}
       {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={stripeSubscription} cancel={cancelSubscription} onDone={changed} />}
-      {paypalSubscription && <PayPalActions subscription={paypalSubscription} plans={plans} onDone={changed} />}
+      {paypalSubscription && <PayPalActions subscription={paypalSubscription} plans={plans} onDone={changed} switchTo={switchTo} />}
       {paypalSubscription && !paypalSubscription.cancelAtPeriodEnd && (
         <CancelSubscription subscription={paypalSubscription} cancel={cancelPayPalSubscription} onDone={changed} />
       )}
@@ -159,7 +163,17 @@ function renewalText(subscription: CurrentSubscription | null): string {
   return longDate(subscription.periodEnd);
 }
 
-function SwitchPlan({ subscription, plans, onDone }: { subscription: CurrentSubscription; plans: PlanInfo[]; onDone: (notice: Notice) => void }) {
+function SwitchPlan({
+  subscription,
+  plans,
+  onDone,
+  switchTo,
+}: {
+  subscription: CurrentSubscription;
+  plans: PlanInfo[];
+  onDone: (notice: Notice) => void;
+  switchTo: SwitchRequest;
+}) {
   const options = plans.filter((plan) => (plan.billingPeriod === "month" || plan.billingPeriod === "year") && plan.stripePriceID && plan.planId !== subscription.planId);
   const [planId, setPlanId] = useState("");
   const [busy, setBusy] = useState(false);
@@ -182,7 +196,7 @@ function SwitchPlan({ subscription, plans, onDone }: { subscription: CurrentSubs
 
   if (options.length === 0) return null;
   return (
-    <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy} switching={busy}>
+    <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy} switching={busy} switchTo={switchTo}>
       The switch happens now; the price difference for the rest of this period is charged (or credited) at once.
     </SwitchPlanForm>
   );
@@ -196,6 +210,7 @@ function SwitchPlanForm({
   onSubmit,
   busy,
   switching,
+  switchTo,
   children,
 }: {
   options: PlanInfo[];
@@ -206,14 +221,24 @@ function SwitchPlanForm({
   busy: boolean;
   /** The switch is running. */
   switching: boolean;
+  /** A plan picked on its /pricing card: chosen here, and the choice focused. */
+  switchTo: SwitchRequest;
   children: ReactNode;
 }) {
   const id = useId();
+  const select = useRef<HTMLSelectElement>(null);
+  useEffect(() => {
+    if (!switchTo || !options.some((plan) => plan.planId === switchTo.planId)) return;
+    onPlanId(switchTo.planId);
+    select.current?.focus({ preventScroll: true });
+    // Only a new request picks: the options and setter change with every render of the parent.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [switchTo]);
   return (
     <form className="manage__form" onSubmit={onSubmit}>
       <h3>Switch plan</h3>
       <label htmlFor={`${id}-plan`}>New plan</label>
-      <select id={`${id}-plan`} value={planId} onChange={(event) => onPlanId(event.target.value)} required>
+      <select ref={select} id={`${id}-plan`} value={planId} onChange={(event) => onPlanId(event.target.value)} required>
         <option value="">Choose a plan</option>
         {options.map((plan) => (
           <option key={plan.planId} value={plan.planId}>
@@ -276,10 +301,12 @@ function PayPalActions({
   subscription,
   plans,
   onDone,
+  switchTo,
 }: {
   subscription: CurrentSubscription;
   plans: PlanInfo[];
   onDone: (notice: Notice, approvalLink?: string | null) => void;
+  switchTo: SwitchRequest;
 }) {
   const subscriptionID = subscription.subscriptionID ?? "";
   const active = (subscription.status === "active" || subscription.status === "trialing") && !subscription.cancelAtPeriodEnd;
@@ -320,7 +347,7 @@ function PayPalActions({
   return (
     <>
       {active && options.length > 0 && (
-        <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy !== null} switching={busy === "switch"}>
+        <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy !== null} switching={busy === "switch"} switchTo={switchTo}>
           A dearer plan needs your approval in PayPal; the change shows here about 5 minutes after you approve it.
         </SwitchPlanForm>
       )}

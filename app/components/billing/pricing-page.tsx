@@ -1,9 +1,9 @@
 import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { PlanInfo } from "../../../contracts/plans-api.ts";
-import { planButtonLabel } from "../../../workers/domain/plans.ts";
+import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
+import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { activateSubscription, getPlans, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
+import { activateSubscription, getCurrentSubscription, getPlans, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
 import { ManageSubscription } from "./manage-subscription.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
@@ -12,6 +12,11 @@ import { ParityAmount, ParityNote, useEdgeParity } from "./parity.tsx";
 type Interval = "month" | "year";
 
 const SUBSCRIPTION_TIERS = new Set(["starter", "pro", "growth", "agency"]);
+
+/** A provider subscription still running: another plan is a switch of it, not a second subscription. */
+function isRunning(subscription: CurrentSubscription | null | undefined): boolean {
+  return Boolean(subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled");
+}
 /** The plan a signed-out visitor picked: started once they are back from login or sign-up. */
 const START_PARAM = "startPlan";
 
@@ -19,6 +24,9 @@ const START_PARAM = "startPlan";
  * /pricing (spec sections 2 and 4): the plan cards with a monthly/annual
  * switch, Stripe Checkout on a plan's button, the activation when Checkout
  * sends the user back, and Manage subscription (#manage) for signed-in users.
+ * Free has its card; the user's own plan is marked and never offered to start
+ * again, and while a subscription runs the other plans are switched to from
+ * Manage subscription (issue 13).
  */
 export function PricingPage() {
   const { user, reloadUser } = useAuth();
@@ -31,6 +39,10 @@ export function PricingPage() {
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [manageVersion, setManageVersion] = useState(0);
+  /** The user's running subscription (undefined: not known yet), which decides between starting and switching. */
+  const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
+  /** The plan a card's Switch plan picked for the form in Manage subscription. */
+  const [switchTo, setSwitchTo] = useState<{ planId: string; at: number } | null>(null);
   const handledReturn = useRef(false);
   const handledStart = useRef(false);
   const parity = useEdgeParity();
@@ -46,6 +58,21 @@ export function PricingPage() {
       .then(setPlans)
       .catch((error) => setLoadError(serverMessage(error) ?? "The plans could not be loaded. Please reload the page."));
   }, []);
+
+  // Again whenever the plan changes (an activation, a switch, a cancel: they reload the user).
+  const planKey = user ? `${user.userId}|${user.planId}|${user.planStatus}|${manageVersion}` : null;
+  useEffect(() => {
+    if (!planKey) return setSubscription(null);
+    let current = true;
+    getCurrentSubscription().then(
+      (found) => current && setSubscription(found),
+      // Unknown: the cards offer what they would to a user without one; the server still refuses a second subscription.
+      () => current && setSubscription(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [planKey]);
 
   // Back from Checkout: activate (success) or say it was cancelled; then clean the URL.
   useEffect(() => {
@@ -126,7 +153,14 @@ export function PricingPage() {
     if (location.hash === "#manage") document.getElementById("manage")?.scrollIntoView();
   }, [location.hash]);
 
-  const cards = (plans ?? []).filter((plan) => SUBSCRIPTION_TIERS.has(plan.tier) && plan.billingPeriod === interval);
+  const cards = (plans ?? []).filter((plan) => plan.planId === FREE_PLAN_ID || (SUBSCRIPTION_TIERS.has(plan.tier) && plan.billingPeriod === interval));
+  const running = isRunning(subscription);
+  const now = Date.now();
+
+  function switchPlan(plan: PlanInfo) {
+    setSwitchTo({ planId: plan.planId, at: Date.now() });
+    document.getElementById("manage")?.scrollIntoView({ behavior: "smooth" });
+  }
 
   return (
     <main className="page billing-page">
@@ -159,29 +193,38 @@ export function PricingPage() {
       {!plans && !loadError && <p className="muted">Loading plans…</p>}
 
       <ul className="plan-grid" aria-label={interval === "month" ? "Monthly plans" : "Annual plans"}>
-        {cards.map((plan) => (
-          <li key={plan.planId} className="plan-card">
-            <h2 className="plan-card__name">{plan.planName}</h2>
-            <PlanPrice amount={plan.amount} period={plan.billingPeriod === "year" ? "year" : "month"} parity={parity} />
-            <ul className="plan-card__features">
-              <li>
-                <strong>{plan.creditsPerMonth.toLocaleString("en-US")}</strong> credits per month
-              </li>
-              <li>Access to all features</li>
-              <li>{plan.planOrder <= 2 ? "Email support" : "Priority support"}</li>
-              {plan.tier !== "agency" && plan.freeTrialDays > 0 && <li>{plan.freeTrialDays}-day free trial for new subscribers</li>}
-            </ul>
-            <button
-              type="button"
-              className="button button--primary plan-card__button"
-              onClick={() => choose(plan)}
-              disabled={busyPlan !== null}
-              aria-label={`${planButtonLabel(plan, user)}: ${plan.planName} ${interval === "month" ? "monthly" : "annual"}`}
-            >
-              {busyPlan === plan.planId ? "Opening checkout…" : planButtonLabel(plan, user)}
-            </button>
-          </li>
-        ))}
+        {cards.map((plan) => {
+          const action = planCardAction(plan, user, running, now);
+          const current = action.kind === "current";
+          const isFree = plan.planId === FREE_PLAN_ID;
+          return (
+            <li key={plan.planId} className={current ? "plan-card plan-card--current" : "plan-card"} aria-labelledby={`plan-${plan.planId}`}>
+              {current ? <p className="plan-card__badge">Your plan</p> : null}
+              <h2 className="plan-card__name" id={`plan-${plan.planId}`}>
+                {plan.planName}
+                {current ? <span className="visually-hidden"> (your plan)</span> : null}
+              </h2>
+              <PlanPrice amount={plan.amount} period={isFree ? "free" : plan.billingPeriod === "year" ? "year" : "month"} parity={parity} />
+              <ul className="plan-card__features">
+                <li>
+                  <strong>{plan.creditsPerMonth.toLocaleString("en-US")}</strong> credits per month
+                </li>
+                <li>Access to all features</li>
+                {plan.planOrder >= 1 ? <li>{plan.planOrder <= 2 ? "Email support" : "Priority support"}</li> : null}
+                {plan.tier !== "agency" && plan.freeTrialDays > 0 && <li>{plan.freeTrialDays}-day free trial for new subscribers</li>}
+              </ul>
+              {/* Until the running subscription is known, a signed-in user's cards wait rather than offer a checkout the server may refuse. */}
+              <PlanCardButton
+                action={user && subscription === undefined && action.kind !== "current" && action.kind !== "fallback" ? null : action}
+                plan={plan}
+                periodName={isFree ? "" : interval === "month" ? " monthly" : " annual"}
+                busy={busyPlan}
+                onStart={() => choose(plan)}
+                onSwitch={() => switchPlan(plan)}
+              />
+            </li>
+          );
+        })}
       </ul>
 
       <p className="billing-page__more">
@@ -192,7 +235,7 @@ export function PricingPage() {
       <section id="manage" className="billing-manage" aria-labelledby="manage-title">
         <h2 id="manage-title">Manage subscription</h2>
         {user ? (
-          <ManageSubscription key={manageVersion} plans={plans ?? []} />
+          <ManageSubscription key={manageVersion} plans={plans ?? []} switchTo={switchTo} />
         ) : (
           <p>
             <Link to="/login?redirectTo=%2Fpricing%23manage">Log in</Link> to manage your subscription.
@@ -212,11 +255,75 @@ function readAffiliate(): string | null {
   }
 }
 
+/** What a plan card offers (planCardAction); null while it is not known yet. */
+function PlanCardButton({
+  action,
+  plan,
+  periodName,
+  busy,
+  onStart,
+  onSwitch,
+}: {
+  action: PlanCardAction | null;
+  plan: PlanInfo;
+  /** " monthly", " annual", or nothing for Free. */
+  periodName: string;
+  busy: string | null;
+  onStart(): void;
+  onSwitch(): void;
+}) {
+  if (!action) return <p className="plan-card__note muted">Checking your plan…</p>;
+  switch (action.kind) {
+    case "current":
+      return plan.planId === FREE_PLAN_ID ? (
+        <p className="plan-card__note plan-card__owned">You are on this plan.</p>
+      ) : (
+        <p className="plan-card__note">
+          <span className="plan-card__owned">You are on this plan.</span> <Link to="#manage">Manage subscription</Link>
+        </p>
+      );
+    case "fallback":
+      return <p className="plan-card__note muted">Yours again when a paid plan ends.</p>;
+    case "signup":
+      return (
+        <Link className="button button--ghost plan-card__button" to="/signup">
+          Sign up free
+        </Link>
+      );
+    case "switch":
+      return (
+        <button type="button" className="button button--ghost plan-card__button" onClick={onSwitch} aria-label={`Switch plan: ${plan.planName}${periodName}`}>
+          Switch plan
+        </button>
+      );
+    case "start":
+      return (
+        <button
+          type="button"
+          className="button button--primary plan-card__button"
+          onClick={onStart}
+          disabled={busy !== null}
+          aria-label={`${action.label}: ${plan.planName}${periodName}`}
+        >
+          {busy === plan.planId ? "Opening checkout…" : action.label}
+        </button>
+      );
+  }
+}
+
 /**
  * A plan's price, with the visitor's pricing parity (GET /api/pricingParity):
  * the full price struck through and what every payment method charges.
  */
-function PlanPrice({ amount, period, parity }: { amount: number; period: "month" | "year" | "once"; parity: ReturnType<typeof useEdgeParity> }) {
+function PlanPrice({ amount, period, parity }: { amount: number; period: "month" | "year" | "once" | "free"; parity: ReturnType<typeof useEdgeParity> }) {
+  if (period === "free") {
+    return (
+      <p className="plan-card__price">
+        <span className="plan-card__amount">$0</span>
+        <span className="muted">forever</span>
+      </p>
+    );
+  }
   const suffix = period === "once" ? " once" : `/${period}`;
   return (
     <p className="plan-card__price">

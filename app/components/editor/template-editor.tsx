@@ -21,6 +21,7 @@ import { Spinner } from "../spinner.tsx";
 import { mayEditTemplate } from "../templates/templates-page.tsx";
 import {
   addTemplateCopy,
+  COPY_HAS_NO_CATEGORIES,
   designOf,
   fetchTemplateCategories,
   reasonOf,
@@ -134,7 +135,7 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
     setBusy("duplicate");
     try {
       const copy = await addTemplateCopy(design);
-      toast({ title: `"${copy.title}" created`, description: editable ? undefined : "Your changes are in the copy.", kind: "success" });
+      toast({ title: `"${copy.title}" created`, description: editable ? COPY_HAS_NO_CATEGORIES : `Your changes are in the copy. ${COPY_HAS_NO_CATEGORIES}`, kind: "success" });
       // Edits of a template the user may not save live on in the copy: nothing is lost by leaving.
       allowLeaving.current = !editable;
       navigate(`/template-builder/${copy.templateId}`);

@@ -8,6 +8,7 @@ import { EmailVerificationScreen } from "../auth/email-verification.tsx";
 import { ScheduleDialog } from "../scheduling/schedule-dialog.tsx";
 import { usePinterest } from "../scheduling/use-pinterest.tsx";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { CreditsPanel } from "../shell/credits-meter.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -336,6 +337,7 @@ function Generator() {
           </span>
         </div>
 
+        <CreditsPanel />
         <SourceForm generator={generator} disabled={working} />
 
         {offer ? (

@@ -1,12 +1,13 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link, useLocation } from "@remix-run/react";
 import { AccountMenu, AccountMenuItems, MenuLink } from "./account-menu.tsx";
+import { NavCredits } from "./credits-meter.tsx";
 import { HELP_LINK, isCurrent, MAIN_LINKS } from "./nav-links.ts";
 
 /**
  * The navbar (spec section 2): a wide layout from 800 px with the main links,
  * the help centre and the account menu; below 800 px a single menu holding all
- * of them. CSS shows one layout and removes the other (display: none), so only
+ * of them. Beside the account menu, the month's pin credits (issue 13). CSS shows one layout and removes the other (display: none), so only
  * one is ever in the accessibility tree.
  */
 export function Navbar() {
@@ -38,10 +39,12 @@ export function Navbar() {
             <HelpIcon />
             <span>Help</span>
           </Link>
+          <NavCredits />
           <AccountMenu />
         </nav>
 
         <nav className="navbar__narrow" aria-label="Main">
+          <NavCredits />
           <DropdownMenu.Root>
             <DropdownMenu.Trigger className="menu-trigger">
               <MenuIcon />

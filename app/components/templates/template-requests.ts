@@ -73,6 +73,9 @@ export async function deleteTemplateCategory(id: string): Promise<void> {
   await apiJson(`/api/templates/categories/deleteTemplateCategory/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 
+/** Said when a copy is made: a duplicate has no categories (spec section 4), which the user would not guess. */
+export const COPY_HAS_NO_CATEGORIES = "Copies start without categories: pick them under Categories in the editor.";
+
 /** A copy of a design as the user's own template: "title (copy)", no categories, not standard (spec section 4). */
 export function addTemplateCopy(design: TemplateDesign): Promise<Template> {
   return addNewTemplate(duplicateTemplateDesign(designOf(design)));

@@ -13,6 +13,7 @@ import { TemplateCard } from "./template-card.tsx";
 import {
   addNewTemplate,
   addTemplateCopy,
+  COPY_HAS_NO_CATEGORIES,
   deleteTemplate,
   fetchFavoriteTemplates,
   fetchSharedTemplates,
@@ -161,7 +162,7 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
       setBusy({ id: template.templateId, what: "duplicate" });
       try {
         const copy = await addTemplateCopy(template);
-        toast({ title: `"${copy.title}" created`, kind: "success" });
+        toast({ title: `"${copy.title}" created`, description: COPY_HAS_NO_CATEGORIES, kind: "success" });
         navigate(`/template-builder/${copy.templateId}`);
       } catch (error) {
         setBusy(null);

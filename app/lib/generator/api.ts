@@ -16,6 +16,7 @@ import type { Post } from "../../../contracts/post.ts";
 import type { ScrapeFeedResponse, ScrapeWebsiteResponse, ScrapeWebsitesResponse, SitemapResponse } from "../../../contracts/scrape.ts";
 import type { Template } from "../../../contracts/template.ts";
 import { apiFetch, apiJson, ApiError } from "../api-client.ts";
+import { creditsMayHaveChanged } from "../credit-events.ts";
 import type { AiClient } from "./ai-copy.ts";
 
 /** The calls the generator makes (spec section 7), as the browser makes them. */
@@ -38,12 +39,13 @@ export function scrapeFeed(url: string) {
 // ------------------------------------------------------------------ AI
 
 export const aiClient: AiClient = {
+  // AI copy is charged (or refused for want of credits): the balance shown is read again after each call.
   async rewrite(request, noDuplicates) {
     const path = noDuplicates ? "/highMemLimitApi/openAI/rewriteTextNoDuplicates" : "/api/openAI/rewriteText";
-    return (await apiJson<RewriteTextResponse>(path, { json: request })).results;
+    return (await apiJson<RewriteTextResponse>(path, { json: request }).finally(creditsMayHaveChanged)).results;
   },
   async altText(request) {
-    return (await apiJson<AltTextResponse>("/api/openAI/getAltTextFromImage", { json: request })).altText;
+    return (await apiJson<AltTextResponse>("/api/openAI/getAltTextFromImage", { json: request }).finally(creditsMayHaveChanged)).altText;
   },
 };
 

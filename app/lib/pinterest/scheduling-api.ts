@@ -15,6 +15,7 @@ import {
 } from "../../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
 import { ApiError, apiJson } from "../api-client.ts";
+import { creditsMayHaveChanged } from "../credit-events.ts";
 
 /** The scheduling calls (spec section 7, Scheduling), as the browser makes them. */
 
@@ -110,5 +111,8 @@ export async function schedulePins(pins: NewPinBody[], post: <T>(path: string, b
   } catch (error) {
     if (error instanceof ApiError && error.status === 503) return call();
     throw error;
+  } finally {
+    // Scheduled pins are charged: the balance shown is read again.
+    creditsMayHaveChanged();
   }
 }
