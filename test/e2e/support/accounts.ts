@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { sandboxUrl } from "./browser.ts";
 
 /** A password the server's password policy accepts. */
@@ -6,6 +7,14 @@ export const TEST_PASSWORD = "Violet-Harbour-42!";
 
 let counter = 0;
 let signUps = 0;
+
+/** Four hex digits naming the running test file (FNV-1a of its path). */
+function fileTag(): string {
+  const path = expect.getState().testPath ?? "";
+  let hash = 2166136261;
+  for (let i = 0; i < path.length; i += 1) hash = Math.imul(hash ^ path.charCodeAt(i), 16777619);
+  return ((hash >>> 0) & 0xffff).toString(16);
+}
 
 /** An e-mail address no other test (or earlier run) has used. */
 export function uniqueEmail(prefix = "user"): string {
@@ -27,7 +36,9 @@ export interface SignUpFields {
  * blank).
  *
  * All e2e files share one app, and sign-ups are limited to 10 an hour per client
- * address, so each sign-up claims its own documentation address (RFC 5737).
+ * address, so each sign-up claims its own documentation address (RFC 3849):
+ * the test file's own prefix and the sign-up's number in it, the same in every
+ * run, never shared between files.
  */
 export async function signUpInBrowser(page: Page, overrides: Partial<SignUpFields> = {}): Promise<{ email: string; password: string }> {
   const fields: SignUpFields = { email: uniqueEmail(), password: TEST_PASSWORD, firstName: "Test", lastName: "User", ...overrides };
@@ -35,7 +46,7 @@ export async function signUpInBrowser(page: Page, overrides: Partial<SignUpField
   // Sign up only once the page has hydrated: its first-load effects must not race the new tokens.
   await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
   signUps += 1;
-  const clientAddress = `203.0.113.${(signUps % 250) + 1}`;
+  const clientAddress = `2001:db8:${fileTag()}::${signUps.toString(16)}`;
   const failure = await page.evaluate(async ({ body, clientAddress }) => {
     const response = await fetch("/api/signup", {
       method: "POST",
