@@ -8,84 +8,28 @@ import { tokenSettings } from "../../workers/services/accounts.ts";
 import { saveShopConnection, shopCredentials } from "../../workers/services/shops.ts";
 import { DENIED_MESSAGE, NOT_STARTED_MESSAGE, OTHER_BROWSER_MESSAGE, USED_MESSAGE } from "../../workers/services/woocommerce-connection.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
-import { app, cookiesSetBy, read, sandbox, testEnv } from "./support.ts";
+import { app, read, sandbox, testEnv } from "./support.ts";
+import {
+  approveWooCommerce as approve,
+  comeBackFromWooCommerce as comeBack,
+  connectWooCommerceStore as connectStore,
+  deliverWooCommerceKeys as deliver,
+  holdWooCommerceCallbacks,
+  newStore,
+  startWooCommerce as start,
+  storeUrl,
+} from "./woocommerce-support.ts";
 
 // WooCommerce (decision 030): keys issued by the store's own authorisation page and POSTed to our
 // callback for the connection named by a signed, single-use user_id; kept only in the browser that
 // started the connection; sealed at rest; then the store's products as listings through the stand-in.
 
 const db = database(testEnv.DB);
-let counter = 0;
-/** A store of its own for each test (the stand-in's state is shared by the test files running at once). */
-const newStore = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter += 1)}`;
-const storeUrl = (slug: string) => `${testEnv.SANDBOX_URL}/woocommerce/${slug}`;
 const ACTIVE = DEMO_PRODUCTS.filter((product) => product.status === "active");
 
-interface Callback {
-  id: string;
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  returnUrl: string;
-  keyId: number;
-}
-
 beforeAll(async () => {
-  // The worker under test has no address the sandbox can POST to: tests deliver the keys themselves.
-  await sandbox("/woocommerce/settings", { method: "POST", json: { holdCallbacks: true } });
+  await holdWooCommerceCallbacks();
 });
-
-/** The user names their store: our answer carries the store's authorisation page and this browser's cookie. */
-async function start(user: TestUser, store: string, redirectUrl?: string) {
-  const response = await app("/api/woocommerce/connect", json({ storeUrl: store, ...(redirectUrl ? { redirectUrl } : {}) }, bearer(user.tokens)));
-  expect(response.status, await response.clone().text()).toBe(200);
-  const { authorizeUrl } = await read(response);
-  return { authorizeUrl: new URL(authorizeUrl as string), cookie: cookiesSetBy(response) };
-}
-
-/** The shop owner clicks Approve on the store's page; the stand-in holds the keys it would POST to us. */
-async function approve(authorizeUrl: URL): Promise<Callback> {
-  const page = await fetch(authorizeUrl);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  expect(html).toContain("Pinboard Studio would like to connect to your store");
-  const href = /id="approve" href="([^"]+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&");
-  expect(href).toBeTruthy();
-  const granted = await fetch(href!, { redirect: "manual" });
-  expect(granted.status).toBe(202);
-  const id = granted.headers.get("x-sandbox-callback-id");
-  const callbacks = await sandbox<Callback[]>(`/woocommerce/callbacks?user_id=${encodeURIComponent(authorizeUrl.searchParams.get("user_id")!)}`);
-  const callback = callbacks.find((candidate) => candidate.id === id);
-  expect(callback).toBeTruthy();
-  return callback!;
-}
-
-/** Delivers the POST WooCommerce would make to our callback, and tells the stand-in how we answered. */
-async function deliver(callback: Callback, body = callback.body) {
-  const url = new URL(callback.url);
-  const response = await app(`${url.pathname}${url.search}`, { method: "POST", headers: callback.headers, body });
-  const settled = await sandbox<{ returnUrl?: string; error?: string }>(`/woocommerce/callbacks/${callback.id}/answered`, { method: "POST", json: { status: response.status } });
-  return { response, settled };
-}
-
-/** The browser follows WooCommerce's redirect back to our return_url. */
-async function comeBack(returnUrl: string, cookie: string) {
-  const url = new URL(returnUrl);
-  const response = await app(`${url.pathname}${url.search}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
-  expect(response.status).toBe(302);
-  return new URL(response.headers.get("location")!, "http://app.test");
-}
-
-async function connectStore(user: TestUser, slug: string) {
-  const { authorizeUrl, cookie } = await start(user, storeUrl(slug));
-  const callback = await approve(authorizeUrl);
-  const { response, settled } = await deliver(callback);
-  expect(response.status, await response.clone().text()).toBe(200);
-  const back = await comeBack(settled.returnUrl!, cookie);
-  const shops = (await read(await app("/api/shops", { headers: bearer(user.tokens) }))).authorizedShops as { id: string; shopType: string; shopUrl: string; shopName: string; status: string }[];
-  const shop = shops.find((candidate) => candidate.shopUrl === storeUrl(slug));
-  return { back, callback, shop: shop!, authorizeUrl };
-}
 
 async function listings(user: TestUser, shopID: string, query: Record<string, string> = {}) {
   return app(`/api/woocommerce/products?${new URLSearchParams({ shopID, ...query })}`, { headers: bearer(user.tokens) });
