@@ -199,6 +199,10 @@ describe("connecting a WooCommerce store", () => {
     // A pasted admin address connects the store itself.
     const pasted = await start(alice, `${storeUrl("pasted")}/wp-admin/admin.php?page=wc-settings`);
     expect(pasted.authorizeUrl.pathname).toBe("/woocommerce/pasted/wc-auth/v1/authorize");
+    // A store that moved (shop.example → www.shop.example) is connected where it answers.
+    const moved = newStore("moved");
+    await fault(moved, { status: 301, headers: { location: `${storeUrl(`${moved}-www`)}/wp-json/` } }, "/wp-json/");
+    expect((await start(alice, storeUrl(moved))).authorizeUrl.pathname).toBe(`/woocommerce/${moved}-www/wc-auth/v1/authorize`);
   });
 });
 

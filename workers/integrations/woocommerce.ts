@@ -138,13 +138,19 @@ async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | nu
   }
 }
 
-/** The WordPress site index (GET /wp-json/, no key): the site's name, and whether WooCommerce's REST API v3 is there. */
-export async function readStoreIndex(env: WooCommerceEnv, storeUrl: string): Promise<{ name: string; hasWooCommerce: boolean }> {
-  const { body } = await call(env, storeEndpoint(storeUrl, "/wp-json/"), null);
+/**
+ * The WordPress site index (GET /wp-json/, no key): the site's name, whether
+ * WooCommerce's REST API v3 is there, and the store's address after any
+ * redirect (shop.example answering from https://www.shop.example).
+ */
+export async function readStoreIndex(env: WooCommerceEnv, storeUrl: string): Promise<{ name: string; hasWooCommerce: boolean; storeUrl: string }> {
+  const { response, body } = await call(env, storeEndpoint(storeUrl, "/wp-json/"), null);
   const index = (body && typeof body === "object" ? body : {}) as { name?: unknown; namespaces?: unknown };
+  const landed = response.redirected && response.url ? response.url.replace(/\/wp-json\/?(\?.*)?$/, "") : storeUrl;
   return {
     name: typeof index.name === "string" ? cleanText(index.name, 200) : "",
     hasWooCommerce: Array.isArray(index.namespaces) && index.namespaces.includes("wc/v3"),
+    storeUrl: landed,
   };
 }
 

@@ -84,7 +84,7 @@ export function checkStoreUrl(env: Env, input: string): string {
  * httpOnly cookie (`binding`), and answers the store's authorisation page.
  */
 export async function startConnection(env: Env, user: User, input: { storeUrl: string; redirectUrl?: string }) {
-  const storeUrl = checkStoreUrl(env, input.storeUrl);
+  let storeUrl = checkStoreUrl(env, input.storeUrl);
   const redirectUrl = sameSitePath(input.redirectUrl ?? "/products", env.APP_URL);
   if (!redirectUrl) throw new ServiceError(400, "redirectUrl must be a path of this site, such as /products", "redirectUrl");
   let storeName = host(storeUrl);
@@ -92,6 +92,8 @@ export async function startConnection(env: Env, user: User, input: { storeUrl: s
     const index = await readStoreIndex(env, storeUrl);
     if (!index.hasWooCommerce) throw new ServiceError(400, `${host(storeUrl)} does not offer WooCommerce's REST API. Check that WooCommerce is installed and active, then try again.`, "storeUrl");
     storeName = index.name || storeName;
+    // Where the store answered from after redirects, when that address passes the same rule.
+    if (index.storeUrl !== storeUrl) storeUrl = checkStoreUrl(env, index.storeUrl);
   } catch (error) {
     if (!(error instanceof WooCommerceError)) throw error;
     // Some security plugins hide the site index from visitors; the authorisation page still works.
