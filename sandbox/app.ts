@@ -9,6 +9,7 @@ import { paypalControl, paypalProvider } from "./providers/paypal/index.ts";
 import { shopifyControl, shopifyProvider } from "./providers/shopify/index.ts";
 import { stripeControl, stripeProvider } from "./providers/stripe.ts";
 import { metaProvider, tiktokProvider } from "./providers/tracking.ts";
+import { woocommerceControl, woocommerceProvider } from "./providers/woocommerce/index.ts";
 import { createState, maskSecrets, resetServices, resetState, takeFault, type Fault, type SandboxState } from "./state.ts";
 
 /**
@@ -36,6 +37,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/__sandbox/stripe", stripeControl(state));
   app.route("/__sandbox/paypal", paypalControl(state));
   app.route("/__sandbox/shopify", shopifyControl(state));
+  app.route("/__sandbox/woocommerce", woocommerceControl(state));
 
   // Record every request to a stand-in, then apply any fault injected for it.
   app.use("/:service/*", async (c, next) => {
@@ -63,6 +65,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/stripe", stripeProvider(state));
   app.route("/paypal", paypalProvider(state));
   app.route("/shopify", shopifyProvider(state));
+  app.route("/woocommerce", woocommerceProvider(state));
   app.route("/meta", metaProvider());
   app.route("/tiktok", tiktokProvider());
   app.route("/blog-demo", blogDemo);

@@ -11,6 +11,8 @@ export function standalonePage(title: string, css: string, body: string): string
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
+    <!-- No favicon request: a browser's 404 for it would read as a failure in the e2e tests. -->
+    <link rel="icon" href="data:,">
     <title>${escapeHtml(title)}</title>
     <style>
 ${css}

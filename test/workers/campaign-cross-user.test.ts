@@ -13,6 +13,7 @@ import { approvePayPal, newShop, payHostedCheckout, sandboxSubscription, subscri
 import { fieldPaths, fillPath, NOT_USER_OWNED, ROUTES, servedRoutes, withField, type OwnedSlot, type ResourceKind, type RouteExample } from "./campaign-routes.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
+import { connectWooCommerceStore, newStore } from "./woocommerce-support.ts";
 
 /**
  * Issue 12: cross-user access, every resource, generated from the route table
@@ -178,7 +179,12 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
       shopUrl: null,
       credentials: { accessToken: p.mark("shop token") },
     });
-    return { values: { id: profile.id }, marks: [profile.id, shopName, p.mark("shop token")] };
+    // And a WooCommerce store, connected through the stand-in's authorisation page, for the routes that list one.
+    const store = newStore(`xu-${p.label.toLowerCase()}`);
+    const wooName = p.mark("woo shop");
+    await sandbox(`/woocommerce/stores/${store}`, { method: "POST", json: { name: wooName } });
+    const { shop: woo } = await connectWooCommerceStore(p.user, store);
+    return { values: { id: profile.id, woocommerce: woo.id }, marks: [profile.id, shopName, p.mark("shop token"), woo.id, wooName] };
   },
   async shopifyCharge(p) {
     p.shop = newShop(`xu-${p.label.toLowerCase()}`);

@@ -28,14 +28,15 @@ export type ResourceKind =
  * Where a route takes a user's resource: a path parameter, a body field (dot
  * path) or a query parameter, and which of the resource's values goes there:
  * its id (the default), or another one it is known by ("name" for a design
- * profile by name, "refresh" for the refresh handle of a Pinterest profile).
+ * profile by name, "refresh" for the refresh handle of a Pinterest profile,
+ * "woocommerce" for the id of a shop profile that is a WooCommerce store).
  */
 export interface OwnedSlot {
   kind: ResourceKind;
   param?: string;
   field?: string;
   query?: string;
-  by?: "id" | "name" | "refresh";
+  by?: "id" | "name" | "refresh" | "woocommerce";
 }
 
 export interface RouteExample {
@@ -227,6 +228,14 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/etsyAPI/activateShopProfile": { body: { shopID: "shop1" }, owns: { kind: "shopProfile", field: "shopID" } },
   "POST /api/etsyAPI/deactivateAllShopProfiles": {},
   "DELETE /api/etsyAPI/removeShopProfile/:shop": { params: { shop: "shop1" }, owns: { kind: "shopProfile", param: "shop" } },
+  "POST /api/woocommerce/connect": { slow: true, body: { storeUrl: "https://shop.example", redirectUrl: "/products" } },
+  "POST /api/woocommerce/callback": {
+    public: true,
+    body: { key_id: 1, user_id: "not-a-connection", consumer_key: `ck_${"a".repeat(40)}`, consumer_secret: `cs_${"b".repeat(40)}`, key_permissions: "read" },
+    notOwned: { key_id: "the store's own number for the key it made", user_id: "our signed name of one connection under way, checked by its signature" },
+  },
+  "GET /api/woocommerce/return": { public: true, query: { success: "1", user_id: "not-a-connection" }, notOwned: { user_id: "our signed name of one connection under way, honoured only in the browser that started it" } },
+  "GET /api/woocommerce/products": { slow: true, query: { shopID: "shop1", pageNumber: "1", searchInput: "mug" }, owns: { kind: "shopProfile", query: "shopID", by: "woocommerce" } },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 

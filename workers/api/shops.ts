@@ -16,5 +16,5 @@ shopsApi.post("/etsyAPI/activateShopProfile", requireUser, valid("json", Activat
 shopsApi.post("/etsyAPI/deactivateAllShopProfiles", requireUser, async (c) => c.json({ authorizedShops: await deactivateAllShopProfiles(c.env, c.var.auth.user.id) }));
 
 shopsApi.delete("/etsyAPI/removeShopProfile/:shop", requireUser, valid("param", RemoveShopProfileParam), async (c) =>
-  c.json({ authorizedShops: await removeShopProfile(c.env, c.var.auth.user.id, c.req.valid("param").shop) }),
+  c.json(await removeShopProfile(c.env, c.var.auth.user.id, c.req.valid("param").shop)),
 );

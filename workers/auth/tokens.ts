@@ -19,6 +19,8 @@ export const AUDIENCES = {
   pinterest: "pinboard:pinterest",
   /** Longer-lived handle that renews the one above. */
   pinterestRefresh: "pinboard:pinterest-refresh",
+  /** The `user_id` we hand a WooCommerce store: names one connection under way, never the user (decision 030). */
+  wooConnect: "pinboard:woocommerce-connect",
 } as const;
 type Purpose = keyof typeof AUDIENCES;
 

@@ -557,3 +557,33 @@ export const pinRenders = sqliteTable(
   },
   (t) => [index("pin_renders_user").on(t.userId), index("pin_renders_created").on(t.createdAt)],
 );
+
+/**
+ * WooCommerce connections under way (decision 030): one row per visit to a
+ * store's authorisation page. Its id travels, signed, as WooCommerce's
+ * `user_id`; the keys WooCommerce POSTs for it wait here, sealed, until the
+ * browser that started it comes back, and are then saved as a shop profile.
+ */
+export const woocommerceConnections = sqliteTable(
+  "woocommerce_connections",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The store's address as we call it (https in production). */
+    storeUrl: text("store_url").notNull(),
+    storeName: text("store_name").notNull(),
+    /** SHA-256 of the secret kept in a cookie of the browser that started it (decision 018). */
+    browserHash: text("browser_hash").notNull(),
+    redirectUrl: text("redirect_url").notNull(),
+    /** pending: waiting for the keys; checking: keys arrived and are being tried; granted: keys kept; then connected, or failed. */
+    status: text("status", { enum: ["pending", "checking", "granted", "connected", "failed"] }).notNull(),
+    keysSealed: text("keys_sealed"),
+    error: text("error"),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("woocommerce_connections_user").on(t.userId)],
+);

@@ -119,22 +119,24 @@ export async function deactivateAllShopProfiles(env: Env, userId: string): Promi
  * What a provider can revoke when a shop is removed (Etsy and Shopify let an
  * app give up its token; WooCommerce keys are revoked by the shop owner).
  * The providers' modules register theirs; a revocation that fails does not
- * keep the shop: the user asked for it to go.
+ * keep the shop: the user asked for it to go. A revoker may answer a message
+ * for the user (what is left for them to revoke at the provider).
  */
-type Revoker = (env: Env, profile: ShopProfile) => Promise<void>;
+type Revoker = (env: Env, profile: ShopProfile) => Promise<string | void>;
 const revokers = new Map<ShopType, Revoker>();
 export function onShopRemoved(shopType: ShopType, revoke: Revoker) {
   revokers.set(shopType, revoke);
 }
 
 /** DELETE /api/etsyAPI/removeShopProfile/{shop} */
-export async function removeShopProfile(env: Env, userId: string, id: string): Promise<ShopProfileView[]> {
+export async function removeShopProfile(env: Env, userId: string, id: string): Promise<{ authorizedShops: ShopProfileView[]; message?: string }> {
   const profile = await shopProfileOf(env, userId, id, "shop");
+  let message: string | void = undefined;
   try {
-    await revokers.get(profile.shopType)?.(env, profile);
+    message = await revokers.get(profile.shopType)?.(env, profile);
   } catch (error) {
     console.warn(`revoking ${profile.shopType} shop ${profile.id} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   await database(env.DB).delete(shopProfiles).where(and(eq(shopProfiles.id, id), eq(shopProfiles.userId, userId)));
-  return authorizedShops(env, userId);
+  return { authorizedShops: await authorizedShops(env, userId), ...(message ? { message } : {}) };
 }

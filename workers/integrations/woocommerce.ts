@@ -1,0 +1,214 @@
+import type { ShopListing } from "../../contracts/shops.ts";
+import { readFragment } from "../scrape/page-reader.ts";
+import { cleanText } from "../scrape/text.ts";
+
+/**
+ * A WooCommerce store's REST API v3 (docs/decisions/030-woocommerce-connection.md).
+ * Each store is its own server: every call takes the store's address (its
+ * WordPress home, e.g. https://shop.example or https://example.com/shop).
+ * Keys go as HTTP Basic (consumer key and secret), which WooCommerce accepts
+ * over https; stores are https in production, and only the local stand-in
+ * speaks plain http (it accepts the same header there). Keys never travel in
+ * a URL.
+ */
+
+export interface WooCommerceEnv {
+  /** The time limit of one call, in milliseconds. */
+  WOOCOMMERCE_TIMEOUT_MS: string;
+}
+
+export interface WooCommerceKeys {
+  consumerKey: string;
+  consumerSecret: string;
+}
+
+export type WooCommerceFailure = "unauthorized" | "rate_limited" | "not_found" | "refused" | "server" | "timeout" | "network" | "unreadable";
+
+/** How a call to a store failed, with WooCommerce's own words where it gave some. */
+export class WooCommerceError extends Error {
+  readonly kind: WooCommerceFailure;
+  readonly status: number | null;
+  /** WooCommerce's error code (woocommerce_rest_authentication_error ...), "" when none. */
+  readonly code: string;
+  /** Seconds the store asked us to wait (429 Retry-After). */
+  readonly retryAfterSeconds: number | null;
+  constructor(kind: WooCommerceFailure, status: number | null, message: string, code = "", retryAfterSeconds: number | null = null) {
+    super(message);
+    this.name = "WooCommerceError";
+    this.kind = kind;
+    this.status = status;
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/** A product as WooCommerce's REST API v3 answers it (the fields we read). */
+export interface WooProduct {
+  id: number;
+  name: string;
+  permalink: string;
+  description: string;
+  short_description: string;
+  price: string;
+  regular_price: string;
+  categories?: { id: number; name: string; slug: string }[];
+  tags?: { id: number; name: string; slug: string }[];
+  images?: { id: number; src: string; name?: string; alt?: string }[];
+}
+
+export interface WooProductsPage {
+  products: WooProduct[];
+  /** X-WP-Total: how many products match. */
+  total: number;
+  /** X-WP-TotalPages. */
+  totalPages: number;
+}
+
+const timeoutOf = (env: WooCommerceEnv) => (Number(env.WOOCOMMERCE_TIMEOUT_MS) > 0 ? Number(env.WOOCOMMERCE_TIMEOUT_MS) : 15_000);
+
+/** The store's address with the API path after it. */
+export function storeEndpoint(storeUrl: string, path: string): string {
+  return `${storeUrl.replace(/\/+$/, "")}${path}`;
+}
+
+/** WooCommerce's app authorisation page for this store (class WC_Auth, /wc-auth/v1/authorize). */
+export function authorizeUrl(storeUrl: string, request: { appName: string; userId: string; returnUrl: string; callbackUrl: string; scope: "read" | "write" | "read_write" }): string {
+  const url = new URL(storeEndpoint(storeUrl, "/wc-auth/v1/authorize"));
+  url.searchParams.set("app_name", request.appName);
+  url.searchParams.set("scope", request.scope);
+  url.searchParams.set("user_id", request.userId);
+  url.searchParams.set("return_url", request.returnUrl);
+  url.searchParams.set("callback_url", request.callbackUrl);
+  return url.toString();
+}
+
+function basicAuth(keys: WooCommerceKeys): string {
+  const bytes = new TextEncoder().encode(`${keys.consumerKey}:${keys.consumerSecret}`);
+  return `Basic ${btoa(String.fromCharCode(...bytes))}`;
+}
+
+/** Retry-After as seconds (a number of seconds or an HTTP date); null when absent or unreadable. */
+function retryAfter(header: string | null): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim());
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}
+
+/** WooCommerce's error body {code, message, data: {status}}; the body's start otherwise. */
+function errorOf(text: string): { code: string; message: string } {
+  try {
+    const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof parsed.message === "string") return { code: typeof parsed.code === "string" ? parsed.code : "", message: cleanText(parsed.message, 300) };
+  } catch {
+    // not JSON: a proxy's or host's page
+  }
+  return { code: "", message: "" };
+}
+
+async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | null): Promise<{ response: Response; body: unknown }> {
+  const timeoutMs = timeoutOf(env);
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (keys) headers.authorization = basicAuth(keys);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(url, { headers, redirect: "follow", signal: AbortSignal.timeout(timeoutMs) });
+    text = await response.text();
+  } catch (error) {
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    const seconds = Number.isInteger(timeoutMs / 1000) ? String(timeoutMs / 1000) : (timeoutMs / 1000).toFixed(1);
+    if (timedOut) throw new WooCommerceError("timeout", null, `The store did not answer within ${seconds} seconds. Please try again.`);
+    throw new WooCommerceError("network", null, `The store at ${new URL(url).host} could not be reached.`);
+  }
+  if (!response.ok) {
+    const { code, message } = errorOf(text);
+    const status = response.status;
+    if (status === 401 || status === 403) throw new WooCommerceError("unauthorized", status, message || "The store refused our keys.", code);
+    if (status === 429) throw new WooCommerceError("rate_limited", status, message || "The store is receiving too many requests.", code, retryAfter(response.headers.get("retry-after")));
+    if (status === 404) throw new WooCommerceError("not_found", status, message || "The store's WooCommerce API was not found.", code);
+    // A server error's page says nothing a shop owner can act on (a PHP notice, a host's page): our words instead.
+    if (status >= 500) throw new WooCommerceError("server", status, `The store had a problem answering (error ${status}). Please try again in a moment.`, code);
+    throw new WooCommerceError("refused", status, message || `The store refused the request (error ${status}).`, code);
+  }
+  try {
+    return { response, body: JSON.parse(text) };
+  } catch {
+    throw new WooCommerceError("unreadable", response.status, "The store answered with something other than WooCommerce's API (is a security plugin or a maintenance page in the way?).");
+  }
+}
+
+/**
+ * The WordPress site index (GET /wp-json/, no key): the site's name, whether
+ * WooCommerce's REST API v3 is there, and the store's address after any
+ * redirect (shop.example answering from https://www.shop.example).
+ */
+export async function readStoreIndex(env: WooCommerceEnv, storeUrl: string): Promise<{ name: string; hasWooCommerce: boolean; storeUrl: string }> {
+  const { response, body } = await call(env, storeEndpoint(storeUrl, "/wp-json/"), null);
+  const index = (body && typeof body === "object" ? body : {}) as { name?: unknown; namespaces?: unknown };
+  const landed = response.redirected && response.url ? response.url.replace(/\/wp-json\/?(\?.*)?$/, "") : storeUrl;
+  return {
+    name: typeof index.name === "string" ? cleanText(index.name, 200) : "",
+    hasWooCommerce: Array.isArray(index.namespaces) && index.namespaces.includes("wc/v3"),
+    storeUrl: landed,
+  };
+}
+
+/** The store's currency (woocommerce_currency of the general settings), an ISO 4217 code. */
+export async function readStoreCurrency(env: WooCommerceEnv, storeUrl: string, keys: WooCommerceKeys): Promise<string> {
+  const { body } = await call(env, storeEndpoint(storeUrl, "/wp-json/wc/v3/settings/general/woocommerce_currency"), keys);
+  const value = (body as { value?: unknown } | null)?.value;
+  if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) throw new WooCommerceError("unreadable", 200, "The store did not say which currency it sells in.");
+  return value;
+}
+
+/** One page of the store's published products (GET /wp-json/wc/v3/products), newest first, with the count. */
+export async function listProducts(
+  env: WooCommerceEnv,
+  storeUrl: string,
+  keys: WooCommerceKeys,
+  query: { page: number; perPage: number; search?: string },
+): Promise<WooProductsPage> {
+  const url = new URL(storeEndpoint(storeUrl, "/wp-json/wc/v3/products"));
+  url.searchParams.set("page", String(query.page));
+  url.searchParams.set("per_page", String(query.perPage));
+  url.searchParams.set("status", "publish");
+  if (query.search) url.searchParams.set("search", query.search);
+  const { response, body } = await call(env, url.toString(), keys);
+  if (!Array.isArray(body)) throw new WooCommerceError("unreadable", response.status, "The store answered something other than a list of products.");
+  const count = (name: string) => {
+    const value = Number(response.headers.get(name));
+    return Number.isInteger(value) && value >= 0 ? value : null;
+  };
+  const products = body.filter((item): item is WooProduct => Boolean(item) && typeof item === "object" && typeof (item as WooProduct).id === "number");
+  const total = count("x-wp-total") ?? (query.page - 1) * query.perPage + products.length;
+  return { products, total, totalPages: count("x-wp-totalpages") ?? Math.ceil(total / query.perPage) };
+}
+
+/** The text of a WooCommerce HTML field as people read it. */
+async function htmlText(html: string | undefined, maxLength: number): Promise<string> {
+  if (!html) return "";
+  return cleanText((await readFragment(html)).text, maxLength);
+}
+
+const httpUrl = (value: unknown): value is string => typeof value === "string" && /^https?:\/\//i.test(value);
+
+/**
+ * A product as a shop listing. WooCommerce gives one size of each picture (the
+ * upload itself), so full, medium and small are the same address. Categories
+ * come first, then tags; the description falls back to the short description.
+ */
+export async function toShopListing(product: WooProduct, currency: string): Promise<ShopListing> {
+  const description = (await htmlText(product.description, 5000)) || (await htmlText(product.short_description, 5000));
+  const names = [...(product.categories ?? []), ...(product.tags ?? [])].map((term) => cleanText(term?.name, 100)).filter(Boolean);
+  return {
+    id: String(product.id),
+    title: await htmlText(product.name, 500),
+    description,
+    images: (product.images ?? []).filter((image) => httpUrl(image?.src)).map((image) => ({ full: image.src, medium: image.src, small: image.src })),
+    categories: [...new Set(names)],
+    price: typeof product.price === "string" && /^\d+(\.\d+)?$/.test(product.price) ? product.price : "",
+    currency,
+    url: httpUrl(product.permalink) ? product.permalink : "",
+  };
+}
