@@ -166,15 +166,15 @@ function Products() {
           : { kind: "numbered", page: listings.page, pages: pageCount(listings.count), onPage: (page) => model.goToPage(page) }
         : null;
 
-  // The benchmark's mark: the CSV file's first rows are on screen.
+  // The benchmark's mark: the new file's first rows are on screen.
   const firstRowsMarked = useRef(false);
   useEffect(() => {
-    if (csvState.phase === "reading") firstRowsMarked.current = false;
-    if (view === CSV_VIEW && items.length > 0 && !firstRowsMarked.current) {
+    if (csvState.batches === 0) firstRowsMarked.current = false;
+    else if (view === CSV_VIEW && items.length > 0 && !firstRowsMarked.current) {
       firstRowsMarked.current = true;
       requestAnimationFrame(() => performance.mark(CSV_MARKS.firstRows));
     }
-  }, [view, items.length, csvState.phase]);
+  }, [view, items.length, csvState.batches]);
 
   const totals = chosenPinTotal(chosen, pins);
   function generate() {

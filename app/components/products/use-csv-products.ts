@@ -17,9 +17,11 @@ export interface CsvState {
   rows: number;
   /** Why nothing could be read: 'Please select a CSV file to upload.' or 'Failed to parse CSV file.' and the reason. */
   error: string | null;
+  /** Batches of this file's rows received so far (0: what shows is still the earlier file's). */
+  batches: number;
 }
 
-const IDLE: CsvState = { phase: "idle", fileName: "", count: 0, problems: [], progress: 0, rows: 0, error: null };
+const IDLE: CsvState = { phase: "idle", fileName: "", count: 0, problems: [], progress: 0, rows: 0, error: null, batches: 0 };
 
 /**
  * The uploaded CSV file's products: read in a Web Worker, arriving in
@@ -54,7 +56,7 @@ export function useCsvProducts(onFirstRows: () => void) {
           products.current = read;
           firstRows.current();
         }
-        setState((current) => ({ ...current, count: read.length, problems: problems.length > 0 ? [...current.problems, ...problems] : current.problems, progress }));
+        setState((current) => ({ ...current, count: read.length, problems: problems.length > 0 ? [...current.problems, ...problems] : current.problems, progress, batches: current.batches + 1 }));
       },
       onDone({ rows, failure }) {
         stop.current = null;
