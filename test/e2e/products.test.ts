@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
 import { useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -68,6 +69,8 @@ describe("the products page", () => {
     await expect.poll(() => productCards(page).count()).toBe(5);
 
     await mug.getByRole("checkbox").check();
+    // The page with products, chosen ones and the generate bar, as axe-core sees it.
+    expect(await seriousAxeViolations(page, "/products with the demo file's products")).toEqual([]);
     const vase = productCards(page).filter({ hasText: "Ribbed Glass Bud Vase in Terracotta" });
     await vase.getByRole("checkbox").check();
     await page.getByLabel("Pins from Ribbed Glass Bud Vase in Terracotta").fill("3");
@@ -76,7 +79,7 @@ describe("the products page", () => {
     await page.getByRole("button", { name: "Generate pins" }).click();
     await page.waitForURL((url) => url.pathname === "/generate");
     await expect.poll(() => pinCards(page).count(), { timeout: 30_000 }).toBe(8);
-    await page.getByText("8 pins generated").waitFor();
+    await page.getByText("8 pins generated").first().waitFor();
     const titles = await pinCards(page).getByRole("heading").allTextContents();
     expect(titles.filter((title) => title === "Speckled Stoneware Mug in Sage")).toHaveLength(5);
     expect(titles.filter((title) => title === "Ribbed Glass Bud Vase in Terracotta")).toHaveLength(3);
@@ -150,5 +153,6 @@ describe("the products page", () => {
     await page.getByLabel("Select all on this page").check();
     await page.getByText("50 products chosen, 250 pins. One generation holds at most 200 pins: the first 200 are made.").waitFor();
     expect(await overflowing(page)).toEqual([]);
+    expect(await seriousAxeViolations(page, "/products on a phone with 10,000 rows")).toEqual([]);
   });
 });
