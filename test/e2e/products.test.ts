@@ -156,3 +156,95 @@ describe("the products page", () => {
     expect(await seriousAxeViolations(page, "/products on a phone with 10,000 rows")).toEqual([]);
   });
 });
+
+describe("the products page with connected shops (the shop calls answered by the test)", () => {
+  // The listing routes are built by the shop connections of issue 14; here the browser's calls to them are
+  // answered by the test, so the page's own behaviour is checked: the switcher, Shopify's status filter and
+  // links, numbered pages, the server's message on failure, Reconnect, and removal with a confirmation.
+  const shopView = (id: string, shopType: string, shopName: string, extra: object = {}) => ({ id, shopType, shopName, shopUrl: null, isActive: false, status: "ok", ...extra });
+  const listing = (shop: string, n: number) => ({
+    id: String(n),
+    title: `${shop} product ${n}`,
+    description: "",
+    images: [],
+    categories: [],
+    price: "10.00",
+    currency: "GBP",
+    url: `https://shop.example.com/${shop}/${n}`,
+  });
+
+  it("switches shops, filters and pages their listings, shows failures, asks to reconnect and confirms removal", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /Failed to load resource/ });
+    await signUpVerified(page);
+    let shops = [shopView("s1", "Shopify", "Sage Studio", { isActive: true }), shopView("e1", "Etsy", "Oat House"), shopView("w1", "WooCommerce", "Ink Shop", { status: "reauth" })];
+    const asked: string[] = [];
+    await page.route(/\/api\/(shops|etsyAPI|shopifyAPI|woocommerce)/, async (route) => {
+      const url = new URL(route.request().url());
+      asked.push(`${route.request().method()} ${url.pathname}${url.search}`);
+      const json = (body: unknown, status = 200) => route.fulfill({ status, contentType: "application/json", body: JSON.stringify(body) });
+      if (url.pathname === "/api/shops") return json({ authorizedShops: shops });
+      if (url.pathname === "/api/etsyAPI/activateShopProfile") return json({ authorizedShops: shops });
+      if (url.pathname.startsWith("/api/etsyAPI/removeShopProfile/")) {
+        shops = shops.filter((shop) => shop.id !== url.pathname.split("/").pop());
+        return json({ authorizedShops: shops });
+      }
+      if (url.pathname === "/api/shopifyAPI/getShopifyShopListings") {
+        const second = url.searchParams.get("paginationLink") === "after-50";
+        const from = second ? 51 : 1;
+        return json({ listings: Array.from({ length: second ? 20 : 50 }, (_, i) => listing("shopify", from + i)), count: 70, nextPageLink: second ? null : "after-50", previousPageLink: second ? "before-51" : null });
+      }
+      if (url.pathname === "/api/etsyAPI/getEtsyShopListings") {
+        if (url.searchParams.get("searchInput") === "broken") return json({ error: "Unable to get Etsy shop listings: Etsy is down for maintenance" }, 502);
+        const pageNumber = Number(url.searchParams.get("pageNumber"));
+        return json({ listings: Array.from({ length: pageNumber === 3 ? 10 : 50 }, (_, i) => listing("etsy", (pageNumber - 1) * 50 + i + 1)), count: 110 });
+      }
+      return route.continue();
+    });
+
+    await openProducts(page);
+    // The active shop opens: Shopify, status 'all', next and previous links.
+    await expect.poll(() => productCards(page).count()).toBe(50);
+    expect(await page.getByLabel("Status").inputValue()).toBe("all");
+    expect(asked).toContain("GET /api/shopifyAPI/getShopifyShopListings?shopID=s1&searchInput=&paginationLink=&productStatus=all");
+    const pages = page.getByRole("navigation", { name: "Pages" });
+    await pages.getByRole("button", { name: "Next" }).click();
+    await expect.poll(() => productCards(page).first().textContent()).toContain("shopify product 51");
+    expect(await pages.getByText("Page 2").isVisible()).toBe(true);
+    expect(await productCards(page).first().getByText("£10.00").isVisible()).toBe(true);
+    await page.getByLabel("Status").selectOption("draft");
+    await expect.poll(() => asked.at(-1)).toBe("GET /api/shopifyAPI/getShopifyShopListings?shopID=s1&searchInput=&paginationLink=&productStatus=draft");
+
+    // Choices stay when the page or the shop changes.
+    await productCards(page).first().getByRole("checkbox").check();
+    await page.getByLabel("Products from").selectOption({ label: "Oat House (Etsy)" });
+    await expect.poll(() => asked).toContain("POST /api/etsyAPI/activateShopProfile");
+    await expect.poll(() => productCards(page).first().textContent()).toContain("etsy product 1");
+    expect(await page.getByLabel("Status").count(), "Etsy has no status filter").toBe(0);
+    await pages.getByRole("button", { name: "Page 3" }).click();
+    await expect.poll(() => productCards(page).count()).toBe(10);
+    expect(asked.at(-1)).toBe("GET /api/etsyAPI/getEtsyShopListings?shopID=e1&pageNumber=3&searchInput=");
+    await page.getByLabel("Select all on this page").check();
+    await page.getByText("11 products chosen, 55 pins.").waitFor();
+
+    // A failed call shows the server's message as it is.
+    await page.getByLabel("Search products").fill("broken");
+    await page.getByRole("alert").filter({ hasText: "Unable to get Etsy shop listings: Etsy is down for maintenance" }).waitFor();
+    expect(asked.at(-1)).toBe("GET /api/etsyAPI/getEtsyShopListings?shopID=e1&pageNumber=1&searchInput=broken");
+
+    // A shop that needs reconnecting says so instead of listing.
+    await page.getByLabel("Products from").selectOption({ label: "Ink Shop (WooCommerce), needs reconnecting" });
+    await page.getByRole("button", { name: "Reconnect" }).waitFor();
+    expect(asked.some((call) => call.startsWith("GET /api/woocommerce/products"))).toBe(false);
+
+    // Removing asks first.
+    await page.getByRole("button", { name: "Remove shop" }).click();
+    const confirm = page.getByRole("alertdialog", { name: "Remove Ink Shop?" });
+    await confirm.getByRole("button", { name: "Cancel" }).click();
+    expect(asked.some((call) => call.startsWith("DELETE"))).toBe(false);
+    await page.getByRole("button", { name: "Remove shop" }).click();
+    await confirm.getByRole("button", { name: "Remove shop" }).click();
+    await expect.poll(() => asked).toContain("DELETE /api/etsyAPI/removeShopProfile/w1");
+    await expect.poll(() => page.getByLabel("Products from").locator("option").allTextContents()).not.toContain("Ink Shop (WooCommerce), needs reconnecting");
+    expect(await page.getByRole("alertdialog").count()).toBe(0);
+  });
+});
