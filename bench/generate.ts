@@ -14,11 +14,11 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/support/browser.ts";
 import { freePort, startStack } from "../scripts/stack.ts";
+import { benchCall, signedInPage, verifiedBenchUser } from "./bench-session.ts";
 
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 20);
 const PREVIEWS = 20;
 const SITEMAP_POSTS = 100;
-const PASSWORD = "Violet-Harbour-42!";
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,49 +32,12 @@ const blogPost = `${stack.sandboxUrl}/blog-demo/posts/berry-smoothie-bowls`;
 const sitemapIndex = `${stack.sandboxUrl}/blog-demo/sitemap_index.xml`;
 const browser = await launchChromium();
 
-async function call<T>(path: string, token: string | null, body?: unknown): Promise<T> {
-  const response = await fetch(app + path, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.7", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-/** A new, verified user (through the sandbox's outbox); answers the id token. */
-async function verifiedUser(email: string): Promise<string> {
-  const { idToken } = await call<{ idToken: string }>("/api/signup", null, { email, password: PASSWORD, firstName: "Bench", lastName: "User" });
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const mails = (await (await fetch(`${stack.sandboxUrl}/__sandbox/outbox?to=${encodeURIComponent(email)}`)).json()) as { links: string[] }[];
-    const link = mails.flatMap((mail) => mail.links).find((candidate) => new URL(candidate).pathname === "/verify-email");
-    if (link) {
-      const query = new URL(link).searchParams;
-      await call("/api/user/verifyUserEmail", idToken, { uid: query.get("uid"), token: query.get("token") });
-      return idToken;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error("no verification e-mail");
-}
+const call = <T,>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
+const verifiedUser = (email: string) => verifiedBenchUser(stack, email);
 
 /** A signed-in page at /generate (session cookie and tokens, as after logging in). */
 async function generatorPage(email: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: app, viewport: { width: 1600, height: 2400 } });
-  const page = await context.newPage();
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  await page.goto("/");
-  await page.evaluate(
-    async ({ email, password }) => {
-      const response = await fetch("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
-      const tokens = (await response.json()) as { idToken: string; refreshToken: string };
-      localStorage.setItem("FBIdToken", tokens.idToken);
-      localStorage.setItem("FBRefreshToken", tokens.refreshToken);
-    },
-    { email, password: PASSWORD },
-  );
-  await page.goto("/generate");
-  await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+  const page = await signedInPage(browser, stack, email, "/generate");
   await page.getByRole("heading", { name: "Design settings" }).waitFor();
   return page;
 }

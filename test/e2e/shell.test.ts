@@ -79,13 +79,13 @@ describe("the navbar", () => {
     await page.goto("/help");
     await hydrated(page);
     const navbar = page.getByRole("banner");
-    for (const name of ["Generate", "Schedule", "Templates", "Pricing", "Help centre"]) {
+    for (const name of ["Generate", "Products", "Schedule", "Templates", "Pricing", "Help centre"]) {
       expect(await navbar.getByRole("link", { name, exact: true }).isVisible(), name).toBe(false);
     }
     expect(await navbar.getByRole("button", { name: "Account menu" }).isVisible()).toBe(false);
 
     await navbar.getByRole("button", { name: "Menu", exact: true }).click();
-    expect(await menuItems(page)).toEqual(["Generate", "Schedule", "Templates", "Pricing", "Help centre", "Login", "Sign Up"]);
+    expect(await menuItems(page)).toEqual(["Generate", "Products", "Schedule", "Templates", "Pricing", "Help centre", "Login", "Sign Up"]);
     expect(await page.getByRole("menuitem", { name: "Help centre" }).getAttribute("aria-current")).toBe("page");
     // Login brings the visitor back to this page.
     expect(await page.getByRole("menuitem", { name: "Login" }).getAttribute("href")).toBe("/login?redirectTo=%2Fhelp");

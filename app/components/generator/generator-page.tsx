@@ -24,6 +24,8 @@ import { warmPreviews } from "../templates/preview-queue.ts";
 import { SourceForm } from "./source-form.tsx";
 import { storeGridPosts } from "./grid-storage.ts";
 import { useGenerator, type Busy } from "./use-generator.ts";
+import type { GenerationPlan } from "../../lib/products/chosen-products.ts";
+import { takeProductsForGenerator } from "../../lib/products/handover.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 
 /** Performance mark for each preview that has appeared (the benchmark counts them). */
@@ -78,6 +80,15 @@ function Generator() {
   const [duplicates, setDuplicates] = useState<ReadonlyMap<string, ScheduleTarget>>(new Map());
   const readyCount = useRef(0);
   const drawerClose = useRef<HTMLButtonElement>(null);
+  /** Products handed over by /products: generated once design settings have loaded. */
+  const [products, setProducts] = useState<GenerationPlan | null>(null);
+  const arrivedWithProducts = useRef(false);
+
+  useEffect(() => {
+    const plan = takeProductsForGenerator();
+    arrivedWithProducts.current = plan !== null;
+    setProducts(plan);
+  }, []);
 
   // On a phone the drawer is a slide-over: focus moves into it, Escape closes it.
   useEffect(() => {
@@ -104,7 +115,7 @@ function Generator() {
       .finally(() => current && setSettingsLoading(false));
     fetchLatestDraft().then(
       (draft) => {
-        if (!current || !draft || !isLoadableDraft(draft)) return;
+        if (!current || !draft || !isLoadableDraft(draft) || arrivedWithProducts.current) return;
         setOffer(draft);
       },
       (error: unknown) => current && toast({ title: "Unable to load drafts", description: reasonOf(error), kind: "error" }),
@@ -128,6 +139,25 @@ function Generator() {
     // Again only when the template selection changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settingsLoading, selections]);
+
+  // Products chosen on /products: pins from them at once, each product with the pins chosen there.
+  useEffect(() => {
+    if (settingsLoading || !products) return;
+    const plan = products;
+    setProducts(null);
+    void (async () => {
+      const label = plan.sources.length === 1 ? "Making pins from your product" : `Making pins from your ${plan.sources.length} products`;
+      setBusy({ label });
+      try {
+        const count = await generator.addSources(plan.sources, "new", plan.pinCounts);
+        toast({ title: count === 1 ? "1 pin generated" : `${count} pins generated`, kind: "success" });
+      } catch (error) {
+        toast({ title: "Unable to generate pins from your products", description: reasonOf(error), kind: "error" });
+      } finally {
+        setBusy(null);
+      }
+    })();
+  }, [settingsLoading, products, generator, setBusy, toast]);
 
   // The grid, for /singlePin in this tab.
   useEffect(() => {

@@ -10,6 +10,9 @@ export function NameDialog({
   initial,
   submitLabel,
   maxLength,
+  emptyMessage = "Please enter a name",
+  placeholder,
+  hint,
   onCancel,
   onSubmit,
 }: {
@@ -19,6 +22,11 @@ export function NameDialog({
   initial: string;
   submitLabel: string;
   maxLength: number;
+  /** What an empty field is told. */
+  emptyMessage?: string;
+  placeholder?: string;
+  /** A line under the field saying what to enter. */
+  hint?: string;
   onCancel(): void;
   /** Resolves when done (the dialog then closes); rejects to keep it open. */
   onSubmit(name: string): Promise<void>;
@@ -39,7 +47,7 @@ export function NameDialog({
     event.preventDefault();
     const trimmed = name.trim();
     if (!trimmed) {
-      setError("Please enter a name");
+      setError(emptyMessage);
       return;
     }
     setPending(true);
@@ -63,7 +71,21 @@ export function NameDialog({
               <label className="field__label" htmlFor={id}>
                 {label}
               </label>
-              <input id={id} className="field__input" value={name} maxLength={maxLength} autoFocus onChange={(event) => setName(event.target.value)} />
+              <input
+                id={id}
+                className="field__input"
+                value={name}
+                maxLength={maxLength}
+                placeholder={placeholder}
+                aria-describedby={hint ? `${id}-hint` : undefined}
+                autoFocus
+                onChange={(event) => setName(event.target.value)}
+              />
+              {hint ? (
+                <p className="field__hint" id={`${id}-hint`}>
+                  {hint}
+                </p>
+              ) : null}
               {error ? (
                 <p className="field__error" role="alert">
                   {error}

@@ -61,6 +61,7 @@ export function PostEditor({
         {text("altText", "Alt text", 500, true)}
         {text("url", "URL", 2048)}
         {text("URLText", "URL text", 200)}
+        {text("price", "Price", 40)}
         <div className="field">
           <label className="field__label" htmlFor={`${id}-template`}>
             Template

@@ -114,13 +114,13 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
     [standardTemplates],
   );
 
-  /** Sources -> posts: a new generation (locked posts stay) or more posts for the running one. */
+  /** Sources -> posts: a new generation (locked posts stay) or more posts for the running one; `pinCounts` gives each source its own number of pins (products). */
   const addSources = useCallback(
-    async (sources: Source[], mode: "new" | "append") => {
+    async (sources: Source[], mode: "new" | "append", pinCounts?: readonly number[]) => {
       const current = settingsRef.current;
       preloadSourcePictures(sources);
       const [templates, fallbacks] = await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]);
-      const fresh = generatePosts(sources, { settings: current, templates, fallbacks, random, newId: newPostId });
+      const fresh = generatePosts(sources, { settings: current, templates, fallbacks, random, newId: newPostId, pinCounts });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
       // A new generation replaces the unlocked pins: the page keeps them (a draft, undo).
       const previous = postsRef.current;

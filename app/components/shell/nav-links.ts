@@ -6,9 +6,10 @@ export interface NavLinkItem {
   label: string;
 }
 
-/** The main sections, in the navbar's order (spec section 2, Other UI). */
+/** The main sections, in the navbar's order (spec section 2, Other UI; Products added with its page, decision 031). */
 export const MAIN_LINKS: NavLinkItem[] = [
   { to: "/generate", label: "Generate" },
+  { to: "/products", label: "Products" },
   { to: "/scheduling", label: "Schedule" },
   { to: "/templates", label: "Templates" },
   { to: "/pricing", label: "Pricing" },

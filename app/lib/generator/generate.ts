@@ -24,6 +24,8 @@ export interface GenerationContext {
   fallbacks?: readonly Template[];
   random: Random;
   newId: () => string;
+  /** Pins for each source by position, where the user chose them per source (products); else the settings' pinsPerSource. */
+  pinCounts?: readonly number[];
 }
 
 /** The flags a new generation starts from (spec section 4: reset on every generation). */
@@ -204,6 +206,7 @@ function buildPost(parts: PostParts, context: GenerationContext): Post {
 
 /**
  * Sources x design settings -> posts. Each source gives pinsPerSource posts
+ * (or its own count from `pinCounts`)
  * with different templates, or one per template (useOneOfEachTemplate)
  * and/or one per picture (useOneOfEachImage).
  * Templates are picked at random or in turn among those the source can fill
@@ -216,12 +219,12 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
   const { settings, templates, random } = context;
   if (templates.length === 0) throw new Error("There are no templates to generate with");
   const posts: Post[] = [];
-  for (const source of sources) {
+  for (const [index, source] of sources.entries()) {
     const candidates = imageCandidates(source, settings);
     const offer = sourceOffer(source, candidates);
     const pool = usableTemplates(templates, context.fallbacks ?? [], offer);
     const starts = settings.useOneOfEachImage && candidates.length > 0 ? candidates.map((_, i) => i) : [0];
-    const variants = settings.useOneOfEachTemplate || settings.useOneOfEachImage ? 1 : settings.pinsPerSource;
+    const variants = settings.useOneOfEachTemplate || settings.useOneOfEachImage ? 1 : (context.pinCounts?.[index] ?? settings.pinsPerSource);
     const chosenTemplates = settings.useOneOfEachTemplate ? pool : pickTemplates(pool, variants, settings.isRandomTemplates, posts.length, random);
     for (const [variant, template] of chosenTemplates.entries()) {
       for (const start of starts) {
@@ -377,7 +380,7 @@ export function applyDesignToPosts(posts: readonly Post[], settings: DesignSetti
 }
 
 /** What the user can edit on a post in the grid. */
-export type PostTextEdit = Partial<Pick<Post, "title" | "description" | "altText" | "url" | "URLText">>;
+export type PostTextEdit = Partial<Pick<Post, "title" | "description" | "altText" | "url" | "URLText" | "price">>;
 
 /** A post with the user's edits; a new title renames the file (same random number). */
 export function editPost(post: Post, edit: PostTextEdit, random: Random): Post {

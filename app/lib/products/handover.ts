@@ -1,0 +1,41 @@
+import type { Source } from "../../../contracts/scrape.ts";
+import type { GenerationPlan } from "./chosen-products.ts";
+
+/**
+ * Products handed from /products to /generate in this tab (session storage,
+ * like the grid /singlePin reads): /generate takes them once, on arrival, and
+ * generates at once.
+ */
+const KEY = "pinboard:products-to-generate";
+
+export function handProductsToGenerator(plan: GenerationPlan): boolean {
+  try {
+    window.sessionStorage.setItem(KEY, JSON.stringify(plan));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isSource(value: unknown): value is Source {
+  const source = value as Source;
+  return typeof source === "object" && source !== null && typeof source.url === "string" && typeof source.title === "string" && Array.isArray(source.allImages);
+}
+
+/** The products waiting for the generator, removed as they are taken; null when there are none. */
+export function takeProductsForGenerator(): GenerationPlan | null {
+  try {
+    const raw = window.sessionStorage.getItem(KEY);
+    if (!raw) return null;
+    window.sessionStorage.removeItem(KEY);
+    const parsed = JSON.parse(raw) as Partial<GenerationPlan>;
+    const counts = Array.isArray(parsed.pinCounts) ? parsed.pinCounts : [];
+    const pairs = (Array.isArray(parsed.sources) ? parsed.sources : []).flatMap((source, index) =>
+      isSource(source) ? [{ source, pins: Number.isInteger(counts[index]) && counts[index] > 0 ? counts[index] : 1 }] : [],
+    );
+    if (pairs.length === 0) return null;
+    return { sources: pairs.map((pair) => pair.source), pinCounts: pairs.map((pair) => pair.pins) };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,101 @@
+import type { ShopifyProductStatus, ShopListingsPage, ShopProfileView, ShopType } from "../../../contracts/shops.ts";
+import { apiJson } from "../api-client.ts";
+
+/**
+ * The products page's calls (spec section 7, Shops and catalogs), one place
+ * for every kind of shop: the shop profiles, each provider's listing call
+ * keyed by shopType, and each provider's connect start.
+ */
+
+type ShopsAnswer = { authorizedShops: ShopProfileView[] };
+
+export async function fetchShops(): Promise<ShopProfileView[]> {
+  return (await apiJson<ShopsAnswer>("/api/shops")).authorizedShops;
+}
+
+/** The shop /products opens on (one active at a time). */
+export async function activateShop(shopID: string): Promise<ShopProfileView[]> {
+  return (await apiJson<ShopsAnswer>("/api/etsyAPI/activateShopProfile", { json: { shopID } })).authorizedShops;
+}
+
+/** Removes the shop (and revokes what its provider allows). */
+export async function removeShop(shopID: string): Promise<ShopProfileView[]> {
+  return (await apiJson<ShopsAnswer>(`/api/etsyAPI/removeShopProfile/${encodeURIComponent(shopID)}`, { method: "DELETE" })).authorizedShops;
+}
+
+/** What page of a shop's listings to show. */
+export interface ListingRequest {
+  search: string;
+  /** 1-based page number (Etsy, WooCommerce). */
+  page: number;
+  /** Shopify's status filter (the others ignore it). */
+  status: ShopifyProductStatus;
+  /** Shopify's cursor link to the page wanted; null for the first page. */
+  paginationLink: string | null;
+}
+
+const query = (values: Record<string, string>) => new URLSearchParams(values).toString();
+
+/** Each provider's listing call (spec section 7, exact paths and query names). */
+const LISTING_PATHS: Record<ShopType, (shop: ShopProfileView, request: ListingRequest) => string> = {
+  Etsy: (shop, request) => `/api/etsyAPI/getEtsyShopListings?${query({ shopID: shop.id, pageNumber: String(request.page), searchInput: request.search })}`,
+  Shopify: (shop, request) =>
+    `/api/shopifyAPI/getShopifyShopListings?${query({ shopID: shop.id, searchInput: request.search, paginationLink: request.paginationLink ?? "", productStatus: request.status })}`,
+  WooCommerce: (shop, request) => `/api/woocommerce/products?${query({ shopID: shop.id, pageNumber: String(request.page), searchInput: request.search })}`,
+};
+
+/** One page of a shop's listings (50), whatever kind of shop it is. A failure carries the server's message as it is. */
+export function fetchShopListings(shop: ShopProfileView, request: ListingRequest): Promise<ShopListingsPage> {
+  return apiJson<ShopListingsPage>(LISTING_PATHS[shop.shopType](shop, request));
+}
+
+/** How a kind of shop pages: by number (Etsy, WooCommerce) or by next and previous links (Shopify). */
+export function pagesByLink(shopType: ShopType): boolean {
+  return shopType === "Shopify";
+}
+
+// ------------------------------------------------------------------ connecting a shop
+
+/** What the user tells us before a connection starts: Shopify needs the store's address, WooCommerce the site's. */
+export interface ConnectRequest {
+  /** The store's address ("yourstore.myshopify.com", "https://yourshop.com"), for Shopify and WooCommerce. */
+  storeAddress?: string;
+}
+
+export class ShopConnectionUnavailable extends Error {
+  constructor(shopType: ShopType) {
+    super(`Connecting ${shopType} is not available yet.`);
+    this.name = "ShopConnectionUnavailable";
+  }
+}
+
+/** Etsy: OAuth 2.0 with PKCE. Filled in by the Etsy connection (issue 14). */
+export async function startEtsyConnection(_request: ConnectRequest): Promise<void> {
+  throw new ShopConnectionUnavailable("Etsy");
+}
+
+/** Shopify: the app install flow for the store at `storeAddress`. Filled in by the Shopify connection (issue 14). */
+export async function startShopifyConnection(_request: ConnectRequest): Promise<void> {
+  throw new ShopConnectionUnavailable("Shopify");
+}
+
+/** WooCommerce: the store's own app authorisation (/wc-auth/v1/authorize) at `storeAddress`. Filled in by the WooCommerce connection (issue 14). */
+export async function startWooCommerceConnection(_request: ConnectRequest): Promise<void> {
+  throw new ShopConnectionUnavailable("WooCommerce");
+}
+
+const CONNECT_STARTS: Record<ShopType, (request: ConnectRequest) => Promise<void>> = {
+  Etsy: startEtsyConnection,
+  Shopify: startShopifyConnection,
+  WooCommerce: startWooCommerceConnection,
+};
+
+/** Whether connecting this kind of shop needs the store's address first. */
+export function needsStoreAddress(shopType: ShopType): boolean {
+  return shopType !== "Etsy";
+}
+
+/** Starts connecting (or reconnecting) a shop: usually leaves the page for the provider. */
+export function startShopConnection(shopType: ShopType, request: ConnectRequest = {}): Promise<void> {
+  return CONNECT_STARTS[shopType](request);
+}
