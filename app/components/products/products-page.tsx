@@ -10,6 +10,7 @@ import { activateShop, fetchShopListings, fetchShops, pagesByLink, removeShop } 
 import { ListingsModel, pageCount, SEARCH_DEBOUNCE_MS } from "../../lib/shops/listings-model.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { CsvUpload } from "./csv-upload-form.tsx";
 import { ProductGrid, type Paging } from "./product-grid.tsx";
@@ -59,6 +60,7 @@ function Products() {
   const [chosen, setChosenMap] = useState<ReadonlyMap<string, ProductItem>>(new Map());
   const [pins, setPins] = useState<ReadonlyMap<string, number>>(new Map());
   const connector = useShopConnect();
+  const toast = useToast();
 
   const model = useMemo(() => new ListingsModel({ fetchShopListings }), []);
   useEffect(() => () => model.dispose(), [model]);
@@ -81,6 +83,19 @@ function Products() {
     setView(next?.id ?? null);
     model.selectShop(next && next.status === "ok" ? next : null);
   }
+
+  // Back from a provider's connection page: say how it went, once, and clean the address.
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const connected = url.searchParams.get("shopConnected");
+    const failed = url.searchParams.get("shopError");
+    if (connected === null && failed === null) return;
+    if (connected !== null) toast({ title: `${connected || "Your shop"} is connected`, kind: "success" });
+    if (failed !== null) toast({ title: "Unable to connect your shop", description: failed, kind: "error" });
+    url.searchParams.delete("shopConnected");
+    url.searchParams.delete("shopError");
+    window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  }, [toast]);
 
   useEffect(() => {
     let current = true;
@@ -119,8 +134,9 @@ function Products() {
   async function confirmRemove(target: ShopProfileView) {
     setActionError(null);
     try {
-      const left = await removeShop(target.id);
+      const { authorizedShops: left, message } = await removeShop(target.id);
       setShops(left);
+      if (message) toast({ title: `${target.shopName} removed`, description: message, kind: "info" });
       const prefix = shopItemKey(target.id, "");
       setChosenMap((current) => new Map([...current].filter(([key]) => !key.startsWith(prefix))));
       if (view === target.id) showShop(left.find((candidate) => candidate.isActive) ?? null);

@@ -1,4 +1,5 @@
 import type { ShopifyProductStatus, ShopListingsPage, ShopProfileView, ShopType } from "../../../contracts/shops.ts";
+import type { ConnectWooCommerceResponse } from "../../../contracts/woocommerce.ts";
 import { apiJson } from "../api-client.ts";
 
 /**
@@ -18,9 +19,9 @@ export async function activateShop(shopID: string): Promise<ShopProfileView[]> {
   return (await apiJson<ShopsAnswer>("/api/etsyAPI/activateShopProfile", { json: { shopID } })).authorizedShops;
 }
 
-/** Removes the shop (and revokes what its provider allows). */
-export async function removeShop(shopID: string): Promise<ShopProfileView[]> {
-  return (await apiJson<ShopsAnswer>(`/api/etsyAPI/removeShopProfile/${encodeURIComponent(shopID)}`, { method: "DELETE" })).authorizedShops;
+/** Removes the shop (and revokes what its provider allows); `message` says what the user must still do at the provider, if anything. */
+export async function removeShop(shopID: string): Promise<{ authorizedShops: ShopProfileView[]; message?: string }> {
+  return apiJson<ShopsAnswer & { message?: string }>(`/api/etsyAPI/removeShopProfile/${encodeURIComponent(shopID)}`, { method: "DELETE" });
 }
 
 /** What page of a shop's listings to show. */
@@ -79,9 +80,14 @@ export async function startShopifyConnection(_request: ConnectRequest): Promise<
   throw new ShopConnectionUnavailable("Shopify");
 }
 
-/** WooCommerce: the store's own app authorisation (/wc-auth/v1/authorize) at `storeAddress`. Filled in by the WooCommerce connection (issue 14). */
-export async function startWooCommerceConnection(_request: ConnectRequest): Promise<void> {
-  throw new ShopConnectionUnavailable("WooCommerce");
+/**
+ * WooCommerce: the store's own app authorisation (/wc-auth/v1/authorize) at
+ * `storeAddress`; the store sends the browser back to /products with
+ * `shopConnected` or `shopError` (decision 030).
+ */
+export async function startWooCommerceConnection(request: ConnectRequest): Promise<void> {
+  const { authorizeUrl } = await apiJson<ConnectWooCommerceResponse>("/api/woocommerce/connect", { json: { storeUrl: request.storeAddress ?? "", redirectUrl: "/products" } });
+  window.location.assign(authorizeUrl);
 }
 
 const CONNECT_STARTS: Record<ShopType, (request: ConnectRequest) => Promise<void>> = {
