@@ -38,6 +38,8 @@ export default defineConfig({
                   PAYPAL_CLIENT_SECRET: "paypal-test-client-secret",
                   // Short, so the Shopify timeout tests need not wait 15 s.
                   SHOPIFY_TIMEOUT_MS: "1500",
+                  // And the Etsy slow-answer tests.
+                  ETSY_TIMEOUT_MS: "1500",
                   META_CAPI_TOKEN: "meta-test-token",
                   TIKTOK_ACCESS_TOKEN: "tiktok-test-token",
                   AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",

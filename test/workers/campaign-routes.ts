@@ -227,6 +227,9 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/etsyAPI/activateShopProfile": { body: { shopID: "shop1" }, owns: { kind: "shopProfile", field: "shopID" } },
   "POST /api/etsyAPI/deactivateAllShopProfiles": {},
   "DELETE /api/etsyAPI/removeShopProfile/:shop": { params: { shop: "shop1" }, owns: { kind: "shopProfile", param: "shop" } },
+  "POST /api/etsyAPI/connectEtsyShop": { body: { redirectUrl: "/products" } },
+  "GET /api/etsyAPI/oauthCallback": { public: true, query: { state: "x", code: "y" } },
+  "GET /api/etsyAPI/getEtsyShopListings": { slow: true, query: { shopID: "shop1", pageNumber: "1", searchInput: "" }, owns: { kind: "shopProfile", query: "shopID" } },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 
