@@ -152,6 +152,8 @@ const budgets = new Map<string, Budget>();
 const BUDGETS_KEPT = 500;
 /** How long "the daily budget is spent" is believed without asking Etsy again. */
 const DAILY_BELIEVED_MS = 60_000;
+/** How long after a whole second the next second's calls start. */
+const SECOND_MARGIN_MS = 25;
 /** A Retry-After up to this long is waited out; a longer one is answered to the user. */
 const LONGEST_WAIT_MS = 2_000;
 
@@ -375,7 +377,9 @@ async function waitForBudget(operation: string, key: string) {
   if (budget.remainingToday === 0 && since < DAILY_BELIEVED_MS) {
     throw new EtsyApiError({ operation, kind: "rate_limited", status: 429, message: "Etsy's daily request budget is spent", retryAfterSeconds: null });
   }
-  if (budget.remainingThisSecond === 0 && since < 1000) await sleep(1000 - since);
+  // Etsy counts by the clock's seconds: the next one starts at the next whole second (a little
+  // after, for clocks a few milliseconds apart; a 429 still ends in a short wait and a retry).
+  if (budget.remainingThisSecond === 0 && since < 1000) await sleep(Math.ceil((budget.seenAt + 1) / 1000) * 1000 - Date.now() + SECOND_MARGIN_MS);
 }
 
 function noAnswer(operation: string, error: unknown, timeoutMs: number) {
