@@ -302,6 +302,19 @@ describe("Etsy's tokens", () => {
     expect(Date.parse(pageCalls[0]!.at)).toBeGreaterThanOrEqual(refreshed[0]!.at);
   });
 
+  it("refreshed by two page loads at once stay good: the one whose refresh token was spent takes the other's tokens", async () => {
+    const shopName = etsyShopName("together");
+    const shopID = await connectEtsyShop(alice, shopName);
+    const profile = await shopProfileOf(testEnv, alice.userId, shopID);
+    const before = (await shopCredentials<EtsyCredentials>(testEnv, profile))!;
+    await updateShopCredentials<EtsyCredentials>(testEnv, profile, { ...before, expiresAt: Date.now() - 1000 });
+    const answers = await Promise.all([listings(alice, { shopID, pageNumber: "1" }), listings(alice, { shopID, pageNumber: "2" })]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect((await shopProfileOf(testEnv, alice.userId, shopID)).status).toBe("ok");
+    // Both asked Etsy for new tokens with the same refresh token: Etsy granted one.
+    expect((await etsyAccount(shopName)).grants.filter((grant) => grant.grant_type === "refresh_token")).toHaveLength(1);
+  });
+
   it("are refreshed once when Etsy refuses the access token (401), then the page comes", async () => {
     const shopName = etsyShopName("expired");
     const shopID = await connectEtsyShop(alice, shopName);

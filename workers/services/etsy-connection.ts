@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { ETSY_DEFAULT_RETURN, ETSY_LISTINGS_ERROR, ETSY_SCOPES } from "../../contracts/etsy.ts";
 import { sameSitePath } from "../../contracts/paths.ts";
 import { PRODUCTS_PER_PAGE, type ShopListingsPage } from "../../contracts/shops.ts";
@@ -28,6 +28,8 @@ const STATE_TTL_MS = 10 * 60_000;
 const VERIFIER_PURPOSE = "etsy-pkce";
 /** Refresh the access token when it has less than this left. */
 const REFRESH_MARGIN_MS = 2 * 60_000;
+/** How long a refused refresh looks for tokens another request is storing, before asking the user to reconnect. */
+const REFRESH_RACE_MS = 1_500;
 
 export const ETSY_OTHER_BROWSER_MESSAGE = "This Etsy connection was started in another browser. Please connect again from your account here.";
 export const ETSY_STATE_EXPIRED_MESSAGE = "This Etsy connection link has expired. Please connect again.";
@@ -65,16 +67,20 @@ export async function startEtsyConnection(env: Env, user: User, redirectUrl: str
   const binding = randomToken();
   const stateHash = await sha256Hex(state);
   const { verifier, challenge } = await pkcePair();
-  await database(env.DB)
-    .insert(etsyOauthStates)
-    .values({
+  const db = database(env.DB);
+  const now = Date.now();
+  await db.batch([
+    // The user's connections that were never finished are of no use once expired.
+    db.delete(etsyOauthStates).where(and(eq(etsyOauthStates.userId, user.id), lt(etsyOauthStates.expiresAt, now))),
+    db.insert(etsyOauthStates).values({
       stateHash,
       userId: user.id,
       redirectUrl: path,
       browserHash: await sha256Hex(binding),
       codeVerifierSealed: await seal(env.AUTH_SECRET, VERIFIER_PURPOSE, verifier, stateHash),
-      expiresAt: Date.now() + STATE_TTL_MS,
-    });
+      expiresAt: now + STATE_TTL_MS,
+    }),
+  ]);
   const authorizeUrl = etsyClient(env).buildAuthorizeUrl({ state, codeChallenge: challenge, redirectUri: etsyCallbackUrl(env), scopes: ETSY_SCOPES });
   return { authorizeUrl, state, binding };
 }
@@ -153,6 +159,17 @@ async function currentProfile(env: Env, profile: ShopProfile): Promise<ShopProfi
   return database(env.DB).query.shopProfiles.findFirst({ where: eq(shopProfiles.id, profile.id) });
 }
 
+/** The shop's row when another request stored new credentials since `profile` was read, looking for up to `withinMs`. */
+async function refreshedMeanwhile(env: Env, profile: ShopProfile, withinMs: number): Promise<ShopProfile | undefined> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const current = await currentProfile(env, profile);
+    if (current && current.credentialsSealed !== profile.credentialsSealed) return current;
+    if (Date.now() >= deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 async function needsReconnect(env: Env, profile: ShopProfile): Promise<never> {
   await markShopNeedsReconnect(env, profile);
   profile.status = "reauth";
@@ -175,12 +192,14 @@ async function etsyAccessToken(env: Env, profile: ShopProfile, force = false): P
     tokens = await etsyClient(env).refreshToken(credentials.refreshToken);
   } catch (error) {
     if (!(error instanceof EtsyApiError)) throw error;
-    const current = await currentProfile(env, profile);
-    if (current && current.credentialsSealed !== profile.credentialsSealed) {
+    const refusedGrant = error.kind === "invalid_grant" || error.kind === "unauthorized";
+    // Etsy's refresh token is good once: another request may have used it a moment ago and be storing its tokens.
+    const current = await refreshedMeanwhile(env, profile, refusedGrant ? REFRESH_RACE_MS : 0);
+    if (current) {
       Object.assign(profile, current);
       return etsyAccessToken(env, profile);
     }
-    if (error.kind === "invalid_grant" || error.kind === "unauthorized") return needsReconnect(env, profile);
+    if (refusedGrant) return needsReconnect(env, profile);
     throw listingsFailure(error);
   }
   await updateShopCredentials<EtsyCredentials>(env, profile, tokens);
