@@ -40,6 +40,8 @@ export default defineConfig({
                   SHOPIFY_TIMEOUT_MS: "1500",
                   // Short, so the WooCommerce slow-store tests need not wait 15 s.
                   WOOCOMMERCE_TIMEOUT_MS: "1500",
+                  // And the Etsy slow-answer tests.
+                  ETSY_TIMEOUT_MS: "1500",
                   META_CAPI_TOKEN: "meta-test-token",
                   TIKTOK_ACCESS_TOKEN: "tiktok-test-token",
                   AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",

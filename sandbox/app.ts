@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { blogDemo } from "./blog-demo/app.ts";
 import { hostile } from "./hostile/app.ts";
 import { emailProvider } from "./providers/email.ts";
+import { etsyControl, etsyProvider } from "./providers/etsy/index.ts";
 import { googleControl, googleProvider } from "./providers/google.ts";
 import { pinterestControl, pinterestProvider } from "./providers/pinterest.ts";
 import { openAIControl, openAIProvider } from "./providers/openai.ts";
@@ -38,6 +39,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/__sandbox/paypal", paypalControl(state));
   app.route("/__sandbox/shopify", shopifyControl(state));
   app.route("/__sandbox/woocommerce", woocommerceControl(state));
+  app.route("/__sandbox/etsy", etsyControl(state));
 
   // Record every request to a stand-in, then apply any fault injected for it.
   app.use("/:service/*", async (c, next) => {
@@ -66,6 +68,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/paypal", paypalProvider(state));
   app.route("/shopify", shopifyProvider(state));
   app.route("/woocommerce", woocommerceProvider(state));
+  app.route("/etsy", etsyProvider(state));
   app.route("/meta", metaProvider());
   app.route("/tiktok", tiktokProvider());
   app.route("/blog-demo", blogDemo);
@@ -170,7 +173,7 @@ function servicePath(c: Context, service: string) {
   return path === "" ? "/" : path;
 }
 
-const RECORDED_HEADERS = ["authorization", "content-type", "user-agent", "idempotency-key", "stripe-version", "x-shopify-access-token"];
+const RECORDED_HEADERS = ["authorization", "content-type", "user-agent", "idempotency-key", "stripe-version", "x-shopify-access-token", "x-api-key"];
 
 function recordedHeaders(headers: Headers) {
   const recorded: Record<string, string> = {};

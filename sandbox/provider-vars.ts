@@ -11,6 +11,10 @@ export const SANDBOX_PAYPAL_WEBHOOK_ID = "8PT597110X687430LSANDBOX";
 /** The client secret the Shopify stand-in signs its webhooks with (X-Shopify-Hmac-Sha256). Not a secret either. */
 export const SANDBOX_SHOPIFY_CLIENT_SECRET = "shpss_sandbox_pinboard_local_0123456789";
 
+/** The Etsy stand-in's app: its keystring (the OAuth client id) and shared secret, which it expects as `keystring:secret` in x-api-key. */
+export const SANDBOX_ETSY_KEYSTRING = "pinboardlocaletsykeystring";
+export const SANDBOX_ETSY_SHARED_SECRET = "sandboxetsysecret01";
+
 /**
  * Where each provider client finds its provider when running locally: the
  * sandbox, one path prefix per provider. Production values are the [vars] of
@@ -35,6 +39,10 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     PAYPAL_WEBHOOK_ID: SANDBOX_PAYPAL_WEBHOOK_ID,
     SHOPIFY_ADMIN_URL: `${urls.sandboxUrl}/shopify/{shop}/admin/api`,
     SHOPIFY_CLIENT_SECRET: SANDBOX_SHOPIFY_CLIENT_SECRET,
+    ETSY_API_URL: `${urls.sandboxUrl}/etsy/v3`,
+    ETSY_OAUTH_URL: `${urls.sandboxUrl}/etsy/oauth/connect`,
+    ETSY_KEYSTRING: SANDBOX_ETSY_KEYSTRING,
+    ETSY_SHARED_SECRET: SANDBOX_ETSY_SHARED_SECRET,
     // Conversion tracking only sends in the live configuration; locally these are never reached by the app.
     META_CAPI_URL: `${urls.sandboxUrl}/meta`,
     META_PIXEL_ID: "1234567890123456",

@@ -27,6 +27,7 @@ import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
 import { shopsApi } from "./api/shops.ts";
 import { wooCommerceApi } from "./api/woocommerce.ts";
+import { etsyApi } from "./api/etsy.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -54,6 +55,7 @@ api.route("/", schedulingApi);
 api.route("/", ai);
 api.route("/", shopsApi);
 api.route("/", wooCommerceApi);
+api.route("/", etsyApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

@@ -1,4 +1,3 @@
-import { saveShopConnection } from "../../workers/services/shops.ts";
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
@@ -10,6 +9,7 @@ import { userMediaPrefix } from "../../workers/services/users.ts";
 import pacificoWoff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { approvePayPal, newShop, payHostedCheckout, sandboxSubscription, subscribe, subscribeShopify } from "./billing-support.ts";
+import { connectEtsyShop, etsyAccount, etsyShopName } from "./etsy-support.ts";
 import { fieldPaths, fillPath, NOT_USER_OWNED, ROUTES, servedRoutes, withField, type OwnedSlot, type ResourceKind, type RouteExample } from "./campaign-routes.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
@@ -170,21 +170,16 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     return { values: { id: created.id }, marks: [created.id] };
   },
   async shopProfile(p) {
-    // Until a provider's connection flow exists in the stand-ins, the shop is saved as a finished connection would save it.
-    const shopName = p.mark("shop");
-    const profile = await saveShopConnection(testEnv, p.user.userId, {
-      shopType: "Etsy",
-      shopId: `${p.label.toLowerCase()}${Date.now().toString(36)}`,
-      shopName,
-      shopUrl: null,
-      credentials: { accessToken: p.mark("shop token") },
-    });
+    // Connected through the Etsy flow: the stand-in's consent page, our callback in this user's browser.
+    const shopName = etsyShopName(`Xu${p.label}`);
+    const id = await connectEtsyShop(p.user, shopName);
+    const { tokens } = await etsyAccount(shopName);
     // And a WooCommerce store, connected through the stand-in's authorisation page, for the routes that list one.
     const store = newStore(`xu-${p.label.toLowerCase()}`);
     const wooName = p.mark("woo shop");
     await sandbox(`/woocommerce/stores/${store}`, { method: "POST", json: { name: wooName } });
     const { shop: woo } = await connectWooCommerceStore(p.user, store);
-    return { values: { id: profile.id, woocommerce: woo.id }, marks: [profile.id, shopName, p.mark("shop token"), woo.id, wooName] };
+    return { values: { id, woocommerce: woo.id }, marks: [id, shopName, ...tokens.map((token) => token.value.split(".")[1]!), woo.id, wooName] };
   },
   async shopifyCharge(p) {
     p.shop = newShop(`xu-${p.label.toLowerCase()}`);

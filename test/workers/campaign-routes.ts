@@ -236,6 +236,9 @@ export const ROUTES: Record<string, RouteExample> = {
   },
   "GET /api/woocommerce/return": { public: true, query: { success: "1", user_id: "not-a-connection" }, notOwned: { user_id: "our signed name of one connection under way, honoured only in the browser that started it" } },
   "GET /api/woocommerce/products": { slow: true, query: { shopID: "shop1", pageNumber: "1", searchInput: "mug" }, owns: { kind: "shopProfile", query: "shopID", by: "woocommerce" } },
+  "POST /api/etsyAPI/connectEtsyShop": { body: { redirectUrl: "/products" } },
+  "GET /api/etsyAPI/oauthCallback": { public: true, query: { state: "x", code: "y" } },
+  "GET /api/etsyAPI/getEtsyShopListings": { slow: true, query: { shopID: "shop1", pageNumber: "1", searchInput: "" }, owns: { kind: "shopProfile", query: "shopID" } },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 

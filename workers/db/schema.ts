@@ -424,6 +424,28 @@ export const pinterestOauthStates = sqliteTable(
 );
 
 /**
+ * Etsy connections in progress (decision 028): the state (hashed, one use),
+ * the browser that started it (decision 018) and the PKCE code verifier,
+ * sealed and bound to the state, which only our server sends to Etsy.
+ */
+export const etsyOauthStates = sqliteTable(
+  "etsy_oauth_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    redirectUrl: text("redirect_url").notNull(),
+    browserHash: text("browser_hash").notNull(),
+    codeVerifierSealed: text("code_verifier_sealed").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("etsy_oauth_states_user").on(t.userId)],
+);
+
+/**
  * Every plan a user holds or held, whatever sold it: a Stripe subscription or
  * once-off (lifetime) purchase now; PayPal, Shopify and redeem codes later.
  * The user's planId, planStatus and cancelSubscriptionDate are derived from

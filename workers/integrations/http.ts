@@ -48,3 +48,18 @@ export async function providerFetch(
   }
   return response;
 }
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; null when absent or unreadable. */
+export function retryAfter(value: string | null): number | null {
+  if (value === null || value.trim() === "") return null;
+  const seconds = secondsHeader(value);
+  if (seconds !== null) return seconds * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+/** A header holding a count or a number of seconds ("3", "0.5"); null otherwise. */
+export function secondsHeader(value: string | null): number | null {
+  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return null;
+  return Number(value);
+}

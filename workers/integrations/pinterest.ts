@@ -13,7 +13,7 @@ import {
   type PinterestPinCreate,
   type PinterestTokenResponse,
 } from "../../contracts/pinterest.ts";
-import { ProviderError } from "./http.ts";
+import { ProviderError, retryAfter, secondsHeader } from "./http.ts";
 
 /**
  * The bindings the client reads (a subset of the worker's Env; spelled out so
@@ -370,20 +370,6 @@ function kindOf(status: number, code: number | null, tokenEndpoint: boolean): Pi
   if (status >= 500) return "server";
   if (status >= 400) return "bad_request";
   return "unexpected";
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
-function retryAfter(value: string | null): number | null {
-  if (value === null || value.trim() === "") return null;
-  const seconds = secondsHeader(value);
-  if (seconds !== null) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
-function secondsHeader(value: string | null): number | null {
-  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return null;
-  return Number(value);
 }
 
 function tokensFrom(answer: PinterestTokenResponse, operation: string): PinterestTokens {

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { jsonInput } from "../../control-body.ts";
 import type { SandboxState } from "../../state.ts";
 import { pinImageUrl } from "./api.ts";
 import { parseFaultPlan, planView } from "./fault-rate.ts";
@@ -225,17 +226,6 @@ export function pinterestControl(state: SandboxState) {
   });
 
   return control;
-}
-
-async function jsonInput(c: Context): Promise<Record<string, unknown> | Response> {
-  let input: unknown;
-  try {
-    input = await c.req.json();
-  } catch {
-    return c.json({ error: "Body must be JSON" }, 400);
-  }
-  if (!input || typeof input !== "object" || Array.isArray(input)) return c.json({ error: "Body must be a JSON object" }, 400);
-  return input as Record<string, unknown>;
 }
 
 function usernameOf(input: Record<string, unknown>): string | null {

@@ -1,8 +1,9 @@
 import { Hono, type Context } from "hono";
 import { randomBytes } from "node:crypto";
+import { authorizeErrorPage, redirectBack } from "../../oauth-pages.ts";
 import type { SandboxState } from "../../state.ts";
 import { ERRORS, escapeHtml, invalid, isHttpUrl, mountBase, pinterestError } from "./http.ts";
-import { standalonePage } from "../../html.ts";
+import { consentForm, consentPageCss, standalonePage } from "../../html.ts";
 import {
   accountFor,
   CODE_LIFETIME_MS,
@@ -149,13 +150,6 @@ function approve(c: Context, pinterest: PinterestState, params: Record<string, s
   return redirectBack(c, params.redirect_uri, { code, state: params.state });
 }
 
-function redirectBack(c: Context, redirectUri: string, values: Record<string, string | undefined>) {
-  const target = new URL(redirectUri);
-  for (const [name, value] of Object.entries(values)) if (value !== undefined) target.searchParams.set(name, value);
-  c.header("cache-control", "no-store");
-  return c.redirect(target.toString(), 302);
-}
-
 /** Why Pinterest would refuse this authorization request, or null. */
 function authorizeProblem(params: Record<string, string>): string | null {
   if (!params.client_id) return "Missing required parameter: client_id";
@@ -173,16 +167,7 @@ function authorizeProblem(params: Record<string, string>): string | null {
 // ---- pages ------------------------------------------------------------------------------------
 
 function errorPage(c: Context, problem: string) {
-  c.header("cache-control", "no-store");
-  return c.html(
-    page(
-      "Something went wrong",
-      `<h1>Something went wrong</h1>
-      <p class="error" role="alert"><strong>${escapeHtml(problem)}</strong></p>
-      <p class="note">This is the local sandbox standing in for Pinterest's authorization page, which refuses such a request too.</p>`,
-    ),
-    400,
-  );
+  return authorizeErrorPage(c, PAGE_CSS, "Pinterest", problem);
 }
 
 function consentPage(
@@ -194,10 +179,7 @@ function consentPage(
   status: 200 | 400 = 200,
 ) {
   const action = `${base}/oauth/approve`;
-  const hidden = Object.entries(params)
-    .filter(([name]) => name !== "auto_approve" && name !== "username" && name !== "action")
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join("\n        ");
+  const carried = Object.fromEntries(Object.entries(params).filter(([name]) => name !== "auto_approve" && name !== "username" && name !== "action"));
   const scopes = parseScopes(params.scope);
   const username = values.username ?? params.username ?? pinterest.recentUsernames[0] ?? DEFAULT_USERNAME;
   const destination = new URL(params.redirect_uri).origin;
@@ -213,38 +195,26 @@ function consentPage(
       <ul class="scopes">
         ${scopes.map((scope) => `<li>${escapeHtml(PINTEREST_SCOPE_DESCRIPTIONS[scope])} <code>${escapeHtml(scope)}</code></li>`).join("\n        ")}
       </ul>
-      <form method="post" action="${escapeHtml(action)}">
-        ${values.error ? `<p class="error" role="alert" id="form-error">${escapeHtml(values.error)}</p>` : ""}
-        ${hidden}
-        <label for="username">Pinterest username</label>
-        <input id="username" name="username" type="text" required pattern="[A-Za-z0-9_]{3,30}" autocomplete="username" value="${escapeHtml(username)}"${values.error ? ' aria-describedby="form-error"' : ""}>
-        ${recent.length ? `<p class="hint">Used before in this sandbox: ${recent.map((name) => `<code>${escapeHtml(name)}</code>`).join(", ")}</p>` : ""}
-        <div class="actions">
-          <!-- Allow comes first: pressing Enter in the field submits with the first button. -->
-          <button type="submit" name="action" value="allow">Give access</button>
-          <button type="submit" name="action" value="deny" formnovalidate class="secondary">Cancel</button>
-        </div>
-      </form>`,
+      ${consentForm({
+        action,
+        carried,
+        field: {
+          name: "username",
+          label: "Pinterest username",
+          value: username,
+          pattern: "[A-Za-z0-9_]{3,30}",
+          autocomplete: "username",
+          hint: recent.length ? `<p class="hint">Used before in this sandbox: ${recent.map((name) => `<code>${escapeHtml(name)}</code>`).join(", ")}</p>` : "",
+        },
+        allowLabel: "Give access",
+        error: values.error,
+      })}`,
     ),
     status,
   );
 }
 
-const PAGE_CSS = `
-      body { font-family: system-ui, sans-serif; background: #efefef; color: #111; margin: 0; }
-      main { max-width: 30rem; margin: 2rem auto; background: #fff; border-radius: 1.5rem; padding: 2rem; }
-      h1 { font-size: 1.5rem; margin-top: 0; }
-      label { display: block; margin-top: 1rem; font-weight: 600; }
-      input[type="text"] { width: 100%; box-sizing: border-box; padding: 0.6rem; border: 2px solid #cdcdcd; border-radius: 1rem; font: inherit; }
-      .scopes li { margin: 0.3rem 0; }
-      .actions { display: flex; gap: 0.75rem; justify-content: flex-end; margin-top: 1.5rem; }
-      button { font: inherit; font-weight: 600; padding: 0.6rem 1.2rem; border-radius: 1.5rem; border: none; background: #e60023; color: #fff; cursor: pointer; }
-      button.secondary { background: #efefef; color: #111; }
-      button:focus-visible, input:focus-visible { outline: 3px solid #0074e8; outline-offset: 2px; }
-      .note { background: #fff8e1; border: 1px solid #f0c36d; padding: 0.6rem 0.8rem; border-radius: 0.5rem; }
-      .hint { font-size: 0.9rem; color: #5f5f5f; }
-      .error { color: #b60000; }
-`;
+const PAGE_CSS = consentPageCss({ page: "#efefef", text: "#111", accent: "#e60023", soft: "#efefef", border: "#cdcdcd", radius: "1.5rem", focus: "#0074e8", error: "#b60000" });
 
 function page(title: string, body: string) {
   return standalonePage(title, PAGE_CSS, body);
