@@ -4,7 +4,26 @@ import { webhookEvents } from "../../workers/db/schema.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
-import { approvePayPal, creditsOf, credentialsOf, db, deliverAllTo, deliverTo, grantsOf, post, usedTrial, type DeliveryOverride, spendCredits } from "./billing-support.ts";
+import {
+  approvePayPal,
+  creditsOf,
+  credentialsOf,
+  db,
+  deliverAllTo,
+  deliverTo,
+  grantsOf,
+  PAYPAL_START as START,
+  PAYPAL_WEBHOOK as WEBHOOK,
+  paypalDeliveries as deliveries,
+  paypalSubscription as sandboxSubscription,
+  post,
+  startAndApprovePayPal as startAndApprove,
+  subscribePayPal as subscribe,
+  type DeliveryOverride,
+  type OutboxDelivery,
+  type SandboxPayPalSubscription,
+  spendCredits,
+} from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // POST /api/paypal/webhook and POST /api/subscriptions/startPayPalSubscription against the PayPal
@@ -13,60 +32,8 @@ import { app, read, sandbox, testEnv } from "./support.ts";
 // month's credits afresh. The test delivers the stand-in's signed requests itself (the worker under
 // test has no address the sandbox could call). The sandbox is shared: nothing here resets it.
 
-const WEBHOOK = "/api/paypal/webhook";
-const START = "/api/subscriptions/startPayPalSubscription";
-const ACTIVATE = "/api/subscriptions/activateUserSubscription";
-
-interface PayPalDelivery {
-  id: string;
-  type: string;
-  subject: string;
-  delivery: string;
-  request: { headers: Record<string, string>; body: string };
-}
-
-interface SandboxSubscription {
-  id: string;
-  status: string;
-  custom_id?: string;
-  billing_info?: { last_payment?: { time: string }; next_billing_time?: string };
-}
-
-/**
- * Starts a PayPal subscription from our API and approves it; the browser does not come back (no
- * activation). These tests are about paid cycles, so the user is a returning subscriber who used
- * the free trial (billing-paypal-trial-parity.test.ts covers trials).
- */
-async function startAndApprove(user: TestUser, planId = "starter-monthly"): Promise<string> {
-  await usedTrial(user);
-  const started = await post(START, user, { planId });
-  expect(started.status).toBe(200);
-  const { approvalLink, subscriptionID } = await read(started);
-  const back = await approvePayPal(approvalLink);
-  expect(back.searchParams.get("subscription_id")).toBe(subscriptionID);
-  return subscriptionID;
-}
-
-/** Subscribes and activates, as the browser coming back does. */
-async function subscribe(user: TestUser, planId = "starter-monthly"): Promise<string> {
-  const subscriptionID = await startAndApprove(user, planId);
-  const activated = await post(ACTIVATE, user, { subscriptionID, planId });
-  expect(activated.status).toBe(200);
-  return subscriptionID;
-}
-
-function deliveries(subscriptionID: string, type?: string): Promise<PayPalDelivery[]> {
-  return sandbox<PayPalDelivery[]>(`/paypal/events?subject=${subscriptionID}&signed=1${type ? `&type=${type}` : ""}`);
-}
-
-const deliver = (event: PayPalDelivery, override?: DeliveryOverride) => deliverTo(WEBHOOK, event.request, override);
-const deliverAll = (events: PayPalDelivery[]) => deliverAllTo(WEBHOOK, events);
-
-async function sandboxSubscription(id: string): Promise<SandboxSubscription> {
-  const found = (await sandbox<SandboxSubscription[]>("/paypal/subscriptions")).find((subscription) => subscription.id === id);
-  if (!found) throw new Error(`no PayPal subscription ${id}`);
-  return found;
-}
+const deliver = (event: OutboxDelivery, override?: DeliveryOverride) => deliverTo(WEBHOOK, event.request, override);
+const deliverAll = (events: OutboxDelivery[]) => deliverAllTo(WEBHOOK, events);
 
 describe("startPayPalSubscription", () => {
   it("creates the subscription for the caller and answers PayPal's approve link, coming back to /pricing", async () => {
@@ -233,7 +200,7 @@ describe("PayPal webhook", () => {
 
     // PayPal times are whole seconds: let the spend's second pass before the new period begins.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const renewed = await sandbox<SandboxSubscription>(`/paypal/subscriptions/${subscriptionID}/renew`, { method: "POST", json: {} });
+    const renewed = await sandbox<SandboxPayPalSubscription>(`/paypal/subscriptions/${subscriptionID}/renew`, { method: "POST", json: {} });
     const paidAt = Date.parse(renewed.billing_info!.last_payment!.time);
     const sales = await deliveries(subscriptionID, "PAYMENT.SALE.COMPLETED");
     expect(sales).toHaveLength(2);

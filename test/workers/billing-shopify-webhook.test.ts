@@ -12,11 +12,16 @@ import {
   grantsOf,
   newShop,
   post,
+  shopifyCharge as charge,
+  shopifyDeliveries as deliveries,
+  shopifyHmac as hmac,
   SHOPIFY_START,
   SHOPIFY_TOKEN,
+  SHOPIFY_WEBHOOK as WEBHOOK,
   startShopifyCharge,
   subscribeShopify,
   type DeliveryOverride,
+  type OutboxDelivery,
   spendCredits,
 } from "./billing-support.ts";
 import { read, sandbox, testEnv } from "./support.ts";
@@ -27,41 +32,14 @@ import { read, sandbox, testEnv } from "./support.ts";
 // afresh. The test delivers the stand-in's signed requests itself. The sandbox is shared with other
 // files: nothing here resets it; every test uses its own stores.
 
-const WEBHOOK = "/api/shopify/webhook";
 const DAY = 86_400_000;
 
-interface ShopifyDelivery {
-  id: string;
-  type: string;
-  subject: string;
-  object: string;
-  request: { headers: Record<string, string>; body: string };
-}
-
-function deliveries(shop: string): Promise<ShopifyDelivery[]> {
-  return sandbox<ShopifyDelivery[]>(`/shopify/events?subject=${shop}&signed=1`);
-}
-
-const deliver = (event: ShopifyDelivery, override?: DeliveryOverride) => deliverTo(WEBHOOK, event.request, override);
-const deliverAll = (events: ShopifyDelivery[]) => deliverAllTo(WEBHOOK, events);
+const deliver = (event: OutboxDelivery, override?: DeliveryOverride) => deliverTo(WEBHOOK, event.request, override);
+const deliverAll = (events: OutboxDelivery[]) => deliverAllTo(WEBHOOK, events);
 
 /** Starts a charge for the user's own new store and approves it on Shopify's page; the browser does not come back. */
 const startAndApprove = (user: TestUser, planId: string, shop = newShop("hooks"), action: "approve" | "decline" = "approve") => startShopifyCharge(user, planId, shop, action);
 const subscribe = (user: TestUser, planId: string) => subscribeShopify(user, planId, newShop("hooks"));
-
-async function hmac(body: string, secret: string) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
-  return btoa(String.fromCharCode(...mac));
-}
-
-async function charge(gid: string) {
-  const found = (await sandbox<{ id: string; status: string; currentPeriodEnd: string | null; createdAt: string }[]>("/shopify/subscriptions")).find(
-    (candidate) => candidate.id === gid,
-  );
-  if (!found) throw new Error(`no charge ${gid}`);
-  return found;
-}
 
 describe("Shopify webhook", () => {
   it("refuses deliveries whose HMAC does not verify and applies nothing; a good one activates the plan when the browser never came back", async () => {

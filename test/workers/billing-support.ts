@@ -13,6 +13,10 @@ import { app, read, sandbox, testEnv } from "./support.ts";
 export const db = database(testEnv.DB);
 
 export const STRIPE_WEBHOOK = "/api/stripe/webhook";
+export const PAYPAL_WEBHOOK = "/api/paypal/webhook";
+export const PAYPAL_START = "/api/subscriptions/startPayPalSubscription";
+export const PAYPAL_ACTIVATE = "/api/subscriptions/activateUserSubscription";
+export const SHOPIFY_WEBHOOK = "/api/shopify/webhook";
 export const SHOPIFY_START = "/api/shopifySubscriptions/startSubscription";
 export const SHOPIFY_ACTIVATE = "/api/shopifySubscriptions/activateShopifySubscription";
 /** The Admin API token the Shopify tests connect their stores with. */
@@ -144,6 +148,44 @@ export interface DeliveryOverride {
   headers?: Record<string, string | null>;
 }
 
+async function hmacSha256(secret: string, message: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(message)));
+}
+
+/** A Stripe-Signature header for `payload` signed with `secret` at `timestamp` (seconds), as Stripe signs. */
+export async function stripeSignature(payload: string, secret: string, timestamp: number): Promise<string> {
+  const mac = await hmacSha256(secret, `${timestamp}.${payload}`);
+  return `t=${timestamp},v1=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/** An X-Shopify-Hmac-Sha256 value: the base64 HMAC-SHA256 of the raw body with `secret`. */
+export async function shopifyHmac(body: string, secret: string): Promise<string> {
+  return btoa(String.fromCharCode(...(await hmacSha256(secret, body))));
+}
+
+/** An event of the PayPal or Shopify stand-in (sandbox/webhook-outbox.ts), with the signed request a delivery sends. */
+export interface OutboxDelivery {
+  id: string;
+  type: string;
+  /** PayPal: the subscription id; Shopify: the shop domain. */
+  subject: string;
+  /** Shopify: the charge's gid. */
+  object: string;
+  delivery: string;
+  request: SignedRequest;
+}
+
+/** The PayPal subscription's webhook events, oldest first, signed (optionally of one type). */
+export function paypalDeliveries(subscriptionID: string, type?: string): Promise<OutboxDelivery[]> {
+  return sandbox<OutboxDelivery[]>(`/paypal/events?subject=${subscriptionID}&signed=1${type ? `&type=${type}` : ""}`);
+}
+
+/** The store's Shopify webhook events, oldest first, signed. */
+export function shopifyDeliveries(shop: string): Promise<OutboxDelivery[]> {
+  return sandbox<OutboxDelivery[]>(`/shopify/events?subject=${shop}&signed=1`);
+}
+
 /** POSTs a stand-in's signed request to our webhook endpoint at `path`. */
 export function deliverTo(path: string, request: SignedRequest, override: DeliveryOverride = {}) {
   const headers: Record<string, string> = { ...request.headers };
@@ -177,6 +219,65 @@ export async function approvePayPal(link: string): Promise<URL> {
   const response = await fetch(new URL(action, link), { method: "POST", redirect: "manual" });
   expect(response.status).toBe(303);
   return new URL(response.headers.get("location")!);
+}
+
+/** A PayPal subscription as the stand-in keeps it. */
+export interface SandboxPayPalSubscription {
+  id: string;
+  plan_id: string;
+  status: string;
+  status_update_time: string;
+  start_time: string;
+  create_time: string;
+  custom_id?: string;
+  billing_info?: { last_payment?: { time: string; amount: { value: string } }; next_billing_time?: string; failed_payments_count: number };
+}
+
+export async function paypalSubscription(id: string): Promise<SandboxPayPalSubscription> {
+  const found = (await sandbox<SandboxPayPalSubscription[]>("/paypal/subscriptions")).find((subscription) => subscription.id === id);
+  if (!found) throw new Error(`no PayPal subscription ${id}`);
+  return found;
+}
+
+/**
+ * Starts a PayPal subscription from our API and approves it; the browser does not come back (no
+ * activation). By default the user is a returning subscriber who used the free trial, so the first
+ * cycle is paid at once (`returning` false: the plan button rule decides).
+ */
+export async function startAndApprovePayPal(user: TestUser, planId = "starter-monthly", returning = true): Promise<string> {
+  if (returning) await usedTrial(user);
+  const started = await post(PAYPAL_START, user, { planId });
+  expect(started.status).toBe(200);
+  const { approvalLink, subscriptionID } = await read(started);
+  const back = await approvePayPal(approvalLink);
+  expect(back.searchParams.get("subscription_id")).toBe(subscriptionID);
+  return subscriptionID;
+}
+
+/** Subscribes with PayPal and activates, as the browser coming back does. */
+export async function subscribePayPal(user: TestUser, planId = "starter-monthly", returning = true): Promise<string> {
+  const subscriptionID = await startAndApprovePayPal(user, planId, returning);
+  const activated = await post(PAYPAL_ACTIVATE, user, { subscriptionID, planId });
+  expect(activated.status).toBe(200);
+  return subscriptionID;
+}
+
+/** A Shopify charge as the stand-in keeps it. */
+export interface SandboxShopifyCharge {
+  id: string;
+  name: string;
+  status: string;
+  shop: string;
+  trialDays: number;
+  createdAt: string;
+  currentPeriodEnd: string | null;
+  lineItems: { plan: { pricingDetails: { interval: string; price: { amount: string } } } }[];
+}
+
+export async function shopifyCharge(gid: string): Promise<SandboxShopifyCharge> {
+  const found = (await sandbox<SandboxShopifyCharge[]>("/shopify/subscriptions")).find((candidate) => candidate.id === gid);
+  if (!found) throw new Error(`no charge ${gid}`);
+  return found;
 }
 
 /** Opens Shopify's confirmation page and approves (or declines) the charge; answers where Shopify sends the browser. */

@@ -14,6 +14,7 @@ import {
   signedEvents,
   STRIPE_WEBHOOK,
   stripeCustomerOf,
+  stripeSignature,
   subscribe,
   type SandboxEvent,
   spendCredits,
@@ -23,12 +24,6 @@ import { read, sandbox, testEnv } from "./support.ts";
 // POST /api/stripe/webhook: verified, applied once per event id, safe out of order (what an event is
 // about is re-read from Stripe), and renewals start the month's credits afresh. The test delivers the
 // stand-in's signed requests itself (the worker under test has no address the sandbox could call).
-
-async function sign(payload: string, secret: string, timestamp: number) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${payload}`)));
-  return `t=${timestamp},v1=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
 
 const deliverAll = (events: SandboxEvent[]) => deliverAllTo(STRIPE_WEBHOOK, events);
 
@@ -44,9 +39,9 @@ describe("Stripe webhook", () => {
     const tampered = await deliver(completed, { body: completed.request.body.replace('"livemode": false', '"livemode": true') });
     expect(tampered.status).toBe(400);
     expect(await read(tampered)).toEqual({ error: "Invalid Stripe signature" });
-    const otherSecret = await deliver(completed, { signature: await sign(completed.request.body, "whsec_someone_elses_secret", now) });
+    const otherSecret = await deliver(completed, { signature: await stripeSignature(completed.request.body, "whsec_someone_elses_secret", now) });
     expect(otherSecret.status).toBe(400);
-    const stale = await deliver(completed, { signature: await sign(completed.request.body, testEnv.STRIPE_WEBHOOK_SECRET, now - 3600) });
+    const stale = await deliver(completed, { signature: await stripeSignature(completed.request.body, testEnv.STRIPE_WEBHOOK_SECRET, now - 3600) });
     expect(stale.status).toBe(400);
     const unsigned = await deliver(completed, { signature: "" });
     expect(unsigned.status).toBe(400);

@@ -95,15 +95,20 @@ export async function creditPeriod(env: Env, userId: string, now = Date.now()): 
 /**
  * Grants the month's credits once: tops the month's grants up to the plan's
  * amount (an upgrade within a month adds the difference; a downgrade takes
- * nothing back). Idempotent by plan and month start.
+ * nothing back). Idempotent by plan and month start. A paid plan tops up
+ * what paid plans granted in the month: a Free grant lying in it (made while
+ * the plan was suspended, before the webhook of the payment that began the
+ * month reached us) is not part of what was paid for, as usableGrants counts
+ * it, so it neither shortens the paid grant nor is lost on a later downgrade.
  */
 function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   const reason = `${period.planName} plan: ${period.creditsPerMonth} credits for the month from ${new Date(period.start).toISOString().slice(0, 10)}`;
+  const counted = period.planId === FREE_PLAN_ID ? "" : `AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%'`;
   return env.DB.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, ?3 - g.granted, 'grant', ?4, ?5, ?6
      FROM (SELECT coalesce(sum(amount), 0) AS granted FROM credit_ledger
-           WHERE user_id = ?2 AND amount > 0 AND created_at >= ?6 AND created_at < ?7) AS g
+           WHERE user_id = ?2 AND amount > 0 AND created_at >= ?6 AND created_at < ?7 ${counted}) AS g
      WHERE ?3 - g.granted > 0
      ON CONFLICT (user_id, reference) DO NOTHING`,
   ).bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);

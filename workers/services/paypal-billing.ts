@@ -135,10 +135,14 @@ function recordOf(subscription: paypal.PayPalSubscription, plan: Plan, known: Pl
       };
     case "CANCELLED":
     case "EXPIRED": {
-      // PayPal drops next_billing_time on cancel: the period paid for is the one we knew, else a cycle from the last payment.
+      // PayPal drops next_billing_time on cancel: the period paid for ends at the latest of the one we
+      // knew and a cycle from the last payment PayPal reports. A renewal whose webhook has not reached
+      // us yet (late, or our endpoint down) moved the last payment on: the period we knew is then a
+      // cycle behind, and alone would end (or shorten) a period PayPal was just paid for.
       const lastPayment = ms(subscription.billing_info?.last_payment?.time);
       const cycleEnd = lastPayment === null ? null : addMonths(lastPayment, plan.billingPeriod === "year" ? 12 : 1);
-      const paidThrough = known?.periodEnd ?? nextBilling ?? cycleEnd;
+      const candidates = [known?.periodEnd ?? null, nextBilling, cycleEnd].filter((end): end is number => end !== null);
+      const paidThrough = candidates.length > 0 ? Math.max(...candidates) : null;
       if (subscription.status === "CANCELLED" && paidThrough !== null && paidThrough > now) {
         return {
           ...record,
