@@ -1,9 +1,7 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { signUpInBrowser } from "./support/accounts.ts";
+import { callApi, promoteToAdmin } from "./support/admin.ts";
 import { useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -11,36 +9,10 @@ import { overflowing } from "./support/layout.ts";
 // cancel; buy Lifetime (a new tab in the development configuration); redeem a code an admin created.
 
 const browser = useBrowser();
-const run = promisify(execFile);
-const WRANGLER = join(process.cwd(), "node_modules", ".bin", "wrangler");
 
 async function hydrated(page: Page, path: string) {
   await page.goto(path);
   await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
-}
-
-/** Makes a user an admin in the stack's local D1 (there is no page for that). */
-async function promoteToAdmin(email: string) {
-  await run(
-    WRANGLER,
-    ["d1", "execute", "DB", "--local", "--persist-to", inject("persistTo"), "--yes", "--command", `UPDATE users SET role = 'admin' WHERE email = '${email.replaceAll("'", "''")}'`],
-    { env: { ...process.env, CI: "1" } },
-  );
-}
-
-/** A call to our API from the page, with the page's stored id token. */
-function callApi(page: Page, path: string, body: unknown): Promise<{ status: number; body: any }> {
-  return page.evaluate(
-    async ({ path, body }) => {
-      const response = await fetch(path, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: await response.json() };
-    },
-    { path, body },
-  );
 }
 
 const manage = (page: Page) => page.locator("#manage");

@@ -3,14 +3,13 @@ import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
 import { sandboxUrl, useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
+import { BOARD, connectProfile, uniquePinterestUsername } from "./support/pinterest.ts";
 
 const browser = useBrowser();
 
 const DEMO_POST = "berry-smoothie-bowls";
 /** "One of each image" makes a pin of each of the demo post's three images. */
 const DEMO_IMAGES = 3;
-/** The stand-in's first board of every account, with its sections. */
-const BOARD = "Recipes to Try";
 const SECTION = "Breakfast";
 
 
@@ -31,11 +30,6 @@ async function open(page: Page, path: string) {
   await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
 }
 
-/** A Pinterest username no other test or run uses (3-30 letters, digits, _). */
-function uniquePinterestUsername(): string {
-  return `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
-
 /** The pins the stand-in received for an account. */
 async function postedPins(username: string): Promise<SandboxPin[]> {
   const response = await fetch(`${sandboxUrl()}/__sandbox/pinterest/pins?username=${encodeURIComponent(username)}`);
@@ -46,19 +40,6 @@ async function postedPins(username: string): Promise<SandboxPin[]> {
 function gmtFieldValue(ms: number): string {
   const at = ms % 60_000 < 1_000 ? ms + 1_000 : ms;
   return new Date(at).toISOString().slice(0, 19);
-}
-
-/** Connects a new Pinterest profile through the stand-in's consent page, from /scheduling. */
-async function connectProfile(page: Page, username: string) {
-  // The stand-in's consent page has no icon: its favicon.ico miss is not the app's.
-  await page.route(`${sandboxUrl()}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
-  await open(page, "/scheduling");
-  await page.getByRole("button", { name: "Connect a Pinterest profile" }).click();
-  await page.waitForURL((url) => url.href.startsWith(sandboxUrl()));
-  await page.getByLabel("Pinterest username").fill(username);
-  await page.getByRole("button", { name: "Give access" }).click();
-  await page.waitForURL((url) => url.pathname === "/scheduling");
-  await page.getByText(`Pinterest profile ${username} connected`, { exact: true }).waitFor();
 }
 
 const cards = (page: Page) => page.getByRole("list", { name: "Generated pins" }).getByRole("listitem");

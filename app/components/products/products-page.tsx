@@ -87,13 +87,13 @@ function Products() {
   // Back from a provider's connection page: say how it went, once, and clean the address.
   useEffect(() => {
     const url = new URL(window.location.href);
-    const connected = url.searchParams.get("shopConnected");
-    const failed = url.searchParams.get("shopError");
+    // WooCommerce and Shopify say shopConnected / shopError, Etsy etsyConnected / etsyError.
+    const connected = url.searchParams.get("shopConnected") ?? url.searchParams.get("etsyConnected");
+    const failed = url.searchParams.get("shopError") ?? url.searchParams.get("etsyError");
     if (connected === null && failed === null) return;
     if (connected !== null) toast({ title: `${connected || "Your shop"} is connected`, kind: "success" });
     if (failed !== null) toast({ title: "Unable to connect your shop", description: failed, kind: "error" });
-    url.searchParams.delete("shopConnected");
-    url.searchParams.delete("shopError");
+    for (const name of ["shopConnected", "shopError", "etsyConnected", "etsyError"]) url.searchParams.delete(name);
     window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
   }, [toast]);
 

@@ -1,4 +1,5 @@
 import type { ShopifyProductStatus, ShopListingsPage, ShopProfileView, ShopType } from "../../../contracts/shops.ts";
+import type { ConnectEtsyShopResponse } from "../../../contracts/etsy.ts";
 import type { ConnectWooCommerceResponse } from "../../../contracts/woocommerce.ts";
 import { apiJson } from "../api-client.ts";
 
@@ -70,9 +71,10 @@ export class ShopConnectionUnavailable extends Error {
   }
 }
 
-/** Etsy: OAuth 2.0 with PKCE. Filled in by the Etsy connection (issue 14). */
+/** Etsy: OAuth 2.0 with PKCE; Etsy sends the browser back to /products with `etsyConnected` or `etsyError` (decision 028). */
 export async function startEtsyConnection(_request: ConnectRequest): Promise<void> {
-  throw new ShopConnectionUnavailable("Etsy");
+  const { authorizeUrl } = await apiJson<ConnectEtsyShopResponse>("/api/etsyAPI/connectEtsyShop", { json: { redirectUrl: "/products" } });
+  window.location.assign(authorizeUrl);
 }
 
 /** Shopify: the app install flow for the store at `storeAddress`. Filled in by the Shopify connection (issue 14). */

@@ -1,0 +1,33 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { Page } from "playwright-core";
+import { inject } from "vitest";
+
+const run = promisify(execFile);
+const WRANGLER = join(process.cwd(), "node_modules", ".bin", "wrangler");
+
+/** Makes a user an admin in the stack's local D1 (there is no page for that). */
+export async function promoteToAdmin(email: string) {
+  await run(
+    WRANGLER,
+    ["d1", "execute", "DB", "--local", "--persist-to", inject("persistTo"), "--yes", "--command", `UPDATE users SET role = 'admin' WHERE email = '${email.replaceAll("'", "''")}'`],
+    { env: { ...process.env, CI: "1" } },
+  );
+}
+
+/** A call to our API from the page, with the page's stored id token. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function callApi(page: Page, path: string, body: unknown): Promise<{ status: number; body: any }> {
+  return page.evaluate(
+    async ({ path, body }) => {
+      const response = await fetch(path, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    { path, body },
+  );
+}

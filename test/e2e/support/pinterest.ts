@@ -1,0 +1,24 @@
+import type { Page } from "playwright-core";
+import { sandboxUrl } from "./browser.ts";
+
+/** The stand-in's first board of every account, with its sections. */
+export const BOARD = "Recipes to Try";
+
+/** A Pinterest username no other test or run uses (3-30 letters, digits, _). */
+export function uniquePinterestUsername(): string {
+  return `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Connects a new Pinterest profile through the stand-in's consent page, from /scheduling. */
+export async function connectProfile(page: Page, username: string) {
+  // The stand-in's consent page has no icon: its favicon.ico miss is not the app's.
+  await page.route(`${sandboxUrl()}/favicon.ico`, (route) => route.fulfill({ status: 204 }));
+  await page.goto("/scheduling");
+  await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+  await page.getByRole("button", { name: "Connect a Pinterest profile" }).click();
+  await page.waitForURL((url) => url.href.startsWith(sandboxUrl()));
+  await page.getByLabel("Pinterest username").fill(username);
+  await page.getByRole("button", { name: "Give access" }).click();
+  await page.waitForURL((url) => url.pathname === "/scheduling");
+  await page.getByText(`Pinterest profile ${username} connected`, { exact: true }).waitFor();
+}
