@@ -26,6 +26,7 @@ import { stripeApi } from "./api/stripe.ts";
 import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
 import { shopsApi } from "./api/shops.ts";
+import { shopifyShopApi } from "./api/shopify-shop.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -52,6 +53,7 @@ api.route("/", draftsApi);
 api.route("/", schedulingApi);
 api.route("/", ai);
 api.route("/", shopsApi);
+api.route("/", shopifyShopApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

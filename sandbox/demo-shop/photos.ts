@@ -51,7 +51,7 @@ function productShape(product: DemoProduct): string {
 }
 
 /** Photo `n` (1-based) of a product as SVG: front, close-up, styled with props, and from above. */
-export function productPhotoSvg(product: DemoProduct, n: number, size = PHOTO_SIZES.full): string {
+export function productPhotoSvg(product: DemoProduct, n: number, size: number = PHOTO_SIZES.full): string {
   const [top, bottom] = BACKDROPS[(product.number + n) % BACKDROPS.length]!;
   const view = ((n - 1) % 4) as 0 | 1 | 2 | 3;
   const scale = [1, 1.55, 0.8, 1.1][view]!;
