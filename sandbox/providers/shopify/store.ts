@@ -253,7 +253,7 @@ export function filterProducts(query: string): DemoProduct[] {
 
 /** The aliases the query gives an image's url fields, with the transform each asks for. */
 function imageFields(query: string): { name: string; maxWidth?: number; maxHeight?: number }[] {
-  const image = /\bimage\s*\{([^}]*(?:\{[^}]*\}[^}]*)*)\}/.exec(query)?.[1] ?? "url";
+  const image = /\bimage\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(query)?.[1] ?? "url";
   const fields: { name: string; maxWidth?: number; maxHeight?: number }[] = [];
   for (const match of image.matchAll(/(?:(\w+)\s*:\s*)?url\b(?:\s*\(\s*transform\s*:\s*\{([^}]*)\}\s*\))?/g)) {
     const transform = match[2] ?? "";
