@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { useBrowser } from "./support/browser.ts";
 
 // Every page passes axe-core with no serious or critical violation (colour contrast included),
@@ -11,8 +11,6 @@ import { useBrowser } from "./support/browser.ts";
 // page is checked the day it is added.
 
 const browser = useBrowser();
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
 /** Values for the routes' path parameters: real enough to render their page (a missing one renders not-found, which is checked too). */
 const PARAMS: Record<string, string> = { templateId: "no-such-template", handle: "no-such-handle", postId: "no-such-pin" };
 /** Routes that are not pages a person looks at: they redirect at once. */
@@ -34,27 +32,12 @@ function pagePaths(): string[] {
     .sort();
 }
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
 async function serious(page: Page, path: string): Promise<string[]> {
   await page.goto(path);
   await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
   // Wait until what the page loads has arrived (no spinner left), then let one frame paint.
   await page.waitForFunction(() => document.querySelectorAll('[aria-busy="true"], .spinner').length === 0, null, { timeout: 15_000 }).catch(() => undefined);
-  await page.evaluate(AXE_SOURCE);
-  const violations = (await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations;
-  })) as Violation[];
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${path}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(", ")}`);
+  return seriousViolations(page, path);
 }
 
 describe("accessibility of every page (axe-core)", () => {
