@@ -8,8 +8,11 @@ import { bucketOf, costExtension, createStoreState, isStoreQuery, requestedCost,
 
 /**
  * Stand-in for Shopify's Admin GraphQL API billing, mounted at /shopify
- * (docs/decisions/014-paypal-shopify.md). Every *.myshopify.com store exists;
- * an access token is accepted when it looks like an offline token (shpat_...).
+ * (docs/decisions/014-paypal-shopify.md), and for the stores themselves: the app
+ * install flow and their products (./store.ts, docs/decisions/029-shopify-store-connection.md).
+ * Every *.myshopify.com store exists; an access token is accepted when it looks
+ * like an offline token (shpat_...) and was not revoked by an uninstall. Every
+ * GraphQL answer carries `extensions.cost` from the store's cost bucket.
  *
  * - `POST /:shop/admin/api/:version/graphql.json` {query, variables}:
  *   `appSubscriptionCreate` (PENDING, with a confirmationUrl), `currentAppInstallation
@@ -419,7 +422,12 @@ function page(error: string | null, subscription: (AppSubscriptionObject & { sho
  *   {order?, times?}`: webhooks and their delivery (sandbox/webhook-outbox.ts); the URL is
  *   SHOPIFY_WEBHOOK_URL of the sandbox's env;
  * - `POST /subscriptions/:id/renew` (id: the charge's number, as in charge_id): the billing period ends now and the
- *   next one starts (currentPeriodEnd one interval from now), with its APP_SUBSCRIPTIONS_UPDATE.
+ *   next one starts (currentPeriodEnd one interval from now), with its APP_SUBSCRIPTIONS_UPDATE;
+ * - `GET /installs?shop=`: the tokens the install flow issued (and when they were revoked);
+ * - `POST /throttle {shop, currentlyAvailable?, maximumAvailable?, restoreRate?}`: the store's cost bucket;
+ * - `GET /launch?shop=&appUrl=`: an install begun on Shopify's side: a redirect to the app's URL
+ *   with shop, host, timestamp and Shopify's hmac.
+ * Faults (401, 429, 5xx, slow) and recorded requests are the sandbox's own (/__sandbox/faults, /requests).
  */
 export function shopifyControl(state: SandboxState) {
   const control = new Hono();
