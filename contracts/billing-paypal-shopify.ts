@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import type { ProfileUpdates } from "./billing.ts";
 import { body } from "./fields.ts";
+import { ShopId } from "./shops.ts";
 
 /**
  * Request bodies and answers of the PayPal and Shopify subscription calls
@@ -123,25 +124,17 @@ export interface PayPalApprovalAnswer {
   message: string;
 }
 
-/** A myshopify.com domain, e.g. pinboard-demo.myshopify.com. */
-const shopDomain = v.pipe(
-  text("shop", 255),
-  v.toLowerCase(),
-  v.regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, "shop must be a myshopify.com domain such as your-store.myshopify.com"),
-);
-
-/** POST /api/shopifySubscriptions/startSubscription -> {confirmationUrl} */
+/** POST /api/shopifySubscriptions/startSubscription -> {confirmationUrl}: billed to a connected Shopify store (decision 029). */
 export const StartShopifySubscriptionBody = body({
   planId: planId("planId"),
-  shop: shopDomain,
-  /** The store's Admin API access token (until the shop connection keeps it, decision 014). */
-  accessToken: v.pipe(
-    text("accessToken", 255),
-    v.regex(/^[A-Za-z0-9_-]{16,255}$/, "accessToken must be your store's Admin API access token, such as shpat_ followed by letters and digits"),
-  ),
+  /** Which connected Shopify store (our id, as in authorizedShops); default the active one, else the one connected last. */
+  shopID: v.optional(ShopId("shopID")),
   /** A page of this site to come back to (default /pricing); gets charge_id added by Shopify. */
   returnUrl: v.optional(text("returnUrl", 2048)),
 });
+
+/** A user with no Shopify store connected connects one first (HTTP 409, code connect_store). */
+export const SHOPIFY_CONNECT_FIRST_MESSAGE = "Connect your Shopify store first, then pay with Shopify.";
 
 /** Shopify's charge id (the AppSubscription's numeric id, or its gid). */
 const shopifySubscriptionId = (field: string) =>

@@ -10,6 +10,8 @@ export const SANDBOX_PAYPAL_WEBHOOK_ID = "8PT597110X687430LSANDBOX";
 
 /** The client secret the Shopify stand-in signs its webhooks with (X-Shopify-Hmac-Sha256). Not a secret either. */
 export const SANDBOX_SHOPIFY_CLIENT_SECRET = "shpss_sandbox_pinboard_local_0123456789";
+/** The client id of the app the Shopify stand-in knows (its install flow refuses any other). */
+export const SANDBOX_SHOPIFY_CLIENT_ID = "pinboard-local-shopify-client";
 
 /** The Etsy stand-in's app: its keystring (the OAuth client id) and shared secret, which it expects as `keystring:secret` in x-api-key. */
 export const SANDBOX_ETSY_KEYSTRING = "pinboardlocaletsykeystring";
@@ -43,6 +45,7 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     ETSY_OAUTH_URL: `${urls.sandboxUrl}/etsy/oauth/connect`,
     ETSY_KEYSTRING: SANDBOX_ETSY_KEYSTRING,
     ETSY_SHARED_SECRET: SANDBOX_ETSY_SHARED_SECRET,
+    SHOPIFY_CLIENT_ID: SANDBOX_SHOPIFY_CLIENT_ID,
     // Conversion tracking only sends in the live configuration; locally these are never reached by the app.
     META_CAPI_URL: `${urls.sandboxUrl}/meta`,
     META_PIXEL_ID: "1234567890123456",

@@ -28,6 +28,7 @@ import type { AppBindings } from "./api/hono.ts";
 import { shopsApi } from "./api/shops.ts";
 import { wooCommerceApi } from "./api/woocommerce.ts";
 import { etsyApi } from "./api/etsy.ts";
+import { shopifyShopApi } from "./api/shopify-shop.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
 import { securityHeaders } from "./http/security-headers.ts";
@@ -56,6 +57,7 @@ api.route("/", ai);
 api.route("/", shopsApi);
 api.route("/", wooCommerceApi);
 api.route("/", etsyApi);
+api.route("/", shopifyShopApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

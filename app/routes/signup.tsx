@@ -3,6 +3,7 @@ import { NavLink, useNavigate } from "@remix-run/react";
 import { SIGNED_UP_STATE } from "../components/auth/signup-alert.tsx";
 import { SignupForm } from "../components/auth/signup-form.tsx";
 import type { ShellHandle } from "../components/shell/handle.ts";
+import { AnonymousShopifyNotice } from "../components/shops/anonymous-shopify-notice.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { signedOutOnly } from "../lib/signed-out-only.server.ts";
 import accountStyles from "../styles/account.css?url";
@@ -28,6 +29,7 @@ export default function SignupPage() {
       <div className="card auth-card">
         <h1>Create your free account</h1>
         <p className="muted">10 free pins a month, no card needed.</p>
+        <AnonymousShopifyNotice />
         <SignupForm onSuccess={signedUp} />
         <p className="auth-card__switch">
           Already have an account?{" "}

@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { PAYPAL_CONFIRM_SWITCH_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_CONFIRM_SWITCH_MESSAGE, SHOPIFY_CONNECT_FIRST_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
 import { signUpInBrowser } from "./support/accounts.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
 import { useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -112,7 +113,7 @@ describe("paying with PayPal", () => {
 });
 
 describe("paying with Shopify", () => {
-  it("on a phone: shows Shopify's errors exactly, then starts, approves on Shopify and comes back Active", async () => {
+  it("on a phone: connects the store through Shopify's install, shows Shopify's errors exactly, then starts, approves on Shopify and comes back Active", async () => {
     // Our 409 for the expired store connection is expected; the sandbox pages have no favicon (404).
     const page = await browser.newPage({ viewport: { width: 375, height: 740 }, allowConsoleErrors: /status of (404|409)/ });
     await signUpInBrowser(page);
@@ -122,11 +123,21 @@ describe("paying with Shopify", () => {
     const growth = page.getByRole("list", { name: "Monthly plans" }).getByRole("button", { name: "Start free trial: Growth monthly" });
 
     await growth.click();
-    await page.getByText("Enter your Shopify store domain and its access token to pay with Shopify.").waitFor();
+    await page.getByText(SHOPIFY_CONNECT_FIRST_MESSAGE).waitFor();
+    expect(await seriousAxeViolations(page, "/pricing, connecting a Shopify store")).toEqual([]);
 
+    // Connect the store: Shopify's install page, then back here with the store to bill.
     const shop = `e2e-${Date.now().toString(36)}.myshopify.com`;
-    await page.getByLabel("Shopify store domain").fill(shop);
-    await page.getByLabel("Store access token").fill("shpat_e2e0123456789abcdef");
+    await page.getByLabel("Your Shopify store address").fill(shop);
+    await page.getByRole("button", { name: "Connect store" }).click();
+    await page.waitForURL((url) => url.pathname.endsWith(`/${shop}/admin/oauth/authorize`));
+    await page.getByRole("button", { name: "Install app" }).click();
+    await page.getByText(/Your Shopify store E2e .* is connected\. Choose a plan to pay with Shopify\./).waitFor();
+    await expect.poll(() => new URL(page.url()).searchParams.get("shopifyConnected")).toBeNull();
+    await expect.poll(() => page.getByLabel("Shopify store", { exact: true }).inputValue()).not.toBe("");
+    expect(await overflowing(page)).toEqual([]);
+    expect(await seriousAxeViolations(page, "/pricing, a connected Shopify store")).toEqual([]);
+
     await sandbox("/faults", { method: "POST", json: { service: "shopify", path: `/${shop}/admin/api/*`, status: 401, body: { errors: "[API] Invalid API key or access token" } } });
     await growth.click();
     await page.getByText(SHOPIFY_MESSAGES.expired, { exact: true }).waitFor();

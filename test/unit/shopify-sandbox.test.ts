@@ -111,13 +111,20 @@ describe("Shopify stand-in", () => {
     });
     await fault({ status: 422, body: { errors: { name: ["is too long"] } } });
     expect(await failure(shopify.activeSubscriptions(env(), SHOP, TOKEN))).toMatchObject({ kind: "http", status: 422, details: "name is too long" });
-    await fault({
+    // THROTTLED: waited out as the cost extension says and asked again, within bounds (three retries).
+    const throttled = {
       status: 200,
       body: {
         errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }],
+        extensions: { cost: { requestedQueryCost: 10, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 0, restoreRate: 1000 } } },
       },
-    });
-    expect(await failure(shopify.activeSubscriptions(env(), SHOP, TOKEN))).toMatchObject({ kind: "graphql", details: "Throttled" });
+    };
+    await fault(throttled);
+    expect(await shopify.activeSubscriptions(env(), SHOP, TOKEN)).toEqual([]);
+    await fault({ ...throttled, times: 4 });
+    expect(await failure(shopify.activeSubscriptions(env(), SHOP, TOKEN))).toMatchObject({ kind: "throttled", status: 429 });
+    await fault({ status: 429, headers: { "retry-after": "0" } });
+    expect(await shopify.activeSubscriptions(env(), SHOP, TOKEN)).toEqual([]);
     await fault({ delayMs: 2_500 });
     expect(await failure(shopify.activeSubscriptions(env(), SHOP, TOKEN))).toMatchObject({ kind: "timeout", status: null });
   });

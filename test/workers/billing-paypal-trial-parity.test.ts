@@ -11,7 +11,7 @@ import {
   newShop,
   post,
   SHOPIFY_ACTIVATE,
-  SHOPIFY_START,
+  startShopify as startBilledToStore,
   SHOPIFY_TOKEN,
   usedTrial,
   spendCredits,
@@ -189,7 +189,7 @@ describe("PayPal pricing parity", () => {
 
 describe("Shopify pricing parity and trial", () => {
   async function startShopify(user: TestUser, planId: string, country: string, shop = newShop("parity")) {
-    const started = await postFrom(country, SHOPIFY_START, user, { planId, shop, accessToken: SHOPIFY_TOKEN });
+    const started = await startBilledToStore(user, { planId, shop }, { "cf-ipcountry": country });
     expect(started.status).toBe(200);
     const { confirmationUrl } = await read(started);
     const [charge] = await sandbox<{ trialDays: number; lineItems: { plan: { pricingDetails: { price: { amount: string } } } }[] }[]>(`/shopify/subscriptions?shop=${shop}`);

@@ -16,6 +16,7 @@ import {
   shopifyDeliveries as deliveries,
   shopifyHmac as hmac,
   SHOPIFY_START,
+  startShopify,
   SHOPIFY_TOKEN,
   SHOPIFY_WEBHOOK as WEBHOOK,
   startShopifyCharge,
@@ -164,7 +165,7 @@ describe("Shopify webhook", () => {
     const shared = newShop("hooks");
     const carol = await signUpUser();
     const dave = await signUpUser();
-    await post(SHOPIFY_START, carol, { planId: "growth-monthly", shop: shared, accessToken: SHOPIFY_TOKEN });
+    await startShopify(carol, { planId: "growth-monthly", shop: shared });
     const unbound = await startAndApprove(dave, "growth-monthly", shared);
     const update = (await deliveries(shared)).find((event) => event.object === unbound.gid)!;
     expect((await deliver(update)).status).toBe(200);

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { billingCustomers } from "../../workers/db/schema.ts";
-import { SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
+import { SHOPIFY_CONNECT_FIRST_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   confirmShopifyCharge,
@@ -13,7 +13,8 @@ import {
   post,
   SHOPIFY_ACTIVATE,
   SHOPIFY_START,
-  SHOPIFY_TOKEN,
+  connectShopifyStore,
+  startShopify,
   subscribeShopify,
 } from "./billing-support.ts";
 import { read, sandbox } from "./support.ts";
@@ -39,10 +40,9 @@ describe("Shopify subscription", () => {
   it("starts a charge, is approved on Shopify's page and activates: Active with the plan's credits; again changes nothing", async () => {
     const user = await signUpUser();
     const shop = newShop("store");
-    const started = await post(SHOPIFY_START, user, {
+    const started = await startShopify(user, {
       planId: "pro-monthly",
       shop,
-      accessToken: SHOPIFY_TOKEN,
       returnUrl: "/pricing?from=shopify",
     });
     expect(started.status).toBe(200);
@@ -111,10 +111,9 @@ describe("Shopify subscription", () => {
 
   it("does not activate a declined charge, nor another store's", async () => {
     const user = await signUpUser();
-    const started = await post(SHOPIFY_START, user, {
+    const started = await startShopify(user, {
       planId: "starter-monthly",
       shop: newShop("store"),
-      accessToken: SHOPIFY_TOKEN,
     });
     const declined = await confirmShopifyCharge((await read(started)).confirmationUrl, "decline");
     expect(
@@ -184,34 +183,11 @@ describe("Shopify subscription", () => {
 
   it("answers bad input with 400 naming the field", async () => {
     const user = await signUpUser();
-    await expectBadInput(await post(SHOPIFY_START, user, { shop: newShop("store"), accessToken: SHOPIFY_TOKEN }), "planId");
-    await expectBadInput(
-      await post(SHOPIFY_START, user, {
-        planId: "lifetime",
-        shop: newShop("store"),
-        accessToken: SHOPIFY_TOKEN,
-      }),
-      "planId",
-    );
-    await expectBadInput(await post(SHOPIFY_START, user, { planId: "pro-monthly", accessToken: SHOPIFY_TOKEN }), "shop");
-    await expectBadInput(
-      await post(SHOPIFY_START, user, {
-        planId: "pro-monthly",
-        shop: "evil.example.com",
-        accessToken: SHOPIFY_TOKEN,
-      }),
-      "shop",
-    );
-    await expectBadInput(await post(SHOPIFY_START, user, { planId: "pro-monthly", shop: newShop("store") }), "accessToken");
-    await expectBadInput(
-      await post(SHOPIFY_START, user, {
-        planId: "pro-monthly",
-        shop: newShop("store"),
-        accessToken: SHOPIFY_TOKEN,
-        returnUrl: "https://evil.example.com/",
-      }),
-      "returnUrl",
-    );
+    const shopID = await connectShopifyStore(user, newShop("store"));
+    await expectBadInput(await post(SHOPIFY_START, user, { shopID }), "planId");
+    await expectBadInput(await post(SHOPIFY_START, user, { planId: "lifetime", shopID }), "planId");
+    await expectBadInput(await post(SHOPIFY_START, user, { planId: "pro-monthly", shopID: "../other" }), "shopID");
+    await expectBadInput(await post(SHOPIFY_START, user, { planId: "pro-monthly", shopID, returnUrl: "https://evil.example.com/" }), "returnUrl");
     await expectBadInput(await post(SHOPIFY_ACTIVATE, user, {}), "chargeId");
     await expectBadInput(await post(SHOPIFY_ACTIVATE, user, { chargeId: "abc" }), "chargeId");
     await expectBadInput(await post(CANCEL, user, { subscriptionID: "123" }), "cancelReason");
@@ -219,25 +195,45 @@ describe("Shopify subscription", () => {
   });
 });
 
-describe("a bad store token (issue 12)", () => {
-  it("refuses a token with a control character with 400, saves nothing, and a later good start works", async () => {
+describe("the store billed is a connected store (decision 029)", () => {
+  it("asks a user with no store to connect one first, and never bills another user's store", async () => {
     const user = await signUpUser();
-    const shop = newShop("store");
-    const bad = await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: "shpat_abc\u0001def0123456789" });
-    await expectBadInput(bad, "accessToken");
+    const unconnected = await post(SHOPIFY_START, user, { planId: "pro-monthly" });
+    expect(unconnected.status).toBe(409);
+    expect(await read(unconnected)).toMatchObject({ error: SHOPIFY_CONNECT_FIRST_MESSAGE, code: "connect_store" });
     expect(await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")))).toEqual([]);
-    const good = await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: SHOPIFY_TOKEN });
-    expect(good.status).toBe(200);
+
+    const owner = await signUpUser();
+    const ownersStore = await connectShopifyStore(owner, newShop("store"));
+    const stolen = await post(SHOPIFY_START, user, { planId: "pro-monthly", shopID: ownersStore });
+    expect(stolen.status).toBe(404);
+    expect(await read(stolen)).toMatchObject({ field: "shopID" });
   });
 
-  it("keeps the working connection when Shopify refuses a new token", async () => {
+  it("bills the active store without a shopID, with the store's token, which is never kept in the billing record", async () => {
     const user = await signUpUser();
     const shop = newShop("store");
-    expect((await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: SHOPIFY_TOKEN })).status).toBe(200);
+    const token = "shpat_connectedstore0123456789";
+    await connectShopifyStore(user, shop, token);
+    const started = await post(SHOPIFY_START, user, { planId: "pro-monthly" });
+    expect(started.status).toBe(200);
+    expect((await read(started)).confirmationUrl).toContain(`/shopify/${shop}/admin/charges/`);
+    const calls = await sandbox<{ path: string; headers: Record<string, string> }[]>("/requests?service=shopify");
+    expect(calls.filter((call) => call.path === `/${shop}/admin/api/2025-01/graphql.json`).length).toBeGreaterThan(0);
+    const [record] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
+    expect(record.customerRef.startsWith(`${shop} shop:`)).toBe(true);
+    expect(record.customerRef).not.toContain(token);
+  });
+
+  it("keeps the billed store when Shopify refuses the token", async () => {
+    const user = await signUpUser();
+    const shop = newShop("store");
+    expect((await startShopify(user, { planId: "pro-monthly", shop })).status).toBe(200);
     const [before] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
     await fault(shop, { status: 401, body: { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" } });
-    const refused = await post(SHOPIFY_START, user, { planId: "pro-monthly", shop, accessToken: "shpat_refusedtoken0000000000" });
+    const refused = await post(SHOPIFY_START, user, { planId: "pro-monthly" });
     expect(refused.status).toBe(409);
+    expect(await read(refused)).toMatchObject({ error: SHOPIFY_MESSAGES.expired });
     const [after] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
     expect(after.customerRef).toBe(before.customerRef);
   });
@@ -248,10 +244,9 @@ describe("Shopify failures answer the section 8 messages", () => {
     const user = await signUpUser();
     const shop = newShop("store");
     await fault(shop, body);
-    const response = await post(SHOPIFY_START, user, {
+    const response = await startShopify(user, {
       planId: "starter-annual",
       shop,
-      accessToken: SHOPIFY_TOKEN,
     });
     return { status: response.status, body: await read(response) };
   }

@@ -4,6 +4,7 @@ import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
 import { billingCustomers, creditLedger, users } from "../../workers/db/schema.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
+import { saveShopConnection } from "../../workers/services/shops.ts";
 import { bearer, json, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -24,6 +25,22 @@ export const SHOPIFY_TOKEN = "shpat_workers0123456789";
 
 export function post(path: string, user: TestUser | null, body: unknown) {
   return app(path, json(body, user ? bearer(user.tokens) : {}));
+}
+
+/**
+ * Connects a Shopify store to the user as the install flow does (decision 029), with the token
+ * the billing tests use (the stand-in accepts any shpat_ token). Answers our id of the store.
+ */
+export async function connectShopifyStore(user: TestUser, shop: string, accessToken = SHOPIFY_TOKEN): Promise<string> {
+  const profile = await saveShopConnection(testEnv, user.userId, { shopType: "Shopify", shopId: shop, shopName: shop, shopUrl: `https://${shop}`, credentials: { accessToken, scope: "read_products" }, scopes: "read_products" });
+  return profile.id;
+}
+
+/** Connects the store, then starts a Shopify subscription billed to it (as /pricing does). */
+export async function startShopify(user: TestUser, body: { planId: string; shop: string; returnUrl?: string }, headers: Record<string, string> = {}) {
+  const { shop, ...rest } = body;
+  const shopID = await connectShopifyStore(user, shop);
+  return app(SHOPIFY_START, json({ ...rest, shopID }, { ...bearer(user.tokens), ...headers }));
 }
 
 export async function creditsOf(user: TestUser): Promise<CreditsSummary> {
@@ -301,7 +318,7 @@ export const newShop = (prefix: string) => `${prefix}-${Date.now().toString(36)}
 
 /** Starts a charge for the user's store and approves (or declines) it on Shopify's page; the browser does not come back yet. */
 export async function startShopifyCharge(user: TestUser, planId: string, shop: string, action: "approve" | "decline" = "approve") {
-  const started = await post(SHOPIFY_START, user, { planId, shop, accessToken: SHOPIFY_TOKEN });
+  const started = await startShopify(user, { planId, shop });
   expect(started.status).toBe(200);
   const back = await confirmShopifyCharge((await read(started)).confirmationUrl, action);
   const chargeId = back.searchParams.get("charge_id")!;

@@ -12,6 +12,7 @@ import { approvePayPal, newShop, payHostedCheckout, sandboxSubscription, subscri
 import { connectEtsyShop, etsyAccount, etsyShopName } from "./etsy-support.ts";
 import { fieldPaths, fillPath, NOT_USER_OWNED, ROUTES, servedRoutes, withField, type OwnedSlot, type ResourceKind, type RouteExample } from "./campaign-routes.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, type ConnectedProfile } from "./scheduling-support.ts";
+import { connectStore } from "./shopify-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 import { connectWooCommerceStore, newStore } from "./woocommerce-support.ts";
 
@@ -181,8 +182,15 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const { shop: woo } = await connectWooCommerceStore(p.user, store);
     return { values: { id, woocommerce: woo.id }, marks: [id, shopName, ...tokens.map((token) => token.value.split(".")[1]!), woo.id, wooName] };
   },
-  async shopifyCharge(p) {
+  async shopifyStore(p) {
+    // A Shopify store connected through the install flow, as a browser does it (decision 029).
+    // The store the user's Shopify charge is billed to, too (shopifyCharge).
     p.shop = newShop(`xu-${p.label.toLowerCase()}`);
+    const store = await connectStore(p.user, p.shop);
+    return { values: { id: store.id }, marks: [store.id, store.shop] };
+  },
+  async shopifyCharge(p) {
+    p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);
     return { values: { id: charge.chargeId }, marks: [charge.gid, p.shop] };
   },

@@ -22,7 +22,8 @@ export type ResourceKind =
   | "stripeSession"
   | "lifetimeSession"
   | "paypalSubscription"
-  | "shopProfile";
+  | "shopProfile"
+  | "shopifyStore";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -132,7 +133,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/subscriptions/revise": { slow: true, body: { subscriptionID: "I-ABC123", newPlanPayPalID: "P-X", newPlanName: "Pro", newPlanId: "pro-monthly" }, owns: { kind: "paypalSubscription", field: "subscriptionID" } },
   "POST /api/subscriptions/startPayPalSubscription": { slow: true, body: { planId: "starter-monthly" } },
   "POST /api/paypal/webhook": { public: true, body: { id: "WH-x", event_type: "BILLING.SUBSCRIPTION.ACTIVATED" }, notOwned: { id: "PayPal's event id: signed by PayPal, and what it names is read back from PayPal" } },
-  "POST /api/shopifySubscriptions/startSubscription": { slow: true, body: { planId: "starter-monthly", shop: "campaign.myshopify.com", accessToken: "shpat_campaign0123456789" }, notOwned: { accessToken: "the store's Admin API token: a credential, checked by Shopify" } },
+  "POST /api/shopifySubscriptions/startSubscription": { slow: true, body: { planId: "starter-monthly", shopID: "shop1" }, owns: { kind: "shopifyStore", field: "shopID" } },
   "POST /api/shopifySubscriptions/activateShopifySubscription": { slow: true, body: { chargeId: "123" }, owns: { kind: "shopifyCharge", field: "chargeId" } },
   "POST /api/shopifySubscriptions/cancelShopifySubscription": { slow: true, body: { subscriptionID: "123", cancelReason: "x" }, owns: { kind: "shopifyCharge", field: "subscriptionID" } },
   "POST /api/shopify/webhook": { public: true, body: { app_subscription: {} } },
@@ -239,6 +240,16 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/etsyAPI/connectEtsyShop": { body: { redirectUrl: "/products" } },
   "GET /api/etsyAPI/oauthCallback": { public: true, query: { state: "x", code: "y" } },
   "GET /api/etsyAPI/getEtsyShopListings": { slow: true, query: { shopID: "shop1", pageNumber: "1", searchInput: "" }, owns: { kind: "shopProfile", query: "shopID" } },
+  "POST /api/shopifyAPI/recordShopifyStateCheck": { body: { shop: "campaign.myshopify.com", stateCheck: "campaignstate0123456789", redirectUrl: "/products" } },
+  "GET /api/shopifyAPI/install": { public: true, query: { shop: "campaign.myshopify.com", hmac: "0".repeat(64), host: "aG9zdA", timestamp: "1700000000" } },
+  "GET /api/shopifyAPI/oauthCallback": { public: true, query: { code: "c0de", hmac: "0".repeat(64), host: "aG9zdA", shop: "campaign.myshopify.com", state: "campaignstate0123456789", timestamp: "1700000000" } },
+  "GET /api/shopifyAPI/anonymousShop": { public: true },
+  "GET /api/shopifyAPI/getShopifyShopListings": { slow: true, query: { shopID: "shop1", searchInput: "mug", productStatus: "all" }, owns: { kind: "shopifyStore", query: "shopID" } },
+  "GET /api/shopifyAPI/getShopifyShopListingsFromAccessToken": {
+    slow: true,
+    query: { accessToken: "shpat_campaign0123456789", shopName: "campaign.myshopify.com" },
+    notOwned: { accessToken: "a store's Admin API token the caller brings: a credential, checked by Shopify, used once and never kept (decision 029)" },
+  },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
 };
 

@@ -44,14 +44,17 @@ import {
 import { ProviderError } from "../integrations/http.ts";
 import { serveMedia } from "../media/store.ts";
 import { apiError } from "./errors.ts";
+import { attachAnonymousShopify } from "./shopify-shop.ts";
 import { router, type AppBindings } from "./hono.ts";
 import { valid } from "./validation.ts";
 
 /** Account calls of spec section 7: sign-up, sign-in, tokens, verification, the user's own record. */
 export const account = router();
 
-function answerSignIn(c: Context<AppBindings>, signIn: SignIn, status: 200 | 201 = 200) {
+async function answerSignIn(c: Context<AppBindings>, signIn: SignIn, status: 200 | 201 = 200) {
   setSessionCookie(c, signIn.cookie);
+  // A Shopify store installed from Shopify's side in this browser before signing in joins the account (decision 029).
+  await attachAnonymousShopify(c, signIn.user.id);
   return c.json(signIn.tokens, status);
 }
 

@@ -405,6 +405,46 @@ export const shopProfiles = sqliteTable(
   (t) => [uniqueIndex("shop_profiles_user_shop").on(t.userId, t.shopType, t.shopId), index("shop_profiles_user").on(t.userId)],
 );
 
+/**
+ * One-time states of the Shopify install flow (decision 029), hashed: the
+ * user who started it (null for an install begun on Shopify's side by someone
+ * not signed in), the store it is for, and the SHA-256 of the secret kept in
+ * an httpOnly cookie of the browser that started it (as Pinterest's, decision 018).
+ */
+export const shopifyOauthStates = sqliteTable(
+  "shopify_oauth_states",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    shop: text("shop").notNull(),
+    redirectUrl: text("redirect_url").notNull(),
+    browserHash: text("browser_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("shopify_oauth_states_user").on(t.userId)],
+);
+
+/**
+ * The anonymous Shopify entry (spec: authorizedShops' anonymous Shopify entry
+ * with authDetails): a store installed from Shopify's side before its owner
+ * had an account here. Its token is sealed bound to the row; the browser holds
+ * only a secret (hashed here) in an httpOnly cookie, and the entry becomes a
+ * shop profile of the account that signs up or logs in with it (decision 029).
+ */
+export const shopifyAnonymousInstalls = sqliteTable("shopify_anonymous_installs", {
+  id: text("id").primaryKey(),
+  secretHash: text("secret_hash").notNull(),
+  shop: text("shop").notNull(),
+  shopName: text("shop_name").notNull(),
+  shopUrl: text("shop_url"),
+  credentialsSealed: text("credentials_sealed").notNull(),
+  scopes: text("scopes").notNull().default(""),
+  expiresAt: integer("expires_at").notNull(),
+  createdAt: createdAt(),
+});
+
 /** One-time OAuth state checks (hashed), recorded before the redirect to Pinterest. */
 export const pinterestOauthStates = sqliteTable(
   "pinterest_oauth_states",

@@ -13,9 +13,9 @@ export interface ShopifyEnv {
   SHOPIFY_TIMEOUT_MS: string;
 }
 
-/** How a Shopify call failed: GraphQL or user errors, an HTTP status, no answer, or no answer in time. */
+/** How a Shopify call failed: GraphQL or user errors, an HTTP status, throttled beyond our patience, no answer, or no answer in time. */
 export class ShopifyError extends Error {
-  readonly kind: "graphql" | "http" | "network" | "timeout";
+  readonly kind: "graphql" | "http" | "throttled" | "network" | "timeout";
   readonly status: number | null;
   /** Shopify's own words: error messages, or the response body. */
   readonly details: string;
@@ -61,45 +61,137 @@ export function adminGraphqlUrl(env: ShopifyEnv, shop: string): string {
   return `${env.SHOPIFY_ADMIN_URL.replace("{shop}", shop).replace(/\/+$/, "")}/${env.SHOPIFY_API_VERSION}/graphql.json`;
 }
 
-async function graphql<T>(env: ShopifyEnv, shop: string, accessToken: string, query: string, variables: Record<string, unknown>): Promise<T> {
-  const timeoutMs = Number(env.SHOPIFY_TIMEOUT_MS) > 0 ? Number(env.SHOPIFY_TIMEOUT_MS) : 15_000;
-  let response: Response;
-  try {
-    response = await fetch(adminGraphqlUrl(env, shop), {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json",
-        "x-shopify-access-token": accessToken,
-      },
-      body: JSON.stringify({ query, variables }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
+/** The store's admin (https://{shop}/admin): SHOPIFY_ADMIN_URL without its /api. OAuth and REST endpoints hang from it. */
+export function adminUrl(env: ShopifyEnv, shop: string): string {
+  return env.SHOPIFY_ADMIN_URL.replace("{shop}", shop).replace(/\/+$/, "").replace(/\/api$/, "");
+}
+
+export function timeoutOf(env: ShopifyEnv): number {
+  return Number(env.SHOPIFY_TIMEOUT_MS) > 0 ? Number(env.SHOPIFY_TIMEOUT_MS) : 15_000;
+}
+
+/** Shopify's query cost bucket, from `extensions.cost.throttleStatus` of every GraphQL answer. */
+export interface ThrottleStatus {
+  maximumAvailable: number;
+  currentlyAvailable: number;
+  restoreRate: number;
+}
+
+/**
+ * GraphQL cost throttling (https://shopify.dev/docs/api/usage/limits): each
+ * store has a bucket of query points that refills at `restoreRate` a second.
+ * We remember each store's last bucket and the cost of its last query, wait
+ * before a query the bucket cannot pay for yet, and when Shopify still
+ * answers THROTTLED (or HTTP 429) wait until the bucket has refilled enough
+ * and try again, at most MAX_THROTTLE_RETRIES times and never longer than
+ * MAX_THROTTLE_WAIT_MS at once: past that the caller hears "throttled".
+ */
+const MAX_THROTTLE_RETRIES = 3;
+const MAX_THROTTLE_WAIT_MS = 5_000;
+const buckets = new Map<string, { status: ThrottleStatus; at: number; lastCost: number }>();
+
+/** How long to wait before a query of `cost` points at this store (0: go now); null when longer than we wait. */
+function waitBefore(shop: string, cost: number): number {
+  const known = buckets.get(shop);
+  if (!known || cost <= 0) return 0;
+  const { maximumAvailable, currentlyAvailable, restoreRate } = known.status;
+  if (cost > maximumAvailable || restoreRate <= 0) return 0;
+  const available = Math.min(maximumAvailable, currentlyAvailable + (restoreRate * (Date.now() - known.at)) / 1000);
+  return available >= cost ? 0 : Math.ceil(((cost - available) / restoreRate) * 1000);
+}
+
+function remember(shop: string, cost: { requestedQueryCost?: number | null; actualQueryCost?: number | null; throttleStatus?: ThrottleStatus } | undefined) {
+  const status = cost?.throttleStatus;
+  if (!status || !Number.isFinite(status.currentlyAvailable) || !Number.isFinite(status.restoreRate)) return;
+  buckets.set(shop, { status, at: Date.now(), lastCost: cost.actualQueryCost ?? cost.requestedQueryCost ?? buckets.get(shop)?.lastCost ?? 0 });
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface GraphqlBody<T> {
+  data?: T;
+  errors?: { message: string; extensions?: { code?: string } }[];
+  extensions?: { cost?: { requestedQueryCost?: number | null; actualQueryCost?: number | null; throttleStatus?: ThrottleStatus } };
+}
+
+/**
+ * One Admin GraphQL call with the store's token, throttled as Shopify asks
+ * (see above). Answers `data`; GraphQL errors, HTTP failures, no answer and
+ * no answer in time throw ShopifyError.
+ */
+export async function graphql<T>(env: ShopifyEnv, shop: string, accessToken: string, query: string, variables: Record<string, unknown>): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    const ahead = waitBefore(shop, buckets.get(shop)?.lastCost ?? 0);
+    if (ahead > 0) await pause(Math.min(ahead, MAX_THROTTLE_WAIT_MS));
+    const { response, text } = await send(env, shop, accessToken, query, variables);
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers.get("retry-after"));
+      const waitMs = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : 1000;
+      if (attempt < MAX_THROTTLE_RETRIES && waitMs <= MAX_THROTTLE_WAIT_MS) {
+        await pause(waitMs);
+        continue;
+      }
+      throw new ShopifyError("throttled", 429, errorText(text) || "Too many requests");
+    }
+    if (!response.ok) throw new ShopifyError("http", response.status, errorText(text));
+    let body: GraphqlBody<T>;
+    try {
+      body = JSON.parse(text) as GraphqlBody<T>;
+    } catch {
+      throw new ShopifyError("http", 502, "Shopify answered something that is not JSON");
+    }
+    remember(shop, body.extensions?.cost);
+    if (body.errors?.some((error) => error.extensions?.code === "THROTTLED")) {
+      const cost = body.extensions?.cost;
+      const status = cost?.throttleStatus;
+      const needed = (cost?.requestedQueryCost ?? 0) - (status?.currentlyAvailable ?? 0);
+      const waitMs = status && status.restoreRate > 0 ? Math.max(100, Math.ceil((needed / status.restoreRate) * 1000)) : 1000;
+      if (attempt < MAX_THROTTLE_RETRIES && waitMs <= MAX_THROTTLE_WAIT_MS && (cost?.requestedQueryCost ?? 0) <= (status?.maximumAvailable ?? Infinity)) {
+        await pause(waitMs);
+        continue;
+      }
+      throw new ShopifyError("throttled", 429, "Shopify is limiting how fast this store can be read");
+    }
+    if (body.errors?.length || !body.data)
+      throw new ShopifyError("graphql", response.status, (body.errors ?? [{ message: "no data" }]).map((error) => error.message).join("; "));
+    return body.data;
+  }
+}
+
+/** One HTTP request to a store with our time limit; network failures and timeouts as ShopifyError. */
+export async function shopifyFetch(env: ShopifyEnv, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
+  const timeoutMs = timeoutOf(env);
+  const failed = (error: unknown): never => {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
     throw new ShopifyError(timedOut ? "timeout" : "network", null, timedOut ? `no answer within ${timeoutMs} ms` : String(error));
-  }
-  let text: string;
+  };
+  let response: Response;
   try {
-    text = await response.text();
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    throw new ShopifyError(timedOut ? "timeout" : "network", null, String(error));
+    return failed(error);
   }
-  if (!response.ok) throw new ShopifyError("http", response.status, errorText(text));
-  let body: { data?: T; errors?: { message: string }[] };
   try {
-    body = JSON.parse(text) as typeof body;
-  } catch {
-    throw new ShopifyError("http", 502, "Shopify answered something that is not JSON");
+    return { response, text: await response.text() };
+  } catch (error) {
+    return failed(error);
   }
-  if (body.errors?.length || !body.data)
-    throw new ShopifyError("graphql", response.status, (body.errors ?? [{ message: "no data" }]).map((error) => error.message).join("; "));
-  return body.data;
+}
+
+function send(env: ShopifyEnv, shop: string, accessToken: string, query: string, variables: Record<string, unknown>) {
+  return shopifyFetch(env, adminGraphqlUrl(env, shop), {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json",
+      "x-shopify-access-token": accessToken,
+    },
+    body: JSON.stringify({ query, variables }),
+  });
 }
 
 /** Shopify's error bodies: {"errors": "..."} or {"errors": {...}} or {"errors": [...]}. */
-function errorText(text: string): string {
+export function errorText(text: string): string {
   try {
     const parsed = JSON.parse(text) as { errors?: unknown };
     const errors = parsed.errors;

@@ -2,13 +2,14 @@ import { and, eq, like } from "drizzle-orm";
 import type * as v from "valibot";
 import { SUBSCRIPTION_CANCELED_MESSAGE, type ProfileUpdates } from "../../contracts/billing.ts";
 import {
+  SHOPIFY_CONNECT_FIRST_MESSAGE,
   SHOPIFY_MESSAGES,
   type ActivateShopifySubscriptionBody,
   type CancelShopifySubscriptionBody,
   type ShopifyActivation,
   type StartShopifySubscriptionBody,
 } from "../../contracts/billing-paypal-shopify.ts";
-import { seal, unseal } from "../auth/sealed.ts";
+import { unseal } from "../auth/sealed.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, plans, subscriptions } from "../db/schema.ts";
 import { addMonths, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
@@ -31,6 +32,8 @@ import {
   type PlanRecordRow,
 } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
+import { shopifyStoreOf } from "./shopify-shop.ts";
+import { listShopProfiles } from "./shops.ts";
 
 /**
  * Shopify app subscriptions (spec section 7; section 8 "Shopify start";
@@ -41,7 +44,8 @@ import { ServiceError } from "./errors.ts";
  */
 
 const NO_SUCH_CHARGE = "No such Shopify subscription";
-const SEAL_PURPOSE = "shopify-billing-token";
+/** Billing rows from before stores were connected kept the token sealed in place with this purpose. */
+const LEGACY_SEAL_PURPOSE = "shopify-billing-token";
 const GID_PREFIX = "gid://shopify/AppSubscription/";
 
 const gidOf = (id: string) => (id.startsWith(GID_PREFIX) ? id : `${GID_PREFIX}${id}`);
@@ -69,6 +73,7 @@ function shopifyFailure(error: unknown, what: string): never {
         code: "network_error",
       });
     case "http":
+    case "throttled":
       break;
   }
   // Our API's 401 and 403 sign the user out (app/lib/api-client.ts): the store's refusals answer 409.
@@ -111,12 +116,13 @@ async function shopifyCustomerRef(env: Env, userId: string): Promise<string | nu
 }
 
 /**
- * Remembers the user's store for billing: its domain and its access token, sealed with AUTH_SECRET,
- * and the parity percentages offered to the user so far ("{shop} {sealed} parity:40").
+ * Remembers the store billed for the user: its domain and which connected store (shop profile)
+ * holds its token ("{shop} shop:{profile id} parity:40"); the token itself stays in the shop
+ * profile, sealed (decision 029). Rows written before stores were connected hold the token
+ * sealed in place ("{shop} {sealed}"): they keep working.
  */
-async function saveShopConnection(env: Env, userId: string, connection: { shop: string; accessToken: string; parity: number }): Promise<void> {
-  const sealed = await seal(env.AUTH_SECRET, SEAL_PURPOSE, connection.accessToken, `${userId}:${connection.shop}`);
-  const customerRef = withOfferedParity(`${connection.shop} ${sealed}`, offeredParitiesOf(await shopifyCustomerRef(env, userId)), connection.parity);
+async function saveBillingStore(env: Env, userId: string, store: { shop: string; profileId: string; parity: number }): Promise<void> {
+  const customerRef = withOfferedParity(`${store.shop} shop:${store.profileId}`, offeredParitiesOf(await shopifyCustomerRef(env, userId)), store.parity);
   await database(env.DB)
     .insert(billingCustomers)
     .values({ userId, provider: "shopify", customerRef })
@@ -126,15 +132,33 @@ async function saveShopConnection(env: Env, userId: string, connection: { shop: 
     });
 }
 
+const EXPIRED = () => new ServiceError(409, SHOPIFY_MESSAGES.expired, undefined, { code: "store_connection_expired" });
+
 async function shopConnectionOf(env: Env, userId: string): Promise<ShopConnection> {
   const customerRef = await shopifyCustomerRef(env, userId);
-  const [shop, sealed] = customerRef ? withoutOfferedParities(customerRef).split(" ") : [];
-  const accessToken = shop && sealed ? await unseal(env.AUTH_SECRET, SEAL_PURPOSE, sealed, `${userId}:${shop}`) : null;
-  if (!shop || !accessToken)
-    throw new ServiceError(409, SHOPIFY_MESSAGES.expired, undefined, {
-      code: "store_connection_expired",
+  const [shop, held] = customerRef ? withoutOfferedParities(customerRef).split(" ") : [];
+  if (!shop || !held) throw EXPIRED();
+  let accessToken: string | null;
+  if (held.startsWith("shop:")) {
+    const store = await shopifyStoreOf(env, userId, held.slice("shop:".length)).catch((error: unknown) => {
+      if (error instanceof ServiceError) return null;
+      throw error;
     });
+    accessToken = store && store.profile.shopId === shop ? store.accessToken : null;
+  } else accessToken = await unseal(env.AUTH_SECRET, LEGACY_SEAL_PURPOSE, held, `${userId}:${shop}`);
+  if (!accessToken) throw EXPIRED();
   return { shop, accessToken, offeredParities: offeredParitiesOf(customerRef) };
+}
+
+/** The connected Shopify store to bill: the one asked for, else the active one, else the one connected last. */
+async function storeToBill(env: Env, userId: string, shopID: string | undefined) {
+  if (shopID) return shopifyStoreOf(env, userId, shopID);
+  const stores = (await listShopProfiles(env, userId)).filter((profile) => profile.shopType === "Shopify");
+  const chosen = stores.find((profile) => profile.isActive) ?? stores.sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  if (!chosen) throw new ServiceError(409, SHOPIFY_CONNECT_FIRST_MESSAGE, undefined, { code: "connect_store" });
+  return shopifyStoreOf(env, userId, chosen.id).catch((error: unknown) => {
+    throw error instanceof ServiceError && error.status === 409 ? EXPIRED() : error;
+  });
 }
 
 /** A page of this site to come back to; Shopify adds charge_id. */
@@ -162,8 +186,10 @@ export async function startShopifySubscription(
   if (!plan || !isRecurringPlan(plan)) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const returnUrl = returnUrlOf(env, input.returnUrl, plan);
   const parity = pricingParity(country);
+  const { profile, accessToken } = await storeToBill(env, user.id, input.shopID);
+  const shop = profile.shopId;
   const created = await shopifyCall("creating a subscription", () =>
-    shopify.createAppSubscription(env, input.shop, input.accessToken, {
+    shopify.createAppSubscription(env, shop, accessToken, {
       name: chargeName(plan),
       price: adjustedPrice(plan.price, parity),
       interval: plan.billingPeriod === "year" ? "ANNUAL" : "EVERY_30_DAYS",
@@ -172,8 +198,8 @@ export async function startShopifySubscription(
       test: env.APP_ENV !== "production",
     }),
   );
-  // Kept only once Shopify accepted the store and its token: a refused token never replaces a working one.
-  await saveShopConnection(env, user.id, { shop: input.shop, accessToken: input.accessToken, parity: parity.percentageAdjustment });
+  // Kept only once Shopify accepted the store: a refused one never replaces a working one.
+  await saveBillingStore(env, user.id, { shop, profileId: profile.id, parity: parity.percentageAdjustment });
   return { confirmationUrl: created.confirmationUrl };
 }
 

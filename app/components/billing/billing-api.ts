@@ -58,7 +58,7 @@ export const revisePayPalSubscription = (subscriptionID: string, plan: PlanInfo,
   apiJson<{ message: string; approvalLink?: string }>("/api/subscriptions/revise", {
     json: { subscriptionID, newPlanPayPalID, newPlanName: plan.planName, newPlanId: plan.planId },
   });
-export const startShopifySubscription = (input: { planId: string; shop: string; accessToken: string; returnUrl: string }) =>
+export const startShopifySubscription = (input: { planId: string; shopID: string; returnUrl: string }) =>
   apiJson<{ confirmationUrl: string }>("/api/shopifySubscriptions/startSubscription", { json: input });
 export const activateShopifySubscription = (chargeId: string) =>
   apiJson<{ planName: string; amount: number }>("/api/shopifySubscriptions/activateShopifySubscription", { json: { chargeId } });

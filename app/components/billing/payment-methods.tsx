@@ -1,6 +1,8 @@
 import type { useSearchParams } from "@remix-run/react";
-import { useEffect, useState, type MutableRefObject } from "react";
-import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing-paypal-shopify.ts";
+import { useEffect, useState, type FormEvent, type MutableRefObject } from "react";
+import { PROVIDER_RETURN_PARAMS, SHOPIFY_CONNECT_FIRST_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
+import type { ShopProfileView } from "../../../contracts/shops.ts";
+import { connectShopifyStore, shopifyStores } from "../../lib/shops/shopify-connect.ts";
 import { activatePayPalSubscription, activateShopifySubscription, serverMessage, startPayPalSubscription, startShopifySubscription } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
 
@@ -22,18 +24,36 @@ const METHODS: { value: PaymentMethod; label: string }[] = [
 export interface PaymentChoice {
   method: PaymentMethod;
   setMethod: (method: PaymentMethod) => void;
-  /** The Shopify store billed (your-store.myshopify.com) and its Admin API access token. */
-  shop: string;
-  setShop: (shop: string) => void;
-  accessToken: string;
-  setAccessToken: (token: string) => void;
+  /** The user's connected Shopify stores (null while loading or signed out) and the one to bill. */
+  stores: ShopProfileView[] | null;
+  storeId: string;
+  setStoreId: (id: string) => void;
+  /** The store address typed to connect a store (your-store.myshopify.com). */
+  shopDomain: string;
+  setShopDomain: (shop: string) => void;
+  signedIn: boolean;
 }
 
-export function usePaymentMethod(initial: string | null): PaymentChoice {
+export function usePaymentMethod(initial: string | null, signedIn: boolean): PaymentChoice {
   const [method, setMethod] = useState<PaymentMethod>(initial === "paypal" || initial === "shopify" ? initial : "card");
-  const [shop, setShop] = useState("");
-  const [accessToken, setAccessToken] = useState("");
-  return { method, setMethod, shop, setShop, accessToken, setAccessToken };
+  const [stores, setStores] = useState<ShopProfileView[] | null>(null);
+  const [storeId, setStoreId] = useState("");
+  const [shopDomain, setShopDomain] = useState("");
+  useEffect(() => {
+    if (method !== "shopify" || !signedIn || stores) return;
+    let current = true;
+    shopifyStores()
+      .then((found) => {
+        if (!current) return;
+        setStores(found);
+        setStoreId((found.find((store) => store.isActive) ?? found[found.length - 1])?.id ?? "");
+      })
+      .catch(() => current && setStores([]));
+    return () => {
+      current = false;
+    };
+  }, [method, signedIn, stores]);
+  return { method, setMethod, stores, storeId, setStoreId, shopDomain, setShopDomain, signedIn };
 }
 
 /** Starts a PayPal or Shopify subscription and sends the browser to approve it; answers the notice to show when it could not. */
@@ -47,12 +67,12 @@ export async function startProviderPayment(payment: PaymentChoice, planId: strin
       return { kind: "error", text: "Error making payment", detail: serverMessage(error) };
     }
   }
-  if (!payment.shop.trim() || !payment.accessToken.trim()) {
+  if (!payment.storeId) {
     document.getElementById("shopify-shop")?.focus();
-    return { kind: "error", text: "Enter your Shopify store domain and its access token to pay with Shopify." };
+    return { kind: "error", text: SHOPIFY_CONNECT_FIRST_MESSAGE };
   }
   try {
-    const { confirmationUrl } = await startShopifySubscription({ planId, shop: payment.shop.trim(), accessToken: payment.accessToken.trim(), returnUrl: "/pricing" });
+    const { confirmationUrl } = await startShopifySubscription({ planId, shopID: payment.storeId, returnUrl: "/pricing" });
     window.location.assign(confirmationUrl);
     return null;
   } catch (error) {
@@ -141,36 +161,76 @@ export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
           You approve the subscription in PayPal and come back here. PayPal bills the price shown, after the free trial when the plan offers you one.
         </p>
       )}
-      {payment.method === "shopify" && (
-        <div className="billing-pay-with__shop">
-          <label htmlFor="shopify-shop">Shopify store domain</label>
-          <input
-            id="shopify-shop"
-            type="text"
-            inputMode="url"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="your-store.myshopify.com"
-            value={payment.shop}
-            onChange={(event) => payment.setShop(event.target.value)}
-            required
-          />
-          <label htmlFor="shopify-token">Store access token</label>
-          <input
-            id="shopify-token"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            aria-describedby="shopify-token-help"
-            value={payment.accessToken}
-            onChange={(event) => payment.setAccessToken(event.target.value)}
-            required
-          />
-          <p id="shopify-token-help" className="muted">
-            The Admin API access token of your store (shpat_…). Shopify bills the plan to your store; you approve the charge in Shopify and come back here.
-          </p>
-        </div>
-      )}
+      {payment.method === "shopify" && <ShopifyStore payment={payment} />}
     </fieldset>
+  );
+}
+
+/**
+ * The Shopify store billed: one of the user's connected stores, or (none yet)
+ * its address and "Connect store", which installs our app on it through
+ * Shopify and comes back here (decision 029).
+ */
+function ShopifyStore({ payment }: { payment: PaymentChoice }) {
+  const [connecting, setConnecting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!payment.signedIn)
+    return <p className="muted billing-pay-with__note">Log in and connect your Shopify store: Shopify bills the plan to your store.</p>;
+  if (payment.stores === null) return <p className="muted billing-pay-with__note">Loading your Shopify stores…</p>;
+  if (payment.stores.length > 0)
+    return (
+      <div className="billing-pay-with__shop">
+        <label htmlFor="shopify-shop">Shopify store</label>
+        <select id="shopify-shop" value={payment.storeId} onChange={(event) => payment.setStoreId(event.target.value)} aria-describedby="shopify-store-help">
+          {payment.stores.map((store) => (
+            <option key={store.id} value={store.id}>
+              {store.status === "reauth" ? `${store.shopName} (needs reconnecting)` : store.shopName}
+            </option>
+          ))}
+        </select>
+        <p id="shopify-store-help" className="muted">
+          Shopify bills the plan to this store; you approve the charge in Shopify and come back here.
+        </p>
+      </div>
+    );
+  async function connect(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    setConnecting(true);
+    try {
+      await connectShopifyStore(payment.shopDomain, "/pricing?payWith=shopify");
+    } catch (caught) {
+      setError(serverMessage(caught) ?? "We were unable to connect your Shopify store. Please try again.");
+      setConnecting(false);
+    }
+  }
+  return (
+    <form className="billing-pay-with__shop" onSubmit={connect} aria-describedby="shopify-connect-help">
+      <label htmlFor="shopify-shop">Your Shopify store address</label>
+      <input
+        id="shopify-shop"
+        type="text"
+        inputMode="url"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="your-store.myshopify.com"
+        value={payment.shopDomain}
+        onChange={(event) => payment.setShopDomain(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-errormessage={error ? "shopify-connect-error" : undefined}
+        required
+      />
+      <button type="submit" className="button button--ghost" disabled={connecting}>
+        {connecting ? "Connecting…" : "Connect store"}
+      </button>
+      {error && (
+        <p id="shopify-connect-error" className="billing-notice billing-notice--error" role="alert">
+          {error}
+        </p>
+      )}
+      <p id="shopify-connect-help" className="muted">
+        Connect your store first: Shopify asks you to install our app on it, then bills the plan to your store.
+      </p>
+    </form>
   );
 }

@@ -4,6 +4,8 @@ import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { activateSubscription, getCurrentSubscription, getPlans, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
+import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
 import { ManageSubscription } from "./manage-subscription.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
@@ -46,7 +48,25 @@ export function PricingPage() {
   const handledReturn = useRef(false);
   const handledStart = useRef(false);
   const parity = useEdgeParity();
-  const payment = usePaymentMethod(searchParams.get("payWith"));
+  const payment = usePaymentMethod(searchParams.get("payWith"), Boolean(user));
+  // Back from connecting a Shopify store to pay with: say how it went, clean the URL.
+  useEffect(() => {
+    const outcome = shopifyOutcome(searchParams.toString());
+    if (!outcome.connected && !outcome.error) return;
+    setNotice(
+      outcome.connected
+        ? { kind: "success", text: `Your Shopify store ${outcome.connected} is connected. Choose a plan to pay with Shopify.` }
+        : { kind: "error", text: outcome.error ?? "We were unable to connect your Shopify store. Please try again." },
+    );
+    setSearchParams(
+      (params) => {
+        params.delete(SHOPIFY_CONNECTED_PARAM);
+        params.delete(SHOPIFY_ERROR_PARAM);
+        return params;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [searchParams, setSearchParams]);
   // Back from PayPal (subscription_id) or Shopify (charge_id): activate, say so, clean the URL.
   useProviderReturn({ user, searchParams, setSearchParams, handledReturn, setNotice, onActivated: () => {
     reloadUser();

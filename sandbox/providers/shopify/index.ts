@@ -4,11 +4,15 @@ import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_SHOPIFY_CLIENT_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
 import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
+import { bucketOf, costExtension, createStoreState, isStoreQuery, requestedCost, signQuery, storeQuery, storeRoutes, tokenRevoked, type ShopifyStoreState } from "./store.ts";
 
 /**
  * Stand-in for Shopify's Admin GraphQL API billing, mounted at /shopify
- * (docs/decisions/014-paypal-shopify.md). Every *.myshopify.com store exists;
- * an access token is accepted when it looks like an offline token (shpat_...).
+ * (docs/decisions/014-paypal-shopify.md), and for the stores themselves: the app
+ * install flow and their products (./store.ts, docs/decisions/029-shopify-store-connection.md).
+ * Every *.myshopify.com store exists; an access token is accepted when it looks
+ * like an offline token (shpat_...) and was not revoked by an uninstall. Every
+ * GraphQL answer carries `extensions.cost` from the store's cost bucket.
  *
  * - `POST /:shop/admin/api/:version/graphql.json` {query, variables}:
  *   `appSubscriptionCreate` (PENDING, with a confirmationUrl), `currentAppInstallation
@@ -57,8 +61,10 @@ interface ShopifyState {
   shops: Map<string, Map<string, AppSubscriptionObject & { shop: string }>>;
   /** Webhook events and their deliveries (to SHOPIFY_WEBHOOK_URL). */
   outbox: Outbox;
-  /** The app's client secret: signs the webhooks. */
+  /** The app's client secret: signs the webhooks and the install flow's redirects. */
   clientSecret: string;
+  /** The stores' side: install codes, issued tokens, cost buckets (./store.ts). */
+  store: ShopifyStoreState;
 }
 
 export function shopifyState(state: SandboxState): ShopifyState {
@@ -68,6 +74,7 @@ export function shopifyState(state: SandboxState): ShopifyState {
     shops: new Map(),
     outbox: createOutbox(process.env.SHOPIFY_WEBHOOK_URL || null),
     clientSecret: process.env.SHOPIFY_CLIENT_SECRET || SANDBOX_SHOPIFY_CLIENT_SECRET,
+    store: createStoreState(),
   }));
 }
 
@@ -279,7 +286,7 @@ export function shopifyProvider(state: SandboxState) {
     const shop = c.req.param("shop");
     if (!SHOP.test(shop)) return c.text("Not Found", 404);
     const token = c.req.header("x-shopify-access-token") ?? "";
-    if (!/^shpat_[A-Za-z0-9]{8,}$/.test(token))
+    if (!/^shpat_[A-Za-z0-9]{8,}$/.test(token) || tokenRevoked(shopifyState(state).store, token))
       return c.json(
         {
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)",
@@ -295,7 +302,16 @@ export function shopifyProvider(state: SandboxState) {
     if (typeof body.query !== "string" || !body.query.trim()) return c.json({ errors: { query: "Required parameter missing or invalid" } }, 400);
     const variables = body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : {};
     const query = body.query;
+    // Every query is paid for from the store's cost bucket; one it cannot pay for yet is THROTTLED.
+    const bucket = bucketOf(shopifyState(state).store, shop);
+    const requested = isStoreQuery(query) ? requestedCost(query, variables) : 10;
+    if (requested > bucket.currentlyAvailable)
+      return c.json({
+        errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/limits#rate-limits" } }],
+        extensions: costExtension(bucket, requested, null),
+      });
     let data: Record<string, unknown>;
+    let actual = 10;
     if (/\bappSubscriptionCreate\s*\(/.test(query)) data = createSubscription(c, state, shop, variables);
     else if (/\bappSubscriptionCancel\s*\(/.test(query)) data = cancelSubscription(state, shop, variables);
     else if (/\bnode\s*\(/.test(query)) {
@@ -304,6 +320,12 @@ export function shopifyProvider(state: SandboxState) {
     } else if (/\bcurrentAppInstallation\b/.test(query)) {
       const active = [...subscriptionsOf(shopifyState(state), shop).values()].filter((subscription) => subscription.status === "ACTIVE").map(publicView);
       data = { currentAppInstallation: { activeSubscriptions: active } };
+    } else if (isStoreQuery(query)) {
+      const answer = storeQuery(shop, new URL(c.req.url).origin, query, variables);
+      bucket.currentlyAvailable -= answer.actual;
+      if (answer.errors) return c.json({ data: answer.data, errors: answer.errors, extensions: costExtension(bucket, requested, answer.actual) });
+      data = answer.data!;
+      actual = answer.actual;
     } else {
       const field = /\{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? "unknown";
       return c.json({
@@ -321,21 +343,16 @@ export function shopifyProvider(state: SandboxState) {
         ],
       });
     }
-    return c.json({
-      data,
-      extensions: {
-        cost: {
-          requestedQueryCost: 10,
-          actualQueryCost: 10,
-          throttleStatus: {
-            maximumAvailable: 2000,
-            currentlyAvailable: 1990,
-            restoreRate: 100,
-          },
-        },
-      },
-    });
+    if (!isStoreQuery(query)) bucket.currentlyAvailable -= actual;
+    return c.json({ data, extensions: costExtension(bucket, requested, actual) });
   });
+
+  storeRoutes(
+    app,
+    () => shopifyState(state).store,
+    () => shopifyState(state).clientSecret,
+    SHOP,
+  );
 
   const charge = (c: Context) => subscriptionsOf(shopifyState(state), c.req.param("shop") ?? "").get(`gid://shopify/AppSubscription/${c.req.param("id")}`);
   const confirmPath = "/:shop/admin/charges/:app/:id/RecurringApplicationCharge/confirm_recurring_application_charge";
@@ -405,7 +422,12 @@ function page(error: string | null, subscription: (AppSubscriptionObject & { sho
  *   {order?, times?}`: webhooks and their delivery (sandbox/webhook-outbox.ts); the URL is
  *   SHOPIFY_WEBHOOK_URL of the sandbox's env;
  * - `POST /subscriptions/:id/renew` (id: the charge's number, as in charge_id): the billing period ends now and the
- *   next one starts (currentPeriodEnd one interval from now), with its APP_SUBSCRIPTIONS_UPDATE.
+ *   next one starts (currentPeriodEnd one interval from now), with its APP_SUBSCRIPTIONS_UPDATE;
+ * - `GET /installs?shop=`: the tokens the install flow issued (and when they were revoked);
+ * - `POST /throttle {shop, currentlyAvailable?, maximumAvailable?, restoreRate?}`: the store's cost bucket;
+ * - `GET /launch?shop=&appUrl=`: an install begun on Shopify's side: a redirect to the app's URL
+ *   with shop, host, timestamp and Shopify's hmac.
+ * Faults (401, 429, 5xx, slow) and recorded requests are the sandbox's own (/__sandbox/faults, /requests).
  */
 export function shopifyControl(state: SandboxState) {
   const control = new Hono();
@@ -422,6 +444,37 @@ export function shopifyControl(state: SandboxState) {
       shopifyState(state).clientSecret = input.clientSecret;
       return null;
     },
+  });
+
+  // The store side (./store.ts): tokens the install flow issued, a store's cost bucket, and an
+  // install that begins on Shopify's side (the App Store opening the app's URL, signed).
+  control.get("/installs", (c) => {
+    const shop = c.req.query("shop");
+    const tokens = [...shopifyState(state).store.tokens.entries()].map(([token, install]) => ({ token, ...install }));
+    return c.json(shop ? tokens.filter((install) => install.shop === shop) : tokens);
+  });
+  control.post("/throttle", async (c) => {
+    const input = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
+    if (typeof input.shop !== "string" || !SHOP.test(input.shop)) return c.json({ error: "shop must be a myshopify.com domain" }, 400);
+    const bucket = bucketOf(shopifyState(state).store, input.shop);
+    for (const key of ["maximumAvailable", "currentlyAvailable", "restoreRate"] as const) {
+      const value = input[key];
+      if (value === undefined) continue;
+      if (typeof value !== "number" || value < 0) return c.json({ error: `${key} must be a number of 0 or more` }, 400);
+      bucket[key] = value;
+    }
+    return c.json(bucket);
+  });
+  control.get("/launch", (c) => {
+    const shop = c.req.query("shop") ?? "";
+    const appUrl = c.req.query("appUrl") ?? "";
+    if (!SHOP.test(shop)) return c.json({ error: "shop must be a myshopify.com domain" }, 400);
+    if (!/^https?:\/\//.test(appUrl)) return c.json({ error: "appUrl must be the app's URL" }, 400);
+    const params: Record<string, string> = { host: Buffer.from(`admin.shopify.com/store/${shop.replace(/\.myshopify\.com$/, "")}`).toString("base64url"), shop, timestamp: String(Math.floor(Date.now() / 1000)) };
+    params.hmac = signQuery(params, shopifyState(state).clientSecret);
+    const target = new URL(appUrl);
+    for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
+    return c.redirect(target.toString(), 302);
   });
 
   control.post("/subscriptions/:id/renew", (c) => {
