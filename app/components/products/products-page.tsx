@@ -7,6 +7,8 @@ import { useAuth } from "../../lib/auth.tsx";
 import { chosenPinTotal, csvItemKey, generationPlan, setChosen, setPageChosen, shopItemKey, type ProductItem } from "../../lib/products/chosen-products.ts";
 import { handProductsToGenerator } from "../../lib/products/handover.ts";
 import { activateShop, fetchShopListings, fetchShops, pagesByLink, removeShop } from "../../lib/shops/api.ts";
+import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
 import { ListingsModel, pageCount, SEARCH_DEBOUNCE_MS } from "../../lib/shops/listings-model.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
@@ -87,13 +89,14 @@ function Products() {
   // Back from a provider's connection page: say how it went, once, and clean the address.
   useEffect(() => {
     const url = new URL(window.location.href);
-    // WooCommerce and Shopify say shopConnected / shopError, Etsy etsyConnected / etsyError.
-    const connected = url.searchParams.get("shopConnected") ?? url.searchParams.get("etsyConnected");
-    const failed = url.searchParams.get("shopError") ?? url.searchParams.get("etsyError");
+    // WooCommerce says shopConnected / shopError, Etsy etsyConnected / etsyError, Shopify shopifyConnected / shopifyError.
+    const shopify = shopifyOutcome(url.search);
+    const connected = url.searchParams.get("shopConnected") ?? url.searchParams.get("etsyConnected") ?? shopify.connected;
+    const failed = url.searchParams.get("shopError") ?? url.searchParams.get("etsyError") ?? shopify.error;
     if (connected === null && failed === null) return;
     if (connected !== null) toast({ title: `${connected || "Your shop"} is connected`, kind: "success" });
     if (failed !== null) toast({ title: "Unable to connect your shop", description: failed, kind: "error" });
-    for (const name of ["shopConnected", "shopError", "etsyConnected", "etsyError"]) url.searchParams.delete(name);
+    for (const name of ["shopConnected", "shopError", "etsyConnected", "etsyError", SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM]) url.searchParams.delete(name);
     window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
   }, [toast]);
 

@@ -2,6 +2,7 @@ import type { ShopifyProductStatus, ShopListingsPage, ShopProfileView, ShopType 
 import type { ConnectEtsyShopResponse } from "../../../contracts/etsy.ts";
 import type { ConnectWooCommerceResponse } from "../../../contracts/woocommerce.ts";
 import { apiJson } from "../api-client.ts";
+import { connectShopifyStore } from "./shopify-connect.ts";
 
 /**
  * The products page's calls (spec section 7, Shops and catalogs), one place
@@ -64,12 +65,6 @@ export interface ConnectRequest {
   storeAddress?: string;
 }
 
-export class ShopConnectionUnavailable extends Error {
-  constructor(shopType: ShopType) {
-    super(`Connecting ${shopType} is not available yet.`);
-    this.name = "ShopConnectionUnavailable";
-  }
-}
 
 /** Etsy: OAuth 2.0 with PKCE; Etsy sends the browser back to /products with `etsyConnected` or `etsyError` (decision 028). */
 export async function startEtsyConnection(_request: ConnectRequest): Promise<void> {
@@ -77,9 +72,9 @@ export async function startEtsyConnection(_request: ConnectRequest): Promise<voi
   window.location.assign(authorizeUrl);
 }
 
-/** Shopify: the app install flow for the store at `storeAddress`. Filled in by the Shopify connection (issue 14). */
-export async function startShopifyConnection(_request: ConnectRequest): Promise<void> {
-  throw new ShopConnectionUnavailable("Shopify");
+/** Shopify: the app install flow for the store at `storeAddress` (decision 029); back to /products with `shopifyConnected` or `shopifyError`. */
+export async function startShopifyConnection(request: ConnectRequest): Promise<void> {
+  await connectShopifyStore(request.storeAddress ?? "", "/products");
 }
 
 /**
