@@ -32,7 +32,31 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
  * connection exists (the page's "Connect {shop}" through the stand-in's consent). A kind without a
  * helper is skipped.
  */
-const DEMO_SHOP_CONNECTORS: Partial<Record<ShopType, (page: Page, stack: BenchStack) => Promise<void>>> = {};
+const DEMO_SHOP_CONNECTORS: Partial<Record<ShopType, (page: Page, stack: BenchStack) => Promise<void>>> = {
+  async Etsy(page, stack) {
+    await page.getByRole("button", { name: "Connect Etsy" }).click();
+    await page.waitForURL((url) => url.href.startsWith(stack.sandboxUrl));
+    await page.getByLabel("Etsy shop name").fill(`Bench${Date.now().toString(36).slice(-8)}`);
+    await page.getByRole("button", { name: "Allow access" }).click();
+    await page.waitForURL((url) => url.pathname === "/products");
+  },
+  async Shopify(page) {
+    await page.getByRole("button", { name: "Connect Shopify" }).click();
+    await page.getByRole("dialog").getByLabel("Your Shopify store's address").fill(`bench-${Date.now().toString(36)}.myshopify.com`);
+    await page.getByRole("dialog").getByRole("button", { name: "Connect" }).click();
+    await page.getByRole("button", { name: "Install app" }).click();
+    await page.waitForURL((url) => url.pathname === "/products");
+  },
+  async WooCommerce(page, stack) {
+    const slug = `bench-${Date.now().toString(36)}`;
+    await fetch(`${stack.sandboxUrl}/__sandbox/woocommerce/stores/${slug}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Bench Store" }) });
+    await page.getByRole("button", { name: "Connect WooCommerce" }).click();
+    await page.getByRole("dialog").getByLabel("Your shop's web address").fill(`${stack.sandboxUrl}/woocommerce/${slug}`);
+    await page.getByRole("dialog").getByRole("button", { name: "Connect" }).click();
+    await page.getByRole("link", { name: "Approve" }).click();
+    await page.waitForURL((url) => url.pathname === "/products");
+  },
+};
 
 /** A CSV file of `rows` products whose pictures the app serves (the demo file's). */
 function bigCsv(appUrl: string, rows: number): string {

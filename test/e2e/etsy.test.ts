@@ -2,9 +2,9 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_PRODUCTS } from "../../sandbox/demo-shop/catalog.ts";
 import { signUpVerified } from "./support/accounts.ts";
-import { callApi, promoteToAdmin } from "./support/admin.ts";
+import { redeemStarterCode } from "./support/admin.ts";
 import { sandboxUrl, useBrowser } from "./support/browser.ts";
-import { BOARD, connectProfile, uniquePinterestUsername } from "./support/pinterest.ts";
+import { connectProfile, scheduleAllPins, uniquePinterestUsername } from "./support/pinterest.ts";
 
 // Issue 14, Etsy (decision 028), in Chromium as a shop owner does it: Connect Etsy on /products, Etsy's
 // consent page, back to /products with the shop's listings, search, choose three products, generate
@@ -18,11 +18,8 @@ describe("an Etsy shop on the products page", () => {
   it("connects through Etsy's consent page, searches its listings, and generates and schedules 15 pins from three products", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const account = await signUpVerified(page);
-    // A shop owner on the Starter plan (a code from an admin): 15 pins need more than Free's 10 credits.
-    await promoteToAdmin(account.email);
-    const created = await callApi(page, "/api/admin/redeemCodes", { planId: "starter-monthly", count: 1, months: 1 });
-    expect(created.status).toBe(201);
-    expect((await callApi(page, "/api/subscriptions/redeemPurchaseCode", { redemptionCode: created.body.codes[0] })).status).toBe(200);
+    // A shop owner on the Starter plan: 15 pins need more than Free's 10 credits.
+    await redeemStarterCode(page, account.email);
     const pinterest = uniquePinterestUsername();
     await connectProfile(page, pinterest);
 
@@ -50,15 +47,6 @@ describe("an Etsy shop on the products page", () => {
     for (const product of mugs.slice(0, 3)) expect(titles.filter((title) => title === product.title)).toHaveLength(5);
 
     // Schedule all 15 to the queue; five pins share each product's link, so the user lets them through.
-    await page.getByRole("toolbar", { name: "Selected pins" }).getByLabel("Select all").check();
-    await page.getByRole("button", { name: "Schedule selected" }).click();
-    const dialog = page.getByRole("dialog", { name: "Schedule 15 pins" });
-    const board = dialog.getByLabel("Board", { exact: true });
-    await expect.poll(() => board.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
-    await board.selectOption({ label: BOARD });
-    await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").check();
-    await dialog.getByRole("button", { name: "Schedule 15 pins" }).click();
-    await page.getByText(`15 pins scheduled to ${BOARD}`, { exact: true }).first().waitFor({ timeout: 60_000 });
-    await expect.poll(() => pinCards(page).getByText("Scheduled", { exact: true }).count()).toBe(15);
+    await scheduleAllPins(page, 15);
   });
 });

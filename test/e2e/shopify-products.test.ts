@@ -2,9 +2,9 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_PRODUCTS } from "../../sandbox/demo-shop/catalog.ts";
 import { signUpVerified } from "./support/accounts.ts";
-import { callApi, promoteToAdmin } from "./support/admin.ts";
+import { redeemStarterCode } from "./support/admin.ts";
 import { useBrowser } from "./support/browser.ts";
-import { BOARD, connectProfile, uniquePinterestUsername } from "./support/pinterest.ts";
+import { connectProfile, scheduleAllPins, uniquePinterestUsername } from "./support/pinterest.ts";
 
 // Issue 14, Shopify (decision 029), in Chromium as a shop owner does it: Connect Shopify on /products,
 // the store's install page, back with the store's products (all statuses by default, the status filter,
@@ -18,9 +18,7 @@ describe("a Shopify store on the products page", () => {
   it("connects the demo store, filters by status, pages by link, and generates and schedules 15 pins from three products", async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const account = await signUpVerified(page);
-    await promoteToAdmin(account.email);
-    const created = await callApi(page, "/api/admin/redeemCodes", { planId: "starter-monthly", count: 1, months: 1 });
-    expect((await callApi(page, "/api/subscriptions/redeemPurchaseCode", { redemptionCode: created.body.codes[0] })).status).toBe(200);
+    await redeemStarterCode(page, account.email);
     await connectProfile(page, uniquePinterestUsername());
 
     await page.goto("/products");
@@ -56,15 +54,6 @@ describe("a Shopify store on the products page", () => {
     await page.waitForURL((url) => url.pathname === "/generate");
     await expect.poll(() => pinCards(page).count(), { timeout: 30_000 }).toBe(15);
 
-    await page.getByRole("toolbar", { name: "Selected pins" }).getByLabel("Select all").check();
-    await page.getByRole("button", { name: "Schedule selected" }).click();
-    const dialog = page.getByRole("dialog", { name: "Schedule 15 pins" });
-    const board = dialog.getByLabel("Board", { exact: true });
-    await expect.poll(() => board.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
-    await board.selectOption({ label: BOARD });
-    await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").check();
-    await dialog.getByRole("button", { name: "Schedule 15 pins" }).click();
-    await page.getByText(`15 pins scheduled to ${BOARD}`, { exact: true }).first().waitFor({ timeout: 60_000 });
-    await expect.poll(() => pinCards(page).getByText("Scheduled", { exact: true }).count()).toBe(15);
+    await scheduleAllPins(page, 15);
   });
 });

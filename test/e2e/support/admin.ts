@@ -31,3 +31,12 @@ export function callApi(page: Page, path: string, body: unknown): Promise<{ stat
     { path, body },
   );
 }
+
+/** Puts the page's signed-in user on a paid plan the way an agency's client gets one: an admin's redeem code (`email` is made an admin to create it). */
+export async function redeemStarterCode(page: Page, email: string) {
+  await promoteToAdmin(email);
+  const created = await callApi(page, "/api/admin/redeemCodes", { planId: "starter-monthly", count: 1, months: 1 });
+  if (created.status !== 201) throw new Error(`creating a redeem code answered ${created.status}`);
+  const redeemed = await callApi(page, "/api/subscriptions/redeemPurchaseCode", { redemptionCode: created.body.codes[0] });
+  if (redeemed.status !== 200) throw new Error(`redeeming the code answered ${redeemed.status}`);
+}

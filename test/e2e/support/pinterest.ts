@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { expect } from "vitest";
 import { sandboxUrl } from "./browser.ts";
 
 /** The stand-in's first board of every account, with its sections. */
@@ -21,4 +22,19 @@ export async function connectProfile(page: Page, username: string) {
   await page.getByRole("button", { name: "Give access" }).click();
   await page.waitForURL((url) => url.pathname === "/scheduling");
   await page.getByText(`Pinterest profile ${username} connected`, { exact: true }).waitFor();
+}
+
+/** On /generate: selects every pin and schedules them all to BOARD's queue, letting pins that share a link through; waits for the summary. */
+export async function scheduleAllPins(page: Page, count: number) {
+  const pins = page.getByRole("list", { name: "Generated pins" }).getByRole("listitem");
+  await page.getByRole("toolbar", { name: "Selected pins" }).getByLabel("Select all").check();
+  await page.getByRole("button", { name: "Schedule selected" }).click();
+  const dialog = page.getByRole("dialog", { name: `Schedule ${count} pins` });
+  const board = dialog.getByLabel("Board", { exact: true });
+  await expect.poll(() => board.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+  await board.selectOption({ label: BOARD });
+  await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").check();
+  await dialog.getByRole("button", { name: `Schedule ${count} pins` }).click();
+  await page.getByText(`${count} pins scheduled to ${BOARD}`, { exact: true }).first().waitFor({ timeout: 60_000 });
+  await expect.poll(() => pins.getByText("Scheduled", { exact: true }).count()).toBe(count);
 }
