@@ -2,6 +2,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/reac
 import { useEffect, useRef, useState } from "react";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
+import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { activateSubscription, getCurrentSubscription, getPlans, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
 import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
@@ -116,7 +117,7 @@ export function PricingPage() {
     // A success without a Stripe session is another provider's return (PayPal): not ours to handle or clean.
     if (paymentMessage !== "success" || !sessionId) return;
     setNotice({ kind: "info", text: "Activating your subscription…" });
-    activateSubscription(sessionId, readAffiliate())
+    activateSubscription(sessionId, storedAffiliateId())
       .then(({ paymentDetails }) => {
         setNotice({ kind: "success", text: `Your subscription is active: welcome to the ${paymentDetails.planName} plan!` });
         reloadUser();
@@ -264,15 +265,6 @@ export function PricingPage() {
       </section>
     </main>
   );
-}
-
-/** The affiliate id a referral link stored, if any (sent with the activation). */
-function readAffiliate(): string | null {
-  try {
-    return window.localStorage.getItem("affiliateID");
-  } catch {
-    return null;
-  }
 }
 
 /** What a plan card offers (planCardAction); null while it is not known yet. */
