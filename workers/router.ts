@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import * as remixBuild from "virtual:remix-build";
 import { getLoadContext } from "../app/load-context.ts";
 import { account } from "./api/account.ts";
+import { affiliateApi, affiliateRedirects } from "./api/affiliate.ts";
 import { ai, aiHighMem } from "./api/ai.ts";
 import { credits } from "./api/credits.ts";
 import { designSettingsApi } from "./api/design-settings.ts";
@@ -58,6 +59,7 @@ api.route("/", shopsApi);
 api.route("/", wooCommerceApi);
 api.route("/", etsyApi);
 api.route("/", shopifyShopApi);
+api.route("/", affiliateApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 
@@ -104,6 +106,9 @@ app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, async (c) => {
   if (!(await mayServeMedia(c.env, key))) return new Response("Not found", { status: 404 });
   return serveMedia(c.env, key, c.req.raw);
 });
+
+// /spm, /earn, /influencer: redirects home with a pgref, before any page (and the 404 page).
+app.route("/", affiliateRedirects);
 
 // Everything else is a page: server-rendered by Remix at the edge.
 app.all("*", (c) =>

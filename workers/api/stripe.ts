@@ -15,6 +15,7 @@ import {
   startStripeOnceOffPayment,
   startStripeSubscription,
 } from "../services/stripe-billing.ts";
+import { visitorKeyOf } from "./affiliate.ts";
 import { apiError } from "./errors.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
@@ -31,7 +32,7 @@ stripeApi.post("/stripeSubscriptions/startStripeSubscription", requireUser, vali
 );
 
 stripeApi.post("/stripeSubscriptions/activateStripeSubscription", requireUser, valid("json", ActivateStripeSubscriptionBody), async (c) =>
-  c.json(await activateStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+  c.json(await activateStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"), await visitorKeyOf(c))),
 );
 
 stripeApi.post("/stripeSubscriptions/cancelStripeSubscription", requireUser, valid("json", CancelStripeSubscriptionBody), async (c) =>

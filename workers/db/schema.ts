@@ -649,3 +649,85 @@ export const woocommerceConnections = sqliteTable(
   },
   (t) => [index("woocommerce_connections_user").on(t.userId)],
 );
+
+/**
+ * Affiliates (issue 16, docs/decisions/035): a user who joined the programme,
+ * known to visitors by `affiliateId`, the pgref of their link.
+ */
+export const affiliates = sqliteTable(
+  "affiliates",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    affiliateId: text("affiliate_id").notNull(),
+    /** Where payouts go (a Wise @tag). */
+    wiseTag: text("wise_tag"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("affiliates_affiliate_id").on(t.affiliateId)],
+);
+
+/** One counted click per visitor and affiliate: `visitorKey` is the visitor cookie (decision 035). */
+export const affiliateClicks = sqliteTable(
+  "affiliate_clicks",
+  {
+    affiliateId: text("affiliate_id").notNull(),
+    visitorKey: text("visitor_key").notNull(),
+    clickedAt: integer("clicked_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.affiliateId, t.visitorKey] }), index("affiliate_clicks_time").on(t.affiliateId, t.clickedAt)],
+);
+
+/** A customer an affiliate sent: attributed once (first wins), at sign-up or at checkout, within 30 days of the click. */
+export const affiliateCustomers = sqliteTable(
+  "affiliate_customers",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    affiliateId: text("affiliate_id").notNull(),
+    clickedAt: integer("clicked_at").notNull(),
+    attributedAt: integer("attributed_at").notNull(),
+    source: text("source", { enum: ["signup", "checkout"] }).notNull(),
+  },
+  (t) => [index("affiliate_customers_affiliate").on(t.affiliateId, t.attributedAt)],
+);
+
+/** A payout an admin marked paid: it settles the commission rows that name it. */
+export const affiliatePayouts = sqliteTable(
+  "affiliate_payouts",
+  {
+    id: text("id").primaryKey(),
+    affiliateId: text("affiliate_id").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    wiseTag: text("wise_tag"),
+    paidAt: integer("paid_at").notNull(),
+    paidBy: text("paid_by").references(() => users.id, { onDelete: "set null" }),
+  },
+  (t) => [index("affiliate_payouts_affiliate").on(t.affiliateId, t.paidAt)],
+);
+
+/**
+ * A commission: one per provider charge (Stripe invoice, PayPal sale), keyed on
+ * the provider's id, so a charge never earns twice. Pending until `payableAt`
+ * (a month's hold), payable after, paid once a payout names it.
+ */
+export const affiliateCommissions = sqliteTable(
+  "affiliate_commissions",
+  {
+    provider: text("provider", { enum: ["stripe", "paypal", "shopify"] }).notNull(),
+    chargeRef: text("charge_ref").notNull(),
+    affiliateId: text("affiliate_id").notNull(),
+    customerUserId: text("customer_user_id").references(() => users.id, { onDelete: "set null" }),
+    planId: text("plan_id"),
+    amountCents: integer("amount_cents").notNull(),
+    commissionCents: integer("commission_cents").notNull(),
+    currency: text("currency").notNull(),
+    chargedAt: integer("charged_at").notNull(),
+    payableAt: integer("payable_at").notNull(),
+    payoutId: text("payout_id").references(() => affiliatePayouts.id),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.chargeRef] }), index("affiliate_commissions_affiliate").on(t.affiliateId, t.payableAt)],
+);

@@ -40,6 +40,7 @@ import {
   type PlanRecordInput,
   type PlanRecordRow,
 } from "./billing.ts";
+import { recordPayPalSaleCommission } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -544,6 +545,8 @@ async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
     }
   }
   await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
+  // Affiliate programme (issue 16): the commission of a subscription's sale, once per sale id.
+  if (event.event_type === "PAYMENT.SALE.COMPLETED") await recordPayPalSaleCommission(env, owner, plan, event.resource);
 }
 
 /**

@@ -29,6 +29,7 @@ import {
   userOfCustomer,
   type Plan,
 } from "./billing.ts";
+import { affiliateCheckout, recordStripeInvoiceCommission } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -212,6 +213,7 @@ export async function activateStripeSubscription(
   env: Env,
   user: User,
   input: v.InferOutput<typeof ActivateStripeSubscriptionBody>,
+  visitorKey: string | null = null,
 ): Promise<{ profileUpdates: ProfileUpdates; paymentDetails: PaymentDetails }> {
   const session = await retrieveSession(env, input.session_id);
   if (session.client_reference_id !== user.id) throw new ServiceError(404, NO_SUCH_SESSION);
@@ -219,6 +221,8 @@ export async function activateStripeSubscription(
   const affiliateId = input.affiliateID || null;
   const applied = await applyCheckoutSession(env, user.id, session, affiliateId);
   if (!applied) throw new ServiceError(400, "This checkout session is not for a plan.", "session_id");
+  // Affiliate programme (issue 16): attributes the customer and records the first charge's commission.
+  await affiliateCheckout(env, user.id, { affiliateID: affiliateId, visitorKey }, session);
   return applied;
 }
 
@@ -470,6 +474,8 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       if (!subscriptionId) return;
       const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(subscriptionId));
       await syncStripeSubscription(env, subscription);
+      // Affiliate programme (issue 16): the commission of a paid invoice, once per invoice id.
+      if (event.type === "invoice.paid" && event.data.object.id) await recordStripeInvoiceCommission(env, event.data.object.id);
       return;
     }
     default:
