@@ -251,6 +251,19 @@ export const ROUTES: Record<string, RouteExample> = {
     notOwned: { accessToken: "a store's Admin API token the caller brings: a credential, checked by Shopify, used once and never kept (decision 029)" },
   },
   "POST /videoApi/scheduling/schedulePin": { body: { ...pin, mediaType: "video", media_id: "12345" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  // Affiliate programme (issue 16).
+  "POST /api/affiliate/incrementAffiliateClicks": { public: true, body: { affiliateID: "earnyourhappy" } },
+  "POST /api/affiliate/setUserAffiliateID": { body: { affiliateID: "earnyourhappy" } },
+  "POST /api/affiliate/recordAffiliateSale": { slow: true, body: { session_id: "cs_test_x" }, owns: { kind: "stripeSession", field: "session_id" } },
+  "GET /api/affiliate/getAffiliateData": { listsOwn: true },
+  "POST /api/affiliate/createAffiliateProfile": { body: { affiliateID: "campaign-affiliate" } },
+  "POST /api/affiliate/saveWiseTag": { body: { wiseTag: "@campaign" } },
+  "GET /api/admin/affiliatePayouts": {},
+  "POST /api/admin/affiliatePayouts/markPaid": { body: { affiliateID: "campaign-affiliate", amountCents: 10000 } },
+  "GET /spm": { public: true },
+  "GET /earn": { public: true },
+  "GET /influencer": { public: true, query: { name: "jane" } },
+  "GET /influencer/:name": { public: true, params: { name: "jane" }, notOwned: { name: "an affiliate's public link name" } },
 };
 
 /**
@@ -269,6 +282,7 @@ export const NOT_USER_OWNED: Record<string, string> = {
   newPlanPayPalID: "the PayPal plan of a plan of the catalogue",
   boardId: "a Pinterest board: Pinterest checks it against the token of the caller's profile that the request names",
   media_id: "a video uploaded to Pinterest: Pinterest checks it against the token of the caller's profile",
+  affiliateID: "an affiliate's public link id (pgref): anyone may click it, and a customer names the one that sent them",
   reference: "an idempotency key: keys are kept per caller, so another user's key names nothing of theirs",
 };
 
