@@ -177,7 +177,7 @@ describe("commissions from Stripe", () => {
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toHaveLength(0);
     const activated = await app(
       "/api/stripeSubscriptions/activateStripeSubscription",
-      json({ session_id: sessionId, affiliateID: affiliate.affiliateID }, bearer(customer.tokens, { cookie: visitor.cookie })),
+      json({ session_id: sessionId, affiliateID: affiliate.affiliateID }, bearer(customer.tokens, { cookie: visitor.cookie! })),
     );
     expect(activated.status).toBe(200);
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toMatchObject([

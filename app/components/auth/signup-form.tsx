@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { LEAD_SOURCES, SignupBody } from "../../../contracts/auth.ts";
+import { recordAffiliateSignUp } from "../../lib/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { FormAlert, NewPasswordField, SelectField, SubmitButton, TextField } from "./form-controls.tsx";
 import { OrSignInWithGoogle } from "./google-sign-in-button.tsx";
@@ -23,6 +24,11 @@ export function SignupForm({ onSuccess }: { onSuccess(result: { created: boolean
   const { signUp } = useAuth();
   const form = useAccountForm({ schema: SignupBody, labels: LABELS });
   const [leadSource, setLeadSource] = useState("");
+  // A new account made through an affiliate's link is that affiliate's customer (issue 16).
+  const signedUp = async (result: { created: boolean }) => {
+    if (result.created) await recordAffiliateSignUp();
+    onSuccess(result);
+  };
 
   const submit = form.onSubmit(
     (data) => {
@@ -38,7 +44,7 @@ export function SignupForm({ onSuccess }: { onSuccess(result: { created: boolean
     },
     async (fields) => {
       await signUp(fields);
-      onSuccess({ created: true });
+      await signedUp({ created: true });
     },
   );
 
@@ -73,7 +79,7 @@ export function SignupForm({ onSuccess }: { onSuccess(result: { created: boolean
           Create account
         </SubmitButton>
       </form>
-      <OrSignInWithGoogle label="Sign up with Google" onSuccess={onSuccess} onError={form.setGeneral} />
+      <OrSignInWithGoogle label="Sign up with Google" onSuccess={signedUp} onError={form.setGeneral} />
     </div>
   );
 }

@@ -17,13 +17,14 @@ export const MAIN_LINKS: NavLinkItem[] = [
 
 export const HELP_LINK: NavLinkItem = { to: "/help", label: "Help centre" };
 
-/** The signed-in account menu. The admin page joins it (for the admin role from the server, never from local storage) with /admin itself (issue 20). */
+/** The signed-in account menu; the admin page only for the admin role from the server, never from local storage. */
 export function accountLinks(user: UserCredentials): NavLinkItem[] {
   return [
     { to: "/pin-history", label: "Pin History" },
     { to: "/onboarding", label: "Onboarding" },
     { to: "/profile", label: "Profile" },
     { to: "/pricing#manage", label: "Manage subscription" },
+    ...(user.role === "admin" ? [{ to: "/admin", label: "Admin page" }] : []),
   ];
 }
 

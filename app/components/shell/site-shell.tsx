@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from "react";
+import { AffiliateLanding } from "./affiliate-landing.tsx";
 import { CookieBanner } from "./cookie-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { useShellOptions } from "./handle.ts";
@@ -34,6 +35,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
         {shell.footer ? <Footer /> : null}
         {shell.cookieBanner ? <CookieBanner /> : null}
         <NewsletterPopup allowedHere={shell.newsletterPopup} />
+        <AffiliateLanding />
       </div>
     </ToastProvider>
   );

@@ -1,0 +1,105 @@
+import { useCallback, useEffect, useState } from "react";
+import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/affiliate.ts";
+import { serverMessage } from "../billing/billing-api.ts";
+import { useToast } from "../shell/toast.tsx";
+import { Spinner } from "../spinner.tsx";
+import { dollars, getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
+
+/**
+ * The admin page's "Affiliate payouts" section (issue 16, decision 036):
+ * affiliates with at least $100 payable, their Wise tags, and "Mark paid"
+ * once the money is sent. The server checks the admin role on every call.
+ */
+export function AffiliatePayoutsSection() {
+  const toast = useToast();
+  const [report, setReport] = useState<AffiliatePayoutReport | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const load = useCallback(() => {
+    setFailed(null);
+    getPayoutReport()
+      .then(setReport)
+      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the payout report."));
+  }, []);
+  useEffect(load, [load]);
+
+  async function markPaid(row: AffiliatePayoutRow) {
+    setBusy(row.affiliateID);
+    try {
+      const result = await markPayoutPaid(row.affiliateID, row.payableCents);
+      toast({ kind: "success", title: result.message });
+    } catch (error) {
+      toast({ kind: "error", title: "The payout was not marked paid", description: serverMessage(error) ?? "Please try again." });
+    } finally {
+      setBusy(null);
+      load();
+    }
+  }
+
+  return (
+    <section className="card admin-section" aria-labelledby="payouts-title">
+      <h2 id="payouts-title">Affiliate payouts</h2>
+      {failed ? (
+        <div role="alert">
+          <p>{failed}</p>
+          <button type="button" className="button button--ghost" onClick={load}>
+            Try again
+          </button>
+        </div>
+      ) : !report ? (
+        <div className="loading" role="status">
+          <Spinner />
+          <span>Loading the payout report…</span>
+        </div>
+      ) : report.payouts.length === 0 ? (
+        <p className="muted">No affiliate has $100 or more payable. Nothing to pay this month.</p>
+      ) : (
+        <>
+          <p className="muted">Pay these on or before {payoutDate(report.payBy)} through Wise, then mark each one paid.</p>
+          <div className="table-scroll">
+            <table className="affiliate-table" aria-label="Payable affiliates">
+              <thead>
+                <tr>
+                  <th scope="col">Affiliate</th>
+                  <th scope="col">Wise tag</th>
+                  <th scope="col">Sales</th>
+                  <th scope="col">Payable</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.payouts.map((row) => (
+                  <tr key={row.affiliateID}>
+                    <th scope="row">
+                      {row.affiliateID}
+                      <span className="muted small admin-section__who">
+                        {row.name} · {row.email}
+                      </span>
+                    </th>
+                    <td>{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
+                    <td>{row.sales}</td>
+                    <td>{dollars(row.payableCents)}</td>
+                    <td>
+                      <button
+                        type="button"
+                        className="button button--primary"
+                        disabled={busy !== null}
+                        onClick={() => markPaid(row)}
+                        aria-label={`Mark paid: ${dollars(row.payableCents)} to ${row.affiliateID}`}
+                      >
+                        {busy === row.affiliateID ? "Marking…" : "Mark paid"}
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
