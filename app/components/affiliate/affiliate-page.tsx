@@ -152,7 +152,7 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
   return (
     <div className="affiliate-dashboard">
       <section className="card affiliate-card" aria-labelledby="link-title">
-        <h2 id="link-title">Your affiliate link</h2>
+        <h2 id="link-title">Share your link</h2>
         <div className="affiliate-link">
           <input id="affiliate-link" aria-label="Your affiliate link" value={link} readOnly onFocus={(event) => event.currentTarget.select()} />
           <button type="button" className="button button--primary" onClick={copy}>
@@ -219,7 +219,7 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
           <p className="muted">No sales yet. When someone you sent pays, the payment and your commission appear here.</p>
         ) : (
           <div className="table-scroll">
-            <table className="affiliate-table" aria-label="Latest sales">
+            <table className="affiliate-table affiliate-table--stack" aria-label="Latest sales">
               <thead>
                 <tr>
                   <th scope="col">Date</th>
@@ -231,10 +231,10 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
               <tbody>
                 {data.recentSales.map((sale) => (
                   <tr key={`${sale.chargedAt}-${sale.amountCents}-${sale.commissionCents}`}>
-                    <td>{localDate(sale.chargedAt)}</td>
-                    <td>{dollars(sale.amountCents)}</td>
-                    <td>{dollars(sale.commissionCents)}</td>
-                    <td>{sale.status === "pending" ? `Held until ${localDate(sale.payableAt)}` : STATUS_LABEL[sale.status]}</td>
+                    <td data-label="Date">{localDate(sale.chargedAt)}</td>
+                    <td data-label="Payment">{dollars(sale.amountCents)}</td>
+                    <td data-label="Your commission">{dollars(sale.commissionCents)}</td>
+                    <td data-label="Status">{sale.status === "pending" ? `Held until ${localDate(sale.payableAt)}` : STATUS_LABEL[sale.status]}</td>
                   </tr>
                 ))}
               </tbody>

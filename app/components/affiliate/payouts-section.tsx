@@ -58,7 +58,7 @@ export function AffiliatePayoutsSection() {
         <>
           <p className="muted">Pay these on or before {payoutDate(report.payBy)} through Wise, then mark each one paid.</p>
           <div className="table-scroll">
-            <table className="affiliate-table" aria-label="Payable affiliates">
+            <table className="affiliate-table affiliate-table--stack" aria-label="Payable affiliates">
               <thead>
                 <tr>
                   <th scope="col">Affiliate</th>
@@ -79,9 +79,9 @@ export function AffiliatePayoutsSection() {
                         {row.name} · {row.email}
                       </span>
                     </th>
-                    <td>{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
-                    <td>{row.sales}</td>
-                    <td>{dollars(row.payableCents)}</td>
+                    <td data-label="Wise tag">{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
+                    <td data-label="Sales">{row.sales}</td>
+                    <td data-label="Payable">{dollars(row.payableCents)}</td>
                     <td>
                       <button
                         type="button"
