@@ -1,7 +1,8 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { AffiliatePayoutsSection } from "../components/affiliate/payouts-section.tsx";
 import affiliateStyles from "../components/affiliate/affiliate.css?url";
+import { NotFound } from "../components/not-found.tsx";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { currentUser } from "../lib/session.server.ts";
 import accountStyles from "../styles/account.css?url";
@@ -16,7 +17,8 @@ export const meta: MetaFunction = () => [{ title: "Admin | Pinboard Studio" }];
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await currentUser(request, context);
   if (!user) return { access: "signed-out" as const };
-  if (user.role !== "admin") throw new Response("Not found", { status: 404 });
+  // Anyone else gets the not-found page: the page's existence is not advertised.
+  if (user.role !== "admin") return data({ access: "none" as const }, { status: 404 });
   return { access: "admin" as const };
 }
 
@@ -27,6 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  */
 export default function AdminPage() {
   const { access } = useLoaderData<typeof loader>();
+  if (access === "none") return <NotFound />;
   return (
     <main className="page admin-page">
       <h1>Admin</h1>

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
+import { callApi, promoteToAdmin } from "./support/admin.ts";
 import { seriousAxeViolations } from "./support/axe.ts";
 import { useBrowser } from "./support/browser.ts";
 
@@ -64,4 +65,18 @@ describe("accessibility of every page (axe-core)", () => {
     for (const path of pagePaths()) found.push(...(await serious(page, path)));
     expect(found.join("\n"), "serious or critical axe violations").toBe("");
   }, 360_000);
+
+  it("has no serious or critical violation on the affiliate dashboard and the admin page, on a desk and on a phone", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /404|Failed to load resource/ });
+    const { email } = await signUpVerified(page);
+    expect((await callApi(page, "/api/affiliate/createAffiliateProfile", {})).status).toBe(200);
+    await promoteToAdmin(email);
+    const found: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of ["/affiliate", "/admin"]) found.push(...(await serious(page, path)));
+    }
+    expect(await page.getByRole("heading", { name: "Affiliate payouts" }).count()).toBe(1);
+    expect(found.join("\n"), "serious or critical axe violations").toBe("");
+  }, 120_000);
 });

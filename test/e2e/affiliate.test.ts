@@ -92,7 +92,7 @@ describe("affiliate programme", () => {
         return (await affiliate.getByRole("table", { name: "Latest sales" }).count()) > 0;
       }, { timeout: 20_000 })
       .toBe(true);
-    const figure = (label: string) => affiliate.locator(".affiliate-figure").filter({ has: affiliate.getByText(label, { exact: true }) }).locator("dd");
+    const figure = (label: string) => affiliate.locator(".affiliate-figure").filter({ has: affiliate.getByText(label, { exact: true }) }).locator(".affiliate-figure__value");
     expect(await figure("Clicks").textContent()).toBe("1");
     expect(await figure("Sign-ups").textContent()).toBe("1");
     expect(await figure("Paying customers").textContent()).toBe("1");

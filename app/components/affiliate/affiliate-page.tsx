@@ -169,7 +169,7 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
           {figures.map((figure) => (
             <div key={figure.label} className="affiliate-figure card">
               <dt>{figure.label}</dt>
-              <dd>{figure.value.toLocaleString("en-US")}</dd>
+              <dd className="affiliate-figure__value">{figure.value.toLocaleString("en-US")}</dd>
             </div>
           ))}
         </dl>
@@ -177,8 +177,8 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
           {money.map((figure) => (
             <div key={figure.label} className="affiliate-figure card">
               <dt>{figure.label}</dt>
-              <dd>{dollars(figure.value)}</dd>
-              <p className="muted small">{figure.note}</p>
+              <dd className="affiliate-figure__value">{dollars(figure.value)}</dd>
+              <dd className="affiliate-figure__note muted small">{figure.note}</dd>
             </div>
           ))}
         </dl>
