@@ -4,7 +4,20 @@ import { affiliateCommissions, affiliateCustomers, users } from "../../workers/d
 import { AFFILIATE_CLICKS_PER_IP, attributeCustomer, countAffiliateClick, recordCommission } from "../../workers/services/affiliates.ts";
 import { planById } from "../../workers/services/billing.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
-import { checkoutAndPay, db, deliver, post, signedEvents, stripeCustomerOf, subscribe, usedTrial } from "./billing-support.ts";
+import {
+  checkoutAndPay,
+  db,
+  deliver,
+  deliverAllTo,
+  PAYPAL_WEBHOOK,
+  paypalDeliveries,
+  post,
+  signedEvents,
+  startAndApprovePayPal,
+  stripeCustomerOf,
+  subscribe,
+  usedTrial,
+} from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // The affiliate programme (issue 16): pgref redirects, clicks once per visitor, attribution within 30
@@ -200,6 +213,20 @@ describe("commissions from Stripe", () => {
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toHaveLength(0);
     expect(await read(await post("/api/affiliate/recordAffiliateSale", customer, { session_id: sessionId }))).toEqual({ recorded: true });
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toMatchObject([{ commissionCents: 425 }]);
+  });
+
+  it("earns 25% of a PayPal subscription's sale (PAYMENT.SALE.COMPLETED), once per sale id", async () => {
+    const affiliate = await newAffiliate();
+    const { customer } = await attributedCustomer(affiliate);
+    const subscriptionID = await startAndApprovePayPal(customer, "pro-monthly");
+    const events = await paypalDeliveries(subscriptionID);
+    expect(events.map((event) => event.type)).toContain("PAYMENT.SALE.COMPLETED");
+    await deliverAllTo(PAYPAL_WEBHOOK, events);
+    await deliverAllTo(PAYPAL_WEBHOOK, events);
+    const sale = JSON.parse(events.find((event) => event.type === "PAYMENT.SALE.COMPLETED")!.request.body).resource;
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toMatchObject([
+      { provider: "paypal", chargeRef: sale.id, amountCents: 2999, commissionCents: 750, planId: "pro-monthly" },
+    ]);
   });
 
   it("earns nothing on a lifetime deal or for a customer nobody sent", async () => {
