@@ -3,6 +3,7 @@ import {
   commissionCents,
   commissionTotals,
   isBotAgent,
+  lastMonths,
   nextPayoutDay,
   payableAt,
   payoutDayOnOrAfter,
@@ -94,6 +95,12 @@ describe("payout eligibility", () => {
     expect(nextPayoutDay([{ commissionCents: 10000, payableAt: at("2026-06-01T00:00:00Z"), paid: false }], at("2026-06-03T00:00:00Z"))).toBe(at("2026-06-05T00:00:00Z"));
     // Under $100 even when all is out of its hold: no payout day yet; paid rows do not count.
     expect(nextPayoutDay([{ commissionCents: 9000, payableAt: now, paid: false }, { commissionCents: 5000, payableAt: now, paid: true }], now)).toBeNull();
+  });
+});
+
+describe("monthly table", () => {
+  it("names the last six months, oldest first, across a new year", () => {
+    expect(lastMonths(at("2026-02-14T00:00:00Z"), 6)).toEqual(["2025-09", "2025-10", "2025-11", "2025-12", "2026-01", "2026-02"]);
   });
 });
 

@@ -86,7 +86,12 @@ describe("click counting", () => {
     expect((await dashboard(affiliate)).clicks).toBe(1);
     // Another visitor counts.
     await click(affiliate.affiliateID);
-    expect((await dashboard(affiliate)).clicks).toBe(2);
+    const data = await dashboard(affiliate);
+    expect(data.clicks).toBe(2);
+    // This month's row of the monthly table holds them.
+    const month = new Date().toISOString().slice(0, 7);
+    expect(data.months).toHaveLength(6);
+    expect(data.months.at(-1)).toEqual({ month, clicks: 2, signUps: 0 });
     // An id nobody has answers exactly as a counted click does.
     const unknown = await click(uniqueId("nobody"));
     expect(unknown.response.status).toBe(200);
