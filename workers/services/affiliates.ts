@@ -145,12 +145,30 @@ async function planOfInvoice(env: Env, invoice: Stripe.Invoice): Promise<Plan | 
   return priceId ? planByStripePrice(env, priceId) : null;
 }
 
+/** Whether an affiliate sent this user. */
+async function isAttributed(env: Env, userId: string): Promise<boolean> {
+  return (await database(env.DB).query.affiliateCustomers.findFirst({ where: eq(affiliateCustomers.userId, userId), columns: { userId: true } })) !== undefined;
+}
+
+/**
+ * The webhook's hook (invoice.paid): only the invoices of customers an
+ * affiliate sent are read again from Stripe and recorded. The event is
+ * verified, so its customer is enough to skip everyone else's.
+ */
+export async function recordStripeInvoicePaid(env: Env, invoice: { id?: string | null; customer?: string | { id: string } | null }): Promise<boolean> {
+  const customerId = typeof invoice.customer === "string" ? invoice.customer : invoice.customer?.id;
+  const userId = customerId ? await userOfCustomer(env, "stripe", customerId) : null;
+  if (!invoice.id || !userId) return false;
+  return recordStripeInvoiceCommission(env, invoice.id, userId);
+}
+
 /**
  * The Stripe hook (invoice.paid, and the after-checkout call): re-reads the
  * invoice from Stripe and records its commission. `expectedUserId`, when
  * given, must be the invoice's customer.
  */
 export async function recordStripeInvoiceCommission(env: Env, invoiceId: string, expectedUserId?: string): Promise<boolean> {
+  if (expectedUserId && !(await isAttributed(env, expectedUserId))) return false;
   const invoice = await stripeClient(env).invoices.retrieve(invoiceId);
   if (invoice.status !== "paid" || !invoice.id) return false;
   const customerId = typeof invoice.customer === "string" ? invoice.customer : invoice.customer?.id;

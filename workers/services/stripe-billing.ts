@@ -29,7 +29,7 @@ import {
   userOfCustomer,
   type Plan,
 } from "./billing.ts";
-import { affiliateCheckout, recordStripeInvoiceCommission } from "./affiliates.ts";
+import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -475,7 +475,7 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(subscriptionId));
       await syncStripeSubscription(env, subscription);
       // Affiliate programme (issue 16): the commission of a paid invoice, once per invoice id.
-      if (event.type === "invoice.paid" && event.data.object.id) await recordStripeInvoiceCommission(env, event.data.object.id);
+      if (event.type === "invoice.paid") await recordStripeInvoicePaid(env, event.data.object);
       return;
     }
     default:
