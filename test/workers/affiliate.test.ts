@@ -9,8 +9,13 @@ import {
   db,
   deliver,
   deliverAllTo,
+  newShop,
   PAYPAL_WEBHOOK,
+  shopifyCharge,
   paypalDeliveries,
+  SHOPIFY_WEBHOOK,
+  shopifyDeliveries,
+  subscribeShopify,
   post,
   signedEvents,
   startAndApprovePayPal,
@@ -232,6 +237,28 @@ describe("commissions from Stripe", () => {
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toMatchObject([
       { provider: "paypal", chargeRef: sale.id, amountCents: 2999, commissionCents: 750, planId: "pro-monthly" },
     ]);
+  });
+
+  it("earns 25% of each Shopify billing interval once it has begun, once per interval, nothing during a trial", async () => {
+    const affiliate = await newAffiliate();
+    const { customer } = await attributedCustomer(affiliate);
+    const { shop, chargeId } = await subscribeShopify(customer, "agency-monthly", newShop("affiliate"));
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
+    const rows = () => db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId));
+    expect(await rows()).toMatchObject([{ provider: "shopify", amountCents: 6999, commissionCents: 1750, planId: "agency-monthly" }]);
+    // Shopify times are whole seconds: the renewal's interval must end at another second.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await sandbox(`/shopify/subscriptions/${chargeId}/renew`, { method: "POST" });
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
+    expect((await rows()).map((row) => row.commissionCents)).toEqual([1750, 1750]);
+
+    // A first-time subscriber's trial: approved, but nothing billed yet.
+    const { customer: trialing } = await attributedCustomer(affiliate);
+    const trial = await subscribeShopify(trialing, "starter-monthly", newShop("affiliate-trial"));
+    expect((await shopifyCharge(trial.gid)).trialDays).toBeGreaterThan(0);
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(trial.shop));
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, trialing.userId))).toHaveLength(0);
   });
 
   it("earns nothing on a lifetime deal or for a customer nobody sent", async () => {

@@ -21,7 +21,7 @@ import {
   payoutDue,
   withinAttributionWindow,
 } from "../domain/affiliates.ts";
-import { isLifetimePlan } from "../domain/plans.ts";
+import { addMonths, isLifetimePlan } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
@@ -200,6 +200,37 @@ export async function recordPayPalSaleCommission(env: Env, userId: string, plan:
     amountCents: Math.round(total * 100),
     currency: typeof amount?.currency === "string" ? amount.currency : "USD",
     chargedAt: Number.isFinite(created) ? created : Date.now(),
+  });
+}
+
+/**
+ * The Shopify hook (app_subscriptions/update): Shopify bills a recurring app
+ * charge at the start of each interval (after any trial) and sends no charge
+ * of its own, so an ACTIVE charge whose current interval, the one ending at
+ * currentPeriodEnd, has begun was billed for it. One commission per charge
+ * and interval, keyed "{charge gid}@{currentPeriodEnd}".
+ */
+export async function recordShopifyIntervalCommission(
+  env: Env,
+  userId: string,
+  plan: Plan,
+  charge: { id: string; status: string; currentPeriodEnd: string | null; amount: number; currency: string },
+  now = Date.now(),
+): Promise<boolean> {
+  if (charge.status.toUpperCase() !== "ACTIVE" || !charge.currentPeriodEnd) return false;
+  const periodEnd = Date.parse(charge.currentPeriodEnd);
+  if (!Number.isFinite(periodEnd)) return false;
+  const intervalStart = plan.billingPeriod === "year" ? addMonths(periodEnd, -12) : periodEnd - 30 * 86_400_000;
+  // Still in the free trial: nothing billed yet.
+  if (intervalStart > now) return false;
+  return recordCommission(env, {
+    provider: "shopify",
+    chargeRef: `${charge.id}@${charge.currentPeriodEnd}`,
+    userId,
+    plan,
+    amountCents: Math.round(charge.amount * 100),
+    currency: charge.currency,
+    chargedAt: intervalStart,
   });
 }
 

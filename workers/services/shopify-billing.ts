@@ -31,6 +31,7 @@ import {
   type PlanRecordInput,
   type PlanRecordRow,
 } from "./billing.ts";
+import { recordShopifyIntervalCommission } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
 import { shopifyStoreOf } from "./shopify-shop.ts";
 import { listShopProfiles } from "./shops.ts";
@@ -423,6 +424,8 @@ async function applyShopifyWebhook(env: Env, delivery: ShopifyDelivery, payload:
   }
   const now = Date.now();
   await savePlanRecord(env, owner, recordOf(subscription, charged.plan, known, now), now);
+  // Affiliate programme (issue 16): the commission of the billing interval that has begun, once per interval.
+  await recordShopifyIntervalCommission(env, owner, charged.plan, { ...subscription, ...charged }, now);
 }
 
 /**
