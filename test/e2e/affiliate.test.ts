@@ -1,5 +1,8 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { signUpInBrowser, TEST_PASSWORD, uniqueEmail } from "./support/accounts.ts";
 import { promoteToAdmin } from "./support/admin.ts";
 import { sandboxUrl, useBrowser } from "./support/browser.ts";
@@ -24,6 +27,15 @@ async function withOwnAddress(page: Page) {
     addresses += 1;
     return route.continue({ headers: { ...route.request().headers(), "cf-connecting-ip": `192.0.2.${(addresses % 250) + 1}` } });
   });
+}
+
+/** Runs SQL on the stack's local D1 (for a commission already out of its month's hold, which no click can make today). */
+async function d1(sql: string) {
+  await promisify(execFile)(
+    join(process.cwd(), "node_modules", ".bin", "wrangler"),
+    ["d1", "execute", "DB", "--local", "--persist-to", inject("persistTo"), "--yes", "--command", sql],
+    { env: { ...process.env, CI: "1" } },
+  );
 }
 
 async function getJson(page: Page, path: string) {
@@ -114,7 +126,7 @@ describe("affiliate programme", () => {
     expect(await overflowing(affiliate)).toEqual([]);
   });
 
-  it("shows /admin and its Affiliate payouts section to admins only, and the menu item with it", async () => {
+  it("shows /admin and its Affiliate payouts section to admins only, with the menu item; Mark paid settles a payable affiliate", async () => {
     const page = await browser.newPage({ allowConsoleErrors: /status of 404/ });
     await withOwnAddress(page);
     const { email } = await signUpInBrowser(page);
@@ -133,5 +145,30 @@ describe("affiliate programme", () => {
     await page.waitForURL(/\/admin$/);
     await page.getByRole("heading", { name: "Affiliate payouts" }).waitFor();
     await page.getByText("No affiliate has $100 or more payable. Nothing to pay this month.").waitFor();
+
+    // An affiliate whose customer paid $699 forty days ago: $174.75 out of its hold.
+    const payee = await browser.newPage();
+    await withOwnAddress(payee);
+    await signUpInBrowser(payee);
+    const joined = await payee.evaluate(async () =>
+      (await fetch("/api/affiliate/createAffiliateProfile", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` }, body: "{}" })).json(),
+    );
+    const affiliateID: string = joined.affiliateProfile.affiliateID;
+    const charged = Date.now() - 40 * 24 * 60 * 60 * 1000;
+    await d1(
+      `INSERT INTO affiliate_commissions (provider, charge_ref, affiliate_id, amount_cents, commission_cents, currency, charged_at, payable_at) VALUES ('stripe', 'in_e2e_${affiliateID}', '${affiliateID}', 69900, 17475, 'usd', ${charged}, ${charged + 30 * 24 * 60 * 60 * 1000})`,
+    );
+    await hydrated(page, "/admin");
+    const row = page.getByRole("table", { name: "Payable affiliates" }).getByRole("row").filter({ hasText: affiliateID });
+    await row.getByText("$174.75").waitFor();
+    expect(await row.getByText("No Wise tag yet").isVisible()).toBe(true);
+    await row.getByRole("button", { name: `Mark paid: $174.75 to ${affiliateID}` }).click();
+    await page.getByText(`Payout of $174.75 to ${affiliateID} marked paid.`).first().waitFor();
+    await expect.poll(() => row.count()).toBe(0);
+
+    // The affiliate sees it paid.
+    await hydrated(payee, "/affiliate");
+    await payee.getByText("Commission paid", { exact: true }).waitFor();
+    expect(await payee.locator(".affiliate-figure").filter({ hasText: "Commission paid" }).locator(".affiliate-figure__value").textContent()).toBe("$174.75");
   });
 });
