@@ -41,6 +41,7 @@ import {
   type PlanRecordRow,
 } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
+import { rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
  * PayPal subscriptions (spec section 7; docs/decisions/014-paypal-shopify.md).
@@ -544,6 +545,11 @@ async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
     }
   }
   await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
+  // A completed sale of the subscription is money taken: a referred user's first payment earns their referrer's credit.
+  const saleAmount = Number((event.resource.amount as { total?: unknown } | undefined)?.total);
+  if (event.event_type === "PAYMENT.SALE.COMPLETED" && typeof event.resource.id === "string" && saleAmount > 0) {
+    await rewardReferrerOfPayer(env, owner, `paypal:${event.resource.id}`, now);
+  }
 }
 
 /**

@@ -30,6 +30,7 @@ import {
   type Plan,
 } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
+import { creditPendingReferrals, rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
  * Stripe subscriptions and the lifetime purchase (spec section 7,
@@ -73,14 +74,25 @@ function withQuery(base: string, query: string): string {
 
 async function stripeCustomer(env: Env, user: User): Promise<string> {
   const known = await customerRefOf(env, user.id, "stripe");
-  if (known) return known;
-  const customer = await stripeCall("creating a customer", () =>
-    stripeClient(env).customers.create(
-      { email: user.email, name: `${user.firstName} ${user.lastName}`.trim(), metadata: { userId: user.id } },
-      { idempotencyKey: `customer-${user.id}` },
-    ),
-  );
-  return saveCustomerRef(env, user.id, "stripe", customer.id);
+  const customerId =
+    known ??
+    (await saveCustomerRef(
+      env,
+      user.id,
+      "stripe",
+      (
+        await stripeCall("creating a customer", () =>
+          stripeClient(env).customers.create(
+            { email: user.email, name: `${user.firstName} ${user.lastName}`.trim(), metadata: { userId: user.id } },
+            { idempotencyKey: `customer-${user.id}` },
+          ),
+        )
+      ).id,
+    ));
+  // Referral credits earned before the user had a Stripe customer go on it now, before this checkout's invoice.
+  // A failure leaves them pending for the next checkout: it never blocks paying.
+  await creditPendingReferrals(env, user.id, customerId).catch((error) => console.warn("Pending referral credits not applied yet", String(error)));
+  return customerId;
 }
 
 async function hasLiveStripeSubscription(env: Env, userId: string): Promise<boolean> {
@@ -449,7 +461,10 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
         console.warn("Stripe checkout session of an unknown customer ignored", { session: session.id });
         return;
       }
-      if (isPaid(session)) await applyCheckoutSession(env, userId, session, null);
+      if (!isPaid(session)) return;
+      await applyCheckoutSession(env, userId, session, null);
+      // A lifetime purchase is a payment; a subscription's payments arrive as invoice.paid.
+      if (session.mode === "payment" && (session.amount_total ?? 0) > 0) await rewardReferrerOfPayer(env, userId, session.id);
       return;
     }
     case "customer.subscription.created":
@@ -469,7 +484,12 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       const subscriptionId = typeof ref === "string" ? ref : ref?.id;
       if (!subscriptionId) return;
       const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(subscriptionId));
-      await syncStripeSubscription(env, subscription);
+      const synced = await syncStripeSubscription(env, subscription);
+      if (event.type !== "invoice.paid" || !synced || !event.data.object.id) return;
+      // Money taken (not a $0 trial invoice): a referred user's first payment earns their referrer's credit.
+      const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(event.data.object.id!));
+      const owner = await userOfCustomer(env, "stripe", typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id);
+      if (owner && invoice.status === "paid" && invoice.amount_paid > 0) await rewardReferrerOfPayer(env, owner, invoice.id!);
       return;
     }
     default:
