@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from "react";
+import { ReferralModal } from "../referrals/referral-modal.tsx";
 import { CookieBanner } from "./cookie-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { useShellOptions } from "./handle.ts";
@@ -9,7 +10,7 @@ import { UpdateNotice } from "./update-notice.tsx";
 
 /**
  * The frame around every page: navbar, update notice, the page, footer, cookie
- * banner, newsletter popup and toasts. A route switches parts off with its
+ * banner, newsletter popup, referral modal and toasts. A route switches parts off with its
  * `handle` (see ShellHandle). Pages render their own <main>.
  */
 export function SiteShell({ children }: { children: ReactNode }) {
@@ -34,6 +35,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
         {shell.footer ? <Footer /> : null}
         {shell.cookieBanner ? <CookieBanner /> : null}
         <NewsletterPopup allowedHere={shell.newsletterPopup} />
+        <ReferralModal allowedHere={shell.referralModal} />
       </div>
     </ToastProvider>
   );
