@@ -31,11 +31,13 @@ export async function loadReferralCode(
   return null;
 }
 
-/** The signed-in user's referral code (null while it loads, or if it could not be had). */
-export function useReferralCode(known: string | null | undefined): string | null {
-  const [code, setCode] = useState<string | null>(known ?? null);
+/** The signed-in user's referral code (null when signed out, while it loads, or if it could not be had). */
+export function useReferralCode(user: { referralCode?: string | null } | null): string | null {
+  const known = user?.referralCode ?? null;
+  const signedIn = user !== null;
+  const [code, setCode] = useState<string | null>(known);
   useEffect(() => {
-    if (known) {
+    if (!signedIn || known) {
       setCode(known);
       return;
     }
@@ -44,7 +46,7 @@ export function useReferralCode(known: string | null | undefined): string | null
     return () => {
       live = false;
     };
-  }, [known]);
+  }, [known, signedIn]);
   return code;
 }
 

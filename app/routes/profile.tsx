@@ -27,7 +27,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 export default function ProfilePage() {
   const { user } = useAuth();
   const { origin } = useLoaderData<typeof loader>();
-  const referralCode = useReferralCode(user?.referralCode);
+  const referralCode = useReferralCode(user);
   if (!user) {
     return (
       <main className="page page--narrow account-page">

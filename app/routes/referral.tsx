@@ -39,7 +39,7 @@ type Gift = { state: "none" } | { state: "loading"; code: string } | { state: "i
 export default function ReferralPage() {
   const { user } = useAuth();
   const { origin, linkCode } = useLoaderData<typeof loader>();
-  const ownCode = useReferralCode(user?.referralCode);
+  const ownCode = useReferralCode(user);
   const [code, setCode] = useState<string | null>(linkCode);
   const [gift, setGift] = useState<Gift>(linkCode ? { state: "loading", code: linkCode } : { state: "none" });
 

@@ -12,7 +12,7 @@ import { ReferralCard } from "./referral-card.tsx";
  */
 export function ReferralModal({ allowedHere }: { allowedHere: boolean }) {
   const { user } = useAuth();
-  const referralCode = useReferralCode(user?.referralCode);
+  const referralCode = useReferralCode(user);
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
@@ -22,7 +22,8 @@ export function ReferralModal({ allowedHere }: { allowedHere: boolean }) {
     setOpen(true);
   }, [user, referralCode, allowedHere, open]);
 
-  if (!user || !referralCode) return null;
+  // Rendered in the browser only, once due (it needs the page's origin for the link).
+  if (!user || !referralCode || !open) return null;
   return (
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Portal>
