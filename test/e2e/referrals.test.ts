@@ -1,7 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpInBrowser, uniqueEmail } from "./support/accounts.ts";
-import { redeemStarterCode } from "./support/admin.ts";
+import { redeemStarterCode, spendPinCredits } from "./support/admin.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -27,20 +28,6 @@ async function referralCodeOf(page: Page): Promise<string> {
   });
 }
 
-async function spendCredits(page: Page, times: number) {
-  for (let i = 0; i < times; i += 1) {
-    const status = await page.evaluate(async () => {
-      const response = await fetch("/api/user/incrementUsedPinCredits", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
-        body: JSON.stringify({ category: "image" }),
-      });
-      return response.status;
-    });
-    expect(status).toBe(200);
-  }
-}
-
 async function outbox(address: string): Promise<{ subject: string; links: string[] }[]> {
   return (await fetch(`${sandboxUrl()}/__sandbox/outbox?to=${encodeURIComponent(address)}`)).json() as Promise<{ subject: string; links: string[] }[]>;
 }
@@ -60,12 +47,15 @@ describe("/referral", () => {
     expect(stored?.value).toBe(code);
     expect(stored!.expiresAt - Date.now()).toBeGreaterThan(29 * 86_400_000);
     expect(await overflowing(page)).toEqual([]);
+    expect(await seriousAxeViolations(page, "/referral with a code, signed out")).toEqual([]);
 
     // Sign-up lands on /onboarding, which points to the gift still waiting in this browser.
     await signUpInBrowser(page, { firstName: "Sam" });
     await open(page, "/onboarding");
     await page.getByRole("link", { name: "Claim your free month" }).click();
     await page.getByRole("heading", { name: "Ines gifted you a free month of Starter" }).waitFor();
+    await page.getByRole("button", { name: "Claim your free month" }).waitFor();
+    expect(await seriousAxeViolations(page, "/referral with a code, signed in")).toEqual([]);
     await page.getByRole("button", { name: "Claim your free month" }).click();
     await page.getByText("Referral recorded successfully").first().waitFor();
     await page.getByTestId("referral-claimed").getByText(/^Your free month of Starter runs until .+ \d{4}\./).waitFor();
@@ -128,6 +118,7 @@ describe("the referral card on /profile", () => {
     await dialog.getByLabel("Your friend's email").fill("not an address");
     await dialog.getByRole("button", { name: "Send gift" }).click();
     await dialog.getByText("Please enter a valid email address.").waitFor();
+    expect(await seriousAxeViolations(page, "the gift dialog with an error")).toEqual([]);
 
     const friend = uniqueEmail("friend");
     await dialog.getByLabel("Your friend's email").fill(friend);
@@ -149,18 +140,19 @@ describe("the referral modal", () => {
     const page = await browser.newPage();
     const account = await signUpInBrowser(page, { firstName: "Noor" });
     await redeemStarterCode(page, account.email);
-    await spendCredits(page, 19);
+    await spendPinCredits(page, 19);
     await open(page, "/generate");
     await settled(page);
     expect(await page.getByRole("dialog", { name: "Enjoying Pinboard Studio, Noor?" }).count()).toBe(0);
 
-    await spendCredits(page, 1);
+    await spendPinCredits(page, 1);
     await open(page, "/generate");
     const modal = page.getByRole("dialog", { name: "Enjoying Pinboard Studio, Noor?" });
     await modal.waitFor();
     await modal.getByRole("heading", { name: "Gift a month, get a month" }).waitFor();
     expect(await modal.getByRole("button", { name: "Copy invite link" }).isVisible()).toBe(true);
     expect(await modal.getByRole("button", { name: "Send gift via email" }).isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page, "the referral modal")).toEqual([]);
     await modal.getByRole("button", { name: "Maybe later" }).click();
     await modal.waitFor({ state: "detached" });
 
