@@ -103,7 +103,8 @@ describe("/referral", () => {
 
 describe("the referral card on /profile", () => {
   it("shows the invite link and sends a gift by e-mail, which ticks the onboarding step", async () => {
-    const page = await browser.newPage();
+    // The provider failure below is answered 502 on purpose.
+    const page = await browser.newPage({ allowConsoleErrors: /status of 502/ });
     await signUpInBrowser(page, { firstName: "Maya", lastName: "Lindqvist" });
     const code = await referralCodeOf(page);
     await open(page, "/profile");
@@ -122,6 +123,18 @@ describe("the referral card on /profile", () => {
 
     const friend = uniqueEmail("friend");
     await dialog.getByLabel("Your friend's email").fill(friend);
+    // The e-mail provider fails once: the dialog stays open with the address, to try again.
+    const fault = await fetch(`${sandboxUrl()}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "email", method: "POST", path: "/emails", status: 503, times: 1 }),
+    });
+    expect(fault.status).toBe(201);
+    await dialog.getByRole("button", { name: "Send gift" }).click();
+    await page.getByText("Failed to send email. Please try again.").first().waitFor();
+    expect(await outbox(friend)).toHaveLength(0);
+    expect(await dialog.getByLabel("Your friend's email").inputValue()).toBe(friend);
+
     await dialog.getByRole("button", { name: "Send gift" }).click();
     await page.getByText("Gift sent successfully!").first().waitFor();
     // The dialog closes by itself a second later.
