@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { referrals, users } from "../../workers/db/schema.ts";
 import { bearer, outboxFor, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, deliver, post, signedEvents, stripeCustomerOf, subscribe } from "./billing-support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, db, deliver, deliverAllTo, PAYPAL_WEBHOOK, paypalDeliveries, post, signedEvents, startAndApprovePayPal, stripeCustomerOf, subscribe } from "./billing-support.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -152,6 +152,26 @@ describe("the referrer's credit", () => {
     expect((await stripeBalanceOf(customer)).balance).toBe(before.balance - 1699);
 
     expect(await read(await app(`${PROFILE}/${code}`))).toMatchObject({ firstName: "Ines", referredSales: 1 });
+  });
+
+  it("comes from a PayPal subscriber's first payment too, once", async () => {
+    const referrer = await signUpUser();
+    await subscribe(referrer, "pro-monthly");
+    const customer = await stripeCustomerOf(referrer);
+    const before = (await stripeBalanceOf(customer)).balance;
+    const friend = await signUpUser();
+    expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
+
+    const subscriptionID = await startAndApprovePayPal(friend, "starter-monthly");
+    const events = await paypalDeliveries(subscriptionID);
+    expect(events.map((event) => event.type)).toContain("PAYMENT.SALE.COMPLETED");
+    await deliverAllTo(PAYPAL_WEBHOOK, events);
+    expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
+    // The same sale delivered again is a duplicate: nothing more.
+    await deliverAllTo(PAYPAL_WEBHOOK, events);
+    expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
+    const [row] = await db.select().from(referrals).where(eq(referrals.referredUserId, friend.userId));
+    expect(row.paymentRef).toMatch(/^paypal:/);
   });
 
   it("waits for a referrer without a Stripe customer, and lands on their first checkout", async () => {

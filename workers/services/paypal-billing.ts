@@ -380,7 +380,9 @@ export async function startPayPalSubscription(
   if (!plan || !isRecurringPlan(plan) || !PAYPAL_PLAN_IDS[input.planId]) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const urls = paypalReturnUrls(env, input.returnUrl, plan);
   const now = Date.now();
-  if ((await planRecordsOf(env, user.id)).some((record) => record.kind === "subscription" && isRecordLive(record, now)))
+  // Months granted by a redeem code or a friend's referral do not renew: paying for a plan takes over from them (as with Stripe).
+  const granted = new Set(["code", "referral"]);
+  if ((await planRecordsOf(env, user.id)).some((record) => record.kind === "subscription" && !granted.has(record.provider) && isRecordLive(record, now)))
     throw new ServiceError(409, "You already have an active subscription. Switch plans from Manage subscription instead.");
   // The plan button rule's free trial: the plan's PayPal twin with a TRIAL cycle first.
   const trialPlanId = trialDaysFor(plan, user) > 0 ? PAYPAL_TRIAL_PLAN_IDS[plan.id] : undefined;
