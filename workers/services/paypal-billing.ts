@@ -548,9 +548,9 @@ async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
   }
   await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
   // A completed sale of the subscription is money taken: a referred user's first payment earns their referrer's credit.
-  const saleAmount = Number((event.resource.amount as { total?: unknown } | undefined)?.total);
-  if (event.event_type === "PAYMENT.SALE.COMPLETED" && typeof event.resource.id === "string" && saleAmount > 0) {
-    await rewardReferrerOfPayer(env, owner, `paypal:${event.resource.id}`, now);
+  const sale = event.resource as { id?: unknown; amount?: { total?: unknown } };
+  if (event.event_type === "PAYMENT.SALE.COMPLETED" && typeof sale.id === "string") {
+    await rewardReferrerOfPayer(env, owner, async () => (Number(sale.amount?.total) > 0 ? `paypal:${sale.id}` : null), now);
   }
 }
 

@@ -145,19 +145,24 @@ export async function recordReferral(env: Env, user: User, input: v.InferOutput<
 }
 
 /**
- * The billing webhooks call this when a user pays money (not a $0 trial
- * invoice). The first payment of a referred user earns their referrer the
- * credit; later payments, and payments of users nobody referred, change
- * nothing. Safe to call again for the same payment (webhook retries): the
- * Stripe call carries an idempotency key naming the referred user, and a
- * credited referral is never credited again. A Stripe failure is thrown, so
- * the webhook is retried.
+ * The billing webhooks call this on a payment event of a user (one call per
+ * hook). `confirmPayment` re-reads the payment from the provider and answers
+ * its reference when money was taken (not a $0 trial invoice), else null; it
+ * is called only for a referred user whose first payment is not known yet, so
+ * other users' payments cost no extra provider call. The first payment of a
+ * referred user earns their referrer the credit; later ones change nothing.
+ * Safe to call again for the same payment (webhook retries): the Stripe call
+ * carries an idempotency key naming the referred user, and a credited referral
+ * is never credited again. A Stripe failure is thrown, so the webhook is
+ * retried.
  */
-export async function rewardReferrerOfPayer(env: Env, payerId: string, paymentRef: string, now = Date.now()): Promise<void> {
+export async function rewardReferrerOfPayer(env: Env, payerId: string, confirmPayment: () => Promise<string | null>, now = Date.now()): Promise<void> {
   const db = database(env.DB);
   const row = await db.query.referrals.findFirst({ where: eq(referrals.referredUserId, payerId) });
   if (!row || row.creditedAt !== null) return;
   if (row.firstPaidAt === null) {
+    const paymentRef = await confirmPayment();
+    if (!paymentRef) return;
     await db.update(referrals).set({ firstPaidAt: now, paymentRef }).where(and(eq(referrals.referredUserId, payerId), isNull(referrals.firstPaidAt)));
   }
   // A referrer who closed their account earns nothing.

@@ -464,7 +464,7 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       if (!isPaid(session)) return;
       await applyCheckoutSession(env, userId, session, null);
       // A lifetime purchase is a payment; a subscription's payments arrive as invoice.paid.
-      if (session.mode === "payment" && (session.amount_total ?? 0) > 0) await rewardReferrerOfPayer(env, userId, session.id);
+      if (session.mode === "payment") await rewardReferrerOfPayer(env, userId, async () => ((session.amount_total ?? 0) > 0 ? session.id : null));
       return;
     }
     case "customer.subscription.created":
@@ -485,11 +485,16 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       if (!subscriptionId) return;
       const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(subscriptionId));
       const synced = await syncStripeSubscription(env, subscription);
-      if (event.type !== "invoice.paid" || !synced || !event.data.object.id) return;
-      // Money taken (not a $0 trial invoice): a referred user's first payment earns their referrer's credit.
-      const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(event.data.object.id!));
+      const invoiceId = event.data.object.id;
+      if (event.type !== "invoice.paid" || !synced || !invoiceId) return;
       const owner = await userOfCustomer(env, "stripe", typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id);
-      if (owner && invoice.status === "paid" && invoice.amount_paid > 0) await rewardReferrerOfPayer(env, owner, invoice.id!);
+      // Money taken (not a $0 trial invoice): a referred user's first payment earns their referrer's credit.
+      if (owner) {
+        await rewardReferrerOfPayer(env, owner, async () => {
+          const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
+          return invoice.status === "paid" && invoice.amount_paid > 0 ? invoiceId : null;
+        });
+      }
       return;
     }
     default:
