@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { referrals, users } from "../../workers/db/schema.ts";
 import { bearer, outboxFor, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, deliver, deliverAllTo, PAYPAL_WEBHOOK, paypalDeliveries, post, signedEvents, startAndApprovePayPal, stripeCustomerOf, subscribe } from "./billing-support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, db, deliver, deliverAllTo, payHostedCheckout, PAYPAL_WEBHOOK, paypalDeliveries, post, signedEvents, startAndApprovePayPal, stripeCustomerOf, subscribe } from "./billing-support.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -106,6 +106,20 @@ describe("claiming a free month", () => {
     expect((await post(RECORD, null, { referralCode: await codeOf(referrer) })).status).toBe(401);
   });
 
+  it("is not for a lifetime plan holder, whether bought or redeemed", async () => {
+    const referrer = await signUpUser();
+    const code = await codeOf(referrer);
+    const admin = await signUpUser();
+    await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
+    const created = await read(await post("/api/admin/redeemCodes", admin, { planId: "lifetime", count: 1 }));
+    const holder = await signUpUser();
+    expect((await post("/api/subscriptions/redeemPurchaseCode", holder, { redemptionCode: created.codes[0] })).status).toBe(200);
+    const refused = await post(RECORD, holder, { referralCode: code });
+    expect(refused.status).toBe(409);
+    expect(await read(refused)).toMatchObject({ reason: "The free month is for new customers, and your account already has a plan." });
+    expect((await credentialsOf(holder)).planId).toBe("lifetime");
+  });
+
   it("gives one month when the same user claims twice at once", async () => {
     const referrer = await signUpUser();
     const friend = await signUpUser();
@@ -152,6 +166,27 @@ describe("the referrer's credit", () => {
     expect((await stripeBalanceOf(customer)).balance).toBe(before.balance - 1699);
 
     expect(await read(await app(`${PROFILE}/${code}`))).toMatchObject({ firstName: "Ines", referredSales: 1 });
+  });
+
+  it("comes from a lifetime purchase too (checkout.session.completed of a paid purchase)", async () => {
+    const referrer = await signUpUser();
+    await subscribe(referrer, "pro-monthly");
+    const customer = await stripeCustomerOf(referrer);
+    const before = (await stripeBalanceOf(customer)).balance;
+    const friend = await signUpUser();
+    expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
+
+    // Stripe times are whole seconds: let the claim's second pass, so the purchase is the newer record (as it always is for a person).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", friend, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
+    expect(start.status).toBe(200);
+    expect((await payHostedCheckout((await read(start)).redirectUrl)).status).toBe(303);
+    const [completed] = await signedEvents(await stripeCustomerOf(friend), "checkout.session.completed");
+    expect((await deliver(completed)).status).toBe(200);
+    expect((await credentialsOf(friend)).planId).toBe("lifetime");
+    expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
+    await deliver(completed);
+    expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
   });
 
   it("comes from a PayPal subscriber's first payment too, once", async () => {
