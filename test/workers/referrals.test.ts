@@ -30,6 +30,17 @@ async function stripeBalanceOf(customer: string) {
   return { balance: found.balance, transactions: data };
 }
 
+/** A referrer who pays Stripe for Pro (so has a Stripe customer) and a friend who claimed their free month. */
+async function payingReferrerAndClaimedFriend() {
+  const referrer = await signUpUser();
+  await subscribe(referrer, "pro-monthly");
+  const customer = await stripeCustomerOf(referrer);
+  const before = (await stripeBalanceOf(customer)).balance;
+  const friend = await signUpUser();
+  expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
+  return { referrer, customer, before, friend };
+}
+
 describe("referral codes and the referral profile", () => {
   it("gives every user a stable code of their own, and shows only a first name and paid referrals to anyone", async () => {
     const maya = await signUpUser({ firstName: "Maya", lastName: "Lindqvist" });
@@ -169,12 +180,7 @@ describe("the referrer's credit", () => {
   });
 
   it("comes from a lifetime purchase too (checkout.session.completed of a paid purchase)", async () => {
-    const referrer = await signUpUser();
-    await subscribe(referrer, "pro-monthly");
-    const customer = await stripeCustomerOf(referrer);
-    const before = (await stripeBalanceOf(customer)).balance;
-    const friend = await signUpUser();
-    expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
+    const { customer, before, friend } = await payingReferrerAndClaimedFriend();
 
     // Stripe times are whole seconds: let the claim's second pass, so the purchase is the newer record (as it always is for a person).
     await new Promise((resolve) => setTimeout(resolve, 1_100));
@@ -190,12 +196,7 @@ describe("the referrer's credit", () => {
   });
 
   it("comes from a PayPal subscriber's first payment too, once", async () => {
-    const referrer = await signUpUser();
-    await subscribe(referrer, "pro-monthly");
-    const customer = await stripeCustomerOf(referrer);
-    const before = (await stripeBalanceOf(customer)).balance;
-    const friend = await signUpUser();
-    expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
+    const { customer, before, friend } = await payingReferrerAndClaimedFriend();
 
     const subscriptionID = await startAndApprovePayPal(friend, "starter-monthly");
     const events = await paypalDeliveries(subscriptionID);
