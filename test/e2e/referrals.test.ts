@@ -64,6 +64,10 @@ describe("/referral", () => {
     await page.getByRole("region", { name: "Plan" }).getByText("Starter (monthly)").waitFor();
     await page.getByRole("region", { name: "Plan" }).getByText("150 pin credits", { exact: false }).first().waitFor();
 
+    // The month does not renew: /pricing offers to buy Starter to keep it (no trial: the free month was it).
+    await open(page, "/pricing");
+    await page.getByRole("list", { name: "Monthly plans" }).getByRole("button", { name: "Start Plan: Starter monthly" }).waitFor();
+
     // Once per person: the link again offers no second month.
     await open(page, `/referral?pgreferral=${code}`);
     await page.getByText("The free month is for new customers, and your account already has a plan.", { exact: false }).waitFor();
