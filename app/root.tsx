@@ -11,6 +11,7 @@ import {
 import type { ReactNode } from "react";
 import appStyles from "./styles/app.css?url";
 import shellStyles from "./styles/shell.css?url";
+import referralStyles from "./styles/referrals.css?url";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteShell } from "./components/shell/site-shell.tsx";
 import { AuthProvider, type RootData } from "./lib/auth.tsx";
@@ -20,6 +21,7 @@ import { currentUser, publicEnv } from "./lib/session.server.ts";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appStyles },
   { rel: "stylesheet", href: shellStyles },
+  { rel: "stylesheet", href: referralStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 

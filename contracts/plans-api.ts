@@ -100,9 +100,9 @@ export const REDEEM_ERROR_MESSAGE = "There was an error redeeming your code.";
 
 /** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
 export interface CurrentSubscription {
-  provider: "stripe" | "paypal" | "shopify" | "code";
+  provider: "stripe" | "paypal" | "shopify" | "code" | "referral";
   kind: "subscription" | "lifetime";
-  /** The provider's subscription id (Stripe sub_...); null for a purchase or a code. */
+  /** The provider's subscription id (Stripe sub_...); null for a purchase, a code or a referral's free month. */
   subscriptionID: string | null;
   planId: string;
   planName: string;

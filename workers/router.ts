@@ -17,6 +17,7 @@ import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
+import { referralsApi } from "./api/referrals.ts";
 import { tracking } from "./api/tracking.ts";
 import { mediaApi } from "./api/media.ts";
 import { rendering } from "./api/rendering.ts";
@@ -60,6 +61,7 @@ api.route("/", wooCommerceApi);
 api.route("/", etsyApi);
 api.route("/", shopifyShopApi);
 api.route("/", affiliateApi);
+api.route("/", referralsApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

@@ -1,6 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { OnboardingChecklist } from "../components/account/onboarding-checklist.tsx";
 import { SignupAlert } from "../components/auth/signup-alert.tsx";
+import { FriendsGiftNotice } from "../components/referrals/friends-gift-notice.tsx";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import accountStyles from "../styles/account.css?url";
@@ -17,6 +18,7 @@ export default function OnboardingPage() {
       {user ? (
         <>
           <SignupAlert />
+          <FriendsGiftNotice />
           <p className="lead">
             Welcome, {user.firstName}! Eight steps take you from a new account to pins that post themselves. Tick a step off when it is done.
           </p>

@@ -1,9 +1,10 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
 import type { UserCredentials } from "../../contracts/user.ts";
 import { DeleteAccount } from "../components/account/delete-account.tsx";
 import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";
 import { ProfilePhoto } from "../components/account/profile-photo.tsx";
+import { ReferralCard } from "../components/referrals/referral-card.tsx";
 import { ResendVerificationButton } from "../components/auth/email-verification.tsx";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { creditMeter } from "../../workers/domain/credit-meter.ts";
@@ -11,18 +12,22 @@ import { effectivePlanId, planDisplayName, planStatusLabel } from "../../workers
 import { creditsSentence } from "../components/shell/credits-meter.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useCredits } from "../lib/credits.ts";
+import { inviteLinkFor, useReferralCode } from "../lib/referrals.ts";
 import accountStyles from "../styles/account.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
 export const meta: MetaFunction = () => [{ title: "Your profile | Pinboard Studio" }];
 
-/**
- * /profile: the account blocks when signed in, a sign-in block otherwise (spec section 2). The
- * referral block (invite link, gift a month) comes with the referral programme's /referral page
- * (issue 16): an invite link to a page that does not exist yet is not shown.
- */
+/** The site's own origin, for the invite link (the same on the server and in the browser). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { origin: new URL(request.url).origin };
+}
+
+/** /profile: the account blocks and the referral block when signed in, a sign-in block otherwise (spec section 2). */
 export default function ProfilePage() {
   const { user } = useAuth();
+  const { origin } = useLoaderData<typeof loader>();
+  const referralCode = useReferralCode(user);
   if (!user) {
     return (
       <main className="page page--narrow account-page">
@@ -44,6 +49,7 @@ export default function ProfilePage() {
         <ProfileDetailsForm user={user} />
         <EmailBlock user={user} />
         <PlanBlock user={user} />
+        {referralCode ? <ReferralCard inviteLink={inviteLinkFor(origin, referralCode)} referralCode={referralCode} /> : null}
         <DeleteAccount />
       </div>
     </main>

@@ -268,7 +268,7 @@ describe("password reset", () => {
 });
 
 describe("profile", () => {
-  it("saves the name with a toast, uploads a PNG photo, shows no invite link before /referral exists, and deletes the account", async () => {
+  it("saves the name with a toast, uploads a PNG photo, shows the invite link, and deletes the account", async () => {
     const page = await newPage();
     const account = await signUp(page);
     await page.goto("/profile");
@@ -288,8 +288,11 @@ describe("profile", () => {
     expect(served.headers.get("content-type")).toBe("image/png");
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
 
-    // No invite link until the referral programme's /referral page exists (a link comes with its feature).
-    expect(await page.getByLabel("Your invite link").count()).toBe(0);
+    // The referral card (the gift dialog and its e-mail are tested in referrals.test.ts).
+    const invite = await page.getByLabel("Your invite link").inputValue();
+    expect(invite).toMatch(new RegExp(`^${appUrl()}/referral\\?pgreferral=[A-Z0-9]{8}$`));
+    expect(await page.getByRole("button", { name: "Copy invite link" }).isVisible()).toBe(true);
+    expect(await page.getByRole("button", { name: "Send gift via email" }).isVisible()).toBe(true);
 
     // A Free user's plan reads Free, not "Inactive".
     expect(await page.getByTestId("profile-plan-status").textContent()).toBe("Free");

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpInBrowser, signUpVerified } from "./support/accounts.ts";
+import { spendPinCredits } from "./support/admin.ts";
 import { sandboxUrl, useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -14,21 +15,6 @@ const DEMO_POST = "berry-smoothie-bowls";
 async function open(page: Page, path: string) {
   await page.goto(path);
   await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
-}
-
-/** Spends credits the way another tab would: the page does not hear of it until it reads again. */
-async function spendElsewhere(page: Page, times: number) {
-  for (let i = 0; i < times; i += 1) {
-    const status = await page.evaluate(async () => {
-      const response = await fetch("/api/user/incrementUsedPinCredits", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
-        body: JSON.stringify({ category: "image" }),
-      });
-      return response.status;
-    });
-    expect(status).toBe(200);
-  }
 }
 
 /** The navbar's credits link (the layout on screen: wide or narrow). */
@@ -69,14 +55,14 @@ describe("pin credits in sight", () => {
   it("warns gently near the end of the month's credits and offers the upgrade once they are used up, on a phone too", async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
     await signUpVerified(page);
-    await spendElsewhere(page, 8);
+    await spendPinCredits(page, 8);
     await open(page, "/generate");
     await creditsPanel(page).getByText("Only 2 credits left this month.", { exact: false }).waitFor();
     expect(await creditsPanel(page).getByRole("link", { name: "Upgrade your plan" }).getAttribute("href")).toBe("/pricing");
     await page.getByRole("link", { name: "8 of 10 pin credits used this month. Running low" }).waitFor();
     expect(await overflowing(page)).toEqual([]);
 
-    await spendElsewhere(page, 2);
+    await spendPinCredits(page, 2);
     await open(page, "/generate");
     await creditsPanel(page).getByText("You have used this month's pin credits.", { exact: false }).waitFor();
     const upgrade = page.getByRole("link", { name: "10 of 10 pin credits used this month. Upgrade your plan for more" });

@@ -189,6 +189,11 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const store = await connectStore(p.user, p.shop);
     return { values: { id: store.id }, marks: [store.id, store.shop] };
   },
+  async referralCode(p) {
+    // Every user has one from sign-up; only its owner may send gifts under it.
+    const { referralCode } = await p.ok(200, "/api/referrals/getReferralCode", undefined, "GET");
+    return { values: { id: referralCode }, marks: [referralCode] };
+  },
   async shopifyCharge(p) {
     p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);

@@ -23,7 +23,8 @@ export type ResourceKind =
   | "lifetimeSession"
   | "paypalSubscription"
   | "shopProfile"
-  | "shopifyStore";
+  | "shopifyStore"
+  | "referralCode";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -148,6 +149,18 @@ export const ROUTES: Record<string, RouteExample> = {
   },
   "POST /api/subscriptions/redeemPurchaseCode": { body: { redemptionCode: "NOT-A-CODE" } },
   "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1 } },
+  "GET /api/referrals/getReferralCode": { listsOwn: true },
+  "GET /api/referrals/getReferralProfile/:code": {
+    public: true,
+    params: { code: "ZZZZZZZZ" },
+    notOwned: { code: "a referral code is public: it is in every invite link, and the profile shows only a first name and a count" },
+  },
+  "POST /api/referrals/sendReferralInvite": {
+    slow: true,
+    body: { email: "campaign-friend@example.test", referralCode: "ZZZZZZZZ" },
+    owns: { kind: "referralCode", field: "referralCode" },
+  },
+  "POST /api/referrals/recordReferral": { body: { referralCode: "ZZZZZZZZ" } },
   "POST /api/pinterestAPI/recordPinterestStateCheck": { body: { stateCheck: "campaign-state-0123456789", redirectUrl: "/scheduling" } },
   "GET /api/pinterestAPI/oauthCallback": { public: true, query: { state: "x", code: "y" } },
   "POST /api/pinterestAPI/activatePinterestProfile": { body: { username: "someone" }, owns: { kind: "pinterestProfile", field: "username" } },

@@ -499,7 +499,7 @@ export const subscriptions = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    provider: text("provider", { enum: ["stripe", "paypal", "shopify", "code"] }).notNull(),
+    provider: text("provider", { enum: ["stripe", "paypal", "shopify", "code", "referral"] }).notNull(),
     /** The provider's id: a Stripe subscription (sub_...) or, for a once-off payment, its checkout session (cs_...). */
     providerRef: text("provider_ref").notNull(),
     kind: text("kind", { enum: ["subscription", "lifetime"] }).notNull(),
@@ -730,4 +730,29 @@ export const affiliateCommissions = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.provider, t.chargeRef] }), index("affiliate_commissions_affiliate").on(t.affiliateId, t.payableAt)],
+);
+
+/**
+ * The referral programme (docs/decisions/037-referral-programme.md): one row
+ * per referred user, written when they claim a friend's free month. The
+ * referrer earns a $16.99 Stripe balance credit when the referred user first
+ * pays (`firstPaidAt`); `creditedAt` and `creditTxnId` say it reached Stripe.
+ * Paid but not credited: the referrer has no Stripe customer yet (pending).
+ */
+export const referrals = sqliteTable(
+  "referrals",
+  {
+    referredUserId: text("referred_user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    referrerId: text("referrer_id").references(() => users.id, { onDelete: "set null" }),
+    referralCode: text("referral_code").notNull(),
+    recordedAt: integer("recorded_at").notNull(),
+    firstPaidAt: integer("first_paid_at"),
+    paymentRef: text("payment_ref"),
+    creditTxnId: text("credit_txn_id"),
+    creditedAt: integer("credited_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("referrals_referrer").on(t.referrerId, t.firstPaidAt)],
 );

@@ -68,3 +68,21 @@ export function successPlanEmail(to: string, downloadLink: string, unsubscribeLi
     ]),
   };
 }
+
+/** A friend's gift (POST /api/referrals/sendReferralInvite): a free month of Starter through their invite link. */
+export function referralInviteEmail(to: string, fromName: string, link: string): OutgoingEmail {
+  const subject = `${fromName} gifted you a free month of Pinboard Studio`;
+  const lines = [
+    "Hi,",
+    `${fromName} uses Pinboard Studio to design pins and schedule them to Pinterest, and is giving you a free month of the Starter plan.`,
+    "Open the link, sign up (or sign in) and claim your month. The link keeps your gift for 30 days.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nClaim your free month: ${link}\n\nYou received this e-mail because ${fromName} entered your address. We will not write to you again unless you sign up.`,
+    html: layout(subject, lines, { label: "Claim my free month", url: link }, [
+      `You received this e-mail because ${escapeHtml(fromName)} entered your address. We will not write to you again unless you sign up.`,
+    ]),
+  };
+}

@@ -113,7 +113,7 @@ export async function currentSubscription(env: Env, userId: string, now = Date.n
   return {
     provider: record.provider,
     kind: record.kind,
-    subscriptionID: record.kind === "subscription" && record.provider !== "code" ? record.providerRef : null,
+    subscriptionID: record.kind === "subscription" && record.provider !== "code" && record.provider !== "referral" ? record.providerRef : null,
     planId: record.planId,
     planName: plan?.name ?? record.planId,
     status: record.status,

@@ -42,6 +42,7 @@ import {
 } from "./billing.ts";
 import { recordPayPalSaleCommission } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
+import { rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
  * PayPal subscriptions (spec section 7; docs/decisions/014-paypal-shopify.md).
@@ -380,7 +381,9 @@ export async function startPayPalSubscription(
   if (!plan || !isRecurringPlan(plan) || !PAYPAL_PLAN_IDS[input.planId]) throw new ServiceError(400, "planId must be a monthly or annual plan", "planId");
   const urls = paypalReturnUrls(env, input.returnUrl, plan);
   const now = Date.now();
-  if ((await planRecordsOf(env, user.id)).some((record) => record.kind === "subscription" && isRecordLive(record, now)))
+  // Months granted by a redeem code or a friend's referral do not renew: paying for a plan takes over from them (as with Stripe).
+  const granted = new Set(["code", "referral"]);
+  if ((await planRecordsOf(env, user.id)).some((record) => record.kind === "subscription" && !granted.has(record.provider) && isRecordLive(record, now)))
     throw new ServiceError(409, "You already have an active subscription. Switch plans from Manage subscription instead.");
   // The plan button rule's free trial: the plan's PayPal twin with a TRIAL cycle first.
   const trialPlanId = trialDaysFor(plan, user) > 0 ? PAYPAL_TRIAL_PLAN_IDS[plan.id] : undefined;
@@ -547,6 +550,11 @@ async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
   await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
   // Affiliate programme (issue 16): the commission of a subscription's sale, once per sale id.
   if (event.event_type === "PAYMENT.SALE.COMPLETED") await recordPayPalSaleCommission(env, owner, plan, event.resource);
+  // A completed sale of the subscription is money taken: a referred user's first payment earns their referrer's credit.
+  const sale = event.resource as { id?: unknown; amount?: { total?: unknown } };
+  if (event.event_type === "PAYMENT.SALE.COMPLETED" && typeof sale.id === "string") {
+    await rewardReferrerOfPayer(env, owner, async () => (Number(sale.amount?.total) > 0 ? `paypal:${sale.id}` : null), now);
+  }
 }
 
 /**

@@ -26,6 +26,8 @@ export const RATE_LIMITS = {
   verificationPerIp: { name: "verify-send:ip", limit: 20, windowMs: 60 * 60_000 },
   newsletterPerIp: { name: "newsletter:ip", limit: 10, windowMs: 60 * 60_000 },
   googlePerIp: { name: "google:ip", limit: 30, windowMs: 15 * 60_000 },
+  /** Gift invites a user sends (an e-mail to an address they type): enough for friends, too few for spam. */
+  referralInvitesPerUser: { name: "referral-invite:user", limit: 10, windowMs: 24 * 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimited extends Error {

@@ -31,6 +31,7 @@ import {
 } from "./billing.ts";
 import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
+import { creditPendingReferrals, rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
  * Stripe subscriptions and the lifetime purchase (spec section 7,
@@ -74,14 +75,25 @@ function withQuery(base: string, query: string): string {
 
 async function stripeCustomer(env: Env, user: User): Promise<string> {
   const known = await customerRefOf(env, user.id, "stripe");
-  if (known) return known;
-  const customer = await stripeCall("creating a customer", () =>
-    stripeClient(env).customers.create(
-      { email: user.email, name: `${user.firstName} ${user.lastName}`.trim(), metadata: { userId: user.id } },
-      { idempotencyKey: `customer-${user.id}` },
-    ),
-  );
-  return saveCustomerRef(env, user.id, "stripe", customer.id);
+  const customerId =
+    known ??
+    (await saveCustomerRef(
+      env,
+      user.id,
+      "stripe",
+      (
+        await stripeCall("creating a customer", () =>
+          stripeClient(env).customers.create(
+            { email: user.email, name: `${user.firstName} ${user.lastName}`.trim(), metadata: { userId: user.id } },
+            { idempotencyKey: `customer-${user.id}` },
+          ),
+        )
+      ).id,
+    ));
+  // Referral credits earned before the user had a Stripe customer go on it now, before this checkout's invoice.
+  // A failure leaves them pending for the next checkout: it never blocks paying.
+  await creditPendingReferrals(env, user.id, customerId).catch((error) => console.warn("Pending referral credits not applied yet", String(error)));
+  return customerId;
 }
 
 async function hasLiveStripeSubscription(env: Env, userId: string): Promise<boolean> {
@@ -453,7 +465,10 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
         console.warn("Stripe checkout session of an unknown customer ignored", { session: session.id });
         return;
       }
-      if (isPaid(session)) await applyCheckoutSession(env, userId, session, null);
+      if (!isPaid(session)) return;
+      await applyCheckoutSession(env, userId, session, null);
+      // A lifetime purchase is a payment; a subscription's payments arrive as invoice.paid.
+      if (session.mode === "payment") await rewardReferrerOfPayer(env, userId, async () => ((session.amount_total ?? 0) > 0 ? session.id : null));
       return;
     }
     case "customer.subscription.created":
@@ -473,9 +488,19 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       const subscriptionId = typeof ref === "string" ? ref : ref?.id;
       if (!subscriptionId) return;
       const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(subscriptionId));
-      await syncStripeSubscription(env, subscription);
+      const synced = await syncStripeSubscription(env, subscription);
       // Affiliate programme (issue 16): the commission of a paid invoice, once per invoice id.
       if (event.type === "invoice.paid") await recordStripeInvoicePaid(env, event.data.object);
+      const invoiceId = event.data.object.id;
+      if (event.type !== "invoice.paid" || !synced || !invoiceId) return;
+      const owner = await userOfCustomer(env, "stripe", typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id);
+      // Money taken (not a $0 trial invoice): a referred user's first payment earns their referrer's credit.
+      if (owner) {
+        await rewardReferrerOfPayer(env, owner, async () => {
+          const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
+          return invoice.status === "paid" && invoice.amount_paid > 0 ? invoiceId : null;
+        });
+      }
       return;
     }
     default:

@@ -176,6 +176,8 @@ export function PricingPage() {
 
   const cards = (plans ?? []).filter((plan) => plan.planId === FREE_PLAN_ID || (SUBSCRIPTION_TIERS.has(plan.tier) && plan.billingPeriod === interval));
   const running = isRunning(subscription);
+  // Months given by a redeem code or a friend's referral end without renewing: their plan can be bought to keep it.
+  const onGrantedMonths = subscription?.kind === "subscription" && (subscription.provider === "code" || subscription.provider === "referral");
   const now = Date.now();
 
   function switchPlan(plan: PlanInfo) {
@@ -215,8 +217,9 @@ export function PricingPage() {
 
       <ul className="plan-grid" aria-label={interval === "month" ? "Monthly plans" : "Annual plans"}>
         {cards.map((plan) => {
-          const action = planCardAction(plan, user, running, now);
-          const current = action.kind === "current";
+          const offered = planCardAction(plan, user, running, now);
+          const current = offered.kind === "current";
+          const action: typeof offered = current && onGrantedMonths ? { kind: "start", label: "Start Plan" } : offered;
           const isFree = plan.planId === FREE_PLAN_ID;
           return (
             <li key={plan.planId} className={current ? "plan-card plan-card--current" : "plan-card"} aria-labelledby={`plan-${plan.planId}`}>

@@ -12,11 +12,13 @@ export interface ShellHandle {
   footer?: boolean;
   newsletterPopup?: boolean;
   cookieBanner?: boolean;
+  /** The referral modal (off on /referral, where the referral card is the page). */
+  referralModal?: boolean;
 }
 
 export type ShellOptions = Required<ShellHandle>;
 
-const DEFAULTS: ShellOptions = { footer: true, newsletterPopup: true, cookieBanner: true };
+const DEFAULTS: ShellOptions = { footer: true, newsletterPopup: true, cookieBanner: true, referralModal: true };
 
 function shellOf(handle: unknown): ShellHandle | undefined {
   if (typeof handle !== "object" || handle === null || !("shell" in handle)) return undefined;

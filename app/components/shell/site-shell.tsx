@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from "react";
 import { AffiliateLanding } from "./affiliate-landing.tsx";
+import { ReferralModal } from "../referrals/referral-modal.tsx";
 import { CookieBanner } from "./cookie-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { useShellOptions } from "./handle.ts";
@@ -10,7 +11,7 @@ import { UpdateNotice } from "./update-notice.tsx";
 
 /**
  * The frame around every page: navbar, update notice, the page, footer, cookie
- * banner, newsletter popup and toasts. A route switches parts off with its
+ * banner, newsletter popup, referral modal and toasts. A route switches parts off with its
  * `handle` (see ShellHandle). Pages render their own <main>.
  */
 export function SiteShell({ children }: { children: ReactNode }) {
@@ -36,6 +37,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
         {shell.cookieBanner ? <CookieBanner /> : null}
         <NewsletterPopup allowedHere={shell.newsletterPopup} />
         <AffiliateLanding />
+        <ReferralModal allowedHere={shell.referralModal} />
       </div>
     </ToastProvider>
   );

@@ -40,3 +40,11 @@ export async function redeemStarterCode(page: Page, email: string) {
   const redeemed = await callApi(page, "/api/subscriptions/redeemPurchaseCode", { redemptionCode: created.body.codes[0] });
   if (redeemed.status !== 200) throw new Error(`redeeming the code answered ${redeemed.status}`);
 }
+
+/** Spends `times` image credits of the page's signed-in user through the API, the way another tab would. */
+export async function spendPinCredits(page: Page, times: number) {
+  for (let i = 0; i < times; i += 1) {
+    const { status } = await callApi(page, "/api/user/incrementUsedPinCredits", { category: "image" });
+    if (status !== 200) throw new Error(`spending a credit answered ${status}`);
+  }
+}

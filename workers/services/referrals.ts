@@ -1,0 +1,206 @@
+import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import type * as v from "valibot";
+import {
+  INVITE_FAILED_MESSAGE,
+  INVITE_SENT_MESSAGE,
+  REFERRAL_NOT_RECORDED_MESSAGE,
+  REFERRAL_RECORDED_MESSAGE,
+  type RecordReferralAnswer,
+  type RecordReferralBody,
+  type ReferralProfile,
+  type SendReferralInviteBody,
+} from "../../contracts/referrals.ts";
+import { database } from "../db/client.ts";
+import { referrals, users } from "../db/schema.ts";
+import { addMonths } from "../domain/plans.ts";
+import { CLAIM_REFUSAL_TEXT, claimRefusal, FREE_MONTH_MONTHS, FREE_MONTH_PLAN_ID, REFERRER_CREDIT_CENTS } from "../domain/referrals.ts";
+import type { Env } from "../env.ts";
+import { sendEmail } from "../integrations/email.ts";
+import { ProviderError } from "../integrations/http.ts";
+import { stripeClient } from "../integrations/stripe.ts";
+import type { User } from "./accounts.ts";
+import { customerRefOf, planById, planRecordsOf, savePlanRecord } from "./billing.ts";
+import { referralInviteEmail } from "./emails.ts";
+import { ServiceError } from "./errors.ts";
+import { tickOnboardingStep } from "./onboarding.ts";
+import { consumeRateLimits, RATE_LIMITS, RateLimited } from "./rate-limit.ts";
+
+/**
+ * The referral programme (spec sections 2, 7 and 9; docs/decisions/037 and
+ * 038). Every user has a referral code from sign-up (users.referralCode). A
+ * friend who claims it gets one month of Starter, once, if they never held a
+ * plan; when they first pay, the referrer gets $16.99 off their next payment
+ * as a Stripe customer balance credit, once per referred user.
+ */
+
+/** The /referral link that carries a code. */
+export function inviteLink(env: Pick<Env, "APP_URL">, referralCode: string): string {
+  return new URL(`/referral?pgreferral=${encodeURIComponent(referralCode)}`, env.APP_URL).toString();
+}
+
+/** GET /api/referrals/getReferralProfile/{code}: the referrer's first name and paid referrals, nothing private. */
+export async function referralProfile(env: Env, code: string): Promise<ReferralProfile> {
+  const db = database(env.DB);
+  const referrer = await db.query.users.findFirst({ where: eq(users.referralCode, code), columns: { id: true, firstName: true, referralCode: true } });
+  if (!referrer) throw new ServiceError(404, "This invite link is not valid. Ask your friend to send it again.");
+  const [row] = await db
+    .select({ sales: count() })
+    .from(referrals)
+    .where(and(eq(referrals.referrerId, referrer.id), isNotNull(referrals.firstPaidAt)));
+  return { referralCode: referrer.referralCode, firstName: referrer.firstName, referredSales: row?.sales ?? 0 };
+}
+
+/**
+ * POST /api/referrals/sendReferralInvite: e-mails the caller's invite link to
+ * a friend. Limited per user (an address typed by the user is a spam vector);
+ * a sent gift ticks the onboarding step "Gift a month to a friend".
+ */
+export async function sendReferralInvite(env: Env, user: User, input: v.InferOutput<typeof SendReferralInviteBody>): Promise<{ message: string }> {
+  if (input.referralCode !== user.referralCode) throw new ServiceError(400, "referralCode must be your own referral code", "referralCode");
+  if (input.email === user.email) throw new ServiceError(400, "Send the gift to a friend's address, not your own.", "email");
+  try {
+    await consumeRateLimits(env.DB, [[RATE_LIMITS.referralInvitesPerUser, user.id]]);
+  } catch (error) {
+    if (error instanceof RateLimited) {
+      throw new RateLimited(error.retryAfterSeconds, (minutes) => `You have sent a lot of gifts today. Please try again in ${minutes}.`);
+    }
+    throw error;
+  }
+  const fromName = `${user.firstName} ${user.lastName}`.trim() || user.firstName;
+  try {
+    await sendEmail(env, referralInviteEmail(input.email, fromName, inviteLink(env, user.referralCode)));
+  } catch (error) {
+    if (!(error instanceof ProviderError)) throw error;
+    console.warn("A referral invite could not be sent", error.message);
+    throw new ServiceError(502, INVITE_FAILED_MESSAGE);
+  }
+  await tickOnboardingStep(env.DB, user, "inviteFriend");
+  return { message: INVITE_SENT_MESSAGE };
+}
+
+function notRecorded(status: 404 | 409, reason: string): ServiceError {
+  return new ServiceError(status, REFERRAL_NOT_RECORDED_MESSAGE, undefined, { reason });
+}
+
+/**
+ * POST /api/referrals/recordReferral: the caller was referred by the code's
+ * owner and claims the free month of Starter. Once per person (the referral
+ * row's primary key is the referred user), never with one's own code, never
+ * for an account that held any plan (paid, lifetime, redeemed or trialled).
+ * The month is a plan record of provider "referral", like a redeem code's.
+ */
+export async function recordReferral(env: Env, user: User, input: v.InferOutput<typeof RecordReferralBody>, now = Date.now()): Promise<RecordReferralAnswer> {
+  const db = database(env.DB);
+  const referrer = await db.query.users.findFirst({ where: eq(users.referralCode, input.referralCode), columns: { id: true, firstName: true } });
+  if (!referrer) throw notRecorded(404, "This invite link is not valid. Ask your friend to send it again.");
+  const [existing, records, plan] = await Promise.all([
+    db.query.referrals.findFirst({ where: eq(referrals.referredUserId, user.id), columns: { referredUserId: true } }),
+    planRecordsOf(env, user.id),
+    planById(env, FREE_MONTH_PLAN_ID),
+  ]);
+  if (!plan) throw new Error(`The free month's plan ${FREE_MONTH_PLAN_ID} is not seeded`);
+  const refusal = claimRefusal({ isOwnCode: referrer.id === user.id, alreadyReferred: Boolean(existing), hasPlanHistory: records.length > 0 });
+  if (refusal) throw notRecorded(409, CLAIM_REFUSAL_TEXT[refusal]);
+  // The claim: of two simultaneous claims only one inserts the row.
+  const claimed = await db
+    .insert(referrals)
+    .values({ referredUserId: user.id, referrerId: referrer.id, referralCode: input.referralCode, recordedAt: now })
+    .onConflictDoNothing()
+    .returning({ id: referrals.referredUserId });
+  if (claimed.length === 0) throw notRecorded(409, CLAIM_REFUSAL_TEXT["already-referred"]);
+  const periodEnd = addMonths(now, FREE_MONTH_MONTHS);
+  try {
+    const profileUpdates = await savePlanRecord(
+      env,
+      user.id,
+      {
+        provider: "referral",
+        providerRef: user.id,
+        kind: "subscription",
+        planId: plan.id,
+        status: "active",
+        startedAt: now,
+        periodStart: now,
+        // The month does not renew: it runs to its end like a cancelled subscription.
+        periodEnd,
+        cancelAtPeriodEnd: true,
+        endedAt: null,
+        trialEnd: null,
+      },
+      now,
+    );
+    return {
+      message: REFERRAL_RECORDED_MESSAGE,
+      referrerFirstName: referrer.firstName,
+      planId: plan.id,
+      planName: plan.name,
+      freeUntil: new Date(periodEnd).toISOString(),
+      profileUpdates,
+    };
+  } catch (error) {
+    // Nothing half-written: the claim is given back so the user can try again.
+    await db.delete(referrals).where(eq(referrals.referredUserId, user.id));
+    throw error;
+  }
+}
+
+/**
+ * The billing webhooks call this on a payment event of a user (one call per
+ * hook). `confirmPayment` re-reads the payment from the provider and answers
+ * its reference when money was taken (not a $0 trial invoice), else null; it
+ * is called only for a referred user whose first payment is not known yet, so
+ * other users' payments cost no extra provider call. The first payment of a
+ * referred user earns their referrer the credit; later ones change nothing.
+ * Safe to call again for the same payment (webhook retries): the Stripe call
+ * carries an idempotency key naming the referred user, and a credited referral
+ * is never credited again. A Stripe failure is thrown, so the webhook is
+ * retried.
+ */
+export async function rewardReferrerOfPayer(env: Env, payerId: string, confirmPayment: () => Promise<string | null>, now = Date.now()): Promise<void> {
+  const db = database(env.DB);
+  const row = await db.query.referrals.findFirst({ where: eq(referrals.referredUserId, payerId) });
+  if (!row || row.creditedAt !== null) return;
+  if (row.firstPaidAt === null) {
+    const paymentRef = await confirmPayment();
+    if (!paymentRef) return;
+    await db.update(referrals).set({ firstPaidAt: now, paymentRef }).where(and(eq(referrals.referredUserId, payerId), isNull(referrals.firstPaidAt)));
+  }
+  // A referrer who closed their account earns nothing.
+  if (!row.referrerId) return;
+  const customer = await customerRefOf(env, row.referrerId, "stripe");
+  // No Stripe customer yet: the credit waits until they start a checkout (creditPendingReferrals).
+  if (!customer) return;
+  await creditReferrer(env, payerId, customer, now);
+}
+
+/**
+ * Credits that waited for the referrer to have a Stripe customer. Called when
+ * the referrer starts a checkout, so the credit is there for that first
+ * invoice.
+ */
+export async function creditPendingReferrals(env: Env, referrerId: string, customerId: string, now = Date.now()): Promise<number> {
+  const pending = await database(env.DB)
+    .select({ referredUserId: referrals.referredUserId })
+    .from(referrals)
+    .where(and(eq(referrals.referrerId, referrerId), isNotNull(referrals.firstPaidAt), isNull(referrals.creditedAt)));
+  for (const { referredUserId } of pending) await creditReferrer(env, referredUserId, customerId, now);
+  return pending.length;
+}
+
+/** One referred user's $16.99 as a Stripe customer balance credit (negative amount: credit toward the next invoices). */
+async function creditReferrer(env: Env, referredUserId: string, customerId: string, now: number) {
+  const transaction = await stripeClient(env).customers.createBalanceTransaction(
+    customerId,
+    {
+      amount: -REFERRER_CREDIT_CENTS,
+      currency: "usd",
+      description: "Referral credit: a friend you invited subscribed",
+      metadata: { referredUserId },
+    },
+    { idempotencyKey: `referral-credit-${referredUserId}` },
+  );
+  await database(env.DB)
+    .update(referrals)
+    .set({ creditTxnId: transaction.id, creditedAt: now })
+    .where(and(eq(referrals.referredUserId, referredUserId), isNull(referrals.creditedAt)));
+}
