@@ -166,4 +166,13 @@ describe("plan state from plan records", () => {
     expect(currentRecord([old, lifetime], NOW)?.planId).toBe("lifetime");
     expect(currentRecord([], NOW)).toBeNull();
   });
+
+  it("lets a purchase made in the same second as granted months decide the plan", () => {
+    const freeMonth = record({ planId: "starter-monthly", provider: "referral", startedAt: NOW });
+    const lifetime = record({ planId: "lifetime", kind: "lifetime", periodEnd: null, provider: "stripe", startedAt: NOW });
+    expect(currentRecord([freeMonth, lifetime], NOW)?.planId).toBe("lifetime");
+    expect(currentRecord([lifetime, freeMonth], NOW)?.planId).toBe("lifetime");
+    const redeemed = record({ planId: "pro-monthly", provider: "code", startedAt: NOW });
+    expect(currentRecord([redeemed, record({ provider: "paypal", startedAt: NOW })], NOW)?.planId).toBe("starter-monthly");
+  });
 });

@@ -157,7 +157,12 @@ export interface PlanRecord {
   periodEnd: number | null;
   cancelAtPeriodEnd: boolean;
   endedAt: number | null;
+  /** Who keeps the record: a payment provider, or "code" / "referral" for granted months. */
+  provider?: string;
 }
+
+/** Months given (a redeem code, a friend's referral) rather than paid for. */
+const GRANTED_PROVIDERS = new Set(["code", "referral"]);
 
 /** Provider statuses that still give access (Stripe keeps retrying a past_due payment). */
 const LIVE_STATUSES = new Set(["active", "trialing", "past_due"]);
@@ -171,7 +176,10 @@ export function isRecordLive(record: PlanRecord, now: number): boolean {
 
 /** The record that decides the user's plan: the newest live one, else the newest. */
 export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
-  const newestFirst = [...records].sort((a, b) => b.startedAt - a.startedAt);
+  // Newest first; a paid record started in the same second as granted months wins
+  // (providers such as Stripe keep whole seconds, so the tie is real).
+  const granted = (record: PlanRecord) => (record.provider !== undefined && GRANTED_PROVIDERS.has(record.provider) ? 1 : 0);
+  const newestFirst = [...records].sort((a, b) => b.startedAt - a.startedAt || granted(a) - granted(b));
   return newestFirst.find((record) => isRecordLive(record, now)) ?? newestFirst[0] ?? null;
 }
 
