@@ -168,8 +168,9 @@ describe("plan state from plan records", () => {
   });
 
   it("lets a purchase made in the same second as granted months decide the plan", () => {
-    const freeMonth = record({ planId: "starter-monthly", provider: "referral", startedAt: NOW });
-    const lifetime = record({ planId: "lifetime", kind: "lifetime", periodEnd: null, provider: "stripe", startedAt: NOW });
+    // The claim is kept to the millisecond, Stripe's purchase to the second.
+    const freeMonth = record({ planId: "starter-monthly", provider: "referral", startedAt: Math.floor(NOW / 1000) * 1000 + 700 });
+    const lifetime = record({ planId: "lifetime", kind: "lifetime", periodEnd: null, provider: "stripe", startedAt: Math.floor(NOW / 1000) * 1000 });
     expect(currentRecord([freeMonth, lifetime], NOW)?.planId).toBe("lifetime");
     expect(currentRecord([lifetime, freeMonth], NOW)?.planId).toBe("lifetime");
     const redeemed = record({ planId: "pro-monthly", provider: "code", startedAt: NOW });

@@ -176,10 +176,11 @@ export function isRecordLive(record: PlanRecord, now: number): boolean {
 
 /** The record that decides the user's plan: the newest live one, else the newest. */
 export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
-  // Newest first; a paid record started in the same second as granted months wins
-  // (providers such as Stripe keep whole seconds, so the tie is real).
+  // Newest first, to the second: providers such as Stripe keep whole seconds, so a
+  // purchase made in the same second as granted months wins over them.
   const granted = (record: PlanRecord) => (record.provider !== undefined && GRANTED_PROVIDERS.has(record.provider) ? 1 : 0);
-  const newestFirst = [...records].sort((a, b) => b.startedAt - a.startedAt || granted(a) - granted(b));
+  const second = (record: PlanRecord) => Math.floor(record.startedAt / 1000);
+  const newestFirst = [...records].sort((a, b) => second(b) - second(a) || granted(a) - granted(b) || b.startedAt - a.startedAt);
   return newestFirst.find((record) => isRecordLive(record, now)) ?? newestFirst[0] ?? null;
 }
 
