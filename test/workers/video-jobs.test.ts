@@ -249,6 +249,21 @@ describe("video API: who may see a job, and bad requests", () => {
     expect(await db.query.videoJobs.findFirst({ where: eq(videoJobs.userId, user.userId) })).toBeUndefined();
   });
 
+  it("draws with the caller's own template or a standard one, never another user's", async () => {
+    const owner = await signUpUser();
+    const layers = [{ type: "Video", id: "video", name: "Video", x: 0, y: 0, width: 1000, height: 1500 }];
+    const added = await app("/api/templates/addNewTemplate", json({ template: { title: "My video", background: "#000000", layers, categories: [] } }, bearer(owner.tokens)));
+    expect(added.status).toBe(201);
+    const { templateId } = (await read(added)).template;
+    const other = await signUpUser();
+    const refused = await create(other, { post: videoPost({ templateType: templateId }) });
+    expect(refused.status).toBe(400);
+    expect(await read(refused)).toMatchObject({ field: "post.templateType" });
+    expect(await remaining(other)).toBe(10);
+    expect((await create(owner, { post: videoPost({ templateType: templateId }) })).status).toBe(202);
+    expect(await remaining(owner)).toBe(5);
+  });
+
   it("takes a video from the caller's media library only", async () => {
     const owner = await signUpUser();
     const key = `users/${owner.userId}/library/clip.mp4`;
