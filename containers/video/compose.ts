@@ -44,7 +44,7 @@ export interface EncodeSettings {
 
 export function encodeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): EncodeSettings {
   return {
-    preset: env.VIDEO_X264_PRESET || "veryfast",
+    preset: env.VIDEO_X264_PRESET || "ultrafast",
     crf: Number(env.VIDEO_CRF || 23),
     fps: Number(env.VIDEO_FPS || 25),
     maxrateKbps: Number(env.VIDEO_MAXRATE_KBPS || 5000),
