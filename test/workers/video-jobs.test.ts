@@ -125,7 +125,32 @@ describe("POST /videoApi/video/createFFMPEGVideo through to a finished video", (
     expect(calls.filter((c) => c.path === `/jobs/${created.jobId}` && c.method === "DELETE")).toHaveLength(1);
     expect(calls.filter((c) => c.method === "POST" && c.path === "/jobs")).toHaveLength(1);
     expect(await remaining(user)).toBe(5);
-  }, 120_000);
+
+    // That MP4, uploaded to the media library, is a clip for the next video: trimmed and fitted into the box.
+    const form = new FormData();
+    form.set("file", new File([bytes], "holiday.mp4", { type: "video/mp4" }));
+    form.set("mediaType", "video");
+    const upload = await app("/api/user/media/uploadMedia", { method: "POST", headers: bearer(user.tokens), body: form });
+    expect(upload.status).toBe(201);
+    const { media } = await read(upload);
+    const fromClip = await read(await create(user, { post: videoPost({ video: media.url, templateType: "std-video-phone-03" }) }));
+    expect(fromClip.status).toBe("queued");
+    expect(await remaining(user)).toBe(0);
+    const clipDone = await eventually(
+      async () => {
+        const state = await read(await jobState(user, fromClip.jobId));
+        return state.status === "done" || state.status === "failed" ? state : undefined;
+      },
+      90_000,
+      "the video from the clip",
+    );
+    expect(clipDone).toMatchObject({ status: "done", durationSeconds: 10 });
+    const clipVideo = new Uint8Array(await (await app(new URL(fromClip.videoURL).pathname)).arrayBuffer());
+    expect(new TextDecoder("latin1").decode(clipVideo.subarray(0, 64 * 1024))).toContain("mp4a");
+    // The library clip stays the user's; only the job's own inputs were deleted.
+    expect(await testEnv.MEDIA.head(mediaKeyOf("http://app.test", media.url)!)).not.toBeNull();
+    expect((await testEnv.MEDIA.list({ prefix: `users/${user.userId}/video-jobs/` })).objects).toEqual([]);
+  }, 180_000);
 
   it("through the real queue: a job the service keeps refusing is retried, dead-lettered, failed, and its credits come back", async () => {
     const user = await signUpUser();
@@ -266,7 +291,7 @@ describe("video API: who may see a job, and bad requests", () => {
 
   it("takes a video from the caller's media library only", async () => {
     const owner = await signUpUser();
-    const key = `users/${owner.userId}/library/clip.mp4`;
+    const key = `users/${owner.userId}/media/clip.mp4`;
     await testEnv.MEDIA.put(key, "not really a video", { httpMetadata: { contentType: "video/mp4" } });
     const url = `http://app.test/media/${key}`;
     expect(mediaKeyOf("http://app.test", url)).toBe(key);

@@ -97,7 +97,8 @@ export async function createVideoPin(env: Env, user: User, post: Post, chargeRef
   let source: { key: string; kind: "video" } | { bytes: Uint8Array; kind: "image" };
   if (post.video) {
     const key = mediaKeyOf(env.APP_URL, post.video);
-    const head = key && key.startsWith(prefix) ? await env.MEDIA.head(key) : null;
+    // The media library keeps a user's uploads under their media/ folder (services/media-library.ts).
+    const head = key && key.startsWith(`${prefix}media/`) ? await env.MEDIA.head(key) : null;
     if (!key || !head || !head.httpMetadata?.contentType?.startsWith("video/")) {
       throw new ServiceError(400, "post.video must be a video from your media library", "post.video");
     }
