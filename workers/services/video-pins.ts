@@ -151,6 +151,8 @@ export async function createVideoPin(env: Env, user: User, post: Post, chargeRef
 }
 
 function resultUrls(env: Pick<Env, "APP_URL">, payload: VideoJobPayload) {
+  // Rows written before migration 0017 carry no result keys.
+  if (!payload.videoKey) return { videoURL: "", videoFileName: "", videoThumbnail: "" };
   return { videoURL: mediaUrl(env.APP_URL, payload.videoKey), videoFileName: payload.videoFileName, videoThumbnail: mediaUrl(env.APP_URL, payload.thumbnailKey) };
 }
 
