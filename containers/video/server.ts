@@ -239,6 +239,12 @@ export function startVideoService(port = Number(process.env.VIDEO_PORT ?? 8790),
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { url } = await startVideoService();
+  const { url, close } = await startVideoService();
   console.log(`video service listening on ${url}`);
+  // Stopped (container shutdown, Ctrl-C): running ffmpeg processes are killed and every job's files deleted.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      void close().finally(() => process.exit(0));
+    });
+  }
 }
