@@ -13,9 +13,11 @@ let fixtures: VideoFixtures;
 let service: Service;
 let tempRoot: string;
 const others: Service[] = [];
+const roots: string[] = [];
 
 async function startService(overrides: Parameters<typeof startVideoService>[2] = {}) {
   const root = await mkdtemp(join(tmpdir(), "video-service-test-"));
+  roots.push(root);
   const started = await startVideoService(0, "127.0.0.1", { tempRoot: root, ...overrides });
   others.push(started);
   return { service: started, root };
@@ -29,6 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(others.map((s) => s.close()));
   await rm(fixtures.dir, { recursive: true, force: true });
+  await Promise.all(roots.map((root) => rm(root, { recursive: true, force: true })));
 });
 
 const BOX = { x: 100, y: 260, width: 800, height: 1000 };
