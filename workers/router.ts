@@ -19,6 +19,7 @@ import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
 import { referralsApi } from "./api/referrals.ts";
 import { tracking } from "./api/tracking.ts";
+import { videoApi as videoPins } from "./api/video.ts";
 import { mediaApi } from "./api/media.ts";
 import { rendering } from "./api/rendering.ts";
 import { scraping } from "./api/scraping.ts";
@@ -75,6 +76,7 @@ highMemLimitApi.route("/", aiHighMem);
 /** /videoApi: video creation and upload calls. */
 const videoApi = new Hono<AppBindings>();
 videoApi.route("/", schedulingVideo);
+videoApi.route("/", videoPins);
 
 
 const handleRemixRequest = createRequestHandler(remixBuild, "production");

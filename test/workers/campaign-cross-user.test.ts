@@ -194,6 +194,21 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const { referralCode } = await p.ok(200, "/api/referrals/getReferralCode", undefined, "GET");
     return { values: { id: referralCode }, marks: [referralCode] };
   },
+  async videoJob(p) {
+    // A video pin from a standard video template over a photo of the demo blog (the queue and the FFmpeg service make it).
+    const title = p.mark("video");
+    const created = await p.ok(202, "/videoApi/video/createFFMPEGVideo", {
+      post: { id: "post-1", templateType: "std-video-panel-02", title, allImages: [`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`] },
+    });
+    // Made to the end, so the job's row no longer changes while the campaign compares A's data.
+    let state = created;
+    while (state.status !== "done") {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      state = await p.ok(200, `/videoApi/video/getVideoJob/${created.jobId}`, undefined, "GET");
+      if (state.status === "failed") throw new Error(`${p.label}: the video job failed`);
+    }
+    return { values: { id: created.jobId }, marks: [created.jobId, created.videoFileName, created.videoURL] };
+  },
   async shopifyCharge(p) {
     p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);
