@@ -13,7 +13,7 @@ import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
 import { paypalApi } from "./api/paypal.ts";
-import { pinterestApi } from "./api/pinterest.ts";
+import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
 import { tracking } from "./api/tracking.ts";
@@ -71,6 +71,7 @@ highMemLimitApi.route("/", aiHighMem);
 /** /videoApi: video creation and upload calls. */
 const videoApi = new Hono<AppBindings>();
 videoApi.route("/", schedulingVideo);
+videoApi.route("/", pinterestVideo);
 
 
 const handleRemixRequest = createRequestHandler(remixBuild, "production");
