@@ -20,7 +20,7 @@ import {
 const DARK = "#1d2226";
 
 export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
-  template("std-video-full-01", "video", "Full video with play button", ["Video", "Bold"], "#000000", [
+  template("std-video-full-01", "video", "Full video", ["Video", "Bold"], "#000000", [
     video("video", "Video", [0, 0, 1000, 1500]),
     rect("fade", "Shade", [0, 860, 1000, 640], { from: "#00000000", to: "#000000e0", angle: 180 }),
     title([70, 1070, 860, 280], { fontFamily: "Montserrat", uppercase: false, align: "left", color: "#ffffff", lineHeight: 1.1 }),
