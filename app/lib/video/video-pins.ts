@@ -4,7 +4,7 @@ import { isWebUrl, type PinRefusalReason, type ScheduleResponse } from "../../..
 import type { UploadVideoToPinterestResponse } from "../../../contracts/pinterest-media.ts";
 import { ApiError, apiJson } from "../api-client.ts";
 import { creditsMayHaveChanged } from "../credit-events.ts";
-import { fitText, pinRefusalText, type ScheduleTarget } from "../pinterest/bulk-schedule.ts";
+import { fitText, pinRefusalText, referenceHash, targetKey, type ScheduleTarget } from "../pinterest/bulk-schedule.ts";
 import { scheduleFailureMessage, type NewPinBody } from "../pinterest/scheduling-api.ts";
 
 /**
@@ -154,19 +154,11 @@ export interface ReadyVideo {
   videoThumbnail: string;
 }
 
-/** A short stable hash (FNV-1a) for references. */
-function hash(text: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
-}
-
 /** The schedulePin body of a video pin: the post's copy, the video, its thumbnail as cover, Pinterest's media id. */
 export function videoPinBody(video: ReadyVideo, mediaId: string, target: ScheduleTarget): NewPinBody {
-  const when = `${target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue"}${target.repeatIntervalInDays ? `|every${target.repeatIntervalInDays}` : ""}${target.allowDuplicate ? "|dup" : ""}`;
   const { post } = video;
   return {
-    reference: `video:${video.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 60)}:${hash(`${video.videoURL}|${target.boardId}|${target.sectionId ?? ""}|${when}`)}`,
+    reference: `video:${video.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 60)}:${referenceHash(`${video.videoURL}|${targetKey(target)}`)}`,
     title: fitText(post.title, PINTEREST_PIN_LIMITS.title),
     description: fitText(post.description, PINTEREST_PIN_LIMITS.description),
     altText: fitText(post.altText, PINTEREST_PIN_LIMITS.altText),
