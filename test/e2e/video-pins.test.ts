@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
 import { sandboxUrl, useBrowser } from "./support/browser.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
 import { overflowing } from "./support/layout.ts";
 import { BOARD, connectProfile, uniquePinterestUsername } from "./support/pinterest.ts";
 
@@ -59,6 +60,7 @@ describe("video pins", () => {
     await page.keyboard.press("Space");
     expect(await dialog.getByRole("radio", { name: "Video with caption", exact: true }).isChecked()).toBe(true);
     await dialog.getByText("No video chosen: the pin's picture slowly zooms and pans there instead.").waitFor();
+    expect(await seriousAxeViolations(page, "video pin dialog")).toEqual([]);
     await dialog.getByRole("button", { name: "Create video" }).click();
     await expect.poll(() => dialog.count()).toBe(0);
 
@@ -80,6 +82,7 @@ describe("video pins", () => {
     expect(await download.getAttribute("href")).toBe(videoURL);
     expect(await download.getAttribute("download")).toMatch(/\.mp4$/);
     const file = await page.request.get(videoURL);
+    expect(await seriousAxeViolations(page, "a made video pin")).toEqual([]);
     expect(file.headers()["content-type"]).toBe("video/mp4");
 
     // Schedule it 5 s ahead: uploaded to Pinterest's media, then scheduled.
