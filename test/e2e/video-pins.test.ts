@@ -113,4 +113,44 @@ describe("video pins", () => {
     expect(await overflowing(page)).toEqual([]);
     await page.close();
   });
+
+  it("says 'Unable to create video pin' when the video service keeps failing, and the credits come back", async () => {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+    await signUpVerified(page);
+    await page.goto("/generate");
+    await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+    const remaining = () =>
+      page.evaluate(async () => {
+        const response = await fetch("/api/user/credits", { headers: { authorization: `Bearer ${localStorage.getItem("FBIdToken")}` } });
+        return ((await response.json()) as { remaining: number }).remaining;
+      });
+    const before = await remaining();
+    await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+
+    // Every hand-over to the video service fails: the queue retries, then gives the job up.
+    const fault = await fetch(`${sandboxUrl()}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "video", method: "POST", status: 503, times: 50 }),
+    });
+    expect(fault.ok).toBe(true);
+    try {
+      await page.getByRole("button", { name: "Make a video pin of pin 1" }).click();
+      const dialog = page.getByRole("dialog", { name: "Make a video pin" });
+      await expect.poll(() => dialog.getByRole("radio").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
+      await dialog.getByRole("button", { name: "Create video" }).click();
+      const card = videoCards(page).first();
+      await card.getByRole("progressbar").waitFor();
+      await card.getByRole("alert").filter({ hasText: "Unable to create video pin" }).waitFor({ timeout: 120_000 });
+      await page.getByText("Unable to create video pin", { exact: true }).first().waitFor();
+      expect(await card.locator("video").count()).toBe(0);
+      expect(await card.getByRole("button", { name: "Schedule video pin 1" }).count()).toBe(0);
+      await expect.poll(remaining, { timeout: 20_000 }).toBe(before);
+    } finally {
+      await fetch(`${sandboxUrl()}/__sandbox/faults`, { method: "DELETE" });
+    }
+    await page.close();
+  });
 });
