@@ -17,6 +17,7 @@ import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
 import { tracking } from "./api/tracking.ts";
+import { videoApi as videoPins } from "./api/video.ts";
 import { mediaApi } from "./api/media.ts";
 import { rendering } from "./api/rendering.ts";
 import { scraping } from "./api/scraping.ts";
@@ -72,6 +73,7 @@ highMemLimitApi.route("/", aiHighMem);
 const videoApi = new Hono<AppBindings>();
 videoApi.route("/", schedulingVideo);
 videoApi.route("/", pinterestVideo);
+videoApi.route("/", videoPins);
 
 
 const handleRemixRequest = createRequestHandler(remixBuild, "production");

@@ -194,6 +194,14 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const store = await connectStore(p.user, p.shop);
     return { values: { id: store.id }, marks: [store.id, store.shop] };
   },
+  async videoJob(p) {
+    // A video pin from a standard video template over a photo of the demo blog (the queue and the FFmpeg service make it).
+    const title = p.mark("video");
+    const created = await p.ok(202, "/videoApi/video/createFFMPEGVideo", {
+      post: { id: "post-1", templateType: "std-video-panel-02", title, allImages: [`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`] },
+    });
+    return { values: { id: created.jobId }, marks: [created.jobId, created.videoFileName, created.videoURL] };
+  },
   async shopifyCharge(p) {
     p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);

@@ -24,7 +24,8 @@ export type ResourceKind =
   | "lifetimeSession"
   | "paypalSubscription"
   | "shopProfile"
-  | "shopifyStore";
+  | "shopifyStore"
+  | "videoJob";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -262,6 +263,12 @@ export const ROUTES: Record<string, RouteExample> = {
       { kind: "media", field: "videoThumbnail", by: "url" },
     ],
   },
+  "POST /videoApi/video/createFFMPEGVideo": {
+    slow: true,
+    body: { post: { ...post, templateType: "std-video-panel-02" } },
+    notOwned: { "post.id": "the post's id in the caller's own generator grid: it names nothing stored" },
+  },
+  "GET /videoApi/video/getVideoJob/:jobId": { params: { jobId: "00000000-0000-4000-8000-000000000000" }, owns: { kind: "videoJob", param: "jobId" } },
 };
 
 /**

@@ -46,7 +46,11 @@ export const videoJobs = sqliteTable(
   {
     id: text("id").primaryKey(),
     userId: text("user_id"),
-    status: text("status", { enum: ["queued", "dispatched", "failed"] }).notNull(),
+    status: text("status", { enum: ["queued", "rendering", "done", "failed"] }).notNull(),
+    /** 0..1, as the video service reports it. */
+    progress: real("progress").notNull().default(0),
+    /** The finished video's length. */
+    durationSeconds: real("duration_seconds"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     payload: text("payload", { mode: "json" }).notNull(),

@@ -108,7 +108,7 @@ function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, ?3 - g.granted, 'grant', ?4, ?5, ?6
      FROM (SELECT coalesce(sum(amount), 0) AS granted FROM credit_ledger
-           WHERE user_id = ?2 AND amount > 0 AND created_at >= ?6 AND created_at < ?7 ${counted}) AS g
+           WHERE user_id = ?2 AND ${GRANT_ROW} AND created_at >= ?6 AND created_at < ?7 ${counted}) AS g
      WHERE ?3 - g.granted > 0
      ON CONFLICT (user_id, reference) DO NOTHING`,
   ).bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);
@@ -122,13 +122,22 @@ function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
  * month takes nothing back. `?cap` is the plan's monthly amount.
  */
 const usableGrants = (cap: string) =>
-  `min(coalesce(sum(CASE WHEN amount > 0 THEN amount END), 0),
-       max(${cap}, coalesce(sum(CASE WHEN amount > 0 AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0)))`;
+  `min(coalesce(sum(CASE WHEN ${GRANT_ROW} THEN amount END), 0),
+       max(${cap}, coalesce(sum(CASE WHEN ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0)))`;
+
+/**
+ * A reversal (reverseCredits) is a positive row whose reference is its
+ * spend's with "reversal:" in front: it is not a grant, it takes its spend
+ * back, so it counts with the spends (as a negative spend) and never in grants.
+ */
+export const REVERSAL_PREFIX = "reversal:";
+const GRANT_ROW = `amount > 0 AND reference NOT LIKE '${REVERSAL_PREFIX}%'`;
+const SPEND_ROW = `(amount < 0 OR reference LIKE '${REVERSAL_PREFIX}%')`;
 
 function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   return env.DB.prepare(
     `SELECT ${usableGrants("?4")} AS granted,
-            coalesce(-sum(CASE WHEN amount < 0 THEN amount END), 0) AS spent
+            coalesce(-sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS spent
      FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3`,
   ).bind(period.userId, period.start, period.end, period.creditsPerMonth);
 }
@@ -142,7 +151,7 @@ function spendStatement(env: Env, period: CreditPeriod, spend: CreditSpend, refe
   return env.DB.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, -?3, ?4, ?5, ?6, ?7
-     FROM (SELECT ${usableGrants("?10")} + coalesce(sum(CASE WHEN amount < 0 THEN amount END), 0) AS balance FROM credit_ledger
+     FROM (SELECT ${usableGrants("?10")} + coalesce(sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS balance FROM credit_ledger
            WHERE user_id = ?2 AND created_at >= ?8 AND created_at < ?9) AS b
      WHERE b.balance >= ?3
      ON CONFLICT (user_id, reference) DO NOTHING
@@ -204,6 +213,26 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
   if (spent.results.length > 0) return { charged: true };
   if (before.results.length > 0) return { charged: false };
   throw new OutOfCredits();
+}
+
+/**
+ * Gives a spend back (docs/decisions/032-video-service.md): writes its
+ * reversal, a row of the opposite amount under "reversal:<reference>", dated
+ * like the spend so it restores the billing month that paid. Once per spend
+ * (the reference is unique per user); a spend never made is not reversed.
+ * Answers whether credits were given back now.
+ */
+export async function reverseCredits(env: Env, userId: string, reference: string, reason: string): Promise<{ reversed: boolean; amount: number }> {
+  const row = await env.DB.prepare(
+    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+     SELECT ?1, user_id, -amount, category, ?2, '${REVERSAL_PREFIX}' || reference, created_at
+     FROM credit_ledger WHERE user_id = ?3 AND reference = ?4 AND amount < 0
+     ON CONFLICT (user_id, reference) DO NOTHING
+     RETURNING amount`,
+  )
+    .bind(crypto.randomUUID(), reason, userId, reference)
+    .first<{ amount: number }>();
+  return { reversed: row !== null, amount: row?.amount ?? 0 };
 }
 
 function historyStatement(env: Env, userId: string, item: PinHistoryItem, reference: string, historyId: string, now: number): D1PreparedStatement {
