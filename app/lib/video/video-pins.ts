@@ -2,6 +2,7 @@ import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest.ts";
 import type { Post } from "../../../contracts/post.ts";
 import { isWebUrl, type PinRefusalReason, type ScheduleResponse } from "../../../contracts/scheduling-api.ts";
 import type { UploadVideoToPinterestResponse } from "../../../contracts/pinterest-media.ts";
+import { VIDEO_FAILED_MESSAGE, type VideoJobState } from "../../../contracts/video.ts";
 import { ApiError, apiJson } from "../api-client.ts";
 import { creditsMayHaveChanged } from "../credit-events.ts";
 import { fitText, pinRefusalText, referenceHash, targetKey, type ScheduleTarget } from "../pinterest/bulk-schedule.ts";
@@ -17,24 +18,12 @@ import { scheduleFailureMessage, type NewPinBody } from "../pinterest/scheduling
  */
 
 /** What a user sees when a video could not be made (spec section 8). */
-export const VIDEO_PIN_FAILED_MESSAGE = "Unable to create video pin";
+export const VIDEO_PIN_FAILED_MESSAGE = VIDEO_FAILED_MESSAGE;
 /** The wait before each video pin scheduling call (spec section 9). */
 export const VIDEO_SCHEDULE_WAIT_MS = 100;
 
-export type VideoJobStatus = "queued" | "rendering" | "done" | "failed";
-
 /** GET /videoApi/video/getVideoJob/:jobId (and, with status "queued", the 202 of createFFMPEGVideo). */
-export interface VideoJob {
-  jobId: string;
-  status: VideoJobStatus;
-  /** 0..1 */
-  progress?: number;
-  videoURL: string;
-  videoFileName: string;
-  videoThumbnail: string;
-  durationSeconds?: number;
-  message?: string;
-}
+export type VideoJob = Omit<VideoJobState, "progress"> & { progress?: number };
 
 /** POST /videoApi/video/createFFMPEGVideo {post}: the job, queued (its credits are charged now and returned if it fails). */
 export async function createVideo(post: Post, call: typeof apiJson = apiJson): Promise<VideoJob> {
