@@ -52,7 +52,7 @@ describe("video pins", () => {
     const title = ((await cards(page).first().locator("h3").textContent()) ?? "").trim();
 
     // Choose a video template by keyboard; no video of the library: the pin's picture zooms and pans.
-    await page.getByRole("button", { name: "Make a video pin of pin 1" }).click();
+    await page.getByRole("button", { name: "Make video of pin 1" }).click();
     const dialog = page.getByRole("dialog", { name: "Make a video pin" });
     const templates = dialog.getByRole("group", { name: "Video template" }).getByRole("radio");
     await expect.poll(() => templates.count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
@@ -62,14 +62,18 @@ describe("video pins", () => {
     await dialog.getByText("No video chosen: the pin's picture slowly zooms and pans there instead.").waitFor();
     expect(await seriousAxeViolations(page, "video pin dialog")).toEqual([]);
     await dialog.getByRole("button", { name: "Create video" }).click();
-    await expect.poll(() => dialog.count()).toBe(0);
+    // Creating renders the template around its video box first: it may take a few seconds.
+    await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
 
     // Its card shows where the job stands, with a progress bar, then the video.
     const card = videoCards(page).first();
     await card.getByRole("heading", { name: title }).waitFor();
     await card.getByText("Video with caption", { exact: true }).waitFor();
     const bar = card.getByRole("progressbar");
-    if (await bar.count()) expect(Number(await bar.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(0);
+    // A new card starts queued: its bar is there with a value from 0 to 100 until the video is done.
+    await bar.waitFor();
+    expect(Number(await bar.getAttribute("aria-valuenow"))).toBeGreaterThanOrEqual(0);
+    expect(await bar.getAttribute("aria-valuetext")).toMatch(/^(Queued|Rendering \(\d+%\)|Done)$/);
     const player = card.locator("video");
     await player.waitFor({ timeout: 180_000 });
     const videoURL = (await player.getAttribute("src")) ?? "";
@@ -95,7 +99,7 @@ describe("video pins", () => {
     await schedule.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 5_000));
     await schedule.getByRole("button", { name: "Schedule 1 pin" }).click();
     await page.getByText(`1 video pin scheduled to ${BOARD}`, { exact: true }).first().waitFor({ timeout: 60_000 });
-    await card.getByRole("button", { name: "Schedule video pin 1" }).filter({ hasText: "Scheduled" }).waitFor();
+    await card.getByRole("button", { name: "Scheduled video pin 1" }).waitFor();
 
     // The stand-in processed the upload, and the scheduler posts the pin with that media id.
     const media = await sandboxJson<{ media_id: string; status: string; uploaded_bytes: number }[]>(`/pinterest/media?username=${username}`);
@@ -137,7 +141,7 @@ describe("video pins", () => {
     });
     expect(fault.ok).toBe(true);
     try {
-      await page.getByRole("button", { name: "Make a video pin of pin 1" }).click();
+      await page.getByRole("button", { name: "Make video of pin 1" }).click();
       const dialog = page.getByRole("dialog", { name: "Make a video pin" });
       await expect.poll(() => dialog.getByRole("radio").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
       await dialog.getByRole("button", { name: "Create video" }).click();

@@ -75,7 +75,7 @@ export function PostCard({ post, index, selected, canPostAnyway = false, actions
         <button type="button" className="chip-button" onClick={() => actions.onSchedule(post)} disabled={post.isScheduling} aria-label={`Schedule pin ${index + 1}`}>
           Schedule
         </button>
-        <button type="button" className="chip-button" onClick={() => actions.onMakeVideo(post)} aria-label={`Make a video pin of pin ${index + 1}`}>
+        <button type="button" className="chip-button" onClick={() => actions.onMakeVideo(post)} aria-label={`Make video of pin ${index + 1}`}>
           Make video
         </button>
         <Link className="chip-button" to={`/singlePin?postID=${encodeURIComponent(post.id)}`} aria-label={`Open pin ${index + 1} on its own page`}>

@@ -327,7 +327,7 @@ function VideoPinCard({ video, number, busy, onSchedule, onRemove }: { video: Vi
             <a className="chip-button" href={job.videoURL} download={job.videoFileName} aria-label={`Download video pin ${number}`}>
               Download
             </a>
-            <button type="button" className="chip-button" disabled={busy || video.isScheduling || video.isScheduled} onClick={onSchedule} aria-label={`Schedule video pin ${number}`}>
+            <button type="button" className="chip-button" disabled={busy || video.isScheduling || video.isScheduled} onClick={onSchedule} aria-label={`${video.isScheduled ? "Scheduled" : "Schedule"} video pin ${number}`}>
               {video.isScheduled ? "Scheduled" : "Schedule"}
             </button>
           </>
