@@ -118,8 +118,8 @@ describe("video pins", () => {
     await page.close();
   });
 
-  it("says 'Unable to create video pin' when the video service keeps failing, and the credits come back", async () => {
-    const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
+  it("says 'Unable to create video pin' when the video service keeps failing, and the credits come back (on a phone)", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await signUpVerified(page);
     await page.goto("/generate");
     await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
@@ -144,6 +144,7 @@ describe("video pins", () => {
       await page.getByRole("button", { name: "Make video of pin 1" }).click();
       const dialog = page.getByRole("dialog", { name: "Make a video pin" });
       await expect.poll(() => dialog.getByRole("radio").count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(10);
+      expect(await overflowing(page), "the dialog fits the phone").toEqual([]);
       await dialog.getByRole("button", { name: "Create video" }).click();
       const card = videoCards(page).first();
       await card.getByRole("progressbar").waitFor();
@@ -152,6 +153,7 @@ describe("video pins", () => {
       expect(await card.locator("video").count()).toBe(0);
       expect(await card.getByRole("button", { name: "Schedule video pin 1" }).count()).toBe(0);
       await expect.poll(remaining, { timeout: 20_000 }).toBe(before);
+      expect(await overflowing(page), "the failed card fits the phone").toEqual([]);
     } finally {
       await fetch(`${sandboxUrl()}/__sandbox/faults`, { method: "DELETE" });
     }
