@@ -150,7 +150,8 @@ function faultProblem(input: Record<string, unknown>): string | null {
 
 async function forward(request: Request, target: string) {
   const headers = new Headers(request.headers);
-  headers.delete("host");
+  // Hop-by-hop headers are the proxy's own: the body is re-sent whole, with its own length.
+  for (const name of ["host", "transfer-encoding", "connection", "content-length", "keep-alive"]) headers.delete(name);
   try {
     const body = request.method === "GET" || request.method === "HEAD" ? undefined : await request.arrayBuffer();
     const response = await fetch(target, { method: request.method, headers, body, redirect: "manual" });

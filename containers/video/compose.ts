@@ -44,7 +44,7 @@ export interface EncodeSettings {
 
 export function encodeSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): EncodeSettings {
   return {
-    preset: env.VIDEO_X264_PRESET || "veryfast",
+    preset: env.VIDEO_X264_PRESET || "ultrafast",
     crf: Number(env.VIDEO_CRF || 23),
     fps: Number(env.VIDEO_FPS || 25),
     maxrateKbps: Number(env.VIDEO_MAXRATE_KBPS || 5000),
@@ -105,7 +105,7 @@ export function composeArgs(input: ComposeInput): { args: string[]; seconds: num
   const clipAudio = probe.kind === "video" && probe.hasAudio;
   if (!clipAudio) args.push("-f", "lavfi", "-t", String(seconds), "-i", "anullsrc=channel_layout=stereo:sample_rate=44100");
 
-  const still = (label: string, out: string) => `[${label}]scale=${VIDEO_WIDTH}:${VIDEO_HEIGHT},setsar=1,loop=loop=-1:size=1:start=0,setpts=N/${fps}/TB[${out}]`;
+  const still = (label: string, out: string) => `[${label}]scale=${VIDEO_WIDTH}:${VIDEO_HEIGHT},setsar=1,format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${fps}/TB[${out}]`;
   let moving: string;
   if (probe.kind === "video") {
     moving = `[2:v]scale=${box.width}:${box.height}:force_original_aspect_ratio=increase,crop=${box.width}:${box.height},setsar=1,fps=${fps},setpts=PTS-STARTPTS[clip]`;

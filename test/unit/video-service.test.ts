@@ -2,6 +2,8 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { probe, probeWithFfmpeg } from "../../containers/video/ffmpeg.ts";
 import { startVideoService } from "../../containers/video/server.ts";
 import { ffprobeJson, jobForm, makeVideoFixtures, type VideoFixtures } from "../support/video-fixtures.ts";
 
@@ -168,4 +170,33 @@ describe("video service", () => {
     expect(await readdir(root)).toEqual([]);
     expect((await fetch(`${hasty.url}/jobs/slow/video`)).status).toBe(409);
   }, 60_000);
+
+  it("judges files the same way with ffprobe and, where there is none (the npm build of ffmpeg), from ffmpeg's own report", async () => {
+    const installer = (createRequire(import.meta.url)("@ffmpeg-installer/ffmpeg") as { path: string }).path;
+    const expectations: [string, object | null][] = [
+      [fixtures.clip, { kind: "video", width: 1280, height: 720, hasAudio: true, videoCodec: "h264" }],
+      [fixtures.silentClip, { kind: "video", width: 640, height: 360, hasAudio: false }],
+      [fixtures.photo, { kind: "image", width: 1600, height: 1000 }],
+      [fixtures.overlay, { kind: "image", width: 1000, height: 1500 }],
+      [fixtures.notVideo, null],
+    ];
+    const previous = process.env.FFMPEG_PATH;
+    try {
+      for (const [file, expected] of expectations) {
+        const byFfprobe = await probe(file);
+        process.env.FFMPEG_PATH = installer;
+        const byReport = await probeWithFfmpeg(file);
+        if (previous === undefined) delete process.env.FFMPEG_PATH;
+        else process.env.FFMPEG_PATH = previous;
+        for (const found of [byFfprobe, byReport]) {
+          if (expected === null) expect(found, file).toBeNull();
+          else expect(found, file).toMatchObject(expected);
+        }
+        if (byFfprobe?.kind === "video") expect(byReport!.durationSeconds).toBeCloseTo(byFfprobe.durationSeconds, 1);
+      }
+    } finally {
+      if (previous === undefined) delete process.env.FFMPEG_PATH;
+      else process.env.FFMPEG_PATH = previous;
+    }
+  });
 });

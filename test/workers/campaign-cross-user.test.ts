@@ -200,6 +200,13 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const created = await p.ok(202, "/videoApi/video/createFFMPEGVideo", {
       post: { id: "post-1", templateType: "std-video-panel-02", title, allImages: [`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`] },
     });
+    // Made to the end, so the job's row no longer changes while the campaign compares A's data.
+    let state = created;
+    while (state.status !== "done") {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      state = await p.ok(200, `/videoApi/video/getVideoJob/${created.jobId}`, undefined, "GET");
+      if (state.status === "failed") throw new Error(`${p.label}: the video job failed`);
+    }
     return { values: { id: created.jobId }, marks: [created.jobId, created.videoFileName, created.videoURL] };
   },
   async shopifyCharge(p) {

@@ -16,12 +16,55 @@ export interface VideoServiceJob {
   error?: string;
 }
 
+/** A file part: bytes, or a stream (an R2 object's body, so a large clip never sits in the worker's memory). */
+export type VideoJobFile = Uint8Array | ReadableStream<Uint8Array>;
+
 export interface VideoJobSubmission {
   jobId: string;
   spec: { box: { x: number; y: number; width: number; height: number }; durationSeconds?: number; trimStart?: number };
-  overlay: Blob;
-  base: Blob;
-  source: Blob;
+  overlay: VideoJobFile;
+  base: VideoJobFile;
+  source: VideoJobFile;
+}
+
+/** A multipart/form-data body written as it is sent: text fields, then the files streamed one after another. */
+export function multipartBody(fields: Record<string, string>, files: Record<string, VideoJobFile>): { body: ReadableStream<Uint8Array>; contentType: string } {
+  const boundary = `----pinboard-video-${crypto.randomUUID()}`;
+  const encoder = new TextEncoder();
+  const header = (name: string, file: boolean) =>
+    encoder.encode(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${file ? `; filename="${name}"` : ""}\r\n` +
+        (file ? "Content-Type: application/octet-stream\r\n" : "") +
+        "\r\n",
+    );
+  async function* chunks(): AsyncGenerator<Uint8Array> {
+    for (const [name, value] of Object.entries(fields)) {
+      yield header(name, false);
+      yield encoder.encode(`${value}\r\n`);
+    }
+    for (const [name, file] of Object.entries(files)) {
+      yield header(name, true);
+      if (file instanceof Uint8Array) yield file;
+      else {
+        const reader = file.getReader();
+        for (let part = await reader.read(); !part.done; part = await reader.read()) yield part.value;
+      }
+      yield encoder.encode("\r\n");
+    }
+    yield encoder.encode(`--${boundary}--\r\n`);
+  }
+  const iterator = chunks();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await iterator.return(undefined);
+    },
+  });
+  return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 function base(env: Pick<Env, "VIDEO_SERVICE_URL">) {
@@ -31,13 +74,8 @@ function base(env: Pick<Env, "VIDEO_SERVICE_URL">) {
 
 /** Hands a job over with all its inputs (the service never calls back). 400 from the service: the inputs are unusable. */
 export async function submitVideoJob(env: Pick<Env, "VIDEO_SERVICE_URL">, job: VideoJobSubmission): Promise<VideoServiceJob> {
-  const form = new FormData();
-  form.set("jobId", job.jobId);
-  form.set("spec", JSON.stringify(job.spec));
-  form.set("overlay", job.overlay, "overlay.png");
-  form.set("base", job.base, "base.jpg");
-  form.set("source", job.source, "source");
-  const response = await providerFetch("video", `${base(env)}/jobs`, { method: "POST", body: form, timeoutMs: 60_000 });
+  const { body, contentType } = multipartBody({ jobId: job.jobId, spec: JSON.stringify(job.spec) }, { overlay: job.overlay, base: job.base, source: job.source });
+  const response = await providerFetch("video", `${base(env)}/jobs`, { method: "POST", headers: { "content-type": contentType }, body, timeoutMs: 120_000 });
   return (await response.json()) as VideoServiceJob;
 }
 

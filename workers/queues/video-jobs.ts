@@ -33,10 +33,11 @@ export async function enqueueVideoJob(env: Pick<Env, "DB" | "VIDEO_JOBS">, job: 
 /** An input the job needs is gone from R2: no retry can help. */
 class MissingInput extends Error {}
 
-async function blobOf(env: Env, key: string): Promise<Blob> {
+/** An input's bytes as a stream straight from R2 (a clip may be large). */
+async function inputOf(env: Env, key: string): Promise<ReadableStream<Uint8Array>> {
   const object = await env.MEDIA.get(key);
   if (!object) throw new MissingInput(`The job's input ${key.split("/").pop()} is missing from storage`);
-  return object.blob();
+  return object.body as ReadableStream<Uint8Array>;
 }
 
 /**
@@ -49,7 +50,7 @@ async function makeVideo(env: Env, jobId: string, payload: VideoJobPayload, atte
   await setState({ status: "rendering", attempts });
   let state: VideoServiceJob | null = await getVideoServiceJob(env, jobId);
   if (!state || state.status === "failed") {
-    const [base, overlay, source] = await Promise.all([blobOf(env, payload.inputs.base), blobOf(env, payload.inputs.overlay), blobOf(env, payload.inputs.source)]);
+    const [base, overlay, source] = await Promise.all([inputOf(env, payload.inputs.base), inputOf(env, payload.inputs.overlay), inputOf(env, payload.inputs.source)]);
     state = await submitVideoJob(env, { jobId, spec: { box: payload.box }, base, overlay, source });
   }
   const deadline = Date.now() + VIDEO_FOLLOW_LIMIT_MS;

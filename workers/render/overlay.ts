@@ -77,3 +77,44 @@ export function encodePng(bitmap: Bitmap, level: 1 | 6 = 6): Uint8Array {
   }
   return out;
 }
+
+/**
+ * Rounds a video box's corners: where the rounded box does not cover a pixel
+ * (anti-aliased at the edge), what lies under the video (`base`) shows
+ * through, laid under the overlay's own pixels there. ffmpeg then draws the
+ * video as a plain rectangle.
+ */
+export function roundVideoCorners(overlay: Bitmap, base: Bitmap, box: { x: number; y: number; width: number; height: number }, radius: number) {
+  const r = Math.min(radius, box.width / 2, box.height / 2);
+  if (!(r > 0)) return;
+  const o = overlay.data;
+  const b = base.data;
+  const size = Math.ceil(r) + 1;
+  const x0 = Math.round(box.x);
+  const y0 = Math.round(box.y);
+  const w = Math.round(box.width);
+  const h = Math.round(box.height);
+  for (let ty = 0; ty < h; ty++) {
+    if (ty >= size && ty < h - size) continue;
+    const cy = y0 + ty;
+    if (cy < 0 || cy >= overlay.height) continue;
+    for (let tx = 0; tx < w; tx++) {
+      if (tx >= size && tx < w - size) continue;
+      const cx = x0 + tx;
+      if (cx < 0 || cx >= overlay.width) continue;
+      // Coverage of the pixel centre by the rounded box (1 px anti-aliasing).
+      const px = tx + 0.5;
+      const py = ty + 0.5;
+      const ccx = px < r ? r : px > w - r ? w - r : px;
+      const ccy = py < r ? r : py > h - r ? h - r : py;
+      const coverage = Math.max(0, Math.min(1, r - Math.hypot(px - ccx, py - ccy) + 0.5));
+      const under = 1 - coverage;
+      if (under <= 0) continue;
+      const i = (cy * overlay.width + cx) * 4;
+      const top = o[i + 3] / 255;
+      const alpha = top + under * (1 - top);
+      for (let c = 0; c < 3; c++) o[i + c] = (o[i + c] * top + b[i + c] * under * (1 - top)) / alpha;
+      o[i + 3] = alpha * 255;
+    }
+  }
+}

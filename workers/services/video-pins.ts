@@ -10,7 +10,7 @@ import { pinFileName } from "../domain/file-names.ts";
 import type { Env } from "../env.ts";
 import { mediaKeyOf, mediaUrl, putMedia } from "../media/store.ts";
 import { enqueueVideoJob } from "../queues/video-jobs.ts";
-import { differenceMatte, encodePng } from "../render/overlay.ts";
+import { differenceMatte, encodePng, roundVideoCorners } from "../render/overlay.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import type { User } from "./accounts.ts";
@@ -71,14 +71,17 @@ function pictureFor(layer: VideoLayer, content: PostContent): string | null {
 }
 
 /** The pin's pixels under the video (background and lower layers, opaque) and over it (transparent PNG). */
-async function renderLayers(env: Env, design: TemplateDesign, videoIndex: number, content: PostContent) {
+export async function renderVideoLayers(env: Env, design: TemplateDesign, videoIndex: number, content: PostContent) {
   const deps = { fonts: workerFontLoader(env), pictures: pictureSourceFor(env) };
   const below = await renderPin({ ...design, layers: design.layers.slice(0, videoIndex) }, content, deps, 92);
   const above = design.layers.slice(videoIndex + 1).map(overlayLayer);
   const still = { ...content, fixLowContrastText: false };
   const onBlack = await renderPin({ ...design, background: "#000000", layers: above }, still, deps);
   const onWhite = await renderPin({ ...design, background: "#ffffff", layers: above }, still, deps);
-  return { base: below.jpeg, overlay: encodePng(differenceMatte(onBlack.pixels, onWhite.pixels)) };
+  const overlay = differenceMatte(onBlack.pixels, onWhite.pixels);
+  const layer = design.layers[videoIndex] as VideoLayer;
+  roundVideoCorners(overlay, below.pixels, layer, layer.borderRadius ?? 0);
+  return { base: below.jpeg, overlay: encodePng(overlay) };
 }
 
 /** POST /videoApi/video/createFFMPEGVideo: validates, renders, stores, charges once and queues. */
@@ -108,7 +111,7 @@ export async function createVideoPin(env: Env, user: User, post: Post, chargeRef
   }
 
   await requireCredits(env, user.id, CREDIT_COSTS.video);
-  const { base, overlay } = await renderLayers(env, design, videoIndex, content);
+  const { base, overlay } = await renderVideoLayers(env, design, videoIndex, content);
 
   const jobId = crypto.randomUUID();
   const inputPrefix = `${prefix}video-jobs/${jobId}/`;
