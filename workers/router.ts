@@ -14,7 +14,7 @@ import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
 import { paypalApi } from "./api/paypal.ts";
-import { pinterestApi } from "./api/pinterest.ts";
+import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
 import { referralsApi } from "./api/referrals.ts";
@@ -76,6 +76,7 @@ highMemLimitApi.route("/", aiHighMem);
 /** /videoApi: video creation and upload calls. */
 const videoApi = new Hono<AppBindings>();
 videoApi.route("/", schedulingVideo);
+videoApi.route("/", pinterestVideo);
 videoApi.route("/", videoPins);
 
 

@@ -397,6 +397,28 @@ describe("pins", () => {
     const read = async () => (await (await api(tokens.access_token, `/media/${upload.media_id}`)).json()).status;
     expect([await read(), await read()]).toEqual(["processing", "failed"]);
   });
+
+  it("processes an account's uploads as its media plan says, and lists the account's uploads newest first", async () => {
+    const tokens = await connect("jane_pins");
+    expect((await control("/media-processing", { username: "jane_pins", registeredReads: 2, processingReads: 3, outcome: "failed" })).status).toBe(201);
+    expect((await control("/media-processing", { username: "jane_pins", processingReads: -1 })).status).toBe(400);
+    const first = await (await api(tokens.access_token, "/media", { json: { media_type: "video" } })).json();
+    const upload = await (await api(tokens.access_token, "/media", { json: { media_type: "video" } })).json();
+    const form = new FormData();
+    for (const [name, value] of Object.entries(upload.upload_parameters as Record<string, string>)) form.append(name, value);
+    form.append("file", new Blob([fakeMp4()]), "clip.mp4");
+    expect((await fetch(upload.upload_url, { method: "POST", body: form })).status).toBe(204);
+    const read = async () => (await (await api(tokens.access_token, `/media/${upload.media_id}`)).json()).status;
+    const statuses = [];
+    for (let i = 0; i < 7; i += 1) statuses.push(await read());
+    expect(statuses).toEqual(["registered", "registered", "processing", "processing", "processing", "failed", "failed"]);
+
+    const page = await (await api(tokens.access_token, "/media?page_size=1")).json();
+    expect(page.items).toEqual([{ media_id: upload.media_id, media_type: "video", status: "failed" }]);
+    const rest = await (await api(tokens.access_token, `/media?page_size=1&bookmark=${encodeURIComponent(page.bookmark)}`)).json();
+    expect(rest).toEqual({ items: [{ media_id: first.media_id, media_type: "video", status: "registered" }], bookmark: null });
+    await fetch(url("/__sandbox/pinterest/media-processing?username=jane_pins"), { method: "DELETE" });
+  });
 });
 
 describe("rate limit", () => {

@@ -217,3 +217,25 @@ describe("the template gallery's sample content", () => {
     }
   });
 });
+
+describe("video templates", () => {
+  it("has at least 10 standard video templates, each with one Video layer and nothing drawn over the moving picture that only makes sense on a still", () => {
+    const videos = STANDARD_TEMPLATES.filter(({ design }) => design.family === "video");
+    expect(videos.length).toBeGreaterThanOrEqual(10);
+    for (const { id, design } of videos) {
+      const layers = design.layers as { type: string; name?: string; x: number; y: number; width: number; height: number }[];
+      const videoAt = layers.findIndex((layer) => layer.type === "Video");
+      expect(layers.filter((layer) => layer.type === "Video"), id).toHaveLength(1);
+      const box = layers[videoAt];
+      // A play button or a progress bar floats in the video's middle: Pinterest draws its own controls on a playing video.
+      const floating = layers.slice(videoAt + 1).filter((layer) => {
+        if (layer.type !== "SVG") return false;
+        const cx = layer.x + layer.width / 2;
+        const cy = layer.y + layer.height / 2;
+        return cx > box.x + box.width / 3 && cx < box.x + (2 * box.width) / 3 && cy > box.y + box.height / 3 && cy < box.y + (2 * box.height) / 3;
+      });
+      expect(floating.map((layer) => layer.name), id).toEqual([]);
+      expect(layers.filter((layer) => /play button|progress/i.test(layer.name ?? "")).map((layer) => layer.name), id).toEqual([]);
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { app as router } from "../../workers/router.ts";
 import { schedulerFor } from "../../workers/services/scheduler-index.ts";
 import { userMediaPrefix } from "../../workers/services/users.ts";
 import pacificoWoff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
+import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { approvePayPal, newShop, payHostedCheckout, sandboxSubscription, subscribe, subscribeShopify } from "./billing-support.ts";
 import { connectEtsyShop, etsyAccount, etsyShopName } from "./etsy-support.ts";
@@ -123,11 +124,15 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
   },
   async media(p) {
     const media = await uploadMedia(p, tinyPng(), `${p.mark("picture").replaceAll(" ", "-")}.png`, "image");
-    return { values: { id: media.id }, marks: [media.id, media.fileName] };
+    return { values: { id: media.id, url: media.url }, marks: [media.id, media.fileName] };
+  },
+  async video(p) {
+    const video = await uploadMedia(p, fromDataUrl(tinyMp4Url), `${p.mark("video").replaceAll(" ", "-")}.mp4`, "video");
+    return { values: { id: video.id, url: video.url }, marks: [video.id, video.fileName] };
   },
   async font(p) {
     const font = await uploadMedia(p, fromDataUrl(pacificoWoff2Url), `${p.mark("font").replaceAll(" ", "-")}.woff2`, "font");
-    return { values: { id: font.id }, marks: [font.id, font.fileName] };
+    return { values: { id: font.id, url: font.url }, marks: [font.id, font.fileName] };
   },
   async pinterestProfile(p) {
     p.profile = await connectProfile(p.user, pinterestName(`xu${p.label.toLowerCase()}`));

@@ -12,6 +12,7 @@ export type ResourceKind =
   | "draft"
   | "designProfile"
   | "media"
+  | "video"
   | "font"
   | "pinterestProfile"
   | "pinterestHandle"
@@ -32,14 +33,15 @@ export type ResourceKind =
  * path) or a query parameter, and which of the resource's values goes there:
  * its id (the default), or another one it is known by ("name" for a design
  * profile by name, "refresh" for the refresh handle of a Pinterest profile,
- * "woocommerce" for the id of a shop profile that is a WooCommerce store).
+ * "woocommerce" for the id of a shop profile that is a WooCommerce store,
+ * "url" for a media item's address under /media/).
  */
 export interface OwnedSlot {
   kind: ResourceKind;
   param?: string;
   field?: string;
   query?: string;
-  by?: "id" | "name" | "refresh" | "woocommerce";
+  by?: "id" | "name" | "refresh" | "woocommerce" | "url";
 }
 
 export interface RouteExample {
@@ -278,6 +280,15 @@ export const ROUTES: Record<string, RouteExample> = {
   "GET /earn": { public: true },
   "GET /influencer": { public: true, query: { name: "jane" } },
   "GET /influencer/:name": { public: true, params: { name: "jane" }, notOwned: { name: "an affiliate's public link name" } },
+  "POST /videoApi/pinterestAPI/uploadVideoToPinterest": {
+    slow: true,
+    body: { videoURL: "http://app.test/media/users/u1/media/v1.mp4", videoThumbnail: "http://app.test/media/users/u1/media/t1.jpg", access_token: "x" },
+    owns: { kind: "pinterestHandle", field: "access_token" },
+    alsoOwns: [
+      { kind: "video", field: "videoURL", by: "url" },
+      { kind: "media", field: "videoThumbnail", by: "url" },
+    ],
+  },
   "POST /videoApi/video/createFFMPEGVideo": {
     slow: true,
     body: { post: { ...post, templateType: "std-video-panel-02" } },

@@ -6,7 +6,7 @@ import { RateLimited } from "../services/rate-limit.ts";
 /** JSON error bodies for every API router: `{ error, field? }`. */
 export function apiError(
   c: Context,
-  status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 423 | 429 | 500 | 502 | 503,
+  status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 423 | 429 | 500 | 502 | 503 | 504,
   error: string,
   field?: string,
   details?: Record<string, string>,

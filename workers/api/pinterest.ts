@@ -22,6 +22,8 @@ import {
   refreshHandle,
   removeProfile,
 } from "../services/pinterest-connection.ts";
+import { UploadVideoToPinterestBody, type UploadVideoToPinterestResponse } from "../../contracts/pinterest-media.ts";
+import { uploadVideoToPinterest } from "../services/pinterest-media.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
@@ -84,4 +86,11 @@ pinterestApi.post("/pinterestAPI/getBoardSections", requireUser, valid("json", B
 pinterestApi.post("/pinterestAPI/createPinterestBoard", requireUser, valid("json", CreateBoardBody), async (c) => {
   const { access_token, ...board } = c.req.valid("json");
   return c.json({ board: await createBoard(c.env, c.var.auth.user, access_token, board) }, 201);
+});
+
+/** /videoApi/pinterestAPI/uploadVideoToPinterest: one of the caller's videos to Pinterest's media upload, answered once processed. */
+export const pinterestVideo = router();
+
+pinterestVideo.post("/pinterestAPI/uploadVideoToPinterest", requireUser, valid("json", UploadVideoToPinterestBody), async (c) => {
+  return c.json((await uploadVideoToPinterest(c.env, c.var.auth.user, c.req.valid("json"))) satisfies UploadVideoToPinterestResponse);
 });

@@ -4,7 +4,7 @@
  * upgradeUrl when credits ran out).
  */
 export class ServiceError extends Error {
-  readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 423 | 429 | 500 | 502 | 503;
+  readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 422 | 423 | 429 | 500 | 502 | 503 | 504;
   readonly field?: string;
   readonly details?: Record<string, string>;
   constructor(status: ServiceError["status"], message: string, field?: string, details?: Record<string, string>) {

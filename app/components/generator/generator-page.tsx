@@ -24,6 +24,8 @@ import { warmPreviews } from "../templates/preview-queue.ts";
 import { SourceForm } from "./source-form.tsx";
 import { storeGridPosts } from "./grid-storage.ts";
 import { useGenerator, type Busy } from "./use-generator.ts";
+import { useVideoPins, VideoPinDialog, VideoPinsSection, videoTemplatesOf } from "./video-pins.tsx";
+import type { Template } from "../../../contracts/template.ts";
 import type { GenerationPlan } from "../../lib/products/chosen-products.ts";
 import { takeProductsForGenerator } from "../../lib/products/handover.ts";
 import { DialogActions } from "../dialog-actions.tsx";
@@ -78,6 +80,10 @@ function Generator() {
   const [toSchedule, setToSchedule] = useState<string[] | null>(null);
   /** Posts the 48-hour rule refused, with where they were to go: "Post it anyway" sends them there again. */
   const [duplicates, setDuplicates] = useState<ReadonlyMap<string, ScheduleTarget>>(new Map());
+  /** The post the video pin dialog is open for, and the video templates it offers. */
+  const [videoFor, setVideoFor] = useState<string | null>(null);
+  const [videoTemplates, setVideoTemplates] = useState<Template[]>([]);
+  const videoPins = useVideoPins(toast);
   const readyCount = useRef(0);
   const drawerClose = useRef<HTMLButtonElement>(null);
   /** Products handed over by /products: generated once design settings have loaded. */
@@ -249,6 +255,13 @@ function Generator() {
     onDelete: (post) => setConfirmDelete(new Set([post.id])),
     onDownload: (post) => void downloadOnePin(post, { bypassResize: settings.bypassResize, setFlags, toast }),
     onSchedule: (post) => setToSchedule([post.id]),
+    onMakeVideo: (post) => {
+      setVideoFor(post.id);
+      generator.standardTemplates().then(
+        (templates) => setVideoTemplates(videoTemplatesOf(templates)),
+        (error: unknown) => toast({ title: "Unable to get the templates", description: reasonOf(error), kind: "error" }),
+      );
+    },
     onPostAnyway: (post) => {
       const target = duplicates.get(post.id);
       if (target) void schedule([post.id], { ...target, allowDuplicate: true });
@@ -423,6 +436,8 @@ function Generator() {
 
         {busy ? <BusyBar busy={busy} /> : null}
 
+        <VideoPinsSection videoPins={videoPins} pinterest={pinterest} toast={toast} disabled={working} />
+
         {posts.length === 0 ? (
           <div className="generator__empty">
             {busy ? null : (
@@ -461,6 +476,7 @@ function Generator() {
         onCancel={() => setToSchedule(null)}
         onConfirm={(target) => toSchedule && void schedule(toSchedule, target)}
       />
+      <VideoPinDialog post={posts.find((post) => post.id === videoFor) ?? null} templates={videoTemplates} onCancel={() => setVideoFor(null)} onCreate={videoPins.create} />
       {pinterest.reauthorizeDialog}
       <DraftsDialog open={draftsOpen} onClose={() => setDraftsOpen(false)} onLoad={loadDraft} />
       <NameDialog

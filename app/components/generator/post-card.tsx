@@ -11,6 +11,8 @@ export interface PostCardActions {
   onDelete(post: Post): void;
   onDownload(post: Post): void;
   onSchedule(post: Post): void;
+  /** Opens the choice of a video template (and video) to make a video pin of the post. */
+  onMakeVideo(post: Post): void;
   /** Schedules again a post the 48-hour rule refused, allowing the duplicate. */
   onPostAnyway(post: Post): void;
   onSelect(post: Post, selected: boolean): void;
@@ -72,6 +74,9 @@ export function PostCard({ post, index, selected, canPostAnyway = false, actions
         </button>
         <button type="button" className="chip-button" onClick={() => actions.onSchedule(post)} disabled={post.isScheduling} aria-label={`Schedule pin ${index + 1}`}>
           Schedule
+        </button>
+        <button type="button" className="chip-button" onClick={() => actions.onMakeVideo(post)} aria-label={`Make video of pin ${index + 1}`}>
+          Make video
         </button>
         <Link className="chip-button" to={`/singlePin?postID=${encodeURIComponent(post.id)}`} aria-label={`Open pin ${index + 1} on its own page`}>
           Open

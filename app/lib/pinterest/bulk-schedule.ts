@@ -51,10 +51,16 @@ export function fitText(text: string, max: number): string {
 }
 
 /** A short stable hash (FNV-1a) for references. */
-function hash(text: string): string {
+export function referenceHash(text: string): string {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return (h >>> 0).toString(36);
+}
+
+/** Where and when a pin goes, for its reference: posting a refused duplicate anyway is a request of its own. */
+export function targetKey(target: ScheduleTarget): string {
+  const when = `${target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue"}${target.repeatIntervalInDays ? `|every${target.repeatIntervalInDays}` : ""}${target.allowDuplicate ? "|dup" : ""}`;
+  return `${target.boardId}|${target.sectionId ?? ""}|${when}`;
 }
 
 /**
@@ -62,11 +68,9 @@ function hash(text: string): string {
  * reference makes a retried call schedule (and charge) the same pin once.
  */
 export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget): NewPinBody {
-  // Posting a refused duplicate anyway is a request of its own.
-  const when = `${target.when.type === "SpecificDate" ? `at${target.when.at}` : "queue"}${target.repeatIntervalInDays ? `|every${target.repeatIntervalInDays}` : ""}${target.allowDuplicate ? "|dup" : ""}`;
   const id = post.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 64);
   return {
-    reference: `post:${id}:${hash(`${imageURL}|${target.boardId}|${target.sectionId ?? ""}|${when}`)}`,
+    reference: `post:${id}:${referenceHash(`${imageURL}|${targetKey(target)}`)}`,
     title: fitText(post.title, PINTEREST_PIN_LIMITS.title),
     description: fitText(post.description, PINTEREST_PIN_LIMITS.description),
     altText: fitText(post.altText, PINTEREST_PIN_LIMITS.altText),

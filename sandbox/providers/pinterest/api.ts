@@ -18,6 +18,7 @@ import { chooseFault, createsFirst, faultBeforeCreate, planFor } from "./fault-r
 import { tokenEndpoint } from "./oauth.ts";
 import {
   accountFor,
+  DEFAULT_MEDIA_PROCESSING,
   freshId,
   numericId,
   pinterestState,
@@ -257,6 +258,7 @@ export function pinterestV5(state: SandboxState) {
       status: "registered",
       uploadKey,
       signature: createHmac("sha256", UPLOAD_SIGNING_KEY).update(uploadKey).digest("hex"),
+      registeredReads: 0,
       processingReads: 0,
       outcome: "succeeded",
       uploadedBytes: null,
@@ -295,12 +297,30 @@ export function pinterestV5(state: SandboxState) {
     if (!DIGITS.test(id)) return invalid(c, "'media_id' must be a string of digits.");
     const media = pinterestState(state).media.get(id);
     if (!media || media.username !== c.var.account.username) return pinterestError(c, ERRORS.mediaNotFound);
-    // Deterministic processing: the first read after the upload still sees "processing", the next the outcome.
-    if (media.status === "processing") {
-      if (media.processingReads >= 1) media.status = media.outcome;
-      else media.processingReads += 1;
+    // Deterministic processing, as the account's media plan says (by default the first read after
+    // the upload sees "processing", the next the outcome).
+    if (media.uploadedBytes !== null && media.status === "registered") {
+      if (media.registeredReads > 0) media.registeredReads -= 1;
+      else media.status = "processing";
     }
-    return c.json({ media_id: media.id, media_type: "video", status: media.status });
+    if (media.status === "processing") {
+      if (media.processingReads > 0) media.processingReads -= 1;
+      else media.status = media.outcome;
+    }
+    return c.json(mediaJson(media));
+  });
+
+  app.get("/media", (c) => {
+    const denied = requireScopes(c, ["pins:read"]);
+    if (denied) return denied;
+    const account = c.var.account;
+    const page = pageRequest(c, "media", account.username);
+    if (page instanceof Response) return page;
+    // Newest first, like the account's other lists.
+    const uploads = [...pinterestState(state).media.values()].filter((media) => media.username === account.username).reverse();
+    const offset = typeof page.bookmark?.o === "number" ? page.bookmark.o : 0;
+    const next = offset + page.pageSize < uploads.length ? encodeBookmark("media", account.username, { o: offset + page.pageSize }) : null;
+    return c.json({ items: uploads.slice(offset, offset + page.pageSize).map(mediaJson), bookmark: next });
   });
 
   app.notFound((c) => c.json({ code: 404, message: `The sandbox's Pinterest stand-in has no ${c.req.method} ${c.req.path}` }, 404));
@@ -328,15 +348,22 @@ export async function mediaUpload(c: Context, state: SandboxState) {
   if (!media || form.get("x-amz-signature") !== media.signature || typeof form.get("policy") !== "string") {
     return s3Error(c, 403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided.");
   }
-  if (media.status !== "registered") return s3Error(c, 403, "AccessDenied", "This upload was already used.");
+  if (media.uploadedBytes !== null || media.status !== "registered") return s3Error(c, 403, "AccessDenied", "This upload was already used.");
   const file = form.get("file");
   if (!file || typeof file === "string") return s3Error(c, 400, "InvalidArgument", "POST requires exactly one file upload per request (field 'file').");
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (bytes.length === 0) return s3Error(c, 400, "EntityTooSmall", "Your proposed upload is smaller than the minimum allowed object size.");
+  const plan = pinterestState(state).mediaProcessing.get(media.username) ?? DEFAULT_MEDIA_PROCESSING;
   media.uploadedBytes = bytes.length;
-  media.status = "processing";
-  media.outcome = looksLikeVideo(bytes) ? "succeeded" : "failed";
+  media.registeredReads = plan.registeredReads;
+  media.processingReads = plan.processingReads;
+  media.status = plan.registeredReads > 0 ? "registered" : "processing";
+  media.outcome = looksLikeVideo(bytes) && plan.outcome === "succeeded" ? "succeeded" : "failed";
   return c.body(null, 204);
+}
+
+function mediaJson(media: MediaRecord) {
+  return { media_id: media.id, media_type: "video", status: media.status };
 }
 
 function s3Error(c: Context, status: 400 | 403, code: string, message: string) {

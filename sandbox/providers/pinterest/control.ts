@@ -16,6 +16,7 @@ import {
   SANDBOX_CLIENT_ID,
   tokenResponse,
   USERNAME_PATTERN,
+  DEFAULT_MEDIA_PROCESSING,
   type MediaStatus,
 } from "./state.ts";
 
@@ -223,6 +224,48 @@ export function pinterestControl(state: SandboxState) {
     media.status = input.status as MediaStatus;
     media.outcome = media.status === "failed" ? "failed" : "succeeded";
     return c.json({ media_id: media.id, status: media.status });
+  });
+
+  /**
+   * {username, registeredReads?, processingReads?, outcome?}: how the account's next video uploads
+   * are processed: GETs of media/get that still answer "registered" after the upload (default 0),
+   * then "processing" (default 1), then the outcome ("succeeded" or "failed"). `DELETE` with
+   * `?username=` goes back to the default.
+   */
+  control.post("/media-processing", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    const count = (name: "registeredReads" | "processingReads") => {
+      const value = input[name] ?? DEFAULT_MEDIA_PROCESSING[name];
+      return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= 100_000 ? value : null;
+    };
+    const registeredReads = count("registeredReads");
+    const processingReads = count("processingReads");
+    if (registeredReads === null || processingReads === null) return c.json({ error: "registeredReads and processingReads must be whole numbers from 0 to 100000" }, 400);
+    const outcome = input.outcome ?? "succeeded";
+    if (outcome !== "succeeded" && outcome !== "failed") return c.json({ error: "outcome must be succeeded or failed" }, 400);
+    const plan = { registeredReads, processingReads, outcome } as const;
+    pinterestState(state).mediaProcessing.set(username, plan);
+    return c.json({ username, ...plan }, 201);
+  });
+
+  control.delete("/media-processing", (c) => {
+    const username = usernameOf({ username: c.req.query("username") });
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    pinterestState(state).mediaProcessing.delete(username);
+    return c.json({ username, ...DEFAULT_MEDIA_PROCESSING });
+  });
+
+  /** Video uploads, oldest first (`?username=` narrows): status, bytes received and the GETs still to come in each state. */
+  control.get("/media", (c) => {
+    const username = c.req.query("username");
+    return c.json(
+      [...pinterestState(state).media.values()]
+        .filter((media) => !username || media.username === normalizeUsername(username))
+        .map((media) => ({ media_id: media.id, username: media.username, status: media.status, uploaded_bytes: media.uploadedBytes, created_at: media.createdAt })),
+    );
   });
 
   return control;

@@ -104,13 +104,25 @@ export interface MediaRecord {
   status: MediaStatus;
   uploadKey: string;
   signature: string;
-  /** GETs answered while processing; processing ends on the read after the first. */
+  /** GETs after the upload that still answer "registered" (S3 telling Pinterest late), then "processing". */
+  registeredReads: number;
+  /** GETs answered "processing" before the outcome (1 by default: processing ends on the read after the first). */
   processingReads: number;
-  /** What processing will end in, decided on upload (a file that is not a video fails). */
+  /** What processing will end in, decided on upload (a file that is not a video fails; a media plan may say "failed"). */
   outcome: "succeeded" | "failed";
   uploadedBytes: number | null;
   createdAt: string;
 }
+
+/** How the next uploads of an account are processed (sandbox control `POST /__sandbox/pinterest/media-processing`). */
+export interface MediaProcessingPlan {
+  registeredReads: number;
+  processingReads: number;
+  /** "failed" fails even a real video; "succeeded" still fails a file that is not one. */
+  outcome: "succeeded" | "failed";
+}
+
+export const DEFAULT_MEDIA_PROCESSING: MediaProcessingPlan = { registeredReads: 0, processingReads: 1, outcome: "succeeded" };
 
 export interface DropAfterCreate {
   remaining: number;
@@ -125,6 +137,8 @@ export interface PinterestState {
   tokens: Map<string, TokenRecord>;
   pins: PinRecord[];
   media: Map<string, MediaRecord>;
+  /** How uploads are processed, by username (absent: DEFAULT_MEDIA_PROCESSING). */
+  mediaProcessing: Map<string, MediaProcessingPlan>;
   rateLimit: RateLimitSetting;
   dropAfterCreate: DropAfterCreate | null;
   /** Seeded fault rates on creating pins, by username ("*": every account). */
@@ -174,6 +188,7 @@ export const pinterestState = (state: SandboxState) =>
     tokens: new Map(),
     pins: [],
     media: new Map(),
+    mediaProcessing: new Map(),
     rateLimit: { ...DEFAULT_RATE_LIMIT },
     dropAfterCreate: null,
     faultPlans: new Map(),

@@ -1,6 +1,5 @@
 import {
   brand,
-  ellipse,
   label,
   path,
   PATHS,
@@ -20,19 +19,9 @@ import {
 
 const DARK = "#1d2226";
 
-/** A round play button centred on (cx, cy). */
-function playButton(cx: number, cy: number, size = 160, disc: FillInput = "#ffffff", arrow: FillInput = "pin", discOpacity = 0.92): LayerInput[] {
-  const r = size / 2;
-  return [
-    ellipse("play-disc", "Play button", [cx - r, cy - r, size, size], disc, { opacity: discOpacity }),
-    path("play", "Play arrow", [cx - r * 0.28, cy - r * 0.4, r * 0.74, r * 0.8], PATHS.play, arrow),
-  ];
-}
-
 export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
-  template("std-video-full-01", "video", "Full video with play button", ["Video", "Bold"], "#000000", [
+  template("std-video-full-01", "video", "Full video", ["Video", "Bold"], "#000000", [
     video("video", "Video", [0, 0, 1000, 1500]),
-    ...playButton(500, 560, 180),
     rect("fade", "Shade", [0, 860, 1000, 640], { from: "#00000000", to: "#000000e0", angle: 180 }),
     title([70, 1070, 860, 280], { fontFamily: "Montserrat", uppercase: false, align: "left", color: "#ffffff", lineHeight: 1.1 }),
     url([70, 1390, 860, 44], small("Montserrat", 24, "pin", { align: "left", letterSpacing: 0.25 })),
@@ -40,7 +29,6 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
 
   template("std-video-panel-02", "video", "Video over colour panel", ["Video", "Blog"], "pin", [
     video("video", "Video", [0, 0, 1000, 900]),
-    ...playButton(500, 450),
     title([70, 950, 860, 300], { lineHeight: 1.05 }),
     label("watch", "Watch button", "Watch now", [320, 1300, 360, 90], small("Montserrat", 24, "#ffffff", { background: { shape: "pill", fill: DARK, padding: 20 }, letterSpacing: 0.2 })),
   ]),
@@ -50,21 +38,18 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
     rect("phone", "Phone", [230, 330, 540, 1110], DARK, { radius: 64 }),
     video("video", "Video", [250, 350, 500, 1070], { radius: 46 }),
     rect("notch", "Notch", [420, 350, 160, 34], DARK, { radius: 17 }),
-    ...playButton(500, 885, 140),
   ]),
 
   template("std-video-cinema-04", "video", "Cinema letterbox", ["Video", "Bold"], "#0b0b0b", [
     label("kicker", "Kicker", "Now playing", [70, 110, 860, 40], small("Montserrat", 26, "pin", { letterSpacing: 0.5 })),
     title([70, 170, 860, 340], { fontFamily: "Bebas Neue", fontWeight: 400, uppercase: true, color: "#ffffff", lineHeight: 1 }),
     video("video", "Video", [0, 580, 1000, 563]),
-    ...playButton(500, 861, 150, "#000000", "#ffffff", 0.55),
     url([70, 1260, 860, 44], small("Montserrat", 24, "#ffffff", { letterSpacing: 0.35 })),
     rect("rule", "Rule", [460, 1340, 80, 4], "pin"),
   ]),
 
   template("std-video-card-05", "video", "Rounded video card", ["Video", "Recipes"], "pin-light", [
     video("video", "Video", [60, 60, 880, 1000], { radius: 40 }),
-    ...playButton(500, 560, 170, "pin", "#ffffff", 1),
     title([80, 1100, 840, 260], { color: "pin-dark", lineHeight: 1.05 }),
     url([80, 1390, 840, 44], small("Nunito", 24, "pin-dark", { letterSpacing: 0.2 })),
   ]),
@@ -84,7 +69,6 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
     title([70, 60, 860, 330], { color: "pin-dark", lineHeight: 1.05 }),
     rect("rule", "Rule", [440, 420, 120, 6], "pin", { radius: 3 }),
     video("video", "Video", [0, 470, 1000, 1030]),
-    ...playButton(500, 950),
     url([290, 1380, 420, 68], small("Poppins", 22, DARK, { background: { shape: "pill", fill: "#ffffff", padding: 16 }, letterSpacing: 0.1 })),
   ]),
 
@@ -92,18 +76,14 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
     label("kicker", "Kicker", "Video tutorial", [300, 60, 400, 70], small("Montserrat", 22, "auto", { background: { shape: "pill", fill: "pin", padding: 18 }, letterSpacing: 0.2 })),
     title([70, 170, 860, 330], { color: "#ffffff", lineHeight: 1.05 }),
     video("video", "Video", [100, 550, 800, 800], { radius: 24 }),
-    ...playButton(500, 950, 170, "pin", "#ffffff", 1),
     url([70, 1395, 860, 44], small("Montserrat", 24, "pin-light", { letterSpacing: 0.3 })),
   ]),
 
-  template("std-video-progress-09", "video", "Video with progress bar", ["Video", "Minimal"], "#000000", [
+  template("std-video-progress-09", "video", "Video with caption", ["Video", "Minimal"], "#000000", [
     video("video", "Video", [0, 0, 1000, 1500]),
-    ...playButton(500, 620, 170),
     rect("fade", "Shade", [0, 950, 1000, 550], { from: "#00000000", to: "#000000d9", angle: 180 }),
     title([70, 1110, 860, 230], { fontFamily: "Poppins", uppercase: false, align: "left", color: "#ffffff", lineHeight: 1.2 }),
-    rect("track", "Progress track", [70, 1392, 860, 8], "#ffffff", { radius: 4, opacity: 0.35 }),
-    rect("progress", "Progress", [70, 1392, 360, 8], "pin", { radius: 4 }),
-    ellipse("knob", "Progress knob", [418, 1384, 24, 24], "#ffffff"),
+    rect("rule", "Rule", [70, 1392, 120, 8], "pin", { radius: 4 }),
     url([70, 1420, 860, 40], small("Poppins", 22, "#ffffff", { align: "left", uppercase: false, letterSpacing: 0.02, fontWeight: 400 })),
   ]),
 
@@ -115,14 +95,12 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
       rect(`hole-l-${i}`, "Sprocket", [104, 350 + i * 102, 32, 52], "#ffffff", { radius: 6, opacity: 0.9 }),
       rect(`hole-r-${i}`, "Sprocket", [864, 350 + i * 102, 32, 52], "#ffffff", { radius: 6, opacity: 0.9 }),
     ]),
-    ...playButton(500, 800, 150),
     url([70, 1340, 860, 44], small("Oswald", 26, "pin", { fontWeight: 400, letterSpacing: 0.35 })),
     brand([70, 1400, 860, 40], small("Oswald", 22, "#ffffff", { fontWeight: 400, letterSpacing: 0.35 })),
   ]),
 
   template("std-video-with-still-11", "video", "Video with still photo", ["Video", "Recipes"], "pin", [
     video("video", "Video", [0, 0, 1000, 1000]),
-    ...playButton(500, 470, 160),
     rect("still-frame", "Photo frame", [590, 800, 360, 360], "#ffffff"),
     photo("photo", "Photo", [605, 815, 330, 330], { index: 1 }),
     title([60, 1040, 500, 380], { align: "left", lineHeight: 1.05 }),
@@ -133,7 +111,6 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
     rect("glow", "Colour wash", [0, 0, 1000, 1000], { from: "pin", to: "pin-dark", angle: 180 }),
     rect("reel-border", "Reel border", [236, 46, 528, 918], "#ffffff", { radius: 44 }),
     video("video", "Video", [250, 60, 500, 890], { radius: 32 }),
-    ...playButton(500, 505, 140),
     title([70, 1010, 860, 300], { color: "#ffffff", lineHeight: 1.05 }),
     url([290, 1360, 420, 68], small("Montserrat", 22, DARK, { background: { shape: "pill", fill: "#ffffff", padding: 16 }, letterSpacing: 0.15 })),
   ]),
