@@ -7,15 +7,15 @@ import {
   VIDEO_PROCESSING_SLOW_MESSAGE,
 } from "../../contracts/pinterest-media.ts";
 import { database } from "../../workers/db/client.ts";
-import { users } from "../../workers/db/schema.ts";
-import { mediaUrl, putMedia } from "../../workers/media/store.ts";
+import { users, videoJobs } from "../../workers/db/schema.ts";
+import { mediaKeyOf, mediaUrl, putMedia } from "../../workers/media/store.ts";
 import { ServiceError } from "../../workers/services/errors.ts";
 import { uploadVideoToPinterest } from "../../workers/services/pinterest-media.ts";
 import { userMediaPrefix } from "../../workers/services/users.ts";
 import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";
 import tinyThumbnailUrl from "../fixtures/video/tiny-thumbnail.jpg?inline";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { connectProfile, grantCredits, imagePin, pinterestName, post, runAlarm, sandboxPins, type ConnectedProfile } from "./scheduling-support.ts";
+import { connectProfile, grantCredits, imagePin, pinterestName, post, remainingCredits, runAlarm, sandboxPins, type ConnectedProfile } from "./scheduling-support.ts";
 import { eventually, read, sandbox, testEnv } from "./support.ts";
 
 /**
@@ -101,6 +101,43 @@ describe("uploading a video to Pinterest", () => {
     }, 15_000, "the video pin to be posted");
     expect(pins).toHaveLength(1);
     expect(pins[0].media).toMatchObject({ source_type: "video_id", media_id, cover_image_url: s.videoThumbnail });
+  });
+
+  it("charges a video made here once: its first pin was paid when it was made, a second pin of it costs 5", async () => {
+    const s = await setUp("vid_paid");
+    // The video was made by a finished job of this user, which charged its 5 credits then.
+    await database(testEnv.DB)
+      .insert(videoJobs)
+      .values({ id: crypto.randomUUID(), userId: s.user.userId, status: "done", progress: 1, payload: { videoKey: mediaKeyOf(testEnv.APP_URL, s.videoURL) }, updatedAt: Date.now() });
+    const { media_id } = await read(await upload(s));
+    const before = await remainingCredits(s.user);
+    const videoPin = (reference: string) =>
+      imagePin(s.profile, { mediaType: "video", imageURL: "", videoURL: s.videoURL, videoThumbnail: s.videoThumbnail, media_id, reference });
+
+    const first = videoPin("video-first-pin");
+    expect((await post(s.user, "/videoApi/scheduling/schedulePin", first)).status).toBe(201);
+    expect(await remainingCredits(s.user)).toBe(before);
+    // The same request again (a retry) is still that first pin.
+    expect((await post(s.user, "/videoApi/scheduling/schedulePin", first)).status).toBe(201);
+    expect(await remainingCredits(s.user)).toBe(before);
+    // Another pin of the same video is a new video pin.
+    expect((await post(s.user, "/videoApi/scheduling/schedulePin", videoPin("video-second-pin"))).status).toBe(201);
+    expect(await remainingCredits(s.user)).toBe(before - 5);
+    // A video that no job of ours made (another user's job does not count) is charged from its first pin.
+    const other = await setUp("vid_other");
+    await database(testEnv.DB)
+      .insert(videoJobs)
+      .values({ id: crypto.randomUUID(), userId: s.user.userId, status: "done", progress: 1, payload: { videoKey: mediaKeyOf(testEnv.APP_URL, other.videoURL) }, updatedAt: Date.now() });
+    await grantCredits(other.user, 10);
+    const otherBefore = await remainingCredits(other.user);
+    const { media_id: otherMedia } = await read(await upload(other));
+    const scheduled = await post(
+      other.user,
+      "/videoApi/scheduling/schedulePin",
+      imagePin(other.profile, { mediaType: "video", imageURL: "", videoURL: other.videoURL, videoThumbnail: other.videoThumbnail, media_id: otherMedia }),
+    );
+    expect(scheduled.status).toBe(201);
+    expect(await remainingCredits(other.user)).toBe(otherBefore - 5);
   });
 
   it("says so in plain words when Pinterest fails to process the video", async () => {

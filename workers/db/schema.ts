@@ -51,6 +51,8 @@ export const videoJobs = sqliteTable(
     progress: real("progress").notNull().default(0),
     /** The finished video's length. */
     durationSeconds: real("duration_seconds"),
+    /** The scheduled pin the video's creation credits paid for (migration 0018). */
+    firstPinId: text("first_pin_id"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     payload: text("payload", { mode: "json" }).notNull(),

@@ -22,6 +22,7 @@ import { pinHistoryDetails, type SortOrder } from "../domain/pin-queue.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
+import { videoPinsPaidAtCreation } from "./video-pins.ts";
 import { ServiceError } from "./errors.ts";
 import { claimKeys, finishKeys, releaseKeys, requestHash, type Claim } from "./idempotency.ts";
 import { tickOnboardingStep } from "./onboarding.ts";
@@ -265,7 +266,14 @@ export async function schedulePins(
  * now (a retried pin was charged before).
  */
 async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput; scheduledFor: number; render?: string }[]): Promise<number> {
-  await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + CREDIT_COSTS[pin.mediaType], 0));
+  // A video made here paid for its first pin when it was made (decision 032).
+  const paidAtCreation = await videoPinsPaidAtCreation(
+    env,
+    user.id,
+    charges.flatMap(({ pin }) => (pin.mediaType === "video" ? [{ id: pin.id, videoURL: pin.videoURL }] : [])),
+  );
+  const costOf = (pin: NewPinInput) => (paidAtCreation.has(pin.id) ? 0 : CREDIT_COSTS[pin.mediaType]);
+  await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + costOf(pin), 0));
   let charged = 0;
   for (let start = 0; start < charges.length; start += MAX_PIN_HISTORY_BATCH) {
     const batch = charges.slice(start, start + MAX_PIN_HISTORY_BATCH);
@@ -274,13 +282,18 @@ async function chargeScheduledPins(env: Env, user: User, charges: { username: st
       user.id,
       batch.map(({ username, pin, scheduledFor, render }) => ({
         details: pinHistoryDetails({ ...pin, pinterestProfileUsername: username }, "scheduled", null),
-        spend: { category: pin.mediaType, amount: CREDIT_COSTS[pin.mediaType], reason: "Pin scheduled", reference: `scheduled:${pin.id}` },
+        spend: {
+          category: pin.mediaType,
+          amount: costOf(pin),
+          reason: paidAtCreation.has(pin.id) ? "Pin scheduled (paid when its video was made)" : "Pin scheduled",
+          reference: `scheduled:${pin.id}`,
+        },
         pin: { id: pin.id, scheduledFor },
         unlocksRender: render,
       })),
     );
     results.forEach((result, i) => {
-      if (result.charged) charged += CREDIT_COSTS[batch[i].pin.mediaType];
+      if (result.charged) charged += costOf(batch[i].pin);
     });
   }
   return charged;

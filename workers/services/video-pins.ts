@@ -185,3 +185,28 @@ export async function failVideoJob(env: Env, jobId: string, reason: string): Pro
   if (row.userId && payload.chargeReference) await reverseCredits(env, row.userId, payload.chargeReference, "Video pin could not be made: credits returned");
   if (payload.inputs) await env.MEDIA.delete([payload.inputs.base, payload.inputs.overlay, ...(payload.sourceKind === "image" ? [payload.inputs.source] : [])]);
 }
+
+/**
+ * Of these video pins about to be scheduled, those whose credits were paid when
+ * their video was made (decision 032): the first pin of each of the caller's
+ * finished videos, found by the video's address. The claim is atomic and names
+ * the pin, so a retry of that pin stays free and a second pin of the same video
+ * is charged as a new video pin.
+ */
+export async function videoPinsPaidAtCreation(env: Env, userId: string, pins: { id: string; videoURL?: string }[]): Promise<Set<string>> {
+  const paid = new Set<string>();
+  for (const pin of pins) {
+    const key = pin.videoURL ? mediaKeyOf(env.APP_URL, pin.videoURL) : null;
+    if (!key) continue;
+    const claimed = await env.DB.prepare(
+      `UPDATE video_jobs SET first_pin_id = ?1
+       WHERE id = (SELECT id FROM video_jobs WHERE user_id = ?2 AND status = 'done' AND json_extract(payload, '$.videoKey') = ?3 LIMIT 1)
+         AND (first_pin_id IS NULL OR first_pin_id = ?1)
+       RETURNING id`,
+    )
+      .bind(pin.id, userId, key)
+      .first<{ id: string }>();
+    if (claimed) paid.add(pin.id);
+  }
+  return paid;
+}
