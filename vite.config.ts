@@ -14,6 +14,11 @@ export default defineConfig({
       },
     }),
   ],
+  // No PostCSS plugins. Said inline, so Vite never searches for a PostCSS config: that search
+  // (postcss-load-config) sets process.env.NODE_ENV to "development" when it is unset, and modules
+  // transformed after it were then built with React's development build (StrictMode mounting every
+  // effect twice), depending on the order the build happened to take.
+  css: { postcss: {} },
   // Pin previews draw in module workers (app/lib/preview-worker.ts) that load satori as a separate chunk.
   worker: { format: "es" },
   build: {

@@ -207,6 +207,7 @@ describe("scheduling pins to Pinterest", () => {
     const boardField = dialog.getByLabel("Board", { exact: true });
     await expect.poll(() => boardField.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
     await boardField.selectOption({ label: BOARD });
+    await dialog.locator('.board-fields[aria-busy="false"]').waitFor(); // the board's sections may add a field above
     // Two days ahead: the pin stays in the queue for the whole test.
     await dialog.getByLabel("At a date and time").check();
     const chosen = gmtFieldValue(Date.now() + 2 * 86_400_000);

@@ -95,6 +95,7 @@ describe("video pins", () => {
     const board = schedule.getByLabel("Board", { exact: true });
     await expect.poll(() => board.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
     await board.selectOption({ label: BOARD });
+    await schedule.locator('.board-fields[aria-busy="false"]').waitFor(); // the board's sections may add a field above
     await schedule.getByLabel("At a date and time").check();
     await schedule.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 5_000));
     await schedule.getByRole("button", { name: "Schedule 1 pin" }).click();

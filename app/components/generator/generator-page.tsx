@@ -27,7 +27,7 @@ import { useGenerator, type Busy } from "./use-generator.ts";
 import { useVideoPins, VideoPinDialog, VideoPinsSection, videoTemplatesOf } from "./video-pins.tsx";
 import type { Template } from "../../../contracts/template.ts";
 import type { GenerationPlan } from "../../lib/products/chosen-products.ts";
-import { takeProductsForGenerator } from "../../lib/products/handover.ts";
+import { productsForGeneratorDone, takeProductsForGenerator } from "../../lib/products/handover.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 
 /** Performance mark for each preview that has appeared (the benchmark counts them). */
@@ -161,6 +161,7 @@ function Generator() {
         toast({ title: "Unable to generate pins from your products", description: reasonOf(error), kind: "error" });
       } finally {
         setBusy(null);
+        productsForGeneratorDone();
       }
     })();
   }, [settingsLoading, products, generator, setBusy, toast]);

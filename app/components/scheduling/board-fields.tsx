@@ -39,6 +39,8 @@ export function BoardFields({
   const [attempt, setAttempt] = useState(0);
   const [sections, setSections] = useState<PinterestBoardSection[]>([]);
   const [sectionsState, setSectionsState] = useState<"idle" | "loading" | "failed">("idle");
+  /** The board whose sections were last answered (loaded or failed). */
+  const [sectionsOf, setSectionsOf] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   const [newName, setNewName] = useState("");
   const [createPending, setCreatePending] = useState(false);
@@ -72,10 +74,12 @@ export function BoardFields({
         if (!current) return;
         setSections(list);
         setSectionsState("idle");
+        setSectionsOf(boardId);
       },
       (failure: unknown) => {
         if (!current) return;
         setSectionsState("failed");
+        setSectionsOf(boardId);
         if (!(failure instanceof Aborted)) toast({ title: SECTIONS_FAILED_MESSAGE, description: failureText(failure), kind: "error" });
       },
     );
@@ -107,7 +111,8 @@ export function BoardFields({
   const missing = value.boardId && !options.some((board) => board.id === value.boardId) ? [{ id: value.boardId, name: value.boardName || value.boardId }] : [];
 
   return (
-    <div className="board-fields">
+    // Busy while the boards or the chosen board's sections load: the section field may appear below the board.
+    <div className="board-fields" aria-busy={boards === null || (Boolean(boardId) && sectionsOf !== boardId)}>
       <div className={error ? "field field--invalid" : "field"}>
         <label className="field__label" htmlFor={`${id}-board`}>
           Board

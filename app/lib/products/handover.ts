@@ -22,8 +22,28 @@ function isSource(value: unknown): value is Source {
   return typeof source === "object" && source !== null && typeof source.url === "string" && typeof source.title === "string" && Array.isArray(source.allImages);
 }
 
-/** The products waiting for the generator, removed as they are taken; null when there are none. */
+/**
+ * The plan taken from session storage in this page view, until the generator
+ * is done with it: after a client-side navigation the generator's component
+ * can be mounted, unmounted and mounted again before it starts (seen in
+ * Chromium on arrival from /products), and the second mount must find the
+ * same products.
+ */
+let taken: GenerationPlan | null = null;
+
+/** The products waiting for the generator (taken out of session storage once); null when there are none. */
 export function takeProductsForGenerator(): GenerationPlan | null {
+  if (taken) return taken;
+  taken = readHandedProducts();
+  return taken;
+}
+
+/** The generator is done with the products it took (generated, or failed and said so). */
+export function productsForGeneratorDone() {
+  taken = null;
+}
+
+function readHandedProducts(): GenerationPlan | null {
   try {
     const raw = window.sessionStorage.getItem(KEY);
     if (!raw) return null;

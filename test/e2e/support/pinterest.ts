@@ -33,6 +33,8 @@ export async function scheduleAllPins(page: Page, count: number) {
   const board = dialog.getByLabel("Board", { exact: true });
   await expect.poll(() => board.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
   await board.selectOption({ label: BOARD });
+  // The board's sections load next and may add a field above the options: wait for them, or a click can land where a field was.
+  await dialog.locator('.board-fields[aria-busy="false"]').waitFor();
   await dialog.getByLabel("Post even if the same link goes to this board within 48 hours").check();
   await dialog.getByRole("button", { name: `Schedule ${count} pins` }).click();
   await page.getByText(`${count} pins scheduled to ${BOARD}`, { exact: true }).first().waitFor({ timeout: 60_000 });
