@@ -14,7 +14,7 @@ import { useBrowser } from "./support/browser.ts";
 const browser = useBrowser();
 
 /** Values for the routes' path parameters: real enough to render their page (a missing one renders not-found, which is checked too). */
-const PARAMS: Record<string, string> = { templateId: "no-such-template", handle: "no-such-handle", postId: "no-such-pin" };
+const PARAMS: Record<string, string> = { templateId: "no-such-template", handle: "no-such-handle", postId: "no-such-pin", slug: "pinterest-seo-basics" };
 /** Routes that are not pages a person looks at: they redirect at once. */
 const NOT_PAGES = new Set(["auth.google.callback.tsx"]);
 

@@ -213,3 +213,56 @@ describe("/sitemap.xml and /robots.txt", () => {
     expect(robots).toContain("Disallow: /api/");
   });
 });
+
+describe("blog and content pages, rendered on the server", () => {
+  it("renders the blog list, a post with its tags and related posts, and the not-found view with a real 404", async () => {
+    const origin = new URL(testEnv.APP_URL).origin;
+    const list = await app("/blog");
+    expect(list.status).toBe(200);
+    const listHtml = await list.text();
+    expect(listHtml).toContain("<h1>Blog</h1>");
+    expect(listHtml).toContain('href="/blog/pinterest-for-affiliate-marketers"');
+    expect(listHtml).toContain(`<link rel="canonical" href="${origin}/blog"/>`);
+
+    const post = await app("/blog/pin-design-that-gets-clicks");
+    expect(post.status).toBe(200);
+    const html = await post.text();
+    expect(html).toContain("<title>Pin design that gets clicks: seven rules we test every template against | Pinboard Studio</title>");
+    expect(html).toContain(`<link rel="canonical" href="${origin}/blog/pin-design-that-gets-clicks"/>`);
+    expect(html).toContain('<meta property="og:type" content="article"/>');
+    expect(html).toContain('<meta property="og:title" content="Pin design that gets clicks');
+    expect(html).toContain('<meta name="twitter:card" content="summary"/>');
+    expect(html).toContain("<h2>1. Use the 2:3 shape</h2>");
+    expect(html).toContain("Related posts");
+    // A link to the app's own /blog address became a path on this site.
+    const other = await (await app("/blog/how-often-should-you-pin")).text();
+    expect(other).toContain('<a href="/blog/pin-design-that-gets-clicks">what makes a pin get clicked</a>');
+
+    for (const path of ["/blog/no-such-post", "/blog/..%2f..%2f", "/page/no-such-page", "/page/pinterest-seo-basics"]) {
+      const missing = await app(path);
+      expect(missing.status, path).toBe(404);
+      expect(await missing.text()).toContain("Sorry, the page you tried cannot be found.");
+    }
+    const about = await app("/page/about");
+    expect(about.status).toBe(200);
+    expect(await about.text()).toContain("<h1>About Pinboard Studio</h1>");
+  });
+
+  it("pages the blog list, newest first", async () => {
+    const editor = await admin();
+    // Enough published posts for a second page (9 a page).
+    for (let i = 0; i < 4; i++) {
+      const entry = await create(editor, draft({ title: `Paging post ${i}` }));
+      await publish(editor, entry.id, true);
+    }
+    const first = await (await app("/blog")).text();
+    expect(first).toContain("Page 1 of");
+    expect(first).toContain("Paging post 3"); // newest first
+    const second = await app("/blog?page=2");
+    expect(second.status).toBe(200);
+    const secondHtml = await second.text();
+    expect(secondHtml).toContain("Page 2 of");
+    expect(secondHtml).toContain("Newer posts");
+    expect((await app("/blog?page=abc")).status).toBe(200);
+  });
+});

@@ -107,7 +107,7 @@ Nobody wants to set an alarm to post a pin at 20:15. Bulk scheduling lets you pr
 
 After four weeks, look at which pins brought clicks. Usually a handful of designs and phrases do most of the work. Make more pins in that style, for more posts, and retire the designs that never got a click.
 
-For the designs themselves, read [what makes a pin get clicked](https://app.pinboard.studio/blog/pin-design-that-gets-clicks).`,
+For the designs themselves, read [what makes a pin get clicked](https://www.pinboard.studio/blog/pin-design-that-gets-clicks/).`,
   },
   {
     id: "seed-post-pin-design-that-gets-clicks",
