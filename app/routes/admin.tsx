@@ -2,14 +2,17 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { useLoaderData } from "@remix-run/react";
 import { AffiliatePayoutsSection } from "../components/affiliate/payouts-section.tsx";
 import affiliateStyles from "../components/affiliate/affiliate.css?url";
+import { ContentAdminSection } from "../components/content/content-admin-section.tsx";
 import { NotFound } from "../components/not-found.tsx";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { currentUser } from "../lib/session.server.ts";
 import accountStyles from "../styles/account.css?url";
+import contentStyles from "../styles/content.css?url";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
   { rel: "stylesheet", href: affiliateStyles },
+  { rel: "stylesheet", href: contentStyles },
 ];
 export const meta: MetaFunction = () => [{ title: "Admin | Pinboard Studio" }];
 
@@ -24,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 /**
  * /admin: tools for admins, one section each (issue 16: affiliate payouts;
- * issue 20 adds more). Every section's calls are checked for the admin role
+ * issue 17: blog posts and pages; issue 20 adds more). Every section's calls are checked for the admin role
  * by the server as well.
  */
 export default function AdminPage() {
@@ -33,7 +36,14 @@ export default function AdminPage() {
   return (
     <main className="page admin-page">
       <h1>Admin</h1>
-      {access === "signed-out" ? <LoginPrompt action="open the admin page" /> : <AffiliatePayoutsSection />}
+      {access === "signed-out" ? (
+        <LoginPrompt action="open the admin page" />
+      ) : (
+        <>
+          <AffiliatePayoutsSection />
+          <ContentAdminSection />
+        </>
+      )}
     </main>
   );
 }

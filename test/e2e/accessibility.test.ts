@@ -14,7 +14,7 @@ import { useBrowser } from "./support/browser.ts";
 const browser = useBrowser();
 
 /** Values for the routes' path parameters: real enough to render their page (a missing one renders not-found, which is checked too). */
-const PARAMS: Record<string, string> = { templateId: "no-such-template", handle: "no-such-handle", postId: "no-such-pin" };
+const PARAMS: Record<string, string> = { templateId: "no-such-template", handle: "no-such-handle", postId: "no-such-pin", slug: "pinterest-seo-basics" };
 /** Routes that are not pages a person looks at: they redirect at once. */
 const NOT_PAGES = new Set(["auth.google.callback.tsx"]);
 
@@ -77,6 +77,12 @@ describe("accessibility of every page (axe-core)", () => {
       for (const path of ["/affiliate", "/admin"]) found.push(...(await serious(page, path)));
     }
     expect(await page.getByRole("heading", { name: "Affiliate payouts" }).count()).toBe(1);
+    // The content editor open, with a preview shown.
+    await page.getByRole("button", { name: "New blog post" }).click();
+    await page.getByLabel("Text (Markdown)").fill("## A heading\n\nSome text with [a link](/blog).");
+    await page.getByRole("button", { name: "Preview" }).click();
+    await page.getByLabel("Preview").getByRole("heading", { name: "A heading" }).waitFor();
+    found.push(...(await seriousAxeViolations(page, "/admin (content editor)")));
     expect(found.join("\n"), "serious or critical axe violations").toBe("");
   }, 120_000);
 });

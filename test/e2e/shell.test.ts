@@ -322,6 +322,8 @@ describe("the help centre and legal pages", () => {
       ["Privacy policy", "/privacy-policy", "Privacy policy"],
       ["Terms and conditions", "/terms-and-conditions", "Terms and conditions"],
       ["Help centre", "/help", "Help centre"],
+      ["Blog", "/blog", "Blog"],
+      ["About us", "/page/about", "About Pinboard Studio"],
     ] as const) {
       await footer.getByRole("link", { name: link, exact: true }).click();
       await page.getByRole("heading", { level: 1, name: heading, exact: true }).waitFor();
@@ -329,7 +331,7 @@ describe("the help centre and legal pages", () => {
     }
     // The footer links only to pages that exist.
     for (const href of await footer.getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("href")))) {
-      expect(["/signup", "/onboarding", "/help", "/email-signup", "/privacy-policy", "/terms-and-conditions"], String(href)).toContain(href);
+      expect(["/signup", "/onboarding", "/blog", "/page/about", "/help", "/email-signup", "/privacy-policy", "/terms-and-conditions"], String(href)).toContain(href);
     }
   });
 

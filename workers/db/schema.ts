@@ -762,3 +762,29 @@ export const referrals = sqliteTable(
   },
   (t) => [index("referrals_referrer").on(t.referrerId, t.firstPaidAt)],
 );
+
+/**
+ * Blog posts and content pages (issue 17, docs/decisions/039-content-in-d1.md):
+ * Markdown in `body`, rendered to sanitised HTML when read. A slug is unique
+ * within its kind; only `published` entries are public. `publishedAt` is set
+ * on first publication and kept through unpublishing.
+ */
+export const contentEntries = sqliteTable(
+  "content_entries",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["post", "page"] }).notNull(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    body: text("body").notNull(),
+    coverImage: text("cover_image"),
+    coverAlt: text("cover_alt"),
+    author: text("author").notNull(),
+    status: text("status", { enum: ["draft", "published"] }).notNull(),
+    publishedAt: integer("published_at"),
+    updatedAt: integer("updated_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("content_entries_kind_slug").on(t.kind, t.slug), index("content_entries_listing").on(t.kind, t.status, t.publishedAt)],
+);

@@ -3,8 +3,9 @@ import { drizzle } from "drizzle-orm/sqlite-proxy";
 import * as v from "valibot";
 import { TemplateDesign } from "../../contracts/template.ts";
 import { normalizeDesign, storedDesign } from "../domain/templates.ts";
-import { colorPalettes, plans, templateCategories, templates } from "./schema.ts";
+import { colorPalettes, contentEntries, plans, templateCategories, templates } from "./schema.ts";
 import { PLAN_ROWS } from "./seed-data.ts";
+import { SEED_CONTENT } from "./seed/content.ts";
 import { COLOR_PALETTES } from "./seed/palettes.ts";
 import { STANDARD_TEMPLATES } from "./seed/standard-templates.ts";
 
@@ -104,6 +105,13 @@ export function seedStatements(): string[] {
           },
           setWhere: changed("title", "design", "categories", "position", "is_standard"),
         }),
+    ),
+    // Blog posts and pages: inserted once, never overwritten (an admin may have edited or deleted them since).
+    ...chunks(SEED_CONTENT, 4).map((rows) =>
+      db
+        .insert(contentEntries)
+        .values(rows.map((row) => ({ ...row, status: "published" as const, updatedAt: row.publishedAt, createdAt: row.publishedAt })))
+        .onConflictDoNothing(),
     ),
   ];
   return queries.map((query) => inlineParams(query.toSQL()));

@@ -19,6 +19,8 @@ const COLUMNS: FooterColumn[] = [
   {
     title: "Resources",
     links: [
+      { to: "/blog", label: "Blog" },
+      { to: "/page/about", label: "About us" },
       { to: "/help", label: "Help centre" },
       { to: "/email-signup", label: "Free Pinterest Success plan" },
     ],

@@ -1,0 +1,60 @@
+import type { Context } from "hono";
+import { CONTENT_ADMINS_ONLY, ContentIdParam, ContentInput, ContentListQuery, ContentSlugParam, PreviewContentBody, PublishContentBody } from "../../contracts/content.ts";
+import { requireUser } from "../auth/middleware.ts";
+import {
+  createContent,
+  deleteContent,
+  getContent,
+  listContent,
+  publishedPage,
+  publishedPost,
+  relatedPosts,
+  renderContent,
+  setPublished,
+  updateContent,
+} from "../services/content.ts";
+import { apiError } from "./errors.ts";
+import { router, type AppBindings } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/**
+ * Blog posts and pages (spec section 7, content; issue 17; decision 039): the
+ * public reads of published content, and the admin's content calls (role
+ * checked on the server, as the payout report's are: 403 for anyone else).
+ */
+export const contentApi = router();
+
+contentApi.get("/blogs/getBlogPost/:slug", valid("param", ContentSlugParam), async (c) => c.json({ post: await publishedPost(c.env, c.req.valid("param").slug) }));
+
+contentApi.get("/blogs/getRelatedBlogPosts/:slug", valid("param", ContentSlugParam), async (c) =>
+  c.json({ posts: await relatedPosts(c.env, c.req.valid("param").slug) }),
+);
+
+contentApi.get("/pages/getPage/:slug", valid("param", ContentSlugParam), async (c) => c.json({ page: await publishedPage(c.env, c.req.valid("param").slug) }));
+
+const adminOnly = async (c: Context<AppBindings>, next: () => Promise<void>) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, CONTENT_ADMINS_ONLY));
+
+contentApi.get("/admin/content", requireUser, adminOnly, valid("query", ContentListQuery), async (c) =>
+  c.json({ entries: await listContent(c.env, c.req.valid("query").kind) }),
+);
+
+contentApi.post("/admin/content/preview", requireUser, adminOnly, valid("json", PreviewContentBody), async (c) =>
+  c.json({ html: renderContent(c.env, c.req.valid("json").body) }),
+);
+
+contentApi.post("/admin/content", requireUser, adminOnly, valid("json", ContentInput), async (c) => c.json({ entry: await createContent(c.env, c.req.valid("json")) }));
+
+contentApi.get("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), async (c) => c.json({ entry: await getContent(c.env, c.req.valid("param").id) }));
+
+contentApi.post("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", ContentInput), async (c) =>
+  c.json({ entry: await updateContent(c.env, c.req.valid("param").id, c.req.valid("json")) }),
+);
+
+contentApi.post("/admin/content/:id/publish", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", PublishContentBody), async (c) =>
+  c.json({ entry: await setPublished(c.env, c.req.valid("param").id, c.req.valid("json").published) }),
+);
+
+contentApi.delete("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), async (c) => {
+  await deleteContent(c.env, c.req.valid("param").id);
+  return c.json({ deleted: true });
+});
