@@ -21,6 +21,7 @@ const COLUMNS: FooterColumn[] = [
     links: [
       { to: "/help", label: "Help centre" },
       { to: "/email-signup", label: "Free Pinterest Success plan" },
+      { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
       { to: "/contact", label: "Contact us" },
     ],
   },
