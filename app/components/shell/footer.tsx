@@ -22,6 +22,7 @@ const COLUMNS: FooterColumn[] = [
       { to: "/help", label: "Help centre" },
       { to: "/email-signup", label: "Free Pinterest Success plan" },
       { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
+      { to: "/savings-calculator", label: "Savings calculator" },
       { to: "/contact", label: "Contact us" },
     ],
   },
