@@ -30,6 +30,8 @@ export interface SentEmail {
   subject: string;
   text: string;
   html: string;
+  /** reply_to addresses, if any. */
+  replyTo: string[];
   links: string[];
   at: string;
 }

@@ -6,6 +6,7 @@ import { account } from "./api/account.ts";
 import { affiliateApi, affiliateRedirects } from "./api/affiliate.ts";
 import { ai, aiHighMem } from "./api/ai.ts";
 import { contentApi } from "./api/content.ts";
+import { contactApi } from "./api/contact.ts";
 import { credits } from "./api/credits.ts";
 import { designSettingsApi } from "./api/design-settings.ts";
 import { devControls } from "./api/dev-controls.ts";
@@ -65,6 +66,7 @@ api.route("/", shopifyShopApi);
 api.route("/", affiliateApi);
 api.route("/", referralsApi);
 api.route("/", contentApi);
+api.route("/", contactApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

@@ -3,6 +3,7 @@ import type { UserCredentials } from "../../contracts/user.ts";
 import { sessionCookieFrom } from "../../workers/auth/session-cookie.ts";
 import { authenticateCookie, type User } from "../../workers/services/accounts.ts";
 import { currentCredentials } from "../../workers/services/users.ts";
+import { socialLinksFrom } from "../../workers/domain/social-links.ts";
 import { APP_VERSION } from "../../workers/version.ts";
 import type { PublicEnv } from "./public-env.ts";
 
@@ -21,5 +22,11 @@ export async function currentUser(request: Request, context: AppLoadContext): Pr
 
 export function publicEnv(context: AppLoadContext): PublicEnv {
   const env = context.cloudflare.env;
-  return { appVersion: APP_VERSION, appEnv: env.APP_ENV, googleClientId: env.GOOGLE_CLIENT_ID, googleAuthUrl: env.GOOGLE_AUTH_URL };
+  return {
+    appVersion: APP_VERSION,
+    appEnv: env.APP_ENV,
+    googleClientId: env.GOOGLE_CLIENT_ID,
+    googleAuthUrl: env.GOOGLE_AUTH_URL,
+    contact: { email: env.CONTACT_EMAIL, phone: env.CONTACT_PHONE, socialLinks: socialLinksFrom(env.SOCIAL_LINKS) },
+  };
 }

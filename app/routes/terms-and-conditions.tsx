@@ -1,6 +1,7 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { DocumentPage, type DocumentSection } from "../components/shell/document-page.tsx";
+import { AFFILIATE_AGREEMENT_PDF, PRIVACY_POLICY_PDF } from "../legal/document.ts";
 
 export const meta: MetaFunction = () => [
   { title: "Terms and conditions | Pinboard Studio" },
@@ -15,7 +16,8 @@ const SECTIONS: DocumentSection[] = [
       <p>
         These terms are the agreement between you and Pinboard Studio ("we", "us") for using the Pinboard Studio website
         and app. By creating an account or using the app you accept them. How we handle personal data is explained in
-        our <Link to="/privacy-policy">privacy policy</Link>, which forms part of these terms.
+        our <Link to="/privacy-policy">privacy policy</Link> (also as a <a href={PRIVACY_POLICY_PDF}>PDF</a>), which forms
+        part of these terms.
       </p>
     ),
   },
@@ -123,7 +125,9 @@ const SECTIONS: DocumentSection[] = [
     body: (
       <p>
         The referral programme's rewards are described on the referral page. The affiliate programme is governed by a
-        separate affiliate agreement, which you accept when you join it.
+        separate <a href={AFFILIATE_AGREEMENT_PDF}>affiliate agreement (PDF)</a>, which you accept when you join it: 25%
+        commission including recurring payments, a 30-day cookie, payouts from $100 on or before the 5th of the month
+        after a one-month hold, and no commission on lifetime deals.
       </p>
     ),
   },

@@ -3,7 +3,7 @@ import type { SandboxState } from "../state.ts";
 
 /**
  * Stand-in for Resend's e-mail API (https://resend.com/docs/api-reference/emails/send-email):
- * `POST /emails` with a bearer API key and {from, to, subject, html, text}.
+ * `POST /emails` with a bearer API key and {from, to, subject, html, text, reply_to}.
  * Every accepted e-mail lands in the outbox (`GET /__sandbox/outbox`).
  */
 export function emailProvider(state: SandboxState) {
@@ -32,6 +32,7 @@ export function emailProvider(state: SandboxState) {
     if (!html && !text) {
       return c.json({ statusCode: 422, name: "validation_error", message: "Missing `html` or `text` field." }, 422);
     }
+    const replyTo = typeof body.reply_to === "string" ? [body.reply_to] : Array.isArray(body.reply_to) ? body.reply_to.map(String) : [];
     const id = crypto.randomUUID();
     state.outbox.push({
       id,
@@ -40,6 +41,7 @@ export function emailProvider(state: SandboxState) {
       subject: String(body.subject),
       text,
       html,
+      replyTo,
       links: linksIn(html, text),
       at: new Date().toISOString(),
     });

@@ -6,6 +6,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string;
+  /** Where replies go instead of the sender (Resend's reply_to). */
+  replyTo?: string;
 }
 
 /**
@@ -16,7 +18,14 @@ export async function sendEmail(env: Pick<Env, "EMAIL_API_URL" | "EMAIL_API_KEY"
   const response = await providerFetch("email", `${env.EMAIL_API_URL}/emails`, {
     method: "POST",
     headers: { authorization: `Bearer ${env.EMAIL_API_KEY}`, "content-type": "application/json" },
-    body: JSON.stringify({ from: env.EMAIL_FROM, to: [email.to], subject: email.subject, text: email.text, html: email.html }),
+    body: JSON.stringify({
+      from: env.EMAIL_FROM,
+      to: [email.to],
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      ...(email.replyTo ? { reply_to: email.replyTo } : {}),
+    }),
   });
   return (await response.json()) as { id: string };
 }

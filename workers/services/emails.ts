@@ -86,3 +86,19 @@ export function referralInviteEmail(to: string, fromName: string, link: string):
     ]),
   };
 }
+
+/** A message from the contact page's feedback form, to the support address; replies go to the sender when they asked for one. */
+export function feedbackEmail(to: string, feedbackText: string, userEmail: string, receivedAt: Date): OutgoingEmail {
+  const firstLine = feedbackText.split("\n", 1)[0];
+  const subject = `Feedback: ${firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine}`;
+  const from = userEmail ? `The sender would like a response at ${userEmail} (reply to this e-mail).` : "The sender did not ask for a response.";
+  const when = `Sent from the contact page on ${receivedAt.toUTCString()}.`;
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:Arial,Helvetica,sans-serif;color:#1d2226">
+<p style="white-space:pre-wrap;line-height:1.5">${escapeHtml(feedbackText)}</p>
+<hr style="border:0;border-top:1px solid #dfe5e3">
+<p style="font-size:13px;color:#4b5560">${escapeHtml(from)}<br>${escapeHtml(when)}</p>
+</body></html>`;
+  return { to, subject, text: `${feedbackText}\n\n--\n${from}\n${when}`, html, ...(userEmail ? { replyTo: userEmail } : {}) };
+}

@@ -28,6 +28,8 @@ export const RATE_LIMITS = {
   googlePerIp: { name: "google:ip", limit: 30, windowMs: 15 * 60_000 },
   /** Gift invites a user sends (an e-mail to an address they type): enough for friends, too few for spam. */
   referralInvitesPerUser: { name: "referral-invite:user", limit: 10, windowMs: 24 * 60 * 60_000 },
+  /** Contact-page messages from one address: plenty for a person, too few to flood the support inbox. */
+  feedbackPerIp: { name: "feedback:ip", limit: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimited extends Error {

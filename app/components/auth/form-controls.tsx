@@ -1,4 +1,4 @@
-import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { useId, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../../contracts/fields.ts";
 import { Spinner } from "../spinner.tsx";
 import { useHydrated } from "./use-hydrated.ts";
@@ -54,6 +54,14 @@ export function TextField({ label, name, error, hint, id, ...input }: FieldFrame
   return (
     <Field label={label} name={name} error={error} hint={hint} id={id}>
       {(control) => <input className="field__input" {...input} {...control} />}
+    </Field>
+  );
+}
+
+export function TextAreaField({ label, name, error, hint, id, className, ...textarea }: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+  return (
+    <Field label={label} name={name} error={error} hint={hint} id={id}>
+      {(control) => <textarea className={`field__input${className ? ` ${className}` : ""}`} {...textarea} {...control} />}
     </Field>
   );
 }

@@ -23,6 +23,9 @@ const COLUMNS: FooterColumn[] = [
       { to: "/page/about", label: "About us" },
       { to: "/help", label: "Help centre" },
       { to: "/email-signup", label: "Free Pinterest Success plan" },
+      { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
+      { to: "/savings-calculator", label: "Savings calculator" },
+      { to: "/contact", label: "Contact us" },
     ],
   },
   {
