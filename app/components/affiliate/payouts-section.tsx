@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/affiliate.ts";
 import { serverMessage } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
-import { Spinner } from "../spinner.tsx";
+import { LoadStatus } from "../load-status.tsx";
 import { dollars, getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
 
 /**
@@ -40,18 +40,8 @@ export function AffiliatePayoutsSection() {
   return (
     <section className="card admin-section" aria-labelledby="payouts-title">
       <h2 id="payouts-title">Affiliate payouts</h2>
-      {failed ? (
-        <div role="alert">
-          <p>{failed}</p>
-          <button type="button" className="button button--ghost" onClick={load}>
-            Try again
-          </button>
-        </div>
-      ) : !report ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>Loading the payout report…</span>
-        </div>
+      {failed || !report ? (
+        <LoadStatus failed={failed} onRetry={load} loading="Loading the payout report…" />
       ) : report.payouts.length === 0 ? (
         <p className="muted">No affiliate has $100 or more payable. Nothing to pay this month.</p>
       ) : (

@@ -3,6 +3,7 @@ import type { AdminContent, ContentKind } from "../../../contracts/content.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { serverMessage } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
+import { LoadStatus } from "../load-status.tsx";
 import { Spinner } from "../spinner.tsx";
 import { createContent, deleteContent, listContent, previewContent, publishContent, slugify, updateContent, type ContentDraft } from "./content-api.ts";
 import { ContentBody, isoDate, publishedDate } from "./content-view.tsx";
@@ -99,18 +100,8 @@ export function ContentAdminSection() {
           }}
         />
       ) : null}
-      {failed ? (
-        <div role="alert">
-          <p>{failed}</p>
-          <button type="button" className="button button--ghost" onClick={load}>
-            Try again
-          </button>
-        </div>
-      ) : !entries ? (
-        <div className="loading" role="status">
-          <Spinner />
-          <span>Loading posts and pages…</span>
-        </div>
+      {failed || !entries ? (
+        <LoadStatus failed={failed} onRetry={load} loading="Loading posts and pages…" />
       ) : entries.length === 0 ? (
         <p className="muted">No posts or pages yet.</p>
       ) : (

@@ -63,20 +63,13 @@ export function targetKey(target: ScheduleTarget): string {
   return `${target.boardId}|${target.sectionId ?? ""}|${when}`;
 }
 
-/**
- * The schedulePin body of a post whose pin was rendered at `imageURL`. The
- * reference makes a retried call schedule (and charge) the same pin once.
- */
-export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget): NewPinBody {
-  const id = post.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 64);
+/** What every pin body of a post says, whatever its media: the post's copy, and where and when it goes. */
+export function pinCopyAndTarget(post: Post, target: ScheduleTarget) {
   return {
-    reference: `post:${id}:${referenceHash(`${imageURL}|${targetKey(target)}`)}`,
     title: fitText(post.title, PINTEREST_PIN_LIMITS.title),
     description: fitText(post.description, PINTEREST_PIN_LIMITS.description),
     altText: fitText(post.altText, PINTEREST_PIN_LIMITS.altText),
     url: isWebUrl(post.url) && post.url.length <= PINTEREST_PIN_LIMITS.link ? post.url : "",
-    imageURL,
-    mediaType: "image",
     boardId: target.boardId,
     boardName: target.boardName,
     sectionId: target.sectionId,
@@ -85,6 +78,20 @@ export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget):
     scheduledTime: target.when.type === "SpecificDate" ? target.when.at : null,
     allowDuplicate: target.allowDuplicate,
     ...(target.repeatIntervalInDays ? { repeatIntervalInDays: target.repeatIntervalInDays } : {}),
+  };
+}
+
+/**
+ * The schedulePin body of a post whose pin was rendered at `imageURL`. The
+ * reference makes a retried call schedule (and charge) the same pin once.
+ */
+export function pinBodyOf(post: Post, imageURL: string, target: ScheduleTarget): NewPinBody {
+  const id = post.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 64);
+  return {
+    reference: `post:${id}:${referenceHash(`${imageURL}|${targetKey(target)}`)}`,
+    ...pinCopyAndTarget(post, target),
+    imageURL,
+    mediaType: "image",
   };
 }
 

@@ -1,11 +1,10 @@
-import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest.ts";
 import type { Post } from "../../../contracts/post.ts";
-import { isWebUrl, type PinRefusalReason, type ScheduleResponse } from "../../../contracts/scheduling-api.ts";
+import type { PinRefusalReason, ScheduleResponse } from "../../../contracts/scheduling-api.ts";
 import type { UploadVideoToPinterestResponse } from "../../../contracts/pinterest-media.ts";
 import { VIDEO_FAILED_MESSAGE, type VideoJobState } from "../../../contracts/video.ts";
 import { ApiError, apiJson } from "../api-client.ts";
 import { creditsMayHaveChanged } from "../credit-events.ts";
-import { fitText, pinRefusalText, referenceHash, targetKey, type ScheduleTarget } from "../pinterest/bulk-schedule.ts";
+import { pinCopyAndTarget, pinRefusalText, referenceHash, targetKey, type ScheduleTarget } from "../pinterest/bulk-schedule.ts";
 import { scheduleFailureMessage, type NewPinBody } from "../pinterest/scheduling-api.ts";
 
 /**
@@ -148,22 +147,11 @@ export function videoPinBody(video: ReadyVideo, mediaId: string, target: Schedul
   const { post } = video;
   return {
     reference: `video:${video.id.replace(/[^A-Za-z0-9_.-]/g, "").slice(0, 60)}:${referenceHash(`${video.videoURL}|${targetKey(target)}`)}`,
-    title: fitText(post.title, PINTEREST_PIN_LIMITS.title),
-    description: fitText(post.description, PINTEREST_PIN_LIMITS.description),
-    altText: fitText(post.altText, PINTEREST_PIN_LIMITS.altText),
-    url: isWebUrl(post.url) && post.url.length <= PINTEREST_PIN_LIMITS.link ? post.url : "",
+    ...pinCopyAndTarget(post, target),
     mediaType: "video",
     videoURL: video.videoURL,
     videoThumbnail: video.videoThumbnail,
     media_id: mediaId,
-    boardId: target.boardId,
-    boardName: target.boardName,
-    sectionId: target.sectionId,
-    pinterestProfileUsername: target.pinterestProfileUsername,
-    type: target.when.type,
-    scheduledTime: target.when.type === "SpecificDate" ? target.when.at : null,
-    allowDuplicate: target.allowDuplicate,
-    ...(target.repeatIntervalInDays ? { repeatIntervalInDays: target.repeatIntervalInDays } : {}),
   };
 }
 
