@@ -22,6 +22,20 @@ describe("the running app", () => {
     await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown; __remixRouteModules?: Record<string, unknown> }).__remixRouteModules?.["routes/_index"] !== undefined);
   });
 
+  it("lines up each home page section's cards with its heading on a wide screen", async () => {
+    const page = await browser.newPage({ viewport: { width: 1600, height: 900 } });
+    await page.goto("/");
+    for (const [heading, list] of [
+      ["Made for people who sell with Pinterest", "ul.audiences"],
+      ["How it works", "ol.steps"],
+    ] as const) {
+      const section = page.locator("section").filter({ has: page.getByRole("heading", { level: 2, name: heading, exact: true }) });
+      const headingBox = await section.getByRole("heading", { level: 2 }).first().boundingBox();
+      const listBox = await section.locator(list).boundingBox();
+      expect(Math.abs((listBox?.x ?? 0) - (headingBox?.x ?? 0)), heading).toBeLessThan(2);
+    }
+  });
+
   it("serves static assets with the version header and long caching", async () => {
     const page = await browser.newPage();
     const assets: { url: string; headers: Record<string, string> }[] = [];
