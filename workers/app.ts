@@ -6,6 +6,7 @@ import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
+import { sweepShopifyCharges } from "./services/shopify-billing.ts";
 
 export { ProfileScheduler };
 
@@ -26,6 +27,11 @@ export default {
     ctx.waitUntil(
       refreshExpiringTokens(env, controller.scheduledTime).then(({ refreshed, failed }) => {
         if (refreshed + failed > 0) console.log(`cron: renewed ${refreshed} Pinterest token(s), ${failed} failed`);
+      }),
+    );
+    ctx.waitUntil(
+      sweepShopifyCharges(env, controller.scheduledTime).then(({ checked, failed }) => {
+        if (checked > 0) console.log(`cron: re-read ${checked} Shopify charge(s), ${failed} failed`);
       }),
     );
     ctx.waitUntil(

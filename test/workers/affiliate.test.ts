@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { affiliateCommissions, affiliateCustomers, users } from "../../workers/db/schema.ts";
+import { affiliateCommissions, affiliateCustomers, subscriptions, users } from "../../workers/db/schema.ts";
+import { sweepShopifyCharges } from "../../workers/services/shopify-billing.ts";
 import { AFFILIATE_CLICKS_PER_IP, attributeCustomer, countAffiliateClick, recordCommission } from "../../workers/services/affiliates.ts";
 import { planById } from "../../workers/services/billing.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
@@ -259,6 +260,23 @@ describe("commissions from Stripe", () => {
     expect((await shopifyCharge(trial.gid)).trialDays).toBeGreaterThan(0);
     await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(trial.shop));
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, trialing.userId))).toHaveLength(0);
+
+    // The trial ends and Shopify bills the first interval without telling us: the cron's sweep re-reads the
+    // charge, and the interval earns once however often the sweep runs.
+    const charge = await shopifyCharge(trial.gid);
+    const billedFrom = Date.parse(charge.currentPeriodEnd!) - 30 * 86_400_000;
+    const sweep = async (now: number) => {
+      while ((await sweepShopifyCharges(testEnv, now)).checked === 25);
+    };
+    await sweep(billedFrom - 60 * 60_000);
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, trialing.userId))).toHaveLength(0);
+    await sweep(billedFrom + 86_400_000);
+    await sweep(billedFrom + 2 * 86_400_000);
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, trialing.userId))).toMatchObject([
+      { provider: "shopify", chargeRef: `${trial.gid}@${charge.currentPeriodEnd}`, amountCents: 1699, commissionCents: 425, planId: "starter-monthly" },
+    ]);
+    const [record] = await db.select().from(subscriptions).where(eq(subscriptions.providerRef, trial.gid));
+    expect(record.status).toBe("active");
   });
 
   it("earns nothing on a lifetime deal or for a customer nobody sent", async () => {

@@ -2,7 +2,27 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { referrals, users } from "../../workers/db/schema.ts";
 import { bearer, outboxFor, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, deliver, deliverAllTo, payHostedCheckout, PAYPAL_WEBHOOK, paypalDeliveries, post, signedEvents, startAndApprovePayPal, stripeCustomerOf, subscribe } from "./billing-support.ts";
+import {
+  checkoutAndPay,
+  creditsOf,
+  credentialsOf,
+  db,
+  deliver,
+  deliverAllTo,
+  newShop,
+  payHostedCheckout,
+  PAYPAL_WEBHOOK,
+  paypalDeliveries,
+  post,
+  SHOPIFY_WEBHOOK,
+  shopifyCharge,
+  shopifyDeliveries,
+  signedEvents,
+  startAndApprovePayPal,
+  stripeCustomerOf,
+  subscribe,
+  subscribeShopify,
+} from "./billing-support.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -207,6 +227,25 @@ describe("the referrer's credit", () => {
     expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
     const [row] = await db.select().from(referrals).where(eq(referrals.referredUserId, friend.userId));
     expect(row.paymentRef).toMatch(/^paypal:/);
+  });
+
+  it("comes from a Shopify subscriber's first billed interval too, once", async () => {
+    const { customer, before, friend } = await payingReferrerAndClaimedFriend();
+
+    // The free month used the friend's trial: Shopify bills the first interval when they approve.
+    const { shop, gid, chargeId } = await subscribeShopify(friend, "starter-monthly", newShop("referral"));
+    expect((await shopifyCharge(gid)).trialDays).toBe(0);
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
+    expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
+    const [row] = await db.select().from(referrals).where(eq(referrals.referredUserId, friend.userId));
+    expect(row.paymentRef).toBe(`shopify:${gid}@${(await shopifyCharge(gid)).currentPeriodEnd}`);
+
+    // Delivered again, and the next interval: no second credit.
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await sandbox(`/shopify/subscriptions/${chargeId}/renew`, { method: "POST" });
+    await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
+    expect((await stripeBalanceOf(customer)).balance).toBe(before - 1699);
   });
 
   it("waits for a referrer without a Stripe customer, and lands on their first checkout", async () => {

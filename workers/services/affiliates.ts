@@ -210,6 +210,28 @@ export async function recordPayPalSaleCommission(env: Env, userId: string, plan:
  * currentPeriodEnd, has begun was billed for it. One commission per charge
  * and interval, keyed "{charge gid}@{currentPeriodEnd}".
  */
+/**
+ * The billing interval of a Shopify recurring charge that Shopify has charged for: Shopify bills at
+ * the start of each interval (after any free trial), so an ACTIVE charge whose current interval (the
+ * one ending at `currentPeriodEnd`) has begun has been paid for. Answers its reference,
+ * `{charge gid}@{currentPeriodEnd}` (one per interval), and when it began; null during a trial, for a
+ * charge that is not active, or one of $0.
+ */
+export function shopifyBilledInterval(
+  plan: Pick<Plan, "billingPeriod">,
+  charge: { id: string; status: string; currentPeriodEnd: string | null; amount: number },
+  now: number,
+): { chargeRef: string; intervalStart: number } | null {
+  if (charge.status.toUpperCase() !== "ACTIVE" || !charge.currentPeriodEnd || !(charge.amount > 0)) return null;
+  const periodEnd = Date.parse(charge.currentPeriodEnd);
+  if (!Number.isFinite(periodEnd)) return null;
+  const intervalStart = plan.billingPeriod === "year" ? addMonths(periodEnd, -12) : periodEnd - 30 * 86_400_000;
+  // Still in the free trial: nothing billed yet.
+  if (intervalStart > now) return null;
+  return { chargeRef: `${charge.id}@${charge.currentPeriodEnd}`, intervalStart };
+}
+
+/** 25% of a Shopify billing interval that has begun, once per interval (see shopifyBilledInterval). */
 export async function recordShopifyIntervalCommission(
   env: Env,
   userId: string,
@@ -217,20 +239,16 @@ export async function recordShopifyIntervalCommission(
   charge: { id: string; status: string; currentPeriodEnd: string | null; amount: number; currency: string },
   now = Date.now(),
 ): Promise<boolean> {
-  if (charge.status.toUpperCase() !== "ACTIVE" || !charge.currentPeriodEnd) return false;
-  const periodEnd = Date.parse(charge.currentPeriodEnd);
-  if (!Number.isFinite(periodEnd)) return false;
-  const intervalStart = plan.billingPeriod === "year" ? addMonths(periodEnd, -12) : periodEnd - 30 * 86_400_000;
-  // Still in the free trial: nothing billed yet.
-  if (intervalStart > now) return false;
+  const billed = shopifyBilledInterval(plan, charge, now);
+  if (!billed) return false;
   return recordCommission(env, {
     provider: "shopify",
-    chargeRef: `${charge.id}@${charge.currentPeriodEnd}`,
+    chargeRef: billed.chargeRef,
     userId,
     plan,
     amountCents: Math.round(charge.amount * 100),
     currency: charge.currency,
-    chargedAt: intervalStart,
+    chargedAt: billed.intervalStart,
   });
 }
 

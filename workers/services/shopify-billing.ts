@@ -1,4 +1,4 @@
-import { and, eq, like } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, like, lt, lte, or } from "drizzle-orm";
 import type * as v from "valibot";
 import { SUBSCRIPTION_CANCELED_MESSAGE, type ProfileUpdates } from "../../contracts/billing.ts";
 import {
@@ -31,7 +31,8 @@ import {
   type PlanRecordInput,
   type PlanRecordRow,
 } from "./billing.ts";
-import { recordShopifyIntervalCommission } from "./affiliates.ts";
+import { recordShopifyIntervalCommission, shopifyBilledInterval } from "./affiliates.ts";
+import { rewardReferrerOfPayer } from "./referrals.ts";
 import { ServiceError } from "./errors.ts";
 import { shopifyStoreOf } from "./shopify-shop.ts";
 import { listShopProfiles } from "./shops.ts";
@@ -399,19 +400,29 @@ async function applyShopifyWebhook(env: Env, delivery: ShopifyDelivery, payload:
     console.warn("Shopify webhook about a store the user no longer has connected ignored", { shop, id });
     return;
   }
+  await refreshShopifyCharge(env, owner, connection, id, Date.now());
+}
+
+/**
+ * Re-reads one charge from the store and applies what Shopify says now: the plan record (and so the
+ * month's credits), the affiliate commission of the interval that has begun, and the referrer's
+ * credit on a referred user's first paid interval. Each is idempotent, so a webhook and the cron
+ * sweep may both apply the same charge. A store that revoked our access is logged and skipped:
+ * retrying would not change that.
+ */
+async function refreshShopifyCharge(env: Env, owner: string, connection: ShopConnection, id: string, now: number): Promise<void> {
   let subscription: shopify.AppSubscription | null;
   try {
-    subscription = await shopify.appSubscription(env, shop, connection.accessToken, id);
+    subscription = await shopify.appSubscription(env, connection.shop, connection.accessToken, id);
   } catch (error) {
-    // The store revoked our access: Shopify's retries would not change that.
     if (error instanceof shopify.ShopifyError && error.kind === "http" && (error.status === 401 || error.status === 403)) {
-      console.warn("Shopify webhook could not be re-read: the store connection is no longer valid", { shop, id, status: error.status });
+      console.warn("Shopify charge could not be re-read: the store connection is no longer valid", { shop: connection.shop, id, status: error.status });
       return;
     }
     throw error;
   }
   if (!subscription) {
-    console.warn("Shopify webhook about a charge the store does not have ignored", { shop, id });
+    console.warn("Shopify charge the store does not have ignored", { shop: connection.shop, id });
     return;
   }
   const known = await findPlanRecord(env, owner, "shopify", id);
@@ -422,10 +433,63 @@ async function applyShopifyWebhook(env: Env, delivery: ShopifyDelivery, payload:
     console.error("Shopify subscription with a price that is not one of our plans ignored", { id, lineItems: subscription.lineItems });
     return;
   }
-  const now = Date.now();
   await savePlanRecord(env, owner, recordOf(subscription, charged.plan, known, now), now);
+  const charge = { ...subscription, ...charged };
   // Affiliate programme (issue 16): the commission of the billing interval that has begun, once per interval.
-  await recordShopifyIntervalCommission(env, owner, charged.plan, { ...subscription, ...charged }, now);
+  await recordShopifyIntervalCommission(env, owner, charged.plan, charge, now);
+  // Referral programme: a referred user's first paid interval earns their referrer the credit, once.
+  await rewardReferrerOfPayer(env, owner, async () => {
+    const billed = shopifyBilledInterval(charged.plan, charge, now);
+    return billed ? `shopify:${billed.chargeRef}` : null;
+  }, now);
+}
+
+/** How long a charge the sweep re-read is left alone before it is read again. */
+const SHOPIFY_RECHECK_MS = 30 * 60_000;
+/** Charges re-read per cron run: Shopify's cost bucket and the run's time stay small. */
+const SHOPIFY_SWEEP_BATCH = 25;
+
+/**
+ * Cron sweep (decision 049): Shopify sends no event when it charges. It sends
+ * app_subscriptions/update when a charge changes state, but not when a free trial ends and the first
+ * paid interval begins, and not reliably at each renewal. So the charges whose trial has ended or
+ * whose interval has run out are re-read from their store (least recently read first, each at most
+ * every 30 minutes) and applied as a webhook would: the plan record moves on, the interval earns its
+ * commission once, and a referred user's first payment credits their referrer once.
+ */
+export async function sweepShopifyCharges(env: Env, now = Date.now()): Promise<{ checked: number; failed: number }> {
+  const due = await database(env.DB)
+    .select({ userId: subscriptions.userId, providerRef: subscriptions.providerRef })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.provider, "shopify"),
+        inArray(subscriptions.status, ["trialing", "active"]),
+        or(
+          // The trial is over but the record still holds the trial's period (its first paid interval not seen yet).
+          and(isNotNull(subscriptions.trialEnd), lte(subscriptions.trialEnd, now), lt(subscriptions.periodStart, subscriptions.trialEnd)),
+          lte(subscriptions.periodEnd, now),
+        ),
+        lte(subscriptions.updatedAt, now - SHOPIFY_RECHECK_MS),
+      ),
+    )
+    .orderBy(asc(subscriptions.updatedAt))
+    .limit(SHOPIFY_SWEEP_BATCH);
+  let failed = 0;
+  for (const { userId, providerRef } of due) {
+    try {
+      const connection = await shopConnectionOf(env, userId).catch(() => null);
+      if (!connection) {
+        console.warn("Shopify charge not re-read: the user's billing store is no longer connected", { id: providerRef });
+        continue;
+      }
+      await refreshShopifyCharge(env, userId, connection, providerRef, now);
+    } catch (error) {
+      failed += 1;
+      console.error("Shopify charge sweep failed for one charge", { id: providerRef, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { checked: due.length, failed };
 }
 
 /**
