@@ -116,6 +116,10 @@ describe("affiliate programme", () => {
     expect(await sale.getByRole("cell").nth(2).textContent()).toBe("$4.25");
     expect(await sale.getByRole("cell").nth(3).textContent()).toMatch(/^Held until \d{1,2} [A-Z][a-z]+ \d{4}$/);
     expect(await affiliate.getByTestId("next-payout").textContent()).toBe("Payouts start once $100 of commission is payable.");
+    // The month's click and sign-up are charted (drawn by Chart.js once it has loaded) beside the table.
+    const chart = affiliate.getByRole("img", { name: /^Clicks and sign-ups by month over the last 6 months: 1 click, 1 sign-up\./ });
+    await affiliate.locator(".affiliate-chart canvas[data-ready=true]").waitFor();
+    expect(await chart.getAttribute("data-clicks")).toBe("1");
 
     // The terms are on the page.
     await affiliate.getByText("When do payouts happen?").click();

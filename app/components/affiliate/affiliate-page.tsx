@@ -5,6 +5,7 @@ import { serverMessage } from "../billing/billing-api.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
+import { AffiliateMonthsChart } from "./months-chart.tsx";
 import { createAffiliateProfile, dollars, getAffiliateData, localDate, monthName, payoutDate, saveWiseTag } from "./affiliate-api.ts";
 
 const STATUS_LABEL = { pending: "Held for a month", payable: "Payable", paid: "Paid" } as const;
@@ -191,8 +192,9 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
 
       <section className="card affiliate-card" aria-labelledby="months-title">
         <h2 id="months-title">Clicks and sign-ups by month</h2>
+        <AffiliateMonthsChart months={data.months} describedBy="months-table" />
         <div className="table-scroll">
-          <table className="affiliate-table">
+          <table className="affiliate-table" id="months-table">
             <thead>
               <tr>
                 <th scope="col">Month</th>
