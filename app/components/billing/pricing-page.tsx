@@ -7,7 +7,7 @@ import { useAuth } from "../../lib/auth.tsx";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
 import { useHydrated } from "../auth/use-hydrated.ts";
 import { activateSubscription, getCurrentSubscription, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
-import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-params.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
