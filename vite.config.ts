@@ -1,7 +1,31 @@
 import { vitePlugin as remix, cloudflareDevProxyVitePlugin } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Rollup } from "vite";
 
-export default defineConfig({
+/**
+ * Every module of the app (not of node_modules) that root.tsx imports statically, directly or
+ * not, goes into one "shell" chunk. Every page loads all of them anyway; one file instead of a
+ * dozen under 1 KB each is fewer requests and compresses better (issue 17's JavaScript budget,
+ * docs/decisions/041-server-rendered-prices.md). Modules imported lazily are not followed.
+ */
+function shellChunk(): Rollup.GetManualChunk {
+  let shell: Set<string> | null = null;
+  return (id, { getModuleIds, getModuleInfo }) => {
+    if (!shell) {
+      shell = new Set();
+      const root = [...getModuleIds()].find((candidate) => /[\\/]app[\\/]root\.tsx$/.test(candidate));
+      const queue = root ? [...(getModuleInfo(root)?.importedIds ?? [])] : [];
+      while (queue.length > 0) {
+        const next = queue.pop()!;
+        if (shell.has(next) || next.includes("node_modules") || next.startsWith("\0") || /\.css(\?|$)/.test(next)) continue;
+        shell.add(next);
+        queue.push(...(getModuleInfo(next)?.importedIds ?? []));
+      }
+    }
+    return shell.has(id) ? "shell" : undefined;
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     cloudflareDevProxyVitePlugin(),
     remix({
@@ -24,6 +48,7 @@ export default defineConfig({
   build: {
     // Pages are server-rendered at the edge; the client bundle only hydrates them.
     sourcemap: false,
+    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: shellChunk() } },
   },
   ssr: {
     resolve: {
@@ -31,4 +56,4 @@ export default defineConfig({
       externalConditions: ["workerd", "worker"],
     },
   },
-});
+}));

@@ -32,8 +32,7 @@ export const ShopDomain = (field: string) =>
     v.regex(SHOP_DOMAIN_PATTERN, `${field} must be your store's myshopify.com address, such as your-store.myshopify.com`),
   );
 
-/** The state the browser keeps in local storage (spec: ShopifyStateCheck) and sends when it starts connecting. */
-export const SHOPIFY_STATE_CHECK_KEY = "ShopifyStateCheck";
+export { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM, SHOPIFY_STATE_CHECK_KEY } from "./shopify-params.ts";
 
 /** POST /api/shopifyAPI/recordShopifyStateCheck {shop, stateCheck, redirectUrl} -> {authorizeUrl} */
 export const ShopifyStateCheckBody = body({
@@ -46,10 +45,6 @@ export interface ShopifyStateCheckResponse {
   /** Shopify's authorization page on the store, with our client id, scope, state and callback. */
   authorizeUrl: string;
 }
-
-/** Query parameters that come back to the page after connecting. */
-export const SHOPIFY_CONNECTED_PARAM = "shopifyConnected";
-export const SHOPIFY_ERROR_PARAM = "shopifyError";
 
 const listingOptions = {
   searchInput: v.optional(v.pipe(v.string("searchInput must be text"), v.trim(), v.maxLength(200, "searchInput is too long")), ""),

@@ -1,4 +1,4 @@
-import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId, useMemo, useState } from "react";
 import { SavingsChart } from "../components/savings/savings-chart.tsx";
@@ -10,7 +10,8 @@ import {
   savingsInputsFrom,
   type SavingsInputs,
 } from "../../workers/domain/savings.ts";
-import { listPlans } from "../../workers/services/lifetime.ts";
+import { ParityNote } from "../components/billing/parity.tsx";
+import { loadPlans, priceHeaders, priceVaryHeaders, visitorParity } from "../lib/pricing.server.ts";
 import accountStyles from "../styles/account.css?url";
 import savingsStyles from "../styles/savings.css?url";
 
@@ -23,11 +24,19 @@ export const meta: MetaFunction = () => [
   { name: "description", content: "How many hours and dollars a month you save by generating and scheduling your pins in bulk instead of making them one by one." },
 ];
 
-/** The plans from the plans table and the inputs of the query (the form works without JavaScript), computed on the server. */
+/**
+ * The plans from the plans table at the visitor's parity-adjusted prices (what checkout would charge,
+ * issue 17) and the inputs of the query (the form works without JavaScript), computed on the server.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const plans = calculatorPlans(await listPlans(context.cloudflare.env));
-  return { plans, inputs: savingsInputsFrom(new URL(request.url).searchParams, plans) };
+  const parity = visitorParity(request, context);
+  const loaded = await loadPlans(context);
+  if (!loaded.plans) throw new Error(loaded.loadError);
+  const plans = calculatorPlans(loaded.plans, parity ?? undefined);
+  return data({ plans, parity, inputs: savingsInputsFrom(new URL(request.url).searchParams, plans) }, { headers: priceVaryHeaders() });
 }
+
+export const headers = priceHeaders;
 
 type NumberField = keyof typeof INPUT_LIMITS;
 
@@ -43,7 +52,7 @@ const hours = (value: number) => `${value.toLocaleString("en-US", { maximumFract
 
 /** /savings-calculator (spec section 2): hours and money saved with the product against making pins by hand. */
 export default function SavingsCalculatorPage() {
-  const { plans, inputs: initial } = useLoaderData<typeof loader>();
+  const { plans, parity, inputs: initial } = useLoaderData<typeof loader>();
   const [values, setValues] = useState<Record<NumberField, string>>(() => ({
     pinsPerWeek: String(initial.pinsPerWeek),
     minutesPerPinByHand: String(initial.minutesPerPinByHand),
@@ -73,6 +82,7 @@ export default function SavingsCalculatorPage() {
         How much time and money you save by generating pins from your posts and products and bulk-scheduling them, instead
         of designing and posting each one by hand.
       </p>
+      <ParityNote parity={parity} />
       <div className="savings__layout">
         <Form method="get" className="savings__form" aria-label="Your numbers" preventScrollReset>
           {FIELDS.map((field) => {
@@ -178,8 +188,11 @@ export default function SavingsCalculatorPage() {
             </tbody>
           </table>
           <p className="savings__note">
-            A month is 52 ÷ 12 weeks. Each image pin uses 1 pin credit when it is scheduled. Prices are the list prices in US
-            dollars; annual plans are shown per month. <Link to="/pricing">See all plans</Link> or{" "}
+            A month is 52 ÷ 12 weeks. Each image pin uses 1 pin credit when it is scheduled.{" "}
+            {parity
+              ? `Prices are in US dollars at your country's pricing, ${parity.percentageAdjustment}% off the list prices, as checkout charges them;`
+              : "Prices are the list prices in US dollars;"}{" "}
+            annual plans are shown per month. <Link to="/pricing">See all plans</Link> or{" "}
             <Link to="/pinterest-mini-course">learn the routine in the free mini-course</Link>.
           </p>
         </section>

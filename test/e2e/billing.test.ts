@@ -123,11 +123,12 @@ describe("the pricing and lifetime pages", () => {
     await page.getByText("Refunds are not offered.", { exact: false }).first().waitFor();
     expect(await overflowing(page)).toEqual([]);
     await hydrated(page, "/lifetime");
-    await page.getByRole("button", { name: "Get Lifetime" }).waitFor();
+    // Signed out, Get Lifetime is a link to log in (it works before and without JavaScript).
+    expect(await page.getByRole("link", { name: "Get Lifetime" }).getAttribute("href")).toBe("/login?redirectTo=%2Flifetime");
     expect(await overflowing(page)).toEqual([]);
 
     await hydrated(page, "/pricing");
-    await page.getByRole("list", { name: "Monthly plans" }).getByRole("button", { name: "Start free trial: Pro monthly" }).click();
+    await page.getByRole("list", { name: "Monthly plans" }).getByRole("link", { name: "Start free trial: Pro monthly" }).click();
     await page.waitForURL((url) => url.pathname === "/login");
     expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/pricing?startPlan=pro-monthly");
   });

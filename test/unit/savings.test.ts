@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { calculatorPlans, DEFAULT_INPUTS, savings, savingsInputsFrom, suggestedPlan } from "../../workers/domain/savings.ts";
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
+import { adjustedPrice } from "../../workers/domain/pricing-parity.ts";
 
 const plans = calculatorPlans(PLAN_ROWS.map((plan) => ({ planId: plan.id, planName: plan.name, billingPeriod: plan.billingPeriod, amount: plan.price, creditsPerMonth: plan.creditsPerMonth })));
 
@@ -10,6 +11,17 @@ describe("the savings calculator's rules", () => {
     expect(plans.map((plan) => plan.planId)).not.toContain("lifetime");
     expect(plans.find((plan) => plan.planId === "starter-monthly")).toEqual({ planId: "starter-monthly", label: "Starter, monthly", pricePerMonth: 16.99, creditsPerMonth: 150 });
     expect(plans.find((plan) => plan.planId === "pro-annual")?.pricePerMonth).toBe(24.92);
+  });
+
+  it("prices the plans at what checkout charges a parity country: Stripe's rounding, annual prices then spread over 12 months", () => {
+    const rows = PLAN_ROWS.map((plan) => ({ planId: plan.id, planName: plan.name, billingPeriod: plan.billingPeriod, amount: plan.price, creditsPerMonth: plan.creditsPerMonth }));
+    const half = calculatorPlans(rows, { percentageAdjustment: 50 });
+    // 1699 cents less a rounded 850-cent discount: 8.49, as the parity coupon charges it.
+    expect(half.find((plan) => plan.planId === "starter-monthly")?.pricePerMonth).toBe(adjustedPrice(16.99, { percentageAdjustment: 50 }));
+    expect(half.find((plan) => plan.planId === "starter-monthly")?.pricePerMonth).toBe(8.49);
+    // 299 a year less 50 % is 149.50: 12.46 a month.
+    expect(half.find((plan) => plan.planId === "pro-annual")?.pricePerMonth).toBe(12.46);
+    expect(calculatorPlans(rows, { percentageAdjustment: 0 })).toEqual(plans);
   });
 
   it("suggests the cheapest plan whose credits cover the pins", () => {

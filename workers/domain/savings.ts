@@ -3,6 +3,7 @@
  * by hand against generating and scheduling them in bulk with the product.
  * Pure rules: plain numbers in, plain numbers out.
  */
+import { adjustedPrice, type PricingParity } from "./pricing-parity.ts";
 
 export const WEEKS_PER_MONTH = 52 / 12;
 /** An image pin costs 1 pin credit when scheduled (spec section 9). */
@@ -36,16 +37,26 @@ export interface CalculatorPlan {
   creditsPerMonth: number;
 }
 
-/** The recurring plans of the plans table, as the calculator prices them. */
-export function calculatorPlans(plans: { planId: string; planName: string; billingPeriod: string; amount: number; creditsPerMonth: number }[]): CalculatorPlan[] {
+/**
+ * The recurring plans of the plans table, as the calculator prices them: at what the visitor
+ * would be charged, that is after their pricing parity (`adjustedPrice`, exactly what checkout
+ * charges; 0 % is the list price), an annual price spread over 12 months.
+ */
+export function calculatorPlans(
+  plans: { planId: string; planName: string; billingPeriod: string; amount: number; creditsPerMonth: number }[],
+  parity: Pick<PricingParity, "percentageAdjustment"> = { percentageAdjustment: 0 },
+): CalculatorPlan[] {
   return plans
     .filter((plan) => (plan.billingPeriod === "month" || plan.billingPeriod === "year") && plan.amount > 0)
-    .map((plan) => ({
-      planId: plan.planId,
-      label: `${plan.planName}, ${plan.billingPeriod === "month" ? "monthly" : "annual"}`,
-      pricePerMonth: plan.billingPeriod === "year" ? round2(plan.amount / 12) : plan.amount,
-      creditsPerMonth: plan.creditsPerMonth,
-    }));
+    .map((plan) => {
+      const charged = adjustedPrice(plan.amount, parity);
+      return {
+        planId: plan.planId,
+        label: `${plan.planName}, ${plan.billingPeriod === "month" ? "monthly" : "annual"}`,
+        pricePerMonth: plan.billingPeriod === "year" ? round2(charged / 12) : charged,
+        creditsPerMonth: plan.creditsPerMonth,
+      };
+    });
 }
 
 /** The cheapest plan whose credits cover the pins, else the cheapest of those with the most credits. */

@@ -1,10 +1,21 @@
-import { Link, useNavigate, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { LifetimePlan } from "../../../contracts/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { activateLifetime, getLifetimePlans, money, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
+import { useHydrated } from "../auth/use-hydrated.ts";
+import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
+import { activateLifetime, money, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
 import { NoticeBox, type Notice } from "./notice.tsx";
-import { ParityAmount, ParityNote, useEdgeParity } from "./parity.tsx";
+import { ParityAmount, ParityNote } from "./parity.tsx";
+
+/** What the /lifetime loader gives (app/routes/lifetime.tsx): the plans of GET /api/subscriptions/getLifetimePlans and the visitor's parity. */
+export interface LifetimePageData {
+  plans: LifetimePlan[];
+  parity: PricingParity | null;
+}
+
+/** Where a signed-out visitor's Get Lifetime leads: log in (or sign up from there), then back here. */
+const LOGIN_TO_BUY = `/login?redirectTo=${encodeURIComponent("/lifetime")}`;
 
 /** Spec section 9: the lifetime success message shows for 10 s. */
 const SUCCESS_MS = 10_000;
@@ -19,26 +30,20 @@ function isTestConfiguration(appEnv: string): boolean {
  * purchase). Back from payment with paymentMessage=success and a matching
  * session and plan, the purchase is activated and the URL cleaned;
  * paymentMessage=cancel says 'Payment cancelled'.
+ *
+ * Rendered on the server with its plans and the visitor's parity (issue 17):
+ * without JavaScript a signed-out visitor's Get Lifetime is a link to log in.
+ * Which plan the user owns is marked after hydration (the HTML depends on the
+ * parity country and the signed-in state only).
  */
 export function LifetimePage() {
   const { user, env, reloadUser } = useAuth();
-  const navigate = useNavigate();
   const [searchParams, setSearchParams] = useSearchParams();
-  const [plans, setPlans] = useState<LifetimePlan[] | null>(null);
+  const { plans, parity } = useLoaderData() as LifetimePageData;
+  const hydrated = useHydrated();
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const handled = useRef(false);
-  const parity = useEdgeParity();
-
-  useEffect(() => {
-    // Spec section 8: a failure to load the lifetime plans is logged only.
-    getLifetimePlans()
-      .then(setPlans)
-      .catch((error) => {
-        console.error("Could not load the lifetime plans", error);
-        setPlans([]);
-      });
-  }, []);
 
   useEffect(() => {
     const paymentMessage = searchParams.get("paymentMessage");
@@ -72,10 +77,7 @@ export function LifetimePage() {
   }, [searchParams, setSearchParams, user, reloadUser]);
 
   async function getLifetime(plan: LifetimePlan) {
-    if (!user) {
-      navigate(`/login?redirectTo=${encodeURIComponent("/lifetime")}`);
-      return;
-    }
+    if (!user) return;
     setBusyPlan(plan.planId);
     setNotice(null);
     // A tab opened after the server answers would be blocked as a popup: open it now, point it at the payment page later.
@@ -95,7 +97,7 @@ export function LifetimePage() {
     }
   }
 
-  const owned = user?.planId && user.planStatus === "Active" ? user.planId : null;
+  const owned = hydrated && user?.planId && user.planStatus === "Active" ? user.planId : null;
 
   return (
     <main className="page billing-page">
@@ -105,14 +107,13 @@ export function LifetimePage() {
         <ParityNote parity={parity} />
       </header>
       {notice && <NoticeBox notice={notice} />}
-      {!plans && <p className="muted">Loading…</p>}
-      {plans && plans.length === 0 && (
+      {plans.length === 0 && (
         <p>
           No lifetime plan is on offer right now. See our <Link to="/pricing">monthly and annual plans</Link>.
         </p>
       )}
       <ul className="plan-grid plan-grid--lifetime" aria-label="Lifetime plans">
-        {(plans ?? []).map((plan) => (
+        {plans.map((plan) => (
           <li key={plan.planId} className="plan-card plan-card--lifetime">
             <img className="plan-card__image" src={plan.planImage} alt="" width={56} height={56} />
             <h2 className="plan-card__name">{plan.planName}</h2>
@@ -135,6 +136,10 @@ export function LifetimePage() {
             </ul>
             {owned === plan.planId ? (
               <p className="plan-card__owned">You have this plan.</p>
+            ) : !user ? (
+              <Link className="button button--primary plan-card__button" to={LOGIN_TO_BUY}>
+                Get Lifetime
+              </Link>
             ) : (
               <button type="button" className="button button--primary plan-card__button" disabled={busyPlan !== null} onClick={() => getLifetime(plan)}>
                 {busyPlan === plan.planId ? "Opening payment…" : "Get Lifetime"}

@@ -1,47 +1,14 @@
-import { useEffect, useState } from "react";
 import { adjustedPrice, type PricingParity } from "../../../workers/domain/pricing-parity.ts";
-import { apiJson } from "../../lib/api-client.ts";
 import { money } from "./billing-api.ts";
 
 /**
- * Pricing parity on the pricing and lifetime pages (issue 7): the visitor's
- * own country's adjustment, from GET /api/pricingParity (the country the
- * edge saw; the browser never names it). Checkout charges exactly these
- * prices, by card, PayPal or Shopify (docs/decisions/015-pricing-parity.md). Any
- * failure is ignored and full prices show (spec section 8).
+ * Pricing parity on the pricing and lifetime pages (issues 7 and 17): the
+ * visitor's own country's adjustment, read by the page's loader from the
+ * country the edge saw (app/lib/pricing.server.ts; the browser never names
+ * it), so the server's HTML already shows the prices checkout charges, by
+ * card, PayPal or Shopify (docs/decisions/015-pricing-parity.md, 041). Null
+ * is full price.
  */
-
-function isParity(value: unknown): value is PricingParity {
-  const parity = value as PricingParity | null;
-  return (
-    typeof parity === "object" &&
-    parity !== null &&
-    typeof parity.countryCode === "string" &&
-    /^[A-Z]{2}$/.test(parity.countryCode) &&
-    typeof parity.percentageAdjustment === "number" &&
-    parity.percentageAdjustment > 0 &&
-    parity.percentageAdjustment < 100
-  );
-}
-
-/** The visitor's parity when it lowers prices, else null (full price, unknown country, or the call failed). */
-export function useEdgeParity(): PricingParity | null {
-  const [parity, setParity] = useState<PricingParity | null>(null);
-  useEffect(() => {
-    let live = true;
-    apiJson<unknown>("/api/pricingParity")
-      .then((answer) => {
-        if (live && isParity(answer)) setParity(answer);
-      })
-      .catch(() => {
-        // Spec section 8, 'Pricing parity failure | ignored': full prices stay.
-      });
-    return () => {
-      live = false;
-    };
-  }, []);
-  return parity;
-}
 
 function countryName(code: string): string {
   try {

@@ -1,9 +1,8 @@
 import type { useSearchParams } from "@remix-run/react";
-import { useEffect, useState, type FormEvent, type MutableRefObject } from "react";
-import { PROVIDER_RETURN_PARAMS, SHOPIFY_CONNECT_FIRST_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
+import { lazy, Suspense, useEffect, useState, type MutableRefObject } from "react";
+import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing-paypal-shopify.ts";
 import type { ShopProfileView } from "../../../contracts/shops.ts";
-import { connectShopifyStore, shopifyStores } from "../../lib/shops/shopify-connect.ts";
-import { activatePayPalSubscription, activateShopifySubscription, serverMessage, startPayPalSubscription, startShopifySubscription } from "./billing-api.ts";
+import { activatePayPalSubscription, activateShopifySubscription, serverMessage } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
 
 /**
@@ -14,6 +13,15 @@ import type { Notice } from "./notice.tsx";
  */
 
 export type PaymentMethod = "card" | "paypal" | "shopify";
+
+/** Only for paying with Shopify: loaded when that is chosen (issue 17's JavaScript budget). */
+const ShopifyStore = lazy(() => import("./shopify-store.tsx"));
+
+/** Starts a PayPal or Shopify subscription and sends the browser to approve it; answers the notice to show when it could not. Its code loads on the click. */
+export async function startProviderPayment(payment: PaymentChoice, planId: string): Promise<Notice | null> {
+  const { startProviderPayment: start } = await import("./provider-payments.ts");
+  return start(payment, planId);
+}
 
 const METHODS: { value: PaymentMethod; label: string }[] = [
   { value: "card", label: "Card" },
@@ -42,7 +50,8 @@ export function usePaymentMethod(initial: string | null, signedIn: boolean): Pay
   useEffect(() => {
     if (method !== "shopify" || !signedIn || stores) return;
     let current = true;
-    shopifyStores()
+    import("../../lib/shops/shopify-connect.ts")
+      .then(({ shopifyStores }) => shopifyStores())
       .then((found) => {
         if (!current) return;
         setStores(found);
@@ -54,31 +63,6 @@ export function usePaymentMethod(initial: string | null, signedIn: boolean): Pay
     };
   }, [method, signedIn, stores]);
   return { method, setMethod, stores, storeId, setStoreId, shopDomain, setShopDomain, signedIn };
-}
-
-/** Starts a PayPal or Shopify subscription and sends the browser to approve it; answers the notice to show when it could not. */
-export async function startProviderPayment(payment: PaymentChoice, planId: string): Promise<Notice | null> {
-  if (payment.method === "paypal") {
-    try {
-      const { approvalLink } = await startPayPalSubscription(planId, "/pricing");
-      window.location.assign(approvalLink);
-      return null;
-    } catch (error) {
-      return { kind: "error", text: "Error making payment", detail: serverMessage(error) };
-    }
-  }
-  if (!payment.storeId) {
-    document.getElementById("shopify-shop")?.focus();
-    return { kind: "error", text: SHOPIFY_CONNECT_FIRST_MESSAGE };
-  }
-  try {
-    const { confirmationUrl } = await startShopifySubscription({ planId, shopID: payment.storeId, returnUrl: "/pricing" });
-    window.location.assign(confirmationUrl);
-    return null;
-  } catch (error) {
-    // Section 8, Shopify start: the server's text is the message ('Request timed out. Please try again.' ...).
-    return { kind: "error", text: serverMessage(error) ?? "Error making payment" };
-  }
 }
 
 type SearchParams = ReturnType<typeof useSearchParams>;
@@ -161,76 +145,12 @@ export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
           You approve the subscription in PayPal and come back here. PayPal bills the price shown, after the free trial when the plan offers you one.
         </p>
       )}
-      {payment.method === "shopify" && <ShopifyStore payment={payment} />}
+      {payment.method === "shopify" && (
+        <Suspense fallback={<p className="muted billing-pay-with__note">Loading your Shopify stores…</p>}>
+          <ShopifyStore payment={payment} />
+        </Suspense>
+      )}
     </fieldset>
   );
 }
 
-/**
- * The Shopify store billed: one of the user's connected stores, or (none yet)
- * its address and "Connect store", which installs our app on it through
- * Shopify and comes back here (decision 029).
- */
-function ShopifyStore({ payment }: { payment: PaymentChoice }) {
-  const [connecting, setConnecting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  if (!payment.signedIn)
-    return <p className="muted billing-pay-with__note">Log in and connect your Shopify store: Shopify bills the plan to your store.</p>;
-  if (payment.stores === null) return <p className="muted billing-pay-with__note">Loading your Shopify stores…</p>;
-  if (payment.stores.length > 0)
-    return (
-      <div className="billing-pay-with__shop">
-        <label htmlFor="shopify-shop">Shopify store</label>
-        <select id="shopify-shop" value={payment.storeId} onChange={(event) => payment.setStoreId(event.target.value)} aria-describedby="shopify-store-help">
-          {payment.stores.map((store) => (
-            <option key={store.id} value={store.id}>
-              {store.status === "reauth" ? `${store.shopName} (needs reconnecting)` : store.shopName}
-            </option>
-          ))}
-        </select>
-        <p id="shopify-store-help" className="muted">
-          Shopify bills the plan to this store; you approve the charge in Shopify and come back here.
-        </p>
-      </div>
-    );
-  async function connect(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    setConnecting(true);
-    try {
-      await connectShopifyStore(payment.shopDomain, "/pricing?payWith=shopify");
-    } catch (caught) {
-      setError(serverMessage(caught) ?? "We were unable to connect your Shopify store. Please try again.");
-      setConnecting(false);
-    }
-  }
-  return (
-    <form className="billing-pay-with__shop" onSubmit={connect} aria-describedby="shopify-connect-help">
-      <label htmlFor="shopify-shop">Your Shopify store address</label>
-      <input
-        id="shopify-shop"
-        type="text"
-        inputMode="url"
-        autoComplete="off"
-        spellCheck={false}
-        placeholder="your-store.myshopify.com"
-        value={payment.shopDomain}
-        onChange={(event) => payment.setShopDomain(event.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-errormessage={error ? "shopify-connect-error" : undefined}
-        required
-      />
-      <button type="submit" className="button button--ghost" disabled={connecting}>
-        {connecting ? "Connecting…" : "Connect store"}
-      </button>
-      {error && (
-        <p id="shopify-connect-error" className="billing-notice billing-notice--error" role="alert">
-          {error}
-        </p>
-      )}
-      <p id="shopify-connect-help" className="muted">
-        Connect your store first: Shopify asks you to install our app on it, then bills the plan to your store.
-      </p>
-    </form>
-  );
-}

@@ -1,16 +1,27 @@
-import { Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Form, Link, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
 import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { activateSubscription, getCurrentSubscription, getPlans, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
-import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
+import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
+import { useHydrated } from "../auth/use-hydrated.ts";
+import { activateSubscription, getCurrentSubscription, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-params.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
-import { ManageSubscription } from "./manage-subscription.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
-import { ParityAmount, ParityNote, useEdgeParity } from "./parity.tsx";
+import { ParityAmount, ParityNote } from "./parity.tsx";
+
+/** Signed-in users only: its code loads after the page is interactive, not with the page (issue 17's JavaScript budget). */
+const ManageSubscription = lazy(() => import("./manage-subscription.tsx").then((module) => ({ default: module.ManageSubscription })));
+
+/** What the /pricing loader gives (app/routes/pricing.tsx): the same plans as GET /api/subscriptions/getPlans, and the visitor's parity. */
+export interface PricingPageData {
+  plans: PlanInfo[] | null;
+  loadError: string | null;
+  parity: PricingParity | null;
+}
 
 type Interval = "month" | "year";
 
@@ -23,6 +34,12 @@ function isRunning(subscription: CurrentSubscription | null | undefined): boolea
 /** The plan a signed-out visitor picked: started once they are back from login or sign-up. */
 const START_PARAM = "startPlan";
 
+/** Where a signed-out visitor's plan button leads: log in (or sign up from there), then back here to start that plan. */
+function loginToStart(planId: string, method: string): string {
+  const back = `/pricing?${START_PARAM}=${encodeURIComponent(planId)}${method === "card" ? "" : `&payWith=${method}`}`;
+  return `/login?redirectTo=${encodeURIComponent(back)}`;
+}
+
 /**
  * /pricing (spec sections 2 and 4): the plan cards with a monthly/annual
  * switch, Stripe Checkout on a plan's button, the activation when Checkout
@@ -30,14 +47,19 @@ const START_PARAM = "startPlan";
  * Free has its card; the user's own plan is marked and never offered to start
  * again, and while a subscription runs the other plans are switched to from
  * Manage subscription (issue 13).
+ *
+ * Rendered on the server with its plans and the visitor's parity (issue 17), so it
+ * reads and works without JavaScript: the period switch is a GET form, a signed-out
+ * visitor's plan buttons are links to log in with the plan chosen. Its HTML depends
+ * on the parity country and on whether someone is signed in, never on who: what
+ * depends on the user's own plan is filled in after hydration.
  */
 export function PricingPage() {
   const { user, reloadUser } = useAuth();
-  const navigate = useNavigate();
   const location = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
-  const [plans, setPlans] = useState<PlanInfo[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { plans, loadError, parity } = useLoaderData() as PricingPageData;
+  const hydrated = useHydrated();
   const [interval, setInterval] = useState<Interval>(searchParams.get("interval") === "year" ? "year" : "month");
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -48,7 +70,6 @@ export function PricingPage() {
   const [switchTo, setSwitchTo] = useState<{ planId: string; at: number } | null>(null);
   const handledReturn = useRef(false);
   const handledStart = useRef(false);
-  const parity = useEdgeParity();
   const payment = usePaymentMethod(searchParams.get("payWith"), Boolean(user));
   // Back from connecting a Shopify store to pay with: say how it went, clean the URL.
   useEffect(() => {
@@ -73,12 +94,6 @@ export function PricingPage() {
     reloadUser();
     setManageVersion((version) => version + 1);
   } });
-
-  useEffect(() => {
-    getPlans()
-      .then(setPlans)
-      .catch((error) => setLoadError(serverMessage(error) ?? "The plans could not be loaded. Please reload the page."));
-  }, []);
 
   // Again whenever the plan changes (an activation, a switch, a cancel: they reload the user).
   const planKey = user ? `${user.userId}|${user.planId}|${user.planStatus}|${manageVersion}` : null;
@@ -128,11 +143,7 @@ export function PricingPage() {
   }, [searchParams, setSearchParams, user, reloadUser]);
 
   async function choose(plan: PlanInfo) {
-    if (!user) {
-      const back = `/pricing?${START_PARAM}=${encodeURIComponent(plan.planId)}${payment.method === "card" ? "" : `&payWith=${payment.method}`}`;
-      navigate(`/login?redirectTo=${encodeURIComponent(back)}`);
-      return;
-    }
+    if (!user) return;
     setBusyPlan(plan.planId);
     setNotice(null);
     if (payment.method !== "card") {
@@ -196,15 +207,23 @@ export function PricingPage() {
 
       {notice && <NoticeBox notice={notice} />}
 
-      <fieldset className="billing-switch">
-        <legend className="visually-hidden">Billing period</legend>
-        {(["month", "year"] as const).map((value) => (
-          <label key={value} className={`billing-switch__option${interval === value ? " billing-switch__option--on" : ""}`}>
-            <input type="radio" name="interval" value={value} checked={interval === value} onChange={() => setInterval(value)} />
-            {value === "month" ? "Monthly" : "Annual"}
-          </label>
-        ))}
-      </fieldset>
+      {/* A GET form, so that without JavaScript the period is chosen by submitting it (the server renders ?interval=year). */}
+      <Form method="get" className="billing-switch-form" preventScrollReset>
+        <fieldset className="billing-switch">
+          <legend className="visually-hidden">Billing period</legend>
+          {(["month", "year"] as const).map((value) => (
+            <label key={value} className={`billing-switch__option${interval === value ? " billing-switch__option--on" : ""}`}>
+              <input type="radio" name="interval" value={value} checked={interval === value} onChange={() => setInterval(value)} />
+              {value === "month" ? "Monthly" : "Annual"}
+            </label>
+          ))}
+        </fieldset>
+        <noscript>
+          <button type="submit" className="button button--ghost billing-switch__submit">
+            Show these prices
+          </button>
+        </noscript>
+      </Form>
 
       <PaymentMethodPicker payment={payment} />
 
@@ -213,12 +232,12 @@ export function PricingPage() {
           {loadError}
         </p>
       )}
-      {!plans && !loadError && <p className="muted">Loading plans…</p>}
 
       <ul className="plan-grid" aria-label={interval === "month" ? "Monthly plans" : "Annual plans"}>
         {cards.map((plan) => {
+          // A signed-in user's own plan is known only once their subscription is (after hydration): the HTML never depends on who is signed in.
           const offered = planCardAction(plan, user, running, now);
-          const current = offered.kind === "current";
+          const current = offered.kind === "current" && subscription !== undefined;
           const action: typeof offered = current && onGrantedMonths ? { kind: "start", label: "Start Plan" } : offered;
           const isFree = plan.planId === FREE_PLAN_ID;
           return (
@@ -239,7 +258,8 @@ export function PricingPage() {
               </ul>
               {/* Until the running subscription is known, a signed-in user's cards wait rather than offer a checkout the server may refuse. */}
               <PlanCardButton
-                action={user && subscription === undefined && action.kind !== "current" && action.kind !== "fallback" ? null : action}
+                action={user && subscription === undefined ? null : action}
+                startHref={user ? null : loginToStart(plan.planId, payment.method)}
                 plan={plan}
                 periodName={isFree ? "" : interval === "month" ? " monthly" : " annual"}
                 busy={busyPlan}
@@ -259,7 +279,13 @@ export function PricingPage() {
       <section id="manage" className="billing-manage" aria-labelledby="manage-title">
         <h2 id="manage-title">Manage subscription</h2>
         {user ? (
-          <ManageSubscription key={manageVersion} plans={plans ?? []} switchTo={switchTo} />
+          hydrated ? (
+            <Suspense fallback={<p className="muted">Loading your subscription…</p>}>
+              <ManageSubscription key={manageVersion} plans={plans ?? []} switchTo={switchTo} />
+            </Suspense>
+          ) : (
+            <p className="muted">Loading your subscription…</p>
+          )
         ) : (
           <p>
             <Link to="/login?redirectTo=%2Fpricing%23manage">Log in</Link> to manage your subscription.
@@ -273,6 +299,7 @@ export function PricingPage() {
 /** What a plan card offers (planCardAction); null while it is not known yet. */
 function PlanCardButton({
   action,
+  startHref,
   plan,
   periodName,
   busy,
@@ -280,6 +307,8 @@ function PlanCardButton({
   onSwitch,
 }: {
   action: PlanCardAction | null;
+  /** For a signed-out visitor: where starting the plan leads (log in, then back to start it), a link that works without JavaScript. */
+  startHref: string | null;
   plan: PlanInfo;
   /** " monthly", " annual", or nothing for Free. */
   periodName: string;
@@ -312,6 +341,13 @@ function PlanCardButton({
         </button>
       );
     case "start":
+      if (startHref) {
+        return (
+          <Link className="button button--primary plan-card__button" to={startHref} aria-label={`${action.label}: ${plan.planName}${periodName}`}>
+            {action.label}
+          </Link>
+        );
+      }
       return (
         <button
           type="button"
@@ -327,10 +363,10 @@ function PlanCardButton({
 }
 
 /**
- * A plan's price, with the visitor's pricing parity (GET /api/pricingParity):
+ * A plan's price, with the visitor's pricing parity (from the loader: the country the edge saw):
  * the full price struck through and what every payment method charges.
  */
-function PlanPrice({ amount, period, parity }: { amount: number; period: "month" | "year" | "once" | "free"; parity: ReturnType<typeof useEdgeParity> }) {
+function PlanPrice({ amount, period, parity }: { amount: number; period: "month" | "year" | "once" | "free"; parity: PricingParity | null }) {
   if (period === "free") {
     return (
       <p className="plan-card__price">

@@ -1,8 +1,24 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Link, useLocation } from "@remix-run/react";
-import { AccountMenu, AccountMenuItems, MenuLink } from "./account-menu.tsx";
-import { NavCredits } from "./credits-meter.tsx";
+import { lazy, Suspense } from "react";
+import { useAuth } from "../../lib/auth.tsx";
+import { useHydrated } from "../auth/use-hydrated.ts";
+import { AccountMenu } from "./account-menu.tsx";
+import { DeferredMenu } from "./deferred-menu.tsx";
 import { HELP_LINK, isCurrent, MAIN_LINKS } from "./nav-links.ts";
+
+/** Signed-in users only, and filled in after hydration anyway (the count is fetched): its code is not part of the page's first load. */
+const LazyNavCredits = lazy(() => import("./credits-meter.tsx").then((module) => ({ default: module.NavCredits })));
+
+function NavCredits() {
+  const { user } = useAuth();
+  const hydrated = useHydrated();
+  if (!user || !hydrated) return null;
+  return (
+    <Suspense fallback={null}>
+      <LazyNavCredits />
+    </Suspense>
+  );
+}
 
 /**
  * The navbar (spec section 2): a wide layout from 800 px with the main links,
@@ -45,21 +61,10 @@ export function Navbar() {
 
         <nav className="navbar__narrow" aria-label="Main">
           <NavCredits />
-          <DropdownMenu.Root>
-            <DropdownMenu.Trigger className="menu-trigger">
-              <MenuIcon />
-              Menu
-            </DropdownMenu.Trigger>
-            <DropdownMenu.Portal>
-              <DropdownMenu.Content className="menu menu--wide" align="end" sideOffset={8}>
-                {[...MAIN_LINKS, HELP_LINK].map((link) => (
-                  <MenuLink key={link.to} to={link.to} label={link.label} current={isCurrent(link.to, location)} />
-                ))}
-                <DropdownMenu.Separator className="menu__separator" />
-                <AccountMenuItems />
-              </DropdownMenu.Content>
-            </DropdownMenu.Portal>
-          </DropdownMenu.Root>
+          <DeferredMenu kind="narrow" className="menu-trigger">
+            <MenuIcon />
+            Menu
+          </DeferredMenu>
         </nav>
       </div>
     </header>

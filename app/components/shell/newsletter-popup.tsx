@@ -1,10 +1,9 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useId, useState, type FormEvent } from "react";
-import * as v from "valibot";
-import { NewsletterSignupBody } from "../../../contracts/user.ts";
-import { subscribeToSuccessPlan, SUCCESS_PLAN_SENT } from "../../lib/newsletter.ts";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useAuth } from "../../lib/auth.tsx";
 import { NEWSLETTER_DISMISSED_KEY, NEWSLETTER_SUBSCRIBER_KEY, readStored, writeStored } from "./browser-storage.ts";
+
+/** The dialog and its form load when the popup is due, not with every page (issue 17's JavaScript budget). */
+const NewsletterDialog = lazy(() => import("./newsletter-dialog.tsx"));
 
 /** Spec section 9: the newsletter popup comes after 60 s. */
 export const NEWSLETTER_POPUP_DELAY_MS = 60_000;
@@ -24,6 +23,7 @@ export function NewsletterPopup({ allowedHere }: { allowedHere: boolean }) {
   const { user } = useAuth();
   const [due, setDue] = useState(false);
   const [open, setOpen] = useState(false);
+  const [opened, setOpened] = useState(false);
 
   useEffect(() => {
     if (alreadyAnswered()) return;
@@ -48,91 +48,12 @@ export function NewsletterPopup({ allowedHere }: { allowedHere: boolean }) {
     setOpen(next);
   }
 
+  // Once opened it stays mounted, so that closing it is the dialog's own (focus goes back, any exit animation runs).
+  if (open && !opened) setOpened(true);
+  if (!opened) return null;
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog newsletter">
-          <p className="eyebrow">Free download</p>
-          <Dialog.Title className="dialog__title">Get the Pinterest Success plan</Dialog.Title>
-          <SuccessPlanForm />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
-
-function SuccessPlanForm() {
-  const emailId = useId();
-  const errorId = useId();
-  const [email, setEmail] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [state, setState] = useState<"editing" | "sending" | "sent">("editing");
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const input = v.safeParse(NewsletterSignupBody, { email, source: "popup" });
-    if (!input.success) {
-      setError(input.issues[0].message);
-      return;
-    }
-    setError(null);
-    setState("sending");
-    try {
-      await subscribeToSuccessPlan({ email: input.output.email, source: "popup" });
-      setState("sent");
-    } catch (failure) {
-      setError(failure instanceof Error ? failure.message : "Something went wrong. Please try again.");
-      setState("editing");
-    }
-  }
-
-  if (state === "sent") {
-    return (
-      <>
-        <Dialog.Description className="dialog__text" role="status">
-          {SUCCESS_PLAN_SENT}
-        </Dialog.Description>
-        <div className="dialog__actions">
-          <Dialog.Close className="button button--primary">Close</Dialog.Close>
-        </div>
-      </>
-    );
-  }
-
-  return (
-    <>
-      <Dialog.Description className="dialog__text">
-        A 30-day plan to set up your boards, design pins that get clicked and keep a posting schedule you can stick to.
-        We e-mail you the download link, and now and then a short Pinterest tip.
-      </Dialog.Description>
-      <form className="newsletter__form" noValidate onSubmit={(event) => void submit(event)}>
-        <div className="newsletter__field">
-          <label htmlFor={emailId}>Email</label>
-          <input
-            id={emailId}
-            name="email"
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-          />
-          {error ? (
-            <p id={errorId} className="newsletter__error" role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
-        <div className="dialog__actions">
-          <Dialog.Close className="button button--ghost">No thanks</Dialog.Close>
-          <button type="submit" className="button button--primary" disabled={state === "sending"}>
-            {state === "sending" ? "Sending…" : "Send me the plan"}
-          </button>
-        </div>
-      </form>
-    </>
+    <Suspense fallback={null}>
+      <NewsletterDialog open={open} onOpenChange={onOpenChange} />
+    </Suspense>
   );
 }

@@ -1,6 +1,7 @@
-import { useEffect, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { useAuth } from "../../lib/auth.tsx";
+import { useHydrated } from "../auth/use-hydrated.ts";
 import { AffiliateLanding } from "./affiliate-landing.tsx";
-import { ReferralModal } from "../referrals/referral-modal.tsx";
 import { CookieBanner } from "./cookie-banner.tsx";
 import { Footer } from "./footer.tsx";
 import { useShellOptions } from "./handle.ts";
@@ -37,8 +38,22 @@ export function SiteShell({ children }: { children: ReactNode }) {
         {shell.cookieBanner ? <CookieBanner /> : null}
         <NewsletterPopup allowedHere={shell.newsletterPopup} />
         <AffiliateLanding />
-        <ReferralModal allowedHere={shell.referralModal} />
+        <SignedInReferralModal allowedHere={shell.referralModal} />
       </div>
     </ToastProvider>
+  );
+}
+
+/** Signed-in users only, and only in the browser: its code (dialog, referral card) is not part of a page's first load (issue 17). */
+const ReferralModal = lazy(() => import("../referrals/referral-modal.tsx").then((module) => ({ default: module.ReferralModal })));
+
+function SignedInReferralModal({ allowedHere }: { allowedHere: boolean }) {
+  const { user } = useAuth();
+  const hydrated = useHydrated();
+  if (!user || !hydrated) return null;
+  return (
+    <Suspense fallback={null}>
+      <ReferralModal allowedHere={allowedHere} />
+    </Suspense>
   );
 }

@@ -1,7 +1,7 @@
 import type { ShopProfileView } from "../../../contracts/shops.ts";
-import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM, SHOPIFY_STATE_CHECK_KEY, type ShopifyStateCheckResponse } from "../../../contracts/shopify-shop.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM, SHOPIFY_STATE_CHECK_KEY } from "../../../contracts/shopify-params.ts";
+import type { ShopifyStateCheckResponse } from "../../../contracts/shopify-shop.ts";
 import { apiJson } from "../api-client.ts";
-import { newStateCheck } from "../pinterest/connection.ts";
 
 /**
  * Connecting a Shopify store from our pages (decision 029): a fresh state,
@@ -11,6 +11,8 @@ import { newStateCheck } from "../pinterest/connection.ts";
  * `shopifyConnected` or `shopifyError`.
  */
 export async function connectShopifyStore(shop: string, redirectUrl: string): Promise<void> {
+  // Loaded when a store is connected, not with every page that can connect one (/pricing, issue 17).
+  const { newStateCheck } = await import("../pinterest/connection.ts");
   const stateCheck = newStateCheck();
   try {
     window.localStorage.setItem(SHOPIFY_STATE_CHECK_KEY, stateCheck);

@@ -45,8 +45,14 @@ export function useBrowser() {
   });
 
   return {
-    async newPage(options: { viewport?: { width: number; height: number }; allowConsoleErrors?: RegExp } = {}): Promise<Page> {
-      const context = await browser.newContext({ baseURL: appUrl(), viewport: options.viewport ?? { width: 1280, height: 800 } });
+    async newPage(
+      options: { viewport?: { width: number; height: number }; allowConsoleErrors?: RegExp; javaScriptEnabled?: boolean } = {},
+    ): Promise<Page> {
+      const context = await browser.newContext({
+        baseURL: appUrl(),
+        viewport: options.viewport ?? { width: 1280, height: 800 },
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
+      });
       contexts.push(context);
       const page = await context.newPage();
       page.on("console", (message) => {
