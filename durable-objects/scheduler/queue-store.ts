@@ -1,0 +1,376 @@
+import { BLOCKED_MESSAGE, REAUTHENTICATE_MESSAGE } from "../../contracts/pinterest-connection.ts";
+import {
+  pinterestPinUrl,
+  type PinContent,
+  type QueueView,
+  type RepeatingPin,
+  type ScheduledPin,
+  type ScheduledPinsPage,
+  type ScheduledPinStatus,
+} from "../../contracts/scheduling-api.ts";
+import { keysetPage, linkKey, QUEUE_PAGE_SIZE, type SortOrder } from "../../workers/domain/pin-queue.ts";
+import type { NewPinInput, PinHistoryState, ProfileStatus, Refusal, ReserveRequest } from "./requests.ts";
+
+/**
+ * The queue's storage: the SQLite schema of a ProfileScheduler, its rows and
+ * the views callers see of them, and the reads and writes every part of the
+ * object shares (adding a pin, finding, listing, counting, pausing, the meta
+ * keys). Existing objects keep their data: tables, columns and meta keys are
+ * never renamed; the schema only grows with IF NOT EXISTS.
+ */
+
+/** held: reserved while its credits are charged, not yet in the queue. */
+export type PinState = ScheduledPinStatus | "held";
+
+export interface PinRow extends Record<string, SqlStorageValue> {
+  id: string;
+  user_id: string;
+  type: string;
+  status: string;
+  scheduled_time: number;
+  next_attempt_at: number;
+  board_id: string;
+  link_key: string | null;
+  allow_duplicate: number;
+  media_type: string;
+  data: string;
+  attempts: number;
+  failures: number;
+  attempt_id: string | null;
+  attempt_started_at: number | null;
+  check_since: number | null;
+  last_error: string | null;
+  pinterest_pin_id: string | null;
+  posted_at: number | null;
+  history_pending: number;
+  repeating_pin_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RepeatingRow extends Record<string, SqlStorageValue> {
+  id: string;
+  user_id: string;
+  held: number;
+  board_id: string;
+  media_type: string;
+  data: string;
+  interval_days: number;
+  next_pin_date: number;
+  occurrences: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export const DAY_MS = 86_400_000;
+
+const PENDING_STATES = "('scheduled', 'posting', 'paused', 'failed')";
+export const ACTIVE_STATES = "('held', 'scheduled', 'posting', 'paused')";
+const VIEW_FILTERS: Record<QueueView, string> = {
+  pending: `status IN ${PENDING_STATES}`,
+  posted: "status = 'posted'",
+  failed: "status = 'failed'",
+  all: "status != 'held'",
+};
+/** The index each view pages through in order (one status: that status's times; several: all times, filtered). */
+const VIEW_INDEXES: Record<QueueView, string> = { pending: "pins_by_time", posted: "pins_by_status_time", failed: "pins_by_status_time", all: "pins_by_time" };
+
+export class QueueStore {
+  readonly sql: SqlStorage;
+  private readonly storage: DurableObjectStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.storage = storage;
+    this.sql = storage.sql;
+  }
+
+  /** Creates the tables and indexes a new object lacks (run once as the object starts). */
+  migrate() {
+    this.sql.exec(`DROP TABLE IF EXISTS work_items`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS pins (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        scheduled_time INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        board_id TEXT NOT NULL,
+        link_key TEXT,
+        allow_duplicate INTEGER NOT NULL DEFAULT 0,
+        media_type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        failures INTEGER NOT NULL DEFAULT 0,
+        attempt_id TEXT,
+        attempt_started_at INTEGER,
+        check_since INTEGER,
+        last_error TEXT,
+        pinterest_pin_id TEXT,
+        posted_at INTEGER,
+        history_pending INTEGER NOT NULL DEFAULT 0,
+        repeating_pin_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      )`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_by_time ON pins (scheduled_time, id)`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_due ON pins (status, next_attempt_at)`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_by_link ON pins (board_id, link_key)`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_by_status_time ON pins (status, scheduled_time, id)`);
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS repeating_pins (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        held INTEGER NOT NULL DEFAULT 0,
+        board_id TEXT NOT NULL,
+        media_type TEXT NOT NULL,
+        data TEXT NOT NULL,
+        interval_days INTEGER NOT NULL,
+        next_pin_date INTEGER NOT NULL,
+        occurrences INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      )`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS repeating_by_date ON repeating_pins (next_pin_date, id)`);
+    // Ids of pins deleted (or posted and forgotten): a pin id is placed at most once, so a
+    // retried request can never bring back, unpaid, a pin that was deleted after it was charged.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS retired_pins (id TEXT PRIMARY KEY, retired_at INTEGER NOT NULL)`);
+    this.sql.exec(`CREATE INDEX IF NOT EXISTS retired_by_time ON retired_pins (retired_at)`);
+  }
+
+  /** Runs `body` as one transaction: all of its writes, or (when it throws) none. */
+  transaction<T>(body: () => T): T {
+    return this.storage.transactionSync(body);
+  }
+
+  /** Adds a pin (and, for a repeating pin, its repeating row, held until the pin is confirmed). */
+  insertPin(pin: NewPinInput, request: ReserveRequest, at: number, status: PinState, now: number) {
+    const { id: _id, type: _type, scheduledTime: _time, repeatIntervalInDays: _repeat, ...fields } = pin;
+    const content: PinContent = { ...fields, pinterestProfileUsername: request.username };
+    const data = JSON.stringify(content);
+    this.sql.exec(
+      `INSERT INTO pins (id, user_id, type, status, scheduled_time, next_attempt_at, board_id, link_key, allow_duplicate, media_type, data, repeating_pin_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      pin.id,
+      request.userId,
+      pin.type,
+      status,
+      at,
+      at,
+      pin.boardId,
+      linkKey(pin.url),
+      pin.allowDuplicate ? 1 : 0,
+      pin.mediaType,
+      data,
+      pin.repeatIntervalInDays ? repeatingIdOf(pin.id) : null,
+      now,
+      now,
+    );
+    if (pin.repeatIntervalInDays) {
+      this.sql.exec(
+        `INSERT INTO repeating_pins (id, user_id, held, board_id, media_type, data, interval_days, next_pin_date, occurrences, created_at, updated_at)
+         VALUES (?, ?, 1, ?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT(id) DO NOTHING`,
+        repeatingIdOf(pin.id),
+        request.userId,
+        pin.boardId,
+        pin.mediaType,
+        data,
+        pin.repeatIntervalInDays,
+        at + pin.repeatIntervalInDays * DAY_MS,
+        now,
+        now,
+      );
+    }
+  }
+
+  pinView(id: string): ScheduledPin | null {
+    const row = this.sql.exec<PinRow>(`SELECT * FROM pins WHERE id = ? AND status != 'held'`, id).toArray()[0];
+    return row ? toPinView(row) : null;
+  }
+
+  repeatingView(id: string): RepeatingPin | null {
+    const row = this.sql.exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE id = ? AND held = 0`, id).toArray()[0];
+    return row ? toRepeatingView(row) : null;
+  }
+
+  /** A page of one view of the queue, in time order from after `lastPinId`. */
+  listPins(options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number }): ScheduledPinsPage | Refusal {
+    const filter = VIEW_FILTERS[options.view];
+    let cursor: { scheduledTime: number; id: string } | null = null;
+    if (options.lastPinId) {
+      const row = this.sql.exec<{ scheduled_time: number }>(`SELECT scheduled_time FROM pins WHERE id = ? AND status != 'held'`, options.lastPinId).toArray()[0];
+      if (!row) return { ok: false, status: 400, message: "lastPinId is not a pin of this queue", field: "lastPinId" };
+      cursor = { scheduledTime: row.scheduled_time, id: options.lastPinId };
+    }
+    const page = keysetPage(options.sortBy, cursor);
+    const limit = Math.min(Math.max(options.limit ?? QUEUE_PAGE_SIZE, 1), 500);
+    const rows = this.sql
+      // Walk an index in page order: never a sort of the whole queue.
+      .exec<PinRow>(`SELECT * FROM pins INDEXED BY ${VIEW_INDEXES[options.view]} WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`, ...page.params, limit)
+      .toArray();
+    const total = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE ${filter}`).one().n;
+    const last =
+      this.sql
+        .exec<{ t: number }>(`SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`)
+        .toArray()[0]?.t ?? null;
+    return { scheduledPins: rows.map(toPinView), totalCount: total, lastPinScheduledTime: last === null ? null : new Date(last).toISOString() };
+  }
+
+  /** Where each of these pins stands (ProfileScheduler.historyStates). */
+  historyStates(ids: string[]): Record<string, PinHistoryState> {
+    const states: Record<string, PinHistoryState> = {};
+    for (const id of ids) {
+      const row = this.sql
+        .exec<Pick<PinRow, "status" | "scheduled_time" | "posted_at" | "pinterest_pin_id" | "last_error">>(
+          `SELECT status, scheduled_time, posted_at, pinterest_pin_id, last_error FROM pins WHERE id = ?`,
+          id,
+        )
+        .toArray()[0];
+      states[id] = row
+        ? {
+            // A held pin is being scheduled right now: its request charged it, or is about to.
+            status: row.status === "held" ? "scheduled" : (row.status as ScheduledPinStatus),
+            scheduledTime: row.scheduled_time,
+            postedAt: row.posted_at,
+            pinterestPinId: row.pinterest_pin_id,
+            error: row.last_error,
+          }
+        : { status: "deleted", scheduledTime: null, postedAt: null, pinterestPinId: null, error: null };
+    }
+    return states;
+  }
+
+  /** Queues a held pin (its credits were charged), `paused` with the reason when its profile cannot post, and its repeating pin. */
+  confirmHeld(id: string, pausedReason: string | null, now: number) {
+    this.sql.exec(
+      `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'held'`,
+      pausedReason !== null ? "paused" : "scheduled",
+      pausedReason,
+      now,
+      id,
+    );
+    this.sql.exec(`UPDATE repeating_pins SET held = 0, updated_at = ? WHERE id = ? AND held = 1`, now, repeatingIdOf(id));
+  }
+
+  /** Drops a held pin and its held repeating pin (its credits were refused, or never charged). */
+  dropHeld(id: string) {
+    this.sql.exec(`DELETE FROM pins WHERE id = ? AND status = 'held'`, id);
+    this.sql.exec(`DELETE FROM repeating_pins WHERE id = ? AND held = 1`, repeatingIdOf(id));
+  }
+
+  /** Takes a pin out of the queue (unless it is being posted) and retires its id, so it is never placed again. */
+  retirePin(id: string) {
+    this.transaction(() => {
+      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) VALUES (?, ?)`, id, Date.now());
+      this.sql.exec(`DELETE FROM pins WHERE id = ? AND status != 'posting'`, id);
+    });
+  }
+
+  /** Takes every pin not posted yet out of the queue (a pin being posted right now finishes) and retires their ids. Answers how many. */
+  retireWaiting(): number {
+    const deleted = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`).one().n;
+    this.transaction(() => {
+      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`, Date.now());
+      this.sql.exec(`DELETE FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`);
+    });
+    return deleted;
+  }
+
+  /** Forgets the whole queue and its state, but not which profile it is. */
+  clear() {
+    this.sql.exec(`DELETE FROM pins`);
+    this.sql.exec(`DELETE FROM repeating_pins`);
+    this.sql.exec(`DELETE FROM meta WHERE key != 'profile_key'`);
+  }
+
+  /** How many pins are in each state. */
+  counts(): Record<PinState, number> {
+    const counts: Record<PinState, number> = { held: 0, scheduled: 0, posting: 0, paused: 0, posted: 0, failed: 0 };
+    for (const row of this.sql.exec<{ status: PinState; n: number }>(`SELECT status, COUNT(*) AS n FROM pins GROUP BY status`)) counts[row.status] = row.n;
+    return counts;
+  }
+
+  /** Pauses every waiting pin with the reason. Answers whether any pin changed. */
+  pauseAll(reason: string): boolean {
+    const waiting = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status = 'scheduled'`).one().n;
+    if (waiting > 0) this.sql.exec(`UPDATE pins SET status = 'paused', last_error = ?, updated_at = ? WHERE status = 'scheduled'`, reason, Date.now());
+    this.setMeta("paused_reason", reason);
+    return waiting > 0;
+  }
+
+  /** Puts paused pins back in the queue (the profile works again). Answers whether any pin changed. */
+  resume(): boolean {
+    if (this.meta("paused_reason") !== null) this.sql.exec(`DELETE FROM meta WHERE key = 'paused_reason'`);
+    const paused = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status = 'paused'`).one().n;
+    if (paused > 0) this.sql.exec(`UPDATE pins SET status = 'scheduled', last_error = NULL, updated_at = ? WHERE status = 'paused'`, Date.now());
+    return paused > 0;
+  }
+
+  holdUntil(): number {
+    return Number(this.meta("hold_until") ?? 0);
+  }
+
+  meta(key: string): string | null {
+    return this.sql.exec<{ value: string }>(`SELECT value FROM meta WHERE key = ?`, key).toArray()[0]?.value ?? null;
+  }
+
+  setMeta(key: string, value: string) {
+    this.sql.exec(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value);
+  }
+
+  remember(profileKey: string) {
+    this.sql.exec(`INSERT INTO meta (key, value) VALUES ('profile_key', ?) ON CONFLICT(key) DO NOTHING`, profileKey);
+  }
+
+  profileKey(): string | null {
+    return this.meta("profile_key");
+  }
+}
+
+/** The id of the repeating pin a repeating pin's first occurrence creates. */
+export function repeatingIdOf(pinId: string) {
+  return `${pinId}-repeat`;
+}
+
+/** Why a profile's pins are paused, as the user reads it on each pin. */
+export function pauseReason(status: ProfileStatus, detail: string | null): string {
+  if (status === "blocked") return `${BLOCKED_MESSAGE}: posting is paused until Pinterest lets the account post again.`;
+  return `${REAUTHENTICATE_MESSAGE}: reconnect this Pinterest profile to resume posting.${detail ? ` (${detail})` : ""}`;
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
+}
+
+function toPinView(row: PinRow): ScheduledPin {
+  const content = JSON.parse(row.data) as PinContent;
+  const status = row.status as ScheduledPinStatus;
+  return {
+    ...content,
+    id: row.id,
+    type: row.type as ScheduledPin["type"],
+    scheduledTime: new Date(row.scheduled_time).toISOString(),
+    scheduledTimeUTCTimestamp: row.scheduled_time,
+    status,
+    error: row.last_error,
+    attempts: row.attempts,
+    nextAttemptAt: status === "scheduled" ? iso(row.next_attempt_at) : null,
+    pinterestPinId: row.pinterest_pin_id,
+    pinterestUrl: pinterestPinUrl(row.pinterest_pin_id),
+    postedAt: iso(row.posted_at),
+    repeatingPinId: row.repeating_pin_id,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function toRepeatingView(row: RepeatingRow): RepeatingPin {
+  const content = JSON.parse(row.data) as PinContent;
+  return {
+    ...content,
+    id: row.id,
+    nextPinDate: new Date(row.next_pin_date).toISOString(),
+    nextPinDateUTCTimestamp: row.next_pin_date,
+    intervalInDays: row.interval_days,
+    occurrences: row.occurrences,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
