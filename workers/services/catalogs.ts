@@ -463,13 +463,16 @@ export async function publishCatalog(env: Env, user: User, id: string): Promise<
       lastIngestionId: ingestionId,
       publishedAt: Date.now(),
       publishedItemCount: file.included.length,
-      leftOutItemCount: file.leftOut.length,
+      leftOutItemCount: refused.length + file.leftOut.length,
       changedSincePublish: false,
       lastError: null,
       updatedAt: Date.now(),
     })
     .where(and(eq(catalogs.id, row.id), eq(catalogs.userId, user.id)));
-  return catalogStatus(env, user, row.id);
+  // Pinterest downloads the file after this call: until the page asks again, it is processing.
+  const status = await catalogStatus(env, user, row.id, { askPinterest: false });
+  const processing: CatalogProcessing = { status: "processing", createdAt: Date.now(), itemsInFile: null, itemsAccepted: null, feedErrors: [], feedWarnings: [], itemIssues: [] };
+  return { ...status, processing };
 }
 
 const STATUS_WORDS = { COMPLETED: "completed", FAILED: "failed", PROCESSING: "processing" } as const;
@@ -497,13 +500,13 @@ function processingOf(result: PinterestFeedProcessingResult, issues: CatalogItem
  * Pinterest's latest processing of the published file with its item issues,
  * in plain words.
  */
-export async function catalogStatus(env: Env, user: User, id: string): Promise<CatalogStatus> {
+export async function catalogStatus(env: Env, user: User, id: string, options: { askPinterest?: boolean } = {}): Promise<CatalogStatus> {
   const row = await ownCatalog(env, user, id, "id");
   const catalog = await catalogOf(env, user, row.id);
   const rows = await itemsOf(env, user, row);
   const sizes = new Map(rows.map((item) => [item.id, item.imageSizes ?? {}] as const));
   const refused = refusedItems(rows, row.currency, sizes);
-  if (!row.pinterestFeedId) return { catalog, refusedItems: refused, processing: null, processingError: null };
+  if (!row.pinterestFeedId || options.askPinterest === false) return { catalog, refusedItems: refused, processing: null, processingError: null };
   const profile = row.pinterestProfileId
     ? await database(env.DB).query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.id, row.pinterestProfileId), eq(pinterestProfiles.userId, user.id)) })
     : undefined;
