@@ -98,8 +98,9 @@ describe("Pinterest catalogs", () => {
     await page.getByText("The catalog changed since: publish again to send the changes.").waitFor();
   });
 
-  it("removing the active catalog clears it from the page", async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  it("adds a CSV file's rows on a phone, says when adding or updating fails, and removing the active catalog clears it from the page", async () => {
+    // Two calls made to fail answer 409 once each: the browser logs them.
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, allowConsoleErrors: /409|Failed to load resource/ });
     await signUpVerified(page);
     await hydrated(page, "/pinterest-catalogs");
     await page.getByText("You have no catalogs yet. Name your first one to start.").waitFor();
@@ -111,10 +112,24 @@ describe("Pinterest catalogs", () => {
     await page.getByRole("heading", { name: "Summer" }).waitFor();
     expect(new URL(page.url()).searchParams.get("catalog")).toBeTruthy();
 
+    // Rows of a CSV file added on the catalog page itself; the spec's messages when adding or updating fails.
+    await page.getByLabel("Add items from a CSV file").setInputFiles({ name: "demo-products.csv", mimeType: "text/csv", buffer: Buffer.from(demoProductsCsv(new URL(page.url()).origin)) });
+    await page.getByText("5 items added to Summer").first().waitFor();
+    await expect.poll(() => page.getByRole("list", { name: "Items of Summer" }).getByRole("heading").count()).toBe(5);
+    await page.route("**/api/catalogs/addItemsToCatalog", (route) => route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "A catalog holds at most 2000 items; this one has 5." }) }), { times: 1 });
+    await page.getByLabel("Add items from a CSV file").setInputFiles({ name: "more.csv", mimeType: "text/csv", buffer: Buffer.from(demoProductsCsv(new URL(page.url()).origin)) });
+    await page.getByText("Error adding items to catalog: A catalog holds at most 2000 items; this one has 5.").first().waitFor();
+    await page.route("**/api/catalogs/updateCatalog/*", (route) => route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "Please try again." }) }), { times: 1 });
+    await page.getByLabel("Name", { exact: true }).fill("Summer sale");
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.getByText("Error updating catalog: Please try again.").first().waitFor();
+    await page.getByRole("button", { name: "Rename" }).click();
+    await page.getByRole("heading", { name: "Summer sale" }).waitFor();
+
     await page.getByRole("button", { name: "Remove catalog" }).click();
-    await page.getByRole("alertdialog", { name: "Remove Summer?" }).getByRole("button", { name: "Remove catalog" }).click();
+    await page.getByRole("alertdialog", { name: "Remove Summer sale?" }).getByRole("button", { name: "Remove catalog" }).click();
     await page.getByText("Choose a catalog to see its items.").waitFor();
-    expect(await page.getByRole("heading", { name: "Summer" }).count()).toBe(0);
+    expect(await page.getByRole("heading", { name: "Summer sale" }).count()).toBe(0);
     expect(await page.getByLabel("Catalog").locator("option").allTextContents()).toEqual(["Choose a catalog", "Spring (0 items)"]);
     expect(new URL(page.url()).searchParams.get("catalog")).toBeNull();
   });

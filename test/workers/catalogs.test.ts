@@ -296,5 +296,27 @@ describe("publishing to Pinterest (the stand-in)", () => {
     expect(down.status).toBe(502);
     expect((await read(down)).error).toBe("Pinterest did not answer. Please try again.");
     expect((await ok(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`)).catalog.pinterestFeedId).toMatch(/^\d+$/);
+
+    // A connection made before catalogs were asked for: Pinterest's 401 code 3 asks for a reconnection, the profile stays usable.
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "pinterest", method: "POST", path: `/v5/catalogs/feeds/${(await ok(owner, "GET", `/api/catalogs/getCatalogs/${catalog.id}`)).activeCatalog.pinterestFeedId}/ingest`, status: 401, times: 1, body: { code: 3, message: "Your token does not have sufficient permissions to perform this operation." } },
+    });
+    const scope = await call(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
+    expect(scope.status).toBe(409);
+    expect(await read(scope)).toMatchObject({ code: "reconnect", error: "Your Pinterest connection does not allow catalogs yet. Please reconnect your Pinterest profile on the scheduling page, then publish again." });
+  });
+
+  it("asks to reconnect (409, not 401: the user stays signed in) when Pinterest no longer accepts the connection", async () => {
+    const user = await signUpUser({ firstName: "Revoked" });
+    const revoked = await connectProfile(user, pinterestName("catrevoked"), { settings: null });
+    const catalog = await createCatalog(user, "Revoked", revoked);
+    await ok(user, "POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [item("Plate")] }, 201);
+    await sandbox("/pinterest/revoke", { method: "POST", json: { username: revoked.username } });
+    const refused = await call(user, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
+    expect(refused.status).toBe(409);
+    expect(await read(refused)).toMatchObject({ code: "reconnect", error: `Pinterest no longer accepts the connection to ${revoked.username}. Please reconnect it on the scheduling page, then publish again.` });
+    // Still signed in.
+    expect((await call(user, "GET", "/api/catalogs/getCatalogs/latest")).status).toBe(200);
   });
 });
