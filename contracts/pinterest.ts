@@ -25,6 +25,9 @@ export const PINTEREST_SCOPES = [
   "pins:read_secret",
   "pins:write",
   "pins:write_secret",
+  // Catalogs: a catalog is published as a data source of the profile (issue 18, decision 043).
+  "catalogs:read",
+  "catalogs:write",
 ] as const;
 
 export type PinterestBoardPrivacy = "PUBLIC" | "PROTECTED" | "SECRET";
@@ -165,4 +168,69 @@ export interface PinterestMedia {
 export interface PinterestErrorBody {
   code: number;
   message: string;
+}
+
+// ---- catalogs (issue 18, docs/decisions/043-pinterest-catalogs.md) ----------------------------------
+
+export type PinterestFeedFormat = "TSV" | "CSV" | "XML";
+export type PinterestFeedProcessingStatus = "COMPLETED" | "FAILED" | "PROCESSING";
+
+/** POST /v5/catalogs/feeds (CatalogsFeedsCreateRequest, retail). */
+export interface PinterestFeedCreate {
+  name: string;
+  format: PinterestFeedFormat;
+  location: string;
+  default_currency?: string | null;
+  default_locale?: string;
+  default_country?: string;
+  default_availability?: "IN_STOCK" | "OUT_OF_STOCK" | "PREORDER" | null;
+  status?: "ACTIVE" | "INACTIVE";
+}
+
+/** CatalogsRetailFeed (the fields we read). */
+export interface PinterestFeed {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  name: string | null;
+  format: PinterestFeedFormat;
+  location: string;
+  status: "ACTIVE" | "INACTIVE";
+  catalog_type: "RETAIL";
+  default_currency: string | null;
+  default_locale: string;
+  default_country: string;
+}
+
+/** CatalogsFeedIngestion: the answer of POST /v5/catalogs/feeds/{feed_id}/ingest. */
+export interface PinterestFeedIngestion {
+  id: string;
+  feed_id: string;
+  created_at: string;
+  status: PinterestFeedProcessingStatus;
+}
+
+/** CatalogsFeedProcessingResult. */
+export interface PinterestFeedProcessingResult {
+  id: string;
+  created_at: string;
+  updated_at: string;
+  status: PinterestFeedProcessingStatus;
+  ingestion_details: { errors: Record<string, number>; info: Record<string, number>; warnings: Record<string, number> };
+  validation_details: { errors: Record<string, number>; warnings: Record<string, number> };
+  product_counts: { original?: number; ingested?: number } | null;
+}
+
+/** CatalogsItemValidationDetails. */
+export interface PinterestItemValidationDetails {
+  attribute_name: string | null;
+  provided_value: string | null;
+}
+
+/** CatalogsItemValidationIssues: one item's errors and warnings, by issue code. */
+export interface PinterestItemIssues {
+  item_number: number;
+  item_id: string | null;
+  errors: Record<string, PinterestItemValidationDetails>;
+  warnings: Record<string, PinterestItemValidationDetails>;
 }

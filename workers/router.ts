@@ -13,6 +13,7 @@ import { devControls } from "./api/dev-controls.ts";
 import { draftsApi } from "./api/drafts.ts";
 import { guardRequestBody } from "./api/body-guard.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
+import { catalogsApi } from "./api/catalogs.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
 import { paypalApi } from "./api/paypal.ts";
@@ -36,6 +37,7 @@ import { etsyApi } from "./api/etsy.ts";
 import { shopifyShopApi } from "./api/shopify-shop.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
+import { FEED_PATH_PREFIX, feedFileObject } from "./services/catalogs.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { APP_VERSION } from "./version.ts";
 
@@ -63,6 +65,7 @@ api.route("/", shopsApi);
 api.route("/", wooCommerceApi);
 api.route("/", etsyApi);
 api.route("/", shopifyShopApi);
+api.route("/", catalogsApi);
 api.route("/", affiliateApi);
 api.route("/", referralsApi);
 api.route("/", contentApi);
@@ -114,6 +117,22 @@ app.on(["GET", "HEAD"], `${MEDIA_PATH_PREFIX}*`, async (c) => {
   // A pin rendered for scheduling is not served before the schedule paid its credit.
   if (!(await mayServeMedia(c.env, key))) return new Response("Not found", { status: 404 });
   return serveMedia(c.env, key, c.req.raw);
+});
+
+// A catalog's product feed file, for Pinterest to download (decision 043): public, named by an unguessable token.
+app.get(`${FEED_PATH_PREFIX}:file`, async (c) => {
+  const object = await feedFileObject(c.env, c.req.param("file"));
+  if (!object) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  return new Response(object.body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "x-content-type-options": "nosniff",
+      "cache-control": "no-cache",
+      "last-modified": object.uploaded.toUTCString(),
+      etag: object.httpEtag,
+      "x-robots-tag": "noindex",
+    },
+  });
 });
 
 // /spm, /earn, /influencer: redirects home with a pgref, before any page (and the 404 page).

@@ -271,6 +271,10 @@ const OPERATIONS_WE_USE = [
   "pins/create",
   "media/create",
   "media/get",
+  "feeds/create",
+  "feeds/ingest",
+  "feed_processing_results/list",
+  "items_issues/list",
 ];
 
 let exchanges: Exchange[] = [];
@@ -471,6 +475,25 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
     expect(page.items.map((pin) => pin.title)).toEqual(["Video pin", "Base64 pin"]);
     const rest = await client.listBoardPins(token, board.id, { pageSize: 2, bookmark: page.bookmark! });
     expect(rest.items.map((pin) => pin.id)).toEqual([imagePin.id]);
+
+    // A catalog's feed file, registered as a data source, ingested again, its processing result and item issues.
+    const feedUrl = "https://shop.example/catalog-feeds/conformance.csv";
+    const file = [
+      "id,title,description,link,image_link,price,availability,additional_image_link,brand,condition,product_type",
+      `good-1,Linen napkins,Three folds.,https://shop.example/napkins,${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg,12.99 USD,in stock,,Linen Co,new,Home > Kitchen`,
+      `bad-2,Plain mug,,http://shop.example/mug,${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg,twelve,sold out,,,,`,
+    ].join("\r\n");
+    const handed = await fetch(`${sandbox.url}/__sandbox/pinterest/feed-files`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: feedUrl, body: file }) });
+    expect(handed.ok).toBe(true);
+    const feed = await client.createCatalogFeed(token, { name: "Conformance", format: "CSV", location: feedUrl, default_currency: "USD", default_locale: "en-US", default_country: "US", default_availability: "IN_STOCK", status: "ACTIVE" });
+    const ingestion = await client.ingestCatalogFeed(token, feed.id);
+    expect(ingestion).toMatchObject({ feed_id: feed.id, status: "PROCESSING" });
+    const results = await client.listFeedProcessingResults(token, feed.id, { pageSize: 1 });
+    expect(results.items[0]).toMatchObject({ status: "COMPLETED", product_counts: { original: 2, ingested: 1 } });
+    const issues = await client.listItemIssues(token, results.items[0].id);
+    expect(issues.items).toHaveLength(1);
+    expect(issues.items[0]).toMatchObject({ item_number: 1, item_id: "bad-2" });
+    expect(Object.keys(issues.items[0].errors).sort()).toEqual(["AVAILABILITY_INVALID", "DESCRIPTION_MISSING", "LINK_FORMAT_INVALID", "PRODUCT_PRICE_INVALID"]);
 
     const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
     expect([...covered].sort()).toEqual([...OPERATIONS_WE_USE].sort());

@@ -66,6 +66,8 @@ interface Builder {
   user: TestUser;
   profile?: ConnectedProfile;
   shop?: string;
+  /** The item of the party's catalog (made with the catalog). */
+  catalogItemId?: string;
   once<T>(key: string, make: () => Promise<T>): Promise<T>;
   /** A unique text naming one of this user's things. */
   mark(what: string): string;
@@ -213,6 +215,22 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
       if (state.status === "failed") throw new Error(`${p.label}: the video job failed`);
     }
     return { values: { id: created.jobId }, marks: [created.jobId, created.videoFileName, created.videoURL] };
+  },
+  async catalog(p) {
+    // Published to the party's profile, with an item whose picture the worker can measure (the demo blog's).
+    const name = p.mark("catalog");
+    const title = p.mark("catalog item");
+    const { catalog } = await p.ok(201, "/api/catalogs/createCatalog", { name, pinterestUsername: profileOf(p).username });
+    const { catalogItems } = await p.ok(201, "/api/catalogs/addItemsToCatalog", {
+      catalogID: catalog.id,
+      items: [{ title, description: "Stonewashed linen.", link: "https://linen.example/napkins", price: "24.00", images: [`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`] }],
+    });
+    p.catalogItemId = catalogItems[0].id;
+    return { values: { id: catalog.id }, marks: [catalog.id, name, title, new URL(catalog.feedUrl).pathname] };
+  },
+  async catalogItem(p) {
+    if (!p.catalogItemId) throw new Error("the catalog is made before its item");
+    return { values: { id: p.catalogItemId }, marks: [p.catalogItemId] };
   },
   async shopifyCharge(p) {
     p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);

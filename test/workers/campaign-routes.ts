@@ -26,7 +26,9 @@ export type ResourceKind =
   | "shopProfile"
   | "shopifyStore"
   | "referralCode"
-  | "videoJob";
+  | "videoJob"
+  | "catalog"
+  | "catalogItem";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -71,6 +73,15 @@ export interface RouteExample {
   listsOwn?: boolean;
 }
 
+const catalogItem = {
+  title: "Linen napkins, set of 4",
+  description: "Stonewashed linen napkins.",
+  link: "https://linen.example/napkins",
+  price: "24.00",
+  currency: "USD",
+  availability: "in stock",
+  images: ["https://linen.example/a.jpg", "https://linen.example/b.jpg"],
+};
 const post = { id: "post-1", title: "Linen napkins", description: "Three folds for a dinner table.", url: "https://linen.example/napkins", allImages: ["https://linen.example/a.jpg"] };
 const template = { title: "Plain", background: "#ffffff", layers: [], categories: [] };
 const pin = {
@@ -311,6 +322,23 @@ export const ROUTES: Record<string, RouteExample> = {
     notOwned: { "post.id": "the post's id in the caller's own generator grid: it names nothing stored" },
   },
   "GET /videoApi/video/getVideoJob/:jobId": { params: { jobId: "00000000-0000-4000-8000-000000000000" }, owns: { kind: "videoJob", param: "jobId" } },
+  // Catalogs (issue 18, decision 043). Item deletions come before the catalog's own (destructive calls run in this order).
+  "GET /api/catalogs/getCatalogs/:id": { params: { id: "latest" }, listsOwn: true, owns: { kind: "catalog", param: "id" } },
+  "POST /api/catalogs/createCatalog": { body: { name: "Spring linens", pinterestUsername: "linen_lark", currency: "USD" }, owns: { kind: "pinterestProfile", field: "pinterestUsername" } },
+  "PATCH /api/catalogs/updateCatalog/:id": { params: { id: "c1" }, body: { name: "Summer linens" }, owns: { kind: "catalog", param: "id" } },
+  "POST /api/catalogs/addItemsToCatalog": { body: { catalogID: "c1", items: [catalogItem] }, owns: { kind: "catalog", field: "catalogID" } },
+  "GET /api/catalogs/getCatalogItems/:id": { params: { id: "c1" }, owns: { kind: "catalog", param: "id" } },
+  "PATCH /api/catalogs/updateCatalogItem/:id": { params: { id: "i1" }, body: { title: "Linen napkins, set of 6", price: "32.00" }, owns: { kind: "catalogItem", param: "id" } },
+  "POST /api/catalogs/publishCatalog/:id": { slow: true, params: { id: "c1" }, owns: { kind: "catalog", param: "id" } },
+  "GET /api/catalogs/getCatalogStatus/:id": { slow: true, params: { id: "c1" }, owns: { kind: "catalog", param: "id" } },
+  "DELETE /api/catalogs/deleteCatalogItemImage": { body: { catalogItemID: "i1", image: "https://linen.example/b.jpg" }, owns: { kind: "catalogItem", field: "catalogItemID" } },
+  "DELETE /api/catalogs/deleteCatalogItem/:id": { params: { id: "i1" }, owns: { kind: "catalogItem", param: "id" } },
+  "DELETE /api/catalogs/deleteCatalog/:id": { params: { id: "c1" }, owns: { kind: "catalog", param: "id" } },
+  "GET /catalog-feeds/:file": {
+    public: true,
+    params: { file: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.csv" },
+    notOwned: { file: "a catalog's published feed file: public by design for Pinterest to download, named by an unguessable token" },
+  },
 };
 
 /**

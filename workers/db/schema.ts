@@ -788,3 +788,70 @@ export const contentEntries = sqliteTable(
   },
   (t) => [uniqueIndex("content_entries_kind_slug").on(t.kind, t.slug), index("content_entries_listing").on(t.kind, t.status, t.publishedAt)],
 );
+
+/**
+ * Pinterest catalogs (issue 18, docs/decisions/043-pinterest-catalogs.md): a
+ * user's named set of products published to Pinterest as a product feed file.
+ * `feedToken` names the public file (unguessable); `pinterestFeedId` is
+ * Pinterest's id of the data source once registered for the connected profile
+ * `pinterestProfileId`; the last publish and ingestion are kept for the page.
+ */
+export const catalogs = sqliteTable(
+  "catalogs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    pinterestProfileId: text("pinterest_profile_id").references(() => pinterestProfiles.id, { onDelete: "set null" }),
+    feedToken: text("feed_token").notNull(),
+    currency: text("currency").notNull().default("USD"),
+    country: text("country").notNull().default("US"),
+    locale: text("locale").notNull().default("en-US"),
+    pinterestFeedId: text("pinterest_feed_id"),
+    pinterestFeedUsername: text("pinterest_feed_username"),
+    publishedAt: integer("published_at"),
+    publishedItemCount: integer("published_item_count"),
+    leftOutItemCount: integer("left_out_item_count"),
+    lastIngestionId: text("last_ingestion_id"),
+    lastError: text("last_error"),
+    changedSincePublish: integer("changed_since_publish", { mode: "boolean" }).notNull().default(false),
+    updatedAt: integer("updated_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("catalogs_feed_token").on(t.feedToken), index("catalogs_user").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Items of a catalog (spec: Catalog item): from a shop listing or a CSV row.
+ * `images` holds addresses, the first being the main image; `imageSizes` the
+ * measured [width, height] of each address, for the pre-publish checks.
+ */
+export const catalogItems = sqliteTable(
+  "catalog_items",
+  {
+    id: text("id").primaryKey(),
+    catalogId: text("catalog_id")
+      .notNull()
+      .references(() => catalogs.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    link: text("link").notNull(),
+    price: text("price").notNull(),
+    currency: text("currency").notNull(),
+    availability: text("availability", { enum: ["in stock", "out of stock", "preorder"] }).notNull(),
+    brand: text("brand").notNull().default(""),
+    condition: text("condition", { enum: ["", "new", "used", "refurbished"] }).notNull().default(""),
+    categories: text("categories", { mode: "json" }).$type<string[]>().notNull().default([]),
+    images: text("images", { mode: "json" }).$type<string[]>().notNull().default([]),
+    imageSizes: text("image_sizes", { mode: "json" }).$type<Record<string, [number, number] | null>>().notNull().default({}),
+    position: integer("position").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("catalog_items_catalog").on(t.catalogId, t.position), index("catalog_items_user").on(t.userId)],
+);

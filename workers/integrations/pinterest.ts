@@ -6,6 +6,11 @@ import {
   type PinterestBoardPrivacy,
   type PinterestBoardSection,
   type PinterestErrorBody,
+  type PinterestFeed,
+  type PinterestFeedCreate,
+  type PinterestFeedIngestion,
+  type PinterestFeedProcessingResult,
+  type PinterestItemIssues,
   type PinterestMedia,
   type PinterestMediaUpload,
   type PinterestPage,
@@ -247,6 +252,28 @@ export class PinterestClient {
   /** A media upload's status: registered, processing, succeeded or failed. */
   getMedia(accessToken: string, mediaId: string): Promise<PinterestMedia> {
     return this.#call("media/get", `/media/${encodeURIComponent(mediaId)}`, { method: "GET", accessToken });
+  }
+
+  // ---- catalogs (issue 18) ----------------------------------------------------------------------
+
+  /** Registers a product feed file (a data source) for the token's account; Pinterest then downloads and processes it. */
+  createCatalogFeed(accessToken: string, feed: PinterestFeedCreate): Promise<PinterestFeed> {
+    return this.#call("feeds/create", "/catalogs/feeds", { method: "POST", accessToken, json: compact(feed) });
+  }
+
+  /** Asks Pinterest to download and process the feed again now (after changes). */
+  ingestCatalogFeed(accessToken: string, feedId: string): Promise<PinterestFeedIngestion> {
+    return this.#call("feeds/ingest", `/catalogs/feeds/${encodeURIComponent(feedId)}/ingest`, { method: "POST", accessToken });
+  }
+
+  /** One page of the feed's processing results, newest first. */
+  listFeedProcessingResults(accessToken: string, feedId: string, page: { bookmark?: string; pageSize?: number } = {}): Promise<PinterestPage<PinterestFeedProcessingResult>> {
+    return this.#page("feed_processing_results/list", `/catalogs/feeds/${encodeURIComponent(feedId)}/processing_results`, accessToken, page);
+  }
+
+  /** One page of the item issues of a processing result. */
+  listItemIssues(accessToken: string, processingResultId: string, page: { bookmark?: string; pageSize?: number } = {}): Promise<PinterestPage<PinterestItemIssues>> {
+    return this.#page("items_issues/list", `/catalogs/processing_results/${encodeURIComponent(processingResultId)}/item_issues`, accessToken, page);
   }
 
   // ---- plumbing ---------------------------------------------------------------------------------

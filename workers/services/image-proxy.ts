@@ -54,3 +54,17 @@ export async function proxiedImage(env: ScrapeEnv, url: string, width?: number):
   // The encoder's output lives in its own ArrayBuffer (copied out of WebAssembly memory).
   return { bytes: encodeJpeg(small.data, width, height, 82) as Uint8Array<ArrayBuffer>, contentType: "image/jpeg", width, height };
 }
+
+/**
+ * A picture's width and height, read from its header (with the scraper's limits);
+ * null when the address does not answer with a picture we can read.
+ */
+export async function pictureSize(env: ScrapeEnv, url: string): Promise<[number, number] | null> {
+  try {
+    const header = pictureHeader(await fetchPicture(env, url));
+    return header && header.width > 0 && header.height > 0 ? [header.width, header.height] : null;
+  } catch (error) {
+    if (error instanceof ServiceError) return null;
+    throw error;
+  }
+}

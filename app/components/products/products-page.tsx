@@ -14,6 +14,7 @@ import { DialogActions } from "../dialog-actions.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
+import { CatalogSection } from "./catalog-section.tsx";
 import { CsvUpload } from "./csv-upload-form.tsx";
 import { ProductGrid, type Paging } from "./product-grid.tsx";
 import { ShopConnectors, useShopConnect } from "./shop-connectors.tsx";
@@ -354,6 +355,8 @@ function Products() {
           </div>
         </div>
       </section>
+
+      <CatalogSection chosen={chosen} />
 
       <Dialog.Root open={removing !== null} onOpenChange={(open) => !open && setRemoving(null)}>
         <Dialog.Portal>

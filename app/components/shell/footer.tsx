@@ -14,6 +14,7 @@ const COLUMNS: FooterColumn[] = [
     links: [
       { to: "/signup", label: "Create a free account" },
       { to: "/onboarding", label: "Onboarding checklist" },
+      { to: "/pinterest-catalogs", label: "Pinterest catalogs" },
     ],
   },
   {

@@ -16,6 +16,7 @@ import {
 } from "./http.ts";
 import { chooseFault, createsFirst, faultBeforeCreate, planFor } from "./fault-rate.ts";
 import { tokenEndpoint } from "./oauth.ts";
+import { catalogFeedRoutes } from "./catalogs.ts";
 import {
   accountFor,
   DEFAULT_MEDIA_PROCESSING,
@@ -322,6 +323,8 @@ export function pinterestV5(state: SandboxState) {
     const next = offset + page.pageSize < uploads.length ? encodeBookmark("media", account.username, { o: offset + page.pageSize }) : null;
     return c.json({ items: uploads.slice(offset, offset + page.pageSize).map(mediaJson), bookmark: next });
   });
+
+  catalogFeedRoutes(app, state);
 
   app.notFound((c) => c.json({ code: 404, message: `The sandbox's Pinterest stand-in has no ${c.req.method} ${c.req.path}` }, 404));
   return app;

@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { jsonInput } from "../../control-body.ts";
 import type { SandboxState } from "../../state.ts";
 import { pinImageUrl } from "./api.ts";
+import { feedsView } from "./catalogs.ts";
 import { parseFaultPlan, planView } from "./fault-rate.ts";
 import {
   accountFor,
@@ -266,6 +267,26 @@ export function pinterestControl(state: SandboxState) {
         .filter((media) => !username || media.username === normalizeUsername(username))
         .map((media) => ({ media_id: media.id, username: media.username, status: media.status, uploaded_bytes: media.uploadedBytes, created_at: media.createdAt })),
     );
+  });
+
+  /** Catalog data sources and their processing results with item issues (`?username=` narrows). */
+  control.get("/feeds", (c) => {
+    const username = c.req.query("username");
+    return c.json(feedsView(pinterestState(state), username ? normalizeUsername(username) : undefined));
+  });
+
+  /**
+   * A feed file the stand-in reads instead of downloading `url` (for runs where the
+   * app has no address it can reach): `{url, body, contentType?}`.
+   */
+  control.put("/feed-files", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    if (typeof input.url !== "string" || !/^https?:\/\//.test(input.url)) return c.json({ error: "url must be an http(s) address" }, 400);
+    if (typeof input.body !== "string") return c.json({ error: "body must be the file's text" }, 400);
+    const contentType = typeof input.contentType === "string" ? input.contentType : "text/csv";
+    pinterestState(state).feedFiles.set(input.url, { body: input.body, contentType });
+    return c.json({ url: input.url, bytes: input.body.length, contentType });
   });
 
   return control;

@@ -145,7 +145,15 @@ export interface PinterestState {
   faultPlans: Map<string, FaultPlan>;
   /** Usernames that went through the consent page, most recent first. */
   recentUsernames: string[];
-  counters: { pin: number; board: number; section: number; media: number };
+  counters: { pin: number; board: number; section: number; media: number; feed: number; processing: number };
+  /** Catalog data sources (POST /v5/catalogs/feeds), by id: catalogs.ts. */
+  feeds: Map<string, import("./catalogs.ts").FeedRecord>;
+  /**
+   * Feed files by address, for runs where the app has no address the stand-in
+   * can reach (the workers tests' app.test): a test hands over the bytes the app
+   * serves there (`PUT /__sandbox/pinterest/feed-files`).
+   */
+  feedFiles: Map<string, { body: string; contentType: string }>;
 }
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
@@ -193,7 +201,9 @@ export const pinterestState = (state: SandboxState) =>
     dropAfterCreate: null,
     faultPlans: new Map(),
     recentUsernames: [],
-    counters: { pin: 0, board: 0, section: 0, media: 0 },
+    counters: { pin: 0, board: 0, section: 0, media: 0, feed: 0, processing: 0 },
+    feeds: new Map(),
+    feedFiles: new Map(),
   }));
 
 /** Pinterest usernames: 3 to 30 letters, digits or underscores. */
