@@ -149,7 +149,8 @@ export default function Home() {
                   alt={pin.alt}
                   width={pin.width}
                   height={pin.height}
-                  fetchPriority={index === 1 ? "high" : undefined}
+                  // React 18 knows no fetchPriority prop: the attribute as HTML spells it.
+                  {...(index === 1 ? { fetchpriority: "high" } : {})}
                   decoding="async"
                 />
               ))}
@@ -213,7 +214,7 @@ export default function Home() {
           <h2 id="plans-title">Plans for every stage</h2>
           {parity ? (
             <p className="home-plans__parity">
-              Pricing for {countryName(parity.countryCode)}: {parity.percentageAdjustment}% off every plan, applied at checkout.
+              {`Pricing for ${countryName(parity.countryCode)}: ${parity.percentageAdjustment}% off every plan, applied at checkout.`}
             </p>
           ) : null}
           <ul className="home-plans" aria-label="Monthly plans">
@@ -236,7 +237,8 @@ export default function Home() {
           <p className="home-plans__more">
             {lifetime ? (
               <>
-                Or pay once: <Link to="/lifetime">the Lifetime plan</Link> is {money(lifetime.charged)} for {lifetime.credits} credits every month.{" "}
+                Or pay once: <Link to="/lifetime">the Lifetime plan</Link>
+                {` is ${money(lifetime.charged)} for ${lifetime.credits} pin credits every month. `}
               </>
             ) : null}
             <Link to="/pricing">Compare all plans</Link>

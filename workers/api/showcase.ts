@@ -7,7 +7,7 @@ import { valid } from "./validation.ts";
 
 /**
  * The home page's pictures, rendered by our pin engine (workers/services/showcase.ts):
- * GET /example-pins/{templateId} (WebP) and GET /og-image.png (the Open Graph picture).
+ * GET /example-pins/{templateId} (JPEG) and GET /og-image.png (the Open Graph picture).
  * Public and cacheable; the security headers add nosniff and a policy that runs nothing.
  */
 export const showcaseRoutes = new Hono<AppBindings>();

@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import type { TemplateDesign } from "../../contracts/template.ts";
 import type { Env } from "../env.ts";
-import { resizeRegion } from "../render/pixel-module.ts";
+import { encodeJpeg, resizeRegion } from "../render/pixel-module.ts";
 import { createBitmap, drawBitmap, fillBox, type Bitmap } from "../render/pixels.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
@@ -34,7 +34,11 @@ async function renderExample(env: Env, pin: ExamplePin, design: TemplateDesign, 
   return resizeRegion(rendered.pixels, { x: 0, y: 0, width: rendered.width, height: rendered.height }, width, height);
 }
 
-function encode(bitmap: Bitmap, format: "webp" | "png"): Uint8Array {
+/** Example pins are JPEG, by the engine's own encoder (what users download); the Open Graph picture is PNG. */
+export const EXAMPLE_JPEG_QUALITY = 82;
+
+function encode(bitmap: Bitmap, format: "jpeg" | "webp" | "png"): Uint8Array {
+  if (format === "jpeg") return encodeJpeg(bitmap.data, bitmap.width, bitmap.height, EXAMPLE_JPEG_QUALITY);
   const image = new PhotonImage(new Uint8Array(bitmap.data.buffer, bitmap.data.byteOffset, bitmap.data.byteLength), bitmap.width, bitmap.height);
   try {
     return format === "webp" ? image.get_bytes_webp() : image.get_bytes();
@@ -53,8 +57,10 @@ const inflight = new Map<string, Promise<Uint8Array | null>>();
 
 /** Reads `key` from R2, or makes it once (concurrent first requests share one render) and stores it. */
 async function stored(env: Env, key: string, contentType: string, make: () => Promise<Uint8Array | null>): Promise<ShowcasePicture | null> {
+  // The key names everything the picture is made of, so it is the picture's validator too.
+  const etag = `"${key.split("/").pop()}"`;
   const object = await env.MEDIA.get(key);
-  if (object) return { bytes: object.body, contentType, etag: object.httpEtag };
+  if (object) return { bytes: object.body, contentType, etag };
   let pending = inflight.get(key);
   if (!pending) {
     pending = make().then(async (bytes) => {
@@ -66,19 +72,18 @@ async function stored(env: Env, key: string, contentType: string, make: () => Pr
   }
   const bytes = await pending;
   if (!bytes) return null;
-  const etag = `"${key.split("/").pop()}"`;
   return { bytes: bytes.slice().buffer as ArrayBuffer, contentType, etag };
 }
 
-/** GET /example-pins/{templateId}: the example pin as WebP, or null when the template is not one of the examples. */
+/** GET /example-pins/{templateId}: the example pin as JPEG, or null when the template is not one of the examples. */
 export async function examplePinPicture(env: Env, templateId: string): Promise<ShowcasePicture | null> {
   const pin = EXAMPLE_PINS.find((candidate) => candidate.templateId === templateId);
   if (!pin) return null;
   const designs = await exampleDesigns(env);
   const found = designs.get(templateId);
   if (!found) return null;
-  const key = `site/showcase/v${SHOWCASE_VERSION}/${templateId}-${found.version}-${EXAMPLE_WIDTH}.webp`;
-  return stored(env, key, "image/webp", async () => encode(await renderExample(env, pin, found.design, EXAMPLE_WIDTH, EXAMPLE_HEIGHT), "webp"));
+  const key = `site/showcase/v${SHOWCASE_VERSION}/${templateId}-${found.version}-${EXAMPLE_WIDTH}.jpg`;
+  return stored(env, key, "image/jpeg", async () => encode(await renderExample(env, pin, found.design, EXAMPLE_WIDTH, EXAMPLE_HEIGHT), "jpeg"));
 }
 
 /** The Open Graph picture's backdrop: the brand's deep red. */
