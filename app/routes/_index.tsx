@@ -146,6 +146,8 @@ export default function Home() {
                   key={pin.src}
                   className={`hero__pin hero__pin--${index + 1}`}
                   src={pin.src}
+                  srcSet={pin.srcSet}
+                  sizes="(min-width: 1200px) 220px, (min-width: 800px) 18vw, 36vw"
                   alt={pin.alt}
                   width={pin.width}
                   height={pin.height}
@@ -183,7 +185,12 @@ export default function Home() {
             return (
               <li key={audience.name} className="audiences__item">
                 {example ? (
-                  <img className="audiences__pin" src={example.src} alt={example.alt} width={example.width} height={example.height} loading="lazy" decoding="async" />
+                  <img
+                    className="audiences__pin"
+                    src={example.src}
+                    srcSet={example.srcSet}
+                    sizes="(min-width: 800px) 120px, 96px"
+                    alt={example.alt} width={example.width} height={example.height} loading="lazy" decoding="async" />
                 ) : null}
                 <div>
                   <h3>{audience.name}</h3>

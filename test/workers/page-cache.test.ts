@@ -157,6 +157,17 @@ describe("edge page cache", () => {
     }
   });
 
+  it("serves /robots.txt and /sitemap.xml from the cache exactly as rendered", async () => {
+    for (const path of ["/robots.txt", "/sitemap.xml"]) {
+      await purgePages(testEnv, [path]);
+      const first = await app(path);
+      const second = await app(path);
+      expect(second.headers.get("x-cache"), path).toBe("HIT");
+      expect(second.headers.get("content-type"), path).toBe(first.headers.get("content-type"));
+      expect(await second.text(), path).toBe(await first.text());
+    }
+  });
+
   it("leaves pages it does not cache alone", async () => {
     const help = await app("/help");
     expect(help.headers.get("x-cache")).toBeNull();
@@ -172,6 +183,15 @@ describe("home page pictures rendered by the pin engine", () => {
     const html = await (await app("/", { headers: { "cf-ipcountry": "FR" } })).text();
     const sources = [...new Set([...html.matchAll(/<img[^>]+src="(\/example-pins\/[^"]+)"/g)].map((match) => match[1].replaceAll("&amp;", "&")))];
     expect(sources.length).toBe(EXAMPLE_PINS.length);
+    // Each in every width it is offered in (srcset), each the size it says.
+    const offered = [...html.matchAll(/srcSet="([^"]+)"/gi)].flatMap((match) => match[1].replaceAll("&amp;", "&").split(", ").map((item) => item.split(" ")));
+    for (const [source, width] of offered) {
+      const response = await app(source);
+      expect(response.status, source).toBe(200);
+      const image = PhotonImage.new_from_byteslice(new Uint8Array(await response.arrayBuffer()));
+      expect([image.get_width(), image.get_height()], source).toEqual([Number.parseInt(width), Number.parseInt(width) * 1.5]);
+      image.free();
+    }
     for (const source of sources) {
       const response = await app(source);
       expect(response.status, source).toBe(200);
@@ -195,6 +215,9 @@ describe("home page pictures rendered by the pin engine", () => {
     const bad = await app("/example-pins/..%2Fsecret");
     expect(bad.status).toBe(400);
     expect((await read(bad)).field).toBe("templateId");
+    const badWidth = await app("/example-pins/std-product-card-01?w=5000");
+    expect(badWidth.status).toBe(400);
+    expect((await read(badWidth)).field).toBe("w");
   });
 
   it("serves the Open Graph picture the home page names: a 1200 x 630 PNG", async () => {

@@ -108,17 +108,91 @@ function withStatus(response: Response, status: "HIT" | "MISS" | "BYPASS", cache
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
-/** A stored page, re-nonced for this answer. */
-async function served(stored: Response, nonce: string, edgeSeconds: number): Promise<Response> {
-  let body = await stored.text();
-  const renderedWith = stored.headers.get(STORED_NONCE_HEADER);
-  if (renderedWith && nonce) body = body.replaceAll(renderedWith, nonce);
-  const headers = new Headers(stored.headers);
-  for (const name of [STORED_NONCE_HEADER, "cf-cache-status", "age", "expires"]) headers.delete(name);
+/**
+ * A cached page as this isolate keeps it: the body cut at the nonce it was
+ * rendered with (so a fresh nonce is one join away), its headers, or, for a
+ * marker, the generation of its per-country copies.
+ */
+interface Entry {
+  parts: string[];
+  headers: [string, string][];
+  generation: string | null;
+  expires: number;
+  size: number;
+}
+
+/**
+ * In front of the Cache API, each isolate keeps the pages it served last for
+ * a few seconds: a hit then costs no Cache API round trip. A purge clears this
+ * isolate's copies; other isolates drop theirs within MEMORY_SECONDS.
+ */
+export const MEMORY_SECONDS = 20;
+const MEMORY_BUDGET_BYTES = 8 * 1024 * 1024;
+const memory = new Map<string, Entry>();
+let memoryBytes = 0;
+
+function forget(key: string) {
+  const entry = memory.get(key);
+  if (!entry) return;
+  memory.delete(key);
+  memoryBytes -= entry.size;
+}
+
+function remember(key: string, entry: Entry) {
+  forget(key);
+  memory.set(key, entry);
+  memoryBytes += entry.size;
+  // Oldest first: a Map keeps insertion order, and a hit re-inserts its entry.
+  for (const [oldest] of memory) {
+    if (memoryBytes <= MEMORY_BUDGET_BYTES) break;
+    forget(oldest);
+  }
+}
+
+const INTERNAL_HEADERS = new Set([STORED_NONCE_HEADER, MARKER_HEADER, "cf-cache-status", "age", "expires", "cache-control", "vary", "date"]);
+
+async function entryOf(response: Response): Promise<Entry> {
+  const generation = response.headers.get(MARKER_HEADER);
+  const headers = [...response.headers].filter(([name]) => !INTERNAL_HEADERS.has(name.toLowerCase()));
+  const expires = Date.now() + MEMORY_SECONDS * 1000;
+  if (generation) {
+    await response.body?.cancel();
+    return { parts: [], headers, generation, expires, size: 200 };
+  }
+  const body = await response.text();
+  const renderedWith = response.headers.get(STORED_NONCE_HEADER);
+  return { parts: renderedWith ? body.split(renderedWith) : [body], headers, generation: null, expires, size: body.length * 2 + 500 };
+}
+
+/** The entry under `key`: from this isolate's memory, else from the Cache API (then remembered). */
+async function lookup(cache: Cache, key: string): Promise<Entry | null> {
+  const kept = memory.get(key);
+  if (kept && kept.expires > Date.now()) {
+    memory.delete(key);
+    memory.set(key, kept);
+    return kept;
+  }
+  forget(key);
+  const found = await cache.match(key);
+  if (!found) return null;
+  const entry = await entryOf(found);
+  remember(key, entry);
+  return entry;
+}
+
+async function store(cache: Cache, key: string, response: Response) {
+  const entry = await entryOf(response.clone());
+  await cache.put(key, response);
+  remember(key, entry);
+}
+
+/** A stored page, with this answer's nonce. */
+function served(entry: Entry, nonce: string, edgeSeconds: number): Response {
+  const headers = new Headers(entry.headers);
   headers.set("cache-control", publicCacheControl(edgeSeconds));
   headers.set(CACHE_STATUS_HEADER, "HIT");
   headers.set("vary", "Cookie");
-  return new Response(body, { status: 200, headers });
+  return new Response(entry.parts.join(nonce), { status: 200, headers });
 }
 
 /** What the page varies by besides its address, from its answer: [] , ["country"], or null (something unknown: not stored). */
@@ -158,12 +232,11 @@ export async function cachedPage(c: Context<AppBindings>, render: () => Promise<
 
   const baseKey = cacheKey(c.env, path);
   let generation: string | null = null;
-  const found = await cache.match(baseKey);
+  const found = await lookup(cache, baseKey);
   if (found) {
-    generation = found.headers.get(MARKER_HEADER);
+    generation = found.generation;
     if (!generation) return served(found, nonce, edgeSeconds);
-    await found.body?.cancel();
-    const variant = await cache.match(cacheKey(c.env, path, `${generation}-${countryOf(request, c.env)}`));
+    const variant = await lookup(cache, cacheKey(c.env, path, `${generation}-${countryOf(request, c.env)}`));
     if (variant) return served(variant, nonce, edgeSeconds);
   }
 
@@ -178,19 +251,20 @@ export async function cachedPage(c: Context<AppBindings>, render: () => Promise<
   if (vary.includes("country")) {
     if (!generation) {
       generation = crypto.randomUUID().replaceAll("-", "");
-      await cache.put(baseKey, new Response(null, { headers: { [MARKER_HEADER]: generation, "cache-control": `public, max-age=${edgeSeconds}` } }));
+      await store(cache, baseKey, new Response(null, { headers: { [MARKER_HEADER]: generation, "cache-control": `public, max-age=${edgeSeconds}` } }));
     }
-    await cache.put(cacheKey(c.env, path, `${generation}-${countryOf(request, c.env)}`), new Response(body, { status: 200, headers: stored }));
+    await store(cache, cacheKey(c.env, path, `${generation}-${countryOf(request, c.env)}`), new Response(body, { status: 200, headers: stored }));
   } else {
-    await cache.put(baseKey, new Response(body, { status: 200, headers: stored }));
+    await store(cache, baseKey, new Response(body, { status: 200, headers: stored }));
   }
   return withStatus(new Response(body, { status: 200, headers: rendered.headers }), "MISS", publicCacheControl(edgeSeconds));
 }
 
 /**
  * Forgets the cached copies of these addresses (paths with the query they
- * read), every country's copy included. In production this reaches the data
- * centre that runs the purge; elsewhere copies live at most their edge time.
+ * read), every country's copy included, from the Cache API and this isolate's
+ * memory. In production this reaches the data centre that runs the purge;
+ * elsewhere copies live at most their edge time (other isolates' memory: MEMORY_SECONDS).
  */
 export async function purgePages(env: Pick<Env, "APP_URL">, paths: Iterable<string>): Promise<number> {
   const cache = pageCache();
@@ -200,6 +274,7 @@ export async function purgePages(env: Pick<Env, "APP_URL">, paths: Iterable<stri
     const cacheable = cacheablePath(new URL(path, env.APP_URL));
     if (cacheable && cacheable !== "uncached-query") keys.add(cacheKey(env, cacheable.path));
   }
+  for (const key of keys) forget(key);
   const deleted = await Promise.all([...keys].map((key) => cache.delete(key)));
   return deleted.filter(Boolean).length;
 }

@@ -15,8 +15,10 @@ import type { Env } from "../env.ts";
 /** Bump when the demo content or the picture sizes below change. */
 export const SHOWCASE_VERSION = 1;
 
-/** The example pins' size on the home page (2:3, sharp on a phone at 2x in a two-column grid). */
-export const EXAMPLE_WIDTH = 400;
+/** The example pins' widths (2:3): the browser picks one for the size it shows and the screen's density. */
+export const EXAMPLE_WIDTHS = [240, 320, 400] as const;
+export type ExampleWidth = (typeof EXAMPLE_WIDTHS)[number];
+export const EXAMPLE_WIDTH: ExampleWidth = 400;
 export const EXAMPLE_HEIGHT = 600;
 /** The Open Graph picture: the size Facebook, LinkedIn and X show large. */
 export const OG_WIDTH = 1200;
@@ -115,14 +117,18 @@ export async function exampleDesigns(env: Pick<Env, "DB">): Promise<Map<string, 
 }
 
 /** The address of an example pin's picture (its key names the template's version, so browsers may keep it for good). */
-export async function examplePins(env: Pick<Env, "DB">): Promise<{ src: string; alt: string; audience: string; width: number; height: number }[]> {
+export async function examplePins(env: Pick<Env, "DB">): Promise<{ src: string; srcSet: string; alt: string; audience: string; width: number; height: number }[]> {
   const designs = await exampleDesigns(env);
-  return EXAMPLE_PINS.filter((pin) => designs.has(pin.templateId)).map((pin) => ({
-    src: `/example-pins/${pin.templateId}?v=${SHOWCASE_VERSION}.${designs.get(pin.templateId)!.version}`,
+  return EXAMPLE_PINS.filter((pin) => designs.has(pin.templateId)).map((pin) => {
+    const address = (width: number) => `/example-pins/${pin.templateId}?v=${SHOWCASE_VERSION}.${designs.get(pin.templateId)!.version}&w=${width}`;
+    return {
+    src: address(EXAMPLE_WIDTH),
+    srcSet: EXAMPLE_WIDTHS.map((width) => `${address(width)} ${width}w`).join(", "),
     alt: pin.alt,
     audience: pin.audience,
     width: EXAMPLE_WIDTH,
     height: EXAMPLE_HEIGHT,
-  }));
+    };
+  });
 }
 

@@ -6,7 +6,7 @@ import { createBitmap, drawBitmap, fillBox, type Bitmap } from "../render/pixels
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import type { PictureSource } from "../render/pictures.ts";
-import { EXAMPLE_HEIGHT, EXAMPLE_PINS, EXAMPLE_WIDTH, exampleDesigns, OG_HEIGHT, OG_WIDTH, SHOWCASE_VERSION, type ExamplePin } from "./showcase-catalog.ts";
+import { EXAMPLE_PINS, exampleDesigns, type ExampleWidth, OG_HEIGHT, OG_WIDTH, SHOWCASE_VERSION, type ExamplePin } from "./showcase-catalog.ts";
 
 /**
  * The home page's example pins and its Open Graph picture (issue 17; decision
@@ -76,14 +76,14 @@ async function stored(env: Env, key: string, contentType: string, make: () => Pr
 }
 
 /** GET /example-pins/{templateId}: the example pin as JPEG, or null when the template is not one of the examples. */
-export async function examplePinPicture(env: Env, templateId: string): Promise<ShowcasePicture | null> {
+export async function examplePinPicture(env: Env, templateId: string, width: ExampleWidth): Promise<ShowcasePicture | null> {
   const pin = EXAMPLE_PINS.find((candidate) => candidate.templateId === templateId);
   if (!pin) return null;
   const designs = await exampleDesigns(env);
   const found = designs.get(templateId);
   if (!found) return null;
-  const key = `site/showcase/v${SHOWCASE_VERSION}/${templateId}-${found.version}-${EXAMPLE_WIDTH}.jpg`;
-  return stored(env, key, "image/jpeg", async () => encode(await renderExample(env, pin, found.design, EXAMPLE_WIDTH, EXAMPLE_HEIGHT), "jpeg"));
+  const key = `site/showcase/v${SHOWCASE_VERSION}/${templateId}-${found.version}-${width}.jpg`;
+  return stored(env, key, "image/jpeg", async () => encode(await renderExample(env, pin, found.design, width, width * 1.5), "jpeg"));
 }
 
 /** The Open Graph picture's backdrop: the brand's deep red. */
