@@ -57,7 +57,12 @@ interface CachedPage {
 export const CACHED_PAGES: CachedPage[] = [
   { pattern: /^\/$/, edgeSeconds: STATIC_EDGE_SECONDS },
   { pattern: /^\/(pricing|lifetime|privacy-policy|terms-and-conditions|pinterest-mini-course)$/, edgeSeconds: STATIC_EDGE_SECONDS },
-  { pattern: /^\/savings-calculator$/, edgeSeconds: STATIC_EDGE_SECONDS, query: (_name, value) => value.length <= 40 },
+  {
+    pattern: /^\/savings-calculator$/,
+    edgeSeconds: STATIC_EDGE_SECONDS,
+    // The calculator's form (workers/domain/savings.ts savingsInputsFrom).
+    query: (name, value) => /^(pinsPerWeek|minutesPerPinByHand|minutesPerPinWithApp|hourlyValue)$/.test(name) ? /^[0-9]{1,6}(\.[0-9]{1,2})?$/.test(value) : name === "planId" && /^[a-z0-9-]{1,40}$/.test(value),
+  },
   { pattern: /^\/robots\.txt$/, edgeSeconds: STATIC_EDGE_SECONDS },
   { pattern: /^\/blog$/, edgeSeconds: CONTENT_EDGE_SECONDS, query: (name, value) => name === "page" && /^[1-9][0-9]{0,3}$/.test(value) },
   { pattern: new RegExp(`^/(blog|page)/${SLUG}$`), edgeSeconds: CONTENT_EDGE_SECONDS },
@@ -149,7 +154,7 @@ function remember(key: string, entry: Entry) {
   }
 }
 
-const INTERNAL_HEADERS = new Set([STORED_NONCE_HEADER, MARKER_HEADER, "cf-cache-status", "age", "expires", "cache-control", "vary", "date"]);
+const INTERNAL_HEADERS = new Set([STORED_NONCE_HEADER, MARKER_HEADER, "cf-cache-status", "age", "expires", "cache-control", "vary", "date", "content-length"]);
 
 async function entryOf(response: Response): Promise<Entry> {
   const generation = response.headers.get(MARKER_HEADER);
