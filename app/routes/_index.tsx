@@ -195,7 +195,7 @@ export default function Home() {
                 <div>
                   <h3>{audience.name}</h3>
                   <p>{audience.text}</p>
-                  {example ? <p className="audiences__example">Example: {example.audience.toLowerCase()}.</p> : null}
+                  {example ? <p className="audiences__example">{`Example: ${example.audience.toLowerCase()}.`}</p> : null}
                 </div>
               </li>
             );
@@ -237,7 +237,7 @@ export default function Home() {
                   <strong>{money(plan.charged)}</strong>
                   {plan.price > 0 ? <span> a month</span> : null}
                 </p>
-                <p>{plan.credits.toLocaleString("en-US")} pin credits a month</p>
+                <p>{`${plan.credits.toLocaleString("en-US")} pin credits a month`}</p>
               </li>
             ))}
           </ul>
