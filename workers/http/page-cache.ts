@@ -5,7 +5,7 @@ import { edgeCountry } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
 
 /**
- * The edge page cache (docs/decisions/042-edge-page-cache.md): the public,
+ * The edge page cache (docs/decisions/042-edge-page-cache-and-home-page.md): the public,
  * server-rendered pages that every signed-out visitor sees the same are kept
  * in the Cache API (caches.default) and served from it.
  *
@@ -26,6 +26,8 @@ import type { Env } from "../env.ts";
  *   serves pages that point at the previous build's scripts.
  * - Admin changes to blog posts and pages purge the addresses they affect
  *   (purgePages, called by the content API).
+ * - Each isolate also keeps what it served last for MEMORY_SECONDS, so a hit
+ *   usually costs no Cache API round trip.
  */
 
 /** Debug header: HIT (from the cache), MISS (rendered, stored when it could be), BYPASS (signed in or an uncached query). */
