@@ -32,12 +32,14 @@ import { stripeApi } from "./api/stripe.ts";
 import { templatesApi } from "./api/templates.ts";
 import type { AppBindings } from "./api/hono.ts";
 import { shopsApi } from "./api/shops.ts";
+import { showcaseRoutes } from "./api/showcase.ts";
 import { wooCommerceApi } from "./api/woocommerce.ts";
 import { etsyApi } from "./api/etsy.ts";
 import { shopifyShopApi } from "./api/shopify-shop.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
 import { FEED_PATH_PREFIX, feedFileObject } from "./services/catalogs.ts";
+import { cachedPage, setPageCacheBuild } from "./http/page-cache.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { APP_VERSION } from "./version.ts";
 
@@ -88,6 +90,8 @@ videoApi.route("/", videoPins);
 
 
 const handleRemixRequest = createRequestHandler(remixBuild, "production");
+// Cached pages are kept per build: a deployment never serves the previous build's pages.
+setPageCacheBuild(remixBuild.assets.version);
 
 /** The whole worker's HTTP side: API routers, media, then Remix for every page. */
 export const app = new Hono<AppBindings>();
@@ -138,11 +142,16 @@ app.get(`${FEED_PATH_PREFIX}:file`, async (c) => {
 // /spm, /earn, /influencer: redirects home with a pgref, before any page (and the 404 page).
 app.route("/", affiliateRedirects);
 
-// Everything else is a page: server-rendered by Remix at the edge.
+// The home page's example pins and Open Graph picture, rendered by the pin engine.
+app.route("/", showcaseRoutes);
+
+// Everything else is a page: server-rendered by Remix at the edge, the public ones kept in the edge cache (decision 042).
 app.all("*", (c) =>
-  handleRemixRequest(
-    c.req.raw,
-    getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce } }),
+  cachedPage(c, () =>
+    handleRemixRequest(
+      c.req.raw,
+      getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce } }),
+    ),
   ),
 );
 

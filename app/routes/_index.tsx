@@ -1,14 +1,80 @@
-import type { MetaFunction } from "@remix-run/cloudflare";
-import { Link } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { adjustedPrice } from "../../workers/domain/pricing-parity.ts";
+import { listPlans } from "../../workers/services/lifetime.ts";
+import { examplePins, OG_HEIGHT, OG_WIDTH } from "../../workers/services/showcase-catalog.ts";
+import { useAuth } from "../lib/auth.tsx";
+import { priceHeaders, priceVaryHeaders, visitorParity } from "../lib/pricing.server.ts";
+import { canonicalUrl, seoMeta } from "../lib/seo.ts";
+import homeStyles from "../styles/home.css?url";
 
-export const meta: MetaFunction = () => [
-  { title: "Pinboard Studio: pins from every post, scheduled for you" },
-  {
-    name: "description",
-    content:
-      "Turn blog posts, RSS feeds and shop products into on-brand Pinterest pins, let AI write titles, descriptions and alt text, and bulk-schedule them to your boards.",
-  },
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: homeStyles }];
+
+const TITLE = "Pinboard Studio: pins from every post, scheduled for you";
+const DESCRIPTION =
+  "Turn blog posts, RSS feeds and shop products into on-brand Pinterest pins, let AI write titles, descriptions and alt text, and bulk-schedule them to your boards.";
+
+/**
+ * The home page, whole on the server (issue 17): example pins rendered by our
+ * engine, the plans with the visitor's pricing parity (so the page varies by
+ * country: x-page-vary, decision 042), everything else static.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const env = context.cloudflare.env;
+  const [plans, examples] = await Promise.all([listPlans(env), examplePins(env)]);
+  const parity = visitorParity(request, context);
+  const monthly = plans.filter((plan) => plan.billingPeriod === "month" || plan.billingPeriod === "none");
+  const lifetime = plans.find((plan) => plan.billingPeriod === "once");
+  return data(
+    {
+      canonical: canonicalUrl(env.APP_URL, "/"),
+      ogImage: canonicalUrl(env.APP_URL, "/og-image.png"),
+      examples,
+      parity,
+      plans: monthly.map((plan) => ({
+        planId: plan.planId,
+        name: plan.planName,
+        credits: plan.creditsPerMonth,
+        price: plan.amount,
+        charged: parity ? adjustedPrice(plan.amount, parity) : plan.amount,
+      })),
+      lifetime: lifetime ? { price: lifetime.amount, charged: parity ? adjustedPrice(lifetime.amount, parity) : lifetime.amount, credits: lifetime.creditsPerMonth } : null,
+    },
+    { headers: priceVaryHeaders() },
+  );
+}
+
+export const headers = priceHeaders;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  ...seoMeta({
+    title: TITLE,
+    description: DESCRIPTION,
+    url: data?.canonical ?? "/",
+    image: data?.ogImage ?? null,
+    imageAlt: "Three pins made with Pinboard Studio: a recipe, a product and a list, side by side",
+  }),
+  // The largest pin of the hero (the page's largest paint) is asked for with the stylesheets, not after the scripts.
+  ...(data?.examples[1]
+    ? [{ tagName: "link", rel: "preload", as: "image", href: data.examples[1].src, imageSrcSet: data.examples[1].srcSet, imageSizes: HERO_SIZES, fetchpriority: "high" }]
+    : []),
+  { property: "og:image:type", content: "image/png" },
+  { property: "og:image:width", content: String(OG_WIDTH) },
+  { property: "og:image:height", content: String(OG_HEIGHT) },
 ];
+
+/** The hero pins' displayed width, for the browser's choice among their widths. */
+const HERO_SIZES = "(min-width: 1200px) 220px, (min-width: 800px) 18vw, 36vw";
+
+const money = (amount: number) => `$${amount.toFixed(2).replace(/\.00$/, "")}`;
+
+function countryName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "region" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
 
 const STEPS = [
   {
@@ -31,12 +97,31 @@ const STEPS = [
 
 const AUDIENCES = [
   { name: "Bloggers", text: "Every post becomes a set of fresh pins, so old content keeps bringing readers." },
-  { name: "Shop owners", text: "Products from Etsy, Shopify, WooCommerce or a CSV file turned into pins and catalogs." },
+  { name: "Shop owners", text: "Products from Etsy, Shopify, WooCommerce or a CSV file turned into pins with their price." },
   { name: "Affiliates", text: "Quick, good-looking pins for every offer, with the link where it belongs." },
   { name: "Agencies", text: "Several Pinterest profiles, each with its own queue, boards and posting times." },
 ];
 
+/** What the product does (spec section 1), each with the page where it is done. */
+const FEATURES = [
+  { title: "Pins and videos from any source", text: "Generate pins from a blog post, a sitemap, an RSS feed or a product, as images or short videos.", to: "/generate", link: "Generate pins" },
+  { title: "AI copy and alt text", text: "AI rewrites titles and descriptions with your keywords and tone, and writes alt text for every pin.", to: "/generate", link: "Try it on a post" },
+  { title: "Bulk scheduling and auto-posting", text: "Schedule pins singly or in bulk to your connected profiles and boards; they are posted at the right time.", to: "/scheduling", link: "Scheduling" },
+  { title: "Your own templates", text: "More than 100 standard templates and 18 colour palettes, an editor for your own designs, drafts and design profiles.", to: "/templates", link: "Browse templates" },
+  { title: "Products from your shop", text: "Import products from Etsy, Shopify or WooCommerce, or upload a CSV file, and pin them with their prices.", to: "/products", link: "Connect a shop" },
+  { title: "Pin history", text: "Every pin you pinned, downloaded or scheduled, in one place.", to: "/pin-history", link: "Pin history" },
+  { title: "Referral and affiliate programmes", text: "Gift a month and get a month, or earn as an affiliate: no paid account needed to join.", to: "/affiliate", link: "Affiliate programme" },
+  { title: "Free guides", text: "A Pinterest mini-course, a savings calculator and a blog of practical Pinterest marketing guides.", to: "/pinterest-mini-course", link: "Start the mini-course" },
+];
+
 export default function Home() {
+  const { examples, plans, parity, lifetime } = useLoaderData<typeof loader>();
+  const { user } = useAuth();
+  const free = plans.find((plan) => plan.price === 0);
+  // Signed-in visitors (never served from the shared cache) start generating instead.
+  const start = user ? { to: "/generate", label: "Generate pins" } : { to: "/signup", label: "Create your free account" };
+  const hero = examples.slice(0, 3);
+
   return (
     <main className="home">
       <section className="hero" aria-labelledby="hero-title">
@@ -48,25 +133,36 @@ export default function Home() {
             copy with AI, and posts them to your boards at the right time.
           </p>
           <div className="hero__actions">
-            <Link className="button button--primary button--large" to="/generate">
-              Generate pins
+            <Link className="button button--primary button--large" to={start.to}>
+              {start.label}
             </Link>
             <Link className="button button--ghost button--large" to="/pricing">
               See plans
             </Link>
           </div>
         </div>
-        <div className="hero__pins" aria-hidden="true">
-          <div className="pin-card pin-card--one">
-            <span>10 easy weeknight dinners</span>
-          </div>
-          <div className="pin-card pin-card--two">
-            <span>Spring garden checklist</span>
-          </div>
-          <div className="pin-card pin-card--three">
-            <span>Budget travel in Portugal</span>
-          </div>
-        </div>
+        {hero.length > 0 ? (
+          <figure className="hero__showcase">
+            <div className="hero__pins">
+              {hero.map((pin, index) => (
+                <img
+                  key={pin.src}
+                  className={`hero__pin hero__pin--${index + 1}`}
+                  src={pin.src}
+                  srcSet={pin.srcSet}
+                  sizes={HERO_SIZES}
+                  alt={pin.alt}
+                  width={pin.width}
+                  height={pin.height}
+                  // React 18 knows no fetchPriority prop: the attribute as HTML spells it.
+                  {...(index === 1 ? { fetchpriority: "high" } : {})}
+                  decoding="async"
+                />
+              ))}
+            </div>
+            <figcaption className="hero__caption">Real pins, made by Pinboard Studio from a recipe post, a shop product and a list.</figcaption>
+          </figure>
+        ) : null}
       </section>
 
       <section className="section" aria-labelledby="how-title">
@@ -74,7 +170,9 @@ export default function Home() {
         <ol className="steps">
           {STEPS.map((step, index) => (
             <li key={step.title} className="steps__item">
-              <span className="steps__number">{index + 1}</span>
+              <span className="steps__number" aria-hidden="true">
+                {index + 1}
+              </span>
               <h3>{step.title}</h3>
               <p>{step.text}</p>
             </li>
@@ -85,20 +183,84 @@ export default function Home() {
       <section className="section section--tinted" aria-labelledby="who-title">
         <h2 id="who-title">Made for people who sell with Pinterest</h2>
         <ul className="audiences">
-          {AUDIENCES.map((audience) => (
-            <li key={audience.name} className="audiences__item">
-              <h3>{audience.name}</h3>
-              <p>{audience.text}</p>
+          {AUDIENCES.map((audience, index) => {
+            const example = examples[index];
+            return (
+              <li key={audience.name} className="audiences__item">
+                {example ? (
+                  <img
+                    className="audiences__pin"
+                    src={example.src}
+                    srcSet={example.srcSet}
+                    sizes="(min-width: 800px) 120px, 96px"
+                    alt={example.alt} width={example.width} height={example.height} loading="lazy" decoding="async" />
+                ) : null}
+                <div>
+                  <h3>{audience.name}</h3>
+                  <p>{audience.text}</p>
+                  {example ? <p className="audiences__example">{`Example: ${example.audience.toLowerCase()}.`}</p> : null}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
+      </section>
+
+      <section className="section" aria-labelledby="features-title">
+        <h2 id="features-title">Everything you need to grow on Pinterest</h2>
+        <ul className="features">
+          {FEATURES.map((feature) => (
+            <li key={feature.title} className="features__item">
+              <h3>{feature.title}</h3>
+              <p>{feature.text}</p>
+              <Link to={feature.to}>{feature.link}</Link>
             </li>
           ))}
         </ul>
       </section>
 
+      {plans.length > 0 ? (
+        <section className="section section--tinted" aria-labelledby="plans-title">
+          <h2 id="plans-title">Plans for every stage</h2>
+          {parity ? (
+            <p className="home-plans__parity">
+              {`Pricing for ${countryName(parity.countryCode)}: ${parity.percentageAdjustment}% off every plan, applied at checkout.`}
+            </p>
+          ) : null}
+          <ul className="home-plans" aria-label="Monthly plans">
+            {plans.map((plan) => (
+              <li key={plan.planId} className="home-plans__item">
+                <h3>{plan.name}</h3>
+                <p className="home-plans__price">
+                  {plan.charged < plan.price ? (
+                    <>
+                      <s aria-label={`Full price ${money(plan.price)}`}>{money(plan.price)}</s>{" "}
+                    </>
+                  ) : null}
+                  <strong>{money(plan.charged)}</strong>
+                  {plan.price > 0 ? <span> a month</span> : null}
+                </p>
+                <p>{`${plan.credits.toLocaleString("en-US")} pin credits a month`}</p>
+              </li>
+            ))}
+          </ul>
+          <p className="home-plans__more">
+            {lifetime ? (
+              <>
+                Or pay once: <Link to="/lifetime">the Lifetime plan</Link>
+                {` is ${money(lifetime.charged)} for ${lifetime.credits} pin credits every month. `}
+              </>
+            ) : null}
+            <Link to="/pricing">Compare all plans</Link>
+          </p>
+        </section>
+      ) : null}
+
       <section className="section cta" aria-labelledby="cta-title">
-        <h2 id="cta-title">Start with 10 free pins a month</h2>
+        <h2 id="cta-title">{free ? `Start with ${free.credits} free pins a month` : "Start for free"}</h2>
         <p>No card needed. Upgrade when your pins start bringing traffic.</p>
-        <Link className="button button--primary button--large" to="/signup">
-          Create your free account
+        <Link className="button button--primary button--large" to={start.to}>
+          {start.label}
         </Link>
       </section>
     </main>

@@ -46,6 +46,24 @@ describe("accessibility of every page (axe-core)", () => {
   it("finds the pages from app/routes", () => {
     expect(pagePaths()).toContain("/");
     expect(pagePaths()).toContain("/generate");
+    // Issue 17's pages, and the sign-in and pricing pages it names, are among them.
+    expect(pagePaths()).toEqual(
+      expect.arrayContaining([
+        "/blog",
+        "/blog/pinterest-seo-basics",
+        "/page/pinterest-seo-basics",
+        "/pinterest-mini-course",
+        "/savings-calculator",
+        "/privacy-policy",
+        "/terms-and-conditions",
+        "/contact",
+        "/admin",
+        "/lifetime",
+        "/login",
+        "/signup",
+        "/pricing",
+      ]),
+    );
     expect(pagePaths().length).toBeGreaterThan(20);
   });
 

@@ -303,6 +303,8 @@ export const ROUTES: Record<string, RouteExample> = {
   },
   "POST /api/admin/content/:id/publish": { params: { id: "seed-post-pinterest-seo-basics" }, body: { published: true }, notOwned: { id: "a post or page: site content, managed by admins only" } },
   "DELETE /api/admin/content/:id": { params: { id: "seed-post-pinterest-seo-basics" }, notOwned: { id: "a post or page: site content, managed by admins only" } },
+  "GET /example-pins/:templateId": { public: true, slow: true, params: { templateId: "std-full-bleed-banner-01" }, notOwned: { templateId: "a standard template, the same for everyone" } },
+  "GET /og-image.png": { public: true, slow: true },
   "GET /spm": { public: true },
   "GET /earn": { public: true },
   "GET /influencer": { public: true, query: { name: "jane" } },

@@ -1,7 +1,10 @@
 import type { Context } from "hono";
 import { CONTENT_ADMINS_ONLY, ContentIdParam, ContentInput, ContentListQuery, ContentSlugParam, PreviewContentBody, PublishContentBody } from "../../contracts/content.ts";
 import { requireUser } from "../auth/middleware.ts";
+import { purgePages } from "../http/page-cache.ts";
+import type { Env } from "../env.ts";
 import {
+  addressesShowing,
   createContent,
   deleteContent,
   getContent,
@@ -32,6 +35,11 @@ contentApi.get("/blogs/getRelatedBlogPosts/:slug", valid("param", ContentSlugPar
 
 contentApi.get("/pages/getPage/:slug", valid("param", ContentSlugParam), async (c) => c.json({ page: await publishedPage(c.env, c.req.valid("param").slug) }));
 
+/** After an admin change: the cached public pages showing these entries are purged (decision 042). */
+async function purgeShowing(env: Env, ...touched: { kind: "post" | "page"; slug: string }[]) {
+  await purgePages(env, await addressesShowing(env, touched));
+}
+
 const adminOnly = async (c: Context<AppBindings>, next: () => Promise<void>) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, CONTENT_ADMINS_ONLY));
 
 contentApi.get("/admin/content", requireUser, adminOnly, valid("query", ContentListQuery), async (c) =>
@@ -46,15 +54,22 @@ contentApi.post("/admin/content", requireUser, adminOnly, valid("json", ContentI
 
 contentApi.get("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), async (c) => c.json({ entry: await getContent(c.env, c.req.valid("param").id) }));
 
-contentApi.post("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", ContentInput), async (c) =>
-  c.json({ entry: await updateContent(c.env, c.req.valid("param").id, c.req.valid("json")) }),
-);
+contentApi.post("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", ContentInput), async (c) => {
+  const before = await getContent(c.env, c.req.valid("param").id);
+  const entry = await updateContent(c.env, before.id, c.req.valid("json"));
+  await purgeShowing(c.env, before, entry);
+  return c.json({ entry });
+});
 
-contentApi.post("/admin/content/:id/publish", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", PublishContentBody), async (c) =>
-  c.json({ entry: await setPublished(c.env, c.req.valid("param").id, c.req.valid("json").published) }),
-);
+contentApi.post("/admin/content/:id/publish", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", PublishContentBody), async (c) => {
+  const entry = await setPublished(c.env, c.req.valid("param").id, c.req.valid("json").published);
+  await purgeShowing(c.env, entry);
+  return c.json({ entry });
+});
 
 contentApi.delete("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), async (c) => {
-  await deleteContent(c.env, c.req.valid("param").id);
+  const before = await getContent(c.env, c.req.valid("param").id);
+  await deleteContent(c.env, before.id);
+  await purgeShowing(c.env, before);
   return c.json({ deleted: true });
 });

@@ -141,6 +141,25 @@ export async function publishedEntries(env: Pick<Env, "DB">): Promise<{ kind: Co
     .orderBy(contentEntries.kind, desc(contentEntries.publishedAt));
 }
 
+/**
+ * The public addresses a change to these entries can alter (for the edge page
+ * cache's purge, decision 042): each entry's own page; for a post also every
+ * post page (their related posts), every page of the blog list (one more than
+ * there are now, for a page that just went away); and the sitemap.
+ */
+export async function addressesShowing(env: Pick<Env, "DB">, touched: { kind: ContentKind; slug: string }[]): Promise<string[]> {
+  const paths = new Set<string>(["/sitemap.xml"]);
+  for (const entry of touched) paths.add(`${entry.kind === "post" ? "/blog/" : "/page/"}${entry.slug}`);
+  if (touched.some((entry) => entry.kind === "post")) {
+    const posts = await database(env.DB).select({ slug: contentEntries.slug, status: contentEntries.status }).from(contentEntries).where(eq(contentEntries.kind, "post"));
+    for (const post of posts) paths.add(`/blog/${post.slug}`);
+    const published = posts.filter((post) => post.status === "published").length;
+    paths.add("/blog");
+    for (let page = 1; page <= Math.ceil(published / BLOG_PAGE_SIZE) + 1; page++) paths.add(`/blog?page=${page}`);
+  }
+  return [...paths];
+}
+
 // ---- Admin (the API checks the admin role before any of these) ----
 
 export async function listContent(env: ContentEnv, kind?: ContentKind): Promise<AdminContent[]> {
