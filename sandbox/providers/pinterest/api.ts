@@ -16,6 +16,7 @@ import {
 } from "./http.ts";
 import { chooseFault, createsFirst, faultBeforeCreate, planFor } from "./fault-rate.ts";
 import { tokenEndpoint } from "./oauth.ts";
+import { addTrendsRoutes } from "./trends.ts";
 import {
   accountFor,
   DEFAULT_MEDIA_PROCESSING,
@@ -50,6 +51,8 @@ export function pinterestV5(state: SandboxState) {
 
   app.post("/oauth/token", (c) => tokenEndpoint(c, state));
   app.use("*", authenticate(state));
+
+  addTrendsRoutes(app, state, requireScopes);
 
   app.get("/user_account", (c) => {
     const denied = requireScopes(c, ["user_accounts:read"]);
