@@ -15,6 +15,7 @@ import { guardRequestBody } from "./api/body-guard.ts";
 import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
+import { keywordsApi } from "./api/keywords.ts";
 import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
@@ -67,6 +68,7 @@ api.route("/", affiliateApi);
 api.route("/", referralsApi);
 api.route("/", contentApi);
 api.route("/", contactApi);
+api.route("/", keywordsApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

@@ -169,13 +169,28 @@ export function profileOf(term: string): KeywordProfile {
   return { keyword, interest, curve, popularity };
 }
 
-/** Vocabulary entries sharing a word with the term, most popular first. */
+/** A word without its plural "s", so "nails" relates to "nail ideas". */
+const stem = (word: string) => (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word);
+/** Modifiers that make no two searches related by themselves ("garden ideas" is not related to "nail ideas"). */
+const MODIFIERS = new Set(["idea", "recipe", "outfit", "aesthetic", "easy", "diy", "best", "cute", "simple", "for", "and", "the", "with"]);
+const stems = (keyword: string) => new Set(words(keyword).map(stem).filter((word) => !MODIFIERS.has(word)));
+
+/** How many vocabulary entries use each stem: shared rare words say more than shared common ones. */
+const STEM_COUNTS = VOCABULARY_PROFILES.reduce((counts, profile) => {
+  for (const word of stems(profile.keyword)) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return counts;
+}, new Map<string, number>());
+
+/** Vocabulary entries sharing a word with the term, the closest (rarest shared words) first, then the most popular. */
 function relativesInVocabulary(keyword: string): KeywordProfile[] {
-  const mine = new Set(words(keyword));
+  const mine = stems(keyword);
   if (mine.size === 0) return [];
-  return VOCABULARY_PROFILES.filter((profile) => profile.keyword !== keyword && words(profile.keyword).some((word) => mine.has(word))).sort(
-    (a, b) => b.popularity - a.popularity || a.keyword.localeCompare(b.keyword),
-  );
+  const weight = (word: string) => Math.log((VOCABULARY_PROFILES.length + 1) / (STEM_COUNTS.get(word) ?? 1));
+  return VOCABULARY_PROFILES.filter((profile) => profile.keyword !== keyword)
+    .map((profile) => ({ profile, score: [...stems(profile.keyword)].filter((word) => mine.has(word)).reduce((sum, word) => sum + weight(word), 0) }))
+    .filter((entry) => entry.score > 0)
+    .sort((a, b) => b.score - a.score || b.profile.popularity - a.profile.popularity || a.profile.keyword.localeCompare(b.profile.keyword))
+    .map((entry) => entry.profile);
 }
 
 // ---- terms -----------------------------------------------------------------------------------
