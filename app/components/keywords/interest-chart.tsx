@@ -59,7 +59,7 @@ export function InterestChart({ weeks, terms, describedBy }: { weeks: string[]; 
   useEffect(() => {
     if (!chart.current || !canvas.current) return;
     chart.current.data = dataOf(weeks, terms);
-    chart.current.update();
+    chart.current.update("none");
     canvas.current.dataset.terms = terms.map((term) => term.term).join("|");
   }, [weeks, terms]);
 

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import {
   PINTEREST_AGE_BUCKETS,
   PINTEREST_GENDERS,
@@ -128,10 +127,34 @@ export function vocabulary(): readonly KeywordProfile[] {
   return VOCABULARY_PROFILES;
 }
 
-/** A number in [0, 1) fixed by its parts. */
+/** A number in [0, 1) fixed by its parts (FNV-1a, then murmur3's finaliser: fast, and well spread). */
 export function unit(...parts: Array<string | number>): number {
-  const digest = createHash("sha256").update(parts.join("\u0000")).digest();
-  return digest.readUInt32BE(0) / 2 ** 32;
+  const text = parts.join("\u0000");
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return (hash >>> 0) / 2 ** 32;
+}
+
+/** Remembers a pure function's answers (the stand-in answers the same terms again and again). */
+function remembered<T>(compute: (key: string) => T): (key: string) => T {
+  const answers = new Map<string, T>();
+  return (key) => {
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      if (answers.size > 50_000) answers.clear();
+      answer = compute(key);
+      answers.set(key, answer);
+    }
+    return answer;
+  };
 }
 
 export function normalizeKeyword(value: string): string {
@@ -155,7 +178,10 @@ const CURVE_WORDS: Array<[RegExp, Curve]> = [
 
 /** What the stand-in knows about any term: the vocabulary's entry, else one inferred from its words and a hash. */
 export function profileOf(term: string): KeywordProfile {
-  const keyword = normalizeKeyword(term);
+  return profileOfKeyword(normalizeKeyword(term));
+}
+
+const profileOfKeyword = remembered((keyword: string): KeywordProfile => {
   const known = BY_KEYWORD.get(keyword);
   if (known) return known;
   const parent = relativesInVocabulary(keyword)[0];
@@ -167,7 +193,7 @@ export function profileOf(term: string): KeywordProfile {
   // Longer phrases are searched less.
   const popularity = Math.max(1, Math.round(base * (0.08 + 0.5 * unit("popularity", keyword)) * (keyword.split(" ").length > 3 ? 0.5 : 1)));
   return { keyword, interest, curve, popularity };
-}
+});
 
 /** A word without its plural "s", so "nails" relates to "nail ideas". */
 const stem = (word: string) => (word.length > 3 && word.endsWith("s") && !word.endsWith("ss") ? word.slice(0, -1) : word);
@@ -182,16 +208,18 @@ const STEM_COUNTS = VOCABULARY_PROFILES.reduce((counts, profile) => {
 }, new Map<string, number>());
 
 /** Vocabulary entries sharing a word with the term, the closest (rarest shared words) first, then the most popular. */
-function relativesInVocabulary(keyword: string): KeywordProfile[] {
+const VOCABULARY_STEMS = VOCABULARY_PROFILES.map((profile) => ({ profile, stems: [...stems(profile.keyword)] }));
+
+const relativesInVocabulary = remembered((keyword: string): KeywordProfile[] => {
   const mine = stems(keyword);
   if (mine.size === 0) return [];
   const weight = (word: string) => Math.log((VOCABULARY_PROFILES.length + 1) / (STEM_COUNTS.get(word) ?? 1));
-  return VOCABULARY_PROFILES.filter((profile) => profile.keyword !== keyword)
-    .map((profile) => ({ profile, score: [...stems(profile.keyword)].filter((word) => mine.has(word)).reduce((sum, word) => sum + weight(word), 0) }))
+  return VOCABULARY_STEMS.filter(({ profile }) => profile.keyword !== keyword)
+    .map(({ profile, stems: theirs }) => ({ profile, score: theirs.filter((word) => mine.has(word)).reduce((sum, word) => sum + weight(word), 0) }))
     .filter((entry) => entry.score > 0)
     .sort((a, b) => b.score - a.score || b.profile.popularity - a.profile.popularity || a.profile.keyword.localeCompare(b.profile.keyword))
     .map((entry) => entry.profile);
-}
+});
 
 // ---- terms -----------------------------------------------------------------------------------
 
@@ -216,18 +244,24 @@ const PREFIXES = ["easy", "cute", "simple", "aesthetic", "diy", "minimalist", "c
  * itself), most popular first.
  */
 export function suggestedTerms(term: string, limit: number): string[] {
-  const keyword = normalizeKeyword(term);
+  return allSuggestions(normalizeKeyword(term)).slice(0, limit);
+}
+
+const allSuggestions = remembered((keyword: string): string[] => {
   const profile = profileOf(keyword);
   const known = VOCABULARY_PROFILES.filter((candidate) => candidate.keyword.startsWith(keyword) && candidate.keyword !== keyword);
   const suffixes = SUFFIXES[profile.interest] ?? SUFFIXES.default;
   const mine = new Set(keyword.split(" "));
   const made = suffixes.filter((suffix) => !suffix.split(" ").some((word) => mine.has(word))).map((suffix) => profileOf(`${keyword} ${suffix}`));
-  return rankByPopularity(uniqueProfiles([...known, ...made]).filter((candidate) => candidate.keyword !== keyword)).slice(0, limit);
-}
+  return rankByPopularity(uniqueProfiles([...known, ...made]).filter((candidate) => candidate.keyword !== keyword)).slice(0, 10);
+});
 
 /** `GET /terms/related`: terms logically related to the term (sharing words, same interest, common modifiers). */
 export function relatedTerms(term: string): string[] {
-  const keyword = normalizeKeyword(term);
+  return relatedOf(normalizeKeyword(term));
+}
+
+const relatedOf = remembered((keyword: string): string[] => {
   const profile = profileOf(keyword);
   const sharing = relativesInVocabulary(keyword).slice(0, 8);
   const sameInterest = VOCABULARY_PROFILES.filter((candidate) => candidate.interest === profile.interest && candidate.keyword !== keyword)
@@ -242,7 +276,7 @@ export function relatedTerms(term: string): string[] {
     .filter((candidate) => candidate.keyword !== keyword)
     .map((candidate) => candidate.keyword)
     .slice(0, 16);
-}
+});
 
 function uniqueProfiles(profiles: KeywordProfile[]) {
   const seen = new Set<string>();
@@ -375,6 +409,19 @@ export interface Rise {
  * week is, which growing and falling terms (anchored to today) need.
  */
 export function weeklyVolumes(profile: KeywordProfile, region: TrendRegion, weekEnds: number[], rise: Rise | null): number[] {
+  const key = `${profile.keyword}|${profile.curve}|${profile.popularity}|${region}|${weekEnds[0]}|${weekEnds.length}|${rise ? `${rise.factor}|${rise.weeks}` : ""}`;
+  let volumes = VOLUMES.get(key);
+  if (!volumes) {
+    if (VOLUMES.size > 20_000) VOLUMES.clear();
+    volumes = computeVolumes(profile, region, weekEnds, rise);
+    VOLUMES.set(key, volumes);
+  }
+  return volumes;
+}
+
+const VOLUMES = new Map<string, number[]>();
+
+function computeVolumes(profile: KeywordProfile, region: TrendRegion, weekEnds: number[], rise: Rise | null): number[] {
   const regional = REGION_SCALE[region] * (0.7 + 0.6 * unit("region", profile.keyword, region));
   const shape = seasonShape(profile.curve, region);
   const growth = 1.5 + 3.5 * unit("growth", profile.keyword);
