@@ -74,8 +74,11 @@ export default function KeywordResearchPage() {
     }
     setFieldError(null);
     setStatus({ state: "loading", keyword: parsed.output.keyword });
+    // Marks for bench/keywords.ts: from the press to the answer, and on to the chart drawn.
+    performance.mark("keywords:search-start");
     try {
       const answer = await fetchKeywordResearch(parsed.output.keyword, parsed.output.region);
+      performance.mark("keywords:answer");
       setResult(answer);
       setChosen(new Set([answer.keyword]));
       setFilterText("");
