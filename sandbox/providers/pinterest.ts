@@ -13,8 +13,11 @@ export { pinterestControl } from "./pinterest/control.ts";
  * - `/v5/*`: API v5 as described by ../shared/specs/pinterest-api-v5.openapi.json for the
  *   operations the app uses (oauth/token, user_account/get, boards/list, boards/create,
  *   board_sections/list, board_sections/create, boards/list_pins, pins/create, media/create,
- *   media/get, media/list, and the catalog data sources of catalogs.ts: feeds/create, feeds/get,
- *   feeds/list, feeds/ingest, feed_processing_results/list, items_issues/list);
+ *   media/get, media/list, the catalog data sources of catalogs.ts: feeds/create, feeds/get,
+ *   feeds/list, feeds/ingest, feed_processing_results/list, items_issues/list), and for keyword
+ *   research the client-credentials token, terms_suggested/list, terms_related/list and
+ *   trending_keywords/list (pinterest/trends.ts, data in pinterest/trends-data.ts; controls under
+ *   /__sandbox/pinterest/trends/: rise, today, rate-limit);
  * - `POST /media-upload/`: where a registered video is uploaded (Pinterest's is an S3 bucket);
  * - `GET  /images/:pin_id`: the image of a pin created from base64 data;
  * - `GET  /avatars/:username.svg`: an account's profile image.

@@ -138,6 +138,11 @@ function parameters(operation: Operation): Json[] {
   );
 }
 
+/** A schema with a top-level $ref to a component followed. */
+function resolved(schema: Json): Json {
+  return typeof schema?.$ref === "string" ? resolved(spec.components.schemas[schema.$ref.split("/").pop()]) : schema;
+}
+
 function coerce(value: string, schema: Json): unknown {
   const type = schema?.type;
   if ((type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
@@ -210,7 +215,8 @@ function requestProblems(exchange: Exchange, operation: Operation, label: string
         if (parameter.required) problems.push(`${label} query parameter ${parameter.name} is required`);
         continue;
       }
-      const value = parameter.schema?.type === "array" ? values.map((item) => coerce(item, parameter.schema.items)) : coerce(values[0], parameter.schema);
+      const schema = resolved(parameter.schema);
+      const value = schema?.type === "array" ? values.map((item) => coerce(item, resolved(schema.items))) : coerce(values[0], schema);
       problems.push(...schemaProblems(`${label} query ${parameter.name}`, key, parameter.schema, value));
     }
   }
@@ -564,6 +570,77 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
     const cut = await failure(client.createPin(accessToken, { ...pin, title: "Cut off" }));
     expect(cut).toMatchObject({ kind: "network", status: null, outcomeUnknown: true });
     expect((await client.listBoardPins(accessToken, board.id)).items.map((item) => item.title)).toEqual(["Cut off", "Did it post?"]);
+    expectAllConform();
+  });
+});
+
+describe("keyword research: the client token, terms and trends operations against the OpenAPI description", () => {
+  const KEYWORD_OPERATIONS = ["oauth/token", "terms_suggested/list", "terms_related/list", "trending_keywords/list"];
+
+  it("conforms on success: a client token, suggested and related terms, and trends with every filter", async () => {
+    const client = clientFor();
+    const appToken = await client.clientToken(["ads:read", "user_accounts:read"]);
+    expect(appToken.scopes).toEqual(["ads:read", "user_accounts:read"]);
+    expect(appToken.expiresAt).toBeGreaterThan(Date.now());
+
+    const suggested = await client.suggestedTerms(appToken.accessToken, "christmas", 10);
+    expect(suggested).toHaveLength(10);
+    expect(suggested.every((term) => term.startsWith("christmas "))).toBe(true);
+    expect(await client.suggestedTerms(appToken.accessToken, "christmas")).toEqual(suggested.slice(0, 10));
+
+    const related = await client.relatedTerms(appToken.accessToken, ["christmas nails", "workout"]);
+    expect([...related.keys()]).toEqual(["christmas nails", "workout"]);
+    expect(related.get("christmas nails")!.length).toBeGreaterThan(5);
+
+    const { trends } = await client.trendingKeywords(appToken.accessToken, "GB+IE", "monthly", {
+      interests: ["beauty", "home_decor"],
+      genders: ["female", "unknown"],
+      ages: ["25-34", "35-44"],
+      includeKeywords: ["christmas", "nails"],
+      normalizeAgainstGroup: true,
+      limit: 10,
+      includePrediction: true,
+      includeDemographics: true,
+    });
+    expect(trends.length).toBeGreaterThan(2);
+    expect(trends.every((trend) => /\b(christmas|nails)\b/.test(trend.keyword))).toBe(true);
+    expect(Object.keys(trends[0].time_series!)).toHaveLength(52);
+    expect(Math.max(...trends.flatMap((trend) => Object.values(trend.time_series!)))).toBe(100);
+    const sent = exchanges.find((exchange) => exchange.url.pathname.includes("/trends/"))!;
+    expect(sent.url.pathname).toContain("/trends/keywords/GB+IE/top/monthly");
+    expect(sent.url.searchParams.getAll("include_keywords")).toEqual(["christmas", "nails"]);
+
+    for (const type of ["growing", "yearly", "seasonal"] as const) expect((await client.trendingKeywords(appToken.accessToken, "US", type)).trends.length).toBeGreaterThan(0);
+
+    const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
+    expect([...covered].sort()).toEqual([...KEYWORD_OPERATIONS].sort());
+    expectAllConform();
+  });
+
+  it("conforms on the error answers: bad parameters are 400s, an empty bucket a 429 saying when to retry", async () => {
+    const client = clientFor();
+    const { accessToken } = await client.clientToken(["ads:read", "user_accounts:read"]);
+
+    const tooMany = await failure(client.suggestedTerms(accessToken, "christmas", 11));
+    expect(tooMany).toMatchObject({ kind: "bad_request", status: 400 });
+    expect(tooMany.message).toContain("'limit'");
+    const deliberate = exchanges.pop()!;
+    expect(conformanceProblems(deliberate, apiBase()).join("\n")).toContain("limit must be <= 10");
+    expect(conformanceProblems(deliberate, apiBase(), { request: false })).toEqual([]);
+
+    await control("/pinterest/trends/rate-limit", { category: "trends_read", perMinute: 2 });
+    await client.trendingKeywords(accessToken, "US", "monthly", { limit: 1 });
+    await client.trendingKeywords(accessToken, "US", "monthly", { limit: 1 });
+    const limited = await failure(client.trendingKeywords(accessToken, "US", "monthly", { limit: 1 }));
+    expect(limited).toMatchObject({ kind: "rate_limited", status: 429, code: 8, retryable: true });
+    expect(limited.retryAfterMs).toBe(30_000);
+    // The terms bucket is a different category: still open.
+    expect(await client.suggestedTerms(accessToken, "summer", 2)).toHaveLength(2);
+
+    // A token without ads:read may read trends but not terms.
+    const trendsOnly = await client.clientToken(["user_accounts:read"]);
+    const scoped = await failure(client.suggestedTerms(trendsOnly.accessToken, "christmas"));
+    expect(scoped).toMatchObject({ kind: "unauthorized", status: 401, code: 3 });
     expectAllConform();
   });
 });

@@ -110,6 +110,8 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/user/verifyUserEmail": { public: true, body: { uid: "someone", token: "not-a-token" }, notOwned: { uid: "checked together with the e-mailed token", token: "an e-mailed one-time credential" } },
   "POST /api/user/newsletterSignup": { public: true, body: { email: "campaign@example.test" } },
   "POST /api/sendEmail": { public: true, body: { feedbackText: "The scheduler is great.", userEmail: "campaign@example.test" } },
+  "GET /api/keywords/research": { public: true, slow: true, query: { keyword: "christmas decor", region: "US" } },
+  "POST /api/keywords/useAsAiKeywords": { body: { keywords: ["christmas decor", "christmas nails"] } },
   "POST /api/user/unsubscribe": { public: true, body: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
   "GET /api/user": { listsOwn: true },
   "POST /api/user": { body: { updates: { firstName: "Cam" } } },

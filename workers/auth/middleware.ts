@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppBindings } from "../api/hono.ts";
 import { apiError } from "../api/errors.ts";
-import { authenticateBearer, authenticateCookie, type RequestMeta } from "../services/accounts.ts";
+import { authenticateBearer, authenticateCookie, type Authenticated, type RequestMeta } from "../services/accounts.ts";
 import { readSessionCookie } from "./session-cookie.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -34,6 +34,23 @@ export const requireUser = createMiddleware<AppBindings>(async (c, next) => {
   c.set("auth", auth);
   return next();
 });
+
+/**
+ * The caller when signed in, null for a visitor, for calls open to both (the
+ * keyword research tool's one free try). A bad or expired bearer token answers
+ * 403 as requireUser does, so the client refreshes it instead of being taken
+ * for a visitor; a stale cookie is a visitor.
+ */
+export async function signedInCaller(c: Context<AppBindings>): Promise<Authenticated | null | Response> {
+  const header = c.req.header("authorization");
+  if (header !== undefined) {
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const auth = token ? await authenticateBearer(c.env, token) : null;
+    return auth ?? apiError(c, 403, "Your sign-in has expired. Please log in again.");
+  }
+  const cookie = readSessionCookie(c);
+  return cookie ? authenticateCookie(c.env, cookie) : null;
+}
 
 export const NOT_FROM_OUR_SITE = "This request did not come from our site.";
 

@@ -855,3 +855,20 @@ export const catalogItems = sqliteTable(
   },
   (t) => [index("catalog_items_catalog").on(t.catalogId, t.position), index("catalog_items_user").on(t.userId)],
 );
+
+/**
+ * Keyword research answers (docs/decisions/045-keyword-research.md), 24 hours per
+ * normalised term and Pinterest trends region: the same for every caller.
+ */
+export const keywordResearchCache = sqliteTable(
+  "keyword_research_cache",
+  {
+    termKey: text("term_key").notNull(),
+    region: text("region").notNull(),
+    /** The KeywordResearch answer as JSON, without the per-request fields. */
+    answer: text("answer", { mode: "json" }).notNull(),
+    fetchedAt: integer("fetched_at").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.termKey, t.region] }), index("keyword_research_cache_expiry").on(t.expiresAt)],
+);

@@ -18,6 +18,14 @@ import {
   type PinterestPinCreate,
   type PinterestTokenResponse,
 } from "../../contracts/pinterest.ts";
+import {
+  PINTEREST_TERMS_SUGGESTED_MAX,
+  type PinterestRelatedTerms,
+  type PinterestTrendingKeywordsResponse,
+  type PinterestTrendRegion,
+  type PinterestTrendsQuery,
+  type PinterestTrendType,
+} from "../../contracts/pinterest-trends.ts";
 import { ProviderError, retryAfter, secondsHeader } from "./http.ts";
 
 /**
@@ -119,10 +127,19 @@ export interface PinterestClientOptions {
   fetch?: typeof fetch;
 }
 
+/** A client token (client credentials flow): acts for the app owner's own account; no refresh token. */
+export interface PinterestClientToken {
+  accessToken: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+  scopes: string[];
+}
+
 interface CallOptions {
   method: "GET" | "POST";
   accessToken?: string;
-  query?: Record<string, string | number | undefined>;
+  /** Arrays are sent as repeated parameters (OpenAPI form style, explode). */
+  query?: Record<string, string | number | boolean | readonly string[] | undefined>;
   json?: unknown;
   form?: Record<string, string>;
 }
@@ -276,6 +293,74 @@ export class PinterestClient {
     return this.#page("items_issues/list", `/catalogs/processing_results/${encodeURIComponent(processingResultId)}/item_issues`, accessToken, page);
   }
 
+  // ---- terms and trends (keyword research) -------------------------------------------------------
+
+  /** A client token for the app's own account (grant_type=client_credentials), e.g. for ads:read and user_accounts:read. */
+  async clientToken(scopes: readonly string[]): Promise<PinterestClientToken> {
+    const operation = "oauth/token";
+    const answer = await this.#call<{ access_token?: unknown; expires_in?: unknown; scope?: unknown }>(operation, "/oauth/token", {
+      method: "POST",
+      form: { grant_type: "client_credentials", scope: scopes.join(",") },
+    });
+    if (typeof answer?.access_token !== "string" || typeof answer.expires_in !== "number") {
+      throw new PinterestApiError({ operation, kind: "unexpected", status: 200, message: "Pinterest's client token answer has no access_token or expires_in" });
+    }
+    return {
+      accessToken: answer.access_token,
+      expiresAt: Date.now() + answer.expires_in * 1000,
+      scopes: typeof answer.scope === "string" ? answer.scope.split(/[,\s]+/).filter(Boolean) : [...scopes],
+    };
+  }
+
+  /** Popular searches that begin with the term (terms_suggested/list, scope ads:read), at most `limit` (1-10). */
+  async suggestedTerms(accessToken: string, term: string, limit: number = PINTEREST_TERMS_SUGGESTED_MAX): Promise<string[]> {
+    const operation = "terms_suggested/list";
+    const answer = await this.#call<unknown>(operation, "/terms/suggested", { method: "GET", accessToken, query: { term, limit } });
+    if (!Array.isArray(answer) || answer.some((item) => typeof item !== "string")) {
+      throw new PinterestApiError({ operation, kind: "unexpected", status: 200, message: "Pinterest answered suggested terms that are not a list of strings" });
+    }
+    return answer as string[];
+  }
+
+  /** Terms related to each input term (terms_related/list, scope ads:read), keyed by the input term. */
+  async relatedTerms(accessToken: string, terms: readonly string[]): Promise<Map<string, string[]>> {
+    const operation = "terms_related/list";
+    const answer = await this.#call<PinterestRelatedTerms>(operation, "/terms/related", { method: "GET", accessToken, query: { terms } });
+    if (!answer || typeof answer !== "object" || (answer.related_terms_list !== undefined && !Array.isArray(answer.related_terms_list))) {
+      throw new PinterestApiError({ operation, kind: "unexpected", status: 200, message: "Pinterest answered related terms without a list" });
+    }
+    const related = new Map<string, string[]>();
+    for (const entry of answer.related_terms_list ?? []) {
+      if (typeof entry?.term === "string") related.set(entry.term, (entry.related_terms ?? []).filter((term): term is string => typeof term === "string"));
+    }
+    return related;
+  }
+
+  /** The top trending keywords of a region by a trend type (trending_keywords/list, scope user_accounts:read), in trend order. */
+  async trendingKeywords(accessToken: string, region: PinterestTrendRegion, trendType: PinterestTrendType, filters: PinterestTrendsQuery = {}): Promise<PinterestTrendingKeywordsResponse> {
+    const operation = "trending_keywords/list";
+    const list = (values: readonly string[] | undefined) => (values && values.length > 0 ? values : undefined);
+    // The region stays as Pinterest writes it ("GB+IE"): "+" is a literal in a path segment.
+    const answer = await this.#call<PinterestTrendingKeywordsResponse>(operation, `/trends/keywords/${region}/top/${encodeURIComponent(trendType)}`, {
+      method: "GET",
+      accessToken,
+      query: {
+        interests: list(filters.interests),
+        genders: list(filters.genders),
+        ages: list(filters.ages),
+        include_keywords: list(filters.includeKeywords),
+        normalize_against_group: filters.normalizeAgainstGroup,
+        limit: filters.limit,
+        include_prediction: filters.includePrediction,
+        include_demographics: filters.includeDemographics,
+      },
+    });
+    if (!answer || !Array.isArray(answer.trends) || answer.trends.some((trend) => typeof trend?.keyword !== "string")) {
+      throw new PinterestApiError({ operation, kind: "unexpected", status: 200, message: "Pinterest answered trends without a list of keywords" });
+    }
+    return answer;
+  }
+
   // ---- plumbing ---------------------------------------------------------------------------------
 
   #page<T>(operation: string, path: string, accessToken: string, page: { bookmark?: string; pageSize?: number }): Promise<PinterestPage<T>> {
@@ -310,7 +395,11 @@ export class PinterestClient {
 
   async #call<T>(operation: string, path: string, options: CallOptions): Promise<T> {
     const url = new URL(`${this.#env.PINTEREST_API_URL.replace(/\/+$/, "")}${path}`);
-    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
+    for (const [name, value] of Object.entries(options.query ?? {})) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, item);
+      else url.searchParams.set(name, String(value));
+    }
     const headers = new Headers({ accept: "application/json" });
     let body: string | undefined;
     if (options.form) {

@@ -230,3 +230,17 @@ export async function deleteDesignProfile(env: Env, user: User, profileId: strin
   const left = await profileRows(env, user.id);
   return withActive(left, activeOf(left));
 }
+
+/**
+ * "Use as AI keywords" (the keyword research tool): the active profile, which
+ * /generate opens, gets these keywords as its AI keywords, one phrase per line
+ * (spec section 5); its other settings stay as they are.
+ */
+export async function useAsAiKeywords(env: Env, user: User, keywords: string[]): Promise<{ profileName: string; aiKeywords: string }> {
+  const { activeDesignSettings } = await openDesignProfile(env, user, "active");
+  if (!activeDesignSettings) throw new ServiceError(404, NOT_FOUND);
+  const aiKeywords = keywords.join("\n");
+  const designSettings = v.parse(DesignSettings, { ...activeDesignSettings.settings, aiKeywords });
+  const saved = await saveDesignSettings(env, user, { designSettings, profileId: activeDesignSettings.profileId });
+  return { profileName: saved.newProfileName, aiKeywords };
+}

@@ -26,6 +26,7 @@ const COLUMNS: FooterColumn[] = [
       { to: "/email-signup", label: "Free Pinterest Success plan" },
       { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
       { to: "/savings-calculator", label: "Savings calculator" },
+      { to: "/pinterest-keyword-research-tool", label: "Pinterest keyword research tool" },
       { to: "/contact", label: "Contact us" },
     ],
   },

@@ -17,6 +17,7 @@ import {
 import { chooseFault, createsFirst, faultBeforeCreate, planFor } from "./fault-rate.ts";
 import { tokenEndpoint } from "./oauth.ts";
 import { catalogFeedRoutes } from "./catalogs.ts";
+import { addTrendsRoutes } from "./trends.ts";
 import {
   accountFor,
   DEFAULT_MEDIA_PROCESSING,
@@ -51,6 +52,8 @@ export function pinterestV5(state: SandboxState) {
 
   app.post("/oauth/token", (c) => tokenEndpoint(c, state));
   app.use("*", authenticate(state));
+
+  addTrendsRoutes(app, state, requireScopes);
 
   app.get("/user_account", (c) => {
     const denied = requireScopes(c, ["user_accounts:read"]);

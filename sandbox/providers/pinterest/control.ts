@@ -4,6 +4,7 @@ import type { SandboxState } from "../../state.ts";
 import { pinImageUrl } from "./api.ts";
 import { feedsView } from "./catalogs.ts";
 import { parseFaultPlan, planView } from "./fault-rate.ts";
+import { INTERESTS, normalizeKeyword, TREND_REGIONS, type Interest, type TrendRegion } from "./trends-data.ts";
 import {
   accountFor,
   DEFAULT_RATE_LIMIT,
@@ -18,7 +19,9 @@ import {
   tokenResponse,
   USERNAME_PATTERN,
   DEFAULT_MEDIA_PROCESSING,
+  DEFAULT_CATEGORY_LIMITS,
   type MediaStatus,
+  type RateCategory,
 } from "./state.ts";
 
 /**
@@ -287,6 +290,71 @@ export function pinterestControl(state: SandboxState) {
     const contentType = typeof input.contentType === "string" ? input.contentType : "text/csv";
     pinterestState(state).feedFiles.set(input.url, { body: input.body, contentType });
     return c.json({ url: input.url, bytes: input.body.length, contentType });
+  });
+
+  /**
+   * {keyword, region?, factor?, weeks?, interest?}: the keyword's search volume rises in the
+   * region (every region without one): its last `weeks` weeks (default 2) ramp up to `factor`
+   * times (default 3) what they were, so its week-over-week and month-over-month growth jump
+   * and it climbs the growing and seasonal trends. A keyword the stand-in did not know becomes
+   * a trend of `interest` (default: inferred from its words). factor 1 removes the rise.
+   */
+  control.post("/trends/rise", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    if (typeof input.keyword !== "string" || !input.keyword.trim() || input.keyword.length > 100) return c.json({ error: "keyword must be a string of 1 to 100 characters" }, 400);
+    const region = input.region ?? "*";
+    if (region !== "*" && !(TREND_REGIONS as readonly string[]).includes(region as string)) return c.json({ error: `region must be one of ${TREND_REGIONS.join(", ")}` }, 400);
+    const factor = input.factor ?? 3;
+    if (typeof factor !== "number" || !Number.isFinite(factor) || factor <= 0 || factor > 1000) return c.json({ error: "factor must be a number above 0, at most 1000" }, 400);
+    const weeks = input.weeks ?? 2;
+    if (typeof weeks !== "number" || !Number.isInteger(weeks) || weeks < 1 || weeks > 52) return c.json({ error: "weeks must be a whole number from 1 to 52" }, 400);
+    const interest = input.interest ?? null;
+    if (interest !== null && !(INTERESTS as readonly string[]).includes(interest as string)) return c.json({ error: `interest must be one of ${INTERESTS.join(", ")}` }, 400);
+    const keyword = normalizeKeyword(input.keyword);
+    const rises = pinterestState(state).trends.rises;
+    const key = `${region}|${keyword}`;
+    if (factor === 1) {
+      rises.delete(key);
+      return c.json({ keyword, region, removed: true });
+    }
+    const rise = { keyword, region: region as TrendRegion | "*", factor, weeks, interest: interest as Interest | null };
+    rises.set(key, rise);
+    return c.json(rise, 201);
+  });
+
+  control.get("/trends/rises", (c) => c.json([...pinterestState(state).trends.rises.values()]));
+
+  /** {date: "YYYY-MM-DD" | null}: the day trends are computed for (null: today). */
+  control.post("/trends/today", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const trends = pinterestState(state).trends;
+    if (input.date === null) {
+      trends.today = null;
+      return c.json({ date: null });
+    }
+    if (typeof input.date !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(input.date) || Number.isNaN(Date.parse(`${input.date}T12:00:00Z`))) {
+      return c.json({ error: "date must be YYYY-MM-DD or null" }, 400);
+    }
+    trends.today = Date.parse(`${input.date}T12:00:00Z`);
+    return c.json({ date: input.date });
+  });
+
+  /** {category: "ads_read" | "trends_read", perMinute}: each token's bucket for the category (terms: ads_read, trends: trends_read), refilled now. */
+  control.post("/trends/rate-limit", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const categories = Object.keys(DEFAULT_CATEGORY_LIMITS) as RateCategory[];
+    if (!categories.includes(input.category as RateCategory)) return c.json({ error: `category must be one of ${categories.join(", ")}` }, 400);
+    if (typeof input.perMinute !== "number" || !Number.isInteger(input.perMinute) || input.perMinute < 0 || input.perMinute > 100_000) {
+      return c.json({ error: "perMinute must be a whole number from 0 to 100000" }, 400);
+    }
+    const trends = pinterestState(state).trends;
+    const category = input.category as RateCategory;
+    trends.limits[category] = input.perMinute;
+    for (const key of [...trends.buckets.keys()]) if (key.startsWith(`${category}|`)) trends.buckets.delete(key);
+    return c.json({ category, perMinute: input.perMinute });
   });
 
   return control;

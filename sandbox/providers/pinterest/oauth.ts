@@ -70,7 +70,9 @@ export function pinterestOAuthPages(state: SandboxState) {
  * authentication, an application/x-www-form-urlencoded body with
  * grant_type=authorization_code (code, redirect_uri) or grant_type=refresh_token
  * (refresh_token, optional scope). Codes are single-use; a refresh answers a new
- * access token and a new refresh token, and the old refresh token stops working.
+ * access token and a new refresh token, and the old refresh token stops working;
+ * grant_type=client_credentials (scope) answers a client token (no refresh token)
+ * acting for the app owner's account (appOwnerUsername).
  */
 export async function tokenEndpoint(c: Context, state: SandboxState) {
   const pinterest = pinterestState(state);
@@ -118,9 +120,32 @@ export async function tokenEndpoint(c: Context, state: SandboxState) {
     return c.json(tokenResponse(issued, "refresh_token"));
   }
 
-  if (grantType === "client_credentials") return invalid(c, "grant_type=client_credentials is not implemented by the sandbox.");
+  if (grantType === "client_credentials") {
+    // A client token acts for the app owner's own account (one per app id).
+    const requested = form.get("scope");
+    if (!requested) return invalid(c, "'scope' is required with grant_type=client_credentials.");
+    const scopes = parseScopes(requested);
+    const unknown = scopes.filter((scope) => !(scope in PINTEREST_SCOPE_DESCRIPTIONS));
+    if (unknown.length > 0) return invalid(c, `'scope' has unknown scopes: ${unknown.join(",")}.`);
+    const owner = accountFor(pinterest, appOwnerUsername(client.id));
+    const issued = issueTokens(pinterest, owner, client.id, scopes);
+    // No refresh token in this flow: the app asks for a new client token when this one lapses.
+    issued.refresh.spent = true;
+    return c.json({
+      access_token: issued.access.token,
+      token_type: "bearer",
+      expires_in: Math.round((issued.access.expiresAt - Date.now()) / 1000),
+      scope: scopes.join(","),
+      response_type: "client_credentials",
+    });
+  }
   if (!grantType) return invalid(c, "'grant_type' is required.");
   return invalid(c, `'grant_type' must be authorization_code, refresh_token or client_credentials, not "${grantType}".`);
+}
+
+/** The username of the account behind an app's client tokens: "app_" and the app id (digits), cut to Pinterest's 30 characters. */
+export function appOwnerUsername(clientId: string) {
+  return `app_${clientId.replace(/[^A-Za-z0-9_]/g, "").slice(0, 26) || "owner"}`.toLowerCase();
 }
 
 function basicCredentials(header: string | undefined): { id: string; secret: string } | null {

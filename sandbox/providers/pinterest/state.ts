@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { providerState, type SandboxState } from "../../state.ts";
 import type { FaultPlan } from "./fault-rate.ts";
+import type { Interest, Rise, TrendRegion } from "./trends-data.ts";
 
 /**
  * What the Pinterest stand-in remembers: accounts (created on first use, with a
@@ -154,7 +155,25 @@ export interface PinterestState {
    * serves there (`PUT /__sandbox/pinterest/feed-files`).
    */
   feedFiles: Map<string, { body: string; contentType: string }>;
+  trends: TrendsState;
 }
+
+/** Rate-limit categories of the terms and trends operations (x-ratelimit-category in the OpenAPI description). */
+export type RateCategory = "ads_read" | "trends_read";
+
+/** The terms and trends stand-in's knobs: rises, a fixed "today", and per-token buckets by category. */
+export interface TrendsState {
+  /** Keyed by `${region}|${keyword}`; region "*" is every region. */
+  rises: Map<string, Rise & { keyword: string; region: TrendRegion | "*"; interest: Interest | null }>;
+  /** Epoch ms the trends are computed for; null: now. */
+  today: number | null;
+  /** Requests per minute per token, by category. */
+  limits: Record<RateCategory, number>;
+  /** Token buckets keyed by `${category}|${access token}`. */
+  buckets: Map<string, { tokens: number; updatedAt: number }>;
+}
+
+export const DEFAULT_CATEGORY_LIMITS: Record<RateCategory, number> = { ads_read: 1000, trends_read: 100 };
 
 export const ACCESS_TOKEN_LIFETIME_SECONDS = 30 * 24 * 3600;
 export const REFRESH_TOKEN_LIFETIME_SECONDS = 60 * 24 * 3600;
@@ -204,6 +223,7 @@ export const pinterestState = (state: SandboxState) =>
     counters: { pin: 0, board: 0, section: 0, media: 0, feed: 0, processing: 0 },
     feeds: new Map(),
     feedFiles: new Map(),
+    trends: { rises: new Map(), today: null, limits: { ...DEFAULT_CATEGORY_LIMITS }, buckets: new Map() },
   }));
 
 /** Pinterest usernames: 3 to 30 letters, digits or underscores. */

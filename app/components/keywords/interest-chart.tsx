@@ -1,0 +1,92 @@
+import { useEffect, useRef } from "react";
+import { weekLabel } from "../../lib/keyword-research.ts";
+
+type ChartInstance = import("chart.js").Chart<"line", number[], string>;
+
+export interface ChartedTerm {
+  term: string;
+  values: number[];
+}
+
+/** Line colours that stay apart for most kinds of colour blindness (Okabe-Ito), darkened to read on white. */
+export const LINE_COLOURS = ["#0f6e56", "#c2410c", "#1d4ed8", "#a21caf", "#854d0e", "#0e7490", "#be123c", "#4d7c0f"];
+export const MAX_CHARTED_TERMS = LINE_COLOURS.length;
+
+/**
+ * The chosen terms' weekly interest over the last year as lines (Chart.js,
+ * imported when the first results arrive, so it never weighs on other pages).
+ * The table carries the same figures for screen readers.
+ */
+export function InterestChart({ weeks, terms, describedBy }: { weeks: string[]; terms: ChartedTerm[]; describedBy: string }) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const chart = useRef<ChartInstance | null>(null);
+  const latest = useRef({ weeks, terms });
+  latest.current = { weeks, terms };
+
+  useEffect(() => {
+    let cancelled = false;
+    void import("chart.js").then(({ Chart, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip }) => {
+      if (cancelled || !canvas.current) return;
+      Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
+      chart.current = new Chart(canvas.current, {
+        type: "line",
+        data: dataOf(latest.current.weeks, latest.current.terms),
+        options: {
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          interaction: { mode: "index", intersect: false },
+          scales: {
+            x: { grid: { display: false }, ticks: { color: "#1d2226", maxTicksLimit: 12, autoSkip: true } },
+            y: { min: 0, max: 100, ticks: { color: "#4b5560", stepSize: 25 }, title: { display: true, text: "Interest (busiest week = 100)", color: "#4b5560" } },
+          },
+          plugins: {
+            legend: { position: "bottom", labels: { color: "#1d2226", usePointStyle: true } },
+            tooltip: { callbacks: { title: (items) => `Week ending ${weekLabel(latest.current.weeks[items[0]?.dataIndex ?? 0] ?? "")}` } },
+          },
+        },
+      });
+      canvas.current.dataset.ready = "true";
+      canvas.current.dataset.terms = latest.current.terms.map((term) => term.term).join("|");
+    });
+    return () => {
+      cancelled = true;
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!chart.current || !canvas.current) return;
+    chart.current.data = dataOf(weeks, terms);
+    chart.current.update("none");
+    canvas.current.dataset.terms = terms.map((term) => term.term).join("|");
+  }, [weeks, terms]);
+
+  const summary =
+    terms.length === 0
+      ? "No terms chosen for the chart."
+      : `Interest over the last year, by week: ${terms.map((term) => `${term.term} peaks in the week ending ${weekLabel(weeks[term.values.indexOf(Math.max(...term.values))] ?? weeks[0] ?? "")}`).join("; ")}.`;
+
+  return (
+    <div className="keywords__chart">
+      <canvas ref={canvas} role="img" aria-label={summary} aria-describedby={describedBy} data-terms={terms.map((term) => term.term).join("|")} />
+    </div>
+  );
+}
+
+function dataOf(weeks: string[], terms: ChartedTerm[]) {
+  return {
+    labels: weeks.map((week) => weekLabel(week, { month: "short", day: "numeric" })),
+    datasets: terms.map((term, index) => ({
+      label: term.term,
+      data: term.values,
+      borderColor: LINE_COLOURS[index % LINE_COLOURS.length],
+      backgroundColor: LINE_COLOURS[index % LINE_COLOURS.length],
+      borderWidth: 2,
+      pointRadius: 0,
+      pointHoverRadius: 4,
+      tension: 0.25,
+    })),
+  };
+}
