@@ -16,6 +16,7 @@ import { apiNotFound, apiOnError } from "./api/errors.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
 import { keywordsApi } from "./api/keywords.ts";
+import { trendAlertsApi } from "./api/trend-alerts.ts";
 import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
@@ -69,6 +70,7 @@ api.route("/", referralsApi);
 api.route("/", contentApi);
 api.route("/", contactApi);
 api.route("/", keywordsApi);
+api.route("/", trendAlertsApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

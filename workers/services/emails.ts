@@ -102,3 +102,62 @@ export function feedbackEmail(to: string, feedbackText: string, userEmail: strin
 </body></html>`;
   return { to, subject, text: `${feedbackText}\n\n--\n${from}\n${when}`, html, ...(userEmail ? { replyTo: userEmail } : {}) };
 }
+
+/** One line of a trend digest: what moved, in words, with its chart (if drawn) and the keyword tool's link. */
+export interface TrendDigestLine {
+  sentence: string;
+  chart?: { url: string; alt: string };
+  researchLink: string;
+  researchLabel: string;
+}
+
+/**
+ * A trend alert digest (decision 047): everything a user's alerts found in one
+ * run, one e-mail. The unsubscribe link stops trend alert e-mails (it pauses the
+ * alerts); List-Unsubscribe and List-Unsubscribe-Post make it one click in mail apps.
+ */
+export function trendAlertDigestEmail(
+  to: string,
+  firstName: string,
+  subject: string,
+  lines: TrendDigestLine[],
+  links: { alertsPage: string; unsubscribePage: string; oneClickUnsubscribe: string },
+): OutgoingEmail {
+  const intro = [`Hi ${firstName},`, lines.length === 1 ? "Your trend alerts found a keyword on the move on Pinterest:" : `Your trend alerts found ${lines.length} keywords on the move on Pinterest:`];
+  const footer = "You receive this e-mail because you set up trend alerts on Pinboard Studio.";
+  const items = lines
+    .map(
+      (line) => `<tr><td style="padding:16px 0;border-top:1px solid #dfe5e3">
+<p style="line-height:1.5;margin:0 0 12px">${escapeHtml(line.sentence)}</p>
+${line.chart ? `<img src="${escapeHtml(line.chart.url)}" width="560" height="240" alt="${escapeHtml(line.chart.alt)}" style="display:block;width:100%;max-width:560px;height:auto;border:1px solid #dfe5e3;border-radius:8px;margin:0 0 12px">` : ""}
+<a href="${escapeHtml(line.researchLink)}" style="color:#2f8f77;font-weight:bold">${escapeHtml(line.researchLabel)}</a>
+</td></tr>`,
+    )
+    .join("\n");
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="margin:0;background:#f5f8f7;font-family:Arial,Helvetica,sans-serif;color:#1d2226">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
+<table role="presentation" width="600" cellpadding="0" cellspacing="0" style="max-width:600px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td>
+<p style="font-weight:bold;color:#2f8f77;margin:0 0 24px">Pinboard Studio</p>
+<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(subject)}</h1>
+${intro.map((p) => `<p style="line-height:1.5;margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n")}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${items}</table>
+<p style="margin:24px 0"><a href="${escapeHtml(links.alertsPage)}" style="background:#2f8f77;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:bold">Manage my trend alerts</a></p>
+<p style="font-size:12px;color:#5b6670">${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribePage)}" style="color:#5b6670">Unsubscribe from trend alerts</a></p>
+</td></tr></table></td></tr></table></body></html>`;
+  const text = [
+    ...intro,
+    ...lines.map((line) => `- ${line.sentence}\n  ${line.researchLabel}: ${line.researchLink}`),
+    `Manage my trend alerts: ${links.alertsPage}`,
+    `${footer}\nUnsubscribe from trend alerts: ${links.unsubscribePage}`,
+  ].join("\n\n");
+  return {
+    to,
+    subject,
+    text,
+    html,
+    headers: { "List-Unsubscribe": `<${links.oneClickUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
