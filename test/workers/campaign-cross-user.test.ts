@@ -214,6 +214,11 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     }
     return { values: { id: created.jobId }, marks: [created.jobId, created.videoFileName, created.videoURL] };
   },
+  async trendAlert(p) {
+    const keyword = p.mark("trend").toLowerCase().replace(/[^a-z0-9 ]/g, " ").replace(/\s+/g, " ").trim().slice(0, 90);
+    const { trendAlert } = await p.ok(201, "/api/trendAlerts/createTrendAlert", { newTrendAlertSettings: { keywords: [keyword], regions: ["US"], interests: ["home_decor"], frequency: "weekly" } });
+    return { values: { id: trendAlert.alertId }, marks: [trendAlert.alertId, keyword] };
+  },
   async shopifyCharge(p) {
     p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);
