@@ -115,7 +115,7 @@ export function recentSeries(trend: PinterestTrendingKeyword, weeks = CHART_WEEK
 export function changeInWords(change: number | null): string | null {
   if (change === null) return null;
   if (change > 10000) return "up more than 10,000%";
-  if (change >= 100) return `up ${change.toLocaleString("en-US")}% (${change >= 200 ? `${Math.floor(change / 100) + 1} times` : "more than double"} the searches)`;
+  if (change >= 100) return `up ${change.toLocaleString("en-US")}% (${(1 + change / 100).toFixed(1).replace(/\.0$/, "")} times the searches)`;
   if (change > 0) return `up ${change}%`;
   if (change < 0) return `down ${Math.abs(change)}%`;
   return "unchanged";
