@@ -35,14 +35,17 @@ export type TrendAlertFrequency = (typeof TREND_ALERT_FREQUENCIES)[number];
 
 const unique = <T,>(values: T[]) => [...new Set(values)];
 
+/** The keywords of one alert (the page's chips check each addition with it). */
+export const TrendAlertKeywords = v.pipe(
+  v.array(KeywordPhrase("keywords"), "keywords must be a list of keyword phrases"),
+  v.transform(unique),
+  v.maxLength(TREND_ALERT_LIMITS.keywords, `Please follow at most ${TREND_ALERT_LIMITS.keywords} keywords in one alert.`),
+);
+
 export const NewTrendAlertSettings = v.pipe(
   v.object(
     {
-      keywords: v.pipe(
-        v.array(KeywordPhrase("keywords"), "keywords must be a list of keyword phrases"),
-        v.transform(unique),
-        v.maxLength(TREND_ALERT_LIMITS.keywords, `Please follow at most ${TREND_ALERT_LIMITS.keywords} keywords in one alert.`),
-      ),
+      keywords: TrendAlertKeywords,
       regions: v.pipe(
         v.array(v.picklist(PINTEREST_TREND_REGION_CODES, "regions must be Pinterest's trend regions"), "regions must be a list of Pinterest's trend regions"),
         v.transform(unique),

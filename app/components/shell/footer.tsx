@@ -25,6 +25,7 @@ const COLUMNS: FooterColumn[] = [
       { to: "/email-signup", label: "Free Pinterest Success plan" },
       { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
       { to: "/savings-calculator", label: "Savings calculator" },
+      { to: "/pinterest-trend-alerts", label: "Pinterest trend alerts" },
       { to: "/contact", label: "Contact us" },
     ],
   },
