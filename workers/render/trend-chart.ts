@@ -12,7 +12,7 @@ import type { SatoriNode } from "./layout.ts";
 
 export const TREND_CHART_SIZE = { width: 560, height: 240 } as const;
 
-const PLOT = { left: 48, top: 64, right: 24, bottom: 40 } as const;
+const PLOT = { left: 48, top: 76, right: 24, bottom: 40 } as const;
 const INK = "#1d2226";
 const MUTED = "#5b6670";
 const LINE = "#2f8f77";
@@ -21,7 +21,7 @@ const GRID = "#dfe5e3";
 export interface TrendChartInput {
   /** The heading, e.g. "christmas nails · United States". */
   title: string;
-  /** A second line, e.g. "Weekly searches, up 50% on the week before". */
+  /** A second line, e.g. "Weekly Pinterest searches, busiest week = 100 · up 50% on the week before" (one line, cut with an ellipsis). */
   subtitle: string;
   /** Week endings as people read them ("Sep 6"), oldest first. */
   weekLabels: string[];
@@ -58,8 +58,8 @@ function wordsElement(input: TrendChartInput): SatoriNode {
   return node("div", {
     style: { position: "relative", display: "flex", width, height, backgroundColor: "#ffffff" },
     children: [
-      text(input.title, { left: 16, top: 12, width: width - 32, fontSize: 18, fontWeight: 700, color: INK }),
-      text(input.subtitle, { left: 16, top: 36, width: width - 32, fontSize: 13, color: MUTED }),
+      text(input.title, { left: 16, top: 12, width: width - 32, height: 24, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis", fontSize: 18, fontWeight: 700, color: INK }),
+      text(input.subtitle, { left: 16, top: 38, width: width - 32, height: 18, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis", fontSize: 13, color: MUTED }),
       text("100", { left: 8, top: PLOT.top - 8, width: 32, fontSize: 11, color: MUTED, justifyContent: "flex-end" }),
       text("50", { left: 8, top: PLOT.top + plotHeight / 2 - 8, width: 32, fontSize: 11, color: MUTED, justifyContent: "flex-end" }),
       text("0", { left: 8, top: PLOT.top + plotHeight - 8, width: 32, fontSize: 11, color: MUTED, justifyContent: "flex-end" }),

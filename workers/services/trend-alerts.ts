@@ -340,7 +340,7 @@ async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFi
       const png = await renderTrendChart(
         {
           title: `${finding.keyword} · ${regionName(finding.region)}`,
-          subtitle: `Weekly searches on Pinterest (busiest week of the year = 100)${weekly ? `, ${weekly} on the week before` : ""}`,
+          subtitle: `Weekly Pinterest searches, busiest week = 100${weekly ? ` · ${weekly} on the week before` : ""}`,
           weekLabels: series.weeks.map(weekLabel),
           values: series.values,
         },
