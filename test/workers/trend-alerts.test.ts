@@ -211,6 +211,24 @@ describe("trend alert checks (the cron sweep)", () => {
     expect(await checkedAt()).toEqual({ [daily.alertId]: WEDNESDAY + 5 * DAY, [weekly.alertId]: WEDNESDAY + 5 * DAY });
   });
 
+  it("tries again at the next run when Pinterest refuses (429): nothing is sent and the period is not used up", async () => {
+    const user = await signUpUser({ firstName: "Rhea" });
+    const keyword = `retry ${TAG} vase`;
+    const region = "MX+AR+CO+CL";
+    await rise(keyword, region, 3);
+    await createAlert(user, { keywords: [keyword], regions: [region], frequency: "weekly" });
+    await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "GET", path: `/v5/trends/keywords/${region}/top/monthly`, status: 429, times: 1 } });
+
+    const refused = await sweepTrendAlerts(testEnv, WEDNESDAY + 2 * 3_600_000);
+    expect(refused.failed).toBe(1);
+    expect(await mailsTo(user)).toEqual([]);
+    expect((await alertsOf(user))[0].lastResult).toMatchObject({ outcome: "failed", emailed: false });
+
+    await sweepTrendAlerts(testEnv, WEDNESDAY + 2 * 3_600_000 + 5 * 60_000);
+    expect(await mailsTo(user)).toHaveLength(1);
+    expect((await alertsOf(user))[0].lastResult).toMatchObject({ outcome: "found", emailed: true });
+  });
+
   it("reports keywords newly trending in the alert's interests, after a first check that only looks", async () => {
     const user = await signUpUser({ firstName: "Ines" });
     await createAlert(user, { regions: ["AR"], interests: ["vehicles"], frequency: "daily" });

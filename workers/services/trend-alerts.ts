@@ -196,10 +196,15 @@ export async function sweepTrendAlerts(env: Env, now: number): Promise<TrendSwee
   }
   const result: TrendSweepResult = { checked: 0, emailed: 0, failed: 0 };
   for (const [userId, alerts] of byUser) {
-    const done = await sweepUser(env, userId, alerts, now);
-    result.checked += done.checked;
-    result.emailed += done.emailed;
-    result.failed += done.failed;
+    try {
+      const done = await sweepUser(env, userId, alerts, now);
+      result.checked += done.checked;
+      result.emailed += done.emailed;
+      result.failed += done.failed;
+    } catch (error) {
+      // One user's trouble (say, D1 hiccups) does not stop the others'.
+      console.error(`trend alerts: the sweep for user ${userId} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   return result;
 }
@@ -222,7 +227,14 @@ async function sweepUser(env: Env, userId: string, alerts: Array<{ id: string; p
   const db = database(env.DB);
   const user = await db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) return result;
-  const readTrends = await trendsReader(env, user);
+  let readTrends: TrendsRead;
+  try {
+    readTrends = await trendsReader(env, user);
+  } catch (error) {
+    // No way to ask Pinterest for this user now: nothing was checked, the periods are released.
+    await env.DB.batch(claimed.map((alert) => env.DB.prepare(`DELETE FROM trend_alert_runs WHERE alert_id = ?1 AND period = ?2`).bind(alert.id, alert.period)));
+    throw error;
+  }
 
   const checked: Checked[] = [];
   for (const { id, period } of claimed) {
@@ -323,8 +335,24 @@ function digestSubject(findings: TrendFinding[]): string {
   return `${findings.length} keywords are moving on Pinterest`;
 }
 
+/** The chart of a finding's recent weeks, rendered to PNG and stored in R2: its address and alt text. */
+async function drawChart(env: Env, finding: TrendFinding, series: { weeks: string[]; values: number[] }): Promise<{ url: string; alt: string }> {
+  const weekly = changeInWords(finding.weeklyChange);
+  const png = await renderTrendChart(
+    {
+      title: `${finding.keyword} · ${regionName(finding.region)}`,
+      subtitle: `Weekly Pinterest searches, busiest week = 100${weekly ? ` · ${weekly} on the week before` : ""}`,
+      weekLabels: series.weeks.map(weekLabel),
+      values: series.values,
+    },
+    workerFontLoader(env),
+  );
+  const key = `trend-charts/${crypto.randomUUID()}.png`;
+  await putMedia(env, key, png, "image/png");
+  return { url: mediaUrl(env.APP_URL, key), alt: `Chart of weekly Pinterest searches for "${finding.keyword}" in ${regionName(finding.region)} over the last ${series.values.length} weeks` };
+}
+
 async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFinding; trend: PinterestTrendingKeyword | undefined }>, now: number) {
-  const fonts = workerFontLoader(env);
   let charts = 0;
   const lines: TrendDigestLine[] = [];
   for (const { finding, trend } of digest) {
@@ -336,21 +364,15 @@ async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFi
     const series = trend ? recentSeries(trend) : null;
     if (series && series.values.length >= 2 && charts < CHARTS_PER_DIGEST) {
       charts += 1;
-      const weekly = changeInWords(finding.weeklyChange);
-      const png = await renderTrendChart(
-        {
-          title: `${finding.keyword} · ${regionName(finding.region)}`,
-          subtitle: `Weekly Pinterest searches, busiest week = 100${weekly ? ` · ${weekly} on the week before` : ""}`,
-          weekLabels: series.weeks.map(weekLabel),
-          values: series.values,
-        },
-        fonts,
-      );
-      const key = `trend-charts/${crypto.randomUUID()}.png`;
-      await putMedia(env, key, png, "image/png");
-      const url = mediaUrl(env.APP_URL, key);
-      finding.chartUrl = url;
-      line.chart = { url, alt: `Chart of weekly Pinterest searches for "${finding.keyword}" in ${regionName(finding.region)} over the last ${series.values.length} weeks` };
+      const chart = await drawChart(env, finding, series).catch((error: unknown) => {
+        // A digest without its picture beats no digest.
+        console.warn(`trend alerts: no chart for "${finding.keyword}": ${error instanceof Error ? error.message : String(error)}`);
+        return null;
+      });
+      if (chart) {
+        finding.chartUrl = chart.url;
+        line.chart = chart;
+      }
     }
     lines.push(line);
   }

@@ -410,39 +410,22 @@ function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | n
         ) : null}
       </div>
 
-      <fieldset className={errors.regions ? "field choice-group field--invalid" : "field choice-group"} aria-describedby={errors.regions ? `${ids.regions}-error` : undefined}>
-        <legend className="field__label">Regions (up to {TREND_ALERT_LIMITS.regions})</legend>
-        <div className="choice-group__options">
-          {REGIONS.map(([code, name]) => (
-            <label key={code} className="choice">
-              <input type="checkbox" checked={draft.regions.includes(code)} onChange={(event) => toggle("regions", code, event.target.checked)} />
-              {name}
-            </label>
-          ))}
-        </div>
-        {errors.regions ? (
-          <p className="field__error" id={`${ids.regions}-error`} role="alert">
-            {errors.regions}
-          </p>
-        ) : null}
-      </fieldset>
-
-      <fieldset className={errors.interests ? "field choice-group field--invalid" : "field choice-group"} aria-describedby={errors.interests ? `${ids.interests}-error` : undefined}>
-        <legend className="field__label">Interests to watch for new trends (optional, up to {TREND_ALERT_LIMITS.interests})</legend>
-        <div className="choice-group__options">
-          {INTERESTS.map(([key, name]) => (
-            <label key={key} className="choice">
-              <input type="checkbox" checked={draft.interests.includes(key)} onChange={(event) => toggle("interests", key, event.target.checked)} />
-              {name}
-            </label>
-          ))}
-        </div>
-        {errors.interests ? (
-          <p className="field__error" id={`${ids.interests}-error`} role="alert">
-            {errors.interests}
-          </p>
-        ) : null}
-      </fieldset>
+      <CheckboxGroup
+        legend={`Regions (up to ${TREND_ALERT_LIMITS.regions})`}
+        options={REGIONS}
+        chosen={draft.regions}
+        error={errors.regions}
+        errorId={`${ids.regions}-error`}
+        onToggle={(code, on) => toggle("regions", code, on)}
+      />
+      <CheckboxGroup
+        legend={`Interests to watch for new trends (optional, up to ${TREND_ALERT_LIMITS.interests})`}
+        options={INTERESTS}
+        chosen={draft.interests}
+        error={errors.interests}
+        errorId={`${ids.interests}-error`}
+        onToggle={(key, on) => toggle("interests", key, on)}
+      />
 
       <fieldset className="field choice-group">
         <legend className="field__label">How often</legend>
@@ -472,5 +455,41 @@ function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | n
         ) : null}
       </div>
     </form>
+  );
+}
+
+/** A labelled group of checkboxes (regions, interests) with its error. */
+function CheckboxGroup<T extends string>({
+  legend,
+  options,
+  chosen,
+  error,
+  errorId,
+  onToggle,
+}: {
+  legend: string;
+  options: Array<[T, string]>;
+  chosen: readonly T[];
+  error: string | undefined;
+  errorId: string;
+  onToggle(value: T, on: boolean): void;
+}) {
+  return (
+    <fieldset className={error ? "field choice-group field--invalid" : "field choice-group"} aria-describedby={error ? errorId : undefined}>
+      <legend className="field__label">{legend}</legend>
+      <div className="choice-group__options">
+        {options.map(([value, name]) => (
+          <label key={value} className="choice">
+            <input type="checkbox" checked={chosen.includes(value)} onChange={(event) => onToggle(value, event.target.checked)} />
+            {name}
+          </label>
+        ))}
+      </div>
+      {error ? (
+        <p className="field__error" id={errorId} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }
