@@ -277,6 +277,7 @@ async function sweepUser(env: Env, userId: string, alerts: Array<{ id: string; p
       console.error(`trend alerts: the digest to user ${userId} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  if (checked.length === 0) return result;
   const checkedAt = new Date(now).toISOString();
   await env.DB.batch(
     checked.map((alert) => {
