@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
 import { seriousAxeViolations } from "./support/axe.ts";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
+import { overflowing } from "./support/layout.ts";
 
 // /pinterest-trend-alerts end to end (issue 19, decision 047): an alert made on the page, the
 // Pinterest stand-in's trend rising, the cron that `npm start` fires every 5 minutes, the digest
@@ -104,6 +105,7 @@ describe("trend alerts page", () => {
     await page.setViewportSize({ width: 390, height: 844 });
     found.push(...(await seriousAxeViolations(page, "/pinterest-trend-alerts with an alert and a digest (phone)")));
     expect(found.join("\n")).toBe("");
+    expect(await overflowing(page), "fits a phone without sideways scrolling").toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
 
     // The e-mail's unsubscribe link pauses the alerts.
