@@ -32,6 +32,8 @@ export interface SentEmail {
   html: string;
   /** reply_to addresses, if any. */
   replyTo: string[];
+  /** Extra headers sent with it (Resend's `headers`: List-Unsubscribe ...). */
+  headers: Record<string, string>;
   links: string[];
   at: string;
 }

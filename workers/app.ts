@@ -7,6 +7,7 @@ import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 import { sweepShopifyCharges } from "./services/shopify-billing.ts";
+import { sweepTrendAlerts } from "./services/trend-alerts.ts";
 
 export { ProfileScheduler };
 
@@ -37,6 +38,11 @@ export default {
     ctx.waitUntil(
       Promise.all([pruneIdempotencyKeys(env, controller.scheduledTime), pruneUnpaidRenders(env, controller.scheduledTime)]).then(([keys, renders]) => {
         if (keys + renders > 0) console.log(`cron: forgot ${keys} idempotency key(s), deleted ${renders} unpaid render(s)`);
+      }),
+    );
+    ctx.waitUntil(
+      sweepTrendAlerts(env, controller.scheduledTime).then(({ checked, emailed, failed }) => {
+        if (checked > 0) console.log(`cron: checked ${checked} trend alert(s), e-mailed ${emailed} digest(s), ${failed} failed`);
       }),
     );
   },

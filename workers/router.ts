@@ -17,6 +17,7 @@ import { catalogsApi } from "./api/catalogs.ts";
 import { health } from "./api/health.ts";
 import { imageProxy } from "./api/image-proxy.ts";
 import { keywordsApi } from "./api/keywords.ts";
+import { trendAlertsApi } from "./api/trend-alerts.ts";
 import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
@@ -74,6 +75,7 @@ api.route("/", referralsApi);
 api.route("/", contentApi);
 api.route("/", contactApi);
 api.route("/", keywordsApi);
+api.route("/", trendAlertsApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

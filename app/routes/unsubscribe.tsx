@@ -9,12 +9,12 @@ import accountStyles from "../styles/account.css?url";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
 export const meta: MetaFunction = () => [{ title: "Unsubscribe | Pinboard Studio" }];
 
-/** /unsubscribe?token: the newsletter e-mails' unsubscribe link, applied on load. */
+/** /unsubscribe?token: the newsletter's and the trend alert digests' unsubscribe link, applied on load. */
 export default function UnsubscribePage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get("token");
   const result = useLinkAction(
-    token ? async () => (await apiJson<{ message: string }>("/api/user/unsubscribe", { json: { token } })).message : null,
+    token ? async () => await apiJson<{ message: string; kind: "newsletter" | "trendAlerts" }>("/api/user/unsubscribe", { json: { token } }) : null,
   );
 
   return (
@@ -29,11 +29,22 @@ export default function UnsubscribePage() {
           </p>
         ) : result.status === "done" ? (
           <>
-            <FormStatus>{result.value}</FormStatus>
-            <p>You will not receive our newsletter any more. Changed your mind? You can subscribe again at any time.</p>
-            <p>
-              <Link to="/email-signup">Subscribe again</Link>
-            </p>
+            <FormStatus>{result.value.message}</FormStatus>
+            {result.value.kind === "trendAlerts" ? (
+              <>
+                <p>Your trend alerts are paused, so they will not e-mail you any more. Changed your mind? Resume an alert to get its e-mails again.</p>
+                <p>
+                  <Link to="/pinterest-trend-alerts">Go to my trend alerts</Link>
+                </p>
+              </>
+            ) : (
+              <>
+                <p>You will not receive our newsletter any more. Changed your mind? You can subscribe again at any time.</p>
+                <p>
+                  <Link to="/email-signup">Subscribe again</Link>
+                </p>
+              </>
+            )}
           </>
         ) : (
           <FormAlert>{result.message}</FormAlert>

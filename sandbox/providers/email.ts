@@ -3,7 +3,7 @@ import type { SandboxState } from "../state.ts";
 
 /**
  * Stand-in for Resend's e-mail API (https://resend.com/docs/api-reference/emails/send-email):
- * `POST /emails` with a bearer API key and {from, to, subject, html, text, reply_to}.
+ * `POST /emails` with a bearer API key and {from, to, subject, html, text, reply_to, headers}.
  * Every accepted e-mail lands in the outbox (`GET /__sandbox/outbox`).
  */
 export function emailProvider(state: SandboxState) {
@@ -33,6 +33,10 @@ export function emailProvider(state: SandboxState) {
       return c.json({ statusCode: 422, name: "validation_error", message: "Missing `html` or `text` field." }, 422);
     }
     const replyTo = typeof body.reply_to === "string" ? [body.reply_to] : Array.isArray(body.reply_to) ? body.reply_to.map(String) : [];
+    if (body.headers !== undefined && (typeof body.headers !== "object" || body.headers === null || Array.isArray(body.headers) || Object.values(body.headers).some((value) => typeof value !== "string"))) {
+      return c.json({ statusCode: 422, name: "validation_error", message: "`headers` must be an object of strings." }, 422);
+    }
+    const headers = (body.headers ?? {}) as Record<string, string>;
     const id = crypto.randomUUID();
     state.outbox.push({
       id,
@@ -42,6 +46,7 @@ export function emailProvider(state: SandboxState) {
       text,
       html,
       replyTo,
+      headers,
       links: linksIn(html, text),
       at: new Date().toISOString(),
     });

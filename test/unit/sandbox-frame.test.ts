@@ -31,6 +31,15 @@ describe("sandbox control API", () => {
     expect(await (await fetch(`${sandbox.url}/__sandbox/requests?service=pinterest`)).json()).toEqual([]);
   });
 
+  it("keeps the headers an e-mail was sent with (Resend's `headers`) and refuses headers that are not strings", async () => {
+    const sent = await sendEmail({ from: "a@x.test", to: "h@x.test", subject: "Digest", text: "t", headers: { "List-Unsubscribe": "<https://app.test/u?t=1>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
+    expect(sent.status).toBe(200);
+    const [mail] = await (await fetch(`${sandbox.url}/__sandbox/outbox?to=h@x.test`)).json();
+    expect(mail.headers).toEqual({ "List-Unsubscribe": "<https://app.test/u?t=1>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
+    const refused = await sendEmail({ from: "a@x.test", to: "h@x.test", subject: "Bad", text: "t", headers: { "X-Count": 3 } });
+    expect(refused.status).toBe(422);
+  });
+
   it("forgets everything on reset", async () => {
     await sendEmail({ from: "a@x.test", to: "one@x.test", subject: "S", text: "t" });
     await post("/__sandbox/faults", { service: "email", status: 500, times: 5 });

@@ -232,6 +232,11 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     if (!p.catalogItemId) throw new Error("the catalog is made before its item");
     return { values: { id: p.catalogItemId }, marks: [p.catalogItemId] };
   },
+  async trendAlert(p) {
+    const keyword = p.mark("trend").toLowerCase().replace(/[^a-z0-9 ]/g, " ").replace(/\s+/g, " ").trim().slice(0, 90);
+    const { trendAlert } = await p.ok(201, "/api/trendAlerts/createTrendAlert", { newTrendAlertSettings: { keywords: [keyword], regions: ["US"], interests: ["home_decor"], frequency: "weekly" } });
+    return { values: { id: trendAlert.alertId }, marks: [trendAlert.alertId, keyword] };
+  },
   async shopifyCharge(p) {
     p.shop ??= newShop(`xu-${p.label.toLowerCase()}`);
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);

@@ -28,7 +28,8 @@ export type ResourceKind =
   | "referralCode"
   | "videoJob"
   | "catalog"
-  | "catalogItem";
+  | "catalogItem"
+  | "trendAlert";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -113,6 +114,16 @@ export const ROUTES: Record<string, RouteExample> = {
   "GET /api/keywords/research": { public: true, slow: true, query: { keyword: "christmas decor", region: "US" } },
   "POST /api/keywords/useAsAiKeywords": { body: { keywords: ["christmas decor", "christmas nails"] } },
   "POST /api/user/unsubscribe": { public: true, body: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
+  "POST /api/trendAlerts/unsubscribe": { public: true, query: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
+  "GET /api/trendAlerts/userTrendAlerts": { listsOwn: true },
+  "GET /api/trendAlerts/history": { listsOwn: true },
+  "POST /api/trendAlerts/createTrendAlert": { body: { newTrendAlertSettings: { keywords: ["christmas decor"], regions: ["US"], interests: ["home_decor"], frequency: "weekly" } } },
+  "POST /api/trendAlerts/updateTrendAlert": {
+    body: { alertId: "a1", newTrendAlertSettings: { keywords: ["christmas nails"], regions: ["US", "GB+IE"], interests: [], frequency: "daily" } },
+    owns: { kind: "trendAlert", field: "alertId" },
+  },
+  "POST /api/trendAlerts/pauseTrendAlert": { body: { alertId: "a1", paused: true }, owns: { kind: "trendAlert", field: "alertId" } },
+  "DELETE /api/trendAlerts/deleteTrendAlert/:id": { params: { id: "a1" }, owns: { kind: "trendAlert", param: "id" } },
   "GET /api/user": { listsOwn: true },
   "POST /api/user": { body: { updates: { firstName: "Cam" } } },
   "POST /api/user/image": { body: "multipart" },

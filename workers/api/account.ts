@@ -31,6 +31,7 @@ import {
 } from "../services/accounts.ts";
 import { setProfileImage } from "../services/media-library.ts";
 import { subscribeToNewsletter, unsubscribeFromNewsletter } from "../services/newsletter.ts";
+import { unsubscribeFromTrendAlerts } from "../services/trend-alerts.ts";
 import {
   credentialsOf,
   currentCredentials,
@@ -139,9 +140,13 @@ account.post("/user/newsletterSignup", valid("json", NewsletterSignupBody), asyn
   return c.json({ message: "Please check your email for the download link." });
 });
 
+/** /unsubscribe's call: a newsletter link, or a trend alert digest's (decision 047); `kind` says which. */
 account.post("/user/unsubscribe", valid("json", UnsubscribeBody), async (c) => {
-  const email = await unsubscribeFromNewsletter(c.env, c.req.valid("json").token);
-  return c.json({ message: `${email} has been unsubscribed.` });
+  const { token } = c.req.valid("json");
+  const fromTrendAlerts = await unsubscribeFromTrendAlerts(c.env, token);
+  if (fromTrendAlerts !== null) return c.json({ message: `${fromTrendAlerts} will no longer receive trend alert e-mails.`, kind: "trendAlerts" });
+  const email = await unsubscribeFromNewsletter(c.env, token);
+  return c.json({ message: `${email} has been unsubscribed.`, kind: "newsletter" });
 });
 
 // ---------------------------------------------------------------- the signed-in user

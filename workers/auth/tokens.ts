@@ -13,6 +13,8 @@ export const AUDIENCES = {
   api: "pinboard:api",
   verifyEmail: "pinboard:verify-email",
   unsubscribe: "pinboard:unsubscribe",
+  /** A trend alert digest's unsubscribe link: names the user whose trend alert e-mails stop (decision 047). */
+  unsubscribeTrendAlerts: "pinboard:unsubscribe-trend-alerts",
   /** A browser that signed in to an account before (decision 019): its failed sign-ins are counted apart. */
   device: "pinboard:device",
   /** Short-lived handle the browser holds for one connected Pinterest profile (never Pinterest's own token). */

@@ -872,3 +872,59 @@ export const keywordResearchCache = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.termKey, t.region] }), index("keyword_research_cache_expiry").on(t.expiresAt)],
 );
+
+/**
+ * Trend alerts (issue 19, docs/decisions/047-trend-alerts.md): keywords, regions
+ * and interests a user follows, daily or weekly. `memory` is what the alert saw
+ * last time (the week each rise was reported for, the trending keywords per
+ * region) so a digest only says what is new.
+ */
+export const trendAlerts = sqliteTable(
+  "trend_alerts",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    keywords: text("keywords", { mode: "json" }).$type<string[]>().notNull(),
+    regions: text("regions", { mode: "json" }).$type<string[]>().notNull(),
+    interests: text("interests", { mode: "json" }).$type<string[]>().notNull(),
+    frequency: text("frequency", { enum: ["daily", "weekly"] }).notNull(),
+    pausedAt: integer("paused_at"),
+    /** "user" (paused on the page) or "unsubscribed" (the e-mail's unsubscribe link). */
+    pausedReason: text("paused_reason", { enum: ["user", "unsubscribed"] }),
+    lastResult: text("last_result", { mode: "json" }),
+    memory: text("memory", { mode: "json" }).notNull().default("{}"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("trend_alerts_user").on(t.userId, t.createdAt)],
+);
+
+/** One row per alert and period it was evaluated in: claimed (unique) before evaluating and mailing. */
+export const trendAlertRuns = sqliteTable(
+  "trend_alert_runs",
+  {
+    alertId: text("alert_id")
+      .notNull()
+      .references(() => trendAlerts.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    claimedAt: integer("claimed_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.alertId, t.period] })],
+);
+
+/** The trend digests e-mailed to a user (the page's history). */
+export const trendAlertEmails = sqliteTable(
+  "trend_alert_emails",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    sentAt: integer("sent_at").notNull(),
+    subject: text("subject").notNull(),
+    findings: text("findings", { mode: "json" }).notNull(),
+  },
+  (t) => [index("trend_alert_emails_user").on(t.userId, t.sentAt)],
+);

@@ -8,6 +8,8 @@ export interface OutgoingEmail {
   html: string;
   /** Where replies go instead of the sender (Resend's reply_to). */
   replyTo?: string;
+  /** Extra headers (Resend's `headers`), e.g. List-Unsubscribe and List-Unsubscribe-Post. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function sendEmail(env: Pick<Env, "EMAIL_API_URL" | "EMAIL_API_KEY"
       text: email.text,
       html: email.html,
       ...(email.replyTo ? { reply_to: email.replyTo } : {}),
+      ...(email.headers ? { headers: email.headers } : {}),
     }),
   });
   return (await response.json()) as { id: string };

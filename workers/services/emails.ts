@@ -6,21 +6,32 @@ function escapeHtml(text: string) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
-function layout(title: string, paragraphs: string[], action: { label: string; url: string }, footer: string[] = []) {
-  const html = `<!doctype html>
+/** The frame every e-mail shares: brand, heading, then `content` (HTML) in a card `width` pixels wide. */
+function frame(title: string, content: string, width = 560) {
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="margin:0;background:#f5f8f7;font-family:Arial,Helvetica,sans-serif;color:#1d2226">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 16px">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;padding:32px">
+<table role="presentation" width="${width}" cellpadding="0" cellspacing="0" style="max-width:${width}px;background:#ffffff;border-radius:12px;padding:32px">
 <tr><td>
 <p style="font-weight:bold;color:#2f8f77;margin:0 0 24px">Pinboard Studio</p>
 <h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(title)}</h1>
-${paragraphs.map((p) => `<p style="line-height:1.5;margin:0 0 16px">${escapeHtml(p)}</p>`).join("\n")}
-<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#2f8f77;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>
-<p style="font-size:13px;color:#6b7580;line-height:1.5">If the button does not work, copy this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#2f8f77">${escapeHtml(action.url)}</a></p>
-${footer.map((f) => `<p style="font-size:12px;color:#6b7580">${f}</p>`).join("\n")}
+${content}
 </td></tr></table></td></tr></table></body></html>`;
-  return html;
+}
+
+const paragraph = (text: string) => `<p style="line-height:1.5;margin:0 0 16px">${escapeHtml(text)}</p>`;
+const button = (action: { label: string; url: string }) =>
+  `<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="background:#2f8f77;color:#ffffff;padding:12px 20px;border-radius:999px;text-decoration:none;font-weight:bold">${escapeHtml(action.label)}</a></p>`;
+
+function layout(title: string, paragraphs: string[], action: { label: string; url: string }, footer: string[] = []) {
+  return frame(
+    title,
+    `${paragraphs.map(paragraph).join("\n")}
+${button(action)}
+<p style="font-size:13px;color:#6b7580;line-height:1.5">If the button does not work, copy this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#2f8f77">${escapeHtml(action.url)}</a></p>
+${footer.map((f) => `<p style="font-size:12px;color:#6b7580">${f}</p>`).join("\n")}`,
+  );
 }
 
 export function verificationEmail(to: string, firstName: string, link: string): OutgoingEmail {
@@ -101,4 +112,58 @@ export function feedbackEmail(to: string, feedbackText: string, userEmail: strin
 <p style="font-size:13px;color:#4b5560">${escapeHtml(from)}<br>${escapeHtml(when)}</p>
 </body></html>`;
   return { to, subject, text: `${feedbackText}\n\n--\n${from}\n${when}`, html, ...(userEmail ? { replyTo: userEmail } : {}) };
+}
+
+/** One line of a trend digest: what moved, in words, with its chart (if drawn) and the keyword tool's link. */
+export interface TrendDigestLine {
+  sentence: string;
+  chart?: { url: string; alt: string };
+  researchLink: string;
+  researchLabel: string;
+}
+
+/**
+ * A trend alert digest (decision 047): everything a user's alerts found in one
+ * run, one e-mail. The unsubscribe link stops trend alert e-mails (it pauses the
+ * alerts); List-Unsubscribe and List-Unsubscribe-Post make it one click in mail apps.
+ */
+export function trendAlertDigestEmail(
+  to: string,
+  firstName: string,
+  subject: string,
+  lines: TrendDigestLine[],
+  links: { alertsPage: string; unsubscribePage: string; oneClickUnsubscribe: string },
+): OutgoingEmail {
+  const intro = [`Hi ${firstName},`, lines.length === 1 ? "Your trend alerts found a keyword on the move on Pinterest:" : `Your trend alerts found ${lines.length} keywords on the move on Pinterest:`];
+  const footer = "You receive this e-mail because you set up trend alerts on Pinboard Studio.";
+  const items = lines
+    .map(
+      (line) => `<tr><td style="padding:16px 0;border-top:1px solid #dfe5e3">
+<p style="line-height:1.5;margin:0 0 12px">${escapeHtml(line.sentence)}</p>
+${line.chart ? `<img src="${escapeHtml(line.chart.url)}" width="560" height="240" alt="${escapeHtml(line.chart.alt)}" style="display:block;width:100%;max-width:560px;height:auto;border:1px solid #dfe5e3;border-radius:8px;margin:0 0 12px">` : ""}
+<a href="${escapeHtml(line.researchLink)}" style="color:#2f8f77;font-weight:bold">${escapeHtml(line.researchLabel)}</a>
+</td></tr>`,
+    )
+    .join("\n");
+  const html = frame(
+    subject,
+    `${intro.map(paragraph).join("\n")}
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0">${items}</table>
+${button({ label: "Manage my trend alerts", url: links.alertsPage })}
+<p style="font-size:12px;color:#6b7580">${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribePage)}" style="color:#6b7580">Unsubscribe from trend alerts</a></p>`,
+    600,
+  );
+  const text = [
+    ...intro,
+    ...lines.map((line) => `- ${line.sentence}\n  ${line.researchLabel}: ${line.researchLink}`),
+    `Manage my trend alerts: ${links.alertsPage}`,
+    `${footer}\nUnsubscribe from trend alerts: ${links.unsubscribePage}`,
+  ].join("\n\n");
+  return {
+    to,
+    subject,
+    text,
+    html,
+    headers: { "List-Unsubscribe": `<${links.oneClickUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
 }

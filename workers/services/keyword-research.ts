@@ -7,6 +7,8 @@ import {
   PINTEREST_TREND_TYPES,
   PINTEREST_TRENDS_MAX,
   type PinterestTrendingKeyword,
+  type PinterestTrendRegion,
+  type PinterestTrendsQuery,
   type PinterestTrendType,
 } from "../../contracts/pinterest-trends.ts";
 import { database } from "../db/client.ts";
@@ -96,11 +98,10 @@ async function askPinterest(env: Env, caller: User | null, query: KeywordResearc
     relatedTerms.forEach((term) => add(term, "related"));
 
     const includeKeywords = [...sources.keys()].filter((term) => term.length <= 100).slice(0, PINTEREST_INCLUDE_KEYWORDS_MAX);
-    const trendsToken = await trendsTokenFor(env, caller);
+    const readTrends = await trendsReader(env, caller);
     const lists = await Promise.all(
       PINTEREST_TREND_TYPES.map(async (trendType) => {
-        const call = (token: string) => client.trendingKeywords(token, query.region, trendType, { includeKeywords, limit: PINTEREST_TRENDS_MAX });
-        const answer = trendsToken ? await call(trendsToken).catch((error: unknown) => (isUnauthorized(error) ? withAppToken(env, client, call) : Promise.reject(error))) : await withAppToken(env, client, call);
+        const answer = await readTrends(query.region, trendType, { includeKeywords, limit: PINTEREST_TRENDS_MAX });
         return { trendType, trends: answer.trends };
       }),
     );
@@ -149,6 +150,21 @@ function asServiceError(error: unknown): unknown {
 
 function isUnauthorized(error: unknown) {
   return error instanceof PinterestApiError && (error.kind === "unauthorized" || error.kind === "forbidden");
+}
+
+/**
+ * Reads Pinterest's trends for the caller (or the app, for a visitor): with the
+ * caller's connected profile when it may (trendsTokenFor), falling back to the
+ * app's client token when Pinterest refuses it. Used by keyword research and by
+ * the trend alerts' cron (workers/services/trend-alerts.ts).
+ */
+export async function trendsReader(env: Env, caller: User | null) {
+  const client = pinterestClient(env);
+  const trendsToken = await trendsTokenFor(env, caller);
+  return (region: PinterestTrendRegion, trendType: PinterestTrendType, filters: PinterestTrendsQuery) => {
+    const call = (token: string) => client.trendingKeywords(token, region, trendType, filters);
+    return trendsToken ? call(trendsToken).catch((error: unknown) => (isUnauthorized(error) ? withAppToken(env, client, call) : Promise.reject(error))) : withAppToken(env, client, call);
+  };
 }
 
 /**

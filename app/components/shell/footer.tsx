@@ -27,6 +27,7 @@ const COLUMNS: FooterColumn[] = [
       { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
       { to: "/savings-calculator", label: "Savings calculator" },
       { to: "/pinterest-keyword-research-tool", label: "Pinterest keyword research tool" },
+      { to: "/pinterest-trend-alerts", label: "Pinterest trend alerts" },
       { to: "/contact", label: "Contact us" },
     ],
   },
