@@ -5,6 +5,7 @@ import { app } from "./router.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
+import { sweepRssFeeds } from "./services/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 
 export { ProfileScheduler };
@@ -31,6 +32,11 @@ export default {
     ctx.waitUntil(
       Promise.all([pruneIdempotencyKeys(env, controller.scheduledTime), pruneUnpaidRenders(env, controller.scheduledTime)]).then(([keys, renders]) => {
         if (keys + renders > 0) console.log(`cron: forgot ${keys} idempotency key(s), deleted ${renders} unpaid render(s)`);
+      }),
+    );
+    ctx.waitUntil(
+      sweepRssFeeds(env, controller.scheduledTime).then(({ checked, added, paused }) => {
+        if (checked > 0) console.log(`cron: checked ${checked} RSS feed(s), ${added} new pin(s), ${paused} paused for credits`);
       }),
     );
   },
