@@ -17,6 +17,10 @@ const COLUMNS: FooterColumn[] = [
     ],
   },
   {
+    title: "Pinterest tools",
+    links: [{ to: "/pinterest-rss-feeds", label: "RSS feeds for auto-publish" }],
+  },
+  {
     title: "Resources",
     links: [
       { to: "/blog", label: "Blog" },
