@@ -135,7 +135,8 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
   const id = useId();
   const toast = useToast();
   const [editing, setEditing] = useState(false);
-  const [switching, setSwitching] = useState(false);
+  /** The switch's new position while it is saved. */
+  const [switching, setSwitching] = useState<boolean | null>(null);
   const [checking, setChecking] = useState(false);
   const [items, setItems] = useState<RssFeedItem[] | null>(null);
   const [itemsFailed, setItemsFailed] = useState<string | null>(null);
@@ -155,7 +156,7 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
   }, [feed.id, feed.lastCheckedAt, feed.publishedCount, itemsRevision]);
 
   async function toggle(on: boolean) {
-    setSwitching(true);
+    setSwitching(on);
     try {
       const updated = await updateRssFeed(feed.id, { isEnabled: on });
       onChanged(updated);
@@ -163,7 +164,7 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
     } catch (error) {
       toast({ title: on ? "Unable to switch the feed on" : "Unable to switch the feed off", description: failureText(error), kind: "error" });
     } finally {
-      setSwitching(false);
+      setSwitching(null);
     }
   }
 
@@ -203,7 +204,13 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
         <h2 id={`${id}-name`}>{feed.name}</h2>
         <span className={status.className}>{status.label}</span>
         <label className="rss-switch">
-          <input type="checkbox" role="switch" checked={feed.isEnabled && !feed.pausedReason} disabled={switching} onChange={(event) => void toggle(event.target.checked)} />
+          <input
+            type="checkbox"
+            role="switch"
+            checked={switching ?? (feed.isEnabled && !feed.pausedReason)}
+            disabled={switching !== null}
+            aria-busy={switching !== null}
+            onChange={(event) => void toggle(event.target.checked)} />
           <span>Feed on</span>
         </label>
       </header>
