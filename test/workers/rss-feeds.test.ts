@@ -240,6 +240,30 @@ describe("checking a feed's source", () => {
     expect((await items(feed.id)).filter((item) => item.status === "ready")).toHaveLength(RSS_ITEMS_PER_DAY + 2);
   });
 
+  it("rewrites the copy with AI when chosen, charging 0.5 per text and 1 per pin, once", async () => {
+    const feed = await newFeed(user, profile, { designSettings: { aiRewrite: true, aiTone: "Friendly" } });
+    const now = Date.now();
+    const before = await remainingCredits(user);
+    expect(await checkRssFeed(testEnv, feed.id, { now, maxRenders: 1 })).toMatchObject({ added: 1, waiting: RSS_FIRST_CHECK_POSTS - 1 });
+    const [item] = (await items(feed.id)).filter((row) => row.status === "ready");
+    const charges = (await imageCharges(user)).filter((charge) => charge.reference.startsWith(`rss:${item.id}:`));
+    expect(charges.map((charge) => [charge.reference.split(":").at(-1), charge.amount]).sort()).toEqual([
+      ["description", -0.5],
+      ["image", -1],
+      ["title", -0.5],
+    ]);
+    expect(item.credits_charged).toBe(2);
+    expect(await remainingCredits(user)).toBe(before - 2);
+    // The pin carries the AI's copy, not the post's own title.
+    const original = DEMO_POSTS.map((post) => post.title);
+    expect(original).not.toContain(item.title);
+    expect(String(item.title).length).toBeLessThan(40);
+    // Checked again: the same post is not rewritten or charged again.
+    await checkRssFeed(testEnv, feed.id, { now: now + RSS_CHECK_INTERVAL_MS + 1, maxRenders: 1 });
+    expect((await imageCharges(user)).filter((charge) => charge.reference.startsWith(`rss:${item.id}:`))).toHaveLength(3);
+    await call(user, `/api/rss/deleteRSSFeed/${feed.id}`, "DELETE");
+  });
+
   it("stores a source that cannot be read in plain words, and clears it once the source reads", async () => {
     const feed = await newFeed(user, profile, { sourceUrl: `${testEnv.SANDBOX_URL}/blog-demo/posts/${DEMO_POSTS[0].slug}/missing-feed.xml` });
     const check = await call(user, `/api/rss/checkRSSFeed/${feed.id}`, "POST", {});
