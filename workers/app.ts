@@ -34,10 +34,13 @@ export default {
         if (keys + renders > 0) console.log(`cron: forgot ${keys} idempotency key(s), deleted ${renders} unpaid render(s)`);
       }),
     );
-    ctx.waitUntil(
-      sweepRssFeeds(env, controller.scheduledTime).then(({ checked, added, paused }) => {
-        if (checked > 0) console.log(`cron: checked ${checked} RSS feed(s), ${added} new pin(s), ${paused} paused for credits`);
-      }),
-    );
+    // Awaited rather than left to waitUntil: drawing a feed's pins takes tens of seconds, longer than
+    // work left behind a finished event is allowed to run (decision 044).
+    try {
+      const { checked, added, paused } = await sweepRssFeeds(env, controller.scheduledTime);
+      if (checked > 0) console.log(`cron: checked ${checked} RSS feed(s), ${added} new pin(s), ${paused} paused for credits`);
+    } catch (error) {
+      console.error("cron: the RSS feed sweep failed", error);
+    }
   },
 } satisfies ExportedHandler<Env>;
