@@ -1,7 +1,9 @@
+import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { XMLParser } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RSS_FIRST_CHECK_POSTS, RSS_ITEMS_PER_DAY, RSS_PAUSED_FOR_CREDITS } from "../../contracts/rss.ts";
 import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";
+import worker from "../../workers/app.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
 import { checkRssFeed, RSS_CHECK_INTERVAL_MS, sweepRssFeeds } from "../../workers/services/rss-checks.ts";
 import { bearer, json, outboxFor, signUpUser, type TestUser } from "./accounts-support.ts";
@@ -261,6 +263,17 @@ describe("checking a feed's source", () => {
     // Checked again: the same post is not rewritten or charged again.
     await checkRssFeed(testEnv, feed.id, { now: now + RSS_CHECK_INTERVAL_MS + 1, maxRenders: 1 });
     expect((await imageCharges(user)).filter((charge) => charge.reference.startsWith(`rss:${item.id}:`))).toHaveLength(3);
+    await call(user, `/api/rss/deleteRSSFeed/${feed.id}`, "DELETE");
+  });
+
+  it("is swept by the worker's */5 cron", async () => {
+    const feed = await newFeed(user, profile, { sourceUrl: `${testEnv.SANDBOX_URL}/blog-demo/no-feed-here.xml` });
+    await parkOtherFeeds([feed.id]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }), testEnv, ctx);
+    await waitOnExecutionContext(ctx);
+    const shown = (await read(await call(user, "/api/rss/getRSSFeeds"))).rssFeeds.find((f: { id: string }) => f.id === feed.id);
+    expect(shown.lastError).toBe("The feed answered 404 (not found).");
     await call(user, `/api/rss/deleteRSSFeed/${feed.id}`, "DELETE");
   });
 
