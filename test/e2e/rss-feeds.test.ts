@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { RSS_FIRST_CHECK_POSTS } from "../../contracts/rss.ts";
 import { signUpVerified } from "./support/accounts.ts";
 import { redeemStarterCode } from "./support/admin.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
+import { overflowing } from "./support/layout.ts";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
 import { BOARD, connectProfile, uniquePinterestUsername } from "./support/pinterest.ts";
 
@@ -79,6 +81,16 @@ describe("/pinterest-rss-feeds", () => {
     expect(parsed.rss.channel.item).toHaveLength(RSS_FIRST_CHECK_POSTS);
     const shown = await pins.evaluateAll((images) => images.map((image) => (image as HTMLImageElement).src));
     expect(new Set(parsed.rss.channel.item.map((item: { enclosure: { "@url": string } }) => item.enclosure["@url"]))).toEqual(new Set(shown));
+
+    // The page with a feed, its pins and its form open passes axe, on a desk and on a phone, and fits a phone.
+    await card.getByRole("button", { name: "Edit" }).click();
+    await card.getByRole("region", { name: "Edit Linen & Lark" }).locator('.board-fields[aria-busy="false"]').waitFor();
+    const found = await seriousAxeViolations(page, "/pinterest-rss-feeds (a feed with pins, editing)");
+    await page.setViewportSize({ width: 390, height: 844 });
+    found.push(...(await seriousAxeViolations(page, "/pinterest-rss-feeds on a phone")));
+    expect(found.join("\n"), "serious or critical axe violations").toBe("");
+    expect(await overflowing(page)).toEqual([]);
+    await card.getByRole("button", { name: "Cancel" }).click();
 
     // Switched off, it says so.
     await card.getByRole("switch", { name: "Feed on" }).uncheck();
