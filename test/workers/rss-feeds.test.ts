@@ -266,6 +266,18 @@ describe("checking a feed's source", () => {
     await call(user, `/api/rss/deleteRSSFeed/${feed.id}`, "DELETE");
   });
 
+  it("reads a sitemap's posts as well, each page read for its title, description and pictures", async () => {
+    const feed = await newFeed(user, profile, { sourceUrl: `${testEnv.SANDBOX_URL}/blog-demo/sitemap.xml`, sourceKind: "sitemap" });
+    expect(await checkRssFeed(testEnv, feed.id, { maxRenders: 1 })).toMatchObject({ added: 1, failed: 0, waiting: RSS_FIRST_CHECK_POSTS - 1, error: null });
+    const [item] = (await read(await call(user, `/api/rss/getRSSFeedItems/${feed.id}`))).items;
+    const post = DEMO_POSTS.find((candidate) => item.link === `${testEnv.SANDBOX_URL}/blog-demo/posts/${candidate.slug}`);
+    expect(post, item.link).toBeDefined();
+    expect(item).toMatchObject({ status: "ready", title: post!.title, creditsCharged: 1 });
+    expect(item.description.length).toBeGreaterThan(20);
+    expect(item.imageUrl).toMatch(/\.jpeg$/);
+    await call(user, `/api/rss/deleteRSSFeed/${feed.id}`, "DELETE");
+  });
+
   it("is swept by the worker's */5 cron", async () => {
     const feed = await newFeed(user, profile, { sourceUrl: `${testEnv.SANDBOX_URL}/blog-demo/no-feed-here.xml` });
     await parkOtherFeeds([feed.id]);
