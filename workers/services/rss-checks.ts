@@ -17,7 +17,7 @@ import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import { getSitemapPostURLs, scrapeFeed, scrapeWebsite } from "../scrape/sources.ts";
 import type { User } from "./accounts.ts";
-import { consumeCredits, OutOfCredits, requireCredits } from "./credits.ts";
+import { consumeCredits, OutOfCredits, requireCredits, reverseCredits } from "./credits.ts";
 import { rssFeedPausedEmail } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
 import { pictureSourceFor } from "./pin-images.ts";
@@ -251,7 +251,12 @@ async function drawPost(env: Env, feed: FeedRow, drawing: Drawing, itemId: strin
     )
       .bind(itemId, generated.title.slice(0, 500), generated.description.slice(0, 2000), generated.url || post.key, key, jpeg.byteLength, credits, now)
       .first();
-    if (!done) await env.MEDIA.delete(key);
+    if (!done) {
+      // The feed was deleted while the pin was drawn: nothing to serve it in, so nothing to pay for.
+      await env.MEDIA.delete(key);
+      await reverseCredits(env, owner.id, `rss:${itemId}:image`, "RSS feed deleted while its pin was drawn");
+      return { outcome: "failed" };
+    }
     return { outcome: "ready", credits };
   } catch (error) {
     if (error instanceof OutOfCredits) {
