@@ -274,7 +274,7 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
           <li>Claim your blog's website if you have not: Settings → Claimed accounts → Websites → Claim, then add the meta tag or file Pinterest gives you to your blog.</li>
           <li>Open Settings → Bulk create Pins, and choose Connect RSS feed (Auto-publish).</li>
           <li>Paste the public feed address above, choose the board {feed.boardName}, and save.</li>
-          <li>Pinterest reads the feed about once a day and publishes its new pins, up to {RSS_ITEMS_PER_DAY} a day. Pins already in the feed when you connect it are published too.</li>
+          <li>Pinterest then reads the feed on its own (about once a day) and publishes its new pins to that board, up to {RSS_ITEMS_PER_DAY} a day.</li>
         </ol>
       </details>
 
