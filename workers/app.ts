@@ -5,6 +5,7 @@ import { app } from "./router.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
+import { sweepRssFeeds } from "./services/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 import { sweepShopifyCharges } from "./services/shopify-billing.ts";
 import { sweepTrendAlerts } from "./services/trend-alerts.ts";
@@ -45,5 +46,13 @@ export default {
         if (checked > 0) console.log(`cron: checked ${checked} trend alert(s), e-mailed ${emailed} digest(s), ${failed} failed`);
       }),
     );
+    // Awaited rather than left to waitUntil: drawing a feed's pins takes tens of seconds, longer than
+    // work left behind a finished event is allowed to run (decision 044).
+    try {
+      const { checked, added, paused } = await sweepRssFeeds(env, controller.scheduledTime);
+      if (checked > 0) console.log(`cron: checked ${checked} RSS feed(s), ${added} new pin(s), ${paused} paused for credits`);
+    } catch (error) {
+      console.error("cron: the RSS feed sweep failed", error);
+    }
   },
 } satisfies ExportedHandler<Env>;

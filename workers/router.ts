@@ -23,6 +23,7 @@ import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
 import { referralsApi } from "./api/referrals.ts";
+import { rssApi } from "./api/rss.ts";
 import { tracking } from "./api/tracking.ts";
 import { videoApi as videoPins } from "./api/video.ts";
 import { mediaApi } from "./api/media.ts";
@@ -76,6 +77,7 @@ api.route("/", contentApi);
 api.route("/", contactApi);
 api.route("/", keywordsApi);
 api.route("/", trendAlertsApi);
+api.route("/", rssApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

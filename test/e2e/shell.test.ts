@@ -331,7 +331,9 @@ describe("the help centre and legal pages", () => {
     }
     // The footer links only to pages that exist: each answers 200 (the not-found page answers 404).
     const hrefs = await footer.getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("href")));
-    expect(hrefs).toEqual(expect.arrayContaining(["/blog", "/page/about", "/contact", "/pinterest-mini-course", "/savings-calculator"]));
+    expect(hrefs).toEqual(
+      expect.arrayContaining(["/blog", "/page/about", "/contact", "/pinterest-mini-course", "/savings-calculator", "/pinterest-keyword-research-tool", "/pinterest-trend-alerts", "/pinterest-catalogs", "/pinterest-rss-feeds"]),
+    );
     for (const href of hrefs) {
       expect((await fetch(new URL(String(href), appUrl()), { redirect: "manual" })).status, String(href)).toBe(200);
     }

@@ -242,6 +242,19 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const charge = await subscribeShopify(p.user, "starter-monthly", p.shop);
     return { values: { id: charge.chargeId }, marks: [charge.gid, p.shop] };
   },
+  async rssFeed(p) {
+    // A source that answers 404: "Check now" answers at once (the error is kept on the feed) instead of drawing pins.
+    const name = p.mark("rss feed");
+    const profile = profileOf(p);
+    const { rssFeed } = await p.ok(201, "/api/rss/createRSSFeed", {
+      name,
+      sourceUrl: `${testEnv.SANDBOX_URL}/blog-demo/no-feed-here.xml`,
+      pinterestProfileUsername: profile.username,
+      boardId: profile.boards[0]!.id,
+      boardName: profile.boards[0]!.name,
+    });
+    return { values: { id: rssFeed.id }, marks: [rssFeed.id, name, rssFeed.publicUrl.split("/").at(-1)] };
+  },
 };
 
 /** Things that are only ever listed (no route takes them by id): made too, so the lists have something of A's to leak. */

@@ -29,7 +29,8 @@ export type ResourceKind =
   | "videoJob"
   | "catalog"
   | "catalogItem"
-  | "trendAlert";
+  | "trendAlert"
+  | "rssFeed";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -354,6 +355,27 @@ export const ROUTES: Record<string, RouteExample> = {
     params: { file: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA.csv" },
     notOwned: { file: "a catalog's published feed file: public by design for Pinterest to download, named by an unguessable token" },
   },
+  // RSS feeds for Pinterest's auto-publish (issue 18, decision 044).
+  "GET /api/rss/feed/:token": { public: true, params: { token: "A".repeat(43) }, notOwned: { token: "a feed's public address: Pinterest reads it by design" } },
+  "GET /api/rss/getRSSFeeds": { listsOwn: true },
+  "POST /api/rss/createRSSFeed": {
+    body: { sourceUrl: "https://linen.example/feed.xml", pinterestProfileUsername: "someone", boardId: "1234567890", boardName: "Table", designSettings: { templateIds: ["t1"] } },
+    owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" },
+    alsoOwns: [{ kind: "template", field: "designSettings.templateIds.0" }],
+  },
+  "PATCH /api/rss/updateRSSFeed/:id": {
+    params: { id: "f1" },
+    body: { name: "Renamed feed", pinterestProfileUsername: "someone", designSettings: { templateIds: ["t1"] } },
+    owns: { kind: "rssFeed", param: "id" },
+    alsoOwns: [
+      { kind: "pinterestProfile", field: "pinterestProfileUsername" },
+      { kind: "template", field: "designSettings.templateIds.0" },
+    ],
+  },
+  "DELETE /api/rss/deleteRSSFeed/:id": { params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
+  "GET /api/rss/getRSSFeedDesignSettings/:id": { params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
+  "GET /api/rss/getRSSFeedItems/:id": { params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
+  "POST /api/rss/checkRSSFeed/:id": { slow: true, params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
 };
 
 /**

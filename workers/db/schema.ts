@@ -928,3 +928,79 @@ export const trendAlertEmails = sqliteTable(
   },
   (t) => [index("trend_alert_emails_user").on(t.userId, t.sentAt)],
 );
+
+/**
+ * RSS feeds for Pinterest's auto-publish (issue 18, docs/decisions/044): a
+ * user's blog feed or sitemap (`sourceUrl`) turned into an RSS 2.0 feed of
+ * designed pins, served publicly under `publicToken`. The board is where the
+ * user points Pinterest's auto-publish; `pausedReason` "credits" stops the
+ * cron until the user has credits again.
+ */
+export const rssFeeds = sqliteTable(
+  "rss_feeds",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    sourceUrl: text("source_url").notNull(),
+    sourceKind: text("source_kind", { enum: ["feed", "sitemap"] }).notNull(),
+    pinterestUsername: text("pinterest_username").notNull(),
+    boardId: text("board_id").notNull(),
+    boardName: text("board_name").notNull(),
+    designSettings: text("design_settings", { mode: "json" }).notNull(),
+    isEnabled: integer("is_enabled", { mode: "boolean" }).notNull().default(true),
+    pausedReason: text("paused_reason", { enum: ["credits"] }),
+    pausedAt: integer("paused_at"),
+    pauseEmailSentAt: integer("pause_email_sent_at"),
+    publicToken: text("public_token").notNull(),
+    lastCheckedAt: integer("last_checked_at"),
+    lastError: text("last_error"),
+    lastErrorAt: integer("last_error_at"),
+    /** A check under way holds the feed until then (a lease: a crashed check is taken over after it). */
+    checkingUntil: integer("checking_until"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("rss_feeds_public_token").on(t.publicToken),
+    index("rss_feeds_user").on(t.userId, t.createdAt),
+    index("rss_feeds_due").on(t.isEnabled, t.lastCheckedAt),
+  ],
+);
+
+/**
+ * One source post of an RSS feed (unique per feed and post): pending while
+ * its pin renders, ready once rendered and charged (then it is in the public
+ * feed), skipped for posts older than the feed's start, failed with an error.
+ */
+export const rssFeedItems = sqliteTable(
+  "rss_feed_items",
+  {
+    id: text("id").primaryKey(),
+    feedId: text("feed_id")
+      .notNull()
+      .references(() => rssFeeds.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The post's address: what makes it the same post on every check. */
+    sourceKey: text("source_key").notNull(),
+    status: text("status", { enum: ["pending", "ready", "skipped", "failed"] }).notNull(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    link: text("link").notNull(),
+    imageKey: text("image_key"),
+    imageBytes: integer("image_bytes"),
+    creditsCharged: real("credits_charged").notNull().default(0),
+    chargedAt: integer("charged_at"),
+    claimedUntil: integer("claimed_until"),
+    error: text("error"),
+    /** When the source says the post was published. */
+    postedAt: integer("posted_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("rss_feed_items_feed_source").on(t.feedId, t.sourceKey), index("rss_feed_items_feed_created").on(t.feedId, t.createdAt)],
+);

@@ -167,3 +167,19 @@ ${button({ label: "Manage my trend alerts", url: links.alertsPage })}
     headers: { "List-Unsubscribe": `<${links.oneClickUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };
 }
+
+/** An RSS feed stopped because its owner ran out of pin credits (sent once per pause). */
+export function rssFeedPausedEmail(to: string, firstName: string, feedName: string, link: string): OutgoingEmail {
+  const subject = `Your RSS feed "${feedName}" is paused`;
+  const lines = [
+    `Hi ${firstName},`,
+    `Your RSS feed "${feedName}" is paused because you ran out of pin credits for this month, so new posts of your blog do not get pins in it for now. The pins already in the feed stay there.`,
+    "Once you have credits again (upgrade your plan, or wait for next month's credits), switch the feed back on and its new posts get pins again.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nOpen your RSS feeds: ${link}`,
+    html: layout(subject, lines, { label: "Open my RSS feeds", url: link }),
+  };
+}

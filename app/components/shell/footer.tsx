@@ -14,7 +14,15 @@ const COLUMNS: FooterColumn[] = [
     links: [
       { to: "/signup", label: "Create a free account" },
       { to: "/onboarding", label: "Onboarding checklist" },
+    ],
+  },
+  {
+    title: "Pinterest tools",
+    links: [
+      { to: "/pinterest-keyword-research-tool", label: "Pinterest keyword research tool" },
+      { to: "/pinterest-trend-alerts", label: "Pinterest trend alerts" },
       { to: "/pinterest-catalogs", label: "Pinterest catalogs" },
+      { to: "/pinterest-rss-feeds", label: "RSS feeds for auto-publish" },
     ],
   },
   {
@@ -26,8 +34,6 @@ const COLUMNS: FooterColumn[] = [
       { to: "/email-signup", label: "Free Pinterest Success plan" },
       { to: "/pinterest-mini-course", label: "Free Pinterest mini-course" },
       { to: "/savings-calculator", label: "Savings calculator" },
-      { to: "/pinterest-keyword-research-tool", label: "Pinterest keyword research tool" },
-      { to: "/pinterest-trend-alerts", label: "Pinterest trend alerts" },
       { to: "/contact", label: "Contact us" },
     ],
   },
