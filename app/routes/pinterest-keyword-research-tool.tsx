@@ -1,6 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useNavigate } from "@remix-run/react";
-import { useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { Link, useNavigate, useSearchParams } from "@remix-run/react";
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
 import { KEYWORD_TRIAL_USED, KeywordResearchQuery, type KeywordResearch } from "../../contracts/keywords.ts";
 import { PINTEREST_TREND_REGION_CODES, PINTEREST_TREND_REGIONS, type PinterestTrendRegion } from "../../contracts/pinterest-trends.ts";
@@ -65,8 +65,28 @@ export default function KeywordResearchPage() {
   const [sending, setSending] = useState(false);
   const resultsHeading = useRef<HTMLHeadingElement>(null);
 
-  const search = async (event: FormEvent) => {
+  // A link with ?keyword=&region= (a trend alert's e-mail) fills the form, and searches at once for a
+  // signed-in user (a visitor's one try is theirs to spend).
+  const [searchParams] = useSearchParams();
+  const linked = useRef(linkedQuery(searchParams));
+  useEffect(() => {
+    const query = linked.current;
+    if (!query) return;
+    setKeyword(query.keyword);
+    setRegion(query.region);
+    if (!user) return;
+    linked.current = null;
+    void runSearch(query.keyword, query.region);
+    // Runs once the user is known; runSearch reads only its arguments and setters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [user]);
+
+  const search = (event: FormEvent) => {
     event.preventDefault();
+    void runSearch(keyword, region);
+  };
+
+  const runSearch = async (keyword: string, region: string) => {
     const parsed = v.safeParse(KeywordResearchQuery, { keyword, region });
     if (!parsed.success) {
       setFieldError(parsed.issues[0].message);
@@ -319,4 +339,10 @@ export default function KeywordResearchPage() {
       </section>
     </main>
   );
+}
+
+/** The search a link asks for (?keyword=&region=), when it is one the form can run. */
+function linkedQuery(params: URLSearchParams): { keyword: string; region: PinterestTrendRegion } | null {
+  const parsed = v.safeParse(KeywordResearchQuery, { keyword: params.get("keyword") ?? "", region: params.get("region") ?? "US" });
+  return parsed.success ? { keyword: parsed.output.keyword, region: parsed.output.region } : null;
 }

@@ -109,11 +109,10 @@ describe("/pinterest-keyword-research-tool", () => {
     expect(await page.getByRole("link", { name: "Sign Up" }).count()).toBeGreaterThan(0);
   });
 
-  it("fits a phone with its results", async () => {
+  it("fits a phone with its results, searched from a link (a trend alert's e-mail) with its keyword and region", async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
     await signUpVerified(page);
-    await open(page);
-    await searchFor(page, "wedding nails", "GB+IE");
+    await page.goto("/pinterest-keyword-research-tool?keyword=wedding+nails&region=GB%2BIE");
     await page.getByRole("heading", { name: /Keywords for .wedding nails. in Great Britain & Ireland/ }).waitFor();
     await page.waitForSelector(".keywords__chart canvas[data-ready=true]");
     expect(await overflowing(page)).toEqual([]);
