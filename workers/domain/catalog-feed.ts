@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import type { CatalogAvailability, CatalogCondition, CatalogItemProblem } from "../../contracts/catalogs.ts";
+import type { CatalogAvailability, CatalogItem, CatalogItemProblem } from "../../contracts/catalogs.ts";
 
 /**
  * A catalog as a Pinterest product feed (docs/decisions/043-pinterest-catalogs.md):
@@ -44,19 +44,7 @@ export type FeedColumn = (typeof FEED_COLUMNS)[number];
 export const REQUIRED_FEED_COLUMNS: readonly FeedColumn[] = ["id", "title", "description", "link", "image_link", "price", "availability"];
 
 /** The fields of an item the feed is made of. */
-export interface FeedItem {
-  id: string;
-  title: string;
-  description: string;
-  link: string;
-  price: string;
-  currency: string;
-  availability: CatalogAvailability;
-  brand: string;
-  condition: CatalogCondition;
-  categories: string[];
-  images: string[];
-}
+export type FeedItem = Omit<CatalogItem, "catalogId" | "problems">;
 
 /** Measured [width, height] per image address; null: it could not be read; absent: not measured yet. */
 export type ImageSizes = Readonly<Record<string, readonly [number, number] | null>>;

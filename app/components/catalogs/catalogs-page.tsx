@@ -32,9 +32,10 @@ import {
 import { formatPrice } from "../../lib/products/chosen-products.ts";
 import { csvFileProblem, parseProductCsv } from "../../lib/products/csv-products.ts";
 import { DialogActions } from "../dialog-actions.tsx";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
+import { ProfileSelect } from "../scheduling/profile-select.tsx";
 
 /** How often the page asks again while Pinterest processes the feed, and for how long. */
 const STATUS_POLL_MS = 2000;
@@ -48,10 +49,7 @@ export function CatalogsPage() {
   const { user } = useAuth();
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>Pinterest catalogs</h1>
-        <LoginPrompt action="build Pinterest catalogs" />
-      </main>
+      <SignInPage title="Pinterest catalogs" action="build Pinterest catalogs" />
     );
   }
   return <Catalogs profiles={user.authorizedPinterestProfiles ?? []} />;
@@ -438,14 +436,13 @@ function CatalogSettings({
         <label className="field__label" htmlFor="catalog-profile">
           Publishes to
         </label>
-        <select id="catalog-profile" className="field__input field__select" value={catalog.pinterestUsername ?? ""} onChange={(event) => onChange({ pinterestUsername: event.target.value })}>
-          <option value="">No Pinterest profile chosen</option>
-          {profiles.map((profile) => (
-            <option key={profile.username} value={profile.username}>
-              {profile.username}
-            </option>
-          ))}
-        </select>
+        <ProfileSelect
+          id="catalog-profile"
+          profiles={profiles}
+          value={catalog.pinterestUsername ?? ""}
+          onChange={(username) => onChange({ pinterestUsername: username })}
+          noneLabel="No Pinterest profile chosen"
+        />
       </div>
       <div className="field catalog-feed">
         <label className="field__label" htmlFor="catalog-feed-url">

@@ -9,7 +9,7 @@ import { ScheduleDialog } from "../scheduling/schedule-dialog.tsx";
 import { usePinterest } from "../scheduling/use-pinterest.tsx";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { CreditsPanel } from "../shell/credits-meter.tsx";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { DesignDrawer } from "./design-drawer.tsx";
@@ -44,10 +44,7 @@ export function GeneratorPage() {
   const { user } = useAuth();
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>Pin generator</h1>
-        <LoginPrompt action="generate pins" />
-      </main>
+      <SignInPage title="Pin generator" action="generate pins" />
     );
   }
   if (!user.isEmailVerified) {

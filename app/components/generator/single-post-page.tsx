@@ -7,7 +7,7 @@ import type { Template } from "../../../contracts/template.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { fetchDesignProfiles, fetchDraft, fetchDrafts, fetchLatestDraft, reasonOf, updateDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
 import { draftPosts, localDateTimeName } from "../../lib/generator/drafts.ts";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { fetchStandardTemplates } from "../templates/template-requests.ts";
@@ -62,10 +62,7 @@ export function SinglePostPage({ testView = false }: { testView?: boolean }) {
   const heading = testView ? "Pin (test view)" : "Pin";
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>{heading}</h1>
-        <LoginPrompt action="see your pins" />
-      </main>
+      <SignInPage title={heading} action="see your pins" />
     );
   }
   if (!postId) {

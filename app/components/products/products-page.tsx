@@ -11,7 +11,7 @@ import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
 import { ListingsModel, pageCount, SEARCH_DEBOUNCE_MS } from "../../lib/shops/listings-model.ts";
 import { DialogActions } from "../dialog-actions.tsx";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { CatalogSection } from "./catalog-section.tsx";
@@ -25,10 +25,7 @@ export function ProductsPage() {
   const { user } = useAuth();
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>Products</h1>
-        <LoginPrompt action="turn your shop's products into pins" />
-      </main>
+      <SignInPage title="Products" action="turn your shop's products into pins" />
     );
   }
   return <Products />;

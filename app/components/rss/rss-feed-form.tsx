@@ -1,3 +1,4 @@
+
 import { useEffect, useId, useState } from "react";
 import { AI_LANGUAGES, AI_TONES, type RgbaColor } from "../../../contracts/design-settings.ts";
 import { defaultRssDesignSettings, MAX_RSS_TEMPLATES, type RssDesignSettings, type RssFeed, type RssSourceKind } from "../../../contracts/rss.ts";
@@ -5,6 +6,7 @@ import type { Template } from "../../../contracts/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { BoardFields, type BoardChoice } from "../scheduling/board-fields.tsx";
+import { ProfileSelect } from "../scheduling/profile-select.tsx";
 import { failureText, type Pinterest } from "../scheduling/use-pinterest.tsx";
 import { Spinner } from "../spinner.tsx";
 import { fetchFavoriteTemplates, fetchUserTemplates } from "../templates/template-requests.ts";
@@ -157,18 +159,12 @@ export function RssFeedForm({
             <label className="field__label" htmlFor={`${id}-profile`}>
               Pinterest profile
             </label>
-            <select
+            <ProfileSelect
               id={`${id}-profile`}
-              className="field__input field__select"
+              profiles={profiles}
               value={draft.pinterestProfileUsername}
-              onChange={(event) => setDraft({ ...draft, pinterestProfileUsername: event.target.value, board: { boardId: "", boardName: "", sectionId: null } })}
-            >
-              {profiles.map((profile) => (
-                <option key={profile.username} value={profile.username}>
-                  {profile.username}
-                </option>
-              ))}
-            </select>
+              onChange={(username) => setDraft({ ...draft, pinterestProfileUsername: username, board: { boardId: "", boardName: "", sectionId: null } })}
+            />
           </div>
         ) : (
           <p className="muted">Pinterest profile: {draft.pinterestProfileUsername}</p>

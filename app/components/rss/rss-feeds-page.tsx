@@ -7,7 +7,7 @@ import { checkRssFeed, createRssFeed, deleteRssFeed, fetchRssFeedItems, fetchRss
 import { DialogActions } from "../dialog-actions.tsx";
 import { LoadStatus } from "../load-status.tsx";
 import { failureText, usePinterest, type Pinterest } from "../scheduling/use-pinterest.tsx";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { draftOf, RssFeedForm, type RssFeedDraft } from "./rss-feed-form.tsx";
@@ -17,10 +17,7 @@ export function RssFeedsPage() {
   const { user } = useAuth();
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>Pinterest RSS feeds</h1>
-        <LoginPrompt action="create RSS feeds that Pinterest publishes as pins" />
-      </main>
+      <SignInPage title="Pinterest RSS feeds" action="create RSS feeds that Pinterest publishes as pins" />
     );
   }
   return <RssFeeds />;

@@ -3,7 +3,7 @@ import type { PinHistoryItem, PinHistoryState } from "../../../contracts/schedul
 import { useAuth } from "../../lib/auth.tsx";
 import { getPinHistory, nextPinHistoryCursor, type PinHistoryCursor } from "../../lib/pinterest/scheduling-api.ts";
 import { formatInZone, GMT, timeZoneLabel } from "../../lib/pinterest/times.ts";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { Spinner } from "../spinner.tsx";
 import { failureText } from "./use-pinterest.tsx";
 
@@ -36,10 +36,7 @@ export function PinHistoryPage() {
   const { user } = useAuth();
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>Pin history</h1>
-        <LoginPrompt action="see your pin history" />
-      </main>
+      <SignInPage title="Pin history" action="see your pin history" />
     );
   }
   return <PinHistory />;

@@ -9,6 +9,7 @@ import { Spinner } from "../spinner.tsx";
 import { BoardFields, type BoardChoice } from "./board-fields.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
+import { ProfileSelect } from "./profile-select.tsx";
 
 const NO_BOARD: BoardChoice = { boardId: "", boardName: "", sectionId: null };
 
@@ -132,21 +133,15 @@ export function ScheduleDialog({
                   <label className="field__label" htmlFor={`${id}-profile`}>
                     Pinterest profile
                   </label>
-                  <select
+                  <ProfileSelect
                     id={`${id}-profile`}
-                    className="field__input field__select"
+                    profiles={profiles}
                     value={username}
-                    onChange={(event) => {
-                      setUsername(event.target.value);
+                    onChange={(chosen) => {
+                      setUsername(chosen);
                       setBoard(NO_BOARD);
                     }}
-                  >
-                    {profiles.map((profile) => (
-                      <option key={profile.username} value={profile.username}>
-                        {profile.username}
-                      </option>
-                    ))}
-                  </select>
+                  />
                 </div>
               ) : (
                 <p className="dialog__text">

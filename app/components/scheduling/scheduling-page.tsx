@@ -6,7 +6,7 @@ import { useAuth } from "../../lib/auth.tsx";
 import { pinsOnDay } from "../../lib/pinterest/calendar.ts";
 import { oauthOutcome, withoutOauthOutcome } from "../../lib/pinterest/connection.ts";
 import { GMT } from "../../lib/pinterest/times.ts";
-import { LoginPrompt } from "../shell/login-prompt.tsx";
+import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { CalendarPanel, dayLabel } from "./calendar-panel.tsx";
@@ -25,10 +25,7 @@ export function SchedulingPage() {
   const { user } = useAuth();
   if (!user) {
     return (
-      <main className="page page--narrow">
-        <h1>Scheduling</h1>
-        <LoginPrompt action="edit scheduling settings" />
-      </main>
+      <SignInPage title="Scheduling" action="edit scheduling settings" />
     );
   }
   return <Scheduling />;

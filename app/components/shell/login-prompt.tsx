@@ -22,3 +22,13 @@ export function LoginPrompt({ action }: { action: string }) {
     </section>
   );
 }
+
+/** A page that needs an account, as a logged-out visitor sees it: its title and the prompt. */
+export function SignInPage({ title, action }: { title: string; action: string }) {
+  return (
+    <main className="page page--narrow">
+      <h1>{title}</h1>
+      <LoginPrompt action={action} />
+    </main>
+  );
+}
