@@ -81,7 +81,8 @@ export interface Stack {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const quiet = options.quiet ?? false;
   const persistTo = options.persistTo ?? join(ROOT, ".wrangler", "state");
-  if (options.build ?? true) await run("npm", ["run", "build"], { quiet });
+  // A production build whoever starts the stack: under vitest NODE_ENV is "test", and Vite would keep it, building React's development code.
+  if (options.build ?? true) await run("npm", ["run", "build"], { quiet, env: { NODE_ENV: "production" } });
   else if (!existsSync(join(ROOT, "build", "server", "index.js"))) throw new Error("The app is not built: run `npm run build` first.");
 
   await prepareDatabase(persistTo, quiet);

@@ -29,6 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     {
       canonical: canonicalUrl(env.APP_URL, "/"),
       ogImage: canonicalUrl(env.APP_URL, "/og-image.png"),
+      // From the loader, not imported: the page's client code then carries nothing of the render services.
+      ogSize: { width: OG_WIDTH, height: OG_HEIGHT },
       examples,
       parity,
       plans: monthly.map((plan) => ({
@@ -59,8 +61,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
     ? [{ tagName: "link", rel: "preload", as: "image", href: data.examples[1].src, imageSrcSet: data.examples[1].srcSet, imageSizes: HERO_SIZES, fetchpriority: "high" }]
     : []),
   { property: "og:image:type", content: "image/png" },
-  { property: "og:image:width", content: String(OG_WIDTH) },
-  { property: "og:image:height", content: String(OG_HEIGHT) },
+  ...(data ? [{ property: "og:image:width", content: String(data.ogSize.width) }, { property: "og:image:height", content: String(data.ogSize.height) }] : []),
 ];
 
 /** The hero pins' displayed width, for the browser's choice among their widths. */
