@@ -101,17 +101,22 @@ export async function fullLogout() {
 
 /** fetch for our API: bearer header, one refresh-and-retry on 403, version notice. */
 export async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  let sentIdToken: string | null = null;
   const send = () => {
     const headers = new Headers(init.headers);
     const tokens = storedTokens();
+    sentIdToken = tokens?.idToken ?? null;
     if (tokens && !headers.has("authorization")) headers.set("authorization", `Bearer ${tokens.idToken}`);
     if (init.body && typeof init.body === "string" && !headers.has("content-type")) headers.set("content-type", "application/json");
     return fetch(path, { ...init, headers, credentials: "same-origin" });
   };
   let response = await send();
   noticeVersion(response);
-  if (response.status === 403 && storedTokens()) {
-    if (await refreshTokens()) {
+  const stored = storedTokens();
+  if (response.status === 403 && stored) {
+    // Refreshed meanwhile (this tab or another) since the call was sent: retry with the new token
+    // rather than spend the new refresh token on a second refresh.
+    if (stored.idToken !== sentIdToken || (await refreshTokens())) {
       response = await send();
       noticeVersion(response);
     }

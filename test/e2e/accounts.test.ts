@@ -38,6 +38,9 @@ async function signUp(page: Page, overrides: { firstName?: string; lastName?: st
 
 /** Ends the session the way the app does: the server session and the stored tokens. */
 async function logOutInBrowser(page: Page) {
+  // Behind the page's back: first let its own first reads finish (the navbar's credits are the last,
+  // loaded after hydration), or one answers 403 for the session ended under it.
+  await page.getByTestId("nav-credits").first().waitFor();
   await page.evaluate(async () => {
     await fetch("/api/logout", { method: "POST" });
     localStorage.removeItem("FBIdToken");
