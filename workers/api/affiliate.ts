@@ -9,7 +9,7 @@ import {
   SaveWiseTagBody,
   SetUserAffiliateIdBody,
 } from "../../contracts/affiliate.ts";
-import { requestMeta, requireUser } from "../auth/middleware.ts";
+import { adminOnly, requestMeta, requireUser } from "../auth/middleware.ts";
 import {
   ADMINS_ONLY,
   affiliateData,
@@ -79,11 +79,11 @@ affiliateApi.post("/affiliate/saveWiseTag", requireUser, valid("json", SaveWiseT
   c.json(await saveWiseTag(c.env, c.var.auth.user, c.req.valid("json").wiseTag)),
 );
 
-const adminOnly = async (c: Context<AppBindings>, next: () => Promise<void>) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, ADMINS_ONLY));
+const payoutAdmins = adminOnly(ADMINS_ONLY);
 
-affiliateApi.get("/admin/affiliatePayouts", requireUser, adminOnly, async (c) => c.json(await affiliatePayoutReport(c.env, c.var.auth.user)));
+affiliateApi.get("/admin/affiliatePayouts", requireUser, payoutAdmins, async (c) => c.json(await affiliatePayoutReport(c.env, c.var.auth.user)));
 
-affiliateApi.post("/admin/affiliatePayouts/markPaid", requireUser, adminOnly, valid("json", MarkAffiliatePayoutPaidBody), async (c) =>
+affiliateApi.post("/admin/affiliatePayouts/markPaid", requireUser, payoutAdmins, valid("json", MarkAffiliatePayoutPaidBody), async (c) =>
   c.json(await markAffiliatePayoutPaid(c.env, c.var.auth.user, c.req.valid("json"))),
 );
 

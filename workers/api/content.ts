@@ -1,6 +1,5 @@
-import type { Context } from "hono";
 import { CONTENT_ADMINS_ONLY, ContentIdParam, ContentInput, ContentListQuery, ContentSlugParam, PreviewContentBody, PublishContentBody } from "../../contracts/content.ts";
-import { requireUser } from "../auth/middleware.ts";
+import { adminOnly, requireUser } from "../auth/middleware.ts";
 import { purgePages } from "../http/page-cache.ts";
 import type { Env } from "../env.ts";
 import {
@@ -16,8 +15,7 @@ import {
   setPublished,
   updateContent,
 } from "../services/content.ts";
-import { apiError } from "./errors.ts";
-import { router, type AppBindings } from "./hono.ts";
+import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
 /**
@@ -40,34 +38,34 @@ async function purgeShowing(env: Env, ...touched: { kind: "post" | "page"; slug:
   await purgePages(env, await addressesShowing(env, touched));
 }
 
-const adminOnly = async (c: Context<AppBindings>, next: () => Promise<void>) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, CONTENT_ADMINS_ONLY));
+const contentAdmins = adminOnly(CONTENT_ADMINS_ONLY);
 
-contentApi.get("/admin/content", requireUser, adminOnly, valid("query", ContentListQuery), async (c) =>
+contentApi.get("/admin/content", requireUser, contentAdmins, valid("query", ContentListQuery), async (c) =>
   c.json({ entries: await listContent(c.env, c.req.valid("query").kind) }),
 );
 
-contentApi.post("/admin/content/preview", requireUser, adminOnly, valid("json", PreviewContentBody), async (c) =>
+contentApi.post("/admin/content/preview", requireUser, contentAdmins, valid("json", PreviewContentBody), async (c) =>
   c.json({ html: renderContent(c.env, c.req.valid("json").body) }),
 );
 
-contentApi.post("/admin/content", requireUser, adminOnly, valid("json", ContentInput), async (c) => c.json({ entry: await createContent(c.env, c.req.valid("json")) }));
+contentApi.post("/admin/content", requireUser, contentAdmins, valid("json", ContentInput), async (c) => c.json({ entry: await createContent(c.env, c.req.valid("json")) }));
 
-contentApi.get("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), async (c) => c.json({ entry: await getContent(c.env, c.req.valid("param").id) }));
+contentApi.get("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), async (c) => c.json({ entry: await getContent(c.env, c.req.valid("param").id) }));
 
-contentApi.post("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", ContentInput), async (c) => {
+contentApi.post("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), valid("json", ContentInput), async (c) => {
   const before = await getContent(c.env, c.req.valid("param").id);
   const entry = await updateContent(c.env, before.id, c.req.valid("json"));
   await purgeShowing(c.env, before, entry);
   return c.json({ entry });
 });
 
-contentApi.post("/admin/content/:id/publish", requireUser, adminOnly, valid("param", ContentIdParam), valid("json", PublishContentBody), async (c) => {
+contentApi.post("/admin/content/:id/publish", requireUser, contentAdmins, valid("param", ContentIdParam), valid("json", PublishContentBody), async (c) => {
   const entry = await setPublished(c.env, c.req.valid("param").id, c.req.valid("json").published);
   await purgeShowing(c.env, entry);
   return c.json({ entry });
 });
 
-contentApi.delete("/admin/content/:id", requireUser, adminOnly, valid("param", ContentIdParam), async (c) => {
+contentApi.delete("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), async (c) => {
   const before = await getContent(c.env, c.req.valid("param").id);
   await deleteContent(c.env, before.id);
   await purgeShowing(c.env, before);

@@ -74,3 +74,10 @@ export const requireSameSiteWhenCookie = createMiddleware<AppBindings>(async (c,
   if (c.req.header("authorization") === undefined && !cameFromOurSite(c)) return apiError(c, 403, NOT_FROM_OUR_SITE);
   return next();
 });
+
+/**
+ * After `requireUser`: lets only admins through (the role column, never the browser's `pgrole`); anyone
+ * else gets a 403 with `message`. Every admin call uses it.
+ */
+export const adminOnly = (message = "Only admins can do this.") =>
+  createMiddleware<AppBindings>(async (c, next) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, message)));

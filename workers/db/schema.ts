@@ -1004,3 +1004,27 @@ export const rssFeedItems = sqliteTable(
   },
   (t) => [uniqueIndex("rss_feed_items_feed_source").on(t.feedId, t.sourceKey), index("rss_feed_items_feed_created").on(t.feedId, t.createdAt)],
 );
+
+/**
+ * The admin audit log (issue 20): one row per admin action, written in the same batch as the change it
+ * records. `adminEmail` is kept so the row still says who acted after that account is deleted.
+ */
+export const adminAuditLog = sqliteTable(
+  "admin_audit_log",
+  {
+    id: text("id").primaryKey(),
+    adminId: text("admin_id").references(() => users.id, { onDelete: "set null" }),
+    adminEmail: text("admin_email").notNull(),
+    /** What was done, e.g. "credits.grant", "user.role", "user.block", "codes.create", "template.publish". */
+    action: text("action").notNull(),
+    /** What it was done to: "user", "redeem-batch", "template", "content", "payout"... */
+    targetKind: text("target_kind").notNull(),
+    targetId: text("target_id").notNull(),
+    /** One plain sentence for the log's reader. */
+    summary: text("summary").notNull(),
+    before: text("before", { mode: "json" }).$type<unknown>(),
+    after: text("after", { mode: "json" }).$type<unknown>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_audit_log_created").on(t.createdAt), index("admin_audit_log_target").on(t.targetKind, t.targetId, t.createdAt)],
+);
