@@ -9,19 +9,14 @@ import {
   useRouteError,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import appStyles from "./styles/app.css?url";
-import shellStyles from "./styles/shell.css?url";
-import referralStyles from "./styles/referrals.css?url";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteShell } from "./components/shell/site-shell.tsx";
 import { AuthProvider, type RootData } from "./lib/auth.tsx";
+import { InlineStyles } from "./lib/inline-styles.tsx";
 import { useNonce } from "./lib/nonce.tsx";
 import { currentUser, publicEnv } from "./lib/session.server.ts";
 
 export const links: LinksFunction = () => [
-  { rel: "stylesheet", href: appStyles },
-  { rel: "stylesheet", href: shellStyles },
-  { rel: "stylesheet", href: referralStyles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
@@ -42,6 +37,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
+        {/* The site-wide styles (app, shell, referrals, home), inline: decision 056. Route styles follow as links. */}
+        <InlineStyles />
         <Links />
       </head>
       <body>

@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { adjustedPrice } from "../../workers/domain/pricing-parity.ts";
 import { listPlans } from "../../workers/services/lifetime.ts";
@@ -6,9 +6,6 @@ import { examplePins, OG_HEIGHT, OG_WIDTH } from "../../workers/services/showcas
 import { useAuth } from "../lib/auth.tsx";
 import { priceHeaders, priceVaryHeaders, visitorParity } from "../lib/pricing.server.ts";
 import { canonicalUrl, seoMeta } from "../lib/seo.ts";
-import homeStyles from "../styles/home.css?url";
-
-export const links: LinksFunction = () => [{ rel: "stylesheet", href: homeStyles }];
 
 const TITLE = "Pinboard Studio: pins from every post, scheduled for you";
 const DESCRIPTION =

@@ -66,4 +66,28 @@ describe("home page", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
+  it("paints with no stylesheet request (the site's styles are in the page), and keeps them through client-side navigation", async () => {
+    const html = await (await fetch(`${appUrl()}/`)).text();
+    expect(html).not.toMatch(/<link rel="stylesheet"/);
+    expect(html).toMatch(/<style data-site-styles="">:root\{/);
+    // Before any script runs, the page is laid out by its own styles: the hero is a grid, the navbar sticks.
+    const still = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 412, height: 823 } });
+    const stylesheets: string[] = [];
+    still.on("request", (request) => {
+      if (request.resourceType() === "stylesheet") stylesheets.push(request.url());
+    });
+    await still.goto("/");
+    expect(await still.locator("section.hero").evaluate((hero) => getComputedStyle(hero).display)).toBe("grid");
+    expect(await still.locator("header.navbar").evaluate((bar) => getComputedStyle(bar).position)).toBe("sticky");
+    expect(stylesheets).toEqual([]);
+
+    // Hydrated, to /pricing (its own stylesheet) and back home: the site's styles are still there, once.
+    const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
+    await hydrated(page, "/pricing");
+    await page.getByRole("link", { name: "Pinboard Studio" }).first().click();
+    await page.waitForURL((url) => url.pathname === "/");
+    await page.locator("section.hero").waitFor();
+    expect(await page.locator("style[data-site-styles]").count()).toBe(1);
+    expect(await page.locator("section.hero").evaluate((hero) => getComputedStyle(hero).display)).toBe("grid");
+  });
 });

@@ -1,0 +1,10 @@
+const { default: lighthouse } = await import("lighthouse");
+const chromeLauncher = await import("chrome-launcher");
+const path = process.argv[2] ?? "/";
+for (let i = 0; i < 3; i++) await (await fetch(new URL(path, "http://127.0.0.1:8799"))).text();
+const chrome = await chromeLauncher.launch({ chromePath: "/usr/bin/chromium", chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"] });
+const result = await lighthouse(new URL(path, "http://127.0.0.1:8799").toString(), { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] });
+await chrome.kill();
+const a = result!.lhr.audits;
+console.log("perf", result!.lhr.categories.performance.score, "LCP", a["largest-contentful-paint"].numericValue, "FCP", a["first-contentful-paint"].numericValue, "TBT", a["total-blocking-time"].numericValue, "SI", a["speed-index"].numericValue, "CLS", a["cumulative-layout-shift"].numericValue);
+for (const id of ["largest-contentful-paint-element", "render-blocking-insight"]) if (a[id]) console.log(id, JSON.stringify(a[id].details)?.slice(0, 1500));
