@@ -6,7 +6,7 @@ import type { Template } from "../../../contracts/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { BoardFields, type BoardChoice } from "../scheduling/board-fields.tsx";
-import { ProfileSelect } from "../scheduling/profile-select.tsx";
+import { ProfileField } from "../scheduling/profile-select.tsx";
 import { failureText, type Pinterest } from "../scheduling/use-pinterest.tsx";
 import { Spinner } from "../spinner.tsx";
 import { fetchFavoriteTemplates, fetchUserTemplates } from "../templates/template-requests.ts";
@@ -155,17 +155,12 @@ export function RssFeedForm({
       <fieldset className="rss-form__group">
         <legend>Where Pinterest publishes</legend>
         {profiles.length > 1 ? (
-          <div className="field">
-            <label className="field__label" htmlFor={`${id}-profile`}>
-              Pinterest profile
-            </label>
-            <ProfileSelect
-              id={`${id}-profile`}
-              profiles={profiles}
-              value={draft.pinterestProfileUsername}
-              onChange={(username) => setDraft({ ...draft, pinterestProfileUsername: username, board: { boardId: "", boardName: "", sectionId: null } })}
-            />
-          </div>
+          <ProfileField
+            id={`${id}-profile`}
+            profiles={profiles}
+            value={draft.pinterestProfileUsername}
+            onChange={(username) => setDraft({ ...draft, pinterestProfileUsername: username, board: { boardId: "", boardName: "", sectionId: null } })}
+          />
         ) : (
           <p className="muted">Pinterest profile: {draft.pinterestProfileUsername}</p>
         )}

@@ -24,3 +24,15 @@ export function ProfileSelect({
     </select>
   );
 }
+
+/** The labelled field around a ProfileSelect: "Pinterest profile" and the choice. */
+export function ProfileField(props: Parameters<typeof ProfileSelect>[0]) {
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={props.id}>
+        Pinterest profile
+      </label>
+      <ProfileSelect {...props} />
+    </div>
+  );
+}

@@ -9,7 +9,7 @@ import { Spinner } from "../spinner.tsx";
 import { BoardFields, type BoardChoice } from "./board-fields.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
-import { ProfileSelect } from "./profile-select.tsx";
+import { ProfileField } from "./profile-select.tsx";
 
 const NO_BOARD: BoardChoice = { boardId: "", boardName: "", sectionId: null };
 
@@ -129,20 +129,15 @@ export function ScheduleDialog({
           ) : (
             <form onSubmit={submit} noValidate>
               {profiles.length > 1 ? (
-                <div className="field">
-                  <label className="field__label" htmlFor={`${id}-profile`}>
-                    Pinterest profile
-                  </label>
-                  <ProfileSelect
-                    id={`${id}-profile`}
-                    profiles={profiles}
-                    value={username}
-                    onChange={(chosen) => {
-                      setUsername(chosen);
-                      setBoard(NO_BOARD);
-                    }}
-                  />
-                </div>
+                <ProfileField
+                  id={`${id}-profile`}
+                  profiles={profiles}
+                  value={username}
+                  onChange={(chosen) => {
+                    setUsername(chosen);
+                    setBoard(NO_BOARD);
+                  }}
+                />
               ) : (
                 <p className="dialog__text">
                   To <strong>{username}</strong>
