@@ -1,5 +1,6 @@
 import { generatePosts, postContent, templatePool } from "../../app/lib/generator/generate.ts";
 import { seededRandom } from "../../app/lib/generator/random.ts";
+import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import type { Post } from "../../contracts/post.ts";
 import type { NewScheduledPin } from "../../contracts/scheduling-api.ts";
 import type { Source } from "../../contracts/scrape.ts";
@@ -8,6 +9,7 @@ import { stableSeed } from "../domain/rss-feeds.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { openDesignProfile } from "./design-settings.ts";
+import { requireCredits } from "./credits.ts";
 import { createDraft } from "./drafts.ts";
 import { ServiceError } from "./errors.ts";
 import { idempotent } from "./idempotency.ts";
@@ -58,7 +60,9 @@ function pinOf(post: Post): WordPressPin {
 
 async function toDraft(env: Env, user: User, input: WordPressPinsBody, posts: Post[]): Promise<WordPressPinsResponse> {
   const name = `WordPress: ${input.title}`.slice(0, 100);
-  const draft = await createDraft(env, user, { posts, name, date: new Date().toISOString().slice(0, 10) });
+  // The draft's date text (the browser sends its local time; the server knows no time zone here, so it says UTC).
+  const date = `${new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date())} UTC`;
+  const draft = await createDraft(env, user, { posts, name, date });
   return {
     destination: "draft",
     pins: posts.map(pinOf),
@@ -69,8 +73,9 @@ async function toDraft(env: Env, user: User, input: WordPressPinsBody, posts: Po
 
 async function toQueue(env: Env, user: User, input: WordPressPinsBody, posts: Post[], requestId: string): Promise<WordPressPinsResponse> {
   const username = input.pinterestProfileUsername!;
-  // Before drawing anything: the profile must be the caller's own.
+  // Before drawing anything: the profile must be the caller's own, and the balance must pay for every pin.
   await ownProfile(env, user, username, "pinterestProfileUsername");
+  await requireCredits(env, user.id, posts.length * CREDIT_COSTS.image);
   const pins: NewScheduledPin[] = [];
   for (const [index, post] of posts.entries()) {
     // Drawn for scheduling: not served until the schedule below charges its credit (pin-renders.ts).
