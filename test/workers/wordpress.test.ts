@@ -134,6 +134,16 @@ describe("the access key", () => {
   });
 });
 
+describe("a deleted account", () => {
+  it("takes its key with it", async () => {
+    const user = await signUpUser();
+    const key = await makeKey(user);
+    expect((await asUser(user, "/api/user/deleteUserAccount", "DELETE")).status).toBe(200);
+    expect((await withKey(key, "/api/wordpress/account")).status).toBe(401);
+    expect(await testEnv.DB.prepare("SELECT count(*) AS n FROM wordpress_access_keys WHERE user_id = ?1").bind(user.userId).first("n")).toBe(0);
+  });
+});
+
 describe("the plugin's post to pins", () => {
   let user: TestUser;
   let key: string;
