@@ -397,7 +397,7 @@ export const ROUTES: Record<string, RouteExample> = {
       url: "https://linen.example/napkins",
       title: "Three folds for linen napkins",
       excerpt: "Simple folds for a dinner table.",
-      images: ["https://linen.example/a.jpg"],
+      images: [],
       destination: "queue",
       pinterestProfileUsername: "someone",
       boardId: "1234567890",
