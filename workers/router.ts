@@ -37,6 +37,7 @@ import type { AppBindings } from "./api/hono.ts";
 import { shopsApi } from "./api/shops.ts";
 import { showcaseRoutes } from "./api/showcase.ts";
 import { wooCommerceApi } from "./api/woocommerce.ts";
+import { wordpressApi } from "./api/wordpress.ts";
 import { etsyApi } from "./api/etsy.ts";
 import { shopifyShopApi } from "./api/shopify-shop.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
@@ -78,6 +79,7 @@ api.route("/", contactApi);
 api.route("/", keywordsApi);
 api.route("/", trendAlertsApi);
 api.route("/", rssApi);
+api.route("/", wordpressApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

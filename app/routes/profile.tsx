@@ -5,6 +5,7 @@ import { DeleteAccount } from "../components/account/delete-account.tsx";
 import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";
 import { ProfilePhoto } from "../components/account/profile-photo.tsx";
 import { ReferralCard } from "../components/referrals/referral-card.tsx";
+import { WordPressKeyCard } from "../components/wordpress/wordpress-key-card.tsx";
 import { ResendVerificationButton } from "../components/auth/email-verification.tsx";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { creditMeter } from "../../workers/domain/credit-meter.ts";
@@ -50,6 +51,7 @@ export default function ProfilePage() {
         <EmailBlock user={user} />
         <PlanBlock user={user} />
         {referralCode ? <ReferralCard inviteLink={inviteLinkFor(origin, referralCode)} referralCode={referralCode} /> : null}
+        <WordPressKeyCard shownKey={user.wordpressAccessKey} />
         <DeleteAccount />
       </div>
     </main>

@@ -52,6 +52,8 @@ interface Owned {
 interface Party {
   label: string;
   user: TestUser;
+  /** The user's WordPress access key, for the routes authenticated by it (RouteExample.wordpressKey). */
+  wordpressKey: string;
   profile: ConnectedProfile;
   resources: Record<ResourceKind, Owned>;
   /** Everything identifying this user and their things. */
@@ -286,8 +288,9 @@ async function makeParty(label: string): Promise<Party> {
   const resources = {} as Record<ResourceKind, Owned>;
   for (const kind of Object.keys(CREATE) as ResourceKind[]) resources[kind] = await CREATE[kind](builder);
   const extra = await listedOnly(builder);
-  const marks = [user.email, user.userId, ...extra, ...Object.values(resources).flatMap((resource) => resource.marks)];
-  return { label, user, profile: profileOf(builder), resources, marks: [...new Set(marks)], shop: builder.shop! };
+  const { key: wordpressKey } = await builder.ok(201, "/api/wordpress/accessKey", {});
+  const marks = [user.email, user.userId, wordpressKey, ...extra, ...Object.values(resources).flatMap((resource) => resource.marks)];
+  return { label, user, wordpressKey, profile: profileOf(builder), resources, marks: [...new Set(marks)], shop: builder.shop! };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,7 +367,8 @@ const OWNING_ROUTES = Object.entries(ROUTES)
   .sort(([a], [b]) => rank(a) - rank(b));
 
 async function send(caller: Party, request: Sent, ip: number) {
-  const headers = bearer(caller.user.tokens, { "cf-connecting-ip": `10.77.${(ip >> 8) & 255}.${ip & 255}` });
+  const address = { "cf-connecting-ip": `10.77.${(ip >> 8) & 255}.${ip & 255}` };
+  const headers = ROUTES[request.key]?.wordpressKey ? { authorization: `Bearer ${caller.wordpressKey}`, ...address } : bearer(caller.user.tokens, address);
   const response = await app(request.path, request.body === undefined ? { method: request.method, headers } : { ...json(request.body, headers), method: request.method });
   const text = await response.text();
   let field: unknown;

@@ -73,6 +73,12 @@ export interface RouteExample {
   notOwned?: Record<string, string>;
   /** Lists only the caller's own things (checked by reading them as the second user). */
   listsOwn?: boolean;
+  /**
+   * Authenticated by the caller's WordPress access key alone (`Authorization: Bearer pbwp_...`,
+   * decision 054), never by a sign-in: the campaigns send the caller's key where they would send
+   * its id token (and the cookie cases, which such a route refuses, as they are).
+   */
+  wordpressKey?: boolean;
 }
 
 const catalogItem = {
@@ -376,6 +382,30 @@ export const ROUTES: Record<string, RouteExample> = {
   "GET /api/rss/getRSSFeedDesignSettings/:id": { params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
   "GET /api/rss/getRSSFeedItems/:id": { params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
   "POST /api/rss/checkRSSFeed/:id": { slow: true, params: { id: "f1" }, owns: { kind: "rssFeed", param: "id" } },
+  // The WordPress hand-off (issue 20, decision 054): the key on /profile (rotating and revoking it would take the
+  // campaign's key away: they get a user of their own), then the plugin's calls, authenticated by the key.
+  "GET /api/wordpress/accessKey": { listsOwn: true },
+  "POST /api/wordpress/accessKey": {},
+  "POST /api/wordpress/accessKey/rotate": { sacrificial: true },
+  "DELETE /api/wordpress/accessKey": { sacrificial: true },
+  "GET /api/wordpress/account": { wordpressKey: true, listsOwn: true },
+  "GET /api/wordpress/boards/:username": { wordpressKey: true, slow: true, params: { username: "someone" }, owns: { kind: "pinterestProfile", param: "username" } },
+  "POST /api/wordpress/pins": {
+    wordpressKey: true,
+    slow: true,
+    body: {
+      url: "https://linen.example/napkins",
+      title: "Three folds for linen napkins",
+      excerpt: "Simple folds for a dinner table.",
+      images: [],
+      destination: "queue",
+      pinterestProfileUsername: "someone",
+      boardId: "1234567890",
+      boardName: "Table",
+      reference: "campaign-wp-0001",
+    },
+    owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" },
+  },
 };
 
 /**

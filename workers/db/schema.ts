@@ -1028,3 +1028,22 @@ export const adminAuditLog = sqliteTable(
   },
   (t) => [index("admin_audit_log_created").on(t.createdAt), index("admin_audit_log_target").on(t.targetKind, t.targetId, t.createdAt)],
 );
+
+/**
+ * A user's WordPress access key (issue 20, docs/decisions/054): at most one per user. Only the
+ * SHA-256 of the key is kept, and its first characters ("pbwp_abcd") for the user to recognise it.
+ * Rotating replaces the hash in place; revoking deletes the row: an old key matches nothing at once.
+ */
+export const wordpressAccessKeys = sqliteTable(
+  "wordpress_access_keys",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    keyHash: text("key_hash").notNull(),
+    keyPrefix: text("key_prefix").notNull(),
+    createdAt: integer("created_at").notNull(),
+    lastUsedAt: integer("last_used_at"),
+  },
+  (t) => [uniqueIndex("wordpress_access_keys_hash").on(t.keyHash)],
+);

@@ -30,6 +30,8 @@ export const RATE_LIMITS = {
   referralInvitesPerUser: { name: "referral-invite:user", limit: 10, windowMs: 24 * 60 * 60_000 },
   /** Contact-page messages from one address: plenty for a person, too few to flood the support inbox. */
   feedbackPerIp: { name: "feedback:ip", limit: 5, windowMs: 60 * 60_000 },
+  /** Calls of the WordPress plugin with one access key (docs/decisions/054): a blog publishing all day stays far below. */
+  wordpressPerKey: { name: "wordpress:key", limit: 120, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 export class RateLimited extends Error {

@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { PublicUser, UserCredentials } from "../../contracts/user.ts";
+import type { WordPressKeySummary } from "../../contracts/wordpress.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { users, videoJobs } from "../db/schema.ts";
@@ -11,6 +12,7 @@ import { usedCreditsThisMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 import { authorizedProfiles } from "./pinterest-connection.ts";
 import { authorizedShops } from "./shops.ts";
+import { wordpressKeyOf } from "./wordpress-keys.ts";
 
 /** The user credentials of spec section 3 (GET /api/user). */
 export function credentialsOf(
@@ -19,6 +21,7 @@ export function credentialsOf(
   usedPinCredits = 0,
   authorizedPinterestProfiles: UserCredentials["authorizedPinterestProfiles"] = [],
   shops: UserCredentials["authorizedShops"] = [],
+  wordpressKey: WordPressKeySummary | null = null,
 ): UserCredentials {
   return {
     userId: user.id,
@@ -41,15 +44,21 @@ export function credentialsOf(
     authorizedShops: shops,
     // Payment sessions arrive with their feature.
     stripeCheckoutSessionID: null,
-    wordpressAccessKey: null,
+    // The key's first characters ("pbwp_abcd…", decision 054): never the key or its hash.
+    wordpressAccessKey: wordpressKey?.shown ?? null,
     onboardingChecklist: onboardingChecklist(user.onboardingDone, user.isEmailVerified),
   };
 }
 
 /** The credentials with usedPinCredits read from the credit ledger. */
 export async function currentCredentials(env: Env, user: User): Promise<UserCredentials> {
-  const [used, profiles, shops] = await Promise.all([usedCreditsThisMonth(env, user.id), authorizedProfiles(env, user.id), authorizedShops(env, user.id)]);
-  return credentialsOf(env, user, used, profiles, shops);
+  const [used, profiles, shops, wordpressKey] = await Promise.all([
+    usedCreditsThisMonth(env, user.id),
+    authorizedProfiles(env, user.id),
+    authorizedShops(env, user.id),
+    wordpressKeyOf(env, user.id),
+  ]);
+  return credentialsOf(env, user, used, profiles, shops, wordpressKey);
 }
 
 export async function updateProfile(
