@@ -62,6 +62,9 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
   const [email, setEmail] = useState("");
   const [emailError, setEmailError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The switch shows the choice at once; a refusal puts it back.
+  const [required, setRequired] = useState(profile.approvalRequired);
+  useEffect(() => setRequired(profile.approvalRequired), [profile.approvalRequired]);
   const name = profile.pinterestProfileUsername;
 
   const run = async (work: () => Promise<void>, failure: string) => {
@@ -78,7 +81,14 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
 
   const toggle = (on: boolean) =>
     run(async () => {
-      const answer = await setApprovalRequired(name, on);
+      setRequired(on);
+      let answer;
+      try {
+        answer = await setApprovalRequired(name, on);
+      } catch (error) {
+        setRequired(!on);
+        throw error;
+      }
       toast({
         title: on ? `Approval is now required for ${name}` : `Approval turned off for ${name}`,
         description: !on && answer.releasedCount > 0 ? `${answer.releasedCount} waiting ${answer.releasedCount === 1 ? "pin joined" : "pins joined"} your queue.` : undefined,
@@ -106,7 +116,7 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
       <div className="approvals-profile__header">
         <h2 id={`${id}-name`}>{name}</h2>
         <label className="approvals-switch">
-          <input type="checkbox" checked={profile.approvalRequired} disabled={busy} onChange={(event) => void toggle(event.target.checked)} />
+          <input type="checkbox" checked={required} disabled={busy} onChange={(event) => void toggle(event.target.checked)} />
           Approval required
         </label>
       </div>
@@ -168,7 +178,7 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
       <section aria-labelledby={`${id}-waiting`}>
         <h3 id={`${id}-waiting`}>Waiting for approval ({profile.awaitingPins.length})</h3>
         {profile.awaitingPins.length === 0 ? (
-          <p className="muted">{profile.approvalRequired ? "No pins are waiting." : "Turn approval on to have new pins wait for a reviewer."}</p>
+          <p className="muted">{required ? "No pins are waiting." : "Turn approval on to have new pins wait for a reviewer."}</p>
         ) : (
           <ul className="approvals-rows">
             {profile.awaitingPins.map((pin) => (
