@@ -75,7 +75,7 @@ describe("post approvals", () => {
     const usedBefore = await creditsUsed(owner);
     const accounts = await sandboxJson<{ username: string; boards: { id: string; name: string }[] }[]>("/pinterest/accounts");
     const board = accounts.find((account) => account.username === username)!.boards.find((b) => b.name === BOARD)!;
-    const dueAt = Date.now() + 100_000;
+    const dueAt = Date.now() + 120_000;
     const titles = ["Amalfi coast in three days", "Where to eat in Positano", "The Path of the Gods at dawn"];
     const scheduled = await callApi(owner, "/api/scheduling/schedulePin", {
       pins: titles.map((title, i) => ({

@@ -5,7 +5,7 @@ import { fetchApprovals, inviteReviewer, removeReviewer, setApprovalRequired } f
 import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";
 import { useToast } from "../shell/toast.tsx";
-import { plainTime } from "./when.ts";
+import { goesOutText, plainTime } from "./when.ts";
 
 /**
  * /post-approvals for a signed-in owner (decision 052): per connected profile, whether pins need approval,
@@ -185,7 +185,7 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
               <li key={pin.id} className="approvals-row">
                 <span className="approvals-row__title">{pin.title || "Untitled pin"}</span>
                 <span className="badge badge--warning">Awaiting approval</span>
-                <span className="muted">Goes out {plainTime(pin.scheduledTimeUTCTimestamp)} once approved</span>
+                <span className="muted">Goes out: {goesOutText(pin.scheduledTimeUTCTimestamp)}</span>
               </li>
             ))}
           </ul>

@@ -6,7 +6,7 @@ import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
-import { plainTime } from "./when.ts";
+import { goesOutText } from "./when.ts";
 
 type Decision = "approve" | "reject";
 
@@ -198,7 +198,7 @@ function ReviewItem(props: {
           </div>
           <div>
             <dt>Goes out</dt>
-            <dd>{plainTime(pin.scheduledTimeUTCTimestamp)}</dd>
+            <dd>{goesOutText(pin.scheduledTimeUTCTimestamp)}</dd>
           </div>
         </dl>
         <div className="field">

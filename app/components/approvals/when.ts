@@ -9,3 +9,8 @@ export function browserZone(): string {
 export function plainTime(ms: number): string {
   return formatInZone(ms, browserZone(), { weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" });
 }
+
+/** When a waiting pin goes out, in plain words; a time that passed while it waited is said to move on approval. */
+export function goesOutText(ms: number, now = Date.now()): string {
+  return ms > now ? plainTime(ms) : `${plainTime(ms)}: this time has passed, so it goes out at the next free time once approved`;
+}
