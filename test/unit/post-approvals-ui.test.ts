@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { goesOutText } from "../../app/components/approvals/when.ts";
 import { STATUS_LABELS, isWaiting } from "../../app/lib/pinterest/queue.ts";
-import { reviewBatchEmail } from "../../workers/services/emails.ts";
 
 describe("post approvals as people read them", () => {
   it("says a waiting pin's time in plain words, and that a passed time moves on approval", () => {
@@ -15,17 +14,5 @@ describe("post approvals as people read them", () => {
   it("labels an awaiting pin in the queue, where it can still be edited and moved", () => {
     expect(STATUS_LABELS.awaiting).toBe("Awaiting approval");
     expect(isWaiting("awaiting")).toBe(true);
-  });
-
-  it("tells the owner about a review batch in one e-mail: each pin, its decision, comment and returned credit", () => {
-    const mail = reviewBatchEmail("owner@example.com", "Ines", "linen_studio", "client@example.com", [
-      { title: "Napkins", decision: "approved", comment: "", moved: true, creditsReturned: 0 },
-      { title: "Table <runner>", decision: "rejected", comment: "Wrong colours", moved: false, creditsReturned: 1 },
-    ], "https://app.example/post-approvals");
-    expect(mail.subject).toBe("client@example.com reviewed 2 pins for linen_studio (1 approved, 1 rejected)");
-    expect(mail.text).toContain('"Napkins": approved (its time had passed while it waited, so it moved to the next free slot)');
-    expect(mail.text).toContain('"Table <runner>": rejected (its credit was returned). Comment: Wrong colours');
-    expect(mail.html).toContain("Table &lt;runner&gt;");
-    expect(mail.html).not.toContain("<runner>");
   });
 });

@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_LINK_INVALID_MESSAGE } from "../../contracts/approvals.ts";
+import { reviewBatchEmail } from "../../workers/services/emails.ts";
 import { bearer, json, lastLinkTo, outboxFor, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, grantCredits, imagePin, pinterestName, post, remainingCredits, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, eventually, read, testEnv } from "./support.ts";
@@ -226,5 +227,17 @@ describe("post approvals", () => {
     expect(off).toMatchObject({ approvalRequired: false, releasedCount: 1 });
     expect((await schedulerOf(profile).findPin(pin.id))?.status).toBe("scheduled");
     expect((await schedule(profile)).status).toBe("scheduled");
+  });
+
+  it("tells the owner about a review batch in one e-mail: each pin, its decision, comment and returned credit", () => {
+    const mail = reviewBatchEmail("owner@example.com", "Ines", "linen_studio", "client@example.com", [
+      { title: "Napkins", decision: "approved", comment: "", moved: true, creditsReturned: 0 },
+      { title: "Table <runner>", decision: "rejected", comment: "Wrong colours", moved: false, creditsReturned: 1 },
+    ], "https://app.example/post-approvals");
+    expect(mail.subject).toBe("client@example.com reviewed 2 pins for linen_studio (1 approved, 1 rejected)");
+    expect(mail.text).toContain('"Napkins": approved (its time had passed while it waited, so it moved to the next free slot)');
+    expect(mail.text).toContain('"Table <runner>": rejected (its credit was returned). Comment: Wrong colours');
+    expect(mail.html).toContain("Table &lt;runner&gt;");
+    expect(mail.html).not.toContain("<runner>");
   });
 });
