@@ -244,9 +244,10 @@ export const PinHistoryBody = body({
 /**
  * scheduled: waiting for its time (or for a retry); posting: being sent now;
  * paused: the profile needs reconnecting or is blocked (see `error`);
- * posted: on Pinterest (`pinterestPinId`); failed: could not be posted (see `error`).
+ * posted: on Pinterest (`pinterestPinId`); failed: could not be posted (see `error`);
+ * awaiting: its profile needs a reviewer's approval first (docs/decisions/052-post-approvals.md).
  */
-export type ScheduledPinStatus = "scheduled" | "posting" | "paused" | "posted" | "failed";
+export type ScheduledPinStatus = "scheduled" | "awaiting" | "posting" | "paused" | "posted" | "failed";
 
 export interface PinContent {
   title: string;
@@ -389,10 +390,10 @@ export interface SaveSchedulingSettingsResponse {
 
 /**
  * Where a pin of the history stands: downloaded; scheduled (waiting for its time), posting (being sent now),
- * paused (the profile needs reconnecting or is blocked), posted, failed (see `error`), deleted (taken out of
+ * awaiting (a reviewer's approval), paused (the profile needs reconnecting or is blocked), posted, failed (see `error`), deleted (taken out of
  * the queue, or its profile disconnected, before it was posted).
  */
-export type PinHistoryState = "downloaded" | "scheduled" | "posting" | "paused" | "posted" | "failed" | "deleted";
+export type PinHistoryState = "downloaded" | "scheduled" | "awaiting" | "posting" | "paused" | "posted" | "failed" | "deleted";
 
 /** One pin of the history: a scheduled pin is one entry from the moment it was scheduled until it is posted. */
 export interface PinHistoryItem {

@@ -5,6 +5,7 @@ import type { SortOrder } from "../workers/domain/pin-queue.ts";
 import type { Env } from "../workers/env.ts";
 import { recordSchedulerState } from "../workers/services/scheduler-index.ts";
 import { QueueAlarm } from "./scheduler/alarm.ts";
+import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";
 import { PostingEngine } from "./scheduler/posting.ts";
 import { pauseReason, QueueStore, repeatingIdOf, type PinState } from "./scheduler/queue-store.ts";
@@ -22,6 +23,7 @@ import {
 } from "./scheduler/requests.ts";
 
 export { pinterestRequestOf } from "./scheduler/posting.ts";
+export { NOT_AWAITING_MESSAGE, type ReviewDecision, type ReviewOutcome, type ReviewedPin } from "./scheduler/approvals.ts";
 export type {
   DuplicateRefusal,
   NewPinInput,
@@ -47,6 +49,7 @@ export type {
  * - posting.ts: posting due pins exactly once (docs/decisions/012-scheduling-engine.md);
  * - alarm.ts: the alarm's run and when it rings next;
  * - repeating.ts: repeating pins;
+ * - approvals.ts: pins awaiting a reviewer's approval (docs/decisions/052-post-approvals.md);
  * - requests.ts: the shapes of requests, answers and refusals.
  */
 export class ProfileScheduler extends DurableObject<Env> {
@@ -54,6 +57,7 @@ export class ProfileScheduler extends DurableObject<Env> {
   private readonly repeating: RepeatingPins;
   private readonly posting: PostingEngine;
   private readonly queueAlarm: QueueAlarm;
+  private readonly approvals: ApprovalQueue;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -61,8 +65,10 @@ export class ProfileScheduler extends DurableObject<Env> {
     this.repeating = new RepeatingPins(env, this.store);
     this.posting = new PostingEngine(env, this.store);
     this.queueAlarm = new QueueAlarm(env, ctx.storage, this.store, this.posting, this.repeating);
+    this.approvals = new ApprovalQueue(this.store);
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
+      this.approvals.migrate();
     });
   }
 
@@ -81,12 +87,17 @@ export class ProfileScheduler extends DurableObject<Env> {
     return refused ?? { ok: true, pins };
   }
 
-  /** Queues held pins (their credits were charged) and arms the alarm. */
-  async confirm(ids: string[], profileStatus: ProfileStatus, profileError: string | null): Promise<{ scheduledPins: ScheduledPin[]; repeatingPins: RepeatingPin[] }> {
+  /** Queues held pins (their credits were charged), awaiting approval when the profile requires it, and arms the alarm. */
+  async confirm(
+    ids: string[],
+    profileStatus: ProfileStatus,
+    profileError: string | null,
+    awaitingApproval = false,
+  ): Promise<{ scheduledPins: ScheduledPin[]; repeatingPins: RepeatingPin[] }> {
     const now = Date.now();
     const reason = profileStatus !== "ok" ? pauseReason(profileStatus, profileError) : null;
     this.store.transaction(() => {
-      for (const id of ids) this.store.confirmHeld(id, reason, now);
+      for (const id of ids) this.store.confirmHeld(id, reason, now, awaitingApproval);
     });
     await this.queueAlarm.arm();
     const scheduledPins = ids.map((id) => this.store.pinView(id)).filter((pin): pin is ScheduledPin => pin !== null);
@@ -190,6 +201,29 @@ export class ProfileScheduler extends DurableObject<Env> {
     if (!pin) return { ok: false, status: 404, message: `No repeating pin with id ${id}`, field: "pinId" };
     await this.queueAlarm.arm();
     return { ok: true, pin };
+  }
+
+  // ================================================================ approvals
+
+  /** The pins waiting for a reviewer's approval, soonest first. */
+  awaitingApproval(): ScheduledPin[] {
+    return this.approvals.awaiting();
+  }
+
+  /** Applies a reviewer's decisions, each on its own (approvals.ts), and arms the alarm for the approved pins. */
+  async review(decisions: ReviewDecision[], settings: SchedulingSettings, profileStatus: ProfileStatus, profileError: string | null): Promise<ReviewOutcome[]> {
+    const reason = profileStatus !== "ok" ? pauseReason(profileStatus, profileError) : null;
+    const outcomes = this.approvals.review(decisions, settings, reason, Date.now());
+    await this.queueAlarm.arm();
+    return outcomes;
+  }
+
+  /** Approval was turned off: every waiting pin joins the queue (late ones at the next free slots). */
+  async releaseAwaiting(settings: SchedulingSettings, profileStatus: ProfileStatus, profileError: string | null): Promise<{ releasedCount: number }> {
+    const reason = profileStatus !== "ok" ? pauseReason(profileStatus, profileError) : null;
+    const releasedCount = this.approvals.releaseAll(settings, reason, Date.now());
+    await this.queueAlarm.arm();
+    return { releasedCount };
   }
 
   // ================================================================ the profile

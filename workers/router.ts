@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import * as remixBuild from "virtual:remix-build";
 import { getLoadContext } from "../app/load-context.ts";
 import { account } from "./api/account.ts";
+import { approvalsApi } from "./api/approvals.ts";
 import { affiliateApi, affiliateRedirects } from "./api/affiliate.ts";
 import { ai, aiHighMem } from "./api/ai.ts";
 import { contentApi } from "./api/content.ts";
@@ -80,6 +81,7 @@ api.route("/", keywordsApi);
 api.route("/", trendAlertsApi);
 api.route("/", rssApi);
 api.route("/", wordpressApi);
+api.route("/", approvalsApi);
 // 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

@@ -2,6 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { database } from "../../workers/db/client.ts";
 import { pinHistory, pinterestProfiles } from "../../workers/db/schema.ts";
 import type { Env } from "../../workers/env.ts";
+import { approvalRequired } from "../../workers/services/approval-settings.ts";
 import { recordSchedulerState } from "../../workers/services/scheduler-index.ts";
 import { pacedAfter, type PostingEngine } from "./posting.ts";
 import { ACTIVE_STATES, DAY_MS, pauseReason, repeatingIdOf, type QueueStore } from "./queue-store.ts";
@@ -64,13 +65,13 @@ export class QueueAlarm {
       const profile = await database(this.env.DB).query.pinterestProfiles.findFirst({ where: eq(pinterestProfiles.id, profileKey) });
       if (!profile) {
         this.store.sql.exec(
-          `UPDATE pins SET status = 'failed', last_error = ?, updated_at = ? WHERE status IN ('held', 'scheduled', 'paused')`,
+          `UPDATE pins SET status = 'failed', last_error = ?, updated_at = ? WHERE status IN ('held', 'scheduled', 'awaiting', 'paused')`,
           "This Pinterest profile is no longer connected.",
           Date.now(),
         );
         this.store.sql.exec(`DELETE FROM repeating_pins`);
       } else {
-        await this.settleExpiredHolds();
+        await this.settleExpiredHolds(profileKey);
         if (profile.status !== "ok") this.store.pauseAll(pauseReason(profile.status, profile.lastError));
         else {
           this.store.resume();
@@ -91,12 +92,13 @@ export class QueueAlarm {
   /**
    * Held pins older than HOLD_TTL_MS: the request that held them never
    * confirmed. Those whose credits were charged (their "scheduled" history row
-   * exists) join the queue; the others are dropped.
+   * exists) join the queue (awaiting approval when the profile requires it); the others are dropped.
    */
-  private async settleExpiredHolds() {
+  private async settleExpiredHolds(profileKey: string) {
     const sql = this.store.sql;
     const rows = sql.exec<{ id: string; user_id: string }>(`SELECT id, user_id FROM pins WHERE status = 'held' AND created_at < ? LIMIT 90`, Date.now() - HOLD_TTL_MS).toArray();
     if (rows.length === 0) return;
+    const awaitingApproval = await approvalRequired(this.env, profileKey);
     const charged = await database(this.env.DB)
       .select({ reference: pinHistory.reference })
       .from(pinHistory)
@@ -106,7 +108,7 @@ export class QueueAlarm {
     this.store.transaction(() => {
       for (const row of rows) {
         if (paid.has(row.id)) {
-          sql.exec(`UPDATE pins SET status = 'scheduled', updated_at = ? WHERE id = ? AND status = 'held'`, now, row.id);
+          sql.exec(`UPDATE pins SET status = ?, updated_at = ? WHERE id = ? AND status = 'held'`, awaitingApproval ? "awaiting" : "scheduled", now, row.id);
           sql.exec(`UPDATE repeating_pins SET held = 0 WHERE id = ?`, repeatingIdOf(row.id));
         } else this.store.dropHeld(row.id);
       }
@@ -120,6 +122,7 @@ export class QueueAlarm {
       this.store.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status = 'posted' AND posted_at < ?`, now, now - KEEP_POSTED_MS);
       this.store.sql.exec(`DELETE FROM pins WHERE status = 'posted' AND posted_at < ?`, now - KEEP_POSTED_MS);
       this.store.sql.exec(`DELETE FROM retired_pins WHERE retired_at < ?`, now - KEEP_RETIRED_MS);
+      this.store.sql.exec(`DELETE FROM rejected_pins WHERE rejected_at < ?`, now - KEEP_RETIRED_MS);
     });
   }
 

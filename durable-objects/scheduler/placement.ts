@@ -1,7 +1,7 @@
 import type { PinContent } from "../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../contracts/scheduling.ts";
 import { assignQueueSlots, DUPLICATE_WINDOW_MS, duplicateKeyOf, linkKey } from "../../workers/domain/pin-queue.ts";
-import { ACTIVE_STATES, type PinRow, type QueueStore } from "./queue-store.ts";
+import { ACTIVE_STATES, LINK_STATES, type PinRow, type QueueStore } from "./queue-store.ts";
 import { changedContent, refusal, type DuplicateRefusal, type NewPinInput, type PinChanges, type ReservedPin, type ReserveRequest } from "./requests.ts";
 
 /**
@@ -115,18 +115,7 @@ export function changePins(store: QueueStore, changes: PinChanges[], settings: S
       time !== row.scheduled_time || content.boardId !== row.board_id || linkKey(content.url) !== row.link_key || (!content.allowDuplicate && row.allow_duplicate === 1);
     if (placementChanged || row.status === "failed") checks.push({ row: { ...row, scheduled_time: time }, prefix });
   });
-  if (reslot.length > 0) {
-    const ids = new Set(reslot.map((r) => r.id));
-    const keyTimes = new Map<string, number[]>();
-    for (const { id, key } of reslot) {
-      if (key === null || keyTimes.has(key)) continue;
-      const row = store.sql.exec<PinRow>(`SELECT board_id, link_key FROM pins WHERE id = ?`, id).one();
-      keyTimes.set(key, timesOfLink(store, row.board_id, row.link_key, ids));
-    }
-    const taken = takenTimes(store, now, ids);
-    const slots = assignQueueSlots(settings, now, taken, reslot.map((r) => ({ duplicateKey: r.key })), keyTimes);
-    reslot.forEach(({ id }, i) => store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ? WHERE id = ?`, slots[i], slots[i], id));
-  }
+  moveToNextFreeSlots(store, reslot, settings, now);
   for (const { row, prefix } of checks) {
     const current = store.sql.exec<PinRow>(`SELECT * FROM pins WHERE id = ?`, row.id).one();
     const content = JSON.parse(current.data) as PinContent;
@@ -135,10 +124,29 @@ export function changePins(store: QueueStore, changes: PinChanges[], settings: S
   }
 }
 
+/**
+ * Moves these pins (in this order) to the next free slots from now that keep the 48-hour rule: a Queue pin
+ * sent to the back, or a pin whose time passed while it waited for approval. Answers each pin's new time.
+ */
+export function moveToNextFreeSlots(store: QueueStore, pins: { id: string; key: string | null }[], settings: SchedulingSettings, now: number): number[] {
+  if (pins.length === 0) return [];
+  const ids = new Set(pins.map((r) => r.id));
+  const keyTimes = new Map<string, number[]>();
+  for (const { id, key } of pins) {
+    if (key === null || keyTimes.has(key)) continue;
+    const row = store.sql.exec<PinRow>(`SELECT board_id, link_key FROM pins WHERE id = ?`, id).one();
+    keyTimes.set(key, timesOfLink(store, row.board_id, row.link_key, ids));
+  }
+  const taken = takenTimes(store, now, ids);
+  const slots = assignQueueSlots(settings, now, taken, pins.map((r) => ({ duplicateKey: r.key })), keyTimes);
+  pins.forEach(({ id }, i) => store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ? WHERE id = ?`, slots[i], slots[i], id));
+  return slots;
+}
+
 /** Gives every Queue pin not posted yet the next free slots from now under these settings, in queue order. Answers how many moved. */
 export function reslotQueue(store: QueueStore, settings: SchedulingSettings, now: number): number {
   const rows = store.sql
-    .exec<PinRow>(`SELECT id, board_id, link_key, allow_duplicate FROM pins WHERE type = 'Queue' AND status IN ('scheduled', 'paused') ORDER BY scheduled_time, id`)
+    .exec<PinRow>(`SELECT id, board_id, link_key, allow_duplicate FROM pins WHERE type = 'Queue' AND status IN ('scheduled', 'awaiting', 'paused') ORDER BY scheduled_time, id`)
     .toArray();
   if (rows.length === 0) return 0;
   const ids = new Set(rows.map((row) => row.id));
@@ -178,7 +186,7 @@ function duplicateOf(
   const other = store.sql
     .exec<{ id: string; at: number; data: string; status: string }>(
       `SELECT id, data, status, CASE WHEN status = 'posted' THEN posted_at ELSE scheduled_time END AS at FROM pins
-         WHERE board_id = ? AND link_key = ? AND id != ? AND status IN ('held', 'scheduled', 'posting', 'paused', 'posted')
+         WHERE board_id = ? AND link_key = ? AND id != ? AND status IN ${LINK_STATES}
            AND ABS((CASE WHEN status = 'posted' THEN posted_at ELSE scheduled_time END) - ?) < ? LIMIT 1`,
       boardId,
       key,
@@ -212,7 +220,7 @@ function timesOfLink(store: QueueStore, boardId: string, key: string | null, exc
   return store.sql
     .exec<{ id: string; at: number }>(
       `SELECT id, CASE WHEN status = 'posted' THEN posted_at ELSE scheduled_time END AS at FROM pins
-         WHERE board_id = ? AND link_key = ? AND status IN ('held', 'scheduled', 'posting', 'paused', 'posted')`,
+         WHERE board_id = ? AND link_key = ? AND status IN ${LINK_STATES}`,
       boardId,
       key,
     )

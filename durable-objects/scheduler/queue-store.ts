@@ -64,8 +64,10 @@ export interface RepeatingRow extends Record<string, SqlStorageValue> {
 
 export const DAY_MS = 86_400_000;
 
-const PENDING_STATES = "('scheduled', 'posting', 'paused', 'failed')";
-export const ACTIVE_STATES = "('held', 'scheduled', 'posting', 'paused')";
+const PENDING_STATES = "('scheduled', 'awaiting', 'posting', 'paused', 'failed')";
+export const ACTIVE_STATES = "('held', 'scheduled', 'awaiting', 'posting', 'paused')";
+/** States the 48-hour rule counts: pins placed, waiting, on their way or posted. */
+export const LINK_STATES = "('held', 'scheduled', 'awaiting', 'posting', 'paused', 'posted')";
 const VIEW_FILTERS: Record<QueueView, string> = {
   pending: `status IN ${PENDING_STATES}`,
   posted: "status = 'posted'",
@@ -210,7 +212,7 @@ export class QueueStore {
     const total = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE ${filter}`).one().n;
     const last =
       this.sql
-        .exec<{ t: number }>(`SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`)
+        .exec<{ t: number }>(`SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'awaiting', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`)
         .toArray()[0]?.t ?? null;
     return { scheduledPins: rows.map(toPinView), totalCount: total, lastPinScheduledTime: last === null ? null : new Date(last).toISOString() };
   }
@@ -239,12 +241,15 @@ export class QueueStore {
     return states;
   }
 
-  /** Queues a held pin (its credits were charged), `paused` with the reason when its profile cannot post, and its repeating pin. */
-  confirmHeld(id: string, pausedReason: string | null, now: number) {
+  /**
+   * Queues a held pin (its credits were charged): `awaiting` when its profile needs a reviewer's approval,
+   * else `paused` with the reason when its profile cannot post; and its repeating pin.
+   */
+  confirmHeld(id: string, pausedReason: string | null, now: number, awaitingApproval = false) {
     this.sql.exec(
       `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'held'`,
-      pausedReason !== null ? "paused" : "scheduled",
-      pausedReason,
+      awaitingApproval ? "awaiting" : pausedReason !== null ? "paused" : "scheduled",
+      awaitingApproval ? null : pausedReason,
       now,
       id,
     );
@@ -267,10 +272,11 @@ export class QueueStore {
 
   /** Takes every pin not posted yet out of the queue (a pin being posted right now finishes) and retires their ids. Answers how many. */
   retireWaiting(): number {
-    const deleted = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`).one().n;
+    const waiting = "('scheduled', 'awaiting', 'paused', 'failed')";
+    const deleted = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ${waiting}`).one().n;
     this.transaction(() => {
-      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`, Date.now());
-      this.sql.exec(`DELETE FROM pins WHERE status IN ('scheduled', 'paused', 'failed')`);
+      this.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status IN ${waiting}`, Date.now());
+      this.sql.exec(`DELETE FROM pins WHERE status IN ${waiting}`);
     });
     return deleted;
   }
@@ -284,7 +290,7 @@ export class QueueStore {
 
   /** How many pins are in each state. */
   counts(): Record<PinState, number> {
-    const counts: Record<PinState, number> = { held: 0, scheduled: 0, posting: 0, paused: 0, posted: 0, failed: 0 };
+    const counts: Record<PinState, number> = { held: 0, scheduled: 0, awaiting: 0, posting: 0, paused: 0, posted: 0, failed: 0 };
     for (const row of this.sql.exec<{ status: PinState; n: number }>(`SELECT status, COUNT(*) AS n FROM pins GROUP BY status`)) counts[row.status] = row.n;
     return counts;
   }
@@ -341,7 +347,7 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-function toPinView(row: PinRow): ScheduledPin {
+export function toPinView(row: PinRow): ScheduledPin {
   const content = JSON.parse(row.data) as PinContent;
   const status = row.status as ScheduledPinStatus;
   return {

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
 import { callApi, promoteToAdmin } from "./support/admin.ts";
 import { seriousAxeViolations } from "./support/axe.ts";
-import { useBrowser } from "./support/browser.ts";
+import { sandboxUrl, useBrowser } from "./support/browser.ts";
+import { connectProfile, uniquePinterestUsername } from "./support/pinterest.ts";
 
 // Every page passes axe-core with no serious or critical violation (colour contrast included),
 // signed out and signed in, on a desk and on a phone. The pages come from app/routes itself, so a
@@ -103,4 +104,49 @@ describe("accessibility of every page (axe-core)", () => {
     found.push(...(await seriousAxeViolations(page, "/admin (content editor)")));
     expect(found.join("\n"), "serious or critical axe violations").toBe("");
   }, 120_000);
+
+  it("has no serious or critical violation on /post-approvals with a profile, a reviewer and a waiting pin, for the owner and the reviewer, on a desk and on a phone", async () => {
+    const owner = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /404|Failed to load resource/ });
+    await signUpVerified(owner);
+    const username = uniquePinterestUsername();
+    await connectProfile(owner, username);
+    const reviewerEmail = `reviewer.${Date.now().toString(36)}@example.com`;
+    const send = (method: string, path: string, body: unknown) =>
+      owner.evaluate(
+        async ({ method, path, body }) => {
+          const response = await fetch(path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` }, body: JSON.stringify(body) });
+          return response.status;
+        },
+        { method, path, body },
+      );
+    expect(await send("PUT", "/api/approvals/settings", { pinterestProfileUsername: username, approvalRequired: true })).toBe(200);
+    expect(await send("POST", "/api/approvals/reviewers", { pinterestProfileUsername: username, email: reviewerEmail })).toBe(201);
+    const accounts = (await (await fetch(`${sandboxUrl()}/__sandbox/pinterest/accounts`)).json()) as { username: string; boards: { id: string; name: string }[] }[];
+    const board = accounts.find((account) => account.username === username)!.boards[0];
+    const pin = {
+      title: "Amalfi coast in three days",
+      description: "A slow travel guide.",
+      url: `${sandboxUrl()}/blog-demo/posts/amalfi-coast-itinerary`,
+      imageURL: `${sandboxUrl()}/blog-demo/images/amalfi-coast-itinerary-1.jpg`,
+      boardId: board.id,
+      boardName: board.name,
+      pinterestProfileUsername: username,
+      type: "SpecificDate",
+      scheduledTime: Date.now() + 24 * 3_600_000,
+    };
+    expect(await send("POST", "/api/scheduling/schedulePin", pin)).toBe(201);
+    const mails = (await (await fetch(`${sandboxUrl()}/__sandbox/outbox?to=${encodeURIComponent(reviewerEmail)}`)).json()) as { links: string[] }[];
+    const link = mails.at(-1)!.links.find((candidate) => new URL(candidate).pathname === "/post-approvals")!;
+    const reviewer = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const found: string[] = [];
+    for (const width of [1280, 390]) {
+      await owner.setViewportSize({ width, height: 900 });
+      found.push(...(await serious(owner, "/post-approvals")));
+      await reviewer.setViewportSize({ width, height: 900 });
+      found.push(...(await serious(reviewer, link)));
+    }
+    expect(await owner.getByText("Awaiting approval", { exact: true }).count()).toBe(1);
+    expect(await reviewer.getByRole("button", { name: "Approve “Amalfi coast in three days”" }).count()).toBe(1);
+    expect(found.join("\n"), "serious or critical axe violations").toBe("");
+  }, 180_000);
 });

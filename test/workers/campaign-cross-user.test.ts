@@ -257,6 +257,12 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     });
     return { values: { id: rssFeed.id }, marks: [rssFeed.id, name, rssFeed.publicUrl.split("/").at(-1)] };
   },
+  async approvalReviewer(p) {
+    // A reviewer invited to the party's profile (decision 052): only its owner may remove them.
+    const email = `${p.mark("reviewer").toLowerCase().replace(/[^a-z0-9]+/g, ".").replace(/^\.|\.$/g, "")}@example.com`;
+    const { reviewer } = await p.ok(201, "/api/approvals/reviewers", { pinterestProfileUsername: profileOf(p).username, email });
+    return { values: { id: reviewer.id }, marks: [reviewer.id, email] };
+  },
 };
 
 /** Things that are only ever listed (no route takes them by id): made too, so the lists have something of A's to leak. */

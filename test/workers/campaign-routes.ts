@@ -30,7 +30,8 @@ export type ResourceKind =
   | "catalog"
   | "catalogItem"
   | "trendAlert"
-  | "rssFeed";
+  | "rssFeed"
+  | "approvalReviewer";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -405,6 +406,17 @@ export const ROUTES: Record<string, RouteExample> = {
       reference: "campaign-wp-0001",
     },
     owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" },
+  },
+  "GET /api/approvals": { listsOwn: true },
+  "PUT /api/approvals/settings": { body: { pinterestProfileUsername: "someone", approvalRequired: true }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  "POST /api/approvals/reviewers": { body: { pinterestProfileUsername: "someone", email: "reviewer@example.com" }, owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" } },
+  "DELETE /api/approvals/reviewers/:reviewerId": { params: { reviewerId: "6f1c1f0e-7d1a-4c55-9d43-5a9a3f0b2c11" }, owns: { kind: "approvalReviewer", param: "reviewerId" } },
+  // A reviewer's calls: authorised by the signed link (Authorization: Bearer), never by a sign-in.
+  "GET /api/approvals/review": { public: true },
+  "POST /api/approvals/review": {
+    public: true,
+    body: { decisions: [{ pinId: "pin-00000001", decision: "approve", comment: "Looks good" }] },
+    notOwned: { "decisions.0.pinId": "a pin of the profile the reviewer's signed link names: the link is the authority, and the profile's own queue answers for its pins only" },
   },
 };
 

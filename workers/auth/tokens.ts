@@ -23,6 +23,8 @@ export const AUDIENCES = {
   pinterestRefresh: "pinboard:pinterest-refresh",
   /** The `user_id` we hand a WooCommerce store: names one connection under way, never the user (decision 030). */
   wooConnect: "pinboard:woocommerce-connect",
+  /** A reviewer's signed link to one profile's pins awaiting approval (decision 052): revoked by removing the reviewer. */
+  approvalReviewer: "pinboard:approval-reviewer",
 } as const;
 type Purpose = keyof typeof AUDIENCES;
 

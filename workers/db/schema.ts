@@ -1047,3 +1047,66 @@ export const wordpressAccessKeys = sqliteTable(
   },
   (t) => [uniqueIndex("wordpress_access_keys_hash").on(t.keyHash)],
 );
+
+/**
+ * Post approvals (issue 20, docs/decisions/052-post-approvals.md): whether a profile's pins need a
+ * reviewer's approval before they post. No row: not required.
+ */
+export const approvalSettings = sqliteTable("approval_settings", {
+  profileId: text("profile_id")
+    .primaryKey()
+    .references(() => pinterestProfiles.id, { onDelete: "cascade" }),
+  userId: text("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
+  required: integer("required", { mode: "boolean" }).notNull().default(false),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/**
+ * A reviewer the owner invited by e-mail to approve one profile's pins. `linkId` is the id carried by the
+ * reviewer's signed link: removing the reviewer (`removedAt`) revokes the link.
+ */
+export const approvalReviewers = sqliteTable(
+  "approval_reviewers",
+  {
+    id: text("id").primaryKey(),
+    profileId: text("profile_id")
+      .notNull()
+      .references(() => pinterestProfiles.id, { onDelete: "cascade" }),
+    /** The profile's owner. */
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    linkId: text("link_id").notNull(),
+    createdAt: createdAt(),
+    removedAt: integer("removed_at"),
+  },
+  (t) => [uniqueIndex("approval_reviewers_link").on(t.linkId), index("approval_reviewers_profile").on(t.profileId, t.removedAt)],
+);
+
+/** A reviewer's decision on one pin (one per pin), with the pin as it was reviewed and the batch it came in. */
+export const approvalDecisions = sqliteTable(
+  "approval_decisions",
+  {
+    id: text("id").primaryKey(),
+    profileId: text("profile_id")
+      .notNull()
+      .references(() => pinterestProfiles.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pinId: text("pin_id").notNull(),
+    reviewerId: text("reviewer_id").references(() => approvalReviewers.id, { onDelete: "set null" }),
+    reviewerEmail: text("reviewer_email").notNull(),
+    decision: text("decision", { enum: ["approved", "rejected"] }).notNull(),
+    comment: text("comment").notNull().default(""),
+    title: text("title").notNull().default(""),
+    imageUrl: text("image_url"),
+    scheduledFor: integer("scheduled_for"),
+    batchId: text("batch_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("approval_decisions_pin").on(t.profileId, t.pinId), index("approval_decisions_profile_created").on(t.profileId, t.createdAt)],
+);

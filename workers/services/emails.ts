@@ -183,3 +183,57 @@ export function rssFeedPausedEmail(to: string, firstName: string, feedName: stri
     html: layout(subject, lines, { label: "Open my RSS feeds", url: link }),
   };
 }
+
+/** An owner invites a reviewer to approve a profile's pins (decision 052): the signed link opens /post-approvals. */
+export function reviewerInviteEmail(to: string, ownerName: string, profileName: string, link: string): OutgoingEmail {
+  const subject = `${ownerName} asks you to approve pins for ${profileName}`;
+  const lines = [
+    "Hi,",
+    `${ownerName} schedules pins to the Pinterest profile ${profileName} with Pinboard Studio and would like you to approve them before they go out.`,
+    "Open the link to see the pins waiting for you, and approve or reject each one with a comment. The link is yours: anyone who has it can review these pins, so please do not share it.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nReview the pins: ${link}\n\nYou received this e-mail because ${ownerName} entered your address. The link stops working if they remove you as a reviewer.`,
+    html: layout(subject, lines, { label: "Review the pins", url: link }, [
+      `You received this e-mail because ${escapeHtml(ownerName)} entered your address. The link stops working if they remove you as a reviewer.`,
+    ]),
+  };
+}
+
+/** One line of a review batch's e-mail: a pin, what the reviewer decided and their comment. */
+export interface ReviewedPinLine {
+  title: string;
+  decision: "approved" | "rejected";
+  comment: string;
+  moved: boolean;
+  creditsReturned: number;
+}
+
+/** A reviewer finished a batch of decisions on an owner's pins: one e-mail per batch, never one per pin. */
+export function reviewBatchEmail(to: string, firstName: string, profileName: string, reviewerEmail: string, pins: ReviewedPinLine[], link: string): OutgoingEmail {
+  const approved = pins.filter((pin) => pin.decision === "approved").length;
+  const rejected = pins.length - approved;
+  const counts = [approved > 0 ? `${approved} approved` : null, rejected > 0 ? `${rejected} rejected` : null].filter(Boolean).join(", ");
+  const subject = `${reviewerEmail} reviewed ${pins.length === 1 ? "a pin" : `${pins.length} pins`} for ${profileName} (${counts})`;
+  const describe = (pin: ReviewedPinLine) =>
+    `"${pin.title || "Untitled pin"}": ${pin.decision}` +
+    (pin.moved ? " (its time had passed while it waited, so it moved to the next free slot)" : "") +
+    (pin.creditsReturned > 0 ? ` (${pin.creditsReturned === 1 ? "its credit was" : `its ${pin.creditsReturned} credits were`} returned)` : "") +
+    (pin.comment ? `. Comment: ${pin.comment}` : "");
+  const lines = [`Hi ${firstName},`, `${reviewerEmail} reviewed pins waiting for approval on ${profileName}:`];
+  const items = pins.map((pin) => `<li style="line-height:1.5;margin:0 0 8px">${escapeHtml(describe(pin))}</li>`).join("\n");
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\n${pins.map((pin) => `- ${describe(pin)}`).join("\n")}\n\nApproved pins are in your queue; rejected pins were taken out of it.\n\nOpen post approvals: ${link}`,
+    html: frame(
+      subject,
+      `${lines.map(paragraph).join("\n")}
+<ul style="padding-left:20px;margin:0 0 16px">${items}</ul>
+${paragraph("Approved pins are in your queue; rejected pins were taken out of it.")}
+${button({ label: "Open post approvals", url: link })}`,
+    ),
+  };
+}

@@ -21,6 +21,7 @@ import { pinterestProfiles } from "../db/schema.ts";
 import { pinHistoryDetails, type SortOrder } from "../domain/pin-queue.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
+import { approvalRequired } from "./approval-settings.ts";
 import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
 import { videoPinsPaidAtCreation } from "./video-pins.ts";
 import { ServiceError } from "./errors.ts";
@@ -230,7 +231,7 @@ export async function schedulePins(
   const repeatingById = new Map<string, RepeatingPin>();
   for (const { profile, ids } of reserved) {
     if (ids.length === 0) continue;
-    const answer = await schedulerFor(env, profile.id).confirm(ids, profile.status, profile.lastError);
+    const answer = await schedulerFor(env, profile.id).confirm(ids, profile.status, profile.lastError, await approvalRequired(env, profile.id));
     for (const pin of answer.scheduledPins) pinsById.set(pin.id, pin);
     for (const pin of answer.repeatingPins) repeatingById.set(pin.id, pin);
   }

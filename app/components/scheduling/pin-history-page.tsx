@@ -10,6 +10,7 @@ import { failureText } from "./use-pinterest.tsx";
 const STATE_LABELS: Record<PinHistoryState, string> = {
   downloaded: "Downloaded",
   scheduled: "Scheduled",
+  awaiting: "Awaiting approval",
   posting: "Posting",
   paused: "Paused",
   posted: "Posted",
@@ -19,6 +20,7 @@ const STATE_LABELS: Record<PinHistoryState, string> = {
 const STATE_BADGES: Record<PinHistoryState, string> = {
   downloaded: "badge badge--warning",
   scheduled: "badge badge--neutral",
+  awaiting: "badge badge--warning",
   posting: "badge badge--neutral",
   paused: "badge badge--warning",
   posted: "badge badge--success",

@@ -23,6 +23,7 @@ const COLUMNS: FooterColumn[] = [
       { to: "/pinterest-trend-alerts", label: "Pinterest trend alerts" },
       { to: "/pinterest-catalogs", label: "Pinterest catalogs" },
       { to: "/pinterest-rss-feeds", label: "RSS feeds for auto-publish" },
+      { to: "/post-approvals", label: "Post approvals" },
     ],
   },
   {

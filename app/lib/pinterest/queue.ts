@@ -3,9 +3,9 @@ import type { PageOf } from "./calendar.ts";
 
 /** Rules of the queue list: which pins can move or change, and how a move changes times. */
 
-/** Pins still waiting for their time can be edited, moved and rescheduled. */
+/** Pins still waiting for their time (or a reviewer's approval) can be edited, moved and rescheduled. */
 export function isWaiting(status: ScheduledPinStatus): boolean {
-  return status === "scheduled" || status === "paused";
+  return status === "scheduled" || status === "paused" || status === "awaiting";
 }
 
 /**
@@ -53,6 +53,7 @@ export function mergePins<T extends { id: string }>(current: readonly T[], page:
 /** Status words as the list shows them. */
 export const STATUS_LABELS: Record<ScheduledPinStatus, string> = {
   scheduled: "Scheduled",
+  awaiting: "Awaiting approval",
   posting: "Posting now",
   paused: "Paused",
   posted: "Posted",
