@@ -207,9 +207,9 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
 
   const invalid = (field: string) => (problem?.field === field ? { "aria-invalid": true, "aria-describedby": `${id}-problem` } : {});
   return (
-    <form className="content-admin__form redeem-form" onSubmit={submit} aria-labelledby={`${id}-title`}>
+    <form className="content-admin__form code-batch-form" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>New batch of codes</h3>
-      <div className="redeem-form__grid">
+      <div className="code-batch-form__grid">
         <label htmlFor={`${id}-plan`}>
           Plan
           <select id={`${id}-plan`} value={planId} onChange={(event) => setPlanId(event.target.value)} required {...invalid("planId")}>
@@ -221,7 +221,7 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
           </select>
         </label>
         {forGood ? (
-          <p className="muted small redeem-form__hint">Codes for a lifetime plan give it for good.</p>
+          <p className="muted small code-batch-form__hint">Codes for a lifetime plan give it for good.</p>
         ) : (
           <label htmlFor={`${id}-months`}>
             Months each code gives
@@ -236,7 +236,7 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
           Last day to redeem (optional)
           <input id={`${id}-expires`} type="date" min={minDate} value={expires} onChange={(event) => setExpires(event.target.value)} {...invalid("expiresAt")} />
         </label>
-        <label htmlFor={`${id}-note`} className="redeem-form__wide">
+        <label htmlFor={`${id}-note`} className="code-batch-form__wide">
           Note for admins (optional)
           <input id={`${id}-note`} value={note} maxLength={120} onChange={(event) => setNote(event.target.value)} placeholder="e.g. Podcast giveaway" {...invalid("note")} />
         </label>

@@ -83,7 +83,7 @@ function NewTemplateForm({ categories, onCreated }: { categories: AdminStandardC
   return (
     <form className="content-admin__form" onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>New standard template</h3>
-      <div className="redeem-form__grid">
+      <div className="code-batch-form__grid">
         <label htmlFor={`${id}-name`}>
           Title
           <input id={`${id}-name`} value={title} onChange={(event) => setTitle(event.target.value)} required maxLength={100} />
