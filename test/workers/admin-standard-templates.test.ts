@@ -205,3 +205,26 @@ describe("reordering", () => {
     expect(await read(incomplete)).toMatchObject({ field: "categoryIds" });
   });
 });
+
+describe("the cached pages that show standard templates", () => {
+  it("purges the home page when an example pin's template is unpublished or published again", async () => {
+    const example = "std-product-card-01";
+    await app("/");
+    const cached = await app("/");
+    expect(cached.headers.get("x-cache")).toBe("HIT");
+    expect(await cached.text()).toContain(`/example-pins/${example}?`);
+
+    expect((await call(`${ADMIN_LIST}/${example}/publish`, admin, { published: false })).status).toBe(200);
+    try {
+      const after = await app("/");
+      expect(after.headers.get("x-cache")).toBe("MISS");
+      expect(await after.text()).not.toContain(`/example-pins/${example}?`);
+      expect((await app(`/example-pins/${example}`)).status).toBe(404);
+    } finally {
+      expect((await call(`${ADMIN_LIST}/${example}/publish`, admin, { published: true })).status).toBe(200);
+    }
+    const back = await app("/");
+    expect(back.headers.get("x-cache")).toBe("MISS");
+    expect(await back.text()).toContain(`/example-pins/${example}?`);
+  });
+});
