@@ -52,7 +52,7 @@ export async function createRedeemCodes(
   if (months === null && !isLifetimePlan(plan)) throw new ServiceError(400, "months is required for a plan that is not a lifetime plan", "months");
   if (months !== null && isLifetimePlan(plan)) throw new ServiceError(400, "A lifetime plan is granted for good: leave months out", "months");
   const expiresAt = input.expiresAt ?? null;
-  if (expiresAt !== null && expiresAt <= now) throw new ServiceError(400, "expiresAt must be in the future", "expiresAt");
+  if (expiresAt !== null && expiresAt <= now) throw new ServiceError(400, "The last day to redeem must be in the future.", "expiresAt");
   const note = input.note ?? "";
   const batchId = crypto.randomUUID();
   // 80 random bits per code: distinct in practice; a repeat inside the batch is drawn again.
