@@ -94,6 +94,7 @@ describe("standard templates in the admin console", () => {
     // Designed in the template editor, saved back as the standard template.
     await section.getByRole("link", { name: `Design “${title}” in the editor` }).click();
     await admin.getByRole("heading", { name: title }).waitFor();
+    await admin.getByText("This is a standard template: once it is published, every user sees what you save here.").waitFor();
     const editorPath = new URL(admin.url()).pathname;
     expect(editorPath).toMatch(/^\/template-builder\/[0-9a-f-]{36}$/);
     await admin.getByRole("button", { name: "Save", exact: true }).click();
