@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { ProfileUpdates } from "./billing.ts";
-import { body } from "./fields.ts";
+import { body, plainLine } from "./fields.ts";
 
 /** Plans, lifetime purchases and redeem codes (spec section 7, Subscriptions and payments). */
 
@@ -85,6 +85,10 @@ export const CreateRedeemCodesBody = body({
   months: v.optional(
     v.nullable(v.pipe(v.number("months must be a number"), v.integer("months must be a whole number"), v.minValue(1, "months must be at least 1"), v.maxValue(60, "months must be at most 60"))),
   ),
+  /** The last moment (ms since 1970) the codes can be redeemed; none: no end. */
+  expiresAt: v.optional(v.nullable(v.pipe(v.number("expiresAt must be a time"), v.integer("expiresAt must be a time"), v.minValue(0, "expiresAt must be a time")))),
+  /** What the batch is for, for the admins (e.g. "Black Friday giveaway"). */
+  note: v.optional(v.pipe(v.string("note must be text"), plainLine, v.trim(), v.maxLength(120, "note is too long"))),
 });
 
 export interface RedeemResult {
@@ -97,6 +101,9 @@ export interface RedeemResult {
 }
 
 export const REDEEM_ERROR_MESSAGE = "There was an error redeeming your code.";
+/** The spec gives no text for these (the page shows the server's text): decision 053. */
+export const CODE_DISABLED_MESSAGE = "This code is no longer valid.";
+export const CODE_EXPIRED_MESSAGE = "This code has expired.";
 
 /** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
 export interface CurrentSubscription {

@@ -1,5 +1,8 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import adminCatalogStyles from "../components/admin-catalog/admin-catalog.css?url";
+import { RedeemCodesSection } from "../components/admin-catalog/redeem-codes-section.tsx";
+import { StandardTemplatesSection } from "../components/admin-catalog/standard-templates-section.tsx";
 import { AffiliatePayoutsSection } from "../components/affiliate/payouts-section.tsx";
 import affiliateStyles from "../components/affiliate/affiliate.css?url";
 import { ContentAdminSection } from "../components/content/content-admin-section.tsx";
@@ -13,6 +16,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
   { rel: "stylesheet", href: affiliateStyles },
   { rel: "stylesheet", href: contentStyles },
+  { rel: "stylesheet", href: adminCatalogStyles },
 ];
 export const meta: MetaFunction = () => [{ title: "Admin | Pinboard Studio" }];
 
@@ -42,6 +46,8 @@ export default function AdminPage() {
         <>
           <AffiliatePayoutsSection />
           <ContentAdminSection />
+          <RedeemCodesSection />
+          <StandardTemplatesSection />
         </>
       )}
     </main>

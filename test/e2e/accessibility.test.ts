@@ -102,6 +102,15 @@ describe("accessibility of every page (axe-core)", () => {
     await page.getByRole("button", { name: "Preview" }).click();
     await page.getByLabel("Preview").getByRole("heading", { name: "A heading" }).waitFor();
     found.push(...(await seriousAxeViolations(page, "/admin (content editor)")));
+    // A batch of redeem codes with its codes shown, on a desk and on a phone (issue 20).
+    expect((await callApi(page, "/api/admin/redeemCodes", { planId: "starter-monthly", count: 2, months: 1, note: "Axe" })).status).toBe(201);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await serious(page, "/admin");
+      await page.getByRole("row").filter({ hasText: "Axe" }).first().getByRole("button", { name: /^Show codes/ }).click();
+      await page.getByRole("table", { name: "Codes of the batch" }).waitFor();
+      found.push(...(await seriousAxeViolations(page, `/admin (redeem codes, ${width} px)`)));
+    }
     expect(found.join("\n"), "serious or critical axe violations").toBe("");
   }, 120_000);
 

@@ -184,7 +184,24 @@ export const ROUTES: Record<string, RouteExample> = {
     owns: { kind: "lifetimeSession", field: "session_id" },
   },
   "POST /api/subscriptions/redeemPurchaseCode": { body: { redemptionCode: "NOT-A-CODE" } },
-  "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1 } },
+  // Admin console: redeem codes (issue 20, decision 053); the campaigns' users are not admins.
+  "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1, months: 1, expiresAt: 4102444800000, note: "Campaign" } },
+  "GET /api/admin/redeemCodeBatches": {},
+  "GET /api/admin/redeemCodeBatches/:batchId": { params: { batchId: "campaign-batch" }, notOwned: { batchId: "a batch of redeem codes: admins only" } },
+  "GET /api/admin/redeemCodeBatches/:batchId/csv": { params: { batchId: "campaign-batch" }, query: { timeZone: "Europe/Paris" }, notOwned: { batchId: "a batch of redeem codes: admins only" } },
+  "POST /api/admin/redeemCodeBatches/:batchId/disable": { params: { batchId: "campaign-batch" }, notOwned: { batchId: "a batch of redeem codes: admins only" } },
+  "POST /api/admin/redeemCodes/:code/disable": { params: { code: "ABCD-EFGH-JKLM-NPQR" }, notOwned: { code: "a redeem code: admins only" } },
+  // Admin console: standard templates and categories (issue 20, decision 053).
+  "GET /api/admin/standardTemplates": {},
+  "POST /api/admin/standardTemplates": { body: { template } },
+  "POST /api/admin/standardTemplates/reorder": { body: { category: "Food", templateIds: ["std-full-bleed-banner-01"] } },
+  "POST /api/admin/standardTemplates/:templateId/publish": {
+    params: { templateId: "std-full-bleed-banner-01" },
+    body: { published: true },
+    notOwned: { templateId: "a standard template: admins only" },
+  },
+  "POST /api/admin/templateCategories": { body: { name: "Campaign" } },
+  "POST /api/admin/templateCategories/reorder": { body: { categoryIds: ["std-cat-food"] } },
   "GET /api/referrals/getReferralCode": { listsOwn: true },
   "GET /api/referrals/getReferralProfile/:code": {
     public: true,

@@ -1,12 +1,11 @@
-import { ActivateLifetimePurchaseBody, CreateRedeemCodesBody, PlanIdParam, RedeemPurchaseCodeBody } from "../../contracts/plans-api.ts";
+import { ActivateLifetimePurchaseBody, PlanIdParam, RedeemPurchaseCodeBody } from "../../contracts/plans-api.ts";
 import { requireUser } from "../auth/middleware.ts";
 import { activateLifetimePurchase, currentSubscription, getPlan, lifetimePlans, listPlans } from "../services/lifetime.ts";
-import { createRedeemCodes, redeemPurchaseCode } from "../services/redeem-codes.ts";
-import { apiError } from "./errors.ts";
+import { redeemPurchaseCode } from "../services/redeem-codes.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
-/** Plans, lifetime purchases and redeem codes (spec section 7, Subscriptions and payments). */
+/** Plans, lifetime purchases and redeeming codes (spec section 7, Subscriptions and payments); admins make codes in admin-redeem-codes.ts. */
 export const plansApi = router();
 
 plansApi.get("/subscriptions/getPlans", async (c) => c.json(await listPlans(c.env)));
@@ -25,10 +24,3 @@ plansApi.post("/subscriptions/redeemPurchaseCode", requireUser, valid("json", Re
   c.json(await redeemPurchaseCode(c.env, c.var.auth.user, c.req.valid("json"))),
 );
 
-plansApi.post(
-  "/admin/redeemCodes",
-  requireUser,
-  async (c, next) => (c.var.auth.user.role === "admin" ? next() : apiError(c, 403, "Only admins can create redeem codes.")),
-  valid("json", CreateRedeemCodesBody), async (c) =>
-  c.json(await createRedeemCodes(c.env, c.var.auth.user, c.req.valid("json")), 201),
-);

@@ -9,6 +9,8 @@ import {
   UpdateTemplateBody,
 } from "../../contracts/templates-api.ts";
 import { requireUser } from "../auth/middleware.ts";
+import { purgePages } from "../http/page-cache.ts";
+import { STANDARD_TEMPLATE_PAGES } from "../services/standard-templates.ts";
 import {
   addCategory,
   createTemplate,
@@ -51,7 +53,10 @@ templatesApi.post("/templates/addNewTemplate", valid("json", AddTemplateBody), a
 
 templatesApi.post("/templates/updateTemplate", valid("json", UpdateTemplateBody), async (c) => {
   const { templateId, isShared, ...design } = c.req.valid("json").template;
-  return c.json({ template: await updateTemplate(c.env, c.var.auth.user, templateId, design, isShared) });
+  const template = await updateTemplate(c.env, c.var.auth.user, templateId, design, isShared);
+  // An admin's edit of a standard template: the cached pages showing it are purged (decision 053).
+  if (template.isStandardTemplate) await purgePages(c.env, STANDARD_TEMPLATE_PAGES);
+  return c.json({ template });
 });
 
 templatesApi.post("/templates/unshareTemplate", valid("json", TemplateIdBody), async (c) => {
@@ -108,6 +113,7 @@ templatesApi.get("/template/:id", async (c) => {
 templatesApi.delete("/template/:id", async (c) => {
   const id = c.req.param("id");
   if (!v.is(IdParam, id)) return apiError(c, 404, "Template not found");
-  await deleteTemplate(c.env, c.var.auth.user, id);
+  const { wasStandard } = await deleteTemplate(c.env, c.var.auth.user, id);
+  if (wasStandard) await purgePages(c.env, STANDARD_TEMPLATE_PAGES);
   return c.json({ message: "Template deleted" });
 });

@@ -184,6 +184,8 @@ export const templates = sqliteTable(
     favoriteCount: integer("favorite_count").notNull().default(0),
     /** Order of standard templates in the gallery. */
     position: integer("position").notNull().default(0),
+    /** A standard template users see (lists, /generate, template sets); an admin unpublishes it to hide it. */
+    isPublished: integer("is_published", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -199,6 +201,8 @@ export const templateCategories = sqliteTable(
     name: text("name").notNull(),
     /** The name lowercased: a user cannot have two categories differing only in case. */
     nameKey: text("name_key").notNull(),
+    /** Order of the standard categories (admins reorder them); a user's own are listed by name. */
+    position: integer("position").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("template_categories_owner_name").on(t.ownerId, t.nameKey)],
@@ -575,9 +579,34 @@ export const redeemCodes = sqliteTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     redeemedBy: text("redeemed_by").references(() => users.id, { onDelete: "set null" }),
     redeemedAt: integer("redeemed_at"),
+    /** Disabled by an admin (the code alone or its whole batch): it cannot be redeemed any more. */
+    disabledAt: integer("disabled_at"),
     createdAt: createdAt(),
   },
   (t) => [index("redeem_codes_batch").on(t.batchId), index("redeem_codes_redeemed_by").on(t.redeemedBy)],
+);
+
+/**
+ * A batch of redeem codes as an admin made it (decision 053): the plan and
+ * months its codes give, until when they can be redeemed (null: no end), a
+ * note for the admins, and whether the batch was disabled.
+ */
+export const redeemCodeBatches = sqliteTable(
+  "redeem_code_batches",
+  {
+    id: text("id").primaryKey(),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    months: integer("months"),
+    codeCount: integer("code_count").notNull(),
+    expiresAt: integer("expires_at"),
+    note: text("note").notNull().default(""),
+    disabledAt: integer("disabled_at"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("redeem_code_batches_created").on(t.createdAt)],
 );
 
 /**

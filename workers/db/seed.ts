@@ -32,11 +32,12 @@ export function standardTemplateRows() {
 
 function standardCategoryRows(rows: ReturnType<typeof standardTemplateRows>) {
   const names = [...new Set(rows.flatMap((row) => row.categories))].sort();
-  return names.map((name) => ({
+  return names.map((name, position) => ({
     id: `std-cat-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`,
     ownerId: null,
     name,
     nameKey: name.toLowerCase(),
+    position,
     createdAt: SEEDED_AT,
   }));
 }
@@ -88,7 +89,9 @@ export function seedStatements(): string[] {
         set: { name: sql`excluded.name`, nameKey: sql`excluded.name_key` },
         setWhere: changed("name", "name_key"),
       }),
-    // Standard templates, in chunks (SQLite limits the variables of one statement).
+    // Standard templates, in chunks (SQLite limits the variables of one statement). A row an admin has
+    // changed since (its updated_at is no longer the seed's) is left alone, and so are the order and the
+    // published state, which admins set (decision 053); a new template is placed where the seed lists it.
     ...chunks(templateRows, 20).map((rows) =>
       db
         .insert(templates)
@@ -99,11 +102,10 @@ export function seedStatements(): string[] {
             title: sql`excluded.title`,
             design: sql`excluded.design`,
             categories: sql`excluded.categories`,
-            position: sql`excluded.position`,
             isStandard: sql`excluded.is_standard`,
             updatedAt: sql`excluded.updated_at`,
           },
-          setWhere: changed("title", "design", "categories", "position", "is_standard"),
+          setWhere: sql`${templates.updatedAt} = ${sql.raw(String(SEEDED_AT))} AND ${changed("title", "design", "categories", "is_standard")}`,
         }),
     ),
     // Blog posts and pages: inserted once, never overwritten (an admin may have edited or deleted them since).

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { database } from "../db/client.ts";
 import { adminAuditLog } from "../db/schema.ts";
@@ -37,6 +37,21 @@ export function auditStatement(env: Env, actor: AuditActor, entry: AuditEntryInp
       before: entry.before ?? null,
       after: entry.after ?? null,
     });
+}
+
+/**
+ * Like auditStatement, for the statement just BEFORE it in the same `db.batch`: the entry is written only
+ * when that statement changed a row (SQLite's changes()), so a conditional change that found nothing to
+ * change (e.g. a code redeemed a moment before an admin disabled it) records no action.
+ */
+export function auditStatementIfChanged(env: Env, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
+  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+  // INSERT ... SELECT: the table's columns in their order, created_at included.
+  return database(env.DB)
+    .insert(adminAuditLog)
+    .select(
+      sql`SELECT ${crypto.randomUUID()}, ${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetKind}, ${entry.targetId}, ${entry.summary}, ${json(entry.before)}, ${json(entry.after)}, unixepoch('subsec') * 1000 WHERE changes() > 0`,
+    );
 }
 
 /** Records one admin action on its own (when the change is not a D1 write, e.g. an R2 or Durable Object call). */

@@ -1,11 +1,12 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type * as v from "valibot";
-import { REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
+import { CODE_DISABLED_MESSAGE, CODE_EXPIRED_MESSAGE, REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
 import { database } from "../db/client.ts";
-import { redeemCodes } from "../db/schema.ts";
+import { redeemCodeBatches, redeemCodes } from "../db/schema.ts";
 import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
+import { auditStatement } from "./admin-audit.ts";
 import { planById, planRecordsOf, savePlanRecord } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
 
@@ -28,8 +29,21 @@ function newCode(): string {
   return letters.match(/.{4}/g)!.join("-");
 }
 
-/** POST /api/admin/redeemCodes: a batch of new codes for a plan (admins only). */
-export async function createRedeemCodes(env: Env, admin: User, input: v.InferOutput<typeof CreateRedeemCodesBody>): Promise<{ batchId: string; planId: string; months: number | null; codes: string[] }> {
+/** A plan's months in words: "3 months of the Starter plan", "the Lifetime plan". */
+export function planGrantText(planName: string, months: number | null): string {
+  return months === null ? `the ${planName} plan` : `${months} ${months === 1 ? "month" : "months"} of the ${planName} plan`;
+}
+
+/**
+ * POST /api/admin/redeemCodes: a batch of new codes for a plan (admins only).
+ * The batch row, its codes and the audit entry are written in one D1 batch.
+ */
+export async function createRedeemCodes(
+  env: Env,
+  admin: User,
+  input: v.InferOutput<typeof CreateRedeemCodesBody>,
+  now = Date.now(),
+): Promise<{ batchId: string; planId: string; months: number | null; expiresAt: number | null; codes: string[] }> {
   if (admin.role !== "admin") throw new ServiceError(403, "Only admins can create redeem codes.");
   const plan = await planById(env, input.planId);
   if (!plan) throw new ServiceError(404, "No such plan");
@@ -37,24 +51,48 @@ export async function createRedeemCodes(env: Env, admin: User, input: v.InferOut
   const months = input.months ?? null;
   if (months === null && !isLifetimePlan(plan)) throw new ServiceError(400, "months is required for a plan that is not a lifetime plan", "months");
   if (months !== null && isLifetimePlan(plan)) throw new ServiceError(400, "A lifetime plan is granted for good: leave months out", "months");
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt <= now) throw new ServiceError(400, "The last day to redeem must be in the future.", "expiresAt");
+  const note = input.note ?? "";
   const batchId = crypto.randomUUID();
-  const codes = [...new Set(Array.from({ length: input.count }, newCode))];
+  // 80 random bits per code: distinct in practice; a repeat inside the batch is drawn again.
+  const unique = new Set<string>();
+  while (unique.size < input.count) unique.add(newCode());
+  const codes = [...unique];
   const db = database(env.DB);
   const rows = codes.map((code) => ({ code, planId: plan.id, months, batchId, createdBy: admin.id }));
   const inserts = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(redeemCodes).values(rows.slice(i, i + ROWS_PER_INSERT)));
-  const [first, ...rest] = inserts;
-  await db.batch([first!, ...rest]);
-  return { batchId, planId: plan.id, months, codes };
+  const after = { planId: plan.id, planName: plan.name, months, count: codes.length, expiresAt, note };
+  await db.batch([
+    db.insert(redeemCodeBatches).values({ id: batchId, planId: plan.id, months, codeCount: codes.length, expiresAt, note, createdBy: admin.id, createdAt: now }),
+    ...inserts,
+    auditStatement(env, { id: admin.id, email: admin.email }, {
+      action: "codes.create",
+      targetKind: "redeem-batch",
+      targetId: batchId,
+      summary: `Created ${codes.length} redeem ${codes.length === 1 ? "code" : "codes"} for ${planGrantText(plan.name, months)}${note ? ` (${note})` : ""}.`,
+      before: null,
+      after,
+    }),
+  ]);
+  return { batchId, planId: plan.id, months, expiresAt, codes };
 }
 
 /** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
 export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, now = Date.now()): Promise<RedeemResult> {
   const db = database(env.DB);
   const code = input.redemptionCode;
-  const row = await db.query.redeemCodes.findFirst({ where: eq(redeemCodes.code, code) });
-  if (!row) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
+  const [found] = await db
+    .select({ code: redeemCodes, batch: redeemCodeBatches })
+    .from(redeemCodes)
+    .leftJoin(redeemCodeBatches, eq(redeemCodeBatches.id, redeemCodes.batchId))
+    .where(eq(redeemCodes.code, code));
+  if (!found) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
+  const row = found.code;
   if (row.redeemedAt !== null) throw new ServiceError(409, "This code has already been redeemed.");
+  if (row.disabledAt !== null || found.batch?.disabledAt != null) throw new ServiceError(409, CODE_DISABLED_MESSAGE);
+  if (found.batch?.expiresAt != null && found.batch.expiresAt <= now) throw new ServiceError(409, CODE_EXPIRED_MESSAGE);
   const plan = await planById(env, row.planId);
   if (!plan) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
   if (isLifetimePlan(plan) && (await planRecordsOf(env, user.id)).some((record) => record.planId === plan.id && isRecordLive(record, now))) {
@@ -64,9 +102,23 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
   const claimed = await db
     .update(redeemCodes)
     .set({ redeemedBy: user.id, redeemedAt: now })
-    .where(and(eq(redeemCodes.code, code), isNull(redeemCodes.redeemedAt)))
+    // Still unused, not disabled (the code or its batch) and not expired at this moment: an admin's
+    // disabling between the read above and this claim wins.
+    .where(
+      and(
+        eq(redeemCodes.code, code),
+        isNull(redeemCodes.redeemedAt),
+        isNull(redeemCodes.disabledAt),
+        sql`NOT EXISTS (SELECT 1 FROM ${redeemCodeBatches} WHERE ${redeemCodeBatches.id} = ${redeemCodes.batchId} AND (${redeemCodeBatches.disabledAt} IS NOT NULL OR ${redeemCodeBatches.expiresAt} <= ${now}))`,
+      ),
+    )
     .returning({ code: redeemCodes.code });
-  if (claimed.length === 0) throw new ServiceError(409, "This code has already been redeemed.");
+  if (claimed.length === 0) {
+    // Lost the claim: someone redeemed it just now, or an admin disabled it (or it expired) meanwhile.
+    const current = await db.query.redeemCodes.findFirst({ where: eq(redeemCodes.code, code) });
+    if (current?.redeemedAt != null) throw new ServiceError(409, "This code has already been redeemed.");
+    throw new ServiceError(409, CODE_DISABLED_MESSAGE);
+  }
   try {
     const months = row.months;
     const profileUpdates = await savePlanRecord(
@@ -90,8 +142,7 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
           },
       now,
     );
-    const what = months === null ? `the ${plan.name} plan` : `${months} ${months === 1 ? "month" : "months"} of the ${plan.name} plan`;
-    return { message: `Your code has been redeemed: you now have ${what}.`, planId: plan.id, planName: plan.name, months, profileUpdates };
+    return { message: `Your code has been redeemed: you now have ${planGrantText(plan.name, months)}.`, planId: plan.id, planName: plan.name, months, profileUpdates };
   } catch (error) {
     // Give the code back so the user can try again.
     await db.update(redeemCodes).set({ redeemedBy: null, redeemedAt: null }).where(and(eq(redeemCodes.code, code), eq(redeemCodes.redeemedBy, user.id)));

@@ -105,12 +105,12 @@ export interface Versioned {
   version: number;
 }
 
-/** The example templates as stored (an admin may have edited a standard template). */
+/** The example templates as stored (an admin may have edited a standard template); an unpublished one is left out. */
 export async function exampleDesigns(env: Pick<Env, "DB">): Promise<Map<string, Versioned>> {
   const rows = await database(env.DB)
     .select()
     .from(templates)
-    .where(and(eq(templates.isStandard, true), inArray(templates.id, EXAMPLE_PINS.map((pin) => pin.templateId))));
+    .where(and(eq(templates.isStandard, true), eq(templates.isPublished, true), inArray(templates.id, EXAMPLE_PINS.map((pin) => pin.templateId))));
   return new Map(
     rows.map((row) => [row.id, { design: v.parse(TemplateDesign, { ...(row.design as object), title: row.title, categories: row.categories }), version: row.updatedAt }]),
   );

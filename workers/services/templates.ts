@@ -7,6 +7,7 @@ import { colorPalettes, templateCategories, templateFavorites, templates } from 
 import { normalizeDesign, storedDesign } from "../domain/templates.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
+import { auditStatement } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
 import { tickOnboardingStep } from "./onboarding.ts";
 
@@ -32,9 +33,16 @@ function toTemplate(row: TemplateRow, viewer: User, favorites: Set<string> = new
   };
 }
 
-/** What a user may see: standard templates, shared ones and their own. */
+/** A standard template users see: published (decision 053). */
+const publishedStandard = and(eq(templates.isStandard, true), eq(templates.isPublished, true))!;
+
+/**
+ * What a user may see: published standard templates, shared ones and their
+ * own; an admin also sees unpublished standard ones (to edit them before
+ * publishing). Lists for users (listStandardTemplates) show published ones only.
+ */
 function visibleTo(user: User): SQL {
-  return or(eq(templates.isStandard, true), eq(templates.isShared, true), eq(templates.ownerId, user.id))!;
+  return or(user.role === "admin" ? eq(templates.isStandard, true) : publishedStandard, eq(templates.isShared, true), eq(templates.ownerId, user.id))!;
 }
 
 function mayEdit(user: User, row: TemplateRow) {
@@ -91,8 +99,8 @@ export function listSharedTemplates(env: Env, user: User, lastTemplateId?: strin
 
 export async function listStandardTemplates(env: Env, user: User, category?: string) {
   const where = category
-    ? and(eq(templates.isStandard, true), sql`EXISTS (SELECT 1 FROM json_each(${templates.categories}) WHERE lower(value) = lower(${category}))`)
-    : eq(templates.isStandard, true);
+    ? and(publishedStandard, sql`EXISTS (SELECT 1 FROM json_each(${templates.categories}) WHERE lower(value) = lower(${category}))`)
+    : publishedStandard;
   const rows = await database(env.DB).select().from(templates).where(where).orderBy(templates.position, templates.id);
   return withFavorites(env, user, rows);
 }
@@ -149,7 +157,7 @@ export async function updateTemplate(env: Env, user: User, id: string, design: T
   if (!row || !(row.isStandard || row.isShared || row.ownerId === user.id)) throw new ServiceError(404, "Template not found");
   if (!mayEdit(user, row)) throw new ServiceError(403, row.isStandard ? "Standard templates cannot be changed. Duplicate it to make your own." : "You can only change your own templates.");
   const normalized = normalizeDesign(design);
-  const [updated] = await db
+  const update = db
     .update(templates)
     .set({
       title: normalized.title,
@@ -160,6 +168,20 @@ export async function updateTemplate(env: Env, user: User, id: string, design: T
     })
     .where(eq(templates.id, id))
     .returning();
+  // An admin's change of a standard template is an admin action: audited in the same batch (decision 053).
+  const [[updated]] = row.isStandard
+    ? await db.batch([
+        update,
+        auditStatement(env, { id: user.id, email: user.email }, {
+          action: "template.edit",
+          targetKind: "template",
+          targetId: id,
+          summary: `Edited the standard template "${normalized.title}".`,
+          before: { title: row.title, categories: row.categories, design: row.design },
+          after: { title: normalized.title, categories: normalized.categories, design: storedDesign(normalized) },
+        }),
+      ])
+    : [await update];
   return (await withFavorites(env, user, [updated]))[0];
 }
 
@@ -174,12 +196,27 @@ export async function unshareTemplate(env: Env, user: User, id: string): Promise
   return toTemplate(updated, user);
 }
 
-export async function deleteTemplate(env: Env, user: User, id: string) {
+export async function deleteTemplate(env: Env, user: User, id: string): Promise<{ wasStandard: boolean }> {
   const db = database(env.DB);
   const row = await db.query.templates.findFirst({ where: eq(templates.id, id) });
   if (!row || !(row.isStandard || row.isShared || row.ownerId === user.id)) throw new ServiceError(404, "Template not found");
   if (!mayEdit(user, row)) throw new ServiceError(403, "You can only delete your own templates.");
-  await db.delete(templates).where(eq(templates.id, id));
+  if (!row.isStandard) {
+    await db.delete(templates).where(eq(templates.id, id));
+    return { wasStandard: false };
+  }
+  await db.batch([
+    db.delete(templates).where(eq(templates.id, id)),
+    auditStatement(env, { id: user.id, email: user.email }, {
+      action: "template.delete",
+      targetKind: "template",
+      targetId: id,
+      summary: `Deleted the standard template "${row.title}".`,
+      before: { title: row.title, categories: row.categories, isPublished: row.isPublished, design: row.design },
+      after: null,
+    }),
+  ]);
+  return { wasStandard: true };
 }
 
 /**
@@ -202,7 +239,7 @@ export async function getTemplateSet(env: Env, user: User, ids: string[]): Promi
     const candidates = await db
       .select()
       .from(templates)
-      .where(eq(templates.isStandard, true))
+      .where(publishedStandard)
       .orderBy(sql`random()`)
       .limit(missing + unique.length);
     replacements = candidates.filter((row) => !found.has(row.id)).slice(0, missing);
@@ -240,7 +277,7 @@ export async function listCategories(env: Env, user: User) {
     .select()
     .from(templateCategories)
     .where(or(isNull(templateCategories.ownerId), eq(templateCategories.ownerId, user.id)))
-    .orderBy(sql`${templateCategories.ownerId} IS NOT NULL`, templateCategories.name);
+    .orderBy(sql`${templateCategories.ownerId} IS NOT NULL`, templateCategories.position, templateCategories.name);
   return rows.map((row) => ({ id: row.id, name: row.name, isStandard: row.ownerId === null }));
 }
 

@@ -213,6 +213,9 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
         </div>
       </header>
 
+      {editable && template.isStandardTemplate ? (
+        <p className="notice notice--info editor__notice">This is a standard template: once it is published, every user sees what you save here.</p>
+      ) : null}
       {!editable ? (
         <p className="notice notice--info editor__notice">
           {refusal ?? (template.isStandardTemplate ? "Standard templates cannot be changed. Duplicate it to edit your own copy." : "This template belongs to someone else. Duplicate it to edit your own copy.")}
