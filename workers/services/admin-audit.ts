@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { database } from "../db/client.ts";
 import { adminAuditLog } from "../db/schema.ts";
@@ -37,6 +37,21 @@ export function auditStatement(env: Env, actor: AuditActor, entry: AuditEntryInp
       before: entry.before ?? null,
       after: entry.after ?? null,
     });
+}
+
+/**
+ * The audit insert for a change made only when `condition` holds (a role still the one read, an account
+ * not yet blocked): put it in the same batch BEFORE the change, with the same condition, so both see the
+ * same rows and the entry exists exactly when the change was made.
+ */
+export function auditStatementWhen(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL): BatchItem<"sqlite"> {
+  const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+  return database(env.DB).run(
+    sql`INSERT INTO admin_audit_log (id, admin_id, admin_email, action, target_kind, target_id, summary, before, after)
+        SELECT ${crypto.randomUUID()}, ${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetKind}, ${entry.targetId}, ${entry.summary},
+               ${json(entry.before)}, ${json(entry.after)}
+        WHERE ${condition}`,
+  );
 }
 
 /** Records one admin action on its own (when the change is not a D1 write, e.g. an R2 or Durable Object call). */
