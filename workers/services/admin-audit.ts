@@ -41,17 +41,30 @@ export function auditStatement(env: Env, actor: AuditActor, entry: AuditEntryInp
 
 /**
  * The audit insert for a change made only when `condition` holds (a role still the one read, an account
- * not yet blocked): put it in the same batch BEFORE the change, with the same condition, so both see the
- * same rows and the entry exists exactly when the change was made.
+ * not yet blocked), as a D1 statement: put it in the same `env.DB.batch` BEFORE the change, with the same
+ * condition, so both see the same rows and the entry exists exactly when the change was made.
  */
-export function auditStatementWhen(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL): BatchItem<"sqlite"> {
+export function auditStatementWhen(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL): D1PreparedStatement {
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
-  return database(env.DB).run(
-    sql`INSERT INTO admin_audit_log (id, admin_id, admin_email, action, target_kind, target_id, summary, before, after)
-        SELECT ${crypto.randomUUID()}, ${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetKind}, ${entry.targetId}, ${entry.summary},
-               ${json(entry.before)}, ${json(entry.after)}
-        WHERE ${condition}`,
-  );
+  const db = database(env.DB);
+  const query = db
+    .select({
+      id: sql`${crypto.randomUUID()}`,
+      adminId: sql`${actor.id}`,
+      adminEmail: sql`${actor.email}`,
+      action: sql`${entry.action}`,
+      targetKind: sql`${entry.targetKind}`,
+      targetId: sql`${entry.targetId}`,
+      summary: sql`${entry.summary}`,
+      before: sql`${json(entry.before)}`,
+      after: sql`${json(entry.after)}`,
+    })
+    .from(sql`(SELECT 1)`)
+    .where(condition)
+    .toSQL();
+  return env.DB.prepare(
+    `INSERT INTO admin_audit_log (id, admin_id, admin_email, action, target_kind, target_id, summary, before, after) ${query.sql}`,
+  ).bind(...query.params);
 }
 
 /** Records one admin action on its own (when the change is not a D1 write, e.g. an R2 or Durable Object call). */

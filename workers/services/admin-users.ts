@@ -103,6 +103,12 @@ export async function userDetail(env: Env, userId: string): Promise<AdminUserDet
   };
 }
 
+/** A drizzle query as a D1 statement, for an `env.DB.batch` holding raw statements too (auditStatementWhen). */
+function statement(env: Env, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const { sql: text, params } = query.toSQL();
+  return env.DB.prepare(text).bind(...params);
+}
+
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /**
@@ -165,7 +171,7 @@ export async function changeRole(env: Env, actor: AuditActor, userId: string, ro
   const condition = role === "user" ? and(eq(users.id, userId), eq(users.role, "admin"), otherAdmins) : and(eq(users.id, userId), eq(users.role, "user"));
   const stillCondition = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${condition})`;
   const db = database(env.DB);
-  const [, updated] = await db.batch([
+  const [, updated] = await env.DB.batch([
     auditStatementWhen(
       env,
       actor,
@@ -179,14 +185,14 @@ export async function changeRole(env: Env, actor: AuditActor, userId: string, ro
       },
       stillCondition,
     ),
-    db.update(users).set({ role, updatedAt: Date.now() }).where(condition).returning(),
+    statement(env, db.update(users).set({ role, updatedAt: Date.now() }).where(condition).returning({ id: users.id })),
   ]);
-  if (updated.length === 0) {
-    const now = await userById(env, userId);
-    if (now.role === role) return { changed: false, user: row(now) };
+  const after = await userById(env, userId);
+  if (updated.results.length === 0) {
+    if (after.role === role) return { changed: false, user: row(after) };
     throw new ServiceError(409, LAST_ADMIN, "role");
   }
-  return { changed: true, user: row(updated[0]) };
+  return { changed: true, user: row(after) };
 }
 
 /**
@@ -207,7 +213,7 @@ export async function blockUser(env: Env, actor: AuditActor, userId: string): Pr
     .from(authSessions)
     .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), sql`${authSessions.expiresAt} > ${now}`));
   const condition = and(eq(users.id, userId), isNull(users.blockedAt), eq(users.role, "user"));
-  const [, updated] = await db.batch([
+  const [, updated] = await env.DB.batch([
     auditStatementWhen(
       env,
       actor,
@@ -221,18 +227,18 @@ export async function blockUser(env: Env, actor: AuditActor, userId: string): Pr
       },
       sql`EXISTS (SELECT 1 FROM ${users} WHERE ${condition})`,
     ),
-    db.update(users).set({ blockedAt: now, updatedAt: now }).where(condition).returning(),
-    db
-      .update(authSessions)
-      .set({ revokedAt: now, revokeReason: "account blocked by an admin" })
-      .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.blockedAt} = ${now})`)),
+    statement(env, db.update(users).set({ blockedAt: now, updatedAt: now }).where(condition).returning({ id: users.id })),
+    statement(
+      env,
+      db
+        .update(authSessions)
+        .set({ revokedAt: now, revokeReason: "account blocked by an admin" })
+        .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.blockedAt} = ${now})`)),
+    ),
   ]);
-  if (updated.length === 0) {
-    const current = await userById(env, userId);
-    if (current.blockedAt !== null) return { changed: false, user: row(current) };
-    throw new ServiceError(409, CANNOT_BLOCK_ADMIN, "userId");
-  }
-  return { changed: true, user: row(updated[0]) };
+  const after = await userById(env, userId);
+  if (updated.results.length === 0 && after.blockedAt === null) throw new ServiceError(409, CANNOT_BLOCK_ADMIN, "userId");
+  return { changed: updated.results.length > 0, user: row(after) };
 }
 
 /** Unblocks an account: it may sign in again; its paused pins post again at their queue's next look. */
@@ -241,7 +247,7 @@ export async function unblockUser(env: Env, actor: AuditActor, userId: string): 
   if (user.blockedAt === null) return { changed: false, user: row(user) };
   const condition = and(eq(users.id, userId), isNotNull(users.blockedAt));
   const db = database(env.DB);
-  const [, updated] = await db.batch([
+  const [, updated] = await env.DB.batch([
     auditStatementWhen(
       env,
       actor,
@@ -255,10 +261,9 @@ export async function unblockUser(env: Env, actor: AuditActor, userId: string): 
       },
       sql`EXISTS (SELECT 1 FROM ${users} WHERE ${condition})`,
     ),
-    db.update(users).set({ blockedAt: null, updatedAt: Date.now() }).where(condition).returning(),
+    statement(env, db.update(users).set({ blockedAt: null, updatedAt: Date.now() }).where(condition).returning({ id: users.id })),
   ]);
-  if (updated.length === 0) return { changed: false, user: row(await userById(env, userId)) };
-  return { changed: true, user: row(updated[0]) };
+  return { changed: updated.results.length > 0, user: row(await userById(env, userId)) };
 }
 
 /** A page of the audit log, newest first, optionally for one target. */
