@@ -1,5 +1,8 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
+import adminStyles from "../components/admin/admin.css?url";
+import { AuditLogSection } from "../components/admin/audit-log-section.tsx";
+import { UsersSection } from "../components/admin/users-section.tsx";
 import { AffiliatePayoutsSection } from "../components/affiliate/payouts-section.tsx";
 import affiliateStyles from "../components/affiliate/affiliate.css?url";
 import { ContentAdminSection } from "../components/content/content-admin-section.tsx";
@@ -13,6 +16,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
   { rel: "stylesheet", href: affiliateStyles },
   { rel: "stylesheet", href: contentStyles },
+  { rel: "stylesheet", href: adminStyles },
 ];
 export const meta: MetaFunction = () => [{ title: "Admin | Pinboard Studio" }];
 
@@ -40,8 +44,10 @@ export default function AdminPage() {
         <LoginPrompt action="open the admin page" />
       ) : (
         <>
+          <UsersSection />
           <AffiliatePayoutsSection />
           <ContentAdminSection />
+          <AuditLogSection />
         </>
       )}
     </main>

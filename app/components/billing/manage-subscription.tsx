@@ -72,8 +72,10 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   if (!credits || subscription === undefined) return <p className="muted">Loading your subscription…</p>;
 
   const planName = subscription?.planName ?? plans.find((plan) => plan.planId === credits.planId)?.planName ?? "Free";
-  const used = Math.max(0, credits.creditsPerMonth - credits.remaining);
-  const percentLeft = credits.creditsPerMonth > 0 ? Math.round((Math.max(0, credits.remaining) / credits.creditsPerMonth) * 100) : 0;
+  const used = Math.max(0, credits.usedPinCredits);
+  // Credits an admin granted come on top of the plan's (decision 051): the month's total is then larger.
+  const monthTotal = Math.max(credits.creditsPerMonth, Math.max(0, credits.remaining) + used);
+  const percentLeft = monthTotal > 0 ? Math.round((Math.max(0, credits.remaining) / monthTotal) * 100) : 0;
   const stripeSubscription = subscription && subscription.provider === "stripe" && subscription.kind === "subscription" && subscription.subscriptionID ? subscription : null;
   const running = subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
   const paypalSubscription = running?.provider === "paypal" ? running : null;
@@ -108,14 +110,14 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
       <div className="manage__credits">
         <p id="credits-left-label">
           <strong data-testid="credits-left">{Math.max(0, credits.remaining).toLocaleString("en-US")}</strong> of{" "}
-          {credits.creditsPerMonth.toLocaleString("en-US")} credits left this month
+          {monthTotal.toLocaleString("en-US")} credits left this month
         </p>
         <div
           className="credit-bar"
           role="progressbar"
           aria-labelledby="credits-left-label"
           aria-valuemin={0}
-          aria-valuemax={credits.creditsPerMonth}
+          aria-valuemax={monthTotal}
           aria-valuenow={Math.max(0, credits.remaining)}
         >
           <div className="credit-bar__fill" style={{ width: `${percentLeft}%` }} />
