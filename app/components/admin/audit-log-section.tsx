@@ -104,7 +104,7 @@ export function AuditLogSection() {
           <ol className="admin-audit" aria-label="Admin actions, newest first">
             {entries.map((entry) => (
               <li key={entry.id} className="admin-audit__entry">
-                <p>
+                <p className="admin-audit__summary">
                   <strong>{entry.summary}</strong>
                 </p>
                 <p className="muted small">
