@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
+import { creditMeter } from "../../../workers/domain/credit-meter.ts";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { planStatusLabel } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -72,9 +73,8 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   if (!credits || subscription === undefined) return <p className="muted">Loading your subscription…</p>;
 
   const planName = subscription?.planName ?? plans.find((plan) => plan.planId === credits.planId)?.planName ?? "Free";
-  const used = Math.max(0, credits.usedPinCredits);
-  // Credits an admin granted come on top of the plan's (decision 051): the month's total is then larger.
-  const monthTotal = Math.max(credits.creditsPerMonth, Math.max(0, credits.remaining) + used);
+  // The month's total counts credits an admin granted on top of the plan's (decision 051), as the navbar does.
+  const { used, total: monthTotal } = creditMeter(credits);
   const percentLeft = monthTotal > 0 ? Math.round((Math.max(0, credits.remaining) / monthTotal) * 100) : 0;
   const stripeSubscription = subscription && subscription.provider === "stripe" && subscription.kind === "subscription" && subscription.subscriptionID ? subscription : null;
   const running = subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
