@@ -125,6 +125,19 @@ describe("granting credits", () => {
     expect(await auditOf(user.userId)).toHaveLength(2);
   });
 
+  it("grants once when the same request arrives twice at the same moment (a double click)", async () => {
+    const user = await signUpUser();
+    const before = await remaining(user);
+    const grant = { amount: 7, reason: "Double click", reference: "grant-form-double-01" };
+    const answers = await Promise.all([1, 2, 3].map(() => post(`/api/admin/users/${user.userId}/credits`, admin, grant)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    const bodies = await Promise.all(answers.map(read));
+    expect(bodies.filter((body) => body.granted)).toHaveLength(1);
+    expect(await remaining(user)).toBe(before + 7);
+    expect(await db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")))).toHaveLength(1);
+    expect(await auditOf(user.userId)).toHaveLength(1);
+  });
+
   it("refuses a grant that is not a whole positive number, naming the field, and writes nothing", async () => {
     const user = await signUpUser();
     for (const [body, field] of [
