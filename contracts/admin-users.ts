@@ -66,6 +66,7 @@ export interface AdminUserRow {
   name: string;
   role: "user" | "admin";
   planId: string;
+  planName: string;
   planStatus: string;
   blocked: boolean;
   createdAt: string;
@@ -78,7 +79,7 @@ export interface AdminUserSearch {
 }
 
 export interface AdminUserDetail {
-  user: AdminUserRow & { blockedAt: string | null; isEmailVerified: boolean; planName: string };
+  user: AdminUserRow & { blockedAt: string | null; isEmailVerified: boolean };
   credits: { remaining: number; creditsPerMonth: number; usedPinCredits: number; periodEnd: string };
   ledger: { id: string; amount: number; reason: string; category: string; createdAt: string }[];
   pinterestProfiles: { username: string; isActive: boolean; status: string }[];

@@ -52,7 +52,7 @@ describe("finding users", () => {
     const byEmail = await read(await get(`/api/admin/users?q=${encodeURIComponent("MAYA.Q")}`, admin));
     expect(byEmail.users.map((u: { id: string }) => u.id)).toContain(maya.userId);
     const byHandle = await read(await get(`/api/admin/users?q=${encodeURIComponent(maya.handle)}`, admin));
-    expect(byHandle.users[0]).toMatchObject({ id: maya.userId, email: maya.email, handle: maya.handle, name: "Maya Quistgaard", role: "user", blocked: false });
+    expect(byHandle.users[0]).toMatchObject({ id: maya.userId, email: maya.email, handle: maya.handle, name: "Maya Quistgaard", planName: "Free", role: "user", blocked: false });
     const byName = await read(await get(`/api/admin/users?q=${encodeURIComponent("maya quist")}`, admin));
     expect(byName.users.map((u: { id: string }) => u.id)).toEqual([maya.userId]);
     // % and _ are taken as themselves, not as wildcards.

@@ -28,7 +28,7 @@ type UserRecord = typeof users.$inferSelect;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function row(user: UserRecord): AdminUserRow {
+function row(user: UserRecord, planName: string | null = null): AdminUserRow {
   return {
     id: user.id,
     email: user.email,
@@ -36,6 +36,7 @@ function row(user: UserRecord): AdminUserRow {
     name: `${user.firstName} ${user.lastName}`.trim(),
     role: user.role,
     planId: user.planId,
+    planName: planName ?? user.planId,
     planStatus: user.planStatus,
     blocked: user.blockedAt !== null,
     createdAt: iso(user.createdAt),
@@ -58,13 +59,14 @@ export async function searchUsers(env: Env, q: string, page: number): Promise<Ad
       )
     : undefined;
   const found = await database(env.DB)
-    .select()
+    .select({ user: users, planName: plans.name })
     .from(users)
+    .leftJoin(plans, eq(plans.id, users.planId))
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(USERS_PAGE_SIZE + 1)
     .offset((page - 1) * USERS_PAGE_SIZE);
-  return { users: found.slice(0, USERS_PAGE_SIZE).map(row), page, hasMore: found.length > USERS_PAGE_SIZE };
+  return { users: found.slice(0, USERS_PAGE_SIZE).map((item) => row(item.user, item.planName)), page, hasMore: found.length > USERS_PAGE_SIZE };
 }
 
 async function userById(env: Env, userId: string): Promise<UserRecord> {
@@ -88,7 +90,7 @@ export async function userDetail(env: Env, userId: string): Promise<AdminUserDet
   ]);
   const now = Date.now();
   return {
-    user: { ...row(user), blockedAt: user.blockedAt === null ? null : iso(user.blockedAt), isEmailVerified: user.isEmailVerified, planName: plan[0]?.name ?? user.planId },
+    user: { ...row(user, plan[0]?.name ?? null), blockedAt: user.blockedAt === null ? null : iso(user.blockedAt), isEmailVerified: user.isEmailVerified },
     credits: { remaining: credits.remaining, creditsPerMonth: credits.creditsPerMonth, usedPinCredits: credits.usedPinCredits, periodEnd: credits.periodEnd },
     ledger: ledger.map((entry) => ({ id: entry.id, amount: entry.amount, reason: entry.reason, category: entry.category, createdAt: iso(entry.createdAt) })),
     pinterestProfiles: profiles.map((profile) => ({ username: profile.username, isActive: profile.isActive, status: profile.status })),

@@ -91,7 +91,7 @@ export function UsersSection() {
                     </th>
                     <td data-label="Handle">{user.handle}</td>
                     <td data-label="Plan">
-                      {user.planId} ({user.planStatus})
+                      {user.planName} ({user.planStatus})
                     </td>
                     <td data-label="Role">{user.role === "admin" ? "Admin" : "User"}</td>
                     <td data-label="Status">{user.blocked ? <strong className="admin-badge admin-badge--blocked">Blocked</strong> : "Active"}</td>
