@@ -8,6 +8,8 @@ import { dirname, join } from "node:path";
 import { startVideoService } from "../containers/video/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { seedSql } from "../workers/db/seed.ts";
+import { inlineStatements, LOCAL_ADMIN, localAdminStatements } from "../workers/db/admin-accounts.ts";
+import { hashPassword } from "../workers/auth/password-hash.ts";
 import { providerVars } from "../sandbox/provider-vars.ts";
 import { childEnv, freePort, ROOT, run } from "./process.ts";
 
@@ -42,12 +44,13 @@ function parseDotenv(text: string): Record<string, string> {
   return values;
 }
 
-/** Applies the D1 migrations and the seed to the local database kept under `persistTo`. */
+/** Applies the D1 migrations and the seed to the local database kept under `persistTo`, with the local admin account (README). */
 export async function prepareDatabase(persistTo: string, quiet = false) {
   await run(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], { quiet, env: { CI: "1" } });
   const seedFile = join(ROOT, ".wrangler", "seed.sql");
   mkdirSync(dirname(seedFile), { recursive: true });
-  writeFileSync(seedFile, seedSql());
+  const localAdmin = inlineStatements(localAdminStatements(await hashPassword(LOCAL_ADMIN.password), Date.now()));
+  writeFileSync(seedFile, `${seedSql()}\n${localAdmin}`);
   await run(WRANGLER, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", seedFile, "--yes"], { quiet: true });
   if (!quiet) console.log("database: migrations applied and seed loaded");
 }

@@ -3,6 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import adminCatalogStyles from "../components/admin-catalog/admin-catalog.css?url";
 import { RedeemCodesSection } from "../components/admin-catalog/redeem-codes-section.tsx";
 import { StandardTemplatesSection } from "../components/admin-catalog/standard-templates-section.tsx";
+import adminStyles from "../components/admin/admin.css?url";
+import { AuditLogSection } from "../components/admin/audit-log-section.tsx";
+import { UsersSection } from "../components/admin/users-section.tsx";
 import { AffiliatePayoutsSection } from "../components/affiliate/payouts-section.tsx";
 import affiliateStyles from "../components/affiliate/affiliate.css?url";
 import { ContentAdminSection } from "../components/content/content-admin-section.tsx";
@@ -17,6 +20,7 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: affiliateStyles },
   { rel: "stylesheet", href: contentStyles },
   { rel: "stylesheet", href: adminCatalogStyles },
+  { rel: "stylesheet", href: adminStyles },
 ];
 export const meta: MetaFunction = () => [{ title: "Admin | Pinboard Studio" }];
 
@@ -44,10 +48,12 @@ export default function AdminPage() {
         <LoginPrompt action="open the admin page" />
       ) : (
         <>
+          <UsersSection />
           <AffiliatePayoutsSection />
           <ContentAdminSection />
           <RedeemCodesSection />
           <StandardTemplatesSection />
+          <AuditLogSection />
         </>
       )}
     </main>

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { database } from "../../workers/db/client.ts";
-import { pinHistory, pinterestProfiles } from "../../workers/db/schema.ts";
+import { pinHistory, pinterestProfiles, users } from "../../workers/db/schema.ts";
 import type { Env } from "../../workers/env.ts";
 import { approvalRequired } from "../../workers/services/approval-settings.ts";
 import { recordSchedulerState } from "../../workers/services/scheduler-index.ts";
@@ -22,6 +22,8 @@ import type { RepeatingPins } from "./repeating.ts";
 const HOLD_TTL_MS = 5 * 60_000;
 /** How often a paused profile (reconnect needed, blocked) is looked at again. */
 const PAUSE_RECHECK_MS = 10 * 60_000;
+/** Why a blocked account's pins wait (decision 051): nothing posts until an admin unblocks it. */
+export const ACCOUNT_BLOCKED_PAUSE = "Posting is paused: this account is blocked.";
 /** When writing pin history to D1 failed, try again this much later. */
 const HISTORY_RETRY_MS = 30_000;
 /** Posted pins are kept this long (the calendar, the 48-hour rule), then pruned. */
@@ -62,7 +64,13 @@ export class QueueAlarm {
     }
     try {
       this.posting.recoverCutShortAttempts();
-      const profile = await database(this.env.DB).query.pinterestProfiles.findFirst({ where: eq(pinterestProfiles.id, profileKey) });
+      const found = await database(this.env.DB)
+        .select({ profile: pinterestProfiles, ownerBlockedAt: users.blockedAt })
+        .from(pinterestProfiles)
+        .innerJoin(users, eq(users.id, pinterestProfiles.userId))
+        .where(eq(pinterestProfiles.id, profileKey))
+        .get();
+      const profile = found?.profile;
       if (!profile) {
         this.store.sql.exec(
           `UPDATE pins SET status = 'failed', last_error = ?, updated_at = ? WHERE status IN ('held', 'scheduled', 'awaiting', 'paused')`,
@@ -72,7 +80,8 @@ export class QueueAlarm {
         this.store.sql.exec(`DELETE FROM repeating_pins`);
       } else {
         await this.settleExpiredHolds(profileKey);
-        if (profile.status !== "ok") this.store.pauseAll(pauseReason(profile.status, profile.lastError));
+        if (found?.ownerBlockedAt != null) this.store.pauseAll(ACCOUNT_BLOCKED_PAUSE);
+        else if (profile.status !== "ok") this.store.pauseAll(pauseReason(profile.status, profile.lastError));
         else {
           this.store.resume();
           await this.repeating.materialize();

@@ -111,6 +111,14 @@ describe("accessibility of every page (axe-core)", () => {
       await page.getByRole("table", { name: "Codes of the batch" }).waitFor();
       found.push(...(await seriousAxeViolations(page, `/admin (redeem codes, ${width} px)`)));
     }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    // The users section with an account's detail open, and the audit log below (issue 20).
+    const users = page.getByRole("region", { name: "Users" });
+    await users.getByLabel("Search users").fill(email);
+    await users.getByRole("button", { name: "Search" }).click();
+    await users.getByRole("button", { name: `Manage ${email}` }).click();
+    await page.getByRole("dialog").getByRole("heading", { name: "Grant credits" }).waitFor();
+    found.push(...(await seriousAxeViolations(page, "/admin (account detail)")));
     expect(found.join("\n"), "serious or critical axe violations").toBe("");
   }, 120_000);
 

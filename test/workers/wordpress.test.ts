@@ -134,6 +134,20 @@ describe("the access key", () => {
   });
 });
 
+describe("a blocked account", () => {
+  it("has its key refused at once, and accepted again once unblocked", async () => {
+    const user = await signUpUser();
+    const key = await makeKey(user);
+    expect((await withKey(key, "/api/wordpress/account")).status).toBe(200);
+    const admin = await signUpUser({ firstName: "Ada", lastName: "Admin" });
+    await testEnv.DB.prepare("UPDATE users SET role = 'admin' WHERE id = ?1").bind(admin.userId).run();
+    expect((await app(`/api/admin/users/${user.userId}/block`, json({}, bearer(admin.tokens)))).status).toBe(200);
+    expect((await withKey(key, "/api/wordpress/account")).status).toBe(401);
+    expect((await app(`/api/admin/users/${user.userId}/unblock`, json({}, bearer(admin.tokens)))).status).toBe(200);
+    expect((await withKey(key, "/api/wordpress/account")).status).toBe(200);
+  });
+});
+
 describe("a deleted account", () => {
   it("takes its key with it", async () => {
     const user = await signUpUser();

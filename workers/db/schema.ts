@@ -89,9 +89,12 @@ export const users = sqliteTable(
     planStatus: text("plan_status").notNull().default("Inactive"),
     cancelSubscriptionDate: integer("cancel_subscription_date"),
     usedFreeTrial: integer("used_free_trial", { mode: "boolean" }).notNull().default(false),
+    /** When an admin blocked the account (decision 051): no sign-in, no session, its queues paused. Null: not blocked. */
+    blockedAt: integer("blocked_at"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
+  (t) => [index("users_role").on(t.role)],
 );
 
 /**

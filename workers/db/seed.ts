@@ -136,7 +136,7 @@ function inlineParams({ sql: text, params }: { sql: string; params: unknown[] })
   return text.replace(/\?/g, () => sqlLiteral(params[i++]));
 }
 
-function sqlLiteral(value: unknown): string {
+export function sqlLiteral(value: unknown): string {
   if (value === null || value === undefined) return "NULL";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "NULL";
   if (typeof value === "boolean") return value ? "1" : "0";

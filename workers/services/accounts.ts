@@ -34,6 +34,8 @@ export interface SignIn {
 export const VERIFY_EMAIL_TTL_SECONDS = 48 * 60 * 60;
 const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
 export const WRONG_CREDENTIALS = "Wrong e-mail or password.";
+/** Answered to a blocked account's sign-in (decision 051), only once its password or Google identity checked out. */
+export const ACCOUNT_BLOCKED = "This account has been blocked. If you think this is a mistake, please contact us.";
 
 export function tokenSettings(env: Pick<Env, "AUTH_SECRET" | "APP_URL">): TokenSettings {
   return { secret: env.AUTH_SECRET, issuer: new URL(env.APP_URL).origin };
@@ -98,7 +100,7 @@ export async function refreshSignIn(env: Env, refreshToken: string, presentedCoo
   const found = await find();
   if (!found) throw new ServiceError(401, "Invalid refresh token.");
   const { session, user } = found;
-  if (session.revokedAt !== null || session.expiresAt <= now) throw new ServiceError(401, SESSION_ENDED);
+  if (session.revokedAt !== null || session.expiresAt <= now || user.blockedAt !== null) throw new ServiceError(401, SESSION_ENDED);
   const keepsCookie = presentedCookie !== undefined && (await sha256Hex(presentedCookie)) === session.cookieHash;
   const answer = async (nextRefreshToken: string, cookie: string | null) => ({
     tokens: { idToken: await signIdToken(tokenSettings(env), { sub: user.id, sid: session.id }), refreshToken: nextRefreshToken },
@@ -189,7 +191,7 @@ async function openSession(env: Env, which: ReturnType<typeof eq>, userId: strin
     .select({ session: authSessions, user: users })
     .from(authSessions)
     .innerJoin(users, eq(users.id, authSessions.userId))
-    .where(and(which, isNull(authSessions.revokedAt), gt(authSessions.expiresAt, Date.now())))
+    .where(and(which, isNull(authSessions.revokedAt), gt(authSessions.expiresAt, Date.now()), isNull(users.blockedAt)))
     .get();
   if (!row || (userId !== null && row.user.id !== userId)) return null;
   return { user: row.user, sessionId: row.session.id, via };
@@ -300,6 +302,7 @@ export async function logIn(env: Env, email: string, password: string, meta: Req
     return failed();
   }
   if (!(await verifyPassword(password, user.passwordHash))) return failed();
+  if (user.blockedAt !== null) throw new ServiceError(403, ACCOUNT_BLOCKED);
   if (needsRehash(user.passwordHash)) {
     await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: Date.now() }).where(eq(users.id, user.id));
   }
@@ -337,6 +340,7 @@ export async function signInWithGoogle(
         .returning();
     }
   }
+  if (user?.blockedAt != null) throw new ServiceError(403, ACCOUNT_BLOCKED);
   if (user) return { ...(await startSession(env, user, meta)), created: false };
   const created = await createUser(env, {
     email: identity.email,

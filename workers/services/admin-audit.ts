@@ -40,18 +40,36 @@ export function auditStatement(env: Env, actor: AuditActor, entry: AuditEntryInp
 }
 
 /**
- * Like auditStatement, for the statement just BEFORE it in the same `db.batch`: the entry is written only
- * when that statement changed a row (SQLite's changes()), so a conditional change that found nothing to
- * change (e.g. a code redeemed a moment before an admin disabled it) records no action.
+ * The audit insert of a change made only when `condition` holds, as INSERT ... SELECT ... WHERE: the entry is
+ * written exactly when the change is.
  */
-export function auditStatementIfChanged(env: Env, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
+function conditionalAudit(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL) {
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
   // INSERT ... SELECT: the table's columns in their order, created_at included.
   return database(env.DB)
     .insert(adminAuditLog)
     .select(
-      sql`SELECT ${crypto.randomUUID()}, ${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetKind}, ${entry.targetId}, ${entry.summary}, ${json(entry.before)}, ${json(entry.after)}, unixepoch('subsec') * 1000 WHERE changes() > 0`,
+      sql`SELECT ${crypto.randomUUID()}, ${actor.id}, ${actor.email}, ${entry.action}, ${entry.targetKind}, ${entry.targetId}, ${entry.summary}, ${json(entry.before)}, ${json(entry.after)}, unixepoch('subsec') * 1000 WHERE ${condition}`,
     );
+}
+
+/**
+ * Like auditStatement, for the statement just BEFORE it in the same `db.batch`: the entry is written only
+ * when that statement changed a row (SQLite's changes()), so a conditional change that found nothing to
+ * change (e.g. a code redeemed a moment before an admin disabled it) records no action.
+ */
+export function auditStatementIfChanged(env: Env, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
+  return conditionalAudit(env, actor, entry, sql`changes() > 0`);
+}
+
+/**
+ * The audit insert for a change made only when `condition` holds (a role still the one read, an account
+ * not yet blocked), as a D1 statement: put it in the same `env.DB.batch` BEFORE the change, with the same
+ * condition, so both see the same rows and the entry exists exactly when the change was made.
+ */
+export function auditStatementWhen(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL): D1PreparedStatement {
+  const query = conditionalAudit(env, actor, entry, condition).toSQL();
+  return env.DB.prepare(query.sql).bind(...query.params);
 }
 
 /** Records one admin action on its own (when the change is not a D1 write, e.g. an R2 or Durable Object call). */

@@ -123,7 +123,8 @@ function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
  */
 const usableGrants = (cap: string) =>
   `min(coalesce(sum(CASE WHEN ${GRANT_ROW} THEN amount END), 0),
-       max(${cap}, coalesce(sum(CASE WHEN ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0)))`;
+       max(${cap}, coalesce(sum(CASE WHEN ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0)))
+   + coalesce(sum(CASE WHEN ${ADMIN_GRANT_ROW} THEN amount END), 0)`;
 
 /**
  * A reversal (reverseCredits) is a positive row whose reference is its
@@ -131,7 +132,13 @@ const usableGrants = (cap: string) =>
  * back, so it counts with the spends (as a negative spend) and never in grants.
  */
 export const REVERSAL_PREFIX = "reversal:";
-const GRANT_ROW = `amount > 0 AND reference NOT LIKE '${REVERSAL_PREFIX}%'`;
+/**
+ * An admin's grant (decision 051) is a positive row under "admin-grant:<request key>": credits for the
+ * billing month it is made in, added on top of the plan's grant (never topping it up, never capped by it).
+ */
+export const ADMIN_GRANT_PREFIX = "admin-grant:";
+const ADMIN_GRANT_ROW = `amount > 0 AND reference LIKE '${ADMIN_GRANT_PREFIX}%'`;
+const GRANT_ROW = `amount > 0 AND reference NOT LIKE '${REVERSAL_PREFIX}%' AND reference NOT LIKE '${ADMIN_GRANT_PREFIX}%'`;
 const SPEND_ROW = `(amount < 0 OR reference LIKE '${REVERSAL_PREFIX}%')`;
 
 function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {

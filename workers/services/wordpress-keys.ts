@@ -97,7 +97,8 @@ export async function userOfWordPressKey(env: Env, key: string, now = Date.now()
     .innerJoin(users, eq(users.id, wordpressAccessKeys.userId))
     .where(eq(wordpressAccessKeys.keyHash, keyHash))
     .limit(1);
-  if (!found) return null;
+  // A blocked account's key is refused like a revoked one (decision 051: blocking ends every way in).
+  if (!found || found.user.blockedAt !== null) return null;
   if (found.lastUsedAt === null || now - found.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
     await env.DB.prepare(`UPDATE wordpress_access_keys SET last_used_at = ?1 WHERE key_hash = ?2`).bind(now, keyHash).run();
   }

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
+import { creditMeter } from "../../../workers/domain/credit-meter.ts";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { planStatusLabel } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -72,8 +73,9 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   if (!credits || subscription === undefined) return <p className="muted">Loading your subscription…</p>;
 
   const planName = subscription?.planName ?? plans.find((plan) => plan.planId === credits.planId)?.planName ?? "Free";
-  const used = Math.max(0, credits.creditsPerMonth - credits.remaining);
-  const percentLeft = credits.creditsPerMonth > 0 ? Math.round((Math.max(0, credits.remaining) / credits.creditsPerMonth) * 100) : 0;
+  // The month's total counts credits an admin granted on top of the plan's (decision 051), as the navbar does.
+  const { used, total: monthTotal } = creditMeter(credits);
+  const percentLeft = monthTotal > 0 ? Math.round((Math.max(0, credits.remaining) / monthTotal) * 100) : 0;
   const stripeSubscription = subscription && subscription.provider === "stripe" && subscription.kind === "subscription" && subscription.subscriptionID ? subscription : null;
   const running = subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
   const paypalSubscription = running?.provider === "paypal" ? running : null;
@@ -108,14 +110,14 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
       <div className="manage__credits">
         <p id="credits-left-label">
           <strong data-testid="credits-left">{Math.max(0, credits.remaining).toLocaleString("en-US")}</strong> of{" "}
-          {credits.creditsPerMonth.toLocaleString("en-US")} credits left this month
+          {monthTotal.toLocaleString("en-US")} credits left this month
         </p>
         <div
           className="credit-bar"
           role="progressbar"
           aria-labelledby="credits-left-label"
           aria-valuemin={0}
-          aria-valuemax={credits.creditsPerMonth}
+          aria-valuemax={monthTotal}
           aria-valuenow={Math.max(0, credits.remaining)}
         >
           <div className="credit-bar__fill" style={{ width: `${percentLeft}%` }} />
