@@ -22,6 +22,7 @@ import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
+import { publicPinsApi } from "./api/public-pins.ts";
 import { referralsApi } from "./api/referrals.ts";
 import { rssApi } from "./api/rss.ts";
 import { tracking } from "./api/tracking.ts";
@@ -52,6 +53,7 @@ api.route("/health", health);
 // Before account: /user/credits must not be taken for a /user/{handle}.
 api.route("/", credits);
 api.route("/", account);
+api.route("/", publicPinsApi);
 api.route("/", templatesApi);
 api.route("/", stripeApi);
 api.route("/", paypalApi);
