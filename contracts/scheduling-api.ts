@@ -429,6 +429,8 @@ export interface PinHistoryItem {
   /** When it was downloaded, scheduled or pinned (the history's order, newest first). ISO 8601. */
   createdAt: string;
   createdAtUTCTimestamp: number;
+  /** Its public page (/users/{handle}/{id}) when its owner made it public; null while private (decision 055). */
+  publicUrl: string | null;
 }
 
 export interface PinHistoryPage {

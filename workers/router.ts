@@ -26,6 +26,7 @@ import { paypalApi } from "./api/paypal.ts";
 import { pinterestApi, pinterestVideo } from "./api/pinterest.ts";
 import { plansApi } from "./api/plans.ts";
 import { pricingParityApi } from "./api/pricing-parity.ts";
+import { publicPinsApi } from "./api/public-pins.ts";
 import { referralsApi } from "./api/referrals.ts";
 import { rssApi } from "./api/rss.ts";
 import { tracking } from "./api/tracking.ts";
@@ -46,10 +47,12 @@ import { etsyApi } from "./api/etsy.ts";
 import { shopifyShopApi } from "./api/shopify-shop.ts";
 import { MEDIA_PATH_PREFIX, serveMedia } from "./media/store.ts";
 import { mayServeMedia } from "./services/pin-renders.ts";
+import * as backupGenerator from "./services/backup-generator.ts";
 import { FEED_PATH_PREFIX, feedFileObject } from "./services/catalogs.ts";
 import { cachedPage, setPageCacheBuild } from "./http/page-cache.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { APP_VERSION } from "./version.ts";
+import { cameFromOurSite, NOT_FROM_OUR_SITE } from "./auth/middleware.ts";
 
 /** /api: the product's API (spec section 7), one router per domain. */
 const api = new Hono<AppBindings>();
@@ -57,6 +60,7 @@ api.route("/health", health);
 // Before account: /user/credits must not be taken for a /user/{handle}.
 api.route("/", credits);
 api.route("/", account);
+api.route("/", publicPinsApi);
 api.route("/", templatesApi);
 api.route("/", stripeApi);
 api.route("/", paypalApi);
@@ -162,12 +166,14 @@ app.route("/", affiliateRedirects);
 app.route("/", showcaseRoutes);
 
 // Everything else is a page: server-rendered by Remix at the edge, the public ones kept in the edge cache (decision 042).
-app.all("*", (c) =>
-  cachedPage(c, () =>
+app.all("*", (c) => {
+  // A page's form (the basic generator's, decision 055) posted from another site: refused plainly, not the 500 Remix answers to it.
+  if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.header("origin") !== undefined && !cameFromOurSite(c)) return c.text(NOT_FROM_OUR_SITE, 403);
+  return cachedPage(c, () =>
     handleRemixRequest(
       c.req.raw,
-      getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce } }),
+      getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce, services: { backupGenerator } } }),
     ),
-  ),
-);
+  );
+});
 

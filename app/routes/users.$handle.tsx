@@ -1,5 +1,5 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
-import { Outlet, useParams } from "@remix-run/react";
+import { Outlet, useParams, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { PublicUser } from "../../contracts/user.ts";
 import { Avatar } from "../components/auth/avatar.tsx";
@@ -15,10 +15,12 @@ export const meta: MetaFunction = ({ params }) => [{ title: `@${params.handle ??
 
 type Profile = { status: "loading" } | { status: "found"; user: PublicUser } | { status: "missing" } | { status: "failed"; message: string };
 
-/** /users/:handle: a public profile with avatar and @handle (spec section 2); its pins render in the outlet. */
+/** /users/:handle: a public profile with avatar and @handle (spec section 2); its public pin renders in the outlet (decision 055). */
 export default function PublicProfilePage() {
   const handle = useParams().handle ?? "";
   const [profile, setProfile] = useState<Profile>({ status: "loading" });
+  // A pin that is not public (its loader answered 404) is the not-found view, as a missing profile is.
+  const pin = useRouteLoaderData<{ found: boolean }>("routes/users.$handle.$postId");
 
   useEffect(() => {
     let current = true;
@@ -33,14 +35,18 @@ export default function PublicProfilePage() {
     };
   }, [handle]);
 
-  if (profile.status === "missing") return <NotFound />;
+  if (profile.status === "missing" || pin?.found === false) return <NotFound />;
   return (
     <main className="page page--narrow account-page">
       {profile.status === "loading" ? (
-        <p className="loading" role="status">
-          <Spinner size="large" />
-          Loading profile...
-        </p>
+        <>
+          <p className="loading" role="status">
+            <Spinner size="large" />
+            Loading profile...
+          </p>
+          {/* A public pin is on the server's page: it does not wait for the profile. */}
+          <Outlet />
+        </>
       ) : profile.status === "failed" ? (
         <FormAlert>{profile.message}</FormAlert>
       ) : (

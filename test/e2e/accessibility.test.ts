@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { signUpVerified } from "./support/accounts.ts";
 import { callApi, promoteToAdmin } from "./support/admin.ts";
 import { seriousAxeViolations } from "./support/axe.ts";
@@ -84,6 +84,30 @@ describe("accessibility of every page (axe-core)", () => {
     for (const path of pagePaths()) found.push(...(await serious(page, path)));
     expect(found.join("\n"), "serious or critical axe violations").toBe("");
   }, 360_000);
+
+  it("has no serious or critical violation on the basic generator with pins and on a public pin, on a desk and on a phone", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /404|Failed to load resource/ });
+    await signUpVerified(page);
+    await page.goto("/backupGenerator");
+    await page.getByLabel("Blog post or page address").fill(`${inject("sandboxUrl")}/blog-demo/posts/berry-smoothie-bowls`);
+    await page.getByLabel("Number of pins").selectOption("1");
+    await page.getByRole("button", { name: "Generate pins" }).click();
+    await page.getByRole("heading", { name: "Your pins" }).waitFor({ timeout: 60_000 });
+    const generated = page.url();
+    const rendered = await callApi(page, "/highMemLimitApi/scraping/renderTemplateImage", {
+      post: { template: { title: "Plain", background: "#f4efe6", layers: [], categories: [] }, title: "A public pin", description: "Its page.", url: "https://linen.example/a" },
+    });
+    expect(rendered.status).toBe(200);
+    const history = await callApi(page, "/api/user/getPinHistory", { startAtDate: null });
+    const made = await callApi(page, "/api/user/pinHistory/setPublic", { id: history.body.pinHistory[0].id, isPublic: true });
+    expect(made.status).toBe(200);
+    const found: string[] = [];
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of [generated, made.body.pin.publicUrl]) found.push(...(await serious(page, path)));
+    }
+    expect(found.join("\n"), "serious or critical axe violations").toBe("");
+  }, 180_000);
 
   it("has no serious or critical violation on the affiliate dashboard and the admin page, on a desk and on a phone", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /404|Failed to load resource/ });

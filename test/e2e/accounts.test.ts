@@ -367,9 +367,10 @@ describe("onboarding and public profiles", () => {
     expect(await page.getByRole("heading", { name: "Pia Holm" }).isVisible()).toBe(true);
     expect(await page.getByText(/^Member since /).isVisible()).toBe(true);
 
-    await page.goto(`/users/${account.handle}/some-pin`);
-    await page.getByText("This pin is not available.").waitFor();
-    expect(await page.getByText(`@${account.handle}`).isVisible()).toBe(true);
+    // A pin that is not public (here: none such) is the not-found view (decision 055).
+    const pin = await page.goto(`/users/${account.handle}/some-pin`);
+    expect(pin?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Page Not Found" }).waitFor();
 
     await page.goto("/users/nobody.here.at.all");
     await page.getByRole("heading", { name: "Page Not Found" }).waitFor();

@@ -151,6 +151,13 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const { scheduledPin } = await p.ok(201, "/api/scheduling/schedulePin", imagePin(profileOf(p), { title }));
     return { values: { id: scheduledPin.id }, marks: [scheduledPin.id, title] };
   },
+  async pinHistoryEntry(p) {
+    const title = p.mark("history entry");
+    await p.ok(201, "/api/scheduling/schedulePin", imagePin(profileOf(p), { title }));
+    const { pinHistory } = await p.ok(200, "/api/user/getPinHistory", { startAtDate: null });
+    const entry = pinHistory.find((item: { title: string }) => item.title === title);
+    return { values: { id: entry.id }, marks: [entry.id, title] };
+  },
   async repeatingPin(p) {
     const title = p.mark("repeating pin");
     const pin = imagePin(profileOf(p), { title, type: "SpecificDate", scheduledTime: new Date(Date.now() + 3 * DAY).toISOString(), repeatIntervalInDays: 7 });

@@ -31,7 +31,8 @@ export type ResourceKind =
   | "catalogItem"
   | "trendAlert"
   | "rssFeed"
-  | "approvalReviewer";
+  | "approvalReviewer"
+  | "pinHistoryEntry";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -279,6 +280,8 @@ export const ROUTES: Record<string, RouteExample> = {
     alsoOwns: [{ kind: "repeatingPin", query: "lastPinId" }],
   },
   "POST /api/user/getPinHistory": { body: { startAtDate: null }, listsOwn: true },
+  "POST /api/user/pinHistory/setPublic": { body: { id: "entry-1", isPublic: true }, owns: { kind: "pinHistoryEntry", field: "id" } },
+  "GET /api/user/:handle/pins/:postId/image": { public: true, params: { handle: "someone", postId: "entry-1" }, notOwned: { postId: "a public pin's id: only pins made public are served" } },
   "POST /api/openAI/rewriteText": { body: { prompt: "Linen napkins", numResults: 1 } },
   "POST /api/openAI/getAltTextFromImage": { body: { imageURL: "https://linen.example/a.jpg" } },
   "POST /highMemLimitApi/scraping/renderTemplateImage": { slow: true, body: { post: { ...post, template }, purpose: "schedule" }, notOwned: { "post.id": "the grid's own name for the post drawn" } },

@@ -350,6 +350,8 @@ export const pinHistory = sqliteTable(
     scheduledFor: integer("scheduled_for"),
     /** When the pin was posted to Pinterest (ms). */
     postedAt: integer("posted_at"),
+    /** When its owner made it public (ms): its page is /users/{handle}/{id}; null while private (decision 055). */
+    publicAt: integer("public_at"),
   },
   (t) => [
     uniqueIndex("pin_history_user_reference").on(t.userId, t.reference),

@@ -2,6 +2,7 @@ import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { PinDetails } from "../../contracts/credits.ts";
 import { pinterestPinUrl, PIN_HISTORY_PAGE_SIZE, type PinHistoryItem, type PinHistoryState } from "../../contracts/scheduling-api.ts";
 import type { PinHistoryState as QueueState } from "../../durable-objects/profile-scheduler.ts";
+import { publicPinPath } from "../../contracts/public-pins.ts";
 import { database } from "../db/client.ts";
 import { pinHistory } from "../db/schema.ts";
 import type { Env } from "../env.ts";
@@ -62,7 +63,7 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
   const queueStates = await statesInQueues(env, rows, (username) => profiles.get(username)?.id ?? null);
   return rows.map((row) => {
     const profile = row.pinterestProfile ? profiles.get(row.pinterestProfile) : undefined;
-    return historyItem(row, queueStates.get(row.id) ?? null, profile !== undefined, profile ? schedulingSettingsOf(profile).timezone.value : null);
+    return historyItem(row, queueStates.get(row.id) ?? null, profile !== undefined, profile ? schedulingSettingsOf(profile).timezone.value : null, user.handle);
   });
 }
 
@@ -86,7 +87,7 @@ async function statesInQueues(env: Env, rows: HistoryRow[], profileIdOf: (userna
 }
 
 /** One entry as the page shows it: its state from what is recorded, else from its queue. */
-function historyItem(row: HistoryRow, queued: QueueState | null, profileConnected: boolean, timeZone: string | null): PinHistoryItem {
+function historyItem(row: HistoryRow, queued: QueueState | null, profileConnected: boolean, timeZone: string | null, handle: string): PinHistoryItem {
   let state: PinHistoryState;
   let scheduledFor = row.scheduledFor;
   let postedAt = row.postedAt;
@@ -132,5 +133,6 @@ function historyItem(row: HistoryRow, queued: QueueState | null, profileConnecte
     pinterestUrl: pinterestPinUrl(pinterestPinId),
     createdAt: new Date(createdAt).toISOString(),
     createdAtUTCTimestamp: createdAt,
+    publicUrl: row.publicAt === null ? null : publicPinPath(handle, row.id),
   };
 }

@@ -363,7 +363,11 @@ export async function failingProfiles(env: Env, userId: string) {
 // ------------------------------------------------------------------ boards
 
 export async function allBoards(env: Env, user: User, handle: string): Promise<PinterestBoard[]> {
-  const profile = await profileOfHandle(env, user, handle);
+  return profileBoards(env, await profileOfHandle(env, user, handle));
+}
+
+/** Every board of one of the caller's profiles (the caller checked whose it is). */
+export function profileBoards(env: Env, profile: PinterestProfile): Promise<PinterestBoard[]> {
   return withPinterest(env, profile, (client, token) => client.listAllBoards(token, { pageSize: 250 }));
 }
 

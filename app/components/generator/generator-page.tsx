@@ -20,7 +20,7 @@ import { downloadManyPins, downloadOnePin } from "./pin-downloads.ts";
 import { scheduleGridPosts } from "./pin-scheduling.ts";
 import { PostCard, type PostCardActions } from "./post-card.tsx";
 import { PostEditor } from "./post-editor.tsx";
-import { warmPreviews } from "../templates/preview-queue.ts";
+import { previewEngineStarts, warmPreviews } from "../templates/preview-queue.ts";
 import { SourceForm } from "./source-form.tsx";
 import { storeGridPosts } from "./grid-storage.ts";
 import { useGenerator, type Busy } from "./use-generator.ts";
@@ -142,6 +142,16 @@ function Generator() {
     // Again only when the template selection changes.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settingsLoading, selections]);
+
+  // Browsers where the preview engine cannot start (no WebAssembly, workers blocked...) are sent to the basic generator (decision 055).
+  const [engineFailed, setEngineFailed] = useState(false);
+  useEffect(() => {
+    let current = true;
+    void previewEngineStarts().then((starts) => current && !starts && setEngineFailed(true));
+    return () => {
+      current = false;
+    };
+  }, []);
 
   // Products chosen on /products: pins from them at once, each product with the pins chosen there.
   useEffect(() => {
@@ -348,6 +358,12 @@ function Generator() {
 
       <div className="generator__main">
         <h1 className="visually-hidden">Pin generator</h1>
+        {engineFailed ? (
+          <p className="notice notice--error generator__engine-failed" role="alert">
+            The live pin previews cannot start in this browser.{" "}
+            <a href="/backupGenerator">Use the basic generator</a>, which draws your pins on our server.
+          </p>
+        ) : null}
         <div className="generator__menubar" role="toolbar" aria-label="Pins">
           <button type="button" className="button button--ghost generator__drawer-toggle" aria-controls="design-drawer" aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
             Design settings

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { PinPublicState } from "../../../contracts/public-pins.ts";
 import type { PinHistoryItem, PinHistoryState } from "../../../contracts/scheduling-api.ts";
+import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { getPinHistory, nextPinHistoryCursor, type PinHistoryCursor } from "../../lib/pinterest/scheduling-api.ts";
 import { formatInZone, GMT, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { SignInPage } from "../shell/login-prompt.tsx";
+import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { failureText } from "./use-pinterest.tsx";
 
@@ -93,7 +96,7 @@ function PinHistory() {
       ) : (
         <ol className="history-list" aria-label="Pin history">
           {items.map((item) => (
-            <HistoryItem key={item.id} item={item} />
+            <HistoryItem key={item.id} item={item} onChange={(changed) => setItems((all) => (loaded.current = all.map((known) => (known.id === changed.id ? changed : known))))} />
           ))}
         </ol>
       )}
@@ -119,7 +122,7 @@ function PinHistory() {
   );
 }
 
-function HistoryItem({ item }: { item: PinHistoryItem }) {
+function HistoryItem({ item, onChange }: { item: PinHistoryItem; onChange(item: PinHistoryItem): void }) {
   const name = item.title || "Untitled pin";
   const zone = zoneOf(item);
   const label = STATE_LABELS[item.state];
@@ -154,11 +157,46 @@ function HistoryItem({ item }: { item: PinHistoryItem }) {
             </a>
           ) : null}
         </p>
+        {item.imageUrl && item.mediaType === "image" ? <PublicSwitch item={item} onChange={onChange} /> : null}
       </div>
       <p className="history-item__credits">
         <strong>{formatCredits(item.credits)}</strong> {item.credits === 1 ? "credit" : "credits"}
       </p>
     </li>
+  );
+}
+
+/** Makes a pin public (its page at /users/{handle}/{id}) or private again (decision 055). */
+function PublicSwitch({ item, onChange }: { item: PinHistoryItem; onChange(item: PinHistoryItem): void }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const change = async (isPublic: boolean) => {
+    setBusy(true);
+    try {
+      const { pin } = await apiJson<{ pin: PinPublicState }>("/api/user/pinHistory/setPublic", { json: { id: item.id, isPublic } });
+      onChange({ ...item, publicUrl: pin.publicUrl });
+      toast({ title: isPublic ? "Your pin is public" : "Your pin is private again", description: isPublic ? "Anyone with its link can see it." : "Its public page is gone.", kind: "success" });
+    } catch (error) {
+      toast({ title: isPublic ? "Unable to make the pin public" : "Unable to make the pin private", description: failureText(error), kind: "error" });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <p className="history-item__meta history-item__public">
+      {item.publicUrl ? (
+        <>
+          <a href={item.publicUrl}>Public page</a>
+          <button type="button" className="link-button" disabled={busy} onClick={() => void change(false)}>
+            Make private
+          </button>
+        </>
+      ) : (
+        <button type="button" className="link-button" disabled={busy} onClick={() => void change(true)}>
+          Make public
+        </button>
+      )}
+    </p>
   );
 }
 

@@ -160,6 +160,25 @@ export function warmPreviews(designs: TemplateDesign[]): void {
   );
 }
 
+/** An empty design: drawing it proves the engine starts (satori and its WebAssembly), with nothing to fetch. */
+const ENGINE_CHECK_DESIGN: TemplateDesign = { title: "", background: "#ffffff", layers: [], categories: [] };
+
+/**
+ * Whether the preview engine starts in this browser: WebAssembly exists and an
+ * empty pin draws (in a worker, or on the page where workers fail). False
+ * sends the user to the basic generator (/backupGenerator, decision 055).
+ */
+export async function previewEngineStarts(): Promise<boolean> {
+  if (typeof WebAssembly === "undefined") return false;
+  try {
+    await queued(() => draw(ENGINE_CHECK_DESIGN, undefined), {});
+    return true;
+  } catch (error) {
+    console.warn("The preview engine could not start.", error);
+    return false;
+  }
+}
+
 /** Starts fetching pictures previews are about to draw (their preview addresses, e.g. through the image proxy). */
 export function preloadPreviewPictures(urls: string[]): void {
   if (urls.length === 0) return;
