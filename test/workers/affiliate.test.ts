@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { affiliateCommissions, affiliateCustomers, subscriptions, users } from "../../workers/db/schema.ts";
+import { adminAuditLog, affiliateCommissions, affiliateCustomers, subscriptions, users } from "../../workers/db/schema.ts";
 import { sweepShopifyCharges } from "../../workers/services/shopify-billing.ts";
 import { AFFILIATE_CLICKS_PER_IP, attributeCustomer, countAffiliateClick, recordCommission } from "../../workers/services/affiliates.ts";
 import { planById } from "../../workers/services/billing.ts";
@@ -336,6 +336,10 @@ describe("affiliate profile and payouts", () => {
     const after = await read(await app("/api/admin/affiliatePayouts", { headers: bearer(admin.tokens) }));
     expect(after.payouts.some((row: { affiliateID: string }) => row.affiliateID === affiliate.affiliateID)).toBe(false);
     expect((await dashboard(affiliate)).commission).toEqual({ pendingCents: 17475, payableCents: 0, paidCents: 17475 });
+    // One audit entry, for the payout made (the refused attempts changed nothing and wrote nothing).
+    const log = await db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, affiliate.affiliateID));
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ action: "payout.markPaid", adminId: admin.userId, before: { unpaidCents: 17475 }, after: expect.objectContaining({ amountCents: 17475, wiseTag: "@payme" }) });
   });
 
   it("does not list an affiliate with less than $100 payable", async () => {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { users } from "../../workers/db/schema.ts";
+import { adminAuditLog, users } from "../../workers/db/schema.ts";
 import { SEED_CONTENT } from "../../workers/db/seed/content.ts";
 import { renderMarkdown, rewriteBlogLink } from "../../workers/content/markdown.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
@@ -163,6 +163,21 @@ describe("content API", () => {
       expect((await read(response)).field).toBe(field);
     }
     expect((await read(await app("/api/admin/content", { headers: bearer(editor.tokens) }))).entries.length).toBe(before);
+  });
+
+  it("writes each admin change to the audit log: who, what, before and after", async () => {
+    const editor = await admin();
+    const entry = await create(editor, draft({ title: "Audit me" }));
+    const updated = await app(`/api/admin/content/${entry.id}`, json(draft({ slug: entry.slug, title: "Audited title" }), bearer(editor.tokens)));
+    expect(updated.status).toBe(200);
+    expect((await publish(editor, entry.id, true)).status).toBe(200);
+    expect((await app(`/api/admin/content/${entry.id}`, { method: "DELETE", headers: bearer(editor.tokens) })).status).toBe(200);
+    const log = await db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, entry.id)).orderBy(adminAuditLog.createdAt);
+    expect(log.map((row) => row.action)).toEqual(["content.create", "content.edit", "content.publish", "content.delete"]);
+    expect(log.every((row) => row.adminId === editor.userId && row.adminEmail === editor.email)).toBe(true);
+    expect(log[1]).toMatchObject({ before: expect.objectContaining({ title: "Audit me" }), after: expect.objectContaining({ title: "Audited title" }) });
+    expect(log[2]).toMatchObject({ before: expect.objectContaining({ status: "draft" }), after: expect.objectContaining({ status: "published" }) });
+    expect(log[3]).toMatchObject({ summary: 'Deleted the blog post "Audited title".', after: null });
   });
 
   it("refuses every admin content call to a signed-in non-admin (403) and a signed-out visitor (401)", async () => {

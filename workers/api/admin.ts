@@ -8,10 +8,9 @@ import {
   UserSearchQuery,
 } from "../../contracts/admin-users.ts";
 import { adminOnly, requireUser } from "../auth/middleware.ts";
-import type { AuditActor } from "../services/admin-audit.ts";
+import { actorOf } from "../services/admin-audit.ts";
 import { auditLogPage, blockUser, changeRole, grantCredits, searchUsers, unblockUser, userDetail } from "../services/admin-users.ts";
-import { router, type AppBindings } from "./hono.ts";
-import type { Context } from "hono";
+import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
 /**
@@ -22,7 +21,6 @@ import { valid } from "./validation.ts";
 export const adminApi = router();
 
 const admins = adminOnly(ADMINS_ONLY);
-const actorOf = (c: Context<AppBindings>): AuditActor => ({ id: c.var.auth.user.id, email: c.var.auth.user.email });
 
 adminApi.get("/admin/users", requireUser, admins, valid("query", UserSearchQuery), async (c) => {
   const { q, page } = c.req.valid("query");
@@ -32,19 +30,19 @@ adminApi.get("/admin/users", requireUser, admins, valid("query", UserSearchQuery
 adminApi.get("/admin/users/:userId", requireUser, admins, valid("param", AdminUserParam), async (c) => c.json(await userDetail(c.env, c.req.valid("param").userId)));
 
 adminApi.post("/admin/users/:userId/credits", requireUser, admins, valid("param", AdminUserParam), valid("json", GrantCreditsBody), async (c) =>
-  c.json(await grantCredits(c.env, actorOf(c), c.req.valid("param").userId, c.req.valid("json"))),
+  c.json(await grantCredits(c.env, actorOf(c.var.auth.user), c.req.valid("param").userId, c.req.valid("json"))),
 );
 
 adminApi.post("/admin/users/:userId/role", requireUser, admins, valid("param", AdminUserParam), valid("json", ChangeRoleBody), async (c) =>
-  c.json(await changeRole(c.env, actorOf(c), c.req.valid("param").userId, c.req.valid("json").role)),
+  c.json(await changeRole(c.env, actorOf(c.var.auth.user), c.req.valid("param").userId, c.req.valid("json").role)),
 );
 
 adminApi.post("/admin/users/:userId/block", requireUser, admins, valid("param", AdminUserParam), async (c) =>
-  c.json(await blockUser(c.env, actorOf(c), c.req.valid("param").userId)),
+  c.json(await blockUser(c.env, actorOf(c.var.auth.user), c.req.valid("param").userId)),
 );
 
 adminApi.post("/admin/users/:userId/unblock", requireUser, admins, valid("param", AdminUserParam), async (c) =>
-  c.json(await unblockUser(c.env, actorOf(c), c.req.valid("param").userId)),
+  c.json(await unblockUser(c.env, actorOf(c.var.auth.user), c.req.valid("param").userId)),
 );
 
 adminApi.get("/admin/auditLog", requireUser, admins, valid("query", AuditLogQuery), async (c) => c.json(await auditLogPage(c.env, c.req.valid("query"), AUDIT_PAGE_SIZE)));

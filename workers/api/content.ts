@@ -15,6 +15,7 @@ import {
   setPublished,
   updateContent,
 } from "../services/content.ts";
+import { actorOf } from "../services/admin-audit.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
@@ -48,26 +49,26 @@ contentApi.post("/admin/content/preview", requireUser, contentAdmins, valid("jso
   c.json({ html: renderContent(c.env, c.req.valid("json").body) }),
 );
 
-contentApi.post("/admin/content", requireUser, contentAdmins, valid("json", ContentInput), async (c) => c.json({ entry: await createContent(c.env, c.req.valid("json")) }));
+contentApi.post("/admin/content", requireUser, contentAdmins, valid("json", ContentInput), async (c) => c.json({ entry: await createContent(c.env, actorOf(c.var.auth.user), c.req.valid("json")) }));
 
 contentApi.get("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), async (c) => c.json({ entry: await getContent(c.env, c.req.valid("param").id) }));
 
 contentApi.post("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), valid("json", ContentInput), async (c) => {
   const before = await getContent(c.env, c.req.valid("param").id);
-  const entry = await updateContent(c.env, before.id, c.req.valid("json"));
+  const entry = await updateContent(c.env, actorOf(c.var.auth.user), before.id, c.req.valid("json"));
   await purgeShowing(c.env, before, entry);
   return c.json({ entry });
 });
 
 contentApi.post("/admin/content/:id/publish", requireUser, contentAdmins, valid("param", ContentIdParam), valid("json", PublishContentBody), async (c) => {
-  const entry = await setPublished(c.env, c.req.valid("param").id, c.req.valid("json").published);
+  const entry = await setPublished(c.env, actorOf(c.var.auth.user), c.req.valid("param").id, c.req.valid("json").published);
   await purgeShowing(c.env, entry);
   return c.json({ entry });
 });
 
 contentApi.delete("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), async (c) => {
   const before = await getContent(c.env, c.req.valid("param").id);
-  await deleteContent(c.env, before.id);
+  await deleteContent(c.env, actorOf(c.var.auth.user), before.id);
   await purgeShowing(c.env, before);
   return c.json({ deleted: true });
 });

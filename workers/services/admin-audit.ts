@@ -10,6 +10,9 @@ export interface AuditActor {
   email: string;
 }
 
+/** The signed-in admin as the audit log's actor. */
+export const actorOf = (user: { id: string; email: string }): AuditActor => ({ id: user.id, email: user.email });
+
 export interface AuditEntryInput {
   action: string;
   targetKind: string;
@@ -23,7 +26,7 @@ export interface AuditEntryInput {
  * The insert that records one admin action, for the caller to put in the SAME `db.batch` as the change
  * itself: the change and its audit row are written together or not at all.
  */
-export function auditStatement(env: Env, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
+export function auditStatement(env: Pick<Env, "DB">, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
   return database(env.DB)
     .insert(adminAuditLog)
     .values({
@@ -43,7 +46,7 @@ export function auditStatement(env: Env, actor: AuditActor, entry: AuditEntryInp
  * The audit insert of a change made only when `condition` holds, as INSERT ... SELECT ... WHERE: the entry is
  * written exactly when the change is.
  */
-function conditionalAudit(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL) {
+function conditionalAudit(env: Pick<Env, "DB">, actor: AuditActor, entry: AuditEntryInput, condition: SQL) {
   const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
   // INSERT ... SELECT: the table's columns in their order, created_at included.
   return database(env.DB)
@@ -58,7 +61,7 @@ function conditionalAudit(env: Env, actor: AuditActor, entry: AuditEntryInput, c
  * when that statement changed a row (SQLite's changes()), so a conditional change that found nothing to
  * change (e.g. a code redeemed a moment before an admin disabled it) records no action.
  */
-export function auditStatementIfChanged(env: Env, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
+export function auditStatementIfChanged(env: Pick<Env, "DB">, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
   return conditionalAudit(env, actor, entry, sql`changes() > 0`);
 }
 
@@ -73,7 +76,7 @@ export function auditStatementWhen(env: Env, actor: AuditActor, entry: AuditEntr
 }
 
 /** Records one admin action on its own (when the change is not a D1 write, e.g. an R2 or Durable Object call). */
-export async function recordAdminAction(env: Env, actor: AuditActor, entry: AuditEntryInput): Promise<void> {
+export async function recordAdminAction(env: Pick<Env, "DB">, actor: AuditActor, entry: AuditEntryInput): Promise<void> {
   await auditStatement(env, actor, entry);
 }
 

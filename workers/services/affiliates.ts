@@ -26,6 +26,7 @@ import type { Env } from "../env.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
 import { planByStripePrice, userOfCustomer, type Plan } from "./billing.ts";
+import { actorOf, auditStatement, auditStatementIfChanged } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
 import { consumeRateLimits, type RateLimitRule } from "./rate-limit.ts";
 
@@ -465,6 +466,7 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
   if (total !== input.amountCents || !payoutDue(total)) throw new ServiceError(409, PAYOUT_CHANGED);
   const payoutId = crypto.randomUUID();
   const refs = due.map((row) => `${row.provider}:${row.chargeRef}`);
+  const paid = (amountCents: number) => ({ payoutId, amountCents, wiseTag: affiliate.wiseTag, commissions: refs.length });
   const [, updated] = await db.batch([
     db.insert(affiliatePayouts).values({ id: payoutId, affiliateId: affiliate.affiliateId, amountCents: total, wiseTag: affiliate.wiseTag, paidAt: now, paidBy: admin.id }),
     db
@@ -472,12 +474,29 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
       .set({ payoutId })
       .where(and(isNull(affiliateCommissions.payoutId), inArray(sql`${affiliateCommissions.provider} || ':' || ${affiliateCommissions.chargeRef}`, refs)))
       .returning({ commissionCents: affiliateCommissions.commissionCents }),
+    // Written only when the update above settled commissions (the audit log of issue 20).
+    auditStatementIfChanged(env, actorOf(admin), {
+      action: "payout.markPaid",
+      targetKind: "affiliate",
+      targetId: affiliate.affiliateId,
+      summary: `Marked a payout of ${formatUsd(total)} to ${affiliate.affiliateId} paid.`,
+      before: { unpaidCents: total },
+      after: paid(total),
+    }),
   ]);
   const settled = updated.reduce((sum, row) => sum + row.commissionCents, 0);
   if (settled !== total) {
     // Another admin marked some of these rows paid at the same moment: this payout covers only what it settled.
-    if (settled === 0) await db.delete(affiliatePayouts).where(eq(affiliatePayouts.id, payoutId));
-    else await db.update(affiliatePayouts).set({ amountCents: settled }).where(eq(affiliatePayouts.id, payoutId));
+    const audit = auditStatement(env, actorOf(admin), {
+      action: "payout.adjust",
+      targetKind: "affiliate",
+      targetId: affiliate.affiliateId,
+      summary: `The payout to ${affiliate.affiliateId} covers ${formatUsd(settled)}, not ${formatUsd(total)}: another admin paid the rest at the same moment.`,
+      before: paid(total),
+      after: settled === 0 ? null : paid(settled),
+    });
+    if (settled === 0) await db.batch([db.delete(affiliatePayouts).where(eq(affiliatePayouts.id, payoutId)), audit]);
+    else await db.batch([db.update(affiliatePayouts).set({ amountCents: settled }).where(eq(affiliatePayouts.id, payoutId)), audit]);
     throw new ServiceError(409, PAYOUT_CHANGED);
   }
   return { message: `Payout of ${formatUsd(total)} to ${affiliate.affiliateId} marked paid.`, payout: { id: payoutId, affiliateID: affiliate.affiliateId, amountCents: total, paidAt: now } };

@@ -12,6 +12,7 @@ import { readingMinutes, renderMarkdown } from "../content/markdown.ts";
 import { database } from "../db/client.ts";
 import { contentEntries } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { auditStatement, type AuditActor } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -192,7 +193,16 @@ async function assertSlugFree(env: ContentEnv, input: ContentInput, exceptId?: s
 }
 
 /** A new draft. */
-export async function createContent(env: ContentEnv, input: ContentInput, now = Date.now()): Promise<AdminContent> {
+/** What the audit log keeps of an entry (issue 20): everything an admin edits, and its state. */
+function audited(row: Pick<Row, "kind" | "slug" | "title" | "status"> & Partial<Row>) {
+  const { createdAt: _created, updatedAt: _updated, ...kept } = row;
+  return kept;
+}
+
+const named = (kind: string) => (kind === "post" ? "blog post" : "page");
+
+/** A new draft; the admin's action is audited in the same write. */
+export async function createContent(env: ContentEnv, actor: AuditActor, input: ContentInput, now = Date.now()): Promise<AdminContent> {
   await assertSlugFree(env, input);
   const row = {
     id: crypto.randomUUID(),
@@ -203,8 +213,12 @@ export async function createContent(env: ContentEnv, input: ContentInput, now = 
     publishedAt: null,
     updatedAt: now,
   };
+  const db = database(env.DB);
   try {
-    await database(env.DB).insert(contentEntries).values(row);
+    await db.batch([
+      db.insert(contentEntries).values(row),
+      auditStatement(env, actor, { action: "content.create", targetKind: "content", targetId: row.id, summary: `Created the ${named(input.kind)} draft "${input.title}".`, after: audited(row) }),
+    ]);
   } catch (error) {
     if (String(error).includes("UNIQUE")) throw slugTaken(input); // a concurrent create took the slug
     throw error;
@@ -212,14 +226,26 @@ export async function createContent(env: ContentEnv, input: ContentInput, now = 
   return toAdmin({ ...row, createdAt: now });
 }
 
-export async function updateContent(env: ContentEnv, id: string, input: ContentInput, now = Date.now()): Promise<AdminContent> {
-  await rowById(env, id);
+export async function updateContent(env: ContentEnv, actor: AuditActor, id: string, input: ContentInput, now = Date.now()): Promise<AdminContent> {
+  const before = await rowById(env, id);
   await assertSlugFree(env, input, id);
+  const changes = { ...input, coverImage: input.coverImage ?? null, coverAlt: input.coverAlt ?? null };
+  const db = database(env.DB);
   try {
-    await database(env.DB)
-      .update(contentEntries)
-      .set({ ...input, coverImage: input.coverImage ?? null, coverAlt: input.coverAlt ?? null, updatedAt: now })
-      .where(eq(contentEntries.id, id));
+    await db.batch([
+      db
+        .update(contentEntries)
+        .set({ ...changes, updatedAt: now })
+        .where(eq(contentEntries.id, id)),
+      auditStatement(env, actor, {
+        action: "content.edit",
+        targetKind: "content",
+        targetId: id,
+        summary: `Edited the ${named(input.kind)} "${input.title}".`,
+        before: audited(before),
+        after: audited({ ...before, ...changes }),
+      }),
+    ]);
   } catch (error) {
     if (String(error).includes("UNIQUE")) throw slugTaken(input);
     throw error;
@@ -228,16 +254,32 @@ export async function updateContent(env: ContentEnv, id: string, input: ContentI
 }
 
 /** Publish (the first publication sets the published date) or take back to draft. */
-export async function setPublished(env: ContentEnv, id: string, published: boolean, now = Date.now()): Promise<AdminContent> {
+export async function setPublished(env: ContentEnv, actor: AuditActor, id: string, published: boolean, now = Date.now()): Promise<AdminContent> {
   const row = await rowById(env, id);
-  await database(env.DB)
-    .update(contentEntries)
-    .set(published ? { status: "published", publishedAt: row.publishedAt ?? now, updatedAt: now } : { status: "draft", updatedAt: now })
-    .where(eq(contentEntries.id, id));
+  const change = published ? { status: "published" as const, publishedAt: row.publishedAt ?? now } : { status: "draft" as const };
+  const db = database(env.DB);
+  await db.batch([
+    db
+      .update(contentEntries)
+      .set({ ...change, updatedAt: now })
+      .where(eq(contentEntries.id, id)),
+    auditStatement(env, actor, {
+      action: published ? "content.publish" : "content.unpublish",
+      targetKind: "content",
+      targetId: id,
+      summary: `${published ? "Published" : "Took back to draft"} the ${named(row.kind)} "${row.title}".`,
+      before: { status: row.status, publishedAt: row.publishedAt },
+      after: { status: change.status, publishedAt: "publishedAt" in change ? change.publishedAt : row.publishedAt },
+    }),
+  ]);
   return getContent(env, id);
 }
 
-export async function deleteContent(env: ContentEnv, id: string): Promise<void> {
-  await rowById(env, id);
-  await database(env.DB).delete(contentEntries).where(eq(contentEntries.id, id));
+export async function deleteContent(env: ContentEnv, actor: AuditActor, id: string): Promise<void> {
+  const row = await rowById(env, id);
+  const db = database(env.DB);
+  await db.batch([
+    db.delete(contentEntries).where(eq(contentEntries.id, id)),
+    auditStatement(env, actor, { action: "content.delete", targetKind: "content", targetId: id, summary: `Deleted the ${named(row.kind)} "${row.title}".`, before: audited(row) }),
+  ]);
 }

@@ -5,7 +5,7 @@ import { database } from "../db/client.ts";
 import { plans, redeemCodeBatches, redeemCodes, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
-import { auditStatementIfChanged } from "./admin-audit.ts";
+import { actorOf, auditStatementIfChanged } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
 import { planGrantText } from "./redeem-codes.ts";
 
@@ -132,7 +132,7 @@ export async function disableRedeemBatch(env: Env, admin: User, batchId: string,
   await db.batch([
     db.update(redeemCodeBatches).set({ disabledAt: now }).where(and(eq(redeemCodeBatches.id, batchId), isNull(redeemCodeBatches.disabledAt))),
     // Only if the update above disabled it (another admin may have done so a moment before).
-    auditStatementIfChanged(env, { id: admin.id, email: admin.email }, {
+    auditStatementIfChanged(env, actorOf(admin), {
       action: "codes.disable",
       targetKind: "redeem-batch",
       targetId: batchId,
@@ -161,7 +161,7 @@ export async function disableRedeemCode(env: Env, admin: User, code: string, now
         .set({ disabledAt: now })
         .where(and(eq(redeemCodes.code, code), isNull(redeemCodes.redeemedAt), isNull(redeemCodes.disabledAt))),
       // Only if the update above disabled it (not redeemed, nor disabled by another admin, a moment before).
-      auditStatementIfChanged(env, { id: admin.id, email: admin.email }, {
+      auditStatementIfChanged(env, actorOf(admin), {
         action: "code.disable",
         targetKind: "redeem-code",
         targetId: code,

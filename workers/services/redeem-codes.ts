@@ -6,7 +6,7 @@ import { redeemCodeBatches, redeemCodes } from "../db/schema.ts";
 import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
-import { auditStatement } from "./admin-audit.ts";
+import { actorOf, auditStatement } from "./admin-audit.ts";
 import { planById, planRecordsOf, savePlanRecord } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
 
@@ -67,7 +67,7 @@ export async function createRedeemCodes(
   await db.batch([
     db.insert(redeemCodeBatches).values({ id: batchId, planId: plan.id, months, codeCount: codes.length, expiresAt, note, createdBy: admin.id, createdAt: now }),
     ...inserts,
-    auditStatement(env, { id: admin.id, email: admin.email }, {
+    auditStatement(env, actorOf(admin), {
       action: "codes.create",
       targetKind: "redeem-batch",
       targetId: batchId,

@@ -7,7 +7,7 @@ import { isSameSet, reorderWithinCategory } from "../domain/standard-template-or
 import { normalizeDesign, storedDesign } from "../domain/templates.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
-import { auditStatement } from "./admin-audit.ts";
+import { actorOf, auditStatement } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -29,10 +29,6 @@ type TemplateRow = typeof templates.$inferSelect;
 export const STANDARD_TEMPLATE_PAGES = ["/"];
 
 const NOT_FOUND = "No such standard template";
-
-function actorOf(admin: User) {
-  return { id: admin.id, email: admin.email };
-}
 
 function toAdminTemplate(row: TemplateRow): AdminStandardTemplate {
   return { templateId: row.id, title: row.title, categories: row.categories, isPublished: row.isPublished, position: row.position, updatedAt: row.updatedAt };

@@ -7,7 +7,7 @@ import { colorPalettes, templateCategories, templateFavorites, templates } from 
 import { normalizeDesign, storedDesign } from "../domain/templates.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
-import { auditStatement } from "./admin-audit.ts";
+import { actorOf, auditStatement } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
 import { tickOnboardingStep } from "./onboarding.ts";
 
@@ -172,7 +172,7 @@ export async function updateTemplate(env: Env, user: User, id: string, design: T
   const [[updated]] = row.isStandard
     ? await db.batch([
         update,
-        auditStatement(env, { id: user.id, email: user.email }, {
+        auditStatement(env, actorOf(user), {
           action: "template.edit",
           targetKind: "template",
           targetId: id,
@@ -207,7 +207,7 @@ export async function deleteTemplate(env: Env, user: User, id: string): Promise<
   }
   await db.batch([
     db.delete(templates).where(eq(templates.id, id)),
-    auditStatement(env, { id: user.id, email: user.email }, {
+    auditStatement(env, actorOf(user), {
       action: "template.delete",
       targetKind: "template",
       targetId: id,
