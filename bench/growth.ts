@@ -6,10 +6,13 @@
 //      (POST /api/scheduling/schedulePin, 200 a call, credits charged as for anyone), then D1 in bulk, straight
 //      into the local D1 database file (node:sqlite, one transaction per chunk): pin history up to 1,000,000
 //      rows with one credit-ledger spend each, 50,000 media, 5,000 drafts, all spread over the past 365 days;
-//   3. the same calls again, plus pages deep in each list (by cursor), and prints before/after p50 and the
-//      ratio (target: within 20%, ratio <= 1.20).
+//   3. restarts the worker on the filled database (as after a deploy), measures the same calls again, plus
+//      pages deep in each list (by cursor), and prints before/after p50 and the ratio (target: within 20%,
+//      ratio <= 1.20). The lists take turns, so a burst of load elsewhere on the machine falls on all alike.
 // BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (40) the requests per figure;
-// BENCH_SKIP_BUILD=1 when build/ is fresh. Figures only: nothing here asserts a time.
+// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
+// BENCH_REUSE_STATE=<that dir> measures it again (step 3 only) after a code change; BENCH_VERBOSE=1 shows the
+// worker's log. Figures only: nothing here asserts a time. docs/scale.md holds the figures of a full run.
 //
 // The rows written in bulk are what the app itself writes (same columns, same reference formats): a
 // scheduled-and-posted pin's history row and its spend, a download's; media rows point at R2 keys that are not
