@@ -345,6 +345,48 @@ describe("media library listing and deletion", () => {
     expect((await read(await get(bob, "/api/user/media/getUserMedia"))).media).toEqual([]);
   });
 
+  it("pages through uploads made in the same millisecond once each, in order, with and without a type", async () => {
+    const user = await signUpUser();
+    const db = database(testEnv.DB);
+    const at = Date.now() - 500_000;
+    // 70 rows in 7 milliseconds: every page boundary falls inside a run of equal times.
+    const rows = Array.from({ length: 70 }, (_, i) =>
+      db.insert(userMedia).values({
+        id: `t-${user.userId.slice(0, 8)}-${String(i).padStart(3, "0")}`,
+        userId: user.userId,
+        mediaType: i % 3 === 0 ? "video" : "image",
+        objectKey: `users/${user.userId}/media/t${i}.png`,
+        fileName: `tie-${i}`,
+        contentType: "image/png",
+        size: 100,
+        createdAt: at + Math.floor(i / 10),
+      }),
+    );
+    const [first, ...rest] = rows;
+    await db.batch([first, ...rest]);
+
+    const everyPage = async (query: string) => {
+      const names: string[] = [];
+      let cursor = "";
+      for (let page = 0; page < 10; page++) {
+        const answer = await read(await get(user, `/api/user/media/getUserMedia?${query}${cursor}`));
+        names.push(...answer.media.map((m: { fileName: string }) => m.fileName));
+        if (!answer.hasMore) return names;
+        cursor = `&lastMediaId=${answer.media.at(-1).id}`;
+      }
+      throw new Error("more pages than rows");
+    };
+    // Newest first; within a millisecond, the larger id first.
+    const expected = (keep: (i: number) => boolean) =>
+      Array.from({ length: 70 }, (_, i) => i)
+        .filter(keep)
+        .sort((a, b) => Math.floor(b / 10) - Math.floor(a / 10) || b - a)
+        .map((i) => `tie-${i}`);
+    expect(await everyPage("")).toEqual(expected(() => true));
+    expect(await everyPage("mediaType=video")).toEqual(expected((i) => i % 3 === 0));
+    expect(await everyPage("mediaType=image")).toEqual(expected((i) => i % 3 !== 0));
+  });
+
   it("deletes a media item: the R2 object and the row", async () => {
     const media = await uploaded(alice, picture(16, 16, "png"), "to-delete.png", "image");
     const key = keyOf(media.url);

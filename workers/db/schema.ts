@@ -278,7 +278,11 @@ export const userMedia = sqliteTable(
     sourceFormat: text("source_format"),
     createdAt: createdAt(),
   },
-  (t) => [index("user_media_user_type_created").on(t.userId, t.mediaType, t.createdAt)],
+  (t) => [
+    index("user_media_user_type_created").on(t.userId, t.mediaType, t.createdAt),
+    // The library of all types, newest first, without sorting the whole library (migration 0035, docs/scale.md).
+    index("user_media_user_created").on(t.userId, t.createdAt),
+  ],
 );
 
 /** Saved generator sessions (spec section 4, Drafts): the posts as JSON (contracts/post.ts). */

@@ -51,7 +51,12 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
     start === null
       ? undefined
       : options.lastId
-        ? or(lt(pinHistory.createdAt, start - 0.5), and(gte(pinHistory.createdAt, start - 0.5), lt(pinHistory.createdAt, start + 0.5), lt(pinHistory.id, options.lastId)))
+        ? and(
+            // Implied by the OR below, but a bound SQLite can seek to: without it a page deep in a long history walks the index
+            // from the newest entry (bench/growth.ts; docs/scale.md).
+            lt(pinHistory.createdAt, start + 0.5),
+            or(lt(pinHistory.createdAt, start - 0.5), and(gte(pinHistory.createdAt, start - 0.5), lt(pinHistory.id, options.lastId))),
+          )
         : lt(pinHistory.createdAt, start - 0.5);
   const rows = await database(env.DB)
     .select()

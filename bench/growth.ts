@@ -1,0 +1,384 @@
+// `npm run bench:growth` (issue 21, target 5): does a list page cost the same after a year of heavy use?
+// Against a stack started the way `npm start` starts it (free ports, fresh local state), one user:
+//   1. on an EMPTY account (20 connected profiles, nothing else), every list page's API call: p50/p95 over
+//      BENCH_REQUESTS requests at concurrency 1;
+//   2. fills that user's data to a year of heavy use: 20 profiles x 10,000 queued pins through the API
+//      (POST /api/scheduling/schedulePin, 200 a call, credits charged as for anyone), then D1 in bulk, straight
+//      into the local D1 database file (node:sqlite, one transaction per chunk): pin history up to 1,000,000
+//      rows with one credit-ledger spend each, 50,000 media, 5,000 drafts, all spread over the past 365 days;
+//   3. restarts the worker on the filled database (as after a deploy), measures the same calls again, plus
+//      pages deep in each list (by cursor), and prints before/after p50 and the ratio (target: within 20%,
+//      ratio <= 1.20). The lists take turns, so a burst of load elsewhere on the machine falls on all alike.
+// BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (40) the requests per figure;
+// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
+// BENCH_REUSE_STATE=<that dir> measures it again (step 3 only) after a code change; BENCH_VERBOSE=1 shows the
+// worker's log. Figures only: nothing here asserts a time. docs/scale.md holds the figures of a full run.
+//
+// The rows written in bulk are what the app itself writes (same columns, same reference formats): a
+// scheduled-and-posted pin's history row and its spend, a download's; media rows point at R2 keys that are not
+// uploaded (the lists read D1 only). Pins queued through the API are dated back over the year once charged (their
+// history row and spend), so the month being counted holds a twelfth of the year's spends, as it would.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { freePort, startStack } from "../scripts/stack.ts";
+import { connectBenchProfile, quietSchedulingSettings, type BenchBoard } from "./bench-pinterest.ts";
+import { BENCH_PASSWORD, benchCall } from "./bench-session.ts";
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+if (!(SCALE > 0 && SCALE <= 1)) throw new Error("BENCH_SCALE must be a number in (0, 1]");
+const REQUESTS = Math.max(5, Number(process.env.BENCH_REQUESTS ?? 40));
+const PROFILES = 20;
+const QUEUED_PER_PROFILE = Math.max(1, Math.round(10_000 * SCALE));
+const HISTORY_ROWS = Math.round(1_000_000 * SCALE);
+const MEDIA_ROWS = Math.round(50_000 * SCALE);
+const DRAFT_ROWS = Math.round(5_000 * SCALE);
+const PINS_PER_CALL = 200;
+const DAY = 86_400_000;
+const YEAR = 365 * DAY;
+const CHUNK = 20_000;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+};
+const load = () => loadavg().map((n) => n.toFixed(2)).join(", ");
+
+// BENCH_REUSE_STATE=<dir kept by BENCH_KEEP_STATE=1>: measure the filled account of an earlier run again (after a code change).
+const REUSE = process.env.BENCH_REUSE_STATE;
+const stateDir = REUSE ?? mkdtempSync(join(tmpdir(), "pinboard-bench-growth-"));
+const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: !process.env.BENCH_VERBOSE });
+const call = <T>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
+
+/** The local D1 database file of the stack (the only D1 binding, DB). */
+function d1File(): string {
+  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const files = readdirSync(dir).filter((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
+  if (files.length !== 1) throw new Error(`expected one D1 database file in ${dir}, found ${files.join(", ") || "none"}`);
+  return join(dir, files[0]);
+}
+
+interface ListCall {
+  name: string;
+  path: string;
+  body?: unknown;
+}
+
+/** What a kept run leaves for BENCH_REUSE_STATE: the empty account's figures. */
+interface Saved {
+  empty: [string, Figure][];
+}
+
+interface Figure {
+  p50: number;
+  p95: number;
+  items: number;
+}
+
+/**
+ * p50/p95 of `REQUESTS` calls of each list, one call at a time, after 3 warm-up calls of each. The lists take turns
+ * (one call of each per round), so a burst of load from elsewhere on the machine falls on all of them alike.
+ */
+async function measureAll(token: string, lists: ListCall[]): Promise<Map<string, Figure>> {
+  const items = new Map<string, number>();
+  for (const list of lists) for (let i = 0; i < 3; i++) items.set(list.name, countItems(await call<unknown>(list.path, token, list.body)));
+  const times = new Map<string, number[]>(lists.map((list) => [list.name, []]));
+  for (let round = 0; round < REQUESTS; round++) {
+    for (const list of lists) {
+      const started = performance.now();
+      await call(list.path, token, list.body);
+      times.get(list.name)!.push(performance.now() - started);
+    }
+  }
+  return new Map(lists.map((list) => [list.name, { p50: percentile(times.get(list.name)!, 50), p95: percentile(times.get(list.name)!, 95), items: items.get(list.name)! }]));
+}
+
+/** How many entries a list answer holds (the first array in it). */
+function countItems(answer: unknown): number {
+  if (Array.isArray(answer)) return answer.length;
+  if (answer && typeof answer === "object") for (const value of Object.values(answer)) if (Array.isArray(value)) return value.length;
+  return 0;
+}
+
+let serial = 0;
+function queuePin(username: string, board: BenchBoard) {
+  serial += 1;
+  return {
+    title: `Linen napkin folds, idea ${serial}`,
+    description: `Three quick folds for a dinner table that looks like you tried (${serial}). Step-by-step photos, the napkins we use and where to find them.`,
+    altText: `A set table with folded linen napkins, idea ${serial}`,
+    url: `https://linen-and-table.example/posts/napkin-folds-${serial}`,
+    imageURL: `https://linen-and-table.example/media/pins/napkin-folds-${serial}.jpeg`,
+    boardId: board.id,
+    boardName: board.name,
+    pinterestProfileUsername: username,
+    type: "Queue",
+  };
+}
+
+try {
+  console.log(`Growth benchmark against ${stack.appUrl}: scale ${SCALE} (${HISTORY_ROWS} history rows, ${MEDIA_ROWS} media, ${DRAFT_ROWS} drafts, ${PROFILES} profiles x ${QUEUED_PER_PROFILE} queued pins), ${REQUESTS} requests per figure`);
+  let token: string;
+  let userId: string;
+  let profiles: { username: string; board: BenchBoard }[] = [];
+  let db: DatabaseSync;
+  let saved: Saved | null = null;
+  if (REUSE) {
+    db = new DatabaseSync(d1File());
+    const user = db.prepare("SELECT id, email FROM users WHERE email LIKE 'bench.growth.%' ORDER BY created_at DESC LIMIT 1").get() as { id: string; email: string };
+    userId = user.id;
+    token = (await call<{ idToken: string }>("/api/login", null, { email: user.email, password: BENCH_PASSWORD })).idToken;
+    profiles = (db.prepare("SELECT username FROM pinterest_profiles WHERE user_id = ? ORDER BY created_at").all(userId) as { username: string }[]).map((row) => ({
+      username: row.username,
+      board: { id: "", name: "" },
+    }));
+    saved = existsSync(join(stateDir, "growth.json")) ? (JSON.parse(readFileSync(join(stateDir, "growth.json"), "utf8")) as Saved) : null;
+    console.log(`Measuring again the account filled earlier in ${stateDir} (${saved ? "empty-account figures of that run kept" : "no empty-account figures kept"})`);
+  } else {
+    const email = `bench.growth.${Date.now()}@example.com`;
+    token = (await call<{ idToken: string }>("/api/signup", null, { email, password: BENCH_PASSWORD, firstName: "Bench", lastName: "Grower" })).idToken;
+    const { credentials } = await call<{ credentials: { userId: string } }>("/api/user", token);
+    userId = credentials.userId;
+
+    db = new DatabaseSync(d1File());
+    // A large page cache: the bulk rows go into b-trees keyed by random ids (the app's UUIDs), which SQLite's default 2 MB cache makes slow.
+    db.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
+    // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).
+    db.prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, ?, 'grant', 'benchmark grant', 'bench-grant', ?)").run(
+      crypto.randomUUID(),
+      userId,
+      PROFILES * QUEUED_PER_PROFILE + 100_000,
+      Date.now(),
+    );
+
+    const tag = Date.now().toString(36);
+    for (let i = 0; i < PROFILES; i++) {
+      const username = `growth_${tag}_${i}`;
+      profiles.push({ username, board: await connectBenchProfile(stack, token, username) });
+      await call("/api/scheduling/saveSchedulingSettings", token, { newSettings: quietSchedulingSettings(), pinterestProfileUsername: username });
+    }
+  }
+  const first = profiles[0].username;
+
+  const chargeOne = {
+    name: "charge one download (write)",
+    path: "/api/scraping/addPinHistoryAndAdjustCredits",
+    body: { pinDetails: { action: "downloaded", title: "A pin downloaded by the benchmark", description: "", url: "https://linen-and-table.example/", imageUrl: "https://linen-and-table.example/a.jpeg" }, category: "image" },
+  };
+  const firstPages: ListCall[] = [
+    { name: "GET /api/health (no data: noise)", path: "/api/health" },
+    { name: "GET /api/user (credentials)", path: "/api/user" },
+    { name: "GET /api/user/credits", path: "/api/user/credits" },
+    { name: "pin history, first page", path: "/api/user/getPinHistory", body: {} },
+    { name: "media library, first page", path: "/api/user/media/getUserMedia" },
+    { name: "media library, images", path: "/api/user/media/getUserMedia?mediaType=image" },
+    { name: "media library, fonts", path: "/api/user/media/getUserMedia?mediaType=font" },
+    { name: "drafts, first page", path: "/api/user/drafts/getDrafts" },
+    { name: "latest draft", path: "/api/user/drafts/latestDraft" },
+    { name: "queue, first page of 50", path: `/api/scheduling/getScheduledPins/${first}` },
+    { name: "queue, newest first", path: `/api/scheduling/getScheduledPins/${first}?sortBy=scheduledTimeUTCTimestamp-desc` },
+    { name: "repeating pins", path: `/api/scheduling/getRepeatingPins/${first}` },
+    { name: "failing profiles", path: "/api/pinterestAPI/failingPinterestProfiles" },
+    { name: "my templates", path: "/api/templates" },
+    { name: "shared templates", path: "/api/templates/sharedTemplates/getSharedTemplates" },
+    { name: "template categories", path: "/api/templates/categories/getTemplateCategories" },
+  ];
+
+  let empty = new Map<string, Figure>(saved?.empty ?? []);
+  if (!REUSE) {
+    console.log(`\n1. Empty account (load average ${load()})`);
+    empty = await measureAll(token, [...firstPages, chargeOne]);
+    writeFileSync(join(stateDir, "growth.json"), JSON.stringify({ empty: [...empty] } satisfies Saved));
+    for (const [name, figure] of empty) {
+      console.log(`   ${name.padEnd(34)} p50 ${figure.p50.toFixed(1).padStart(6)} ms  p95 ${figure.p95.toFixed(1).padStart(6)} ms  (${figure.items} items)`);
+    }
+
+    // 2a. The queues, through the API, one call at a time: each call's history rows and spends are dated back over the
+    // year between calls (workerd does not wait for a lock another process holds, so nothing is written while a call runs).
+    console.log(`\n2. Filling (load average ${load()})`);
+    const redateFrom = Date.now();
+    const redate = db.prepare(`UPDATE credit_ledger SET created_at = ?1 - (abs(random()) % ?2) WHERE user_id = ?3 AND amount < 0 AND created_at >= ?4`);
+    const redateHistory = db.prepare(`UPDATE pin_history SET created_at = ?1 - (abs(random()) % ?2) WHERE user_id = ?3 AND created_at >= ?4`);
+    const callTimes: number[] = [];
+    const queueStarted = performance.now();
+    for (const { username, board } of profiles) {
+      for (let done = 0; done < QUEUED_PER_PROFILE; done += PINS_PER_CALL) {
+        const pins = Array.from({ length: Math.min(PINS_PER_CALL, QUEUED_PER_PROFILE - done) }, () => queuePin(username, board));
+        const started = performance.now();
+        await call("/api/scheduling/schedulePin", token, { pins });
+        callTimes.push(performance.now() - started);
+        const now = Date.now();
+        redate.run(now, YEAR, userId, redateFrom);
+        redateHistory.run(now, YEAR, userId, redateFrom);
+      }
+    }
+    const queueMs = performance.now() - queueStarted;
+    const queued = PROFILES * QUEUED_PER_PROFILE;
+    const firstCalls = callTimes.slice(0, 5);
+    const lastCalls = callTimes.slice(-5);
+    console.log(
+      `   ${queued} pins queued through the API in ${(queueMs / 1000).toFixed(1)} s (${callTimes.length} calls of up to ${PINS_PER_CALL}; ` +
+        `p50 ${percentile(callTimes, 50).toFixed(0)} ms a call, first five ${firstCalls.map((ms) => ms.toFixed(0)).join("/")} ms, last five ${lastCalls.map((ms) => ms.toFixed(0)).join("/")} ms)`,
+    );
+
+    // 2b. D1 in bulk.
+    const now = Date.now();
+    const boards = profiles.map((p) => p.board);
+    const bulkHistory = Math.max(0, HISTORY_ROWS - queued);
+    const insertHistory = db.prepare(
+      `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type, board_id, board_name,
+                                pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
+       VALUES (?, ?, ?, 'image', 1, ?, ?, ?, ?, 'image', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertSpend = db.prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, -1, 'image', ?, ?, ?)`);
+    const inChunks = (total: number, write: (i: number) => void) => {
+      for (let from = 0; from < total; from += CHUNK) {
+        db.exec("BEGIN");
+        try {
+          for (let i = from; i < Math.min(total, from + CHUNK); i++) write(i);
+          db.exec("COMMIT");
+        } catch (error) {
+          db.exec("ROLLBACK");
+          throw error;
+        }
+      }
+    };
+    let started = performance.now();
+    inChunks(bulkHistory, (i) => {
+      // Oldest first, evenly over the year, a few seconds of jitter.
+      const createdAt = now - YEAR + Math.floor(((i + 0.5) * YEAR) / bulkHistory) + (i % 7) * 13;
+      const profile = profiles[i % PROFILES];
+      const board = boards[i % PROFILES];
+      const kind = i % 20; // 17 in 20 scheduled and posted, 2 downloaded, 1 pinned at once
+      const pinId = crypto.randomUUID();
+      const action = kind < 17 ? "scheduled" : kind < 19 ? "downloaded" : "pinned";
+      const reference = action === "scheduled" ? `scheduled:${pinId}` : `pin:${crypto.randomUUID()}`;
+      const scheduledFor = action === "scheduled" ? createdAt + (i % 10) * DAY : null;
+      const postedAt = action === "downloaded" ? null : action === "pinned" ? createdAt : Math.min(now - 60_000, scheduledFor!);
+      const pinterestPinId = action === "downloaded" ? null : String(1_000_000_000_000_000 + i);
+      insertHistory.run(
+        crypto.randomUUID(),
+        userId,
+        action,
+        `Linen napkin folds, idea ${i}: three quick folds for a dinner table`,
+        `Three quick folds for a dinner table that looks like you tried. Step-by-step photos, the napkins we use and where to find them (${i}).`,
+        `https://linen-and-table.example/posts/napkin-folds-${i}`,
+        `http://127.0.0.1:8787/media/u/${userId}/renders/${pinId}.jpeg`,
+        action === "downloaded" ? null : board.id,
+        action === "downloaded" ? null : board.name,
+        action === "downloaded" ? null : profile.username,
+        pinterestPinId,
+        reference,
+        createdAt,
+        action === "scheduled" ? pinId : null,
+        scheduledFor,
+        postedAt,
+      );
+      insertSpend.run(crypto.randomUUID(), userId, action === "downloaded" ? "Pin download" : "Pin scheduled", reference, createdAt);
+    });
+    const historyMs = performance.now() - started;
+    console.log(`   ${bulkHistory} pin-history rows and their ${bulkHistory} credit spends written in ${(historyMs / 1000).toFixed(1)} s (${((2 * bulkHistory) / (historyMs / 1000)).toFixed(0)} rows/s)`);
+
+    started = performance.now();
+    const insertMedia = db.prepare(
+      `INSERT INTO user_media (id, user_id, media_type, object_key, file_name, content_type, size, width, height, font_family, source_format, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    inChunks(MEDIA_ROWS, (i) => {
+      const id = crypto.randomUUID();
+      const type = i % 20 < 16 ? "image" : i % 20 < 19 ? "video" : "font";
+      const extension = type === "image" ? "jpeg" : type === "video" ? "mp4" : "ttf";
+      insertMedia.run(
+        id,
+        userId,
+        type,
+        `u/${userId}/media/${id}.${extension}`,
+        `${type === "image" ? "table-setting" : type === "video" ? "napkin-fold" : "Brand Sans"}-${i}.${extension}`,
+        type === "image" ? "image/jpeg" : type === "video" ? "video/mp4" : "font/ttf",
+        type === "image" ? 350_000 + (i % 1000) * 100 : type === "video" ? 8_000_000 : 120_000,
+        type === "font" ? null : 1000,
+        type === "font" ? null : 1500,
+        type === "font" ? `Brand Sans ${i}` : null,
+        type === "font" ? "woff2" : null,
+        now - YEAR + Math.floor(((i + 0.5) * YEAR) / MEDIA_ROWS),
+      );
+    });
+    const mediaMs = performance.now() - started;
+
+    started = performance.now();
+    const posts = (i: number) =>
+      JSON.stringify(
+        Array.from({ length: 12 }, (_, j) => ({
+          id: `post-${i}-${j}`,
+          templateType: `std-${String(j % 20).padStart(2, "0")}`,
+          title: `Linen napkin folds, idea ${i}.${j}`,
+          description: "Three quick folds for a dinner table that looks like you tried. Step-by-step photos, the napkins we use and where to find them.",
+          altText: "A set table with folded linen napkins",
+          url: `https://linen-and-table.example/posts/napkin-folds-${i}-${j}`,
+          allImages: Array.from({ length: 4 }, (_, k) => `https://linen-and-table.example/media/photo-${i}-${j}-${k}.jpeg`),
+          selectedImages: [`https://linen-and-table.example/media/photo-${i}-${j}-0.jpeg`],
+        })),
+      );
+    const insertDraft = db.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 12, ?, ?)`);
+    inChunks(DRAFT_ROWS, (i) => {
+      const at = now - YEAR + Math.floor(((i + 0.5) * YEAR) / DRAFT_ROWS);
+      const label = new Date(at).toISOString().slice(0, 16).replace("T", " ");
+      insertDraft.run(crypto.randomUUID(), userId, `Napkin week ${i}`, label, posts(i), at, at);
+    });
+    const draftMs = performance.now() - started;
+    const bytes = statSync(d1File()).size;
+    console.log(`   ${MEDIA_ROWS} media rows in ${(mediaMs / 1000).toFixed(1)} s, ${DRAFT_ROWS} drafts in ${(draftMs / 1000).toFixed(1)} s; D1 file now ${(bytes / 1e6).toFixed(0)} MB`);
+    const counted = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).get(userId) as { n: number }).n;
+    const month = (db.prepare(`SELECT count(*) AS n FROM credit_ledger WHERE user_id = ? AND created_at >= ?`).get(userId, now - 30 * DAY) as { n: number }).n;
+    console.log(
+      `   the user now has ${counted("pin_history")} pin-history rows, ${counted("credit_ledger")} ledger rows (${month} in the last 30 days), ${counted("user_media")} media, ${counted("drafts")} drafts, ${queued} queued pins`,
+    );
+  }
+
+  if (!REUSE) {
+    // A fresh worker on the filled database, as after a deploy: nothing it cached or held open predates the bulk rows.
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    await stack.restartWorker();
+  }
+
+  // Pages deep in each list: the cursor a client would hold after scrolling halfway.
+  const middle = <T>(sql: string, count: number) => db.prepare(`${sql} LIMIT 1 OFFSET ?`).get(userId, Math.floor(count / 2)) as T;
+  const historyCursor = middle<{ id: string; created_at: number }>("SELECT id, created_at FROM pin_history WHERE user_id = ? ORDER BY created_at DESC, id DESC", HISTORY_ROWS);
+  const mediaCursor = middle<{ id: string }>("SELECT id FROM user_media WHERE user_id = ? ORDER BY created_at DESC, id DESC", MEDIA_ROWS);
+  const draftCursor = middle<{ id: string }>("SELECT id FROM drafts WHERE user_id = ? ORDER BY updated_at DESC, id DESC", DRAFT_ROWS);
+  const queueCursor = (await call<{ scheduledPins: { id: string }[] }>(`/api/scheduling/getScheduledPins/${first}?sortBy=scheduledTimeUTCTimestamp-desc`, token)).scheduledPins;
+  const deepQueuePin = queueCursor[Math.min(25, queueCursor.length - 1)]?.id;
+  const deepPages: (ListCall & { like: string })[] = [
+    { like: "pin history, first page", name: "pin history, halfway (cursor)", path: "/api/user/getPinHistory", body: { startAtDate: Math.round(historyCursor.created_at), lastId: historyCursor.id } },
+    { like: "media library, first page", name: "media library, halfway (cursor)", path: `/api/user/media/getUserMedia?lastMediaId=${mediaCursor.id}` },
+    { like: "drafts, first page", name: "drafts, halfway (cursor)", path: `/api/user/drafts/getDrafts?lastDraftId=${draftCursor.id}` },
+    ...(deepQueuePin ? [{ like: "queue, newest first", name: "queue, by cursor", path: `/api/scheduling/getScheduledPins/${first}?lastPinId=${deepQueuePin}&sortBy=scheduledTimeUTCTimestamp-desc` }] : []),
+  ];
+
+  console.log(`\n3. After a year of heavy use (load average ${load()}): p50 before -> after, ratio (target <= 1.20)`);
+  const rows: { name: string; before: number; after: number; items: number; p95: number }[] = [];
+  const full = await measureAll(token, [...firstPages, chargeOne, ...deepPages]);
+  for (const list of [...firstPages, chargeOne]) {
+    const figure = full.get(list.name)!;
+    rows.push({ name: list.name, before: empty.get(list.name)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
+  }
+  for (const list of deepPages) {
+    const figure = full.get(list.name)!;
+    rows.push({ name: `${list.name} vs empty first page`, before: empty.get(list.like)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
+  }
+  let over = 0;
+  for (const row of rows) {
+    const ratio = row.after / row.before;
+    if (ratio > 1.2) over++;
+    console.log(
+      `   ${row.name.padEnd(52)} ${(Number.isNaN(row.before) ? "n/a" : row.before.toFixed(1)).padStart(6)} -> ${row.after.toFixed(1).padStart(6)} ms  x${ratio.toFixed(2)}${ratio > 1.2 ? " !!" : "   "}  (p95 ${row.p95.toFixed(1)} ms, ${row.items} items)`,
+    );
+  }
+  console.log(`\n   ${rows.length - over} of ${rows.length} within 20% of the empty account; load average ${load()}`);
+  db.close();
+} finally {
+  await stack.stop();
+  if (process.env.BENCH_KEEP_STATE || REUSE) console.log(`local state kept in ${stateDir}`);
+  else rmSync(stateDir, { recursive: true, force: true });
+}
