@@ -1,4 +1,5 @@
 import pixelsModule from "./wasm/pixels.wasm";
+import { noteLoad } from "./load-stats.ts";
 import { createBitmap, type Bitmap } from "./pixels.ts";
 
 /**
@@ -21,7 +22,11 @@ interface PixelExports {
 
 let instance: PixelExports | null = null;
 function pixels(): PixelExports {
-  instance ??= new WebAssembly.Instance(pixelsModule, {}).exports as unknown as PixelExports;
+  if (!instance) {
+    const started = performance.now();
+    instance = new WebAssembly.Instance(pixelsModule, {}).exports as unknown as PixelExports;
+    noteLoad("wasmMs", performance.now() - started);
+  }
   return instance;
 }
 

@@ -107,7 +107,12 @@ export function drawBitmap(canvas: Bitmap, top: Bitmap, x: number, y: number, op
   }
 }
 
-/** Lays a transparent layer of `width` x `height` (resvg's output, straight alpha) over the canvas at (x, y). */
+/**
+ * Lays a transparent layer of `width` x `height` over the canvas at (x, y).
+ * The layer is resvg's output: its pixmap is premultiplied (colour already
+ * multiplied by alpha), so a pixel adds its colour and lets through
+ * (255 - alpha) of what is under it.
+ */
 export function drawLayer(canvas: Bitmap, layer: Uint8Array | Uint8ClampedArray, x = 0, y = 0, width = canvas.width, height = canvas.height) {
   const dst = canvas.data;
   for (let ly = 0; ly < height; ly++) {
@@ -123,10 +128,10 @@ export function drawLayer(canvas: Bitmap, layer: Uint8Array | Uint8ClampedArray,
         dst[d + 1] = layer[i + 1];
         dst[d + 2] = layer[i + 2];
       } else {
-        const ia = 255 - a;
-        dst[d] = (layer[i] * a + dst[d] * ia) / 255;
-        dst[d + 1] = (layer[i + 1] * a + dst[d + 1] * ia) / 255;
-        dst[d + 2] = (layer[i + 2] * a + dst[d + 2] * ia) / 255;
+        const ia = (255 - a) / 255;
+        dst[d] = layer[i] + dst[d] * ia;
+        dst[d + 1] = layer[i + 1] + dst[d + 1] * ia;
+        dst[d + 2] = layer[i + 2] + dst[d + 2] * ia;
       }
       dst[d + 3] = 255;
     }
