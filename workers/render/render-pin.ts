@@ -18,7 +18,8 @@ import {
 import { blurAlpha, encodeJpeg, pixelModuleMemoryBytes } from "./pixel-module.ts";
 import { createBitmap, drawBitmap, drawLayer, drawShadow, fillBox, fitGeometry, type Bitmap, type LinearGradient } from "./pixels.ts";
 import { decodedPicture, resizedPicture, type PictureSource } from "./pictures.ts";
-import { addToAlpha, fillCoverage, parseSatoriSvg, rasterise, type VectorShape } from "./vector.ts";
+import { addToAlpha, fillShape, parseSatoriSvg, rasterise, type VectorShape } from "./vector.ts";
+import { layerShapes } from "./vector-shapes.ts";
 
 /**
  * The worker's renderer: template + post to a 1000x1500 JPEG.
@@ -67,7 +68,7 @@ export interface RenderedPin {
 export interface RenderDependencies {
   fonts: FontLoader;
   pictures: PictureSource;
-  /** Who rasterises text: our own rasteriser (the default) or resvg (tests compare the two). */
+  /** Who rasterises text and shapes: our own rasteriser (the default) or resvg (tests compare the two). */
   textRasteriser?: "own" | "resvg";
 }
 
@@ -145,11 +146,11 @@ function drawShadowOf(canvas: Bitmap, alpha: Uint8Array, frame: Frame, width: nu
 }
 
 /**
- * Text drawn from satori's outlines by our own rasteriser (vector.ts), each
+ * Text (from satori's outlines) and shapes drawn by our own rasteriser (vector.ts), each
  * shape over its own box; with `shadow`, the shadow first, from the shapes'
  * combined coverage over the frame. Answers the bytes of its largest buffer.
  */
-function drawVectorText(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shadow: boolean): number {
+function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shadow: boolean): number {
   const coverages = shapes.map(rasterise);
   let largest = coverages.reduce((max, c) => Math.max(max, c.values.byteLength), 0);
   if (shadow) {
@@ -160,7 +161,7 @@ function drawVectorText(canvas: Bitmap, shapes: VectorShape[], frame: Frame, sha
     drawShadowOf(canvas, alpha, frame, frame.width, frame.height);
     largest = Math.max(largest, plane.byteLength + alpha.byteLength * 2);
   }
-  coverages.forEach((coverage, i) => fillCoverage(canvas, coverage, shapes[i].color));
+  coverages.forEach((coverage, i) => fillShape(canvas, coverage, shapes[i]));
   return largest;
 }
 
@@ -198,6 +199,18 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
       rasterMs += performance.now() - mark;
       continue;
     }
+    if (segment.kind === "shapes" && deps.textRasteriser !== "resvg") {
+      // Shape layers as outlines for our rasteriser, unless one needs resvg (a stroked path, a rotated picture).
+      mark = performance.now();
+      const outlines = segment.layers.map((layer) => (layer.type === "SVG" ? layerShapes(layer, plan) : null));
+      if (outlines.every((shapes) => shapes !== null)) {
+        const shapes = outlines.flat() as VectorShape[];
+        const frame = paintedFrame(plan, segment.layers) ?? { x: 0, y: 0, width: 0, height: 0 };
+        largestTemporary = Math.max(largestTemporary, drawOutlines(canvas, shapes, frame, false));
+        rasterMs += performance.now() - mark;
+        continue;
+      }
+    }
     const frame = paintedFrame(plan, segment.layers);
     if (!frame) continue;
     mark = performance.now();
@@ -206,7 +219,7 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
     mark = performance.now();
     const shapes = segment.kind === "texts" && deps.textRasteriser !== "resvg" ? parseSatoriSvg(svg, frame.x, frame.y) : null;
     if (shapes) {
-      largestTemporary = Math.max(largestTemporary, drawVectorText(canvas, shapes, frame, segment.kind === "texts" && segment.shadow));
+      largestTemporary = Math.max(largestTemporary, drawOutlines(canvas, shapes, frame, segment.kind === "texts" && segment.shadow));
       rasterMs += performance.now() - mark;
       continue;
     }

@@ -18,11 +18,42 @@ export interface VectorShape {
   /** Flattened outline: x0, y0, x1, y1 per line, in pin pixels. */
   lines: Float32Array;
   color: Rgba;
+  /** A linear gradient instead of `color` (whose alpha then scales the gradient's). */
+  gradient?: ShapeGradient;
   /** Bounding box of the lines (pin pixels, fractional). */
   minX: number;
   minY: number;
   maxX: number;
   maxY: number;
+}
+
+/**
+ * A two-stop linear gradient along (x1, y1)-(x2, y2) in the shape's own
+ * coordinates; `toLocal` maps pin pixels to those coordinates.
+ */
+export interface ShapeGradient {
+  x1: number;
+  y1: number;
+  x2: number;
+  y2: number;
+  from: Rgba;
+  to: Rgba;
+  toLocal: Affine;
+}
+
+/** An affine map [a, b, c, d, e, f]: x' = a x + c y + e, y' = b x + d y + f (SVG's matrix order). */
+export type Affine = [number, number, number, number, number, number];
+
+export const IDENTITY: Affine = [1, 0, 0, 1, 0, 0];
+
+export function multiply(m: Affine, n: Affine): Affine {
+  // m after n.
+  return [m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1], m[0] * n[2] + m[2] * n[3], m[1] * n[2] + m[3] * n[3], m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5]];
+}
+
+export function invert(m: Affine): Affine {
+  const det = m[0] * m[3] - m[1] * m[2];
+  return [m[3] / det, -m[1] / det, -m[2] / det, m[0] / det, (m[2] * m[5] - m[3] * m[4]) / det, (m[1] * m[4] - m[0] * m[5]) / det];
 }
 
 const SKIPPED_CONTAINERS = new Set(["mask"]);
@@ -74,9 +105,13 @@ export function parseColor(value: string): Rgba | null {
   return null;
 }
 
-/** Collects flattened lines and their bounds. */
-class LineSink {
+/** Collects flattened lines (through an optional affine map) and their bounds. */
+export class LineSink {
   private data = new Float32Array(256);
+  private matrix: Affine | null;
+  constructor(matrix: Affine | null = null) {
+    this.matrix = matrix;
+  }
   length = 0;
   minX = Infinity;
   minY = Infinity;
@@ -84,6 +119,16 @@ class LineSink {
   maxY = -Infinity;
 
   line(x0: number, y0: number, x1: number, y1: number) {
+    const m = this.matrix;
+    if (m) {
+      const tx0 = m[0] * x0 + m[2] * y0 + m[4];
+      const ty0 = m[1] * x0 + m[3] * y0 + m[5];
+      const tx1 = m[0] * x1 + m[2] * y1 + m[4];
+      y1 = m[1] * x1 + m[3] * y1 + m[5];
+      x0 = tx0;
+      y0 = ty0;
+      x1 = tx1;
+    }
     if (y0 === y1) {
       // Horizontal lines add no area but still bound the shape.
       this.bound(x0, y0);
@@ -113,17 +158,28 @@ class LineSink {
   lines(): Float32Array {
     return this.data.slice(0, this.length);
   }
+
+  /** Adds another sink's lines run backwards (a hole: its winding cancels the outline's). */
+  appendReversed(other: LineSink) {
+    const lines = other.lines();
+    const saved = this.matrix;
+    this.matrix = null;
+    for (let i = 0; i < lines.length; i += 4) this.line(lines[i + 2], lines[i + 3], lines[i], lines[i + 1]);
+    this.matrix = saved;
+  }
 }
 
 /** Flattening tolerance in pixels (how far a line may stray from the curve). */
 const TOLERANCE = 0.05;
 
-function segmentsFor(deviation: number): number {
-  return Math.max(1, Math.min(128, Math.ceil(Math.sqrt(deviation / TOLERANCE))));
-}
-
-/** Flattens SVG path data into `sink`, offset by (dx, dy). False when the data is malformed. */
-export function flattenPath(d: string, sink: LineSink, dx: number, dy: number): boolean {
+/**
+ * Flattens SVG path data into `sink`, offset by (dx, dy). `scale` is how much
+ * the sink enlarges the path (its tolerance shrinks to match). False when the
+ * data is malformed.
+ */
+export function flattenPath(d: string, sink: LineSink, dx: number, dy: number, scale = 1): boolean {
+  const tolerance = TOLERANCE / Math.max(1e-3, scale);
+  const segmentsFor = (deviation: number) => Math.max(1, Math.min(128, Math.ceil(Math.sqrt(deviation / tolerance))));
   const tokens = d.match(/[MmLlHhVvCcSsQqTtAaZz]|[-+]?(?:\d*\.\d+|\d+\.?\d*)(?:[eE][-+]?\d+)?/g);
   if (!tokens) return true;
   let i = 0;
@@ -219,7 +275,7 @@ export function flattenPath(d: string, sink: LineSink, dx: number, dy: number): 
     if (sweep && delta < 0) delta += 2 * Math.PI;
     const radius = Math.max(rx, ry);
     // Steps so the chord's sagitta stays within the tolerance.
-    const step = 2 * Math.acos(Math.max(-1, Math.min(1, 1 - TOLERANCE / radius)));
+    const step = 2 * Math.acos(Math.max(-1, Math.min(1, 1 - tolerance / radius)));
     const n = Math.max(2, Math.min(256, Math.ceil(Math.abs(delta) / (step || 0.1))));
     for (let k = 1; k <= n; k++) {
       const t = k === n ? theta1 + delta : theta1 + (delta * k) / n;
@@ -496,6 +552,43 @@ function drawLine(acc: Float32Array, stride: number, height: number, ax: number,
       acc[line + xbCeil] += d * am;
     }
     x = xnext;
+  }
+}
+
+/** Lays a shape over the canvas through its coverage: its colour, or its gradient (straight alpha, as a layer of resvg's would be). */
+export function fillShape(canvas: Bitmap, coverage: Coverage, shape: VectorShape) {
+  if (shape.gradient) fillGradient(canvas, coverage, shape.gradient, shape.color.a);
+  else fillCoverage(canvas, coverage, shape.color);
+}
+
+function fillGradient(canvas: Bitmap, coverage: Coverage, gradient: ShapeGradient, opacity: number) {
+  const dst = canvas.data;
+  const cx0 = Math.max(0, coverage.x);
+  const cy0 = Math.max(0, coverage.y);
+  const cx1 = Math.min(canvas.width, coverage.x + coverage.width);
+  const cy1 = Math.min(canvas.height, coverage.y + coverage.height);
+  const { from, to, toLocal: m } = gradient;
+  const gx = gradient.x2 - gradient.x1;
+  const gy = gradient.y2 - gradient.y1;
+  const length2 = gx * gx + gy * gy || 1;
+  for (let y = cy0; y < cy1; y++) {
+    let v = (y - coverage.y) * coverage.width + (cx0 - coverage.x);
+    let d = (y * canvas.width + cx0) * 4;
+    for (let x = cx0; x < cx1; x++, v++, d += 4) {
+      const cover = coverage.values[v];
+      if (cover <= 0) continue;
+      const lx = m[0] * (x + 0.5) + m[2] * (y + 0.5) + m[4];
+      const ly = m[1] * (x + 0.5) + m[3] * (y + 0.5) + m[5];
+      let t = ((lx - gradient.x1) * gx + (ly - gradient.y1) * gy) / length2;
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+      const a = cover * opacity * (from.a + (to.a - from.a) * t);
+      if (a <= 0) continue;
+      const ia = 1 - a;
+      dst[d] = (from.r + (to.r - from.r) * t) * a + dst[d] * ia;
+      dst[d + 1] = (from.g + (to.g - from.g) * t) * a + dst[d + 1] * ia;
+      dst[d + 2] = (from.b + (to.b - from.b) * t) * a + dst[d + 2] * ia;
+      dst[d + 3] = 255;
+    }
   }
 }
 
