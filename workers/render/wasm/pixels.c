@@ -8,7 +8,8 @@
  *    of ITU-T T.81 Annex K, scaled by quality like libjpeg.
  *    jpeg_input(width, height) -> where the caller writes RGBA;
  *    jpeg_encode(width, height, quality) -> byte length; jpeg_output() -> bytes.
- * 2. Picture resampling (box filter down, tent up) of a region of an RGBA
+ * 2. Picture resampling (box filter down, tent up; a pixel's four channels as
+ *    one SIMD vector) of a region of an RGBA
  *    picture: scratch_alloc / scratch_reset for buffers, rgba_resize.
  * 3. Soft shadows: alpha_box_blur blurs an alpha plane with three box passes
  *    (close to a Gaussian), for text shadows.
@@ -66,6 +67,11 @@ __attribute__((export_name("scratch_alloc"))) u8 *scratch_alloc(u32 size) {
 }
 
 /* ------------------------------------------------------------ resampling */
+
+/* One RGBA pixel's bytes widened to four 32-bit lanes. */
+static inline v128_t pixel4(const u8 *p) {
+  return wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
+}
 
 /* Weights of one axis: for output i, count[i] taps from start[i], at offset[i] in values. */
 static float floorf_(float x) { int i = (int)x; return (float)(x < (float)i ? i - 1 : i); }
@@ -142,6 +148,9 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
     u32 first_row = (u32)ys[y0];
     u32 last_row = (u32)(ys[y1 - 1] + ys[dh + y1 - 1]);
     if (last_row > rows) last_row = rows;
+    /* Each pixel's four channels are one vector; with `opaque` alpha is set to 255 afterwards. */
+    const v128_t one_alpha = wasm_f32x4_make(0.0f, 0.0f, 0.0f, 1.0f);
+    const v128_t rgb_mask = wasm_i32x4_make(-1, -1, -1, 0);
     for (u32 r = first_row; r < last_row; r++) {
       const u8 *row = src + ((u32)rows_start + r) * sw * 4u;
       float *o = horizontal + (r - first_row) * stride;
@@ -149,63 +158,47 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
         const u8 *p = row + (u32)xs[x] * 4u;
         const float *w = xv + xs[2 * dw + x];
         i32 count = xs[dw + x];
-        float rr = 0, gg = 0, bb = 0, aa = 0;
+        v128_t sum = wasm_f32x4_splat(0.0f);
         if (opaque) {
           for (i32 k = 0; k < count; k++, p += 4) {
-            rr += p[0] * w[k];
-            gg += p[1] * w[k];
-            bb += p[2] * w[k];
+            v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
+            sum = wasm_f32x4_add(sum, wasm_f32x4_mul(px, wasm_f32x4_splat(w[k])));
           }
-          aa = 255.0f;
         } else {
           for (i32 k = 0; k < count; k++, p += 4) {
-            float a = p[3] * w[k];
-            rr += p[0] * a;
-            gg += p[1] * a;
-            bb += p[2] * a;
-            aa += a;
+            /* Colours weighted by alpha (premultiplied), alpha by the weight alone. */
+            v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
+            v128_t weight = wasm_f32x4_splat((float)p[3] * w[k]);
+            v128_t straight = wasm_v128_or(wasm_v128_and(px, rgb_mask), one_alpha);
+            sum = wasm_f32x4_add(sum, wasm_f32x4_mul(straight, weight));
           }
         }
-        o[0] = rr;
-        o[1] = gg;
-        o[2] = bb;
-        o[3] = aa;
+        wasm_v128_store(o, sum);
       }
     }
+    const v128_t zero = wasm_f32x4_splat(0.0f);
+    const v128_t top = wasm_f32x4_splat(255.0f);
+    const v128_t half = wasm_f32x4_splat(0.5f);
     for (u32 y = y0; y < y1; y++) {
       const float *w = yv + ys[2 * dh + y];
       i32 count = ys[dh + y];
       const float *base = horizontal + ((u32)ys[y] - first_row) * stride;
       u8 *out_row = dst + y * stride;
       for (u32 x = 0; x < stride; x += 4) {
-        float rr = 0, gg = 0, bb = 0, aa = 255.0f;
         const float *p = base + x;
+        v128_t sum = wasm_f32x4_splat(0.0f);
+        for (i32 k = 0; k < count; k++, p += stride) sum = wasm_f32x4_add(sum, wasm_f32x4_mul(wasm_v128_load(p), wasm_f32x4_splat(w[k])));
         if (opaque) {
-          for (i32 k = 0; k < count; k++, p += stride) {
-            rr += p[0] * w[k];
-            gg += p[1] * w[k];
-            bb += p[2] * w[k];
-          }
+          sum = wasm_f32x4_replace_lane(sum, 3, 255.0f);
         } else {
-          aa = 0;
-          for (i32 k = 0; k < count; k++, p += stride) {
-            rr += p[0] * w[k];
-            gg += p[1] * w[k];
-            bb += p[2] * w[k];
-            aa += p[3] * w[k];
-          }
-        }
-        if (!opaque && aa > 0) {
+          float aa = wasm_f32x4_extract_lane(sum, 3);
           /* The colour sums are alpha-weighted: divide by the alpha to get straight colour. */
-          float inv = 1.0f / aa;
-          rr *= inv;
-          gg *= inv;
-          bb *= inv;
+          if (aa > 0) sum = wasm_v128_or(wasm_v128_and(wasm_f32x4_mul(sum, wasm_f32x4_splat(1.0f / aa)), rgb_mask), wasm_v128_andnot(sum, rgb_mask));
         }
-        out_row[x] = (u8)(rr < 0 ? 0 : rr > 255 ? 255 : rr + 0.5f);
-        out_row[x + 1] = (u8)(gg < 0 ? 0 : gg > 255 ? 255 : gg + 0.5f);
-        out_row[x + 2] = (u8)(bb < 0 ? 0 : bb > 255 ? 255 : bb + 0.5f);
-        out_row[x + 3] = opaque ? 255 : (u8)(aa < 0 ? 0 : aa > 255 ? 255 : aa + 0.5f);
+        v128_t clamped = wasm_f32x4_add(wasm_f32x4_min(wasm_f32x4_max(sum, zero), top), half);
+        v128_t ints = wasm_i32x4_trunc_sat_f32x4(clamped);
+        v128_t bytes = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(ints, ints), wasm_i16x8_narrow_i32x4(ints, ints));
+        wasm_v128_store32_lane(out_row + x, bytes, 0);
       }
     }
   }
