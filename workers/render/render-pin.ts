@@ -6,6 +6,7 @@ import type { FontLoader } from "./fonts.ts";
 import {
   fontsNeeded,
   paintedFrame,
+  picturesNeeded,
   planPin,
   satoriElement,
   satoriFonts,
@@ -167,6 +168,8 @@ function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shado
 
 export async function renderPin(design: TemplateDesign, post: PostContent, deps: RenderDependencies, quality = JPEG_QUALITY): Promise<RenderedPin> {
   const started = performance.now();
+  // Pictures start loading at once, while the fonts load.
+  const early = Promise.all(picturesNeeded(design, post).map((url) => decodedPicture(deps.pictures, url)));
   const fonts = await deps.fonts.loadAll(fontsNeeded(design, post));
   const fontsMs = performance.now() - started;
   let layoutMs = 0;
@@ -176,8 +179,9 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
   const plan = planPin(design, post, fonts);
   layoutMs += performance.now() - mark;
 
-  // Start fetching and decoding every picture at once.
+  // Every picture the plan uses (the early ones already on their way; cached pictures come back at once).
   mark = performance.now();
+  await early;
   const pictures = await Promise.all([...new Set([...plan.pictures.values()].map((p) => p.url))].map((url) => (url ? decodedPicture(deps.pictures, url) : null)));
   picturesMs += performance.now() - mark;
   const pictureBytes = pictures.reduce((sum, bitmap) => sum + (bitmap ? bitmap.data.byteLength : 0), 0);

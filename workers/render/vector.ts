@@ -5,13 +5,14 @@
  * outlines, already positioned), a filled <path> or <rect> per background box,
  * and <mask> definitions nothing refers to. That small subset is parsed here,
  * curves and arcs are flattened to lines, and each shape is filled with exact
- * area coverage (a signed-area accumulation rasteriser, as font-rs does) over
- * its own bounding box only, then laid over the pin. Anything outside the
+ * area coverage (a signed-area accumulation rasteriser, as font-rs does, in
+ * the pixel module) over its own bounding box only, then laid over the pin. Anything outside the
  * subset (a transform, a mask or clip in use, a gradient, an image, a stroke)
  * makes `parseSatoriSvg` answer null, and the caller hands that SVG to resvg
  * as before.
  */
 import type { Rgba } from "./colors.ts";
+import { shapeCoverage } from "./pixel-module.ts";
 import type { Bitmap } from "./pixels.ts";
 
 export interface VectorShape {
@@ -464,95 +465,13 @@ export interface Coverage {
   values: Float32Array;
 }
 
-let accumulator = new Float32Array(0);
-
-/** Rasterises a shape: its coverage over its bounding box, in pin pixels. */
+/** Rasterises a shape: its coverage over its bounding box, in pin pixels (in the pixel module). */
 export function rasterise(shape: VectorShape): Coverage {
   const x0 = Math.floor(shape.minX);
   const y0 = Math.floor(shape.minY);
   const width = Math.ceil(shape.maxX) - x0 + 1;
   const height = Math.ceil(shape.maxY) - y0;
-  // Each row has two spare cells on the right for deposits past the last pixel.
-  const stride = width + 2;
-  const size = stride * height;
-  if (accumulator.length < size) accumulator = new Float32Array(Math.max(size, accumulator.length * 2));
-  const acc = accumulator;
-  acc.fill(0, 0, size);
-  const lines = shape.lines;
-  for (let k = 0; k < lines.length; k += 4) {
-    drawLine(acc, stride, height, lines[k] - x0, lines[k + 1] - y0, lines[k + 2] - x0, lines[k + 3] - y0);
-  }
-  const values = new Float32Array(width * height);
-  for (let row = 0; row < height; row++) {
-    let sum = 0;
-    const from = row * stride;
-    const to = row * width;
-    for (let col = 0; col < width; col++) {
-      sum += acc[from + col];
-      const a = sum < 0 ? -sum : sum;
-      values[to + col] = a > 1 ? 1 : a;
-    }
-  }
-  return { x: x0, y: y0, width, height, values };
-}
-
-/** Deposits one line's signed area into the accumulation buffer (font-rs's algorithm). */
-function drawLine(acc: Float32Array, stride: number, height: number, ax: number, ay: number, bx: number, by: number) {
-  if (ay === by) return;
-  let dir = 1;
-  let p0x = ax;
-  let p0y = ay;
-  let p1x = bx;
-  let p1y = by;
-  if (ay > by) {
-    dir = -1;
-    p0x = bx;
-    p0y = by;
-    p1x = ax;
-    p1y = ay;
-  }
-  const dxdy = (p1x - p0x) / (p1y - p0y);
-  let x = p0x;
-  let yStart = Math.floor(p0y);
-  if (yStart < 0) {
-    x -= p0y * dxdy;
-    yStart = 0;
-  }
-  const yEnd = Math.min(height, Math.ceil(p1y));
-  for (let y = yStart; y < yEnd; y++) {
-    const line = y * stride;
-    const dy = Math.min(y + 1, p1y) - Math.max(y, p0y);
-    const xnext = x + dxdy * dy;
-    const d = dy * dir;
-    const xa = x < xnext ? x : xnext;
-    const xb = x < xnext ? xnext : x;
-    const xaFloor = Math.floor(xa);
-    const xai = xaFloor < 0 ? 0 : xaFloor;
-    const xbCeil = Math.ceil(xb);
-    if (xbCeil <= xai + 1) {
-      const xmf = 0.5 * (x + xnext) - xai;
-      acc[line + xai] += d - d * xmf;
-      acc[line + xai + 1] += d * xmf;
-    } else {
-      const s = 1 / (xb - xa);
-      const xaf = xa - xaFloor;
-      const a0 = 0.5 * s * (1 - xaf) * (1 - xaf);
-      const xbf = xb - xbCeil + 1;
-      const am = 0.5 * s * xbf * xbf;
-      acc[line + xai] += d * a0;
-      if (xbCeil === xai + 2) {
-        acc[line + xai + 1] += d * (1 - a0 - am);
-      } else {
-        const a1 = s * (1.5 - xaf);
-        acc[line + xai + 1] += d * (a1 - a0);
-        for (let xi = xai + 2; xi < xbCeil - 1; xi++) acc[line + xi] += d * s;
-        const a2 = a1 + (xbCeil - xai - 3) * s;
-        acc[line + xbCeil - 1] += d * (1 - a2 - am);
-      }
-      acc[line + xbCeil] += d * am;
-    }
-    x = xnext;
-  }
+  return { x: x0, y: y0, width, height, values: shapeCoverage(shape.lines, x0, y0, width, height) };
 }
 
 /** Lays a shape over the canvas through its coverage: its colour, or its gradient (straight alpha, as a layer of resvg's would be). */

@@ -13,6 +13,9 @@
  *    picture: scratch_alloc / scratch_reset for buffers, rgba_resize.
  * 3. Soft shadows: alpha_box_blur blurs an alpha plane with three box passes
  *    (close to a Gaussian), for text shadows.
+ * 4. Filled outlines (text and shapes, vector.ts): shape_coverage gives each
+ *    pixel of a box the exact area a set of lines encloses (nonzero), by
+ *    signed-area accumulation as font-rs does.
  */
 
 #include <wasm_simd128.h>
@@ -231,6 +234,89 @@ __attribute__((export_name("alpha_box_blur"))) void alpha_box_blur(u8 *alpha, u3
   for (int pass = 0; pass < 3; pass++) {
     box_pass(alpha, tmp, height, width, width, 1u, radius);
     box_pass(tmp, alpha, width, height, 1u, width, radius);
+  }
+}
+
+/* ------------------------------------------------------------ outlines */
+
+static float floor_f(float x) { return __builtin_floorf(x); }
+static float ceil_f(float x) { return __builtin_ceilf(x); }
+
+/* Deposits one line's signed area into the accumulation rows (stride floats each). */
+static void deposit_line(float *acc, u32 stride, u32 height, float ax, float ay, float bx, float by) {
+  if (ay == by) return;
+  float dir = 1.0f;
+  float p0x = ax, p0y = ay, p1x = bx, p1y = by;
+  if (ay > by) {
+    dir = -1.0f;
+    p0x = bx; p0y = by; p1x = ax; p1y = ay;
+  }
+  float dxdy = (p1x - p0x) / (p1y - p0y);
+  float x = p0x;
+  i32 y_start = (i32)floor_f(p0y);
+  if (y_start < 0) {
+    x -= p0y * dxdy;
+    y_start = 0;
+  }
+  i32 y_end = (i32)ceil_f(p1y);
+  if (y_end > (i32)height) y_end = (i32)height;
+  for (i32 y = y_start; y < y_end; y++) {
+    float *line = acc + (u32)y * stride;
+    float top = (float)y > p0y ? (float)y : p0y;
+    float bottom = (float)(y + 1) < p1y ? (float)(y + 1) : p1y;
+    float dy = bottom - top;
+    float xnext = x + dxdy * dy;
+    float d = dy * dir;
+    float xa = x < xnext ? x : xnext;
+    float xb = x < xnext ? xnext : x;
+    float xa_floor = floor_f(xa);
+    i32 xai = xa_floor < 0 ? 0 : (i32)xa_floor;
+    i32 xb_ceil = (i32)ceil_f(xb);
+    if (xb_ceil <= xai + 1) {
+      float xmf = 0.5f * (x + xnext) - (float)xai;
+      line[xai] += d - d * xmf;
+      line[xai + 1] += d * xmf;
+    } else {
+      float s = 1.0f / (xb - xa);
+      float xaf = xa - xa_floor;
+      float a0 = 0.5f * s * (1.0f - xaf) * (1.0f - xaf);
+      float xbf = xb - (float)xb_ceil + 1.0f;
+      float am = 0.5f * s * xbf * xbf;
+      line[xai] += d * a0;
+      if (xb_ceil == xai + 2) {
+        line[xai + 1] += d * (1.0f - a0 - am);
+      } else {
+        float a1 = s * (1.5f - xaf);
+        line[xai + 1] += d * (a1 - a0);
+        for (i32 xi = xai + 2; xi < xb_ceil - 1; xi++) line[xi] += d * s;
+        float a2 = a1 + (float)(xb_ceil - xai - 3) * s;
+        line[xb_ceil - 1] += d * (1.0f - a2 - am);
+      }
+      line[xb_ceil] += d * am;
+    }
+    x = xnext;
+  }
+}
+
+/*
+ * Coverage (0-1) of each pixel of a width x height box whose top left is at
+ * (ox, oy), by the closed outline `lines` (x0, y0, x1, y1 each, `count`
+ * floats in all); written to `out` (width x height floats). Uses scratch.
+ */
+__attribute__((export_name("shape_coverage"))) void shape_coverage(const float *lines, u32 count, float ox, float oy, u32 width, u32 height, float *out) {
+  u32 stride = width + 2u;
+  float *acc = (float *)scratch_alloc(stride * height * 4u);
+  for (u32 i = 0; i < stride * height; i++) acc[i] = 0.0f;
+  for (u32 k = 0; k + 3 < count; k += 4) deposit_line(acc, stride, height, lines[k] - ox, lines[k + 1] - oy, lines[k + 2] - ox, lines[k + 3] - oy);
+  for (u32 row = 0; row < height; row++) {
+    const float *from = acc + row * stride;
+    float *to = out + row * width;
+    float sum = 0.0f;
+    for (u32 col = 0; col < width; col++) {
+      sum += from[col];
+      float a = sum < 0 ? -sum : sum;
+      to[col] = a > 1.0f ? 1.0f : a;
+    }
   }
 }
 
