@@ -20,11 +20,11 @@ import { decodedPicture, httpPictureSource } from "../workers/render/pictures.ts
 import { renderPin } from "../workers/render/render-pin.ts";
 import { benchFonts, benchPost } from "./render-post.ts";
 
-const benchEnv = env as unknown as { BENCH_SANDBOX_URL: string; BENCH_RECEIVER_URL: string; BENCH_COLD_MODE: string; BENCH_COLD_TEMPLATE: string };
+const benchEnv = env as unknown as { BENCH_SANDBOX_URL: string; BENCH_RECEIVER_URL: string; ASSETS: Fetcher; BENCH_COLD_MODE: string; BENCH_COLD_TEMPLATE: string };
 
 it("renders a pin in a fresh isolate", async () => {
   const post = benchPost(benchEnv.BENCH_SANDBOX_URL);
-  const fonts: FontLoader = benchFonts(benchEnv.BENCH_RECEIVER_URL);
+  const fonts: FontLoader = benchFonts(benchEnv.ASSETS);
   const pictures = httpPictureSource();
   const template = STANDARD_TEMPLATES.find((t) => t.id === benchEnv.BENCH_COLD_TEMPLATE) ?? STANDARD_TEMPLATES[0];
   const design = v.parse(TemplateDesign, template.design);

@@ -14,11 +14,11 @@ export function benchPost(sandboxUrl: string) {
   };
 }
 
-/** Bundled fonts, served by the orchestrator from public/fonts (the app serves them as static assets). */
-export function benchFonts(receiverUrl: string): FontLoader {
+/** Bundled fonts from the static assets binding (public/fonts), as the worker loads them. */
+export function benchFonts(assets: Fetcher): FontLoader {
   return new FontLoader({
     async fetchFont(url, signal) {
-      const response = await fetch(`${receiverUrl}${url}`, { signal });
+      const response = await assets.fetch(new Request(`https://assets.invalid${url}`, { signal }));
       if (!response.ok) throw new Error(`font ${url}: ${response.status}`);
       return response.arrayBuffer();
     },

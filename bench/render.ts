@@ -72,15 +72,6 @@ const colds: ColdReport[] = [];
 let warmMemory = { peak: 0, current: 0 };
 let endMemory = { peak: 0, current: 0 };
 const receiver = createServer((req, res) => {
-  if (req.method === "GET" && req.url?.startsWith("/fonts/")) {
-    try {
-      res.end(readFileSync(join(ROOT, "public", req.url.slice(1).replace(/\.\./g, ""))));
-    } catch {
-      res.statusCode = 404;
-      res.end();
-    }
-    return;
-  }
   const chunks: Buffer[] = [];
   req.on("data", (c: Buffer) => chunks.push(c));
   req.on("end", () => {
@@ -156,13 +147,15 @@ console.log("\nThe same designs in a warm headless Chromium (one page reused, sc
 const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1000, height: 1500 } });
 const chromiumTimes: number[] = [];
+const previews = new Map<string, Buffer>();
 const ids = [...svgs.keys()];
 for (const [index, id] of [...ids, ...ids.slice(0, 3)].entries()) {
   const svg = svgs.get(id)!;
   const started = performance.now();
   await page.setContent(`<html><body style="margin:0"><img id="pin" width="1000" height="1500" src="data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}"></body></html>`);
   await page.waitForFunction(() => (document.getElementById("pin") as HTMLImageElement).complete);
-  await page.screenshot({ type: "jpeg", quality: 88, clip: { x: 0, y: 0, width: 1000, height: 1500 } });
+  const shot = await page.screenshot({ type: "jpeg", quality: 88, clip: { x: 0, y: 0, width: 1000, height: 1500 } });
+  previews.set(id, shot);
   // The first three renders warm the browser up and are not counted.
   if (index >= 3) chromiumTimes.push(performance.now() - started);
 }
@@ -223,6 +216,42 @@ function printCold() {
 }
 
 async function printPsnr() {
+  const { PhotonImage } = await import("@cf-wasm/photon/node");
+  const decode = (bytes: Uint8Array) => {
+    const image = PhotonImage.new_from_byteslice(bytes);
+    try {
+      return { width: image.get_width(), height: image.get_height(), pixels: image.get_raw_pixels() };
+    } finally {
+      image.free();
+    }
+  };
+  const psnrOf = (a: Uint8Array, b: Uint8Array) => {
+    let sum = 0;
+    for (let i = 0; i < a.length; i += 4) {
+      for (let c = 0; c < 3; c++) {
+        const d = a[i + c] - b[i + c];
+        sum += d * d;
+      }
+    }
+    const mse = sum / ((a.length / 4) * 3);
+    return mse === 0 ? Infinity : 10 * Math.log10((255 * 255) / mse);
+  };
+  // How close each pin is to its preview: the browser showing satori's SVG (Chromium's screenshot above).
+  const againstPreview: { id: string; psnr: number }[] = [];
+  for (const [id, jpeg] of jpegs) {
+    const shot = previews.get(id);
+    if (!shot) continue;
+    const ours = decode(jpeg);
+    const preview = decode(shot);
+    if (ours.pixels.length === preview.pixels.length) againstPreview.push({ id, psnr: psnrOf(ours.pixels, preview.pixels) });
+  }
+  if (againstPreview.length) {
+    againstPreview.sort((a, b) => a.psnr - b.psnr);
+    console.log(
+      `\nPSNR against the preview (the same design's SVG shown by Chromium), ${againstPreview.length} templates: median ${againstPreview[Math.floor(againstPreview.length / 2)].psnr.toFixed(1)} dB, ` +
+        `lowest ${againstPreview.slice(0, 3).map((s) => `${s.id} ${s.psnr.toFixed(1)} dB`).join(", ")}`,
+    );
+  }
   const dir = process.env.BENCH_REFERENCE ?? join(tmpdir(), "pinboard-render-reference");
   if (process.env.BENCH_SAVE_REFERENCE === "1") {
     mkdirSync(dir, { recursive: true });
@@ -234,15 +263,6 @@ async function printPsnr() {
     console.log(`\nPSNR: no reference in ${dir} (make one with BENCH_SAVE_REFERENCE=1 on the commit to compare with)`);
     return;
   }
-  const { PhotonImage } = await import("@cf-wasm/photon/node");
-  const decode = (bytes: Uint8Array) => {
-    const image = PhotonImage.new_from_byteslice(bytes);
-    try {
-      return { width: image.get_width(), height: image.get_height(), pixels: image.get_raw_pixels() };
-    } finally {
-      image.free();
-    }
-  };
   const scores: { id: string; psnr: number }[] = [];
   const wrongSize: string[] = [];
   for (const [id, jpeg] of jpegs) {

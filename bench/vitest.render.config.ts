@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 
 // The render benchmark's workerd half (bench/render.ts starts it: once for the
 // warm renders, and once per cold run, each a fresh workerd). It needs no app
-// bindings: fonts and results go through the orchestrator's HTTP receiver,
+// bindings: fonts come from public/ as static assets, results go to the orchestrator's HTTP receiver,
 // sample photos come from the sandbox.
 export default defineConfig({
   plugins: [
