@@ -15,7 +15,7 @@ export function benchPost(sandboxUrl: string) {
 }
 
 /** Bundled fonts from the static assets binding (public/fonts), as the worker loads them. */
-export function benchFonts(assets: Fetcher): FontLoader {
+export function benchFonts(assets: { fetch(request: Request): Promise<Response> }): FontLoader {
   return new FontLoader({
     async fetchFont(url, signal) {
       const response = await assets.fetch(new Request(`https://assets.invalid${url}`, { signal }));
