@@ -242,39 +242,58 @@ export function fillBox(
     return;
   }
   const cornerRows = options.ellipse ? Infinity : Math.ceil(Math.min(radius, w / 2, h / 2)) + 1;
-  for (let cy = y0; cy < y1; cy++) {
-    const ty = cy - by + 0.5;
-    // Rows between the rounded corners need no coverage, except near the left and right ends.
-    const inCornerRows = ty < cornerRows || ty > h - cornerRows;
-    for (let cx = x0; cx < x1; cx++) {
-      const tx = cx - bx + 0.5;
-      let r: number;
-      let g: number;
-      let b: number;
-      let a: number;
-      if (table) {
-        const t = Math.max(0, Math.min(1, ((tx - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5));
-        const k = Math.round(t * (TABLE_SIZE - 1)) * 4;
-        r = table.rgba[k];
-        g = table.rgba[k + 1];
-        b = table.rgba[k + 2];
-        a = table.rgba[k + 3];
-      } else {
-        r = solid!.r;
-        g = solid!.g;
-        b = solid!.b;
-        a = solid!.a;
+  // Regions blended pixel by pixel with coverage: the whole box, or for a rounded box of one colour
+  // only its four corner squares (the rest is plain: the band between the corner rows, and the
+  // stretches between the corners, filled by the unmasked paths above).
+  let regions: [number, number, number, number][] = [[x0, y0, x1, y1]];
+  if (solid && !options.ellipse && 2 * cornerRows < w && 2 * cornerRows < h) {
+    const plain = { opacity };
+    fillBox(canvas, { x: bx, y: by + cornerRows, width: w, height: h - 2 * cornerRows }, solid, plain);
+    fillBox(canvas, { x: bx + cornerRows, y: by, width: w - 2 * cornerRows, height: cornerRows }, solid, plain);
+    fillBox(canvas, { x: bx + cornerRows, y: by + h - cornerRows, width: w - 2 * cornerRows, height: cornerRows }, solid, plain);
+    const clip = (rx0: number, ry0: number, rx1: number, ry1: number): [number, number, number, number] => [Math.max(x0, rx0), Math.max(y0, ry0), Math.min(x1, rx1), Math.min(y1, ry1)];
+    regions = [
+      clip(bx, by, bx + cornerRows, by + cornerRows),
+      clip(bx + w - cornerRows, by, bx + w, by + cornerRows),
+      clip(bx, by + h - cornerRows, bx + cornerRows, by + h),
+      clip(bx + w - cornerRows, by + h - cornerRows, bx + w, by + h),
+    ];
+  }
+  for (const [rx0, ry0, rx1, ry1] of regions) {
+    for (let cy = ry0; cy < ry1; cy++) {
+      const ty = cy - by + 0.5;
+      // Rows between the rounded corners need no coverage, except near the left and right ends.
+      const inCornerRows = ty < cornerRows || ty > h - cornerRows;
+      for (let cx = rx0; cx < rx1; cx++) {
+        const tx = cx - bx + 0.5;
+        let r: number;
+        let g: number;
+        let b: number;
+        let a: number;
+        if (table) {
+          const t = Math.max(0, Math.min(1, ((tx - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5));
+          const k = Math.round(t * (TABLE_SIZE - 1)) * 4;
+          r = table.rgba[k];
+          g = table.rgba[k + 1];
+          b = table.rgba[k + 2];
+          a = table.rgba[k + 3];
+        } else {
+          r = solid!.r;
+          g = solid!.g;
+          b = solid!.b;
+          a = solid!.a;
+        }
+        a *= opacity;
+        if (options.ellipse) a *= ellipseCoverage(tx, ty, w, h);
+        else if (inCornerRows && (tx < cornerRows || tx > w - cornerRows)) a *= roundedCoverage(tx, ty, w, h, radius);
+        if (a <= 0) continue;
+        const d = (cy * canvas.width + cx) * 4;
+        const ia = 1 - a;
+        dst[d] = r * a + dst[d] * ia;
+        dst[d + 1] = g * a + dst[d + 1] * ia;
+        dst[d + 2] = b * a + dst[d + 2] * ia;
+        dst[d + 3] = 255;
       }
-      a *= opacity;
-      if (options.ellipse) a *= ellipseCoverage(tx, ty, w, h);
-      else if (inCornerRows && (tx < cornerRows || tx > w - cornerRows)) a *= roundedCoverage(tx, ty, w, h, radius);
-      if (a <= 0) continue;
-      const d = (cy * canvas.width + cx) * 4;
-      const ia = 1 - a;
-      dst[d] = r * a + dst[d] * ia;
-      dst[d + 1] = g * a + dst[d + 1] * ia;
-      dst[d + 2] = b * a + dst[d + 2] * ia;
-      dst[d + 3] = 255;
     }
   }
 }
