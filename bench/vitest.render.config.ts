@@ -1,8 +1,9 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// The render benchmark's workerd half (bench/render.ts starts it). It needs no
-// app bindings: fonts and results go through the orchestrator's HTTP receiver,
+// The render benchmark's workerd half (bench/render.ts starts it: once for the
+// warm renders, and once per cold run, each a fresh workerd). It needs no app
+// bindings: fonts come from public/ as static assets, results go to the orchestrator's HTTP receiver,
 // sample photos come from the sandbox.
 export default defineConfig({
   plugins: [
@@ -13,9 +14,11 @@ export default defineConfig({
           BENCH_SANDBOX_URL: process.env.BENCH_SANDBOX_URL ?? "",
           BENCH_RECEIVER_URL: process.env.BENCH_RECEIVER_URL ?? "",
           BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? "5",
+          BENCH_COLD_MODE: process.env.BENCH_COLD_MODE ?? "whole",
+          BENCH_COLD_TEMPLATE: process.env.BENCH_COLD_TEMPLATE ?? "",
         },
       },
     }),
   ],
-  test: { include: ["bench/render.workerd.ts"], testTimeout: 30 * 60_000 },
+  test: { include: [process.env.BENCH_FILE ?? "bench/render.workerd.ts"], testTimeout: 30 * 60_000 },
 });

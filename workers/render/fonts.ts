@@ -1,5 +1,6 @@
 import { parse, type Font } from "opentype.js";
 import { availableWeight, bundledFont, bundledFontPath, FALLBACK_FONT_FAMILY } from "./font-catalog.ts";
+import { noteLoad } from "./load-stats.ts";
 
 export { BUNDLED_FONTS, bundledFont, FALLBACK_FONT_FAMILY, FONTS_PATH } from "./font-catalog.ts";
 
@@ -30,6 +31,15 @@ export interface FontLoaderOptions {
   /** First retry delay in ms; doubles each time. */
   backoffMs?: number;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * Parses a font for measuring. Glyphs are read on demand (opentype.js's
+ * lowMemory mode): a pin uses a few dozen of a font's hundreds of glyphs, so
+ * a cold render does not wait for all of them to be decoded.
+ */
+export function parseFont(data: ArrayBuffer): Font {
+  return parse(data, { lowMemory: true });
 }
 
 /**
@@ -77,12 +87,21 @@ export class FontLoader {
     const key = `${url}|${weight}`;
     let pending = this.cache.get(key);
     if (!pending) {
-      pending = this.queued(() => this.fetchWithRetries(url)).then((data) => {
+      pending = this.queued(async () => {
+        const started = performance.now();
+        const data = await this.fetchWithRetries(url);
+        noteLoad("fontFetchMs", performance.now() - started);
+        return data;
+      }).then((data) => {
         if (!data) return null;
+        const started = performance.now();
         try {
-          return { family: request.family, weight, data, font: parse(data), isFallback: false };
+          return { family: request.family, weight, data, font: parseFont(data), isFallback: false };
         } catch {
           return null;
+        } finally {
+          noteLoad("fontParseMs", performance.now() - started);
+          noteLoad("fontsLoaded", 1);
         }
       });
       this.cache.set(key, pending);

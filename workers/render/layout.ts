@@ -162,6 +162,13 @@ function backdropBelow(index: number, layers: Layer[], plan: Pick<PinPlan, "back
   return index === 0 ? base : backdropOf(index, layers, plan);
 }
 
+/** The pictures planPin will give the design's image layers for this post (no fonts needed): so they can start loading first. */
+export function picturesNeeded(design: TemplateDesign, postInput: PostInput): string[] {
+  const post = v.parse(PostContent, postInput);
+  const urls = design.layers.filter((layer): layer is PictureLayer => !layer.hidden && isPicture(layer)).map((layer) => pictureFor(layer, post));
+  return [...new Set(urls.filter((url): url is string => !!url))];
+}
+
 /**
  * Decides the whole pin. `fonts` must hold every family/weight of
  * fontsNeeded() (a LoadedFont per request, possibly the fallback).

@@ -1,4 +1,5 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { noteLoad } from "./load-stats.ts";
 import { resizeRegion } from "./pixel-module.ts";
 import type { Bitmap } from "./pixels.ts";
 
@@ -15,7 +16,7 @@ export const MAX_PICTURE_BYTES = 15 * 1024 * 1024;
 export const MAX_PICTURE_PIXELS = 12_000_000;
 /** Pictures are kept at most this wide or tall after decoding (a pin is 1000 x 1500). */
 export const WORKING_SIZE = 1600;
-/** Decoded pictures kept in memory, by bytes. */
+/** Decoded pictures, and the sizes they were resized to for pins, kept in memory, by bytes. */
 const CACHE_BUDGET_BYTES = 40 * 1024 * 1024;
 
 export interface PictureSource {
@@ -141,11 +142,25 @@ function account(key: string, entry: CacheEntry, bytes: number) {
 export function clearPictureCache() {
   cache.clear();
   cachedBytes = 0;
+  resized.clear();
+  resizedBytes = 0;
 }
 
 async function decode(source: PictureSource, url: string): Promise<Bitmap | null> {
+  const fetchStarted = performance.now();
   const bytes = await source.fetch(url);
+  noteLoad("pictureFetchMs", performance.now() - fetchStarted);
   if (!bytes || bytes.length > MAX_PICTURE_BYTES) return null;
+  const started = performance.now();
+  try {
+    return decodeBytes(source, bytes);
+  } finally {
+    noteLoad("pictureDecodeMs", performance.now() - started);
+    noteLoad("picturesDecoded", 1);
+  }
+}
+
+function decodeBytes(source: PictureSource, bytes: Uint8Array): Bitmap | null {
   const header = pictureHeader(bytes);
   if (!header || header.width < 1 || header.height < 1 || header.width * header.height > MAX_PICTURE_PIXELS) return null;
   let image: PhotonImage;
@@ -182,6 +197,46 @@ export function decodedPicture(source: PictureSource, url: string): Promise<Bitm
     if (b) account(key, entry, b.width * b.height * 4);
     else if (cache.get(key) === entry) cache.delete(key); // try again next time
   });
+  return bitmap;
+}
+
+/** Where and at what size a picture is drawn: the region of the decoded picture and the output size. */
+export interface PictureCut {
+  crop: { x: number; y: number; width: number; height: number };
+  width: number;
+  height: number;
+}
+
+/** Pictures already cut and resized for a box, kept apart from the decoded ones (so they never push those out), by bytes. */
+const RESIZED_BUDGET_BYTES = 24 * 1024 * 1024;
+const resized = new Map<string, Bitmap>();
+let resizedBytes = 0;
+
+/**
+ * `image` (the decoded picture at `url`) cut and resized to `cut`. Cached: the
+ * same photo drawn into the same box again (the next pin of a batch, a
+ * preview and its download) is resized once and kept. Callers must not
+ * change the bitmap they get.
+ */
+export function resizedPicture(source: PictureSource, url: string, image: Bitmap, cut: PictureCut): Bitmap {
+  const { crop, width, height } = cut;
+  const key = `${source.bypassResize ? "full" : "work"}|${width}x${height}|${crop.x},${crop.y},${crop.width},${crop.height}|${url}`;
+  const hit = resized.get(key);
+  if (hit) {
+    resized.delete(key);
+    resized.set(key, hit);
+    return hit;
+  }
+  const bitmap = resizeRegion(image, crop, width, height);
+  const bytes = bitmap.data.byteLength;
+  if (bytes > RESIZED_BUDGET_BYTES / 2) return bitmap;
+  resized.set(key, bitmap);
+  resizedBytes += bytes;
+  for (const [oldKey, old] of resized) {
+    if (resizedBytes <= RESIZED_BUDGET_BYTES) break;
+    resized.delete(oldKey);
+    resizedBytes -= old.data.byteLength;
+  }
   return bitmap;
 }
 

@@ -1,4 +1,5 @@
 import pixelsModule from "./wasm/pixels.wasm";
+import { noteLoad } from "./load-stats.ts";
 import { createBitmap, type Bitmap } from "./pixels.ts";
 
 /**
@@ -17,11 +18,16 @@ interface PixelExports {
   scratch_reset(): void;
   rgba_resize(src: number, sw: number, sh: number, rx: number, ry: number, rw: number, rh: number, dst: number, dw: number, dh: number, opaque: number): void;
   alpha_box_blur(alpha: number, width: number, height: number, radius: number): void;
+  shape_coverage(lines: number, count: number, ox: number, oy: number, width: number, height: number, out: number): void;
 }
 
 let instance: PixelExports | null = null;
 function pixels(): PixelExports {
-  instance ??= new WebAssembly.Instance(pixelsModule, {}).exports as unknown as PixelExports;
+  if (!instance) {
+    const started = performance.now();
+    instance = new WebAssembly.Instance(pixelsModule, {}).exports as unknown as PixelExports;
+    noteLoad("wasmMs", performance.now() - started);
+  }
   return instance;
 }
 
@@ -64,6 +70,23 @@ export function blurAlpha(alpha: Uint8Array, width: number, height: number, radi
     new Uint8Array(wasm.memory.buffer, at, alpha.length).set(alpha);
     wasm.alpha_box_blur(at, width, height, Math.max(0, Math.round(radius)));
     return new Uint8Array(wasm.memory.buffer, at, alpha.length).slice();
+  } finally {
+    wasm.scratch_reset();
+  }
+}
+
+/**
+ * How much of each pixel of the `width` x `height` box at (x, y) the closed
+ * outline `lines` (x0, y0, x1, y1 per line) covers, 0-1, nonzero rule.
+ */
+export function shapeCoverage(lines: Float32Array, x: number, y: number, width: number, height: number): Float32Array {
+  const wasm = pixels();
+  try {
+    const at = wasm.scratch_alloc(lines.byteLength);
+    new Float32Array(wasm.memory.buffer, at, lines.length).set(lines);
+    const out = wasm.scratch_alloc(width * height * 4);
+    wasm.shape_coverage(at, lines.length, x, y, width, height, out);
+    return new Float32Array(wasm.memory.buffer, out, width * height).slice();
   } finally {
     wasm.scratch_reset();
   }

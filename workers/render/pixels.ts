@@ -78,36 +78,59 @@ export function drawBitmap(canvas: Bitmap, top: Bitmap, x: number, y: number, op
     return;
   }
   const cornerSize = options.ellipse ? Infinity : Math.ceil(Math.min(radius, top.width / 2, top.height / 2)) + 1;
+  // Opaque with rounded corners: rows (or the stretch between the corners) are copied, only the corners blended.
+  const copyable = !options.ellipse && opacity >= 1 && x1 > x0 && isOpaque(top);
   for (let cy = y0; cy < y1; cy++) {
     const ty = cy - oy;
     const inCornerRows = ty < cornerSize || ty >= top.height - cornerSize;
-    for (let cx = x0; cx < x1; cx++) {
-      const tx = cx - ox;
-      const s = (ty * top.width + tx) * 4;
-      let a = (src[s + 3] / 255) * opacity;
-      if (masked) {
-        if (options.ellipse) a *= ellipseCoverage(tx + 0.5, ty + 0.5, top.width, top.height);
-        else if (inCornerRows && (tx < cornerSize || tx >= top.width - cornerSize)) a *= roundedCoverage(tx + 0.5, ty + 0.5, top.width, top.height, radius);
+    // Runs of pixels to blend one by one: the whole row, or (when the middle is copied) the two corners.
+    let firstRun: [number, number] = [x0, x1];
+    let secondRun: [number, number] = [x1, x1];
+    if (copyable) {
+      const left = inCornerRows ? Math.min(x1, Math.max(x0, ox + cornerSize)) : x0;
+      const right = inCornerRows ? Math.max(left, Math.min(x1, ox + top.width - cornerSize)) : x1;
+      if (right > left) {
+        const at = ((cy - oy) * top.width + (left - ox)) * 4;
+        dst.set(src.subarray(at, at + (right - left) * 4), (cy * canvas.width + left) * 4);
       }
-      if (a <= 0) continue;
-      const d = (cy * canvas.width + cx) * 4;
-      if (a >= 1) {
-        dst[d] = src[s];
-        dst[d + 1] = src[s + 1];
-        dst[d + 2] = src[s + 2];
-        dst[d + 3] = 255;
-      } else {
-        const ia = 1 - a;
-        dst[d] = src[s] * a + dst[d] * ia;
-        dst[d + 1] = src[s + 1] * a + dst[d + 1] * ia;
-        dst[d + 2] = src[s + 2] * a + dst[d + 2] * ia;
-        dst[d + 3] = 255;
+      if (!inCornerRows) continue;
+      firstRun = [x0, left];
+      secondRun = [right, x1];
+    }
+    for (const [from, to] of [firstRun, secondRun]) {
+      for (let cx = from; cx < to; cx++) {
+        const tx = cx - ox;
+        const s = (ty * top.width + tx) * 4;
+        let a = (src[s + 3] / 255) * opacity;
+        if (masked) {
+          if (options.ellipse) a *= ellipseCoverage(tx + 0.5, ty + 0.5, top.width, top.height);
+          else if (inCornerRows && (tx < cornerSize || tx >= top.width - cornerSize)) a *= roundedCoverage(tx + 0.5, ty + 0.5, top.width, top.height, radius);
+        }
+        if (a <= 0) continue;
+        const d = (cy * canvas.width + cx) * 4;
+        if (a >= 1) {
+          dst[d] = src[s];
+          dst[d + 1] = src[s + 1];
+          dst[d + 2] = src[s + 2];
+          dst[d + 3] = 255;
+        } else {
+          const ia = 1 - a;
+          dst[d] = src[s] * a + dst[d] * ia;
+          dst[d + 1] = src[s + 1] * a + dst[d + 1] * ia;
+          dst[d + 2] = src[s + 2] * a + dst[d + 2] * ia;
+          dst[d + 3] = 255;
+        }
       }
     }
   }
 }
 
-/** Lays a transparent layer of `width` x `height` (resvg's output, straight alpha) over the canvas at (x, y). */
+/**
+ * Lays a transparent layer of `width` x `height` over the canvas at (x, y).
+ * The layer is resvg's output: its pixmap is premultiplied (colour already
+ * multiplied by alpha), so a pixel adds its colour and lets through
+ * (255 - alpha) of what is under it.
+ */
 export function drawLayer(canvas: Bitmap, layer: Uint8Array | Uint8ClampedArray, x = 0, y = 0, width = canvas.width, height = canvas.height) {
   const dst = canvas.data;
   for (let ly = 0; ly < height; ly++) {
@@ -123,10 +146,10 @@ export function drawLayer(canvas: Bitmap, layer: Uint8Array | Uint8ClampedArray,
         dst[d + 1] = layer[i + 1];
         dst[d + 2] = layer[i + 2];
       } else {
-        const ia = 255 - a;
-        dst[d] = (layer[i] * a + dst[d] * ia) / 255;
-        dst[d + 1] = (layer[i + 1] * a + dst[d + 1] * ia) / 255;
-        dst[d + 2] = (layer[i + 2] * a + dst[d + 2] * ia) / 255;
+        const ia = (255 - a) / 255;
+        dst[d] = layer[i] + dst[d] * ia;
+        dst[d + 1] = layer[i + 1] + dst[d + 1] * ia;
+        dst[d + 2] = layer[i + 2] + dst[d + 2] * ia;
       }
       dst[d + 3] = 255;
     }
@@ -194,31 +217,77 @@ export function fillBox(
     }
     return;
   }
-  if (!masked) {
-    // Translucent, unmasked: colour (or the gradient's colour at each step) blended in a tight loop.
-    const step = table ? (sin / length) * (TABLE_SIZE - 1) : 0;
+  if (!masked && (canvas.data.byteOffset & 3) === 0) {
+    // Translucent, unmasked: whole pixels as 32-bit words, blended in 16-bit fixed point
+    // (colour premultiplied by alpha, then what shows through), for a colour or each step of a gradient.
+    const words = new Uint32Array(dst.buffer, dst.byteOffset, canvas.width * canvas.height);
+    const blend = blendTable(solid ? [solid] : gradientSteps(gradient!), opacity);
+    const step = gradient ? (sin / length) * (TABLE_SIZE - 1) : 0;
     for (let cy = y0; cy < y1; cy++) {
       const ty = cy - by + 0.5;
-      let t = table ? (((x0 - bx + 0.5 - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5) * (TABLE_SIZE - 1) : 0;
-      let d = (cy * canvas.width + x0) * 4;
-      for (let cx = x0; cx < x1; cx++, d += 4, t += step) {
+      let t = gradient ? (((x0 - bx + 0.5 - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5) * (TABLE_SIZE - 1) : 0;
+      let i = cy * canvas.width + x0;
+      for (let cx = x0; cx < x1; cx++, i++, t += step) {
+        const k = (gradient ? (t <= 0 ? 0 : t >= TABLE_SIZE - 1 ? TABLE_SIZE - 1 : t | 0) : 0) * 4;
+        const keep = blend[k + 3];
+        if (keep === 65536) continue;
+        const word = words[i];
+        words[i] =
+          0xff000000 |
+          (((((word >>> 16) & 255) * keep + blend[k + 2]) >>> 16) << 16) |
+          (((((word >>> 8) & 255) * keep + blend[k + 1]) >>> 16) << 8) |
+          (((word & 255) * keep + blend[k]) >>> 16);
+      }
+    }
+    return;
+  }
+  const cornerRows = options.ellipse ? Infinity : Math.ceil(Math.min(radius, w / 2, h / 2)) + 1;
+  // Regions blended pixel by pixel with coverage: the whole box, or for a rounded box of one colour
+  // only its four corner squares (the rest is plain: the band between the corner rows, and the
+  // stretches between the corners, filled by the unmasked paths above).
+  let regions: [number, number, number, number][] = [[x0, y0, x1, y1]];
+  if (solid && !options.ellipse && 2 * cornerRows < w && 2 * cornerRows < h) {
+    const plain = { opacity };
+    fillBox(canvas, { x: bx, y: by + cornerRows, width: w, height: h - 2 * cornerRows }, solid, plain);
+    fillBox(canvas, { x: bx + cornerRows, y: by, width: w - 2 * cornerRows, height: cornerRows }, solid, plain);
+    fillBox(canvas, { x: bx + cornerRows, y: by + h - cornerRows, width: w - 2 * cornerRows, height: cornerRows }, solid, plain);
+    const clip = (rx0: number, ry0: number, rx1: number, ry1: number): [number, number, number, number] => [Math.max(x0, rx0), Math.max(y0, ry0), Math.min(x1, rx1), Math.min(y1, ry1)];
+    regions = [
+      clip(bx, by, bx + cornerRows, by + cornerRows),
+      clip(bx + w - cornerRows, by, bx + w, by + cornerRows),
+      clip(bx, by + h - cornerRows, bx + cornerRows, by + h),
+      clip(bx + w - cornerRows, by + h - cornerRows, bx + w, by + h),
+    ];
+  }
+  for (const [rx0, ry0, rx1, ry1] of regions) {
+    for (let cy = ry0; cy < ry1; cy++) {
+      const ty = cy - by + 0.5;
+      // Rows between the rounded corners need no coverage, except near the left and right ends.
+      const inCornerRows = ty < cornerRows || ty > h - cornerRows;
+      for (let cx = rx0; cx < rx1; cx++) {
+        const tx = cx - bx + 0.5;
         let r: number;
         let g: number;
         let b: number;
         let a: number;
         if (table) {
-          const k = (t <= 0 ? 0 : t >= TABLE_SIZE - 1 ? TABLE_SIZE - 1 : t | 0) * 4;
+          const t = Math.max(0, Math.min(1, ((tx - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5));
+          const k = Math.round(t * (TABLE_SIZE - 1)) * 4;
           r = table.rgba[k];
           g = table.rgba[k + 1];
           b = table.rgba[k + 2];
-          a = table.rgba[k + 3] * opacity;
+          a = table.rgba[k + 3];
         } else {
           r = solid!.r;
           g = solid!.g;
           b = solid!.b;
-          a = solid!.a * opacity;
+          a = solid!.a;
         }
+        a *= opacity;
+        if (options.ellipse) a *= ellipseCoverage(tx, ty, w, h);
+        else if (inCornerRows && (tx < cornerRows || tx > w - cornerRows)) a *= roundedCoverage(tx, ty, w, h, radius);
         if (a <= 0) continue;
+        const d = (cy * canvas.width + cx) * 4;
         const ia = 1 - a;
         dst[d] = r * a + dst[d] * ia;
         dst[d + 1] = g * a + dst[d + 1] * ia;
@@ -226,47 +295,43 @@ export function fillBox(
         dst[d + 3] = 255;
       }
     }
-    return;
-  }
-  const cornerRows = options.ellipse ? Infinity : Math.ceil(Math.min(radius, w / 2, h / 2)) + 1;
-  for (let cy = y0; cy < y1; cy++) {
-    const ty = cy - by + 0.5;
-    // Rows between the rounded corners need no coverage, except near the left and right ends.
-    const inCornerRows = ty < cornerRows || ty > h - cornerRows;
-    for (let cx = x0; cx < x1; cx++) {
-      const tx = cx - bx + 0.5;
-      let r: number;
-      let g: number;
-      let b: number;
-      let a: number;
-      if (table) {
-        const t = Math.max(0, Math.min(1, ((tx - w / 2) * sin - (ty - h / 2) * cos) / length + 0.5));
-        const k = Math.round(t * (TABLE_SIZE - 1)) * 4;
-        r = table.rgba[k];
-        g = table.rgba[k + 1];
-        b = table.rgba[k + 2];
-        a = table.rgba[k + 3];
-      } else {
-        r = solid!.r;
-        g = solid!.g;
-        b = solid!.b;
-        a = solid!.a;
-      }
-      a *= opacity;
-      if (options.ellipse) a *= ellipseCoverage(tx, ty, w, h);
-      else if (inCornerRows && (tx < cornerRows || tx > w - cornerRows)) a *= roundedCoverage(tx, ty, w, h, radius);
-      if (a <= 0) continue;
-      const d = (cy * canvas.width + cx) * 4;
-      const ia = 1 - a;
-      dst[d] = r * a + dst[d] * ia;
-      dst[d + 1] = g * a + dst[d + 1] * ia;
-      dst[d + 2] = b * a + dst[d + 2] * ia;
-      dst[d + 3] = 255;
-    }
   }
 }
 
 const TABLE_SIZE = 1024;
+
+/** A gradient's colours at TABLE_SIZE steps (straight alpha). */
+function gradientSteps(gradient: LinearGradient): Rgba[] {
+  const steps: Rgba[] = [];
+  for (let i = 0; i < TABLE_SIZE; i++) {
+    const t = i / (TABLE_SIZE - 1);
+    steps.push({
+      r: gradient.from.r + (gradient.to.r - gradient.from.r) * t,
+      g: gradient.from.g + (gradient.to.g - gradient.from.g) * t,
+      b: gradient.from.b + (gradient.to.b - gradient.from.b) * t,
+      a: gradient.from.a + (gradient.to.a - gradient.from.a) * t,
+    });
+  }
+  return steps;
+}
+
+/**
+ * Colours ready for blending in 16-bit fixed point: per colour, red, green and
+ * blue times alpha (x 65536, plus a half for rounding) and what of the pixel
+ * under it shows through (x 65536).
+ */
+function blendTable(colours: Rgba[], opacity: number): Uint32Array {
+  const table = new Uint32Array(colours.length * 4);
+  colours.forEach((colour, i) => {
+    const a = Math.max(0, Math.min(1, colour.a * opacity));
+    const k = Math.round(a * 65536);
+    table[i * 4] = Math.round(colour.r * k) + 32768;
+    table[i * 4 + 1] = Math.round(colour.g * k) + 32768;
+    table[i * 4 + 2] = Math.round(colour.b * k) + 32768;
+    table[i * 4 + 3] = 65536 - k;
+  });
+  return table;
+}
 
 /** A pixel as the 32-bit word of little-endian RGBA memory. */
 function packRgba(r: number, g: number, b: number, a = 255): number {

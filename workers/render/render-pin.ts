@@ -6,6 +6,7 @@ import type { FontLoader } from "./fonts.ts";
 import {
   fontsNeeded,
   paintedFrame,
+  picturesNeeded,
   planPin,
   satoriElement,
   satoriFonts,
@@ -15,9 +16,11 @@ import {
   type PinPlan,
   type PlannedPicture,
 } from "./layout.ts";
-import { blurAlpha, encodeJpeg, pixelModuleMemoryBytes, resizeRegion } from "./pixel-module.ts";
+import { blurAlpha, encodeJpeg, pixelModuleMemoryBytes } from "./pixel-module.ts";
 import { createBitmap, drawBitmap, drawLayer, drawShadow, fillBox, fitGeometry, type Bitmap, type LinearGradient } from "./pixels.ts";
-import { decodedPicture, type PictureSource } from "./pictures.ts";
+import { decodedPicture, resizedPicture, type PictureSource } from "./pictures.ts";
+import { addToAlpha, fillShape, parseSatoriSvg, rasterise, type VectorShape } from "./vector.ts";
+import { layerShapes } from "./vector-shapes.ts";
 
 /**
  * The worker's renderer: template + post to a 1000x1500 JPEG.
@@ -33,6 +36,8 @@ import { decodedPicture, type PictureSource } from "./pictures.ts";
  */
 
 export interface RenderTimings {
+  /** Waiting for the fonts (zero once loaded: fonts are kept per isolate). */
+  fontsMs: number;
   /** Planning, auto-fit and satori layout to SVG. */
   layoutMs: number;
   /** Fetching and decoding pictures (zero when cached). */
@@ -64,6 +69,8 @@ export interface RenderedPin {
 export interface RenderDependencies {
   fonts: FontLoader;
   pictures: PictureSource;
+  /** Who rasterises text and shapes: our own rasteriser (the default) or resvg (tests compare the two). */
+  textRasteriser?: "own" | "resvg";
 }
 
 export const JPEG_QUALITY = 88;
@@ -85,7 +92,7 @@ async function drawPicture(canvas: Bitmap, picture: PlannedPicture, deps: Render
   if (!image) return 0;
   const { layer } = picture;
   const geometry = fitGeometry(image, layer, layer.fit ?? "cover");
-  const resized = resizeRegion(image, geometry.crop, geometry.width, geometry.height);
+  const resized = resizedPicture(deps.pictures, picture.url, image, geometry);
   drawBitmap(canvas, resized, layer.x + geometry.offsetX, layer.y + geometry.offsetY, {
     opacity: layer.opacity ?? 1,
     radius: geometry.offsetX === 0 && geometry.offsetY === 0 ? (layer.borderRadius ?? 0) : 0,
@@ -128,6 +135,10 @@ function textsSvg(plan: PinPlan, layers: Layer[], frame: Frame): Promise<string>
 function drawTextShadow(canvas: Bitmap, text: Uint8Array, frame: Frame, width: number, height: number) {
   const alpha = new Uint8Array(width * height);
   for (let i = 0, j = 3; i < alpha.length; i++, j += 4) alpha[i] = text[j];
+  drawShadowOf(canvas, alpha, frame, width, height);
+}
+
+function drawShadowOf(canvas: Bitmap, alpha: Uint8Array, frame: Frame, width: number, height: number) {
   // A Gaussian of standard deviation blur / 2 is about three box passes of this radius.
   const sigma = TEXT_SHADOW.blur / 2;
   const radius = Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2);
@@ -135,9 +146,32 @@ function drawTextShadow(canvas: Bitmap, text: Uint8Array, frame: Frame, width: n
   drawShadow(canvas, soft, frame.x + TEXT_SHADOW.dx, frame.y + TEXT_SHADOW.dy, width, height, TEXT_SHADOW.color);
 }
 
+/**
+ * Text (from satori's outlines) and shapes drawn by our own rasteriser (vector.ts), each
+ * shape over its own box; with `shadow`, the shadow first, from the shapes'
+ * combined coverage over the frame. Answers the bytes of its largest buffer.
+ */
+function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shadow: boolean): number {
+  const coverages = shapes.map(rasterise);
+  let largest = coverages.reduce((max, c) => Math.max(max, c.values.byteLength), 0);
+  if (shadow) {
+    const plane = new Float32Array(frame.width * frame.height);
+    coverages.forEach((coverage, i) => addToAlpha(plane, frame, coverage, shapes[i].color.a));
+    const alpha = new Uint8Array(plane.length);
+    for (let i = 0; i < plane.length; i++) alpha[i] = Math.round(plane[i] * 255);
+    drawShadowOf(canvas, alpha, frame, frame.width, frame.height);
+    largest = Math.max(largest, plane.byteLength + alpha.byteLength * 2);
+  }
+  coverages.forEach((coverage, i) => fillShape(canvas, coverage, shapes[i]));
+  return largest;
+}
+
 export async function renderPin(design: TemplateDesign, post: PostContent, deps: RenderDependencies, quality = JPEG_QUALITY): Promise<RenderedPin> {
   const started = performance.now();
+  // Pictures start loading at once, while the fonts load.
+  const early = Promise.all(picturesNeeded(design, post).map((url) => decodedPicture(deps.pictures, url)));
   const fonts = await deps.fonts.loadAll(fontsNeeded(design, post));
+  const fontsMs = performance.now() - started;
   let layoutMs = 0;
   let rasterMs = 0;
   let picturesMs = 0;
@@ -145,8 +179,9 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
   const plan = planPin(design, post, fonts);
   layoutMs += performance.now() - mark;
 
-  // Start fetching and decoding every picture at once.
+  // Every picture the plan uses (the early ones already on their way; cached pictures come back at once).
   mark = performance.now();
+  await early;
   const pictures = await Promise.all([...new Set([...plan.pictures.values()].map((p) => p.url))].map((url) => (url ? decodedPicture(deps.pictures, url) : null)));
   picturesMs += performance.now() - mark;
   const pictureBytes = pictures.reduce((sum, bitmap) => sum + (bitmap ? bitmap.data.byteLength : 0), 0);
@@ -168,12 +203,30 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
       rasterMs += performance.now() - mark;
       continue;
     }
+    if (segment.kind === "shapes" && deps.textRasteriser !== "resvg") {
+      // Shape layers as outlines for our rasteriser, unless one needs resvg (a stroked path, a rotated picture).
+      mark = performance.now();
+      const outlines = segment.layers.map((layer) => (layer.type === "SVG" ? layerShapes(layer, plan) : null));
+      if (outlines.every((shapes) => shapes !== null)) {
+        const shapes = outlines.flat() as VectorShape[];
+        const frame = paintedFrame(plan, segment.layers) ?? { x: 0, y: 0, width: 0, height: 0 };
+        largestTemporary = Math.max(largestTemporary, drawOutlines(canvas, shapes, frame, false));
+        rasterMs += performance.now() - mark;
+        continue;
+      }
+    }
     const frame = paintedFrame(plan, segment.layers);
     if (!frame) continue;
     mark = performance.now();
     const svg = segment.kind === "shapes" ? await shapesSvg(plan, segment.layers, frame) : await textsSvg(plan, segment.layers, frame);
     layoutMs += performance.now() - mark;
     mark = performance.now();
+    const shapes = segment.kind === "texts" && deps.textRasteriser !== "resvg" ? parseSatoriSvg(svg, frame.x, frame.y) : null;
+    if (shapes) {
+      largestTemporary = Math.max(largestTemporary, drawOutlines(canvas, shapes, frame, segment.kind === "texts" && segment.shadow));
+      rasterMs += performance.now() - mark;
+      continue;
+    }
     const rendered = new Resvg(svg, { fitTo: { mode: "original" }, font: { loadSystemFonts: false } }).render();
     const pixels = rendered.pixels;
     // resvg's own pixmap, its copy for us, and for shadows two alpha planes.
@@ -194,6 +247,7 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
     pixels: canvas,
     plan,
     timings: {
+      fontsMs,
       layoutMs,
       picturesMs,
       rasterMs,

@@ -2,21 +2,29 @@
  * The pin renderer's pixel work that JavaScript is too slow for, compiled to
  * WebAssembly (scripts/build-jpeg-wasm.sh). Freestanding: no libc.
  *
- * 1. A baseline JPEG (JFIF) encoder. Input: RGBA pixels; output: a JPEG with
+ * 1. A baseline JPEG (JFIF) encoder (WebAssembly SIMD: colour conversion, DCT
+ *    and quantisation four lanes at a time). Input: RGBA pixels; output: a JPEG with
  *    4:2:0 chroma subsampling and the standard quantisation and Huffman tables
  *    of ITU-T T.81 Annex K, scaled by quality like libjpeg.
  *    jpeg_input(width, height) -> where the caller writes RGBA;
  *    jpeg_encode(width, height, quality) -> byte length; jpeg_output() -> bytes.
- * 2. Picture resampling (box filter down, tent up) of a region of an RGBA
+ * 2. Picture resampling (box filter down, tent up; a pixel's four channels as
+ *    one SIMD vector) of a region of an RGBA
  *    picture: scratch_alloc / scratch_reset for buffers, rgba_resize.
  * 3. Soft shadows: alpha_box_blur blurs an alpha plane with three box passes
  *    (close to a Gaussian), for text shadows.
+ * 4. Filled outlines (text and shapes, vector.ts): shape_coverage gives each
+ *    pixel of a box the exact area a set of lines encloses (nonzero), by
+ *    signed-area accumulation as font-rs does.
  */
+
+#include <wasm_simd128.h>
 
 typedef unsigned char u8;
 typedef unsigned short u16;
 typedef unsigned int u32;
 typedef int i32;
+typedef unsigned long long u64;
 
 extern unsigned char __heap_base;
 
@@ -62,6 +70,11 @@ __attribute__((export_name("scratch_alloc"))) u8 *scratch_alloc(u32 size) {
 }
 
 /* ------------------------------------------------------------ resampling */
+
+/* One RGBA pixel's bytes widened to four 32-bit lanes. */
+static inline v128_t pixel4(const u8 *p) {
+  return wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
+}
 
 /* Weights of one axis: for output i, count[i] taps from start[i], at offset[i] in values. */
 static float floorf_(float x) { int i = (int)x; return (float)(x < (float)i ? i - 1 : i); }
@@ -138,6 +151,9 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
     u32 first_row = (u32)ys[y0];
     u32 last_row = (u32)(ys[y1 - 1] + ys[dh + y1 - 1]);
     if (last_row > rows) last_row = rows;
+    /* Each pixel's four channels are one vector; with `opaque` alpha is set to 255 afterwards. */
+    const v128_t one_alpha = wasm_f32x4_make(0.0f, 0.0f, 0.0f, 1.0f);
+    const v128_t rgb_mask = wasm_i32x4_make(-1, -1, -1, 0);
     for (u32 r = first_row; r < last_row; r++) {
       const u8 *row = src + ((u32)rows_start + r) * sw * 4u;
       float *o = horizontal + (r - first_row) * stride;
@@ -145,63 +161,47 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
         const u8 *p = row + (u32)xs[x] * 4u;
         const float *w = xv + xs[2 * dw + x];
         i32 count = xs[dw + x];
-        float rr = 0, gg = 0, bb = 0, aa = 0;
+        v128_t sum = wasm_f32x4_splat(0.0f);
         if (opaque) {
           for (i32 k = 0; k < count; k++, p += 4) {
-            rr += p[0] * w[k];
-            gg += p[1] * w[k];
-            bb += p[2] * w[k];
+            v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
+            sum = wasm_f32x4_add(sum, wasm_f32x4_mul(px, wasm_f32x4_splat(w[k])));
           }
-          aa = 255.0f;
         } else {
           for (i32 k = 0; k < count; k++, p += 4) {
-            float a = p[3] * w[k];
-            rr += p[0] * a;
-            gg += p[1] * a;
-            bb += p[2] * a;
-            aa += a;
+            /* Colours weighted by alpha (premultiplied), alpha by the weight alone. */
+            v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
+            v128_t weight = wasm_f32x4_splat((float)p[3] * w[k]);
+            v128_t straight = wasm_v128_or(wasm_v128_and(px, rgb_mask), one_alpha);
+            sum = wasm_f32x4_add(sum, wasm_f32x4_mul(straight, weight));
           }
         }
-        o[0] = rr;
-        o[1] = gg;
-        o[2] = bb;
-        o[3] = aa;
+        wasm_v128_store(o, sum);
       }
     }
+    const v128_t zero = wasm_f32x4_splat(0.0f);
+    const v128_t top = wasm_f32x4_splat(255.0f);
+    const v128_t half = wasm_f32x4_splat(0.5f);
     for (u32 y = y0; y < y1; y++) {
       const float *w = yv + ys[2 * dh + y];
       i32 count = ys[dh + y];
       const float *base = horizontal + ((u32)ys[y] - first_row) * stride;
       u8 *out_row = dst + y * stride;
       for (u32 x = 0; x < stride; x += 4) {
-        float rr = 0, gg = 0, bb = 0, aa = 255.0f;
         const float *p = base + x;
+        v128_t sum = wasm_f32x4_splat(0.0f);
+        for (i32 k = 0; k < count; k++, p += stride) sum = wasm_f32x4_add(sum, wasm_f32x4_mul(wasm_v128_load(p), wasm_f32x4_splat(w[k])));
         if (opaque) {
-          for (i32 k = 0; k < count; k++, p += stride) {
-            rr += p[0] * w[k];
-            gg += p[1] * w[k];
-            bb += p[2] * w[k];
-          }
+          sum = wasm_f32x4_replace_lane(sum, 3, 255.0f);
         } else {
-          aa = 0;
-          for (i32 k = 0; k < count; k++, p += stride) {
-            rr += p[0] * w[k];
-            gg += p[1] * w[k];
-            bb += p[2] * w[k];
-            aa += p[3] * w[k];
-          }
-        }
-        if (!opaque && aa > 0) {
+          float aa = wasm_f32x4_extract_lane(sum, 3);
           /* The colour sums are alpha-weighted: divide by the alpha to get straight colour. */
-          float inv = 1.0f / aa;
-          rr *= inv;
-          gg *= inv;
-          bb *= inv;
+          if (aa > 0) sum = wasm_v128_or(wasm_v128_and(wasm_f32x4_mul(sum, wasm_f32x4_splat(1.0f / aa)), rgb_mask), wasm_v128_andnot(sum, rgb_mask));
         }
-        out_row[x] = (u8)(rr < 0 ? 0 : rr > 255 ? 255 : rr + 0.5f);
-        out_row[x + 1] = (u8)(gg < 0 ? 0 : gg > 255 ? 255 : gg + 0.5f);
-        out_row[x + 2] = (u8)(bb < 0 ? 0 : bb > 255 ? 255 : bb + 0.5f);
-        out_row[x + 3] = opaque ? 255 : (u8)(aa < 0 ? 0 : aa > 255 ? 255 : aa + 0.5f);
+        v128_t clamped = wasm_f32x4_add(wasm_f32x4_min(wasm_f32x4_max(sum, zero), top), half);
+        v128_t ints = wasm_i32x4_trunc_sat_f32x4(clamped);
+        v128_t bytes = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(ints, ints), wasm_i16x8_narrow_i32x4(ints, ints));
+        wasm_v128_store32_lane(out_row + x, bytes, 0);
       }
     }
   }
@@ -234,6 +234,89 @@ __attribute__((export_name("alpha_box_blur"))) void alpha_box_blur(u8 *alpha, u3
   for (int pass = 0; pass < 3; pass++) {
     box_pass(alpha, tmp, height, width, width, 1u, radius);
     box_pass(tmp, alpha, width, height, 1u, width, radius);
+  }
+}
+
+/* ------------------------------------------------------------ outlines */
+
+static float floor_f(float x) { return __builtin_floorf(x); }
+static float ceil_f(float x) { return __builtin_ceilf(x); }
+
+/* Deposits one line's signed area into the accumulation rows (stride floats each). */
+static void deposit_line(float *acc, u32 stride, u32 height, float ax, float ay, float bx, float by) {
+  if (ay == by) return;
+  float dir = 1.0f;
+  float p0x = ax, p0y = ay, p1x = bx, p1y = by;
+  if (ay > by) {
+    dir = -1.0f;
+    p0x = bx; p0y = by; p1x = ax; p1y = ay;
+  }
+  float dxdy = (p1x - p0x) / (p1y - p0y);
+  float x = p0x;
+  i32 y_start = (i32)floor_f(p0y);
+  if (y_start < 0) {
+    x -= p0y * dxdy;
+    y_start = 0;
+  }
+  i32 y_end = (i32)ceil_f(p1y);
+  if (y_end > (i32)height) y_end = (i32)height;
+  for (i32 y = y_start; y < y_end; y++) {
+    float *line = acc + (u32)y * stride;
+    float top = (float)y > p0y ? (float)y : p0y;
+    float bottom = (float)(y + 1) < p1y ? (float)(y + 1) : p1y;
+    float dy = bottom - top;
+    float xnext = x + dxdy * dy;
+    float d = dy * dir;
+    float xa = x < xnext ? x : xnext;
+    float xb = x < xnext ? xnext : x;
+    float xa_floor = floor_f(xa);
+    i32 xai = xa_floor < 0 ? 0 : (i32)xa_floor;
+    i32 xb_ceil = (i32)ceil_f(xb);
+    if (xb_ceil <= xai + 1) {
+      float xmf = 0.5f * (x + xnext) - (float)xai;
+      line[xai] += d - d * xmf;
+      line[xai + 1] += d * xmf;
+    } else {
+      float s = 1.0f / (xb - xa);
+      float xaf = xa - xa_floor;
+      float a0 = 0.5f * s * (1.0f - xaf) * (1.0f - xaf);
+      float xbf = xb - (float)xb_ceil + 1.0f;
+      float am = 0.5f * s * xbf * xbf;
+      line[xai] += d * a0;
+      if (xb_ceil == xai + 2) {
+        line[xai + 1] += d * (1.0f - a0 - am);
+      } else {
+        float a1 = s * (1.5f - xaf);
+        line[xai + 1] += d * (a1 - a0);
+        for (i32 xi = xai + 2; xi < xb_ceil - 1; xi++) line[xi] += d * s;
+        float a2 = a1 + (float)(xb_ceil - xai - 3) * s;
+        line[xb_ceil - 1] += d * (1.0f - a2 - am);
+      }
+      line[xb_ceil] += d * am;
+    }
+    x = xnext;
+  }
+}
+
+/*
+ * Coverage (0-1) of each pixel of a width x height box whose top left is at
+ * (ox, oy), by the closed outline `lines` (x0, y0, x1, y1 each, `count`
+ * floats in all); written to `out` (width x height floats). Uses scratch.
+ */
+__attribute__((export_name("shape_coverage"))) void shape_coverage(const float *lines, u32 count, float ox, float oy, u32 width, u32 height, float *out) {
+  u32 stride = width + 2u;
+  float *acc = (float *)scratch_alloc(stride * height * 4u);
+  for (u32 i = 0; i < stride * height; i++) acc[i] = 0.0f;
+  for (u32 k = 0; k + 3 < count; k += 4) deposit_line(acc, stride, height, lines[k] - ox, lines[k + 1] - oy, lines[k + 2] - ox, lines[k + 3] - oy);
+  for (u32 row = 0; row < height; row++) {
+    const float *from = acc + row * stride;
+    float *to = out + row * width;
+    float sum = 0.0f;
+    for (u32 col = 0; col < width; col++) {
+      sum += from[col];
+      float a = sum < 0 ? -sum : sum;
+      to[col] = a > 1.0f ? 1.0f : a;
+    }
   }
 }
 
@@ -305,6 +388,7 @@ static void build_huffman(Huffman *h, const u8 *bits, const u8 *vals) {
 
 /* Quantisation tables in natural order, and the float divisors folding in the AAN scale factors. */
 static u8 q_luma[64], q_chroma[64];
+/* Transposed (column-major), as the SIMD DCT leaves its output. */
 static float div_luma[64], div_chroma[64];
 
 static void build_quant(int quality) {
@@ -321,8 +405,8 @@ static void build_quant(int quality) {
   for (int row = 0; row < 8; row++) {
     for (int col = 0; col < 8; col++) {
       int i = row * 8 + col;
-      div_luma[i] = 1.0f / (q_luma[i] * AAN[row] * AAN[col] * 8.0f);
-      div_chroma[i] = 1.0f / (q_chroma[i] * AAN[row] * AAN[col] * 8.0f);
+      div_luma[col * 8 + row] = 1.0f / (q_luma[i] * AAN[row] * AAN[col] * 8.0f);
+      div_chroma[col * 8 + row] = 1.0f / (q_chroma[i] * AAN[row] * AAN[col] * 8.0f);
     }
   }
 }
@@ -330,7 +414,7 @@ static void build_quant(int quality) {
 /* ------------------------------------------------------------ output */
 
 static u8 *out;
-static u32 bit_buffer;
+static u64 bit_buffer;
 static int bit_count;
 
 static void put_byte(u8 b) { *out++ = b; }
@@ -339,19 +423,44 @@ static void put_word(u16 w) {
   put_byte((u8)w);
 }
 
-static void put_bits(u32 code, int size) {
+/* Writes whole bytes once 32 bits are waiting (with byte stuffing after 0xFF). */
+static inline void put_bits(u32 code, int size) {
   bit_buffer = (bit_buffer << size) | (code & ((1u << size) - 1u));
   bit_count += size;
-  while (bit_count >= 8) {
-    u8 b = (u8)(bit_buffer >> (bit_count - 8));
-    *out++ = b;
-    if (b == 0xff) *out++ = 0; /* byte stuffing */
-    bit_count -= 8;
+  if (bit_count >= 32) {
+    u32 word = (u32)(bit_buffer >> (bit_count - 32));
+    bit_count -= 32;
+    u32 inverse = ~word;
+    if (((inverse - 0x01010101u) & ~inverse & 0x80808080u) == 0) {
+      /* No 0xFF byte among the four: write them as they are. */
+      out[0] = (u8)(word >> 24);
+      out[1] = (u8)(word >> 16);
+      out[2] = (u8)(word >> 8);
+      out[3] = (u8)word;
+      out += 4;
+    } else {
+      for (int shift = 24; shift >= 0; shift -= 8) {
+        u8 b = (u8)(word >> shift);
+        *out++ = b;
+        if (b == 0xff) *out++ = 0;
+      }
+    }
   }
 }
 
 static void flush_bits(void) {
-  if (bit_count > 0) put_bits(0x7f, 7); /* pad with ones */
+  while (bit_count >= 8) {
+    u8 b = (u8)(bit_buffer >> (bit_count - 8));
+    *out++ = b;
+    if (b == 0xff) *out++ = 0;
+    bit_count -= 8;
+  }
+  if (bit_count > 0) {
+    /* Pad the last byte with ones. */
+    u8 b = (u8)((bit_buffer << (8 - bit_count)) | ((1u << (8 - bit_count)) - 1u));
+    *out++ = b;
+    if (b == 0xff) *out++ = 0;
+  }
   bit_buffer = 0;
   bit_count = 0;
 }
@@ -415,38 +524,77 @@ static void write_headers(u32 width, u32 height) {
 
 /* ------------------------------------------------------------ DCT and entropy coding */
 
-/* In-place forward DCT (Arai, Agui and Nakajima), rows then columns; output is scaled (see build_quant). */
-static void fdct(float *d) {
-  for (int pass = 0; pass < 2; pass++) {
-    int step = pass == 0 ? 1 : 8;
-    int stride = pass == 0 ? 8 : 1;
-    for (int k = 0; k < 8; k++) {
-      float *p = d + k * stride;
-      float t0 = p[0] + p[7 * step], t7 = p[0] - p[7 * step];
-      float t1 = p[step] + p[6 * step], t6 = p[step] - p[6 * step];
-      float t2 = p[2 * step] + p[5 * step], t5 = p[2 * step] - p[5 * step];
-      float t3 = p[3 * step] + p[4 * step], t4 = p[3 * step] - p[4 * step];
-      float t10 = t0 + t3, t13 = t0 - t3, t11 = t1 + t2, t12 = t1 - t2;
-      p[0] = t10 + t11;
-      p[4 * step] = t10 - t11;
-      float z1 = (t12 + t13) * 0.707106781f;
-      p[2 * step] = t13 + z1;
-      p[6 * step] = t13 - z1;
-      t10 = t4 + t5;
-      t11 = t5 + t6;
-      t12 = t6 + t7;
-      float z5 = (t10 - t12) * 0.382683433f;
-      float z2 = 0.541196100f * t10 + z5;
-      float z4 = 1.306562965f * t12 + z5;
-      float z3 = t11 * 0.707106781f;
-      float z11 = t7 + z3, z13 = t7 - z3;
-      p[5 * step] = z13 + z2;
-      p[3 * step] = z13 - z2;
-      p[step] = z11 + z4;
-      p[7 * step] = z11 - z4;
-    }
-  }
+/*
+ * Forward DCT (Arai, Agui and Nakajima) of one 8x8 block held as 16 vectors
+ * (row r, columns 0-3 in v[2r], 4-7 in v[2r+1]): the column pass runs on four
+ * columns at once; the block is transposed and the same pass does the rows.
+ * The output is left transposed (column-major); build_quant's divisors and
+ * ZIGZAG_T match. Scaled as build_quant expects.
+ */
+static inline void fdct_pass(v128_t *p0, v128_t *p1, v128_t *p2, v128_t *p3, v128_t *p4, v128_t *p5, v128_t *p6, v128_t *p7) {
+  const v128_t c707 = wasm_f32x4_splat(0.707106781f);
+  const v128_t c382 = wasm_f32x4_splat(0.382683433f);
+  const v128_t c541 = wasm_f32x4_splat(0.541196100f);
+  const v128_t c1306 = wasm_f32x4_splat(1.306562965f);
+  v128_t t0 = wasm_f32x4_add(*p0, *p7), t7 = wasm_f32x4_sub(*p0, *p7);
+  v128_t t1 = wasm_f32x4_add(*p1, *p6), t6 = wasm_f32x4_sub(*p1, *p6);
+  v128_t t2 = wasm_f32x4_add(*p2, *p5), t5 = wasm_f32x4_sub(*p2, *p5);
+  v128_t t3 = wasm_f32x4_add(*p3, *p4), t4 = wasm_f32x4_sub(*p3, *p4);
+  v128_t t10 = wasm_f32x4_add(t0, t3), t13 = wasm_f32x4_sub(t0, t3);
+  v128_t t11 = wasm_f32x4_add(t1, t2), t12 = wasm_f32x4_sub(t1, t2);
+  *p0 = wasm_f32x4_add(t10, t11);
+  *p4 = wasm_f32x4_sub(t10, t11);
+  v128_t z1 = wasm_f32x4_mul(wasm_f32x4_add(t12, t13), c707);
+  *p2 = wasm_f32x4_add(t13, z1);
+  *p6 = wasm_f32x4_sub(t13, z1);
+  t10 = wasm_f32x4_add(t4, t5);
+  t11 = wasm_f32x4_add(t5, t6);
+  t12 = wasm_f32x4_add(t6, t7);
+  v128_t z5 = wasm_f32x4_mul(wasm_f32x4_sub(t10, t12), c382);
+  v128_t z2 = wasm_f32x4_add(wasm_f32x4_mul(c541, t10), z5);
+  v128_t z4 = wasm_f32x4_add(wasm_f32x4_mul(c1306, t12), z5);
+  v128_t z3 = wasm_f32x4_mul(t11, c707);
+  v128_t z11 = wasm_f32x4_add(t7, z3), z13 = wasm_f32x4_sub(t7, z3);
+  *p5 = wasm_f32x4_add(z13, z2);
+  *p3 = wasm_f32x4_sub(z13, z2);
+  *p1 = wasm_f32x4_add(z11, z4);
+  *p7 = wasm_f32x4_sub(z11, z4);
 }
+
+static inline void transpose4(v128_t *a, v128_t *b, v128_t *c, v128_t *d) {
+  v128_t t0 = wasm_i32x4_shuffle(*a, *b, 0, 4, 1, 5);
+  v128_t t1 = wasm_i32x4_shuffle(*a, *b, 2, 6, 3, 7);
+  v128_t t2 = wasm_i32x4_shuffle(*c, *d, 0, 4, 1, 5);
+  v128_t t3 = wasm_i32x4_shuffle(*c, *d, 2, 6, 3, 7);
+  *a = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+  *b = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+  *c = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+  *d = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+}
+
+static void fdct(float *d) {
+  v128_t v[16];
+  for (int i = 0; i < 16; i++) v[i] = wasm_v128_load(d + i * 4);
+  /* Columns 0-3 and 4-7. */
+  fdct_pass(&v[0], &v[2], &v[4], &v[6], &v[8], &v[10], &v[12], &v[14]);
+  fdct_pass(&v[1], &v[3], &v[5], &v[7], &v[9], &v[11], &v[13], &v[15]);
+  /* Transpose: quadrants (rows 0-3 | 4-7) x (columns 0-3 | 4-7). */
+  transpose4(&v[0], &v[2], &v[4], &v[6]);
+  transpose4(&v[9], &v[11], &v[13], &v[15]);
+  transpose4(&v[1], &v[3], &v[5], &v[7]);
+  transpose4(&v[8], &v[10], &v[12], &v[14]);
+  for (int i = 0; i < 4; i++) {
+    v128_t t = v[2 * i + 1];
+    v[2 * i + 1] = v[2 * i + 8];
+    v[2 * i + 8] = t;
+  }
+  fdct_pass(&v[0], &v[2], &v[4], &v[6], &v[8], &v[10], &v[12], &v[14]);
+  fdct_pass(&v[1], &v[3], &v[5], &v[7], &v[9], &v[11], &v[13], &v[15]);
+  for (int i = 0; i < 16; i++) wasm_v128_store(d + i * 4, v[i]);
+}
+
+/* ZIGZAG in the transposed (column-major) order the DCT leaves. */
+static u8 ZIGZAG_T[64];
 
 static int category(int v) {
   if (v < 0) v = -v;
@@ -456,11 +604,17 @@ static int category(int v) {
 /* Transforms, quantises and entropy-codes one 8x8 block; answers its DC value for the next block's prediction. */
 static int encode_block(float *block, const float *divisors, const Huffman *dc, const Huffman *ac, int previous_dc) {
   fdct(block);
-  int q[64];
-  for (int i = 0; i < 64; i++) {
-    float v = block[ZIGZAG[i]] * divisors[ZIGZAG[i]];
-    q[i] = (int)(v < 0 ? v - 0.5f : v + 0.5f);
+  int natural[64];
+  const v128_t half = wasm_f32x4_splat(0.5f);
+  const v128_t sign = wasm_i32x4_splat((int)0x80000000);
+  for (int i = 0; i < 64; i += 4) {
+    v128_t v = wasm_f32x4_mul(wasm_v128_load(block + i), wasm_v128_load(divisors + i));
+    /* Round half away from zero: add 0.5 with the value's sign, then truncate. */
+    v = wasm_f32x4_add(v, wasm_v128_or(half, wasm_v128_and(v, sign)));
+    wasm_v128_store(natural + i, wasm_i32x4_trunc_sat_f32x4(v));
   }
+  int q[64];
+  for (int i = 0; i < 64; i++) q[i] = natural[ZIGZAG_T[i]];
   int diff = q[0] - previous_dc;
   int size = category(diff);
   put_bits(dc->code[size], dc->size[size]);
@@ -487,6 +641,57 @@ static int encode_block(float *block, const float *divisors, const Huffman *dc, 
   return q[0];
 }
 
+/* Four RGBA pixels' red, green and blue as float vectors. */
+static inline void load_rgb4(const u8 *p, v128_t *r, v128_t *g, v128_t *b) {
+  v128_t px = wasm_v128_load(p);
+  const v128_t mask = wasm_i32x4_splat(0xff);
+  *r = wasm_f32x4_convert_i32x4(wasm_v128_and(px, mask));
+  *g = wasm_f32x4_convert_i32x4(wasm_v128_and(wasm_u32x4_shr(px, 8), mask));
+  *b = wasm_f32x4_convert_i32x4(wasm_v128_and(wasm_u32x4_shr(px, 16), mask));
+}
+
+static inline v128_t luma4(v128_t r, v128_t g, v128_t b) {
+  v128_t y = wasm_f32x4_mul(r, wasm_f32x4_splat(0.299f));
+  y = wasm_f32x4_add(y, wasm_f32x4_mul(g, wasm_f32x4_splat(0.587f)));
+  y = wasm_f32x4_add(y, wasm_f32x4_mul(b, wasm_f32x4_splat(0.114f)));
+  return wasm_f32x4_sub(y, wasm_f32x4_splat(128.0f));
+}
+
+/* Sums of horizontal pairs of two vectors' lanes: (a0+a1, a2+a3, b0+b1, b2+b3). */
+static inline v128_t pair_sums(v128_t a, v128_t b) {
+  return wasm_f32x4_add(wasm_i32x4_shuffle(a, b, 0, 2, 4, 6), wasm_i32x4_shuffle(a, b, 1, 3, 5, 7));
+}
+
+/* Colour conversion of a whole 16x16 MCU inside the picture, four pixels at a time. */
+static void mcu_colours(const u8 *origin, u32 width, float y[4][64], float *cb, float *cr) {
+  const v128_t quarter = wasm_f32x4_splat(0.25f);
+  for (u32 py = 0; py < 16; py += 2) {
+    const u8 *row0 = origin + py * width * 4;
+    const u8 *row1 = row0 + width * 4;
+    for (u32 px = 0; px < 16; px += 8) {
+      v128_t r00, g00, b00, r01, g01, b01, r10, g10, b10, r11, g11, b11;
+      load_rgb4(row0 + px * 4, &r00, &g00, &b00);
+      load_rgb4(row0 + px * 4 + 16, &r01, &g01, &b01);
+      load_rgb4(row1 + px * 4, &r10, &g10, &b10);
+      load_rgb4(row1 + px * 4 + 16, &r11, &g11, &b11);
+      float *block0 = y[(py >> 3) * 2 + (px >> 3)];
+      u32 at0 = (py & 7) * 8;
+      wasm_v128_store(block0 + at0, luma4(r00, g00, b00));
+      wasm_v128_store(block0 + at0 + 4, luma4(r01, g01, b01));
+      wasm_v128_store(block0 + at0 + 8, luma4(r10, g10, b10));
+      wasm_v128_store(block0 + at0 + 12, luma4(r11, g11, b11));
+      v128_t rs = wasm_f32x4_mul(pair_sums(wasm_f32x4_add(r00, r10), wasm_f32x4_add(r01, r11)), quarter);
+      v128_t gs = wasm_f32x4_mul(pair_sums(wasm_f32x4_add(g00, g10), wasm_f32x4_add(g01, g11)), quarter);
+      v128_t bs = wasm_f32x4_mul(pair_sums(wasm_f32x4_add(b00, b10), wasm_f32x4_add(b01, b11)), quarter);
+      v128_t vcb = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(rs, wasm_f32x4_splat(-0.168736f)), wasm_f32x4_mul(gs, wasm_f32x4_splat(-0.331264f))), wasm_f32x4_mul(bs, wasm_f32x4_splat(0.5f)));
+      v128_t vcr = wasm_f32x4_add(wasm_f32x4_add(wasm_f32x4_mul(rs, wasm_f32x4_splat(0.5f)), wasm_f32x4_mul(gs, wasm_f32x4_splat(-0.418688f))), wasm_f32x4_mul(bs, wasm_f32x4_splat(-0.081312f)));
+      u32 c = (py >> 1) * 8 + (px >> 1);
+      wasm_v128_store(cb + c, vcb);
+      wasm_v128_store(cr + c, vcr);
+    }
+  }
+}
+
 static int tables_ready;
 
 __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 height, int quality) {
@@ -495,6 +700,7 @@ __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 heigh
     build_huffman(&ac_luma, AC_LUMA_BITS, AC_LUMA_VALS);
     build_huffman(&dc_chroma, DC_CHROMA_BITS, DC_CHROMA_VALS);
     build_huffman(&ac_chroma, AC_CHROMA_BITS, AC_CHROMA_VALS);
+    for (int i = 0; i < 64; i++) ZIGZAG_T[i] = (u8)((ZIGZAG[i] & 7) * 8 + (ZIGZAG[i] >> 3));
     tables_ready = 1;
   }
   build_quant(quality);
@@ -504,9 +710,16 @@ __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 heigh
   write_headers(width, height);
 
   int dc_y = 0, dc_cb = 0, dc_cr = 0;
-  float y[4][64], cb[64], cr[64];
+  float y[4][64] __attribute__((aligned(16))), cb[64] __attribute__((aligned(16))), cr[64] __attribute__((aligned(16)));
   for (u32 my = 0; my < height; my += 16) {
     for (u32 mx = 0; mx < width; mx += 16) {
+      if (my + 16 <= height && mx + 16 <= width) {
+        mcu_colours(input_buffer + (my * width + mx) * 4, width, y, cb, cr);
+        for (int k = 0; k < 4; k++) dc_y = encode_block(y[k], div_luma, &dc_luma, &ac_luma, dc_y);
+        dc_cb = encode_block(cb, div_chroma, &dc_chroma, &ac_chroma, dc_cb);
+        dc_cr = encode_block(cr, div_chroma, &dc_chroma, &ac_chroma, dc_cr);
+        continue;
+      }
       /* Colour conversion of one 16x16 MCU (edges repeat the last row and column), chroma averaged over 2x2. */
       for (int i = 0; i < 64; i++) cb[i] = cr[i] = 0;
       for (u32 py = 0; py < 16; py++) {

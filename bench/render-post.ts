@@ -1,0 +1,26 @@
+// The sample post and font source both halves of the workerd render benchmark use.
+import { FontLoader } from "../workers/render/fonts.ts";
+
+const PHOTOS = ["amalfi-coast-itinerary-1.jpg", "cozy-small-living-room-ideas-2.jpg", "balcony-herb-garden-1.jpg", "one-pan-lemon-garlic-chicken-1.jpg"];
+
+export function benchPost(sandboxUrl: string) {
+  return {
+    title: "15 cozy fall decor ideas for a small living room",
+    description: "Simple, budget-friendly ways to make a small living room feel warm and welcoming this autumn, from layered textiles to candlelight.",
+    URLText: "linenandlark.com",
+    brandName: "Linen & Lark",
+    price: "$24",
+    allImages: PHOTOS.map((name) => `${sandboxUrl}/blog-demo/images/${name}`),
+  };
+}
+
+/** Bundled fonts from the static assets binding (public/fonts), as the worker loads them. */
+export function benchFonts(assets: { fetch(request: Request): Promise<Response> }): FontLoader {
+  return new FontLoader({
+    async fetchFont(url, signal) {
+      const response = await assets.fetch(new Request(`https://assets.invalid${url}`, { signal }));
+      if (!response.ok) throw new Error(`font ${url}: ${response.status}`);
+      return response.arrayBuffer();
+    },
+  });
+}
