@@ -11,4 +11,4 @@ export type PreviewRequest =
 export type PreviewReply =
   | { id: number; svg: string; steps: PreviewSteps; error?: undefined }
   | { id: number; error: string; svg?: undefined }
-  | { id: number; svg?: undefined; error?: undefined };
+  | { id: number; svg?: undefined; error?: undefined; steps?: PreviewSteps };

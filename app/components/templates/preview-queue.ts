@@ -19,6 +19,8 @@ const MAX_WORKERS = 2;
 const JOBS_PER_WORKER = 2;
 /** Marked when the preview engine is warm (the benchmark waits for it, as a user would be typing). */
 export const ENGINE_WARM_MARK = "preview:engine-warm";
+/** Marked when the preview workers start (detail.count: how many); the benchmark prints it. */
+export const WORKERS_MARK = "preview:workers";
 
 interface Slot {
   worker: Worker;
@@ -65,6 +67,7 @@ function workers(): Slot[] {
       };
       pool.push(slot);
     }
+    performance.mark(WORKERS_MARK, { detail: { count } });
   } catch (error) {
     console.warn("Preview workers are unavailable: previews draw on the page.", error);
     for (const slot of pool) slot.worker.terminate();
@@ -96,6 +99,8 @@ async function draw(design: TemplateDesign, post: PostContent | undefined): Prom
   try {
     const reply = await ask(slot, { type: "render", id: nextId++, design, post });
     if (reply.svg === undefined) throw new Error(reply.error ?? "The preview could not be drawn");
+    const drawn = reply.steps.find(([step]) => step === "satori")?.[2];
+    if (drawn !== undefined) reply.steps.push(["reply", drawn, performance.timeOrigin + performance.now()]);
     recordSteps(reply.steps);
     return reply.svg;
   } catch (error) {
@@ -119,8 +124,10 @@ function next() {
 }
 
 function queued<T>(task: () => Promise<T>, options: { signal?: AbortSignal; urgent?: boolean }): Promise<T> {
+  const queuedAt = performance.now();
   return new Promise<T>((resolve, reject) => {
     const start = () => {
+      performance.measure("preview:queued", { start: queuedAt, end: performance.now() });
       rendering += 1;
       task()
         .then(resolve, reject)
@@ -155,7 +162,10 @@ export function warmPreviews(designs: TemplateDesign[]): void {
       ? Promise.all(slots.map((slot) => ask(slot, { type: "warm", id: nextId++, designs })))
       : engineOnPage().then((engine) => engine.warmEngine(designs));
   warming.then(
-    () => performance.mark(ENGINE_WARM_MARK),
+    (replies) => {
+      for (const reply of replies ?? []) if ("steps" in reply && reply.steps) recordSteps(reply.steps);
+      performance.mark(ENGINE_WARM_MARK);
+    },
     () => undefined,
   );
 }
