@@ -15,8 +15,13 @@ import type { PreviewReply, PreviewRequest } from "../../lib/preview-protocol.ts
  * needs the other core to show what is drawn), two where there are more.
  */
 const MAX_WORKERS = 2;
-/** Two per worker: one draws while the next fetches its fonts and pictures. */
-const JOBS_PER_WORKER = 2;
+/**
+ * Four per worker: a worker draws one at a time, and a job waiting for its
+ * pictures (fetched and downscaled as soon as a page is read) holds no CPU,
+ * so the pins without photos, or whose photos are in, draw meanwhile instead
+ * of waiting behind it. The page-wide queue still hands jobs out in grid order.
+ */
+const JOBS_PER_WORKER = 4;
 /** Marked when the preview engine is warm (the benchmark waits for it, as a user would be typing). */
 export const ENGINE_WARM_MARK = "preview:engine-warm";
 /** Marked when the preview workers start (detail.count: how many); the benchmark prints it. */
@@ -91,9 +96,9 @@ function recordSteps(steps: PreviewSteps) {
   }
 }
 
-async function draw(design: TemplateDesign, post: PostContent | undefined): Promise<string> {
+async function draw(design: TemplateDesign, post: PostContent | undefined): Promise<Blob> {
   const slots = workers();
-  if (slots.length === 0) return (await engineOnPage()).renderPreviewSvg(design, post);
+  if (slots.length === 0) return new Blob([await (await engineOnPage()).renderPreviewSvg(design, post)], { type: "image/svg+xml" });
   const slot = slots.reduce((best, candidate) => (candidate.jobs < best.jobs ? candidate : best));
   slot.jobs += 1;
   try {
@@ -150,8 +155,7 @@ export async function renderPreviewUrl(
   post: PostContent | undefined,
   options: { signal?: AbortSignal; urgent?: boolean } = {},
 ): Promise<string> {
-  const svg = await queued(() => draw(design, post), options);
-  return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  return URL.createObjectURL(await queued(() => draw(design, post), options));
 }
 
 /** Gets the engine ready ahead of the first previews: satori compiled and these designs' fonts fetched. */
