@@ -2,10 +2,13 @@
 // blog into pins, against a stack started the way `npm start` starts it (on
 // free ports, fresh state), driven in headless Chromium. Prints:
 //   (a) the server-side scrape of one demo-blog page (median of 20 calls; target < 300 ms);
-//   (b) from the page receiving the scrape result to 20 previews on screen (target <= 2 s),
-//       read from performance marks the page sets; the URL is pasted once the page has warmed its preview
-//       engine (templates, fonts), as it does while a user types; BENCH_VERBOSE=1 adds requests and the
-//       preview workers' steps, BENCH_PROFILE=1 a CPU profile, BENCH_TRACE=1 the main thread's trace events;
+//   (b) from the page receiving the scrape result to 20 previews on screen (target <= 1 s, median of
+//       BENCH_RUNS=5 fresh pages), read from performance marks the page sets; the URL is pasted once the page
+//       has warmed its preview engine (templates, fonts), as it does while a user types. Also prints where the
+//       time goes: the engine's start, each preview's steps in the workers, the photos, the main thread, the
+//       number of workers and the order previews appear in; BENCH_VERBOSE=1 adds the requests and each card's
+//       times, BENCH_PROFILE=1 a CPU profile, BENCH_TRACE=1 the main thread's trace events (last run);
+//       BENCH_PARTS=ab skips (c);
 //   (c) from the demo blog's sitemap index to 100 posts generated.
 // Figures only: nothing here asserts a time.
 import { mkdtempSync, rmSync } from "node:fs";
