@@ -35,9 +35,10 @@ export async function verifiedBenchUser(stack: BenchStack, email: string): Promi
   throw new Error("no verification e-mail");
 }
 
-/** A page signed in as `email` (session cookie and tokens, as after logging in), opened at `path` and hydrated. */
-export async function signedInPage(browser: Browser, stack: BenchStack, email: string, path: string, viewport = { width: 1600, height: 2400 }): Promise<Page> {
+/** A page signed in as `email` (session cookie and tokens, as after logging in), opened at `path` and hydrated; `initScript` runs before the app's scripts on every load. */
+export async function signedInPage(browser: Browser, stack: BenchStack, email: string, path: string, viewport = { width: 1600, height: 2400 }, initScript?: () => void): Promise<Page> {
   const context = await browser.newContext({ baseURL: stack.appUrl, viewport });
+  if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
   page.on("pageerror", (error) => console.error("page error:", error.message));
   await page.goto("/");

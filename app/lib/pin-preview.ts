@@ -88,12 +88,29 @@ async function previewSized(picture: Blob): Promise<Blob> {
   }
 }
 
+/** Where the pictures' time went (fetched, then downscaled and encoded), since last taken (the worker hands them to the page with a preview). */
+let pictureSteps: PreviewSteps = [];
+export function takePictureSteps(): PreviewSteps {
+  const taken = pictureSteps;
+  pictureSteps = [];
+  return taken;
+}
+
 function pictureData(url: string): Promise<string | null> {
   const absoluteUrl = url.startsWith("/") ? origin() + url : url;
   let pending = pictures.get(absoluteUrl);
   if (!pending) {
+    const now = () => performance.timeOrigin + performance.now();
+    const started = now();
     pending = fetch(absoluteUrl)
-      .then(async (response) => (response.ok ? readAsDataUrl(await previewSized(await response.blob())) : null))
+      .then(async (response) => {
+        if (!response.ok) return null;
+        const blob = await response.blob();
+        const fetched = now();
+        const data = await readAsDataUrl(await previewSized(blob));
+        pictureSteps.push(["picture-fetch", started, fetched], ["picture-resize", fetched, now()]);
+        return data;
+      })
       .catch(() => null);
     pending.then((data) => {
       if (data === null) pictures.delete(absoluteUrl);
@@ -169,17 +186,46 @@ export async function renderPreviewSvg(design: TemplateDesign, post: PostContent
   return svg;
 }
 
+/** Designs drawn in full while warming (the rest only have their fonts parsed): enough for every code path of satori to be compiled. */
+const WARM_DRAWINGS = 8;
+
+/** A small photo for warm-up drawings, made here (no request): a JPEG where the browser can encode one, else a PNG. */
+async function warmPicture(): Promise<string> {
+  const png = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";
+  if (typeof OffscreenCanvas === "undefined") return png;
+  try {
+    const canvas = new OffscreenCanvas(16, 16);
+    const context = canvas.getContext("2d");
+    if (!context) return png;
+    context.fillStyle = "#a0522d";
+    context.fillRect(0, 0, 16, 16);
+    return await readAsDataUrl(await canvas.convertToBlob({ type: "image/jpeg", quality: 0.85 }));
+  } catch {
+    return png;
+  }
+}
+
 /**
  * Gets the engine ready for these designs: satori compiled, their fonts
- * fetched, and each set of fonts parsed by satori once (a tiny drawing), so
- * that the first previews only lay out and draw. A failure shows later, in
- * the preview.
+ * fetched, each set of fonts parsed by satori once, and the first designs
+ * drawn in full with sample content (a made-up photo, no request), so that
+ * the first previews only lay out and draw with code the browser has
+ * already compiled. A failure shows later, in the preview. `steps` says
+ * where the time went (engine, fonts, drawings).
  */
-export async function warmEngine(designs: TemplateDesign[]): Promise<void> {
+export async function warmEngine(designs: TemplateDesign[], steps?: PreviewSteps): Promise<void> {
+  const now = () => performance.timeOrigin + performance.now();
   const content = absolute(SAMPLE_POST);
-  const [engine] = await Promise.allSettled([loadSatori(), ...designs.map((design) => fontLoader().loadAll(fontsNeeded(design, content)))]);
+  const started = now();
+  const engineLoading = loadSatori().then((module) => {
+    steps?.push(["warm-engine", started, now()]);
+    return module;
+  });
+  const fontsLoading = Promise.all(designs.map((design) => fontLoader().loadAll(fontsNeeded(design, content)))).then(() => steps?.push(["warm-fonts", started, now()]));
+  const [engine] = await Promise.allSettled([engineLoading, fontsLoading]);
   if (engine.status !== "fulfilled") return;
   const satori = engine.value.default;
+  const parsedFrom = now();
   const parsed = new Set<ReturnType<typeof satoriFonts>>();
   for (const design of designs) {
     try {
@@ -192,6 +238,19 @@ export async function warmEngine(designs: TemplateDesign[]): Promise<void> {
       // Drawn (and reported) when a preview needs it.
     }
   }
+  const drawnFrom = now();
+  steps?.push(["warm-font-sets", parsedFrom, drawnFrom]);
+  const picture = await warmPicture();
+  for (const design of designs.slice(0, WARM_DRAWINGS)) {
+    try {
+      const sample = { ...sampleContentFor(design), allImages: [picture, picture, picture, picture], uploadedImages: [], logoImage: picture };
+      const plan = planPin(design, sample, await fontLoader().loadAll(fontsNeeded(design, sample)));
+      await satori(previewElement(plan, design) as never, { width: plan.width, height: plan.height, fonts: stableFonts(plan) });
+    } catch {
+      // As above.
+    }
+  }
+  steps?.push(["warm-drawings", drawnFrom, now()]);
 }
 
 /**

@@ -7,8 +7,12 @@ export type PreviewRequest =
   | { type: "warm"; id: number; designs: TemplateDesign[] }
   | { type: "preload"; urls: string[] };
 
-/** A worker's answer: a render's SVG or why there is none, or (svg and error absent) that it is warm. */
+/**
+ * A worker's answer: a render's SVG (as a Blob made in the worker, which
+ * crosses to the page without the page copying or parsing its text) or why
+ * there is none, or (svg and error absent) that it is warm.
+ */
 export type PreviewReply =
-  | { id: number; svg: string; steps: PreviewSteps; error?: undefined }
+  | { id: number; svg: Blob; steps: PreviewSteps; error?: undefined }
   | { id: number; error: string; svg?: undefined }
-  | { id: number; svg?: undefined; error?: undefined };
+  | { id: number; svg?: undefined; error?: undefined; steps?: PreviewSteps };

@@ -11,6 +11,9 @@ import { aiClient, fetchTemplateSet, reasonOf, scrapeWebsites } from "../../lib/
 import {
   applyDesignToPosts,
   duplicatePost,
+  fittingTemplates,
+  imageCandidates,
+  sourceOffer,
   editPost,
   generatePosts,
   regenerateColors,
@@ -44,6 +47,11 @@ function preloadSourcePictures(sources: Source[]) {
   const each = Math.min(8, Math.max(2, Math.floor(PRELOAD_PICTURES / sources.length)));
   const urls = sources.flatMap((source) => source.allImages.slice(0, each)).slice(0, PRELOAD_PICTURES);
   preloadPreviewPictures([...new Set(urls.map((url) => previewImageUrl(url, window.location.origin)))]);
+}
+
+/** True when some source can fill none of `templates` (it then takes a variant from the standard templates). */
+function needsFallbacks(sources: readonly Source[], settings: DesignSettings, templates: readonly Template[]): boolean {
+  return sources.some((source) => fittingTemplates(templates, sourceOffer(source, imageCandidates(source, settings))).length === 0);
 }
 
 /** Marks for the benchmark and for tests (read with performance.getEntriesByName). */
@@ -107,6 +115,8 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
         found = await request;
       }
       const needStandard = ids.length === 0 || found.length === 0;
+      // The standard templates are the fallbacks of a generation too: fetched now, while the user is still choosing a source.
+      if (!needStandard) standardTemplates().catch(() => undefined);
       const result = templatePool(ids, found, needStandard ? await standardTemplates() : []);
       setPool(result);
       return result;
@@ -119,7 +129,10 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
     async (sources: Source[], mode: "new" | "append", pinCounts?: readonly number[]) => {
       const current = settingsRef.current;
       preloadSourcePictures(sources);
-      const [templates, fallbacks] = await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]);
+      const fallbacksLoading = standardTemplates().catch((): Template[] => []);
+      const templates = await templatesFor(current);
+      // The fallbacks are waited for only when a source fits none of the templates (usually they have loaded long before).
+      const fallbacks = needsFallbacks(sources, current, templates) ? await fallbacksLoading : [];
       const fresh = generatePosts(sources, { settings: current, templates, fallbacks, random, newId: newPostId, pinCounts });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
       // A new generation replaces the unlocked pins: the page keeps them (a draft, undo).

@@ -15,10 +15,17 @@ import type { PreviewReply, PreviewRequest } from "../../lib/preview-protocol.ts
  * needs the other core to show what is drawn), two where there are more.
  */
 const MAX_WORKERS = 2;
-/** Two per worker: one draws while the next fetches its fonts and pictures. */
-const JOBS_PER_WORKER = 2;
+/**
+ * Four per worker: a worker draws one at a time, and a job waiting for its
+ * pictures (fetched and downscaled as soon as a page is read) holds no CPU,
+ * so the pins without photos, or whose photos are in, draw meanwhile instead
+ * of waiting behind it. The page-wide queue still hands jobs out in grid order.
+ */
+const JOBS_PER_WORKER = 4;
 /** Marked when the preview engine is warm (the benchmark waits for it, as a user would be typing). */
 export const ENGINE_WARM_MARK = "preview:engine-warm";
+/** Marked when the preview workers start (detail.count: how many); the benchmark prints it. */
+export const WORKERS_MARK = "preview:workers";
 
 interface Slot {
   worker: Worker;
@@ -65,6 +72,7 @@ function workers(): Slot[] {
       };
       pool.push(slot);
     }
+    performance.mark(WORKERS_MARK, { detail: { count } });
   } catch (error) {
     console.warn("Preview workers are unavailable: previews draw on the page.", error);
     for (const slot of pool) slot.worker.terminate();
@@ -88,14 +96,16 @@ function recordSteps(steps: PreviewSteps) {
   }
 }
 
-async function draw(design: TemplateDesign, post: PostContent | undefined): Promise<string> {
+async function draw(design: TemplateDesign, post: PostContent | undefined): Promise<Blob> {
   const slots = workers();
-  if (slots.length === 0) return (await engineOnPage()).renderPreviewSvg(design, post);
+  if (slots.length === 0) return new Blob([await (await engineOnPage()).renderPreviewSvg(design, post)], { type: "image/svg+xml" });
   const slot = slots.reduce((best, candidate) => (candidate.jobs < best.jobs ? candidate : best));
   slot.jobs += 1;
   try {
     const reply = await ask(slot, { type: "render", id: nextId++, design, post });
     if (reply.svg === undefined) throw new Error(reply.error ?? "The preview could not be drawn");
+    const drawn = reply.steps.find(([step]) => step === "satori")?.[2];
+    if (drawn !== undefined) reply.steps.push(["reply", drawn, performance.timeOrigin + performance.now()]);
     recordSteps(reply.steps);
     return reply.svg;
   } catch (error) {
@@ -119,8 +129,10 @@ function next() {
 }
 
 function queued<T>(task: () => Promise<T>, options: { signal?: AbortSignal; urgent?: boolean }): Promise<T> {
+  const queuedAt = performance.now();
   return new Promise<T>((resolve, reject) => {
     const start = () => {
+      performance.measure("preview:queued", { start: queuedAt, end: performance.now() });
       rendering += 1;
       task()
         .then(resolve, reject)
@@ -143,8 +155,7 @@ export async function renderPreviewUrl(
   post: PostContent | undefined,
   options: { signal?: AbortSignal; urgent?: boolean } = {},
 ): Promise<string> {
-  const svg = await queued(() => draw(design, post), options);
-  return URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  return URL.createObjectURL(await queued(() => draw(design, post), options));
 }
 
 /** Gets the engine ready ahead of the first previews: satori compiled and these designs' fonts fetched. */
@@ -155,7 +166,10 @@ export function warmPreviews(designs: TemplateDesign[]): void {
       ? Promise.all(slots.map((slot) => ask(slot, { type: "warm", id: nextId++, designs })))
       : engineOnPage().then((engine) => engine.warmEngine(designs));
   warming.then(
-    () => performance.mark(ENGINE_WARM_MARK),
+    (replies) => {
+      for (const reply of replies ?? []) if ("steps" in reply && reply.steps) recordSteps(reply.steps);
+      performance.mark(ENGINE_WARM_MARK);
+    },
     () => undefined,
   );
 }
