@@ -284,18 +284,32 @@ export class QueueStore {
   }
 
   /**
-   * Queues a held pin (its credits were charged): `awaiting` when its profile needs a reviewer's approval,
-   * else `paused` with the reason when its profile cannot post; and its repeating pin.
+   * Queues held pins (their credits were charged), in two statements whatever their number: `awaiting` when
+   * their profile needs a reviewer's approval, else `paused` with the reason when it cannot post; and their
+   * repeating pins.
    */
-  confirmHeld(id: string, pausedReason: string | null, now: number, awaitingApproval = false) {
+  confirmAllHeld(ids: string[], pausedReason: string | null, now: number, awaitingApproval = false) {
+    if (ids.length === 0) return;
     this.sql.exec(
-      `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'held'`,
+      `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE status = 'held' AND id IN (SELECT value FROM json_each(?))`,
       awaitingApproval ? "awaiting" : pausedReason !== null ? "paused" : "scheduled",
       awaitingApproval ? null : pausedReason,
       now,
-      id,
+      JSON.stringify(ids),
     );
-    this.sql.exec(`UPDATE repeating_pins SET held = 0, updated_at = ? WHERE id = ? AND held = 1`, now, repeatingIdOf(id));
+    this.sql.exec(`UPDATE repeating_pins SET held = 0, updated_at = ? WHERE held = 1 AND id IN (SELECT value FROM json_each(?))`, now, JSON.stringify(ids.map(repeatingIdOf)));
+  }
+
+  /** The views of these pins (not held), by id, in one query. */
+  pinViews(ids: string[]): Map<string, ScheduledPin> {
+    const rows = this.sql.exec<PinRow>(`SELECT * FROM pins WHERE id IN (SELECT value FROM json_each(?)) AND status != 'held'`, JSON.stringify(ids)).toArray();
+    return new Map(rows.map((row) => [row.id, toPinView(row)]));
+  }
+
+  /** The views of these repeating pins (not held), by id, in one query. */
+  repeatingViews(ids: string[]): Map<string, RepeatingPin> {
+    const rows = this.sql.exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE id IN (SELECT value FROM json_each(?)) AND held = 0`, JSON.stringify(ids)).toArray();
+    return new Map(rows.map((row) => [row.id, toRepeatingView(row)]));
   }
 
   /** Drops a held pin and its held repeating pin (its credits were refused, or never charged). */
