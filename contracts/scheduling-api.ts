@@ -17,7 +17,7 @@ export const DELETED_ALL_PINS_MESSAGE = "Deleted all scheduled pins successfully
 export const RESET_TIMES_FAILED_MESSAGE = "Failed to reset pins scheduled times";
 
 /** Pins per schedulePin call ({pins: [...]}; each pin succeeds or is refused on its own). */
-export const MAX_PINS_PER_SCHEDULE = 200;
+export const MAX_PINS_PER_SCHEDULE = 1_000;
 /** Pins per updateScheduledPins / updateRepeatingPins call. */
 export const MAX_PINS_PER_UPDATE = 500;
 export const PIN_HISTORY_PAGE_SIZE = 30;
@@ -134,7 +134,7 @@ export const ScheduleBatchBody = body({
   pins: v.pipe(
     v.array(NewScheduledPin, "pins must be a list of pins"),
     v.minLength(1, "pins must not be empty"),
-    v.maxLength(MAX_PINS_PER_SCHEDULE, `pins must hold at most ${MAX_PINS_PER_SCHEDULE} pins per call`),
+    v.maxLength(MAX_PINS_PER_SCHEDULE, `pins must hold at most ${MAX_PINS_PER_SCHEDULE.toLocaleString("en-US")} pins per request`),
   ),
 });
 

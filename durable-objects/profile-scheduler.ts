@@ -96,12 +96,12 @@ export class ProfileScheduler extends DurableObject<Env> {
   ): Promise<{ scheduledPins: ScheduledPin[]; repeatingPins: RepeatingPin[] }> {
     const now = Date.now();
     const reason = profileStatus !== "ok" ? pauseReason(profileStatus, profileError) : null;
-    this.store.transaction(() => {
-      for (const id of ids) this.store.confirmHeld(id, reason, now, awaitingApproval);
-    });
+    this.store.transaction(() => this.store.confirmAllHeld(ids, reason, now, awaitingApproval));
     await this.queueAlarm.arm();
-    const scheduledPins = ids.map((id) => this.store.pinView(id)).filter((pin): pin is ScheduledPin => pin !== null);
-    const repeatingPins = ids.map((id) => this.store.repeatingView(repeatingIdOf(id))).filter((pin): pin is RepeatingPin => pin !== null);
+    const views = this.store.pinViews(ids);
+    const repeating = this.store.repeatingViews(ids.map(repeatingIdOf));
+    const scheduledPins = ids.map((id) => views.get(id)).filter((pin): pin is ScheduledPin => pin !== undefined);
+    const repeatingPins = ids.map((id) => repeating.get(repeatingIdOf(id))).filter((pin): pin is RepeatingPin => pin !== undefined);
     return { scheduledPins, repeatingPins };
   }
 

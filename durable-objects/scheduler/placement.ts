@@ -23,10 +23,19 @@ import { changedContent, refusal, type DuplicateRefusal, type NewPinInput, type 
 export function placeNewPins(store: QueueStore, request: ReserveRequest, now: number): ReservedPin[] {
   const result: ReservedPin[] = [];
   const fresh: { pin: NewPinInput; index: number }[] = [];
+  // What is already known of these ids: two queries for the whole request, not two per pin.
+  const ids = JSON.stringify(request.pins.map((pin) => pin.id));
+  const known = new Map(
+    store.sql
+      .exec<{ id: string; status: string; scheduled_time: number }>(`SELECT id, status, scheduled_time FROM pins WHERE id IN (SELECT value FROM json_each(?))`, ids)
+      .toArray()
+      .map((row) => [row.id, row]),
+  );
+  const retired = new Set(store.sql.exec<{ id: string }>(`SELECT id FROM retired_pins WHERE id IN (SELECT value FROM json_each(?))`, ids).toArray().map((row) => row.id));
   request.pins.forEach((pin, index) => {
-    const existing = store.sql.exec<{ status: string; scheduled_time: number }>(`SELECT status, scheduled_time FROM pins WHERE id = ?`, pin.id).toArray()[0];
+    const existing = known.get(pin.id);
     if (existing) result.push(existing.status === "held" ? { id: pin.id, state: "held", scheduledTime: existing.scheduled_time } : { id: pin.id, state: "existing" });
-    else if (store.sql.exec(`SELECT 1 FROM retired_pins WHERE id = ?`, pin.id).toArray().length > 0) result.push({ id: pin.id, state: "gone" });
+    else if (retired.has(pin.id)) result.push({ id: pin.id, state: "gone" });
     else {
       result.push({ id: pin.id, state: "held", scheduledTime: 0 });
       fresh.push({ pin, index });

@@ -68,6 +68,14 @@ const PENDING_STATES = "('scheduled', 'awaiting', 'posting', 'paused', 'failed')
 export const ACTIVE_STATES = "('held', 'scheduled', 'awaiting', 'posting', 'paused')";
 /** States the 48-hour rule counts: pins placed, waiting, on their way or posted. */
 export const LINK_STATES = "('held', 'scheduled', 'awaiting', 'posting', 'paused', 'posted')";
+const PIN_STATES: readonly PinState[] = ["held", "scheduled", "awaiting", "posting", "paused", "posted", "failed"];
+/** The states each view shows (its total is their counts' sum). */
+const VIEW_STATES: Record<QueueView, readonly PinState[]> = {
+  pending: ["scheduled", "awaiting", "posting", "paused", "failed"],
+  posted: ["posted"],
+  failed: ["failed"],
+  all: PIN_STATES.filter((state) => state !== "held"),
+};
 const VIEW_FILTERS: Record<QueueView, string> = {
   pending: `status IN ${PENDING_STATES}`,
   posted: "status = 'posted'",
@@ -137,6 +145,40 @@ export class QueueStore {
     // retried request can never bring back, unpaid, a pin that was deleted after it was charged.
     this.sql.exec(`CREATE TABLE IF NOT EXISTS retired_pins (id TEXT PRIMARY KEY, retired_at INTEGER NOT NULL)`);
     this.sql.exec(`CREATE INDEX IF NOT EXISTS retired_by_time ON retired_pins (retired_at)`);
+    this.migrateCounts();
+  }
+
+  /**
+   * How many pins are in each state, kept by triggers on every insert, delete and change of status
+   * (docs/decisions/059-bulk-scheduling-and-queue-pages.md): a page of the queue reads its total here
+   * instead of counting the whole queue, so its cost does not grow with the queue. An object made
+   * before the counts existed counts its pins once, as the triggers are created.
+   */
+  private migrateCounts() {
+    const exists = this.sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pin_counts'`).toArray().length > 0;
+    if (exists) return;
+    this.sql.exec(`CREATE TABLE pin_counts (status TEXT PRIMARY KEY, n INTEGER NOT NULL)`);
+    for (const status of PIN_STATES) this.sql.exec(`INSERT INTO pin_counts (status, n) VALUES (?, 0)`, status);
+    this.sql.exec(`UPDATE pin_counts SET n = (SELECT COUNT(*) FROM pins WHERE pins.status = pin_counts.status)`);
+    this.sql.exec(`CREATE TRIGGER IF NOT EXISTS pin_counts_insert AFTER INSERT ON pins BEGIN
+        INSERT OR IGNORE INTO pin_counts (status, n) VALUES (NEW.status, 0);
+        UPDATE pin_counts SET n = n + 1 WHERE status = NEW.status;
+      END`);
+    this.sql.exec(`CREATE TRIGGER IF NOT EXISTS pin_counts_delete AFTER DELETE ON pins BEGIN
+        UPDATE pin_counts SET n = n - 1 WHERE status = OLD.status;
+      END`);
+    this.sql.exec(`CREATE TRIGGER IF NOT EXISTS pin_counts_status AFTER UPDATE OF status ON pins WHEN OLD.status IS NOT NEW.status BEGIN
+        UPDATE pin_counts SET n = n - 1 WHERE status = OLD.status;
+        INSERT OR IGNORE INTO pin_counts (status, n) VALUES (NEW.status, 0);
+        UPDATE pin_counts SET n = n + 1 WHERE status = NEW.status;
+      END`);
+  }
+
+  /** How many pins are in these states (read from the counts the triggers keep). */
+  countIn(states: readonly string[]): number {
+    let n = 0;
+    for (const row of this.sql.exec<{ status: string; n: number }>(`SELECT status, n FROM pin_counts`)) if (states.includes(row.status)) n += row.n;
+    return n;
   }
 
   /** Runs `body` as one transaction: all of its writes, or (when it throws) none. */
@@ -209,7 +251,7 @@ export class QueueStore {
       // Walk an index in page order: never a sort of the whole queue.
       .exec<PinRow>(`SELECT * FROM pins INDEXED BY ${VIEW_INDEXES[options.view]} WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`, ...page.params, limit)
       .toArray();
-    const total = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE ${filter}`).one().n;
+    const total = this.countIn(VIEW_STATES[options.view]);
     const last =
       this.sql
         .exec<{ t: number }>(`SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'awaiting', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`)
@@ -242,18 +284,32 @@ export class QueueStore {
   }
 
   /**
-   * Queues a held pin (its credits were charged): `awaiting` when its profile needs a reviewer's approval,
-   * else `paused` with the reason when its profile cannot post; and its repeating pin.
+   * Queues held pins (their credits were charged), in two statements whatever their number: `awaiting` when
+   * their profile needs a reviewer's approval, else `paused` with the reason when it cannot post; and their
+   * repeating pins.
    */
-  confirmHeld(id: string, pausedReason: string | null, now: number, awaitingApproval = false) {
+  confirmAllHeld(ids: string[], pausedReason: string | null, now: number, awaitingApproval = false) {
+    if (ids.length === 0) return;
     this.sql.exec(
-      `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE id = ? AND status = 'held'`,
+      `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE status = 'held' AND id IN (SELECT value FROM json_each(?))`,
       awaitingApproval ? "awaiting" : pausedReason !== null ? "paused" : "scheduled",
       awaitingApproval ? null : pausedReason,
       now,
-      id,
+      JSON.stringify(ids),
     );
-    this.sql.exec(`UPDATE repeating_pins SET held = 0, updated_at = ? WHERE id = ? AND held = 1`, now, repeatingIdOf(id));
+    this.sql.exec(`UPDATE repeating_pins SET held = 0, updated_at = ? WHERE held = 1 AND id IN (SELECT value FROM json_each(?))`, now, JSON.stringify(ids.map(repeatingIdOf)));
+  }
+
+  /** The views of these pins (not held), by id, in one query. */
+  pinViews(ids: string[]): Map<string, ScheduledPin> {
+    const rows = this.sql.exec<PinRow>(`SELECT * FROM pins WHERE id IN (SELECT value FROM json_each(?)) AND status != 'held'`, JSON.stringify(ids)).toArray();
+    return new Map(rows.map((row) => [row.id, toPinView(row)]));
+  }
+
+  /** The views of these repeating pins (not held), by id, in one query. */
+  repeatingViews(ids: string[]): Map<string, RepeatingPin> {
+    const rows = this.sql.exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE id IN (SELECT value FROM json_each(?)) AND held = 0`, JSON.stringify(ids)).toArray();
+    return new Map(rows.map((row) => [row.id, toRepeatingView(row)]));
   }
 
   /** Drops a held pin and its held repeating pin (its credits were refused, or never charged). */
@@ -288,7 +344,7 @@ export class QueueStore {
     this.sql.exec(`DELETE FROM meta WHERE key != 'profile_key'`);
   }
 
-  /** How many pins are in each state. */
+  /** How many pins are in each state, counted row by row (the truth the kept counts must match; tests and the cron index). */
   counts(): Record<PinState, number> {
     const counts: Record<PinState, number> = { held: 0, scheduled: 0, awaiting: 0, posting: 0, paused: 0, posted: 0, failed: 0 };
     for (const row of this.sql.exec<{ status: PinState; n: number }>(`SELECT status, COUNT(*) AS n FROM pins GROUP BY status`)) counts[row.status] = row.n;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Post } from "../../contracts/post.ts";
-import type { PinScheduleFailure, ScheduledPin, ScheduleResponse } from "../../contracts/scheduling-api.ts";
+import { MAX_PINS_PER_SCHEDULE, type PinScheduleFailure, type ScheduledPin, type ScheduleResponse } from "../../contracts/scheduling-api.ts";
 import { defaultSchedulingSettings } from "../../contracts/scheduling.ts";
 import { ApiError } from "../../app/lib/api-client.ts";
 import {
@@ -426,6 +426,41 @@ describe("bulk scheduling from the generator", () => {
     expect(bar).toBeGreaterThan(85);
     expect(bar).toBeLessThanOrEqual(BULK_PROGRESS_CAP);
     expect(creepProgress(10, 40)).toBe(40);
+  });
+
+  it("splits more pins than one request holds into requests of 1,000, the bar rising with each answer; a refused request marks its own pins alone", async () => {
+    expect(MAX_PINS_PER_SCHEDULE).toBe(1000);
+    const log = flagLog();
+    const posts = Array.from({ length: 2500 }, (_, i) => post(`p${i}`));
+    const sent: { imageURL: string }[][] = [];
+    const floorsAtCall: number[] = [];
+    const result = await schedulePosts(posts, TARGET, {
+      render: async (p) => `https://app.example/media/${p.id}.jpeg`,
+      schedule: async (pins) => {
+        sent.push(pins as { imageURL: string }[]);
+        floorsAtCall.push(log.floors[log.floors.length - 1]);
+        if (sent.length === 2) throw new ApiError(400, "pins must hold at most 1,000 pins per request");
+        return response(pins.length);
+      },
+      setFlags: log.setFlags,
+      onFloor: log.onFloor,
+      concurrency: 8,
+    });
+    // Three requests, in the grid's order, none above the limit.
+    expect(sent.map((pins) => pins.length)).toEqual([1000, 1000, 500]);
+    expect(sent.flat().map((p) => p.imageURL)).toEqual(posts.map((p) => `https://app.example/media/${p.id}.jpeg`));
+    // The bar moves on after each answer and never passes 90.
+    const afterEach = [...floorsAtCall.slice(1), log.floors[log.floors.length - 1]];
+    expect(afterEach[0]).toBeGreaterThan(floorsAtCall[0]);
+    expect(afterEach[1]).toBeGreaterThan(afterEach[0]);
+    expect(afterEach[2]).toBe(BULK_PROGRESS_CAP);
+    // The second request's pins failed; the others were scheduled.
+    expect(result.scheduled).toBe(1500);
+    expect(result.failed).toHaveLength(1000);
+    expect(log.flags.get("p999")).toEqual({ isScheduling: false, isScheduled: true, error: "" });
+    expect(log.flags.get("p1000")).toMatchObject({ isScheduled: false, error: "400 - pins must hold at most 1,000 pins per request" });
+    expect(log.flags.get("p2000")).toEqual({ isScheduling: false, isScheduled: true, error: "" });
+    expect(scheduleSummary(result, TARGET).title).toBe("1500 of 2500 pins scheduled to Recipes");
   });
 
   it("a failed render or call sets the error text and both flags false, the others carry on", async () => {

@@ -165,7 +165,7 @@ describe("schedulePin", () => {
     expect(await remainingCredits(user)).toBe(remaining);
   });
 
-  it("bulk-schedules 1,000 pins in 5 calls, refusing a call with bad input as a whole, and pages through them", async () => {
+  it("bulk-schedules 1,000 pins in one request, refusing a call with bad input as a whole, and pages through them", async () => {
     const user = await signUpUser({ firstName: "Eun" });
     const profile = await connectProfile(user, pinterestName("eun_bulk"));
     await grantCredits(user, 2000);
@@ -180,13 +180,14 @@ describe("schedulePin", () => {
     expect((await queueOf(user, profile)).totalCount).toBe(0);
     const before = await remainingCredits(user);
 
-    const ids: string[] = [];
-    for (let call = 0; call < 5; call += 1) {
-      const response = await schedule(user, { pins: Array.from({ length: 200 }, () => imagePin(profile)) });
-      expect(response.status).toBe(201);
-      ids.push(...(await read(response)).scheduledPins.map((p: { id: string }) => p.id));
-    }
+    // 1,000 pins in one request: all scheduled, each charged once.
+    const response = await schedule(user, { pins: Array.from({ length: 1000 }, () => imagePin(profile)) });
+    expect(response.status).toBe(201);
+    const answer = await read(response);
+    const ids: string[] = answer.scheduledPins.map((p: { id: string }) => p.id);
     expect(new Set(ids).size).toBe(1000);
+    expect(answer.failedPins).toEqual([]);
+    expect(answer.creditsCharged).toBe(1000);
     expect(await remainingCredits(user)).toBe(before - 1000);
 
     const first = await queueOf(user, profile);
@@ -206,10 +207,12 @@ describe("schedulePin", () => {
     expect(badCursor.status).toBe(400);
     expect(await read(badCursor)).toMatchObject({ field: "lastPinId" });
 
-    // Too many in one call.
-    const tooMany = await schedule(user, { pins: Array.from({ length: 201 }, () => imagePin(profile)) });
+    // Too many in one request: refused whole, naming the field and the limit, nothing scheduled or charged.
+    const tooMany = await schedule(user, { pins: Array.from({ length: 1001 }, () => imagePin(profile)) });
     expect(tooMany.status).toBe(400);
-    expect(await read(tooMany)).toMatchObject({ field: "pins" });
+    expect(await read(tooMany)).toMatchObject({ field: "pins", error: "pins must hold at most 1,000 pins per request" });
+    expect((await queueOf(user, profile)).totalCount).toBe(1000);
+    expect(await remainingCredits(user)).toBe(before - 1000);
   });
 });
 

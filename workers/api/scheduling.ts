@@ -50,6 +50,12 @@ import { idempotencyKey, valid } from "./validation.ts";
 
 /** Scheduling calls under /api (spec section 7, Scheduling), each for the signed-in user's own profiles and pins. */
 export const schedulingApi = router();
+/** When each queue-page request began (before its token check), for its Server-Timing header. */
+const pageRequestStarted = new WeakMap<Request, number>();
+schedulingApi.use("/scheduling/getScheduledPins/*", async (c, next) => {
+  pageRequestStarted.set(c.req.raw, performance.now());
+  await next();
+});
 schedulingApi.use("/scheduling/*", requireUser);
 
 schedulingApi.post("/scheduling/saveSchedulingSettings", valid("json", SaveSchedulingSettingsBody), async (c) => {
@@ -116,8 +122,33 @@ schedulingApi.post("/scheduling/updateRepeatingPins", valid("json", UpdateRepeat
   return c.json({ message: UPDATED_PINS_MESSAGE, pins: await updateRepeatingPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate) } satisfies UpdatedPinsResponse<RepeatingPin>);
 });
 
+/**
+ * A page of a profile's queue. Its Server-Timing header says where the time
+ * went (bench/schedule.ts prints it): the token check (with routing), the
+ * profile's look-up in D1, the call to the profile's Durable Object, and
+ * writing the JSON. Times only: nothing about the caller's data.
+ */
 schedulingApi.get("/scheduling/getScheduledPins/:username", valid("param", UsernameParam), valid("query", ScheduledPinsQuery), async (c) => {
-  return c.json((await listScheduledPins(c.env, c.var.auth.user, c.req.valid("param").username, c.req.valid("query"))) satisfies ScheduledPinsPage);
+  const handlerStarted = performance.now();
+  const timings = { profileMs: 0, queueMs: 0 };
+  const page = (await listScheduledPins(c.env, c.var.auth.user, c.req.valid("param").username, c.req.valid("query"), timings)) satisfies ScheduledPinsPage;
+  const serialiseStarted = performance.now();
+  const json = JSON.stringify(page);
+  const serialiseMs = performance.now() - serialiseStarted;
+  const started = pageRequestStarted.get(c.req.raw) ?? handlerStarted;
+  const metric = (name: string, ms: number, description: string) => `${name};dur=${ms.toFixed(2)};desc="${description}"`;
+  c.header(
+    "Server-Timing",
+    [
+      metric("auth", handlerStarted - started, "Token check"),
+      metric("profile", timings.profileMs, "Profile look-up"),
+      metric("queue", timings.queueMs, "Queue page from the Durable Object"),
+      metric("serialise", serialiseMs, "JSON"),
+      metric("total", performance.now() - started, "Total"),
+    ].join(", "),
+  );
+  c.header("content-type", "application/json");
+  return c.body(json);
 });
 
 schedulingApi.get("/scheduling/getRepeatingPins/:username", valid("param", UsernameParam), valid("query", RepeatingPinsQuery), async (c) => {

@@ -242,40 +242,6 @@ export async function reverseCredits(env: Env, userId: string, reference: string
   return { reversed: row !== null, amount: row?.amount ?? 0 };
 }
 
-function historyStatement(env: Env, userId: string, item: PinHistoryItem, reference: string, historyId: string, now: number): D1PreparedStatement {
-  const { details, spend, pin } = item;
-  const paid = spend.amount === 0 ? "1" : "EXISTS (SELECT 1 FROM credit_ledger WHERE user_id = ?2 AND reference = ?15)";
-  return env.DB.prepare(
-    `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
-                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19
-     WHERE ${paid}
-     ON CONFLICT (user_id, reference) DO NOTHING
-     RETURNING id`,
-  ).bind(
-    historyId,
-    userId,
-    details.action,
-    spend.category,
-    spend.amount,
-    details.title,
-    details.description,
-    details.url,
-    details.imageUrl,
-    details.mediaType,
-    details.boardId ?? null,
-    details.boardName ?? null,
-    details.pinterestProfile ?? null,
-    details.pinterestPinId ?? null,
-    reference,
-    now,
-    pin?.id ?? null,
-    pin?.scheduledFor ?? null,
-    // A pin pinned at once is posted when it is recorded; a scheduled one when its queue posts it.
-    details.action === "pinned" ? (pin?.postedAt ?? now) : null,
-  );
-}
-
 /** The pin of a profile's queue a history row stands for: one row per pin, from scheduling to posting. */
 export interface QueuedPinRef {
   id: string;
@@ -293,42 +259,150 @@ export interface PinHistoryItem {
   unlocksRender?: string;
 }
 
-/** How many pins one call may record: each takes two statements of one D1 batch (plus one for the renders they pay for). */
-export const MAX_PIN_HISTORY_BATCH = 200;
+/** How many pins one call may record (one D1 batch: a few set-based statements per chunk of pins, not two per pin). */
+export const MAX_PIN_HISTORY_BATCH = 1_000;
 
-/** Of these references, those already in a table for the user (chunked: D1 binds at most 100 values). */
+/**
+ * Pins per statement: each chunk travels as one JSON parameter (json_each), kept well under D1's 2 MB
+ * for a value whatever the pins' texts (a pin's details are at most a few kB).
+ */
+const CHUNK_CHARS = 400_000;
+
+/** Of these references, those already in a table for the user (one query: the references travel as one JSON parameter). */
 async function existingReferences(env: Env, table: "credit_ledger" | "pin_history", userId: string, references: string[]): Promise<Map<string, string>> {
-  const found = new Map<string, string>();
-  for (let i = 0; i < references.length; i += 90) {
-    const chunk = references.slice(i, i + 90);
-    const rows = await env.DB.prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (${chunk.map((_, j) => `?${j + 2}`).join(", ")})`)
-      .bind(userId, ...chunk)
-      .all<{ id: string; reference: string }>();
-    for (const row of rows.results) found.set(row.reference, row.id);
+  const rows = await env.DB.prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))`)
+    .bind(userId, JSON.stringify(references))
+    .all<{ id: string; reference: string }>();
+  return new Map(rows.results.map((row) => [row.reference, row.id]));
+}
+
+/** One item as the set-based statements read it (json_each over a list of these). */
+interface HistoryRow {
+  historyId: string;
+  spendId: string;
+  reference: string;
+  amount: number;
+  category: string;
+  reason: string;
+  action: string;
+  title: string;
+  description: string;
+  url: string;
+  imageUrl: string;
+  mediaType: string;
+  boardId: string | null;
+  boardName: string | null;
+  pinterestProfile: string | null;
+  pinterestPinId: string | null;
+  pinId: string | null;
+  scheduledFor: number | null;
+  postedAt: number | null;
+}
+
+/**
+ * The spends of a chunk, written all or none in ONE statement: only when the
+ * month's balance (read in the same statement, before its rows are written)
+ * pays every spend of the chunk not charged before. A reference charged
+ * before is left as it is (idempotent). Answers the references charged now.
+ */
+function spendsStatement(env: Env, period: CreditPeriod, rows: string, now: number): D1PreparedStatement {
+  return env.DB.prepare(
+    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+     SELECT json_extract(j.value, '$.spendId'), ?1, -json_extract(j.value, '$.amount'), json_extract(j.value, '$.category'),
+            json_extract(j.value, '$.reason'), json_extract(j.value, '$.reference'), ?2
+     FROM json_each(?3) AS j,
+          (SELECT ${usableGrants("?6")} + coalesce(sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS balance FROM credit_ledger
+           WHERE user_id = ?1 AND created_at >= ?4 AND created_at < ?5) AS b,
+          (SELECT coalesce(sum(json_extract(n.value, '$.amount')), 0) AS need FROM json_each(?3) AS n
+           WHERE json_extract(n.value, '$.amount') > 0
+             AND NOT EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = json_extract(n.value, '$.reference'))) AS d
+     WHERE json_extract(j.value, '$.amount') > 0 AND b.balance >= d.need
+     ON CONFLICT (user_id, reference) DO NOTHING
+     RETURNING reference AS id`,
+  ).bind(period.userId, now, rows, period.start, period.end, period.creditsPerMonth);
+}
+
+/** The history rows of a chunk (one statement): each written only if its spend was, or had been (or it is free). Answers the references written now. */
+function historiesStatement(env: Env, userId: string, rows: string, now: number): D1PreparedStatement {
+  const field = (name: keyof HistoryRow) => `json_extract(j.value, '$.${name}')`;
+  return env.DB.prepare(
+    `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
+                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
+     SELECT ${field("historyId")}, ?1, ${field("action")}, ${field("category")}, ${field("amount")}, ${field("title")}, ${field("description")},
+            ${field("url")}, ${field("imageUrl")}, ${field("mediaType")}, ${field("boardId")}, ${field("boardName")}, ${field("pinterestProfile")},
+            ${field("pinterestPinId")}, ${field("reference")}, ?2, ${field("pinId")}, ${field("scheduledFor")}, ${field("postedAt")}
+     FROM json_each(?3) AS j
+     WHERE ${field("amount")} = 0 OR EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = ${field("reference")})
+     ON CONFLICT (user_id, reference) DO NOTHING
+     RETURNING reference AS id`,
+  ).bind(userId, now, rows);
+}
+
+/** Splits the rows into JSON lists of at most CHUNK_CHARS characters each. */
+function jsonChunks(rows: HistoryRow[]): string[] {
+  const chunks: string[] = [];
+  let current: string[] = [];
+  let size = 2;
+  for (const row of rows) {
+    const json = JSON.stringify(row);
+    if (current.length > 0 && size + json.length + 1 > CHUNK_CHARS) {
+      chunks.push(`[${current.join(",")}]`);
+      current = [];
+      size = 2;
+    }
+    current.push(json);
+    size += json.length + 1;
   }
-  return found;
+  if (current.length > 0) chunks.push(`[${current.join(",")}]`);
+  return chunks;
 }
 
 /**
  * Records pins in the history and charges their credits, in one D1 batch
- * (one billing-month look-up, one grant, two statements per pin): each history
- * row is written only if its spend was, or had been. Idempotent per
- * reference. All or nothing: when the balance cannot pay every new spend, the
- * rows this call wrote are taken back and OutOfCredits (402) is thrown.
+ * (one billing-month look-up, one grant, then per chunk of pins one statement
+ * for the spends and one for the history rows, whatever the number of pins):
+ * each history row is written only if its spend was, or had been. Idempotent
+ * per reference. All or nothing: when the balance cannot pay every new spend,
+ * the rows this call wrote are taken back and OutOfCredits (402) is thrown.
  */
 export async function addPinHistories(env: Env, userId: string, items: PinHistoryItem[], now = Date.now()): Promise<{ charged: boolean; historyId: string }[]> {
   if (items.length === 0) return [];
   if (items.length > MAX_PIN_HISTORY_BATCH) throw new Error(`addPinHistories takes at most ${MAX_PIN_HISTORY_BATCH} pins per call`);
   items.forEach(({ spend }) => checkSpend(spend));
   const prepared = items.map((item) => ({ item, spend: item.spend, reference: item.spend.reference ?? `pin:${crypto.randomUUID()}`, historyId: crypto.randomUUID() }));
+  const seen = new Set<string>();
+  for (const { reference } of prepared) {
+    if (seen.has(reference)) throw new Error(`addPinHistories was given the reference ${reference} twice`);
+    seen.add(reference);
+  }
   const period = prepared.some(({ spend }) => spend.amount > 0) ? await creditPeriod(env, userId, now) : null;
+  const rows: HistoryRow[] = prepared.map(({ item, spend, reference, historyId }) => ({
+    historyId,
+    spendId: crypto.randomUUID(),
+    reference,
+    amount: spend.amount,
+    category: spend.category,
+    reason: spend.reason,
+    action: item.details.action,
+    title: item.details.title,
+    description: item.details.description,
+    url: item.details.url,
+    imageUrl: item.details.imageUrl,
+    mediaType: item.details.mediaType,
+    boardId: item.details.boardId ?? null,
+    boardName: item.details.boardName ?? null,
+    pinterestProfile: item.details.pinterestProfile ?? null,
+    pinterestPinId: item.details.pinterestPinId ?? null,
+    pinId: item.pin?.id ?? null,
+    scheduledFor: item.pin?.scheduledFor ?? null,
+    // A pin pinned at once is posted when it is recorded; a scheduled one when its queue posts it.
+    postedAt: item.details.action === "pinned" ? (item.pin?.postedAt ?? now) : null,
+  }));
+  const chunks = jsonChunks(rows);
   const statements: D1PreparedStatement[] = period ? [grantStatement(env, period)] : [];
-  for (const item of prepared) {
-    // A free item's "spend" is a statement that returns nothing, keeping two statements per item.
-    statements.push(
-      item.spend.amount === 0 || !period ? env.DB.prepare("SELECT NULL AS id WHERE 0") : spendStatement(env, period, item.spend, item.reference, now),
-      historyStatement(env, userId, item.item, item.reference, item.historyId, now),
-    );
+  for (const chunk of chunks) {
+    // Without a paid item there is nothing to spend: a statement that returns nothing keeps two statements per chunk.
+    statements.push(period ? spendsStatement(env, period, chunk, now) : env.DB.prepare("SELECT NULL AS id WHERE 0"), historiesStatement(env, userId, chunk, now));
   }
   // Renders paid for by these spends are unlocked in the same transaction, only where the spend's row exists.
   const unlocks = prepared.flatMap((item, i) => (items[i].unlocksRender ? [{ key: items[i].unlocksRender as string, reference: item.reference }] : []));
@@ -336,21 +410,29 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
   const results = await env.DB.batch<{ id: string; media_key: string }>(statements);
   const unlocked = unlocks.length > 0 ? results[results.length - 1].results.map((row) => row.media_key) : [];
   const offset = period ? 1 : 0;
+  const chargedNow = new Set<string>();
+  const recordedNow = new Set<string>();
+  chunks.forEach((_, c) => {
+    for (const row of results[offset + c * 2].results) chargedNow.add(row.id);
+    for (const row of results[offset + c * 2 + 1].results) recordedNow.add(row.id);
+  });
   const outcomes = prepared.map((item, i) => ({
     item,
-    charged: results[offset + i * 2].results.length > 0,
-    insertedHistory: results[offset + i * 2 + 1].results[0]?.id ?? null,
+    charged: chargedNow.has(item.reference),
+    insertedHistory: recordedNow.has(item.reference) ? rows[i].historyId : null,
   }));
   // Items neither charged nor recorded now: charged before (a retry), or unpaid.
   const notCharged = outcomes.filter((o) => o.item.spend.amount > 0 && !o.charged).map((o) => o.item.reference);
   const chargedBefore = notCharged.length > 0 ? await existingReferences(env, "credit_ledger", userId, notCharged) : new Map<string, string>();
   if (notCharged.some((reference) => !chargedBefore.has(reference))) {
-    // Take back what this call wrote, then refuse the whole batch.
+    // Take back what this call wrote (two statements whatever the number of pins), then refuse the whole batch.
+    const charged = outcomes.filter((o) => o.charged).map((o) => o.item.reference);
+    const inserted = outcomes.flatMap((o) => (o.insertedHistory ? [o.insertedHistory] : []));
     const undo: D1PreparedStatement[] = [];
-    for (const outcome of outcomes) {
-      if (outcome.charged) undo.push(env.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference = ?2").bind(userId, outcome.item.reference));
-      if (outcome.insertedHistory) undo.push(env.DB.prepare("DELETE FROM pin_history WHERE id = ?1").bind(outcome.insertedHistory));
+    if (charged.length > 0) {
+      undo.push(env.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(charged)));
     }
+    if (inserted.length > 0) undo.push(env.DB.prepare("DELETE FROM pin_history WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(inserted)));
     if (unlocked.length > 0) undo.push(relockRendersStatement(env, userId, unlocked));
     if (undo.length > 0) await env.DB.batch(undo);
     throw new OutOfCredits();

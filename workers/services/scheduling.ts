@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import {
+  MAX_PINS_PER_SCHEDULE,
   RESET_TIMES_FAILED_MESSAGE,
   type NewScheduledPin,
   type PinScheduleFailure,
@@ -23,6 +24,8 @@ import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { approvalRequired } from "./approval-settings.ts";
 import { addPinHistories, MAX_PIN_HISTORY_BATCH, requireCredits } from "./credits.ts";
+
+if (MAX_PINS_PER_SCHEDULE > MAX_PIN_HISTORY_BATCH) throw new Error("A schedule request must fit in one addPinHistories call");
 import { videoPinsPaidAtCreation } from "./video-pins.ts";
 import { ServiceError } from "./errors.ts";
 import { claimKeys, finishKeys, releaseKeys, requestHash, type Claim } from "./idempotency.ts";
@@ -149,10 +152,14 @@ export async function schedulePins(
   // Group the pins to place by profile, keeping each pin's place in the request.
   const groups = new Map<string, { profile: PinterestProfile; inputs: NewPinInput[]; indexes: number[] }>();
   const idOf = new Map<number, string>();
+  // The ids are hashed all at once (not one await per pin).
+  const newIds = await Promise.all(
+    pins.map((pin, index) => (replayed.has(index) ? null : pinIdFor((profiles.get(pin.pinterestProfileUsername) as PinterestProfile).id, claims.get(index)?.id))),
+  );
   for (const [index, pin] of pins.entries()) {
     if (replayed.has(index)) continue;
     const profile = profiles.get(pin.pinterestProfileUsername) as PinterestProfile;
-    const id = await pinIdFor(profile.id, claims.get(index)?.id);
+    const id = newIds[index] as string;
     idOf.set(index, id);
     // A replay answers as first scheduled, whenever it comes; a pin to place must be due in the future.
     if (pin.type === "SpecificDate" && (pin.scheduledTime ?? 0) <= now) {
@@ -275,28 +282,26 @@ async function chargeScheduledPins(env: Env, user: User, charges: { username: st
   );
   const costOf = (pin: NewPinInput) => (paidAtCreation.has(pin.id) ? 0 : CREDIT_COSTS[pin.mediaType]);
   await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + costOf(pin), 0));
+  // One call (one D1 batch) for every pin of the request: MAX_PINS_PER_SCHEDULE is at most MAX_PIN_HISTORY_BATCH.
+  const results = await addPinHistories(
+    env,
+    user.id,
+    charges.map(({ username, pin, scheduledFor, render }) => ({
+      details: pinHistoryDetails({ ...pin, pinterestProfileUsername: username }, "scheduled", null),
+      spend: {
+        category: pin.mediaType,
+        amount: costOf(pin),
+        reason: paidAtCreation.has(pin.id) ? "Pin scheduled (paid when its video was made)" : "Pin scheduled",
+        reference: `scheduled:${pin.id}`,
+      },
+      pin: { id: pin.id, scheduledFor },
+      unlocksRender: render,
+    })),
+  );
   let charged = 0;
-  for (let start = 0; start < charges.length; start += MAX_PIN_HISTORY_BATCH) {
-    const batch = charges.slice(start, start + MAX_PIN_HISTORY_BATCH);
-    const results = await addPinHistories(
-      env,
-      user.id,
-      batch.map(({ username, pin, scheduledFor, render }) => ({
-        details: pinHistoryDetails({ ...pin, pinterestProfileUsername: username }, "scheduled", null),
-        spend: {
-          category: pin.mediaType,
-          amount: costOf(pin),
-          reason: paidAtCreation.has(pin.id) ? "Pin scheduled (paid when its video was made)" : "Pin scheduled",
-          reference: `scheduled:${pin.id}`,
-        },
-        pin: { id: pin.id, scheduledFor },
-        unlocksRender: render,
-      })),
-    );
-    results.forEach((result, i) => {
-      if (result.charged) charged += costOf(batch[i].pin);
-    });
-  }
+  results.forEach((result, i) => {
+    if (result.charged) charged += costOf(charges[i].pin);
+  });
   return charged;
 }
 
@@ -307,9 +312,13 @@ export async function listScheduledPins(
   user: User,
   username: string,
   query: { lastPinId?: string; sortBy: SortOrder; status: QueueView },
+  timings?: { profileMs: number; queueMs: number },
 ): Promise<ScheduledPinsPage> {
+  const started = performance.now();
   const profile = await ownProfile(env, user, username);
-  return unwrap(
+  const found = performance.now();
+  if (timings) timings.profileMs = found - started;
+  const page = unwrap(
     await schedulerFor(env, profile.id).list({
       view: query.status,
       sortBy: query.sortBy,
@@ -318,6 +327,8 @@ export async function listScheduledPins(
       profileError: profile.lastError,
     }),
   );
+  if (timings) timings.queueMs = performance.now() - found;
+  return page;
 }
 
 export async function listRepeatingPins(env: Env, user: User, username: string, lastPinId?: string): Promise<RepeatingPinsPage> {
