@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, ROOT, run, startStack } from "../scripts/stack.ts";
+import { connectBenchProfile } from "./bench-pinterest.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 50);
@@ -42,27 +43,6 @@ async function call<T>(path: string, token: string | null, body?: unknown): Prom
   });
   if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
-}
-
-/**
- * Connects a sandbox Pinterest account (auto-approved consent) the way a browser does, carrying the
- * cookie the state check sets to the callback, and answers its first board.
- */
-async function connect(token: string, username: string): Promise<{ id: string; name: string }> {
-  const started = await fetch(`${app}/api/pinterestAPI/recordPinterestStateCheck`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.9", authorization: `Bearer ${token}` },
-    body: JSON.stringify({ stateCheck: `bench-${crypto.randomUUID()}`, redirectUrl: "/scheduling" }),
-  });
-  if (!started.ok) throw new Error(`state check answered ${started.status}: ${await started.text()}`);
-  const { authorizeUrl } = (await started.json()) as { authorizeUrl: string };
-  const cookie = started.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
-  const consent = await fetch(`${authorizeUrl}&auto_approve=1&username=${username}`, { redirect: "manual" });
-  const back = new URL(consent.headers.get("location")!);
-  const done = await fetch(`${app}${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie } });
-  if (!done.headers.get("location")?.includes("pinterestConnected=")) throw new Error(`connecting ${username} failed: ${done.headers.get("location")}`);
-  const accounts = (await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/accounts`)).json()) as { username: string; boards: { id: string; name: string }[] }[];
-  return accounts.find((account) => account.username === username)!.boards[0];
 }
 
 let serial = 0;
@@ -152,7 +132,7 @@ try {
   );
 
   const queueProfile = `bench_queue_${Date.now().toString(36)}`;
-  const queueBoard = await connect(idToken, queueProfile);
+  const queueBoard = await connectBenchProfile(stack, idToken, queueProfile);
   // 100 pins a day in one 3-hour window that opens two hours from now (GMT): the queue does not start posting during the run.
   const windowStart = Math.floor(((Math.floor((Date.now() % 86_400_000) / 1000) + 7_200) % 86_400) / 60) * 60;
   await call("/api/scheduling/saveSchedulingSettings", idToken, {
@@ -210,7 +190,7 @@ try {
 
   // (c) 200 pins due at once on a second profile.
   const postProfile = `bench_post_${Date.now().toString(36)}`;
-  const postBoard = await connect(idToken, postProfile);
+  const postBoard = await connectBenchProfile(stack, idToken, postProfile);
   const dueAt = Date.now() + 2_000;
   await call("/api/scheduling/schedulePin", idToken, { pins: Array.from({ length: DUE_PINS }, () => pin(postProfile, postBoard, { type: "SpecificDate", scheduledTime: dueAt })) });
   const deadline = Date.now() + 120_000;

@@ -7,3 +7,9 @@ export function database(d1: D1Database) {
 }
 
 export type Database = ReturnType<typeof database>;
+
+/** A drizzle query as a plain D1 statement, for an `env.DB.batch` that holds raw statements too. */
+export function d1Statement(d1: D1Database, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const { sql, params } = query.toSQL();
+  return d1.prepare(sql).bind(...params);
+}

@@ -1,6 +1,6 @@
 import { and, desc, eq, lt, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { database } from "../db/client.ts";
+import { d1Statement, database } from "../db/client.ts";
 import { adminAuditLog } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 
@@ -71,8 +71,7 @@ export function auditStatementIfChanged(env: Pick<Env, "DB">, actor: AuditActor,
  * condition, so both see the same rows and the entry exists exactly when the change was made.
  */
 export function auditStatementWhen(env: Env, actor: AuditActor, entry: AuditEntryInput, condition: SQL): D1PreparedStatement {
-  const query = conditionalAudit(env, actor, entry, condition).toSQL();
-  return env.DB.prepare(query.sql).bind(...query.params);
+  return d1Statement(env.DB, conditionalAudit(env, actor, entry, condition));
 }
 
 /** Records one admin action on its own (when the change is not a D1 write, e.g. an R2 or Durable Object call). */

@@ -11,7 +11,7 @@ import {
   type AdminUserSearch,
   type AuditLogPage,
 } from "../../contracts/admin-users.ts";
-import { database } from "../db/client.ts";
+import { d1Statement, database } from "../db/client.ts";
 import { authSessions, creditLedger, pinHistory, pinterestProfiles, plans, shopProfiles, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { auditStatement, auditStatementWhen, listAdminAudit, type AuditActor } from "./admin-audit.ts";
@@ -105,12 +105,6 @@ export async function userDetail(env: Env, userId: string): Promise<AdminUserDet
   };
 }
 
-/** A drizzle query as a D1 statement, for an `env.DB.batch` holding raw statements too (auditStatementWhen). */
-function statement(env: Env, query: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
-  const { sql: text, params } = query.toSQL();
-  return env.DB.prepare(text).bind(...params);
-}
-
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
 
 /**
@@ -187,7 +181,7 @@ export async function changeRole(env: Env, actor: AuditActor, userId: string, ro
       },
       stillCondition,
     ),
-    statement(env, db.update(users).set({ role, updatedAt: Date.now() }).where(condition).returning({ id: users.id })),
+    d1Statement(env.DB, db.update(users).set({ role, updatedAt: Date.now() }).where(condition).returning({ id: users.id })),
   ]);
   const after = await userById(env, userId);
   if (updated.results.length === 0) {
@@ -229,9 +223,9 @@ export async function blockUser(env: Env, actor: AuditActor, userId: string): Pr
       },
       sql`EXISTS (SELECT 1 FROM ${users} WHERE ${condition})`,
     ),
-    statement(env, db.update(users).set({ blockedAt: now, updatedAt: now }).where(condition).returning({ id: users.id })),
-    statement(
-      env,
+    d1Statement(env.DB, db.update(users).set({ blockedAt: now, updatedAt: now }).where(condition).returning({ id: users.id })),
+    d1Statement(
+      env.DB,
       db
         .update(authSessions)
         .set({ revokedAt: now, revokeReason: "account blocked by an admin" })
@@ -263,7 +257,7 @@ export async function unblockUser(env: Env, actor: AuditActor, userId: string): 
       },
       sql`EXISTS (SELECT 1 FROM ${users} WHERE ${condition})`,
     ),
-    statement(env, db.update(users).set({ blockedAt: null, updatedAt: Date.now() }).where(condition).returning({ id: users.id })),
+    d1Statement(env.DB, db.update(users).set({ blockedAt: null, updatedAt: Date.now() }).where(condition).returning({ id: users.id })),
   ]);
   return { changed: updated.results.length > 0, user: row(await userById(env, userId)) };
 }

@@ -69,7 +69,7 @@ export function UsersSection() {
             {search.q ? `Accounts matching ${search.q}, page ${result.page}` : `Newest accounts, page ${result.page}`}
           </p>
           <div className="table-scroll">
-            <table className="admin-table admin-table--stack" aria-label="Accounts">
+            <table className="affiliate-table affiliate-table--stack" aria-label="Accounts">
               <thead>
                 <tr>
                   <th scope="col">Account</th>
