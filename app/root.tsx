@@ -12,7 +12,7 @@ import type { ReactNode } from "react";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteShell } from "./components/shell/site-shell.tsx";
 import { AuthProvider, type RootData } from "./lib/auth.tsx";
-import { InlineStyles } from "./lib/inline-styles.tsx";
+import { InlineStyles, SiteStylesLink } from "./lib/inline-styles.tsx";
 import { useNonce } from "./lib/nonce.tsx";
 import { currentUser, publicEnv } from "./lib/session.server.ts";
 
@@ -37,8 +37,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
-        {/* The site-wide styles (app, shell, referrals, home), inline: decision 056. Route styles follow as links. */}
+        {/* The site-wide styles (app, shell, referrals, home), inline: decision 056; the whole file once scripts run: decision 064. Route styles follow as links. */}
         <InlineStyles />
+        <SiteStylesLink />
         <Links />
       </head>
       <body>

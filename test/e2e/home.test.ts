@@ -66,28 +66,44 @@ describe("home page", () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
   });
-  it("paints with no stylesheet request (the site's styles are in the page), and keeps them through client-side navigation", async () => {
+  it("paints with no render-blocking stylesheet (its own styles are in the page), and styles what scripts show later", async () => {
     const html = await (await fetch(`${appUrl()}/`)).text();
-    expect(html).not.toMatch(/<link rel="stylesheet"/);
+    // The only stylesheet link is the whole site stylesheet, for print until the scripts run (decision 064).
+    expect(html.match(/<link rel="stylesheet"[^>]*>/g)).toEqual([expect.stringMatching(/href="\/assets\/site-[^"]+\.css" media="print"/)]);
     expect(html).toMatch(/<style data-site-styles="">:root\{/);
     // Before any script runs, the page is laid out by its own styles: the hero is a grid, the navbar sticks.
     const still = await browser.newPage({ javaScriptEnabled: false, viewport: { width: 412, height: 823 } });
-    const stylesheets: string[] = [];
+    const blocking: string[] = [];
     still.on("request", (request) => {
-      if (request.resourceType() === "stylesheet") stylesheets.push(request.url());
+      if (request.resourceType() === "stylesheet" && !/\/assets\/site-/.test(request.url())) blocking.push(request.url());
     });
     await still.goto("/");
     expect(await still.locator("section.hero").evaluate((hero) => getComputedStyle(hero).display)).toBe("grid");
     expect(await still.locator("header.navbar").evaluate((bar) => getComputedStyle(bar).position)).toBe("sticky");
-    expect(stylesheets).toEqual([]);
+    expect(await still.locator("link[data-site-styles-full]").getAttribute("media")).toBe("print");
+    expect(blocking).toEqual([]);
 
-    // Hydrated, to /pricing (its own stylesheet) and back home: the site's styles are still there, once.
+    // Hydrated, the whole stylesheet applies: the phone menu, which the page's own styles leave out, is styled.
     const page = await browser.newPage({ viewport: { width: 412, height: 823 } });
     await hydrated(page, "/pricing");
+    await page.waitForFunction(() => {
+      const link = document.querySelector<HTMLLinkElement>("link[data-site-styles-full]");
+      return link?.media === "all" && link.sheet !== null;
+    });
+    await page.getByRole("button", { name: "Menu", exact: true }).click();
+    const menu = page.getByRole("menu");
+    await menu.waitFor();
+    expect(await menu.evaluate((element) => getComputedStyle(element).backgroundColor)).toBe("rgb(255, 255, 255)");
+    expect(await menu.evaluate((element) => getComputedStyle(element).borderRadius)).toBe("12px");
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+
+    // To / by a link and back: the home page's hero, which /pricing's own styles did not carry, is styled; the styles are there once.
     await page.getByRole("link", { name: "Pinboard Studio" }).first().click();
     await page.waitForURL((url) => url.pathname === "/");
     await page.locator("section.hero").waitFor();
     expect(await page.locator("style[data-site-styles]").count()).toBe(1);
+    expect(await page.locator("link[data-site-styles-full]").count()).toBe(1);
     expect(await page.locator("section.hero").evaluate((hero) => getComputedStyle(hero).display)).toBe("grid");
   });
 });

@@ -73,6 +73,31 @@ describe("edge page cache", () => {
     expect(await again.text()).toContain(user.email);
   });
 
+  it("keeps a page with only the site styles its markup uses, and links the whole stylesheet for later", async () => {
+    const user = await signUpUser();
+    const path = freshCalculator();
+    const siteStyles = (html: string) => /<style data-site-styles="">([^<]*)<\/style>/.exec(html)?.[1] ?? "";
+    // Signed in, the page is not kept: it carries the whole stylesheet, the credits meter's rules included.
+    const whole = siteStyles(await (await app(path, { headers: { cookie: user.cookie } })).text());
+    expect(whole).toContain(".credits-panel");
+    for (const answer of [await app(path), await app(path)]) {
+      const html = await answer.text();
+      const own = siteStyles(html);
+      // The calculator's navbar and footer are styled from the first byte; another page's parts are not carried.
+      expect(own).toMatch(/\.navbar\{/);
+      expect(own).toMatch(/\.footer\{/);
+      expect(own).not.toContain(".credits-panel");
+      expect(own).not.toContain(".hero__pins");
+      // The cookie banner appears right after the scripts start, with no click: its rules are always there.
+      expect(own).toContain(".cookie-banner{");
+      expect(own.length).toBeLessThan(whole.length * 0.7);
+      // The whole stylesheet, for print until the scripts run (never blocking the first paint), after the inline styles.
+      const link = /<link rel="stylesheet" href="(\/assets\/site-[^"]+\.css)" media="print" data-site-styles-full=""\/>/.exec(html);
+      expect(link).not.toBeNull();
+      expect(html.indexOf(link![0])).toBeGreaterThan(html.indexOf("<style data-site-styles"));
+    }
+  });
+
   it("keeps a page that varies by country once per country, and serves each country its own prices", async () => {
     // The home page shows the plans with the visitor's pricing parity (x-page-vary: country).
     const india = await app("/?utm_source=cache-test-1", { headers: { "cf-ipcountry": "IN" } });

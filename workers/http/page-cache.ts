@@ -3,6 +3,7 @@ import type { AppBindings } from "../api/hono.ts";
 import { sessionCookieFrom } from "../auth/session-cookie.ts";
 import { edgeCountry } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
+import { withPageStylesOnly } from "./site-styles-subset.ts";
 
 /**
  * The edge page cache (docs/decisions/042-edge-page-cache-and-home-page.md): the public,
@@ -28,6 +29,8 @@ import type { Env } from "../env.ts";
  *   (purgePages, called by the content API).
  * - Each isolate also keeps what it served last for MEMORY_SECONDS, so a hit
  *   usually costs no Cache API round trip.
+ * - A kept page's inline site styles are cut to the rules its markup uses
+ *   (site-styles-subset.ts, docs/decisions/064-cached-pages-carry-their-own-styles.md).
  */
 
 /** Debug header: HIT (from the cache), MISS (rendered, stored when it could be), BYPASS (signed in or an uncached query). */
@@ -270,7 +273,9 @@ export async function cachedPage(c: Context<AppBindings>, render: () => Promise<
   const rendered = await render();
   const vary = variesBy(rendered);
   if (!storable(rendered) || vary === null) return withStatus(rendered, "MISS");
-  const body = await rendered.text();
+  // A kept page carries only the site styles its markup uses; the rest comes linked (decision 064).
+  const text = await rendered.text();
+  const body = (rendered.headers.get("content-type") ?? "").startsWith("text/html") ? withPageStylesOnly(text) : text;
   const stored = new Headers(rendered.headers);
   stored.set("cache-control", `public, max-age=${edgeSeconds}`);
   stored.delete("vary");
