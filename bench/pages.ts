@@ -94,10 +94,10 @@ if (!baseUrl) {
 
 try {
   const home = await (await fetch(new URL("/", baseUrl))).text();
-  // The static file: a stylesheet of /pricing (about 4 KB, like the CSS file the issue measured; the site-wide
-  // styles are inside every page since decision 056, so / links none).
+  // The static file: /pricing's own stylesheet (about 4 KB, like the CSS file the issue measured). Not the whole
+  // site stylesheet (18 KB, linked for print since decision 064): a bigger file would flatter the ratios.
   const pricing = await (await fetch(new URL("/pricing", baseUrl))).text();
-  const staticFile = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"/.exec(pricing)?.[1];
+  const staticFile = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)"\/>/.exec(pricing)?.[1];
   if (!staticFile) throw new Error("/pricing links no stylesheet under /assets/");
   const blog = await (await fetch(new URL("/blog", baseUrl))).text();
   const post = /href="(\/blog\/[a-z0-9-]+)"/.exec(blog)?.[1];
