@@ -17,7 +17,8 @@
 // The rows written in bulk are what the app itself writes (same columns, same reference formats): a
 // scheduled-and-posted pin's history row and its spend, a download's; media rows point at R2 keys that are not
 // uploaded (the lists read D1 only). Pins queued through the API are dated back over the year once charged (their
-// history row and spend), so the month being counted holds a twelfth of the year's spends, as it would.
+// history row and spend), so the month being counted holds a twelfth of the year's spends, as it would: the account
+// is dated a year and 29 days back, so its billing month (from the signup anniversary) is near its end.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -207,6 +208,9 @@ try {
     userId = credentials.userId;
 
     db = new DatabaseSync(d1File());
+    // A year-old account whose billing month (counted from the signup anniversary, as for any Free user) began 29 days
+    // ago: the month being counted holds nearly a month of its spends, the heavy user's month-end.
+    db.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").run(Date.now() - YEAR - 29 * DAY, userId);
     // A large page cache: the bulk rows go into b-trees keyed by random ids (the app's UUIDs), which SQLite's default 2 MB cache makes slow.
     db.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
     // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).

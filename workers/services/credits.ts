@@ -174,7 +174,7 @@ function monthTotalsStatement(env: Env, period: CreditPeriod): D1PreparedStateme
 /** The month's usable grants and spends, from its row. */
 function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   return env.DB.prepare(
-    `SELECT ${usableGrants("?4")} AS granted, -t.spends AS spent
+    `SELECT ${usableGrants("?4")} AS granted, 0 - t.spends AS spent
      FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
   ).bind(period.userId, period.start, period.end, period.creditsPerMonth);
 }
