@@ -23,6 +23,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { billingMonth } from "../workers/domain/plans.ts";
 import { freePort, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile, quietSchedulingSettings, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD, benchCall } from "./bench-session.ts";
@@ -110,13 +111,13 @@ function countItems(answer: unknown): number {
  * from the ledger (the first request of a month, or of the first month after migration 0038).
  */
 function monthBalanceFigures(db: DatabaseSync, userId: string) {
-  const month = db
-    .prepare(
-      `SELECT t.period_start AS start, t.period_end AS end, p.credits_per_month AS cap FROM credit_month_totals AS t, users AS u, plans AS p
-       WHERE t.user_id = ?1 AND u.id = ?1 AND p.id = u.plan_id AND t.period_start <= ?2 AND t.period_end > ?2 ORDER BY t.period_start DESC LIMIT 1`,
-    )
-    .get(userId, Date.now()) as { start: number; end: number; cap: number } | undefined;
-  if (!month) {
+  // The bench user is on Free with no plan records: its billing month is counted from its signup (creditAnchor).
+  const user = db.prepare("SELECT u.created_at AS createdAt, p.credits_per_month AS cap FROM users AS u JOIN plans AS p ON p.id = u.plan_id WHERE u.id = ?1").get(userId) as {
+    createdAt: number;
+    cap: number;
+  };
+  const month = { ...billingMonth(user.createdAt, Date.now()), cap: user.cap };
+  if (!db.prepare("SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").get(userId, month.start, month.end)) {
     console.log("\n4. The month's credit balance: the user has no credit_month_totals row for this month (was the worker's code before migration 0038?)");
     return;
   }
