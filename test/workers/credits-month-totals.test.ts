@@ -233,6 +233,17 @@ describe("credit month totals", () => {
     expect(await summaryOf(other)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
   });
 
+  it("goes with the account: deleting a user deletes their month totals with their ledger", async () => {
+    const user = await signUpUser();
+    await consumeCredits(testEnv, user.userId, { category: "image", amount: 1, reason: "Pin download", reference: "gone:download" });
+    await summaryOf(user);
+    const count = async () =>
+      (await testEnv.DB.prepare("SELECT count(*) AS n FROM credit_month_totals WHERE user_id = ?1").bind(user.userId).first<{ n: number }>())!.n;
+    expect(await count()).toBeGreaterThan(0);
+    await db.delete(users).where(eq(users.id, user.userId));
+    expect(await count()).toBe(0);
+  });
+
   it("never overdraws under concurrency: simultaneous single spends and batches charge at most the balance", async () => {
     const user = await signUpUser();
     const singles = Array.from({ length: 12 }, (_, i) =>
