@@ -17,11 +17,13 @@
 // The rows written in bulk are what the app itself writes (same columns, same reference formats): a
 // scheduled-and-posted pin's history row and its spend, a download's; media rows point at R2 keys that are not
 // uploaded (the lists read D1 only). Pins queued through the API are dated back over the year once charged (their
-// history row and spend), so the month being counted holds a twelfth of the year's spends, as it would.
+// history row and spend), so the month being counted holds a twelfth of the year's spends, as it would: the account
+// is dated a year and 29 days back, so its billing month (from the signup anniversary) is near its end.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { billingMonth } from "../workers/domain/plans.ts";
 import { freePort, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile, quietSchedulingSettings, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD, benchCall } from "./bench-session.ts";
@@ -101,6 +103,71 @@ function countItems(answer: unknown): number {
   return 0;
 }
 
+/**
+ * The month's credit balance as D1 computes it, timed on the filled database file itself (node:sqlite, the
+ * worker stopped from writing): summed over the billing month's ledger rows as credits.ts did before decision
+ * 063, against the month's credit_month_totals row it reads now. Both answer the same balance (printed); the
+ * sum's time grows with the month's rows, the row's does not. Also the one-time cost of writing a month's row
+ * from the ledger (the first request of a month, or of the first month after migration 0038).
+ */
+function monthBalanceFigures(db: DatabaseSync, userId: string) {
+  // The bench user is on Free with no plan records: its billing month is counted from its signup (creditAnchor).
+  const user = db.prepare("SELECT u.created_at AS createdAt, p.credits_per_month AS cap FROM users AS u JOIN plans AS p ON p.id = u.plan_id WHERE u.id = ?1").get(userId) as {
+    createdAt: number;
+    cap: number;
+  };
+  const month = { ...billingMonth(user.createdAt, Date.now()), cap: user.cap };
+  if (!db.prepare("SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").get(userId, month.start, month.end)) {
+    console.log("\n4. The month's credit balance: the user has no credit_month_totals row for this month (was the worker's code before migration 0038?)");
+    return;
+  }
+  const grant = `amount > 0 AND reference NOT LIKE 'reversal:%' AND reference NOT LIKE 'admin-grant:%'`;
+  const spend = `(amount < 0 OR reference LIKE 'reversal:%')`;
+  const summed = db.prepare(
+    `SELECT min(coalesce(sum(CASE WHEN ${grant} THEN amount END), 0),
+                max(?4, coalesce(sum(CASE WHEN ${grant} AND reference NOT LIKE 'grant:free:%' THEN amount END), 0)))
+            + coalesce(sum(CASE WHEN amount > 0 AND reference LIKE 'admin-grant:%' THEN amount END), 0)
+            + coalesce(sum(CASE WHEN ${spend} THEN amount END), 0) AS balance
+     FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3`,
+  );
+  const fromRow = db.prepare(
+    `SELECT min(t.grants, max(?4, t.paid_grants)) + t.admin_grants + t.spends AS balance
+     FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
+  );
+  const rowsInMonth = (db.prepare("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3").get(userId, month.start, month.end) as { n: number }).n;
+  const time = (statement: ReturnType<DatabaseSync["prepare"]>, runs: number) => {
+    const times: number[] = [];
+    let balance = 0;
+    for (let i = 0; i < runs; i++) {
+      const started = performance.now();
+      balance = (statement.get(userId, month.start, month.end, month.cap) as { balance: number }).balance;
+      times.push(performance.now() - started);
+    }
+    return { p50: percentile(times, 50), balance };
+  };
+  const before = time(summed, 21);
+  const after = time(fromRow, 201);
+  // Writing a month's row from the ledger (once per user and month), timed in a transaction that is rolled back.
+  const backfill = db.prepare(
+    `INSERT INTO credit_month_totals (user_id, period_start, period_end, grants, paid_grants, admin_grants, spends)
+     SELECT ?1, ?2, ?3 - 1, coalesce(sum(CASE WHEN ${grant} THEN amount END), 0),
+            coalesce(sum(CASE WHEN ${grant} AND reference NOT LIKE 'grant:free:%' THEN amount END), 0),
+            coalesce(sum(CASE WHEN amount > 0 AND reference LIKE 'admin-grant:%' THEN amount END), 0),
+            coalesce(sum(CASE WHEN ${spend} THEN amount END), 0)
+     FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 - 1`,
+  );
+  db.exec("BEGIN");
+  const started = performance.now();
+  backfill.run(userId, month.start, month.end);
+  const backfillMs = performance.now() - started;
+  db.exec("ROLLBACK");
+  console.log(`\n4. The month's credit balance in SQLite itself (the filled database file; load average ${load()}), ${rowsInMonth} ledger rows in the billing month:`);
+  console.log(`   summed over the month's ledger rows (before decision 063)  p50 ${before.p50.toFixed(3).padStart(8)} ms  balance ${before.balance}`);
+  console.log(`   read from the month's credit_month_totals row (now)        p50 ${after.p50.toFixed(3).padStart(8)} ms  balance ${after.balance}`);
+  console.log(`   ratio x${(before.p50 / after.p50).toFixed(0)} faster; the same balance: ${before.balance === after.balance ? "yes" : "NO, THEY DIFFER"}`);
+  console.log(`   writing a month's row from the ledger, once per user and month: ${backfillMs.toFixed(1)} ms`);
+}
+
 let serial = 0;
 function queuePin(username: string, board: BenchBoard) {
   serial += 1;
@@ -142,6 +209,9 @@ try {
     userId = credentials.userId;
 
     db = new DatabaseSync(d1File());
+    // A year-old account whose billing month (counted from the signup anniversary, as for any Free user) began 29 days
+    // ago: the month being counted holds nearly a month of its spends, the heavy user's month-end.
+    db.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").run(Date.now() - YEAR - 29 * DAY, userId);
     // A large page cache: the bulk rows go into b-trees keyed by random ids (the app's UUIDs), which SQLite's default 2 MB cache makes slow.
     db.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
     // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).
@@ -376,6 +446,7 @@ try {
     );
   }
   console.log(`\n   ${rows.length - over} of ${rows.length} within 20% of the empty account; load average ${load()}`);
+  monthBalanceFigures(db, userId);
   db.close();
 } finally {
   await stack.stop();

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Milliseconds since the epoch, set by SQLite when a row is written. */
 const createdAt = () =>
@@ -323,6 +323,37 @@ export const creditLedger = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("credit_ledger_user_reference").on(t.userId, t.reference), index("credit_ledger_user_created").on(t.userId, t.createdAt)],
+);
+
+/**
+ * Running totals of the credit ledger per user and billing month [periodStart, periodEnd)
+ * (migration 0038, docs/decisions/063-credit-month-totals.md): the sums a month's balance needs, so
+ * reading it costs one row, not a SUM over the month's ledger. Written by credits.ts (summed from the
+ * ledger once) when a month is first counted; kept equal to the ledger's sums by triggers on
+ * credit_ledger (insert, delete, and update of user, amount, reference or date).
+ */
+export const creditMonthTotals = sqliteTable(
+  "credit_month_totals",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    periodStart: integer("period_start").notNull(),
+    periodEnd: integer("period_end").notNull(),
+    /** Plan grants (neither reversals nor admin grants). */
+    grants: real("grants").notNull().default(0),
+    /** The plan grants of paid plans (those not under "grant:free:"). */
+    paidGrants: real("paid_grants").notNull().default(0),
+    /** Admin grants ("admin-grant:"). */
+    adminGrants: real("admin_grants").notNull().default(0),
+    /** Spends, as their negative sum, reversals (positive) included. */
+    spends: real("spends").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.periodStart, t.periodEnd] }),
+    // A billing month is at most 31 days; the triggers look months up within 32 days of a row's date.
+    check("credit_month_totals_length", sql`${t.periodEnd} > ${t.periodStart} AND ${t.periodEnd} - ${t.periodStart} <= 2764800000`),
+  ],
 );
 
 /** What happened to each pin: downloaded, scheduled or pinned, with its credit category. */

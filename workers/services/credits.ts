@@ -15,6 +15,12 @@ import { relockRendersStatement, unlockRendersStatement } from "./pin-renders.ts
  * use (and on renewal), idempotent by plan and month; a spend is idempotent by
  * its reference and is refused in the same SQL statement that would write it
  * when the balance cannot pay, so concurrent spends never go below zero.
+ *
+ * The balance is read from the month's row of `credit_month_totals`
+ * (docs/decisions/063-credit-month-totals.md), not summed from the ledger:
+ * the row is summed from the ledger once, in the batch that first counts the
+ * month (monthTotalsStatement), and triggers on credit_ledger keep it equal to
+ * those sums in the statement of every ledger write, whatever the path.
  */
 export interface CreditSpend {
   category: CreditCategory;
@@ -103,28 +109,28 @@ export async function creditPeriod(env: Env, userId: string, now = Date.now()): 
  */
 function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   const reason = `${period.planName} plan: ${period.creditsPerMonth} credits for the month from ${new Date(period.start).toISOString().slice(0, 10)}`;
-  const counted = period.planId === FREE_PLAN_ID ? "" : `AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%'`;
+  // All the month's grants for Free; for a paid plan, those of paid plans (paid_grants leaves out the Free grants).
+  const counted = period.planId === FREE_PLAN_ID ? "grants" : "paid_grants";
   return env.DB.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, ?3 - g.granted, 'grant', ?4, ?5, ?6
-     FROM (SELECT coalesce(sum(amount), 0) AS granted FROM credit_ledger
-           WHERE user_id = ?2 AND ${GRANT_ROW} AND created_at >= ?6 AND created_at < ?7 ${counted}) AS g
+     FROM (SELECT ${counted} AS granted FROM credit_month_totals WHERE user_id = ?2 AND period_start = ?6 AND period_end = ?7) AS g
      WHERE ?3 - g.granted > 0
      ON CONFLICT (user_id, reference) DO NOTHING`,
   ).bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);
 }
 
 /**
- * The month's usable grants, in SQL over the month's ledger rows: all its
- * grants, but a Free grant made while a paid plan was suspended never adds to
- * the paid month it falls in once the plan resumes (credits do not roll
- * over). Grants of paid plans always count in full, so a downgrade within a
- * month takes nothing back. `?cap` is the plan's monthly amount.
+ * The month's usable grants, in SQL over the month's row `t` of
+ * credit_month_totals: all its grants, but a Free grant made while a paid plan
+ * was suspended never adds to the paid month it falls in once the plan resumes
+ * (credits do not roll over). Grants of paid plans always count in full, so a
+ * downgrade within a month takes nothing back. `?cap` is the plan's monthly
+ * amount. Admin grants come on top.
  */
-const usableGrants = (cap: string) =>
-  `min(coalesce(sum(CASE WHEN ${GRANT_ROW} THEN amount END), 0),
-       max(${cap}, coalesce(sum(CASE WHEN ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0)))
-   + coalesce(sum(CASE WHEN ${ADMIN_GRANT_ROW} THEN amount END), 0)`;
+const usableGrants = (cap: string) => `min(t.grants, max(${cap}, t.paid_grants)) + t.admin_grants`;
+/** The month's balance from its row `t`: usable grants minus spends (spends is their negative sum, reversals included). */
+const balanceOf = (cap: string) => `${usableGrants(cap)} + t.spends`;
 
 /**
  * A reversal (reverseCredits) is a positive row whose reference is its
@@ -141,11 +147,35 @@ const ADMIN_GRANT_ROW = `amount > 0 AND reference LIKE '${ADMIN_GRANT_PREFIX}%'`
 const GRANT_ROW = `amount > 0 AND reference NOT LIKE '${REVERSAL_PREFIX}%' AND reference NOT LIKE '${ADMIN_GRANT_PREFIX}%'`;
 const SPEND_ROW = `(amount < 0 OR reference LIKE '${REVERSAL_PREFIX}%')`;
 
+/**
+ * The month's row of credit_month_totals, written if the month has none yet:
+ * the sums of its ledger rows (created_at in [start, end)), split as the
+ * balance needs them. Goes first in every batch that counts the month. The
+ * ledger is read only when the row is missing (the sums are scalar subqueries
+ * of a row that the WHERE lets through only then; one scan, materialised once),
+ * so from the month's second request on this costs one index look-up.
+ * The triggers of migration 0038 classify rows with the same expressions.
+ */
+function monthTotalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
+  return env.DB.prepare(
+    `WITH s AS MATERIALIZED (
+       SELECT coalesce(sum(CASE WHEN ${GRANT_ROW} THEN amount END), 0) AS grants,
+              coalesce(sum(CASE WHEN ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0) AS paid_grants,
+              coalesce(sum(CASE WHEN ${ADMIN_GRANT_ROW} THEN amount END), 0) AS admin_grants,
+              coalesce(sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS spends
+       FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3)
+     INSERT INTO credit_month_totals (user_id, period_start, period_end, grants, paid_grants, admin_grants, spends)
+     SELECT ?1, ?2, ?3, (SELECT grants FROM s), (SELECT paid_grants FROM s), (SELECT admin_grants FROM s), (SELECT spends FROM s)
+     WHERE NOT EXISTS (SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3)
+     ON CONFLICT DO NOTHING`,
+  ).bind(period.userId, period.start, period.end);
+}
+
+/** The month's usable grants and spends, from its row. */
 function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
   return env.DB.prepare(
-    `SELECT ${usableGrants("?4")} AS granted,
-            coalesce(-sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS spent
-     FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3`,
+    `SELECT ${usableGrants("?4")} AS granted, 0 - t.spends AS spent
+     FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
   ).bind(period.userId, period.start, period.end, period.creditsPerMonth);
 }
 
@@ -158,8 +188,8 @@ function spendStatement(env: Env, period: CreditPeriod, spend: CreditSpend, refe
   return env.DB.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, -?3, ?4, ?5, ?6, ?7
-     FROM (SELECT ${usableGrants("?10")} + coalesce(sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS balance FROM credit_ledger
-           WHERE user_id = ?2 AND created_at >= ?8 AND created_at < ?9) AS b
+     FROM (SELECT ${balanceOf("?10")} AS balance FROM credit_month_totals AS t
+           WHERE t.user_id = ?2 AND t.period_start = ?8 AND t.period_end = ?9) AS b
      WHERE b.balance >= ?3
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING id`,
@@ -173,8 +203,10 @@ function chargedBeforeStatement(env: Env, userId: string, reference: string): D1
 /** This billing month's credits (GET /api/user/credits); writes the month's grant on first use. */
 export async function creditsSummary(env: Env, userId: string, now = Date.now()): Promise<CreditsSummary> {
   const period = await creditPeriod(env, userId, now);
-  const [, totals] = await env.DB.batch<{ granted: number; spent: number }>([grantStatement(env, period), totalsStatement(env, period)]);
-  const { granted, spent } = totals.results[0] ?? { granted: 0, spent: 0 };
+  const [, , totals] = await env.DB.batch<{ granted: number; spent: number }>([monthTotalsStatement(env, period), grantStatement(env, period), totalsStatement(env, period)]);
+  const row = totals.results[0];
+  if (!row) throw new Error(`The credit month totals of user ${userId} were not written`);
+  const { granted, spent } = row;
   return {
     planId: period.planId,
     creditsPerMonth: period.creditsPerMonth,
@@ -188,7 +220,7 @@ export async function creditsSummary(env: Env, userId: string, now = Date.now())
 /** Grants the current month's credits now (after a plan change or renewal) rather than on first use. */
 export async function grantCurrentMonth(env: Env, userId: string, now = Date.now()): Promise<CreditPeriod> {
   const period = await creditPeriod(env, userId, now);
-  await grantStatement(env, period).run();
+  await env.DB.batch([monthTotalsStatement(env, period), grantStatement(env, period)]);
   return period;
 }
 
@@ -212,7 +244,8 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
   if (spend.amount === 0) return { charged: false };
   const period = await creditPeriod(env, userId, now);
   const reference = spend.reference ?? `spend:${crypto.randomUUID()}`;
-  const [, spent, before] = await env.DB.batch([
+  const [, , spent, before] = await env.DB.batch([
+    monthTotalsStatement(env, period),
     grantStatement(env, period),
     spendStatement(env, period, spend, reference, now),
     chargedBeforeStatement(env, userId, reference),
@@ -304,18 +337,22 @@ interface HistoryRow {
  * month's balance (read in the same statement, before its rows are written)
  * pays every spend of the chunk not charged before. A reference charged
  * before is left as it is (idempotent). Answers the references charged now.
+ * The balance and the need are materialised once, before the first row is
+ * written: the rows' triggers move the month's totals as they are inserted.
  */
 function spendsStatement(env: Env, period: CreditPeriod, rows: string, now: number): D1PreparedStatement {
   return env.DB.prepare(
-    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+    `WITH b AS MATERIALIZED (
+       SELECT ${balanceOf("?6")} AS balance FROM credit_month_totals AS t
+       WHERE t.user_id = ?1 AND t.period_start = ?4 AND t.period_end = ?5),
+     d AS MATERIALIZED (
+       SELECT coalesce(sum(json_extract(n.value, '$.amount')), 0) AS need FROM json_each(?3) AS n
+       WHERE json_extract(n.value, '$.amount') > 0
+         AND NOT EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = json_extract(n.value, '$.reference')))
+     INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT json_extract(j.value, '$.spendId'), ?1, -json_extract(j.value, '$.amount'), json_extract(j.value, '$.category'),
             json_extract(j.value, '$.reason'), json_extract(j.value, '$.reference'), ?2
-     FROM json_each(?3) AS j,
-          (SELECT ${usableGrants("?6")} + coalesce(sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS balance FROM credit_ledger
-           WHERE user_id = ?1 AND created_at >= ?4 AND created_at < ?5) AS b,
-          (SELECT coalesce(sum(json_extract(n.value, '$.amount')), 0) AS need FROM json_each(?3) AS n
-           WHERE json_extract(n.value, '$.amount') > 0
-             AND NOT EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = json_extract(n.value, '$.reference'))) AS d
+     FROM json_each(?3) AS j, b, d
      WHERE json_extract(j.value, '$.amount') > 0 AND b.balance >= d.need
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING reference AS id`,
@@ -399,7 +436,7 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
     postedAt: item.details.action === "pinned" ? (item.pin?.postedAt ?? now) : null,
   }));
   const chunks = jsonChunks(rows);
-  const statements: D1PreparedStatement[] = period ? [grantStatement(env, period)] : [];
+  const statements: D1PreparedStatement[] = period ? [monthTotalsStatement(env, period), grantStatement(env, period)] : [];
   for (const chunk of chunks) {
     // Without a paid item there is nothing to spend: a statement that returns nothing keeps two statements per chunk.
     statements.push(period ? spendsStatement(env, period, chunk, now) : env.DB.prepare("SELECT NULL AS id WHERE 0"), historiesStatement(env, userId, chunk, now));
@@ -409,7 +446,7 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
   if (unlocks.length > 0) statements.push(unlockRendersStatement(env, userId, unlocks, now));
   const results = await env.DB.batch<{ id: string; media_key: string }>(statements);
   const unlocked = unlocks.length > 0 ? results[results.length - 1].results.map((row) => row.media_key) : [];
-  const offset = period ? 1 : 0;
+  const offset = period ? 2 : 0;
   const chargedNow = new Set<string>();
   const recordedNow = new Set<string>();
   chunks.forEach((_, c) => {
