@@ -8,7 +8,7 @@ import { QueueAlarm } from "./scheduler/alarm.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";
 import { PostingEngine } from "./scheduler/posting.ts";
-import { pauseReason, QueueStore, repeatingIdOf, type PinState } from "./scheduler/queue-store.ts";
+import { pauseReason, QueueStore, repeatingIdOf, type NotedStatus, type PinState } from "./scheduler/queue-store.ts";
 import { RepeatingPins } from "./scheduler/repeating.ts";
 import {
   refusalOf,
@@ -118,6 +118,15 @@ export class ProfileScheduler extends DurableObject<Env> {
   async list(options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number; profileStatus?: ProfileStatus; profileError?: string | null }): Promise<ScheduledPinsPage | Refusal> {
     if (options.profileStatus && this.noteProfileStatus(options.profileStatus, options.profileError ?? null)) await this.queueAlarm.arm();
     return this.store.listPins(options);
+  }
+
+  /**
+   * A page of the queue and the profile status the queue was last told, changing nothing: the worker
+   * may ask this before it knows the caller owns the profile (decision 062), and uses the page only
+   * when the caller does and telling the status would change nothing (statusNoteChanges); else it asks `list`.
+   */
+  readPage(options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number }): { page: ScheduledPinsPage | Refusal; noted: NotedStatus } {
+    return { page: this.store.listPins(options), noted: this.store.notedStatus() };
   }
 
   findPin(id: string): ScheduledPin | null {
