@@ -65,7 +65,8 @@ const earlyPageReads = new WeakMap<Request, EarlyPageRead>();
  *
  * Its Server-Timing header says where the time went (bench/schedule.ts prints it): the token check
  * with the profile look-up (one D1 query), the part of the Durable Object call still waited for after
- * it, and writing the JSON. Times only: nothing about the caller's data.
+ * it, and writing the JSON, and whether the page came from the read started alongside the check. Times
+ * and that only: nothing about the caller's data.
  */
 schedulingApi.get(
   "/scheduling/getScheduledPins/:username",
@@ -83,7 +84,7 @@ schedulingApi.get(
   valid("query", ScheduledPinsQuery),
   async (c) => {
     const handlerStarted = performance.now();
-    const timings = { profileMs: 0, queueMs: 0 };
+    const timings: { profileMs: number; queueMs: number; earlyUsed?: boolean } = { profileMs: 0, queueMs: 0 };
     const found = { profile: c.var.namedProfile, early: earlyPageReads.get(c.req.raw) };
     const page = (await listScheduledPins(c.env, c.var.auth.user, c.req.valid("param").username, c.req.valid("query"), timings, found)) satisfies ScheduledPinsPage;
     const serialiseStarted = performance.now();
@@ -98,6 +99,8 @@ schedulingApi.get(
         metric("queue", timings.queueMs, "Queue page from the Durable Object (waited for after the check)"),
         metric("serialise", serialiseMs, "JSON"),
         metric("total", performance.now() - started, "Total"),
+        // Which way the page was read: its Durable Object read started alongside the check, or after it.
+        `read;desc="${timings.earlyUsed ? "alongside the check" : "after the check"}"`,
       ].join(", "),
     );
     c.header("content-type", "application/json");

@@ -365,7 +365,7 @@ export async function listScheduledPins(
   user: User,
   username: string,
   query: QueuePageQuery,
-  timings?: { profileMs: number; queueMs: number },
+  timings?: { profileMs: number; queueMs: number; earlyUsed?: boolean },
   found?: { profile: PinterestProfile | null; early?: EarlyPageRead | null },
 ): Promise<ScheduledPinsPage> {
   const started = performance.now();
@@ -374,8 +374,10 @@ export async function listScheduledPins(
   if (timings) timings.profileMs = looked - started;
   rememberProfileId(user.id, username, profile.id);
   const early = found?.early && found.early.profileId === profile.id ? await found.early.read : null;
+  const useEarly = early !== null && !statusNoteChanges(early.noted, profile.status, profile.lastError);
+  if (timings) timings.earlyUsed = useEarly;
   const page = unwrap(
-    early && !statusNoteChanges(early.noted, profile.status, profile.lastError)
+    useEarly
       ? early.page
       : await schedulerFor(env, profile.id).list({
           view: query.status,
