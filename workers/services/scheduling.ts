@@ -15,8 +15,8 @@ import {
   type ScheduleResponse,
 } from "../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../contracts/scheduling.ts";
-import type { NewPinInput, Refusal, Reserved } from "../../durable-objects/profile-scheduler.ts";
-import { statusNoteChanges, type NotedStatus } from "../../durable-objects/scheduler/queue-store.ts";
+import type { NewPinInput, PageText, Refusal, Reserved } from "../../durable-objects/profile-scheduler.ts";
+import { statusNoteChanges } from "../../durable-objects/scheduler/queue-store.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { pinterestProfiles } from "../db/schema.ts";
@@ -318,13 +318,13 @@ type QueuePageQuery = { lastPinId?: string; sortBy: SortOrder; status: QueueView
 /** A read of a queue page started before the caller's ownership of the profile was known (decision 062). */
 export interface EarlyPageRead {
   profileId: string;
-  read: Promise<{ page: ScheduledPinsPage | Refusal; noted: NotedStatus }>;
+  read: Promise<PageText | Refusal>;
 }
 
 /**
  * The profile id last seen for a (user, profile name) whose owner opened its queue, so that the next
  * page's Durable Object read can start while D1 checks the sign-in and the ownership. A guess only:
- * its page is used when D1 confirms that the caller owns exactly that profile (listScheduledPins).
+ * its page is used when D1 confirms that the caller owns exactly that profile (scheduledPinsPageText).
  * At most PROFILE_ID_GUESSES entries per isolate; the oldest go first.
  */
 const profileIdGuesses = new Map<string, string>();
@@ -342,53 +342,53 @@ function rememberProfileId(userId: string, username: string, profileId: string) 
 /**
  * Starts reading a queue page from the Durable Object of the profile this user last opened by this
  * name, before anything about the caller is known to hold: the read changes nothing, and its page is
- * thrown away unless listScheduledPins confirms the caller owns that profile. Null when no profile id
+ * thrown away unless scheduledPinsPageText confirms the caller owns that profile. Null when no profile id
  * is known for the name (the page then waits for D1).
  */
 export function startEarlyPageRead(env: Env, userId: string, username: string, query: QueuePageQuery): EarlyPageRead | null {
   const profileId = profileIdGuesses.get(guessKey(userId, username));
   if (!profileId) return null;
-  const read = schedulerFor(env, profileId).readPage({ view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId });
+  const read = schedulerFor(env, profileId).pageText({ view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId }) as Promise<PageText | Refusal>;
   // Nobody may await it (a refused caller's request ends first): its failure must not go unhandled.
   read.catch(() => undefined);
-  return { profileId, read: read as Promise<{ page: ScheduledPinsPage | Refusal; noted: NotedStatus }> };
+  return { profileId, read };
 }
 
 /**
- * A page of the caller's profile's queue. `found` is the profile as read with the sign-in
- * (requireUserAndProfile: null when the caller has none by that name), else it is looked up here.
- * An `early` read is used only when `found` is the profile it read, and the queue already knows the
- * profile's status; otherwise the Durable Object is asked again, telling it the status.
+ * A page of the caller's profile's queue, as the JSON text of a ScheduledPinsPage (written by the
+ * profile's Durable Object). `found` is the profile as read with the sign-in (requireUserAndProfile:
+ * null when the caller has none by that name), else it is looked up here. An `early` read is used only
+ * when `found` is the profile it read and the queue already holds the profile's status; otherwise the
+ * Durable Object is asked again, telling it the status.
  */
-export async function listScheduledPins(
+export async function scheduledPinsPageText(
   env: Env,
   user: User,
   username: string,
   query: QueuePageQuery,
   timings?: { profileMs: number; queueMs: number; earlyUsed?: boolean },
   found?: { profile: PinterestProfile | null; early?: EarlyPageRead | null },
-): Promise<ScheduledPinsPage> {
+): Promise<string> {
   const started = performance.now();
   const profile = found ? ownedProfile(found.profile, username) : await ownProfile(env, user, username);
   const looked = performance.now();
   if (timings) timings.profileMs = looked - started;
   rememberProfileId(user.id, username, profile.id);
-  const early = found?.early && found.early.profileId === profile.id ? await found.early.read : null;
-  const useEarly = early !== null && !statusNoteChanges(early.noted, profile.status, profile.lastError);
-  if (timings) timings.earlyUsed = useEarly;
-  const page = unwrap(
-    useEarly
-      ? early.page
-      : await schedulerFor(env, profile.id).list({
-          view: query.status,
-          sortBy: query.sortBy,
-          lastPinId: query.lastPinId,
-          profileStatus: profile.status,
-          profileError: profile.lastError,
-        }),
-  );
+  // A read that failed is asked again below, as if none had been started.
+  const earlyAnswer = found?.early && found.early.profileId === profile.id ? await found.early.read.catch(() => null) : null;
+  const early = earlyAnswer ? unwrap(earlyAnswer) : null;
+  const usable = early && !statusNoteChanges(early.noted, profile.status, profile.lastError) ? early : null;
+  if (timings) timings.earlyUsed = usable !== null;
+  const page =
+    usable ??
+    unwrap(
+        (await schedulerFor(env, profile.id).pageText(
+          { view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId },
+          { profileStatus: profile.status, profileError: profile.lastError },
+        )) as PageText | Refusal,
+      );
   if (timings) timings.queueMs = performance.now() - looked;
-  return page;
+  return page.json;
 }
 
 export async function listRepeatingPins(env: Env, user: User, username: string, lastPinId?: string): Promise<RepeatingPinsPage> {
