@@ -8,7 +8,7 @@ import { QueueAlarm } from "./scheduler/alarm.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";
 import { PostingEngine } from "./scheduler/posting.ts";
-import { pauseReason, QueueStore, repeatingIdOf, type PinState } from "./scheduler/queue-store.ts";
+import { pauseReason, QueueStore, repeatingIdOf, type NotedStatus, type PinState } from "./scheduler/queue-store.ts";
 import { RepeatingPins } from "./scheduler/repeating.ts";
 import {
   refusalOf,
@@ -23,6 +23,13 @@ import {
 } from "./scheduler/requests.ts";
 
 export { pinterestRequestOf } from "./scheduler/posting.ts";
+
+/** A queue page as the JSON text of a ScheduledPinsPage, and what the queue holds of the profile's status. */
+export interface PageText {
+  ok: true;
+  json: string;
+  noted: NotedStatus;
+}
 export { NOT_AWAITING_MESSAGE, type ReviewDecision, type ReviewOutcome, type ReviewedPin } from "./scheduler/approvals.ts";
 export type {
   DuplicateRefusal,
@@ -118,6 +125,23 @@ export class ProfileScheduler extends DurableObject<Env> {
   async list(options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number; profileStatus?: ProfileStatus; profileError?: string | null }): Promise<ScheduledPinsPage | Refusal> {
     if (options.profileStatus && this.noteProfileStatus(options.profileStatus, options.profileError ?? null)) await this.queueAlarm.arm();
     return this.store.listPins(options);
+  }
+
+  /**
+   * A page of the queue as its JSON text (written here, so the worker sends it on as it is, without
+   * reading and writing it again), with the profile status the queue holds. Without `status` it
+   * changes nothing: the worker may ask it before it knows the caller owns the profile, and uses the
+   * page only when the caller does and telling the status would change nothing (statusNoteChanges,
+   * decision 062). With `status`, the queue is told the profile's status first, as `list` does.
+   */
+  async pageText(
+    options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number },
+    status?: { profileStatus: ProfileStatus; profileError: string | null },
+  ): Promise<PageText | Refusal> {
+    if (status && this.noteProfileStatus(status.profileStatus, status.profileError)) await this.queueAlarm.arm();
+    const page = this.store.listPins(options);
+    if ("ok" in page) return page;
+    return { ok: true, json: JSON.stringify(page satisfies ScheduledPinsPage), noted: this.store.notedStatus() };
   }
 
   findPin(id: string): ScheduledPin | null {

@@ -353,7 +353,7 @@ export class QueueStore {
 
   /** Pauses every waiting pin with the reason. Answers whether any pin changed. */
   pauseAll(reason: string): boolean {
-    const waiting = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status = 'scheduled'`).one().n;
+    const waiting = this.countIn(["scheduled"]);
     if (waiting > 0) this.sql.exec(`UPDATE pins SET status = 'paused', last_error = ?, updated_at = ? WHERE status = 'scheduled'`, reason, Date.now());
     this.setMeta("paused_reason", reason);
     return waiting > 0;
@@ -362,9 +362,14 @@ export class QueueStore {
   /** Puts paused pins back in the queue (the profile works again). Answers whether any pin changed. */
   resume(): boolean {
     if (this.meta("paused_reason") !== null) this.sql.exec(`DELETE FROM meta WHERE key = 'paused_reason'`);
-    const paused = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status = 'paused'`).one().n;
+    const paused = this.countIn(["paused"]);
     if (paused > 0) this.sql.exec(`UPDATE pins SET status = 'scheduled', last_error = NULL, updated_at = ? WHERE status = 'paused'`, Date.now());
     return paused > 0;
+  }
+
+  /** The profile status this queue was last told, as far as a page shows it (statusNoteChanges reads it). */
+  notedStatus(): NotedStatus {
+    return { pausedReason: this.meta("paused_reason"), scheduled: this.countIn(["scheduled"]), paused: this.countIn(["paused"]) };
   }
 
   holdUntil(): number {
@@ -394,6 +399,22 @@ export function repeatingIdOf(pinId: string) {
 }
 
 /** Why a profile's pins are paused, as the user reads it on each pin. */
+/** What a queue holds of the profile's status: the pause reason it was told, and how many pins wait or are paused. */
+export interface NotedStatus {
+  pausedReason: string | null;
+  scheduled: number;
+  paused: number;
+}
+
+/**
+ * Whether telling a queue in `noted` the profile's status (pauseAll or resume) would change it. When it
+ * would not, a page read without telling it is the page a read that told it answers.
+ */
+export function statusNoteChanges(noted: NotedStatus, status: ProfileStatus, detail: string | null): boolean {
+  if (status === "ok") return noted.pausedReason !== null || noted.paused > 0;
+  return noted.pausedReason !== pauseReason(status, detail) || noted.scheduled > 0;
+}
+
 export function pauseReason(status: ProfileStatus, detail: string | null): string {
   if (status === "blocked") return `${BLOCKED_MESSAGE}: posting is paused until Pinterest lets the account post again.`;
   return `${REAUTHENTICATE_MESSAGE}: reconnect this Pinterest profile to resume posting.${detail ? ` (${detail})` : ""}`;

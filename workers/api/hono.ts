@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { Env } from "../env.ts";
 import type { Authenticated } from "../services/accounts.ts";
+import type { PinterestProfile } from "../services/pinterest-connection.ts";
 
 /** Everything a route handler can read from the context. */
 export interface AppBindings {
@@ -10,6 +11,8 @@ export interface AppBindings {
     auth: Authenticated;
     /** This request's Content-Security-Policy nonce (workers/http/security-headers.ts). */
     cspNonce: string;
+    /** Set by requireUserAndProfile: the caller's Pinterest profile named in the path, null when they have none by that name. */
+    namedProfile: PinterestProfile | null;
   };
 }
 

@@ -3,13 +3,14 @@ import type { AuthTokens, SignupBody } from "../../contracts/auth.ts";
 import { hashPassword, needsRehash, verifyPassword } from "../auth/password-hash.ts";
 import { seal, unseal } from "../auth/sealed.ts";
 import { DEVICE_TTL_SECONDS, SESSION_TTL_MS } from "../auth/session-cookie.ts";
-import { randomToken, sha256Hex, signIdToken, signToken, verifyIdToken, verifyToken, type TokenSettings } from "../auth/tokens.ts";
+import { randomToken, sha256Hex, signIdToken, signToken, verifyIdToken, verifyToken, type IdTokenClaims, type TokenSettings } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
-import { authSessions, passwordResets, refreshTokens, users } from "../db/schema.ts";
+import { authSessions, passwordResets, pinterestProfiles, refreshTokens, users } from "../db/schema.ts";
 import { handleBase, handleCandidates, newReferralCode } from "../domain/handles.ts";
 import { RESERVED_HANDLES } from "../../contracts/user.ts";
 import { passwordProblem } from "../domain/password-policy.ts";
 import type { Env } from "../env.ts";
+import type { PinterestProfile } from "./pinterest-connection.ts";
 import { sendEmail } from "../integrations/email.ts";
 import { verifyGoogleIdToken } from "../integrations/google-identity.ts";
 import { passwordResetEmail, verificationEmail } from "./emails.ts";
@@ -178,23 +179,72 @@ export interface Authenticated {
 export async function authenticateBearer(env: Env, idToken: string): Promise<Authenticated | null> {
   const claims = await verifyIdToken(tokenSettings(env), idToken);
   if (!claims) return null;
-  return openSession(env, eq(authSessions.id, claims.sid), claims.sub, "bearer");
+  return (await openSession(env, eq(authSessions.id, claims.sid), claims.sub, "bearer", null))?.auth ?? null;
 }
 
 /** The user behind a session cookie. */
 export async function authenticateCookie(env: Env, cookie: string): Promise<Authenticated | null> {
-  return openSession(env, eq(authSessions.cookieHash, await sha256Hex(cookie)), null, "cookie");
+  return (await openSession(env, eq(authSessions.cookieHash, await sha256Hex(cookie)), null, "cookie", null))?.auth ?? null;
 }
 
-async function openSession(env: Env, which: ReturnType<typeof eq>, userId: string | null, via: Authenticated["via"]) {
-  const row = await database(env.DB)
-    .select({ session: authSessions, user: users })
-    .from(authSessions)
-    .innerJoin(users, eq(users.id, authSessions.userId))
-    .where(and(which, isNull(authSessions.revokedAt), gt(authSessions.expiresAt, Date.now()), isNull(users.blockedAt)))
-    .get();
+/** What a request signs in with: the bearer token of its Authorization header, or its session cookie. */
+export type Credential = { via: "bearer"; token: string } | { via: "cookie"; cookie: string };
+
+/** A signed-in caller and their own Pinterest profile of one name (null when they have none by that name). */
+export interface AuthenticatedWithProfile {
+  auth: Authenticated;
+  profile: PinterestProfile | null;
+}
+
+/**
+ * The caller behind `credential` (the same checks as authenticateBearer and authenticateCookie: the
+ * token's signature, the session still open, the user not blocked) and their profile named `username`,
+ * read in ONE D1 query: the profile is joined on the session's own user, so it is the caller's or none.
+ * `verified` is the bearer token's claims when the caller has checked them already.
+ */
+export async function authenticateWithProfile(
+  env: Env,
+  credential: Credential,
+  username: string,
+  verified?: IdTokenClaims | null,
+): Promise<AuthenticatedWithProfile | null> {
+  if (credential.via === "bearer") {
+    const claims = verified === undefined ? await verifyIdToken(tokenSettings(env), credential.token) : verified;
+    if (!claims) return null;
+    return openSession(env, eq(authSessions.id, claims.sid), claims.sub, "bearer", username);
+  }
+  return openSession(env, eq(authSessions.cookieHash, await sha256Hex(credential.cookie)), null, "cookie", username);
+}
+
+/**
+ * The open session matching `which` (not revoked, not expired, its user not blocked), and with
+ * `username` the session user's profile of that name, in one query. Every request is checked
+ * against D1: a sign-out, a revoked session or a block takes effect on the very next request.
+ */
+async function openSession(
+  env: Env,
+  which: ReturnType<typeof eq>,
+  userId: string | null,
+  via: Authenticated["via"],
+  username: string | null,
+): Promise<AuthenticatedWithProfile | null> {
+  const open = and(which, isNull(authSessions.revokedAt), gt(authSessions.expiresAt, Date.now()), isNull(users.blockedAt));
+  const db = database(env.DB);
+  let row: { session: typeof authSessions.$inferSelect; user: User; profile: PinterestProfile | null } | undefined;
+  if (username === null) {
+    const found = await db.select({ session: authSessions, user: users }).from(authSessions).innerJoin(users, eq(users.id, authSessions.userId)).where(open).get();
+    row = found && { ...found, profile: null };
+  } else {
+    row = await db
+      .select({ session: authSessions, user: users, profile: pinterestProfiles })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .leftJoin(pinterestProfiles, and(eq(pinterestProfiles.userId, users.id), eq(pinterestProfiles.username, username)))
+      .where(open)
+      .get();
+  }
   if (!row || (userId !== null && row.user.id !== userId)) return null;
-  return { user: row.user, sessionId: row.session.id, via };
+  return { auth: { user: row.user, sessionId: row.session.id, via }, profile: row.profile };
 }
 
 // ---------------------------------------------------------------- sign-up and login

@@ -15,7 +15,8 @@ import {
   type ScheduleResponse,
 } from "../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../contracts/scheduling.ts";
-import type { NewPinInput, Refusal, Reserved } from "../../durable-objects/profile-scheduler.ts";
+import type { NewPinInput, PageText, Refusal, Reserved } from "../../durable-objects/profile-scheduler.ts";
+import { statusNoteChanges } from "../../durable-objects/scheduler/queue-store.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { pinterestProfiles } from "../db/schema.ts";
@@ -56,6 +57,11 @@ export async function ownProfile(env: Env, user: User, username: string, field =
   const profile = await database(env.DB).query.pinterestProfiles.findFirst({
     where: and(eq(pinterestProfiles.userId, user.id), eq(pinterestProfiles.username, username)),
   });
+  return ownedProfile(profile ?? null, username, field);
+}
+
+/** The caller's profile as looked up (scoped to the caller), or the 404 for a name they have no profile by. */
+function ownedProfile(profile: PinterestProfile | null, username: string, field = "username"): PinterestProfile {
   if (!profile) throw new ServiceError(404, `No Pinterest profile named ${username} is connected.`, field);
   return profile;
 }
@@ -307,28 +313,82 @@ async function chargeScheduledPins(env: Env, user: User, charges: { username: st
 
 // ------------------------------------------------------------------ reading the queue
 
-export async function listScheduledPins(
+type QueuePageQuery = { lastPinId?: string; sortBy: SortOrder; status: QueueView };
+
+/** A read of a queue page started before the caller's ownership of the profile was known (decision 062). */
+export interface EarlyPageRead {
+  profileId: string;
+  read: Promise<PageText | Refusal>;
+}
+
+/**
+ * The profile id last seen for a (user, profile name) whose owner opened its queue, so that the next
+ * page's Durable Object read can start while D1 checks the sign-in and the ownership. A guess only:
+ * its page is used when D1 confirms that the caller owns exactly that profile (scheduledPinsPageText).
+ * At most PROFILE_ID_GUESSES entries per isolate; the oldest go first.
+ */
+const profileIdGuesses = new Map<string, string>();
+const PROFILE_ID_GUESSES = 1_000;
+const guessKey = (userId: string, username: string) => `${userId}\n${username}`;
+
+function rememberProfileId(userId: string, username: string, profileId: string) {
+  const key = guessKey(userId, username);
+  if (profileIdGuesses.get(key) === profileId) return;
+  profileIdGuesses.delete(key);
+  profileIdGuesses.set(key, profileId);
+  if (profileIdGuesses.size > PROFILE_ID_GUESSES) profileIdGuesses.delete(profileIdGuesses.keys().next().value!);
+}
+
+/**
+ * Starts reading a queue page from the Durable Object of the profile this user last opened by this
+ * name, before anything about the caller is known to hold: the read changes nothing, and its page is
+ * thrown away unless scheduledPinsPageText confirms the caller owns that profile. Null when no profile id
+ * is known for the name (the page then waits for D1).
+ */
+export function startEarlyPageRead(env: Env, userId: string, username: string, query: QueuePageQuery): EarlyPageRead | null {
+  const profileId = profileIdGuesses.get(guessKey(userId, username));
+  if (!profileId) return null;
+  const read = schedulerFor(env, profileId).pageText({ view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId }) as Promise<PageText | Refusal>;
+  // Nobody may await it (a refused caller's request ends first): its failure must not go unhandled.
+  read.catch(() => undefined);
+  return { profileId, read };
+}
+
+/**
+ * A page of the caller's profile's queue, as the JSON text of a ScheduledPinsPage (written by the
+ * profile's Durable Object). `found` is the profile as read with the sign-in (requireUserAndProfile:
+ * null when the caller has none by that name), else it is looked up here. An `early` read is used only
+ * when `found` is the profile it read and the queue already holds the profile's status; otherwise the
+ * Durable Object is asked again, telling it the status.
+ */
+export async function scheduledPinsPageText(
   env: Env,
   user: User,
   username: string,
-  query: { lastPinId?: string; sortBy: SortOrder; status: QueueView },
-  timings?: { profileMs: number; queueMs: number },
-): Promise<ScheduledPinsPage> {
+  query: QueuePageQuery,
+  timings?: { profileMs: number; queueMs: number; earlyUsed?: boolean },
+  found?: { profile: PinterestProfile | null; early?: EarlyPageRead | null },
+): Promise<string> {
   const started = performance.now();
-  const profile = await ownProfile(env, user, username);
-  const found = performance.now();
-  if (timings) timings.profileMs = found - started;
-  const page = unwrap(
-    await schedulerFor(env, profile.id).list({
-      view: query.status,
-      sortBy: query.sortBy,
-      lastPinId: query.lastPinId,
-      profileStatus: profile.status,
-      profileError: profile.lastError,
-    }),
-  );
-  if (timings) timings.queueMs = performance.now() - found;
-  return page;
+  const profile = found ? ownedProfile(found.profile, username) : await ownProfile(env, user, username);
+  const looked = performance.now();
+  if (timings) timings.profileMs = looked - started;
+  rememberProfileId(user.id, username, profile.id);
+  // A read that failed is asked again below, as if none had been started.
+  const earlyAnswer = found?.early && found.early.profileId === profile.id ? await found.early.read.catch(() => null) : null;
+  const early = earlyAnswer ? unwrap(earlyAnswer) : null;
+  const usable = early && !statusNoteChanges(early.noted, profile.status, profile.lastError) ? early : null;
+  if (timings) timings.earlyUsed = usable !== null;
+  const page =
+    usable ??
+    unwrap(
+        (await schedulerFor(env, profile.id).pageText(
+          { view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId },
+          { profileStatus: profile.status, profileError: profile.lastError },
+        )) as PageText | Refusal,
+      );
+  if (timings) timings.queueMs = performance.now() - looked;
+  return page.json;
 }
 
 export async function listRepeatingPins(env: Env, user: User, username: string, lastPinId?: string): Promise<RepeatingPinsPage> {
