@@ -16,6 +16,8 @@
  * 4. Filled outlines (text and shapes, vector.ts): shape_coverage gives each
  *    pixel of a box the exact area a set of lines encloses (nonzero), by
  *    signed-area accumulation as font-rs does.
+ * 5. Baseline JPEG decoding (jpeg_decode, at the end of this file), so that an
+ *    isolate's first picture does not wait for photon's first call.
  */
 
 #include <wasm_simd128.h>
@@ -760,7 +762,7 @@ __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 heigh
  *    fixed-point colour conversion are those of stb_image and libjpeg, which
  *    photon's decoder (the jpeg-decoder crate) follows too. Anything else
  *    (progressive, arithmetic, 12-bit, CMYK, an Adobe RGB transform, a damaged
- *    file) answers 0 and the caller uses photon as before.
+ *    or cut-short file) answers 0 and the caller uses photon as before.
  *    jpeg_decode(bytes, length) -> RGBA pixels in scratch memory, or 0;
  *    jpeg_decoded_width() / jpeg_decoded_height().
  */
@@ -794,7 +796,7 @@ static u32 dwidth, dheight, restart_interval;
 static int hmax, vmax, adobe_transform;
 static const u8 *dsrc, *dend;
 static u32 code_buffer;
-static int code_bits, dmarker, dnomore;
+static int code_bits, dmarker, dnomore, doverrun;
 
 static int build_dhuffman(DHuffman *h, const u8 *counts) {
   int k = 0;
@@ -832,6 +834,7 @@ static int build_dhuffman(DHuffman *h, const u8 *counts) {
 static void fill_bits(void) {
   do {
     u32 b = 0;
+    if (!dnomore && dsrc >= dend) doverrun = 1; /* the file ends inside the scan: cut short */
     if (!dnomore && dsrc < dend) {
       b = *dsrc++;
       if (b == 0xff) {
@@ -1209,7 +1212,8 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
       }
       dsrc = seg_end;
       dend = end;
-      if (!decode_scan(scan, ns)) return 0;
+      doverrun = 0;
+      if (!decode_scan(scan, ns) || doverrun) return 0;
       scans++;
       /* Carry on from the marker that ended the entropy-coded data. */
       p = dsrc;
