@@ -201,13 +201,13 @@ function printCold() {
   }
   const med = (pick: (c: ColdReport) => number) => percentile(whole.map(pick), 50);
   const loads = (key: string) => med((c) => c.loads?.[key] ?? 0);
-  console.log(`\ncold first render (${whole[0].template}, a fresh workerd each, median of ${whole.length}): ${med((c) => c.timings.totalMs).toFixed(0)} ms ` +
+  console.log(`\ncold first render (${whole[0].template}, a fresh workerd each, median of ${whole.length}): ${med((c) => c.timings.totalMs).toFixed(0)} ms, fastest ${Math.min(...whole.map((c) => c.timings.totalMs)).toFixed(0)} ms ` +
     `(runs ${whole.map((c) => c.timings.totalMs.toFixed(0)).join(", ")}; the same pin again in that isolate ${med((c) => c.secondMs ?? 0).toFixed(0)} ms)`);
   console.log(`  stages: fonts ${med((c) => c.timings.fontsMs ?? 0).toFixed(0)}, layout ${med((c) => c.timings.layoutMs).toFixed(0)}, pictures ${med((c) => c.timings.picturesMs).toFixed(0)}, ` +
     `raster ${med((c) => c.timings.rasterMs).toFixed(0)}, encode ${med((c) => c.timings.encodeMs).toFixed(0)} ms`);
   console.log(`  loading work inside it: fonts ${loads("fontsLoaded")} (fetch and unwrap ${loads("fontFetchMs").toFixed(0)} ms, parse ${loads("fontParseMs").toFixed(0)} ms), ` +
     `pictures ${loads("picturesDecoded")} (fetch ${loads("pictureFetchMs").toFixed(0)} ms, decode ${loads("pictureDecodeMs").toFixed(0)} ms), pixel module instance ${loads("wasmMs").toFixed(1)} ms, ` +
-    `its warm-up ${loads("warmUpMs").toFixed(1)} ms (while the fonts and pictures are fetched)`);
+    `warm-up of the pixel module and satori ${loads("warmUpMs").toFixed(1)} ms (while the fonts and pictures are fetched)`);
   if (staged?.steps) {
     const st = staged.steps;
     const sum = Object.values(st).reduce((a, b) => a + b, 0);

@@ -8,7 +8,7 @@
 export interface LoadStats {
   /** Instantiating the pixel module and its first call (V8 compiles WebAssembly functions on first use). */
   wasmMs: number;
-  /** Warming the pixel module's functions up while the first fonts and pictures are fetched (warmPixelModule). */
+  /** Warming up the pixel module's functions and satori's first layout while the first fonts and pictures are fetched. */
   warmUpMs: number;
   fontFetchMs: number;
   fontParseMs: number;
