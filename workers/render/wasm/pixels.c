@@ -1170,6 +1170,8 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
       dwidth = read16(seg + 3);
       dcomp_count = seg[5];
       if (dwidth == 0 || dheight == 0 || (dcomp_count != 1 && dcomp_count != 3) || len < 8 + 3u * dcomp_count) return 0;
+      /* The caller refuses bigger pictures before decoding (MAX_PICTURE_PIXELS); this keeps the module safe by itself. */
+      if ((u64)dwidth * dheight > 16000000ull) return 0;
       hmax = vmax = 1;
       for (int i = 0; i < dcomp_count; i++) {
         DComponent *c = &dcomp[i];
