@@ -15,7 +15,7 @@ import { STANDARD_TEMPLATES } from "../workers/db/seed/standard-templates.ts";
 import { FontLoader } from "../workers/render/fonts.ts";
 import { fontsNeeded, planPin } from "../workers/render/layout.ts";
 import { loadStats } from "../workers/render/load-stats.ts";
-import { encodeJpeg } from "../workers/render/pixel-module.ts";
+import { encodeJpeg, warmPixelModule } from "../workers/render/pixel-module.ts";
 import { decodedPicture, httpPictureSource } from "../workers/render/pictures.ts";
 import { renderPin } from "../workers/render/render-pin.ts";
 import { benchFonts, benchPost } from "./render-post.ts";
@@ -33,6 +33,7 @@ it("renders a pin in a fresh isolate", async () => {
     const steps: Record<string, number> = {};
     let mark = performance.now();
     const tiny = encodeJpeg(new Uint8Array(16 * 16 * 4).fill(200), 16, 16);
+    warmPixelModule();
     steps.wasmPixels = performance.now() - mark;
     mark = performance.now();
     PhotonImage.new_from_byteslice(tiny).free();

@@ -8,6 +8,8 @@
 export interface LoadStats {
   /** Instantiating the pixel module and its first call (V8 compiles WebAssembly functions on first use). */
   wasmMs: number;
+  /** Warming up the pixel module's functions and satori's first layout while the first fonts and pictures are fetched. */
+  warmUpMs: number;
   fontFetchMs: number;
   fontParseMs: number;
   fontsLoaded: number;
@@ -16,7 +18,7 @@ export interface LoadStats {
   picturesDecoded: number;
 }
 
-const totals: LoadStats = { wasmMs: 0, fontFetchMs: 0, fontParseMs: 0, fontsLoaded: 0, pictureFetchMs: 0, pictureDecodeMs: 0, picturesDecoded: 0 };
+const totals: LoadStats = { wasmMs: 0, warmUpMs: 0, fontFetchMs: 0, fontParseMs: 0, fontsLoaded: 0, pictureFetchMs: 0, pictureDecodeMs: 0, picturesDecoded: 0 };
 
 export function noteLoad(key: keyof LoadStats, amount: number) {
   totals[key] += amount;

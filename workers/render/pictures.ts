@@ -1,11 +1,11 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { noteLoad } from "./load-stats.ts";
-import { resizeRegion } from "./pixel-module.ts";
+import { decodeJpeg, resizeRegion } from "./pixel-module.ts";
 import type { Bitmap } from "./pixels.ts";
 
 /**
  * Pictures for the renderer: fetched within limits, checked before decoding,
- * decoded once with photon, shrunk to a working size and kept in a small
+ * decoded once (baseline JPEGs by the pixel module, anything else by photon), shrunk to a working size and kept in a small
  * cache (a user's batch of pins reuses the same few photos with different
  * templates). A picture that cannot be had leaves its layer empty.
  */
@@ -163,6 +163,11 @@ async function decode(source: PictureSource, url: string): Promise<Bitmap | null
 function decodeBytes(source: PictureSource, bytes: Uint8Array): Bitmap | null {
   const header = pictureHeader(bytes);
   if (!header || header.width < 1 || header.height < 1 || header.width * header.height > MAX_PICTURE_PIXELS) return null;
+  if (header.type === "jpeg") {
+    // Baseline JPEGs (most photos) by the pixel module; the rest by photon below.
+    const decoded = decodeJpeg(bytes, source.bypassResize ? Infinity : WORKING_SIZE);
+    if (decoded) return decoded;
+  }
   let image: PhotonImage;
   try {
     image = PhotonImage.new_from_byteslice(bytes);

@@ -4,8 +4,8 @@ import { createBitmap, type Bitmap } from "./pixels.ts";
 
 /**
  * The renderer's WebAssembly pixel module (wasm/pixels.c): JPEG encoding
- * (4:2:0, about three times faster than photon's), picture resampling and the
- * blur of text shadows. One
+ * (4:2:0, about three times faster than photon's), baseline JPEG decoding,
+ * picture resampling and the blur of text shadows. One
  * instance per isolate; its memory is reused between calls.
  */
 
@@ -19,6 +19,9 @@ interface PixelExports {
   rgba_resize(src: number, sw: number, sh: number, rx: number, ry: number, rw: number, rh: number, dst: number, dw: number, dh: number, opaque: number): void;
   alpha_box_blur(alpha: number, width: number, height: number, radius: number): void;
   shape_coverage(lines: number, count: number, ox: number, oy: number, width: number, height: number, out: number): void;
+  jpeg_decode(bytes: number, length: number): number;
+  jpeg_decoded_width(): number;
+  jpeg_decoded_height(): number;
 }
 
 let instance: PixelExports | null = null;
@@ -62,6 +65,46 @@ export function resizeRegion(source: Bitmap, region: { x: number; y: number; wid
   }
 }
 
+/**
+ * Decodes a baseline JPEG (the usual kind: sequential, 8-bit, greyscale or
+ * YCbCr, any common chroma subsampling, restart intervals) to opaque RGBA, in
+ * this module: cheap on an isolate's first picture, where photon's first call
+ * costs more than the decoding itself. Pixels match photon's within one level
+ * (same IDCT, upsampling and colour conversion). A picture longer than
+ * `maxSide` is shrunk to it here (as resizeRegion would) without its full-size
+ * pixels ever leaving the module. Answers null for anything it does not
+ * decode (progressive, arithmetic-coded, CMYK, damaged): use photon then.
+ */
+export function decodeJpeg(bytes: Uint8Array, maxSide = Infinity): Bitmap | null {
+  const wasm = pixels();
+  try {
+    const at = wasm.scratch_alloc(bytes.length);
+    new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
+    const decoded = wasm.jpeg_decode(at, bytes.length);
+    if (!decoded) return null;
+    const width = wasm.jpeg_decoded_width();
+    const height = wasm.jpeg_decoded_height();
+    const longest = Math.max(width, height);
+    if (longest <= maxSide) {
+      const out = createBitmap(width, height);
+      out.data.set(new Uint8Array(wasm.memory.buffer, decoded, width * height * 4));
+      out.opaque = true;
+      return out;
+    }
+    const scale = maxSide / longest;
+    const w = Math.round(width * scale);
+    const h = Math.round(height * scale);
+    const dst = wasm.scratch_alloc(w * h * 4);
+    wasm.rgba_resize(decoded, width, height, 0, 0, width, height, dst, w, h, 1);
+    const out = createBitmap(w, h);
+    out.data.set(new Uint8Array(wasm.memory.buffer, dst, w * h * 4));
+    out.opaque = true;
+    return out;
+  } finally {
+    wasm.scratch_reset();
+  }
+}
+
 /** Blurs an alpha plane with three box passes of `radius` each way (close to a Gaussian); answers a new plane. */
 export function blurAlpha(alpha: Uint8Array, width: number, height: number, radius: number): Uint8Array {
   const wasm = pixels();
@@ -90,6 +133,38 @@ export function shapeCoverage(lines: Float32Array, x: number, y: number, width: 
   } finally {
     wasm.scratch_reset();
   }
+}
+
+let warmed = false;
+
+/**
+ * Runs each of the module's functions a few times on tiny inputs, once per
+ * isolate. V8 first compiles WebAssembly functions with its baseline compiler
+ * (Liftoff) and only optimises (TurboFan) a function after it has done some
+ * work: without this, a fresh isolate's first pin decodes, resizes and encodes
+ * with baseline code, at about half the speed. The renderer calls it while its
+ * first fonts and pictures are being fetched, when the isolate has nothing
+ * else to do. About 5 ms on a quiet machine.
+ */
+export function warmPixelModule() {
+  if (warmed) return;
+  warmed = true;
+  const started = performance.now();
+  const side = 64;
+  const rgba = new Uint8Array(side * side * 4);
+  for (let i = 0; i < rgba.length; i++) rgba[i] = (i & 3) === 3 ? 255 : (i * 37 + (i >> 8) * 11) & 255;
+  const picture: Bitmap = { width: side, height: side, data: rgba, opaque: true };
+  const jpeg = encodeJpeg(rgba, side, side);
+  const outline = new Float32Array([2.5, 1, 30.25, 8.5, 30.25, 8.5, 12, 40.75, 12, 40.75, 2.5, 1]);
+  for (let round = 0; round < 8; round++) {
+    encodeJpeg(rgba, side, side);
+    decodeJpeg(jpeg);
+    resizeRegion(picture, { x: 3.3, y: 1.7, width: 50.5, height: 44.2 }, 120, 100);
+    resizeRegion(picture, { x: 0, y: 0, width: side, height: side }, 40, 28);
+    blurAlpha(rgba.subarray(0, side * side), side, side, 3);
+    shapeCoverage(outline, 0, 0, 48, 48);
+  }
+  noteLoad("warmUpMs", performance.now() - started);
 }
 
 /** Bytes the pixel module's WebAssembly memory holds (it grows to the largest job and stays). */

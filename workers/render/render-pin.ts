@@ -15,12 +15,14 @@ import {
   type Frame,
   type PinPlan,
   type PlannedPicture,
+  type Segment,
 } from "./layout.ts";
-import { blurAlpha, encodeJpeg, pixelModuleMemoryBytes } from "./pixel-module.ts";
+import { blurAlpha, encodeJpeg, pixelModuleMemoryBytes, warmPixelModule } from "./pixel-module.ts";
 import { createBitmap, drawBitmap, drawLayer, drawShadow, fillBox, fitGeometry, type Bitmap, type LinearGradient } from "./pixels.ts";
 import { decodedPicture, resizedPicture, type PictureSource } from "./pictures.ts";
 import { addToAlpha, fillShape, parseSatoriSvg, rasterise, type VectorShape } from "./vector.ts";
 import { layerShapes } from "./vector-shapes.ts";
+import { noteLoad } from "./load-stats.ts";
 
 /**
  * The worker's renderer: template + post to a 1000x1500 JPEG.
@@ -166,17 +168,45 @@ function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shado
   return largest;
 }
 
+let layoutWarmed = false;
+
+/** satori's first layout (its JavaScript and yoga's WebAssembly run once on a tiny box with no text), once per isolate. */
+async function warmLayout() {
+  if (layoutWarmed) return;
+  layoutWarmed = true;
+  const started = performance.now();
+  await satori({ type: "div", props: { style: { display: "flex", flexDirection: "column", width: 40, height: 30, padding: 4, backgroundColor: "#ffffff" }, children: [{ type: "div", props: { style: { flexGrow: 1, borderRadius: 6, backgroundColor: "#336699" } } }] } } as never, { width: 40, height: 30, fonts: [] }).catch(() => undefined);
+  noteLoad("warmUpMs", performance.now() - started);
+}
+
 export async function renderPin(design: TemplateDesign, post: PostContent, deps: RenderDependencies, quality = JPEG_QUALITY): Promise<RenderedPin> {
   const started = performance.now();
   // Pictures start loading at once, while the fonts load.
   const early = Promise.all(picturesNeeded(design, post).map((url) => decodedPicture(deps.pictures, url)));
-  const fonts = await deps.fonts.loadAll(fontsNeeded(design, post));
+  const loading = deps.fonts.loadAll(fontsNeeded(design, post));
+  // In a fresh isolate nothing is cached and the fetches above take a while: the pixel module and satori warm up meanwhile.
+  // (Each once per isolate: a few milliseconds that save more on the first pin, and overlap the fetches.)
+  warmPixelModule();
+  const [fonts] = await Promise.all([loading, warmLayout()]);
   const fontsMs = performance.now() - started;
   let layoutMs = 0;
   let rasterMs = 0;
   let picturesMs = 0;
   let mark = performance.now();
   const plan = planPin(design, post, fonts);
+  layoutMs += performance.now() - mark;
+
+  // Text is laid out (satori, then its outlines parsed) while the pictures are still on their way:
+  // on a cold isolate the picture's fetch and the first layout overlap instead of following each other.
+  mark = performance.now();
+  const laidOut = new Map<Segment, { frame: Frame; svg: string; shapes: VectorShape[] | null }>();
+  for (const segment of plan.segments) {
+    if (segment.kind !== "texts") continue;
+    const frame = paintedFrame(plan, segment.layers);
+    if (!frame) continue;
+    const svg = await textsSvg(plan, segment.layers, frame);
+    laidOut.set(segment, { frame, svg, shapes: deps.textRasteriser !== "resvg" ? parseSatoriSvg(svg, frame.x, frame.y) : null });
+  }
   layoutMs += performance.now() - mark;
 
   // Every picture the plan uses (the early ones already on their way; cached pictures come back at once).
@@ -215,13 +245,14 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
         continue;
       }
     }
-    const frame = paintedFrame(plan, segment.layers);
+    const prepared = segment.kind === "texts" ? laidOut.get(segment) : undefined;
+    const frame = prepared?.frame ?? (segment.kind === "shapes" ? paintedFrame(plan, segment.layers) : null);
     if (!frame) continue;
     mark = performance.now();
-    const svg = segment.kind === "shapes" ? await shapesSvg(plan, segment.layers, frame) : await textsSvg(plan, segment.layers, frame);
+    const svg = prepared ? prepared.svg : await shapesSvg(plan, segment.layers, frame);
     layoutMs += performance.now() - mark;
     mark = performance.now();
-    const shapes = segment.kind === "texts" && deps.textRasteriser !== "resvg" ? parseSatoriSvg(svg, frame.x, frame.y) : null;
+    const shapes = prepared?.shapes ?? null;
     if (shapes) {
       largestTemporary = Math.max(largestTemporary, drawOutlines(canvas, shapes, frame, segment.kind === "texts" && segment.shadow));
       rasterMs += performance.now() - mark;

@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { MAX_SFNT_BYTES } from "../media/fonts.ts";
+import { MAX_SFNT_BYTES, unpackWoff } from "../media/fonts.ts";
 import { MEDIA_PATH_PREFIX } from "../media/store.ts";
 import { FontLoader, FONTS_PATH } from "./fonts.ts";
 
@@ -14,6 +14,7 @@ let loader: FontLoader | null = null;
  */
 export function workerFontLoader(env: Pick<Env, "ASSETS" | "MEDIA" | "APP_URL">): FontLoader {
   loader ??= new FontLoader({
+    unpack: unpackWoff,
     async fetchFont(url, signal) {
       if (url.startsWith(FONTS_PATH)) {
         const response = await env.ASSETS.fetch(new Request(`https://assets.invalid${url}`, { signal }));

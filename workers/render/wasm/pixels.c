@@ -16,6 +16,8 @@
  * 4. Filled outlines (text and shapes, vector.ts): shape_coverage gives each
  *    pixel of a box the exact area a set of lines encloses (nonzero), by
  *    signed-area accumulation as font-rs does.
+ * 5. Baseline JPEG decoding (jpeg_decode, at the end of this file), so that an
+ *    isolate's first picture does not wait for photon's first call.
  */
 
 #include <wasm_simd128.h>
@@ -747,4 +749,513 @@ __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 heigh
   flush_bits();
   put_word(0xffd9);
   return (u32)(out - output_buffer);
+}
+
+/* ------------------------------------------------------------ JPEG decoding */
+
+/*
+ * 5. A baseline JPEG decoder (sequential Huffman, 8-bit, one or three
+ *    components, any sampling up to 2x2, restart intervals), so that a
+ *    picture is decoded by this small module rather than by photon, whose
+ *    first call in a fresh isolate costs more than the decoding itself.
+ *    The integer IDCT, the "fancy" (triangle) chroma upsampling and the
+ *    fixed-point colour conversion are those of stb_image and libjpeg, which
+ *    photon's decoder (the jpeg-decoder crate) follows too. Anything else
+ *    (progressive, arithmetic, 12-bit, CMYK, an Adobe RGB transform, a damaged
+ *    or cut-short file) answers 0 and the caller uses photon as before.
+ *    jpeg_decode(bytes, length) -> RGBA pixels in scratch memory, or 0;
+ *    jpeg_decoded_width() / jpeg_decoded_height().
+ */
+
+#define FAST_BITS 9
+
+typedef struct {
+  u8 fast[1 << FAST_BITS];
+  u16 code[256];
+  u8 values[256];
+  u8 size[257];
+  u32 maxcode[18];
+  int delta[17];
+  int ready;
+} DHuffman;
+
+typedef struct {
+  int id, h, v, tq;
+  int hd, ha;
+  int dc_pred;
+  u32 bw, bh;   /* blocks across and down, padded to whole MCUs */
+  u32 w, h2;    /* the component's own width and height in samples */
+  u8 *plane;    /* bw * 8 wide, bh * 8 high */
+} DComponent;
+
+static DHuffman dhuff_dc[4], dhuff_ac[4];
+static u16 dquant[4][64]; /* in zigzag order */
+static DComponent dcomp[3];
+static int dcomp_count;
+static u32 dwidth, dheight, restart_interval;
+static int hmax, vmax, adobe_transform;
+static const u8 *dsrc, *dend;
+static u32 code_buffer;
+static int code_bits, dmarker, dnomore, doverrun;
+
+static int build_dhuffman(DHuffman *h, const u8 *counts) {
+  int k = 0;
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < counts[i]; j++) {
+      if (k >= 256) return 0;
+      h->size[k++] = (u8)(i + 1);
+    }
+  h->size[k] = 0;
+  u32 code = 0;
+  k = 0;
+  for (int j = 1; j <= 16; j++) {
+    h->delta[j] = k - (int)code;
+    if (h->size[k] == j) {
+      while (h->size[k] == j) h->code[k++] = (u16)code++;
+      if (code - 1 >= (1u << j)) return 0;
+    }
+    h->maxcode[j] = code << (16 - j);
+    code <<= 1;
+  }
+  h->maxcode[17] = 0xffffffffu;
+  for (int i = 0; i < (1 << FAST_BITS); i++) h->fast[i] = 255;
+  for (int i = 0; i < k; i++) {
+    int s = h->size[i];
+    if (s <= FAST_BITS) {
+      int c = h->code[i] << (FAST_BITS - s);
+      int m = 1 << (FAST_BITS - s);
+      for (int j = 0; j < m; j++) h->fast[c + j] = (u8)i;
+    }
+  }
+  h->ready = 1;
+  return 1;
+}
+
+static void fill_bits(void) {
+  do {
+    u32 b = 0;
+    if (!dnomore && dsrc >= dend) doverrun = 1; /* the file ends inside the scan: cut short */
+    if (!dnomore && dsrc < dend) {
+      b = *dsrc++;
+      if (b == 0xff) {
+        u32 c = dsrc < dend ? *dsrc++ : 0xd9;
+        while (c == 0xff && dsrc < dend) c = *dsrc++;
+        if (c != 0) {
+          dmarker = (int)c;
+          dnomore = 1;
+          return;
+        }
+      }
+    }
+    code_buffer |= b << (24 - code_bits);
+    code_bits += 8;
+  } while (code_bits <= 24);
+}
+
+static int decode_symbol(const DHuffman *h) {
+  if (code_bits < 16) fill_bits();
+  int k = h->fast[code_buffer >> (32 - FAST_BITS)];
+  if (k < 255) {
+    int s = h->size[k];
+    if (s > code_bits) return -1;
+    code_buffer <<= s;
+    code_bits -= s;
+    return h->values[k];
+  }
+  u32 temp = code_buffer >> 16;
+  for (k = FAST_BITS + 1;; k++)
+    if (temp < h->maxcode[k]) break;
+  if (k == 17 || k > code_bits) return -1;
+  int c = (int)((code_buffer >> (32 - k)) & ((1u << k) - 1)) + h->delta[k];
+  if (c < 0 || c > 255) return -1;
+  code_bits -= k;
+  code_buffer <<= k;
+  return h->values[c];
+}
+
+static int receive_extend(int n) {
+  if (n == 0) return 0;
+  if (code_bits < n) fill_bits();
+  int v = (int)(code_buffer >> (32 - n));
+  code_buffer <<= n;
+  code_bits -= n;
+  return v < (1 << (n - 1)) ? v - (1 << n) + 1 : v;
+}
+
+#define F2F(x) ((int)((x) * 4096 + 0.5))
+#define FSH(x) ((x) * 4096)
+#define IDCT_1D(s0, s1, s2, s3, s4, s5, s6, s7)                   \
+  int t0, t1, t2, t3, p1, p2, p3, p4, p5, x0, x1, x2, x3;         \
+  p2 = s2;                                                        \
+  p3 = s6;                                                        \
+  p1 = (p2 + p3) * F2F(0.5411961f);                               \
+  t2 = p1 + p3 * F2F(-1.847759065f);                              \
+  t3 = p1 + p2 * F2F(0.765366865f);                               \
+  p2 = s0;                                                        \
+  p3 = s4;                                                        \
+  t0 = FSH(p2 + p3);                                              \
+  t1 = FSH(p2 - p3);                                              \
+  x0 = t0 + t3;                                                   \
+  x3 = t0 - t3;                                                   \
+  x1 = t1 + t2;                                                   \
+  x2 = t1 - t2;                                                   \
+  t0 = s7;                                                        \
+  t1 = s5;                                                        \
+  t2 = s3;                                                        \
+  t3 = s1;                                                        \
+  p3 = t0 + t2;                                                   \
+  p4 = t1 + t3;                                                   \
+  p1 = t0 + t3;                                                   \
+  p2 = t1 + t2;                                                   \
+  p5 = (p3 + p4) * F2F(1.175875602f);                             \
+  t0 = t0 * F2F(0.298631336f);                                    \
+  t1 = t1 * F2F(2.053119869f);                                    \
+  t2 = t2 * F2F(3.072711026f);                                    \
+  t3 = t3 * F2F(1.501321110f);                                    \
+  p1 = p5 + p1 * F2F(-0.899976223f);                              \
+  p2 = p5 + p2 * F2F(-2.562915447f);                              \
+  p3 = p3 * F2F(-1.961570560f);                                   \
+  p4 = p4 * F2F(-0.390180644f);                                   \
+  t3 += p1 + p4;                                                  \
+  t2 += p2 + p3;                                                  \
+  t1 += p2 + p4;                                                  \
+  t0 += p1 + p3;
+
+static inline u8 clamp_u8(int x) { return (u8)(x < 0 ? 0 : x > 255 ? 255 : x); }
+
+static void idct_block(u8 *out, u32 stride, const short *data) {
+  int val[64], *v = val;
+  const short *d = data;
+  for (int i = 0; i < 8; i++, d++, v++) {
+    if (d[8] == 0 && d[16] == 0 && d[24] == 0 && d[32] == 0 && d[40] == 0 && d[48] == 0 && d[56] == 0) {
+      int dc = d[0] * 4;
+      v[0] = v[8] = v[16] = v[24] = v[32] = v[40] = v[48] = v[56] = dc;
+    } else {
+      IDCT_1D(d[0], d[8], d[16], d[24], d[32], d[40], d[48], d[56])
+      x0 += 512;
+      x1 += 512;
+      x2 += 512;
+      x3 += 512;
+      v[0] = (x0 + t3) >> 10;
+      v[56] = (x0 - t3) >> 10;
+      v[8] = (x1 + t2) >> 10;
+      v[48] = (x1 - t2) >> 10;
+      v[16] = (x2 + t1) >> 10;
+      v[40] = (x2 - t1) >> 10;
+      v[24] = (x3 + t0) >> 10;
+      v[32] = (x3 - t0) >> 10;
+    }
+  }
+  v = val;
+  for (int i = 0; i < 8; i++, v += 8, out += stride) {
+    IDCT_1D(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    x0 += 65536 + (128 << 17);
+    x1 += 65536 + (128 << 17);
+    x2 += 65536 + (128 << 17);
+    x3 += 65536 + (128 << 17);
+    out[0] = clamp_u8((x0 + t3) >> 17);
+    out[7] = clamp_u8((x0 - t3) >> 17);
+    out[1] = clamp_u8((x1 + t2) >> 17);
+    out[6] = clamp_u8((x1 - t2) >> 17);
+    out[2] = clamp_u8((x2 + t1) >> 17);
+    out[5] = clamp_u8((x2 - t1) >> 17);
+    out[3] = clamp_u8((x3 + t0) >> 17);
+    out[4] = clamp_u8((x3 - t0) >> 17);
+  }
+}
+
+static int decode_block(DComponent *c, short *data) {
+  for (int i = 0; i < 64; i++) data[i] = 0;
+  const DHuffman *hdc = &dhuff_dc[c->hd], *hac = &dhuff_ac[c->ha];
+  const u16 *q = dquant[c->tq];
+  if (!hdc->ready || !hac->ready) return 0;
+  int t = decode_symbol(hdc);
+  if (t < 0 || t > 15) return 0;
+  int dc = c->dc_pred + receive_extend(t);
+  c->dc_pred = dc;
+  data[0] = (short)(dc * q[0]);
+  int k = 1;
+  do {
+    int rs = decode_symbol(hac);
+    if (rs < 0) return 0;
+    int r = rs >> 4, s = rs & 15;
+    if (s == 0) {
+      if (rs != 0xf0) break;
+      k += 16;
+    } else {
+      k += r;
+      if (k > 63) return 0;
+      data[ZIGZAG[k]] = (short)(receive_extend(s) * q[k]);
+      k++;
+    }
+  } while (k < 64);
+  return 1;
+}
+
+static u32 read16(const u8 *p) { return ((u32)p[0] << 8) | p[1]; }
+
+static void reset_entropy(void) {
+  code_buffer = 0;
+  code_bits = 0;
+  dnomore = 0;
+  dmarker = 0;
+  for (int i = 0; i < dcomp_count; i++) dcomp[i].dc_pred = 0;
+}
+
+/* After a restart interval: skip to past the RSTn marker. */
+static int restart(void) {
+  if (!dmarker) {
+    /* The marker was not reached by the bit reader yet: find it. */
+    while (dsrc + 1 < dend && !(dsrc[0] == 0xff && dsrc[1] >= 0xd0 && dsrc[1] <= 0xd7)) dsrc++;
+    if (dsrc + 1 >= dend) return 0;
+    dsrc += 2;
+  } else if (dmarker < 0xd0 || dmarker > 0xd7) {
+    return 0;
+  }
+  reset_entropy();
+  return 1;
+}
+
+static int decode_scan(DComponent **scan, int count) {
+  reset_entropy();
+  u32 todo = restart_interval ? restart_interval : 0x7fffffff;
+  if (count == 1) {
+    DComponent *c = scan[0];
+    u32 bx = (c->w + 7) >> 3, by = (c->h2 + 7) >> 3;
+    short data[64];
+    for (u32 j = 0; j < by; j++)
+      for (u32 i = 0; i < bx; i++) {
+        if (!decode_block(c, data)) return 0;
+        idct_block(c->plane + (j * 8) * (c->bw * 8) + i * 8, c->bw * 8, data);
+        if (--todo == 0) {
+          if (!(j == by - 1 && i == bx - 1) && !restart()) return 0;
+          todo = restart_interval;
+        }
+      }
+    return 1;
+  }
+  u32 mcux = (dwidth + hmax * 8 - 1) / (hmax * 8), mcuy = (dheight + vmax * 8 - 1) / (vmax * 8);
+  short data[64];
+  for (u32 my = 0; my < mcuy; my++)
+    for (u32 mx = 0; mx < mcux; mx++) {
+      for (int k = 0; k < count; k++) {
+        DComponent *c = scan[k];
+        for (int y = 0; y < c->v; y++)
+          for (int x = 0; x < c->h; x++) {
+            if (!decode_block(c, data)) return 0;
+            u32 bx = mx * c->h + x, by = my * c->v + y;
+            idct_block(c->plane + (by * 8) * (c->bw * 8) + bx * 8, c->bw * 8, data);
+          }
+      }
+      if (--todo == 0) {
+        if (!(my == mcuy - 1 && mx == mcux - 1) && !restart()) return 0;
+        todo = restart_interval;
+      }
+    }
+  return 1;
+}
+
+/* One output row of a component, upsampled to the picture's width (libjpeg's fancy upsampling for 2x). */
+static const u8 *component_row(DComponent *c, u32 y, u8 *buffer) {
+  u32 stride = c->bw * 8;
+  if (c->h == hmax && c->v == vmax) return c->plane + y * stride;
+  int hs = hmax / c->h, vs = vmax / c->v;
+  u32 w = c->w;
+  if (vs == 2) {
+    u32 near = y >> 1;
+    int far = (y & 1) ? (int)near + 1 : (int)near - 1;
+    if (far < 0) far = 0;
+    if ((u32)far >= c->h2) far = (int)c->h2 - 1;
+    if (near >= c->h2) near = c->h2 - 1;
+    const u8 *n = c->plane + near * stride, *f = c->plane + (u32)far * stride;
+    if (hs == 2) {
+      if (w == 1) {
+        buffer[0] = buffer[1] = (u8)((3 * n[0] + f[0] + 2) >> 2);
+        return buffer;
+      }
+      int t1 = 3 * n[0] + f[0], t0;
+      buffer[0] = (u8)((t1 + 2) >> 2);
+      for (u32 i = 1; i < w; i++) {
+        t0 = t1;
+        t1 = 3 * n[i] + f[i];
+        buffer[i * 2 - 1] = (u8)((3 * t0 + t1 + 8) >> 4);
+        buffer[i * 2] = (u8)((3 * t1 + t0 + 8) >> 4);
+      }
+      buffer[w * 2 - 1] = (u8)((t1 + 2) >> 2);
+      return buffer;
+    }
+    if (hs == 1) {
+      for (u32 i = 0; i < w; i++) buffer[i] = (u8)((3 * n[i] + f[i] + 2) >> 2);
+      return buffer;
+    }
+  }
+  if (vs == 1 && hs == 2) {
+    const u8 *in = c->plane + y * stride;
+    if (w == 1) {
+      buffer[0] = buffer[1] = in[0];
+      return buffer;
+    }
+    buffer[0] = in[0];
+    buffer[1] = (u8)((in[0] * 3 + in[1] + 2) >> 2);
+    u32 i;
+    for (i = 1; i < w - 1; i++) {
+      int n = 3 * in[i] + 2;
+      buffer[i * 2] = (u8)((n + in[i - 1]) >> 2);
+      buffer[i * 2 + 1] = (u8)((n + in[i + 1]) >> 2);
+    }
+    buffer[i * 2] = (u8)((in[w - 1] * 3 + in[w - 2] + 2) >> 2);
+    buffer[i * 2 + 1] = in[w - 1];
+    return buffer;
+  }
+  /* Other ratios: the nearest sample. */
+  const u8 *in = c->plane + (y / vs) * stride;
+  for (u32 i = 0; i < dwidth; i++) buffer[i] = in[i / hs];
+  return buffer;
+}
+
+#define FIXED(x) (((int)((x) * 4096.0f + 0.5f)) << 8)
+
+static u32 decoded_w, decoded_h;
+
+__attribute__((export_name("jpeg_decoded_width"))) u32 jpeg_decoded_width(void) { return decoded_w; }
+__attribute__((export_name("jpeg_decoded_height"))) u32 jpeg_decoded_height(void) { return decoded_h; }
+
+__attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32 length) {
+  decoded_w = decoded_h = 0;
+  if (length < 4 || bytes[0] != 0xff || bytes[1] != 0xd8) return 0;
+  const u8 *p = bytes + 2, *end = bytes + length;
+  for (int i = 0; i < 4; i++) dhuff_dc[i].ready = dhuff_ac[i].ready = 0;
+  dcomp_count = 0;
+  restart_interval = 0;
+  adobe_transform = -1;
+  int frame_seen = 0, scans = 0;
+  for (;;) {
+    while (p < end && *p != 0xff) p++; /* stray bytes between segments */
+    while (p < end && *p == 0xff) p++;
+    if (p >= end) return 0;
+    u8 marker = *p++;
+    if (marker == 0xd9) break;
+    if (marker == 0x00 || marker == 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue;
+    if (p + 2 > end) return 0;
+    u32 len = read16(p);
+    if (len < 2 || p + len > end) return 0;
+    const u8 *seg = p + 2, *seg_end = p + len;
+    if (marker == 0xdb) { /* DQT */
+      while (seg < seg_end) {
+        int pq = seg[0] >> 4, tq = seg[0] & 15;
+        if (pq != 0 || tq > 3 || seg + 65 > seg_end) return 0;
+        for (int i = 0; i < 64; i++) dquant[tq][i] = seg[1 + i];
+        seg += 65;
+      }
+    } else if (marker == 0xc4) { /* DHT */
+      while (seg < seg_end) {
+        int tc = seg[0] >> 4, th = seg[0] & 15;
+        if (tc > 1 || th > 3 || seg + 17 > seg_end) return 0;
+        int total = 0;
+        for (int i = 0; i < 16; i++) total += seg[1 + i];
+        if (total > 256 || seg + 17 + total > seg_end) return 0;
+        DHuffman *h = tc ? &dhuff_ac[th] : &dhuff_dc[th];
+        if (!build_dhuffman(h, seg + 1)) return 0;
+        for (int i = 0; i < total; i++) h->values[i] = seg[17 + i];
+        seg += 17 + total;
+      }
+    } else if (marker == 0xdd) { /* DRI */
+      if (len < 4) return 0;
+      restart_interval = read16(seg);
+    } else if (marker == 0xee) { /* APP14 Adobe: its colour transform */
+      if (len >= 14 && seg[0] == 'A' && seg[1] == 'd' && seg[2] == 'o' && seg[3] == 'b' && seg[4] == 'e') adobe_transform = seg[11];
+    } else if (marker == 0xc0 || marker == 0xc1) { /* SOF0/1: baseline or extended sequential, Huffman */
+      if (frame_seen || len < 8 || seg[0] != 8) return 0;
+      dheight = read16(seg + 1);
+      dwidth = read16(seg + 3);
+      dcomp_count = seg[5];
+      if (dwidth == 0 || dheight == 0 || (dcomp_count != 1 && dcomp_count != 3) || len < 8 + 3u * dcomp_count) return 0;
+      /* The caller refuses bigger pictures before decoding (MAX_PICTURE_PIXELS); this keeps the module safe by itself. */
+      if ((u64)dwidth * dheight > 16000000ull) return 0;
+      hmax = vmax = 1;
+      for (int i = 0; i < dcomp_count; i++) {
+        DComponent *c = &dcomp[i];
+        c->id = seg[6 + i * 3];
+        c->h = seg[7 + i * 3] >> 4;
+        c->v = seg[7 + i * 3] & 15;
+        c->tq = seg[8 + i * 3];
+        if (c->h < 1 || c->h > 2 || c->v < 1 || c->v > 2 || c->tq > 3) return 0;
+        if (c->h > hmax) hmax = c->h;
+        if (c->v > vmax) vmax = c->v;
+      }
+      u32 mcux = (dwidth + hmax * 8 - 1) / (hmax * 8), mcuy = (dheight + vmax * 8 - 1) / (vmax * 8);
+      for (int i = 0; i < dcomp_count; i++) {
+        DComponent *c = &dcomp[i];
+        if (hmax % c->h || vmax % c->v) return 0;
+        c->bw = mcux * c->h;
+        c->bh = mcuy * c->v;
+        c->w = (dwidth * c->h + hmax - 1) / hmax;
+        c->h2 = (dheight * c->v + vmax - 1) / vmax;
+        c->plane = scratch_alloc(c->bw * 8 * c->bh * 8);
+        for (u32 j = 0, n = c->bw * 8 * c->bh * 8; j < n; j++) c->plane[j] = 0;
+      }
+      frame_seen = 1;
+    } else if (marker >= 0xc2 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc) {
+      return 0; /* progressive, lossless, arithmetic coding: photon decodes those */
+    } else if (marker == 0xda) { /* SOS */
+      if (!frame_seen || len < 6) return 0;
+      int ns = seg[0];
+      if (ns < 1 || ns > dcomp_count || len < 6 + 2u * ns) return 0;
+      DComponent *scan[3];
+      for (int i = 0; i < ns; i++) {
+        int id = seg[1 + i * 2], tables = seg[2 + i * 2];
+        scan[i] = 0;
+        for (int k = 0; k < dcomp_count; k++)
+          if (dcomp[k].id == id) scan[i] = &dcomp[k];
+        if (!scan[i]) return 0;
+        scan[i]->hd = tables >> 4;
+        scan[i]->ha = tables & 15;
+        if (scan[i]->hd > 3 || scan[i]->ha > 3) return 0;
+      }
+      dsrc = seg_end;
+      dend = end;
+      doverrun = 0;
+      if (!decode_scan(scan, ns) || doverrun) return 0;
+      scans++;
+      /* Carry on from the marker that ended the entropy-coded data. */
+      p = dsrc;
+      if (dmarker) p -= 2;
+      if (p < seg_end) p = seg_end;
+      continue;
+    }
+    p += len;
+  }
+  if (!frame_seen || scans == 0) return 0;
+  if (dcomp_count == 3 && adobe_transform == 0) return 0; /* RGB or CMYK as stored: leave to photon */
+
+  u8 *out = scratch_alloc(dwidth * dheight * 4);
+  u8 *rows = scratch_alloc(dwidth * 3 + 16);
+  for (u32 y = 0; y < dheight; y++) {
+    u8 *o = out + y * dwidth * 4;
+    if (dcomp_count == 1) {
+      const u8 *l = dcomp[0].plane + y * dcomp[0].bw * 8;
+      for (u32 x = 0; x < dwidth; x++, o += 4) {
+        o[0] = o[1] = o[2] = l[x];
+        o[3] = 255;
+      }
+      continue;
+    }
+    const u8 *ly = component_row(&dcomp[0], y, rows);
+    const u8 *lcb = component_row(&dcomp[1], y, rows + dwidth + 4);
+    const u8 *lcr = component_row(&dcomp[2], y, rows + dwidth * 2 + 8);
+    for (u32 x = 0; x < dwidth; x++, o += 4) {
+      int yf = (ly[x] << 20) + (1 << 19);
+      int cr = lcr[x] - 128, cb = lcb[x] - 128;
+      int r = yf + cr * FIXED(1.40200f);
+      int g = yf + cr * -FIXED(0.71414f) + (int)((u32)(cb * -FIXED(0.34414f)) & 0xffff0000u);
+      int b = yf + cb * FIXED(1.77200f);
+      o[0] = clamp_u8(r >> 20);
+      o[1] = clamp_u8(g >> 20);
+      o[2] = clamp_u8(b >> 20);
+      o[3] = 255;
+    }
+  }
+  decoded_w = dwidth;
+  decoded_h = dheight;
+  return out;
 }

@@ -1,0 +1,153 @@
+import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { satori } from "@cf-wasm/satori/workerd";
+import * as v from "valibot";
+import { describe, expect, it } from "vitest";
+import { TemplateDesign } from "../../contracts/template.ts";
+import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";
+import { unpackWoff } from "../../workers/media/fonts.ts";
+import { FontLoader } from "../../workers/render/fonts.ts";
+import { fontsNeeded, paintedFrame, planPin, satoriElement, satoriFonts } from "../../workers/render/layout.ts";
+import { decodeJpeg } from "../../workers/render/pixel-module.ts";
+import { clearPictureCache, decodedPicture, WORKING_SIZE } from "../../workers/render/pictures.ts";
+import full444Url from "../fixtures/jpeg/full-444.jpg?inline";
+import greyUrl from "../fixtures/jpeg/grey.jpg?inline";
+import progressiveUrl from "../fixtures/jpeg/progressive.jpg?inline";
+import restartUrl from "../fixtures/jpeg/restart-420.jpg?inline";
+import sub420Url from "../fixtures/jpeg/subsampled-420-odd.jpg?inline";
+import sub422Url from "../fixtures/jpeg/subsampled-422-odd.jpg?inline";
+import sub440Url from "../fixtures/jpeg/subsampled-440-odd.jpg?inline";
+import { testEnv } from "./support.ts";
+
+/**
+ * The cold-render work of decision 061: photos decoded by the pixel module
+ * instead of photon (the same pixels within one level, photon still taking
+ * what the module does not decode), and WOFF fonts unpacked before they are
+ * parsed (the same layout, so the preview, which reads the WOFF, still equals
+ * the download). The fixtures were made from a sandbox photo with ImageMagick
+ * (chroma subsampling 4:2:2, 4:4:0 and 4:2:0 at odd sizes, 4:4:4, greyscale,
+ * progressive) and ffmpeg (restart markers, from its sliced encoder).
+ */
+
+const fromDataUrl = (url: string) => Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
+const photo = async (name: string) => new Uint8Array(await (await fetch(`${testEnv.SANDBOX_URL}/blog-demo/images/${name}`)).arrayBuffer());
+
+function photonPixels(bytes: Uint8Array) {
+  const image = PhotonImage.new_from_byteslice(bytes);
+  try {
+    return { width: image.get_width(), height: image.get_height(), data: image.get_raw_pixels() };
+  } finally {
+    image.free();
+  }
+}
+
+/** The largest difference of any colour channel, and whether every pixel is opaque. */
+function compare(ours: { width: number; height: number; data: Uint8Array | Uint8ClampedArray }, theirs: { width: number; height: number; data: Uint8Array }) {
+  expect([ours.width, ours.height]).toEqual([theirs.width, theirs.height]);
+  let largest = 0;
+  let opaque = true;
+  for (let i = 0; i < theirs.data.length; i += 4) {
+    for (let c = 0; c < 3; c++) largest = Math.max(largest, Math.abs(ours.data[i + c] - theirs.data[i + c]));
+    if (ours.data[i + 3] !== 255) opaque = false;
+  }
+  return { largest, opaque };
+}
+
+describe("JPEG decoding in the pixel module", () => {
+  const fixtures: [string, string][] = [
+    ["4:4:4", full444Url],
+    ["4:2:0 at an odd size", sub420Url],
+    ["4:2:2 at an odd size", sub422Url],
+    ["4:4:0 at an odd size", sub440Url],
+    ["greyscale", greyUrl],
+    ["restart markers", restartUrl],
+  ];
+  for (const [kind, url] of fixtures) {
+    it(`decodes a ${kind} JPEG to photon's pixels, within one level`, () => {
+      const bytes = fromDataUrl(url);
+      const ours = decodeJpeg(bytes);
+      expect(ours, kind).not.toBeNull();
+      const { largest, opaque } = compare(ours!, photonPixels(bytes));
+      expect(largest, kind).toBeLessThanOrEqual(1);
+      expect(opaque).toBe(true);
+    });
+  }
+
+  it("decodes the sample photos as photon does, within one level", async () => {
+    for (const name of ["amalfi-coast-itinerary-1.jpg", "cozy-small-living-room-ideas-2.jpg", "berry-smoothie-bowls-3.jpg"]) {
+      const bytes = await photo(name);
+      const ours = decodeJpeg(bytes);
+      expect(ours, name).not.toBeNull();
+      expect(compare(ours!, photonPixels(bytes)).largest, name).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("leaves progressive and cut-short files to photon", async () => {
+    expect(decodeJpeg(fromDataUrl(progressiveUrl))).toBeNull();
+    const bytes = await photo("amalfi-coast-itinerary-1.jpg");
+    expect(decodeJpeg(bytes.subarray(0, Math.floor(bytes.length * 0.6)))).toBeNull();
+    expect(decodeJpeg(new Uint8Array([0xff, 0xd8, 0xff, 0xd9]))).toBeNull();
+  });
+
+  it("shrinks a picture longer than the working size as the resampler does", async () => {
+    const bytes = await photo("amalfi-coast-itinerary-1.jpg"); // 1200 x 800
+    const small = decodeJpeg(bytes, 600)!;
+    expect([small.width, small.height]).toEqual([600, 400]);
+    const full = photonPixels(bytes);
+    // Each output pixel averages a 2x2 block of the full picture.
+    const at = (x: number, y: number, c: number) => full.data[(y * full.width + x) * 4 + c];
+    for (const [x, y] of [[10, 10], [300, 200], [599, 399]]) {
+      for (let c = 0; c < 3; c++) {
+        const mean = (at(2 * x, 2 * y, c) + at(2 * x + 1, 2 * y, c) + at(2 * x, 2 * y + 1, c) + at(2 * x + 1, 2 * y + 1, c)) / 4;
+        expect(Math.abs(small.data[(y * 600 + x) * 4 + c] - mean)).toBeLessThanOrEqual(2);
+      }
+    }
+    expect(WORKING_SIZE).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("gives the renderer a progressive photo through photon, as before", async () => {
+    clearPictureCache();
+    const bytes = fromDataUrl(progressiveUrl);
+    const bitmap = await decodedPicture({ fetch: async () => bytes }, "https://pictures.invalid/progressive.jpg");
+    expect(bitmap).not.toBeNull();
+    expect(compare(bitmap!, photonPixels(bytes)).largest).toBe(0);
+  });
+});
+
+describe("fonts unpacked before parsing", () => {
+  const loader = (unpack: boolean) =>
+    new FontLoader({
+      unpack: unpack ? unpackWoff : undefined,
+      async fetchFont(url, signal) {
+        const response = await testEnv.ASSETS.fetch(new Request(`https://assets.invalid${url}`, { signal }));
+        if (!response.ok) throw new Error(`${url}: ${response.status}`);
+        return response.arrayBuffer();
+      },
+    });
+
+  it("lays out every text of a template exactly as from the WOFF: same fit, same outlines", async () => {
+    const post = { title: "15 cozy fall decor ideas for a small living room", URLText: "linenandlark.com", brandName: "Linen & Lark", price: "$24", allImages: [] };
+    const unpacked = loader(true);
+    const asFetched = loader(false);
+    for (const template of STANDARD_TEMPLATES.filter((t) => ["std-full-bleed-banner-01", "std-full-bleed-card-02", "std-quote-gradient-12"].includes(t.id))) {
+      const design = v.parse(TemplateDesign, template.design);
+      const sfntFonts = await unpacked.loadAll(fontsNeeded(design, post));
+      const woffFonts = await asFetched.loadAll(fontsNeeded(design, post));
+      for (const font of sfntFonts) expect(new DataView(font.data).getUint32(0), template.id).toBe(0x00010000);
+      for (const font of woffFonts) expect(new DataView(font.data).getUint32(0), template.id).toBe(0x774f4646);
+      const a = planPin(design, post, sfntFonts);
+      const b = planPin(design, post, woffFonts);
+      for (const [id, text] of a.texts) expect(text.metrics, `${template.id} ${id}`).toEqual(b.texts.get(id)!.metrics);
+      const texts = design.layers.filter((layer) => layer.type === "text" && !layer.hidden);
+      const frame = paintedFrame(a, texts as never)!;
+      const svg = (plan: typeof a) => satori(satoriElement(plan, texts as never, false, frame, { omitShadows: true }) as never, { width: frame.width, height: frame.height, fonts: satoriFonts(plan) });
+      expect(await svg(a), template.id).toBe(await svg(b));
+    }
+  });
+
+  it("passes a font that is not a WOFF through and refuses a damaged WOFF (the loader then parses the bytes as fetched)", () => {
+    const notAFont = new Uint8Array([0x77, 0x4f, 0x46, 0x46, 0, 1, 0, 0, 0, 0, 0, 9, 0, 1]).buffer;
+    expect(() => unpackWoff(notAFont)).toThrow();
+    const plain = new Uint8Array([0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]).buffer;
+    expect(unpackWoff(plain)).toBe(plain);
+  });
+});
