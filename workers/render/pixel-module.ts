@@ -43,6 +43,14 @@ export function encodeJpeg(rgba: Uint8Array | Uint8ClampedArray, width: number, 
   return new Uint8Array(wasm.memory.buffer, wasm.jpeg_output(), length).slice();
 }
 
+/** A copy, as a Bitmap, of the RGBA pixels the module holds at `at`. */
+function bitmapAt(wasm: ReturnType<typeof pixels>, at: number, width: number, height: number, opaque: boolean): Bitmap {
+  const out = createBitmap(width, height);
+  out.data.set(new Uint8Array(wasm.memory.buffer, at, width * height * 4));
+  out.opaque = opaque;
+  return out;
+}
+
 /**
  * Resamples a region of `source` to `width` x `height`: a box filter (area
  * average) when shrinking, bilinear when enlarging; transparent pictures are
@@ -56,10 +64,7 @@ export function resizeRegion(source: Bitmap, region: { x: number; y: number; wid
     const dst = wasm.scratch_alloc(width * height * 4);
     const opaque = source.opaque ?? false;
     wasm.rgba_resize(src, source.width, source.height, region.x, region.y, region.width, region.height, dst, width, height, opaque ? 1 : 0);
-    const out = createBitmap(width, height);
-    out.data.set(new Uint8Array(wasm.memory.buffer, dst, width * height * 4));
-    out.opaque = opaque;
-    return out;
+    return bitmapAt(wasm, dst, width, height, opaque);
   } finally {
     wasm.scratch_reset();
   }
@@ -85,21 +90,13 @@ export function decodeJpeg(bytes: Uint8Array, maxSide = Infinity): Bitmap | null
     const width = wasm.jpeg_decoded_width();
     const height = wasm.jpeg_decoded_height();
     const longest = Math.max(width, height);
-    if (longest <= maxSide) {
-      const out = createBitmap(width, height);
-      out.data.set(new Uint8Array(wasm.memory.buffer, decoded, width * height * 4));
-      out.opaque = true;
-      return out;
-    }
+    if (longest <= maxSide) return bitmapAt(wasm, decoded, width, height, true);
     const scale = maxSide / longest;
     const w = Math.round(width * scale);
     const h = Math.round(height * scale);
     const dst = wasm.scratch_alloc(w * h * 4);
     wasm.rgba_resize(decoded, width, height, 0, 0, width, height, dst, w, h, 1);
-    const out = createBitmap(w, h);
-    out.data.set(new Uint8Array(wasm.memory.buffer, dst, w * h * 4));
-    out.opaque = true;
-    return out;
+    return bitmapAt(wasm, dst, w, h, true);
   } finally {
     wasm.scratch_reset();
   }
