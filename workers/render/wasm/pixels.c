@@ -1018,7 +1018,7 @@ static int restart(void) {
 
 static int decode_scan(DComponent **scan, int count) {
   reset_entropy();
-  u32 todo = restart_interval ? restart_interval : 0x7fffffff;
+  u32 mcus_left = restart_interval ? restart_interval : 0x7fffffff;
   if (count == 1) {
     DComponent *c = scan[0];
     u32 bx = (c->w + 7) >> 3, by = (c->h2 + 7) >> 3;
@@ -1027,9 +1027,9 @@ static int decode_scan(DComponent **scan, int count) {
       for (u32 i = 0; i < bx; i++) {
         if (!decode_block(c, data)) return 0;
         idct_block(c->plane + (j * 8) * (c->bw * 8) + i * 8, c->bw * 8, data);
-        if (--todo == 0) {
+        if (--mcus_left == 0) {
           if (!(j == by - 1 && i == bx - 1) && !restart()) return 0;
-          todo = restart_interval;
+          mcus_left = restart_interval;
         }
       }
     return 1;
@@ -1047,9 +1047,9 @@ static int decode_scan(DComponent **scan, int count) {
             idct_block(c->plane + (by * 8) * (c->bw * 8) + bx * 8, c->bw * 8, data);
           }
       }
-      if (--todo == 0) {
+      if (--mcus_left == 0) {
         if (!(my == mcuy - 1 && mx == mcux - 1) && !restart()) return 0;
-        todo = restart_interval;
+        mcus_left = restart_interval;
       }
     }
   return 1;
