@@ -7,6 +7,7 @@ import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { createBatch, disableBatch, disableCode, downloadBatchCsv, endOfLocalDay, getBatch, grantText, listBatches, localDateTime } from "./redeem-codes-api.ts";
+import { StackTable } from "../shell/stack-table.tsx";
 
 const STATUS_WORDS: Record<RedeemCodeRow["status"], string> = { unused: "Not used", used: "Used", disabled: "Disabled", expired: "Expired" };
 
@@ -85,72 +86,57 @@ export function RedeemCodesSection() {
       ) : batches.length === 0 ? (
         <p className="muted">No redeem codes yet. Make a batch above.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="affiliate-table affiliate-table--stack redeem-batches" aria-label="Batches of redeem codes">
-            <thead>
-              <tr>
-                <th scope="col">Batch</th>
-                <th scope="col">Used</th>
-                <th scope="col">Expires</th>
-                <th scope="col">State</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+        <StackTable label="Batches of redeem codes" columns={["Batch", "Used", "Expires", "State"]} action="Actions" className="redeem-batches">
+          {batches.map((batch) => {
+            const state = batchState(batch);
+            const name = `${grantText(batch.planName, batch.months)}${batch.note ? ` (${batch.note})` : ""}`;
+            return (
+              <tr key={batch.batchId}>
+                <th scope="row">
+                  {name}
+                  <span className="muted small admin-section__who">
+                    {batch.count} {batch.count === 1 ? "code" : "codes"}, made {localDateTime(batch.createdAt)}
+                    {batch.createdBy ? ` by ${batch.createdBy}` : ""}
+                  </span>
                 </th>
-              </tr>
-            </thead>
-            <tbody>
-              {batches.map((batch) => {
-                const state = batchState(batch);
-                const name = `${grantText(batch.planName, batch.months)}${batch.note ? ` (${batch.note})` : ""}`;
-                return (
-                  <tr key={batch.batchId}>
-                    <th scope="row">
-                      {name}
-                      <span className="muted small admin-section__who">
-                        {batch.count} {batch.count === 1 ? "code" : "codes"}, made {localDateTime(batch.createdAt)}
-                        {batch.createdBy ? ` by ${batch.createdBy}` : ""}
-                      </span>
-                    </th>
-                    <td data-label="Used">
-                      {batch.used} of {batch.count}
-                    </td>
-                    <td data-label="Expires">{batch.expiresAt === null ? "Never" : localDateTime(batch.expiresAt)}</td>
-                    <td data-label="State">
-                      <span className={state.live ? "badge badge--live" : "badge"}>{state.label}</span>
-                    </td>
-                    <td>
-                      <div className="content-admin__actions">
-                        <button type="button" className="button button--ghost" aria-expanded={open === batch.batchId} onClick={() => setOpen(open === batch.batchId ? null : batch.batchId)}>
-                          {open === batch.batchId ? "Hide codes" : "Show codes"}
+                <td data-label="Used">
+                  {batch.used} of {batch.count}
+                </td>
+                <td data-label="Expires">{batch.expiresAt === null ? "Never" : localDateTime(batch.expiresAt)}</td>
+                <td data-label="State">
+                  <span className={state.live ? "badge badge--live" : "badge"}>{state.label}</span>
+                </td>
+                <td>
+                  <div className="content-admin__actions">
+                    <button type="button" className="button button--ghost" aria-expanded={open === batch.batchId} onClick={() => setOpen(open === batch.batchId ? null : batch.batchId)}>
+                      {open === batch.batchId ? "Hide codes" : "Show codes"}
+                      <span className="visually-hidden"> of {name}</span>
+                    </button>
+                    <button type="button" className="button button--ghost" disabled={busy !== null} onClick={() => download(batch)}>
+                      {busy === `csv-${batch.batchId}` ? <Spinner /> : null}
+                      Download CSV<span className="visually-hidden"> of {name}</span>
+                    </button>
+                    {batch.disabledAt !== null ? null : confirmDisable === batch.batchId ? (
+                      <>
+                        <button type="button" className="button button--danger" disabled={busy !== null} onClick={() => disable(batch)}>
+                          Disable {batch.count - batch.used} unused {batch.count - batch.used === 1 ? "code" : "codes"}
                           <span className="visually-hidden"> of {name}</span>
                         </button>
-                        <button type="button" className="button button--ghost" disabled={busy !== null} onClick={() => download(batch)}>
-                          {busy === `csv-${batch.batchId}` ? <Spinner /> : null}
-                          Download CSV<span className="visually-hidden"> of {name}</span>
+                        <button type="button" className="button button--ghost" onClick={() => setConfirmDisable(null)}>
+                          Keep them
                         </button>
-                        {batch.disabledAt !== null ? null : confirmDisable === batch.batchId ? (
-                          <>
-                            <button type="button" className="button button--danger" disabled={busy !== null} onClick={() => disable(batch)}>
-                              Disable {batch.count - batch.used} unused {batch.count - batch.used === 1 ? "code" : "codes"}
-                              <span className="visually-hidden"> of {name}</span>
-                            </button>
-                            <button type="button" className="button button--ghost" onClick={() => setConfirmDisable(null)}>
-                              Keep them
-                            </button>
-                          </>
-                        ) : (
-                          <button type="button" className="button button--ghost" onClick={() => setConfirmDisable(batch.batchId)}>
-                            Disable batch<span className="visually-hidden"> {name}</span>
-                          </button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                      </>
+                    ) : (
+                      <button type="button" className="button button--ghost" onClick={() => setConfirmDisable(batch.batchId)}>
+                        Disable batch<span className="visually-hidden"> {name}</span>
+                      </button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </StackTable>
       )}
       {open ? <BatchCodes key={`${open}-${refresh}`} batchId={open} onChanged={changed} /> : null}
     </section>
@@ -292,49 +278,34 @@ function BatchCodes({ batchId, onChanged }: { batchId: string; onChanged(): void
         Codes: {grantText(batch.planName, batch.months)}
         {batch.note ? ` (${batch.note})` : ""}
       </h3>
-      <div className="table-scroll">
-        <table className="affiliate-table affiliate-table--stack" aria-label="Codes of the batch">
-          <thead>
-            <tr>
-              <th scope="col">Code</th>
-              <th scope="col">State</th>
-              <th scope="col">Redeemed by</th>
-              <th scope="col">Redeemed</th>
-              <th scope="col">
-                <span className="visually-hidden">Action</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {batch.codes.map((code) => (
-              <tr key={code.code}>
-                <th scope="row">
-                  <code>{code.code}</code>
-                </th>
-                <td data-label="State">{STATUS_WORDS[code.status]}</td>
-                <td data-label="Redeemed by">{code.redeemedBy ? `${code.redeemedBy.name} (${code.redeemedBy.email})` : <span className="muted">No one yet</span>}</td>
-                <td data-label="Redeemed">{code.redeemedAt === null ? <span className="muted">Not yet</span> : localDateTime(code.redeemedAt)}</td>
-                <td>
-                  {code.status !== "unused" ? null : confirm === code.code ? (
-                    <div className="content-admin__actions">
-                      <button type="button" className="button button--danger" disabled={busy !== null} onClick={() => disable(code.code)}>
-                        Disable for good<span className="visually-hidden"> {code.code}</span>
-                      </button>
-                      <button type="button" className="button button--ghost" onClick={() => setConfirm(null)}>
-                        Keep it
-                      </button>
-                    </div>
-                  ) : (
-                    <button type="button" className="button button--ghost" onClick={() => setConfirm(code.code)}>
-                      Disable<span className="visually-hidden"> {code.code}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <StackTable label="Codes of the batch" columns={["Code", "State", "Redeemed by", "Redeemed"]} action="Action">
+        {batch.codes.map((code) => (
+          <tr key={code.code}>
+            <th scope="row">
+              <code>{code.code}</code>
+            </th>
+            <td data-label="State">{STATUS_WORDS[code.status]}</td>
+            <td data-label="Redeemed by">{code.redeemedBy ? `${code.redeemedBy.name} (${code.redeemedBy.email})` : <span className="muted">No one yet</span>}</td>
+            <td data-label="Redeemed">{code.redeemedAt === null ? <span className="muted">Not yet</span> : localDateTime(code.redeemedAt)}</td>
+            <td>
+              {code.status !== "unused" ? null : confirm === code.code ? (
+                <div className="content-admin__actions">
+                  <button type="button" className="button button--danger" disabled={busy !== null} onClick={() => disable(code.code)}>
+                    Disable for good<span className="visually-hidden"> {code.code}</span>
+                  </button>
+                  <button type="button" className="button button--ghost" onClick={() => setConfirm(null)}>
+                    Keep it
+                  </button>
+                </div>
+              ) : (
+                <button type="button" className="button button--ghost" onClick={() => setConfirm(code.code)}>
+                  Disable<span className="visually-hidden"> {code.code}</span>
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </StackTable>
     </div>
   );
 }

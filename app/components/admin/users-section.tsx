@@ -4,6 +4,7 @@ import { serverMessage } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { searchUsers } from "./admin-api.ts";
 import { UserDetailDialog } from "./user-detail-dialog.tsx";
+import { StackTable } from "../shell/stack-table.tsx";
 
 /**
  * The admin page's "Users" section (issue 20, decision 051): find an account by e-mail, handle or name, a
@@ -68,43 +69,27 @@ export function UsersSection() {
           <p className="visually-hidden" role="status">
             {search.q ? `Accounts matching ${search.q}, page ${result.page}` : `Newest accounts, page ${result.page}`}
           </p>
-          <div className="table-scroll">
-            <table className="affiliate-table affiliate-table--stack" aria-label="Accounts">
-              <thead>
-                <tr>
-                  <th scope="col">Account</th>
-                  <th scope="col">Handle</th>
-                  <th scope="col">Plan</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.users.map((user) => (
-                  <tr key={user.id}>
-                    <th scope="row">
-                      {user.name || user.email}
-                      <span className="muted small admin-section__who">{user.email}</span>
-                    </th>
-                    <td data-label="Handle">{user.handle}</td>
-                    <td data-label="Plan">
-                      {user.planName} ({user.planStatus})
-                    </td>
-                    <td data-label="Role">{user.role === "admin" ? "Admin" : "User"}</td>
-                    <td data-label="Status">{user.blocked ? <strong className="admin-badge admin-badge--blocked">Blocked</strong> : "Active"}</td>
-                    <td>
-                      <button type="button" className="button button--ghost" onClick={() => setOpenUser(user.id)} aria-label={`Manage ${user.email}`}>
-                        Manage
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StackTable label="Accounts" columns={["Account", "Handle", "Plan", "Role", "Status"]} action="Action">
+            {result.users.map((user) => (
+              <tr key={user.id}>
+                <th scope="row">
+                  {user.name || user.email}
+                  <span className="muted small admin-section__who">{user.email}</span>
+                </th>
+                <td data-label="Handle">{user.handle}</td>
+                <td data-label="Plan">
+                  {user.planName} ({user.planStatus})
+                </td>
+                <td data-label="Role">{user.role === "admin" ? "Admin" : "User"}</td>
+                <td data-label="Status">{user.blocked ? <strong className="admin-badge admin-badge--blocked">Blocked</strong> : "Active"}</td>
+                <td>
+                  <button type="button" className="button button--ghost" onClick={() => setOpenUser(user.id)} aria-label={`Manage ${user.email}`}>
+                    Manage
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </StackTable>
           <nav className="admin-pager" aria-label="Account pages">
             <button type="button" className="button button--ghost" disabled={result.page <= 1} onClick={() => setSearch({ ...search, page: search.page - 1 })}>
               Previous page

@@ -7,6 +7,7 @@ import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { AffiliateMonthsChart } from "./months-chart.tsx";
 import { createAffiliateProfile, dollars, getAffiliateData, localDate, monthName, payoutDate, saveWiseTag } from "./affiliate-api.ts";
+import { StackTable } from "../shell/stack-table.tsx";
 
 const STATUS_LABEL = { pending: "Held for a month", payable: "Payable", paid: "Paid" } as const;
 
@@ -220,28 +221,16 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
         {data.recentSales.length === 0 ? (
           <p className="muted">No sales yet. When someone you sent pays, the payment and your commission appear here.</p>
         ) : (
-          <div className="table-scroll">
-            <table className="affiliate-table affiliate-table--stack" aria-label="Latest sales">
-              <thead>
-                <tr>
-                  <th scope="col">Date</th>
-                  <th scope="col">Payment</th>
-                  <th scope="col">Your commission</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.recentSales.map((sale) => (
-                  <tr key={`${sale.chargedAt}-${sale.amountCents}-${sale.commissionCents}`}>
-                    <td data-label="Date">{localDate(sale.chargedAt)}</td>
-                    <td data-label="Payment">{dollars(sale.amountCents)}</td>
-                    <td data-label="Your commission">{dollars(sale.commissionCents)}</td>
-                    <td data-label="Status">{sale.status === "pending" ? `Held until ${localDate(sale.payableAt)}` : STATUS_LABEL[sale.status]}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StackTable label="Latest sales" columns={["Date", "Payment", "Your commission", "Status"]}>
+            {data.recentSales.map((sale) => (
+              <tr key={`${sale.chargedAt}-${sale.amountCents}-${sale.commissionCents}`}>
+                <td data-label="Date">{localDate(sale.chargedAt)}</td>
+                <td data-label="Payment">{dollars(sale.amountCents)}</td>
+                <td data-label="Your commission">{dollars(sale.commissionCents)}</td>
+                <td data-label="Status">{sale.status === "pending" ? `Held until ${localDate(sale.payableAt)}` : STATUS_LABEL[sale.status]}</td>
+              </tr>
+            ))}
+          </StackTable>
         )}
       </section>
 

@@ -4,6 +4,7 @@ import { serverMessage } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";
 import { dollars, getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
+import { StackTable } from "../shell/stack-table.tsx";
 
 /**
  * The admin page's "Affiliate payouts" section (issue 16, decision 036):
@@ -47,47 +48,32 @@ export function AffiliatePayoutsSection() {
       ) : (
         <>
           <p className="muted">Pay these on or before {payoutDate(report.payBy)} through Wise, then mark each one paid.</p>
-          <div className="table-scroll">
-            <table className="affiliate-table affiliate-table--stack" aria-label="Payable affiliates">
-              <thead>
-                <tr>
-                  <th scope="col">Affiliate</th>
-                  <th scope="col">Wise tag</th>
-                  <th scope="col">Sales</th>
-                  <th scope="col">Payable</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {report.payouts.map((row) => (
-                  <tr key={row.affiliateID}>
-                    <th scope="row">
-                      {row.affiliateID}
-                      <span className="muted small admin-section__who">
-                        {row.name} · {row.email}
-                      </span>
-                    </th>
-                    <td data-label="Wise tag">{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
-                    <td data-label="Sales">{row.sales}</td>
-                    <td data-label="Payable">{dollars(row.payableCents)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="button button--primary"
-                        disabled={busy !== null}
-                        onClick={() => markPaid(row)}
-                        aria-label={`Mark paid: ${dollars(row.payableCents)} to ${row.affiliateID}`}
-                      >
-                        {busy === row.affiliateID ? "Marking…" : "Mark paid"}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <StackTable label="Payable affiliates" columns={["Affiliate", "Wise tag", "Sales", "Payable"]} action="Action">
+            {report.payouts.map((row) => (
+              <tr key={row.affiliateID}>
+                <th scope="row">
+                  {row.affiliateID}
+                  <span className="muted small admin-section__who">
+                    {row.name} · {row.email}
+                  </span>
+                </th>
+                <td data-label="Wise tag">{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
+                <td data-label="Sales">{row.sales}</td>
+                <td data-label="Payable">{dollars(row.payableCents)}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="button button--primary"
+                    disabled={busy !== null}
+                    onClick={() => markPaid(row)}
+                    aria-label={`Mark paid: ${dollars(row.payableCents)} to ${row.affiliateID}`}
+                  >
+                    {busy === row.affiliateID ? "Marking…" : "Mark paid"}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </StackTable>
         </>
       )}
     </section>
