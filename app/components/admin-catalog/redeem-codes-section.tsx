@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../../contracts/admin-redeem-codes.ts";
 import type { PlanInfo } from "../../../contracts/plans-api.ts";
 import { ApiError } from "../../lib/api-client.ts";
-import { getPlans, serverMessage } from "../billing/billing-api.ts";
+import { getPlans, serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -47,28 +47,16 @@ export function RedeemCodesSection() {
 
   async function download(batch: RedeemBatchSummary) {
     setBusy(`csv-${batch.batchId}`);
-    try {
-      await downloadBatchCsv(batch.batchId);
-      toast({ kind: "success", title: "The CSV file is downloading" });
-    } catch (error) {
-      toast({ kind: "error", title: "The CSV file was not downloaded", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-    }
+    await toastedCall(toast, () => downloadBatchCsv(batch.batchId), () => ({ title: "The CSV file is downloading" }), "The CSV file was not downloaded");
+    setBusy(null);
   }
 
   async function disable(batch: RedeemBatchSummary) {
     setBusy(`disable-${batch.batchId}`);
-    try {
-      await disableBatch(batch.batchId);
-      toast({ kind: "success", title: "Batch disabled", description: "Its unused codes can no longer be redeemed." });
-    } catch (error) {
-      toast({ kind: "error", title: "The batch was not disabled", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      setConfirmDisable(null);
-      changed();
-    }
+    await toastedCall(toast, () => disableBatch(batch.batchId), () => ({ title: "Batch disabled", description: "Its unused codes can no longer be redeemed." }), "The batch was not disabled");
+    setBusy(null);
+    setConfirmDisable(null);
+    changed();
   }
 
   return (
@@ -259,16 +247,10 @@ function BatchCodes({ batchId, onChanged }: { batchId: string; onChanged(): void
 
   async function disable(code: string) {
     setBusy(code);
-    try {
-      await disableCode(code);
-      toast({ kind: "success", title: `Code ${code} disabled` });
-    } catch (error) {
-      toast({ kind: "error", title: "The code was not disabled", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      setConfirm(null);
-      onChanged();
-    }
+    await toastedCall(toast, () => disableCode(code), () => ({ title: `Code ${code} disabled` }), "The code was not disabled");
+    setBusy(null);
+    setConfirm(null);
+    onChanged();
   }
 
   if (failed || !batch) return <LoadStatus failed={failed} onRetry={load} loading="Loading the codes…" />;

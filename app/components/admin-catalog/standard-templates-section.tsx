@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import type { AdminStandardCategory, AdminStandardTemplate, AdminStandardTemplates } from "../../../contracts/admin-templates.ts";
 import { ApiError } from "../../lib/api-client.ts";
-import { serverMessage } from "../billing/billing-api.ts";
+import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -131,30 +131,23 @@ function TemplateList({ data, onChanged }: { data: AdminStandardTemplates; onCha
 
   async function setPublished(template: AdminStandardTemplate, published: boolean) {
     setBusy(template.templateId);
-    try {
-      await publishStandardTemplate(template.templateId, published);
-      toast({ kind: "success", title: published ? `"${template.title}" is published` : `"${template.title}" is unpublished`, description: published ? "Users see it now." : "Users no longer see it." });
-    } catch (error) {
-      toast({ kind: "error", title: published ? "The template was not published" : "The template was not unpublished", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      setConfirm(null);
-      onChanged();
-    }
+    await toastedCall(
+      toast,
+      () => publishStandardTemplate(template.templateId, published),
+      () => ({ title: published ? `"${template.title}" is published` : `"${template.title}" is unpublished`, description: published ? "Users see it now." : "Users no longer see it." }),
+      published ? "The template was not published" : "The template was not unpublished",
+    );
+    setBusy(null);
+    setConfirm(null);
+    onChanged();
   }
 
   async function move(index: number, step: -1 | 1) {
     const order = moved(shown, index, step);
     setBusy(`move-${shown[index]!.templateId}`);
-    try {
-      await reorderStandardTemplates(category, order.map((template) => template.templateId));
-      toast({ kind: "success", title: `Moved "${shown[index]!.title}" ${step < 0 ? "up" : "down"}` });
-    } catch (error) {
-      toast({ kind: "error", title: "The order was not changed", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      onChanged();
-    }
+    await toastedCall(toast, () => reorderStandardTemplates(category, order.map((template) => template.templateId)), () => ({ title: `Moved "${shown[index]!.title}" ${step < 0 ? "up" : "down"}` }), "The order was not changed");
+    setBusy(null);
+    onChanged();
   }
 
   return (
@@ -235,15 +228,9 @@ function CategoryList({ categories, onChanged }: { categories: AdminStandardCate
 
   async function move(index: number, step: -1 | 1) {
     setBusy(true);
-    try {
-      await reorderStandardCategories(moved(categories, index, step).map((category) => category.id));
-      toast({ kind: "success", title: `Moved "${categories[index]!.name}" ${step < 0 ? "up" : "down"}` });
-    } catch (error) {
-      toast({ kind: "error", title: "The order was not changed", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(false);
-      onChanged();
-    }
+    await toastedCall(toast, () => reorderStandardCategories(moved(categories, index, step).map((category) => category.id)), () => ({ title: `Moved "${categories[index]!.name}" ${step < 0 ? "up" : "down"}` }), "The order was not changed");
+    setBusy(false);
+    onChanged();
   }
 
   async function add(event: FormEvent) {

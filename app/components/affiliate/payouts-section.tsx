@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/affiliate.ts";
-import { serverMessage } from "../billing/billing-api.ts";
+import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";
 import { dollars, getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
@@ -27,15 +27,9 @@ export function AffiliatePayoutsSection() {
 
   async function markPaid(row: AffiliatePayoutRow) {
     setBusy(row.affiliateID);
-    try {
-      const result = await markPayoutPaid(row.affiliateID, row.payableCents);
-      toast({ kind: "success", title: result.message });
-    } catch (error) {
-      toast({ kind: "error", title: "The payout was not marked paid", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      load();
-    }
+    await toastedCall(toast, () => markPayoutPaid(row.affiliateID, row.payableCents), (result) => ({ title: result.message }), "The payout was not marked paid");
+    setBusy(null);
+    load();
   }
 
   return (

@@ -1,6 +1,7 @@
 import type { CreditsSummary } from "../../../contracts/credits.ts";
 import type { CurrentSubscription, LifetimePlan, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
+import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 
 /** The billing calls the pricing, lifetime, redeem-code and Manage subscription pages make. */
 
@@ -28,6 +29,22 @@ export const redeemCode = (redemptionCode: string) => apiJson<RedeemResult>("/ap
 /** The server's text for a failed call, or null when it gave none. */
 export function serverMessage(error: unknown): string | null {
   return error instanceof ApiError && error.message ? error.message : null;
+}
+
+/**
+ * Runs one call a person asked for and says how it went: a success toast made from its result, or an error
+ * toast titled `failed` with the server's words (else "Please try again."). Answers whether it succeeded;
+ * the caller's own clean-up (busy state, confirmations, reloading) follows it either way.
+ */
+export async function toastedCall<T>(toast: Toaster, call: () => Promise<T>, done: (result: T) => Omit<ToastOptions, "kind">, failed: string): Promise<boolean> {
+  try {
+    const result = await call();
+    toast({ kind: "success", ...done(result) });
+    return true;
+  } catch (error) {
+    toast({ kind: "error", title: failed, description: serverMessage(error) ?? "Please try again." });
+    return false;
+  }
 }
 
 export function money(amount: number): string {

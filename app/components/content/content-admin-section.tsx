@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
 import type { AdminContent, ContentKind } from "../../../contracts/content.ts";
 import { ApiError } from "../../lib/api-client.ts";
-import { serverMessage } from "../billing/billing-api.ts";
+import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -52,30 +52,17 @@ export function ContentAdminSection() {
 
   async function setLive(entry: AdminContent, published: boolean) {
     setBusy(entry.id);
-    try {
-      await publishContent(entry.id, published);
-      toast({ kind: "success", title: published ? `Published at ${pathOf(entry)}` : `“${entry.title}” is a draft again` });
-    } catch (error) {
-      toast({ kind: "error", title: published ? "The post was not published" : "The post was not unpublished", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      load();
-    }
+    await toastedCall(toast, () => publishContent(entry.id, published), () => ({ title: published ? `Published at ${pathOf(entry)}` : `“${entry.title}” is a draft again` }), published ? "The post was not published" : "The post was not unpublished");
+    setBusy(null);
+    load();
   }
 
   async function remove(entry: AdminContent) {
     setBusy(entry.id);
-    try {
-      await deleteContent(entry.id);
-      toast({ kind: "success", title: `Deleted “${entry.title}”` });
-      if (editing?.id === entry.id) setEditing(null);
-    } catch (error) {
-      toast({ kind: "error", title: "Nothing was deleted", description: serverMessage(error) ?? "Please try again." });
-    } finally {
-      setBusy(null);
-      setConfirmDelete(null);
-      load();
-    }
+    if ((await toastedCall(toast, () => deleteContent(entry.id), () => ({ title: `Deleted “${entry.title}”` }), "Nothing was deleted")) && editing?.id === entry.id) setEditing(null);
+    setBusy(null);
+    setConfirmDelete(null);
+    load();
   }
 
   return (
