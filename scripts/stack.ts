@@ -118,7 +118,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         "--inspector-port", String(inspectorPort),
         "--log-level", quiet ? "error" : "info",
       ],
-      { cwd: ROOT, env: childEnv(), stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"], detached: true },
+      {
+        cwd: ROOT,
+        // Wrangler's local trace collector is off unless asked for (X_LOCAL_OBSERVABILITY=true): it writes every
+        // request, D1 query and fetch to a SQLite file under the state directory, about 2 ms a request
+        // (docs/decisions/065-local-trace-collector-off.md). Production logging is wrangler.toml's [observability].
+        env: childEnv({ X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false" }),
+        stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
+        detached: true,
+      },
     );
     child.stdout?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
     child.stderr?.on("data", (chunk: Buffer) => (workerOutput = (workerOutput + chunk.toString()).slice(-20_000)));
