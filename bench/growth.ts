@@ -7,8 +7,12 @@
 //      into the local D1 database file (node:sqlite, one transaction per chunk): pin history up to 1,000,000
 //      rows with one credit-ledger spend each, 50,000 media, 5,000 drafts, all spread over the past 365 days;
 //   3. restarts the worker on the filled database (as after a deploy), measures the same calls again, plus
-//      pages deep in each list (by cursor), and prints before/after p50 and the ratio (target: within 20%,
-//      ratio <= 1.20). The lists take turns, so a burst of load elsewhere on the machine falls on all alike.
+//      pages deep in each list (by cursor), in the same loop as the same calls of an EMPTY TWIN: a second account
+//      made like the first at the start (20 profiles), left empty. Prints the empty twin's p50, the filled
+//      account's and the ratio (target: within 20%, ratio <= 1.20), and step 1's figure beside them. The lists
+//      and both accounts take turns, so a burst of load elsewhere on the machine falls on all alike, and a
+//      machine that runs slower after the fill than before it (the page cache full of a 1.4 GB file, a warmer
+//      or cooler CPU) slows both sides of each ratio.
 // BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (40) the requests per figure;
 // BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
 // BENCH_REUSE_STATE=<that dir> measures it again (step 3 only) after a code change; BENCH_VERBOSE=1 shows the
@@ -65,6 +69,8 @@ interface ListCall {
   name: string;
   path: string;
   body?: unknown;
+  /** The account it is called as (default: the account being filled). */
+  token?: string;
 }
 
 /** What a kept run leaves for BENCH_REUSE_STATE: the empty account's figures. */
@@ -84,12 +90,12 @@ interface Figure {
  */
 async function measureAll(token: string, lists: ListCall[]): Promise<Map<string, Figure>> {
   const items = new Map<string, number>();
-  for (const list of lists) for (let i = 0; i < 3; i++) items.set(list.name, countItems(await call<unknown>(list.path, token, list.body)));
+  for (const list of lists) for (let i = 0; i < 3; i++) items.set(list.name, countItems(await call<unknown>(list.path, list.token ?? token, list.body)));
   const times = new Map<string, number[]>(lists.map((list) => [list.name, []]));
   for (let round = 0; round < REQUESTS; round++) {
     for (const list of lists) {
       const started = performance.now();
-      await call(list.path, token, list.body);
+      await call(list.path, list.token ?? token, list.body);
       times.get(list.name)!.push(performance.now() - started);
     }
   }
@@ -184,6 +190,29 @@ function queuePin(username: string, board: BenchBoard) {
   };
 }
 
+/**
+ * A new account as the filled one starts: signed up, dated a year and 29 days back, 20 connected profiles with quiet
+ * scheduling settings. Answers its token, id and profiles.
+ */
+async function newAccount(db: DatabaseSync, email: string, lastName: string) {
+  const token = (await call<{ idToken: string }>("/api/signup", null, { email, password: BENCH_PASSWORD, firstName: "Bench", lastName })).idToken;
+  const { credentials } = await call<{ credentials: { userId: string } }>("/api/user", token);
+  // A year-old account whose billing month (counted from the signup anniversary, as for any Free user) began 29 days
+  // ago: the month being counted holds nearly a month of its spends, the heavy user's month-end.
+  db.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").run(Date.now() - YEAR - 29 * DAY, credentials.userId);
+  const tag = Date.now().toString(36);
+  const profiles: { username: string; board: BenchBoard }[] = [];
+  for (let i = 0; i < PROFILES; i++) {
+    const username = `${lastName.toLowerCase()}_${tag}_${i}`;
+    profiles.push({ username, board: await connectBenchProfile(stack, token, username) });
+    await call("/api/scheduling/saveSchedulingSettings", token, { newSettings: quietSchedulingSettings(), pinterestProfileUsername: username });
+  }
+  return { token, userId: credentials.userId, profiles };
+}
+
+/** The empty twin: an account made as the filled one was, which stays empty; measured in the same loop as it (step 3). */
+const TWIN_EMAIL = "bench.twin.%";
+
 try {
   console.log(`Growth benchmark against ${stack.appUrl}: scale ${SCALE} (${HISTORY_ROWS} history rows, ${MEDIA_ROWS} media, ${DRAFT_ROWS} drafts, ${PROFILES} profiles x ${QUEUED_PER_PROFILE} queued pins), ${REQUESTS} requests per figure`);
   let token: string;
@@ -203,15 +232,8 @@ try {
     saved = existsSync(join(stateDir, "growth.json")) ? (JSON.parse(readFileSync(join(stateDir, "growth.json"), "utf8")) as Saved) : null;
     console.log(`Measuring again the account filled earlier in ${stateDir} (${saved ? "empty-account figures of that run kept" : "no empty-account figures kept"})`);
   } else {
-    const email = `bench.growth.${Date.now()}@example.com`;
-    token = (await call<{ idToken: string }>("/api/signup", null, { email, password: BENCH_PASSWORD, firstName: "Bench", lastName: "Grower" })).idToken;
-    const { credentials } = await call<{ credentials: { userId: string } }>("/api/user", token);
-    userId = credentials.userId;
-
     db = new DatabaseSync(d1File());
-    // A year-old account whose billing month (counted from the signup anniversary, as for any Free user) began 29 days
-    // ago: the month being counted holds nearly a month of its spends, the heavy user's month-end.
-    db.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").run(Date.now() - YEAR - 29 * DAY, userId);
+    ({ token, userId, profiles } = await newAccount(db, `bench.growth.${Date.now()}@example.com`, "Growth"));
     // A large page cache: the bulk rows go into b-trees keyed by random ids (the app's UUIDs), which SQLite's default 2 MB cache makes slow.
     db.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
     // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).
@@ -221,14 +243,15 @@ try {
       PROFILES * QUEUED_PER_PROFILE + 100_000,
       Date.now(),
     );
-
-    const tag = Date.now().toString(36);
-    for (let i = 0; i < PROFILES; i++) {
-      const username = `growth_${tag}_${i}`;
-      profiles.push({ username, board: await connectBenchProfile(stack, token, username) });
-      await call("/api/scheduling/saveSchedulingSettings", token, { newSettings: quietSchedulingSettings(), pinterestProfileUsername: username });
-    }
   }
+  // The empty twin (made now, or found in the kept state).
+  const twinRow = db.prepare("SELECT email FROM users WHERE email LIKE ? ORDER BY created_at DESC LIMIT 1").get(TWIN_EMAIL) as { email: string } | undefined;
+  const twin = twinRow
+    ? {
+        token: (await call<{ idToken: string }>("/api/login", null, { email: twinRow.email, password: BENCH_PASSWORD })).idToken,
+        first: (db.prepare("SELECT p.username FROM pinterest_profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ? ORDER BY p.created_at LIMIT 1").get(twinRow.email) as { username: string }).username,
+      }
+    : await newAccount(db, TWIN_EMAIL.replace("%", `${Date.now()}@example.com`), "Twin").then((account) => ({ token: account.token, first: account.profiles[0].username }));
   const first = profiles[0].username;
 
   const chargeOne = {
@@ -236,7 +259,7 @@ try {
     path: "/api/scraping/addPinHistoryAndAdjustCredits",
     body: { pinDetails: { action: "downloaded", title: "A pin downloaded by the benchmark", description: "", url: "https://linen-and-table.example/", imageUrl: "https://linen-and-table.example/a.jpeg" }, category: "image" },
   };
-  const firstPages: ListCall[] = [
+  const listsOf = (first: string): ListCall[] => [
     { name: "GET /api/health (no data: noise)", path: "/api/health" },
     { name: "GET /api/user (credentials)", path: "/api/user" },
     { name: "GET /api/user/credits", path: "/api/user/credits" },
@@ -254,6 +277,9 @@ try {
     { name: "shared templates", path: "/api/templates/sharedTemplates/getSharedTemplates" },
     { name: "template categories", path: "/api/templates/categories/getTemplateCategories" },
   ];
+  const firstPages = listsOf(first);
+  const TWIN = "empty twin: ";
+  const twinPages: ListCall[] = [...listsOf(twin.first), chargeOne].map((list) => ({ ...list, name: TWIN + list.name, token: twin.token }));
 
   let empty = new Map<string, Figure>(saved?.empty ?? []);
   if (!REUSE) {
@@ -426,23 +452,28 @@ try {
     ...(deepQueuePin ? [{ like: "queue, newest first", name: "queue, by cursor", path: `/api/scheduling/getScheduledPins/${first}?lastPinId=${deepQueuePin}&sortBy=scheduledTimeUTCTimestamp-desc` }] : []),
   ];
 
-  console.log(`\n3. After a year of heavy use (load average ${load()}): p50 before -> after, ratio (target <= 1.20)`);
-  const rows: { name: string; before: number; after: number; items: number; p95: number }[] = [];
-  const full = await measureAll(token, [...firstPages, chargeOne, ...deepPages]);
+  console.log(
+    `\n3. After a year of heavy use (load average ${load()}): p50 of the filled account against the empty twin measured in the same loop ` +
+      `(target: ratio <= 1.20); in brackets, step 1's empty account, measured before the fill`,
+  );
+  const rows: { name: string; before: number; earlier: number; after: number; items: number; p95: number }[] = [];
+  const full = await measureAll(token, [...firstPages, chargeOne, ...deepPages, ...twinPages]);
+  const twinFigure = (name: string) => full.get(TWIN + name)?.p50 ?? Number.NaN;
   for (const list of [...firstPages, chargeOne]) {
     const figure = full.get(list.name)!;
-    rows.push({ name: list.name, before: empty.get(list.name)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
+    rows.push({ name: list.name, before: twinFigure(list.name), earlier: empty.get(list.name)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
   }
   for (const list of deepPages) {
     const figure = full.get(list.name)!;
-    rows.push({ name: `${list.name} vs empty first page`, before: empty.get(list.like)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
+    rows.push({ name: `${list.name} vs empty first page`, before: twinFigure(list.like), earlier: empty.get(list.like)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
   }
   let over = 0;
   for (const row of rows) {
     const ratio = row.after / row.before;
     if (ratio > 1.2) over++;
     console.log(
-      `   ${row.name.padEnd(52)} ${(Number.isNaN(row.before) ? "n/a" : row.before.toFixed(1)).padStart(6)} -> ${row.after.toFixed(1).padStart(6)} ms  x${ratio.toFixed(2)}${ratio > 1.2 ? " !!" : "   "}  (p95 ${row.p95.toFixed(1)} ms, ${row.items} items)`,
+      `   ${row.name.padEnd(52)} ${row.before.toFixed(1).padStart(6)} -> ${row.after.toFixed(1).padStart(6)} ms  x${ratio.toFixed(2)}${ratio > 1.2 ? " !!" : "   "}  ` +
+        `(step 1: ${Number.isNaN(row.earlier) ? "n/a" : `${row.earlier.toFixed(1)} ms, x${(row.after / row.earlier).toFixed(2)}`}; p95 ${row.p95.toFixed(1)} ms, ${row.items} items)`,
     );
   }
   console.log(`\n   ${rows.length - over} of ${rows.length} within 20% of the empty account; load average ${load()}`);

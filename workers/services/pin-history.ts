@@ -8,7 +8,7 @@ import { pinHistory } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistory } from "./credits.ts";
-import { listProfiles, schedulingSettingsOf } from "./pinterest-connection.ts";
+import { profilesQuery, schedulingSettingsOf } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
 
 /**
@@ -58,13 +58,18 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
             or(lt(pinHistory.createdAt, start - 0.5), and(gte(pinHistory.createdAt, start - 0.5), lt(pinHistory.id, options.lastId))),
           )
         : lt(pinHistory.createdAt, start - 0.5);
-  const rows = await database(env.DB)
-    .select()
-    .from(pinHistory)
-    .where(and(eq(pinHistory.userId, user.id), cursor))
-    .orderBy(desc(pinHistory.createdAt), desc(pinHistory.id))
-    .limit(PIN_HISTORY_PAGE_SIZE);
-  const profiles = new Map((await listProfiles(env, user.id)).map((profile) => [profile.username, profile]));
+  const db = database(env.DB);
+  // The page and the caller's profiles in one round trip.
+  const [rows, profileRows] = await db.batch([
+    db
+      .select()
+      .from(pinHistory)
+      .where(and(eq(pinHistory.userId, user.id), cursor))
+      .orderBy(desc(pinHistory.createdAt), desc(pinHistory.id))
+      .limit(PIN_HISTORY_PAGE_SIZE),
+    profilesQuery(env, user.id),
+  ]);
+  const profiles = new Map(profileRows.map((profile) => [profile.username, profile]));
   const queueStates = await statesInQueues(env, rows, (username) => profiles.get(username)?.id ?? null);
   return rows.map((row) => {
     const profile = row.pinterestProfile ? profiles.get(row.pinterestProfile) : undefined;

@@ -299,8 +299,13 @@ export async function refreshHandle(env: Env, user: User, refreshHandleToken: st
 
 // ------------------------------------------------------------------ profiles
 
-export async function listProfiles(env: Env, userId: string): Promise<PinterestProfile[]> {
+/** The user's profiles, oldest connection first: a query to await, or to send in a batch with others (one D1 round trip). */
+export function profilesQuery(env: Env, userId: string) {
   return database(env.DB).query.pinterestProfiles.findMany({ where: eq(pinterestProfiles.userId, userId), orderBy: asc(pinterestProfiles.createdAt) });
+}
+
+export async function listProfiles(env: Env, userId: string): Promise<PinterestProfile[]> {
+  return profilesQuery(env, userId);
 }
 
 export function profileView(profile: PinterestProfile): AuthorizedPinterestProfile {
