@@ -13,6 +13,8 @@
 //      and both accounts take turns, so a burst of load elsewhere on the machine falls on all alike, and a
 //      machine that runs slower after the fill than before it (the page cache full of a 1.4 GB file, a warmer
 //      or cooler CPU) slows both sides of each ratio.
+//      Each call is timed from sending it to the last byte of its answer on a kept-alive connection (node:http,
+//      bench/timed-http.ts), not parsed: the client's own time is left out of the figures.
 // BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (40) the requests per figure;
 // BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
 // BENCH_REUSE_STATE=<that dir> measures it again (step 3 only) after a code change; BENCH_VERBOSE=1 shows the
@@ -31,6 +33,7 @@ import { billingMonth } from "../workers/domain/plans.ts";
 import { freePort, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile, quietSchedulingSettings, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD, benchCall } from "./bench-session.ts";
+import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 1)) throw new Error("BENCH_SCALE must be a number in (0, 1]");
@@ -94,9 +97,13 @@ async function measureAll(token: string, lists: ListCall[]): Promise<Map<string,
   const times = new Map<string, number[]>(lists.map((list) => [list.name, []]));
   for (let round = 0; round < REQUESTS; round++) {
     for (const list of lists) {
-      const started = performance.now();
-      await call(list.path, list.token ?? token, list.body);
-      times.get(list.name)!.push(performance.now() - started);
+      const answer = await timedHttp(stack.appUrl + list.path, {
+        method: list.body === undefined ? "GET" : "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.7", authorization: `Bearer ${list.token ?? token}` },
+        body: list.body === undefined ? undefined : JSON.stringify(list.body),
+      });
+      if (answer.status < 200 || answer.status > 299) throw new Error(`${list.path} answered ${answer.status}`);
+      times.get(list.name)!.push(answer.ms);
     }
   }
   return new Map(lists.map((list) => [list.name, { p50: percentile(times.get(list.name)!, 50), p95: percentile(times.get(list.name)!, 95), items: items.get(list.name)! }]));
@@ -200,6 +207,13 @@ async function newAccount(db: DatabaseSync, email: string, lastName: string) {
   // A year-old account whose billing month (counted from the signup anniversary, as for any Free user) began 29 days
   // ago: the month being counted holds nearly a month of its spends, the heavy user's month-end.
   db.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").run(Date.now() - YEAR - 29 * DAY, credentials.userId);
+  // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).
+  db.prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, ?, 'grant', 'benchmark grant', 'bench-grant', ?)").run(
+    crypto.randomUUID(),
+    credentials.userId,
+    PROFILES * QUEUED_PER_PROFILE + 100_000,
+    Date.now(),
+  );
   const tag = Date.now().toString(36);
   const profiles: { username: string; board: BenchBoard }[] = [];
   for (let i = 0; i < PROFILES; i++) {
@@ -236,13 +250,6 @@ try {
     ({ token, userId, profiles } = await newAccount(db, `bench.growth.${Date.now()}@example.com`, "Growth"));
     // A large page cache: the bulk rows go into b-trees keyed by random ids (the app's UUIDs), which SQLite's default 2 MB cache makes slow.
     db.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
-    // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).
-    db.prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, ?, 'grant', 'benchmark grant', 'bench-grant', ?)").run(
-      crypto.randomUUID(),
-      userId,
-      PROFILES * QUEUED_PER_PROFILE + 100_000,
-      Date.now(),
-    );
   }
   // The empty twin (made now, or found in the kept state).
   const twinRow = db.prepare("SELECT email FROM users WHERE email LIKE ? ORDER BY created_at DESC LIMIT 1").get(TWIN_EMAIL) as { email: string } | undefined;
@@ -480,6 +487,7 @@ try {
   monthBalanceFigures(db, userId);
   db.close();
 } finally {
+  closeTimedHttp();
   await stack.stop();
   if (process.env.BENCH_KEEP_STATE || REUSE) console.log(`local state kept in ${stateDir}`);
   else rmSync(stateDir, { recursive: true, force: true });

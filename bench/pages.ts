@@ -18,13 +18,13 @@
 // (default 50), BENCH_LIGHTHOUSE=0 skips Lighthouse, CHROMIUM_PATH (default /usr/bin/chromium).
 // Figures are printed, never asserted: a benchmark is not a test.
 import autocannon from "autocannon";
-import http from "node:http";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measurePageJs, PAGE_JS_BUDGET_BYTES } from "../scripts/js-budget.ts";
 import { freePort } from "../scripts/process.ts";
 import { startStack } from "../scripts/stack.ts";
+import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SLICE_SECONDS = Number(process.env.BENCH_SLICE ?? 2);
@@ -61,20 +61,11 @@ async function throughputSideBySide(pageUrl: string, staticUrl: string, connecti
   return { page: totals.page.requests / totals.page.seconds, static: totals.static.requests / totals.static.seconds };
 }
 
-const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-/** One GET on the kept-alive connection, body read to the end: milliseconds with microseconds. */
-function timedGet(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint();
-    http
-      .get(url, { agent: keptAlive }, (response) => {
-        if (response.statusCode !== 200) reject(new Error(`${url}: HTTP ${response.statusCode}`));
-        response.on("data", () => {});
-        response.on("end", () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
-      })
-      .on("error", reject);
-  });
+/** One GET on the kept-alive connection, body read to the end (bench/timed-http.ts): milliseconds with microseconds. */
+async function timedGet(url: string): Promise<number> {
+  const { ms, status } = await timedHttp(url);
+  if (status !== 200) throw new Error(`${url}: HTTP ${status}`);
+  return ms;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
@@ -213,7 +204,7 @@ try {
     console.log(`(targets: ${TARGET_SCORE} or more each, CLS under ${TARGET_CLS})`);
   }
 } finally {
-  keptAlive.destroy();
+  closeTimedHttp();
   await stop?.();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
 }

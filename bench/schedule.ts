@@ -18,11 +18,11 @@
 // The bench user is given 250,000 credits with a ledger grant row (`wrangler d1 execute` on the bench's state).
 // Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build/ is fresh, BENCH_BIG_QUEUE=0 to skip (b').
 import { mkdtempSync, rmSync } from "node:fs";
-import http from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, ROOT, run, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile } from "./bench-pinterest.ts";
+import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
 const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 50);
@@ -76,27 +76,13 @@ async function scheduleBatches(token: string, username: string, board: { id: str
   return times;
 }
 
-const keptAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
-
-/**
- * One timed GET on a kept-alive connection (node:http: Node's fetch adds about 1 ms of its own to every request):
- * the time seen by the client, the route's Server-Timing metrics (ms) and descriptions.
- */
+/** One timed GET (bench/timed-http.ts): the time seen by the client, the route's Server-Timing metrics (ms) and descriptions. */
 async function timedGet(path: string, token: string | null): Promise<{ ms: number; server: Record<string, number>; notes: Record<string, string> }> {
-  const started = performance.now();
-  const { status, serverTiming } = await new Promise<{ status: number; serverTiming: string }>((resolve, reject) => {
-    http
-      .get(app + path, { agent: keptAlive, headers: { "cf-connecting-ip": "198.51.100.9", ...(token ? { authorization: `Bearer ${token}` } : {}) } }, (response) => {
-        response.on("data", () => {});
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, serverTiming: String(response.headers["server-timing"] ?? "") }));
-      })
-      .on("error", reject);
-  });
-  const ms = performance.now() - started;
+  const { ms, status, headers } = await timedHttp(app + path, { headers: { "cf-connecting-ip": "198.51.100.9", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   if ((status < 200 || status > 299) && status !== 404) throw new Error(`${path} answered ${status}`);
   const server: Record<string, number> = {};
   const notes: Record<string, string> = {};
-  for (const part of serverTiming.split(",")) {
+  for (const part of String(headers["server-timing"] ?? "").split(",")) {
     const [name, ...params] = part.trim().split(";");
     const dur = params.find((p) => p.startsWith("dur="));
     const desc = params.find((p) => p.startsWith("desc="));
@@ -266,7 +252,7 @@ try {
   );
   if (posted.length !== DUE_PINS) console.log(`    !! expected ${DUE_PINS} pins on Pinterest, found ${posted.length}`);
 } finally {
-  keptAlive.destroy();
+  closeTimedHttp();
   await stack.stop();
   rmSync(stateDir, { recursive: true, force: true });
 }
