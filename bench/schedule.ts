@@ -5,7 +5,7 @@
 //       then 1,000 pins in ONE request (issue 21 target: 300 ms, validation, credits and the Durable Object write included),
 //       then 10,000 pins in one request (refused: at most MAX_PINS_PER_SCHEDULE per request; the page splits it) and
 //       the 10,000 sent the way the page sends them, in requests of 1,000 one after another;
-//   (b) with 10,000 pins queued, GET getScheduledPins (a page of 50): p50/p95 over 50 requests at concurrency 1
+//   (b) with 10,000 pins queued, GET getScheduledPins (a page of 50): p50/p95 over BENCH_LIST_REQUESTS (200) requests at concurrency 1
 //       (target p50 8 ms), beside a static file, an unknown /api path and /api/health; where the time goes, from the route's
 //       Server-Timing header (the token check with the profile look-up, one D1 query; the Durable Object read, started
 //       alongside it, which writes the page's JSON; the rest is HTTP, the dev server, routing and the middlewares, and
@@ -25,7 +25,7 @@ import { connectBenchProfile } from "./bench-pinterest.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
-const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 50);
+const LIST_REQUESTS = Number(process.env.BENCH_LIST_REQUESTS ?? 200);
 const DUE_PINS = 200;
 const PER_REQUEST = 1_000;
 const BIG_QUEUE = process.env.BENCH_BIG_QUEUE !== "0";
