@@ -37,8 +37,7 @@ const TARGET_P50_RATIO = 1.5;
 const TARGET_SCORE = 95;
 const TARGET_CLS = 0.02;
 
-interface Load {
-  rps: number;
+interface Latency {
   p50: number;
   p99: number;
 }
@@ -71,7 +70,7 @@ async function timedGet(url: string): Promise<number> {
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 
 /** Latency with one client: one request to the page, one to the static file, and again, for SECONDS. */
-async function latencySideBySide(pageUrl: string, staticUrl: string): Promise<{ page: Omit<Load, "rps">; static: Omit<Load, "rps"> }> {
+async function latencySideBySide(pageUrl: string, staticUrl: string): Promise<{ page: Latency; static: Latency }> {
   const page: number[] = [];
   const still: number[] = [];
   const end = Date.now() + SECONDS * 1000;

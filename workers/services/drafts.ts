@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { AUTOSAVE_DRAFT_NAME, DRAFTS_PAGE_SIZE, MAX_DRAFT_BYTES, MAX_DRAFTS, type Draft, type DraftsPage, type DraftSummary } from "../../contracts/library.ts";
 import { Post } from "../../contracts/post.ts";
 import { database } from "../db/client.ts";
-import { olderThanCursor } from "../db/cursor.ts";
+import { olderThanCursor, pageAfterCursor } from "../db/cursor.ts";
 import { drafts } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
@@ -175,20 +175,14 @@ export async function getDraft(env: Env, user: User, draftId: string): Promise<D
 export async function listDrafts(env: Env, user: User, lastDraftId?: string): Promise<DraftsPage> {
   const db = database(env.DB);
   const where: SQL[] = [eq(drafts.userId, user.id)];
-  if (lastDraftId) where.push(olderThanCursor(drafts, { time: drafts.updatedAt, id: drafts.id, owner: drafts.userId }, lastDraftId, user.id));
-  const page = db
-    .select(summaryColumns)
-    .from(drafts)
-    .where(and(...where))
-    .orderBy(desc(drafts.updatedAt), desc(drafts.id))
-    .limit(DRAFTS_PAGE_SIZE + 1);
-  let rows: Awaited<typeof page>;
-  if (lastDraftId) {
-    // The cursor's check and the page in one round trip.
-    const [cursor, found] = await db.batch([db.select({ id: drafts.id }).from(drafts).where(and(eq(drafts.id, lastDraftId), eq(drafts.userId, user.id))), page]);
-    if (cursor.length === 0) throw new ServiceError(400, "lastDraftId is not one of your drafts.", "lastDraftId");
-    rows = found;
-  } else rows = await page;
+  const cursor = lastDraftId ? { table: drafts, time: drafts.updatedAt, id: drafts.id, owner: drafts.userId, cursorId: lastDraftId, ownerId: user.id } : null;
+  if (cursor) where.push(olderThanCursor(cursor));
+  const rows = await pageAfterCursor(
+    db,
+    db.select(summaryColumns).from(drafts).where(and(...where)).orderBy(desc(drafts.updatedAt), desc(drafts.id)).limit(DRAFTS_PAGE_SIZE + 1),
+    cursor,
+  );
+  if (!rows) throw new ServiceError(400, "lastDraftId is not one of your drafts.", "lastDraftId");
   return { drafts: rows.slice(0, DRAFTS_PAGE_SIZE).map(summaryOf), hasMore: rows.length > DRAFTS_PAGE_SIZE };
 }
 

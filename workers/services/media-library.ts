@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL } from "drizzle-orm";
 import { MEDIA_MAX_BYTES, MEDIA_PAGE_SIZE, type MediaItem, type MediaPage, type MediaType } from "../../contracts/library.ts";
 import { PROFILE_IMAGE_MAX_BYTES } from "../../contracts/user.ts";
 import { database } from "../db/client.ts";
-import { olderThanCursor } from "../db/cursor.ts";
+import { olderThanCursor, pageAfterCursor } from "../db/cursor.ts";
 import { userMedia, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { readUploadedFont, sniffFontFormat, UnreadableFont } from "../media/fonts.ts";
@@ -156,20 +156,14 @@ export async function listMedia(env: Env, user: User, query: { mediaType?: Media
   const db = database(env.DB);
   const where: SQL[] = [eq(userMedia.userId, user.id)];
   if (query.mediaType) where.push(eq(userMedia.mediaType, query.mediaType));
-  if (query.lastMediaId) where.push(olderThanCursor(userMedia, { time: userMedia.createdAt, id: userMedia.id, owner: userMedia.userId }, query.lastMediaId, user.id));
-  const page = db
-    .select()
-    .from(userMedia)
-    .where(and(...where))
-    .orderBy(desc(userMedia.createdAt), desc(userMedia.id))
-    .limit(MEDIA_PAGE_SIZE + 1);
-  let rows: (typeof userMedia.$inferSelect)[];
-  if (query.lastMediaId) {
-    // The cursor's check and the page in one round trip.
-    const [cursor, found] = await db.batch([db.select({ id: userMedia.id }).from(userMedia).where(and(eq(userMedia.id, query.lastMediaId), eq(userMedia.userId, user.id))), page]);
-    if (cursor.length === 0) throw new ServiceError(400, "lastMediaId is not one of your media.", "lastMediaId");
-    rows = found;
-  } else rows = await page;
+  const cursor = query.lastMediaId ? { table: userMedia, time: userMedia.createdAt, id: userMedia.id, owner: userMedia.userId, cursorId: query.lastMediaId, ownerId: user.id } : null;
+  if (cursor) where.push(olderThanCursor(cursor));
+  const rows = await pageAfterCursor(
+    db,
+    db.select().from(userMedia).where(and(...where)).orderBy(desc(userMedia.createdAt), desc(userMedia.id)).limit(MEDIA_PAGE_SIZE + 1),
+    cursor,
+  );
+  if (!rows) throw new ServiceError(400, "lastMediaId is not one of your media.", "lastMediaId");
   return { media: rows.slice(0, MEDIA_PAGE_SIZE).map((row) => itemOf(env, row)), hasMore: rows.length > MEDIA_PAGE_SIZE };
 }
 
