@@ -13,6 +13,8 @@ import { providerVars } from "./sandbox/provider-vars.ts";
  */
 export default defineConfig({
   test: {
+    // vitest's report, then one short line per failure (the CI log keeps only its tail).
+    reporters: ["default", "./test/support/failure-summary.ts"],
     projects: [
       {
         test: {

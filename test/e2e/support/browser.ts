@@ -57,10 +57,12 @@ export function useBrowser() {
       const page = await context.newPage();
       page.on("console", (message) => {
         if (message.type() === "error" && !options.allowConsoleErrors?.test(message.text())) {
-          problems.push(`console error: ${message.text()}`);
+          // "Failed to load resource" does not say which: the message's location does.
+          const where = message.location().url;
+          problems.push(`console error: ${message.text()}${where ? ` (${where}, on ${page.url()})` : ""}`);
         }
       });
-      page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+      page.on("pageerror", (error) => problems.push(`page error: ${error.message} (on ${page.url()})`));
       return page;
     },
   };
