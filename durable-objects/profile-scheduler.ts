@@ -139,9 +139,9 @@ export class ProfileScheduler extends DurableObject<Env> {
     status?: { profileStatus: ProfileStatus; profileError: string | null },
   ): Promise<PageText | Refusal> {
     if (status && this.noteProfileStatus(status.profileStatus, status.profileError)) await this.queueAlarm.arm();
-    const page = this.store.listPins(options);
-    if ("ok" in page) return page;
-    return { ok: true, json: JSON.stringify(page satisfies ScheduledPinsPage), noted: this.store.notedStatus() };
+    const json = this.store.listPinsJson(options);
+    if (typeof json !== "string") return json;
+    return { ok: true, json, noted: this.store.notedStatus() };
   }
 
   findPin(id: string): ScheduledPin | null {

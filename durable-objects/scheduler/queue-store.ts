@@ -19,6 +19,14 @@ import type { NewPinInput, PinHistoryState, ProfileStatus, Refusal, ReserveReque
  * never renamed; the schema only grows with IF NOT EXISTS.
  */
 
+/** Which page of the queue: a view, an order, after which pin, how many. */
+export interface PageOptions {
+  view: QueueView;
+  sortBy: SortOrder;
+  lastPinId?: string;
+  limit?: number;
+}
+
 /** held: reserved while its credits are charged, not yet in the queue. */
 export type PinState = ScheduledPinStatus | "held";
 
@@ -237,7 +245,23 @@ export class QueueStore {
   }
 
   /** A page of one view of the queue, in time order from after `lastPinId`. */
-  listPins(options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number }): ScheduledPinsPage | Refusal {
+  listPins(options: PageOptions): ScheduledPinsPage | Refusal {
+    const page = this.pageRows(options);
+    if ("ok" in page) return page;
+    return { scheduledPins: page.rows.map(toPinView), totalCount: page.totalCount, lastPinScheduledTime: page.lastPinScheduledTime };
+  }
+
+  /**
+   * The same page as listPins, as the JSON text of that ScheduledPinsPage, written without parsing each
+   * pin's stored content and writing it out again (pinViewJson): most of a page's cost in this object.
+   */
+  listPinsJson(options: PageOptions): string | Refusal {
+    const page = this.pageRows(options);
+    if ("ok" in page) return page;
+    return `{"scheduledPins":[${page.rows.map(pinViewJson).join(",")}],"totalCount":${page.totalCount},"lastPinScheduledTime":${JSON.stringify(page.lastPinScheduledTime)}}`;
+  }
+
+  private pageRows(options: PageOptions): { rows: PinViewRow[]; totalCount: number; lastPinScheduledTime: string | null } | Refusal {
     const filter = VIEW_FILTERS[options.view];
     let cursor: { scheduledTime: number; id: string } | null = null;
     if (options.lastPinId) {
@@ -249,14 +273,14 @@ export class QueueStore {
     const limit = Math.min(Math.max(options.limit ?? QUEUE_PAGE_SIZE, 1), 500);
     const rows = this.sql
       // Walk an index in page order: never a sort of the whole queue.
-      .exec<PinRow>(`SELECT * FROM pins INDEXED BY ${VIEW_INDEXES[options.view]} WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`, ...page.params, limit)
+      .exec<PinViewRow>(`SELECT ${VIEW_COLUMNS} FROM pins INDEXED BY ${VIEW_INDEXES[options.view]} WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`, ...page.params, limit)
       .toArray();
-    const total = this.countIn(VIEW_STATES[options.view]);
+    const totalCount = this.countIn(VIEW_STATES[options.view]);
     const last =
       this.sql
         .exec<{ t: number }>(`SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'awaiting', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`)
         .toArray()[0]?.t ?? null;
-    return { scheduledPins: rows.map(toPinView), totalCount: total, lastPinScheduledTime: last === null ? null : new Date(last).toISOString() };
+    return { rows, totalCount, lastPinScheduledTime: last === null ? null : new Date(last).toISOString() };
   }
 
   /** Where each of these pins stands (ProfileScheduler.historyStates). */
@@ -424,11 +448,17 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export function toPinView(row: PinRow): ScheduledPin {
-  const content = JSON.parse(row.data) as PinContent;
+/** The columns a pin's view is made of (a page reads only these: each value read costs). */
+type PinViewRow = Pick<
+  PinRow,
+  "id" | "type" | "status" | "scheduled_time" | "next_attempt_at" | "data" | "attempts" | "last_error" | "pinterest_pin_id" | "posted_at" | "repeating_pin_id" | "created_at"
+>;
+const VIEW_COLUMNS = "id, type, status, scheduled_time, next_attempt_at, data, attempts, last_error, pinterest_pin_id, posted_at, repeating_pin_id, created_at";
+
+/** What a pin's view adds to its stored content (the content's own fields come first). */
+function pinViewFields(row: PinViewRow) {
   const status = row.status as ScheduledPinStatus;
   return {
-    ...content,
     id: row.id,
     type: row.type as ScheduledPin["type"],
     scheduledTime: new Date(row.scheduled_time).toISOString(),
@@ -443,6 +473,20 @@ export function toPinView(row: PinRow): ScheduledPin {
     repeatingPinId: row.repeating_pin_id,
     createdAt: new Date(row.created_at).toISOString(),
   };
+}
+
+export function toPinView(row: PinViewRow): ScheduledPin {
+  return { ...(JSON.parse(row.data) as PinContent), ...pinViewFields(row) };
+}
+
+/**
+ * JSON.stringify(toPinView(row)) without parsing the stored content: its JSON text (written by
+ * JSON.stringify when the pin was added) with the view's fields spliced in after its own. The content
+ * never holds a view field (insertPin takes them out), so the text is the same, byte for byte.
+ */
+export function pinViewJson(row: PinViewRow): string {
+  const fields = JSON.stringify(pinViewFields(row));
+  return row.data === "{}" ? fields : `${row.data.slice(0, -1)},${fields.slice(1)}`;
 }
 
 export function toRepeatingView(row: RepeatingRow): RepeatingPin {

@@ -145,6 +145,10 @@ describe("drafts", () => {
     expect(second.hasMore).toBe(false);
     const names = [...first.drafts, ...second.drafts].map((d: { name: string }) => d.name);
     expect(names).toEqual(Array.from({ length: DRAFTS_PAGE_SIZE + 5 }, (_, i) => `Draft ${DRAFTS_PAGE_SIZE + 4 - i}`));
+    // The last draft as the cursor: an empty page, not an error.
+    const end = await get(user, `/api/user/drafts/getDrafts?lastDraftId=${second.drafts.at(-1).draftId}`);
+    expect(end.status).toBe(200);
+    expect(await read(end)).toEqual({ drafts: [], hasMore: false });
 
     const foreign = await get(bob, `/api/user/drafts/getDrafts?lastDraftId=${last}`);
     expect(foreign.status).toBe(400);

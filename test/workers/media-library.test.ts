@@ -329,6 +329,10 @@ describe("media library listing and deletion", () => {
     expect(page2.hasMore).toBe(false);
     const names = [...page1.media, ...page2.media].map((m: { fileName: string }) => m.fileName);
     expect(names).toEqual(Array.from({ length: MEDIA_PAGE_SIZE + 5 }, (_, i) => `file-${MEDIA_PAGE_SIZE + 4 - i}`));
+    // The last item as the cursor: an empty page, not an error (the cursor is checked on its own when a page is empty).
+    const end = await get(user, `/api/user/media/getUserMedia?lastMediaId=${page2.media.at(-1).id}`);
+    expect(end.status).toBe(200);
+    expect(await read(end)).toEqual({ media: [], hasMore: false });
 
     const fonts = await read(await get(user, "/api/user/media/getUserMedia?mediaType=font"));
     expect(fonts.media.map((m: { fileName: string }) => m.fileName)).toEqual(["file-30", "file-25", "file-20", "file-15", "file-10", "file-5", "file-0"]);

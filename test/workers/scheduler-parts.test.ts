@@ -75,4 +75,38 @@ describe("the scheduler's parts", () => {
     expect(await sandboxPins(profile.username)).toHaveLength(1);
     expect(await scheduler.findPin(pinId)).toMatchObject({ status: "posted", attempts: 1 });
   });
+
+  it("writes a queue page's JSON (spliced from each pin's stored content) exactly as the page itself would be written, in every view and order", async () => {
+    const profile = await connectProfile(user, pinterestName("tove_pagejson"));
+    const ids: string[] = [];
+    for (const fields of [
+      { title: 'Quotes "inside", a backslash \\ and a tab\t', description: "Émoji 🧵 and ünïcode" },
+      { type: "SpecificDate", scheduledTime: Date.now() + 5 * DAY, repeatIntervalInDays: 7 },
+      {},
+      {},
+    ]) {
+      const scheduled = await post(user, "/api/scheduling/schedulePin", imagePin(profile, fields));
+      expect(scheduled.status).toBe(201);
+      ids.push((await read(scheduled)).scheduledPin.id);
+    }
+    const scheduler = schedulerOf(profile);
+    // One pin failed with a message that needs escaping, one posted, one whose stored content is empty.
+    await runInDurableObject(scheduler, (_instance, state) => {
+      state.storage.sql.exec(`UPDATE pins SET status = 'failed', last_error = ? WHERE id = ?`, 'Pinterest said "no" \u2028 twice', ids[2]);
+      state.storage.sql.exec(`UPDATE pins SET status = 'posted', posted_at = ?, pinterest_pin_id = '987654321' WHERE id = ?`, Date.now(), ids[3]);
+      state.storage.sql.exec(`UPDATE pins SET data = '{}' WHERE id = ?`, ids[0]);
+    });
+    for (const view of ["pending", "posted", "failed", "all"] as const) {
+      for (const sortBy of ["scheduledTimeUTCTimestamp-asc", "scheduledTimeUTCTimestamp-desc"] as const) {
+        const page = await scheduler.pageText({ view, sortBy });
+        const listed = await scheduler.list({ view, sortBy });
+        expect("ok" in page && page.ok, `${view} ${sortBy}`).toBe(true);
+        expect((page as { json: string }).json, `${view} ${sortBy}`).toBe(JSON.stringify(listed));
+      }
+    }
+    const all = JSON.parse(((await scheduler.pageText({ view: "all", sortBy: "scheduledTimeUTCTimestamp-asc" })) as { json: string }).json);
+    expect(all.scheduledPins).toHaveLength(4);
+    expect(all.scheduledPins.find((pin: { id: string }) => pin.id === ids[2])).toMatchObject({ status: "failed", error: 'Pinterest said "no" \u2028 twice' });
+    expect(all.scheduledPins.find((pin: { id: string }) => pin.id === ids[0])).toEqual(expect.not.objectContaining({ title: expect.anything() }));
+  });
 });

@@ -1,13 +1,12 @@
 import { and, eq, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client.ts";
 
 /**
  * A list read newest first, a page at a time after the row the client last saw (its id, the cursor), in
- * ONE D1 round trip: the cursor row's time is read by a subquery in the page's own statement (computed
- * once by SQLite), and the check that the cursor is the owner's goes in the same batch. A page deep in a
- * long list then costs what the first page costs (bench/growth.ts, docs/scale.md).
+ * ONE D1 statement: the cursor row's time is read by a subquery in the page's own statement (computed
+ * once by SQLite), and the cursor is checked on its own only when the page is empty (pageAfterCursor).
+ * A page deep in a long list then costs what the first page costs (bench/growth.ts, docs/scale.md).
  *
  * `time` and `id` are the list's order (time descending, ties by id descending); `owner` = `ownerId` is the
  * row's owner.
@@ -29,12 +28,14 @@ export function olderThanCursor({ table, time, id, owner, cursorId, ownerId }: C
 }
 
 /**
- * Reads `page` (filtered by olderThanCursor(cursor) when there is a cursor) in one round trip with the
- * cursor's check: its rows, or null when the cursor is not one of the owner's rows.
+ * Reads `page` (filtered by olderThanCursor(cursor) when there is a cursor): its rows, or null when the
+ * cursor is not one of the owner's rows. A page with rows proves its cursor (olderThanCursor matches
+ * nothing for anyone else's), so the cursor is looked up only when the page comes back empty: the end
+ * of the list, or a cursor that is not the owner's. Most pages are one statement.
  */
-export async function pageAfterCursor<Row>(db: Database, page: BatchItem<"sqlite"> & PromiseLike<Row[]>, cursor: Cursor | null): Promise<Row[] | null> {
-  if (!cursor) return page;
-  const check = db.select({ id: cursor.id }).from(cursor.table).where(and(eq(cursor.id, cursor.cursorId), eq(cursor.owner, cursor.ownerId)));
-  const [found, rows] = (await db.batch([check, page])) as [unknown[], Row[]];
+export async function pageAfterCursor<Row>(db: Database, page: PromiseLike<Row[]>, cursor: Cursor | null): Promise<Row[] | null> {
+  const rows = await page;
+  if (!cursor || rows.length > 0) return rows;
+  const found = await db.select({ id: cursor.id }).from(cursor.table).where(and(eq(cursor.id, cursor.cursorId), eq(cursor.owner, cursor.ownerId))).limit(1);
   return found.length === 0 ? null : rows;
 }
