@@ -39,4 +39,26 @@ describe("rounded boxes of one colour", () => {
         .forEach((value, channel) => expect(Math.abs(value - expected[channel]), `${x},${y} channel ${channel}`).toBeLessThanOrEqual(1));
     }
   });
+
+  it("blend a translucent colour over any background with the same 16-bit arithmetic, pixel for pixel", () => {
+    const canvas = createBitmap(64, 48);
+    let seed = 7;
+    for (let i = 0; i < canvas.data.length; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      canvas.data[i] = (i & 3) === 3 ? 255 : seed >>> 24;
+    }
+    const before = canvas.data.slice();
+    const colour = { r: 37, g: 201, b: 118, a: 0.7 };
+    fillBox(canvas, { x: 5, y: 4, width: 50, height: 40 }, colour, { opacity: 0.9 });
+    const k = Math.round(colour.a * 0.9 * 65536);
+    const mix = (under: number, level: number) => (under * (65536 - k) + Math.round(level * k) + 32768) >>> 16;
+    for (let y = 0; y < 48; y++) {
+      for (let x = 0; x < 64; x++) {
+        const o = (y * 64 + x) * 4;
+        const inside = x >= 5 && x < 55 && y >= 4 && y < 44;
+        const expected = inside ? [mix(before[o], colour.r), mix(before[o + 1], colour.g), mix(before[o + 2], colour.b), 255] : [...before.slice(o, o + 4)];
+        expect([...canvas.data.slice(o, o + 4)], `${x},${y}`).toEqual(expected);
+      }
+    }
+  });
 });
