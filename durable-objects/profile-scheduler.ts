@@ -6,6 +6,7 @@ import type { Env } from "../workers/env.ts";
 import { recordSchedulerState } from "../workers/services/scheduler-index.ts";
 import { QueueAlarm } from "./scheduler/alarm.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
+import { HistoryMirror } from "./scheduler/history-mirror.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";
 import { PostingEngine } from "./scheduler/posting.ts";
 import { pauseReason, QueueStore, repeatingIdOf, type NotedStatus, type PinState } from "./scheduler/queue-store.ts";
@@ -57,6 +58,7 @@ export type {
  * - alarm.ts: the alarm's run and when it rings next;
  * - repeating.ts: repeating pins;
  * - approvals.ts: pins awaiting a reviewer's approval (docs/decisions/052-post-approvals.md);
+ * - history-mirror.ts: each waiting pin's state written to its pin-history entry (docs/decisions/066);
  * - requests.ts: the shapes of requests, answers and refusals.
  */
 export class ProfileScheduler extends DurableObject<Env> {
@@ -65,17 +67,20 @@ export class ProfileScheduler extends DurableObject<Env> {
   private readonly posting: PostingEngine;
   private readonly queueAlarm: QueueAlarm;
   private readonly approvals: ApprovalQueue;
+  private readonly mirror: HistoryMirror;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new QueueStore(ctx.storage);
     this.repeating = new RepeatingPins(env, this.store);
     this.posting = new PostingEngine(env, this.store);
-    this.queueAlarm = new QueueAlarm(env, ctx.storage, this.store, this.posting, this.repeating);
+    this.mirror = new HistoryMirror(env.DB, this.store);
+    this.queueAlarm = new QueueAlarm(env, ctx.storage, this.store, this.posting, this.repeating, this.mirror);
     this.approvals = new ApprovalQueue(this.store);
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
       this.approvals.migrate();
+      this.mirror.migrate();
     });
   }
 
@@ -149,7 +154,8 @@ export class ProfileScheduler extends DurableObject<Env> {
   }
 
   /**
-   * Where each of these pins stands, for the pin history: its status, time,
+   * Where each of these pins stands, for pin-history entries this queue has not mirrored (written before
+   * the mirror existed, decision 066; every later change is written to the entry): its status, time,
    * posting and error; "deleted" for a pin taken out of the queue (its id is
    * retired, or unknown here). A pin posted and forgotten long ago is answered
    * "deleted" too: the history knows it was posted.
@@ -256,6 +262,7 @@ export class ProfileScheduler extends DurableObject<Env> {
   async clear(): Promise<void> {
     const profileKey = this.store.profileKey();
     this.store.clear();
+    this.mirror.clear();
     await this.ctx.storage.deleteAlarm();
     if (profileKey) await recordSchedulerState(this.env.DB, profileKey, null, 0);
   }

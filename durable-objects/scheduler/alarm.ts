@@ -4,6 +4,7 @@ import { pinHistory, pinterestProfiles, users } from "../../workers/db/schema.ts
 import type { Env } from "../../workers/env.ts";
 import { approvalRequired } from "../../workers/services/approval-settings.ts";
 import { recordSchedulerState } from "../../workers/services/scheduler-index.ts";
+import type { HistoryMirror } from "./history-mirror.ts";
 import { pacedAfter, type PostingEngine } from "./posting.ts";
 import { ACTIVE_STATES, DAY_MS, pauseReason, repeatingIdOf, type QueueStore } from "./queue-store.ts";
 import type { RepeatingPins } from "./repeating.ts";
@@ -12,7 +13,8 @@ import type { RepeatingPins } from "./repeating.ts";
  * The object's single alarm: the next moment something is due. A run settles
  * held pins, pauses or resumes the profile's pins, schedules due repeating
  * pins, posts what is due (PostingEngine), writes pending pin history and
- * forgets old pins; then the alarm is set again from storage.
+ * forgets old pins; then the changes of waiting pins are written to their
+ * history entries (HistoryMirror) and the alarm is set again from storage.
  *
  * Alarms are delivered at least once and may overlap with a manual run, so a
  * run never starts while one is going, and every step re-reads the storage.
@@ -37,14 +39,16 @@ export class QueueAlarm {
   private readonly store: QueueStore;
   private readonly posting: PostingEngine;
   private readonly repeating: RepeatingPins;
+  private readonly mirror: HistoryMirror;
   private running: Promise<void> | null = null;
 
-  constructor(env: Env, storage: DurableObjectStorage, store: QueueStore, posting: PostingEngine, repeating: RepeatingPins) {
+  constructor(env: Env, storage: DurableObjectStorage, store: QueueStore, posting: PostingEngine, repeating: RepeatingPins, mirror: HistoryMirror) {
     this.env = env;
     this.storage = storage;
     this.store = store;
     this.posting = posting;
     this.repeating = repeating;
+    this.mirror = mirror;
   }
 
   /** Does the alarm's work; a run already going is joined, not doubled. */
@@ -136,12 +140,16 @@ export class QueueAlarm {
   }
 
   /**
-   * Sets the alarm from storage (at `atMost` at the latest): the earliest of the next due pin (held by a
-   * 429 and Queue pins by their pacing), a paused profile's next look, the next repeating pin, the end of a
-   * held reservation, a history retry, and now for an attempt cut short. Records it in the cron index.
+   * Writes the waiting pins' changes to their history entries (HistoryMirror: every request that changes the
+   * queue, and every run, ends here), then sets the alarm from storage (at `atMost` at the latest): the earliest
+   * of the next due pin (held by a 429 and Queue pins by their pacing), a paused profile's next look, the next
+   * repeating pin, the end of a held reservation, a history retry, and now for an attempt cut short. Records it
+   * in the cron index.
    */
   async arm(atMost?: number): Promise<number | null> {
     const sql = this.store.sql;
+    const profileKey = this.store.profileKey();
+    if (profileKey && this.mirror.pending()) await this.mirror.flush(profileKey);
     const now = Date.now();
     const candidates: number[] = [];
     const hold = this.store.holdUntil();
@@ -163,7 +171,7 @@ export class QueueAlarm {
     const held = sql.exec<{ t: number | null }>(`SELECT MIN(created_at) AS t FROM pins WHERE status = 'held'`).one().t;
     if (held !== null) candidates.push(held + HOLD_TTL_MS);
     const history = sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE history_pending = 1`).one().n;
-    if (history > 0) candidates.push(now + HISTORY_RETRY_MS);
+    if (history > 0 || this.mirror.pending()) candidates.push(now + HISTORY_RETRY_MS);
     const cutShort = sql.exec<{ attempt_id: string | null }>(`SELECT attempt_id FROM pins WHERE status = 'posting'`).toArray();
     if (cutShort.some((row) => !this.posting.isUnderWay(row.attempt_id))) candidates.push(now);
     if (atMost !== undefined) candidates.push(atMost);
@@ -171,7 +179,6 @@ export class QueueAlarm {
     const next = candidates.length > 0 ? Math.min(...candidates) : null;
     if (next === null) await this.storage.deleteAlarm();
     else if ((await this.storage.getAlarm()) !== next) await this.storage.setAlarm(next);
-    const profileKey = this.store.profileKey();
     if (profileKey) {
       const pending = sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ${ACTIVE_STATES}`).one().n;
       try {

@@ -381,17 +381,26 @@ export const pinHistory = sqliteTable(
     createdAt: createdAt(),
     /** The pin's id in its profile's queue (ProfileScheduler), for a scheduled pin: one entry per pin. */
     pinId: text("pin_id"),
-    /** When the pin is scheduled to post (ms), as placed; its queue knows any later change. */
+    /** When the pin is scheduled to post (ms): as placed, then as its queue moves it (history-mirror.ts). */
     scheduledFor: integer("scheduled_for"),
     /** When the pin was posted to Pinterest (ms). */
     postedAt: integer("posted_at"),
     /** When its owner made it public (ms): its page is /users/{handle}/{id}; null while private (decision 055). */
     publicAt: integer("public_at"),
+    /**
+     * A scheduled pin not posted yet: where it stands in its queue, written by the queue as it changes
+     * (durable-objects/scheduler/history-mirror.ts; decision 066). Null for an entry written before the
+     * queues mirrored their pins: the page asks its queue.
+     */
+    queueState: text("queue_state", { enum: ["scheduled", "awaiting", "paused", "failed", "deleted"] }),
+    /** Why it waits (paused) or failed, as its queue says. */
+    queueError: text("queue_error"),
   },
   (t) => [
     uniqueIndex("pin_history_user_reference").on(t.userId, t.reference),
     index("pin_history_user_created").on(t.userId, t.createdAt),
     index("pin_history_user_pin").on(t.userId, t.pinId),
+    index("pin_history_waiting").on(t.userId, t.pinterestProfile).where(sql`${t.action} = 'scheduled' AND ${t.postedAt} IS NULL`),
   ],
 );
 

@@ -364,10 +364,12 @@ function historiesStatement(env: Env, userId: string, rows: string, now: number)
   const field = (name: keyof HistoryRow) => `json_extract(j.value, '$.${name}')`;
   return env.DB.prepare(
     `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
-                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
+                              board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at, queue_state)
      SELECT ${field("historyId")}, ?1, ${field("action")}, ${field("category")}, ${field("amount")}, ${field("title")}, ${field("description")},
             ${field("url")}, ${field("imageUrl")}, ${field("mediaType")}, ${field("boardId")}, ${field("boardName")}, ${field("pinterestProfile")},
-            ${field("pinterestPinId")}, ${field("reference")}, ?2, ${field("pinId")}, ${field("scheduledFor")}, ${field("postedAt")}
+            ${field("pinterestPinId")}, ${field("reference")}, ?2, ${field("pinId")}, ${field("scheduledFor")}, ${field("postedAt")},
+            -- A pin placed in its queue starts as scheduled there; its queue writes every change from then on (history-mirror.ts).
+            CASE WHEN ${field("action")} = 'scheduled' AND ${field("pinId")} IS NOT NULL AND ${field("postedAt")} IS NULL THEN 'scheduled' END
      FROM json_each(?3) AS j
      WHERE ${field("amount")} = 0 OR EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = ${field("reference")})
      ON CONFLICT (user_id, reference) DO NOTHING

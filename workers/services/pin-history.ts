@@ -15,7 +15,9 @@ import { schedulerFor } from "./scheduler-index.ts";
  * The pin history (spec section 2, /pin-history; docs/decisions/024): one
  * entry per pin. A scheduled pin's entry is written when its credit is charged
  * (with the time it was placed at) and completed when its queue posts it;
- * until then its queue, the ProfileScheduler, says where it stands.
+ * until then its queue, the ProfileScheduler, writes every change of where it
+ * stands into the entry (queueStatesStatement; decision 066), so a page is read
+ * from D1 alone. Only entries written before that are asked of their queue.
  */
 
 type HistoryRow = typeof pinHistory.$inferSelect;
@@ -41,6 +43,26 @@ export async function recordPinPosted(
     { category: pin.details.mediaType, amount: 0, reason: "Posted to Pinterest", reference: `pinned:${pin.id}` },
     { pin: { id: pin.id, scheduledFor: pin.scheduledFor, postedAt: pin.postedAt } },
   );
+}
+
+/** Where a waiting pin stands, as its queue mirrors it into its history entry: state, scheduled time (ms), error. */
+export type MirroredQueueState = [state: "scheduled" | "awaiting" | "paused" | "failed" | "deleted", scheduledTime: number | null, error: string | null];
+
+/**
+ * Writes the states of a queue's pins into their history entries (ProfileScheduler, history-mirror.ts), one
+ * statement for up to a few hundred pins: the states travel as one JSON object keyed by pin id (pin ids are
+ * [A-Za-z0-9_-], PinId), and each entry is found by the (user_id, pin_id) index. The owner is the profile's;
+ * a profile no longer connected matches nothing (removeProfile marked its entries). A posted entry is left as it is.
+ */
+export function queueStatesStatement(db: D1Database, profileKey: string, states: Record<string, MirroredQueueState>): D1PreparedStatement {
+  const part = (index: number) => `json_extract(?2, '$."' || pin_id || '"[${index}]')`;
+  return db
+    .prepare(
+      `UPDATE pin_history SET queue_state = ${part(0)}, scheduled_for = COALESCE(${part(1)}, scheduled_for), queue_error = ${part(2)}
+       WHERE user_id = (SELECT user_id FROM pinterest_profiles WHERE id = ?1)
+         AND pin_id IN (SELECT key FROM json_each(?2)) AND action = 'scheduled' AND posted_at IS NULL`,
+    )
+    .bind(profileKey, JSON.stringify(states));
 }
 
 /** A page of the caller's pin history, newest first: older than startAtDate (ties broken by id after lastId). */
@@ -70,14 +92,15 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
     profilesQuery(env, user.id),
   ]);
   const profiles = new Map(profileRows.map((profile) => [profile.username, profile]));
-  const queueStates = await statesInQueues(env, rows, (username) => profiles.get(username)?.id ?? null);
+  // Only entries written before the queues mirrored their pins are asked of their queue.
+  const queueStates = await statesInQueues(env, rows.filter((row) => row.queueState === null), (username) => profiles.get(username)?.id ?? null);
   return rows.map((row) => {
     const profile = row.pinterestProfile ? profiles.get(row.pinterestProfile) : undefined;
     return historyItem(row, queueStates.get(row.id) ?? null, profile !== undefined, profile ? schedulingSettingsOf(profile).timezone.value : null, user.handle);
   });
 }
 
-/** Asks each profile's queue, once per page, where its pins not known to be posted stand. */
+/** Asks each profile's queue, once per page, where these pins not known to be posted stand (entries it has not mirrored). */
 async function statesInQueues(env: Env, rows: HistoryRow[], profileIdOf: (username: string) => string | null): Promise<Map<string, QueueState>> {
   const byProfile = new Map<string, HistoryRow[]>();
   for (const row of rows) {
@@ -96,7 +119,7 @@ async function statesInQueues(env: Env, rows: HistoryRow[], profileIdOf: (userna
   return states;
 }
 
-/** One entry as the page shows it: its state from what is recorded, else from its queue. */
+/** One entry as the page shows it: its state from what is recorded (its queue's mirror included), else from its queue. */
 function historyItem(row: HistoryRow, queued: QueueState | null, profileConnected: boolean, timeZone: string | null, handle: string): PinHistoryItem {
   let state: PinHistoryState;
   let scheduledFor = row.scheduledFor;
@@ -105,7 +128,13 @@ function historyItem(row: HistoryRow, queued: QueueState | null, profileConnecte
   let error: string | null = null;
   if (row.action === "downloaded") state = "downloaded";
   else if (postedAt !== null || row.action === "pinned") state = "posted";
-  else if (queued) {
+  else if (row.pinId && !profileConnected) {
+    // Disconnecting a profile clears its queue.
+    state = "deleted";
+  } else if (row.queueState !== null) {
+    state = row.queueState;
+    if (state === "failed" || state === "paused") error = row.queueError;
+  } else if (queued) {
     state = queued.status;
     if (queued.status !== "deleted") {
       scheduledFor = queued.scheduledTime;
@@ -113,9 +142,6 @@ function historyItem(row: HistoryRow, queued: QueueState | null, profileConnecte
       pinterestPinId = queued.pinterestPinId ?? pinterestPinId;
     }
     if (queued.status === "failed" || queued.status === "paused") error = queued.error;
-  } else if (row.pinId && !profileConnected) {
-    // Disconnecting a profile clears its queue.
-    state = "deleted";
   } else state = "scheduled";
   const createdAt = Math.round(row.createdAt);
   return {

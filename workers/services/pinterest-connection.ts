@@ -12,7 +12,7 @@ import { sameSitePath } from "../../contracts/paths.ts";
 import { seal, unseal } from "../auth/sealed.ts";
 import { randomToken, sha256Hex, signToken, verifyToken } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
-import { pinterestOauthStates, pinterestProfiles } from "../db/schema.ts";
+import { pinHistory, pinterestOauthStates, pinterestProfiles } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { PinterestApiError, PinterestClient, type PinterestTokens } from "../integrations/pinterest.ts";
 import { tokenSettings, type User } from "./accounts.ts";
@@ -350,7 +350,15 @@ export async function activateProfile(env: Env, user: User, username: string): P
 export async function removeProfile(env: Env, user: User, username: string): Promise<AuthorizedPinterestProfile[]> {
   const profile = await profileNamed(env, user, username);
   const db = database(env.DB);
-  await db.delete(pinterestProfiles).where(eq(pinterestProfiles.id, profile.id));
+  await db.batch([
+    db.delete(pinterestProfiles).where(eq(pinterestProfiles.id, profile.id)),
+    // Its queue is cleared with it: the pins still waiting there will not post (decision 066; the partial index
+    // pin_history_waiting reads only them, however long the history).
+    db
+      .update(pinHistory)
+      .set({ queueState: "deleted", queueError: null })
+      .where(and(eq(pinHistory.userId, user.id), eq(pinHistory.pinterestProfile, profile.username), eq(pinHistory.action, "scheduled"), isNull(pinHistory.postedAt))),
+  ]);
   await schedulerFor(env, profile.id).clear();
   if (profile.isActive) {
     const next = (await listProfiles(env, user.id))[0];
