@@ -1,12 +1,26 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { defaultSchedulingSettings, SchedulingSettings } from "../../contracts/scheduling.ts";
+import { defaultSchedulingSettings, isTimeZone, SchedulingSettings } from "../../contracts/scheduling.ts";
 import { dailySlotSeconds, localDay, nextFreeSlots, slotsOnDay, zonedTimeToUtc } from "../../workers/domain/scheduling.ts";
 
 const settingsIn = (zone: string, overrides: Partial<SchedulingSettings> = {}) =>
   v.parse(SchedulingSettings, { ...overrides, timezone: { label: zone, value: zone } });
 const iso = (ms: number) => new Date(ms).toISOString();
 const hhmm = (s: number) => `${String(Math.floor(s / 3600)).padStart(2, "0")}:${String((s % 3600) / 60).padStart(2, "0")}`;
+
+describe("time zones", () => {
+  it("knows a zone or an offset every time it is asked, and refuses one that does not exist every time (a known zone is remembered, an unknown one never)", () => {
+    for (let i = 0; i < 2; i += 1) {
+      expect(isTimeZone("Europe/London")).toBe(true);
+      expect(isTimeZone("+02:00")).toBe(true);
+      expect(isTimeZone("Mars/Olympus_Mons")).toBe(false);
+      expect(isTimeZone("")).toBe(false);
+    }
+    const settings = v.safeParse(SchedulingSettings, { timezone: { label: "Mars", value: "Mars/Olympus_Mons" } });
+    expect(settings.success).toBe(false);
+    if (!settings.success) expect(settings.issues[0].message).toBe("timezone.value must be an IANA time zone such as Europe/London");
+  });
+});
 
 describe("daily slots", () => {
   it("spreads the default 20 pins over 20:00-23:00 and 02:00-04:00, 15 minutes apart", () => {

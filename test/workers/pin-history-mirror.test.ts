@@ -82,6 +82,30 @@ describe("the pin history mirrors each queue", () => {
     expect(await entryOf(user, ids[1])).toMatchObject({ state: "failed", error: "Board not found" });
   });
 
+  it("writes a change of a whole queue at once: 1,200 pins paused, then resumed", async () => {
+    const user = await signUpUser({ firstName: "Sigrun" });
+    const profile = await connectProfile(user, pinterestName("sigrun_mirror"));
+    await grantCredits(user, 1_300);
+    for (const count of [1_000, 200]) {
+      const response = await post(user, "/api/scheduling/schedulePin", { pins: Array.from({ length: count }, () => imagePin(profile)) });
+      expect(response.status).toBe(201);
+    }
+    const states = async () =>
+      (
+        await testEnv.DB.prepare(`SELECT queue_state AS state, COUNT(*) AS n FROM pin_history WHERE user_id = ?1 GROUP BY queue_state`)
+          .bind(user.userId)
+          .all<{ state: string; n: number }>()
+      ).results;
+    expect(await states()).toEqual([{ state: "scheduled", n: 1_200 }]);
+    await testEnv.DB.prepare(`UPDATE pinterest_profiles SET status = 'blocked', last_error = NULL WHERE id = ?1`).bind(profile.profileId).run();
+    await runAlarm(profile);
+    expect(await states()).toEqual([{ state: "paused", n: 1_200 }]);
+    expect(await notesIn(profile)).toBe(0);
+    await testEnv.DB.prepare(`UPDATE pinterest_profiles SET status = 'ok' WHERE id = ?1`).bind(profile.profileId).run();
+    await runAlarm(profile);
+    expect(await states()).toEqual([{ state: "scheduled", n: 1_200 }]);
+  });
+
   it("keeps a change it could not write, and writes it when the alarm tries again", async () => {
     const { user, profile, ids } = await queuedPins("Ottar", 1);
     const scheduler = schedulerOf(profile);

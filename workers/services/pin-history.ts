@@ -94,9 +94,16 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
   const profiles = new Map(profileRows.map((profile) => [profile.username, profile]));
   // Only entries written before the queues mirrored their pins are asked of their queue.
   const queueStates = await statesInQueues(env, rows.filter((row) => row.queueState === null), (username) => profiles.get(username)?.id ?? null);
+  // Each profile's settings read once a page, not once an entry.
+  const zones = new Map<string, string>();
+  const zoneOf = (username: string) => {
+    let zone = zones.get(username);
+    if (zone === undefined) zones.set(username, (zone = schedulingSettingsOf(profiles.get(username)!).timezone.value));
+    return zone;
+  };
   return rows.map((row) => {
-    const profile = row.pinterestProfile ? profiles.get(row.pinterestProfile) : undefined;
-    return historyItem(row, queueStates.get(row.id) ?? null, profile !== undefined, profile ? schedulingSettingsOf(profile).timezone.value : null, user.handle);
+    const connected = row.pinterestProfile !== null && profiles.has(row.pinterestProfile);
+    return historyItem(row, queueStates.get(row.id) ?? null, connected, connected ? zoneOf(row.pinterestProfile!) : null, user.handle);
   });
 }
 
