@@ -46,7 +46,7 @@ export async function recordPinPosted(
 }
 
 /** Where a waiting pin stands, as its queue mirrors it into its history entry: state, scheduled time (ms), error. */
-export type MirroredQueueState = [state: "scheduled" | "awaiting" | "paused" | "failed" | "deleted", scheduledTime: number | null, error: string | null];
+export type MirroredQueueState = [state: NonNullable<HistoryRow["queueState"]>, scheduledTime: number | null, error: string | null];
 
 /**
  * Writes the states of a queue's pins into their history entries (ProfileScheduler, history-mirror.ts), one
