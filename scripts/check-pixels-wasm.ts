@@ -19,7 +19,7 @@ try {
 const same = Buffer.compare(readFileSync(committed), readFileSync(rebuilt)) === 0;
 rmSync(rebuilt, { force: true });
 if (!same) {
-  console.error("pixels.wasm is out of date with workers/render/wasm/pixels.c: run scripts/build-pixels-wasm.sh and commit the result.");
+  console.error("pixels.wasm is out of date with workers/render/wasm/pixels.c and fills.c: run scripts/build-pixels-wasm.sh and commit the result.");
   process.exit(1);
 }
 console.log("pixels.wasm: up to date with its source.");

@@ -4,7 +4,8 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { TemplateDesign } from "../../contracts/template.ts";
 import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";
-import { unpackWoff } from "../../workers/media/fonts.ts";
+import { unpackWoff, woffToSfnt } from "../../workers/media/fonts.ts";
+import { BUNDLED_FONTS, bundledFontPath } from "../../workers/render/font-catalog.ts";
 import { FontLoader } from "../../workers/render/fonts.ts";
 import { fontsNeeded, paintedFrame, planPin, satoriElement, satoriFonts } from "../../workers/render/layout.ts";
 import { decodeJpeg } from "../../workers/render/pixel-module.ts";
@@ -141,6 +142,33 @@ describe("fonts unpacked before parsing", () => {
       const frame = paintedFrame(a, texts as never)!;
       const svg = (plan: typeof a) => satori(satoriElement(plan, texts as never, false, frame, { omitShadows: true }) as never, { width: frame.width, height: frame.height, fonts: satoriFonts(plan) });
       expect(await svg(a), template.id).toBe(await svg(b));
+    }
+  });
+
+  it("unpacks every bundled WOFF with the checksums the WOFF states, not computed again: every table the same, only checksums may differ", async () => {
+    const HEAD = 0x68656164;
+    for (const font of BUNDLED_FONTS) {
+      for (const weight of font.weights) {
+        const name = `${font.family} ${weight}`;
+        const response = await testEnv.ASSETS.fetch(new Request(`https://assets.invalid${bundledFontPath(font, weight)}`));
+        const woff = new Uint8Array(await response.arrayBuffer());
+        const stated = new Uint8Array(unpackWoff(woff.slice().buffer));
+        const computed = woffToSfnt(woff);
+        expect(stated.length, name).toBe(computed.length);
+        const a = new DataView(stated.buffer);
+        const b = new DataView(computed.buffer);
+        const tables = b.getUint16(4);
+        expect(a.getUint16(4), name).toBe(tables);
+        // The offset table, then each table record's tag, offset and length, then each table's bytes.
+        expect([...stated.subarray(0, 12)], name).toEqual([...computed.subarray(0, 12)]);
+        for (let i = 0; i < tables; i++) {
+          const record = 12 + 16 * i;
+          const [tag, offset, length] = [0, 8, 12].map((at) => b.getUint32(record + at));
+          expect([0, 8, 12].map((at) => a.getUint32(record + at)), name).toEqual([tag, offset, length]);
+          const same = stated.subarray(offset, offset + length).every((byte, k) => byte === computed[offset + k] || (tag === HEAD && k >= 8 && k < 12));
+          expect(same, `${name} table ${tag.toString(16)}`).toBe(true);
+        }
+      }
     }
   });
 

@@ -207,6 +207,8 @@ class Writer {
 interface SfntTable {
   tag: number;
   data: Uint8Array;
+  /** The table's checksum as the WOFF directory states it (origChecksum). */
+  statedChecksum?: number;
 }
 
 function checksum(data: Uint8Array, offset = 0, length = data.length - offset) {
@@ -218,8 +220,14 @@ function checksum(data: Uint8Array, offset = 0, length = data.length - offset) {
   return sum;
 }
 
-/** Writes an sfnt: the offset table, the table records sorted by tag, the tables 4-byte aligned, and head's checksum adjustment. */
-function writeSfnt(flavor: number, tables: SfntTable[]): Uint8Array {
+/**
+ * Writes an sfnt: the offset table, the table records sorted by tag, the
+ * tables 4-byte aligned, and head's checksum adjustment. With `statedChecksums`
+ * the records carry the checksums the WOFF states and head is copied as it
+ * is, adjustment included, as the font was before it was packed; otherwise
+ * (fonts stored for download) every checksum is computed.
+ */
+function writeSfnt(flavor: number, tables: SfntTable[], statedChecksums = false): Uint8Array {
   const sorted = [...tables].sort((a, b) => a.tag - b.tag);
   const count = sorted.length;
   const headerLength = 12 + 16 * count;
@@ -238,13 +246,13 @@ function writeSfnt(flavor: number, tables: SfntTable[]): Uint8Array {
   let headOffset = -1;
   sorted.forEach((table, i) => {
     out.set(table.data, offset);
-    if (table.tag === tag("head") && table.data.length >= 12) {
+    if (!statedChecksums && table.tag === tag("head") && table.data.length >= 12) {
       headOffset = offset;
       view.setUint32(offset + 8, 0);
     }
     const record = 12 + 16 * i;
     view.setUint32(record, table.tag);
-    view.setUint32(record + 4, checksum(out, offset, table.data.length));
+    view.setUint32(record + 4, statedChecksums ? (table.statedChecksum ?? 0) : checksum(out, offset, table.data.length));
     view.setUint32(record + 8, offset);
     view.setUint32(record + 12, table.data.length);
     offset += Math.ceil(table.data.length / 4) * 4;
@@ -270,8 +278,12 @@ function webFontHeader(bytes: Uint8Array, format: "WOFF" | "WOFF2") {
   return { reader, flavor, numTables };
 }
 
-/** WOFF 1.0 (https://www.w3.org/TR/WOFF/): zlib-compressed sfnt tables. */
-export function woffToSfnt(bytes: Uint8Array): Uint8Array {
+/**
+ * WOFF 1.0 (https://www.w3.org/TR/WOFF/): zlib-compressed sfnt tables. With
+ * `statedChecksums` the checksums are taken from the WOFF rather than
+ * computed (the renderer's parsers never read them).
+ */
+export function woffToSfnt(bytes: Uint8Array, statedChecksums = false): Uint8Array {
   const { reader, flavor, numTables } = webFontHeader(bytes, "WOFF");
   reader.offset = 44;
   const tables: SfntTable[] = [];
@@ -280,14 +292,14 @@ export function woffToSfnt(bytes: Uint8Array): Uint8Array {
     const offset = reader.u32();
     const compLength = reader.u32();
     const origLength = reader.u32();
-    reader.u32(); // origChecksum
+    const statedChecksum = reader.u32();
     if (offset + compLength > bytes.length || compLength > origLength || origLength > MAX_SFNT_BYTES) throw new UnreadableFont("a WOFF table lies outside the file");
     const stored = bytes.subarray(offset, offset + compLength);
     const data = compLength === origLength ? stored : new Uint8Array(inflateSync(stored, { maxOutputLength: outputLimit(origLength) }));
     if (data.length !== origLength) throw new UnreadableFont("a WOFF table does not unpack to its stated length");
-    tables.push({ tag: tableTag, data });
+    tables.push({ tag: tableTag, data, statedChecksum });
   }
-  return writeSfnt(flavor, tables);
+  return writeSfnt(flavor, tables, statedChecksums);
 }
 
 /**
@@ -298,7 +310,7 @@ export function woffToSfnt(bytes: Uint8Array): Uint8Array {
 export function unpackWoff(data: ArrayBuffer): ArrayBuffer {
   const bytes = new Uint8Array(data);
   if (sniffFontFormat(bytes) !== "woff") return data;
-  const sfnt = woffToSfnt(bytes);
+  const sfnt = woffToSfnt(bytes, true);
   return sfnt.byteOffset === 0 && sfnt.byteLength === sfnt.buffer.byteLength ? (sfnt.buffer as ArrayBuffer) : (sfnt.slice().buffer as ArrayBuffer);
 }
 

@@ -17,8 +17,8 @@ import {
   type PlannedPicture,
   type Segment,
 } from "./layout.ts";
-import { blurAlpha, encodeJpeg, pixelModuleMemoryBytes, warmPixelModule } from "./pixel-module.ts";
-import { createBitmap, drawBitmap, drawLayer, drawShadow, fillBox, fitGeometry, type Bitmap, type LinearGradient } from "./pixels.ts";
+import { blurAlpha, encodeJpeg, fillBox, pixelModuleMemoryBytes, warmPixelModule } from "./pixel-module.ts";
+import { createBitmap, drawBitmap, drawLayer, drawShadow, fitGeometry, type Bitmap, type LinearGradient } from "./pixels.ts";
 import { decodedPicture, resizedPicture, type PictureSource } from "./pictures.ts";
 import { addToAlpha, fillShape, parseSatoriSvg, rasterise, type VectorShape } from "./vector.ts";
 import { layerShapes } from "./vector-shapes.ts";

@@ -12,7 +12,7 @@
  * as before.
  */
 import type { Rgba } from "./colors.ts";
-import { shapeCoverage } from "./pixel-module.ts";
+import { blendCoverage, shapeCoverage } from "./pixel-module.ts";
 import type { Bitmap } from "./pixels.ts";
 
 export interface VectorShape {
@@ -477,7 +477,7 @@ export function rasterise(shape: VectorShape): Coverage {
 /** Lays a shape over the canvas through its coverage: its colour, or its gradient (straight alpha, as a layer of resvg's would be). */
 export function fillShape(canvas: Bitmap, coverage: Coverage, shape: VectorShape) {
   if (shape.gradient) fillGradient(canvas, coverage, shape.gradient, shape.color.a);
-  else fillCoverage(canvas, coverage, shape.color);
+  else blendCoverage(canvas, coverage, shape.color);
 }
 
 function fillGradient(canvas: Bitmap, coverage: Coverage, gradient: ShapeGradient, opacity: number) {
@@ -506,36 +506,6 @@ function fillGradient(canvas: Bitmap, coverage: Coverage, gradient: ShapeGradien
       dst[d] = (from.r + (to.r - from.r) * t) * a + dst[d] * ia;
       dst[d + 1] = (from.g + (to.g - from.g) * t) * a + dst[d + 1] * ia;
       dst[d + 2] = (from.b + (to.b - from.b) * t) * a + dst[d + 2] * ia;
-      dst[d + 3] = 255;
-    }
-  }
-}
-
-/** Lays a shape of `color` over the canvas through its coverage (straight alpha, as a layer of resvg's would be). */
-export function fillCoverage(canvas: Bitmap, coverage: Coverage, color: Rgba) {
-  const dst = canvas.data;
-  const cx0 = Math.max(0, coverage.x);
-  const cy0 = Math.max(0, coverage.y);
-  const cx1 = Math.min(canvas.width, coverage.x + coverage.width);
-  const cy1 = Math.min(canvas.height, coverage.y + coverage.height);
-  const { r, g, b } = color;
-  const alpha = color.a;
-  for (let y = cy0; y < cy1; y++) {
-    let v = (y - coverage.y) * coverage.width + (cx0 - coverage.x);
-    let d = (y * canvas.width + cx0) * 4;
-    for (let x = cx0; x < cx1; x++, v++, d += 4) {
-      const a = coverage.values[v] * alpha;
-      if (a <= 0) continue;
-      if (a >= 1) {
-        dst[d] = r;
-        dst[d + 1] = g;
-        dst[d + 2] = b;
-      } else {
-        const ia = 1 - a;
-        dst[d] = r * a + dst[d] * ia;
-        dst[d + 1] = g * a + dst[d + 1] * ia;
-        dst[d + 2] = b * a + dst[d + 2] * ia;
-      }
       dst[d + 3] = 255;
     }
   }

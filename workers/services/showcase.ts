@@ -1,8 +1,8 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import type { TemplateDesign } from "../../contracts/template.ts";
 import type { Env } from "../env.ts";
-import { encodeJpeg, resizeRegion } from "../render/pixel-module.ts";
-import { createBitmap, drawBitmap, fillBox, type Bitmap } from "../render/pixels.ts";
+import { encodeJpeg, fillBox, resizeRegion } from "../render/pixel-module.ts";
+import { createBitmap, drawBitmap, type Bitmap } from "../render/pixels.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import type { PictureSource } from "../render/pictures.ts";

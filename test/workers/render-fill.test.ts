@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createBitmap, fillBox } from "../../workers/render/pixels.ts";
+import { fillBox } from "../../workers/render/pixel-module.ts";
+import { createBitmap } from "../../workers/render/pixels.ts";
 
 const at = (data: Uint8Array | Uint8ClampedArray, width: number, x: number, y: number) => [...data.slice((y * width + x) * 4, (y * width + x) * 4 + 4)];
 
