@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import type { Font } from "opentype.js";
+import type { Font } from "@shuding/opentype.js";
 import { autoFitText, blockHeight, fixedSizeText, MAX_FONT_SIZE, MIN_FONT_SIZE } from "../../workers/render/text-fit.ts";
 
 // opentype.js is CommonJS under Node; the worker bundles its ES module.

@@ -1,4 +1,4 @@
-import { parse, type Font } from "opentype.js";
+import { parse, type Font } from "@shuding/opentype.js";
 import { availableWeight, bundledFont, bundledFontPath, FALLBACK_FONT_FAMILY } from "./font-catalog.ts";
 import { noteLoad } from "./load-stats.ts";
 
@@ -42,7 +42,10 @@ export interface FontLoaderOptions {
 }
 
 /**
- * Parses a font for measuring. Glyphs are read on demand (opentype.js's
+ * Parses a font for measuring, with satori's own build of opentype.js
+ * (@shuding/opentype.js): satori parses each font again for its layout, and
+ * in a fresh isolate that second parse runs code the first one has already
+ * compiled. Glyphs are read on demand (opentype.js's
  * lowMemory mode): a pin uses a few dozen of a font's hundreds of glyphs, so
  * a cold render does not wait for all of them to be decoded.
  */

@@ -1,4 +1,4 @@
-import type { Font } from "opentype.js";
+import type { Font } from "@shuding/opentype.js";
 
 /** Font sizes auto-fit searches between (spec section 9). */
 export const MIN_FONT_SIZE = 5;

@@ -65,14 +65,23 @@ function attributesOf(source: string): Map<string, string> | null {
   const attributes = new Map<string, string>();
   const pattern = /([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*"([^"]*)"/g;
   let match: RegExpExecArray | null;
-  let consumed = "";
+  let end = 0;
   while ((match = pattern.exec(source))) {
+    // Anything but whitespace between name="value" pairs (a bare attribute, single quotes): not ours.
+    if (!isBlank(source, end, match.index)) return null;
     attributes.set(match[1], match[2]);
-    consumed += match[0];
+    end = pattern.lastIndex;
   }
-  // Anything but whitespace outside name="value" pairs (a bare attribute, single quotes): not ours.
-  if (source.replace(pattern, "").trim() !== "") return null;
-  return attributes;
+  return isBlank(source, end, source.length) ? attributes : null;
+}
+
+/** Whether source[from, to) is only whitespace (without copying it out of a tag that may hold a long path). */
+function isBlank(source: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) {
+    const c = source.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
+  }
+  return true;
 }
 
 const NAMED: Record<string, Rgba> = {
@@ -193,7 +202,12 @@ export function flattenPath(d: string, sink: LineSink, dx: number, dy: number, s
   let cx = 0;
   let cy = 0;
   let lastCurve = "";
-  const isNumber = (t: string | undefined) => t !== undefined && !/^[A-Za-z]$/.test(t);
+  // A token is a command letter or a number (the pattern above never starts a number with a letter).
+  const isNumber = (t: string | undefined) => {
+    if (t === undefined) return false;
+    const c = t.charCodeAt(0) | 32;
+    return c < 97 || c > 122;
+  };
   const num = () => {
     const t = tokens[i++];
     if (!isNumber(t)) throw new Error("bad path");
@@ -398,7 +412,7 @@ export function parseSatoriSvg(svg: string, offsetX: number, offsetY: number): V
   let consumedTo = 0;
   while ((match = tagPattern.exec(svg))) {
     // Text between tags (there is none in satori's shapes) would be content we do not draw.
-    if (svg.slice(consumedTo, match.index).trim() !== "") return null;
+    if (!isBlank(svg, consumedTo, match.index)) return null;
     consumedTo = match.index + match[0].length;
     const [, closing, name, rawAttributes, selfClosing] = match;
     if (closing) {
@@ -452,7 +466,7 @@ export function parseSatoriSvg(svg: string, offsetX: number, offsetY: number): V
     if (sink.length === 0) continue;
     shapes.push({ lines: sink.lines(), color, minX: sink.minX, minY: sink.minY, maxX: sink.maxX, maxY: sink.maxY });
   }
-  if (skipping !== 0 || svg.slice(consumedTo).trim() !== "") return null;
+  if (skipping !== 0 || !isBlank(svg, consumedTo, svg.length)) return null;
   return shapes;
 }
 
