@@ -122,6 +122,76 @@ static u32 axis_weights(float start, float span, u32 out_size, u32 limit, i32 *s
 }
 
 /*
+ * An opaque picture enlarged both ways (the usual photo in a pin's box):
+ * the same bilinear taps as the float path below, with the weights rounded to
+ * 1/256 and the arithmetic in 16- and 32-bit integer lanes, so each source
+ * row is filtered once and two output pixels share a vector. Within one level
+ * of the float path, at about a third of its work.
+ */
+static void enlarge_opaque(const u8 *src, u32 sw, i32 rows_start, u32 rows, const i32 *xs, const float *xv, const i32 *ys, const float *yv, u8 *dst, u32 dw, u32 dh) {
+  u32 pairs = (dw + 1u) / 2u;
+  /* Per output column: its first source column, and the two taps' weights as one vector (w0 x4, w1 x4). */
+  u32 *column = (u32 *)scratch_alloc(dw * 4u);
+  v128_t *weights = (v128_t *)scratch_alloc(dw * 16u);
+  for (u32 x = 0; x < dw; x++) {
+    u32 w1 = xs[dw + x] > 1 ? (u32)(xv[xs[2 * dw + x] + 1] * 256.0f + 0.5f) : 0u;
+    if (w1 > 256u) w1 = 256u;
+    u32 w0 = 256u - w1;
+    column[x] = (u32)xs[x];
+    weights[x] = wasm_i16x8_make((short)w0, (short)w0, (short)w0, (short)w0, (short)w1, (short)w1, (short)w1, (short)w1);
+  }
+  /* Two filtered source rows (u16 per channel, x256), for the two taps of the output row; padded to whole pairs. */
+  u16 *filtered[2] = {(u16 *)scratch_alloc(pairs * 16u), (u16 *)scratch_alloc(pairs * 16u)};
+  i32 held[2] = {-1, -1};
+  for (u32 y = 0; y < dh; y++) {
+    i32 first = ys[y];
+    i32 second = ys[dh + y] > 1 ? first + 1 : first;
+    u32 v1 = ys[dh + y] > 1 ? (u32)(yv[ys[2 * dh + y] + 1] * 256.0f + 0.5f) : 0u;
+    if (v1 > 256u) v1 = 256u;
+    i32 want[2] = {first, second};
+    /* One tap (the picture's first or last row): both halves read the same filtered row. */
+    int taps = second == first ? 1 : 2;
+    for (int k = 0; k < taps; k++) {
+      if (held[k] == want[k]) continue;
+      /* Reuse the other buffer when it already holds this row (the window moves down one row). */
+      if (held[1 - k] == want[k]) {
+        u16 *swap = filtered[k];
+        filtered[k] = filtered[1 - k];
+        filtered[1 - k] = swap;
+        i32 h = held[k];
+        held[k] = held[1 - k];
+        held[1 - k] = h;
+        continue;
+      }
+      const u8 *row = src + ((u32)rows_start + (u32)want[k]) * sw * 4u;
+      u16 *out = filtered[k];
+      for (u32 x = 0; x < dw; x++) {
+        /* The tap pixel and its right neighbour (8 bytes), weighted, the halves added. */
+        v128_t px = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(row + column[x] * 4u));
+        v128_t weighted = wasm_i16x8_mul(px, weights[x]);
+        v128_t sum = wasm_i16x8_add(weighted, wasm_i64x2_shuffle(weighted, weighted, 1, 0));
+        wasm_v128_store64_lane(out + x * 4u, sum, 0);
+      }
+      held[k] = want[k];
+    }
+    const v128_t top = wasm_i16x8_splat((short)(256u - v1));
+    const v128_t bottom = wasm_i16x8_splat((short)v1);
+    const v128_t round = wasm_i32x4_splat(32768);
+    u8 *out_row = dst + y * dw * 4u;
+    for (u32 pair = 0; pair < pairs; pair++) {
+      v128_t a = wasm_v128_load(filtered[0] + pair * 8u);
+      v128_t b = wasm_v128_load(filtered[taps - 1] + pair * 8u);
+      v128_t low = wasm_i32x4_add(wasm_i32x4_add(wasm_u32x4_extmul_low_u16x8(a, top), wasm_u32x4_extmul_low_u16x8(b, bottom)), round);
+      v128_t high = wasm_i32x4_add(wasm_i32x4_add(wasm_u32x4_extmul_high_u16x8(a, top), wasm_u32x4_extmul_high_u16x8(b, bottom)), round);
+      v128_t words = wasm_u16x8_narrow_i32x4(wasm_u32x4_shr(low, 16), wasm_u32x4_shr(high, 16));
+      v128_t bytes = wasm_u8x16_narrow_i16x8(words, words);
+      if (pair * 2u + 1u < dw) wasm_v128_store64_lane(out_row + pair * 8u, bytes, 0);
+      else wasm_v128_store32_lane(out_row + pair * 8u, bytes, 0);
+    }
+  }
+}
+
+/*
  * Resamples the region (rx, ry, rw, rh) of an RGBA picture to dw x dh. With
  * `opaque` the alpha channel is ignored (set to 255); otherwise colours are
  * averaged premultiplied so transparent edges do not darken.
@@ -142,6 +212,10 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
   float *yv = (float *)scratch_alloc(dh * max_y_taps * 4u);
   axis_weights(rx, rw, dw, sw, xs, xs + dw, xs + 2 * dw, xv);
   axis_weights(ry - (float)rows_start, rh, dh, rows, ys, ys + dh, ys + 2 * dh, yv);
+  if (opaque && sx <= 1.0f && sy <= 1.0f && rw <= (float)dw && rh <= (float)dh) {
+    enlarge_opaque(src, sw, rows_start, rows, xs, xv, ys, yv, dst, dw, dh);
+    return;
+  }
   /* Output rows are made in bands, so the horizontal pass buffer stays small (memory per render). */
   const u32 BAND = 64;
   u32 band_rows_max = (u32)(BAND * sy + 2.0f * sy + 4.0f);
