@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { noteLoad } from "./load-stats.ts";
-import { decodeJpeg, resizeRegion } from "./pixel-module.ts";
-import type { Bitmap } from "./pixels.ts";
+import { decodeJpeg, resizeInto, resizeRegion } from "./pixel-module.ts";
+import { drawBitmap, type Bitmap } from "./pixels.ts";
 
 /**
  * Pictures for the renderer: fetched within limits, checked before decoding,
@@ -144,6 +144,7 @@ export function clearPictureCache() {
   cachedBytes = 0;
   resized.clear();
   resizedBytes = 0;
+  seenCuts.clear();
 }
 
 async function decode(source: PictureSource, url: string): Promise<Bitmap | null> {
@@ -212,6 +213,10 @@ export interface PictureCut {
   height: number;
 }
 
+function cutKey(source: PictureSource, url: string, { crop, width, height }: PictureCut): string {
+  return `${source.bypassResize ? "full" : "work"}|${width}x${height}|${crop.x},${crop.y},${crop.width},${crop.height}|${url}`;
+}
+
 /** Pictures already cut and resized for a box, kept apart from the decoded ones (so they never push those out), by bytes. */
 const RESIZED_BUDGET_BYTES = 24 * 1024 * 1024;
 const resized = new Map<string, Bitmap>();
@@ -224,15 +229,14 @@ let resizedBytes = 0;
  * change the bitmap they get.
  */
 export function resizedPicture(source: PictureSource, url: string, image: Bitmap, cut: PictureCut): Bitmap {
-  const { crop, width, height } = cut;
-  const key = `${source.bypassResize ? "full" : "work"}|${width}x${height}|${crop.x},${crop.y},${crop.width},${crop.height}|${url}`;
+  const key = cutKey(source, url, cut);
   const hit = resized.get(key);
   if (hit) {
     resized.delete(key);
     resized.set(key, hit);
     return hit;
   }
-  const bitmap = resizeRegion(image, crop, width, height);
+  const bitmap = resizeRegion(image, cut.crop, cut.width, cut.height);
   const bytes = bitmap.data.byteLength;
   if (bytes > RESIZED_BUDGET_BYTES / 2) return bitmap;
   resized.set(key, bitmap);
@@ -243,6 +247,29 @@ export function resizedPicture(source: PictureSource, url: string, image: Bitmap
     resizedBytes -= old.data.byteLength;
   }
   return bitmap;
+}
+
+/** Cuts drawn once straight into a pin (see drawResizedPicture); a cut seen again is kept. */
+const seenCuts = new Set<string>();
+const SEEN_CUTS_LIMIT = 1000;
+
+/**
+ * Draws `image` (the decoded picture at `url`, opaque) cut and resized to
+ * `cut` into the canvas at (x, y), without opacity or rounded corners. A cut
+ * kept by resizedPicture is copied from there. The first time a cut is seen
+ * (an isolate's first pin, a photo new to a batch) it is resized straight
+ * into the canvas, without a copy of its own. A cut seen again (the next pin
+ * of a batch, a preview's download) is resized once more and kept.
+ */
+export function drawResizedPicture(source: PictureSource, url: string, image: Bitmap, cut: PictureCut, canvas: Bitmap, x: number, y: number) {
+  const key = cutKey(source, url, cut);
+  if (!resized.has(key) && !seenCuts.has(key)) {
+    if (seenCuts.size >= SEEN_CUTS_LIMIT) seenCuts.clear();
+    seenCuts.add(key);
+    resizeInto(canvas, image, cut.crop, cut.width, cut.height, x, y);
+    return;
+  }
+  drawBitmap(canvas, resizedPicture(source, url, image, cut), x, y);
 }
 
 /** A picture source for the worker: fetch with a time limit and a size limit. */

@@ -19,7 +19,7 @@ import {
 } from "./layout.ts";
 import { blurAlpha, encodeJpeg, fillBox, pixelModuleMemoryBytes, warmPixelModule } from "./pixel-module.ts";
 import { createBitmap, drawBitmap, drawLayer, drawShadow, fitGeometry, type Bitmap, type LinearGradient } from "./pixels.ts";
-import { decodedPicture, resizedPicture, type PictureSource } from "./pictures.ts";
+import { decodedPicture, drawResizedPicture, resizedPicture, type PictureSource } from "./pictures.ts";
 import { addToAlpha, fillShape, parseSatoriSvg, rasterise, type VectorShape } from "./vector.ts";
 import { layerShapes } from "./vector-shapes.ts";
 import { noteLoad } from "./load-stats.ts";
@@ -94,11 +94,15 @@ async function drawPicture(canvas: Bitmap, picture: PlannedPicture, deps: Render
   if (!image) return 0;
   const { layer } = picture;
   const geometry = fitGeometry(image, layer, layer.fit ?? "cover");
+  const opacity = layer.opacity ?? 1;
+  const radius = geometry.offsetX === 0 && geometry.offsetY === 0 ? (layer.borderRadius ?? 0) : 0;
+  if (image.opaque === true && opacity >= 1 && radius <= 0) {
+    // Plain rows: copied into the pin (from the module's memory the first time this cut is drawn).
+    drawResizedPicture(deps.pictures, picture.url, image, geometry, canvas, layer.x + geometry.offsetX, layer.y + geometry.offsetY);
+    return geometry.width * geometry.height * 4;
+  }
   const resized = resizedPicture(deps.pictures, picture.url, image, geometry);
-  drawBitmap(canvas, resized, layer.x + geometry.offsetX, layer.y + geometry.offsetY, {
-    opacity: layer.opacity ?? 1,
-    radius: geometry.offsetX === 0 && geometry.offsetY === 0 ? (layer.borderRadius ?? 0) : 0,
-  });
+  drawBitmap(canvas, resized, layer.x + geometry.offsetX, layer.y + geometry.offsetY, { opacity, radius });
   return resized.data.byteLength;
 }
 
