@@ -8,8 +8,9 @@ import { unpackWoff, woffToSfnt } from "../../workers/media/fonts.ts";
 import { BUNDLED_FONTS, bundledFontPath } from "../../workers/render/font-catalog.ts";
 import { FontLoader } from "../../workers/render/fonts.ts";
 import { fontsNeeded, paintedFrame, planPin, satoriElement, satoriFonts } from "../../workers/render/layout.ts";
-import { decodeJpeg } from "../../workers/render/pixel-module.ts";
-import { clearPictureCache, decodedPicture, WORKING_SIZE } from "../../workers/render/pictures.ts";
+import { decodeJpeg, resizeRegion } from "../../workers/render/pixel-module.ts";
+import { clearPictureCache, decodedPicture, drawResizedPicture, resizedPicture, WORKING_SIZE } from "../../workers/render/pictures.ts";
+import { createBitmap, drawBitmap } from "../../workers/render/pixels.ts";
 import full444Url from "../fixtures/jpeg/full-444.jpg?inline";
 import greyUrl from "../fixtures/jpeg/grey.jpg?inline";
 import progressiveUrl from "../fixtures/jpeg/progressive.jpg?inline";
@@ -111,6 +112,36 @@ describe("JPEG decoding in the pixel module", () => {
     const bitmap = await decodedPicture({ fetch: async () => bytes }, "https://pictures.invalid/progressive.jpg");
     expect(bitmap).not.toBeNull();
     expect(compare(bitmap!, photonPixels(bytes)).largest).toBe(0);
+  });
+});
+
+describe("photos drawn into the pin", () => {
+  it("enlarges an opaque photo within one level of the float filter, shrinks it with that filter, and draws a cut straight into the pin the first time with the same pixels as its kept copy later", async () => {
+    clearPictureCache();
+    const bytes = await photo("amalfi-coast-itinerary-1.jpg");
+    const source = { fetch: async () => bytes };
+    const image = (await decodedPicture(source, "amalfi"))!;
+    expect(image.opaque).toBe(true);
+    // Enlarged both ways: the integer path, against the float path (the same photo not marked opaque).
+    const translucent = { ...image, data: image.data.slice(), opaque: false };
+    const crop = { x: 333.3, y: 0, width: 533.3, height: 800 };
+    const fast = resizeRegion(image, crop, 1000, 1500);
+    const float = resizeRegion(translucent, crop, 1000, 1500);
+    let largest = 0;
+    for (let i = 0; i < fast.data.length; i++) if ((i & 3) !== 3) largest = Math.max(largest, Math.abs(fast.data[i] - float.data[i]));
+    expect(largest).toBeLessThanOrEqual(1);
+    // A cut drawn partly outside the pin: straight into it the first time, from the kept copy the second.
+    const cut = { crop: { x: 10.5, y: 3.25, width: 300.5, height: 200 }, width: 640, height: 430 };
+    const first = createBitmap(600, 400);
+    const second = createBitmap(600, 400);
+    const expected = createBitmap(600, 400);
+    drawResizedPicture(source, "amalfi", image, cut, first, -20, 15);
+    drawResizedPicture(source, "amalfi", image, cut, second, -20, 15);
+    drawBitmap(expected, resizeRegion(image, cut.crop, cut.width, cut.height), -20, 15);
+    expect(first.data.every((value, i) => value === expected.data[i])).toBe(true);
+    expect(second.data.every((value, i) => value === expected.data[i])).toBe(true);
+    // Seen twice, the cut is kept.
+    expect(resizedPicture(source, "amalfi", image, cut)).toBe(resizedPicture(source, "amalfi", image, cut));
   });
 });
 
