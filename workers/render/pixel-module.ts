@@ -63,15 +63,20 @@ function bitmapAt(wasm: ReturnType<typeof pixels>, at: number, width: number, he
 export function resizeRegion(source: Bitmap, region: { x: number; y: number; width: number; height: number }, width: number, height: number): Bitmap {
   const wasm = pixels();
   try {
-    const src = wasm.scratch_alloc(source.data.length);
-    new Uint8Array(wasm.memory.buffer, src, source.data.length).set(source.data);
-    const dst = wasm.scratch_alloc(width * height * 4);
-    const opaque = source.opaque ?? false;
-    wasm.rgba_resize(src, source.width, source.height, region.x, region.y, region.width, region.height, dst, width, height, opaque ? 1 : 0);
-    return bitmapAt(wasm, dst, width, height, opaque);
+    const dst = resizedInModule(wasm, source, region, width, height);
+    return bitmapAt(wasm, dst, width, height, source.opaque ?? false);
   } finally {
     wasm.scratch_reset();
   }
+}
+
+/** The resampled region, left in the module's scratch memory (the caller resets it): its address. */
+function resizedInModule(wasm: PixelExports, source: Bitmap, region: { x: number; y: number; width: number; height: number }, width: number, height: number): number {
+  const src = wasm.scratch_alloc(source.data.length);
+  new Uint8Array(wasm.memory.buffer, src, source.data.length).set(source.data);
+  const dst = wasm.scratch_alloc(width * height * 4);
+  wasm.rgba_resize(src, source.width, source.height, region.x, region.y, region.width, region.height, dst, width, height, source.opaque ? 1 : 0);
+  return dst;
 }
 
 /**
@@ -84,19 +89,15 @@ export function resizeRegion(source: Bitmap, region: { x: number; y: number; wid
 export function resizeInto(canvas: Bitmap, source: Bitmap, region: { x: number; y: number; width: number; height: number }, width: number, height: number, x: number, y: number) {
   const wasm = pixels();
   try {
-    const src = wasm.scratch_alloc(source.data.length);
-    new Uint8Array(wasm.memory.buffer, src, source.data.length).set(source.data);
-    const dst = wasm.scratch_alloc(width * height * 4);
-    wasm.rgba_resize(src, source.width, source.height, region.x, region.y, region.width, region.height, dst, width, height, 1);
+    const dst = resizedInModule(wasm, { ...source, opaque: true }, region, width, height);
     const ox = Math.round(x);
     const oy = Math.round(y);
     const x0 = Math.max(0, ox);
     const y0 = Math.max(0, oy);
     const x1 = Math.min(canvas.width, ox + width);
     const y1 = Math.min(canvas.height, oy + height);
-    if (x1 <= x0) return;
     const memory = new Uint8Array(wasm.memory.buffer);
-    for (let cy = y0; cy < y1; cy++) {
+    for (let cy = y0; cy < y1 && x1 > x0; cy++) {
       const from = dst + ((cy - oy) * width + (x0 - ox)) * 4;
       canvas.data.set(memory.subarray(from, from + (x1 - x0) * 4), (cy * canvas.width + x0) * 4);
     }
