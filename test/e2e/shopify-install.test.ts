@@ -22,6 +22,16 @@ describe("installing from Shopify before signing up", () => {
     expect(await seriousAxeViolations(page, "/signup with an installed Shopify store")).toEqual([]);
 
     await signUpInBrowser(page);
+    // On a slow phone the store list can answer before the store picker's code has loaded: hold that
+    // code until the list has arrived, so the page must cope with the list coming first (it once
+    // failed to hydrate here, React error 421, on a loaded machine).
+    const storesAnswered = page.waitForResponse((response) => new URL(response.url()).pathname === "/api/shops");
+    await page.route(/\/assets\/shopify-store-[^/]*\.js$/, async (route) => {
+      await (await storesAnswered).finished();
+      // Two frames: time for the page to read the list and set it.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await route.continue();
+    });
     await page.goto("/pricing?payWith=shopify");
     const store = page.getByLabel("Shopify store", { exact: true });
     await store.waitFor();

@@ -2,6 +2,7 @@ import type { useSearchParams } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useState, type MutableRefObject } from "react";
 import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing-paypal-shopify.ts";
 import type { ShopProfileView } from "../../../contracts/shops.ts";
+import { useHydrated } from "../auth/use-hydrated.ts";
 import { activatePayPalSubscription, activateShopifySubscription, serverMessage } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
 
@@ -129,6 +130,10 @@ export function useProviderReturn(input: {
 
 /** "Pay with": Card (Stripe Checkout, the default), PayPal or Shopify (with the store to bill). */
 export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
+  // The store picker's code loads only in the browser: rendered on the server, its boundary would still be
+  // waiting for that code when the store list arrives, and React would fail to hydrate it (error 421).
+  const hydrated = useHydrated();
+  const storesLoading = <p className="muted billing-pay-with__note">Loading your Shopify stores…</p>;
   return (
     <fieldset className="billing-pay-with">
       <legend className="billing-pay-with__legend">Pay with</legend>
@@ -145,11 +150,14 @@ export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
           You approve the subscription in PayPal and come back here. PayPal bills the price shown, after the free trial when the plan offers you one.
         </p>
       )}
-      {payment.method === "shopify" && (
-        <Suspense fallback={<p className="muted billing-pay-with__note">Loading your Shopify stores…</p>}>
-          <ShopifyStore payment={payment} />
-        </Suspense>
-      )}
+      {payment.method === "shopify" &&
+        (hydrated ? (
+          <Suspense fallback={storesLoading}>
+            <ShopifyStore payment={payment} />
+          </Suspense>
+        ) : (
+          storesLoading
+        ))}
     </fieldset>
   );
 }
