@@ -128,6 +128,38 @@ static u32 axis_weights(float start, float span, u32 out_size, u32 limit, i32 *s
  * row is filtered once and two output pixels share a vector. Within one level
  * of the float path, at about a third of its work.
  */
+/* The loops below that run once per row are functions of their own, called once a row: V8 moves a function to
+ * optimised code after its first calls, but a WebAssembly call in progress stays in the code it started in. */
+
+/* enlarge_opaque's horizontal pass over one source row: each output column's two taps, weighted, added (u16, x256). */
+__attribute__((noinline)) static void filter_row(const u8 *row, const u32 *column, const v128_t *weights, u32 dw, u16 *out) {
+  for (u32 x = 0; x < dw; x++) {
+    /* The tap pixel and its right neighbour (8 bytes), weighted, the halves added. */
+    v128_t px = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(row + column[x] * 4u));
+    v128_t weighted = wasm_i16x8_mul(px, weights[x]);
+    v128_t sum = wasm_i16x8_add(weighted, wasm_i64x2_shuffle(weighted, weighted, 1, 0));
+    wasm_v128_store64_lane(out + x * 4u, sum, 0);
+  }
+}
+
+/* enlarge_opaque's vertical pass for one output row: the two filtered rows, weighted (256 - v1, v1). */
+__attribute__((noinline)) static void blend_rows(const u16 *first, const u16 *second, u32 v1, u8 *out_row, u32 dw) {
+  u32 pairs = (dw + 1u) / 2u;
+  const v128_t top = wasm_i16x8_splat((short)(256u - v1));
+  const v128_t bottom = wasm_i16x8_splat((short)v1);
+  const v128_t round = wasm_i32x4_splat(32768);
+  for (u32 pair = 0; pair < pairs; pair++) {
+    v128_t a = wasm_v128_load(first + pair * 8u);
+    v128_t b = wasm_v128_load(second + pair * 8u);
+    v128_t low = wasm_i32x4_add(wasm_i32x4_add(wasm_u32x4_extmul_low_u16x8(a, top), wasm_u32x4_extmul_low_u16x8(b, bottom)), round);
+    v128_t high = wasm_i32x4_add(wasm_i32x4_add(wasm_u32x4_extmul_high_u16x8(a, top), wasm_u32x4_extmul_high_u16x8(b, bottom)), round);
+    v128_t words = wasm_u16x8_narrow_i32x4(wasm_u32x4_shr(low, 16), wasm_u32x4_shr(high, 16));
+    v128_t bytes = wasm_u8x16_narrow_i16x8(words, words);
+    if (pair * 2u + 1u < dw) wasm_v128_store64_lane(out_row + pair * 8u, bytes, 0);
+    else wasm_v128_store32_lane(out_row + pair * 8u, bytes, 0);
+  }
+}
+
 static void enlarge_opaque(const u8 *src, u32 sw, i32 rows_start, u32 rows, const i32 *xs, const float *xv, const i32 *ys, const float *yv, u8 *dst, u32 dw, u32 dh) {
   u32 pairs = (dw + 1u) / 2u;
   /* Per output column: its first source column, and the two taps' weights as one vector (w0 x4, w1 x4). */
@@ -163,31 +195,62 @@ static void enlarge_opaque(const u8 *src, u32 sw, i32 rows_start, u32 rows, cons
         held[1 - k] = h;
         continue;
       }
-      const u8 *row = src + ((u32)rows_start + (u32)want[k]) * sw * 4u;
-      u16 *out = filtered[k];
-      for (u32 x = 0; x < dw; x++) {
-        /* The tap pixel and its right neighbour (8 bytes), weighted, the halves added. */
-        v128_t px = wasm_u16x8_extend_low_u8x16(wasm_v128_load64_zero(row + column[x] * 4u));
-        v128_t weighted = wasm_i16x8_mul(px, weights[x]);
-        v128_t sum = wasm_i16x8_add(weighted, wasm_i64x2_shuffle(weighted, weighted, 1, 0));
-        wasm_v128_store64_lane(out + x * 4u, sum, 0);
-      }
+      filter_row(src + ((u32)rows_start + (u32)want[k]) * sw * 4u, column, weights, dw, filtered[k]);
       held[k] = want[k];
     }
-    const v128_t top = wasm_i16x8_splat((short)(256u - v1));
-    const v128_t bottom = wasm_i16x8_splat((short)v1);
-    const v128_t round = wasm_i32x4_splat(32768);
-    u8 *out_row = dst + y * dw * 4u;
-    for (u32 pair = 0; pair < pairs; pair++) {
-      v128_t a = wasm_v128_load(filtered[0] + pair * 8u);
-      v128_t b = wasm_v128_load(filtered[taps - 1] + pair * 8u);
-      v128_t low = wasm_i32x4_add(wasm_i32x4_add(wasm_u32x4_extmul_low_u16x8(a, top), wasm_u32x4_extmul_low_u16x8(b, bottom)), round);
-      v128_t high = wasm_i32x4_add(wasm_i32x4_add(wasm_u32x4_extmul_high_u16x8(a, top), wasm_u32x4_extmul_high_u16x8(b, bottom)), round);
-      v128_t words = wasm_u16x8_narrow_i32x4(wasm_u32x4_shr(low, 16), wasm_u32x4_shr(high, 16));
-      v128_t bytes = wasm_u8x16_narrow_i16x8(words, words);
-      if (pair * 2u + 1u < dw) wasm_v128_store64_lane(out_row + pair * 8u, bytes, 0);
-      else wasm_v128_store32_lane(out_row + pair * 8u, bytes, 0);
+    blend_rows(filtered[0], filtered[taps - 1], v1, dst + y * dw * 4u, dw);
+  }
+}
+
+/* rgba_resize's horizontal pass over one source row, into floats (each pixel's four channels one vector; with
+ * `opaque` alpha is set to 255 afterwards). */
+__attribute__((noinline)) static void resize_row_across(const u8 *row, const i32 *xs, const float *xv, u32 dw, int opaque, float *o) {
+  const v128_t one_alpha = wasm_f32x4_make(0.0f, 0.0f, 0.0f, 1.0f);
+  const v128_t rgb_mask = wasm_i32x4_make(-1, -1, -1, 0);
+  for (u32 x = 0; x < dw; x++, o += 4) {
+    const u8 *p = row + (u32)xs[x] * 4u;
+    const float *w = xv + xs[2 * dw + x];
+    i32 count = xs[dw + x];
+    v128_t sum = wasm_f32x4_splat(0.0f);
+    if (opaque) {
+      for (i32 k = 0; k < count; k++, p += 4) {
+        v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
+        sum = wasm_f32x4_add(sum, wasm_f32x4_mul(px, wasm_f32x4_splat(w[k])));
+      }
+    } else {
+      for (i32 k = 0; k < count; k++, p += 4) {
+        /* Colours weighted by alpha (premultiplied), alpha by the weight alone. */
+        v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
+        v128_t weight = wasm_f32x4_splat((float)p[3] * w[k]);
+        v128_t straight = wasm_v128_or(wasm_v128_and(px, rgb_mask), one_alpha);
+        sum = wasm_f32x4_add(sum, wasm_f32x4_mul(straight, weight));
+      }
     }
+    wasm_v128_store(o, sum);
+  }
+}
+
+/* rgba_resize's vertical pass for one output row: `count` rows of the horizontal pass from `base`, weighted by w. */
+__attribute__((noinline)) static void resize_row_down(const float *base, const float *w, i32 count, u32 stride, int opaque, u8 *out_row) {
+  const v128_t rgb_mask = wasm_i32x4_make(-1, -1, -1, 0);
+  const v128_t zero = wasm_f32x4_splat(0.0f);
+  const v128_t top = wasm_f32x4_splat(255.0f);
+  const v128_t half = wasm_f32x4_splat(0.5f);
+  for (u32 x = 0; x < stride; x += 4) {
+    const float *p = base + x;
+    v128_t sum = wasm_f32x4_splat(0.0f);
+    for (i32 k = 0; k < count; k++, p += stride) sum = wasm_f32x4_add(sum, wasm_f32x4_mul(wasm_v128_load(p), wasm_f32x4_splat(w[k])));
+    if (opaque) {
+      sum = wasm_f32x4_replace_lane(sum, 3, 255.0f);
+    } else {
+      float aa = wasm_f32x4_extract_lane(sum, 3);
+      /* The colour sums are alpha-weighted: divide by the alpha to get straight colour. */
+      if (aa > 0) sum = wasm_v128_or(wasm_v128_and(wasm_f32x4_mul(sum, wasm_f32x4_splat(1.0f / aa)), rgb_mask), wasm_v128_andnot(sum, rgb_mask));
+    }
+    v128_t clamped = wasm_f32x4_add(wasm_f32x4_min(wasm_f32x4_max(sum, zero), top), half);
+    v128_t ints = wasm_i32x4_trunc_sat_f32x4(clamped);
+    v128_t bytes = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(ints, ints), wasm_i16x8_narrow_i32x4(ints, ints));
+    wasm_v128_store32_lane(out_row + x, bytes, 0);
   }
 }
 
@@ -227,59 +290,10 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
     u32 first_row = (u32)ys[y0];
     u32 last_row = (u32)(ys[y1 - 1] + ys[dh + y1 - 1]);
     if (last_row > rows) last_row = rows;
-    /* Each pixel's four channels are one vector; with `opaque` alpha is set to 255 afterwards. */
-    const v128_t one_alpha = wasm_f32x4_make(0.0f, 0.0f, 0.0f, 1.0f);
-    const v128_t rgb_mask = wasm_i32x4_make(-1, -1, -1, 0);
-    for (u32 r = first_row; r < last_row; r++) {
-      const u8 *row = src + ((u32)rows_start + r) * sw * 4u;
-      float *o = horizontal + (r - first_row) * stride;
-      for (u32 x = 0; x < dw; x++, o += 4) {
-        const u8 *p = row + (u32)xs[x] * 4u;
-        const float *w = xv + xs[2 * dw + x];
-        i32 count = xs[dw + x];
-        v128_t sum = wasm_f32x4_splat(0.0f);
-        if (opaque) {
-          for (i32 k = 0; k < count; k++, p += 4) {
-            v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
-            sum = wasm_f32x4_add(sum, wasm_f32x4_mul(px, wasm_f32x4_splat(w[k])));
-          }
-        } else {
-          for (i32 k = 0; k < count; k++, p += 4) {
-            /* Colours weighted by alpha (premultiplied), alpha by the weight alone. */
-            v128_t px = wasm_f32x4_convert_u32x4(pixel4(p));
-            v128_t weight = wasm_f32x4_splat((float)p[3] * w[k]);
-            v128_t straight = wasm_v128_or(wasm_v128_and(px, rgb_mask), one_alpha);
-            sum = wasm_f32x4_add(sum, wasm_f32x4_mul(straight, weight));
-          }
-        }
-        wasm_v128_store(o, sum);
-      }
-    }
-    const v128_t zero = wasm_f32x4_splat(0.0f);
-    const v128_t top = wasm_f32x4_splat(255.0f);
-    const v128_t half = wasm_f32x4_splat(0.5f);
-    for (u32 y = y0; y < y1; y++) {
-      const float *w = yv + ys[2 * dh + y];
-      i32 count = ys[dh + y];
-      const float *base = horizontal + ((u32)ys[y] - first_row) * stride;
-      u8 *out_row = dst + y * stride;
-      for (u32 x = 0; x < stride; x += 4) {
-        const float *p = base + x;
-        v128_t sum = wasm_f32x4_splat(0.0f);
-        for (i32 k = 0; k < count; k++, p += stride) sum = wasm_f32x4_add(sum, wasm_f32x4_mul(wasm_v128_load(p), wasm_f32x4_splat(w[k])));
-        if (opaque) {
-          sum = wasm_f32x4_replace_lane(sum, 3, 255.0f);
-        } else {
-          float aa = wasm_f32x4_extract_lane(sum, 3);
-          /* The colour sums are alpha-weighted: divide by the alpha to get straight colour. */
-          if (aa > 0) sum = wasm_v128_or(wasm_v128_and(wasm_f32x4_mul(sum, wasm_f32x4_splat(1.0f / aa)), rgb_mask), wasm_v128_andnot(sum, rgb_mask));
-        }
-        v128_t clamped = wasm_f32x4_add(wasm_f32x4_min(wasm_f32x4_max(sum, zero), top), half);
-        v128_t ints = wasm_i32x4_trunc_sat_f32x4(clamped);
-        v128_t bytes = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(ints, ints), wasm_i16x8_narrow_i32x4(ints, ints));
-        wasm_v128_store32_lane(out_row + x, bytes, 0);
-      }
-    }
+    for (u32 r = first_row; r < last_row; r++)
+      resize_row_across(src + ((u32)rows_start + r) * sw * 4u, xs, xv, dw, opaque, horizontal + (r - first_row) * stride);
+    for (u32 y = y0; y < y1; y++)
+      resize_row_down(horizontal + ((u32)ys[y] - first_row) * stride, yv + ys[2 * dh + y], ys[dh + y], stride, opaque, dst + y * stride);
   }
 }
 
@@ -770,6 +784,47 @@ static void mcu_colours(const u8 *origin, u32 width, float y[4][64], float *cb, 
 
 static int tables_ready;
 
+/* One row of 16x16 MCUs. A function of its own, called once a row, so that V8 moves it to optimised code after
+ * the first rows (a WebAssembly call in progress stays in the code it started in). dcs: the three DC predictions. */
+__attribute__((noinline)) static void encode_mcu_row(u32 my, u32 width, u32 height, int *dcs) {
+  int dc_y = dcs[0], dc_cb = dcs[1], dc_cr = dcs[2];
+  float y[4][64] __attribute__((aligned(16))), cb[64] __attribute__((aligned(16))), cr[64] __attribute__((aligned(16)));
+  for (u32 mx = 0; mx < width; mx += 16) {
+    if (my + 16 <= height && mx + 16 <= width) {
+      mcu_colours(input_buffer + (my * width + mx) * 4, width, y, cb, cr);
+      for (int k = 0; k < 4; k++) dc_y = encode_block(y[k], div_luma, &dc_luma, &ac_luma, dc_y);
+      dc_cb = encode_block(cb, div_chroma, &dc_chroma, &ac_chroma, dc_cb);
+      dc_cr = encode_block(cr, div_chroma, &dc_chroma, &ac_chroma, dc_cr);
+      continue;
+    }
+    /* Colour conversion of one 16x16 MCU (edges repeat the last row and column), chroma averaged over 2x2. */
+    for (int i = 0; i < 64; i++) cb[i] = cr[i] = 0;
+    for (u32 py = 0; py < 16; py++) {
+      u32 sy = my + py < height ? my + py : height - 1;
+      const u8 *row = input_buffer + sy * width * 4;
+      for (u32 px = 0; px < 16; px++) {
+        u32 sx = mx + px < width ? mx + px : width - 1;
+        const u8 *p = row + sx * 4;
+        float r = p[0], g = p[1], b = p[2];
+        y[(py >> 3) * 2 + (px >> 3)][(py & 7) * 8 + (px & 7)] = 0.299f * r + 0.587f * g + 0.114f * b - 128.0f;
+        int c = (py >> 1) * 8 + (px >> 1);
+        cb[c] += -0.168736f * r - 0.331264f * g + 0.5f * b;
+        cr[c] += 0.5f * r - 0.418688f * g - 0.081312f * b;
+      }
+    }
+    for (int i = 0; i < 64; i++) {
+      cb[i] *= 0.25f;
+      cr[i] *= 0.25f;
+    }
+    for (int k = 0; k < 4; k++) dc_y = encode_block(y[k], div_luma, &dc_luma, &ac_luma, dc_y);
+    dc_cb = encode_block(cb, div_chroma, &dc_chroma, &ac_chroma, dc_cb);
+    dc_cr = encode_block(cr, div_chroma, &dc_chroma, &ac_chroma, dc_cr);
+  }
+  dcs[0] = dc_y;
+  dcs[1] = dc_cb;
+  dcs[2] = dc_cr;
+}
+
 __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 height, int quality) {
   if (!tables_ready) {
     build_huffman(&dc_luma, DC_LUMA_BITS, DC_LUMA_VALS);
@@ -785,41 +840,8 @@ __attribute__((export_name("jpeg_encode"))) u32 jpeg_encode(u32 width, u32 heigh
   bit_count = 0;
   write_headers(width, height);
 
-  int dc_y = 0, dc_cb = 0, dc_cr = 0;
-  float y[4][64] __attribute__((aligned(16))), cb[64] __attribute__((aligned(16))), cr[64] __attribute__((aligned(16)));
-  for (u32 my = 0; my < height; my += 16) {
-    for (u32 mx = 0; mx < width; mx += 16) {
-      if (my + 16 <= height && mx + 16 <= width) {
-        mcu_colours(input_buffer + (my * width + mx) * 4, width, y, cb, cr);
-        for (int k = 0; k < 4; k++) dc_y = encode_block(y[k], div_luma, &dc_luma, &ac_luma, dc_y);
-        dc_cb = encode_block(cb, div_chroma, &dc_chroma, &ac_chroma, dc_cb);
-        dc_cr = encode_block(cr, div_chroma, &dc_chroma, &ac_chroma, dc_cr);
-        continue;
-      }
-      /* Colour conversion of one 16x16 MCU (edges repeat the last row and column), chroma averaged over 2x2. */
-      for (int i = 0; i < 64; i++) cb[i] = cr[i] = 0;
-      for (u32 py = 0; py < 16; py++) {
-        u32 sy = my + py < height ? my + py : height - 1;
-        const u8 *row = input_buffer + sy * width * 4;
-        for (u32 px = 0; px < 16; px++) {
-          u32 sx = mx + px < width ? mx + px : width - 1;
-          const u8 *p = row + sx * 4;
-          float r = p[0], g = p[1], b = p[2];
-          y[(py >> 3) * 2 + (px >> 3)][(py & 7) * 8 + (px & 7)] = 0.299f * r + 0.587f * g + 0.114f * b - 128.0f;
-          int c = (py >> 1) * 8 + (px >> 1);
-          cb[c] += -0.168736f * r - 0.331264f * g + 0.5f * b;
-          cr[c] += 0.5f * r - 0.418688f * g - 0.081312f * b;
-        }
-      }
-      for (int i = 0; i < 64; i++) {
-        cb[i] *= 0.25f;
-        cr[i] *= 0.25f;
-      }
-      for (int k = 0; k < 4; k++) dc_y = encode_block(y[k], div_luma, &dc_luma, &ac_luma, dc_y);
-      dc_cb = encode_block(cb, div_chroma, &dc_chroma, &ac_chroma, dc_cb);
-      dc_cr = encode_block(cr, div_chroma, &dc_chroma, &ac_chroma, dc_cr);
-    }
-  }
+  int dcs[3] = {0, 0, 0};
+  for (u32 my = 0; my < height; my += 16) encode_mcu_row(my, width, height, dcs);
   flush_bits();
   put_word(0xffd9);
   return (u32)(out - output_buffer);
@@ -997,49 +1019,126 @@ static int receive_extend(int n) {
 
 static inline u8 clamp_u8(int x) { return (u8)(x < 0 ? 0 : x > 255 ? 255 : x); }
 
-static void idct_block(u8 *out, u32 stride, const short *data) {
-  int val[64], *v = val;
-  const short *d = data;
-  for (int i = 0; i < 8; i++, d++, v++) {
-    if (d[8] == 0 && d[16] == 0 && d[24] == 0 && d[32] == 0 && d[40] == 0 && d[48] == 0 && d[56] == 0) {
-      int dc = d[0] * 4;
-      v[0] = v[8] = v[16] = v[24] = v[32] = v[40] = v[48] = v[56] = dc;
-    } else {
-      IDCT_1D(d[0], d[8], d[16], d[24], d[32], d[40], d[48], d[56])
-      x0 += 512;
-      x1 += 512;
-      x2 += 512;
-      x3 += 512;
-      v[0] = (x0 + t3) >> 10;
-      v[56] = (x0 - t3) >> 10;
-      v[8] = (x1 + t2) >> 10;
-      v[48] = (x1 - t2) >> 10;
-      v[16] = (x2 + t1) >> 10;
-      v[40] = (x2 - t1) >> 10;
-      v[24] = (x3 + t0) >> 10;
-      v[32] = (x3 - t0) >> 10;
-    }
-  }
-  v = val;
-  for (int i = 0; i < 8; i++, v += 8, out += stride) {
-    IDCT_1D(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
-    x0 += 65536 + (128 << 17);
-    x1 += 65536 + (128 << 17);
-    x2 += 65536 + (128 << 17);
-    x3 += 65536 + (128 << 17);
-    out[0] = clamp_u8((x0 + t3) >> 17);
-    out[7] = clamp_u8((x0 - t3) >> 17);
-    out[1] = clamp_u8((x1 + t2) >> 17);
-    out[6] = clamp_u8((x1 - t2) >> 17);
-    out[2] = clamp_u8((x2 + t1) >> 17);
-    out[5] = clamp_u8((x2 - t1) >> 17);
-    out[3] = clamp_u8((x3 + t0) >> 17);
-    out[4] = clamp_u8((x3 - t0) >> 17);
-  }
+/* IDCT_1D on four columns (or rows) at once: the same 32-bit integer arithmetic, lane by lane. */
+#define VC(x) wasm_i32x4_splat(x)
+#define VADD wasm_i32x4_add
+#define VSUB wasm_i32x4_sub
+#define VMUL(a, c) wasm_i32x4_mul((a), VC(F2F(c)))
+#define IDCT_1D_V(s0, s1, s2, s3, s4, s5, s6, s7)                                  \
+  v128_t t0, t1, t2, t3, p1, p2, p3, p4, p5, x0, x1, x2, x3;                        \
+  p2 = s2;                                                                        \
+  p3 = s6;                                                                        \
+  p1 = VMUL(VADD(p2, p3), 0.5411961f);                                            \
+  t2 = VADD(p1, VMUL(p3, -1.847759065f));                                         \
+  t3 = VADD(p1, VMUL(p2, 0.765366865f));                                          \
+  p2 = s0;                                                                        \
+  p3 = s4;                                                                        \
+  t0 = wasm_i32x4_shl(VADD(p2, p3), 12);                                          \
+  t1 = wasm_i32x4_shl(VSUB(p2, p3), 12);                                          \
+  x0 = VADD(t0, t3);                                                              \
+  x3 = VSUB(t0, t3);                                                              \
+  x1 = VADD(t1, t2);                                                              \
+  x2 = VSUB(t1, t2);                                                              \
+  t0 = s7;                                                                        \
+  t1 = s5;                                                                        \
+  t2 = s3;                                                                        \
+  t3 = s1;                                                                        \
+  p3 = VADD(t0, t2);                                                              \
+  p4 = VADD(t1, t3);                                                              \
+  p1 = VADD(t0, t3);                                                              \
+  p2 = VADD(t1, t2);                                                              \
+  p5 = VMUL(VADD(p3, p4), 1.175875602f);                                          \
+  t0 = VMUL(t0, 0.298631336f);                                                    \
+  t1 = VMUL(t1, 2.053119869f);                                                    \
+  t2 = VMUL(t2, 3.072711026f);                                                    \
+  t3 = VMUL(t3, 1.501321110f);                                                    \
+  p1 = VADD(p5, VMUL(p1, -0.899976223f));                                         \
+  p2 = VADD(p5, VMUL(p2, -2.562915447f));                                         \
+  p3 = VMUL(p3, -1.961570560f);                                                   \
+  p4 = VMUL(p4, -0.390180644f);                                                   \
+  t3 = VADD(t3, VADD(p1, p4));                                                    \
+  t2 = VADD(t2, VADD(p2, p3));                                                    \
+  t1 = VADD(t1, VADD(p2, p4));                                                    \
+  t0 = VADD(t0, VADD(p1, p3));
+
+/* Columns then rows, four lanes at a time, with the scalar IDCT's arithmetic (the same pixels, bit for bit:
+ * a column with no AC gives 4 * DC through the full formula too). */
+static void idct_half_columns(const v128_t *rows, v128_t *out) {
+  IDCT_1D_V(rows[0], rows[1], rows[2], rows[3], rows[4], rows[5], rows[6], rows[7])
+  v128_t bias = VC(512);
+  x0 = VADD(x0, bias);
+  x1 = VADD(x1, bias);
+  x2 = VADD(x2, bias);
+  x3 = VADD(x3, bias);
+  out[0] = wasm_i32x4_shr(VADD(x0, t3), 10);
+  out[7] = wasm_i32x4_shr(VSUB(x0, t3), 10);
+  out[1] = wasm_i32x4_shr(VADD(x1, t2), 10);
+  out[6] = wasm_i32x4_shr(VSUB(x1, t2), 10);
+  out[2] = wasm_i32x4_shr(VADD(x2, t1), 10);
+  out[5] = wasm_i32x4_shr(VSUB(x2, t1), 10);
+  out[3] = wasm_i32x4_shr(VADD(x3, t0), 10);
+  out[4] = wasm_i32x4_shr(VSUB(x3, t0), 10);
 }
 
+/* Four rows: s[k] holds those rows' column k; writes the rows' 8 pixels each, clamped to 0..255. */
+static void idct_four_rows(v128_t *s, u8 *out, u32 stride) {
+  IDCT_1D_V(s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+  v128_t bias = VC(65536 + (128 << 17));
+  x0 = VADD(x0, bias);
+  x1 = VADD(x1, bias);
+  x2 = VADD(x2, bias);
+  x3 = VADD(x3, bias);
+  v128_t o0 = wasm_i32x4_shr(VADD(x0, t3), 17), o7 = wasm_i32x4_shr(VSUB(x0, t3), 17);
+  v128_t o1 = wasm_i32x4_shr(VADD(x1, t2), 17), o6 = wasm_i32x4_shr(VSUB(x1, t2), 17);
+  v128_t o2 = wasm_i32x4_shr(VADD(x2, t1), 17), o5 = wasm_i32x4_shr(VSUB(x2, t1), 17);
+  v128_t o3 = wasm_i32x4_shr(VADD(x3, t0), 17), o4 = wasm_i32x4_shr(VSUB(x3, t0), 17);
+  transpose4(&o0, &o1, &o2, &o3);
+  transpose4(&o4, &o5, &o6, &o7);
+  /* Each value is within 16 bits (a 32-bit sum shifted by 17), so the signed narrowing keeps it and the
+   * unsigned one clamps it to 0..255 as clamp_u8 does. */
+  v128_t r01 = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(o0, o4), wasm_i16x8_narrow_i32x4(o1, o5));
+  v128_t r23 = wasm_u8x16_narrow_i16x8(wasm_i16x8_narrow_i32x4(o2, o6), wasm_i16x8_narrow_i32x4(o3, o7));
+  wasm_v128_store64_lane(out, r01, 0);
+  wasm_v128_store64_lane(out + stride, r01, 1);
+  wasm_v128_store64_lane(out + stride * 2, r23, 0);
+  wasm_v128_store64_lane(out + stride * 3, r23, 1);
+}
+
+static void idct_block(u8 *out, u32 stride, const short *data) {
+  v128_t lo[8], hi[8];
+  for (int k = 0; k < 8; k++) {
+    v128_t row = wasm_v128_load(data + k * 8);
+    lo[k] = wasm_i32x4_extend_low_i16x8(row);
+    hi[k] = wasm_i32x4_extend_high_i16x8(row);
+  }
+  v128_t a[8], b[8];
+  idct_half_columns(lo, a); /* a[r]: row r, columns 0-3 */
+  idct_half_columns(hi, b); /* b[r]: row r, columns 4-7 */
+  /* Rows 0-3: column k of those rows, by transposing the 4x4 quarters. */
+  v128_t s[8];
+  s[0] = a[0], s[1] = a[1], s[2] = a[2], s[3] = a[3];
+  s[4] = b[0], s[5] = b[1], s[6] = b[2], s[7] = b[3];
+  transpose4(&s[0], &s[1], &s[2], &s[3]);
+  transpose4(&s[4], &s[5], &s[6], &s[7]);
+  idct_four_rows(s, out, stride);
+  s[0] = a[4], s[1] = a[5], s[2] = a[6], s[3] = a[7];
+  s[4] = b[4], s[5] = b[5], s[6] = b[6], s[7] = b[7];
+  transpose4(&s[0], &s[1], &s[2], &s[3]);
+  transpose4(&s[4], &s[5], &s[6], &s[7]);
+  idct_four_rows(s, out + stride * 4, stride);
+}
+
+/* A block with no AC coefficient: every pixel is what the full IDCT gives for its DC alone. */
+static void idct_dc_block(u8 *out, u32 stride, int dc) {
+  u8 value = clamp_u8((dc * 4 * 4096 + 65536 + (128 << 17)) >> 17);
+  u64 word = (u64)value * 0x0101010101010101ull;
+  for (int i = 0; i < 8; i++, out += stride) *(u64 *)out = word;
+}
+
+/* 1: a block decoded into data; 2: the same, and it has no AC coefficient; 0: damaged. */
 static int decode_block(DComponent *c, short *data) {
   for (int i = 0; i < 64; i++) data[i] = 0;
+  int any_ac = 0;
   const DHuffman *hdc = &dhuff_dc[c->hd], *hac = &dhuff_ac[c->ha];
   const u16 *q = dquant[c->tq];
   if (!hdc->ready || !hac->ready) return 0;
@@ -1060,10 +1159,16 @@ static int decode_block(DComponent *c, short *data) {
       k += r;
       if (k > 63) return 0;
       data[ZIGZAG[k]] = (short)(receive_extend(s) * q[k]);
+      any_ac = 1;
       k++;
     }
   } while (k < 64);
-  return 1;
+  return any_ac ? 1 : 2;
+}
+
+static void idct_into(u8 *out, u32 stride, const short *data, int kind) {
+  if (kind == 2) idct_dc_block(out, stride, data[0]);
+  else idct_block(out, stride, data);
 }
 
 static u32 read16(const u8 *p) { return ((u32)p[0] << 8) | p[1]; }
@@ -1096,11 +1201,12 @@ static int decode_scan(DComponent **scan, int count) {
   if (count == 1) {
     DComponent *c = scan[0];
     u32 bx = (c->w + 7) >> 3, by = (c->h2 + 7) >> 3;
-    short data[64];
+    short data[64] __attribute__((aligned(16)));
     for (u32 j = 0; j < by; j++)
       for (u32 i = 0; i < bx; i++) {
-        if (!decode_block(c, data)) return 0;
-        idct_block(c->plane + (j * 8) * (c->bw * 8) + i * 8, c->bw * 8, data);
+        int kind = decode_block(c, data);
+        if (!kind) return 0;
+        idct_into(c->plane + (j * 8) * (c->bw * 8) + i * 8, c->bw * 8, data, kind);
         if (--mcus_left == 0) {
           if (!(j == by - 1 && i == bx - 1) && !restart()) return 0;
           mcus_left = restart_interval;
@@ -1109,16 +1215,17 @@ static int decode_scan(DComponent **scan, int count) {
     return 1;
   }
   u32 mcux = (dwidth + hmax * 8 - 1) / (hmax * 8), mcuy = (dheight + vmax * 8 - 1) / (vmax * 8);
-  short data[64];
+  short data[64] __attribute__((aligned(16)));
   for (u32 my = 0; my < mcuy; my++)
     for (u32 mx = 0; mx < mcux; mx++) {
       for (int k = 0; k < count; k++) {
         DComponent *c = scan[k];
         for (int y = 0; y < c->v; y++)
           for (int x = 0; x < c->h; x++) {
-            if (!decode_block(c, data)) return 0;
+            int kind = decode_block(c, data);
+            if (!kind) return 0;
             u32 bx = mx * c->h + x, by = my * c->v + y;
-            idct_block(c->plane + (by * 8) * (c->bw * 8) + bx * 8, c->bw * 8, data);
+            idct_into(c->plane + (by * 8) * (c->bw * 8) + bx * 8, c->bw * 8, data, kind);
           }
       }
       if (--mcus_left == 0) {
@@ -1189,10 +1296,57 @@ static const u8 *component_row(DComponent *c, u32 y, u8 *buffer) {
 
 #define FIXED(x) (((int)((x) * 4096.0f + 0.5f)) << 8)
 
+/* Four bytes widened to four 32-bit lanes. */
+static inline v128_t widen4(const u8 *p) { return wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p))); }
+
 static u32 decoded_w, decoded_h;
 
 __attribute__((export_name("jpeg_decoded_width"))) u32 jpeg_decoded_width(void) { return decoded_w; }
 __attribute__((export_name("jpeg_decoded_height"))) u32 jpeg_decoded_height(void) { return decoded_h; }
+
+/* One output row: RGBA from the component planes. A function of its own, called once a row, so that V8 moves
+ * it to optimised code after the first rows (a WebAssembly call in progress stays in the code it started in). */
+__attribute__((noinline)) static void decoded_row(u8 *out, u32 y, u8 *rows) {
+  u8 *o = out + y * dwidth * 4;
+  if (dcomp_count == 1) {
+    const u8 *l = dcomp[0].plane + y * dcomp[0].bw * 8;
+    for (u32 x = 0; x < dwidth; x++, o += 4) {
+      o[0] = o[1] = o[2] = l[x];
+      o[3] = 255;
+    }
+    return;
+  }
+  const u8 *ly = component_row(&dcomp[0], y, rows);
+  const u8 *lcb = component_row(&dcomp[1], y, rows + dwidth + 4);
+  const u8 *lcr = component_row(&dcomp[2], y, rows + dwidth * 2 + 8);
+  u32 x = 0;
+  /* Four pixels at a time, with the arithmetic of the scalar loop below. */
+  const v128_t half = VC(1 << 19), centre = VC(128), zero = VC(0), top = VC(255), alpha = VC((int)0xff000000u);
+  const v128_t kr = VC(FIXED(1.40200f)), kgr = VC(-FIXED(0.71414f)), kgb = VC(-FIXED(0.34414f)), kb = VC(FIXED(1.77200f));
+  const v128_t high = VC((int)0xffff0000u);
+  for (; x + 4 <= dwidth; x += 4, o += 16) {
+    v128_t yf = VADD(wasm_i32x4_shl(widen4(ly + x), 20), half);
+    v128_t cr = VSUB(widen4(lcr + x), centre), cb = VSUB(widen4(lcb + x), centre);
+    v128_t r = VADD(yf, wasm_i32x4_mul(cr, kr));
+    v128_t g = VADD(VADD(yf, wasm_i32x4_mul(cr, kgr)), wasm_v128_and(wasm_i32x4_mul(cb, kgb), high));
+    v128_t b = VADD(yf, wasm_i32x4_mul(cb, kb));
+    r = wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_shr(r, 20), zero), top);
+    g = wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_shr(g, 20), zero), top);
+    b = wasm_i32x4_min(wasm_i32x4_max(wasm_i32x4_shr(b, 20), zero), top);
+    wasm_v128_store(o, wasm_v128_or(wasm_v128_or(r, wasm_i32x4_shl(g, 8)), wasm_v128_or(wasm_i32x4_shl(b, 16), alpha)));
+  }
+  for (; x < dwidth; x++, o += 4) {
+    int yf = (ly[x] << 20) + (1 << 19);
+    int cr = lcr[x] - 128, cb = lcb[x] - 128;
+    int r = yf + cr * FIXED(1.40200f);
+    int g = yf + cr * -FIXED(0.71414f) + (int)((u32)(cb * -FIXED(0.34414f)) & 0xffff0000u);
+    int b = yf + cb * FIXED(1.77200f);
+    o[0] = clamp_u8(r >> 20);
+    o[1] = clamp_u8(g >> 20);
+    o[2] = clamp_u8(b >> 20);
+    o[3] = 255;
+  }
+}
 
 __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32 length) {
   decoded_w = decoded_h = 0;
@@ -1304,31 +1458,7 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
 
   u8 *out = scratch_alloc(dwidth * dheight * 4);
   u8 *rows = scratch_alloc(dwidth * 3 + 16);
-  for (u32 y = 0; y < dheight; y++) {
-    u8 *o = out + y * dwidth * 4;
-    if (dcomp_count == 1) {
-      const u8 *l = dcomp[0].plane + y * dcomp[0].bw * 8;
-      for (u32 x = 0; x < dwidth; x++, o += 4) {
-        o[0] = o[1] = o[2] = l[x];
-        o[3] = 255;
-      }
-      continue;
-    }
-    const u8 *ly = component_row(&dcomp[0], y, rows);
-    const u8 *lcb = component_row(&dcomp[1], y, rows + dwidth + 4);
-    const u8 *lcr = component_row(&dcomp[2], y, rows + dwidth * 2 + 8);
-    for (u32 x = 0; x < dwidth; x++, o += 4) {
-      int yf = (ly[x] << 20) + (1 << 19);
-      int cr = lcr[x] - 128, cb = lcb[x] - 128;
-      int r = yf + cr * FIXED(1.40200f);
-      int g = yf + cr * -FIXED(0.71414f) + (int)((u32)(cb * -FIXED(0.34414f)) & 0xffff0000u);
-      int b = yf + cb * FIXED(1.77200f);
-      o[0] = clamp_u8(r >> 20);
-      o[1] = clamp_u8(g >> 20);
-      o[2] = clamp_u8(b >> 20);
-      o[3] = 255;
-    }
-  }
+  for (u32 y = 0; y < dheight; y++) decoded_row(out, y, rows);
   decoded_w = dwidth;
   decoded_h = dheight;
   return out;
