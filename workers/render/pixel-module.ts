@@ -337,13 +337,14 @@ export function blendCoverage(canvas: Bitmap, coverage: { x: number; y: number; 
 let warmed = false;
 
 /**
- * Runs each of the module's functions a few times on tiny inputs, once per
- * isolate. V8 first compiles WebAssembly functions with its baseline compiler
- * (Liftoff) and only optimises (TurboFan) a function after it has done some
- * work: without this, a fresh isolate's first pin decodes, resizes and encodes
- * with baseline code, at about half the speed. The renderer calls it while its
- * first fonts and pictures are being fetched, when the isolate has nothing
- * else to do. About 5 ms on a quiet machine.
+ * Runs each of the module's functions once on tiny inputs, once per isolate,
+ * while the first pin's fonts and pictures are being fetched: V8 compiles a
+ * WebAssembly function (Liftoff, its baseline compiler) on its first call, and
+ * the module's memory takes its first growth here rather than during the
+ * render. Optimised code (TurboFan) is not waited for: the long loops run one
+ * row per call (decoded_row, encode_mcu_row, filter_row, ...), so V8 moves
+ * them to optimised code after their first rows of real work. Eight rounds,
+ * as before that, cost more than they saved (decision 068).
  */
 export function warmPixelModule() {
   if (warmed) return;
@@ -357,16 +358,13 @@ export function warmPixelModule() {
   const outline = new Float32Array([2.5, 1, 30.25, 8.5, 30.25, 8.5, 12, 40.75, 12, 40.75, 2.5, 1]);
   const canvas = createBitmap(side, side);
   const translucent = { r: 40, g: 90, b: 160, a: 0.8 };
-  for (let round = 0; round < 8; round++) {
-    encodeJpeg(rgba, side, side);
-    decodeJpeg(jpeg);
-    resizeRegion(picture, { x: 3.3, y: 1.7, width: 50.5, height: 44.2 }, 120, 100);
-    resizeRegion(picture, { x: 0, y: 0, width: side, height: side }, 40, 28);
-    blurAlpha(rgba.subarray(0, side * side), side, side, 3);
-    const cover = shapeCoverage(outline, 0, 0, 48, 48);
-    blendCoverage(canvas, { x: 3, y: 2, width: 48, height: 48, values: cover }, translucent);
-    fillBox(canvas, { x: 1, y: 2, width: 60, height: 50 }, translucent, { radius: 9, opacity: 0.9 });
-  }
+  decodeJpeg(jpeg);
+  resizeRegion(picture, { x: 3.3, y: 1.7, width: 50.5, height: 44.2 }, 120, 100);
+  resizeRegion(picture, { x: 0, y: 0, width: side, height: side }, 40, 28);
+  blurAlpha(rgba.subarray(0, side * side), side, side, 3);
+  const cover = shapeCoverage(outline, 0, 0, 48, 48);
+  blendCoverage(canvas, { x: 3, y: 2, width: 48, height: 48, values: cover }, translucent);
+  fillBox(canvas, { x: 1, y: 2, width: 60, height: 50 }, translucent, { radius: 9, opacity: 0.9 });
   noteLoad("warmUpMs", performance.now() - started);
 }
 

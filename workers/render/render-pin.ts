@@ -172,6 +172,13 @@ function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shado
   return largest;
 }
 
+/**
+ * Lets the isolate's event loop run once (a macrotask). satori's layout and our parse of its SVG run without
+ * giving the event loop a turn, so a picture's fetch started before them would not send, receive or read
+ * its answer until they end: on a cold isolate the render then waited for the picture after the layout.
+ */
+const letFetchesProgress = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 let layoutWarmed = false;
 
 /** satori's first layout (its JavaScript and yoga's WebAssembly run once on a tiny box with no text), once per isolate. */
@@ -187,11 +194,15 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
   const started = performance.now();
   // Pictures start loading at once, while the fonts load.
   const early = Promise.all(picturesNeeded(design, post).map((url) => decodedPicture(deps.pictures, url)));
+  // Whether a picture is still on its way (a cached one is settled at once): then the layout below yields now and then.
+  let fetching = true;
+  void early.then(() => (fetching = false));
   const loading = deps.fonts.loadAll(fontsNeeded(design, post));
   // In a fresh isolate nothing is cached and the fetches above take a while: the pixel module and satori warm up meanwhile.
   // (Each once per isolate: a few milliseconds that save more on the first pin, and overlap the fetches.)
   warmPixelModule();
   const [fonts] = await Promise.all([loading, warmLayout()]);
+  if (fetching) await letFetchesProgress();
   const fontsMs = performance.now() - started;
   let layoutMs = 0;
   let rasterMs = 0;
@@ -209,6 +220,7 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
     const frame = paintedFrame(plan, segment.layers);
     if (!frame) continue;
     const svg = await textsSvg(plan, segment.layers, frame);
+    if (fetching) await letFetchesProgress();
     laidOut.set(segment, { frame, svg, shapes: deps.textRasteriser !== "resvg" ? parseSatoriSvg(svg, frame.x, frame.y) : null });
   }
   layoutMs += performance.now() - mark;

@@ -67,21 +67,27 @@ static void fill_plain_opaque(const Fill *f, i32 x0, i32 y0, i32 x1, i32 y1, u32
 }
 
 /* A box without a mask, translucent: each pixel blended in 16-bit fixed point with its colour's (or gradient step's) blend entry. */
+/* One row of fill_plain_translucent. The row loops here are functions of their own, called once a row: V8
+ * optimises a WebAssembly function after its first calls, and a call in progress stays in the code it began in. */
+__attribute__((noinline)) static void blend_row_translucent(const Fill *f, u32 *o, i32 count, double t, double step, int gradient) {
+  const double last = FILL_TABLE_SIZE - 1;
+  for (i32 i = 0; i < count; i++, o++, t += step) {
+    u32 k = (gradient ? (t <= 0 ? 0u : t >= last ? (u32)last : (u32)(i32)t) : 0u) * 4u;
+    u32 keep = f->blend[k + 3];
+    if (keep == 65536u) continue;
+    u32 word = *o;
+    *o = 0xff000000u | (((((word >> 16) & 255u) * keep + f->blend[k + 2]) >> 16) << 16) | (((((word >> 8) & 255u) * keep + f->blend[k + 1]) >> 16) << 8) |
+         (((word & 255u) * keep + f->blend[k]) >> 16);
+  }
+}
+
 static void fill_plain_translucent(const Fill *f, i32 x0, i32 y0, i32 x1, i32 y1, double bx, double by, double w, double h, int gradient) {
   const double last = FILL_TABLE_SIZE - 1;
   double step = gradient ? (f->sin_a / f->length) * last : 0;
   for (i32 cy = y0; cy < y1; cy++) {
     double ty = (double)cy - by + 0.5;
     double t = gradient ? ((((double)x0 - bx + 0.5 - w / 2) * f->sin_a - (ty - h / 2) * f->cos_a) / f->length + 0.5) * last : 0;
-    u32 *o = region_word(f, x0, cy);
-    for (i32 cx = x0; cx < x1; cx++, o++, t += step) {
-      u32 k = (gradient ? (t <= 0 ? 0u : t >= last ? (u32)last : (u32)(i32)t) : 0u) * 4u;
-      u32 keep = f->blend[k + 3];
-      if (keep == 65536u) continue;
-      u32 word = *o;
-      *o = 0xff000000u | (((((word >> 16) & 255u) * keep + f->blend[k + 2]) >> 16) << 16) | (((((word >> 8) & 255u) * keep + f->blend[k + 1]) >> 16) << 8) |
-           (((word & 255u) * keep + f->blend[k]) >> 16);
-    }
+    blend_row_translucent(f, region_word(f, x0, cy), x1 - x0, t, step, gradient);
   }
 }
 
@@ -164,6 +170,25 @@ __attribute__((export_name("box_blend"))) void box_blend(u8 *region, i32 rx0, i3
   fill_masked(&f, rx0, ry0, rx1, ry1, radius, ellipse, corner_rows);
 }
 
+/* One row of coverage_blend. */
+__attribute__((noinline)) static void coverage_row(const float *v, u8 *d, i32 count, double r, double g, double b, double alpha) {
+  for (i32 i = 0; i < count; i++, v++, d += 4) {
+    double a = (double)*v * alpha;
+    if (a <= 0) continue;
+    if (a >= 1) {
+      d[0] = clamped(r);
+      d[1] = clamped(g);
+      d[2] = clamped(b);
+    } else {
+      double ia = 1 - a;
+      d[0] = clamped(r * a + d[0] * ia);
+      d[1] = clamped(g * a + d[1] * ia);
+      d[2] = clamped(b * a + d[2] * ia);
+    }
+    d[3] = 255;
+  }
+}
+
 /*
  * Lays a colour over the region through a coverage (0-1 floats, cover_w wide,
  * its top left at cover_x, cover_y in the canvas) times alpha.
@@ -171,23 +196,6 @@ __attribute__((export_name("box_blend"))) void box_blend(u8 *region, i32 rx0, i3
 __attribute__((export_name("coverage_blend"))) void coverage_blend(const float *cover, i32 cover_w, i32 cover_x, i32 cover_y, u8 *region, i32 rx0, i32 ry0, i32 rx1, i32 ry1, double r, double g,
                                                                     double b, double alpha) {
   u32 rw = (u32)(rx1 - rx0);
-  for (i32 y = ry0; y < ry1; y++) {
-    const float *v = cover + (y - cover_y) * cover_w + (rx0 - cover_x);
-    u8 *d = region + (u32)(y - ry0) * rw * 4u;
-    for (i32 x = rx0; x < rx1; x++, v++, d += 4) {
-      double a = (double)*v * alpha;
-      if (a <= 0) continue;
-      if (a >= 1) {
-        d[0] = clamped(r);
-        d[1] = clamped(g);
-        d[2] = clamped(b);
-      } else {
-        double ia = 1 - a;
-        d[0] = clamped(r * a + d[0] * ia);
-        d[1] = clamped(g * a + d[1] * ia);
-        d[2] = clamped(b * a + d[2] * ia);
-      }
-      d[3] = 255;
-    }
-  }
+  for (i32 y = ry0; y < ry1; y++)
+    coverage_row(cover + (y - cover_y) * cover_w + (rx0 - cover_x), region + (u32)(y - ry0) * rw * 4u, rx1 - rx0, r, g, b, alpha);
 }
