@@ -1,0 +1,91 @@
+// `npm run bench:render-parts`: the cold first render compared in parts, for a
+// machine too noisy for the whole render's wall time to tell 10 ms apart
+// (decision 068). Each run starts fresh workerd processes: one for the pixel
+// module's first calls and the first word segmenter (render-parts.workerd.ts),
+// one for a whole cold render with its stages (render-cold.workerd.ts).
+// BENCH_PARTS_BASE=<another checkout> (a git worktree of the base commit, with
+// node_modules linked) alternates that checkout with this one, run by run, so
+// both meet the same moments of the machine; the workerd file is copied there
+// for the runs if it lacks it. BENCH_PARTS_RUNS runs per checkout (6). Prints
+// the median of each part per checkout.
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join, resolve } from "node:path";
+import { startSandbox } from "../sandbox/server.ts";
+import { childEnv, ROOT } from "../scripts/process.ts";
+
+const runs = Number(process.env.BENCH_PARTS_RUNS ?? 6);
+const trees = [ROOT, ...(process.env.BENCH_PARTS_BASE ? [resolve(process.env.BENCH_PARTS_BASE)] : [])];
+const PARTS_FILE = "bench/render-parts.workerd.ts";
+
+let received: Record<string, unknown> | null = null;
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (c: Buffer) => chunks.push(c));
+  req.on("end", () => {
+    received = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+    res.end("ok");
+  });
+});
+await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+const sandbox = await startSandbox(0);
+
+/** One fresh workerd (vitest) in `tree` running `file`: what it posted, or null. */
+function once(tree: string, file: string): Promise<Record<string, unknown> | null> {
+  received = null;
+  return new Promise((done) => {
+    const child = spawn(join(tree, "node_modules", ".bin", "vitest"), ["run", "--config", "bench/vitest.render.config.ts", "--reporter", "dot"], {
+      cwd: tree,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: childEnv({ BENCH_FILE: file, BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiverUrl, BENCH_COLD_MODE: "whole" }),
+    });
+    child.on("close", () => done(received));
+  });
+}
+
+// The fonts the renderer loads as static assets (public/fonts), in each checkout, as bench:render does.
+for (const tree of trees) spawnSync(join(tree, "node_modules", ".bin", "node"), ["scripts/copy-fonts.ts"], { cwd: tree, stdio: "ignore", env: childEnv() });
+const copied = trees.filter((tree) => !existsSync(join(tree, PARTS_FILE)));
+for (const tree of copied) copyFileSync(join(ROOT, PARTS_FILE), join(tree, PARTS_FILE));
+const samples = new Map<string, Map<string, number[]>>(trees.map((tree) => [tree, new Map()]));
+const note = (tree: string, name: string, value: number) => {
+  const parts = samples.get(tree) as Map<string, number[]>;
+  parts.set(name, [...(parts.get(name) ?? []), value]);
+};
+try {
+  console.log(`Cold render in parts: ${runs} runs per checkout, alternating ${trees.join(" and ")} ...`);
+  for (let run = 0; run < runs; run++) {
+    for (const tree of trees) {
+      const parts = await once(tree, PARTS_FILE);
+      if (parts) for (const [name, value] of Object.entries(parts)) note(tree, name, Number(value));
+      else console.error(`A parts run in ${tree} failed.`);
+      const cold = (await once(tree, "bench/render-cold.workerd.ts")) as { timings?: Record<string, number> } | null;
+      if (cold?.timings) {
+        const t = cold.timings;
+        for (const [name, key] of [["render: total", "totalMs"], ["render: fonts", "fontsMs"], ["render: layout", "layoutMs"], ["render: pictures", "picturesMs"], ["render: raster", "rasterMs"], ["render: encode", "encodeMs"]]) note(tree, name, t[key]);
+      } else console.error(`A cold render in ${tree} failed.`);
+    }
+  }
+} finally {
+  for (const tree of copied) rmSync(join(tree, PARTS_FILE), { force: true });
+  receiver.close();
+  await sandbox.close();
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const names = [...new Set([...samples.values()].flatMap((parts) => [...parts.keys()]))];
+console.log(`\nmedian ms per part (fastest in brackets)${trees.length > 1 ? `: ${trees.map((tree, i) => `[${i + 1}] ${tree}`).join(", ")}` : ""}`);
+for (const name of names) {
+  const cells = trees.map((tree) => {
+    const values = samples.get(tree)?.get(name) ?? [];
+    return values.length ? `${median(values).toFixed(1).padStart(7)} (${Math.min(...values).toFixed(0)})` : "      -";
+  });
+  console.log(`${name.padEnd(22)} ${cells.join("   ")}`);
+}
