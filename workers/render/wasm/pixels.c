@@ -73,7 +73,7 @@ __attribute__((export_name("scratch_alloc"))) u8 *scratch_alloc(u32 size) {
 
 /* ------------------------------------------------------------ resampling */
 
-/* One RGBA pixel's bytes widened to four 32-bit lanes. */
+/* Four bytes (one RGBA pixel, or four samples of a plane) widened to four 32-bit lanes. */
 static inline v128_t pixel4(const u8 *p) {
   return wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p)));
 }
@@ -1296,9 +1296,6 @@ static const u8 *component_row(DComponent *c, u32 y, u8 *buffer) {
 
 #define FIXED(x) (((int)((x) * 4096.0f + 0.5f)) << 8)
 
-/* Four bytes widened to four 32-bit lanes. */
-static inline v128_t widen4(const u8 *p) { return wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(wasm_v128_load32_zero(p))); }
-
 static u32 decoded_w, decoded_h;
 
 __attribute__((export_name("jpeg_decoded_width"))) u32 jpeg_decoded_width(void) { return decoded_w; }
@@ -1325,8 +1322,8 @@ __attribute__((noinline)) static void decoded_row(u8 *out, u32 y, u8 *rows) {
   const v128_t kr = VC(FIXED(1.40200f)), kgr = VC(-FIXED(0.71414f)), kgb = VC(-FIXED(0.34414f)), kb = VC(FIXED(1.77200f));
   const v128_t high = VC((int)0xffff0000u);
   for (; x + 4 <= dwidth; x += 4, o += 16) {
-    v128_t yf = VADD(wasm_i32x4_shl(widen4(ly + x), 20), half);
-    v128_t cr = VSUB(widen4(lcr + x), centre), cb = VSUB(widen4(lcb + x), centre);
+    v128_t yf = VADD(wasm_i32x4_shl(pixel4(ly + x), 20), half);
+    v128_t cr = VSUB(pixel4(lcr + x), centre), cb = VSUB(pixel4(lcb + x), centre);
     v128_t r = VADD(yf, wasm_i32x4_mul(cr, kr));
     v128_t g = VADD(VADD(yf, wasm_i32x4_mul(cr, kgr)), wasm_v128_and(wasm_i32x4_mul(cb, kgb), high));
     v128_t b = VADD(yf, wasm_i32x4_mul(cb, kb));
