@@ -10,13 +10,11 @@
 // profiled render takes roughly a quarter longer than bench:render's cold
 // figure): read the shares, not the sum. BENCH_PROFILE_SAVE=dir keeps each
 // .cpuprofile (open it in Chrome's DevTools).
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { startSandbox } from "../sandbox/server.ts";
-import { childEnv, freePort, ROOT, run } from "../scripts/process.ts";
+import { freePort, ROOT, run } from "../scripts/process.ts";
+import { runInWorkerd, startReceiver } from "./render-workerd.ts";
 
 interface ProfileNode {
   id: number;
@@ -113,52 +111,31 @@ for (let r = 0; r < runs; r++) {
   let session: Awaited<ReturnType<typeof inspect>> | null = null;
   let finished!: () => void;
   const done = new Promise<void>((resolve) => (finished = resolve));
-  const receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", async () => {
-      try {
-        if (req.url === "/ready") {
-          if (!session) {
-            session = await inspect(port);
-            await session.send("Profiler.enable");
-            await session.send("Profiler.setSamplingInterval", { interval: intervalUs });
-            await session.send("Profiler.start");
-          }
-          res.end("go");
-          return;
-        }
-        if (req.url === "/cold" && session) {
-          const report = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { timings: { totalMs: number } };
-          const { profile } = await session.send<{ profile: Profile }>("Profiler.stop");
-          session.close();
-          wall.push(report.timings.totalMs);
-          all.push(parts(profile));
-          if (saveTo) {
-            mkdirSync(saveTo, { recursive: true });
-            writeFileSync(join(saveTo, `cold-${r + 1}.cpuprofile`), JSON.stringify(profile));
-          }
-          finished();
-        }
-        res.end("ok");
-      } catch {
-        // The inspector is not up yet: the render asks again.
-        res.end("wait");
+  const receiver = await startReceiver(async (path, body) => {
+    if (path === "ready") {
+      // Until the inspector is up, this throws and the render is told to wait and ask again.
+      if (!session) {
+        session = await inspect(port);
+        await session.send("Profiler.enable");
+        await session.send("Profiler.setSamplingInterval", { interval: intervalUs });
+        await session.send("Profiler.start");
       }
-    });
+      return "go";
+    }
+    if (path === "cold" && session) {
+      const report = JSON.parse(body.toString("utf8")) as { timings: { totalMs: number } };
+      const { profile } = await session.send<{ profile: Profile }>("Profiler.stop");
+      session.close();
+      wall.push(report.timings.totalMs);
+      all.push(parts(profile));
+      if (saveTo) {
+        mkdirSync(saveTo, { recursive: true });
+        writeFileSync(join(saveTo, `cold-${r + 1}.cpuprofile`), JSON.stringify(profile));
+      }
+      finished();
+    }
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const child = spawn(join("node_modules", ".bin", "vitest"), ["run", "--config", "bench/vitest.render.config.ts", "--reporter", "dot", `--inspect=${port}`, "--no-file-parallelism"], {
-    cwd: ROOT,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: childEnv({
-      BENCH_FILE: "bench/render-cold.workerd.ts",
-      BENCH_SANDBOX_URL: sandbox.url,
-      BENCH_RECEIVER_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`,
-      BENCH_COLD_MODE: "profile",
-    }),
-  });
-  const exited = new Promise<number>((resolve) => child.on("close", (code) => resolve(code ?? 1)));
+  const exited = runInWorkerd("bench/render-cold.workerd.ts", { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: "profile" }, { args: [`--inspect=${port}`, "--no-file-parallelism"] });
   const outcome = await Promise.race([done.then(() => "profiled"), exited.then(() => "exited")]);
   if (outcome !== "profiled") console.error(`Profiled run ${r + 1} ended without a profile.`);
   await exited;

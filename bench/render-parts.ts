@@ -8,42 +8,28 @@
 // both meet the same moments of the machine; the workerd file is copied there
 // for the runs if it lacks it. BENCH_PARTS_RUNS runs per checkout (6). Prints
 // the median of each part per checkout.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { startSandbox } from "../sandbox/server.ts";
 import { childEnv, ROOT } from "../scripts/process.ts";
+import { runInWorkerd, startReceiver } from "./render-workerd.ts";
 
 const runs = Number(process.env.BENCH_PARTS_RUNS ?? 6);
 const trees = [ROOT, ...(process.env.BENCH_PARTS_BASE ? [resolve(process.env.BENCH_PARTS_BASE)] : [])];
 const PARTS_FILE = "bench/render-parts.workerd.ts";
 
 let received: Record<string, unknown> | null = null;
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (c: Buffer) => chunks.push(c));
-  req.on("end", () => {
-    received = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-    res.end("ok");
-  });
+const receiver = await startReceiver((_, body) => {
+  received = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
 });
-await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
-const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 const sandbox = await startSandbox(0);
 
 /** One fresh workerd (vitest) in `tree` running `file`: what it posted, or null. */
-function once(tree: string, file: string): Promise<Record<string, unknown> | null> {
+async function once(tree: string, file: string): Promise<Record<string, unknown> | null> {
   received = null;
-  return new Promise((done) => {
-    const child = spawn(join(tree, "node_modules", ".bin", "vitest"), ["run", "--config", "bench/vitest.render.config.ts", "--reporter", "dot"], {
-      cwd: tree,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: childEnv({ BENCH_FILE: file, BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiverUrl, BENCH_COLD_MODE: "whole" }),
-    });
-    child.on("close", () => done(received));
-  });
+  await runInWorkerd(file, { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: "whole" }, { tree });
+  return received;
 }
 
 // The fonts the renderer loads as static assets (public/fonts), in each checkout, as bench:render does.
@@ -87,5 +73,5 @@ for (const name of names) {
     const values = samples.get(tree)?.get(name) ?? [];
     return values.length ? `${median(values).toFixed(1).padStart(7)} (${Math.min(...values).toFixed(0)})` : "      -";
   });
-  console.log(`${name.padEnd(22)} ${cells.join("   ")}`);
+  console.log(`${name.padEnd(26)} ${cells.join("   ")}`);
 }

@@ -3,7 +3,8 @@
 // benchmark's 1200x800 photo. Warm-up, first decode, the resize that fills a
 // 1000x1500 pin from a 533x800 cut, first encode; then a second decode and
 // encode in the same isolate. Also the first word segmenter (satori builds
-// one for line breaking), timed on its own.
+// one for line breaking), timed on its own: in a fresh process this is ICU's
+// set-up, which a second isolate of the process does not pay (decision 069).
 import { env } from "cloudflare:test";
 import { it } from "vitest";
 import { decodeJpeg, encodeJpeg, resizeRegion, warmPixelModule } from "../workers/render/pixel-module.ts";
@@ -34,6 +35,6 @@ it("times the pixel module's first calls in a fresh isolate", async () => {
   encodeJpeg(pin.data, 1000, 1500);
   lap("encode again");
   new Intl.Segmenter(undefined, { granularity: "word" });
-  lap("first word segmenter");
+  lap("ICU set-up (per process)");
   await fetch(`${benchEnv.BENCH_RECEIVER_URL}/parts`, { method: "POST", body: JSON.stringify(parts) });
 });
