@@ -1,8 +1,8 @@
 import type { useSearchParams } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useState, type MutableRefObject } from "react";
+import { lazy, useEffect, useState, type MutableRefObject } from "react";
+import { AfterHydration } from "../auth/after-hydration.tsx";
 import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing-paypal-shopify.ts";
 import type { ShopProfileView } from "../../../contracts/shops.ts";
-import { useHydrated } from "../auth/use-hydrated.ts";
 import { activatePayPalSubscription, activateShopifySubscription, serverMessage } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
 
@@ -130,10 +130,7 @@ export function useProviderReturn(input: {
 
 /** "Pay with": Card (Stripe Checkout, the default), PayPal or Shopify (with the store to bill). */
 export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
-  // The store picker's code loads only in the browser: rendered on the server, its boundary would still be
-  // waiting for that code when the store list arrives, and React would fail to hydrate it (error 421).
-  const hydrated = useHydrated();
-  const storesLoading = <p className="muted billing-pay-with__note">Loading your Shopify stores…</p>;
+  // The store picker's code loads only in the browser (AfterHydration).
   return (
     <fieldset className="billing-pay-with">
       <legend className="billing-pay-with__legend">Pay with</legend>
@@ -150,14 +147,11 @@ export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
           You approve the subscription in PayPal and come back here. PayPal bills the price shown, after the free trial when the plan offers you one.
         </p>
       )}
-      {payment.method === "shopify" &&
-        (hydrated ? (
-          <Suspense fallback={storesLoading}>
-            <ShopifyStore payment={payment} />
-          </Suspense>
-        ) : (
-          storesLoading
-        ))}
+      {payment.method === "shopify" && (
+        <AfterHydration fallback={<p className="muted billing-pay-with__note">Loading your Shopify stores…</p>}>
+          <ShopifyStore payment={payment} />
+        </AfterHydration>
+      )}
     </fieldset>
   );
 }

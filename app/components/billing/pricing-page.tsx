@@ -1,5 +1,6 @@
 import { Form, Link, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, useEffect, useRef, useState } from "react";
+import { AfterHydration } from "../auth/after-hydration.tsx";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
 import { storedAffiliateId } from "../../lib/attribution.ts";
@@ -279,13 +280,9 @@ export function PricingPage() {
       <section id="manage" className="billing-manage" aria-labelledby="manage-title">
         <h2 id="manage-title">Manage subscription</h2>
         {user ? (
-          hydrated ? (
-            <Suspense fallback={<p className="muted">Loading your subscription…</p>}>
-              <ManageSubscription key={manageVersion} plans={plans ?? []} switchTo={switchTo} />
-            </Suspense>
-          ) : (
-            <p className="muted">Loading your subscription…</p>
-          )
+          <AfterHydration fallback={<p className="muted">Loading your subscription…</p>}>
+            <ManageSubscription key={manageVersion} plans={plans ?? []} switchTo={switchTo} />
+          </AfterHydration>
         ) : (
           <p>
             <Link to="/login?redirectTo=%2Fpricing%23manage">Log in</Link> to manage your subscription.

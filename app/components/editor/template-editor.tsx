@@ -1,5 +1,6 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { lazy, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { AfterHydration } from "../auth/after-hydration.tsx";
 import * as v from "valibot";
 import { PIN_HEIGHT, PIN_WIDTH, TemplateDesign, type Layer, type Template } from "../../../contracts/template.ts";
 import type { UserCredentials } from "../../../contracts/user.ts";
@@ -282,18 +283,16 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
               data-scale={stage.scale}
               data-preview={preview.rendering ? "rendering" : preview.failed ? "failed" : "ready"}
             >
-              {hydrated ? (
-                <Suspense fallback={null}>
-                  <EditorCanvas
-                    layers={design.layers}
-                    selectedId={state.selectedId}
-                    image={preview.image}
-                    scale={stage.scale}
-                    onSelect={(id) => dispatch({ type: "select", id })}
-                    onPlace={place}
-                  />
-                </Suspense>
-              ) : null}
+              <AfterHydration>
+                <EditorCanvas
+                  layers={design.layers}
+                  selectedId={state.selectedId}
+                  image={preview.image}
+                  scale={stage.scale}
+                  onSelect={(id) => dispatch({ type: "select", id })}
+                  onPlace={place}
+                />
+              </AfterHydration>
               {!hydrated || (preview.image === null && !preview.failed) ? <StageLoading /> : null}
               {preview.rendering && preview.image ? <span className="editor__rendering" aria-hidden="true"><Spinner /></span> : null}
             </div>

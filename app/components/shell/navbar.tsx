@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
+import { AfterHydration } from "../auth/after-hydration.tsx";
 import { useAuth } from "../../lib/auth.tsx";
-import { useHydrated } from "../auth/use-hydrated.ts";
 import { AccountMenu } from "./account-menu.tsx";
 import { DeferredMenu } from "./deferred-menu.tsx";
 import { HELP_LINK, isCurrent, MAIN_LINKS } from "./nav-links.ts";
@@ -11,12 +11,11 @@ const LazyNavCredits = lazy(() => import("./credits-meter.tsx").then((module) =>
 
 function NavCredits() {
   const { user } = useAuth();
-  const hydrated = useHydrated();
-  if (!user || !hydrated) return null;
+  if (!user) return null;
   return (
-    <Suspense fallback={null}>
+    <AfterHydration>
       <LazyNavCredits />
-    </Suspense>
+    </AfterHydration>
   );
 }
 

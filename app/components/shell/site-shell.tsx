@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, type ReactNode } from "react";
+import { lazy, useEffect, type ReactNode } from "react";
+import { AfterHydration } from "../auth/after-hydration.tsx";
 import { useAuth } from "../../lib/auth.tsx";
-import { useHydrated } from "../auth/use-hydrated.ts";
 import { AffiliateLanding } from "./affiliate-landing.tsx";
 import { CookieBanner } from "./cookie-banner.tsx";
 import { Footer } from "./footer.tsx";
@@ -49,11 +49,10 @@ const ReferralModal = lazy(() => import("../referrals/referral-modal.tsx").then(
 
 function SignedInReferralModal({ allowedHere }: { allowedHere: boolean }) {
   const { user } = useAuth();
-  const hydrated = useHydrated();
-  if (!user || !hydrated) return null;
+  if (!user) return null;
   return (
-    <Suspense fallback={null}>
+    <AfterHydration>
       <ReferralModal allowedHere={allowedHere} />
-    </Suspense>
+    </AfterHydration>
   );
 }
