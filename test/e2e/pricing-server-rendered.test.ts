@@ -86,25 +86,21 @@ describe("/lifetime without JavaScript", () => {
 });
 
 /**
- * Records each price element the HTML parser creates (before any script runs), so that after
- * hydration the test can check they are the same elements with the same text: a hydration that
- * re-rendered the prices (a mismatch) or changed them would replace or edit them.
+ * Records each price element the HTML parser created, with its text, at the moment parsing ends
+ * (readyState "interactive", which the browser sets before it runs any deferred or module script,
+ * so before React starts), so that after hydration the test can check they are the same elements
+ * with the same text: a hydration that re-rendered the prices (a mismatch) or changed them would
+ * replace or edit them. (A MutationObserver is not used: its records arrive later, as a microtask,
+ * and a check of readyState there could already see "interactive" for elements parsed before it.)
  */
 function recordParsedPrices(page: Page) {
   return page.addInitScript(() => {
     const parsed: { element: Element; text: string | null }[] = [];
     (window as unknown as { parsedPrices: typeof parsed }).parsedPrices = parsed;
-    new MutationObserver((records) => {
-      if (document.readyState !== "loading") return;
-      for (const record of records) {
-        for (const node of record.addedNodes) {
-          if (!(node instanceof Element)) continue;
-          for (const element of [node, ...node.querySelectorAll(".plan-card__amount")]) {
-            if (element.matches(".plan-card__amount") && !parsed.some((entry) => entry.element === element)) parsed.push({ element, text: element.textContent });
-          }
-        }
-      }
-    }).observe(document, { childList: true, subtree: true });
+    document.addEventListener("readystatechange", () => {
+      if (document.readyState !== "interactive") return;
+      for (const element of document.querySelectorAll(".plan-card__amount")) parsed.push({ element, text: element.textContent });
+    });
   });
 }
 
