@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpInBrowser, TEST_PASSWORD, uniqueEmail } from "./support/accounts.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
 import { overflowing } from "./support/layout.ts";
 
@@ -154,8 +155,10 @@ describe("login and logout", () => {
     await page.goto("/profile");
     const prompt = page.getByRole("region", { name: "Sign in required" });
     expect(await prompt.getByText("Login or sign up to view your profile.").isVisible()).toBe(true);
-    await prompt.getByRole("link", { name: "Login" }).click();
-    await page.waitForURL(/\/login\?redirectTo=%2Fprofile$/);
+    // The prompt's Login leads to /login, which brings the user back (before the page's scripts run, or in a new tab).
+    const loginLink = prompt.getByRole("link", { name: "Login" });
+    expect(await loginLink.getAttribute("href")).toBe("/login?redirectTo=%2Fprofile");
+    await page.goto("/login?redirectTo=%2Fprofile");
 
     await fillLogin(page, account.email, account.password);
     await page.waitForURL(/\/profile$/);
@@ -167,6 +170,57 @@ describe("login and logout", () => {
     expect(login?.status()).toBe(200);
     await page.goto("/signup");
     expect(new URL(page.url()).pathname).toBe("/");
+  });
+
+  it("logs in and signs up in a dialog over the page, with Cancel", async () => {
+    const page = await newPage({ allowConsoleErrors: EXPECTED_4XX });
+    const account = await signUp(page);
+    await logOutInBrowser(page);
+    await page.goto("/profile");
+    await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+    const prompt = page.getByRole("region", { name: "Sign in required" });
+
+    // Cancel closes the dialog and leaves the visitor where they were.
+    await prompt.getByRole("link", { name: "Login" }).click();
+    const dialog = page.getByRole("dialog", { name: "Log in" });
+    await dialog.waitFor();
+    expect(await seriousAxeViolations(page, "the login dialog")).toEqual([]);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+    expect(new URL(page.url()).pathname).toBe("/profile");
+    expect(await prompt.isVisible()).toBe(true);
+
+    // A wrong password is answered in the dialog, which stays open.
+    await prompt.getByRole("link", { name: "Login" }).click();
+    await dialog.waitFor();
+    await fillLogin(page, account.email, "Not-The-Password-1!");
+    await dialog.getByRole("alert").filter({ hasText: "Wrong e-mail or password." }).waitFor();
+    expect(await dialog.isVisible()).toBe(true);
+
+    // Logged in, the dialog closes and the page shows what it is for, without leaving it.
+    await fillLogin(page, account.email, account.password);
+    await dialog.waitFor({ state: "detached" });
+    await page.getByRole("heading", { name: "Your profile" }).waitFor();
+    expect(await page.getByLabel("First name").inputValue()).toBe(account.firstName);
+    expect(new URL(page.url()).pathname).toBe("/profile");
+
+    // Sign Up: a new account goes to /onboarding with the sign-up alert, as after /signup.
+    await logOutInBrowser(page);
+    await page.goto("/profile");
+    await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
+    await prompt.getByRole("link", { name: "Sign Up" }).click();
+    const signup = page.getByRole("dialog", { name: "Create your free account" });
+    const form = signup.getByRole("form", { name: "Sign up with e-mail" });
+    await form.waitFor();
+    expect(await seriousAxeViolations(page, "the sign-up dialog")).toEqual([]);
+    await form.getByLabel("First name").fill("Ines");
+    await form.getByLabel("Last name").fill("Moreau");
+    await form.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("dialog"));
+    await form.getByLabel("Password").fill(TEST_PASSWORD);
+    await form.getByRole("button", { name: "Create account" }).click();
+    await page.waitForURL(/\/onboarding$/);
+    await page.getByText(SIGNUP_ALERT).waitFor();
+    expect(await signup.count()).toBe(0);
   });
 
   it("returns to the previous page of the tab when /login has no redirectTo", async () => {

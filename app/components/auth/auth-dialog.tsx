@@ -1,10 +1,9 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useLocation } from "@remix-run/react";
+import { useLocation, useNavigate } from "@remix-run/react";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
-import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { LoginForm } from "./login-form.tsx";
-import { SIGNUP_ALERT } from "./signup-alert.tsx";
+import { SIGNED_UP_STATE } from "./signup-alert.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
 
 // The sign-up form is loaded only when someone asks for it (spec section 2: signup loads lazily).
@@ -14,14 +13,15 @@ export type AuthMode = "login" | "signup";
 
 /**
  * Login or sign-up in a dialog with a Cancel button, for logged-out visitors
- * (spec section 2). The same forms as /login and /signup; on success the dialog
- * closes and the user stays on the page (the session reloads the user).
+ * (spec section 2). The same forms as /login and /signup. After logging in the
+ * dialog closes and the user stays on the page (the session reloads the user);
+ * a new account goes to /onboarding with the sign-up alert, as after /signup.
  * Its host route links app/styles/account.css.
  */
 export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open: boolean; onOpenChange(open: boolean): void }) {
   const [current, setCurrent] = useState<AuthMode>(mode);
-  const { toast } = useToast();
   const location = useLocation();
+  const navigate = useNavigate();
   const openedAt = useRef(location.key);
 
   useEffect(() => {
@@ -40,7 +40,7 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
 
   function succeeded({ created }: { created: boolean }) {
     onOpenChange(false);
-    if (created) toast({ title: SIGNUP_ALERT, kind: "info" });
+    if (created) navigate("/onboarding", { state: SIGNED_UP_STATE });
   }
 
   const isLogin = current === "login";
