@@ -1,13 +1,14 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useLocation, useNavigate } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Spinner } from "../spinner.tsx";
 import { LoginForm } from "./login-form.tsx";
 import { SIGNED_UP_STATE } from "./signup-alert.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
+import { LazyPart, lazyWithTimeout } from "../lazy-part.tsx";
 
 // The sign-up form is loaded only when someone asks for it (spec section 2: signup loads lazily).
-const SignupForm = lazy(() => import("./signup-form.tsx").then((module) => ({ default: module.SignupForm })));
+const SignupForm = lazyWithTimeout(() => import("./signup-form.tsx").then((module) => ({ default: module.SignupForm })));
 
 export type AuthMode = "login" | "signup";
 
@@ -56,9 +57,9 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
           {isLogin ? (
             <LoginForm onSuccess={succeeded} />
           ) : (
-            <Suspense fallback={<Spinner size="large" label="Loading the sign-up form" />}>
+            <LazyPart fallback={<Spinner size="large" label="Loading the sign-up form" />}>
               <SignupForm onSuccess={succeeded} />
-            </Suspense>
+            </LazyPart>
           )}
           <p className="auth-card__switch">
             {isLogin ? "New to Pinboard Studio? " : "Already have an account? "}

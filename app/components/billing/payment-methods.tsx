@@ -1,10 +1,11 @@
 import type { useSearchParams } from "@remix-run/react";
-import { lazy, useEffect, useState, type MutableRefObject } from "react";
+import { useEffect, useState, type MutableRefObject } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing-paypal-shopify.ts";
 import type { ShopProfileView } from "../../../contracts/shops.ts";
 import { activatePayPalSubscription, activateShopifySubscription, serverMessage } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
+import { lazyWithTimeout } from "../lazy-part.tsx";
 
 /**
  * Paying for a plan on /pricing with PayPal or Shopify instead of a card
@@ -16,7 +17,7 @@ import type { Notice } from "./notice.tsx";
 export type PaymentMethod = "card" | "paypal" | "shopify";
 
 /** Only for paying with Shopify: loaded when that is chosen (issue 17's JavaScript budget). */
-const ShopifyStore = lazy(() => import("./shopify-store.tsx"));
+const ShopifyStore = lazyWithTimeout(() => import("./shopify-store.tsx"));
 
 /** Starts a PayPal or Shopify subscription and sends the browser to approve it; answers the notice to show when it could not. Its code loads on the click. */
 export async function startProviderPayment(payment: PaymentChoice, planId: string): Promise<Notice | null> {

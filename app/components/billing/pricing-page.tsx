@@ -1,5 +1,5 @@
 import { Form, Link, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
-import { lazy, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
@@ -13,9 +13,10 @@ import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
 import { ParityAmount, ParityNote } from "./parity.tsx";
+import { lazyWithTimeout } from "../lazy-part.tsx";
 
 /** Signed-in users only: its code loads after the page is interactive, not with the page (issue 17's JavaScript budget). */
-const ManageSubscription = lazy(() => import("./manage-subscription.tsx").then((module) => ({ default: module.ManageSubscription })));
+const ManageSubscription = lazyWithTimeout(() => import("./manage-subscription.tsx").then((module) => ({ default: module.ManageSubscription })));
 
 /** What the /pricing loader gives (app/routes/pricing.tsx): the same plans as GET /api/subscriptions/getPlans, and the visitor's parity. */
 export interface PricingPageData {

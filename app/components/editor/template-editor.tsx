@@ -1,5 +1,5 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { lazy, useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import * as v from "valibot";
 import { PIN_HEIGHT, PIN_WIDTH, TemplateDesign, type Layer, type Template } from "../../../contracts/template.ts";
@@ -41,9 +41,10 @@ import { SAMPLE_POSTS } from "./sample-posts.ts";
 import { ShortcutsHelp } from "./shortcuts-help.tsx";
 import { useEditorShortcuts } from "./use-editor-shortcuts.ts";
 import { usePreviewImage } from "./use-preview-image.ts";
+import { lazyWithTimeout } from "../lazy-part.tsx";
 
 /** Konva needs a browser: the canvas is its own client-only chunk. */
-const EditorCanvas = lazy(() => import("./editor-canvas.client.tsx"));
+const EditorCanvas = lazyWithTimeout(() => import("./editor-canvas.client.tsx"));
 
 const ZOOM_CHOICES: { value: EditorZoom; label: string }[] = [
   { value: "fit", label: "Fit" },

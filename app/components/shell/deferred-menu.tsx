@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent, type ReactNode } from "react";
+import { withLoadTimeout } from "../lazy-part.tsx";
 
 /**
  * A navbar menu whose code loads when the visitor reaches for it (issue 17's JavaScript budget:
@@ -15,7 +16,7 @@ let loaded: Menus | null = null;
 let loading: Promise<Menus> | null = null;
 
 function loadMenus(): Promise<Menus> {
-  loading ??= import("./menus.tsx").then(
+  loading ??= withLoadTimeout(import("./menus.tsx")).then(
     (module) => (loaded = module),
     (error: unknown) => {
       loading = null;
@@ -45,7 +46,7 @@ export function DeferredMenu({ kind, className, label, children }: { kind: "acco
         setOpenAtStart(true);
         setMenus(module);
       },
-      // Offline or a new deployment replaced the chunk: a reload brings the page's own code.
+      // Offline, a new deployment replaced the chunk, or nothing came in 120 s: a reload brings the page's own code.
       () => window.location.reload(),
     );
   };

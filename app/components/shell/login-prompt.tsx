@@ -1,12 +1,13 @@
 import { Link, useLocation } from "@remix-run/react";
-import { lazy, Suspense, useState, type MouseEvent } from "react";
+import { useState, type MouseEvent } from "react";
 import type { AuthMode } from "../auth/auth-dialog.tsx";
 import { Spinner } from "../spinner.tsx";
 import { loginHref } from "./nav-links.ts";
+import { LazyPart, lazyWithTimeout } from "../lazy-part.tsx";
 
 // The dialog's code (and the login form's) loads when a visitor first points at or chooses Login or Sign Up.
 const loadAuthDialog = () => import("../auth/auth-dialog.tsx");
-const AuthDialog = lazy(() => loadAuthDialog().then((module) => ({ default: module.AuthDialog })));
+const AuthDialog = lazyWithTimeout(() => loadAuthDialog().then((module) => ({ default: module.AuthDialog })));
 
 /** A plain click (not a new tab or window, not a download): the dialog takes it; any other goes to the page. */
 function isPlainClick(event: MouseEvent) {
@@ -47,9 +48,9 @@ export function LoginPrompt({ action }: { action: string }) {
         </Link>
       </div>
       {dialog ? (
-        <Suspense fallback={<Spinner label={dialog === "login" ? "Loading the login form" : "Loading the sign-up form"} />}>
+        <LazyPart fallback={<Spinner label={dialog === "login" ? "Loading the login form" : "Loading the sign-up form"} />}>
           <AuthDialog mode={dialog} open onOpenChange={(open) => (open ? undefined : setDialog(null))} />
-        </Suspense>
+        </LazyPart>
       ) : null}
     </section>
   );

@@ -1,19 +1,19 @@
 import { Link, useLocation } from "@remix-run/react";
-import { lazy } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import { useAuth } from "../../lib/auth.tsx";
 import { AccountMenu } from "./account-menu.tsx";
 import { DeferredMenu } from "./deferred-menu.tsx";
 import { HELP_LINK, isCurrent, MAIN_LINKS } from "./nav-links.ts";
+import { lazyWithTimeout } from "../lazy-part.tsx";
 
 /** Signed-in users only, and filled in after hydration anyway (the count is fetched): its code is not part of the page's first load. */
-const LazyNavCredits = lazy(() => import("./credits-meter.tsx").then((module) => ({ default: module.NavCredits })));
+const LazyNavCredits = lazyWithTimeout(() => import("./credits-meter.tsx").then((module) => ({ default: module.NavCredits })));
 
 function NavCredits() {
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <AfterHydration>
+    <AfterHydration quiet>
       <LazyNavCredits />
     </AfterHydration>
   );

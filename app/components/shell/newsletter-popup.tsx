@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { useAuth } from "../../lib/auth.tsx";
 import { NEWSLETTER_DISMISSED_KEY, NEWSLETTER_SUBSCRIBER_KEY, readStored, writeStored } from "./browser-storage.ts";
+import { LazyPart, lazyWithTimeout } from "../lazy-part.tsx";
 
 /** The dialog and its form load when the popup is due, not with every page (issue 17's JavaScript budget). */
-const NewsletterDialog = lazy(() => import("./newsletter-dialog.tsx"));
+const NewsletterDialog = lazyWithTimeout(() => import("./newsletter-dialog.tsx"));
 
 /** Spec section 9: the newsletter popup comes after 60 s. */
 export const NEWSLETTER_POPUP_DELAY_MS = 60_000;
@@ -52,8 +53,8 @@ export function NewsletterPopup({ allowedHere }: { allowedHere: boolean }) {
   if (open && !opened) setOpened(true);
   if (!opened) return null;
   return (
-    <Suspense fallback={null}>
+    <LazyPart quiet>
       <NewsletterDialog open={open} onOpenChange={onOpenChange} />
-    </Suspense>
+    </LazyPart>
   );
 }

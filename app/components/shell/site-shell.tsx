@@ -1,4 +1,5 @@
-import { lazy, useEffect, type ReactNode } from "react";
+import { createPath, useNavigation } from "@remix-run/react";
+import { useEffect, type ReactNode } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import { useAuth } from "../../lib/auth.tsx";
 import { AffiliateLanding } from "./affiliate-landing.tsx";
@@ -9,6 +10,7 @@ import { Navbar } from "./navbar.tsx";
 import { NewsletterPopup } from "./newsletter-popup.tsx";
 import { ToastProvider } from "./toast.tsx";
 import { UpdateNotice } from "./update-notice.tsx";
+import { LAZY_LOAD_TIMEOUT_MS, lazyWithTimeout } from "../lazy-part.tsx";
 
 /**
  * The frame around every page: navbar, update notice, the page, footer, cookie
@@ -22,6 +24,7 @@ export function SiteShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  useScreenLoadTimeout();
 
   return (
     <ToastProvider>
@@ -44,14 +47,30 @@ export function SiteShell({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * Spec section 4: lazy screen loading times out after 120 seconds. Moving to another page loads its code
+ * (and data) in the browser; when that has not finished after 120 s, the browser loads the page itself
+ * instead, as Remix does when a page's code fails to load. Only for following a link: a form being
+ * sent is never sent again.
+ */
+function useScreenLoadTimeout() {
+  const navigation = useNavigation();
+  const target = navigation.state === "loading" && !navigation.formMethod ? createPath(navigation.location) : null;
+  useEffect(() => {
+    if (!target) return;
+    const timer = setTimeout(() => window.location.assign(target), LAZY_LOAD_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [target]);
+}
+
 /** Signed-in users only, and only in the browser: its code (dialog, referral card) is not part of a page's first load (issue 17). */
-const ReferralModal = lazy(() => import("../referrals/referral-modal.tsx").then((module) => ({ default: module.ReferralModal })));
+const ReferralModal = lazyWithTimeout(() => import("../referrals/referral-modal.tsx").then((module) => ({ default: module.ReferralModal })));
 
 function SignedInReferralModal({ allowedHere }: { allowedHere: boolean }) {
   const { user } = useAuth();
   if (!user) return null;
   return (
-    <AfterHydration>
+    <AfterHydration quiet>
       <ReferralModal allowedHere={allowedHere} />
     </AfterHydration>
   );

@@ -1,4 +1,5 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
+import { LazyPart, lazyWithTimeout } from "../lazy-part.tsx";
 
 export type ToastKind = "success" | "error" | "info";
 
@@ -34,7 +35,7 @@ const ToastContext = createContext<Toaster | null>(null);
  * first toast, not with every page (issue 17's JavaScript budget). Toasts asked for meanwhile wait
  * in the state below and show once it is there.
  */
-const ToastRegion = lazy(() => import("./toast-region.tsx"));
+const ToastRegion = lazyWithTimeout(() => import("./toast-region.tsx"));
 
 /** Toasts for the whole app: a polite live region bottom right, swipe or Escape to dismiss. */
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -57,9 +58,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     <ToastContext.Provider value={toaster}>
       {children}
       {used ? (
-        <Suspense fallback={null}>
+        <LazyPart quiet>
           <ToastRegion toasts={toasts} forget={forget} />
-        </Suspense>
+        </LazyPart>
       ) : null}
     </ToastContext.Provider>
   );

@@ -1,0 +1,80 @@
+import { Component, lazy, Suspense, type ComponentType, type ReactNode } from "react";
+
+/** Spec section 4: lazy screen loading times out after 120 seconds. */
+export const LAZY_LOAD_TIMEOUT_MS = 120_000;
+
+/** What a part of the page says when its code could not be loaded (offline, a timed-out or replaced chunk). */
+export const LAZY_LOAD_FAILED = "This part of the page did not load. Please check your connection and reload the page.";
+
+/** A lazily loaded module that failed to arrive, or did not arrive within the time limit. */
+export class LazyLoadError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "LazyLoadError";
+  }
+}
+
+/** `loading`, failing with a LazyLoadError when it fails or is not there after `ms` milliseconds. */
+export function withLoadTimeout<T>(loading: Promise<T>, ms = LAZY_LOAD_TIMEOUT_MS): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new LazyLoadError(`Loading took longer than ${ms / 1000} seconds`)), ms);
+    loading.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(new LazyLoadError("Loading failed", { cause: error }));
+      },
+    );
+  });
+}
+
+/** React.lazy with the time limit: render it inside a LazyPart, which says so when it fails. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own signature.
+export function lazyWithTimeout<T extends ComponentType<any>>(load: () => Promise<{ default: T }>) {
+  return lazy(() => withLoadTimeout(load()));
+}
+
+class LoadFailureBoundary extends Component<{ failed: ReactNode; children: ReactNode }, { error: unknown }> {
+  state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  render() {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    // Only a failed load is answered here; any other error goes on to the route's error boundary.
+    if (!(error instanceof LazyLoadError)) throw error;
+    return this.props.failed;
+  }
+}
+
+/** The message in place of a part that did not load, with a way to try again. */
+export function LoadFailed() {
+  return (
+    <div role="alert" className="load-failed">
+      <p>{LAZY_LOAD_FAILED}</p>
+      <button type="button" className="button button--ghost" onClick={() => window.location.reload()}>
+        Reload the page
+      </button>
+    </div>
+  );
+}
+
+/**
+ * Where a lazily loaded part of a page goes: `fallback` while its code loads,
+ * and when the code fails to load or takes over 120 seconds, the LoadFailed
+ * message (or nothing, `quiet`, for parts the visitor did not ask for: a
+ * popup, the toasts, the navbar's credits).
+ */
+export function LazyPart({ fallback = null, quiet = false, children }: { fallback?: ReactNode; quiet?: boolean; children: ReactNode }) {
+  return (
+    <LoadFailureBoundary failed={quiet ? null : <LoadFailed />}>
+      <Suspense fallback={fallback}>{children}</Suspense>
+    </LoadFailureBoundary>
+  );
+}
