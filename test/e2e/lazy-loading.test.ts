@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { LAZY_LOAD_FAILED } from "../../app/components/lazy-part.tsx";
+import { LAZY_LOAD_FAILED } from "../../app/components/lazy-load.ts";
 import { NEWSLETTER_DISMISSED_KEY } from "../../app/components/shell/browser-storage.ts";
 import { useBrowser } from "./support/browser.ts";
 

@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent, type ReactNode } from "react";
-import { withLoadTimeout } from "../lazy-part.tsx";
+import { withLoadTimeout } from "../lazy-load.ts";
 
 /**
  * A navbar menu whose code loads when the visitor reaches for it (issue 17's JavaScript budget:

@@ -10,7 +10,8 @@ import { Navbar } from "./navbar.tsx";
 import { NewsletterPopup } from "./newsletter-popup.tsx";
 import { ToastProvider } from "./toast.tsx";
 import { UpdateNotice } from "./update-notice.tsx";
-import { LAZY_LOAD_TIMEOUT_MS, lazyWithTimeout } from "../lazy-part.tsx";
+import { LAZY_LOAD_TIMEOUT_MS } from "../lazy-load.ts";
+import { lazyWithTimeout } from "../lazy-part.tsx";
 
 /**
  * The frame around every page: navbar, update notice, the page, footer, cookie
