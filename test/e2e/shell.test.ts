@@ -240,6 +240,23 @@ describe("the newsletter popup", () => {
     expect(await popupReturnsAfterClosing(page, "No thanks")).toBe(false);
   });
 
+  it("waits until the visitor's login dialog has closed", async () => {
+    const page = await browser.newPage();
+    await page.clock.install();
+    await page.goto("/profile");
+    await hydrated(page);
+    await page.getByRole("region", { name: "Sign in required" }).getByRole("link", { name: "Login" }).click();
+    const login = page.getByRole("dialog", { name: "Log in" });
+    await login.waitFor();
+
+    expect(await popupOpenAfter(page, 61_000)).toBe(false);
+    expect(await popupOpenAfter(page, 5_000)).toBe(false);
+    await login.getByRole("button", { name: "Cancel" }).click();
+    await login.waitFor({ state: "detached" });
+    await page.clock.fastForward(1_000);
+    await newsletterPopup(page).waitFor();
+  });
+
   it("is not offered to signed-in users", async () => {
     const page = await browser.newPage();
     await page.clock.install();

@@ -9,6 +9,14 @@ const NewsletterDialog = lazyWithTimeout(() => import("./newsletter-dialog.tsx")
 /** Spec section 9: the newsletter popup comes after 60 s. */
 export const NEWSLETTER_POPUP_DELAY_MS = 60_000;
 
+/** How often a due popup looks again whether the visitor's other dialog has closed. */
+const DIALOG_RECHECK_MS = 1_000;
+
+/** Whether a dialog (the login dialog, the referral modal…) is open over the page. */
+function anotherDialogOpen(): boolean {
+  return document.querySelector('[role="dialog"], [role="alertdialog"]') !== null;
+}
+
 function alreadyAnswered(): boolean {
   return readStored("local", NEWSLETTER_SUBSCRIBER_KEY) === "true" || readStored("session", NEWSLETTER_DISMISSED_KEY) !== null;
 }
@@ -32,12 +40,17 @@ export function NewsletterPopup({ allowedHere }: { allowedHere: boolean }) {
     return () => clearTimeout(timer);
   }, []);
 
+  // Due while the visitor is in another dialog (logging in, say): it waits until that dialog has closed.
+  const [waits, setWaits] = useState(0);
   useEffect(() => {
-    if (due && allowedHere && !user && !alreadyAnswered()) {
-      setDue(false);
-      setOpen(true);
+    if (!due || !allowedHere || user || alreadyAnswered()) return;
+    if (anotherDialogOpen()) {
+      const timer = setTimeout(() => setWaits((count) => count + 1), DIALOG_RECHECK_MS);
+      return () => clearTimeout(timer);
     }
-  }, [due, allowedHere, user]);
+    setDue(false);
+    setOpen(true);
+  }, [due, allowedHere, user, waits]);
 
   // Signing in (in another tab, or through a dialog) ends the offer.
   useEffect(() => {
