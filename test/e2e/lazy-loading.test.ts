@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { LAZY_LOAD_FAILED } from "../../app/components/lazy-load.ts";
 import { NEWSLETTER_DISMISSED_KEY } from "../../app/components/shell/browser-storage.ts";
+import { seriousAxeViolations } from "./support/axe.ts";
 import { useBrowser } from "./support/browser.ts";
 
 const browser = useBrowser();
@@ -34,6 +35,7 @@ describe("lazy loading's time limit", () => {
     await alert.waitFor();
     expect((await alert.textContent())?.includes(LAZY_LOAD_FAILED)).toBe(true);
     expect(await prompt.getByRole("status").count()).toBe(0);
+    expect(await seriousAxeViolations(page, "the message of a part that did not load")).toEqual([]);
     expect(new URL(page.url()).pathname).toBe("/profile");
 
     // The connection is back: Reload the page, and the dialog opens.
