@@ -176,8 +176,9 @@ function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shado
  * Lets the isolate's event loop run once (a macrotask). satori's layout and our parse of its SVG run without
  * giving the event loop a turn, so a picture's fetch started before them would not send, receive or read
  * its answer until they end: on a cold isolate the render then waited for the picture after the layout.
+ * `scheduler.wait` is the Workers runtime's own awaitable timer (a test runner may wrap setTimeout).
  */
-const letFetchesProgress = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+const letFetchesProgress = () => scheduler.wait(0);
 
 let layoutWarmed = false;
 
