@@ -6,8 +6,9 @@
 // BENCH_PARTS_BASE=<another checkout> (a git worktree of the base commit, with
 // node_modules linked) alternates that checkout with this one, run by run, so
 // both meet the same moments of the machine; the workerd file is copied there
-// for the runs if it lacks it. BENCH_PARTS_RUNS runs per checkout (6). Prints
-// the median of each part per checkout.
+// for the runs if it lacks it. BENCH_PARTS_RUNS runs per checkout (6);
+// BENCH_PARTS_RENDER_ONLY=1 runs only the whole cold renders. Prints the
+// median of each part per checkout.
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -16,6 +17,8 @@ import { childEnv, ROOT } from "../scripts/process.ts";
 import { runInWorkerd, startReceiver } from "./render-workerd.ts";
 
 const runs = Number(process.env.BENCH_PARTS_RUNS ?? 6);
+// BENCH_PARTS_RENDER_ONLY=1: only the whole cold renders (with their stages), twice as many in the same time.
+const renderOnly = process.env.BENCH_PARTS_RENDER_ONLY === "1";
 const trees = [ROOT, ...(process.env.BENCH_PARTS_BASE ? [resolve(process.env.BENCH_PARTS_BASE)] : [])];
 const PARTS_FILE = "bench/render-parts.workerd.ts";
 
@@ -45,9 +48,11 @@ try {
   console.log(`Cold render in parts: ${runs} runs per checkout, alternating ${trees.join(" and ")} ...`);
   for (let run = 0; run < runs; run++) {
     for (const tree of trees) {
-      const parts = await once(tree, PARTS_FILE);
-      if (parts) for (const [name, value] of Object.entries(parts)) note(tree, name, Number(value));
-      else console.error(`A parts run in ${tree} failed.`);
+      if (!renderOnly) {
+        const parts = await once(tree, PARTS_FILE);
+        if (parts) for (const [name, value] of Object.entries(parts)) note(tree, name, Number(value));
+        else console.error(`A parts run in ${tree} failed.`);
+      }
       const cold = (await once(tree, "bench/render-cold.workerd.ts")) as { timings?: Record<string, number> } | null;
       if (cold?.timings) {
         const t = cold.timings;

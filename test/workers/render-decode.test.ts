@@ -142,6 +142,15 @@ describe("photos drawn into the pin", () => {
     expect(second.data.every((value, i) => value === expected.data[i])).toBe(true);
     // Seen twice, the cut is kept.
     expect(resizedPicture(source, "amalfi", image, cut)).toBe(resizedPicture(source, "amalfi", image, cut));
+    // A cut shrunk one way and enlarged the other (the float path), taller than the pin: made a band at a time,
+    // only its rows on the pin, with the rows of the whole resized picture.
+    const tall = { crop: { x: 0, y: 100.5, width: 1200, height: 690 }, width: 410, height: 1900 };
+    const banded = createBitmap(600, 1500);
+    const whole = createBitmap(600, 1500);
+    drawResizedPicture(source, "amalfi", image, tall, banded, 37, -211);
+    drawBitmap(whole, resizeRegion(image, tall.crop, tall.width, tall.height), 37, -211);
+    expect(banded.data.some((value, i) => (i & 3) !== 3 && value !== 0)).toBe(true);
+    expect(banded.data.every((value, i) => value === whole.data[i])).toBe(true);
   });
 });
 

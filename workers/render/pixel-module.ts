@@ -20,6 +20,8 @@ interface PixelExports {
   scratch_alloc(size: number): number;
   scratch_reset(): void;
   rgba_resize(src: number, sw: number, sh: number, rx: number, ry: number, rw: number, rh: number, dst: number, dw: number, dh: number, opaque: number): void;
+  resize_begin(src: number, sw: number, sh: number, rx: number, ry: number, rw: number, rh: number, dw: number, dh: number, opaque: number): void;
+  resize_rows(y0: number, y1: number, dst: number): void;
   alpha_box_blur(alpha: number, width: number, height: number, radius: number): void;
   shape_coverage(lines: number, count: number, ox: number, oy: number, width: number, height: number, out: number): void;
   jpeg_decode(bytes: number, length: number): number;
@@ -83,27 +85,42 @@ function resizedInModule(wasm: PixelExports, source: Bitmap, region: { x: number
   return dst;
 }
 
+/** Bytes of the band resizeInto takes the resized picture in (a few dozen rows of a pin). */
+const RESIZE_BAND_BYTES = 256 * 1024;
+
 /**
  * Resamples a region of an opaque `source` (as resizeRegion does) and writes
- * the result straight into the canvas at (x, y), clipped, with no copy of the
- * resized picture in between: for a photo drawn without opacity or rounded
- * corners, the pixels drawBitmap would have copied. On a fresh isolate that
- * copy was a new 6 MB buffer for a full-page photo.
+ * the result straight into the canvas at (x, y), clipped: for a photo drawn
+ * without opacity or rounded corners, the pixels drawBitmap would have copied.
+ * The module makes the rows a band at a time (and only those that land on the
+ * canvas), so neither JavaScript nor the module holds the whole resized
+ * picture: on a fresh isolate, each megabyte of memory touched for the first
+ * time costs about a millisecond, and a full-page photo is 6 MB.
  */
 export function resizeInto(canvas: Bitmap, source: Bitmap, region: { x: number; y: number; width: number; height: number }, width: number, height: number, x: number, y: number) {
+  const ox = Math.round(x);
+  const oy = Math.round(y);
+  const x0 = Math.max(0, ox);
+  const y0 = Math.max(0, oy);
+  const x1 = Math.min(canvas.width, ox + width);
+  const y1 = Math.min(canvas.height, oy + height);
+  if (x1 <= x0 || y1 <= y0) return;
   const wasm = pixels();
   try {
-    const dst = resizedInModule(wasm, { ...source, opaque: true }, region, width, height);
-    const ox = Math.round(x);
-    const oy = Math.round(y);
-    const x0 = Math.max(0, ox);
-    const y0 = Math.max(0, oy);
-    const x1 = Math.min(canvas.width, ox + width);
-    const y1 = Math.min(canvas.height, oy + height);
+    const src = wasm.scratch_alloc(source.data.length);
+    new Uint8Array(wasm.memory.buffer, src, source.data.length).set(source.data);
+    wasm.resize_begin(src, source.width, source.height, region.x, region.y, region.width, region.height, width, height, 1);
+    const bandRows = Math.max(1, Math.floor(RESIZE_BAND_BYTES / (width * 4)));
+    const band = wasm.scratch_alloc(bandRows * width * 4);
+    // resize_rows allocates nothing, so the memory (and this view of it) stays as it is.
     const memory = new Uint8Array(wasm.memory.buffer);
-    for (let cy = y0; cy < y1 && x1 > x0; cy++) {
-      const from = dst + ((cy - oy) * width + (x0 - ox)) * 4;
-      canvas.data.set(memory.subarray(from, from + (x1 - x0) * 4), (cy * canvas.width + x0) * 4);
+    for (let from = y0 - oy; from < y1 - oy; from += bandRows) {
+      const to = Math.min(y1 - oy, from + bandRows);
+      wasm.resize_rows(from, to, band);
+      for (let row = from; row < to; row++) {
+        const at = band + ((row - from) * width + (x0 - ox)) * 4;
+        canvas.data.set(memory.subarray(at, at + (x1 - x0) * 4), ((oy + row) * canvas.width + x0) * 4);
+      }
     }
   } finally {
     wasm.scratch_reset();
@@ -401,7 +418,7 @@ export function warmPixelModule() {
   const canvas = createBitmap(side, side);
   const translucent = { r: 40, g: 90, b: 160, a: 0.8 };
   decodeJpeg(jpeg);
-  resizeRegion(picture, { x: 3.3, y: 1.7, width: 50.5, height: 44.2 }, 120, 100);
+  resizeInto(canvas, picture, { x: 3.3, y: 1.7, width: 50.5, height: 44.2 }, 120, 100, -20, -10);
   resizeRegion(picture, { x: 0, y: 0, width: side, height: side }, 40, 28);
   blurAlpha(rgba.subarray(0, side * side), side, side, 3);
   const cover = shapeCoverage(outline, 0, 0, 48, 48);

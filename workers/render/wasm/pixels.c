@@ -131,7 +131,7 @@ static u32 axis_weights(float start, float span, u32 out_size, u32 limit, i32 *s
 /* The loops below that run once per row are functions of their own, called once a row: V8 moves a function to
  * optimised code after its first calls, but a WebAssembly call in progress stays in the code it started in. */
 
-/* enlarge_opaque's horizontal pass over one source row: each output column's two taps, weighted, added (u16, x256). */
+/* The enlargement's horizontal pass over one source row: each output column's two taps, weighted, added (u16, x256). */
 __attribute__((noinline)) static void filter_row(const u8 *row, const u32 *column, const v128_t *weights, u32 dw, u16 *out) {
   for (u32 x = 0; x < dw; x++) {
     /* The tap pixel and its right neighbour (8 bytes), weighted, the halves added. */
@@ -142,7 +142,7 @@ __attribute__((noinline)) static void filter_row(const u8 *row, const u32 *colum
   }
 }
 
-/* enlarge_opaque's vertical pass for one output row: the two filtered rows, weighted (256 - v1, v1). */
+/* The enlargement's vertical pass for one output row: the two filtered rows, weighted (256 - v1, v1). */
 __attribute__((noinline)) static void blend_rows(const u16 *first, const u16 *second, u32 v1, u8 *out_row, u32 dw) {
   u32 pairs = (dw + 1u) / 2u;
   const v128_t top = wasm_i16x8_splat((short)(256u - v1));
@@ -160,22 +160,49 @@ __attribute__((noinline)) static void blend_rows(const u16 *first, const u16 *se
   }
 }
 
-static void enlarge_opaque(const u8 *src, u32 sw, i32 rows_start, u32 rows, const i32 *xs, const float *xv, const i32 *ys, const float *yv, u8 *dst, u32 dw, u32 dh) {
-  u32 pairs = (dw + 1u) / 2u;
+/* The resize in progress (resize_begin, then resize_rows): its taps and buffers, kept between calls. */
+static struct {
+  const u8 *src;
+  u32 sw, rows, dw, dh, band_rows_max;
+  i32 rows_start;
+  int opaque, enlarge;
+  i32 *xs, *ys;
+  float *xv, *yv;
+  /* The enlargement (enlarge_setup): per output column its first source column and the taps' weights; two filtered source rows. */
+  u32 *column;
+  v128_t *weights;
+  u16 *filtered[2];
+  i32 held[2];
+  /* The float path: a band of horizontal-pass rows. */
+  float *horizontal;
+} rz;
+
+static void enlarge_setup(void) {
+  u32 dw = rz.dw, pairs = (dw + 1u) / 2u;
+  const i32 *xs = rz.xs;
+  const float *xv = rz.xv;
   /* Per output column: its first source column, and the two taps' weights as one vector (w0 x4, w1 x4). */
-  u32 *column = (u32 *)scratch_alloc(dw * 4u);
-  v128_t *weights = (v128_t *)scratch_alloc(dw * 16u);
+  rz.column = (u32 *)scratch_alloc(dw * 4u);
+  rz.weights = (v128_t *)scratch_alloc(dw * 16u);
   for (u32 x = 0; x < dw; x++) {
     u32 w1 = xs[dw + x] > 1 ? (u32)(xv[xs[2 * dw + x] + 1] * 256.0f + 0.5f) : 0u;
     if (w1 > 256u) w1 = 256u;
     u32 w0 = 256u - w1;
-    column[x] = (u32)xs[x];
-    weights[x] = wasm_i16x8_make((short)w0, (short)w0, (short)w0, (short)w0, (short)w1, (short)w1, (short)w1, (short)w1);
+    rz.column[x] = (u32)xs[x];
+    rz.weights[x] = wasm_i16x8_make((short)w0, (short)w0, (short)w0, (short)w0, (short)w1, (short)w1, (short)w1, (short)w1);
   }
   /* Two filtered source rows (u16 per channel, x256), for the two taps of the output row; padded to whole pairs. */
-  u16 *filtered[2] = {(u16 *)scratch_alloc(pairs * 16u), (u16 *)scratch_alloc(pairs * 16u)};
-  i32 held[2] = {-1, -1};
-  for (u32 y = 0; y < dh; y++) {
+  rz.filtered[0] = (u16 *)scratch_alloc(pairs * 16u);
+  rz.filtered[1] = (u16 *)scratch_alloc(pairs * 16u);
+  rz.held[0] = rz.held[1] = -1;
+}
+
+/* The enlargement's output rows y0..y1 (row y at dst + (y - y0) * dw * 4). */
+static void enlarge_rows(u32 y0, u32 y1, u8 *dst) {
+  u32 dw = rz.dw, dh = rz.dh;
+  const i32 *ys = rz.ys;
+  const float *yv = rz.yv;
+  for (u32 y = y0; y < y1; y++) {
     i32 first = ys[y];
     i32 second = ys[dh + y] > 1 ? first + 1 : first;
     u32 v1 = ys[dh + y] > 1 ? (u32)(yv[ys[2 * dh + y] + 1] * 256.0f + 0.5f) : 0u;
@@ -184,21 +211,21 @@ static void enlarge_opaque(const u8 *src, u32 sw, i32 rows_start, u32 rows, cons
     /* One tap (the picture's first or last row): both halves read the same filtered row. */
     int taps = second == first ? 1 : 2;
     for (int k = 0; k < taps; k++) {
-      if (held[k] == want[k]) continue;
+      if (rz.held[k] == want[k]) continue;
       /* Reuse the other buffer when it already holds this row (the window moves down one row). */
-      if (held[1 - k] == want[k]) {
-        u16 *swap = filtered[k];
-        filtered[k] = filtered[1 - k];
-        filtered[1 - k] = swap;
-        i32 h = held[k];
-        held[k] = held[1 - k];
-        held[1 - k] = h;
+      if (rz.held[1 - k] == want[k]) {
+        u16 *swap = rz.filtered[k];
+        rz.filtered[k] = rz.filtered[1 - k];
+        rz.filtered[1 - k] = swap;
+        i32 h = rz.held[k];
+        rz.held[k] = rz.held[1 - k];
+        rz.held[1 - k] = h;
         continue;
       }
-      filter_row(src + ((u32)rows_start + (u32)want[k]) * sw * 4u, column, weights, dw, filtered[k]);
-      held[k] = want[k];
+      filter_row(rz.src + ((u32)rz.rows_start + (u32)want[k]) * rz.sw * 4u, rz.column, rz.weights, dw, rz.filtered[k]);
+      rz.held[k] = want[k];
     }
-    blend_rows(filtered[0], filtered[taps - 1], v1, dst + y * dw * 4u, dw);
+    blend_rows(rz.filtered[0], rz.filtered[taps - 1], v1, dst + (y - y0) * dw * 4u, dw);
   }
 }
 
@@ -254,12 +281,18 @@ __attribute__((noinline)) static void resize_row_down(const float *base, const f
   }
 }
 
+/* Output rows are made in bands of the float path, so its horizontal pass buffer stays small (memory per render). */
+#define RESIZE_BAND 64u
+
 /*
- * Resamples the region (rx, ry, rw, rh) of an RGBA picture to dw x dh. With
+ * Starts resampling the region (rx, ry, rw, rh) of an RGBA picture to
+ * dw x dh: the taps of both axes and the buffers, in scratch memory. With
  * `opaque` the alpha channel is ignored (set to 255); otherwise colours are
- * averaged premultiplied so transparent edges do not darken.
+ * averaged premultiplied so transparent edges do not darken. resize_rows then
+ * makes any rows of the result, in any number of calls, without allocating:
+ * a caller can take the result a band at a time, with no buffer for the whole.
  */
-__attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 sw, u32 sh, float rx, float ry, float rw, float rh, u8 *dst, u32 dw, u32 dh, int opaque) {
+__attribute__((export_name("resize_begin"))) void resize_begin(const u8 *src, u32 sw, u32 sh, float rx, float ry, float rw, float rh, u32 dw, u32 dh, int opaque) {
   i32 rows_start = (i32)floorf_(ry);
   i32 rows_end = (i32)ceilf_(ry + rh);
   if (rows_start < 0) rows_start = 0;
@@ -269,32 +302,56 @@ __attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 
   float sy = rh / (float)dh > 1.0f ? rh / (float)dh : 1.0f;
   u32 max_x_taps = (u32)(2.0f * sx + 3.0f);
   u32 max_y_taps = (u32)(2.0f * sy + 3.0f);
-  i32 *xs = (i32 *)scratch_alloc(dw * 12u);
-  float *xv = (float *)scratch_alloc(dw * max_x_taps * 4u);
-  i32 *ys = (i32 *)scratch_alloc(dh * 12u);
-  float *yv = (float *)scratch_alloc(dh * max_y_taps * 4u);
-  axis_weights(rx, rw, dw, sw, xs, xs + dw, xs + 2 * dw, xv);
-  axis_weights(ry - (float)rows_start, rh, dh, rows, ys, ys + dh, ys + 2 * dh, yv);
-  if (opaque && sx <= 1.0f && sy <= 1.0f && rw <= (float)dw && rh <= (float)dh) {
-    enlarge_opaque(src, sw, rows_start, rows, xs, xv, ys, yv, dst, dw, dh);
+  rz.src = src;
+  rz.sw = sw;
+  rz.rows_start = rows_start;
+  rz.rows = rows;
+  rz.dw = dw;
+  rz.dh = dh;
+  rz.opaque = opaque;
+  rz.xs = (i32 *)scratch_alloc(dw * 12u);
+  rz.xv = (float *)scratch_alloc(dw * max_x_taps * 4u);
+  rz.ys = (i32 *)scratch_alloc(dh * 12u);
+  rz.yv = (float *)scratch_alloc(dh * max_y_taps * 4u);
+  axis_weights(rx, rw, dw, sw, rz.xs, rz.xs + dw, rz.xs + 2 * dw, rz.xv);
+  axis_weights(ry - (float)rows_start, rh, dh, rows, rz.ys, rz.ys + dh, rz.ys + 2 * dh, rz.yv);
+  rz.enlarge = opaque && sx <= 1.0f && sy <= 1.0f && rw <= (float)dw && rh <= (float)dh;
+  if (rz.enlarge) {
+    enlarge_setup();
     return;
   }
-  /* Output rows are made in bands, so the horizontal pass buffer stays small (memory per render). */
-  const u32 BAND = 64;
-  u32 band_rows_max = (u32)(BAND * sy + 2.0f * sy + 4.0f);
+  u32 band_rows_max = (u32)(RESIZE_BAND * sy + 2.0f * sy + 4.0f);
   if (band_rows_max > rows) band_rows_max = rows;
-  float *horizontal = (float *)scratch_alloc(dw * band_rows_max * 16u);
-  u32 stride = dw * 4u;
-  for (u32 y0 = 0; y0 < dh; y0 += BAND) {
-    u32 y1 = y0 + BAND < dh ? y0 + BAND : dh;
-    u32 first_row = (u32)ys[y0];
-    u32 last_row = (u32)(ys[y1 - 1] + ys[dh + y1 - 1]);
-    if (last_row > rows) last_row = rows;
-    for (u32 r = first_row; r < last_row; r++)
-      resize_row_across(src + ((u32)rows_start + r) * sw * 4u, xs, xv, dw, opaque, horizontal + (r - first_row) * stride);
-    for (u32 y = y0; y < y1; y++)
-      resize_row_down(horizontal + ((u32)ys[y] - first_row) * stride, yv + ys[2 * dh + y], ys[dh + y], stride, opaque, dst + y * stride);
+  rz.band_rows_max = band_rows_max;
+  rz.horizontal = (float *)scratch_alloc(dw * band_rows_max * 16u);
+}
+
+/* Rows y0..y1 of the resize that resize_begin started, row y at dst + (y - y0) * dw * 4. Each row is the same
+ * whichever calls make it. */
+__attribute__((export_name("resize_rows"))) void resize_rows(u32 y0, u32 y1, u8 *dst) {
+  if (y1 > rz.dh) y1 = rz.dh;
+  if (rz.enlarge) {
+    enlarge_rows(y0, y1, dst);
+    return;
   }
+  u32 dh = rz.dh, stride = rz.dw * 4u;
+  const i32 *ys = rz.ys;
+  for (u32 b0 = y0; b0 < y1; b0 += RESIZE_BAND) {
+    u32 b1 = b0 + RESIZE_BAND < y1 ? b0 + RESIZE_BAND : y1;
+    u32 first_row = (u32)ys[b0];
+    u32 last_row = (u32)(ys[b1 - 1] + ys[dh + b1 - 1]);
+    if (last_row > rz.rows) last_row = rz.rows;
+    for (u32 r = first_row; r < last_row; r++)
+      resize_row_across(rz.src + ((u32)rz.rows_start + r) * rz.sw * 4u, rz.xs, rz.xv, rz.dw, rz.opaque, rz.horizontal + (r - first_row) * stride);
+    for (u32 y = b0; y < b1; y++)
+      resize_row_down(rz.horizontal + ((u32)ys[y] - first_row) * stride, rz.yv + ys[2 * dh + y], ys[dh + y], stride, rz.opaque, dst + (y - y0) * stride);
+  }
+}
+
+/* The whole resize into dst (dw x dh): resize_begin, then every row. */
+__attribute__((export_name("rgba_resize"))) void rgba_resize(const u8 *src, u32 sw, u32 sh, float rx, float ry, float rw, float rh, u8 *dst, u32 dw, u32 dh, int opaque) {
+  resize_begin(src, sw, sh, rx, ry, rw, rh, dw, dh, opaque);
+  resize_rows(0, dh, dst);
 }
 
 /* ------------------------------------------------------------ shadows */
