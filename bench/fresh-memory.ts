@@ -9,15 +9,9 @@
 // times and their medians. (Decision 073: unlike ICU's set-up, decision 069,
 // this cost is paid again by every fresh isolate, so bench:render's fresh
 // workerd per cold run models it as the edge pays it.)
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { inOneProcess, median } from "./two-isolates.ts";
 
 const runs = Number(process.env.BENCH_MEMORY_RUNS ?? 7);
-const worker = (name: string, work: string) => ({
-  name,
-  modules: true,
-  compatibilityDate: "2026-10-01",
-  script: `export default { fetch() { const started = performance.now(); ${work}; return new Response(String(performance.now() - started)); } }`,
-});
 const NOTHING = `0`;
 const JS_NEIGHBOUR = `{ let kept = []; for (let i = 0; i < 8; i++) { const a = new Uint8Array(6 << 20); a.fill(i + 1); kept.push(a); } kept = null; }`;
 const WASM_NEIGHBOUR = `{ const m = new WebAssembly.Memory({ initial: 1, maximum: 4096 }); m.grow(640); new Uint8Array(m.buffer).fill(3); }`;
@@ -25,19 +19,6 @@ const JS_10MB = `{ const a = new Uint8Array(6 << 20); a.fill(7); const b = new U
 const WASM_10MB = `{ const m = new WebAssembly.Memory({ initial: 1, maximum: 4096 }); m.grow(160); new Uint8Array(m.buffer).fill(3); }`;
 const JS_10MB_TWICE = `{ const a = new Uint8Array(6 << 20); a.fill(7); const b = new Uint8Array(4 << 20); b.fill(9); a.fill(8); b.fill(10); }`;
 
-/** In one fresh workerd process: the first isolate's work, then the second's time (ms). */
-async function second(first: string, then: string): Promise<number> {
-  const mf = new Miniflare(convertV4MiniflareOptions({ workers: [worker("first", first), worker("second", then)] }));
-  try {
-    const time = async (name: string) => Number(await (await (await mf.getWorker(name)).fetch("http://bench.invalid/")).text());
-    await time("first");
-    return await time("second");
-  } finally {
-    await mf.dispose();
-  }
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cases: [string, string, string][] = [
   ["10 MB of JavaScript buffers, first touch and a second pass, after a first isolate that did nothing", NOTHING, JS_10MB_TWICE],
   ["10 MB of JavaScript buffers, after a first isolate that did nothing", NOTHING, JS_10MB],
@@ -48,6 +29,6 @@ const cases: [string, string, string][] = [
 console.log(`Fresh memory in a second isolate, ${runs} fresh workerd processes per case (ms):`);
 for (const [label, first, then] of cases) {
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await second(first, then));
+  for (let i = 0; i < runs; i++) times.push((await inOneProcess(first, then))[1]);
   console.log(`  ${label}: median ${median(times).toFixed(0)} (${times.join(", ")})`);
 }

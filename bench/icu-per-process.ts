@@ -6,31 +6,12 @@
 // first use costs in either isolate. Prints the times per run and their
 // medians. (Decision 069: the cold render benchmark makes ICU's first use
 // before the render for this reason, and times it apart.)
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { inOneProcess, median } from "./two-isolates.ts";
 
 const runs = Number(process.env.BENCH_ICU_RUNS ?? 5);
-const worker = (name: string, work: string) => ({
-  name,
-  modules: true,
-  compatibilityDate: "2026-10-01",
-  script: `export default { fetch() { const started = performance.now(); ${work}; return new Response(String(performance.now() - started)); } }`,
-});
 const DATE = `new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", dateStyle: "medium", timeStyle: "short" }).format(Date.now())`;
 const SEGMENTER = `[...new Intl.Segmenter(undefined, { granularity: "word" }).segment("Fall decor ideas")]`;
 
-/** In one fresh workerd process: the first isolate's work, then the second's (ms each). */
-async function pair(first: string, second: string): Promise<[number, number]> {
-  const mf = new Miniflare(convertV4MiniflareOptions({ workers: [worker("first", first), worker("second", second)] }));
-  try {
-    const time = async (name: string) => Number(await (await (await mf.getWorker(name)).fetch("http://bench.invalid/")).text());
-    const a = await time("first");
-    return [a, await time("second")];
-  } finally {
-    await mf.dispose();
-  }
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cases: [string, string, string][] = [
   ["a date format in isolate 1, then satori's segmenter in isolate 2", DATE, SEGMENTER],
   ["satori's segmenter in isolate 1, then again in isolate 2", SEGMENTER, SEGMENTER],
@@ -40,7 +21,7 @@ for (const [label, first, second] of cases) {
   const firsts: number[] = [];
   const seconds: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const [a, b] = await pair(first, second);
+    const [a, b] = await inOneProcess(first, second);
     firsts.push(a);
     seconds.push(b);
   }
