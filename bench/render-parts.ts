@@ -2,7 +2,9 @@
 // machine too noisy for the whole render's wall time to tell 10 ms apart
 // (decision 068). Each run starts fresh workerd processes: one for the pixel
 // module's first calls and the first word segmenter (render-parts.workerd.ts),
-// one for a whole cold render with its stages (render-cold.workerd.ts).
+// one for a whole cold render with its stages (the bundled cold-render Worker,
+// bench/render-cold-worker.workerd.ts, which holds the whole app: each checkout
+// needs its \`npm run build\`).
 // BENCH_PARTS_BASE=<another checkout> (a git worktree of the base commit, with
 // node_modules linked) alternates that checkout with this one, run by run, so
 // both meet the same moments of the machine; the workerd file is copied there
@@ -14,7 +16,7 @@ import { copyFileSync, existsSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startSandbox } from "../sandbox/server.ts";
 import { childEnv, ROOT } from "../scripts/process.ts";
-import { runInWorkerd, startReceiver } from "./render-workerd.ts";
+import { bundleColdWorker, runBundled, runInWorkerd, startReceiver } from "./render-workerd.ts";
 
 const runs = Number(process.env.BENCH_PARTS_RUNS ?? 6);
 // BENCH_PARTS_RENDER_ONLY=1: only the whole cold renders (with their stages), twice as many in the same time.
@@ -35,8 +37,14 @@ async function once(tree: string, file: string): Promise<Record<string, unknown>
   return received;
 }
 
-// The fonts the renderer loads as static assets (public/fonts), in each checkout, as bench:render does.
+// The fonts' data modules (workers/render/fonts), written in each checkout, as bench:render does.
 for (const tree of trees) spawnSync(join(tree, "node_modules", ".bin", "node"), ["scripts/copy-fonts.ts"], { cwd: tree, stdio: "ignore", env: childEnv() });
+// The whole cold renders run each checkout's cold-render Worker as wrangler bundles it (bench/render.ts does the same).
+const coldWorkers = new Map<string, Awaited<ReturnType<typeof bundleColdWorker>>>();
+for (const tree of trees) {
+  if (!existsSync(join(tree, "bench", "wrangler.cold.toml"))) throw new Error(`${tree} has no bench/wrangler.cold.toml: compare with a commit that has it`);
+  coldWorkers.set(tree, await bundleColdWorker(tree));
+}
 const copied = trees.filter((tree) => !existsSync(join(tree, PARTS_FILE)));
 for (const tree of copied) copyFileSync(join(ROOT, PARTS_FILE), join(tree, PARTS_FILE));
 const samples = new Map<string, Map<string, number[]>>(trees.map((tree) => [tree, new Map()]));
@@ -53,7 +61,11 @@ try {
         if (parts) for (const [name, value] of Object.entries(parts)) note(tree, name, Number(value));
         else console.error(`A parts run in ${tree} failed.`);
       }
-      const cold = (await once(tree, "bench/render-cold.workerd.ts")) as { timings?: Record<string, number> } | null;
+      received = null;
+      await runBundled(coldWorkers.get(tree)!, { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: "whole", BENCH_COLD_TEMPLATE: "" }).catch((error: Error) =>
+        console.error(error.message),
+      );
+      const cold = received as { timings?: Record<string, number> } | null;
       if (cold?.timings) {
         const t = cold.timings;
         for (const [name, key] of [["render: total", "totalMs"], ["render: fonts", "fontsMs"], ["render: layout", "layoutMs"], ["render: pictures", "picturesMs"], ["render: raster", "rasterMs"], ["render: encode", "encodeMs"]]) note(tree, name, t[key]);

@@ -1,6 +1,6 @@
 // The sample post and font source both halves of the workerd render benchmark use.
 import { FontLoader } from "../workers/render/fonts.ts";
-import { unpackWoff } from "../workers/media/fonts.ts";
+import { bundledFontBytes } from "../workers/render/bundled-font-files.ts";
 
 const PHOTOS = ["amalfi-coast-itinerary-1.jpg", "cozy-small-living-room-ideas-2.jpg", "balcony-herb-garden-1.jpg", "one-pan-lemon-garlic-chicken-1.jpg"];
 
@@ -15,14 +15,7 @@ export function benchPost(sandboxUrl: string) {
   };
 }
 
-/** Bundled fonts from the static assets binding (public/fonts), as the worker loads them. */
-export function benchFonts(assets: { fetch(request: Request): Promise<Response> }): FontLoader {
-  return new FontLoader({
-    unpack: unpackWoff,
-    async fetchFont(url, signal) {
-      const response = await assets.fetch(new Request(`https://assets.invalid${url}`, { signal }));
-      if (!response.ok) throw new Error(`font ${url}: ${response.status}`);
-      return response.arrayBuffer();
-    },
-  });
+/** The bundled fonts, from the worker's own modules as the worker loads them (workers/render/worker-fonts.ts). */
+export function benchFonts(): FontLoader {
+  return new FontLoader({ fetchFont: bundledFontBytes });
 }

@@ -4,7 +4,8 @@
 // same designs by screenshotting them in a warm headless Chromium (page reused,
 // how most pin generators render) and prints the ratio, all in one run.
 // Before that, the cold first render: BENCH_COLD_RUNS fresh workerd processes
-// each render one pin as their isolate's very first work, after ICU's
+// each render one pin as their isolate's very first work (a Worker bundled by
+// wrangler as for deployment, holding the whole app: decision 074), after ICU's
 // once-per-process set-up, which is timed apart (median reported, with what it
 // spent on fonts, pictures and the pixel module), one more runs the same steps
 // one by one (WebAssembly engines' first calls, fonts, pictures, the render),
@@ -19,7 +20,7 @@ import { cpus as cpuList } from "node:os";
 import { launchChromium } from "../test/e2e/support/browser.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { ROOT, run } from "../scripts/process.ts";
-import { runInWorkerd, startReceiver } from "./render-workerd.ts";
+import { bundleColdWorker, runBundled, runInWorkerd, startReceiver } from "./render-workerd.ts";
 
 interface Timings {
   fontsMs?: number;
@@ -92,10 +93,15 @@ const workerd = (file: string, extra: Record<string, string> = {}) =>
 
 const coldRuns = Number(process.env.BENCH_COLD_RUNS ?? 3);
 console.log(`Cold first render: ${coldRuns} fresh workerd processes, then one more step by step ...`);
-for (let i = 0; i < coldRuns; i++) {
-  if ((await workerd("bench/render-cold.workerd.ts", { BENCH_COLD_MODE: "whole" })) !== 0) console.error("A cold run failed.");
-}
-if ((await workerd("bench/render-cold.workerd.ts", { BENCH_COLD_MODE: "staged" })) !== 0) console.error("The step-by-step cold run failed.");
+// The cold runs use the Worker as wrangler bundles it for deployment: its modules load as at the edge (in a
+// vitest file each module is fetched from vitest's Node process, which a fresh isolate would pay for).
+const coldWorker = await bundleColdWorker();
+const cold = (mode: string) =>
+  runBundled(coldWorker, { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: mode, BENCH_COLD_TEMPLATE: process.env.BENCH_COLD_TEMPLATE ?? "" }).catch(
+    (error: Error) => console.error(`A cold run (${mode}) failed: ${error.message}`),
+  );
+for (let i = 0; i < coldRuns; i++) await cold("whole");
+await cold("staged");
 if (process.env.BENCH_COLD_ONLY === "1") {
   // Only the cold figures (BENCH_COLD_ONLY=1): quicker while working on the cold path.
   printCold();
@@ -192,14 +198,14 @@ function printCold() {
     `median ${med((c) => c.icuFirstUseMs ?? 0).toFixed(0)} ms; render and set-up added up, as a process's very first render would pay them: median ${med((c) => c.timings.totalMs + (c.icuFirstUseMs ?? 0)).toFixed(0)} ms`);
   console.log(`  stages: fonts ${med((c) => c.timings.fontsMs ?? 0).toFixed(0)}, layout ${med((c) => c.timings.layoutMs).toFixed(0)}, pictures ${med((c) => c.timings.picturesMs).toFixed(0)}, ` +
     `raster ${med((c) => c.timings.rasterMs).toFixed(0)}, encode ${med((c) => c.timings.encodeMs).toFixed(0)} ms`);
-  console.log(`  loading work inside it: fonts ${loads("fontsLoaded")} (fetch and unwrap ${loads("fontFetchMs").toFixed(0)} ms, parse ${loads("fontParseMs").toFixed(0)} ms), ` +
+  console.log(`  loading work inside it: fonts ${loads("fontsLoaded")} (their data modules read in ${loads("fontFetchMs").toFixed(0)} ms, waiting behind the warm-ups on the one thread; parse ${loads("fontParseMs").toFixed(0)} ms), ` +
     `pictures ${loads("picturesDecoded")} (fetch ${loads("pictureFetchMs").toFixed(0)} ms, decode ${loads("pictureDecodeMs").toFixed(0)} ms), pixel module instance ${loads("wasmMs").toFixed(1)} ms, ` +
     `warm-up of the pixel module and satori ${loads("warmUpMs").toFixed(1)} ms (while the fonts and pictures are fetched)`);
   if (staged?.steps) {
     const st = staged.steps;
     const sum = Object.values(st).reduce((a, b) => a + b, 0);
     console.log(`  step by step in one more fresh isolate (total ${sum.toFixed(0)} ms): WebAssembly first calls: pixel module (and its warm-up) ${st.wasmPixels.toFixed(0)}, photon ${st.wasmPhoton.toFixed(0)}, ` +
-      `resvg ${st.wasmResvg.toFixed(0)}, satori and yoga ${st.satoriYoga.toFixed(0)} ms; fonts (fetch + parse) ${st.fonts.toFixed(0)} ms; pictures (fetch + decode) ${st.pictures.toFixed(0)} ms; the render itself ${st.render.toFixed(0)} ms`);
+      `resvg ${st.wasmResvg.toFixed(0)}, satori and yoga ${st.satoriYoga.toFixed(0)} ms; fonts (data module + parse) ${st.fonts.toFixed(0)} ms; pictures (fetch + decode) ${st.pictures.toFixed(0)} ms; the render itself ${st.render.toFixed(0)} ms`);
   }
   const wasmDir = (pkg: string) => join(ROOT, "node_modules", pkg);
   const modules: [string, string][] = [

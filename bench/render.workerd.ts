@@ -7,20 +7,24 @@ import * as v from "valibot";
 import { it } from "vitest";
 import { TemplateDesign } from "../contracts/template.ts";
 import { STANDARD_TEMPLATES } from "../workers/db/seed/standard-templates.ts";
+import { BUNDLED_FONTS } from "../workers/render/fonts.ts";
 import { previewElement, satoriFonts } from "../workers/render/layout.ts";
 import { httpPictureSource } from "../workers/render/pictures.ts";
 import { renderPin } from "../workers/render/render-pin.ts";
 import { benchFonts, benchPost } from "./render-post.ts";
 
-const benchEnv = env as unknown as { BENCH_SANDBOX_URL: string; BENCH_RECEIVER_URL: string; ASSETS: Fetcher; BENCH_ROUNDS: string };
+const benchEnv = env as unknown as { BENCH_SANDBOX_URL: string; BENCH_RECEIVER_URL: string; BENCH_ROUNDS: string };
 
 it("renders every standard template", async () => {
   const post = benchPost(benchEnv.BENCH_SANDBOX_URL);
-  const deps = { fonts: benchFonts(benchEnv.ASSETS), pictures: httpPictureSource() };
+  const deps = { fonts: benchFonts(), pictures: httpPictureSource() };
   const rounds = Number(benchEnv.BENCH_ROUNDS);
   const send = (path: string, body: unknown) =>
     fetch(`${benchEnv.BENCH_RECEIVER_URL}/${path}`, { method: "POST", body: typeof body === "string" ? body : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body) });
 
+  // Every bundled font loaded first: through vitest, a data module is fetched from its Node process, which a deployed
+  // worker does not do, and "each template's first render" below is meant with its fonts already loaded.
+  await deps.fonts.loadAll(BUNDLED_FONTS.flatMap((font) => font.weights.map((weight) => ({ family: font.family, weight }))));
   await send("phase", "warm"); // the orchestrator reads workerd's memory here
   for (const template of STANDARD_TEMPLATES) {
     const design = v.parse(TemplateDesign, template.design);

@@ -1,9 +1,11 @@
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// The render benchmark's workerd half (bench/render.ts starts it: once for the
-// warm renders, and once per cold run, each a fresh workerd). It needs no app
-// bindings: fonts come from public/ as static assets, results go to the orchestrator's HTTP receiver,
+// The render benchmark's workerd half as vitest files (bench/render.ts starts it
+// for the warm renders; bench:render-parts and bench:render-profile for their
+// runs; the cold runs of bench:render use the bundled bench/render-cold-worker.workerd.ts).
+// It needs no app bindings: fonts are data modules (workers/render/fonts, written
+// by scripts/copy-fonts.ts), results go to the orchestrator's HTTP receiver,
 // sample photos come from the sandbox.
 export default defineConfig({
   plugins: [

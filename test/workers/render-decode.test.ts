@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { TemplateDesign } from "../../contracts/template.ts";
 import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";
 import { unpackWoff, woffToSfnt } from "../../workers/media/fonts.ts";
+import { BUNDLED_FONT_FILES, bundledFontBytes } from "../../workers/render/bundled-font-files.ts";
 import { BUNDLED_FONTS, bundledFontPath } from "../../workers/render/font-catalog.ts";
 import { FontLoader } from "../../workers/render/fonts.ts";
 import { fontsNeeded, paintedFrame, planPin, satoriElement, satoriFonts } from "../../workers/render/layout.ts";
@@ -155,6 +156,7 @@ describe("photos drawn into the pin", () => {
 });
 
 describe("fonts unpacked before parsing", () => {
+  /** The WOFF files the browser loads (the static assets), unpacked or not. */
   const loader = (unpack: boolean) =>
     new FontLoader({
       unpack: unpack ? unpackWoff : undefined,
@@ -165,9 +167,29 @@ describe("fonts unpacked before parsing", () => {
       },
     });
 
+  it("gives the worker every bundled font as a data module holding its WOFF unpacked, byte for byte", async () => {
+    for (const font of BUNDLED_FONTS) {
+      for (const weight of font.weights) {
+        const path = bundledFontPath(font, weight);
+        const response = await testEnv.ASSETS.fetch(new Request(`https://assets.invalid${path}`));
+        const fromWoff = new Uint8Array(unpackWoff(await response.arrayBuffer()));
+        const fromModule = new Uint8Array(await bundledFontBytes(path));
+        expect(new DataView(fromModule.buffer).getUint32(0), path).toBe(0x00010000);
+        expect(fromModule.length, path).toBe(fromWoff.length);
+        expect(fromModule.every((byte, i) => byte === fromWoff[i]), path).toBe(true);
+      }
+    }
+    // One module per file of the catalog, and no path outside it reaches a module.
+    expect(Object.keys(BUNDLED_FONT_FILES).length).toBe(BUNDLED_FONTS.reduce((sum, font) => sum + font.weights.length, 0));
+    for (const path of ["/fonts/inter-500.woff", "/fonts/constructor", "/fonts/../inter-400", "/media/inter-400.woff"]) {
+      await expect(bundledFontBytes(path), path).rejects.toThrow("is not a bundled font");
+    }
+  });
+
   it("lays out every text of a template exactly as from the WOFF: same fit, same outlines", async () => {
     const post = { title: "15 cozy fall decor ideas for a small living room", URLText: "linenandlark.com", brandName: "Linen & Lark", price: "$24", allImages: [] };
-    const unpacked = loader(true);
+    // The worker's fonts (data modules of the sfnt) against the WOFF files as fetched.
+    const unpacked = new FontLoader({ fetchFont: bundledFontBytes });
     const asFetched = loader(false);
     for (const template of STANDARD_TEMPLATES.filter((t) => ["std-full-bleed-banner-01", "std-full-bleed-card-02", "std-quote-gradient-12"].includes(t.id))) {
       const design = v.parse(TemplateDesign, template.design);
