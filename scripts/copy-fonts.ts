@@ -19,7 +19,7 @@ for (const font of BUNDLED_FONTS) {
     const source = join(ROOT, "node_modules", "@fontsource", font.slug, "files", `${font.slug}-latin-${weight}-normal.woff`);
     if (!existsSync(source)) throw new Error(`Missing font file ${source}: is @fontsource/${font.slug} installed?`);
     copyFileSync(source, join(browser, `${font.slug}-${weight}.woff`));
-    // The same bytes the worker's loader made of the WOFF before (workers/media/fonts.ts unpackWoff).
+    // With the checksums the WOFF states, as the worker's loader unpacked it at run time before (decision 074).
     writeFileSync(join(worker, `${font.slug}-${weight}.bin`), woffToSfnt(new Uint8Array(readFileSync(source)), true));
     copied += 1;
   }

@@ -1,7 +1,7 @@
 import { parse, type Font } from "opentype.js";
 import { MAX_SFNT_BYTES, OTTO, readU32, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
-export { MAX_SFNT_BYTES, sniffFontFormat, UnreadableFont, unpackWoff, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
+export { MAX_SFNT_BYTES, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
 /**
  * Uploaded fonts, made readable for the renderer. satori and opentype.js read

@@ -250,18 +250,6 @@ export function woffToSfnt(bytes: Uint8Array, statedChecksums = false): Uint8Arr
   return writeSfnt(flavor, tables, statedChecksums);
 }
 
-/**
- * For the renderer's font loader: a WOFF (the bundled fonts are WOFF) as the
- * sfnt inside, unpacked with native zlib; other fonts as they are (uploads are
- * stored as sfnt already).
- */
-export function unpackWoff(data: ArrayBuffer): ArrayBuffer {
-  const bytes = new Uint8Array(data);
-  if (sniffFontFormat(bytes) !== "woff") return data;
-  const sfnt = woffToSfnt(bytes, true);
-  return sfnt.byteOffset === 0 && sfnt.byteLength === sfnt.buffer.byteLength ? (sfnt.buffer as ArrayBuffer) : (sfnt.slice().buffer as ArrayBuffer);
-}
-
 // ---------------------------------------------------------------- WOFF 2.0
 
 /** Tags of the table directory's known-table index (WOFF2 section 4.1, table 2). */

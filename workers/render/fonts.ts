@@ -31,14 +31,6 @@ export interface FontLoaderOptions {
   /** First retry delay in ms; doubles each time. */
   backoffMs?: number;
   sleep?: (ms: number) => Promise<void>;
-  /**
-   * Turns a fetched font into the bytes that are parsed and handed to satori
-   * (the worker: a WOFF unpacked to the sfnt inside with native zlib, so that
-   * neither opentype.js nor satori inflates it in JavaScript, which in a fresh
-   * isolate was most of a font's load time; same glyphs, same layout). A font
-   * it cannot unpack is used as fetched. Default: as fetched.
-   */
-  unpack?: (data: ArrayBuffer) => ArrayBuffer;
 }
 
 /**
@@ -60,8 +52,7 @@ export function parseFont(data: ArrayBuffer): Font {
  * font is fetched once per isolate or page.
  */
 export class FontLoader {
-  private readonly options: Required<Omit<FontLoaderOptions, "unpack">>;
-  private readonly unpackFont?: (data: ArrayBuffer) => ArrayBuffer;
+  private readonly options: Required<FontLoaderOptions>;
   private readonly cache = new Map<string, Promise<LoadedFont | null>>();
   private active = 0;
   private readonly waiting: (() => void)[] = [];
@@ -75,16 +66,6 @@ export class FontLoader {
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       ...options,
     };
-    this.unpackFont = options.unpack;
-  }
-
-  private unpack(data: ArrayBuffer): ArrayBuffer {
-    if (!this.unpackFont) return data;
-    try {
-      return this.unpackFont(data);
-    } catch {
-      return data;
-    }
   }
 
   /** The font asked for, or the fallback when it cannot be had. */
@@ -118,8 +99,7 @@ export class FontLoader {
         if (!data) return null;
         const started = performance.now();
         try {
-          const readable = this.unpack(data);
-          return { family: request.family, weight, data: readable, font: parseFont(readable), isFallback: false };
+          return { family: request.family, weight, data, font: parseFont(data), isFallback: false };
         } catch {
           return null;
         } finally {

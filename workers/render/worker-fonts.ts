@@ -1,5 +1,5 @@
 import type { Env } from "../env.ts";
-import { MAX_SFNT_BYTES, unpackWoff } from "../media/fonts.ts";
+import { MAX_SFNT_BYTES } from "../media/fonts.ts";
 import { MEDIA_PATH_PREFIX } from "../media/store.ts";
 import { bundledFontBytes } from "./bundled-font-files.ts";
 import { FontLoader, FONTS_PATH } from "./fonts.ts";
@@ -12,11 +12,11 @@ let loader: FontLoader | null = null;
  * library in R2 (no network). Any other URL is
  * refused, so a post cannot make the worker fetch arbitrary addresses; the
  * loader then falls back to the sans-serif font. One per isolate, so each
- * font is fetched and parsed once.
+ * font is read and parsed once. Uploads are stored as sfnt (media-library.ts),
+ * so no font reaches the loader packed.
  */
 export function workerFontLoader(env: Pick<Env, "MEDIA" | "APP_URL">): FontLoader {
   loader ??= new FontLoader({
-    unpack: unpackWoff,
     async fetchFont(url) {
       if (url.startsWith(FONTS_PATH)) return bundledFontBytes(url);
       const ownMedia = new URL(MEDIA_PATH_PREFIX, env.APP_URL).toString();
@@ -33,4 +33,3 @@ export function workerFontLoader(env: Pick<Env, "MEDIA" | "APP_URL">): FontLoade
   });
   return loader;
 }
-
