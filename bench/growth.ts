@@ -15,7 +15,7 @@
 //      or cooler CPU) slows both sides of each ratio.
 //      Each call is timed from sending it to the last byte of its answer on a kept-alive connection (node:http,
 //      bench/timed-http.ts), not parsed: the client's own time is left out of the figures.
-// BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (150) the requests per figure;
+// BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (400) the requests per figure;
 // BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
 // BENCH_REUSE_STATE=<that dir> measures it again (step 3 only) after a code change; BENCH_VERBOSE=1 shows the
 // worker's log. Figures only: nothing here asserts a time. docs/scale.md holds the figures of a full run.
@@ -37,7 +37,7 @@ import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
 const SCALE = Number(process.env.BENCH_SCALE ?? 1);
 if (!(SCALE > 0 && SCALE <= 1)) throw new Error("BENCH_SCALE must be a number in (0, 1]");
-const REQUESTS = Math.max(5, Number(process.env.BENCH_REQUESTS ?? 150));
+const REQUESTS = Math.max(5, Number(process.env.BENCH_REQUESTS ?? 400));
 const PROFILES = 20;
 const QUEUED_PER_PROFILE = Math.max(1, Math.round(10_000 * SCALE));
 const HISTORY_ROWS = Math.round(1_000_000 * SCALE);

@@ -37,11 +37,13 @@ export function PinPreview({ design, post, alt, className }: { design: TemplateD
   const drawnKey = JSON.stringify([design.background, design.layers, post ?? null]);
   const { url, failed } = usePreviewUrl(() => ({ design, post }), drawnKey, { enabled: near });
 
-  const busy = !failed && (!url || !loaded);
+  // Busy while it is being drawn; a card far below the fold, not drawn until it comes near, is not (a page of
+  // templates would otherwise say it is loading for as long as nobody scrolls).
+  const busy = near && !failed && (!url || !loaded);
   return (
     <div ref={box} className={`pin-preview ${className ?? ""}`} aria-busy={busy}>
       {url ? <img className="pin-preview__image" src={url} alt={alt} width={1000} height={1500} onLoad={() => setLoaded(true)} decoding="async" /> : null}
-      {busy && !url ? <div className="pin-preview__skeleton" aria-hidden="true" /> : null}
+      {!failed && !url ? <div className="pin-preview__skeleton" aria-hidden="true" /> : null}
       {failed && !url ? (
         <p className="pin-preview__failed" role="img" aria-label={`${alt}: preview unavailable`}>
           Preview unavailable
