@@ -179,7 +179,7 @@ export async function schedulePosts(posts: readonly Post[], target: ScheduleTarg
   const order = new Map(posts.map((post, i) => [post.id, i]));
   ready.sort((a, b) => order.get(a.post.id)! - order.get(b.post.id)!);
 
-  // 2. Schedule them, 200 per call.
+  // 2. Schedule them, MAX_PINS_PER_SCHEDULE (1,000) per call.
   for (let start = 0; start < ready.length; start += MAX_PINS_PER_SCHEDULE) {
     const batch = ready.slice(start, start + MAX_PINS_PER_SCHEDULE);
     const ids = batch.map(({ post }) => post.id);
