@@ -333,6 +333,12 @@ describe("templates", () => {
     await page.goto("/templates?tab=standard");
     const cards = page.locator(".template-grid .template-card");
     await cards.nth(11).waitFor();
+    // Once the cards in view are drawn the gallery is no longer busy, though the cards far below wait to be drawn
+    // until they come near: a skeleton, not "loading" (aria-busy) for as long as nobody scrolls.
+    await expect.poll(() => page.locator('.pin-preview[aria-busy="true"]').count(), { timeout: 30_000 }).toBe(0);
+    const last = cards.last().locator(".pin-preview");
+    expect(await last.locator(".pin-preview__skeleton").count(), "the last card is not drawn yet").toBe(1);
+    expect(await last.getAttribute("aria-busy")).toBe("false");
     // The first dozen cards' previews: each the engine's SVG with its photos embedded.
     const photosOf = async (index: number) => {
       const image = cards.nth(index).locator("img.pin-preview__image");
