@@ -104,6 +104,13 @@ export const REDEEM_ERROR_MESSAGE = "There was an error redeeming your code.";
 /** The spec gives no text for these (the page shows the server's text): decision 053. */
 export const CODE_DISABLED_MESSAGE = "This code is no longer valid.";
 export const CODE_EXPIRED_MESSAGE = "This code has expired.";
+/**
+ * A code that does not exist and a code someone else used answer the same (404), so guessing learns nothing
+ * about which codes were ever made (decision 083). Only the person who redeemed a code is told so.
+ */
+export const CODE_NOT_VALID_MESSAGE = "This code is not valid: it does not exist or has already been used. Please check it and try again.";
+export const CODE_ALREADY_YOURS_MESSAGE = "You have already redeemed this code.";
+export const CODE_ATTEMPTS_MESSAGE = (minutes: string) => `You have tried too many codes that are not valid. Please try again in ${minutes}.`;
 
 /** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
 export interface CurrentSubscription {

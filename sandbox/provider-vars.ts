@@ -25,6 +25,7 @@ export const SANDBOX_ETSY_SHARED_SECRET = "sandboxetsysecret01";
 export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Record<string, string> {
   return {
     APP_ENV: "development",
+    DEV_CONTROLS: "on",
     APP_URL: urls.appUrl,
     EMAIL_API_URL: `${urls.sandboxUrl}/email`,
     GOOGLE_CLIENT_ID: "pinboard-local.apps.googleusercontent.com",
@@ -41,6 +42,7 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     PAYPAL_WEBHOOK_ID: SANDBOX_PAYPAL_WEBHOOK_ID,
     SHOPIFY_ADMIN_URL: `${urls.sandboxUrl}/shopify/{shop}/admin/api`,
     SHOPIFY_CLIENT_SECRET: SANDBOX_SHOPIFY_CLIENT_SECRET,
+    SHOPIFY_TEST_CHARGES: "true",
     ETSY_API_URL: `${urls.sandboxUrl}/etsy/v3`,
     ETSY_OAUTH_URL: `${urls.sandboxUrl}/etsy/oauth/connect`,
     ETSY_KEYSTRING: SANDBOX_ETSY_KEYSTRING,

@@ -4,6 +4,7 @@ import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } fr
 import { app } from "./router.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
+import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { sweepRssFeeds } from "./services/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
@@ -37,8 +38,12 @@ export default {
       }),
     );
     ctx.waitUntil(
-      Promise.all([pruneIdempotencyKeys(env, controller.scheduledTime), pruneUnpaidRenders(env, controller.scheduledTime)]).then(([keys, renders]) => {
-        if (keys + renders > 0) console.log(`cron: forgot ${keys} idempotency key(s), deleted ${renders} unpaid render(s)`);
+      Promise.all([
+        pruneIdempotencyKeys(env, controller.scheduledTime),
+        pruneUnpaidRenders(env, controller.scheduledTime),
+        purgeExpiredRateLimits(env.DB, controller.scheduledTime),
+      ]).then(([keys, renders, limits]) => {
+        if (keys + renders + limits > 0) console.log(`cron: forgot ${keys} idempotency key(s) and ${limits} expired rate-limit window(s), deleted ${renders} unpaid render(s)`);
       }),
     );
     ctx.waitUntil(

@@ -158,7 +158,7 @@ describe("redeem codes", () => {
 
     await page.getByLabel("Redemption code").fill(code!);
     await page.getByRole("button", { name: "Redeem code" }).click();
-    await page.getByText("This code has already been redeemed.").waitFor();
+    await page.getByText("You have already redeemed this code.").waitFor();
     expect(failed.map((url) => new URL(url).pathname)).toEqual(["/api/subscriptions/redeemPurchaseCode"]);
 
     await hydrated(page, "/pricing#manage");

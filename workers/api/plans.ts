@@ -1,5 +1,5 @@
 import { ActivateLifetimePurchaseBody, PlanIdParam, RedeemPurchaseCodeBody } from "../../contracts/plans-api.ts";
-import { requireUser } from "../auth/middleware.ts";
+import { requestMeta, requireUser } from "../auth/middleware.ts";
 import { activateLifetimePurchase, currentSubscription, getPlan, lifetimePlans, listPlans } from "../services/lifetime.ts";
 import { redeemPurchaseCode } from "../services/redeem-codes.ts";
 import { router } from "./hono.ts";
@@ -21,6 +21,6 @@ plansApi.post("/subscriptions/activateLifetimePurchase", requireUser, valid("jso
 );
 
 plansApi.post("/subscriptions/redeemPurchaseCode", requireUser, valid("json", RedeemPurchaseCodeBody), async (c) =>
-  c.json(await redeemPurchaseCode(c.env, c.var.auth.user, c.req.valid("json"))),
+  c.json(await redeemPurchaseCode(c.env, c.var.auth.user, c.req.valid("json"), requestMeta(c))),
 );
 

@@ -154,11 +154,16 @@ export const passwordResets = sqliteTable(
 );
 
 /** Fixed-window counters for rate limits (login, sign-up, e-mails sent). */
-export const rateLimits = sqliteTable("rate_limits", {
-  bucket: text("bucket").primaryKey(),
-  count: integer("count").notNull(),
-  resetAt: integer("reset_at").notNull(),
-});
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    bucket: text("bucket").primaryKey(),
+    count: integer("count").notNull(),
+    resetAt: integer("reset_at").notNull(),
+  },
+  // The cron sweep's look-up of expired windows (purgeExpiredRateLimits).
+  (t) => [index("rate_limits_reset_at").on(t.resetAt)],
+);
 
 /** Newsletter subscribers (with or without an account). */
 export const newsletterSubscribers = sqliteTable("newsletter_subscribers", {

@@ -49,6 +49,23 @@ export function verificationEmail(to: string, firstName: string, link: string): 
   };
 }
 
+/** To an account's owner when someone signs up with their address (decision 083): sign-up never says an address has an account. */
+export function existingAccountEmail(to: string, firstName: string, loginLink: string, resetLink: string): OutgoingEmail {
+  const subject = "You already have a Pinboard Studio account";
+  const lines = [
+    `Hi ${firstName},`,
+    "Someone (hopefully you) just tried to create a new Pinboard Studio account with this e-mail address. This address already has an account, so no new one was made.",
+    "If it was you, log in with your password. If you have forgotten it, choose a new one from the login page.",
+    "If it was not you, you need not do anything: your account has not changed.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nLog in: ${loginLink}\n\nForgot your password? ${resetLink}`,
+    html: layout(subject, lines, { label: "Log in", url: loginLink }, [`Forgot your password? <a href="${escapeHtml(resetLink)}" style="color:#6b7580">Choose a new one</a>`]),
+  };
+}
+
 export function passwordResetEmail(to: string, firstName: string, link: string): OutgoingEmail {
   const subject = "Reset your password";
   const lines = [
@@ -100,7 +117,7 @@ export function referralInviteEmail(to: string, fromName: string, link: string):
 
 /** A message from the contact page's feedback form, to the support address; replies go to the sender when they asked for one. */
 export function feedbackEmail(to: string, feedbackText: string, userEmail: string, receivedAt: Date): OutgoingEmail {
-  const firstLine = feedbackText.split("\n", 1)[0];
+  const firstLine = feedbackText.split(/\r\n|\r|\n|\u2028|\u2029/, 1)[0]!.trim();
   const subject = `Feedback: ${firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine}`;
   const from = userEmail ? `The sender would like a response at ${userEmail} (reply to this e-mail).` : "The sender did not ask for a response.";
   const when = `Sent from the contact page on ${receivedAt.toUTCString()}.`;

@@ -1,14 +1,21 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type * as v from "valibot";
-import { CODE_DISABLED_MESSAGE, CODE_EXPIRED_MESSAGE, REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
+import {
+  CODE_ALREADY_YOURS_MESSAGE,
+  CODE_ATTEMPTS_MESSAGE,
+  CODE_DISABLED_MESSAGE,
+  CODE_EXPIRED_MESSAGE,
+  CODE_NOT_VALID_MESSAGE,
+  REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
 import { database } from "../db/client.ts";
 import { redeemCodeBatches, redeemCodes } from "../db/schema.ts";
 import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
-import type { User } from "./accounts.ts";
+import type { RequestMeta, User } from "./accounts.ts";
 import { actorOf, auditStatement } from "./admin-audit.ts";
 import { planById, planRecordsOf, savePlanRecord } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
+import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying } from "./rate-limit.ts";
 
 /**
  * Redeem codes (spec section 7, redeemPurchaseCode). A code grants a plan for
@@ -79,8 +86,24 @@ export async function createRedeemCodes(
   return { batchId, planId: plan.id, months, expiresAt, codes };
 }
 
-/** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
-export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, now = Date.now()): Promise<RedeemResult> {
+/**
+ * POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up.
+ * A code that is unknown or someone else's answers the same, and counts against the caller's and the
+ * client address's hourly allowance of such failures; past it, nothing is looked up until the hour ends.
+ */
+export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, meta: Pick<RequestMeta, "ip">, now = Date.now()): Promise<RedeemResult> {
+  const failures: Parameters<typeof waitBeforeTrying>[1] = [
+    [RATE_LIMITS.redeemFailuresPerUser, user.id],
+    [RATE_LIMITS.redeemFailuresPerIp, meta.ip],
+  ];
+  const waitSeconds = await waitBeforeTrying(env.DB, failures, now);
+  if (waitSeconds > 0) throw new RateLimited(waitSeconds, CODE_ATTEMPTS_MESSAGE);
+  const notValid = async (): Promise<never> => {
+    await consumeRateLimits(env.DB, failures, now).catch((error) => {
+      if (!(error instanceof RateLimited)) throw error;
+    });
+    throw new ServiceError(404, CODE_NOT_VALID_MESSAGE);
+  };
   const db = database(env.DB);
   const code = input.redemptionCode;
   const [found] = await db
@@ -88,13 +111,16 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
     .from(redeemCodes)
     .leftJoin(redeemCodeBatches, eq(redeemCodeBatches.id, redeemCodes.batchId))
     .where(eq(redeemCodes.code, code));
-  if (!found) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
+  if (!found) return notValid();
   const row = found.code;
-  if (row.redeemedAt !== null) throw new ServiceError(409, "This code has already been redeemed.");
+  if (row.redeemedAt !== null) {
+    if (row.redeemedBy === user.id) throw new ServiceError(409, CODE_ALREADY_YOURS_MESSAGE);
+    return notValid();
+  }
   if (row.disabledAt !== null || found.batch?.disabledAt != null) throw new ServiceError(409, CODE_DISABLED_MESSAGE);
   if (found.batch?.expiresAt != null && found.batch.expiresAt <= now) throw new ServiceError(409, CODE_EXPIRED_MESSAGE);
   const plan = await planById(env, row.planId);
-  if (!plan) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
+  if (!plan) return notValid();
   if (isLifetimePlan(plan) && (await planRecordsOf(env, user.id)).some((record) => record.planId === plan.id && isRecordLive(record, now))) {
     throw new ServiceError(409, `You already have the ${plan.name} plan.`);
   }
@@ -116,7 +142,7 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
   if (claimed.length === 0) {
     // Lost the claim: someone redeemed it just now, or an admin disabled it (or it expired) meanwhile.
     const current = await db.query.redeemCodes.findFirst({ where: eq(redeemCodes.code, code) });
-    if (current?.redeemedAt != null) throw new ServiceError(409, "This code has already been redeemed.");
+    if (current?.redeemedAt != null) return notValid();
     throw new ServiceError(409, CODE_DISABLED_MESSAGE);
   }
   try {

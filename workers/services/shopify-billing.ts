@@ -197,7 +197,7 @@ export async function startShopifySubscription(
       interval: plan.billingPeriod === "year" ? "ANNUAL" : "EVERY_30_DAYS",
       returnUrl,
       trialDays: trialDaysFor(plan, user),
-      test: env.APP_ENV !== "production",
+      test: env.SHOPIFY_TEST_CHARGES === "true",
     }),
   );
   // Kept only once Shopify accepted the store: a refused one never replaces a working one.
