@@ -436,7 +436,7 @@ export async function signInWithGoogle(
     isEmailVerified: true,
   }).catch((error) => {
     // Google has shown the caller owns this address, so saying it has an account tells them nothing new.
-    if (error instanceof EmailTaken) throw new ServiceError(409, "An account with this e-mail already exists. Please try again.", "email");
+    if (error instanceof EmailTaken) throw new ServiceError(409, "An account with this e-mail already exists. Please log in instead.", "email");
     throw error;
   });
   return { ...(await startSession(env, created, meta)), created: true };
