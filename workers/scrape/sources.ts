@@ -1,4 +1,5 @@
 import { MAX_SITEMAP_URLS, type ScrapeFeedResponse, type ScrapeWebsitesResponse, type SitemapPost, type SitemapResponse, type Source } from "../../contracts/scrape.ts";
+import { trustedHosts } from "../http/guarded-fetch.ts";
 import { ServiceError } from "../services/errors.ts";
 import { parseFeed, type FeedItem } from "./feed.ts";
 import {
@@ -51,26 +52,9 @@ export interface ScrapeOptions {
   timeoutMs?: number;
 }
 
-/** Hosts that keep their scheme besides 127.0.0.1 and localhost: the sandbox's, outside production. */
-export function localDemoHosts(env: ScrapeEnv): string[] {
-  if (env.APP_ENV === "production") return [];
-  const values = env as unknown as Record<string, unknown>;
-  const hosts = new Set<string>();
-  for (const key of ["SANDBOX_URL", "EMAIL_API_URL", "VIDEO_SERVICE_URL"]) {
-    const value = values[key];
-    if (typeof value !== "string" || !value) continue;
-    try {
-      hosts.add(new URL(value).hostname);
-    } catch {
-      /* not a URL */
-    }
-  }
-  return [...hosts];
-}
-
 /** The URL rule of spec section 5, as the worker applies it: a 400 naming the field when it fails. */
 export function checkSourceUrl(env: ScrapeEnv, input: string, field = "url"): string {
-  const check = normalizeSourceUrl(input, { localHosts: localDemoHosts(env), field });
+  const check = normalizeSourceUrl(input, { localHosts: trustedHosts(env), field });
   if (!check.ok) throw new ServiceError(400, check.error, field);
   return check.url;
 }
