@@ -188,14 +188,17 @@ export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options:
   }
 
   const { robots, candidates } = sitemapLocations(url);
+  // A refusal of the address itself (400: a private network) is the answer when no sitemap is found, not "none found".
+  let refusedAddress: ServiceError | null = null;
   const declared = await Promise.all(
     robots.map(async (robotsUrl) => {
       try {
         const source = await openSource(env, robotsUrl, { ...ROBOTS, timeoutMs: options.timeoutMs });
         return sitemapsFromRobots(await readSourceText(source), source.url);
       } catch (error) {
-        if (error instanceof ServiceError) return [];
-        throw error;
+        if (!(error instanceof ServiceError)) throw error;
+        if (error.status === 400) refusedAddress ??= error;
+        return [];
       }
     }),
   );
@@ -208,13 +211,15 @@ export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options:
     try {
       posts = await postUrlsOf(env, sitemapUrl, options);
     } catch (error) {
-      if (error instanceof ServiceError) continue;
-      throw error;
+      if (!(error instanceof ServiceError)) throw error;
+      if (error.status === 400) refusedAddress ??= error;
+      continue;
     }
     if (posts.length > 0) return sitemapAnswer(posts, sitemapUrl);
     emptySitemap ??= sitemapUrl;
   }
   if (emptySitemap) throw new ServiceError(404, `The sitemap at ${emptySitemap} lists no posts.`, "url");
+  if (refusedAddress) throw refusedAddress;
   const host = new URL(url).host;
   throw new ServiceError(404, `We could not find a sitemap for ${host}. Enter the sitemap's address instead (often https://${host}/sitemap.xml).`, "url");
 }
