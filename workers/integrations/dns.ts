@@ -64,6 +64,7 @@ export async function resolveAddresses(env: DnsEnv, name: string): Promise<strin
   const key = name.toLowerCase().replace(/\.$/, "");
   const cached = cache.get(key);
   if (cached && cached.expiresAt > Date.now()) return cached.addresses;
+  // Look-ups under way are not shared: a promise of one request awaited by another is cut off when the first ends.
   const [v4, v6] = await Promise.all([query(env, key, "A"), query(env, key, "AAAA")]);
   const addresses = [...v4.addresses, ...v6.addresses];
   const ttl = Math.min(v4.addresses.length ? v4.ttl : MAX_CACHE_SECONDS, v6.addresses.length ? v6.ttl : MAX_CACHE_SECONDS);
