@@ -1,29 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { greeting, inertText, plainName, quoted } from "../../workers/domain/mail-text.ts";
-import { referralInviteEmail, reviewerInviteEmail, verificationEmail } from "../../workers/services/emails.ts";
+import { autolinkable } from "../workers/autolinks.ts";
 
 // User-chosen text in e-mail to typed addresses (decision 080): quoted and inert in the body, only a plain
-// name in a subject. The issue's owner name, exactly:
+// name in a subject (the e-mails themselves: test/workers/typed-address-mail.test.ts). The issue's owner name, exactly:
 const EVIL = "WIN $5000 NOW at http://evil.example/claim";
-
-/**
- * What mail clients turn into links in plain text (Gmail, Outlook, Apple Mail): a scheme URL, a www.
- * address, an e-mail address, or a bare domain name ending in a top-level domain of 2+ letters.
- */
-function autolinkable(text: string): string[] {
-  const patterns = [
-    /\b[a-z][a-z0-9+.-]*:\/\/\S+/giu,
-    /\bwww\.\S+/giu,
-    /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu,
-    /\b[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}\b/gu,
-  ];
-  return patterns.flatMap((pattern) => text.match(pattern) ?? []);
-}
-
-/** The text with our own links taken out: what is left must link nothing. */
-function withoutOwnLinks(text: string, links: string[]): string {
-  return links.reduce((rest, link) => rest.split(link).join(""), text);
-}
 
 describe("a plain name", () => {
   it.each([
@@ -107,63 +88,5 @@ describe("inert text", () => {
 
   it("is quoted", () => {
     expect(quoted("Maya")).toBe("“Maya”");
-  });
-});
-
-describe("e-mails to typed addresses carry user text quoted, inert and out of the subject", () => {
-  const LINK = "https://app.example/post-approvals?review=token";
-
-  it("the reviewer invite with the issue's owner name", () => {
-    const mail = reviewerInviteEmail("victim@example.com", EVIL, "linen.studio", LINK);
-    // The subject names nobody: the name is no plain name.
-    expect(mail.subject).toBe("You are invited to approve Pinterest pins");
-    expect(mail.subject).not.toMatch(/WIN|evil|5000|linen/);
-    // Quoted and inert in the body, in both parts.
-    expect(mail.text).toContain("“WIN $5000 NOW at http[:]//evil[.]example/claim” schedules pins to the Pinterest profile “linen[.]studio”");
-    expect(mail.html).toContain("“WIN $5000 NOW at http[:]//evil[.]example/claim” schedules pins");
-    // No link but ours.
-    expect(autolinkable(withoutOwnLinks(mail.text, [LINK]))).toEqual([]);
-    expect(mail.text).not.toContain("evil.example");
-    expect(mail.html).not.toContain("evil.example");
-    const anchors = [...mail.html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)];
-    expect(anchors.length).toBeGreaterThan(0);
-    for (const [, href, label] of anchors) {
-      expect(href.replace(/&amp;/g, "&")).toBe(LINK);
-      expect(label).not.toMatch(/evil|WIN/);
-    }
-    const visibleHtml = mail.html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&");
-    expect(autolinkable(withoutOwnLinks(visibleHtml, [LINK]))).toEqual([]);
-  });
-
-  it("the reviewer invite from a plain name names them in the subject, not the profile", () => {
-    const mail = reviewerInviteEmail("reviewer@example.com", "Ines Moreau", "linen_studio", LINK);
-    expect(mail.subject).toBe("Ines Moreau asks you to approve Pinterest pins");
-    expect(mail.text).toContain("“Ines Moreau” schedules pins to the Pinterest profile “linen_studio”");
-  });
-
-  it("escapes markup in a name rather than rendering it", () => {
-    const mail = reviewerInviteEmail("reviewer@example.com", '<a href="http://evil.example">Claim</a>', "p", LINK);
-    // Every link in the HTML is ours; the name's markup is text.
-    for (const [tag] of mail.html.matchAll(/<a\b[^>]*>/g)) expect(tag).toContain(`href="${LINK}"`);
-    expect(mail.html).toContain("&lt;a href=&quot;http[:]//evil[.]example&quot;&gt;Claim&lt;/a&gt;");
-    expect(mail.subject).toBe("You are invited to approve Pinterest pins");
-  });
-
-  it("the gift invite", () => {
-    const link = "https://app.example/referral?pgreferral=ABCD2345";
-    const evil = referralInviteEmail("friend@example.com", EVIL, link);
-    expect(evil.subject).toBe("A friend gifted you a free month of Pinboard Studio");
-    expect(evil.text).toContain("“WIN $5000 NOW at http[:]//evil[.]example/claim” uses Pinboard Studio");
-    expect(autolinkable(withoutOwnLinks(evil.text, [link]))).toEqual([]);
-    expect(evil.html).not.toContain("evil.example");
-    const plain = referralInviteEmail("friend@example.com", "Maya Lindqvist", link);
-    expect(plain.subject).toBe("Maya Lindqvist gifted you a free month of Pinboard Studio");
-  });
-
-  it("the verification e-mail greets only a plain name (its address was typed at sign-up)", () => {
-    const link = "https://app.example/verify-email?uid=u&token=t";
-    expect(verificationEmail("victim@example.com", EVIL, link).text.startsWith("Hi,\n")).toBe(true);
-    expect(verificationEmail("victim@example.com", EVIL, link).text).not.toContain("evil");
-    expect(verificationEmail("maya@example.com", "Maya", link).text.startsWith("Hi Maya,\n")).toBe(true);
   });
 });

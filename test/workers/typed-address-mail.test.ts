@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { canonicalMailbox } from "../../workers/domain/mailboxes.ts";
+import { referralInviteEmail, reviewerInviteEmail, verificationEmail } from "../../workers/services/emails.ts";
 import { bearer, json, signUpUser, uniqueEmail, type SentEmail, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, pinterestName, post, type ConnectedProfile } from "./scheduling-support.ts";
+import { autolinkable, withoutOwnLinks } from "./autolinks.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // Issue 37, defect 2 (decision 080): e-mail to an address a user typed (reviewer invites, gift invites)
@@ -146,6 +148,8 @@ describe("reviewer invites to typed addresses", () => {
     expect(mail.links.length).toBeGreaterThan(0);
     for (const link of mail.links) expect(new URL(link).pathname).toBe("/post-approvals");
     for (const [tag] of mail.html.matchAll(/<a\b[^>]*>/g)) expect(tag).toContain("/post-approvals?review=");
+    // Nothing else in the text a mail client would turn into a link.
+    expect(autolinkable(withoutOwnLinks(mail.text, mail.links))).toEqual([]);
   });
 });
 
@@ -174,5 +178,63 @@ describe("gift invites share the gate", () => {
     const refused = await invite(owner, profile, uniqueEmail("reviewer"));
     expect(refused.status).toBe(429);
     expect((await read(refused)).error).toMatch(SENDER_REFUSED);
+  });
+});
+
+describe("the e-mails carry user text quoted, inert and out of the subject", () => {
+  const LINK = "https://app.example/post-approvals?review=token";
+
+  it("the reviewer invite with the issue's owner name", () => {
+    const mail = reviewerInviteEmail("victim@example.com", EVIL, "linen.studio", LINK);
+    // The subject names nobody: the name is no plain name.
+    expect(mail.subject).toBe("You are invited to approve Pinterest pins");
+    expect(mail.subject).not.toMatch(/WIN|evil|5000|linen/);
+    // Quoted and inert in the body, in both parts.
+    expect(mail.text).toContain("“WIN $5000 NOW at http[:]//evil[.]example/claim” schedules pins to the Pinterest profile “linen[.]studio”");
+    expect(mail.html).toContain("“WIN $5000 NOW at http[:]//evil[.]example/claim” schedules pins");
+    // No link but ours.
+    expect(autolinkable(withoutOwnLinks(mail.text, [LINK]))).toEqual([]);
+    expect(mail.text).not.toContain("evil.example");
+    expect(mail.html).not.toContain("evil.example");
+    const anchors = [...mail.html.matchAll(/<a\b[^>]*href="([^"]*)"[^>]*>([\s\S]*?)<\/a>/g)];
+    expect(anchors.length).toBeGreaterThan(0);
+    for (const [, href, label] of anchors) {
+      expect(href.replace(/&amp;/g, "&")).toBe(LINK);
+      expect(label).not.toMatch(/evil|WIN/);
+    }
+    const visibleHtml = mail.html.replace(/<[^>]+>/g, " ").replace(/&amp;/g, "&");
+    expect(autolinkable(withoutOwnLinks(visibleHtml, [LINK]))).toEqual([]);
+  });
+
+  it("the reviewer invite from a plain name names them in the subject, not the profile", () => {
+    const mail = reviewerInviteEmail("reviewer@example.com", "Ines Moreau", "linen_studio", LINK);
+    expect(mail.subject).toBe("Ines Moreau asks you to approve Pinterest pins");
+    expect(mail.text).toContain("“Ines Moreau” schedules pins to the Pinterest profile “linen_studio”");
+  });
+
+  it("escapes markup in a name rather than rendering it", () => {
+    const mail = reviewerInviteEmail("reviewer@example.com", '<a href="http://evil.example">Claim</a>', "p", LINK);
+    // Every link in the HTML is ours; the name's markup is text.
+    for (const [tag] of mail.html.matchAll(/<a\b[^>]*>/g)) expect(tag).toContain(`href="${LINK}"`);
+    expect(mail.html).toContain("&lt;a href=&quot;http[:]//evil[.]example&quot;&gt;Claim&lt;/a&gt;");
+    expect(mail.subject).toBe("You are invited to approve Pinterest pins");
+  });
+
+  it("the gift invite", () => {
+    const link = "https://app.example/referral?pgreferral=ABCD2345";
+    const evil = referralInviteEmail("friend@example.com", EVIL, link);
+    expect(evil.subject).toBe("A friend gifted you a free month of Pinboard Studio");
+    expect(evil.text).toContain("“WIN $5000 NOW at http[:]//evil[.]example/claim” uses Pinboard Studio");
+    expect(autolinkable(withoutOwnLinks(evil.text, [link]))).toEqual([]);
+    expect(evil.html).not.toContain("evil.example");
+    const plain = referralInviteEmail("friend@example.com", "Maya Lindqvist", link);
+    expect(plain.subject).toBe("Maya Lindqvist gifted you a free month of Pinboard Studio");
+  });
+
+  it("the verification e-mail greets only a plain name (its address was typed at sign-up)", () => {
+    const link = "https://app.example/verify-email?uid=u&token=t";
+    expect(verificationEmail("victim@example.com", EVIL, link).text.startsWith("Hi,\n")).toBe(true);
+    expect(verificationEmail("victim@example.com", EVIL, link).text).not.toContain("evil");
+    expect(verificationEmail("maya@example.com", "Maya", link).text.startsWith("Hi Maya,\n")).toBe(true);
   });
 });

@@ -38,21 +38,12 @@ export const RATE_LIMITS = {
   wordpressPerKey: { name: "wordpress:key", limit: 120, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
-/** A wait in words: "45 minutes" under an hour, else whole hours rounded up ("5 hours"). */
-export function waitInWords(seconds: number): string {
-  const minutes = Math.max(1, Math.ceil(seconds / 60));
-  if (minutes < 60) return `${minutes} minute${minutes === 1 ? "" : "s"}`;
-  const hours = Math.ceil(minutes / 60);
-  return `${hours} hour${hours === 1 ? "" : "s"}`;
-}
-
 export class RateLimited extends Error {
   readonly retryAfterSeconds: number;
-  /** `minutes`: the wait in minutes ("90 minutes"); `wait`: in minutes or hours (waitInWords). */
-  constructor(retryAfterSeconds: number, message?: (minutes: string, wait: string) => string) {
+  constructor(retryAfterSeconds: number, message?: (minutes: string) => string) {
     const count = Math.max(1, Math.ceil(retryAfterSeconds / 60));
     const minutes = `${count} minute${count === 1 ? "" : "s"}`;
-    super(message ? message(minutes, waitInWords(retryAfterSeconds)) : `Too many attempts. Please try again in ${minutes}.`);
+    super(message ? message(minutes) : `Too many attempts. Please try again in ${minutes}.`);
     this.name = "RateLimited";
     this.retryAfterSeconds = retryAfterSeconds;
   }

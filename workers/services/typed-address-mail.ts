@@ -1,3 +1,4 @@
+import { waitInWords } from "../domain/waiting.ts";
 import type { Env } from "../env.ts";
 import { sendEmail, type OutgoingEmail } from "../integrations/email.ts";
 import type { User } from "./accounts.ts";
@@ -36,7 +37,7 @@ export async function sendToTypedAddress(env: Env, sender: Pick<User, "id">, ema
   const refuseWhenReached = async () => {
     const waits = await waitsBeforeTrying(env.DB, checks, now);
     const reached = waits.findIndex((wait) => wait > 0);
-    if (reached >= 0) throw new RateLimited(waits[reached], (_minutes, wait) => limits[reached].refusal(wait));
+    if (reached >= 0) throw new RateLimited(waits[reached], () => limits[reached].refusal(waitInWords(waits[reached])));
   };
   // Looked at before counting, so a refused request does not use up the recipient's limit for others.
   await refuseWhenReached();
