@@ -6,7 +6,8 @@ import { connectProfile, get, pinterestName, post, type ConnectedProfile } from 
 import { autolinkable, withoutOwnLinks } from "./autolinks.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
-// Issue 37, defect 2 (decision 080): e-mail to an address a user typed (reviewer invites, gift invites)
+// Issue 37, defect 2 (decision 080): e-mail to an address a user typed (reviewer invites, gift invites,
+// the newsletter's Success Plan)
 // passes one gate, with a daily limit per sender (20) and per recipient mailbox (5) across all kinds; a
 // pending reviewer invite is not e-mailed again within a day; user text is quoted and inert, and a subject
 // carries at most a plain name.
@@ -178,6 +179,21 @@ describe("gift invites share the gate", () => {
     const refused = await invite(owner, profile, uniqueEmail("reviewer"));
     expect(refused.status).toBe(429);
     expect((await read(refused)).error).toMatch(SENDER_REFUSED);
+  });
+});
+
+describe("the newsletter's Success Plan shares the gate", () => {
+  const randomIp = () => `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+  const subscribe = (email: string) => app("/api/user/newsletterSignup", json({ email }, { "cf-connecting-ip": randomIp() }));
+
+  it("counts signups for one inbox from many addresses, and a refused signup records nothing", async () => {
+    const victim = uniqueEmail("victim");
+    for (let i = 1; i <= 5; i += 1) expect((await subscribe(alias(victim, `n${i}`))).status).toBe(200);
+    const refused = await subscribe(alias(victim, "n6"));
+    expect(refused.status).toBe(429);
+    expect((await read(refused)).error).toMatch(RECIPIENT_REFUSED);
+    expect(await mailsToInbox(victim)).toHaveLength(5);
+    expect(await testEnv.DB.prepare(`SELECT 1 FROM newsletter_subscribers WHERE email = ?`).bind(alias(victim, "n6")).first()).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@ import { consumeRateLimits, RATE_LIMITS, RateLimited, waitsBeforeTrying, type Ra
 
 /**
  * The one way out for e-mail to an address a user typed (docs/decisions/080): gift invites, reviewer
- * invites, and anything later that writes to someone who did not ask us to. Such mail must not make us
+ * invites, the newsletter's Success Plan, and anything later that writes to someone who did not ask us to. Such mail must not make us
  * a relay, so every one counts against a daily limit per sender and one per recipient mailbox (aliases
  * of one inbox share it), across all kinds. Mail about an account goes to its own address only once the
  * address is verified (sendToAccountAddress): until then it is just an address somebody typed.
@@ -22,18 +22,25 @@ export interface KindLimit {
 export const SENDER_LIMIT_REFUSAL = (wait: string) => `You have asked us to e-mail a lot of people today. Please try again in ${wait}.`;
 export const RECIPIENT_LIMIT_REFUSAL = (wait: string) => `This address has already had several e-mails from Pinboard Studio today. Please try again in ${wait}.`;
 
+/** Who has us send: a signed-in user, or a visitor known only by their client address (may be unknown). */
+export type TypedMailSender = Pick<User, "id"> | { ip: string | null };
+
+const senderKey = (sender: TypedMailSender) => ("id" in sender ? sender.id : sender.ip ? `ip:${sender.ip}` : null);
+
 /**
  * Sends `email` for `sender` when neither the sender nor the recipient's mailbox (nor the kind's own
  * limit) has reached its limit for the day; otherwise throws RateLimited (429) saying which and for how
  * long, having sent and counted nothing. A provider failure after counting is thrown as it is.
  */
-export async function sendToTypedAddress(env: Env, sender: Pick<User, "id">, email: OutgoingEmail, kind?: KindLimit, now = Date.now()): Promise<void> {
+export async function sendToTypedAddress(env: Env, sender: TypedMailSender, email: OutgoingEmail, kind?: KindLimit, now = Date.now()): Promise<void> {
+  const from = senderKey(sender);
   const limits = [
-    ...(kind ? [{ rule: kind.rule, key: sender.id, refusal: kind.refusal }] : []),
-    { rule: RATE_LIMITS.typedMailPerSender, key: sender.id, refusal: SENDER_LIMIT_REFUSAL },
+    ...(kind ? [{ rule: kind.rule, key: from, refusal: kind.refusal }] : []),
+    { rule: RATE_LIMITS.typedMailPerSender, key: from, refusal: SENDER_LIMIT_REFUSAL },
     { rule: RATE_LIMITS.typedMailPerRecipient, key: await mailboxKey(env, email.to), refusal: RECIPIENT_LIMIT_REFUSAL },
   ];
-  const checks = limits.map(({ rule, key }): [RateLimitRule, string] => [rule, key]);
+  // A sender with no address known (never in production, where Cloudflare gives one) is limited by the recipient's count alone.
+  const checks = limits.map(({ rule, key }): [RateLimitRule, string | null] => [rule, key]);
   const refuseWhenReached = async () => {
     const waits = await waitsBeforeTrying(env.DB, checks, now);
     const reached = waits.findIndex((wait) => wait > 0);
