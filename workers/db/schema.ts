@@ -847,6 +847,16 @@ export const referrals = sqliteTable(
 );
 
 /**
+ * Mailboxes that had their free month (docs/decisions/079-one-reward-per-mailbox.md): one row per claim,
+ * kept for ever, so closing the account and signing up again with an alias of the same inbox claims
+ * nothing. `mailboxKey` is an HMAC of the canonical mailbox (services/mailboxes.ts): no address is stored.
+ */
+export const freeMonthMailboxes = sqliteTable("free_month_mailboxes", {
+  mailboxKey: text("mailbox_key").primaryKey(),
+  claimedAt: integer("claimed_at").notNull(),
+});
+
+/**
  * Blog posts and content pages (issue 17, docs/decisions/039-content-in-d1.md):
  * Markdown in `body`, rendered to sanitised HTML when read. A slug is unique
  * within its kind; only `published` entries are public. `publishedAt` is set
@@ -1164,6 +1174,8 @@ export const approvalReviewers = sqliteTable(
     email: text("email").notNull(),
     linkId: text("link_id").notNull(),
     createdAt: createdAt(),
+    /** When the last invite was e-mailed: a pending invite is not e-mailed again within a day (decision 080). */
+    inviteSentAt: integer("invite_sent_at").notNull().default(0),
     removedAt: integer("removed_at"),
   },
   (t) => [uniqueIndex("approval_reviewers_link").on(t.linkId), index("approval_reviewers_profile").on(t.profileId, t.removedAt)],

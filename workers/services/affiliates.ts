@@ -28,6 +28,7 @@ import type { User } from "./accounts.ts";
 import { planByStripePrice, userOfCustomer, type Plan } from "./billing.ts";
 import { actorOf, auditStatement, auditStatementIfChanged } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
+import { accountsShareMailbox } from "./mailboxes.ts";
 import { consumeRateLimits, type RateLimitRule } from "./rate-limit.ts";
 
 /**
@@ -72,7 +73,8 @@ export type AttributionSource = "signup" | "checkout";
 /**
  * Records that `userId` came through `affiliateID`'s link: only when this
  * browser's click on that link is on record and at most 30 days old, never
- * for the affiliate themselves, and once (the first attribution stays).
+ * for the affiliate themselves (their account, or any account whose address is
+ * an alias of theirs), and once (the first attribution stays).
  * Answers whether the user is now the affiliate's customer.
  */
 export async function attributeCustomer(
@@ -84,7 +86,8 @@ export async function attributeCustomer(
   if (!input.affiliateID || !input.visitorKey) return false;
   const db = database(env.DB);
   const affiliate = await affiliateByLinkId(db, input.affiliateID);
-  if (!affiliate || affiliate.userId === userId) return false;
+  // An affiliate is never their own customer, nor the customer of an account at an alias of their address (decision 079).
+  if (!affiliate || (await accountsShareMailbox(env, affiliate.userId, userId))) return false;
   const click = await db.query.affiliateClicks.findFirst({
     where: and(eq(affiliateClicks.affiliateId, affiliate.affiliateId), eq(affiliateClicks.visitorKey, input.visitorKey)),
   });
@@ -120,6 +123,9 @@ export async function recordCommission(env: Env, charge: PaidCharge): Promise<bo
   const db = database(env.DB);
   const customer = await db.query.affiliateCustomers.findFirst({ where: eq(affiliateCustomers.userId, charge.userId) });
   if (!customer) return false;
+  // An attribution made before the mailbox rule (decision 079) earns nothing on the affiliate's own payments either.
+  const affiliate = await db.query.affiliates.findFirst({ where: eq(affiliates.affiliateId, customer.affiliateId), columns: { userId: true } });
+  if (affiliate && (await accountsShareMailbox(env, affiliate.userId, charge.userId))) return false;
   await db
     .insert(affiliateCommissions)
     .values({

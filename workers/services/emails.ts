@@ -1,3 +1,4 @@
+import { greeting, plainName, quoted } from "../domain/mail-text.ts";
 import type { OutgoingEmail } from "../integrations/email.ts";
 
 /** The e-mails the product sends: each has a text part and an HTML part carrying the same links. */
@@ -37,7 +38,8 @@ ${footer.map((f) => `<p style="font-size:12px;color:#6b7580">${f}</p>`).join("\n
 export function verificationEmail(to: string, firstName: string, link: string): OutgoingEmail {
   const subject = "Verify your e-mail address";
   const lines = [
-    `Hi ${firstName},`,
+    // The address was typed at sign-up and is not proven yet: the name is shown only when it is a plain name.
+    greeting(firstName),
     "Welcome to Pinboard Studio! Please confirm that this is your e-mail address so we can keep your account safe and send you what you ask for.",
     "The link works for 48 hours.",
   ];
@@ -69,7 +71,7 @@ export function existingAccountEmail(to: string, firstName: string, loginLink: s
 export function passwordResetEmail(to: string, firstName: string, link: string): OutgoingEmail {
   const subject = "Reset your password";
   const lines = [
-    `Hi ${firstName},`,
+    greeting(firstName),
     "Someone (hopefully you) asked to reset the password of your Pinboard Studio account. Choose a new password with the link below.",
     "The link works once, for one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.",
   ];
@@ -97,21 +99,26 @@ export function successPlanEmail(to: string, downloadLink: string, unsubscribeLi
   };
 }
 
-/** A friend's gift (POST /api/referrals/sendReferralInvite): a free month of Starter through their invite link. */
+/**
+ * A friend's gift (POST /api/referrals/sendReferralInvite): a free month of Starter through their invite link.
+ * It goes to an address the sender typed (decision 080): their name is quoted and inert in the body, and the
+ * subject names them only when it is a plain name.
+ */
 export function referralInviteEmail(to: string, fromName: string, link: string): OutgoingEmail {
-  const subject = `${fromName} gifted you a free month of Pinboard Studio`;
+  const name = plainName(fromName);
+  const subject = name ? `${name} gifted you a free month of Pinboard Studio` : "A friend gifted you a free month of Pinboard Studio";
+  const sender = quoted(fromName);
   const lines = [
     "Hi,",
-    `${fromName} uses Pinboard Studio to design pins and schedule them to Pinterest, and is giving you a free month of the Starter plan.`,
+    `${sender} uses Pinboard Studio to design pins and schedule them to Pinterest, and is giving you a free month of the Starter plan.`,
     "Open the link, sign up (or sign in) and claim your month. The link keeps your gift for 30 days.",
   ];
+  const why = `You received this e-mail because ${sender} entered your address. We will not write to you again unless you sign up.`;
   return {
     to,
     subject,
-    text: `${lines.join("\n\n")}\n\nClaim your free month: ${link}\n\nYou received this e-mail because ${fromName} entered your address. We will not write to you again unless you sign up.`,
-    html: layout(subject, lines, { label: "Claim my free month", url: link }, [
-      `You received this e-mail because ${escapeHtml(fromName)} entered your address. We will not write to you again unless you sign up.`,
-    ]),
+    text: `${lines.join("\n\n")}\n\nClaim your free month: ${link}\n\n${why}`,
+    html: layout(subject, lines, { label: "Claim my free month", url: link }, [escapeHtml(why)]),
   };
 }
 
@@ -201,21 +208,26 @@ export function rssFeedPausedEmail(to: string, firstName: string, feedName: stri
   };
 }
 
-/** An owner invites a reviewer to approve a profile's pins (decision 052): the signed link opens /post-approvals. */
+/**
+ * An owner invites a reviewer to approve a profile's pins (decision 052): the signed link opens /post-approvals.
+ * It goes to an address the owner typed (decision 080): the owner's and the profile's names are quoted and inert
+ * in the body, and the subject names the owner only when it is a plain name.
+ */
 export function reviewerInviteEmail(to: string, ownerName: string, profileName: string, link: string): OutgoingEmail {
-  const subject = `${ownerName} asks you to approve pins for ${profileName}`;
+  const name = plainName(ownerName);
+  const subject = name ? `${name} asks you to approve Pinterest pins` : "You are invited to approve Pinterest pins";
+  const owner = quoted(ownerName);
   const lines = [
     "Hi,",
-    `${ownerName} schedules pins to the Pinterest profile ${profileName} with Pinboard Studio and would like you to approve them before they go out.`,
+    `${owner} schedules pins to the Pinterest profile ${quoted(profileName)} with Pinboard Studio and would like you to approve them before they go out.`,
     "Open the link to see the pins waiting for you, and approve or reject each one with a comment. The link is yours: anyone who has it can review these pins, so please do not share it.",
   ];
+  const why = `You received this e-mail because ${owner} entered your address. The link stops working if they remove you as a reviewer.`;
   return {
     to,
     subject,
-    text: `${lines.join("\n\n")}\n\nReview the pins: ${link}\n\nYou received this e-mail because ${ownerName} entered your address. The link stops working if they remove you as a reviewer.`,
-    html: layout(subject, lines, { label: "Review the pins", url: link }, [
-      `You received this e-mail because ${escapeHtml(ownerName)} entered your address. The link stops working if they remove you as a reviewer.`,
-    ]),
+    text: `${lines.join("\n\n")}\n\nReview the pins: ${link}\n\n${why}`,
+    html: layout(subject, lines, { label: "Review the pins", url: link }, [escapeHtml(why)]),
   };
 }
 

@@ -11,19 +11,21 @@ import {
   type SendReferralInviteBody,
 } from "../../contracts/referrals.ts";
 import { database } from "../db/client.ts";
-import { referrals, users } from "../db/schema.ts";
+import { freeMonthMailboxes, referrals, users } from "../db/schema.ts";
+import { sameMailbox } from "../domain/mailboxes.ts";
 import { addMonths } from "../domain/plans.ts";
 import { CLAIM_REFUSAL_TEXT, claimRefusal, FREE_MONTH_MONTHS, FREE_MONTH_PLAN_ID, REFERRER_CREDIT_CENTS } from "../domain/referrals.ts";
 import type { Env } from "../env.ts";
-import { sendEmail } from "../integrations/email.ts";
 import { ProviderError } from "../integrations/http.ts";
 import { stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
 import { customerRefOf, planById, planRecordsOf, savePlanRecord } from "./billing.ts";
 import { referralInviteEmail } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
+import { mailboxKey } from "./mailboxes.ts";
 import { tickOnboardingStep } from "./onboarding.ts";
-import { consumeRateLimits, RATE_LIMITS, RateLimited } from "./rate-limit.ts";
+import { RATE_LIMITS } from "./rate-limit.ts";
+import { sendToTypedAddress, type KindLimit } from "./typed-address-mail.ts";
 
 /**
  * The referral programme (spec sections 2, 7 and 9; docs/decisions/037 and
@@ -52,23 +54,16 @@ export async function referralProfile(env: Env, code: string): Promise<ReferralP
 
 /**
  * POST /api/referrals/sendReferralInvite: e-mails the caller's invite link to
- * a friend. Limited per user (an address typed by the user is a spam vector);
- * a sent gift ticks the onboarding step "Gift a month to a friend".
+ * a friend, through the gate of mail to typed addresses (decision 080: per
+ * sender, per recipient mailbox, and gifts' own daily limit); a sent gift
+ * ticks the onboarding step "Gift a month to a friend".
  */
 export async function sendReferralInvite(env: Env, user: User, input: v.InferOutput<typeof SendReferralInviteBody>): Promise<{ message: string }> {
   if (input.referralCode !== user.referralCode) throw new ServiceError(400, "referralCode must be your own referral code", "referralCode");
-  if (input.email === user.email) throw new ServiceError(400, "Send the gift to a friend's address, not your own.", "email");
-  try {
-    await consumeRateLimits(env.DB, [[RATE_LIMITS.referralInvitesPerUser, user.id]]);
-  } catch (error) {
-    if (error instanceof RateLimited) {
-      throw new RateLimited(error.retryAfterSeconds, (minutes) => `You have sent a lot of gifts today. Please try again in ${minutes}.`);
-    }
-    throw error;
-  }
+  if (sameMailbox(input.email, user.email)) throw new ServiceError(400, "Send the gift to a friend's address, not your own.", "email");
   const fromName = `${user.firstName} ${user.lastName}`.trim() || user.firstName;
   try {
-    await sendEmail(env, referralInviteEmail(input.email, fromName, inviteLink(env, user.referralCode)));
+    await sendToTypedAddress(env, user, referralInviteEmail(input.email, fromName, inviteLink(env, user.referralCode)), GIFT_LIMIT);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     console.warn("A referral invite could not be sent", error.message);
@@ -78,36 +73,60 @@ export async function sendReferralInvite(env: Env, user: User, input: v.InferOut
   return { message: INVITE_SENT_MESSAGE };
 }
 
-function notRecorded(status: 404 | 409, reason: string): ServiceError {
+/** Gifts have a daily limit of their own, under the one shared by all mail to typed addresses. */
+const GIFT_LIMIT: KindLimit = {
+  rule: RATE_LIMITS.referralInvitesPerUser,
+  refusal: (wait) => `You have sent a lot of gifts today. Please try again in ${wait}.`,
+};
+
+function notRecorded(status: 403 | 404 | 409, reason: string): ServiceError {
   return new ServiceError(status, REFERRAL_NOT_RECORDED_MESSAGE, undefined, { reason });
 }
 
 /**
  * POST /api/referrals/recordReferral: the caller was referred by the code's
  * owner and claims the free month of Starter. Once per person (the referral
- * row's primary key is the referred user), never with one's own code, never
- * for an account that held any plan (paid, lifetime, redeemed or trialled).
- * The month is a plan record of provider "referral", like a redeem code's.
+ * row's primary key is the referred user) and once per mailbox, ever (decision
+ * 079: free_month_mailboxes outlives the account); only with a verified
+ * address; never with one's own code, nor the code of an account at an alias of
+ * one's own address; never for an account that held any plan (paid, lifetime,
+ * redeemed or trialled). The month is a plan record of provider "referral",
+ * like a redeem code's.
  */
 export async function recordReferral(env: Env, user: User, input: v.InferOutput<typeof RecordReferralBody>, now = Date.now()): Promise<RecordReferralAnswer> {
   const db = database(env.DB);
-  const referrer = await db.query.users.findFirst({ where: eq(users.referralCode, input.referralCode), columns: { id: true, firstName: true } });
+  const referrer = await db.query.users.findFirst({ where: eq(users.referralCode, input.referralCode), columns: { id: true, firstName: true, email: true } });
   if (!referrer) throw notRecorded(404, "This invite link is not valid. Ask your friend to send it again.");
-  const [existing, records, plan] = await Promise.all([
+  const mailbox = await mailboxKey(env, user.email);
+  const [existing, records, plan, mailboxClaim] = await Promise.all([
     db.query.referrals.findFirst({ where: eq(referrals.referredUserId, user.id), columns: { referredUserId: true } }),
     planRecordsOf(env, user.id),
     planById(env, FREE_MONTH_PLAN_ID),
+    db.query.freeMonthMailboxes.findFirst({ where: eq(freeMonthMailboxes.mailboxKey, mailbox) }),
   ]);
   if (!plan) throw new Error(`The free month's plan ${FREE_MONTH_PLAN_ID} is not seeded`);
-  const refusal = claimRefusal({ isOwnCode: referrer.id === user.id, alreadyReferred: Boolean(existing), hasPlanHistory: records.length > 0 });
-  if (refusal) throw notRecorded(409, CLAIM_REFUSAL_TEXT[refusal]);
-  // The claim: of two simultaneous claims only one inserts the row.
+  const refusal = claimRefusal({
+    isOwnCode: referrer.id === user.id,
+    alreadyReferred: Boolean(existing),
+    hasPlanHistory: records.length > 0,
+    emailVerified: user.isEmailVerified,
+    isOwnMailbox: sameMailbox(referrer.email, user.email),
+    mailboxClaimed: Boolean(mailboxClaim),
+  });
+  if (refusal) throw notRecorded(refusal === "email-not-verified" ? 403 : 409, CLAIM_REFUSAL_TEXT[refusal]);
+  // The claim, mailbox first: of two simultaneous claims from one inbox only one inserts its row.
+  const mailboxClaimed = await db.insert(freeMonthMailboxes).values({ mailboxKey: mailbox, claimedAt: now }).onConflictDoNothing().returning({ key: freeMonthMailboxes.mailboxKey });
+  if (mailboxClaimed.length === 0) throw notRecorded(409, CLAIM_REFUSAL_TEXT["mailbox-already-claimed"]);
+  const giveBack = () => db.batch([db.delete(referrals).where(eq(referrals.referredUserId, user.id)), db.delete(freeMonthMailboxes).where(eq(freeMonthMailboxes.mailboxKey, mailbox))]);
   const claimed = await db
     .insert(referrals)
     .values({ referredUserId: user.id, referrerId: referrer.id, referralCode: input.referralCode, recordedAt: now })
     .onConflictDoNothing()
     .returning({ id: referrals.referredUserId });
-  if (claimed.length === 0) throw notRecorded(409, CLAIM_REFUSAL_TEXT["already-referred"]);
+  if (claimed.length === 0) {
+    await db.delete(freeMonthMailboxes).where(eq(freeMonthMailboxes.mailboxKey, mailbox));
+    throw notRecorded(409, CLAIM_REFUSAL_TEXT["already-referred"]);
+  }
   const periodEnd = addMonths(now, FREE_MONTH_MONTHS);
   try {
     const profileUpdates = await savePlanRecord(
@@ -139,7 +158,7 @@ export async function recordReferral(env: Env, user: User, input: v.InferOutput<
     };
   } catch (error) {
     // Nothing half-written: the claim is given back so the user can try again.
-    await db.delete(referrals).where(eq(referrals.referredUserId, user.id));
+    await giveBack();
     throw error;
   }
 }
