@@ -11,3 +11,9 @@ CREATE TABLE `free_month_mailboxes` (
 ALTER TABLE `approval_reviewers` ADD `invite_sent_at` integer DEFAULT 0 NOT NULL;
 --> statement-breakpoint
 UPDATE `approval_reviewers` SET `invite_sent_at` = `created_at`;
+--> statement-breakpoint
+-- Claims made before this migration are recorded in free_month_mailboxes by the cron sweep (the key needs the
+-- worker's secret): mailbox_recorded = 0 marks the claims still to record, new claims are written as 1.
+ALTER TABLE `referrals` ADD `mailbox_recorded` integer DEFAULT 0 NOT NULL;
+--> statement-breakpoint
+CREATE INDEX `referrals_mailbox_unrecorded` ON `referrals` (`referred_user_id`) WHERE `mailbox_recorded` = 0;

@@ -6,6 +6,7 @@ import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
+import { recordClaimedMailboxes } from "./services/referrals.ts";
 import { sweepRssFeeds } from "./services/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 import { sweepShopifyCharges } from "./services/shopify-billing.ts";
@@ -42,8 +43,10 @@ export default {
         pruneIdempotencyKeys(env, controller.scheduledTime),
         pruneUnpaidRenders(env, controller.scheduledTime),
         purgeExpiredRateLimits(env.DB, controller.scheduledTime),
-      ]).then(([keys, renders, limits]) => {
+        recordClaimedMailboxes(env, controller.scheduledTime),
+      ]).then(([keys, renders, limits, mailboxes]) => {
         if (keys + renders + limits > 0) console.log(`cron: forgot ${keys} idempotency key(s) and ${limits} expired rate-limit window(s), deleted ${renders} unpaid render(s)`);
+        if (mailboxes > 0) console.log(`cron: recorded the mailboxes of ${mailboxes} free month claim(s) made before the one-per-mailbox rule`);
       }),
     );
     ctx.waitUntil(

@@ -25,6 +25,7 @@ import {
 } from "./billing-support.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { mailboxKey } from "../../workers/services/mailboxes.ts";
+import { recordClaimedMailboxes } from "../../workers/services/referrals.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // The referral programme (issue 16, decisions 037 and 038): codes, the public profile, gift invites,
@@ -249,6 +250,26 @@ describe("one free month per mailbox (issue 37, decision 079)", () => {
     expect(Object.keys(rows.results[0]).sort()).toEqual(["claimed_at", "mailbox_key"]);
     expect(JSON.stringify(rows.results[0])).not.toContain(friend.email.split("@")[0]);
     expect(key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("counts a claim made before the rule: the cron records its mailbox, and then an alias gets nothing", async () => {
+    const [early, tom] = await Promise.all([signUpVerifiedUser(), signUpUser({ firstName: "Tom" })]);
+    // A claim as it was written before migration 0040: a referral row, its mailbox not recorded.
+    await testEnv.DB.prepare("INSERT INTO referrals (referred_user_id, referrer_id, referral_code, recorded_at, mailbox_recorded, created_at) VALUES (?1, ?2, 'OLDCODE', ?3, 0, ?3)")
+      .bind(early.userId, tom.userId, Date.now() - 86_400_000)
+      .run();
+    let recorded = 0;
+    // The shared database may hold other such rows; the sweep takes them a batch at a time.
+    for (let run = 0; run < 50 && (await db.select().from(referrals).where(eq(referrals.referredUserId, early.userId)))[0]?.mailboxRecorded !== true; run += 1) {
+      recorded += await recordClaimedMailboxes(testEnv);
+    }
+    expect(recorded).toBeGreaterThan(0);
+    const aliasAccount = await signUpVerifiedUser({ email: alias(early.email, "later") });
+    const refused = await claimFor(aliasAccount, tom);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(MAILBOX_CLAIMED);
+    // Once recorded, a run finds nothing more of it.
+    expect(await testEnv.DB.prepare("SELECT count(*) AS n FROM free_month_mailboxes WHERE mailbox_key = ?1").bind(await mailboxKey(testEnv, early.email)).first("n")).toBe(1);
   });
 
   it("gives the mailbox back when the claim is not recorded, so a refused claim costs nothing", async () => {

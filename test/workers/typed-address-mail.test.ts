@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalMailbox } from "../../workers/domain/mailboxes.ts";
+import { REVIEWER_INVITE_NOT_SENT } from "../../workers/services/approvals.ts";
 import { referralInviteEmail, reviewerInviteEmail, verificationEmail } from "../../workers/services/emails.ts";
 import { bearer, json, signUpUser, uniqueEmail, type SentEmail, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, pinterestName, post, type ConnectedProfile } from "./scheduling-support.ts";
@@ -44,6 +45,18 @@ async function reviewersOf(owner: TestUser, profile: ConnectedProfile): Promise<
 }
 
 describe("reviewer invites to typed addresses", () => {
+  it("says in plain words when the e-mail provider fails, with 502, and keeps no reviewer, so trying again works", async () => {
+    const { owner, profile } = await ownerWithProfile();
+    const reviewer = uniqueEmail("reviewer");
+    await sandbox("/faults", { method: "POST", json: { service: "email", method: "POST", path: "/emails", status: 503, times: 1 } });
+    const failed = await invite(owner, profile, reviewer);
+    expect(failed.status).toBe(502);
+    expect(await read(failed)).toEqual({ error: REVIEWER_INVITE_NOT_SENT });
+    expect(await reviewersOf(owner, profile)).toEqual([]);
+    expect((await invite(owner, profile, reviewer)).status).toBe(201);
+    expect(await mailsToInbox(reviewer)).toHaveLength(1);
+  });
+
   it("25 invites from one owner to one victim's inbox: 5 e-mails, the rest 429 saying when, and nothing kept of them", async () => {
     const { owner, profile } = await ownerWithProfile();
     const victim = uniqueEmail("victim");

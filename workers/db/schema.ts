@@ -841,9 +841,14 @@ export const referrals = sqliteTable(
     paymentRef: text("payment_ref"),
     creditTxnId: text("credit_txn_id"),
     creditedAt: integer("credited_at"),
+    /** Whether the claimer's mailbox is in free_month_mailboxes: claims older than migration 0040 are recorded by the cron (decision 079). */
+    mailboxRecorded: integer("mailbox_recorded", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [index("referrals_referrer").on(t.referrerId, t.firstPaidAt)],
+  (t) => [
+    index("referrals_referrer").on(t.referrerId, t.firstPaidAt),
+    index("referrals_mailbox_unrecorded").on(t.referredUserId).where(sql`${t.mailboxRecorded} = 0`),
+  ],
 );
 
 /**

@@ -14,6 +14,7 @@ import type { PinterestProfile } from "./pinterest-connection.ts";
 import { sendEmail } from "../integrations/email.ts";
 import { verifyGoogleIdToken } from "../integrations/google-identity.ts";
 import { existingAccountEmail, passwordResetEmail, verificationEmail } from "./emails.ts";
+import { sendToTypedAddress } from "./typed-address-mail.ts";
 import { ServiceError } from "./errors.ts";
 import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying, type RateLimitRule } from "./rate-limit.ts";
 
@@ -265,7 +266,7 @@ export async function signUp(env: Env, input: SignupBody, meta: RequestMeta): Pr
   // Hashed before looking the address up, so both answers cost the same time.
   const passwordHash = await hashPassword(input.password);
   const owner = await db.query.users.findFirst({ where: eq(users.email, input.email) });
-  if (owner) return tellOwnerOfSignUp(env, owner);
+  if (owner) return tellOwnerOfSignUp(env, owner, meta);
   let user: User;
   try {
     user = await createUser(env, {
@@ -280,7 +281,7 @@ export async function signUp(env: Env, input: SignupBody, meta: RequestMeta): Pr
   } catch (error) {
     // Two sign-ups with one address at once: the second is told as if the account had been there before.
     const raced = error instanceof EmailTaken ? await db.query.users.findFirst({ where: eq(users.email, input.email) }) : undefined;
-    if (raced) return tellOwnerOfSignUp(env, raced);
+    if (raced) return tellOwnerOfSignUp(env, raced, meta);
     throw error;
   }
   const signIn = await startSession(env, user, meta);
@@ -288,13 +289,16 @@ export async function signUp(env: Env, input: SignupBody, meta: RequestMeta): Pr
   return signIn;
 }
 
-/** E-mails the owner of an address that someone tried to sign up with (a few an hour at most per address). */
-async function tellOwnerOfSignUp(env: Env, owner: User): Promise<SignUpElsewhere> {
+/**
+ * E-mails the owner of an address that someone tried to sign up with: a few an hour at most per address, and
+ * through the gate for mail to typed addresses (decision 080), since a stranger typed it.
+ */
+async function tellOwnerOfSignUp(env: Env, owner: User, meta: RequestMeta): Promise<SignUpElsewhere> {
   try {
     await consumeRateLimits(env.DB, [[RATE_LIMITS.signupExistingPerEmail, owner.email]]);
     const login = new URL("/login", env.APP_URL).toString();
     const reset = new URL("/forgot-password", env.APP_URL).toString();
-    await sendEmail(env, existingAccountEmail(owner.email, owner.firstName, login, reset));
+    await sendToTypedAddress(env, { ip: meta.ip }, existingAccountEmail(owner.email, owner.firstName, login, reset));
   } catch (error) {
     // The answer must not depend on whether this e-mail went: a limit or an e-mail outage is only logged.
     if (!(error instanceof RateLimited)) console.error("signup: the e-mail to an existing account's owner was not sent", error);

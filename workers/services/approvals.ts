@@ -20,6 +20,7 @@ import { database } from "../db/client.ts";
 import { approvalDecisions, approvalReviewers, approvalSettings, pinterestProfiles, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { sameMailbox } from "../domain/mailboxes.ts";
+import { ProviderError } from "../integrations/http.ts";
 import { tokenSettings, type User } from "./accounts.ts";
 import { reverseCredits } from "./credits.ts";
 import { reviewBatchEmail, reviewerInviteEmail, type ReviewedPinLine } from "./emails.ts";
@@ -28,6 +29,9 @@ import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pin
 import { schedulerFor } from "./scheduler-index.ts";
 import { ownProfile } from "./scheduling.ts";
 import { sendToAccountAddress, sendToTypedAddress } from "./typed-address-mail.ts";
+
+/** The e-mail provider did not take a reviewer's invite: nothing was kept, so trying again is safe. */
+export const REVIEWER_INVITE_NOT_SENT = "We could not send the invitation just now. Please try again in a few minutes.";
 
 /**
  * Post approvals (issue 20, docs/decisions/052-post-approvals.md). The owner turns approval on for one of
@@ -152,6 +156,7 @@ export async function inviteReviewer(env: Env, user: User, username: string, ema
   } catch (error) {
     if (existing) await db.update(approvalReviewers).set({ inviteSentAt: existing.inviteSentAt }).where(eq(approvalReviewers.id, row.id));
     else await db.delete(approvalReviewers).where(eq(approvalReviewers.id, row.id));
+    if (error instanceof ProviderError) throw new ServiceError(502, REVIEWER_INVITE_NOT_SENT);
     throw error;
   }
   // The old link stops working once the new one is on its way.

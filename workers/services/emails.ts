@@ -55,7 +55,7 @@ export function verificationEmail(to: string, firstName: string, link: string): 
 export function existingAccountEmail(to: string, firstName: string, loginLink: string, resetLink: string): OutgoingEmail {
   const subject = "You already have a Pinboard Studio account";
   const lines = [
-    `Hi ${firstName},`,
+    greeting(firstName),
     "Someone (hopefully you) just tried to create a new Pinboard Studio account with this e-mail address. This address already has an account, so no new one was made.",
     "If it was you, log in with your password. If you have forgotten it, choose a new one from the login page.",
     "If it was not you, you need not do anything: your account has not changed.",

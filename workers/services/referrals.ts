@@ -1,4 +1,4 @@
-import { and, count, eq, isNotNull, isNull } from "drizzle-orm";
+import { and, count, eq, inArray, isNotNull, isNull } from "drizzle-orm";
 import type * as v from "valibot";
 import {
   INVITE_FAILED_MESSAGE,
@@ -120,7 +120,7 @@ export async function recordReferral(env: Env, user: User, input: v.InferOutput<
   const giveBack = () => db.batch([db.delete(referrals).where(eq(referrals.referredUserId, user.id)), db.delete(freeMonthMailboxes).where(eq(freeMonthMailboxes.mailboxKey, mailbox))]);
   const claimed = await db
     .insert(referrals)
-    .values({ referredUserId: user.id, referrerId: referrer.id, referralCode: input.referralCode, recordedAt: now })
+    .values({ referredUserId: user.id, referrerId: referrer.id, referralCode: input.referralCode, recordedAt: now, mailboxRecorded: true })
     .onConflictDoNothing()
     .returning({ id: referrals.referredUserId });
   if (claimed.length === 0) {
@@ -222,4 +222,35 @@ async function creditReferrer(env: Env, referredUserId: string, customerId: stri
     .update(referrals)
     .set({ creditTxnId: transaction.id, creditedAt: now })
     .where(and(eq(referrals.referredUserId, referredUserId), isNull(referrals.creditedAt)));
+}
+
+/** How many older claims one cron run records; a few runs take any backlog. */
+export const CLAIMED_MAILBOX_BATCH = 200;
+
+/**
+ * Records the mailbox of claims made before migration 0040 in free_month_mailboxes (decision 079), a batch per
+ * cron run, so an alias of an inbox that had its month before the rule cannot have another. Claims whose account
+ * is gone took their address with them and cannot be recorded. Answers how many were recorded.
+ */
+export async function recordClaimedMailboxes(env: Env, now = Date.now()): Promise<number> {
+  const db = database(env.DB);
+  const claims = await db
+    .select({ userId: referrals.referredUserId, email: users.email, recordedAt: referrals.recordedAt })
+    .from(referrals)
+    .innerJoin(users, eq(users.id, referrals.referredUserId))
+    .where(eq(referrals.mailboxRecorded, false))
+    .limit(CLAIMED_MAILBOX_BATCH);
+  if (claims.length === 0) return 0;
+  const rows = await Promise.all(claims.map(async (claim) => ({ userId: claim.userId, mailboxKey: await mailboxKey(env, claim.email), claimedAt: claim.recordedAt || now })));
+  // D1 binds at most 100 values a statement: 45 rows of two, or 45 ids. One batch, one transaction.
+  const chunks = Array.from({ length: Math.ceil(rows.length / 45) }, (_, i) => rows.slice(i * 45, i * 45 + 45));
+  const statements = chunks.flatMap((chunk) => [
+    db
+      .insert(freeMonthMailboxes)
+      .values(chunk.map(({ mailboxKey: key, claimedAt }) => ({ mailboxKey: key, claimedAt })))
+      .onConflictDoNothing(),
+    db.update(referrals).set({ mailboxRecorded: true }).where(inArray(referrals.referredUserId, chunk.map((row) => row.userId))),
+  ]);
+  await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
+  return claims.length;
 }
