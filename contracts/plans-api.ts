@@ -106,6 +106,21 @@ export const CODE_DISABLED_MESSAGE = "This code is no longer valid.";
 export const CODE_EXPIRED_MESSAGE = "This code has expired.";
 
 /** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
+/** A plan that ended because its payment was taken back: refunded in full, or lost to a dispute (decision 077). */
+export interface PlanTakenBack {
+  planName: string;
+  reason: "refunded" | "disputed";
+  /** ISO: when it was taken back. */
+  at: string;
+}
+
+/** GET /api/subscriptions/current */
+export interface CurrentSubscriptionAnswer {
+  subscription: CurrentSubscription | null;
+  /** Set while the record deciding the plan is one taken back (null otherwise). */
+  takenBack: PlanTakenBack | null;
+}
+
 export interface CurrentSubscription {
   provider: "stripe" | "paypal" | "shopify" | "code" | "referral";
   kind: "subscription" | "lifetime";

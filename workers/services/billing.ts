@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
-import { billingCustomers, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
+import { billingCustomers, paymentReversals, planRevocations, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
 import { currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { grantCurrentMonth } from "./credits.ts";
@@ -48,15 +48,29 @@ export async function planRecordsOf(env: Env, userId: string): Promise<PlanRecor
 }
 
 /**
+ * The periods of a record taken back (decision 077), from plan_revocations: the latest one, its reason and when
+ * it was first taken back. A provider's report never sets them; the refund may come before the record does.
+ */
+function revocationOf(provider: Provider, providerRef: string) {
+  const of = sql`${planRevocations.provider} = ${provider} AND ${planRevocations.providerRef} = ${providerRef}`;
+  return {
+    revokedPeriodStart: sql<number | null>`(SELECT max(${planRevocations.periodStart}) FROM ${planRevocations} WHERE ${of})`,
+    revokedReason: sql<"refunded" | "disputed" | null>`(SELECT ${planRevocations.reason} FROM ${planRevocations} WHERE ${of} ORDER BY ${planRevocations.periodStart} DESC LIMIT 1)`,
+    revokedAt: sql<number | null>`(SELECT min(${planRevocations.createdAt}) FROM ${planRevocations} WHERE ${of})`,
+  };
+}
+
+/**
  * Records what a provider reports about a subscription or purchase, then
  * derives the user's plan from all their records. A record never moves to
  * another user, and an ended (canceled) one never comes back to life.
  */
 export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
+  const revocation = revocationOf(input.provider, input.providerRef);
   await db
     .insert(subscriptions)
-    .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, updatedAt: now })
+    .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, ...revocation, updatedAt: now })
     .onConflictDoUpdate({
       target: [subscriptions.provider, subscriptions.providerRef],
       set: {
@@ -69,11 +83,50 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
         trialEnd: sql`excluded.trial_end`,
         cancelReason: sql`coalesce(excluded.cancel_reason, ${subscriptions.cancelReason})`,
         affiliateId: sql`coalesce(${subscriptions.affiliateId}, excluded.affiliate_id)`,
+        revokedPeriodStart: sql`excluded.revoked_period_start`,
+        revokedReason: sql`excluded.revoked_reason`,
+        revokedAt: sql`excluded.revoked_at`,
         updatedAt: sql`excluded.updated_at`,
       },
       setWhere: sql`${subscriptions.userId} = excluded.user_id AND NOT (${subscriptions.status} = 'canceled' AND excluded.status <> 'canceled')`,
     });
   return refreshUserPlan(env, userId, now);
+}
+
+/**
+ * Takes back the period a payment bought (decision 077): the record gives no plan while its current period
+ * starts at or before `periodStart`. Kept in plan_revocations (the record may not be there yet: savePlanRecord
+ * copies it in) and copied into the record now. Once per payment. Answers the record's owner, when the
+ * record is ours already.
+ */
+export async function revokePlanPeriod(
+  env: Env,
+  revocation: { provider: Provider; providerRef: string; paymentRef: string; periodStart: number; reason: "refunded" | "disputed" },
+): Promise<string | null> {
+  const db = database(env.DB);
+  const [, updated] = await db.batch([
+    db.insert(planRevocations).values(revocation).onConflictDoNothing(),
+    db
+      .update(subscriptions)
+      .set(revocationOf(revocation.provider, revocation.providerRef))
+      .where(and(eq(subscriptions.provider, revocation.provider), eq(subscriptions.providerRef, revocation.providerRef)))
+      .returning({ userId: subscriptions.userId }),
+  ]);
+  return updated[0]?.userId ?? null;
+}
+
+/** What a payment lost so far (decision 077): its reversals added up (at most the payment), and what it was. */
+export async function paymentTakenBack(env: Env, provider: "stripe" | "paypal" | "shopify", paymentRef: string): Promise<{ takenBackCents: number; paymentCents: number; disputed: boolean }> {
+  const [row] = await database(env.DB)
+    .select({
+      sum: sql<number>`coalesce(sum(${paymentReversals.amountCents}), 0)`,
+      payment: sql<number>`coalesce(max(${paymentReversals.paymentCents}), 0)`,
+      disputes: sql<number>`coalesce(sum(${paymentReversals.kind} = 'dispute'), 0)`,
+    })
+    .from(paymentReversals)
+    .where(and(eq(paymentReversals.provider, provider), eq(paymentReversals.paymentRef, paymentRef)));
+  const payment = row?.payment ?? 0;
+  return { takenBackCents: Math.min(payment, row?.sum ?? 0), paymentCents: payment, disputed: (row?.disputes ?? 0) > 0 };
 }
 
 /** Derives the user's plan fields from their records, saves them and grants this month's credits. */
