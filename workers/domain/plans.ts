@@ -185,14 +185,20 @@ export function isRecordLive(record: PlanRecord, now: number): boolean {
   return true;
 }
 
-/** The record that decides the user's plan: the newest live one, else the newest. */
-export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
-  // Newest first, to the second: providers such as Stripe keep whole seconds, so a
-  // purchase made in the same second as granted months wins over them.
+/**
+ * The records newest first, to the second: providers such as Stripe keep whole seconds, so a
+ * purchase made in the same second as granted months counts as the newer.
+ */
+export function newestFirst<T extends PlanRecord>(records: T[]): T[] {
   const granted = (record: PlanRecord) => (record.provider !== undefined && GRANTED_PROVIDERS.has(record.provider) ? 1 : 0);
   const second = (record: PlanRecord) => Math.floor(record.startedAt / 1000);
-  const newestFirst = [...records].sort((a, b) => second(b) - second(a) || granted(a) - granted(b) || b.startedAt - a.startedAt);
-  return newestFirst.find((record) => isRecordLive(record, now)) ?? newestFirst[0] ?? null;
+  return [...records].sort((a, b) => second(b) - second(a) || granted(a) - granted(b) || b.startedAt - a.startedAt);
+}
+
+/** The record that decides the user's plan: the newest live one, else the newest. */
+export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
+  const ordered = newestFirst(records);
+  return ordered.find((record) => isRecordLive(record, now)) ?? ordered[0] ?? null;
 }
 
 export interface PlanState {

@@ -96,13 +96,13 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
 /**
  * Takes back the period a payment bought (decision 077): the record gives no plan while its current period
  * starts at or before `periodStart`. Kept in plan_revocations (the record may not be there yet: savePlanRecord
- * copies it in) and copied into the record now. Once per payment. Answers the record's owner, when the
- * record is ours already.
+ * copies it in) and copied into the record now. Once per payment. Answers the record's owner and plan, when
+ * the record is ours already.
  */
 export async function revokePlanPeriod(
   env: Env,
   revocation: { provider: Provider; providerRef: string; paymentRef: string; periodStart: number; reason: "refunded" | "disputed" },
-): Promise<string | null> {
+): Promise<{ userId: string; planId: string } | null> {
   const db = database(env.DB);
   const [, updated] = await db.batch([
     db.insert(planRevocations).values(revocation).onConflictDoNothing(),
@@ -110,9 +110,9 @@ export async function revokePlanPeriod(
       .update(subscriptions)
       .set(revocationOf(revocation.provider, revocation.providerRef))
       .where(and(eq(subscriptions.provider, revocation.provider), eq(subscriptions.providerRef, revocation.providerRef)))
-      .returning({ userId: subscriptions.userId }),
+      .returning({ userId: subscriptions.userId, planId: subscriptions.planId }),
   ]);
-  return updated[0]?.userId ?? null;
+  return updated[0] ?? null;
 }
 
 /** What a payment lost so far (decision 077): its reversals added up (at most the payment), and what it was. */

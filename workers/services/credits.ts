@@ -232,22 +232,26 @@ export async function grantCurrentMonth(env: Env, userId: string, now = Date.now
 export const TAKEN_BACK_PREFIX = "taken-back:";
 
 /**
- * After a plan was taken back (refunded in full, or lost to a dispute) the user is on Free in the same
- * billing month: its paid grants no longer count, Free's grant does, and what was spent in the month stays
- * spent (a user who spent more than Free's allowance has 0 left; the summary never shows less). Only while the
- * user's effective plan is Free (another live plan keeps its own months). Idempotent: a row taken back
- * once is not a paid grant any more. Answers how many grant rows were taken back now.
+ * After a plan was taken back (refunded in full, or lost to a dispute) the user is on what remains in the same
+ * billing month: its grants of the plan taken back no longer count (all paid grants when that is Free), what
+ * remains grants its own, and what was spent in the month stays spent (a user who spent more than the
+ * remaining plan's allowance has 0 left; the summary never shows less). Nothing when another record of the
+ * same plan still gives it. Idempotent: a row taken back once is not a paid grant any more. Answers how many
+ * grant rows were taken back now.
  */
-export async function takeBackPaidGrants(env: Env, userId: string, why: string, now = Date.now()): Promise<number> {
+export async function takeBackPaidGrants(env: Env, userId: string, takenBackPlanId: string, why: string, now = Date.now()): Promise<number> {
   const period = await creditPeriod(env, userId, now);
-  if (period.planId !== FREE_PLAN_ID) return 0;
+  if (period.planId === takenBackPlanId) return 0;
+  // On Free every paid grant of the month goes; on another plan, the grants of the plan taken back.
+  const ofPlan = period.planId === FREE_PLAN_ID ? null : takenBackPlanId;
   const [, taken] = await env.DB.batch<{ id: string }>([
     monthTotalsStatement(env, period),
     env.DB.prepare(
       `UPDATE credit_ledger SET amount = 0, reference = '${TAKEN_BACK_PREFIX}' || reference, reason = reason || ?4
-       WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND ${GRANT_ROW} AND reference LIKE 'grant:%' AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%'
+       WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND ${GRANT_ROW} AND reference LIKE 'grant:%'
+         AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' AND (?5 IS NULL OR reference LIKE 'grant:' || ?5 || ':%')
        RETURNING id`,
-    ).bind(userId, period.start, period.end, ` (taken back: ${why})`),
+    ).bind(userId, period.start, period.end, ` (taken back: ${why})`, ofPlan),
     grantStatement(env, period),
   ]);
   return taken.results.length;

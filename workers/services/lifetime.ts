@@ -5,7 +5,7 @@ import type { ActivateLifetimePurchaseBody, CurrentSubscriptionAnswer, LifetimeP
 import { database } from "../db/client.ts";
 import { plans } from "../db/schema.ts";
 import { LIFETIME_PLAN_DISPLAY } from "../db/seed-data.ts";
-import { currentRecord, isLifetimePlan, isRecordLive, isRecordRevoked } from "../domain/plans.ts";
+import { currentRecord, isLifetimePlan, isRecordLive, isRecordRevoked, newestFirst } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
@@ -107,15 +107,17 @@ export async function activateLifetimePurchase(
  * and, when that record's payment was taken back (decision 077), which plan ended, why and when.
  */
 export async function currentSubscriptionAnswer(env: Env, userId: string, now = Date.now()): Promise<CurrentSubscriptionAnswer> {
-  const record = currentRecord(await planRecordsOf(env, userId), now);
-  if (!record) return { subscription: null, takenBack: null };
-  const plan = await planById(env, record.planId);
-  const planName = plan?.name ?? record.planId;
-  if (isRecordRevoked(record) && record.revokedReason) {
-    return { subscription: null, takenBack: { planName, reason: record.revokedReason, at: new Date(record.revokedAt ?? record.updatedAt).toISOString() } };
-  }
+  const records = await planRecordsOf(env, userId);
+  // The newest record was taken back: the user is told, whatever remains (a referral's free month, say).
+  const [newest] = newestFirst(records);
+  const takenBack =
+    newest && isRecordRevoked(newest) && newest.revokedReason
+      ? { planName: (await planById(env, newest.planId))?.name ?? newest.planId, reason: newest.revokedReason, at: new Date(newest.revokedAt ?? newest.updatedAt).toISOString() }
+      : null;
+  const record = currentRecord(records, now);
   // A suspended (PayPal) subscription gives no plan but is still there to re-activate.
-  if (!isRecordLive(record, now) && record.status !== "suspended") return { subscription: null, takenBack: null };
+  if (!record || (!isRecordLive(record, now) && record.status !== "suspended")) return { subscription: null, takenBack };
+  const planName = (await planById(env, record.planId))?.name ?? record.planId;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
     subscription: {
@@ -129,6 +131,6 @@ export async function currentSubscriptionAnswer(env: Env, userId: string, now = 
       periodEnd: iso(record.periodEnd),
       trialEnd: iso(record.trialEnd),
     },
-    takenBack: null,
+    takenBack,
   };
 }

@@ -73,10 +73,10 @@ export async function applyPaymentReversals(env: Env, report: PaymentReversalRep
     const reason = lost.disputed ? "disputed" : "refunded";
     await takeBackReferralCredit(env, report.userId, referralRefOfPayment(report.provider, report.paymentRef), now);
     if (report.bought) {
-      const owner = await revokePlanPeriod(env, { provider: report.provider, ...report.bought, paymentRef: report.paymentRef, reason });
-      if (owner) {
-        await refreshUserPlan(env, owner, now);
-        await takeBackPaidGrants(env, owner, reason === "refunded" ? "the payment was refunded" : "the payment was disputed", now);
+      const record = await revokePlanPeriod(env, { provider: report.provider, ...report.bought, paymentRef: report.paymentRef, reason });
+      if (record) {
+        await refreshUserPlan(env, record.userId, now);
+        await takeBackPaidGrants(env, record.userId, record.planId, reason === "refunded" ? "the payment was refunded" : "the payment was disputed", now);
       }
     }
     await report.endSubscription?.();

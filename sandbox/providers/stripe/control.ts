@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { SandboxState } from "../../state.ts";
 import { optionalJson, outboxControl, type EventListing } from "../../webhook-outbox.ts";
-import { closeDispute, disputeCharge, renewSubscription } from "./billing.ts";
+import { closeDispute, disputeCharge, refundCharge, renewSubscription } from "./billing.ts";
 import { StripeApiError, stripeState, type EventRecord, type StripeObject, type StripeState } from "./state.ts";
 import { eventCustomer } from "./webhooks.ts";
 
@@ -23,8 +23,9 @@ import { eventCustomer } from "./webhooks.ts";
  * - `POST /charges/:id/dispute {amount?, reason?}`: the customer disputes the
  *   charge with their bank (charge.dispute.created, funds_withdrawn); `POST
  *   /disputes/:id/resolve {outcome: "won"|"lost"}`: the bank decides
- *   (charge.dispute.closed, and funds_reinstated when won). Refunds are Stripe's
- *   own `POST /stripe/v1/refunds` (decision 077);
+ *   (charge.dispute.closed, and funds_reinstated when won); `POST
+ *   /charges/:id/refund {amount?}`: a refund as Stripe's own `POST
+ *   /stripe/v1/refunds` makes it (from the dashboard, say) (decision 077);
  * - `GET /customers`, `/subscriptions`, `/checkout_sessions`, `/invoices`,
  *   `/payment_intents`, `/charges`, `/discounts` (each `?customer=`), `/coupons`,
  *   `/refunds` and `/disputes` (each `?charge=`): inspection.
@@ -51,6 +52,21 @@ export function stripeControl(state: SandboxState) {
     if (input.payment !== undefined && input.payment !== "succeed" && input.payment !== "fail") return c.json({ error: 'payment must be "succeed" or "fail"' }, 400);
     try {
       return c.json(renewSubscription({ state, stripe, automatic: true }, subscription, { fail: input.payment === "fail" }));
+    } catch (error) {
+      if (error instanceof StripeApiError) return c.json({ error: error.message }, 409);
+      throw error;
+    }
+  });
+
+  control.post("/charges/:id/refund", async (c) => {
+    const stripe = stripeState(state);
+    const charge = stripe.charges.get(c.req.param("id"));
+    if (!charge) return c.json({ error: `No such charge: ${c.req.param("id")}` }, 404);
+    const input = await optionalJson(c);
+    if (input instanceof Response) return input;
+    if (input.amount !== undefined && !Number.isInteger(input.amount)) return c.json({ error: "amount must be whole cents" }, 400);
+    try {
+      return c.json(refundCharge({ state, stripe, automatic: true }, charge, { amount: input.amount as number | undefined, reason: "requested_by_customer" }));
     } catch (error) {
       if (error instanceof StripeApiError) return c.json({ error: error.message }, 409);
       throw error;
