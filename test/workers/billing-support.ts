@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { expect } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
@@ -374,6 +374,11 @@ export async function referredCustomer(code: string, affiliateID: string, option
       .update(subscriptions)
       .set({ startedAt: began, periodStart: began, periodEnd: began + 30 * 86_400_000 })
       .where(and(eq(subscriptions.userId, user.userId), eq(subscriptions.provider, "referral")));
+    // Its month's grant was made when it began (the credit month totals follow the ledger's triggers).
+    await db
+      .update(creditLedger)
+      .set({ createdAt: began, reference: `grant:starter-monthly:${began}` })
+      .where(and(eq(creditLedger.userId, user.userId), like(creditLedger.reference, "grant:starter-monthly:%")));
     await refreshUserPlan(testEnv, user.userId);
   }
   const now = Date.now();

@@ -173,7 +173,7 @@ const GRANTED_PROVIDERS = new Set(["code", "referral"]);
 const LIVE_STATUSES = new Set(["active", "trialing", "past_due"]);
 
 /** Whether the record's current period was taken back (its payment refunded in full or lost to a dispute). */
-export function isRecordRevoked(record: PlanRecord): boolean {
+export function isRecordRevoked(record: Pick<PlanRecord, "periodStart" | "revokedPeriodStart">): boolean {
   return record.revokedPeriodStart !== undefined && record.revokedPeriodStart !== null && record.revokedPeriodStart >= record.periodStart;
 }
 

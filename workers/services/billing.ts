@@ -2,9 +2,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, paymentReversals, planRevocations, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
-import { currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
+import { currentRecord, isRecordRevoked, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
-import { grantCurrentMonth } from "./credits.ts";
+import { grantCurrentMonth, takeBackPaidGrants } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -68,7 +68,7 @@ function revocationOf(provider: Provider, providerRef: string) {
 export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
   const revocation = revocationOf(input.provider, input.providerRef);
-  await db
+  const [saved] = await db
     .insert(subscriptions)
     .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, ...revocation, updatedAt: now })
     .onConflictDoUpdate({
@@ -89,8 +89,17 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
         updatedAt: sql`excluded.updated_at`,
       },
       setWhere: sql`${subscriptions.userId} = excluded.user_id AND NOT (${subscriptions.status} = 'canceled' AND excluded.status <> 'canceled')`,
-    });
-  return refreshUserPlan(env, userId, now);
+    })
+    .returning({ userId: subscriptions.userId, planId: subscriptions.planId, periodStart: subscriptions.periodStart, revokedPeriodStart: subscriptions.revokedPeriodStart, revokedReason: subscriptions.revokedReason });
+  const updates = await refreshUserPlan(env, userId, now);
+  // Its payment was taken back (the refund's event may have come first): its month counts no paid credits of it.
+  if (saved && saved.userId === userId && isRecordRevoked(saved)) await takeBackPaidGrants(env, userId, saved.planId, takenBackWhy(saved.revokedReason), now);
+  return updates;
+}
+
+/** Why a plan's grant was taken back, as the ledger's reason says it. */
+export function takenBackWhy(reason: "refunded" | "disputed" | null): string {
+  return reason === "disputed" ? "the payment was disputed" : "the payment was refunded";
 }
 
 /**

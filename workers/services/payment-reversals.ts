@@ -3,7 +3,7 @@ import { paymentReversals } from "../db/schema.ts";
 import { isTakenBackInFull, type ReversalKind } from "../domain/payment-reversals.ts";
 import type { Env } from "../env.ts";
 import { settleCommissionTakenBack } from "./affiliates.ts";
-import { paymentTakenBack, refreshUserPlan, revokePlanPeriod } from "./billing.ts";
+import { paymentTakenBack, refreshUserPlan, revokePlanPeriod, takenBackWhy } from "./billing.ts";
 import { takeBackPaidGrants } from "./credits.ts";
 import { referralRefOfPayment, takeBackReferralCredit } from "./referrals.ts";
 
@@ -76,7 +76,7 @@ export async function applyPaymentReversals(env: Env, report: PaymentReversalRep
       const record = await revokePlanPeriod(env, { provider: report.provider, ...report.bought, paymentRef: report.paymentRef, reason });
       if (record) {
         await refreshUserPlan(env, record.userId, now);
-        await takeBackPaidGrants(env, record.userId, record.planId, reason === "refunded" ? "the payment was refunded" : "the payment was disputed", now);
+        await takeBackPaidGrants(env, record.userId, record.planId, takenBackWhy(reason), now);
       }
     }
     await report.endSubscription?.();

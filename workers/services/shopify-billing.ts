@@ -529,8 +529,8 @@ export function shopifyIntervalAt(
  * Cron sweep (decision 077): Shopify sends an app no event when it refunds the app's charge (Shopify support
  * refunds merchants; an app cannot), but each refund, downgrade or adjustment of a charge is an
  * AppSaleAdjustment transaction of the Partner organization. Each one of our app's, of the last 60 days, is
- * applied once (claimed like a webhook event, given back when applying fails): the interval it refunds loses
- * what the merchant got back.
+ * applied once (claimed like a webhook event, given back when applying fails or its charge is nobody's we
+ * know yet): the interval it refunds loses what the merchant got back.
  */
 export async function sweepShopifyAdjustments(env: Env, now = Date.now()): Promise<{ applied: number; failed: number }> {
   if (!shopify.hasPartnerApi(env)) return { applied: 0, failed: 0 };
@@ -544,7 +544,10 @@ export async function sweepShopifyAdjustments(env: Env, now = Date.now()): Promi
       if (!adjustment.chargeId?.startsWith(GID_PREFIX)) continue;
       if (!(await claimWebhookEvent(env, "shopify-partner", adjustment.id, "AppSaleAdjustment"))) continue;
       try {
-        if (await applyShopifyAdjustment(env, adjustment, now)) applied += 1;
+        const outcome = await applyShopifyAdjustment(env, adjustment, now);
+        if (outcome === "applied") applied += 1;
+        // A charge not bound yet (its webhook still on its way): the next run reads it again.
+        if (outcome === "not bound yet") await releaseWebhookEvent(env, "shopify-partner", adjustment.id);
       } catch (error) {
         await releaseWebhookEvent(env, "shopify-partner", adjustment.id);
         failed += 1;
@@ -557,17 +560,14 @@ export async function sweepShopifyAdjustments(env: Env, now = Date.now()): Promi
   return { applied, failed };
 }
 
-/** One adjustment applied to the interval it refunds; false when the charge is nobody's we know. */
-async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjustment, now: number): Promise<boolean> {
+/** One adjustment applied to the interval it refunds. */
+async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjustment, now: number): Promise<"applied" | "not bound yet" | "not ours"> {
   const gid = adjustment.chargeId!;
   const bound = await database(env.DB).query.subscriptions.findFirst({
     where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, gid)),
     columns: { userId: true },
   });
-  if (!bound) {
-    console.warn("Shopify adjustment of a charge of nobody we know ignored", { id: adjustment.id, charge: gid });
-    return false;
-  }
+  if (!bound) return "not bound yet";
   const connection = await shopConnectionOf(env, bound.userId);
   const charge = await shopify.appSubscription(env, connection.shop, connection.accessToken, gid);
   const charged = charge ? await planOfCharge(env, charge, connection.offeredParities) : null;
@@ -575,7 +575,7 @@ async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjus
   const interval = charge && charged ? shopifyIntervalAt(charged.plan, charge, at) : null;
   if (!charge || !charged || !interval) {
     console.warn("Shopify adjustment of a charge that is not one of our plans ignored", { id: adjustment.id, charge: gid });
-    return false;
+    return "not ours";
   }
   const refunded = Math.round(Math.abs(Number(adjustment.grossAmount?.amount ?? adjustment.netAmount.amount)) * 100);
   await applyPaymentReversals(
@@ -596,7 +596,7 @@ async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjus
     },
     now,
   );
-  return true;
+  return "applied";
 }
 
 /**
