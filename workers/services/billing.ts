@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, paymentReversals, planRevocations, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
+import { takenBackCents } from "../domain/payment-reversals.ts";
 import { currentRecord, isRecordRevoked, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { grantCurrentMonth, takeBackPaidGrants } from "./credits.ts";
@@ -135,7 +136,7 @@ export async function paymentTakenBack(env: Env, provider: "stripe" | "paypal" |
     .from(paymentReversals)
     .where(and(eq(paymentReversals.provider, provider), eq(paymentReversals.paymentRef, paymentRef)));
   const payment = row?.payment ?? 0;
-  return { takenBackCents: Math.min(payment, row?.sum ?? 0), paymentCents: payment, disputed: (row?.disputes ?? 0) > 0 };
+  return { takenBackCents: takenBackCents(payment, [row?.sum ?? 0]), paymentCents: payment, disputed: (row?.disputes ?? 0) > 0 };
 }
 
 /** Derives the user's plan fields from their records, saves them and grants this month's credits. */
