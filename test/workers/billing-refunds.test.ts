@@ -89,14 +89,20 @@ async function payoutRow(adminUser: TestUser, affiliateID: string) {
   return report.payouts.find((row: { affiliateID: string }) => row.affiliateID === affiliateID) ?? null;
 }
 
+/** A customer an affiliate sent and a friend referred, subscribed to Pro through Stripe, its webhooks applied. */
+async function paidReferredSubscriber() {
+  const affiliate = await newAffiliate();
+  const { customer: referrerCustomer, code } = await stripeReferrer();
+  const friend = await referredCustomer(code, affiliate.affiliateID);
+  await subscribe(friend, "pro-monthly");
+  const customer = await stripeCustomerOf(friend);
+  await deliverStripe(customer);
+  return { affiliate, referrerCustomer, code, friend, customer };
+}
+
 describe("Stripe refunds and disputes", () => {
   it("a referred, affiliate-sent subscriber refunded in full: commission, referral credit, plan and the month's paid credits taken back, once", async () => {
-    const affiliate = await newAffiliate();
-    const { customer: referrerCustomer, code } = await stripeReferrer();
-    const friend = await referredCustomer(code, affiliate.affiliateID);
-    await subscribe(friend, "pro-monthly");
-    const customer = await stripeCustomerOf(friend);
-    await deliverStripe(customer);
+    const { affiliate, referrerCustomer, code, friend, customer } = await paidReferredSubscriber();
     expect(await takenBackState(friend, referrerCustomer)).toMatchObject({
       plan: { planId: "pro-monthly", planStatus: "Active" },
       credits: { planId: "pro-monthly", remaining: 400 },
@@ -215,12 +221,7 @@ describe("Stripe refunds and disputes", () => {
   });
 
   it("a partial refund takes back the same share of the commission and keeps the plan and the referral credit; the rest takes back all", async () => {
-    const affiliate = await newAffiliate();
-    const { customer: referrerCustomer, code } = await stripeReferrer();
-    const friend = await referredCustomer(code, affiliate.affiliateID);
-    await subscribe(friend, "pro-monthly");
-    const customer = await stripeCustomerOf(friend);
-    await deliverStripe(customer);
+    const { affiliate, referrerCustomer, code, friend, customer } = await paidReferredSubscriber();
     const [charge] = await chargesOf(customer);
 
     await stripeClient(testEnv).refunds.create({ charge: charge.id, amount: 1500 });

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type { SandboxState } from "../../state.ts";
 import { optionalJson, outboxControl, type EventListing } from "../../webhook-outbox.ts";
-import { closeDispute, disputeCharge, refundCharge, renewSubscription } from "./billing.ts";
+import { closeDispute, disputeCharge, refundCharge, renewSubscription, type Context } from "./billing.ts";
 import { StripeApiError, stripeState, type EventRecord, type StripeObject, type StripeState } from "./state.ts";
 import { eventCustomer } from "./webhooks.ts";
 
@@ -58,51 +58,48 @@ export function stripeControl(state: SandboxState) {
     }
   });
 
-  control.post("/charges/:id/refund", async (c) => {
-    const stripe = stripeState(state);
-    const charge = stripe.charges.get(c.req.param("id"));
-    if (!charge) return c.json({ error: `No such charge: ${c.req.param("id")}` }, 404);
-    const input = await optionalJson(c);
-    if (input instanceof Response) return input;
-    if (input.amount !== undefined && !Number.isInteger(input.amount)) return c.json({ error: "amount must be whole cents" }, 400);
-    try {
-      return c.json(refundCharge({ state, stripe, automatic: true }, charge, { amount: input.amount as number | undefined, reason: "requested_by_customer" }));
-    } catch (error) {
-      if (error instanceof StripeApiError) return c.json({ error: error.message }, 409);
-      throw error;
-    }
-  });
-
-  control.post("/charges/:id/dispute", async (c) => {
-    const stripe = stripeState(state);
-    const charge = stripe.charges.get(c.req.param("id"));
-    if (!charge) return c.json({ error: `No such charge: ${c.req.param("id")}` }, 404);
-    const input = await optionalJson(c);
-    if (input instanceof Response) return input;
-    if (input.amount !== undefined && !Number.isInteger(input.amount)) return c.json({ error: "amount must be whole cents" }, 400);
-    if (input.reason !== undefined && typeof input.reason !== "string") return c.json({ error: "reason must be text" }, 400);
-    try {
-      return c.json(disputeCharge({ state, stripe, automatic: true }, charge, { amount: input.amount as number | undefined, reason: input.reason as string | undefined }));
-    } catch (error) {
-      if (error instanceof StripeApiError) return c.json({ error: error.message }, 409);
-      throw error;
-    }
-  });
-
-  control.post("/disputes/:id/resolve", async (c) => {
-    const stripe = stripeState(state);
-    const dispute = stripe.disputes.get(c.req.param("id"));
-    if (!dispute) return c.json({ error: `No such dispute: ${c.req.param("id")}` }, 404);
-    const input = await optionalJson(c);
-    if (input instanceof Response) return input;
-    if (input.outcome !== "won" && input.outcome !== "lost") return c.json({ error: 'outcome must be "won" or "lost"' }, 400);
-    try {
-      return c.json(closeDispute({ state, stripe, automatic: true }, dispute, input.outcome));
-    } catch (error) {
-      if (error instanceof StripeApiError) return c.json({ error: error.message }, 409);
-      throw error;
-    }
-  });
+  /** A control acting on one of Stripe's objects: 404 without it, 400 for bad input (`check` answers why), 409 when Stripe would refuse. */
+  const objectAction = <T>(
+    path: string,
+    kind: string,
+    find: (stripe: StripeState, id: string) => T | undefined,
+    check: (input: Record<string, unknown>) => string | null,
+    run: (ctx: Context, object: T, input: Record<string, unknown>) => unknown,
+  ) =>
+    control.post(path, async (c) => {
+      const stripe = stripeState(state);
+      const object = find(stripe, c.req.param("id") ?? "");
+      if (!object) return c.json({ error: `No such ${kind}: ${c.req.param("id")}` }, 404);
+      const input = await optionalJson(c);
+      if (input instanceof Response) return input;
+      const bad = check(input);
+      if (bad) return c.json({ error: bad }, 400);
+      try {
+        return c.json(run({ state, stripe, automatic: true }, object, input));
+      } catch (error) {
+        if (error instanceof StripeApiError) return c.json({ error: error.message }, 409);
+        throw error;
+      }
+    });
+  const amountOf = (input: Record<string, unknown>) => (input.amount !== undefined && !Number.isInteger(input.amount) ? "amount must be whole cents" : null);
+  const charge = (stripe: StripeState, id: string) => stripe.charges.get(id);
+  objectAction("/charges/:id/refund", "charge", charge, amountOf, (ctx, object, input) =>
+    refundCharge(ctx, object, { amount: input.amount as number | undefined, reason: "requested_by_customer" }),
+  );
+  objectAction(
+    "/charges/:id/dispute",
+    "charge",
+    charge,
+    (input) => amountOf(input) ?? (input.reason !== undefined && typeof input.reason !== "string" ? "reason must be text" : null),
+    (ctx, object, input) => disputeCharge(ctx, object, { amount: input.amount as number | undefined, reason: input.reason as string | undefined }),
+  );
+  objectAction(
+    "/disputes/:id/resolve",
+    "dispute",
+    (stripe, id) => stripe.disputes.get(id),
+    (input) => (input.outcome !== "won" && input.outcome !== "lost" ? 'outcome must be "won" or "lost"' : null),
+    (ctx, object, input) => closeDispute(ctx, object, input.outcome as "won" | "lost"),
+  );
 
   const inspect = (path: string, pick: (stripe: StripeState) => StripeObject[]) =>
     control.get(path, (c) => {
