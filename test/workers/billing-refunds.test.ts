@@ -221,7 +221,7 @@ describe("Stripe refunds and disputes", () => {
   });
 
   it("a partial refund takes back the same share of the commission and keeps the plan and the referral credit; the rest takes back all", async () => {
-    const { affiliate, referrerCustomer, code, friend, customer } = await paidReferredSubscriber();
+    const { referrerCustomer, friend, customer } = await paidReferredSubscriber();
     const [charge] = await chargesOf(customer);
 
     await stripeClient(testEnv).refunds.create({ charge: charge.id, amount: 1500 });
