@@ -54,8 +54,8 @@ export function AffiliatePayoutsSection() {
                 <td data-label="Wise tag">{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
                 <td data-label="Sales">{row.sales}</td>
                 <td data-label="Payable">
-                  {dollars(row.payableCents)}
-                  {row.refundedCents > 0 ? <span className="muted small admin-section__who">after {dollars(row.refundedCents)} of refunded sales</span> : null}
+                  <span>{dollars(row.payableCents)}</span>
+                  {row.refundedCents > 0 ? <span className="muted small admin-section__who">{`after ${dollars(row.refundedCents)} of refunded sales`}</span> : null}
                 </td>
                 <td>
                   <button
