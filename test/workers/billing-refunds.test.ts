@@ -158,6 +158,17 @@ describe("Stripe refunds and disputes", () => {
       { received: true, duplicate: true },
     ]);
     expect(await takenBackState(friend, referrerCustomer)).toEqual(after);
+
+    // The friend subscribes again and this payment sticks: it is their first payment now, and earns the credit again.
+    await subscribe(friend, "starter-monthly");
+    await deliverStripe(customer);
+    expect(await takenBackState(friend, referrerCustomer)).toMatchObject({
+      plan: { planId: "starter-monthly", planStatus: "Active" },
+      takenBack: null,
+      referralCredits: [-1699, -1699, 1699],
+      referredSale: true,
+    });
+    expect((await commissionsOf(friend.userId)).map((row) => row.commissionCents)).toEqual([750, -750, 425]);
   });
 
   it("a commission already paid out is taken off the next payout: the report nets the negative entry", async () => {

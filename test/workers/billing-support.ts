@@ -383,6 +383,8 @@ export async function referredCustomer(code: string, affiliateID: string, option
   }
   const now = Date.now();
   await db.insert(affiliateCustomers).values({ userId: user.userId, affiliateId: affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
+  // Nobody pays in the second they signed up (providers keep whole seconds: a period would start before the account).
+  while (Math.floor(Date.now() / 1000) <= Math.floor(now / 1000)) await new Promise((resolve) => setTimeout(resolve, 50));
   return user;
 }
 
