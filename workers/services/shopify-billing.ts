@@ -563,17 +563,22 @@ export async function sweepShopifyAdjustments(env: Env, now = Date.now()): Promi
 /** One adjustment applied to the interval it refunds. */
 async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjustment, now: number): Promise<"applied" | "not bound yet" | "not ours"> {
   const gid = adjustment.chargeId!;
-  const bound = await database(env.DB).query.subscriptions.findFirst({
-    where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, gid)),
-    columns: { userId: true },
-  });
-  if (!bound) return "not bound yet";
-  const connection = await shopConnectionOf(env, bound.userId);
-  const charge = await shopify.appSubscription(env, connection.shop, connection.accessToken, gid);
-  const charged = charge ? await planOfCharge(env, charge, connection.offeredParities) : null;
+  const record = await database(env.DB).query.subscriptions.findFirst({ where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, gid)) });
+  if (!record) return "not bound yet";
+  // The charge as Shopify has it now; a store that uninstalled the app (Shopify then ends its charges) leaves
+  // what our record knows: its plan at full price, its current interval.
+  const connection = await shopConnectionOf(env, record.userId).catch(() => null);
+  const charge = connection
+    ? await shopify.appSubscription(env, connection.shop, connection.accessToken, gid).catch((error: unknown) => {
+        if (error instanceof shopify.ShopifyError && error.kind === "http" && (error.status === 401 || error.status === 403)) return null;
+        throw error;
+      })
+    : null;
+  const known = await planById(env, record.planId);
+  const charged = charge && connection ? await planOfCharge(env, charge, connection.offeredParities) : known && { plan: known, amount: known.price, currency: "USD" };
   const at = ms(adjustment.createdAt) ?? now;
-  const interval = charge && charged ? shopifyIntervalAt(charged.plan, charge, at) : null;
-  if (!charge || !charged || !interval) {
+  const interval = charged && shopifyIntervalAt(charged.plan, charge ?? { id: gid, currentPeriodEnd: record.periodEnd === null ? null : isoSeconds(record.periodEnd) }, at);
+  if (!charged || !interval) {
     console.warn("Shopify adjustment of a charge that is not one of our plans ignored", { id: adjustment.id, charge: gid });
     return "not ours";
   }
@@ -583,7 +588,7 @@ async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjus
     {
       provider: "shopify",
       paymentRef: interval.chargeRef,
-      userId: bound.userId,
+      userId: record.userId,
       paymentCents: Math.round(charged.amount * 100),
       currency: charged.currency,
       // Shopify does not say whether a merchant's chargeback or a refund caused it: an adjustment is a refund.
@@ -591,7 +596,7 @@ async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjus
       bought: { providerRef: gid, periodStart: interval.intervalStart },
       // Only a refund of the interval running now ends the charge (Shopify would bill the next one).
       endSubscription: async () => {
-        if (interval.current && charge.status.toUpperCase() === "ACTIVE") await shopify.cancelAppSubscription(env, connection.shop, connection.accessToken, gid);
+        if (connection && charge && interval.current && charge.status.toUpperCase() === "ACTIVE") await shopify.cancelAppSubscription(env, connection.shop, connection.accessToken, gid);
       },
     },
     now,
