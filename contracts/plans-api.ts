@@ -113,6 +113,21 @@ export const CODE_ALREADY_YOURS_MESSAGE = "You have already redeemed this code."
 export const CODE_ATTEMPTS_MESSAGE = (minutes: string) => `You have tried too many codes that are not valid. Please try again in ${minutes}.`;
 
 /** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
+/** A plan that ended because its payment was taken back: refunded in full, or lost to a dispute (decision 077). */
+export interface PlanTakenBack {
+  planName: string;
+  reason: "refunded" | "disputed";
+  /** ISO: when it was taken back. */
+  at: string;
+}
+
+/** GET /api/subscriptions/current */
+export interface CurrentSubscriptionAnswer {
+  subscription: CurrentSubscription | null;
+  /** Set while the record deciding the plan is one taken back (null otherwise). */
+  takenBack: PlanTakenBack | null;
+}
+
 export interface CurrentSubscription {
   provider: "stripe" | "paypal" | "shopify" | "code" | "referral";
   kind: "subscription" | "lifetime";

@@ -10,6 +10,10 @@ export const SANDBOX_PAYPAL_WEBHOOK_ID = "8PT597110X687430LSANDBOX";
 
 /** The client secret the Shopify stand-in signs its webhooks with (X-Shopify-Hmac-Sha256). Not a secret either. */
 export const SANDBOX_SHOPIFY_CLIENT_SECRET = "shpss_sandbox_pinboard_local_0123456789";
+/** The Partner API token the Shopify stand-in accepts (its Partner API answers any other with 401). Not a secret either. */
+export const SANDBOX_SHOPIFY_PARTNER_TOKEN = "prtapi_sandbox_pinboard_local_0123456789";
+/** The app the Shopify stand-in's Partner organization has (the same id its charge confirmation pages carry). */
+export const SANDBOX_SHOPIFY_PARTNER_APP_ID = "gid://partners/App/7654321";
 /** The client id of the app the Shopify stand-in knows (its install flow refuses any other). */
 export const SANDBOX_SHOPIFY_CLIENT_ID = "pinboard-local-shopify-client";
 
@@ -43,6 +47,9 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     SHOPIFY_ADMIN_URL: `${urls.sandboxUrl}/shopify/{shop}/admin/api`,
     SHOPIFY_CLIENT_SECRET: SANDBOX_SHOPIFY_CLIENT_SECRET,
     SHOPIFY_TEST_CHARGES: "true",
+    SHOPIFY_PARTNER_API_URL: `${urls.sandboxUrl}/shopify/partners/4100100/api/2026-07/graphql.json`,
+    SHOPIFY_PARTNER_APP_ID: SANDBOX_SHOPIFY_PARTNER_APP_ID,
+    SHOPIFY_PARTNER_ACCESS_TOKEN: SANDBOX_SHOPIFY_PARTNER_TOKEN,
     ETSY_API_URL: `${urls.sandboxUrl}/etsy/v3`,
     ETSY_OAUTH_URL: `${urls.sandboxUrl}/etsy/oauth/connect`,
     ETSY_KEYSTRING: SANDBOX_ETSY_KEYSTRING,

@@ -9,7 +9,7 @@ import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { recordClaimedMailboxes } from "./services/referrals.ts";
 import { sweepRssFeeds } from "./services/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
-import { sweepShopifyCharges } from "./services/shopify-billing.ts";
+import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/shopify-billing.ts";
 import { sweepTrendAlerts } from "./services/trend-alerts.ts";
 
 export { ProfileScheduler };
@@ -37,6 +37,14 @@ export default {
       sweepShopifyCharges(env, controller.scheduledTime).then(({ checked, failed }) => {
         if (checked > 0) console.log(`cron: re-read ${checked} Shopify charge(s), ${failed} failed`);
       }),
+    );
+    ctx.waitUntil(
+      sweepShopifyAdjustments(env, controller.scheduledTime).then(
+        ({ applied, failed }) => {
+          if (applied + failed > 0) console.log(`cron: applied ${applied} Shopify refund(s), ${failed} failed`);
+        },
+        (error: unknown) => console.warn("cron: the Shopify Partner API could not be read", String(error)),
+      ),
     );
     ctx.waitUntil(
       Promise.all([

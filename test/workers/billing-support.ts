@@ -1,11 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { expect } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
-import { billingCustomers, creditLedger, users } from "../../workers/db/schema.ts";
+import { affiliateCommissions, affiliateCustomers, billingCustomers, creditLedger, subscriptions, users } from "../../workers/db/schema.ts";
+import { stripeClient } from "../../workers/integrations/stripe.ts";
+import { refreshUserPlan } from "../../workers/services/billing.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
 import { saveShopConnection } from "../../workers/services/shops.ts";
-import { bearer, json, type TestUser } from "./accounts-support.ts";
+import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // Helpers of the billing tests. The sandbox is shared with other test files: nothing here resets
@@ -336,4 +338,74 @@ export async function subscribeShopify(user: TestUser, planId: string, shop: str
 /** Spends credits of the user's month as pins would (the API charges one action at a time). */
 export async function spendCredits(user: TestUser, amount: number) {
   await consumeCredits(testEnv, user.userId, { category: "image", amount, reason: "Pin download", reference: `test-spend:${crypto.randomUUID()}` });
+}
+
+// ---------------------------------------------------------------------------
+// Refunds and disputes (decision 077): an affiliate, a referrer with a Stripe customer, and a customer both sent
+// by the affiliate and referred by the referrer, whose payment a refund or dispute then takes back.
+
+/** A user in the affiliate programme; answers them with their affiliate id. */
+export async function newAffiliate(): Promise<TestUser & { affiliateID: string }> {
+  const user = await signUpUser();
+  const affiliateID = `aff-${crypto.randomUUID().slice(0, 8)}`;
+  expect((await post("/api/affiliate/createAffiliateProfile", user, { affiliateID })).status).toBe(200);
+  return { ...user, affiliateID };
+}
+
+/** A referrer who pays Stripe for Starter, so their referral credits land on a Stripe customer; answers the customer too. */
+export async function stripeReferrer(): Promise<{ referrer: TestUser; customer: string; code: string }> {
+  const referrer = await signUpUser();
+  await usedTrial(referrer);
+  await subscribe(referrer, "starter-monthly");
+  const code = (await read(await app("/api/referrals/getReferralCode", { headers: bearer(referrer.tokens) }))).referralCode as string;
+  return { referrer, customer: await stripeCustomerOf(referrer), code };
+}
+
+/**
+ * A new user who claimed `code`'s free month and was sent by `affiliateID`. By default their free month is
+ * over (it began 40 days ago), so paying is what gives them a plan and taking the payment back leaves Free.
+ */
+export async function referredCustomer(code: string, affiliateID: string, options: { freeMonthOver?: boolean } = {}): Promise<TestUser> {
+  const user = await signUpUser();
+  expect((await post("/api/referrals/recordReferral", user, { referralCode: code })).status).toBe(200);
+  if (options.freeMonthOver ?? true) {
+    const began = Date.now() - 40 * 86_400_000;
+    await db
+      .update(subscriptions)
+      .set({ startedAt: began, periodStart: began, periodEnd: began + 30 * 86_400_000 })
+      .where(and(eq(subscriptions.userId, user.userId), eq(subscriptions.provider, "referral")));
+    // Its month's grant was made when it began (the credit month totals follow the ledger's triggers).
+    await db
+      .update(creditLedger)
+      .set({ createdAt: began, reference: `grant:starter-monthly:${began}` })
+      .where(and(eq(creditLedger.userId, user.userId), like(creditLedger.reference, "grant:starter-monthly:%")));
+    await refreshUserPlan(testEnv, user.userId);
+  }
+  const now = Date.now();
+  await db.insert(affiliateCustomers).values({ userId: user.userId, affiliateId: affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
+  // Nobody pays in the second they signed up (providers keep whole seconds: a period would start before the account).
+  while (Math.floor(Date.now() / 1000) <= Math.floor(now / 1000)) await new Promise((resolve) => setTimeout(resolve, 50));
+  return user;
+}
+
+/** The customer's Stripe balance (cents; negative is credit) and the balance transactions made for `referredUserId`. */
+export async function referralCreditsAt(customer: string, referredUserId: string) {
+  const stripe = stripeClient(testEnv);
+  const found = await stripe.customers.retrieve(customer);
+  if (found.deleted) throw new Error(`customer ${customer} deleted`);
+  const { data } = await stripe.customers.listBalanceTransactions(customer, { limit: 100 });
+  return { balance: found.balance, amounts: data.filter((t) => t.metadata?.referredUserId === referredUserId).map((t) => t.amount).sort((a, b) => a - b) };
+}
+
+/** The user's commission rows, sales and reversals, oldest first. */
+export async function commissionsOf(userId: string) {
+  const rows = await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, userId));
+  return rows.sort((a, b) => a.createdAt - b.createdAt || a.chargeRef.localeCompare(b.chargeRef));
+}
+
+/** GET /api/subscriptions/current */
+export async function currentSubscriptionOf(user: TestUser) {
+  const response = await app("/api/subscriptions/current", { headers: bearer(user.tokens) });
+  expect(response.status).toBe(200);
+  return read(response) as Promise<{ subscription: { planId: string; status: string } | null; takenBack: { planName: string; reason: string; at: string } | null }>;
 }

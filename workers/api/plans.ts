@@ -1,6 +1,6 @@
 import { ActivateLifetimePurchaseBody, PlanIdParam, RedeemPurchaseCodeBody } from "../../contracts/plans-api.ts";
 import { requestMeta, requireUser } from "../auth/middleware.ts";
-import { activateLifetimePurchase, currentSubscription, getPlan, lifetimePlans, listPlans } from "../services/lifetime.ts";
+import { activateLifetimePurchase, currentSubscriptionAnswer, getPlan, lifetimePlans, listPlans } from "../services/lifetime.ts";
 import { redeemPurchaseCode } from "../services/redeem-codes.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
@@ -14,7 +14,7 @@ plansApi.get("/subscriptions/getLifetimePlans", async (c) => c.json(await lifeti
 
 plansApi.get("/subscriptions/getPlan/:id", valid("param", PlanIdParam), async (c) => c.json(await getPlan(c.env, c.req.valid("param").id)));
 
-plansApi.get("/subscriptions/current", requireUser, async (c) => c.json({ subscription: await currentSubscription(c.env, c.var.auth.user.id) }));
+plansApi.get("/subscriptions/current", requireUser, async (c) => c.json(await currentSubscriptionAnswer(c.env, c.var.auth.user.id)));
 
 plansApi.post("/subscriptions/activateLifetimePurchase", requireUser, valid("json", ActivateLifetimePurchaseBody), async (c) =>
   c.json(await activateLifetimePurchase(c.env, c.var.auth.user, c.req.valid("json"))),

@@ -582,10 +582,58 @@ export const subscriptions = sqliteTable(
     trialEnd: integer("trial_end"),
     cancelReason: text("cancel_reason"),
     affiliateId: text("affiliate_id"),
+    /**
+     * A period taken back (decision 077): the record gives no plan while its current period starts at or
+     * before this one. Copied from plan_revocations, never from a provider's report.
+     */
+    revokedPeriodStart: integer("revoked_period_start"),
+    revokedReason: text("revoked_reason", { enum: ["refunded", "disputed"] }),
+    /** When our side took it back (ms), for the user's notice. */
+    revokedAt: integer("revoked_at"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [uniqueIndex("subscriptions_provider_ref").on(t.provider, t.providerRef), index("subscriptions_user").on(t.userId, t.startedAt)],
+);
+
+/**
+ * Refunds and lost disputes (docs/decisions/077-refunds-and-disputes.md): one row per provider reversal of a
+ * payment, so a second delivery adds nothing. `paymentRef` is the payment as commissions key it (Stripe
+ * invoice or lifetime checkout session, PayPal sale, Shopify "{charge gid}@{period end}").
+ */
+export const paymentReversals = sqliteTable(
+  "payment_reversals",
+  {
+    provider: text("provider", { enum: ["stripe", "paypal", "shopify"] }).notNull(),
+    reversalRef: text("reversal_ref").notNull(),
+    paymentRef: text("payment_ref").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["refund", "dispute"] }).notNull(),
+    /** What this reversal took back, and what the payment was (cents). */
+    amountCents: integer("amount_cents").notNull(),
+    paymentCents: integer("payment_cents").notNull(),
+    currency: text("currency").notNull(),
+    /** The provider's time of it (ms). */
+    reversedAt: integer("reversed_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.reversalRef] }), index("payment_reversals_payment").on(t.provider, t.paymentRef)],
+);
+
+/** A plan record's period whose payment was taken back in full; copied into the record (`revokedPeriodStart`). */
+export const planRevocations = sqliteTable(
+  "plan_revocations",
+  {
+    provider: text("provider").notNull(),
+    providerRef: text("provider_ref").notNull(),
+    paymentRef: text("payment_ref").notNull(),
+    periodStart: integer("period_start").notNull(),
+    reason: text("reason", { enum: ["refunded", "disputed"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerRef, t.paymentRef] })],
 );
 
 /** A user's customer record at a payment provider (Stripe's cus_...). */
@@ -816,9 +864,15 @@ export const affiliateCommissions = sqliteTable(
     chargedAt: integer("charged_at").notNull(),
     payableAt: integer("payable_at").notNull(),
     payoutId: text("payout_id").references(() => affiliatePayouts.id),
+    /** A negative row (decision 077) takes back (part of) the commission of this charge: a refund or a lost dispute. */
+    reversesChargeRef: text("reverses_charge_ref"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.provider, t.chargeRef] }), index("affiliate_commissions_affiliate").on(t.affiliateId, t.payableAt)],
+  (t) => [
+    primaryKey({ columns: [t.provider, t.chargeRef] }),
+    index("affiliate_commissions_affiliate").on(t.affiliateId, t.payableAt),
+    index("affiliate_commissions_reverses").on(t.provider, t.reversesChargeRef).where(sql`${t.reversesChargeRef} IS NOT NULL`),
+  ],
 );
 
 /**
@@ -843,6 +897,13 @@ export const referrals = sqliteTable(
     creditedAt: integer("credited_at"),
     /** Whether the claimer's mailbox is in free_month_mailboxes: claims older than migration 0040 are recorded by the cron (decision 079). */
     mailboxRecorded: integer("mailbox_recorded", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The last time the payment that earned the credit was taken back (decision 077): the credit went back
+     * (`reversalTxnId`, when it had reached Stripe) and the first-payment fields were cleared.
+     */
+    reversedAt: integer("reversed_at"),
+    reversedPaymentRef: text("reversed_payment_ref"),
+    reversalTxnId: text("reversal_txn_id"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -225,6 +225,39 @@ export async function grantCurrentMonth(env: Env, userId: string, now = Date.now
 }
 
 /**
+ * A plan's paid grant taken back with the payment that bought it (decision 077): the reference gets this in
+ * front and the amount becomes 0, so the row counts in no sum (GRANT_ROW and SPEND_ROW need an amount) and
+ * the reason still says what it was.
+ */
+export const TAKEN_BACK_PREFIX = "taken-back:";
+
+/**
+ * After a plan was taken back (refunded in full, or lost to a dispute) the user is on what remains in the same
+ * billing month: its grants of the plan taken back no longer count (all paid grants when that is Free), what
+ * remains grants its own, and what was spent in the month stays spent (a user who spent more than the
+ * remaining plan's allowance has 0 left; the summary never shows less). Nothing when another record of the
+ * same plan still gives it. Idempotent: a row taken back once is not a paid grant any more. Answers how many
+ * grant rows were taken back now.
+ */
+export async function takeBackPaidGrants(env: Env, userId: string, takenBackPlanId: string, why: string, now = Date.now()): Promise<number> {
+  const period = await creditPeriod(env, userId, now);
+  if (period.planId === takenBackPlanId) return 0;
+  // On Free every paid grant of the month goes; on another plan, the grants of the plan taken back.
+  const ofPlan = period.planId === FREE_PLAN_ID ? null : takenBackPlanId;
+  const [, taken] = await env.DB.batch<{ id: string }>([
+    monthTotalsStatement(env, period),
+    env.DB.prepare(
+      `UPDATE credit_ledger SET amount = 0, reference = '${TAKEN_BACK_PREFIX}' || reference, reason = reason || ?4
+       WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND ${GRANT_ROW} AND reference LIKE 'grant:%'
+         AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' AND (?5 IS NULL OR reference LIKE 'grant:' || ?5 || ':%')
+       RETURNING id`,
+    ).bind(userId, period.start, period.end, ` (taken back: ${why})`, ofPlan),
+    grantStatement(env, period),
+  ]);
+  return taken.results.length;
+}
+
+/**
  * Refuses up front (402) when the balance cannot pay `amount`: for work that
  * costs money before it can be charged (AI calls), charged once it succeeded.
  */

@@ -19,7 +19,8 @@ import type { Env } from "../env.ts";
 import { ProviderError } from "../integrations/http.ts";
 import { stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
-import { customerRefOf, planById, planRecordsOf, savePlanRecord } from "./billing.ts";
+import { customerRefOf, paymentTakenBack, planById, planRecordsOf, savePlanRecord } from "./billing.ts";
+import { isTakenBackInFull } from "../domain/payment-reversals.ts";
 import { referralInviteEmail } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
 import { mailboxKey } from "./mailboxes.ts";
@@ -181,7 +182,8 @@ export async function rewardReferrerOfPayer(env: Env, payerId: string, confirmPa
   if (!row || row.creditedAt !== null) return;
   if (row.firstPaidAt === null) {
     const paymentRef = await confirmPayment();
-    if (!paymentRef) return;
+    // A payment already refunded in full, or lost to a dispute, is not one that sticks (decision 077).
+    if (!paymentRef || (await isReferralPaymentTakenBack(env, paymentRef))) return;
     await db.update(referrals).set({ firstPaidAt: now, paymentRef }).where(and(eq(referrals.referredUserId, payerId), isNull(referrals.firstPaidAt)));
   }
   // A referrer who closed their account earns nothing.
@@ -190,6 +192,68 @@ export async function rewardReferrerOfPayer(env: Env, payerId: string, confirmPa
   // No Stripe customer yet: the credit waits until they start a checkout (creditPendingReferrals).
   if (!customer) return;
   await creditReferrer(env, payerId, customer, now);
+  // Taken back while we were crediting (its refund's event ran beside this one): the credit goes back too.
+  const credited = await db.query.referrals.findFirst({ where: eq(referrals.referredUserId, payerId), columns: { paymentRef: true } });
+  if (credited?.paymentRef && (await isReferralPaymentTakenBack(env, credited.paymentRef))) await takeBackReferralCredit(env, payerId, credited.paymentRef, now);
+}
+
+/**
+ * A referral's payment reference as the provider's payment (commission key): Stripe's invoice or checkout
+ * session id as it is, PayPal's and Shopify's after their prefix ("paypal:{sale id}", "shopify:{interval}").
+ */
+export function paymentOfReferralRef(paymentRef: string): { provider: "stripe" | "paypal" | "shopify"; paymentRef: string } {
+  for (const provider of ["paypal", "shopify"] as const) {
+    if (paymentRef.startsWith(`${provider}:`)) return { provider, paymentRef: paymentRef.slice(provider.length + 1) };
+  }
+  return { provider: "stripe", paymentRef };
+}
+
+/** The referral's payment reference of a provider's payment (the inverse of paymentOfReferralRef). */
+export function referralRefOfPayment(provider: "stripe" | "paypal" | "shopify", paymentRef: string): string {
+  return provider === "stripe" ? paymentRef : `${provider}:${paymentRef}`;
+}
+
+async function isReferralPaymentTakenBack(env: Env, referralPaymentRef: string): Promise<boolean> {
+  const { provider, paymentRef } = paymentOfReferralRef(referralPaymentRef);
+  const lost = await paymentTakenBack(env, provider, paymentRef);
+  return isTakenBackInFull(lost.paymentCents, lost.takenBackCents);
+}
+
+/**
+ * The payment that earned a referrer's credit was refunded in full or lost to a dispute (decision 077): the
+ * $16.99 goes back on the referrer's Stripe customer (a positive balance transaction, with an idempotency key
+ * naming the payment), and the referral no longer counts as a referred sale. A later first payment of the
+ * referred user that sticks earns the credit again. Only the payment that earned it takes it back; a credit
+ * still waiting for the referrer's Stripe customer is simply dropped. A Stripe failure is thrown (the webhook
+ * is retried; the key keeps the retry from taking it back twice). Answers whether a credit went back now.
+ */
+export async function takeBackReferralCredit(env: Env, referredUserId: string, referralPaymentRef: string, now = Date.now()): Promise<boolean> {
+  const db = database(env.DB);
+  const row = await db.query.referrals.findFirst({ where: eq(referrals.referredUserId, referredUserId) });
+  if (!row || row.paymentRef !== referralPaymentRef) return false;
+  let reversalTxnId: string | null = null;
+  if (row.creditTxnId && row.referrerId) {
+    const customer = await customerRefOf(env, row.referrerId, "stripe");
+    if (customer) {
+      const transaction = await stripeClient(env).customers.createBalanceTransaction(
+        customer,
+        {
+          amount: REFERRER_CREDIT_CENTS,
+          currency: "usd",
+          description: "Referral credit taken back: your friend's payment was returned to them",
+          metadata: { referredUserId, takenBack: referralPaymentRef },
+        },
+        { idempotencyKey: `referral-credit-reversal-${referredUserId}-${referralPaymentRef}` },
+      );
+      reversalTxnId = transaction.id;
+    }
+  }
+  const reversed = await db
+    .update(referrals)
+    .set({ firstPaidAt: null, paymentRef: null, creditTxnId: null, creditedAt: null, reversedAt: now, reversedPaymentRef: referralPaymentRef, reversalTxnId })
+    .where(and(eq(referrals.referredUserId, referredUserId), eq(referrals.paymentRef, referralPaymentRef)))
+    .returning({ id: referrals.referredUserId });
+  return reversed.length > 0 && reversalTxnId !== null;
 }
 
 /**
@@ -206,8 +270,13 @@ export async function creditPendingReferrals(env: Env, referrerId: string, custo
   return pending.length;
 }
 
-/** One referred user's $16.99 as a Stripe customer balance credit (negative amount: credit toward the next invoices). */
+/**
+ * One referred user's $16.99 as a Stripe customer balance credit (negative amount: credit toward the next invoices).
+ * The key names the referred user; a credit earned again after one was taken back (decision 077) names its payment too.
+ */
 async function creditReferrer(env: Env, referredUserId: string, customerId: string, now: number) {
+  const row = await database(env.DB).query.referrals.findFirst({ where: eq(referrals.referredUserId, referredUserId), columns: { paymentRef: true, reversedAt: true } });
+  if (!row?.paymentRef) return;
   const transaction = await stripeClient(env).customers.createBalanceTransaction(
     customerId,
     {
@@ -216,12 +285,12 @@ async function creditReferrer(env: Env, referredUserId: string, customerId: stri
       description: "Referral credit: a friend you invited subscribed",
       metadata: { referredUserId },
     },
-    { idempotencyKey: `referral-credit-${referredUserId}` },
+    { idempotencyKey: row.reversedAt === null ? `referral-credit-${referredUserId}` : `referral-credit-${referredUserId}-${row.paymentRef}` },
   );
   await database(env.DB)
     .update(referrals)
     .set({ creditTxnId: transaction.id, creditedAt: now })
-    .where(and(eq(referrals.referredUserId, referredUserId), isNull(referrals.creditedAt)));
+    .where(and(eq(referrals.referredUserId, referredUserId), isNull(referrals.creditedAt), eq(referrals.paymentRef, row.paymentRef)));
 }
 
 /** How many older claims one cron run records; a few runs take any backlog. */

@@ -10,6 +10,7 @@ import {
   type StartStripeOnceOffPaymentBody,
   type StartStripeSubscriptionBody,
 } from "../../contracts/billing.ts";
+import { boughtCurrentPeriod, isStripeDisputeLost } from "../domain/payment-reversals.ts";
 import { isLifetimePlan, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
 import { parityCouponId, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
@@ -31,6 +32,7 @@ import {
 } from "./billing.ts";
 import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
 import { ServiceError } from "./errors.ts";
+import { applyPaymentReversals, type PaymentReversalReport } from "./payment-reversals.ts";
 import { creditPendingReferrals, rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
@@ -503,7 +505,90 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       }
       return;
     }
+    case "charge.refunded":
+    case "charge.refund.updated":
+    case "charge.dispute.created":
+    case "charge.dispute.updated":
+    case "charge.dispute.closed":
+    case "charge.dispute.funds_withdrawn":
+    case "charge.dispute.funds_reinstated": {
+      // Refunds and disputes (decision 077): the charge, its refunds and disputes are re-read, whichever event came.
+      const object = event.data.object as { object: string; id: string; charge?: string | { id: string } | null };
+      const charge = object.object === "charge" ? object.id : typeof object.charge === "string" ? object.charge : object.charge?.id;
+      if (charge) await applyStripeChargeReversals(env, charge);
+      return;
+    }
     default:
       return;
   }
+}
+
+/**
+ * What was taken back of a charge, re-read from Stripe (decision 077): its refunds that succeeded and its
+ * disputes that were lost, applied to the payment the charge paid: a subscription's invoice (the period its
+ * subscription line bought) or a lifetime purchase's checkout session. Charges of nobody we know, or of
+ * nothing we sold, are ignored.
+ */
+async function applyStripeChargeReversals(env: Env, chargeId: string): Promise<void> {
+  const stripe = stripeClient(env);
+  const charge = await stripeCall("reading a charge", () => stripe.charges.retrieve(chargeId, { expand: ["refunds"] }));
+  const customerId = typeof charge.customer === "string" ? charge.customer : charge.customer?.id;
+  const owner = customerId ? await userOfCustomer(env, "stripe", customerId) : null;
+  const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+  if (!owner || !intent) {
+    console.warn("Stripe charge of an unknown customer or without a payment ignored", { charge: chargeId });
+    return;
+  }
+  const payment = await stripePaymentOf(env, intent);
+  if (!payment) {
+    console.warn("Stripe charge that paid for none of our plans ignored", { charge: chargeId });
+    return;
+  }
+  const disputes = await stripeCall("listing a charge's disputes", () => stripe.disputes.list({ charge: chargeId, limit: 100 }));
+  const reversals: PaymentReversalReport["reversals"] = [
+    ...(charge.refunds?.data ?? []).filter((refund) => refund.status === "succeeded").map((refund) => ({ ref: refund.id, kind: "refund" as const, amountCents: refund.amount, at: refund.created * 1000 })),
+    ...disputes.data.filter((dispute) => isStripeDisputeLost(dispute.status)).map((dispute) => ({ ref: dispute.id, kind: "dispute" as const, amountCents: dispute.amount, at: dispute.created * 1000 })),
+  ];
+  await applyPaymentReversals(env, {
+    provider: "stripe",
+    paymentRef: payment.paymentRef,
+    userId: owner,
+    paymentCents: charge.amount,
+    currency: charge.currency,
+    reversals,
+    bought: payment.bought,
+    endSubscription: payment.subscription
+      ? async () => {
+          const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(payment.subscription!));
+          const current = subscription.items.data[0]?.current_period_start;
+          if (subscription.status === "canceled" || current === undefined || !boughtCurrentPeriod(payment.bought!.periodStart, current * 1000)) return;
+          await stripeCall("ending a subscription whose payment was taken back", () =>
+            stripe.subscriptions.cancel(subscription.id, { cancellation_details: { comment: "The payment of its current period was refunded or disputed." } }),
+          );
+        }
+      : undefined,
+  });
+}
+
+/**
+ * What a payment intent paid for: a subscription invoice (its id, the subscription and the start of the period
+ * its subscription line bought; a proration-only invoice bought no period) or a lifetime purchase (its
+ * checkout session, bought at the session's creation); null for anything else.
+ */
+async function stripePaymentOf(env: Env, intent: string): Promise<{ paymentRef: string; bought: PaymentReversalReport["bought"]; subscription: string | null } | null> {
+  const stripe = stripeClient(env);
+  const [paid] = (await stripeCall("finding an invoice's payment", () => stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent }, limit: 1 }))).data;
+  const invoiceId = typeof paid?.invoice === "string" ? paid.invoice : paid?.invoice?.id;
+  if (invoiceId) {
+    const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
+    const ref = invoice.parent?.subscription_details?.subscription;
+    const subscription = typeof ref === "string" ? ref : (ref?.id ?? null);
+    const line = invoice.lines.data.find((candidate) => candidate.parent?.subscription_item_details && !candidate.parent.subscription_item_details.proration);
+    return { paymentRef: invoiceId, subscription, bought: subscription && line ? { providerRef: subscription, periodStart: line.period.start * 1000 } : null };
+  }
+  const [session] = (await stripeCall("finding a payment's checkout session", () => stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 }))).data;
+  if (!session || session.mode !== "payment" || !session.id) return null;
+  const plan = session.metadata?.planId ? await planById(env, session.metadata.planId) : null;
+  if (!plan || !isLifetimePlan(plan)) return null;
+  return { paymentRef: session.id, subscription: null, bought: { providerRef: session.id, periodStart: session.created * 1000 } };
 }

@@ -1,5 +1,5 @@
 import type { CreditsSummary } from "../../../contracts/credits.ts";
-import type { CurrentSubscription, LifetimePlan, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscription, CurrentSubscriptionAnswer, LifetimePlan, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 
@@ -8,7 +8,8 @@ import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 export const getPlans = () => apiJson<PlanInfo[]>("/api/subscriptions/getPlans");
 export const getLifetimePlans = () => apiJson<LifetimePlan[]>("/api/subscriptions/getLifetimePlans");
 export const getCredits = () => apiJson<CreditsSummary>("/api/user/credits");
-export const getCurrentSubscription = () => apiJson<{ subscription: CurrentSubscription | null }>("/api/subscriptions/current").then((body) => body.subscription);
+export const getCurrentSubscriptionAnswer = () => apiJson<CurrentSubscriptionAnswer>("/api/subscriptions/current");
+export const getCurrentSubscription = () => getCurrentSubscriptionAnswer().then((body) => body.subscription);
 
 export const startSubscription = (planId: string, returnUrl: string) =>
   apiJson<{ redirectUrl: string }>("/api/stripeSubscriptions/startStripeSubscription", { json: { planId, returnUrl } });

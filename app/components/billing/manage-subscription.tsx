@@ -3,7 +3,8 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
 import { creditMeter } from "../../../workers/domain/credit-meter.ts";
-import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscription, PlanInfo, PlanTakenBack } from "../../../contracts/plans-api.ts";
+import { planTakenBackNotice } from "../../../workers/domain/payment-reversals.ts";
 import { planStatusLabel } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import {
@@ -11,7 +12,7 @@ import {
   cancelShopifySubscription,
   cancelSubscription,
   getCredits,
-  getCurrentSubscription,
+  getCurrentSubscriptionAnswer,
   longDate,
   money,
   reactivatePayPalSubscription,
@@ -21,6 +22,7 @@ import {
   serverMessage,
   suspendPayPalSubscription,
 } from "./billing-api.ts";
+import { localDate } from "../affiliate/affiliate-api.ts";
 import { NoticeBox, type Notice } from "./notice.tsx";
 
 /**
@@ -38,16 +40,18 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   const { user, reloadUser } = useAuth();
   const [credits, setCredits] = useState<CreditsSummary | null>(null);
   const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
+  const [takenBack, setTakenBack] = useState<PlanTakenBack | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   /** A PayPal switch waiting for the payer's approval in PayPal. */
   const [approvalLink, setApprovalLink] = useState<string | null>(null);
 
   const load = useCallback(() => {
-    Promise.all([getCredits(), getCurrentSubscription()])
+    Promise.all([getCredits(), getCurrentSubscriptionAnswer()])
       .then(([summary, current]) => {
         setCredits(summary);
-        setSubscription(current);
+        setSubscription(current.subscription);
+        setTakenBack(current.takenBack);
         setLoadError(null);
       })
       .catch((error) => setLoadError(serverMessage(error) ?? "Your subscription could not be loaded. Please reload the page."));
@@ -85,6 +89,11 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   return (
     <div className="manage">
       {notice && <NoticeBox notice={notice} />}
+      {takenBack && (
+        <p className="billing-notice billing-notice--info" data-testid="plan-taken-back">
+          {planTakenBackNotice(takenBack.planName, takenBack.reason, localDate(Date.parse(takenBack.at)))}
+        </p>
+      )}
       {approvalLink && (
         <p className="manage__approval">
           <a className="button button--primary" href={approvalLink}>
