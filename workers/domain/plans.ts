@@ -159,6 +159,8 @@ export interface PlanRecord {
   endedAt: number | null;
   /** Who keeps the record: a payment provider, or "code" / "referral" for granted months. */
   provider?: string;
+  /** The start of a period that began before the one before it ran out (an interval switch), else null. */
+  periodRestartedAt?: number | null;
 }
 
 /** Months given (a redeem code, a friend's referral) rather than paid for. */
@@ -232,4 +234,55 @@ export function creditAnchor(input: { effectivePlanId: string; record: PlanRecor
     return Math.max(input.userCreatedAt, ...stops);
   }
   return input.userCreatedAt;
+}
+
+const DAY = 86_400_000;
+
+export interface CreditMonth extends BillingMonth {
+  /**
+   * The month begins with a plan change, not a renewal: a plan taken (a subscription's first period, a lifetime
+   * purchase, a redeemed or gifted month), a period started again by an interval switch, or a paid plan that stopped
+   * before its period ran out (suspended, frozen, ended early). Such a month counts the spends of the month it
+   * interrupted from that month's start (decision 081).
+   */
+  opensWithChange: boolean;
+}
+
+export interface CreditMonthInput {
+  effectivePlanId: string;
+  record: PlanRecord | null;
+  userCreatedAt: number;
+  cancelSubscriptionDate: number | null;
+}
+
+/** The billing month holding `now` (creditAnchor, billingMonth), and whether it opens with a plan change. */
+export function creditMonth(input: CreditMonthInput, now: number): CreditMonth {
+  const anchor = creditAnchor(input, now);
+  const month = billingMonth(anchor, now);
+  return { ...month, opensWithChange: month.start === anchor && opensWithChange(input, anchor, now) };
+}
+
+function opensWithChange({ effectivePlanId: planId, record, userCreatedAt }: CreditMonthInput, anchor: number, now: number): boolean {
+  if (!record) return false;
+  if (planId !== FREE_PLAN_ID) {
+    if (record.planId !== planId || anchor !== record.periodStart) return false;
+    // A subscription's first period may start a little after the subscription (PayPal's first payment follows the
+    // approval): within a day it is the first. Renewals and a trial's end come a week or more later.
+    return Math.abs(anchor - record.startedAt) < DAY || anchor === record.periodRestartedAt;
+  }
+  // Free again: a change when the paid plan stopped before the period paid for ran out; not when that period ended.
+  const stop = stoppedAt(record, now);
+  return stop !== null && stop === anchor && anchor > userCreatedAt && (record.periodEnd === null || stop < record.periodEnd);
+}
+
+/**
+ * When a provider's new report of a record starts its billing period again before the period we knew ran out (Stripe
+ * bills a switch to another interval from the moment of the switch), that new period's start; else what we knew.
+ * A renewal starts where the last period ended (within a day: PayPal's payments come when they come), a trial's end
+ * where the trial ended: neither is a restart.
+ */
+export function periodRestartedAt(known: Pick<PlanRecord, "periodStart" | "periodEnd" | "periodRestartedAt"> | null, next: Pick<PlanRecord, "periodStart"> & { trialEnd: number | null }): number | null {
+  if (!known) return null;
+  const restarted = next.periodStart > known.periodStart && known.periodEnd !== null && next.periodStart < known.periodEnd - DAY && next.periodStart !== next.trialEnd;
+  return restarted ? next.periodStart : (known.periodRestartedAt ?? null);
 }

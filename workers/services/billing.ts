@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
-import { currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
+import { currentRecord, periodRestartedAt, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { grantCurrentMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
@@ -54,9 +54,18 @@ export async function planRecordsOf(env: Env, userId: string): Promise<PlanRecor
  */
 export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
+  const known = await findPlanRecord(env, userId, input.provider, input.providerRef);
   await db
     .insert(subscriptions)
-    .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, updatedAt: now })
+    .values({
+      id: crypto.randomUUID(),
+      userId,
+      ...input,
+      periodRestartedAt: periodRestartedAt(known, input),
+      cancelReason: input.cancelReason ?? null,
+      affiliateId: input.affiliateId ?? null,
+      updatedAt: now,
+    })
     .onConflictDoUpdate({
       target: [subscriptions.provider, subscriptions.providerRef],
       set: {
@@ -67,6 +76,7 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
         cancelAtPeriodEnd: sql`excluded.cancel_at_period_end`,
         endedAt: sql`excluded.ended_at`,
         trialEnd: sql`excluded.trial_end`,
+        periodRestartedAt: sql`coalesce(excluded.period_restarted_at, ${subscriptions.periodRestartedAt})`,
         cancelReason: sql`coalesce(excluded.cancel_reason, ${subscriptions.cancelReason})`,
         affiliateId: sql`coalesce(${subscriptions.affiliateId}, excluded.affiliate_id)`,
         updatedAt: sql`excluded.updated_at`,
