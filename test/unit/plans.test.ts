@@ -4,10 +4,12 @@ import {
   addMonths,
   billingMonth,
   creditAnchor,
+  creditMonth,
   currentRecord,
   effectivePlanId,
   isSubscriptionActive,
   planButtonLabel,
+  periodRestartedAt,
   planStateOf,
   trialDaysFor,
   type PlanRecord,
@@ -126,6 +128,59 @@ describe("billing months", () => {
     expect(creditAnchor({ effectivePlanId: "free", record: null, userCreatedAt: signup, cancelSubscriptionDate: ended }, NOW)).toBe(ended);
     const record: PlanRecord = { planId: "pro-monthly", kind: "subscription", status: "active", startedAt: signup, periodStart: Date.UTC(2026, 10, 2), periodEnd: Date.UTC(2026, 11, 2), cancelAtPeriodEnd: false, endedAt: null };
     expect(creditAnchor({ effectivePlanId: "pro-monthly", record, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW)).toBe(Date.UTC(2026, 10, 2));
+  });
+});
+
+describe("credit months that open with a plan change (decision 081)", () => {
+  const signup = Date.UTC(2026, 0, 5);
+  const paid = (fields: Partial<PlanRecord>): PlanRecord => ({
+    planId: "pro-monthly",
+    kind: "subscription",
+    status: "active",
+    startedAt: NOW - 2 * DAY,
+    periodStart: NOW - 2 * DAY,
+    periodEnd: addMonths(NOW - 2 * DAY, 1),
+    cancelAtPeriodEnd: false,
+    endedAt: null,
+    ...fields,
+  });
+  const onPlan = (record: PlanRecord) => ({ effectivePlanId: record.planId, record, userCreatedAt: signup, cancelSubscriptionDate: null });
+
+  it("a plan's first month opens with a change (its first payment may follow its start by minutes); its renewals and a trial's end do not", () => {
+    expect(creditMonth(onPlan(paid({})), NOW)).toMatchObject({ start: NOW - 2 * DAY, opensWithChange: true });
+    expect(creditMonth(onPlan(paid({ periodStart: NOW - 2 * DAY + 90_000 })), NOW).opensWithChange).toBe(true);
+    const renewed = paid({ startedAt: NOW - 40 * DAY, periodStart: NOW - 2 * DAY });
+    expect(creditMonth(onPlan(renewed), NOW).opensWithChange).toBe(false);
+    const afterTrial = paid({ startedAt: NOW - 9 * DAY, trialEnd: NOW - 2 * DAY });
+    expect(creditMonth(onPlan(afterTrial), NOW).opensWithChange).toBe(false);
+    const lifetime = paid({ planId: "lifetime", kind: "lifetime", startedAt: NOW - 50 * DAY, periodStart: NOW - 50 * DAY, periodEnd: null });
+    expect(creditMonth(onPlan(lifetime), NOW)).toMatchObject({ start: addMonths(NOW - 50 * DAY, 1), opensWithChange: false });
+  });
+
+  it("a period started again by an interval switch opens with a change; later renewals do not", () => {
+    const known = paid({ startedAt: NOW - 40 * DAY, periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY });
+    expect(periodRestartedAt(known, { periodStart: NOW - DAY, trialEnd: null })).toBe(NOW - DAY);
+    expect(periodRestartedAt(known, { periodStart: NOW + 20 * DAY, trialEnd: null })).toBeNull();
+    expect(periodRestartedAt(known, { periodStart: NOW + 20 * DAY - 3_600_000, trialEnd: null })).toBeNull();
+    expect(periodRestartedAt(null, { periodStart: NOW, trialEnd: null })).toBeNull();
+    const restarted = paid({ planId: "pro-annual", startedAt: NOW - 40 * DAY, periodStart: NOW - DAY, periodEnd: addMonths(NOW - DAY, 12), periodRestartedAt: NOW - DAY });
+    expect(creditMonth(onPlan(restarted), NOW).opensWithChange).toBe(true);
+    expect(creditMonth(onPlan(restarted), addMonths(NOW - DAY, 1) + DAY).opensWithChange).toBe(false);
+  });
+
+  it("Free after a paid plan stopped early (suspended) opens with a change; Free after the period paid for ended does not", () => {
+    const suspendedAt = NOW - DAY;
+    const suspended = paid({ status: "suspended", startedAt: NOW - 10 * DAY, periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY, endedAt: suspendedAt });
+    expect(creditMonth({ effectivePlanId: "free", record: suspended, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW)).toMatchObject({
+      start: suspendedAt,
+      opensWithChange: true,
+    });
+    const ran = paid({ cancelAtPeriodEnd: true, startedAt: NOW - 40 * DAY, periodStart: NOW - 40 * DAY, periodEnd: NOW - 10 * DAY });
+    expect(creditMonth({ effectivePlanId: "free", record: ran, userCreatedAt: signup, cancelSubscriptionDate: NOW - 10 * DAY }, NOW)).toMatchObject({
+      start: NOW - 10 * DAY,
+      opensWithChange: false,
+    });
+    expect(creditMonth({ effectivePlanId: "free", record: null, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW).opensWithChange).toBe(false);
   });
 });
 

@@ -100,6 +100,16 @@ export async function subscribe(user: TestUser, planId: string) {
   };
 }
 
+/**
+ * Waits until the clock is in a later whole second than `at` (ms or ISO). Stripe keeps whole seconds: a period
+ * started in the same second as `at` would not start after it, and a redeemed month taken in the same second as a
+ * payment loses to it (currentRecord).
+ */
+export async function afterTheSecondOf(at: number | string) {
+  const second = Math.floor((typeof at === "number" ? at : Date.parse(at)) / 1000);
+  while (Math.floor(Date.now() / 1000) <= second) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 /** Starts the lifetime checkout, pays it, and answers the success URL's session id and planId. */
 export async function payLifetime(user: TestUser) {
   const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", user, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { OUT_OF_CREDITS_MESSAGE, type CreditsSummary } from "../../contracts/credits.ts";
 import { creditsSummary } from "../../workers/services/credits.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { buyLifetime, creditsOf, post, redeem, redeemCodesFor, sandboxSubscription, subscribe, usedTrial } from "./billing-support.ts";
+import { afterTheSecondOf, buyLifetime, creditsOf, post, redeem, redeemCodesFor, sandboxSubscription, subscribe, usedTrial } from "./billing-support.ts";
 import { read, testEnv } from "./support.ts";
 
 // Issue 37, defect 5 (decision 081): the credits used this month count across every plan change, code and purchase.
@@ -57,6 +57,8 @@ describe("credits used this month count across plan changes", () => {
     expect(await creditsOf(user)).toMatchObject({ planId: "pro-monthly", creditsPerMonth: 400, usedPinCredits: 36, remaining: 364 });
 
     const [code] = await redeemCodesFor("growth-monthly", 1);
+    // A month redeemed in the second Pro was paid in would lose to the payment (currentRecord): a person redeems later.
+    await afterTheSecondOf((await creditsOf(user)).periodStart);
     await redeem(user, code);
     expect(await creditsOf(user)).toMatchObject({ planId: "growth-monthly", creditsPerMonth: 1000, usedPinCredits: 36, remaining: 964 });
     await spend(user, 4);
@@ -96,8 +98,7 @@ describe("credits used this month count across plan changes", () => {
     const monthly = await creditsOf(user);
     const subscriptionID = paymentDetails.subscriptionID!;
     // Stripe's periods start on whole seconds: the switch's new period must start after the first one did.
-    const firstSecond = Math.floor(Date.parse(monthly.periodStart) / 1000);
-    while (Math.floor(Date.now() / 1000) <= firstSecond) await new Promise((resolve) => setTimeout(resolve, 50));
+    await afterTheSecondOf(monthly.periodStart);
 
     const switched = await post("/api/stripeSubscriptions/reviseStripeSubscription", user, { subscriptionID, newStripePriceID: "price_starter_annual", newPlanId: "starter-annual" });
     expect(switched.status).toBe(200);
