@@ -185,6 +185,11 @@ export const ROUTES: Record<string, RouteExample> = {
     owns: { kind: "lifetimeSession", field: "session_id" },
   },
   "POST /api/subscriptions/redeemPurchaseCode": { body: { redemptionCode: "NOT-A-CODE" } },
+  // What a plan change would do, before checkout (decision 082): about the caller's own plan only.
+  "GET /api/subscriptions/planChangePreview": {
+    query: { planId: "lifetime", timeZone: "Europe/Paris" },
+    notOwned: { planId: "a plan of the catalogue", redemptionCode: "a redeem code: whoever holds it may redeem it" },
+  },
   // Admin console: redeem codes (issue 20, decision 053); the campaigns' users are not admins.
   "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1, months: 1, expiresAt: 4102444800000, note: "Campaign" } },
   "GET /api/admin/redeemCodeBatches": {},

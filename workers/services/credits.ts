@@ -232,6 +232,59 @@ export async function creditsSummary(env: Env, userId: string, now = Date.now())
   };
 }
 
+/** A plan and month a change would put the user in (plan-change-preview.ts). */
+export type NextCreditPeriod = Pick<CreditPeriod, "planId" | "creditsPerMonth" | "start" | "end" | "opensWithChange">;
+
+/**
+ * What this month's credits would read after a plan change into `next`, as the rules above would count them:
+ * the same month topped up to the new plan's amount (a downgrade takes nothing back); a month that opens with the
+ * change at the new plan's amount, the spends (and admin grants) of this month still counted; else a fresh month.
+ * Reads this month as creditsSummary does (writing its row and grant if missing); writes nothing of the change.
+ */
+export async function creditsAfterChange(
+  env: Env,
+  userId: string,
+  next: NextCreditPeriod,
+  now = Date.now(),
+): Promise<{ usedPinCredits: number; remaining: number; sameMonth: boolean }> {
+  const period = await creditPeriod(env, userId, now);
+  const [, , totals] = await env.DB.batch<MonthTotals>([
+    monthTotalsStatement(env, period, now),
+    grantStatement(env, period),
+    env.DB.prepare("SELECT grants, paid_grants, admin_grants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").bind(
+      userId,
+      period.start,
+      period.end,
+    ),
+  ]);
+  const month = totals.results[0];
+  if (!month) throw new Error(`The credit month totals of user ${userId} were not written`);
+  const paid = next.planId !== FREE_PLAN_ID;
+  const cap = next.creditsPerMonth;
+  let after: MonthTotals;
+  const sameMonth = next.start === period.start && next.end === period.end;
+  if (sameMonth) {
+    // grantStatement's top-up: to the plan's amount, counting Free's grants for Free and paid plans' for a paid plan.
+    const topUp = Math.max(0, cap - (paid ? month.paid_grants : month.grants));
+    after = { ...month, grants: month.grants + topUp, paid_grants: month.paid_grants + (paid ? topUp : 0) };
+  } else {
+    const carried = next.opensWithChange;
+    after = { grants: cap, paid_grants: paid ? cap : 0, admin_grants: carried ? month.admin_grants : 0, spends: carried ? month.spends : 0 };
+  }
+  // The balance with the one expression every spend is checked against.
+  const row = await env.DB.prepare(`SELECT ${balanceOf("?5")} AS balance FROM (SELECT ?1 AS grants, ?2 AS paid_grants, ?3 AS admin_grants, ?4 AS spends) AS t`)
+    .bind(after.grants, after.paid_grants, after.admin_grants, after.spends, cap)
+    .first<{ balance: number }>();
+  return { usedPinCredits: 0 - after.spends, remaining: Math.max(0, row?.balance ?? 0), sameMonth };
+}
+
+interface MonthTotals {
+  grants: number;
+  paid_grants: number;
+  admin_grants: number;
+  spends: number;
+}
+
 /** Grants the current month's credits now (after a plan change or renewal) rather than on first use. */
 export async function grantCurrentMonth(env: Env, userId: string, now = Date.now()): Promise<CreditPeriod> {
   const period = await creditPeriod(env, userId, now);

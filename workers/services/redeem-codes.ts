@@ -7,7 +7,7 @@ import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { actorOf, auditStatement } from "./admin-audit.ts";
-import { planById, planRecordsOf, savePlanRecord } from "./billing.ts";
+import { planById, planRecordsOf, savePlanRecord, type Plan, type PlanRecordInput } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -79,11 +79,12 @@ export async function createRedeemCodes(
   return { batchId, planId: plan.id, months, expiresAt, codes };
 }
 
-/** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
-export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, now = Date.now()): Promise<RedeemResult> {
-  const db = database(env.DB);
-  const code = input.redemptionCode;
-  const [found] = await db
+/**
+ * A code the user could redeem now, with its plan and months; the error the redemption would answer otherwise
+ * (unknown, used, disabled, expired, or a lifetime plan the user already has). Reads only: nothing is claimed.
+ */
+export async function redeemableCode(env: Env, userId: string, code: string, now = Date.now()): Promise<{ code: string; plan: Plan; months: number | null }> {
+  const [found] = await database(env.DB)
     .select({ code: redeemCodes, batch: redeemCodeBatches })
     .from(redeemCodes)
     .leftJoin(redeemCodeBatches, eq(redeemCodeBatches.id, redeemCodes.batchId))
@@ -95,9 +96,25 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
   if (found.batch?.expiresAt != null && found.batch.expiresAt <= now) throw new ServiceError(409, CODE_EXPIRED_MESSAGE);
   const plan = await planById(env, row.planId);
   if (!plan) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
-  if (isLifetimePlan(plan) && (await planRecordsOf(env, user.id)).some((record) => record.planId === plan.id && isRecordLive(record, now))) {
+  if (isLifetimePlan(plan) && (await planRecordsOf(env, userId)).some((record) => record.planId === plan.id && isRecordLive(record, now))) {
     throw new ServiceError(409, `You already have the ${plan.name} plan.`);
   }
+  return { code, plan, months: row.months };
+}
+
+/** The plan record a redeemed code is: the plan for good, or months of it that end without renewing. */
+export function redeemedRecord(code: string, plan: Plan, months: number | null, now: number): PlanRecordInput {
+  const base = { provider: "code" as const, providerRef: code, planId: plan.id, status: "active", startedAt: now, periodStart: now, endedAt: null, trialEnd: null };
+  return months === null
+    ? { ...base, kind: "lifetime", periodEnd: null, cancelAtPeriodEnd: false }
+    : // A code's months do not renew: the plan runs to its end like a cancelled subscription.
+      { ...base, kind: "subscription", periodEnd: addMonths(now, months), cancelAtPeriodEnd: true };
+}
+
+/** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
+export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, now = Date.now()): Promise<RedeemResult> {
+  const db = database(env.DB);
+  const { code, plan, months } = await redeemableCode(env, user.id, input.redemptionCode, now);
   // The claim: only one UPDATE can find the code unredeemed.
   const claimed = await db
     .update(redeemCodes)
@@ -120,28 +137,7 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
     throw new ServiceError(409, CODE_DISABLED_MESSAGE);
   }
   try {
-    const months = row.months;
-    const profileUpdates = await savePlanRecord(
-      env,
-      user.id,
-      months === null
-        ? { provider: "code", providerRef: code, kind: "lifetime", planId: plan.id, status: "active", startedAt: now, periodStart: now, periodEnd: null, cancelAtPeriodEnd: false, endedAt: null, trialEnd: null }
-        : {
-            provider: "code",
-            providerRef: code,
-            kind: "subscription",
-            planId: plan.id,
-            status: "active",
-            startedAt: now,
-            periodStart: now,
-            // A code's months do not renew: the plan runs to its end like a cancelled subscription.
-            periodEnd: addMonths(now, months),
-            cancelAtPeriodEnd: true,
-            endedAt: null,
-            trialEnd: null,
-          },
-      now,
-    );
+    const profileUpdates = await savePlanRecord(env, user.id, redeemedRecord(code, plan, months, now), now);
     return { message: `Your code has been redeemed: you now have ${planGrantText(plan.name, months)}.`, planId: plan.id, planName: plan.name, months, profileUpdates };
   } catch (error) {
     // Give the code back so the user can try again.
