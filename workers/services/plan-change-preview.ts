@@ -146,7 +146,10 @@ function currentPlanOutcome(input: {
 }): string {
   const { live, change, takesOver, nextName, name, nowCredits, date } = input;
   const perMonth = `${count(nowCredits)} credits a month`;
-  const incoming = change.record.provider === "code" ? `the redeemed ${nextName} ${change.months === 1 ? "month" : "months"}` : nextName;
+  const redeemed = change.record.provider === "code";
+  const incoming = !redeemed ? nextName : `the redeemed ${nextName} ${change.months === null ? "plan" : change.months === 1 ? "month" : "months"}`;
+  // "takes" or "take": a few redeemed months are many.
+  const s = redeemed && change.months !== null && change.months !== undefined && change.months > 1 ? "" : "s";
   if (!live) return `You move from Free (${perMonth}) to ${incoming}`;
   if (change.replaces === live) {
     return live.provider === "paypal"
@@ -158,14 +161,15 @@ function currentPlanOutcome(input: {
   if (kind === "redeemed" || kind === "gift") {
     const months = monthsBetween(live.periodStart, live.periodEnd ?? live.periodStart);
     const what = `${kind === "redeemed" ? "redeemed" : "gifted"} ${name} ${months === 1 ? "month" : "months"}`;
-    return `Your ${what} (${perMonth}, ${months === 1 ? "ends" : "end"} ${date(live.periodEnd ?? live.periodStart)}) ${months === 1 ? "ends" : "end"} when ${incoming} starts`;
+    return `Your ${what} (${perMonth}, ${months === 1 ? "ends" : "end"} ${date(live.periodEnd ?? live.periodStart)}) ${months === 1 ? "ends" : "end"} when ${incoming} start${s}`;
   }
   if (kind === "lifetime") {
     const back = change.record.periodEnd !== null && change.record.cancelAtPeriodEnd ? `comes back on ${date(change.record.periodEnd)}` : "comes back when it ends";
-    return `Your ${name} plan (${perMonth}) pauses while ${incoming} runs and ${back}`;
+    return `Your ${name} plan (${perMonth}) pauses while ${incoming} run${s}, and ${back}`;
   }
   if (live.cancelAtPeriodEnd && live.periodEnd !== null) return `Your ${name} subscription (${perMonth}, cancelled, ends ${date(live.periodEnd)}) gives way to ${incoming} from today`;
-  return `Your ${name} subscription (${perMonth}) is not cancelled by this: it keeps billing you until you cancel it under Manage subscription, and ${incoming} takes its place as your plan from today`;
+  const until = redeemed && change.record.periodEnd !== null ? `until ${date(change.record.periodEnd)}` : "as your plan from today";
+  return `Your ${name} subscription (${perMonth}) is not cancelled by this: it keeps billing you until you cancel it under Manage subscription, and ${incoming} take${s} its place ${until}`;
 }
 
 function monthsBetween(start: number, end: number): number {
