@@ -79,13 +79,19 @@ END;
 --    moment of the switch): the credit month that period opens is a plan change, like a new subscription's first.
 ALTER TABLE `subscriptions` ADD `period_restarted_at` integer;
 --> statement-breakpoint
--- 3. Billing e-mails sent (a receipt per payment, a confirmation per cancellation), one row per e-mail claimed before
---    it is sent: `reference` names the payment or the cancellation at its provider, so a webhook delivered twice, the
---    browser's activation beside it, or the cron sweep never send a second one.
+-- 3. Billing e-mails (decision 082): a receipt per payment and a confirmation per cancellation, claimed here before
+--    they are sent. `reference` names the payment or the cancellation at its provider, so a webhook delivered twice,
+--    the browser's activation beside it, or the cron sweep never send a second one; `details` is what the e-mail says
+--    (JSON), so one that could not be sent at once is sent by the cron (sent_at is null until it goes).
 CREATE TABLE `billing_emails` (
 	`reference` text PRIMARY KEY NOT NULL,
 	`user_id` text NOT NULL,
 	`kind` text NOT NULL,
+	`details` text NOT NULL,
 	`created_at` integer NOT NULL,
+	`sent_at` integer,
+	`attempts` integer DEFAULT 0 NOT NULL,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
 );
+--> statement-breakpoint
+CREATE INDEX `billing_emails_unsent` ON `billing_emails` (`created_at`) WHERE `sent_at` IS NULL;

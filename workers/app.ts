@@ -2,6 +2,7 @@ import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import type { Env } from "./env.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
 import { app } from "./router.ts";
+import { sendPendingBillingEmails } from "./services/billing-emails.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
@@ -34,6 +35,11 @@ export default {
     ctx.waitUntil(
       sweepShopifyCharges(env, controller.scheduledTime).then(({ checked, failed }) => {
         if (checked > 0) console.log(`cron: re-read ${checked} Shopify charge(s), ${failed} failed`);
+      }),
+    );
+    ctx.waitUntil(
+      sendPendingBillingEmails(env, controller.scheduledTime).then(({ sent, failed }) => {
+        if (sent + failed > 0) console.log(`cron: sent ${sent} billing e-mail(s) that could not go at once, ${failed} failed again`);
       }),
     );
     ctx.waitUntil(

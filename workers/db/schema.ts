@@ -609,17 +609,25 @@ export const billingCustomers = sqliteTable(
 );
 
 /**
- * Billing e-mails claimed for sending (decision 082): a receipt per payment and a confirmation per cancellation.
- * `reference` names the payment or cancellation at its provider, so each is e-mailed once whichever path sees it.
+ * Billing e-mails (decision 082): a receipt per payment and a confirmation per cancellation, claimed before they are
+ * sent. `reference` names the payment or cancellation at its provider, so each is e-mailed once whichever path sees
+ * it; `details` (JSON) is what it says, so the cron sends one that could not go at once.
  */
-export const billingEmails = sqliteTable("billing_emails", {
-  reference: text("reference").primaryKey(),
-  userId: text("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  kind: text("kind", { enum: ["receipt", "cancellation"] }).notNull(),
-  createdAt: integer("created_at").notNull(),
-});
+export const billingEmails = sqliteTable(
+  "billing_emails",
+  {
+    reference: text("reference").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["receipt", "cancellation"] }).notNull(),
+    details: text("details").notNull(),
+    createdAt: integer("created_at").notNull(),
+    sentAt: integer("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [index("billing_emails_unsent").on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
+);
 
 /** Provider webhook events already applied: each event id is applied once. */
 export const webhookEvents = sqliteTable(

@@ -4,6 +4,7 @@ import { database } from "../db/client.ts";
 import { billingCustomers, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
 import { currentRecord, periodRestartedAt, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
+import { sendCancellationOnce } from "./billing-emails.ts";
 import { grantCurrentMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 
@@ -25,6 +26,8 @@ export interface PlanRecordInput extends PlanRecord {
   trialEnd: number | null;
   cancelReason?: string | null;
   affiliateId?: string | null;
+  /** When the provider recorded the cancellation (Stripe's canceled_at): tells two cancellations of one subscription apart. */
+  cancelledAt?: number | null;
 }
 
 export async function planById(env: Env, planId: string): Promise<Plan | null> {
@@ -52,8 +55,9 @@ export async function planRecordsOf(env: Env, userId: string): Promise<PlanRecor
  * derives the user's plan from all their records. A record never moves to
  * another user, and an ended (canceled) one never comes back to life.
  */
-export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
+export async function savePlanRecord(env: Env, userId: string, report: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
+  const { cancelledAt, ...input } = report;
   const known = await findPlanRecord(env, userId, input.provider, input.providerRef);
   await db
     .insert(subscriptions)
@@ -83,7 +87,25 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
       },
       setWhere: sql`${subscriptions.userId} = excluded.user_id AND NOT (${subscriptions.status} = 'canceled' AND excluded.status <> 'canceled')`,
     });
-  return refreshUserPlan(env, userId, now);
+  const updates = await refreshUserPlan(env, userId, now);
+  if (isCancellation(known, input) && (await findPlanRecord(env, userId, input.provider, input.providerRef))) {
+    // Every cancellation is confirmed by e-mail once, whoever reported it first (our API or the provider's webhook).
+    await sendCancellationOnce(
+      env,
+      userId,
+      { provider: input.provider as "stripe" | "paypal" | "shopify", subscription: input.providerRef, stamp: cancelledAt ? String(cancelledAt) : "" },
+      { planId: input.planId, endsAt: input.cancelAtPeriodEnd ? input.periodEnd : (input.endedAt ?? now), cancelledAt: cancelledAt ?? now },
+      now,
+    );
+  }
+  return updates;
+}
+
+/** A paid subscription reported cancelled (at its period's end, or at once) that we knew running. */
+function isCancellation(known: PlanRecordRow | null, input: Omit<PlanRecordInput, "cancelledAt">): boolean {
+  const cancelled = (record: { status: string; cancelAtPeriodEnd: boolean }) => record.status === "canceled" || record.cancelAtPeriodEnd;
+  const paid = input.kind === "subscription" && (input.provider === "stripe" || input.provider === "paypal" || input.provider === "shopify");
+  return paid && cancelled(input) && !(known && cancelled(known));
 }
 
 /** Derives the user's plan fields from their records, saves them and grants this month's credits. */

@@ -30,6 +30,7 @@ import {
   type Plan,
 } from "./billing.ts";
 import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
 import { creditPendingReferrals, rewardReferrerOfPayer } from "./referrals.ts";
 
@@ -355,6 +356,7 @@ async function syncStripeSubscription(
     trialEnd: seconds(subscription.trial_end),
     cancelReason: expected.cancelReason ?? null,
     affiliateId: expected.affiliateId ?? null,
+    cancelledAt: seconds(subscription.canceled_at),
   };
   const profileUpdates = await savePlanRecord(env, owner, record);
   return { profileUpdates, plan, record };
@@ -469,6 +471,7 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       await applyCheckoutSession(env, userId, session, null);
       // A lifetime purchase is a payment; a subscription's payments arrive as invoice.paid.
       if (session.mode === "payment") await rewardReferrerOfPayer(env, userId, async () => ((session.amount_total ?? 0) > 0 ? session.id : null));
+      if (session.mode === "payment") await sendPurchaseReceipt(env, userId, session);
       return;
     }
     case "customer.subscription.created":
@@ -500,10 +503,44 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
           const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
           return invoice.status === "paid" && invoice.amount_paid > 0 ? invoiceId : null;
         });
+        await sendInvoiceReceipt(env, owner, invoiceId, synced);
       }
       return;
     }
     default:
       return;
   }
+}
+
+// ---------------------------------------------------------------------------
+// Receipts (decision 082): one per payment, keyed by Stripe's id of it.
+
+/** The receipt of a subscription's paid invoice, read back from Stripe (an unpaid or $0 invoice gets none). */
+async function sendInvoiceReceipt(env: Env, userId: string, invoiceId: string, synced: { plan: Plan; record: { periodEnd: number | null } }): Promise<void> {
+  const invoice = await stripeCall("reading an invoice", () => stripeClient(env).invoices.retrieve(invoiceId));
+  if (invoice.status !== "paid") return;
+  await sendReceiptOnce(env, userId, {
+    provider: "stripe",
+    planId: synced.plan.id,
+    amount: invoice.amount_paid / 100,
+    currency: invoice.currency,
+    paidAt: (invoice.status_transitions.paid_at ?? invoice.created) * 1000,
+    paidUntil: synced.record.periodEnd,
+    paymentReference: invoice.id ?? invoiceId,
+  });
+}
+
+/** The receipt of a once-off purchase (Lifetime): the checkout session, read back from Stripe, is the payment. */
+async function sendPurchaseReceipt(env: Env, userId: string, session: Stripe.Checkout.Session): Promise<void> {
+  const plan = await lifetimePlanOf(env, session);
+  if (!plan || !isPaid(session)) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "stripe",
+    planId: plan.id,
+    amount: (session.amount_total ?? 0) / 100,
+    currency: session.currency ?? "usd",
+    paidAt: session.created * 1000,
+    paidUntil: null,
+    paymentReference: session.id,
+  });
 }
