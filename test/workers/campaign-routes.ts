@@ -161,6 +161,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/stripeSubscriptions/startStripeSubscription": { slow: true, body: { planId: "starter-monthly" } },
   "POST /api/stripeSubscriptions/activateStripeSubscription": { slow: true, body: { session_id: "cs_test_x" }, owns: { kind: "stripeSession", field: "session_id" } },
   "POST /api/stripeSubscriptions/cancelStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", cancelReason: "Too expensive" }, owns: { kind: "subscription", field: "subscriptionID" } },
+  "POST /api/stripeSubscriptions/reactivateStripeSubscription": { slow: true, body: { subscriptionID: "sub_x" }, owns: { kind: "subscription", field: "subscriptionID" } },
   "POST /api/stripeSubscriptions/reviseStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", newStripePriceID: "price_x", newPlanId: "pro-monthly" }, owns: { kind: "subscription", field: "subscriptionID" } },
   "POST /api/stripeSubscriptions/startStripeOnceOffPayment": { slow: true, body: { stripePriceID: "price_x", planId: "lifetime", returnUrl: "/lifetime" } },
   "POST /api/stripe/webhook": { public: true, body: { id: "evt_x", type: "invoice.paid" }, notOwned: { id: "Stripe's event id: signed by Stripe, and what it names is read back from Stripe" } },

@@ -6,10 +6,12 @@ import {
   type CancelStripeSubscriptionBody,
   type PaymentDetails,
   type ProfileUpdates,
+  type ReactivateStripeSubscriptionBody,
   type ReviseStripeSubscriptionBody,
   type StartStripeOnceOffPaymentBody,
   type StartStripeSubscriptionBody,
 } from "../../contracts/billing.ts";
+import { SUBSCRIPTION_REACTIVATED_MESSAGE } from "../../contracts/billing-paypal-shopify.ts";
 import { isLifetimePlan, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
 import { parityCouponId, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
@@ -384,6 +386,27 @@ export async function cancelStripeSubscription(
   const synced = await syncStripeSubscription(env, subscription, { userId: user.id, cancelReason: input.cancelReason });
   if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
   return { message: SUBSCRIPTION_CANCELED_MESSAGE, profileUpdates: synced.profileUpdates };
+}
+
+/**
+ * POST /api/stripeSubscriptions/reactivateStripeSubscription: a subscription cancelled at the end of its period,
+ * which has not ended, goes on renewing (Stripe: cancel_at_period_end false). Nothing is charged now.
+ */
+export async function reactivateStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof ReactivateStripeSubscriptionBody>,
+): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
+  const record = await ownedSubscription(env, user, input.subscriptionID);
+  if (!record.cancelAtPeriodEnd || !isRecordLive(record, Date.now())) throw new ServiceError(409, "Only a cancelled subscription that has not ended can be re-activated.");
+  const subscription = await stripeCall(
+    "re-activating a subscription",
+    () => stripeClient(env).subscriptions.update(input.subscriptionID, { cancel_at_period_end: false }),
+    NO_SUCH_SUBSCRIPTION,
+  );
+  const synced = await syncStripeSubscription(env, subscription, { userId: user.id });
+  if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  return { message: SUBSCRIPTION_REACTIVATED_MESSAGE, profileUpdates: synced.profileUpdates };
 }
 
 /**
