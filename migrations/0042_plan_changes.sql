@@ -75,9 +75,11 @@ CREATE TRIGGER `credit_ledger_totals_update` AFTER UPDATE OF `user_id`, `amount`
 		AND `spends_from` <= NEW.created_at AND `period_end` > NEW.created_at;
 END;
 --> statement-breakpoint
--- 2. A subscription whose billing period started again before it ran out (Stripe bills an interval switch from the
---    moment of the switch): the credit month that period opens is a plan change, like a new subscription's first.
-ALTER TABLE `subscriptions` ADD `period_restarted_at` integer;
+-- 2. The start of the billing period of a plan record that opened with a plan change: the record's first period (a plan
+--    taken), or one a switch of its plan started (Stripe bills an interval switch from the moment of the switch). The
+--    credit month that starts there counts the month's spends before it; a renewal's does not. NULL: none known (rows
+--    written before this migration).
+ALTER TABLE `subscriptions` ADD `change_period_start` integer;
 --> statement-breakpoint
 -- 3. Billing e-mails (decision 082): a receipt per payment and a confirmation per cancellation, claimed here before
 --    they are sent. `reference` names the payment or the cancellation at its provider, so a webhook delivered twice,

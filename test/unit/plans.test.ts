@@ -9,7 +9,7 @@ import {
   effectivePlanId,
   isSubscriptionActive,
   planButtonLabel,
-  periodRestartedAt,
+  changePeriodStart,
   planStateOf,
   trialDaysFor,
   type PlanRecord,
@@ -146,26 +146,30 @@ describe("credit months that open with a plan change (decision 081)", () => {
   });
   const onPlan = (record: PlanRecord) => ({ effectivePlanId: record.planId, record, userCreatedAt: signup, cancelSubscriptionDate: null });
 
-  it("a plan's first month opens with a change (its first payment may follow its start by minutes); its renewals and a trial's end do not", () => {
-    expect(creditMonth(onPlan(paid({})), NOW)).toMatchObject({ start: NOW - 2 * DAY, opensWithChange: true });
-    expect(creditMonth(onPlan(paid({ periodStart: NOW - 2 * DAY + 90_000 })), NOW).opensWithChange).toBe(true);
-    const renewed = paid({ startedAt: NOW - 40 * DAY, periodStart: NOW - 2 * DAY });
-    expect(creditMonth(onPlan(renewed), NOW).opensWithChange).toBe(false);
-    const afterTrial = paid({ startedAt: NOW - 9 * DAY, trialEnd: NOW - 2 * DAY });
-    expect(creditMonth(onPlan(afterTrial), NOW).opensWithChange).toBe(false);
-    const lifetime = paid({ planId: "lifetime", kind: "lifetime", startedAt: NOW - 50 * DAY, periodStart: NOW - 50 * DAY, periodEnd: null });
+  it("a plan's first period opens with a change; its renewals and a trial's end do not, however soon a test clock brings them", () => {
+    const first = paid({ changePeriodStart: NOW - 2 * DAY });
+    expect(creditMonth(onPlan(first), NOW)).toMatchObject({ start: NOW - 2 * DAY, opensWithChange: true });
+    // Renewed at once by a provider's test clock: the same plan, a new period.
+    const renewedAt = NOW - DAY;
+    expect(changePeriodStart(first, { planId: "pro-monthly", periodStart: renewedAt })).toBe(NOW - 2 * DAY);
+    expect(creditMonth(onPlan(paid({ periodStart: renewedAt, changePeriodStart: NOW - 2 * DAY })), NOW).opensWithChange).toBe(false);
+    // A record we did not know is a plan taken: its first period.
+    expect(changePeriodStart(null, { planId: "pro-monthly", periodStart: NOW })).toBe(NOW);
+    // A lifetime plan's later months.
+    const lifetime = paid({ planId: "lifetime", kind: "lifetime", startedAt: NOW - 50 * DAY, periodStart: NOW - 50 * DAY, periodEnd: null, changePeriodStart: NOW - 50 * DAY });
     expect(creditMonth(onPlan(lifetime), NOW)).toMatchObject({ start: addMonths(NOW - 50 * DAY, 1), opensWithChange: false });
+    // Records from before decision 081 know no change.
+    expect(creditMonth(onPlan(paid({})), NOW).opensWithChange).toBe(false);
   });
 
-  it("a period started again by an interval switch opens with a change; later renewals do not", () => {
-    const known = paid({ startedAt: NOW - 40 * DAY, periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY });
-    expect(periodRestartedAt(known, { periodStart: NOW - DAY, trialEnd: null })).toBe(NOW - DAY);
-    expect(periodRestartedAt(known, { periodStart: NOW + 20 * DAY, trialEnd: null })).toBeNull();
-    expect(periodRestartedAt(known, { periodStart: NOW + 20 * DAY - 3_600_000, trialEnd: null })).toBeNull();
-    expect(periodRestartedAt(null, { periodStart: NOW, trialEnd: null })).toBeNull();
-    const restarted = paid({ planId: "pro-annual", startedAt: NOW - 40 * DAY, periodStart: NOW - DAY, periodEnd: addMonths(NOW - DAY, 12), periodRestartedAt: NOW - DAY });
-    expect(creditMonth(onPlan(restarted), NOW).opensWithChange).toBe(true);
-    expect(creditMonth(onPlan(restarted), addMonths(NOW - DAY, 1) + DAY).opensWithChange).toBe(false);
+  it("a period a switch of plan started (an interval switch) opens with a change; later renewals do not", () => {
+    const known = paid({ startedAt: NOW - 40 * DAY, periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY, changePeriodStart: NOW - 40 * DAY });
+    expect(changePeriodStart(known, { planId: "pro-annual", periodStart: NOW - DAY })).toBe(NOW - DAY);
+    // A switch within the interval keeps the period: nothing opens.
+    expect(changePeriodStart(known, { planId: "growth-monthly", periodStart: NOW - 10 * DAY })).toBe(NOW - 40 * DAY);
+    const switched = paid({ planId: "pro-annual", startedAt: NOW - 40 * DAY, periodStart: NOW - DAY, periodEnd: addMonths(NOW - DAY, 12), changePeriodStart: NOW - DAY });
+    expect(creditMonth(onPlan(switched), NOW).opensWithChange).toBe(true);
+    expect(creditMonth(onPlan(switched), addMonths(NOW - DAY, 1) + DAY).opensWithChange).toBe(false);
   });
 
   it("Free after a paid plan stopped early (suspended) opens with a change; Free after the period paid for ended does not", () => {

@@ -584,8 +584,8 @@ export const subscriptions = sqliteTable(
     cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
     endedAt: integer("ended_at"),
     trialEnd: integer("trial_end"),
-    /** The start of a billing period that began before the one before it ran out (an interval switch): its credit month opens with a plan change (decision 081). */
-    periodRestartedAt: integer("period_restarted_at"),
+    /** The start of the period that opened with a plan change: the first, or one a switch of plan started (decision 081). */
+    changePeriodStart: integer("change_period_start"),
     cancelReason: text("cancel_reason"),
     affiliateId: text("affiliate_id"),
     createdAt: createdAt(),

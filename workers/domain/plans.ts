@@ -159,8 +159,8 @@ export interface PlanRecord {
   endedAt: number | null;
   /** Who keeps the record: a payment provider, or "code" / "referral" for granted months. */
   provider?: string;
-  /** The start of a period that began before the one before it ran out (an interval switch), else null. */
-  periodRestartedAt?: number | null;
+  /** The start of the period that opened with a plan change: the record's first, or one a switch of its plan started. */
+  changePeriodStart?: number | null;
 }
 
 /** Months given (a redeem code, a friend's referral) rather than paid for. */
@@ -236,14 +236,13 @@ export function creditAnchor(input: { effectivePlanId: string; record: PlanRecor
   return input.userCreatedAt;
 }
 
-const DAY = 86_400_000;
 
 export interface CreditMonth extends BillingMonth {
   /**
    * The month begins with a plan change, not a renewal: a plan taken (a subscription's first period, a lifetime
-   * purchase, a redeemed or gifted month), a period started again by an interval switch, or a paid plan that stopped
-   * before its period ran out (suspended, frozen, ended early). Such a month counts the spends of the month it
-   * interrupted from that month's start (decision 081).
+   * purchase, a redeemed or gifted month), a period a switch of plan started (an interval switch), or Free after a
+   * paid plan stopped before its period ran out (suspended, frozen, ended early). Such a month counts the spends of
+   * the month it interrupted from that month's start (decision 081).
    */
   opensWithChange: boolean;
 }
@@ -264,25 +263,22 @@ export function creditMonth(input: CreditMonthInput, now: number): CreditMonth {
 
 function opensWithChange({ effectivePlanId: planId, record, userCreatedAt }: CreditMonthInput, anchor: number, now: number): boolean {
   if (!record) return false;
-  if (planId !== FREE_PLAN_ID) {
-    if (record.planId !== planId || anchor !== record.periodStart) return false;
-    // A subscription's first period may start a little after the subscription (PayPal's first payment follows the
-    // approval): within a day it is the first. Renewals and a trial's end come a week or more later.
-    return Math.abs(anchor - record.startedAt) < DAY || anchor === record.periodRestartedAt;
-  }
-  // Free again: a change when the paid plan stopped before the period paid for ran out; not when that period ended.
+  if (planId !== FREE_PLAN_ID) return record.planId === planId && anchor === record.periodStart && anchor === record.changePeriodStart;
+  // Free again: a change when the paid plan stopped before the period paid for ran out (suspended, frozen, ended at
+  // once); not when a cancellation took effect at the period's end, nor after that period ended.
   const stop = stoppedAt(record, now);
-  return stop !== null && stop === anchor && anchor > userCreatedAt && (record.periodEnd === null || stop < record.periodEnd);
+  return stop !== null && stop === anchor && anchor > userCreatedAt && !record.cancelAtPeriodEnd && (record.periodEnd === null || stop < record.periodEnd);
 }
 
 /**
- * When a provider's new report of a record starts its billing period again before the period we knew ran out (Stripe
- * bills a switch to another interval from the moment of the switch), that new period's start; else what we knew.
- * A renewal starts where the last period ended (within a day: PayPal's payments come when they come), a trial's end
- * where the trial ended: neither is a restart.
+ * Where a plan record's period that opened with a plan change starts, from what we knew of it and the provider's new
+ * report: a record we did not know is a plan taken, its first period; a period that moved with the plan (an interval
+ * switch, which Stripe bills from the moment of the switch) opened with that switch. A renewal (the same plan, a new
+ * period) and a trial's end keep what we knew. Decided by what changed, never by how long it took: the providers'
+ * test clocks renew at any moment.
  */
-export function periodRestartedAt(known: Pick<PlanRecord, "periodStart" | "periodEnd" | "periodRestartedAt"> | null, next: Pick<PlanRecord, "periodStart"> & { trialEnd: number | null }): number | null {
-  if (!known) return null;
-  const restarted = next.periodStart > known.periodStart && known.periodEnd !== null && next.periodStart < known.periodEnd - DAY && next.periodStart !== next.trialEnd;
-  return restarted ? next.periodStart : (known.periodRestartedAt ?? null);
+export function changePeriodStart(known: Pick<PlanRecord, "planId" | "periodStart" | "changePeriodStart"> | null, next: Pick<PlanRecord, "planId" | "periodStart">): number | null {
+  if (!known) return next.periodStart;
+  if (next.periodStart !== known.periodStart && next.planId !== known.planId) return next.periodStart;
+  return known.changePeriodStart ?? null;
 }

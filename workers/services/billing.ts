@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
-import { currentRecord, periodRestartedAt, planStateOf, type PlanRecord } from "../domain/plans.ts";
+import { changePeriodStart, currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { sendCancellationOnce } from "./billing-emails.ts";
 import { grantCurrentMonth } from "./credits.ts";
@@ -65,7 +65,7 @@ export async function savePlanRecord(env: Env, userId: string, report: PlanRecor
       id: crypto.randomUUID(),
       userId,
       ...input,
-      periodRestartedAt: periodRestartedAt(known, input),
+      changePeriodStart: changePeriodStart(known, input),
       cancelReason: input.cancelReason ?? null,
       affiliateId: input.affiliateId ?? null,
       updatedAt: now,
@@ -80,7 +80,7 @@ export async function savePlanRecord(env: Env, userId: string, report: PlanRecor
         cancelAtPeriodEnd: sql`excluded.cancel_at_period_end`,
         endedAt: sql`excluded.ended_at`,
         trialEnd: sql`excluded.trial_end`,
-        periodRestartedAt: sql`coalesce(excluded.period_restarted_at, ${subscriptions.periodRestartedAt})`,
+        changePeriodStart: sql`excluded.change_period_start`,
         cancelReason: sql`coalesce(excluded.cancel_reason, ${subscriptions.cancelReason})`,
         affiliateId: sql`coalesce(${subscriptions.affiliateId}, excluded.affiliate_id)`,
         updatedAt: sql`excluded.updated_at`,

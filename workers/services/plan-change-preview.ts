@@ -96,13 +96,13 @@ async function changeRecord(
 ): Promise<Change> {
   if (target.via === "code") {
     const { code, plan, months } = await redeemableCode(env, user.id, target.redemptionCode, now);
-    return { record: redeemedRecord(code, plan, months, now), replaces: null, months };
+    return { record: { ...redeemedRecord(code, plan, months, now), changePeriodStart: now }, replaces: null, months };
   }
   const plan = planOf(target.planId);
   if (!plan) throw new ServiceError(404, "No such plan");
   if (plan.planId === FREE_PLAN_ID || plan.billingPeriod === "none") throw new ServiceError(400, "planId must be a paid plan", "planId");
   if (live?.planId === plan.planId && live.provider !== "code" && live.provider !== "referral") throw new ServiceError(409, `You already have the ${plan.planName} plan.`);
-  const base = { planId: plan.planId, status: "active", startedAt: now, periodStart: now, cancelAtPeriodEnd: false, endedAt: null };
+  const base = { planId: plan.planId, status: "active", startedAt: now, periodStart: now, changePeriodStart: now, cancelAtPeriodEnd: false, endedAt: null };
   if (isLifetimePlan(plan)) return { record: { ...base, kind: "lifetime", periodEnd: null, provider: "stripe" }, replaces: null };
   if (!isRecurringPlan(plan)) throw new ServiceError(400, "planId must be a monthly, annual or lifetime plan", "planId");
   const months = plan.billingPeriod === "year" ? 12 : 1;
@@ -115,7 +115,7 @@ async function changeRecord(
     const interval = planOf(running.planId)?.billingPeriod;
     const restarts = running.provider === "stripe" && interval !== plan.billingPeriod;
     const switched: PlanRecord = restarts
-      ? { ...running, planId: plan.planId, cancelAtPeriodEnd: false, periodStart: now, periodEnd: addMonths(now, months), periodRestartedAt: now }
+      ? { ...running, planId: plan.planId, cancelAtPeriodEnd: false, periodStart: now, periodEnd: addMonths(now, months), changePeriodStart: now }
       : { ...running, planId: plan.planId, cancelAtPeriodEnd: false };
     return { record: switched, replaces: running };
   }
