@@ -1,6 +1,10 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import type { CurrentSubscription } from "../../contracts/plans-api.ts";
 import type { UserCredentials } from "../../contracts/user.ts";
+import { getCurrentSubscription } from "../components/billing/billing-api.ts";
+import { planStatusText } from "../components/billing/plan-status.ts";
 import { DeleteAccount } from "../components/account/delete-account.tsx";
 import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";
 import { ProfilePhoto } from "../components/account/profile-photo.tsx";
@@ -87,6 +91,19 @@ function PlanBlock({ user }: { user: UserCredentials }) {
   const status = planStatusLabel(user, now);
   const active = status !== "Free";
   const credits = useCredits();
+  // Which record decides the plan: months given by a code or a referral read "Redeemed · ends ...", not "Cancelled".
+  const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
+  useEffect(() => {
+    let current = true;
+    getCurrentSubscription().then(
+      (found) => current && setSubscription(found),
+      () => current && setSubscription(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [user.planId, user.planStatus, user.cancelSubscriptionDate]);
+  const statusText = planStatusText(user, subscription, now);
   return (
     <section className="card profile-block" aria-labelledby="plan-title">
       <h2 id="plan-title">Plan</h2>
@@ -98,8 +115,8 @@ function PlanBlock({ user }: { user: UserCredentials }) {
         <div>
           <dt>Status</dt>
           <dd data-testid="profile-plan-status">
-            {status}
-            {status === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
+            {statusText ?? "Checking…"}
+            {statusText === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
           </dd>
         </div>
         {credits ? (

@@ -11,6 +11,7 @@ import { activateSubscription, getCurrentSubscription, PAYMENT_PARAMS, REFUND_NO
 import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-params.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
+import { useBillingConfirm } from "./confirm.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
 import { ParityAmount, ParityNote } from "./parity.tsx";
 import { lazyWithTimeout } from "../lazy-part.tsx";
@@ -73,6 +74,7 @@ export function PricingPage() {
   const handledReturn = useRef(false);
   const handledStart = useRef(false);
   const payment = usePaymentMethod(searchParams.get("payWith"), Boolean(user));
+  const confirm = useBillingConfirm();
   // Back from connecting a Shopify store to pay with: say how it went, clean the URL.
   useEffect(() => {
     const outcome = shopifyOutcome(searchParams.toString());
@@ -148,6 +150,17 @@ export function PricingPage() {
     if (!user) return;
     setBusyPlan(plan.planId);
     setNotice(null);
+    // Before any payment: what happens to the current plan and this month's credits (decision 082).
+    try {
+      if (!(await confirm.askPlanChange({ planId: plan.planId }, "Continue to payment"))) {
+        setBusyPlan(null);
+        return;
+      }
+    } catch (error) {
+      setNotice({ kind: "error", text: "Error making payment", detail: serverMessage(error) });
+      setBusyPlan(null);
+      return;
+    }
     if (payment.method !== "card") {
       const failed = await startProviderPayment(payment, plan.planId);
       if (failed) {
@@ -277,6 +290,7 @@ export function PricingPage() {
         Prefer to pay once? See the <Link to="/lifetime">Lifetime plan</Link>. Have a code? <Link to="/redeem-code">Redeem it here</Link>.
       </p>
       <p className="billing-refunds">{REFUND_NOTE}</p>
+      {confirm.dialog}
 
       <section id="manage" className="billing-manage" aria-labelledby="manage-title">
         <h2 id="manage-title">Manage subscription</h2>
