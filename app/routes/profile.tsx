@@ -1,10 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
-import type { CurrentSubscription } from "../../contracts/plans-api.ts";
 import type { UserCredentials } from "../../contracts/user.ts";
-import { getCurrentSubscription } from "../components/billing/billing-api.ts";
-import { planStatusText } from "../components/billing/plan-status.ts";
+import { planStatusText, useCurrentSubscription } from "../components/billing/plan-status.ts";
 import { DeleteAccount } from "../components/account/delete-account.tsx";
 import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";
 import { ProfilePhoto } from "../components/account/profile-photo.tsx";
@@ -92,17 +89,7 @@ function PlanBlock({ user }: { user: UserCredentials }) {
   const active = status !== "Free";
   const credits = useCredits();
   // Which record decides the plan: months given by a code or a referral read "Redeemed · ends ...", not "Cancelled".
-  const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
-  useEffect(() => {
-    let current = true;
-    getCurrentSubscription().then(
-      (found) => current && setSubscription(found),
-      () => current && setSubscription(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [user.planId, user.planStatus, user.cancelSubscriptionDate]);
+  const subscription = useCurrentSubscription(`${user.planId}|${user.planStatus}|${user.cancelSubscriptionDate}`);
   const statusText = planStatusText(user, subscription, now);
   return (
     <section className="card profile-block" aria-labelledby="plan-title">

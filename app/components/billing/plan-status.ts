@@ -1,6 +1,28 @@
+import { useEffect, useState } from "react";
 import type { CurrentSubscription } from "../../../contracts/plans-api.ts";
 import { planStatusLabel, type PlanHolder } from "../../../workers/domain/plans.ts";
-import { longDate } from "./billing-api.ts";
+import { getCurrentSubscription, longDate } from "./billing-api.ts";
+
+/**
+ * The signed-in user's plan record that decides their plan (GET /api/subscriptions/current), read again whenever
+ * `key` changes (what the plan depends on); undefined until known, null without one (or when it could not be read:
+ * the pages then offer what they would to a user without one, and the server still decides).
+ */
+export function useCurrentSubscription(key: string | null): CurrentSubscription | null | undefined {
+  const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
+  useEffect(() => {
+    if (!key) return setSubscription(null);
+    let current = true;
+    getCurrentSubscription().then(
+      (found) => current && setSubscription(found),
+      () => current && setSubscription(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [key]);
+  return subscription;
+}
 
 /**
  * How the user's plan status reads on Manage subscription and /profile (issue 37): months given by a redeem code
