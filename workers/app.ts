@@ -2,6 +2,7 @@ import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import type { Env } from "./env.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
 import { app } from "./router.ts";
+import { sendPendingBillingEmails } from "./services/billing-emails.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
 import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
@@ -45,6 +46,11 @@ export default {
         },
         (error: unknown) => console.warn("cron: the Shopify Partner API could not be read", String(error)),
       ),
+    );
+    ctx.waitUntil(
+      sendPendingBillingEmails(env, controller.scheduledTime).then(({ sent, failed }) => {
+        if (sent + failed > 0) console.log(`cron: sent ${sent} billing e-mail(s) that could not go at once, ${failed} failed again`);
+      }),
     );
     ctx.waitUntil(
       Promise.all([

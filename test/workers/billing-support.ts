@@ -102,6 +102,51 @@ export async function subscribe(user: TestUser, planId: string) {
   };
 }
 
+/**
+ * Waits until the clock is in a later whole second than `at` (ms or ISO). Stripe keeps whole seconds: a period
+ * started in the same second as `at` would not start after it, and a redeemed month taken in the same second as a
+ * payment loses to it (currentRecord).
+ */
+export async function afterTheSecondOf(at: number | string) {
+  const second = Math.floor((typeof at === "number" ? at : Date.parse(at)) / 1000);
+  while (Math.floor(Date.now() / 1000) <= second) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Starts the lifetime checkout, pays it, and answers the success URL's session id and planId. */
+export async function payLifetime(user: TestUser) {
+  const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", user, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
+  expect(start.status).toBe(200);
+  const paid = await payHostedCheckout((await read(start)).redirectUrl);
+  expect(paid.status).toBe(303);
+  const returned = new URL(paid.location!);
+  expect(returned.searchParams.get("paymentMessage")).toBe("success");
+  return { sessionId: returned.searchParams.get("session_id")!, planId: returned.searchParams.get("planId")! };
+}
+
+/** Buys Lifetime through Stripe's once-off checkout and activates it, as /lifetime does coming back. */
+export async function buyLifetime(user: TestUser) {
+  const { sessionId, planId } = await payLifetime(user);
+  const activated = await post("/api/subscriptions/activateLifetimePurchase", user, { session_id: sessionId, planId });
+  expect(activated.status).toBe(200);
+  return { sessionId, ...(await read(activated)) };
+}
+
+/** An admin's batch of redeem codes for a plan (months of it, or for good). */
+export async function redeemCodesFor(planId: string, months: number | null, count = 1): Promise<string[]> {
+  const admin = await signUpUser();
+  await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
+  const created = await post("/api/admin/redeemCodes", admin, { planId, count, ...(months === null ? {} : { months }) });
+  expect(created.status).toBe(201);
+  return (await read(created)).codes;
+}
+
+/** Redeems a code for the user, as /redeem-code does. */
+export async function redeem(user: TestUser, code: string) {
+  const response = await post("/api/subscriptions/redeemPurchaseCode", user, { redemptionCode: code });
+  expect(response.status).toBe(200);
+  return read(response);
+}
+
 export async function stripeCustomerOf(user: TestUser): Promise<string> {
   const row = await db.query.billingCustomers.findFirst({ where: and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "stripe")) });
   if (!row) throw new Error(`no Stripe customer for ${user.email}`);

@@ -332,7 +332,7 @@ export const creditLedger = sqliteTable(
 
 /**
  * Running totals of the credit ledger per user and billing month [periodStart, periodEnd)
- * (migration 0038, docs/decisions/063-credit-month-totals.md): the sums a month's balance needs, so
+ * (migrations 0038 and 0042, docs/decisions/063-credit-month-totals.md): the sums a month's balance needs, so
  * reading it costs one row, not a SUM over the month's ledger. Written by credits.ts (summed from the
  * ledger once) when a month is first counted; kept equal to the ledger's sums by triggers on
  * credit_ledger (insert, delete, and update of user, amount, reference or date).
@@ -345,7 +345,12 @@ export const creditMonthTotals = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     periodStart: integer("period_start").notNull(),
     periodEnd: integer("period_end").notNull(),
-    /** Plan grants (neither reversals nor admin grants). */
+    /**
+     * Where the month's spends (and admin grants) are counted from: periodStart, or for a month that opens with a
+     * plan change the start of the month it interrupted (migration 0042, docs/decisions/081-credits-across-plan-changes.md).
+     */
+    spendsFrom: integer("spends_from").notNull(),
+    /** Plan grants (neither reversals nor admin grants), from periodStart. */
     grants: real("grants").notNull().default(0),
     /** The plan grants of paid plans (those not under "grant:free:"). */
     paidGrants: real("paid_grants").notNull().default(0),
@@ -356,8 +361,12 @@ export const creditMonthTotals = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.periodStart, t.periodEnd] }),
-    // A billing month is at most 31 days; the triggers look months up within 32 days of a row's date.
-    check("credit_month_totals_length", sql`${t.periodEnd} > ${t.periodStart} AND ${t.periodEnd} - ${t.periodStart} <= 2764800000`),
+    // A billing month is at most 31 days and counts spends from at most 32 days before it: the triggers look months up
+    // within 32 days either side of a row's date.
+    check(
+      "credit_month_totals_length",
+      sql`${t.periodEnd} > ${t.periodStart} AND ${t.periodEnd} - ${t.periodStart} <= 2764800000 AND ${t.spendsFrom} <= ${t.periodStart} AND ${t.periodStart} - ${t.spendsFrom} <= 2764800000`,
+    ),
   ],
 );
 
@@ -580,6 +589,8 @@ export const subscriptions = sqliteTable(
     cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
     endedAt: integer("ended_at"),
     trialEnd: integer("trial_end"),
+    /** The start of the period that opened with a plan change: the first, or one a switch of plan started (decision 081). */
+    changePeriodStart: integer("change_period_start"),
     cancelReason: text("cancel_reason"),
     affiliateId: text("affiliate_id"),
     /**
@@ -648,6 +659,27 @@ export const billingCustomers = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider] }), uniqueIndex("billing_customers_ref").on(t.provider, t.customerRef)],
+);
+
+/**
+ * Billing e-mails (decision 082): a receipt per payment and a confirmation per cancellation, claimed before they are
+ * sent. `reference` names the payment or cancellation at its provider, so each is e-mailed once whichever path sees
+ * it; `details` (JSON) is what it says, so the cron sends one that could not go at once.
+ */
+export const billingEmails = sqliteTable(
+  "billing_emails",
+  {
+    reference: text("reference").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["receipt", "cancellation"] }).notNull(),
+    details: text("details").notNull(),
+    createdAt: integer("created_at").notNull(),
+    sentAt: integer("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [index("billing_emails_unsent").on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
 );
 
 /** Provider webhook events already applied: each event id is applied once. */

@@ -164,6 +164,8 @@ export interface PlanRecord {
    * no plan while its current period starts at or before this one. A later paid period gives it again.
    */
   revokedPeriodStart?: number | null;
+  /** The start of the period that opened with a plan change: the record's first, or one a switch of its plan started. */
+  changePeriodStart?: number | null;
 }
 
 /** Months given (a redeem code, a friend's referral) rather than paid for. */
@@ -253,4 +255,51 @@ export function creditAnchor(input: { effectivePlanId: string; record: PlanRecor
     return Math.max(input.userCreatedAt, ...stops);
   }
   return input.userCreatedAt;
+}
+
+
+export interface CreditMonth extends BillingMonth {
+  /**
+   * The month begins with a plan change, not a renewal: a plan taken (a subscription's first period, a lifetime
+   * purchase, a redeemed or gifted month), a period a switch of plan started (an interval switch), or Free after a
+   * paid plan stopped before its period ran out (suspended, frozen, ended early). Such a month counts the spends of
+   * the month it interrupted from that month's start (decision 081).
+   */
+  opensWithChange: boolean;
+}
+
+export interface CreditMonthInput {
+  effectivePlanId: string;
+  record: PlanRecord | null;
+  userCreatedAt: number;
+  cancelSubscriptionDate: number | null;
+}
+
+/** The billing month holding `now` (creditAnchor, billingMonth), and whether it opens with a plan change. */
+export function creditMonth(input: CreditMonthInput, now: number): CreditMonth {
+  const anchor = creditAnchor(input, now);
+  const month = billingMonth(anchor, now);
+  return { ...month, opensWithChange: month.start === anchor && opensWithChange(input, anchor, now) };
+}
+
+function opensWithChange({ effectivePlanId: planId, record, userCreatedAt }: CreditMonthInput, anchor: number, now: number): boolean {
+  if (!record) return false;
+  if (planId !== FREE_PLAN_ID) return record.planId === planId && anchor === record.periodStart && anchor === record.changePeriodStart;
+  // Free again: a change when the paid plan stopped before the period paid for ran out (suspended, frozen, ended at
+  // once); not when a cancellation took effect at the period's end, nor after that period ended.
+  const stop = stoppedAt(record, now);
+  return stop !== null && stop === anchor && anchor > userCreatedAt && !record.cancelAtPeriodEnd && (record.periodEnd === null || stop < record.periodEnd);
+}
+
+/**
+ * Where a plan record's period that opened with a plan change starts, from what we knew of it and the provider's new
+ * report: a record we did not know is a plan taken, its first period; a period that moved with the plan (an interval
+ * switch, which Stripe bills from the moment of the switch) opened with that switch. A renewal (the same plan, a new
+ * period) and a trial's end keep what we knew. Decided by what changed, never by how long it took: the providers'
+ * test clocks renew at any moment.
+ */
+export function changePeriodStart(known: Pick<PlanRecord, "planId" | "periodStart" | "changePeriodStart"> | null, next: Pick<PlanRecord, "planId" | "periodStart">): number | null {
+  if (!known) return next.periodStart;
+  if (next.periodStart !== known.periodStart && next.planId !== known.planId) return next.periodStart;
+  return known.changePeriodStart ?? null;
 }

@@ -238,6 +238,15 @@ export function approveLink(links: PayPalLink[] | undefined): string | null {
 }
 
 /** The transmission headers PayPal sends with each webhook delivery. */
+/** A completed sale as a PAYMENT.SALE.COMPLETED event's resource gives it: its id, amount and time; null when it lacks them. */
+export function saleOf(resource: Record<string, unknown>): { id: string; total: number; currency: string; createdAt: number | null } | null {
+  const amount = resource.amount as { total?: unknown; currency?: unknown } | undefined;
+  const total = Number(amount?.total);
+  if (typeof resource.id !== "string" || !resource.id || !Number.isFinite(total)) return null;
+  const created = typeof resource.create_time === "string" ? Date.parse(resource.create_time) : Number.NaN;
+  return { id: resource.id, total, currency: typeof amount?.currency === "string" ? amount.currency : "USD", createdAt: Number.isFinite(created) ? created : null };
+}
+
 export interface PayPalTransmission {
   transmissionId: string;
   transmissionTime: string;

@@ -24,6 +24,7 @@ import {
 import { commissionTakenBack } from "../domain/payment-reversals.ts";
 import { addMonths, isLifetimePlan } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
+import { saleOf } from "../integrations/paypal.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
 import { paymentTakenBack, planByStripePrice, userOfCustomer, type Plan } from "./billing.ts";
@@ -233,18 +234,16 @@ export async function recordStripeInvoiceCommission(env: Env, invoiceId: string,
 
 /** The PayPal hook (PAYMENT.SALE.COMPLETED of a subscription): the sale's amount, keyed on the sale id. */
 export async function recordPayPalSaleCommission(env: Env, userId: string, plan: Plan, sale: Record<string, unknown>): Promise<boolean> {
-  const amount = sale.amount as { total?: unknown; currency?: unknown } | undefined;
-  const total = Number(amount?.total);
-  if (typeof sale.id !== "string" || !sale.id || !Number.isFinite(total)) return false;
-  const created = typeof sale.create_time === "string" ? Date.parse(sale.create_time) : NaN;
+  const paid = saleOf(sale);
+  if (!paid) return false;
   return recordCommission(env, {
     provider: "paypal",
-    chargeRef: sale.id,
+    chargeRef: paid.id,
     userId,
     plan,
-    amountCents: Math.round(total * 100),
-    currency: typeof amount?.currency === "string" ? amount.currency : "USD",
-    chargedAt: Number.isFinite(created) ? created : Date.now(),
+    amountCents: Math.round(paid.total * 100),
+    currency: paid.currency,
+    chargedAt: paid.createdAt ?? Date.now(),
   });
 }
 

@@ -3,8 +3,9 @@ import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, paymentReversals, planRevocations, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
 import { takenBackCents } from "../domain/payment-reversals.ts";
-import { currentRecord, isRecordRevoked, planStateOf, type PlanRecord } from "../domain/plans.ts";
+import { changePeriodStart, currentRecord, isRecordRevoked, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
+import { sendCancellationOnce } from "./billing-emails.ts";
 import { grantCurrentMonth, takeBackPaidGrants } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 
@@ -26,6 +27,8 @@ export interface PlanRecordInput extends PlanRecord {
   trialEnd: number | null;
   cancelReason?: string | null;
   affiliateId?: string | null;
+  /** When the provider recorded the cancellation (Stripe's canceled_at): tells two cancellations of one subscription apart. */
+  cancelledAt?: number | null;
 }
 
 export async function planById(env: Env, planId: string): Promise<Plan | null> {
@@ -66,12 +69,23 @@ function revocationOf(provider: Provider, providerRef: string) {
  * derives the user's plan from all their records. A record never moves to
  * another user, and an ended (canceled) one never comes back to life.
  */
-export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
+export async function savePlanRecord(env: Env, userId: string, report: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
+  const { cancelledAt, ...input } = report;
+  const known = await findPlanRecord(env, userId, input.provider, input.providerRef);
   const revocation = revocationOf(input.provider, input.providerRef);
   const [saved] = await db
     .insert(subscriptions)
-    .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, ...revocation, updatedAt: now })
+    .values({
+      id: crypto.randomUUID(),
+      userId,
+      ...input,
+      changePeriodStart: changePeriodStart(known, input),
+      cancelReason: input.cancelReason ?? null,
+      affiliateId: input.affiliateId ?? null,
+      ...revocation,
+      updatedAt: now,
+    })
     .onConflictDoUpdate({
       target: [subscriptions.provider, subscriptions.providerRef],
       set: {
@@ -82,6 +96,7 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
         cancelAtPeriodEnd: sql`excluded.cancel_at_period_end`,
         endedAt: sql`excluded.ended_at`,
         trialEnd: sql`excluded.trial_end`,
+        changePeriodStart: sql`excluded.change_period_start`,
         cancelReason: sql`coalesce(excluded.cancel_reason, ${subscriptions.cancelReason})`,
         affiliateId: sql`coalesce(${subscriptions.affiliateId}, excluded.affiliate_id)`,
         revokedPeriodStart: sql`excluded.revoked_period_start`,
@@ -95,7 +110,24 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
   const updates = await refreshUserPlan(env, userId, now);
   // Its payment was taken back (the refund's event may have come first): its month counts no paid credits of it.
   if (saved && saved.userId === userId && isRecordRevoked(saved)) await takeBackPaidGrants(env, userId, saved.planId, takenBackWhy(saved.revokedReason), now);
+  if (isCancellation(known, input) && (await findPlanRecord(env, userId, input.provider, input.providerRef))) {
+    // Every cancellation is confirmed by e-mail once, whoever reported it first (our API or the provider's webhook).
+    await sendCancellationOnce(
+      env,
+      userId,
+      { provider: input.provider as "stripe" | "paypal" | "shopify", subscription: input.providerRef, stamp: cancelledAt ? String(cancelledAt) : "" },
+      { planId: input.planId, endsAt: input.cancelAtPeriodEnd ? input.periodEnd : (input.endedAt ?? now), cancelledAt: cancelledAt ?? now },
+      now,
+    );
+  }
   return updates;
+}
+
+/** A paid subscription reported cancelled (at its period's end, or at once) that we knew running. */
+function isCancellation(known: PlanRecordRow | null, input: Omit<PlanRecordInput, "cancelledAt">): boolean {
+  const cancelled = (record: { status: string; cancelAtPeriodEnd: boolean }) => record.status === "canceled" || record.cancelAtPeriodEnd;
+  const paid = input.kind === "subscription" && (input.provider === "stripe" || input.provider === "paypal" || input.provider === "shopify");
+  return paid && cancelled(input) && !(known && cancelled(known));
 }
 
 /** Why a plan's grant was taken back, as the ledger's reason says it. */

@@ -266,3 +266,69 @@ ${button({ label: "Open post approvals", url: link })}`,
     ),
   };
 }
+
+/** What a receipt says (decision 082): the payment, and what it buys. Dates are already in the user's time zone. */
+export interface ReceiptFacts {
+  planName: string;
+  /** "monthly", "annual" or "one payment, for good". */
+  billing: string;
+  creditsPerMonth: number;
+  /** "$29.99", or "29.99 EUR" in another currency. */
+  amount: string;
+  paidOn: string;
+  /** The day the payment's period runs to; null for a plan paid for good. */
+  paidUntil: string | null;
+  /** "a card (Stripe)", "PayPal", "your Shopify store". */
+  paidWith: string;
+  paymentReference: string;
+}
+
+/** A receipt: one per payment, whatever the provider. */
+export function receiptEmail(to: string, firstName: string, facts: ReceiptFacts, link: string): OutgoingEmail {
+  const subject = `Receipt: ${facts.amount} for the ${facts.planName} plan`;
+  const credits = facts.creditsPerMonth.toLocaleString("en-US");
+  const lines = [
+    `Hi ${firstName},`,
+    `Thank you for your payment of ${facts.amount} on ${facts.paidOn} for the ${facts.planName} plan (${facts.billing}).`,
+    facts.paidUntil
+      ? `It pays for your plan until ${facts.paidUntil}: ${credits} pin credits a month and every feature.`
+      : `It pays for your plan for good: ${credits} pin credits every month and every feature.`,
+    `Paid with ${facts.paidWith}. Payment reference: ${facts.paymentReference}.`,
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nManage your subscription: ${link}`,
+    html: layout(subject, lines, { label: "Manage subscription", url: link }, ["Keep this e-mail as your receipt. Refunds are not offered."]),
+  };
+}
+
+/** What a cancellation confirmation says (decision 082). Dates are already in the user's time zone. */
+export interface CancellationFacts {
+  planName: string;
+  /** The day the plan stops; null when it has stopped already. */
+  endsOn: string | null;
+  freeCreditsPerMonth: number;
+  /** Whether Manage subscription can undo the cancellation until then (Stripe can; PayPal and Shopify cannot). */
+  canReactivate: boolean;
+}
+
+/** A confirmation after every cancellation; its first words are the spec's message. */
+export function cancellationEmail(to: string, firstName: string, facts: CancellationFacts, link: string): OutgoingEmail {
+  const subject = `Your ${facts.planName} subscription has been canceled`;
+  const free = `Free with ${facts.freeCreditsPerMonth} credits a month`;
+  const lines = [
+    `Hi ${firstName},`,
+    "Your subscription has been canceled.",
+    facts.endsOn ? `You keep the ${facts.planName} plan until ${facts.endsOn}; then you move to ${free}. You will not be charged again.` : `Your ${facts.planName} plan has ended: you are on ${free}.`,
+    facts.endsOn && facts.canReactivate
+      ? `Changed your mind? Reactivate it under Manage subscription before ${facts.endsOn} and it carries on as before.`
+      : "Changed your mind? Pick a plan again any time under Manage subscription.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nManage your subscription: ${link}`,
+    html: layout(subject, lines, { label: "Manage subscription", url: link }),
+  };
+}

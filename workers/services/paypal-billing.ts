@@ -42,6 +42,7 @@ import {
   type PlanRecordRow,
 } from "./billing.ts";
 import { recordPayPalSaleCommission } from "./affiliates.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
 import { applyPaymentReversals, type PaymentReversalReport } from "./payment-reversals.ts";
 import { rewardReferrerOfPayer } from "./referrals.ts";
@@ -554,9 +555,11 @@ async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
       return;
     }
   }
-  await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
+  const record = recordOf(subscription, plan, known, now);
+  await savePlanRecord(env, owner, record, now);
   // Affiliate programme (issue 16): the commission of a subscription's sale, once per sale id.
   if (event.event_type === "PAYMENT.SALE.COMPLETED") await recordPayPalSaleCommission(env, owner, plan, event.resource);
+  if (event.event_type === "PAYMENT.SALE.COMPLETED") await sendSaleReceipt(env, owner, plan, event.resource, record.periodEnd);
   // A completed sale of the subscription is money taken: a referred user's first payment earns their referrer's credit.
   const sale = event.resource as { id?: unknown; amount?: { total?: unknown } };
   if (event.event_type === "PAYMENT.SALE.COMPLETED" && typeof sale.id === "string") {
@@ -657,4 +660,19 @@ async function webhookOwnerOf(env: Env, subscription: paypal.PayPalSubscription)
   if (!subscription.custom_id || subscription.status === "APPROVAL_PENDING" || subscription.status === "APPROVED") return null;
   const user = await database(env.DB).query.users.findFirst({ where: eq(users.id, subscription.custom_id), columns: { id: true } });
   return user?.id ?? null;
+}
+
+/** The receipt of a subscription's completed sale (decision 082), once per sale id. */
+async function sendSaleReceipt(env: Env, userId: string, plan: Plan, resource: Record<string, unknown>, paidUntil: number | null): Promise<void> {
+  const sale = paypal.saleOf(resource);
+  if (!sale) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "paypal",
+    planId: plan.id,
+    amount: sale.total,
+    currency: sale.currency,
+    paidAt: sale.createdAt ?? Date.now(),
+    paidUntil,
+    paymentReference: sale.id,
+  });
 }

@@ -34,6 +34,7 @@ import {
 import { recordShopifyIntervalCommission, shopifyBilledInterval } from "./affiliates.ts";
 import { applyPaymentReversals } from "./payment-reversals.ts";
 import { rewardReferrerOfPayer } from "./referrals.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
 import { shopifyStoreOf } from "./shopify-shop.ts";
 import { listShopProfiles } from "./shops.ts";
@@ -434,10 +435,12 @@ async function refreshShopifyCharge(env: Env, owner: string, connection: ShopCon
     console.error("Shopify subscription with a price that is not one of our plans ignored", { id, lineItems: subscription.lineItems });
     return;
   }
-  await savePlanRecord(env, owner, recordOf(subscription, charged.plan, known, now), now);
+  const record = recordOf(subscription, charged.plan, known, now);
+  await savePlanRecord(env, owner, record, now);
   const charge = { ...subscription, ...charged };
   // Affiliate programme (issue 16): the commission of the billing interval that has begun, once per interval.
   await recordShopifyIntervalCommission(env, owner, charged.plan, charge, now);
+  await sendIntervalReceipt(env, owner, charged.plan, charge, record.periodEnd, now);
   // Referral programme: a referred user's first paid interval earns their referrer the credit, once.
   await rewardReferrerOfPayer(env, owner, async () => {
     const billed = shopifyBilledInterval(charged.plan, charge, now);
@@ -621,4 +624,26 @@ async function webhookOwnerOf(env: Env, id: string, shop: string): Promise<strin
     .where(and(eq(billingCustomers.provider, "shopify"), like(billingCustomers.customerRef, `${shop} %`)))
     .limit(2);
   return connected.length === 1 ? connected[0].userId : null;
+}
+
+/** The receipt of a billing interval Shopify has charged for (decision 082), once per charge and interval. */
+async function sendIntervalReceipt(
+  env: Env,
+  userId: string,
+  plan: Plan,
+  charge: { id: string; status: string; currentPeriodEnd: string | null; amount: number; currency: string },
+  paidUntil: number | null,
+  now: number,
+): Promise<void> {
+  const billed = shopifyBilledInterval(plan, charge, now);
+  if (!billed) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "shopify",
+    planId: plan.id,
+    amount: charge.amount,
+    currency: charge.currency,
+    paidAt: billed.intervalStart,
+    paidUntil,
+    paymentReference: billed.chargeRef,
+  });
 }

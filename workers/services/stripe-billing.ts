@@ -6,11 +6,13 @@ import {
   type CancelStripeSubscriptionBody,
   type PaymentDetails,
   type ProfileUpdates,
+  type ReactivateStripeSubscriptionBody,
   type ReviseStripeSubscriptionBody,
   type StartStripeOnceOffPaymentBody,
   type StartStripeSubscriptionBody,
 } from "../../contracts/billing.ts";
 import { boughtCurrentPeriod, isStripeDisputeLost } from "../domain/payment-reversals.ts";
+import { SUBSCRIPTION_REACTIVATED_MESSAGE } from "../../contracts/billing-paypal-shopify.ts";
 import { isLifetimePlan, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
 import { parityCouponId, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
@@ -31,6 +33,7 @@ import {
   type Plan,
 } from "./billing.ts";
 import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
 import { applyPaymentReversals, type PaymentReversalReport } from "./payment-reversals.ts";
 import { creditPendingReferrals, rewardReferrerOfPayer } from "./referrals.ts";
@@ -357,6 +360,7 @@ async function syncStripeSubscription(
     trialEnd: seconds(subscription.trial_end),
     cancelReason: expected.cancelReason ?? null,
     affiliateId: expected.affiliateId ?? null,
+    cancelledAt: seconds(subscription.canceled_at),
   };
   const profileUpdates = await savePlanRecord(env, owner, record);
   return { profileUpdates, plan, record };
@@ -384,6 +388,27 @@ export async function cancelStripeSubscription(
   const synced = await syncStripeSubscription(env, subscription, { userId: user.id, cancelReason: input.cancelReason });
   if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
   return { message: SUBSCRIPTION_CANCELED_MESSAGE, profileUpdates: synced.profileUpdates };
+}
+
+/**
+ * POST /api/stripeSubscriptions/reactivateStripeSubscription: a subscription cancelled at the end of its period,
+ * which has not ended, goes on renewing (Stripe: cancel_at_period_end false). Nothing is charged now.
+ */
+export async function reactivateStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof ReactivateStripeSubscriptionBody>,
+): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
+  const record = await ownedSubscription(env, user, input.subscriptionID);
+  if (!record.cancelAtPeriodEnd || !isRecordLive(record, Date.now())) throw new ServiceError(409, "Only a cancelled subscription that has not ended can be re-activated.");
+  const subscription = await stripeCall(
+    "re-activating a subscription",
+    () => stripeClient(env).subscriptions.update(input.subscriptionID, { cancel_at_period_end: false }),
+    NO_SUCH_SUBSCRIPTION,
+  );
+  const synced = await syncStripeSubscription(env, subscription, { userId: user.id });
+  if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  return { message: SUBSCRIPTION_REACTIVATED_MESSAGE, profileUpdates: synced.profileUpdates };
 }
 
 /**
@@ -471,6 +496,7 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       await applyCheckoutSession(env, userId, session, null);
       // A lifetime purchase is a payment; a subscription's payments arrive as invoice.paid.
       if (session.mode === "payment") await rewardReferrerOfPayer(env, userId, async () => ((session.amount_total ?? 0) > 0 ? session.id : null));
+      if (session.mode === "payment") await sendPurchaseReceipt(env, userId, session);
       return;
     }
     case "customer.subscription.created":
@@ -502,6 +528,7 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
           const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
           return invoice.status === "paid" && invoice.amount_paid > 0 ? invoiceId : null;
         });
+        await sendInvoiceReceipt(env, owner, invoiceId, synced);
       }
       return;
     }
@@ -591,4 +618,37 @@ async function stripePaymentOf(env: Env, intent: string): Promise<{ paymentRef: 
   const plan = session.metadata?.planId ? await planById(env, session.metadata.planId) : null;
   if (!plan || !isLifetimePlan(plan)) return null;
   return { paymentRef: session.id, subscription: null, bought: { providerRef: session.id, periodStart: session.created * 1000 } };
+}
+
+// ---------------------------------------------------------------------------
+// Receipts (decision 082): one per payment, keyed by Stripe's id of it.
+
+/** The receipt of a subscription's paid invoice, read back from Stripe (an unpaid or $0 invoice gets none). */
+async function sendInvoiceReceipt(env: Env, userId: string, invoiceId: string, synced: { plan: Plan; record: { periodEnd: number | null } }): Promise<void> {
+  const invoice = await stripeCall("reading an invoice", () => stripeClient(env).invoices.retrieve(invoiceId));
+  if (invoice.status !== "paid") return;
+  await sendReceiptOnce(env, userId, {
+    provider: "stripe",
+    planId: synced.plan.id,
+    amount: invoice.amount_paid / 100,
+    currency: invoice.currency,
+    paidAt: (invoice.status_transitions.paid_at ?? invoice.created) * 1000,
+    paidUntil: synced.record.periodEnd,
+    paymentReference: invoice.id ?? invoiceId,
+  });
+}
+
+/** The receipt of a once-off purchase (Lifetime): the checkout session, read back from Stripe, is the payment. */
+async function sendPurchaseReceipt(env: Env, userId: string, session: Stripe.Checkout.Session): Promise<void> {
+  const plan = await lifetimePlanOf(env, session);
+  if (!plan || !isPaid(session)) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "stripe",
+    planId: plan.id,
+    amount: (session.amount_total ?? 0) / 100,
+    currency: session.currency ?? "usd",
+    paidAt: session.created * 1000,
+    paidUntil: null,
+    paymentReference: session.id,
+  });
 }
