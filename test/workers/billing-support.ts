@@ -7,7 +7,7 @@ import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { refreshUserPlan } from "../../workers/services/billing.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
 import { saveShopConnection } from "../../workers/services/shops.ts";
-import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
+import { bearer, json, signUpUser, signUpVerifiedUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // Helpers of the billing tests. The sandbox is shared with other test files: nothing here resets
@@ -411,7 +411,8 @@ export async function stripeReferrer(): Promise<{ referrer: TestUser; customer: 
  * over (it began 40 days ago), so paying is what gives them a plan and taking the payment back leaves Free.
  */
 export async function referredCustomer(code: string, affiliateID: string, options: { freeMonthOver?: boolean } = {}): Promise<TestUser> {
-  const user = await signUpUser();
+  // The free month needs a verified e-mail (decision 079).
+  const user = await signUpVerifiedUser();
   expect((await post("/api/referrals/recordReferral", user, { referralCode: code })).status).toBe(200);
   if (options.freeMonthOver ?? true) {
     const began = Date.now() - 40 * 86_400_000;

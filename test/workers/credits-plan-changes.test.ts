@@ -63,6 +63,9 @@ describe("credits used this month count across plan changes", () => {
     expect(await creditsOf(user)).toMatchObject({ planId: "growth-monthly", creditsPerMonth: 1000, usedPinCredits: 36, remaining: 964 });
     await spend(user, 4);
 
+    // Stripe dates the purchase to its whole second: one paid in the second the code was redeemed would start
+    // its month before the redeemed grant. A person pays later.
+    await afterTheSecondOf((await creditsOf(user)).periodStart);
     await buyLifetime(user);
     const lifetime = await creditsOf(user);
     expect(lifetime).toMatchObject({ planId: "lifetime", creditsPerMonth: 400, usedPinCredits: 40, remaining: 360 });

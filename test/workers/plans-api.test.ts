@@ -119,7 +119,7 @@ describe("the current subscription", () => {
   it("is null on Free, names the Stripe subscription once subscribed, and needs a sign-in", async () => {
     const user = await signUpUser();
     const current = () => app("/api/subscriptions/current", { headers: { authorization: `Bearer ${user.tokens.idToken}` } });
-    expect(await read(await current())).toEqual({ subscription: null });
+    expect(await read(await current())).toEqual({ subscription: null, takenBack: null });
     await subscribe(user, "growth-monthly");
     const { subscription } = await read(await current());
     expect(subscription).toMatchObject({ provider: "stripe", kind: "subscription", planId: "growth-monthly", planName: "Growth", status: "trialing", cancelAtPeriodEnd: false });
