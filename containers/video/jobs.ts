@@ -199,9 +199,10 @@ export class JobRunner {
   }
 
   private async fail(job: Job, error: string) {
+    // The folder goes first: a job that reads "failed" has left nothing on disk.
+    await rm(job.dir, { recursive: true, force: true }).catch((cause) => console.error("A failed video job's folder could not be removed", job.jobId, cause));
     job.status = "failed";
     job.error = error;
-    await rm(job.dir, { recursive: true, force: true });
     this.expireLater(job);
   }
 
