@@ -50,6 +50,8 @@ export default defineConfig({
                   SANDBOX_URL: sandboxUrl,
                   TEST_MIGRATIONS: await readD1Migrations(resolve("migrations")),
                 },
+                // A database no other test file writes to, for the seed's test (the files share DB).
+                d1Databases: { SEED_TEST_DB: "seed-test-db" },
               },
             };
           }),

@@ -10,15 +10,15 @@ async function tableNames() {
   return results.map((r) => r.name);
 }
 
-/** Runs the seed, answering how many rows it changed. */
-async function seed() {
+/** Runs the seed on `db` (the shared DB unless told), answering how many rows it changed. */
+async function seed(db: D1Database = testEnv.DB) {
   let changes = 0;
-  for (const statement of seedStatements()) changes += (await testEnv.DB.prepare(statement).run()).meta.changes;
+  for (const statement of seedStatements()) changes += (await db.prepare(statement).run()).meta.changes;
   return changes;
 }
 
-async function dump(table: string) {
-  return (await testEnv.DB.prepare(`SELECT * FROM ${table} ORDER BY 1`).all()).results;
+async function dump(table: string, db: D1Database = testEnv.DB) {
+  return (await db.prepare(`SELECT * FROM ${table} ORDER BY 1`).all()).results;
 }
 
 describe("migrations", () => {
@@ -35,33 +35,28 @@ describe("migrations", () => {
 
 describe("seed", () => {
   it("loads the plans, and running it twice changes nothing", async () => {
-    // The test setup seeded this database already, and other test files may have put accounts on some plans:
-    // take away every plan nothing refers to (all of them in a database of its own), and the seed puts them back.
-    let taken = 0;
-    for (const { id } of (await testEnv.DB.prepare("SELECT id FROM plans").all<{ id: string }>()).results) {
-      try {
-        taken += (await testEnv.DB.prepare("DELETE FROM plans WHERE id = ?").bind(id).run()).meta.changes;
-      } catch (error) {
-        expect(String(error)).toContain("FOREIGN KEY constraint failed");
-      }
-    }
-    expect(taken).toBeGreaterThan(0);
-    expect(await seed()).toBe(taken);
-    const first = await dump("plans");
+    // A database of its own: the shared one is seeded already and other files put accounts on its plans.
+    const db = testEnv.SEED_TEST_DB;
+    await applyD1Migrations(db, testEnv.TEST_MIGRATIONS);
+    await db.prepare("DELETE FROM plans").run();
+    expect(await seed(db)).toBeGreaterThan(0);
+    const first = await dump("plans", db);
     expect(first.map((p) => p.id)).toEqual([
       "agency-annual", "agency-monthly", "free", "growth-annual", "growth-monthly",
       "lifetime", "pro-annual", "pro-monthly", "starter-annual", "starter-monthly",
     ]);
     expect(first.find((p) => p.id === "starter-monthly")).toMatchObject({ price: 16.99, credits_per_month: 150, free_trial_days: 7 });
 
-    expect(await seed()).toBe(0);
-    expect(await dump("plans")).toEqual(first);
+    expect(await seed(db)).toBe(0);
+    expect(await dump("plans", db)).toEqual(first);
   });
 
   it("repairs a row that drifted from the seed data", async () => {
-    await seed();
-    await testEnv.DB.prepare("UPDATE plans SET price = 1 WHERE id = 'pro-monthly'").run();
-    expect(await seed()).toBe(1);
-    expect((await dump("plans")).find((p) => p.id === "pro-monthly")).toMatchObject({ price: 29.99 });
+    const db = testEnv.SEED_TEST_DB;
+    await applyD1Migrations(db, testEnv.TEST_MIGRATIONS);
+    await seed(db);
+    await db.prepare("UPDATE plans SET price = 1 WHERE id = 'pro-monthly'").run();
+    expect(await seed(db)).toBe(1);
+    expect((await dump("plans", db)).find((p) => p.id === "pro-monthly")).toMatchObject({ price: 29.99 });
   });
 });
