@@ -3,7 +3,5 @@ declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
     SANDBOX_URL: string;
-    /** A D1 of the seed's test alone (vitest.config.ts). */
-    SEED_TEST_DB: D1Database;
   }
 }

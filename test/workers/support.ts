@@ -2,8 +2,8 @@ import { env, type D1Migration } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import type { Env } from "../../workers/env.ts";
 
-/** The worker's bindings as the worker sees them, plus the test-only ones. */
-export const testEnv = env as unknown as Env & { SANDBOX_URL: string; TEST_MIGRATIONS: D1Migration[] };
+/** The worker's bindings and those the tests add (vitest.config.ts; SEED_TEST_DB: a D1 of the seed's test alone). */
+export const testEnv = env as unknown as Env & { SANDBOX_URL: string; TEST_MIGRATIONS: D1Migration[]; SEED_TEST_DB: D1Database };
 
 /** A request to the worker under test, through its real fetch handler. */
 export function app(path: string, init?: RequestInit): Promise<Response> {
