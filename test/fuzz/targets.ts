@@ -1,0 +1,210 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { zlibSync } from "fflate";
+import { satori } from "@cf-wasm/satori/workerd";
+import { parseProductCsv } from "../../app/lib/products/csv-products.ts";
+import { demoProductsCsv } from "../../app/lib/products/demo-csv.ts";
+import { blogDemo } from "../../sandbox/blog-demo/app.ts";
+import { hostile } from "../../sandbox/hostile/app.ts";
+import { readUploadedFont, UnreadableFont } from "../../workers/media/fonts.ts";
+import { parseFont } from "../../workers/render/fonts.ts";
+import { photonMemoryStats } from "../../workers/render/photon-decode.ts";
+import { decodePictureBytes, readPicture } from "../../workers/render/pictures.ts";
+import { encodePng } from "../../workers/render/overlay.ts";
+import { decodeJpeg, encodeJpeg, pixelModuleMemoryBytes } from "../../workers/render/pixel-module.ts";
+import { autoFitText } from "../../workers/render/text-fit.ts";
+import { parseFeed } from "../../workers/scrape/feed.ts";
+import { parseSitemap } from "../../workers/scrape/sitemap.ts";
+import type { Outcome, Target } from "./campaign.ts";
+import { WOFF2_MUTATORS, WOFF_MUTATORS } from "./font-mutations.ts";
+import { concat, crc32, utf8, writeU32 } from "./mutations.ts";
+import { JPEG_MUTATORS, PNG_MUTATORS } from "./picture-mutations.ts";
+import { CSV_MUTATORS, XML_MUTATORS } from "./text-mutations.ts";
+
+/**
+ * The parsers of untrusted bytes that run in Node (decision 078), each
+ * through the same production code the worker runs: the pixel module's
+ * WebAssembly and photon (test/fuzz/node-hooks.ts, or the unit project's
+ * aliases, load them as workerd does), the font upload check and the render's
+ * use of an accepted font, the products CSV reader, the feed and sitemap
+ * readers. Scraped HTML needs workerd's HTMLRewriter: test/workers/untrusted-html.test.ts.
+ */
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const file = (...path: string[]) => new Uint8Array(readFileSync(join(ROOT, ...path)));
+const text = new TextDecoder();
+
+// ---------------------------------------------------------------- pictures
+
+/** A picture of `width` x `height` with some detail (gradients and a pattern), as RGBA. */
+function testPicture(width: number, height: number): Uint8Array {
+  const rgba = new Uint8Array(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      rgba.set([(x * 255) / width, (y * 255) / height, ((x ^ y) * 16) & 255, 255], i);
+    }
+  return rgba;
+}
+
+function pictureMemory(): Record<string, number> {
+  return { "pixel module": pixelModuleMemoryBytes(), photon: photonMemoryStats().bytes };
+}
+
+/**
+ * The render's decode (pixel module, photon for the rest), the upload check (photon) and the pixel module's
+ * decoder alone, without the header checks in front of it. Accepted when the render gets a picture.
+ */
+function runPicture(bytes: Uint8Array): Outcome {
+  const decoded = decodePictureBytes(bytes);
+  if (decoded && decoded.data.length !== decoded.width * decoded.height * 4) throw new Error("a decoded picture's pixels do not match its size");
+  const upload = readPicture(bytes);
+  if (upload && "unreadable" in upload && !upload.unreadable) throw new Error("an upload was refused without a reason");
+  decodeJpeg(bytes);
+  return decoded ? "accepted" : "refused";
+}
+
+export function jpegTarget(): Target {
+  const fixtures = readdirSync(join(ROOT, "test", "fixtures", "jpeg")).map((name) => file("test", "fixtures", "jpeg", name));
+  const encoded = [encodeJpeg(testPicture(48, 32), 48, 32, 90), encodeJpeg(testPicture(17, 9), 17, 9, 40)];
+  const photo = file("sandbox", "blog-demo", "images", "golden-hour-phone-photography-1.jpg");
+  return { name: "JPEG pictures", seeds: [...fixtures, ...encoded, photo], mutators: JPEG_MUTATORS, run: runPicture, memory: pictureMemory };
+}
+
+/** A PNG of any colour type, bit depth and interlacing, with a palette and transparency where they apply. */
+function pngFile(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, bitDepth: 1 | 2 | 4 | 8 | 16, interlaced: boolean): Uint8Array {
+  const channels = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 }[colorType];
+  const rowBytes = (w: number) => Math.ceil((w * channels * bitDepth) / 8);
+  // Adam7's passes (or the whole picture), each row a filter byte (cycling through all five) and random samples.
+  const passes = interlaced
+    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]].map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)])
+    : [[width, height]];
+  const raw: number[] = [];
+  let state = 7;
+  for (const [w, h] of passes) {
+    if (w <= 0 || h <= 0) continue;
+    for (let y = 0; y < h; y++) {
+      raw.push(y % 5);
+      for (let i = 0; i < rowBytes(w); i++) raw.push((state = (state * 1103515245 + 12345) >>> 0) >>> 24);
+    }
+  }
+  const header = new Uint8Array(13);
+  writeU32(header, 0, width);
+  writeU32(header, 4, height);
+  header.set([bitDepth, colorType, 0, 0, interlaced ? 1 : 0], 8);
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    writeU32(out, 0, data.length);
+    out.set(utf8(type), 4);
+    out.set(data, 8);
+    writeU32(out, 8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), chunk("IHDR", header)];
+  if (colorType === 3) {
+    parts.push(chunk("PLTE", Uint8Array.from({ length: 3 * (1 << bitDepth) }, (_, i) => (i * 37) & 255)));
+    parts.push(chunk("tRNS", Uint8Array.from({ length: 1 << (bitDepth - 1) }, (_, i) => i * 9)));
+  }
+  if (colorType === 0) parts.push(chunk("tRNS", Uint8Array.of(0, 1)));
+  parts.push(chunk("IDAT", zlibSync(Uint8Array.from(raw))), chunk("IEND", new Uint8Array(0)));
+  return concat(...parts);
+}
+
+export function pngTarget(): Target {
+  const drawn = encodePng({ width: 40, height: 30, data: testPicture(40, 30) });
+  const made = [
+    pngFile(13, 7, 3, 1, false),
+    pngFile(9, 11, 3, 4, true),
+    pngFile(16, 16, 3, 8, false),
+    pngFile(10, 6, 0, 2, false),
+    pngFile(12, 12, 0, 16, true),
+    pngFile(8, 9, 2, 16, false),
+    pngFile(11, 5, 4, 8, false),
+    pngFile(19, 23, 6, 8, true),
+  ];
+  const demo = ["avatar.png", "favicon.png"].map((name) => file("sandbox", "blog-demo", "images", name));
+  return { name: "PNG pictures", seeds: [drawn, ...made, ...demo], mutators: PNG_MUTATORS, run: runPicture, memory: pictureMemory };
+}
+
+// ---------------------------------------------------------------- fonts
+
+const SAMPLE_TEXT = "Pinboard Studio: 10 ideas, café & naïve ½ — “quotes” ﬁ";
+
+/**
+ * The upload check (readUploadedFont: unpack, then opentype.js); for a font it accepts, what the render does
+ * with it: our parse and measuring (fonts.ts, text-fit.ts) and satori's own layout and glyph outlines.
+ */
+async function runFont(bytes: Uint8Array): Promise<Outcome> {
+  let data: Uint8Array;
+  try {
+    data = readUploadedFont(bytes).data;
+  } catch (error) {
+    if (error instanceof UnreadableFont) return "refused";
+    throw error;
+  }
+  const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+  const font = parseFont(buffer);
+  autoFitText({ text: SAMPLE_TEXT, font, box: { width: 400, height: 200 }, lineHeight: 1.2, letterSpacing: 0.5 });
+  await satori({ type: "div", props: { style: { display: "flex", fontFamily: "Uploaded", fontSize: 32 }, children: SAMPLE_TEXT } } as never, {
+    width: 400,
+    height: 80,
+    fonts: [{ name: "Uploaded", data: buffer, weight: 400, style: "normal" }],
+  });
+  return "accepted";
+}
+
+export function woffTarget(): Target {
+  const seeds = [file("test", "fixtures", "fonts", "pacifico-latin-400.woff"), file("node_modules", "@fontsource", "inter", "files", "inter-latin-400-normal.woff")];
+  return { name: "WOFF fonts", seeds, mutators: WOFF_MUTATORS, run: runFont };
+}
+
+export function woff2Target(): Target {
+  const seeds = [file("test", "fixtures", "fonts", "pacifico-latin-400.woff2"), file("node_modules", "@fontsource", "inter", "files", "inter-latin-400-normal.woff2")];
+  return { name: "WOFF2 fonts", seeds, mutators: WOFF2_MUTATORS, run: runFont };
+}
+
+// ---------------------------------------------------------------- CSV, feeds, sitemaps
+
+/** The products CSV as the page reads it (File.text(): UTF-8, damaged bytes replaced). Refused: the whole file failed. */
+function runCsv(bytes: Uint8Array): Outcome {
+  const result = parseProductCsv(text.decode(bytes));
+  return result.failure ? "refused" : "accepted";
+}
+
+export function csvTarget(): Target {
+  const demo = utf8(demoProductsCsv("https://shop.example"));
+  const small = utf8('title;url;images;price\r\n"A ""quoted"" vase";https://shop.example/a;"https://shop.example/a.jpg, https://shop.example/b.jpg";$12.50\r\n');
+  const tabs = utf8("\ufefftitle\turl\timages\tcategories\tnumberOfPinsToGenerate\nLamp\t/lamp\thttps://x.example/l.jpg\tHome, Light\t3\n");
+  return { name: "products CSV", seeds: [demo, small, tabs], mutators: CSV_MUTATORS, run: runCsv };
+}
+
+async function served(app: { request(path: string): Response | Promise<Response> }, path: string): Promise<Uint8Array> {
+  const response = await app.request(path);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+const RDF_FEED = utf8(
+  `<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/">` +
+    `<channel rdf:about="https://news.example/"><title>News</title><link>https://news.example/</link></channel>` +
+    `<item rdf:about="https://news.example/1"><title>First &amp; best</title><link>https://news.example/1</link><description>&lt;p&gt;Hello&lt;/p&gt;</description><dc:date>2026-01-02</dc:date></item></rdf:RDF>`,
+);
+
+export async function feedTarget(): Promise<Target> {
+  const seeds = [await served(blogDemo, "http://blog.example/feed.xml"), await served(hostile, "http://blog.example/atom.xml"), RDF_FEED];
+  return {
+    name: "feed XML",
+    seeds,
+    mutators: XML_MUTATORS,
+    run: (bytes) => (parseFeed(text.decode(bytes), "https://blog.example/feed.xml") ? "accepted" : "refused"),
+  };
+}
+
+export async function sitemapTarget(): Promise<Target> {
+  const seeds = await Promise.all(["sitemap.xml", "sitemap_index.xml", "sitemap-archive.xml"].map((name) => served(blogDemo, `http://blog.example/${name}`)));
+  return { name: "sitemap XML", seeds, mutators: XML_MUTATORS, run: (bytes) => (parseSitemap(text.decode(bytes)) ? "accepted" : "refused") };
+}
+
+/** Every Node-side target, in the order the suite and the benchmark run them. */
+export async function nodeTargets(): Promise<Target[]> {
+  return [jpegTarget(), pngTarget(), woffTarget(), woff2Target(), csvTarget(), await feedTarget(), await sitemapTarget()];
+}
