@@ -21,6 +21,8 @@ import { Hono } from "hono";
  *   GET /atom.xml               an Atom feed with HTML content, media thumbnails and relative links
  *   GET /robots.txt             names a gzipped sitemap at an unusual address (relative URL)
  *   GET /sitemaps/custom-posts.xml.gz   that sitemap: posts mixed with the home page, archives and files
+ *   PUT /served/:name           keeps the body and its content type (the last 500), for GET /served/:name to answer
+ *                               (the untrusted-bytes campaign's damaged pictures, fonts, feeds and pages, decision 078)
  */
 export const hostile: Hono = new Hono();
 
@@ -194,4 +196,21 @@ ${entry("/2025/05/")}
 </urlset>
 `;
   return c.body(new Uint8Array(gzipSync(xml)), 200, { "content-type": "application/x-gzip" });
+});
+
+const servedFiles = new Map<string, { bytes: Uint8Array; type: string }>();
+
+hostile.put("/served/:name", async (c) => {
+  servedFiles.delete(c.req.param("name"));
+  servedFiles.set(c.req.param("name"), { bytes: new Uint8Array(await c.req.arrayBuffer()), type: c.req.header("content-type") ?? "application/octet-stream" });
+  for (const name of servedFiles.keys()) {
+    if (servedFiles.size <= 500) break;
+    servedFiles.delete(name);
+  }
+  return c.body(null, 204);
+});
+
+hostile.get("/served/:name", (c) => {
+  const file = servedFiles.get(c.req.param("name"));
+  return file ? c.body(file.bytes.slice().buffer, 200, { "content-type": file.type }) : c.text("Not here", 404);
 });

@@ -171,11 +171,21 @@ function runCsv(bytes: Uint8Array): Outcome {
   return result.failure ? "refused" : "accepted";
 }
 
+/**
+ * The reader's time grows with rows and bytes (20,000 rows of 500 bytes: 1.9 s; 200,000 short rows: 1 s), so
+ * inputs are cut to the file bench:products measures against its 2 s target: 10,000 rows, 4 MB.
+ */
+function csvOfMeasuredSize(bytes: Uint8Array): Uint8Array {
+  let end = Math.min(bytes.length, 4 * 1024 * 1024);
+  for (let i = 0, rows = 0; i < end; i++) if (bytes[i] === 0x0a && ++rows === 10_000) end = i + 1;
+  return bytes.subarray(0, end);
+}
+
 export function csvTarget(): Target {
   const demo = utf8(demoProductsCsv("https://shop.example"));
   const small = utf8('title;url;images;price\r\n"A ""quoted"" vase";https://shop.example/a;"https://shop.example/a.jpg, https://shop.example/b.jpg";$12.50\r\n');
   const tabs = utf8("\ufefftitle\turl\timages\tcategories\tnumberOfPinsToGenerate\nLamp\t/lamp\thttps://x.example/l.jpg\tHome, Light\t3\n");
-  return { name: "products CSV", seeds: [demo, small, tabs], mutators: CSV_MUTATORS, run: runCsv };
+  return { name: "products CSV", seeds: [demo, small, tabs], mutators: CSV_MUTATORS, run: runCsv, fit: csvOfMeasuredSize };
 }
 
 async function served(app: { request(path: string): Response | Promise<Response> }, path: string): Promise<Uint8Array> {
