@@ -5,10 +5,10 @@ import { caseSeed, mutate, Random, type Mutator } from "./mutations.ts";
  * mutated inputs, case by case, and judges each by the oracle of issue 37. A
  * case fails on a trap (a WebAssembly RuntimeError), on any exception other
  * than the parser's clear refusal, on more than a second for one input
- * (CPU time where Node tells it, and measured again on a replay, so a busy
- * machine is not counted against the parser), or
- * when memory keeps growing from checkpoint to checkpoint. Runs in Node and
- * in workerd alike.
+ * (the CPU time of the process that parses where the target can tell it, and
+ * measured again on a replay, so a busy machine is not counted against the
+ * parser), or when memory keeps growing from checkpoint to checkpoint. No
+ * Node API: runs in Node and in workerd alike.
  */
 
 /** A parser's verdict on an input: used (a picture, a font, rows) or clearly refused (a 400, a skipped picture). */
@@ -22,8 +22,10 @@ export interface Target {
   run(bytes: Uint8Array): Outcome | Promise<Outcome>;
   /** Cuts an input to the largest the product is measured at (where its time is its size, not a blow-up). */
   fit?(bytes: Uint8Array): Uint8Array;
-  /** Memories to watch besides the JavaScript heap (WebAssembly modules), in bytes. */
-  memory?(): Record<string, number>;
+  /** Memories to watch (the JavaScript heap after a collection, WebAssembly modules, a process), in bytes. */
+  memory?(): Record<string, number> | Promise<Record<string, number>>;
+  /** Milliseconds of CPU time of the process that runs the parser; the clock's time when not given. */
+  clock?(): number;
 }
 
 export interface CaseFailure {
@@ -53,6 +55,8 @@ export interface CampaignResult {
   slowest: { seed: number; ms: number; bytes: number };
   memory: MemoryTrend[];
   seconds: number;
+  /** CPU seconds of the process that parses, over the whole campaign (making the cases too, in Node); null when not known. */
+  cpuSeconds: number | null;
 }
 
 export const TIME_LIMIT_MS = 1000;
@@ -73,35 +77,13 @@ function describe(error: unknown): { kind: "trap" | "exception"; message: string
   return { kind: "exception", message: String(error).slice(0, 300) };
 }
 
-function memorySample(target: Target): Record<string, number> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const usage = (globalThis as { process?: { memoryUsage?: () => { heapUsed: number; external: number; arrayBuffers: number } } }).process?.memoryUsage?.();
-  return { ...(usage && gc ? { "JavaScript heap": usage.heapUsed + usage.arrayBuffers } : {}), ...target.memory?.() };
-}
-
 const quiet = () => {};
-const cpu = (() => {
-  const usage = (globalThis as { process?: { cpuUsage?: () => { user: number; system: number } } }).process?.cpuUsage;
-  try {
-    usage?.();
-    return usage;
-  } catch {
-    return undefined; // workerd names it and does not implement it
-  }
-})();
-
-/** Milliseconds of this process's CPU time where Node tells it (other processes on a busy machine do not count), else of the clock. */
-function clock(): number {
-  if (!cpu) return performance.now();
-  const { user, system } = cpu();
-  return (user + system) / 1000;
-}
 
 async function timed(target: Target, bytes: Uint8Array): Promise<{ ms: number; outcome?: Outcome; error?: unknown }> {
   // opentype.js reports each table it skips on the console: thousands of lines over a campaign.
   const { log, warn, error: report } = console;
   console.log = console.warn = console.error = quiet;
+  const clock = target.clock ?? (() => performance.now());
   const started = clock();
   try {
     const outcome = await target.run(bytes);
@@ -115,7 +97,8 @@ async function timed(target: Target, bytes: Uint8Array): Promise<{ ms: number; o
 
 export async function runCampaign(target: Target, options: { cases: number; seed: number; onProgress?: (done: number) => void }): Promise<CampaignResult> {
   const started = performance.now();
-  const result: CampaignResult = { parser: target.name, cases: 0, accepted: 0, refused: 0, failures: 0, examples: [], slowest: { seed: 0, ms: 0, bytes: 0 }, memory: [], seconds: 0 };
+  const cpuStarted = target.clock?.();
+  const result: CampaignResult = { parser: target.name, cases: 0, accepted: 0, refused: 0, failures: 0, examples: [], slowest: { seed: 0, ms: 0, bytes: 0 }, memory: [], seconds: 0, cpuSeconds: null };
   const fail = (failure: CaseFailure) => {
     result.failures += 1;
     if (result.examples.length < 25) result.examples.push(failure);
@@ -134,7 +117,7 @@ export async function runCampaign(target: Target, options: { cases: number; seed
     else if (run.ms > TIME_LIMIT_MS) fail({ seed, kind: "slow", message: `${Math.round(run.ms)} ms for one input`, bytes: bytes.length });
     else if (run.outcome === "accepted") result.accepted += 1;
     else result.refused += 1;
-    if (index + 1 === warmUp || (index + 1 > warmUp && (index + 1 - warmUp) % every === 0 && samples.length <= CHECKPOINTS)) samples.push(memorySample(target));
+    if (index + 1 === warmUp || (index + 1 > warmUp && (index + 1 - warmUp) % every === 0 && samples.length <= CHECKPOINTS)) samples.push((await target.memory?.()) ?? {});
     if ((index + 1) % 1000 === 0) options.onProgress?.(index + 1);
   }
   for (const name of Object.keys(samples[0] ?? {})) {
@@ -145,14 +128,19 @@ export async function runCampaign(target: Target, options: { cases: number; seed
     if (growing) fail({ seed: 0, kind: "memory", message: `${name} grew by ${Math.round(growth / 1048576)} MB, at every checkpoint`, bytes: 0 });
   }
   result.seconds = (performance.now() - started) / 1000;
+  if (target.clock && cpuStarted !== undefined) result.cpuSeconds = (target.clock() - cpuStarted) / 1000;
   return result;
 }
 
 /** One line per campaign: cases, accepted and refused, failures, the slowest case with its seed, memory growth. */
 export function summary(result: CampaignResult): string {
-  const memory = result.memory.map((trend) => `${trend.name} ${trend.growth >= 0 ? "+" : ""}${(trend.growth / 1048576).toFixed(1)} MB`).join(", ");
+  const megabytes = (bytes: number) => (bytes / 1048576).toFixed(1);
+  const memory = result.memory
+    .map((trend) => `${trend.name} ${trend.growth >= 0 ? "+" : ""}${megabytes(trend.growth)} MB (${trend.checkpoints.map(megabytes).join("/")})`)
+    .join(", ");
   return (
     `${result.parser}: ${result.cases} cases (${result.accepted} accepted, ${result.refused} refused), ${result.failures} failures, ` +
-    `slowest ${result.slowest.ms.toFixed(1)} ms (seed ${result.slowest.seed}, ${result.slowest.bytes} bytes), memory growth ${memory || "not measured"}, ${result.seconds.toFixed(1)} s`
+    `slowest ${result.slowest.ms.toFixed(1)} ms (seed ${result.slowest.seed}, ${result.slowest.bytes} bytes), memory growth ${memory || "not measured"}, ` +
+    `${result.seconds.toFixed(1)} s${result.cpuSeconds === null ? "" : ` (${result.cpuSeconds.toFixed(1)} s of CPU)`}`
   );
 }

@@ -9,6 +9,9 @@ import { BYTE_MUTATORS, bitFlips, byteSets, concat, duplicateRun, edgeNumber, hu
  * than stopping at zlib or Brotli.
  */
 
+/** The largest table data a mutation unpacks, damages and packs again. */
+const MAX_REPACKED = 1024 * 1024;
+
 // ---------------------------------------------------------------- WOFF
 
 interface WoffEntry {
@@ -62,7 +65,7 @@ const woffTable: Mutator = (bytes, random) => {
   const stored = bytes.subarray(entry.offset, entry.offset + entry.compLength);
   let table: Uint8Array;
   try {
-    table = entry.compLength === entry.origLength ? stored : new Uint8Array(inflateSync(stored));
+    table = entry.compLength === entry.origLength ? stored : new Uint8Array(inflateSync(stored, { maxOutputLength: MAX_REPACKED }));
   } catch {
     return bytes;
   }
@@ -136,7 +139,8 @@ const woff2Stream: Mutator = (bytes, random) => {
   if (!layout || layout.directoryEnd + layout.compressedLength > bytes.length) return bytes;
   let stream: Uint8Array;
   try {
-    stream = new Uint8Array(brotliDecompressSync(bytes.subarray(layout.directoryEnd, layout.directoryEnd + layout.compressedLength)));
+    // A font's tables, not a bomb an earlier mutation put there (unpacking and packing 100 MB again took 2 s).
+    stream = new Uint8Array(brotliDecompressSync(bytes.subarray(layout.directoryEnd, layout.directoryEnd + layout.compressedLength), { maxOutputLength: MAX_REPACKED }));
   } catch {
     return bytes;
   }

@@ -162,4 +162,17 @@ export function crc32(bytes: Uint8Array): number {
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 export const utf8 = (text: string) => encoder.encode(text);
+
+/**
+ * A markup file with only its first `count` `<tag>` elements (the others dropped, whatever follows the last kept):
+ * a short seed with every kind of element of the long one (a feed's items, a sitemap's URLs, a page's cards).
+ */
+export function firstElements(file: Uint8Array, tag: string, count: number): Uint8Array {
+  const source = decoder.decode(file);
+  const elements = [...source.matchAll(new RegExp(`<${tag}(?:\\s[^>]*)?>[\\s\\S]*?</${tag}>\\s*`, "g"))];
+  if (elements.length <= count) return file;
+  const last = elements[elements.length - 1];
+  return utf8(source.slice(0, elements[count - 1].index + elements[count - 1][0].length) + source.slice(last.index + last[0].length));
+}

@@ -92,7 +92,8 @@ const oddCharacters: Mutator = (bytes, random) => {
 export const XML_MUTATORS: Mutator[] = [...BYTE_MUTATORS, nestingBomb, entityBomb, entityBomb, hugeToken, tagSurgery, tagSurgery, tagSurgery, oddCharacters];
 
 const htmlOddities: Mutator = (bytes, random) => {
-  const size = random.pick([1_000, 100_000]);
+  // Mostly small runs, now and then a page's worth: each tag the reader handles is a call out of HTMLRewriter.
+  const size = random.pick([100, 1_000, 10_000, 100_000]);
   const pieces = [
     `<img srcset="${repeat("a.jpg 1w, ", size / 10)}">`,
     `<img src="${repeat("x", size)}" width="99999999999999999999" height="-1">`,
@@ -119,7 +120,7 @@ function lineStarts(bytes: Uint8Array): number[] {
 }
 
 const csvField: Mutator = (bytes, random) => {
-  const size = random.pick([1_000, 100_000, 1_000_000]);
+  const size = random.pick([1_000, 10_000, 100_000, 1_000_000]);
   const pieces = [
     `"${repeat("x", size)}"`, // one enormous quoted field
     repeat("y", size), // one enormous bare field
@@ -143,7 +144,7 @@ const csvRecords: Mutator = (bytes, random) => {
   const record = bytes.subarray(at, next);
   switch (random.int(4)) {
     case 0: // a record many times
-      return concat(bytes.subarray(0, next), ...Array.from({ length: random.pick([10, 1_000, 5_000]) }, () => record), bytes.subarray(next));
+      return concat(bytes.subarray(0, next), ...Array.from({ length: random.pick([10, 100, 1_000, 5_000]) }, () => record), bytes.subarray(next));
     case 1: // the header row lost
       return bytes.subarray(next);
     case 2: {

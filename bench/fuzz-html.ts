@@ -1,0 +1,82 @@
+// The scraped-HTML share of `npm run bench:fuzz` (decision 078). HTMLRewriter exists only in workerd, so the
+// reader runs there: bench/fuzz-html.workerd.ts, bundled by wrangler as the app is, in one workerd started
+// through Miniflare. Node makes each case's page and posts it; the time of a case is the CPU time workerd's
+// threads spent on it (from /proc, so other processes of a busy machine do not count), and the memory watched
+// is workerd's resident set.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { ROOT, run } from "../scripts/process.ts";
+import type { Target } from "../test/fuzz/campaign.ts";
+import { htmlCases } from "../test/fuzz/html-target.ts";
+
+/** The child process of this one named `name`, started last. */
+function childProcess(name: string): number | null {
+  const children = readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const [, parent] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        return Number(parent) === process.pid && readFileSync(`/proc/${pid}/comm`, "utf8").trim() === name;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return children.length ? Math.max(...children) : null;
+}
+
+/** Milliseconds of CPU time all of a process's threads have run (schedstat: nanoseconds). */
+function cpuMilliseconds(pid: number): number {
+  let total = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      /* the thread ended */
+    }
+  }
+  return total / 1e6;
+}
+
+function residentBytes(pid: number): number {
+  const kilobytes = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return Number(kilobytes ?? 0) * 1024;
+}
+
+/** The scraped-HTML target with its parser in a workerd of its own; `close` stops it. */
+export async function htmlTargetInWorkerd(seeds: Uint8Array[]): Promise<Target & { close(): Promise<void> }> {
+  const outdir = join(ROOT, ".wrangler", "bench-fuzz-html");
+  await run(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", join(ROOT, "bench", "wrangler.fuzz-html.toml")], { quiet: true });
+  const entry = join(outdir, "fuzz-html.workerd.js");
+  // V8's collector exposed in workerd (Miniflare passes these flags on), for memory measured after a collection.
+  process.env.MINIFLARE_WORKERD_V8_FLAGS = "--expose-gc";
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({ modules: [{ type: "ESModule", path: entry }], modulesRoot: outdir, compatibilityDate: "2026-10-01", compatibilityFlags: ["nodejs_compat"] }),
+  );
+  await mf.ready;
+  const workerd = childProcess("workerd");
+  const target = htmlCases(seeds);
+  return {
+    ...target,
+    async run(bytes) {
+      const response = await mf.dispatchFetch("http://fuzz.invalid/", { method: "POST", body: bytes.slice() });
+      const answer = (await response.json()) as { outcome?: "accepted" | "refused"; error?: { trap: boolean; message: string } };
+      if (answer.outcome) return answer.outcome;
+      const message = answer.error?.message ?? `workerd answered ${response.status}`;
+      throw answer.error?.trap ? new WebAssembly.RuntimeError(message) : new Error(message);
+    },
+    ...(workerd
+      ? {
+          clock: () => cpuMilliseconds(workerd),
+          async memory() {
+            const collected = await mf.dispatchFetch("http://fuzz.invalid/collect-garbage");
+            if (collected.status !== 204) throw new Error("workerd did not expose V8's collector (MINIFLARE_WORKERD_V8_FLAGS)");
+            return { "workerd process": residentBytes(workerd) };
+          },
+        }
+      : {}),
+    close: () => mf.dispose(),
+  };
+}
