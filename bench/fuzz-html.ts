@@ -53,15 +53,23 @@ export async function htmlTargetInWorkerd(seeds: Uint8Array[]): Promise<Target &
   // V8's collector exposed in workerd (Miniflare passes these flags on), for memory measured after a collection.
   process.env.MINIFLARE_WORKERD_V8_FLAGS = "--expose-gc";
   const mf = new Miniflare(
-    convertV4MiniflareOptions({ modules: [{ type: "ESModule", path: entry }], modulesRoot: outdir, compatibilityDate: "2026-10-01", compatibilityFlags: ["nodejs_compat"] }),
+    convertV4MiniflareOptions({
+      modules: [{ type: "ESModule", path: entry }],
+      modulesRoot: outdir,
+      compatibilityDate: "2026-10-01",
+      compatibilityFlags: ["nodejs_compat"],
+      // Straight to the Worker, not through Miniflare's entry Worker: that cost 3 ms of workerd's CPU a request.
+      unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+    }),
   );
   await mf.ready;
+  const url = await mf.unsafeGetDirectURL();
   const workerd = childProcess("workerd");
   const target = htmlCases(seeds);
   return {
     ...target,
     async run(bytes) {
-      const response = await mf.dispatchFetch("http://fuzz.invalid/", { method: "POST", body: bytes.slice() });
+      const response = await fetch(url, { method: "POST", body: bytes.slice() });
       const answer = (await response.json()) as { outcome?: "accepted" | "refused"; error?: { trap: boolean; message: string } };
       if (answer.outcome) return answer.outcome;
       const message = answer.error?.message ?? `workerd answered ${response.status}`;
@@ -71,7 +79,7 @@ export async function htmlTargetInWorkerd(seeds: Uint8Array[]): Promise<Target &
       ? {
           clock: () => cpuMilliseconds(workerd),
           async memory() {
-            const collected = await mf.dispatchFetch("http://fuzz.invalid/collect-garbage");
+            const collected = await fetch(new URL("/collect-garbage", url));
             if (collected.status !== 204) throw new Error("workerd did not expose V8's collector (MINIFLARE_WORKERD_V8_FLAGS)");
             return { "workerd process": residentBytes(workerd) };
           },
