@@ -1,14 +1,16 @@
 // The scraped-HTML share of `npm run bench:fuzz` (decision 078). HTMLRewriter exists only in workerd, so the
 // reader runs there: bench/fuzz-html.workerd.ts, bundled by wrangler as the app is, in one workerd started
-// through Miniflare. Node makes each case's page and posts it; the time of a case is the CPU time workerd's
-// threads spent on it (from /proc, so other processes of a busy machine do not count), and the memory watched
-// is workerd's resident set.
+// through Miniflare and posted to straight, not through Miniflare's entry Worker. Node makes each case's page and
+// posts it; the time of a case is the CPU time workerd's threads spent on it (from /proc, so other processes of a
+// busy machine do not count). Memory: the isolate's JavaScript heap after a collection (read through the inspector),
+// and workerd's resident set.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { ROOT, run } from "../scripts/process.ts";
+import { freePort, ROOT, run } from "../scripts/process.ts";
 import type { Target } from "../test/fuzz/campaign.ts";
 import { htmlCases } from "../test/fuzz/html-target.ts";
+import { inspect } from "./inspector.ts";
 
 /** The child process of this one named `name`, started last. */
 function childProcess(name: string): number | null {
@@ -45,29 +47,31 @@ function residentBytes(pid: number): number {
   return Number(kilobytes ?? 0) * 1024;
 }
 
-/** The scraped-HTML target with its parser in a workerd of its own; `close` stops it. */
-export async function htmlTargetInWorkerd(seeds: Uint8Array[]): Promise<Target & { close(): Promise<void> }> {
+/** The scraped-HTML target with its reader in a workerd of its own; `close` stops it. */
+export async function htmlTargetInWorkerd(pages: Uint8Array[]): Promise<Target & { close(): Promise<void> }> {
   const outdir = join(ROOT, ".wrangler", "bench-fuzz-html");
   await run(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", join(ROOT, "bench", "wrangler.fuzz-html.toml")], { quiet: true });
-  const entry = join(outdir, "fuzz-html.workerd.js");
-  // V8's collector exposed in workerd (Miniflare passes these flags on), for memory measured after a collection.
+  const inspectorPort = await freePort();
+  // V8's collector exposed in workerd (Miniflare passes these flags on), for the heap measured after a collection.
   process.env.MINIFLARE_WORKERD_V8_FLAGS = "--expose-gc";
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      modules: [{ type: "ESModule", path: entry }],
+      modules: [{ type: "ESModule", path: join(outdir, "fuzz-html.workerd.js") }],
       modulesRoot: outdir,
       compatibilityDate: "2026-10-01",
       compatibilityFlags: ["nodejs_compat"],
       // Straight to the Worker, not through Miniflare's entry Worker: that cost 3 ms of workerd's CPU a request.
       unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+      inspectorPort,
     }),
   );
   await mf.ready;
   const url = await mf.unsafeGetDirectURL();
   const workerd = childProcess("workerd");
-  const target = htmlCases(seeds);
+  if (!workerd) throw new Error("no workerd process under this one: /proc is needed for the CPU time of a case");
+  const inspector = await inspect(inspectorPort, /core:user:/);
   return {
-    ...target,
+    ...htmlCases(pages),
     async run(bytes) {
       const response = await fetch(url, { method: "POST", body: bytes.slice() });
       const answer = (await response.json()) as { outcome?: "accepted" | "refused"; error?: { trap: boolean; message: string } };
@@ -75,16 +79,16 @@ export async function htmlTargetInWorkerd(seeds: Uint8Array[]): Promise<Target &
       const message = answer.error?.message ?? `workerd answered ${response.status}`;
       throw answer.error?.trap ? new WebAssembly.RuntimeError(message) : new Error(message);
     },
-    ...(workerd
-      ? {
-          clock: () => cpuMilliseconds(workerd),
-          async memory() {
-            const collected = await fetch(new URL("/collect-garbage", url));
-            if (collected.status !== 204) throw new Error("workerd did not expose V8's collector (MINIFLARE_WORKERD_V8_FLAGS)");
-            return { "workerd process": residentBytes(workerd) };
-          },
-        }
-      : {}),
-    close: () => mf.dispose(),
+    clock: () => cpuMilliseconds(workerd),
+    async memory() {
+      const collected = await fetch(new URL("/collect-garbage", url));
+      if (collected.status !== 204) throw new Error("workerd did not expose V8's collector (MINIFLARE_WORKERD_V8_FLAGS)");
+      const { usedSize } = await inspector.send<{ usedSize: number }>("Runtime.getHeapUsage");
+      return { "workerd JavaScript heap": usedSize, "workerd process": residentBytes(workerd) };
+    },
+    async close() {
+      inspector.close();
+      await mf.dispose();
+    },
   };
 }

@@ -7,7 +7,7 @@ import { readScrapedHtml } from "../test/fuzz/html-reader.workerd.ts";
 export default {
   async fetch(request: Request): Promise<Response> {
     if (new URL(request.url).pathname === "/collect-garbage") {
-      // V8's collector, exposed by bench/fuzz-html.ts's flags: memory is measured after a full collection.
+      // V8's collector, exposed by bench/fuzz-html.ts's flags (the inspector's collectGarbage never answers).
       const gc = (globalThis as { gc?: () => void }).gc;
       gc?.();
       return new Response(null, { status: gc ? 204 : 501 });
