@@ -6,7 +6,8 @@ import { Hono } from "hono";
  * worker's bounded fetching (workers/scrape/fetch.ts): pages that are too
  * large, too slow, not HTML, redirect forever, or hold nothing worth pinning.
  *
- *   GET /huge?mb=6              an HTML page streamed in 64 KB chunks, no Content-Length
+ *   GET /huge?mb=6              an HTML page of 64 KB paragraphs streamed in 64 KB chunks, no Content-Length
+ *                               (&tag=div: the text in divs, which the page reader does not look at)
  *   GET /huge-declared?mb=6     the same with a Content-Length header announcing its size
  *   GET /slow?ms=2000           answers a small page after a delay (at most 60 s)
  *   GET /slow-body?ms=2000      sends the head at once and the rest of the page after a delay
@@ -27,8 +28,10 @@ import { Hono } from "hono";
 export const hostile: Hono = new Hono();
 
 const KB64 = 64 * 1024;
-/** A 64 KB paragraph of filler text. */
-const FILLER = new TextEncoder().encode(`<p>${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(Math.ceil(KB64 / 57)).slice(0, KB64 - 8)}</p>\n`);
+/** 64 KB of filler text in a `tag` element. */
+const filler = (tag: "p" | "div") =>
+  new TextEncoder().encode(`<${tag}>${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(Math.ceil(KB64 / 57)).slice(0, KB64 - 6 - 2 * tag.length)}</${tag}>\n`);
+const FILLERS = { p: filler("p"), div: filler("div") };
 
 function sizeParam(value: string | undefined, fallback: number, max: number): number {
   const number = Number(value);
@@ -36,7 +39,8 @@ function sizeParam(value: string | undefined, fallback: number, max: number): nu
 }
 
 /** Streams `bytes` of HTML without holding them in memory. */
-function hugeStream(bytes: number): ReadableStream<Uint8Array> {
+function hugeStream(bytes: number, tag: string | undefined = "p"): ReadableStream<Uint8Array> {
+  const FILLER = tag === "div" ? FILLERS.div : FILLERS.p;
   const head = new TextEncoder().encode(`<!doctype html><html><head><title>A huge page</title></head><body>\n`);
   let sent = 0;
   return new ReadableStream<Uint8Array>({
@@ -59,7 +63,7 @@ function hugeStream(bytes: number): ReadableStream<Uint8Array> {
 
 hostile.get("/huge", (c) => {
   const bytes = Math.round(sizeParam(c.req.query("mb"), 6, 64) * 1024 * 1024);
-  return new Response(hugeStream(bytes), { headers: { "content-type": "text/html; charset=utf-8" } });
+  return new Response(hugeStream(bytes, c.req.query("tag")), { headers: { "content-type": "text/html; charset=utf-8" } });
 });
 
 hostile.get("/huge-declared", (c) => {

@@ -145,22 +145,6 @@ export function hugeSize(random: Random, bits: 16 | 32): number {
   return random.pick([0, 1, top, top - 1, top >>> 1, (top >>> 1) + 1, bits === 16 ? 20_001 : 0x10000000, bits === 16 ? 4097 : 0x01000000]);
 }
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc32(bytes: Uint8Array): number {
-  let c = 0xffffffff;
-  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 export const utf8 = (text: string) => encoder.encode(text);

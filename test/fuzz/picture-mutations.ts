@@ -1,4 +1,5 @@
-import { BYTE_MUTATORS, concat, crc32, hugeSize, readU16, readU32, writeU16, writeU32, type Mutator, type Random } from "./mutations.ts";
+import { crc32, pngChunk } from "../../workers/render/overlay.ts";
+import { BYTE_MUTATORS, concat, hugeSize, readU16, readU32, writeU16, writeU32, type Mutator, type Random } from "./mutations.ts";
 
 /**
  * Mutations that know the picture formats: a JPEG's segments (SOF dimensions,
@@ -191,15 +192,6 @@ function fixCrc(bytes: Uint8Array, chunk: Chunk) {
   const end = chunk.at + 8 + chunk.length;
   if (end + 4 > bytes.length) return;
   writeU32(bytes, end, crc32(bytes.subarray(chunk.at + 4, end)));
-}
-
-function pngChunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  writeU32(out, 0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  writeU32(out, 8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-  return out;
 }
 
 const pngHeader: Mutator = (bytes, random) => {

@@ -12,7 +12,7 @@ import { readUploadedFont, UnreadableFont } from "../../workers/media/fonts.ts";
 import { parseFont } from "../../workers/render/fonts.ts";
 import { photonMemoryStats } from "../../workers/render/photon-decode.ts";
 import { decodePictureBytes, readPicture } from "../../workers/render/pictures.ts";
-import { encodePng } from "../../workers/render/overlay.ts";
+import { encodePng, pngChunk } from "../../workers/render/overlay.ts";
 import { decodeJpeg, encodeJpeg, pixelModuleMemoryBytes } from "../../workers/render/pixel-module.ts";
 import { autoFitText } from "../../workers/render/text-fit.ts";
 import { parseFeed } from "../../workers/scrape/feed.ts";
@@ -20,7 +20,7 @@ import { parseSitemap } from "../../workers/scrape/sitemap.ts";
 import type { Outcome, Target } from "./campaign.ts";
 import { HTML_SEED_PATHS } from "./html-target.ts";
 import { WOFF2_MUTATORS, WOFF_MUTATORS } from "./font-mutations.ts";
-import { concat, crc32, firstElements, utf8, writeU32 } from "./mutations.ts";
+import { concat, firstElements, utf8, writeU32 } from "./mutations.ts";
 import { JPEG_MUTATORS, PNG_MUTATORS } from "./picture-mutations.ts";
 import { CSV_MUTATORS, XML_MUTATORS } from "./text-mutations.ts";
 
@@ -119,21 +119,13 @@ function pngFile(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, bi
   writeU32(header, 0, width);
   writeU32(header, 4, height);
   header.set([bitDepth, colorType, 0, 0, interlaced ? 1 : 0], 8);
-  const chunk = (type: string, data: Uint8Array) => {
-    const out = new Uint8Array(12 + data.length);
-    writeU32(out, 0, data.length);
-    out.set(utf8(type), 4);
-    out.set(data, 8);
-    writeU32(out, 8 + data.length, crc32(out.subarray(4, 8 + data.length)));
-    return out;
-  };
-  const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), chunk("IHDR", header)];
+  const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), pngChunk("IHDR", header)];
   if (colorType === 3) {
-    parts.push(chunk("PLTE", Uint8Array.from({ length: 3 * (1 << bitDepth) }, (_, i) => (i * 37) & 255)));
-    parts.push(chunk("tRNS", Uint8Array.from({ length: 1 << (bitDepth - 1) }, (_, i) => i * 9)));
+    parts.push(pngChunk("PLTE", Uint8Array.from({ length: 3 * (1 << bitDepth) }, (_, i) => (i * 37) & 255)));
+    parts.push(pngChunk("tRNS", Uint8Array.from({ length: 1 << (bitDepth - 1) }, (_, i) => i * 9)));
   }
-  if (colorType === 0) parts.push(chunk("tRNS", Uint8Array.of(0, 1)));
-  parts.push(chunk("IDAT", zlibSync(Uint8Array.from(raw))), chunk("IEND", new Uint8Array(0)));
+  if (colorType === 0) parts.push(pngChunk("tRNS", Uint8Array.of(0, 1)));
+  parts.push(pngChunk("IDAT", zlibSync(Uint8Array.from(raw))), pngChunk("IEND", new Uint8Array(0)));
   return concat(...parts);
 }
 
