@@ -1,9 +1,10 @@
+import { concatBytes } from "../../workers/render/overlay.ts";
+
 /**
  * The seeded mutation engine of the untrusted-bytes campaign (decision 078).
  * One case is one 32-bit seed: the seed picks a starting file and a stack of
  * mutations, so any case (the slowest, a failure) is replayed from its seed
- * alone. Pure TypeScript with no Node API, so the same cases can be made in
- * Node and inside workerd.
+ * alone. No Node API, so the same cases can be made in Node and inside workerd.
  */
 
 /** mulberry32: a small, fast PRNG with an explicit 32-bit state. */
@@ -112,15 +113,7 @@ export function mutate(bytes: Uint8Array, random: Random, mutators: readonly Mut
 
 // ---------------------------------------------------------------- helpers
 
-export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
-}
+export const concat = concatBytes;
 
 export function readU16(bytes: Uint8Array, at: number): number {
   return ((bytes[at] << 8) | bytes[at + 1]) >>> 0;
