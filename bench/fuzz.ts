@@ -1,6 +1,6 @@
 // The untrusted-bytes campaign at scale (issue 37, decision 078): a million seeded mutations shared among every
 // parser of bytes from outside, each on its production code: JPEG and PNG pictures, WOFF and WOFF2 fonts, products
-// CSV, feeds and sitemaps in Node, scraped HTML in workerd (bench/fuzz-html.ts). Each parser's campaign runs in a
+// CSV, feeds and sitemaps in Node, scraped HTML and fonts in workerd (bench/fuzz-workerd.ts). Each parser's campaign runs in a
 // process of its own, as many at once as the machine has cores, longest first. Prints per parser: cases, accepted
 // and refused, failures (the first ones with their seeds), the slowest case with its seed, memory growth, wall and
 // CPU time. Exit code 1 when any case failed.
@@ -32,11 +32,18 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
 });
 
-/** The target named `name`, on this process (HTML with a workerd of its own). */
+/** The target named `name`, on this process (HTML and fonts with a workerd of their own). */
 async function loadTarget(name: string): Promise<Target & { close?(): Promise<void> }> {
   await import("../test/fuzz/node-hooks.ts");
-  const { htmlSeeds, nodeTargets } = await import("../test/fuzz/targets.ts");
-  if (name === "scraped HTML") return (await import("./fuzz-html.ts")).htmlTargetInWorkerd(await htmlSeeds());
+  const { fontSeeds, htmlSeeds, nodeTargets } = await import("../test/fuzz/targets.ts");
+  const { fontCases } = await import("../test/fuzz/font-mutations.ts");
+  const { htmlCases } = await import("../test/fuzz/html-target.ts");
+  const { targetInWorkerd } = await import("./fuzz-workerd.ts");
+  if (name === "scraped HTML") return targetInWorkerd(htmlCases(await htmlSeeds()), "/html");
+  for (const format of ["woff", "woff2"] as const) {
+    const cases = fontCases(format, fontSeeds(format));
+    if (name === cases.name) return targetInWorkerd(cases, "/font");
+  }
   const target = (await nodeTargets()).find((candidate) => candidate.name === name);
   if (!target) throw new Error(`no parser named ${name}`);
   return target;

@@ -1,5 +1,6 @@
 import { brotliCompressSync, brotliDecompressSync, constants, deflateSync, inflateSync } from "node:zlib";
 import { BYTE_MUTATORS, bitFlips, byteSets, concat, duplicateRun, edgeNumber, hugeSize, readU32, truncation, writeU16, writeU32, type Mutator } from "./mutations.ts";
+import type { Target } from "./campaign.ts";
 
 /**
  * Mutations of WOFF and WOFF2 font uploads: the header (length, table count,
@@ -171,3 +172,8 @@ const woff2Bomb: Mutator = (bytes, random) => {
 };
 
 export const WOFF2_MUTATORS: Mutator[] = [...BYTE_MUTATORS, woff2Header, woff2Directory, woff2Directory, woff2Stream, woff2Stream, woff2Stream, woff2Stream, woff2Bomb];
+
+/** A font campaign's cases: its name, seeds (real fonts of the format) and mutators; font-target.ts reads them. */
+export function fontCases(format: "woff" | "woff2", seeds: Uint8Array[]): Omit<Target, "run"> {
+  return { name: format === "woff" ? "WOFF fonts" : "WOFF2 fonts", seeds, mutators: format === "woff" ? WOFF_MUTATORS : WOFF2_MUTATORS };
+}

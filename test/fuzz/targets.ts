@@ -3,34 +3,30 @@ import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { zlibSync } from "fflate";
-import { satori } from "@cf-wasm/satori/workerd";
 import { parseProductCsv } from "../../app/lib/products/csv-products.ts";
 import { demoProductsCsv } from "../../app/lib/products/demo-csv.ts";
 import { blogDemo } from "../../sandbox/blog-demo/app.ts";
 import { hostile } from "../../sandbox/hostile/app.ts";
-import { readUploadedFont, UnreadableFont } from "../../workers/media/fonts.ts";
-import { parseFont } from "../../workers/render/fonts.ts";
 import { photonMemoryStats } from "../../workers/render/photon-decode.ts";
 import { decodePictureBytes, readPicture } from "../../workers/render/pictures.ts";
 import { encodePng, pngChunk } from "../../workers/render/overlay.ts";
 import { decodeJpeg, encodeJpeg, pixelModuleMemoryBytes } from "../../workers/render/pixel-module.ts";
-import { autoFitText } from "../../workers/render/text-fit.ts";
 import { parseFeed } from "../../workers/scrape/feed.ts";
 import { parseSitemap } from "../../workers/scrape/sitemap.ts";
 import type { Outcome, Target } from "./campaign.ts";
+import { SMALL_FONT_FILES } from "./font-target.ts";
 import { HTML_SEED_PATHS } from "./html-target.ts";
-import { WOFF2_MUTATORS, WOFF_MUTATORS } from "./font-mutations.ts";
 import { concat, firstElements, utf8, writeU32 } from "./mutations.ts";
 import { JPEG_MUTATORS, PNG_MUTATORS } from "./picture-mutations.ts";
 import { CSV_MUTATORS, XML_MUTATORS } from "./text-mutations.ts";
 
 /**
- * The parsers of untrusted bytes that run in Node (decision 078), each
- * through the same production code the worker runs: the pixel module's
+ * The parsers of untrusted bytes whose campaigns run in Node (decision 078),
+ * each through the same production code the worker runs: the pixel module's
  * WebAssembly and photon (test/fuzz/node-hooks.ts, or the unit project's
- * aliases, load them as workerd does), the font upload check and the render's
- * use of an accepted font, the products CSV reader, the feed and sitemap
- * readers. Scraped HTML needs workerd's HTMLRewriter: test/workers/untrusted-html.test.ts.
+ * aliases, load them as workerd does), the products CSV reader, the feed and
+ * sitemap readers. Font uploads (font-target.ts) and scraped HTML
+ * (html-target.ts) run in workerd; their seeds are read here for bench:fuzz.
  */
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -147,48 +143,9 @@ export function pngTarget(): Target {
 
 // ---------------------------------------------------------------- fonts
 
-/**
- * The upload check (readUploadedFont: unpack, then opentype.js, every outline drawn); for a font it accepts, what
- * the render does with it: our parse and measuring (fonts.ts, text-fit.ts) and satori's own layout and outlines,
- * of text made of characters the font maps (a font of a few glyphs draws them, not its .notdef).
- */
-async function runFont(bytes: Uint8Array): Promise<Outcome> {
-  let data: Uint8Array;
-  try {
-    data = readUploadedFont(bytes).data;
-  } catch (error) {
-    if (error instanceof UnreadableFont) return "refused";
-    throw error;
-  }
-  const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
-  const font = parseFont(buffer);
-  const mapped = Object.keys((font.tables.cmap as { glyphIndexMap?: Record<string, number> } | undefined)?.glyphIndexMap ?? {})
-    .map(Number)
-    .filter((code) => code > 0x20 && code < 0x110000 && !(code >= 0xd800 && code < 0xe000));
-  const text = `${String.fromCodePoint(...mapped.slice(0, 12))} ${String.fromCodePoint(...mapped.slice(12, 24))} 10 ideas`;
-  autoFitText({ text, font, box: { width: 400, height: 200 }, lineHeight: 1.2, letterSpacing: 0.5 });
-  await satori({ type: "div", props: { style: { display: "flex", fontFamily: "Uploaded", fontSize: 32 }, children: text } } as never, {
-    width: 400,
-    height: 80,
-    fonts: [{ name: "Uploaded", data: buffer, weight: 400, style: "normal" }],
-  });
-  return "accepted";
-}
-
-/**
- * Small real fonts (@fontsource's subsets of a few glyphs, as Google Fonts cut them): hinted TrueType with GSUB,
- * GPOS and GDEF, composite glyphs, a script face. Each costs a case a few milliseconds; the latin subsets of
- * 200 to 500 glyphs cost 80 to 100 (decision 078).
- */
-const SMALL_FONTS = ["roboto/files/roboto-greek-ext", "great-vibes/files/great-vibes-greek-ext", "lato/files/lato-latin-ext", "open-sans/files/open-sans-greek-ext"];
-const smallFonts = (extension: "woff" | "woff2") => SMALL_FONTS.map((name) => file("node_modules", "@fontsource", `${name}-400-normal.${extension}`));
-
-export function woffTarget(): Target {
-  return { ...inNode, name: "WOFF fonts", seeds: smallFonts("woff"), mutators: WOFF_MUTATORS, run: runFont };
-}
-
-export function woff2Target(): Target {
-  return { ...inNode, name: "WOFF2 fonts", seeds: smallFonts("woff2"), mutators: WOFF2_MUTATORS, run: runFont };
+/** The font campaign's seeds (font-target.ts: its cases are read in workerd). */
+export function fontSeeds(format: "woff" | "woff2"): Uint8Array[] {
+  return SMALL_FONT_FILES.map((name) => file("node_modules", `${name}.${format}`));
 }
 
 // ---------------------------------------------------------------- CSV, feeds, sitemaps
@@ -255,7 +212,7 @@ export async function htmlSeeds(): Promise<Uint8Array[]> {
   );
 }
 
-/** Every Node-side target, in the order the suite and the benchmark run them. */
+/** Every target that runs in Node, in the order the suite and the benchmark run them. */
 export async function nodeTargets(): Promise<Target[]> {
-  return [jpegTarget(), pngTarget(), woffTarget(), woff2Target(), csvTarget(), await feedTarget(), await sitemapTarget()];
+  return [jpegTarget(), pngTarget(), csvTarget(), await feedTarget(), await sitemapTarget()];
 }

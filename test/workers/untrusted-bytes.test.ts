@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { woffToSfnt } from "../../workers/media/fonts.ts";
 import { MAX_HANDLER_CALLS, readPageFacts } from "../../workers/scrape/page-reader.ts";
-import { mutantOf, runCampaign, summary, type Target } from "../fuzz/campaign.ts";
+import { mutantOf, runCampaign, summary, type CampaignResult, type Target } from "../fuzz/campaign.ts";
+import { fontTarget } from "../fuzz/font-target.ts";
 import { htmlTarget } from "../fuzz/html-reader.workerd.ts";
 import { HTML_SEED_PATHS } from "../fuzz/html-target.ts";
 import { WOFF2_MUTATORS, WOFF_MUTATORS } from "../fuzz/font-mutations.ts";
@@ -10,6 +11,15 @@ import { JPEG_MUTATORS, PNG_MUTATORS } from "../fuzz/picture-mutations.ts";
 import { HTML_MUTATORS, XML_MUTATORS } from "../fuzz/text-mutations.ts";
 import woffUrl from "../fixtures/fonts/pacifico-latin-400.woff?inline";
 import woff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
+// The font campaign's seeds: font-target.ts's SMALL_FONT_FILES.
+import greatVibesWoff from "@fontsource/great-vibes/files/great-vibes-greek-ext-400-normal.woff?inline";
+import greatVibesWoff2 from "@fontsource/great-vibes/files/great-vibes-greek-ext-400-normal.woff2?inline";
+import latoWoff from "@fontsource/lato/files/lato-latin-ext-400-normal.woff?inline";
+import latoWoff2 from "@fontsource/lato/files/lato-latin-ext-400-normal.woff2?inline";
+import openSansWoff from "@fontsource/open-sans/files/open-sans-greek-ext-400-normal.woff?inline";
+import openSansWoff2 from "@fontsource/open-sans/files/open-sans-greek-ext-400-normal.woff2?inline";
+import robotoWoff from "@fontsource/roboto/files/roboto-greek-ext-400-normal.woff?inline";
+import robotoWoff2 from "@fontsource/roboto/files/roboto-greek-ext-400-normal.woff2?inline";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 
@@ -23,6 +33,7 @@ import { app, read, testEnv } from "./support.ts";
 const SEED = 37;
 /** The HTML campaign's share of the suite's cases (decision 078); bench:fuzz runs many more. */
 const HTML_CASES = 1_000;
+const FONT_CASES = 2_500;
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const blog = (path: string) => `${testEnv.SANDBOX_URL}/blog-demo/${path}`;
 const fromDataUrl = (url: string) => Uint8Array.from(atob(url.slice(url.indexOf(",") + 1)), (c) => c.charCodeAt(0));
@@ -68,15 +79,29 @@ function mutants(target: Pick<Target, "seeds" | "mutators">, count: number): { s
   });
 }
 
-describe("scraped HTML: the campaign through HTMLRewriter", () => {
-  it("reads 1,000 mutated pages of the demo blog without a failure (each as a page and as a feed item's HTML)", async () => {
+function expectClean(result: CampaignResult) {
+  console.log(summary(result));
+  expect(result.examples, summary(result)).toEqual([]);
+  expect(result.failures).toBe(0);
+  // Each parser both uses and refuses some of what it is given: the mutations reach past its first check.
+  expect(result.accepted).toBeGreaterThan(0);
+  expect(result.refused).toBeGreaterThan(0);
+}
+
+describe("the campaigns that run in workerd (memory is watched by bench:fuzz, through workerd's inspector)", () => {
+  it("scraped HTML: 1,000 mutated pages of the demo blog, each read as a page and as a feed item's HTML", async () => {
     const seeds = await Promise.all(HTML_SEED_PATHS.map((path) => fetched(`${testEnv.SANDBOX_URL}${path}`)));
-    const result = await runCampaign(htmlTarget(seeds), { cases: HTML_CASES, seed: SEED });
-    console.log(summary(result));
-    expect(result.examples, summary(result)).toEqual([]);
-    expect(result.failures).toBe(0);
-    expect(result.accepted).toBeGreaterThan(0);
-    expect(result.refused).toBeGreaterThan(0);
+    expectClean(await runCampaign(htmlTarget(seeds), { cases: HTML_CASES, seed: SEED }));
+  }, 600_000);
+
+  it("WOFF font uploads, and the render's use of a font that passes: 2,500 cases", async () => {
+    const seeds = [robotoWoff, greatVibesWoff, latoWoff, openSansWoff].map(fromDataUrl);
+    expectClean(await runCampaign(fontTarget("woff", seeds), { cases: FONT_CASES, seed: SEED }));
+  }, 600_000);
+
+  it("WOFF2 font uploads, and the render's use of a font that passes: 2,500 cases", async () => {
+    const seeds = [robotoWoff2, greatVibesWoff2, latoWoff2, openSansWoff2].map(fromDataUrl);
+    expectClean(await runCampaign(fontTarget("woff2", seeds), { cases: FONT_CASES, seed: SEED }));
   }, 600_000);
 });
 

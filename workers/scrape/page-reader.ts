@@ -32,10 +32,11 @@ export class PageTooComplex extends Error {
   }
 }
 
-/** Thrown out of a handler to stop HTMLRewriter: it stops at the first handler that throws. */
-class EnoughRead extends Error {}
-
-/** The handler calls a reading may make (one page, or all the item texts of one feed); past them it stops. */
+/**
+ * The handler calls a reading may make (one page, or all the item texts of one feed). Past them the handlers do
+ * nothing and the page stops being fed to HTMLRewriter (throwing out of a handler stops it too, but workerd then
+ * logs every such stop as an uncaught exception).
+ */
 export class ReadingBudget {
   private calls = 0;
   private readonly max: number;
@@ -44,25 +45,52 @@ export class ReadingBudget {
     this.max = max;
   }
 
-  spend(): void {
+  /** Counts a call; false once the budget is spent (the call should then do nothing). */
+  spend(): boolean {
     this.calls += 1;
-    if (this.calls > this.max) {
-      this.spent = true;
-      throw new EnoughRead();
-    }
+    if (this.calls > this.max) this.spent = true;
+    return !this.spent;
   }
 
-  /** The same handlers, each call counted. */
+  /** The same handlers, each call counted, doing nothing once the budget is spent. */
   counted<H extends object>(handlers: H): H {
     const wrapped: Record<string, unknown> = {};
     for (const [name, handler] of Object.entries(handlers)) {
-      wrapped[name] = (...args: unknown[]) => {
-        this.spend();
-        return (handler as (...args: unknown[]) => unknown)(...args);
-      };
+      wrapped[name] = (...args: unknown[]) => (this.spend() ? (handler as (...args: unknown[]) => unknown)(...args) : undefined);
     }
     return wrapped as H;
   }
+}
+
+/** What HTMLRewriter is fed at a time: after the budget is spent, at most this much more is read (with idle handlers). */
+const SLICE_BYTES = 8 * 1024;
+
+/** `body` in slices of at most SLICE_BYTES, ending early (the rest cancelled) once the budget is spent. */
+function slicedUntilSpent(body: ReadableStream<Uint8Array> | null, budget: ReadingBudget): ReadableStream<Uint8Array> {
+  const reader = body?.getReader();
+  let pending: Uint8Array = new Uint8Array(0);
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (budget.spent || !reader) {
+        controller.close();
+        await reader?.cancel().catch(() => {});
+        return;
+      }
+      if (pending.length === 0) {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          return;
+        }
+        pending = value;
+      }
+      controller.enqueue(pending.subarray(0, SLICE_BYTES));
+      pending = pending.subarray(SLICE_BYTES);
+    },
+    cancel(reason) {
+      return reader?.cancel(reason);
+    },
+  });
 }
 
 /**
@@ -72,9 +100,8 @@ export class ReadingBudget {
  */
 async function readThrough(rewriter: HTMLRewriter, budget: ReadingBudget, page: Response): Promise<void> {
   try {
-    await rewriter.transform(page).arrayBuffer();
+    await rewriter.transform(new Response(slicedUntilSpent(page.body, budget), { headers: page.headers })).arrayBuffer();
   } catch (error) {
-    if (budget.spent) return;
     if (error instanceof TypeError && /memory limit/i.test(error.message)) throw new PageTooComplex();
     throw error;
   }
@@ -100,8 +127,7 @@ function depthCounter(budget: ReadingBudget): { depth: number; handler: HTMLRewr
         // Void elements have no end tag: onEndTag refuses them.
         try {
           element.onEndTag(() => {
-            budget.spend();
-            counter.depth = Math.max(0, counter.depth - 1);
+            if (budget.spend()) counter.depth = Math.max(0, counter.depth - 1);
           });
           counter.depth += 1;
         } catch {
@@ -122,7 +148,7 @@ function textCollector(budget: ReadingBudget, onEnd: (raw: string) => void, skip
       if (skip()) return;
       try {
         element.onEndTag(() => {
-          budget.spend();
+          if (!budget.spend()) return;
           const text = buffer?.join("") ?? "";
           buffer = null;
           onEnd(text);
@@ -240,7 +266,7 @@ function pageFactsRewriter(facts: PageFacts, budget: ReadingBudget): { rewriter:
     element(element) {
       try {
         element.onEndTag(() => {
-          budget.spend();
+          if (!budget.spend()) return;
           listDepth = Math.max(0, listDepth - 1);
           if (listDepth === 0) currentList = null;
         });

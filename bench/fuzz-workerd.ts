@@ -1,16 +1,17 @@
-// The scraped-HTML share of `npm run bench:fuzz` (decision 078). HTMLRewriter exists only in workerd, so the
-// reader runs there: bench/fuzz-html.workerd.ts, bundled by wrangler as the app is, in one workerd started
+// The workerd share of `npm run bench:fuzz` (decision 078): scraped HTML (HTMLRewriter exists only in workerd) and
+// font uploads (measured against workerd's zlib: Node's keeps 16 KB of every damaged stream). The readers run in
+// bench/fuzz-workerd.workerd.ts, bundled by wrangler as the app is, in one workerd per campaign started
 // through Miniflare and posted to straight, not through Miniflare's entry Worker. Node makes each case's page and
 // posts it; the time of a case is the CPU time workerd's threads spent on it (from /proc, so other processes of a
 // busy machine do not count). Memory: the isolate's JavaScript heap after a collection (read through the inspector),
 // and workerd's resident set.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { freePort, ROOT, run } from "../scripts/process.ts";
+import { freePort, ROOT } from "../scripts/process.ts";
 import type { Target } from "../test/fuzz/campaign.ts";
-import { htmlCases } from "../test/fuzz/html-target.ts";
 import { inspect } from "./inspector.ts";
+import { bundleBenchWorker } from "./render-workerd.ts";
 
 /** The child process of this one named `name`, started last. */
 function childProcess(name: string): number | null {
@@ -47,16 +48,20 @@ function residentBytes(pid: number): number {
   return Number(kilobytes ?? 0) * 1024;
 }
 
-/** The scraped-HTML target with its reader in a workerd of its own; `close` stops it. */
-export async function htmlTargetInWorkerd(pages: Uint8Array[]): Promise<Target & { close(): Promise<void> }> {
-  const outdir = join(ROOT, ".wrangler", "bench-fuzz-html");
-  await run(join(ROOT, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", join(ROOT, "bench", "wrangler.fuzz-html.toml")], { quiet: true });
+/**
+ * `cases` (a target's name, seeds and mutators) with its reader in a workerd of its own, at `path` of
+ * fuzz-workerd.workerd.ts (/html, /font); `close` stops it.
+ */
+export async function targetInWorkerd(cases: Omit<Target, "run">, path: "/html" | "/font"): Promise<Target & { close(): Promise<void> }> {
+  // One output folder per campaign: bench:fuzz runs two at a time.
+  const outdir = join(ROOT, ".wrangler", `bench-fuzz-workerd-${process.pid}`);
+  const modules = await bundleBenchWorker({ config: "wrangler.fuzz-workerd.toml", entry: "fuzz-workerd.workerd.js", outdir });
   const inspectorPort = await freePort();
   // V8's collector exposed in workerd (Miniflare passes these flags on), for the heap measured after a collection.
   process.env.MINIFLARE_WORKERD_V8_FLAGS = "--expose-gc";
   const mf = new Miniflare(
     convertV4MiniflareOptions({
-      modules: [{ type: "ESModule", path: join(outdir, "fuzz-html.workerd.js") }],
+      modules,
       modulesRoot: outdir,
       compatibilityDate: "2026-10-01",
       compatibilityFlags: ["nodejs_compat"],
@@ -71,9 +76,9 @@ export async function htmlTargetInWorkerd(pages: Uint8Array[]): Promise<Target &
   if (!workerd) throw new Error("no workerd process under this one: /proc is needed for the CPU time of a case");
   const inspector = await inspect(inspectorPort, /core:user:/);
   return {
-    ...htmlCases(pages),
+    ...cases,
     async run(bytes) {
-      const response = await fetch(url, { method: "POST", body: bytes.slice() });
+      const response = await fetch(new URL(path, url), { method: "POST", body: bytes.slice() });
       const answer = (await response.json()) as { outcome?: "accepted" | "refused"; error?: { trap: boolean; message: string } };
       if (answer.outcome) return answer.outcome;
       const message = answer.error?.message ?? `workerd answered ${response.status}`;
@@ -89,6 +94,7 @@ export async function htmlTargetInWorkerd(pages: Uint8Array[]): Promise<Target &
     async close() {
       inspector.close();
       await mf.dispose();
+      rmSync(outdir, { recursive: true, force: true });
     },
   };
 }
