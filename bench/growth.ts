@@ -162,8 +162,8 @@ function monthBalanceFigures(db: DatabaseSync, userId: string) {
   const after = time(fromRow, 201);
   // Writing a month's row from the ledger (once per user and month), timed in a transaction that is rolled back.
   const backfill = db.prepare(
-    `INSERT INTO credit_month_totals (user_id, period_start, period_end, grants, paid_grants, admin_grants, spends)
-     SELECT ?1, ?2, ?3 - 1, coalesce(sum(CASE WHEN ${grant} THEN amount END), 0),
+    `INSERT INTO credit_month_totals (user_id, period_start, period_end, spends_from, grants, paid_grants, admin_grants, spends)
+     SELECT ?1, ?2, ?3 - 1, ?2, coalesce(sum(CASE WHEN ${grant} THEN amount END), 0),
             coalesce(sum(CASE WHEN ${grant} AND reference NOT LIKE 'grant:free:%' THEN amount END), 0),
             coalesce(sum(CASE WHEN amount > 0 AND reference LIKE 'admin-grant:%' THEN amount END), 0),
             coalesce(sum(CASE WHEN ${spend} THEN amount END), 0)

@@ -17,9 +17,9 @@ import { FontLoader } from "../workers/render/fonts.ts";
 import { fontsNeeded, planPin } from "../workers/render/layout.ts";
 import { loadStats } from "../workers/render/load-stats.ts";
 import { encodeJpeg, warmPixelModule } from "../workers/render/pixel-module.ts";
-import { decodedPicture, httpPictureSource } from "../workers/render/pictures.ts";
+import { decodedPicture } from "../workers/render/pictures.ts";
 import { renderPin } from "../workers/render/render-pin.ts";
-import { benchFonts, benchPost } from "./render-post.ts";
+import { benchFonts, benchPictures, benchPost } from "./render-post.ts";
 
 export interface ColdEnv {
   BENCH_SANDBOX_URL: string;
@@ -32,7 +32,7 @@ export interface ColdEnv {
 export async function coldRun(benchEnv: ColdEnv): Promise<void> {
   const post = benchPost(benchEnv.BENCH_SANDBOX_URL);
   const fonts: FontLoader = benchFonts();
-  const pictures = httpPictureSource();
+  const pictures = benchPictures(benchEnv.BENCH_SANDBOX_URL);
   const template = STANDARD_TEMPLATES.find((t) => t.id === benchEnv.BENCH_COLD_TEMPLATE) ?? STANDARD_TEMPLATES[0];
   const design = v.parse(TemplateDesign, template.design);
   // The edge starts a fresh isolate inside a runtime process that has long been running other isolates, and ICU

@@ -9,15 +9,14 @@ import { TemplateDesign } from "../contracts/template.ts";
 import { STANDARD_TEMPLATES } from "../workers/db/seed/standard-templates.ts";
 import { BUNDLED_FONTS } from "../workers/render/fonts.ts";
 import { previewElement, satoriFonts } from "../workers/render/layout.ts";
-import { httpPictureSource } from "../workers/render/pictures.ts";
 import { renderPin } from "../workers/render/render-pin.ts";
-import { benchFonts, benchPost } from "./render-post.ts";
+import { benchFonts, benchPictures, benchPost } from "./render-post.ts";
 
 const benchEnv = env as unknown as { BENCH_SANDBOX_URL: string; BENCH_RECEIVER_URL: string; BENCH_ROUNDS: string };
 
 it("renders every standard template", async () => {
   const post = benchPost(benchEnv.BENCH_SANDBOX_URL);
-  const deps = { fonts: benchFonts(), pictures: httpPictureSource() };
+  const deps = { fonts: benchFonts(), pictures: benchPictures(benchEnv.BENCH_SANDBOX_URL) };
   const rounds = Number(benchEnv.BENCH_ROUNDS);
   const send = (path: string, body: unknown) =>
     fetch(`${benchEnv.BENCH_RECEIVER_URL}/${path}`, { method: "POST", body: typeof body === "string" ? body : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body) });

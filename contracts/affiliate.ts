@@ -60,7 +60,9 @@ export interface AffiliateProfile {
 export type CommissionStatus = "pending" | "payable" | "paid";
 
 export interface AffiliateSale {
-  /** ms since the epoch */
+  /** A sale, or a refund (or lost dispute) taking back a sale's commission: negative amounts (decision 077). */
+  kind: "sale" | "refund";
+  /** ms since the epoch: when it was charged, or refunded */
   chargedAt: number;
   planId: string | null;
   amountCents: number;
@@ -95,7 +97,10 @@ export interface AffiliatePayoutRow {
   email: string;
   name: string;
   wiseTag: string | null;
+  /** Net: refunds and lost disputes taken off (decision 077). */
   payableCents: number;
+  /** The commission refunds and lost disputes took off this payout (positive cents). */
+  refundedCents: number;
   sales: number;
 }
 

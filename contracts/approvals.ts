@@ -95,7 +95,21 @@ export interface ApprovalSettingsResponse {
 
 export interface InviteReviewerResponse {
   reviewer: Reviewer;
+  /**
+   * False when an invite to this address, still pending, was e-mailed less than a day ago: nothing was
+   * sent again (decision 080), and the link already sent keeps working.
+   */
+  sent: boolean;
+  /** ISO: when the invite was last e-mailed. */
+  inviteSentAt: string;
+  message: string;
 }
+
+/** A pending invite is e-mailed again only after this long (decision 080). */
+export const REVIEWER_INVITE_RESEND_AFTER_MS = 24 * 60 * 60_000;
+export const reviewerInviteSentMessage = (email: string) => `Invitation sent to ${email}.`;
+export const reviewerInvitePendingMessage = (email: string) =>
+  `An invitation is already on its way to ${email}: it was e-mailed less than a day ago, so it was not sent again.`;
 
 /** GET /api/approvals/review: what a reviewer sees. */
 export interface ReviewQueueResponse {

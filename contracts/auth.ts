@@ -50,6 +50,15 @@ export const VerifyEmailBody = body({
 });
 
 /** What sign-in and token refresh answer (spec section 7). */
+/**
+ * What POST /api/signup answers (202) for an address that already has an account: the words a new account is shown,
+ * and no session. The owner is e-mailed instead (decision 083).
+ */
+export const SIGNUP_CHECK_EMAIL = "Please check your email to verify your account.";
+export interface SignupElsewhere {
+  message: typeof SIGNUP_CHECK_EMAIL;
+}
+
 export interface AuthTokens {
   idToken: string;
   refreshToken: string;

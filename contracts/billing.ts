@@ -40,6 +40,11 @@ export const CancelStripeSubscriptionBody = body({
   cancelReason: v.pipe(v.string("cancelReason is required"), v.trim(), v.nonEmpty("cancelReason is required"), v.maxLength(1000, "cancelReason is too long")),
 });
 
+/** POST /api/stripeSubscriptions/reactivateStripeSubscription -> {message, profileUpdates}: undoes a cancellation before the period ends. */
+export const ReactivateStripeSubscriptionBody = body({
+  subscriptionID: stripeId("subscriptionID", "sub", "a Stripe subscription id"),
+});
+
 /** POST /api/stripeSubscriptions/reviseStripeSubscription -> {message, profileUpdates} */
 export const ReviseStripeSubscriptionBody = body({
   subscriptionID: stripeId("subscriptionID", "sub", "a Stripe subscription id"),

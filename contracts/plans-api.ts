@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { ProfileUpdates } from "./billing.ts";
-import { body, plainLine } from "./fields.ts";
+import { body, plainLine, TimeZoneName } from "./fields.ts";
 
 /** Plans, lifetime purchases and redeem codes (spec section 7, Subscriptions and payments). */
 
@@ -66,17 +66,44 @@ export function normalizeRedeemCode(text: string): string {
   return compact.length === 16 ? compact.match(/.{4}/g)!.join("-") : compact;
 }
 
+const RedemptionCode = v.pipe(
+  v.string("redemptionCode is required"),
+  v.trim(),
+  v.nonEmpty("redemptionCode is required"),
+  v.maxLength(64, "redemptionCode is too long"),
+  v.transform(normalizeRedeemCode),
+  v.regex(new RegExp(`^([${REDEEM_CODE_ALPHABET}]{4}-){3}[${REDEEM_CODE_ALPHABET}]{4}$`), "This is not a valid code. Codes look like ABCD-EFGH-JKLM-NPQR."),
+);
+
 /** POST /api/subscriptions/redeemPurchaseCode -> {message, profileUpdates, planId, planName, months} */
-export const RedeemPurchaseCodeBody = body({
-  redemptionCode: v.pipe(
-    v.string("redemptionCode is required"),
-    v.trim(),
-    v.nonEmpty("redemptionCode is required"),
-    v.maxLength(64, "redemptionCode is too long"),
-    v.transform(normalizeRedeemCode),
-    v.regex(new RegExp(`^([${REDEEM_CODE_ALPHABET}]{4}-){3}[${REDEEM_CODE_ALPHABET}]{4}$`), "This is not a valid code. Codes look like ABCD-EFGH-JKLM-NPQR."),
-  ),
+export const RedeemPurchaseCodeBody = body({ redemptionCode: RedemptionCode });
+
+/**
+ * GET /api/subscriptions/planChangePreview?planId=lifetime (or ?redemptionCode=...)&timeZone=Europe/Paris: what
+ * taking that plan (or redeeming that code) would do to the caller's current plan and this month's credits, before
+ * any payment. One of planId and redemptionCode.
+ */
+export const PlanChangePreviewQuery = v.object({
+  planId: v.optional(planId("planId")),
+  redemptionCode: v.optional(RedemptionCode),
+  timeZone: v.optional(TimeZoneName),
 });
+
+/** What a plan change would do (decision 082), computed on the server by the rules that will apply. */
+export interface PlanChangePreview {
+  planId: string;
+  planName: string;
+  creditsPerMonth: number;
+  /** The plan the caller has now, and how it reads. */
+  current: { planId: string; planName: string; creditsPerMonth: number; kind: "free" | "subscription" | "lifetime" | "redeemed" | "gift" };
+  /** Credits used this month that still count after the change, and what would be left this month. */
+  usedThisMonth: number;
+  remainingThisMonth: number;
+  /** All of it in plain words, dates in the caller's time zone. */
+  message: string;
+  /** Whether to ask before going on: the change ends or replaces a plan, or credits used this month carry over. */
+  confirm: boolean;
+}
 
 /** POST /api/admin/redeemCodes -> {codes, batchId} (admins only) */
 export const CreateRedeemCodesBody = body({
@@ -104,8 +131,30 @@ export const REDEEM_ERROR_MESSAGE = "There was an error redeeming your code.";
 /** The spec gives no text for these (the page shows the server's text): decision 053. */
 export const CODE_DISABLED_MESSAGE = "This code is no longer valid.";
 export const CODE_EXPIRED_MESSAGE = "This code has expired.";
+/**
+ * A code that does not exist and a code someone else used answer the same (404), so guessing learns nothing
+ * about which codes were ever made (decision 083). Only the person who redeemed a code is told so.
+ */
+export const CODE_NOT_VALID_MESSAGE = "This code is not valid: it does not exist or has already been used. Please check it and try again.";
+export const CODE_ALREADY_YOURS_MESSAGE = "You have already redeemed this code.";
+export const CODE_ATTEMPTS_MESSAGE = (minutes: string) => `You have tried too many codes that are not valid. Please try again in ${minutes}.`;
 
 /** GET /api/subscriptions/current: the plan record that decides the caller's plan, or null on Free. */
+/** A plan that ended because its payment was taken back: refunded in full, or lost to a dispute (decision 077). */
+export interface PlanTakenBack {
+  planName: string;
+  reason: "refunded" | "disputed";
+  /** ISO: when it was taken back. */
+  at: string;
+}
+
+/** GET /api/subscriptions/current */
+export interface CurrentSubscriptionAnswer {
+  subscription: CurrentSubscription | null;
+  /** Set while the record deciding the plan is one taken back (null otherwise). */
+  takenBack: PlanTakenBack | null;
+}
+
 export interface CurrentSubscription {
   provider: "stripe" | "paypal" | "shopify" | "code" | "referral";
   kind: "subscription" | "lifetime";

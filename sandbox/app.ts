@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
 import { blogDemo } from "./blog-demo/app.ts";
+import { dnsControl, dnsProvider } from "./providers/dns.ts";
 import { hostile } from "./hostile/app.ts";
 import { emailProvider } from "./providers/email.ts";
 import { etsyControl, etsyProvider } from "./providers/etsy/index.ts";
@@ -40,6 +41,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/__sandbox/shopify", shopifyControl(state));
   app.route("/__sandbox/woocommerce", woocommerceControl(state));
   app.route("/__sandbox/etsy", etsyControl(state));
+  app.route("/__sandbox/dns", dnsControl(state));
 
   // Record every request to a stand-in, then apply any fault injected for it.
   app.use("/:service/*", async (c, next) => {
@@ -69,6 +71,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   app.route("/shopify", shopifyProvider(state));
   app.route("/woocommerce", woocommerceProvider(state));
   app.route("/etsy", etsyProvider(state));
+  app.route("/dns", dnsProvider(state));
   app.route("/meta", metaProvider());
   app.route("/tiktok", tiktokProvider());
   app.route("/blog-demo", blogDemo);

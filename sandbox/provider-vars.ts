@@ -10,6 +10,10 @@ export const SANDBOX_PAYPAL_WEBHOOK_ID = "8PT597110X687430LSANDBOX";
 
 /** The client secret the Shopify stand-in signs its webhooks with (X-Shopify-Hmac-Sha256). Not a secret either. */
 export const SANDBOX_SHOPIFY_CLIENT_SECRET = "shpss_sandbox_pinboard_local_0123456789";
+/** The Partner API token the Shopify stand-in accepts (its Partner API answers any other with 401). Not a secret either. */
+export const SANDBOX_SHOPIFY_PARTNER_TOKEN = "prtapi_sandbox_pinboard_local_0123456789";
+/** The app the Shopify stand-in's Partner organization has (the same id its charge confirmation pages carry). */
+export const SANDBOX_SHOPIFY_PARTNER_APP_ID = "gid://partners/App/7654321";
 /** The client id of the app the Shopify stand-in knows (its install flow refuses any other). */
 export const SANDBOX_SHOPIFY_CLIENT_ID = "pinboard-local-shopify-client";
 
@@ -25,6 +29,7 @@ export const SANDBOX_ETSY_SHARED_SECRET = "sandboxetsysecret01";
 export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Record<string, string> {
   return {
     APP_ENV: "development",
+    DEV_CONTROLS: "on",
     APP_URL: urls.appUrl,
     EMAIL_API_URL: `${urls.sandboxUrl}/email`,
     GOOGLE_CLIENT_ID: "pinboard-local.apps.googleusercontent.com",
@@ -41,6 +46,10 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     PAYPAL_WEBHOOK_ID: SANDBOX_PAYPAL_WEBHOOK_ID,
     SHOPIFY_ADMIN_URL: `${urls.sandboxUrl}/shopify/{shop}/admin/api`,
     SHOPIFY_CLIENT_SECRET: SANDBOX_SHOPIFY_CLIENT_SECRET,
+    SHOPIFY_TEST_CHARGES: "true",
+    SHOPIFY_PARTNER_API_URL: `${urls.sandboxUrl}/shopify/partners/4100100/api/2026-07/graphql.json`,
+    SHOPIFY_PARTNER_APP_ID: SANDBOX_SHOPIFY_PARTNER_APP_ID,
+    SHOPIFY_PARTNER_ACCESS_TOKEN: SANDBOX_SHOPIFY_PARTNER_TOKEN,
     ETSY_API_URL: `${urls.sandboxUrl}/etsy/v3`,
     ETSY_OAUTH_URL: `${urls.sandboxUrl}/etsy/oauth/connect`,
     ETSY_KEYSTRING: SANDBOX_ETSY_KEYSTRING,
@@ -51,6 +60,10 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     META_PIXEL_ID: "1234567890123456",
     TIKTOK_EVENTS_URL: `${urls.sandboxUrl}/tiktok`,
     TIKTOK_PIXEL_CODE: "CLOCALPIXEL000000000",
+    // The DNS stand-in resolves the names the guarded fetch looks up; the sandbox itself is the one origin it
+    // fetches without the address check (decision 076).
+    DNS_RESOLVER_URL: `${urls.sandboxUrl}/dns`,
+    TRUSTED_FETCH_ORIGINS: new URL(urls.sandboxUrl).origin,
     // Through the sandbox, which forwards to the video service and records the calls.
     VIDEO_SERVICE_URL: `${urls.sandboxUrl}/video`,
   };

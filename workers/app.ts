@@ -2,12 +2,15 @@ import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import type { Env } from "./env.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
 import { app } from "./router.ts";
+import { sendPendingBillingEmails } from "./services/billing-emails.ts";
 import { pruneIdempotencyKeys } from "./services/idempotency.ts";
 import { pruneUnpaidRenders } from "./services/pin-renders.ts";
+import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
+import { recordClaimedMailboxes } from "./services/referrals.ts";
 import { sweepRssFeeds } from "./services/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
-import { sweepShopifyCharges } from "./services/shopify-billing.ts";
+import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/shopify-billing.ts";
 import { sweepTrendAlerts } from "./services/trend-alerts.ts";
 
 export { ProfileScheduler };
@@ -37,8 +40,27 @@ export default {
       }),
     );
     ctx.waitUntil(
-      Promise.all([pruneIdempotencyKeys(env, controller.scheduledTime), pruneUnpaidRenders(env, controller.scheduledTime)]).then(([keys, renders]) => {
-        if (keys + renders > 0) console.log(`cron: forgot ${keys} idempotency key(s), deleted ${renders} unpaid render(s)`);
+      sweepShopifyAdjustments(env, controller.scheduledTime).then(
+        ({ applied, failed }) => {
+          if (applied + failed > 0) console.log(`cron: applied ${applied} Shopify refund(s), ${failed} failed`);
+        },
+        (error: unknown) => console.warn("cron: the Shopify Partner API could not be read", String(error)),
+      ),
+    );
+    ctx.waitUntil(
+      sendPendingBillingEmails(env, controller.scheduledTime).then(({ sent, failed }) => {
+        if (sent + failed > 0) console.log(`cron: sent ${sent} billing e-mail(s) that could not go at once, ${failed} failed again`);
+      }),
+    );
+    ctx.waitUntil(
+      Promise.all([
+        pruneIdempotencyKeys(env, controller.scheduledTime),
+        pruneUnpaidRenders(env, controller.scheduledTime),
+        purgeExpiredRateLimits(env.DB, controller.scheduledTime),
+        recordClaimedMailboxes(env, controller.scheduledTime),
+      ]).then(([keys, renders, limits, mailboxes]) => {
+        if (keys + renders + limits > 0) console.log(`cron: forgot ${keys} idempotency key(s) and ${limits} expired rate-limit window(s), deleted ${renders} unpaid render(s)`);
+        if (mailboxes > 0) console.log(`cron: recorded the mailboxes of ${mailboxes} free month claim(s) made before the one-per-mailbox rule`);
       }),
     );
     ctx.waitUntil(

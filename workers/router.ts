@@ -92,7 +92,7 @@ api.route("/", trendAlertsApi);
 api.route("/", rssApi);
 api.route("/", wordpressApi);
 api.route("/", approvalsApi);
-// 404 in production (APP_ENV): controls for local runs, tests and benchmarks.
+// 404 unless DEV_CONTROLS is "on" (never in production): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 
 /** /highMemLimitApi: rendering and bulk calls that need the most memory. */

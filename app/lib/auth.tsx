@@ -1,6 +1,6 @@
 import { useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
-import type { AuthTokens, SignupBody } from "../../contracts/auth.ts";
+import type { AuthTokens, SignupBody, SignupElsewhere } from "../../contracts/auth.ts";
 import { sameSitePath } from "../../contracts/paths.ts";
 import type { UserCredentials } from "../../contracts/user.ts";
 import { apiJson, fullLogout, LOGGED_OUT_EVENT, refreshTokens, storedTokens, storeTokens } from "./api-client.ts";
@@ -18,7 +18,8 @@ export interface AuthApi {
   user: UserCredentials | null;
   env: PublicEnv;
   logIn(email: string, password: string): Promise<void>;
-  signUp(fields: Omit<SignupBody, "ip">): Promise<void>;
+  /** signedIn is false when the address already had an account: nobody is signed in, and its owner is e-mailed. */
+  signUp(fields: Omit<SignupBody, "ip">): Promise<{ signedIn: boolean }>;
   /** Google popup sign-in; answers whether a new account was created. */
   signInWithGoogle(): Promise<{ created: boolean }>;
   logOut(): Promise<void>;
@@ -78,7 +79,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         signedIn(await apiJson<AuthTokens>("/api/login", { json: { email, password } }));
       },
       async signUp(fields) {
-        signedIn(await apiJson<AuthTokens>("/api/signup", { json: fields }));
+        // 202 and no tokens: the address has an account, whose owner was e-mailed (decision 083).
+        const answer = await apiJson<AuthTokens | SignupElsewhere>("/api/signup", { json: fields });
+        if (!("idToken" in answer)) return { signedIn: false };
+        signedIn(answer);
+        return { signedIn: true };
       },
       async signInWithGoogle() {
         const idToken = await googleSignInPopup(env);

@@ -1,6 +1,6 @@
-import Papa from "papaparse";
 import type { KeywordResearch, KeywordSource, KeywordTerm, UseAsAiKeywordsAnswer } from "../../contracts/keywords.ts";
 import type { PinterestTrendRegion, PinterestTrendType } from "../../contracts/pinterest-trends.ts";
+import { csvForSpreadsheets } from "../../workers/domain/csv-export.ts";
 import { apiJson } from "./api-client.ts";
 
 /** The keyword research page's client logic: the API calls, and sorting, filtering and exporting its table. */
@@ -84,7 +84,7 @@ export function termsCsv(terms: readonly KeywordTerm[], weeks: readonly string[]
     term.yearlyChange ?? "",
     ...weeks.map((_, index) => term.series?.[index] ?? ""),
   ]);
-  return Papa.unparse({ fields, data });
+  return csvForSpreadsheets(fields, data);
 }
 
 /** A file name for the export: "pinterest-keywords-christmas-nails-us.csv". */

@@ -1,6 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { UserCredentials } from "../../contracts/user.ts";
+import { planStatusText, useCurrentSubscription } from "../components/billing/plan-status.ts";
 import { DeleteAccount } from "../components/account/delete-account.tsx";
 import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";
 import { ProfilePhoto } from "../components/account/profile-photo.tsx";
@@ -87,6 +88,9 @@ function PlanBlock({ user }: { user: UserCredentials }) {
   const status = planStatusLabel(user, now);
   const active = status !== "Free";
   const credits = useCredits();
+  // Which record decides the plan: months given by a code or a referral read "Redeemed · ends ...", not "Cancelled".
+  const subscription = useCurrentSubscription(`${user.planId}|${user.planStatus}|${user.cancelSubscriptionDate}`);
+  const statusText = planStatusText(user, subscription, now);
   return (
     <section className="card profile-block" aria-labelledby="plan-title">
       <h2 id="plan-title">Plan</h2>
@@ -98,8 +102,8 @@ function PlanBlock({ user }: { user: UserCredentials }) {
         <div>
           <dt>Status</dt>
           <dd data-testid="profile-plan-status">
-            {status}
-            {status === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
+            {statusText ?? "Checking…"}
+            {statusText === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
           </dd>
         </div>
         {credits ? (

@@ -3,6 +3,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { REFERRAL_NOT_RECORDED_MESSAGE, REFERRAL_RECORDED_MESSAGE, type RecordReferralAnswer, type ReferralProfile } from "../../contracts/referrals.ts";
 import { FREE_PLAN_ID } from "../../workers/domain/plans.ts";
+import { CLAIM_REFUSAL_TEXT } from "../../workers/domain/referrals.ts";
+import { VerifyFirstNotice } from "../components/auth/email-verification.tsx";
 import { ReferralCard } from "../components/referrals/referral-card.tsx";
 import type { ShellHandle } from "../components/shell/handle.ts";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
@@ -101,6 +103,7 @@ function FriendsGift({ profile }: { profile: ReferralProfile }) {
   const [claiming, setClaiming] = useState(false);
   const [claimed, setClaimed] = useState<RecordReferralAnswer | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const [mustVerify, setMustVerify] = useState(false);
 
   async function claim() {
     setClaiming(true);
@@ -109,6 +112,12 @@ function FriendsGift({ profile }: { profile: ReferralProfile }) {
       const response = await apiFetch("/api/referrals/recordReferral", { method: "POST", body: JSON.stringify({ referralCode: profile.referralCode }) });
       const body = (await response.json().catch(() => null)) as (RecordReferralAnswer & { error?: string; reason?: string }) | null;
       if (!response.ok || !body) {
+        // Not verified after all (verified state changed elsewhere): the notice below offers the link.
+        if (response.status === 403) {
+          setMustVerify(true);
+          reloadUser();
+          return;
+        }
         const reason = body?.reason ?? "Please try again in a moment.";
         setRefusal(reason);
         toast({ title: REFERRAL_NOT_RECORDED_MESSAGE, description: reason, kind: "error" });
@@ -129,6 +138,8 @@ function FriendsGift({ profile }: { profile: ReferralProfile }) {
   }
 
   const alreadyOnPlan = user ? user.planId !== FREE_PLAN_ID : false;
+  // The month needs a verified address (decision 079): until then the page says so and offers the link again.
+  const unverified = Boolean(user && (!user.isEmailVerified || mustVerify));
   return (
     <section className="referral-gift" aria-labelledby="gift-title">
       <h2 id="gift-title">{profile.firstName} gifted you a free month of Starter</h2>
@@ -144,6 +155,8 @@ function FriendsGift({ profile }: { profile: ReferralProfile }) {
         <LoginPrompt action="claim your free month" />
       ) : alreadyOnPlan ? (
         <p>The free month is for new customers, and your account already has a plan. You can still invite friends with your own link below.</p>
+      ) : unverified ? (
+        <VerifyFirstNotice>{CLAIM_REFUSAL_TEXT["email-not-verified"]}</VerifyFirstNotice>
       ) : (
         <div className="referral-gift__actions">
           <button type="button" className="button button--primary" onClick={() => void claim()} disabled={claiming}>

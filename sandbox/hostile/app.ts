@@ -3,7 +3,7 @@ import { Hono } from "hono";
 
 /**
  * Hostile pages, mounted by the sandbox at /hostile, for the tests of the
- * worker's bounded fetching (workers/scrape/fetch.ts): pages that are too
+ * worker's bounded fetching (workers/http/guarded-fetch.ts, workers/scrape/fetch.ts): pages that are too
  * large, too slow, not HTML, redirect forever, or hold nothing worth pinning.
  *
  *   GET /huge?mb=6              an HTML page of 64 KB paragraphs streamed in 64 KB chunks, no Content-Length
@@ -15,6 +15,8 @@ import { Hono } from "hono";
  *   GET /document.pdf           a PDF document (not a page)
  *   GET /redirect-loop          redirects to /redirect-loop-b, which redirects back
  *   GET /redirect-chain/:n      redirects n times, then a small page
+ *   GET /redirect-to/:name?to=URL   redirects (302) to any address it is given: a public page sending the
+ *                               fetcher to a private one; :name is free (sitemap.xml makes it look like one)
  *   GET /tiny-images            a page whose only images are icons, pixels, data: URIs and an SVG sprite
  *   GET /not-found, /server-error   answer 404 and 500 pages
  *   GET /broken-feed.xml        XML that is not a feed
@@ -114,6 +116,11 @@ hostile.get("/redirect-chain/:n", (c) => {
   }
   // Relative Location headers, as many servers send them.
   return c.body(null, 302, { location: String(n - 1) });
+});
+
+hostile.get("/redirect-to/:name", (c) => {
+  const to = c.req.query("to");
+  return to ? c.body(null, 302, { location: to }) : c.text("to is required", 400);
 });
 
 hostile.get("/tiny-images", (c) => {

@@ -135,9 +135,11 @@ describe("sign-up and e-mail verification", () => {
     await password.fill(TEST_PASSWORD);
     await page.getByLabel("E-mail", { exact: true }).fill(taken.email);
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByText("An account with this e-mail already exists. Please log in instead.").waitFor();
-    expect(await page.getByLabel("E-mail", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    // Sign-up never says an address has an account (decision 083): the words a new account is shown, no session,
+    // and the owner is e-mailed instead.
+    await page.getByRole("status").filter({ hasText: "Please check your email to verify your account." }).waitFor();
     expect(page.url()).toMatch(/\/signup$/);
+    expect(await page.evaluate(() => localStorage.getItem("FBIdToken"))).toBeNull();
   });
 });
 

@@ -121,6 +121,29 @@ describe("affiliate programme", () => {
     await affiliate.locator(".affiliate-chart canvas[data-ready=true]").waitFor();
     expect(await chart.getAttribute("data-clicks")).toBe("1");
 
+    // The payment is refunded (from Stripe's dashboard): its commission is taken back, and the visitor is told (decision 077).
+    const [charge] = (await (await fetch(`${sandboxUrl()}/__sandbox/stripe/charges?customer=${(await renewed.json()).customer}`)).json()) as { id: string }[];
+    expect((await fetch(`${sandboxUrl()}/__sandbox/stripe/charges/${charge.id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(200);
+    await expect
+      .poll(async () => {
+        await hydrated(affiliate, "/affiliate");
+        await affiliate.getByRole("heading", { name: "Latest sales" }).waitFor();
+        return affiliate.getByRole("table", { name: "Latest sales" }).getByRole("row").count();
+      }, { timeout: 20_000 })
+      .toBe(3);
+    const refund = affiliate.getByRole("table", { name: "Latest sales" }).getByRole("row").filter({ hasText: "Refunded" });
+    expect(await refund.getByRole("cell").nth(1).textContent()).toBe("Refunded $16.99");
+    expect(await refund.getByRole("cell").nth(2).textContent()).toBe("-$4.25");
+    expect(await refund.getByRole("cell").nth(3).textContent()).toBe("Cancels the held commission");
+    expect(await figure("Sales").textContent()).toBe("1");
+    expect(await figure("Commission pending").textContent()).toBe("$0.00");
+    // A page load of its own (the visitor is on /pricing already: a hash alone would not load it again).
+    await hydrated(visitor, "/");
+    await hydrated(visitor, "/pricing#manage");
+    const notice = visitor.getByTestId("plan-taken-back");
+    await notice.waitFor();
+    expect(await notice.textContent()).toMatch(/^Your Starter plan ended on \d{1,2} [A-Z][a-z]+ \d{4} because its payment was refunded\. You are on the Free plan now\.$/);
+
     // The terms are on the page.
     await affiliate.getByText("When do payouts happen?").click();
     await affiliate.getByText("Once at least $100 is payable, we pay it on or before the 5th of the month, to your Wise account.").waitFor();
@@ -158,13 +181,19 @@ describe("affiliate programme", () => {
       (await fetch("/api/affiliate/createAffiliateProfile", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` }, body: "{}" })).json(),
     );
     const affiliateID: string = joined.affiliateProfile.affiliateID;
+    // A second such sale was refunded: its negative entry nets it away (decision 077).
     const charged = Date.now() - 40 * 24 * 60 * 60 * 1000;
+    const payable = charged + 30 * 24 * 60 * 60 * 1000;
     await d1(
-      `INSERT INTO affiliate_commissions (provider, charge_ref, affiliate_id, amount_cents, commission_cents, currency, charged_at, payable_at) VALUES ('stripe', 'in_e2e_${affiliateID}', '${affiliateID}', 69900, 17475, 'usd', ${charged}, ${charged + 30 * 24 * 60 * 60 * 1000})`,
+      `INSERT INTO affiliate_commissions (provider, charge_ref, affiliate_id, amount_cents, commission_cents, currency, charged_at, payable_at, reverses_charge_ref) VALUES ` +
+        `('stripe', 'in_e2e_${affiliateID}', '${affiliateID}', 69900, 17475, 'usd', ${charged}, ${payable}, NULL), ` +
+        `('stripe', 'in_e2e_refunded_${affiliateID}', '${affiliateID}', 69900, 17475, 'usd', ${charged}, ${payable}, NULL), ` +
+        `('stripe', 'reversal:in_e2e_refunded_${affiliateID}:69900', '${affiliateID}', -69900, -17475, 'usd', ${charged + 60_000}, ${payable}, 'in_e2e_refunded_${affiliateID}')`,
     );
     await hydrated(page, "/admin");
     const row = page.getByRole("table", { name: "Payable affiliates" }).getByRole("row").filter({ hasText: affiliateID });
-    await row.getByText("$174.75").waitFor();
+    await row.getByText("$174.75", { exact: true }).waitFor();
+    expect(await row.getByText("after $174.75 of refunded sales").isVisible()).toBe(true);
     expect(await row.getByText("No Wise tag yet").isVisible()).toBe(true);
     await row.getByRole("button", { name: `Mark paid: $174.75 to ${affiliateID}` }).click();
     await page.getByText(`Payout of $174.75 to ${affiliateID} marked paid.`).first().waitFor();

@@ -88,6 +88,7 @@ describe("paying with PayPal", () => {
     // A dearer plan: PayPal wants the payer's approval (202).
     await manage(page).getByLabel("New plan").selectOption("pro-monthly");
     await manage(page).getByRole("button", { name: "Switch plan" }).click();
+    await page.getByRole("alertdialog", { name: "What happens to your plan" }).getByRole("button", { name: "Switch plan" }).click();
     await manage(page).getByText(PAYPAL_CONFIRM_SWITCH_MESSAGE).waitFor();
     await manage(page).getByRole("link", { name: "Approve the switch in PayPal" }).click();
     await page.getByText("Change your subscription to Pro (monthly)", { exact: false }).waitFor();
@@ -159,6 +160,7 @@ describe("paying with Shopify", () => {
 
     await manage(page).getByLabel("Why are you cancelling?").fill("Moving the store");
     await manage(page).getByRole("button", { name: "Cancel subscription" }).click();
+    await page.getByRole("alertdialog", { name: "Cancel your Growth subscription?" }).getByRole("button", { name: "Cancel subscription" }).click();
     await manage(page).getByText("Your subscription has been canceled.").waitFor();
     await expect.poll(() => manage(page).getByTestId("plan-status").textContent()).toBe("Cancelled");
   });

@@ -72,6 +72,10 @@ describe("subscriptions through Stripe Checkout", () => {
     await expect.poll(() => newPlan.inputValue()).toBe("pro-monthly");
     await expect.poll(() => newPlan.evaluate((select) => select === document.activeElement)).toBe(true);
     await manage(page).getByRole("button", { name: "Switch plan", exact: true }).click();
+    // First what the switch does (decision 082), then the switch.
+    const question = page.getByRole("alertdialog", { name: "What happens to your plan" });
+    await question.getByText("Your Starter subscription switches to Pro now", { exact: false }).waitFor();
+    await question.getByRole("button", { name: "Switch plan" }).click();
     await manage(page).getByText("Your subscription has been switched").waitFor();
     await expect.poll(() => manage(page).getByTestId("current-plan").textContent()).toBe("Pro");
     await expect.poll(() => manage(page).getByTestId("credits-left").textContent()).toBe("400");
@@ -80,6 +84,7 @@ describe("subscriptions through Stripe Checkout", () => {
 
     await manage(page).getByLabel("Why are you cancelling?").fill("Trying out a different workflow");
     await manage(page).getByRole("button", { name: "Cancel subscription" }).click();
+    await page.getByRole("alertdialog", { name: "Cancel your Pro subscription?" }).getByRole("button", { name: "Cancel subscription" }).click();
     await manage(page).getByText("Your subscription has been canceled.").waitFor();
     await expect.poll(() => manage(page).getByTestId("plan-status").textContent()).toBe("Cancelled");
     await manage(page).getByText("(does not renew)", { exact: false }).waitFor();
@@ -158,8 +163,9 @@ describe("redeem codes", () => {
 
     await page.getByLabel("Redemption code").fill(code!);
     await page.getByRole("button", { name: "Redeem code" }).click();
-    await page.getByText("This code has already been redeemed.").waitFor();
-    expect(failed.map((url) => new URL(url).pathname)).toEqual(["/api/subscriptions/redeemPurchaseCode"]);
+    await page.getByText("You have already redeemed this code.").waitFor();
+    // Refused when it says what redeeming would do, before anything is redeemed (decision 082).
+    expect(failed.map((url) => new URL(url).pathname)).toEqual(["/api/subscriptions/planChangePreview"]);
 
     await hydrated(page, "/pricing#manage");
     await expect.poll(() => manage(page).getByTestId("current-plan").textContent()).toBe("Starter");

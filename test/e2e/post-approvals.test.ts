@@ -68,6 +68,12 @@ describe("post approvals", () => {
     await card.getByRole("button", { name: "Invite reviewer" }).click();
     await owner.getByText(`Invitation sent to ${reviewerEmail}`).first().waitFor();
     await card.getByRole("button", { name: `Remove ${reviewerEmail}` }).waitFor();
+    // Inviting them again the same day sends nothing new (decision 080): the owner is told when it went.
+    await card.getByLabel("Reviewer's e-mail").fill(reviewerEmail);
+    await card.getByRole("button", { name: "Invite reviewer" }).click();
+    await owner.getByText(`An invitation is already on its way to ${reviewerEmail}`).first().waitFor();
+    await owner.getByText(/^It was e-mailed on \w+day,? \d{1,2} \w+ \d{4},?( at)? \d{2}:\d{2}, less than a day ago, so it was not sent again\. The link in it works\.$/).first().waitFor();
+    expect(await sandboxJson<unknown[]>(`/outbox?to=${encodeURIComponent(reviewerEmail)}`)).toHaveLength(1);
     expect(await seriousAxeViolations(owner, "/post-approvals (owner)")).toEqual([]);
 
     // Three pins scheduled to the profile: each costs a credit and waits for approval.

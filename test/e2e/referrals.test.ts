@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { signUpInBrowser, uniqueEmail } from "./support/accounts.ts";
+import { signUpInBrowser, signUpVerified, uniqueEmail, verificationLink } from "./support/accounts.ts";
 import { redeemStarterCode, spendPinCredits } from "./support/admin.ts";
 import { seriousAxeViolations } from "./support/axe.ts";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
@@ -50,9 +50,19 @@ describe("/referral", () => {
     expect(await seriousAxeViolations(page, "/referral with a code, signed out")).toEqual([]);
 
     // Sign-up lands on /onboarding, which points to the gift still waiting in this browser.
-    await signUpInBrowser(page, { firstName: "Sam" });
+    const sam = await signUpInBrowser(page, { firstName: "Sam" });
     await open(page, "/onboarding");
     await page.getByRole("link", { name: "Claim your free month" }).click();
+    await page.getByRole("heading", { name: "Ines gifted you a free month of Starter" }).waitFor();
+    // The month needs a verified address (decision 079): the page says so and sends the link again.
+    await page.getByText("Please verify your e-mail address first: open the link we e-mailed you, then claim your free month.").waitFor();
+    expect(await page.getByRole("button", { name: "Claim your free month" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Resend verification e-mail" }).click();
+    await page.getByText("Email verification link sent").waitFor();
+    expect(await seriousAxeViolations(page, "/referral with a code, signed in, not verified")).toEqual([]);
+    await page.goto(await verificationLink(sam.email));
+    await page.getByText("Email verified", { exact: true }).waitFor();
+    await open(page, "/referral");
     await page.getByRole("heading", { name: "Ines gifted you a free month of Starter" }).waitFor();
     await page.getByRole("button", { name: "Claim your free month" }).waitFor();
     expect(await seriousAxeViolations(page, "/referral with a code, signed in")).toEqual([]);
@@ -84,7 +94,7 @@ describe("/referral", () => {
     await signUpInBrowser(referrer, { firstName: "Ines" });
     const code = await referralCodeOf(referrer);
     const page = await browser.newPage({ allowConsoleErrors: /status of 40\d/ });
-    await signUpInBrowser(page);
+    await signUpVerified(page);
     // Claimed in another tab first: this page still shows the button, and the server refuses the second claim.
     await open(page, `/referral?pgreferral=${code}`);
     const claimed = await page.evaluate(async (referralCode) => {

@@ -59,5 +59,8 @@ describe("keyword research table", () => {
     expect(parsed[2]).toEqual(["christmas nails short", "suggested", "", "", "", "", "", ""]);
     expect(termsCsv([term('say "hi", then')], [])).toContain('"say ""hi"", then"');
     expect(csvFileName("Christmas Nails!", "GB+IE")).toBe("pinterest-keywords-christmas-nails-gb-ie.csv");
+    // A keyword that a spreadsheet would run as a formula is written as text; numbers stay numbers.
+    const risky = Papa.parse<string[]>(termsCsv([term("=cmd|' /C calc'!A0"), term("@SUM(1)"), term("=1\n+2")], [])).data;
+    expect(risky.slice(1, 4).map((row) => row[0])).toEqual(["'=cmd|' /C calc'!A0", "'@SUM(1)", "'=1\n+2"]);
   });
 });

@@ -144,3 +144,69 @@ describe("PayPal stand-in", () => {
     expect(create?.headers.authorization).toMatch(/^\*\*\*\*/);
   });
 });
+
+describe("PayPal stand-in sales, refunds and disputes (decision 077)", () => {
+  async function token(): Promise<string> {
+    const response = await fetch(`${sandbox.url}/paypal/v1/oauth2/token`, {
+      method: "POST",
+      headers: { authorization: `Basic ${btoa("unit-client:unit-secret")}`, "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=client_credentials",
+    });
+    return ((await response.json()) as { access_token: string }).access_token;
+  }
+  async function control<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const response = await fetch(`${sandbox.url}/__sandbox/paypal${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as T };
+  }
+  const eventTypes = async (subscription: string) => (await control<{ type: string }[]>(`/events?subject=${subscription}`)).body.map((event) => event.type);
+
+  it("keeps each payment's sale; refunds part through the API, the rest through the control, and refuses more", async () => {
+    const id = await activeSubscription("starter-monthly");
+    const [saleRow] = (await control<{ id: string }[]>(`/sales?subscription=${id}`)).body;
+    const sale = await paypal.getSale(env(), saleRow.id);
+    expect(sale).toMatchObject({ state: "completed", amount: { total: "16.99", currency: "USD" }, billing_agreement_id: id });
+    expect(sale.create_time).toBe((await paypal.getSubscription(env(), id)).billing_info?.last_payment?.time);
+    // PAYMENT.SALE.COMPLETED carries the same sale.
+    const [completed] = (await control<{ request: { body: string } }[]>(`/events?subject=${id}&type=PAYMENT.SALE.COMPLETED&signed=1`)).body;
+    expect(JSON.parse(completed.request.body).resource.id).toBe(sale.id);
+
+    const refund = await fetch(`${sandbox.url}/paypal/v1/payments/sale/${sale.id}/refund`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token()}`, "content-type": "application/json" },
+      body: JSON.stringify({ amount: { total: "5.00", currency: "USD" } }),
+    });
+    expect(refund.status).toBe(201);
+    const refunded = (await refund.json()) as { id: string };
+    expect(await paypal.getRefund(env(), refunded.id)).toMatchObject({ state: "completed", amount: { total: "5.00" }, sale_id: sale.id });
+    expect((await paypal.getSale(env(), sale.id)).state).toBe("partially_refunded");
+    expect((await control(`/sales/${sale.id}/refund`, { amount: "20.00" })).status).toBe(409);
+    expect((await control(`/sales/${sale.id}/refund`, {})).body).toMatchObject({ amount: { total: "11.99" } });
+    expect((await paypal.getSale(env(), sale.id)).state).toBe("refunded");
+    expect((await control(`/sales/${sale.id}/refund`, {})).status).toBe(409);
+    expect((await eventTypes(id)).filter((type) => type === "PAYMENT.SALE.REFUNDED")).toHaveLength(2);
+  });
+
+  it("opens a buyer's dispute; adjudicated for the buyer the sale is reversed, for the seller it stays", async () => {
+    const lost = await activeSubscription("pro-monthly", "user-lost");
+    const [sale] = (await control<{ id: string }[]>(`/sales?subscription=${lost}`)).body;
+    const opened = (await control<{ dispute_id: string }>(`/sales/${sale.id}/dispute`, {})).body;
+    expect(await paypal.getDispute(env(), opened.dispute_id)).toMatchObject({ status: "OPEN", disputed_transactions: [{ seller_transaction_id: sale.id }], dispute_amount: { value: "29.99" } });
+    const adjudicated = await fetch(`${sandbox.url}/paypal/v1/customer/disputes/${opened.dispute_id}/adjudicate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await token()}`, "content-type": "application/json" },
+      body: JSON.stringify({ adjudication_outcome: "BUYER_FAVOR" }),
+    });
+    expect(adjudicated.status).toBe(200);
+    expect(await paypal.getDispute(env(), opened.dispute_id)).toMatchObject({ status: "RESOLVED", dispute_outcome: { outcome_code: "RESOLVED_BUYER_FAVOUR" } });
+    expect((await paypal.getSale(env(), sale.id)).state).toBe("reversed");
+    expect((await eventTypes(lost)).slice(-3)).toEqual(["CUSTOMER.DISPUTE.CREATED", "CUSTOMER.DISPUTE.RESOLVED", "PAYMENT.SALE.REVERSED"]);
+
+    const won = await activeSubscription("pro-monthly", "user-won");
+    const [kept] = (await control<{ id: string }[]>(`/sales?subscription=${won}`)).body;
+    const dispute = (await control<{ dispute_id: string }>(`/sales/${kept.id}/dispute`, {})).body;
+    expect((await control(`/disputes/${dispute.dispute_id}/resolve`, { outcome: "SELLER_FAVOR" })).body).toMatchObject({ status: "RESOLVED", dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" } });
+    expect((await paypal.getSale(env(), kept.id)).state).toBe("completed");
+    expect((await control(`/disputes/${dispute.dispute_id}/resolve`, { outcome: "BUYER_FAVOR" })).status).toBe(409);
+    expect((await eventTypes(won)).slice(-2)).toEqual(["CUSTOMER.DISPUTE.CREATED", "CUSTOMER.DISPUTE.RESOLVED"]);
+  });
+});

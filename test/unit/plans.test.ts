@@ -4,10 +4,12 @@ import {
   addMonths,
   billingMonth,
   creditAnchor,
+  creditMonth,
   currentRecord,
   effectivePlanId,
   isSubscriptionActive,
   planButtonLabel,
+  changePeriodStart,
   planStateOf,
   trialDaysFor,
   type PlanRecord,
@@ -126,6 +128,63 @@ describe("billing months", () => {
     expect(creditAnchor({ effectivePlanId: "free", record: null, userCreatedAt: signup, cancelSubscriptionDate: ended }, NOW)).toBe(ended);
     const record: PlanRecord = { planId: "pro-monthly", kind: "subscription", status: "active", startedAt: signup, periodStart: Date.UTC(2026, 10, 2), periodEnd: Date.UTC(2026, 11, 2), cancelAtPeriodEnd: false, endedAt: null };
     expect(creditAnchor({ effectivePlanId: "pro-monthly", record, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW)).toBe(Date.UTC(2026, 10, 2));
+  });
+});
+
+describe("credit months that open with a plan change (decision 081)", () => {
+  const signup = Date.UTC(2026, 0, 5);
+  const paid = (fields: Partial<PlanRecord>): PlanRecord => ({
+    planId: "pro-monthly",
+    kind: "subscription",
+    status: "active",
+    startedAt: NOW - 2 * DAY,
+    periodStart: NOW - 2 * DAY,
+    periodEnd: addMonths(NOW - 2 * DAY, 1),
+    cancelAtPeriodEnd: false,
+    endedAt: null,
+    ...fields,
+  });
+  const onPlan = (record: PlanRecord) => ({ effectivePlanId: record.planId, record, userCreatedAt: signup, cancelSubscriptionDate: null });
+
+  it("a plan's first period opens with a change; its renewals and a trial's end do not, however soon a test clock brings them", () => {
+    const first = paid({ changePeriodStart: NOW - 2 * DAY });
+    expect(creditMonth(onPlan(first), NOW)).toMatchObject({ start: NOW - 2 * DAY, opensWithChange: true });
+    // Renewed at once by a provider's test clock: the same plan, a new period.
+    const renewedAt = NOW - DAY;
+    expect(changePeriodStart(first, { planId: "pro-monthly", periodStart: renewedAt })).toBe(NOW - 2 * DAY);
+    expect(creditMonth(onPlan(paid({ periodStart: renewedAt, changePeriodStart: NOW - 2 * DAY })), NOW).opensWithChange).toBe(false);
+    // A record we did not know is a plan taken: its first period.
+    expect(changePeriodStart(null, { planId: "pro-monthly", periodStart: NOW })).toBe(NOW);
+    // A lifetime plan's later months.
+    const lifetime = paid({ planId: "lifetime", kind: "lifetime", startedAt: NOW - 50 * DAY, periodStart: NOW - 50 * DAY, periodEnd: null, changePeriodStart: NOW - 50 * DAY });
+    expect(creditMonth(onPlan(lifetime), NOW)).toMatchObject({ start: addMonths(NOW - 50 * DAY, 1), opensWithChange: false });
+    // Records from before decision 081 know no change.
+    expect(creditMonth(onPlan(paid({})), NOW).opensWithChange).toBe(false);
+  });
+
+  it("a period a switch of plan started (an interval switch) opens with a change; later renewals do not", () => {
+    const known = paid({ startedAt: NOW - 40 * DAY, periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY, changePeriodStart: NOW - 40 * DAY });
+    expect(changePeriodStart(known, { planId: "pro-annual", periodStart: NOW - DAY })).toBe(NOW - DAY);
+    // A switch within the interval keeps the period: nothing opens.
+    expect(changePeriodStart(known, { planId: "growth-monthly", periodStart: NOW - 10 * DAY })).toBe(NOW - 40 * DAY);
+    const switched = paid({ planId: "pro-annual", startedAt: NOW - 40 * DAY, periodStart: NOW - DAY, periodEnd: addMonths(NOW - DAY, 12), changePeriodStart: NOW - DAY });
+    expect(creditMonth(onPlan(switched), NOW).opensWithChange).toBe(true);
+    expect(creditMonth(onPlan(switched), addMonths(NOW - DAY, 1) + DAY).opensWithChange).toBe(false);
+  });
+
+  it("Free after a paid plan stopped early (suspended) opens with a change; Free after the period paid for ended does not", () => {
+    const suspendedAt = NOW - DAY;
+    const suspended = paid({ status: "suspended", startedAt: NOW - 10 * DAY, periodStart: NOW - 10 * DAY, periodEnd: NOW + 20 * DAY, endedAt: suspendedAt });
+    expect(creditMonth({ effectivePlanId: "free", record: suspended, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW)).toMatchObject({
+      start: suspendedAt,
+      opensWithChange: true,
+    });
+    const ran = paid({ cancelAtPeriodEnd: true, startedAt: NOW - 40 * DAY, periodStart: NOW - 40 * DAY, periodEnd: NOW - 10 * DAY });
+    expect(creditMonth({ effectivePlanId: "free", record: ran, userCreatedAt: signup, cancelSubscriptionDate: NOW - 10 * DAY }, NOW)).toMatchObject({
+      start: NOW - 10 * DAY,
+      opensWithChange: false,
+    });
+    expect(creditMonth({ effectivePlanId: "free", record: null, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW).opensWithChange).toBe(false);
   });
 });
 

@@ -35,10 +35,23 @@ describe("referral earnings and claims", () => {
   });
 
   it("refuses one's own code, a second claim and an account that had a plan", () => {
-    expect(claimRefusal({ isOwnCode: false, alreadyReferred: false, hasPlanHistory: false })).toBeNull();
-    expect(claimRefusal({ isOwnCode: true, alreadyReferred: false, hasPlanHistory: false })).toBe("own-code");
-    expect(claimRefusal({ isOwnCode: false, alreadyReferred: true, hasPlanHistory: true })).toBe("already-referred");
-    expect(claimRefusal({ isOwnCode: false, alreadyReferred: false, hasPlanHistory: true })).toBe("already-customer");
+    const fine = { isOwnCode: false, alreadyReferred: false, hasPlanHistory: false, emailVerified: true, isOwnMailbox: false, mailboxClaimed: false };
+    expect(claimRefusal(fine)).toBeNull();
+    expect(claimRefusal({ ...fine, isOwnCode: true })).toBe("own-code");
+    expect(claimRefusal({ ...fine, alreadyReferred: true, hasPlanHistory: true })).toBe("already-referred");
+    expect(claimRefusal({ ...fine, hasPlanHistory: true })).toBe("already-customer");
+  });
+
+  it("needs a verified address, then refuses an alias of the referrer's mailbox and a mailbox that had its month (decision 079)", () => {
+    const fine = { isOwnCode: false, alreadyReferred: false, hasPlanHistory: false, emailVerified: true, isOwnMailbox: false, mailboxClaimed: false };
+    expect(claimRefusal({ ...fine, emailVerified: false })).toBe("email-not-verified");
+    expect(claimRefusal({ ...fine, isOwnMailbox: true })).toBe("own-code");
+    expect(claimRefusal({ ...fine, mailboxClaimed: true })).toBe("mailbox-already-claimed");
+    // An unverified account is told nothing about mailboxes: whose inbox a code or a claim belongs to is not a stranger's to learn.
+    expect(claimRefusal({ ...fine, emailVerified: false, isOwnMailbox: true, mailboxClaimed: true })).toBe("email-not-verified");
+    // The account's own facts come first: they do not change by verifying.
+    expect(claimRefusal({ ...fine, emailVerified: false, hasPlanHistory: true })).toBe("already-customer");
+    expect(claimRefusal({ ...fine, emailVerified: false, isOwnCode: true })).toBe("own-code");
   });
 });
 

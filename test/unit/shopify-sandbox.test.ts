@@ -137,3 +137,38 @@ describe("Shopify stand-in", () => {
     expect(await failure(shopify.activeSubscriptions(unreachable, SHOP, TOKEN))).toMatchObject({ kind: "network" });
   });
 });
+
+describe("Shopify stand-in's Partner API (decision 077)", () => {
+  const partner = () => ({
+    SHOPIFY_PARTNER_API_URL: `${sandbox.url}/shopify/partners/4100100/api/2026-07/graphql.json`,
+    SHOPIFY_PARTNER_APP_ID: "gid://partners/App/7654321",
+    SHOPIFY_PARTNER_ACCESS_TOKEN: "prtapi_unit0123456789",
+    SHOPIFY_TIMEOUT_MS: "1000",
+  });
+  const refund = (id: string, body: unknown = {}) =>
+    fetch(`${sandbox.url}/__sandbox/shopify/subscriptions/${id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("lists a refund of an app charge as an AppSaleAdjustment of our app, never a billed interval, and refuses what was not billed", async () => {
+    const shop = `partner-${Date.now()}.myshopify.com`;
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const created = await shopify.createAppSubscription(env(), shop, TOKEN, { ...CHARGE, trialDays: 0 });
+    // Nothing billed while it waits for the merchant's approval.
+    const pending = created.appSubscription.id.split("/").pop()!;
+    expect((await refund(pending)).status).toBe(409);
+    expect((await confirm(created.confirmationUrl)).status).toBe(303);
+
+    expect((await refund(pending, { amount: "10.00" })).status).toBe(200);
+    expect((await refund(pending, { amount: "25.00" })).status).toBe(409);
+    const rest = await refund(pending);
+    expect(await rest.json()).toMatchObject({ __typename: "AppSaleAdjustment", grossAmount: { amount: "-19.99", currencyCode: "USD" } });
+
+    const { adjustments, hasNextPage } = await shopify.appSaleAdjustments(partner(), { createdAtMin: since, after: null });
+    const ours = adjustments.filter((adjustment) => adjustment.shop?.myshopifyDomain === shop);
+    expect(ours.map((adjustment) => adjustment.grossAmount?.amount)).toEqual(["-10.00", "-19.99"]);
+    expect(ours[0]).toMatchObject({ chargeId: created.appSubscription.id, netAmount: { amount: "-8.50" } });
+    expect(hasNextPage).toBe(false);
+    // Another app's transactions, or a token that is not a Partner API token: nothing, or 401.
+    expect((await shopify.appSaleAdjustments({ ...partner(), SHOPIFY_PARTNER_APP_ID: "gid://partners/App/1" }, { createdAtMin: since, after: null })).adjustments).toEqual([]);
+    expect(await failure(shopify.appSaleAdjustments({ ...partner(), SHOPIFY_PARTNER_ACCESS_TOKEN: "shpat_not_partner" }, { createdAtMin: since, after: null }))).toMatchObject({ kind: "http", status: 401 });
+  });
+});

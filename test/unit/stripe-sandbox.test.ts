@@ -252,6 +252,63 @@ describe("Stripe stand-in through the official SDK", () => {
   });
 });
 
+describe("Stripe stand-in refunds and disputes (decision 077)", () => {
+  /** A paid subscription's charge, found as our worker finds it: invoice payment, then the payment intent's charge. */
+  async function paidCharge(client: Stripe, email: string, price = "price_pro_monthly") {
+    const customer = await client.customers.create({ email });
+    const subscription = await client.subscriptions.create({ customer: customer.id, items: [{ price }] });
+    const invoice = subscription.latest_invoice as string;
+    const [paid] = (await client.invoicePayments.list({ invoice })).data;
+    expect(paid).toMatchObject({ object: "invoice_payment", invoice, status: "paid", payment: { type: "payment_intent" } });
+    const intent = paid.payment.payment_intent as string;
+    expect((await client.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent } })).data.map((row) => row.invoice)).toEqual([invoice]);
+    const [charge] = (await client.charges.list({ payment_intent: intent })).data;
+    expect(charge).toMatchObject({ object: "charge", amount: 2999, amount_refunded: 0, refunded: false, disputed: false, customer: customer.id, status: "succeeded" });
+    return { customer, subscription, invoice, charge };
+  }
+
+  it("refunds a charge in part, then the rest, and refuses what is left over, with charge.refunded each time", async () => {
+    const client = stripe();
+    const { customer, charge } = await paidCharge(client, "refund@example.com");
+    const part = await client.refunds.create({ charge: charge.id, amount: 1000, reason: "requested_by_customer" });
+    expect(part).toMatchObject({ object: "refund", amount: 1000, charge: charge.id, status: "succeeded", payment_intent: charge.payment_intent });
+    expect(await client.charges.retrieve(charge.id)).toMatchObject({ amount_refunded: 1000, refunded: false });
+    const tooMuch = await client.refunds.create({ charge: charge.id, amount: 2000 }).catch((error: unknown) => error);
+    expect(tooMuch).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    expect(tooMuch).toMatchObject({ statusCode: 400, param: "amount" });
+    // The rest, by payment intent.
+    expect(await client.refunds.create({ payment_intent: charge.payment_intent as string })).toMatchObject({ amount: 1999 });
+    const refunded = await client.charges.retrieve(charge.id, { expand: ["refunds"] });
+    expect(refunded).toMatchObject({ amount_refunded: 2999, refunded: true });
+    expect(refunded.refunds?.data.map((refund) => refund.amount).sort()).toEqual([1000, 1999]);
+    expect(await client.refunds.create({ charge: charge.id }).catch((error: unknown) => error)).toMatchObject({ code: "charge_already_refunded" });
+    // The refunds' events are the customer's (through the charge).
+    const events = await control<{ type: string }[]>(`/events?customer=${customer.id}`);
+    expect(events.filter((event) => event.type === "charge.refunded")).toHaveLength(2);
+    expect(events.filter((event) => event.type === "refund.created")).toHaveLength(2);
+  });
+
+  it("disputes a charge: the funds are withdrawn; lost when the merchant accepts, reinstated when won; no refund meanwhile", async () => {
+    const client = stripe();
+    const lost = await paidCharge(client, "lost@example.com");
+    const dispute = await control<Stripe.Dispute>(`/charges/${lost.charge.id}/dispute`, { reason: "fraudulent" });
+    expect(dispute).toMatchObject({ object: "dispute", charge: lost.charge.id, amount: 2999, status: "needs_response", reason: "fraudulent" });
+    expect((await client.charges.retrieve(lost.charge.id)).disputed).toBe(true);
+    expect(await client.refunds.create({ charge: lost.charge.id }).catch((error: unknown) => error)).toMatchObject({ code: "charge_disputed" });
+    expect((await client.disputes.list({ charge: lost.charge.id })).data.map((row) => row.id)).toEqual([dispute.id]);
+    expect(await client.disputes.close(dispute.id)).toMatchObject({ status: "lost" });
+    expect(await client.disputes.close(dispute.id).catch((error: unknown) => error)).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    const lostEvents = (await control<{ type: string }[]>(`/events?customer=${lost.customer.id}`)).map((event) => event.type).filter((type) => type.startsWith("charge.dispute."));
+    expect(lostEvents).toEqual(["charge.dispute.created", "charge.dispute.funds_withdrawn", "charge.dispute.closed"]);
+
+    const won = await paidCharge(client, "won@example.com");
+    const second = await control<Stripe.Dispute>(`/charges/${won.charge.id}/dispute`, {});
+    expect(await control(`/disputes/${second.id}/resolve`, { outcome: "won" })).toMatchObject({ status: "won" });
+    const wonEvents = (await control<{ type: string }[]>(`/events?customer=${won.customer.id}`)).map((event) => event.type).filter((type) => type.startsWith("charge.dispute."));
+    expect(wonEvents).toEqual(["charge.dispute.created", "charge.dispute.funds_withdrawn", "charge.dispute.closed", "charge.dispute.funds_reinstated"]);
+  });
+});
+
 describe("Stripe stand-in webhooks", () => {
   it("delivers each event signed like Stripe, and retries a delivery our endpoint refused", async () => {
     const endpoint = await webhookEndpoint({ failFirst: 1 });

@@ -71,3 +71,17 @@ export async function lastLinkTo(email: string, pathStart: string): Promise<URL>
   if (!link) throw new Error(`no ${pathStart} link e-mailed to ${email}: ${JSON.stringify(mails.map((m) => m.subject))}`);
   return new URL(link);
 }
+
+/** Verifies a user's address the way they would: with the link e-mailed to it at sign-up. */
+export async function verifyEmailOf(user: Pick<TestUser, "email">): Promise<void> {
+  const link = await lastLinkTo(user.email, "/verify-email");
+  const response = await app("/api/user/verifyUserEmail", json({ uid: link.searchParams.get("uid"), token: link.searchParams.get("token") }));
+  if (response.status !== 200) throw new Error(`verifying ${user.email} answered ${response.status}: ${await response.text()}`);
+}
+
+/** A new user whose address is verified. */
+export async function signUpVerifiedUser(fields: Parameters<typeof signUpUser>[0] = {}): Promise<TestUser> {
+  const user = await signUpUser(fields);
+  await verifyEmailOf(user);
+  return user;
+}

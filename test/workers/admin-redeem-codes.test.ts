@@ -228,4 +228,26 @@ describe("the CSV of a batch", () => {
     expect(badZone.status).toBe(400);
     expect(await read(badZone)).toMatchObject({ field: "timeZone" });
   });
+
+  it("writes a name a spreadsheet would run as a formula as plain text (OWASP's CSV-injection rule)", async () => {
+    const admin = await signUpAdmin();
+    const { batchId, codes } = await createBatch(admin, { planId: "starter-monthly", count: 4, months: 1 });
+    const names = [
+      ["=HYPERLINK(\"http://evil.example\",\"x\")", "Smith"],
+      ["+1", "Plus"],
+      ["-2+3", "Minus"],
+      ["@SUM(A1)", "At"],
+    ] as const;
+    for (const [index, [firstName, lastName]] of names.entries()) {
+      const user = await signUpUser({ firstName, lastName });
+      expect((await post(REDEEM, user, { redemptionCode: codes[index] })).status).toBe(200);
+    }
+    const text = await (await get(`${BATCHES}/${batchId}/csv`, admin)).text();
+    const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+    const redeemedBy = parsed.data.map((row) => row["Redeemed by"]!).sort();
+    expect(redeemedBy).toHaveLength(4);
+    // Each starts with ' and so is text to Excel, LibreOffice and Google Sheets.
+    for (const cell of redeemedBy) expect(cell).toMatch(/^'[=+\-@]/);
+    expect(redeemedBy.some((cell) => cell.startsWith("'=HYPERLINK("))).toBe(true);
+  });
 });

@@ -159,6 +159,57 @@ describe("attribution", () => {
   });
 });
 
+describe("self-attribution by mailbox (issue 37, decision 079)", () => {
+  const alias = (email: string, tag: string) => email.replace("@", `+${tag}@`);
+
+  it("an alias account of the affiliate, signing up through the link and paying, is nobody's customer and earns nothing", async () => {
+    const affiliate = await newAffiliate();
+    const visitor = await click(affiliate.affiliateID);
+    const self = await signUpUser({ email: alias(affiliate.email, "shopper") });
+    const attributed = await app("/api/affiliate/setUserAffiliateID", json({ affiliateID: affiliate.affiliateID }, bearer(self.tokens, { cookie: visitor.cookie! })));
+    expect(await read(attributed)).toEqual({ attributed: false });
+
+    // Paying through Stripe, naming the affiliate at checkout too.
+    await usedTrial(self);
+    const sessionId = await checkoutAndPay(self, "starter-monthly");
+    const activated = await app(
+      "/api/stripeSubscriptions/activateStripeSubscription",
+      json({ session_id: sessionId, affiliateID: affiliate.affiliateID }, bearer(self.tokens, { cookie: visitor.cookie! })),
+    );
+    expect(activated.status).toBe(200);
+    for (const event of await signedEvents(await stripeCustomerOf(self), "invoice.paid")) await deliver(event);
+    expect(await read(await post("/api/affiliate/recordAffiliateSale", self, { session_id: sessionId }))).toEqual({ recorded: false });
+
+    expect(await db.select().from(affiliateCustomers).where(eq(affiliateCustomers.userId, self.userId))).toHaveLength(0);
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, self.userId))).toHaveLength(0);
+    expect(await dashboard(affiliate)).toMatchObject({ signUps: 0, sales: 0, payingCustomers: 0, commission: { pendingCents: 0, payableCents: 0, paidCents: 0 } });
+  });
+
+  it("reads Gmail's dots and googlemail.com as the same inbox", async () => {
+    const local = `aff${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+    const owner = await signUpUser({ email: `${local}@gmail.com` });
+    const affiliateID = uniqueId("gm");
+    expect((await post("/api/affiliate/createAffiliateProfile", owner, { affiliateID })).status).toBe(200);
+    const visitorKey = "d".repeat(64);
+    await countAffiliateClick(testEnv, { affiliateID, visitorKey, ip: freshIp(), userAgent: CHROME });
+    const self = await signUpUser({ email: `${local.slice(0, 2)}.${local.slice(2)}@googlemail.com` });
+    expect(await attributeCustomer(testEnv, self.userId, { affiliateID, visitorKey, source: "signup" })).toBe(false);
+    // Someone else from the same click is a customer.
+    const friend = await signUpUser();
+    expect(await attributeCustomer(testEnv, friend.userId, { affiliateID, visitorKey, source: "signup" })).toBe(true);
+  });
+
+  it("an alias attributed before the rule earns no commission on its payments", async () => {
+    const affiliate = await newAffiliate();
+    const self = await signUpUser({ email: alias(affiliate.email, "old") });
+    await db.insert(affiliateCustomers).values({ userId: self.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
+    const plan = await planById(testEnv, "starter-monthly");
+    const earned = await recordCommission(testEnv, { provider: "stripe", chargeRef: `in_${crypto.randomUUID()}`, userId: self.userId, plan, amountCents: 1699, currency: "usd", chargedAt: Date.now() });
+    expect(earned).toBe(false);
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, self.userId))).toHaveLength(0);
+  });
+});
+
 describe("commissions from Stripe", () => {
   async function attributedCustomer(affiliate: { affiliateID: string }) {
     const visitor = await click(affiliate.affiliateID);

@@ -1,6 +1,7 @@
 import { SignJWT, UnsecuredJWT } from "jose";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { SIGNUP_CHECK_EMAIL } from "../../contracts/auth.ts";
 import { database } from "../../workers/db/client.ts";
 import { authSessions, users } from "../../workers/db/schema.ts";
 import { verifyPassword } from "../../workers/auth/password-hash.ts";
@@ -50,11 +51,23 @@ describe("POST /api/signup", () => {
     expect(link.searchParams.get("token")).toBeTruthy();
   });
 
-  it("refuses an e-mail that already has an account", async () => {
-    const existing = await signUpUser();
-    const response = await app("/api/signup", json({ email: existing.email.toUpperCase(), password: GOOD_PASSWORD, firstName: "A", lastName: "B" }));
-    expect(response.status).toBe(409);
-    expect(await errorOf(response)).toEqual({ error: "An account with this e-mail already exists. Please log in instead.", field: "email" });
+  it("does not tell whether an e-mail has an account: no session, the words a new account is shown, and the owner is e-mailed instead", async () => {
+    const existing = await signUpUser({ firstName: "Oona" });
+    const before = (await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>())!.n;
+    const answers = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      const response = await app("/api/signup", json({ email: existing.email.toUpperCase(), password: `${GOOD_PASSWORD}${attempt}`, firstName: "A", lastName: "B" }));
+      answers.push({ status: response.status, body: await response.text(), cookie: response.headers.get("set-cookie") });
+    }
+    for (const answer of answers) expect(answer).toEqual({ status: 202, body: JSON.stringify({ message: SIGNUP_CHECK_EMAIL }), cookie: null });
+    expect(SIGNUP_CHECK_EMAIL).toBe("Please check your email to verify your account.");
+    expect((await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>())!.n).toBe(before);
+    // The owner hears of it, a few times an hour at most; their password still works.
+    const told = (await outboxFor(existing.email)).filter((mail) => mail.subject === "You already have a Pinboard Studio account");
+    expect(told).toHaveLength(3);
+    expect(told[0]!.text).toContain("Hi Oona,");
+    expect(told[0]!.links.map((link) => new URL(link).pathname)).toEqual(["/login", "/forgot-password"]);
+    expect((await app("/api/login", json({ email: existing.email, password: GOOD_PASSWORD }))).status).toBe(200);
   });
 
   it("answers malformed bodies with 400 naming the field, and creates nothing", async () => {

@@ -187,7 +187,7 @@ describe("cancel, suspend and reactivate", () => {
     expect((await post(REACTIVATE, user, { subscriptionID })).status).toBe(409);
   });
 
-  it("counts a suspension's Free month from the suspension: Free's 10 credits, nothing of the paid month; re-activation continues the paid month", async () => {
+  it("counts the month's spends across a suspension: Free's 10 less what was used, and re-activation continues the paid month (decision 081)", async () => {
     const user = await signUpUser();
     const { subscriptionID } = await subscribe(user, "starter-monthly");
     // Spends of `amount` credits at once, answered as the API would: 200, or 402 when the month cannot pay.
@@ -199,8 +199,8 @@ describe("cancel, suspend and reactivate", () => {
           throw error;
         },
       );
-    expect((await spend(30)).status).toBe(200);
-    expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, remaining: 120 });
+    expect((await spend(6)).status).toBe(200);
+    expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, remaining: 144 });
     // PayPal's times are whole seconds: let the spend's second pass before the status changes.
     const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1_100));
 
@@ -208,29 +208,31 @@ describe("cancel, suspend and reactivate", () => {
     expect((await post(SUSPEND, user, { subscriptionID })).status).toBe(200);
     const suspendedAt = Date.parse((await paypal.getSubscription(testEnv, subscriptionID)).status_update_time!);
     const free = await creditsOf(user);
-    // Not "120 of 10" nor "160 of 10": the paid grant and the paid month's spends stay in the paid month.
-    expect(free).toMatchObject({ planId: "free", creditsPerMonth: 10, usedPinCredits: 0, remaining: 10 });
+    // A Free month from the suspension, in which the 6 used this month still count: 4 of Free's 10 left, and
+    // nothing of the paid month's 150 carried over.
+    expect(free).toMatchObject({ planId: "free", creditsPerMonth: 10, usedPinCredits: 6, remaining: 4 });
     expect(Date.parse(free.periodStart)).toBe(suspendedAt);
-    expect((await spend(4)).status).toBe(200);
-    expect(await creditsOf(user)).toMatchObject({ planId: "free", usedPinCredits: 4, remaining: 6 });
-    // Free's allowance is all there is: no paid credits carried over.
-    expect((await spend(7)).status).toBe(402);
-    expect(await creditsOf(user)).toMatchObject({ remaining: 6 });
+    expect((await spend(3)).status).toBe(200);
+    expect(await creditsOf(user)).toMatchObject({ planId: "free", usedPinCredits: 9, remaining: 1 });
+    // Free's allowance is all there is.
+    expect((await spend(2)).status).toBe(402);
+    expect(await creditsOf(user)).toMatchObject({ remaining: 1 });
 
     await nextSecond();
     expect((await post(REACTIVATE, user, { subscriptionID })).status).toBe(200);
     const paid = await creditsOf(user);
     // The month paid for goes on: not a fresh 150. Its spends stay spent (the Free month's too, which fall in it),
     // and Free's grant does not add to it: never more than the plan's 150 a month.
-    expect(paid).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 34, remaining: 150 - 30 - 4 });
+    expect(paid).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 9, remaining: 150 - 9 });
     expect(Date.parse(paid.periodStart)).toBeLessThan(suspendedAt);
-    expect((await credentialsOf(user)).usedPinCredits).toBe(34);
+    expect((await credentialsOf(user)).usedPinCredits).toBe(9);
     // A second suspension and re-activation buys nothing either.
     await nextSecond();
     expect((await post(SUSPEND, user, { subscriptionID })).status).toBe(200);
+    expect(await creditsOf(user)).toMatchObject({ planId: "free", usedPinCredits: 9, remaining: 1 });
     await nextSecond();
     expect((await post(REACTIVATE, user, { subscriptionID })).status).toBe(200);
-    expect((await creditsOf(user)).remaining).toBe(150 - 30 - 4);
+    expect((await creditsOf(user)).remaining).toBe(150 - 9);
   });
 
   it("refuses another user's subscription with 404 and leaves it unchanged", async () => {

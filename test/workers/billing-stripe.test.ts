@@ -60,14 +60,12 @@ describe("Starter through Stripe Checkout", () => {
     expect(second.status).toBe(409);
   });
 
-  it("starts credits afresh at subscription: a Free user's spent credits do not count against the plan", async () => {
+  it("counts a Free user's credits used this month against the plan's: the plan's allowance less what was used (decision 081)", async () => {
     const user = await signUpUser();
     await spendCredits(user, 7);
     expect((await creditsOf(user)).remaining).toBe(3);
-    // Stripe periods start on whole seconds: let the spend's second pass.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
     await subscribe(user, "growth-monthly");
-    expect(await creditsOf(user)).toMatchObject({ planId: "growth-monthly", creditsPerMonth: 1000, remaining: 1000, usedPinCredits: 0 });
+    expect(await creditsOf(user)).toMatchObject({ planId: "growth-monthly", creditsPerMonth: 1000, remaining: 993, usedPinCredits: 7 });
   });
 
   it("offers no free trial on Agency plans, nor to a user who used one", async () => {

@@ -1,11 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { expect } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
-import { billingCustomers, creditLedger, users } from "../../workers/db/schema.ts";
+import { affiliateCommissions, affiliateCustomers, billingCustomers, creditLedger, subscriptions, users } from "../../workers/db/schema.ts";
+import { stripeClient } from "../../workers/integrations/stripe.ts";
+import { refreshUserPlan } from "../../workers/services/billing.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
 import { saveShopConnection } from "../../workers/services/shops.ts";
-import { bearer, json, type TestUser } from "./accounts-support.ts";
+import { bearer, json, signUpUser, signUpVerifiedUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // Helpers of the billing tests. The sandbox is shared with other test files: nothing here resets
@@ -98,6 +100,51 @@ export async function subscribe(user: TestUser, planId: string) {
     profileUpdates: { planId: string; planStatus: string; cancelSubscriptionDate: string | null; usedFreeTrial: boolean };
     paymentDetails: { subscriptionID: string | null; planId: string; status: string; periodStart: string; periodEnd: string | null; amount: number };
   };
+}
+
+/**
+ * Waits until the clock is in a later whole second than `at` (ms or ISO). Stripe keeps whole seconds: a period
+ * started in the same second as `at` would not start after it, and a redeemed month taken in the same second as a
+ * payment loses to it (currentRecord).
+ */
+export async function afterTheSecondOf(at: number | string) {
+  const second = Math.floor((typeof at === "number" ? at : Date.parse(at)) / 1000);
+  while (Math.floor(Date.now() / 1000) <= second) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Starts the lifetime checkout, pays it, and answers the success URL's session id and planId. */
+export async function payLifetime(user: TestUser) {
+  const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", user, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
+  expect(start.status).toBe(200);
+  const paid = await payHostedCheckout((await read(start)).redirectUrl);
+  expect(paid.status).toBe(303);
+  const returned = new URL(paid.location!);
+  expect(returned.searchParams.get("paymentMessage")).toBe("success");
+  return { sessionId: returned.searchParams.get("session_id")!, planId: returned.searchParams.get("planId")! };
+}
+
+/** Buys Lifetime through Stripe's once-off checkout and activates it, as /lifetime does coming back. */
+export async function buyLifetime(user: TestUser) {
+  const { sessionId, planId } = await payLifetime(user);
+  const activated = await post("/api/subscriptions/activateLifetimePurchase", user, { session_id: sessionId, planId });
+  expect(activated.status).toBe(200);
+  return { sessionId, ...(await read(activated)) };
+}
+
+/** An admin's batch of redeem codes for a plan (months of it, or for good). */
+export async function redeemCodesFor(planId: string, months: number | null, count = 1): Promise<string[]> {
+  const admin = await signUpUser();
+  await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
+  const created = await post("/api/admin/redeemCodes", admin, { planId, count, ...(months === null ? {} : { months }) });
+  expect(created.status).toBe(201);
+  return (await read(created)).codes;
+}
+
+/** Redeems a code for the user, as /redeem-code does. */
+export async function redeem(user: TestUser, code: string) {
+  const response = await post("/api/subscriptions/redeemPurchaseCode", user, { redemptionCode: code });
+  expect(response.status).toBe(200);
+  return read(response);
 }
 
 export async function stripeCustomerOf(user: TestUser): Promise<string> {
@@ -336,4 +383,75 @@ export async function subscribeShopify(user: TestUser, planId: string, shop: str
 /** Spends credits of the user's month as pins would (the API charges one action at a time). */
 export async function spendCredits(user: TestUser, amount: number) {
   await consumeCredits(testEnv, user.userId, { category: "image", amount, reason: "Pin download", reference: `test-spend:${crypto.randomUUID()}` });
+}
+
+// ---------------------------------------------------------------------------
+// Refunds and disputes (decision 077): an affiliate, a referrer with a Stripe customer, and a customer both sent
+// by the affiliate and referred by the referrer, whose payment a refund or dispute then takes back.
+
+/** A user in the affiliate programme; answers them with their affiliate id. */
+export async function newAffiliate(): Promise<TestUser & { affiliateID: string }> {
+  const user = await signUpUser();
+  const affiliateID = `aff-${crypto.randomUUID().slice(0, 8)}`;
+  expect((await post("/api/affiliate/createAffiliateProfile", user, { affiliateID })).status).toBe(200);
+  return { ...user, affiliateID };
+}
+
+/** A referrer who pays Stripe for Starter, so their referral credits land on a Stripe customer; answers the customer too. */
+export async function stripeReferrer(): Promise<{ referrer: TestUser; customer: string; code: string }> {
+  const referrer = await signUpUser();
+  await usedTrial(referrer);
+  await subscribe(referrer, "starter-monthly");
+  const code = (await read(await app("/api/referrals/getReferralCode", { headers: bearer(referrer.tokens) }))).referralCode as string;
+  return { referrer, customer: await stripeCustomerOf(referrer), code };
+}
+
+/**
+ * A new user who claimed `code`'s free month and was sent by `affiliateID`. By default their free month is
+ * over (it began 40 days ago), so paying is what gives them a plan and taking the payment back leaves Free.
+ */
+export async function referredCustomer(code: string, affiliateID: string, options: { freeMonthOver?: boolean } = {}): Promise<TestUser> {
+  // The free month needs a verified e-mail (decision 079).
+  const user = await signUpVerifiedUser();
+  expect((await post("/api/referrals/recordReferral", user, { referralCode: code })).status).toBe(200);
+  if (options.freeMonthOver ?? true) {
+    const began = Date.now() - 40 * 86_400_000;
+    await db
+      .update(subscriptions)
+      .set({ startedAt: began, periodStart: began, periodEnd: began + 30 * 86_400_000 })
+      .where(and(eq(subscriptions.userId, user.userId), eq(subscriptions.provider, "referral")));
+    // Its month's grant was made when it began (the credit month totals follow the ledger's triggers).
+    await db
+      .update(creditLedger)
+      .set({ createdAt: began, reference: `grant:starter-monthly:${began}` })
+      .where(and(eq(creditLedger.userId, user.userId), like(creditLedger.reference, "grant:starter-monthly:%")));
+    await refreshUserPlan(testEnv, user.userId);
+  }
+  const now = Date.now();
+  await db.insert(affiliateCustomers).values({ userId: user.userId, affiliateId: affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
+  // Nobody pays in the second they signed up (providers keep whole seconds: a period would start before the account).
+  while (Math.floor(Date.now() / 1000) <= Math.floor(now / 1000)) await new Promise((resolve) => setTimeout(resolve, 50));
+  return user;
+}
+
+/** The customer's Stripe balance (cents; negative is credit) and the balance transactions made for `referredUserId`. */
+export async function referralCreditsAt(customer: string, referredUserId: string) {
+  const stripe = stripeClient(testEnv);
+  const found = await stripe.customers.retrieve(customer);
+  if (found.deleted) throw new Error(`customer ${customer} deleted`);
+  const { data } = await stripe.customers.listBalanceTransactions(customer, { limit: 100 });
+  return { balance: found.balance, amounts: data.filter((t) => t.metadata?.referredUserId === referredUserId).map((t) => t.amount).sort((a, b) => a - b) };
+}
+
+/** The user's commission rows, sales and reversals, oldest first. */
+export async function commissionsOf(userId: string) {
+  const rows = await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, userId));
+  return rows.sort((a, b) => a.createdAt - b.createdAt || a.chargeRef.localeCompare(b.chargeRef));
+}
+
+/** GET /api/subscriptions/current */
+export async function currentSubscriptionOf(user: TestUser) {
+  const response = await app("/api/subscriptions/current", { headers: bearer(user.tokens) });
+  expect(response.status).toBe(200);
+  return read(response) as Promise<{ subscription: { planId: string; status: string } | null; takenBack: { planName: string; reason: string; at: string } | null }>;
 }

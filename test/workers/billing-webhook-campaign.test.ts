@@ -2,25 +2,31 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { randomIndex, seededRandom, shuffled, type Random } from "../../app/lib/generator/random.ts";
 import { isPayPalTrialPlan, PAYPAL_PLAN_IDS, planIdOfPayPalPlan } from "../../contracts/billing-paypal-shopify.ts";
-import { creditLedger, subscriptions, users as userRows } from "../../workers/db/schema.ts";
+import { creditLedger, referrals, subscriptions, users as userRows } from "../../workers/db/schema.ts";
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import * as shopify from "../../workers/integrations/shopify.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
+import { sweepShopifyAdjustments } from "../../workers/services/shopify-billing.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   approvePayPal,
   checkoutAndPay,
+  commissionsOf,
   creditsOf,
+  currentSubscriptionOf,
   credentialsOf,
   db,
   deliverTo,
+  newAffiliate,
   newShop,
   PAYPAL_ACTIVATE,
   PAYPAL_WEBHOOK,
   paypalDeliveries,
   post,
+  referralCreditsAt,
+  referredCustomer,
   SHOPIFY_TOKEN,
   SHOPIFY_WEBHOOK,
   shopifyDeliveries,
@@ -30,6 +36,7 @@ import {
   startShopifyCharge,
   STRIPE_WEBHOOK,
   stripeCustomerOf,
+  stripeReferrer,
   stripeSignature,
   subscribe as subscribeStripe,
   subscribePayPal,
@@ -838,6 +845,241 @@ describe("billing webhook campaign", () => {
       );
       expect(problems).toEqual([]);
       expect(total).toBeGreaterThanOrEqual(500);
+    },
+    180_000,
+  );
+});
+
+// ---------------------------------------------------------------------------
+// Refunds and disputes (issue 37, decision 077): a payment taken back takes back what it bought, once, whatever
+// order its events arrive in.
+
+/**
+ * Each case is a customer an affiliate sent and a friend referred, who pays (the browser never comes back, so
+ * the webhooks alone tell us) and then has the payment refunded or disputed at the provider. All of a case's
+ * events (its payment's, then the refund's or dispute's, then those our side causes by ending the
+ * subscription) are delivered shuffled by a fixed seed, some twice or three times (sometimes two copies at
+ * once), some held back past other cases' deliveries; the cases marked `reverse` arrive newest first (the
+ * refund before the payment's own events, a dispute's close before its opening). Shopify tells of a refund only
+ * in its Partner API, read by the cron's sweep, run at random moments among the deliveries.
+ */
+const REFUND_SEED = 37_004;
+type TakeBack = "refund" | "partial then rest" | "partial" | "dispute lost" | "dispute won";
+const REFUND_CASES: { provider: Provider; takeBack: TakeBack; planId: string; reverse?: boolean }[] = [
+  { provider: "stripe", takeBack: "refund", planId: "pro-monthly", reverse: true },
+  { provider: "stripe", takeBack: "refund", planId: "starter-annual" },
+  { provider: "stripe", takeBack: "partial then rest", planId: "growth-monthly" },
+  { provider: "stripe", takeBack: "partial", planId: "pro-monthly" },
+  { provider: "stripe", takeBack: "dispute lost", planId: "pro-monthly", reverse: true },
+  { provider: "stripe", takeBack: "dispute won", planId: "starter-monthly" },
+  { provider: "paypal", takeBack: "refund", planId: "pro-monthly", reverse: true },
+  { provider: "paypal", takeBack: "partial", planId: "growth-monthly" },
+  { provider: "paypal", takeBack: "dispute lost", planId: "starter-monthly", reverse: true },
+  { provider: "paypal", takeBack: "dispute won", planId: "pro-monthly" },
+  { provider: "shopify", takeBack: "refund", planId: "pro-monthly" },
+  { provider: "shopify", takeBack: "partial", planId: "starter-monthly" },
+];
+/** A partial refund: $10 of the payment. */
+const PARTIAL_CENTS = 1000;
+const PAYMENTS = /^(invoice\.paid|checkout\.session\.completed|PAYMENT\.SALE\.COMPLETED|app_subscriptions\/update)$/;
+const TAKE_BACKS = /^(charge\.refunded|charge\.dispute\..*|PAYMENT\.SALE\.(REFUNDED|REVERSED)|CUSTOMER\.DISPUTE\..*)$/;
+const OPENED = /^(charge\.dispute\.created|CUSTOMER\.DISPUTE\.CREATED)$/;
+const CLOSED = /^(charge\.dispute\.closed|CUSTOMER\.DISPUTE\.RESOLVED)$/;
+
+interface RefundCase {
+  label: string;
+  spec: (typeof REFUND_CASES)[number];
+  user: TestUser;
+  /** Stripe customer, PayPal subscription, Shopify store: whose events are collected. */
+  source: string;
+  /** Shopify: the charge's number. */
+  chargeId: string | null;
+  seen: Set<string>;
+  /** The events applied (a first good delivery), in the order they were, with the order they were raised in. */
+  applied: { index: number; type: string; id: string }[];
+}
+
+async function raisedEvents(c: RefundCase): Promise<{ id: string; type: string; request: SignedRequest }[]> {
+  const events =
+    c.spec.provider === "stripe" ? await signedEvents(c.source) : c.spec.provider === "paypal" ? await paypalDeliveries(c.source) : await shopifyDeliveries(c.source);
+  const fresh = events.filter((event) => !c.seen.has(event.id));
+  for (const event of fresh) c.seen.add(event.id);
+  return fresh;
+}
+
+/** The customer pays at the provider, then the payment is taken back there, as the case says. */
+async function payAndTakeBack(c: RefundCase): Promise<void> {
+  const { provider, takeBack, planId } = c.spec;
+  const partial = takeBack === "partial" || takeBack === "partial then rest";
+  if (provider === "stripe") {
+    await checkoutAndPay(c.user, planId);
+    c.source = await stripeCustomerOf(c.user);
+    const [charge] = await sandbox<{ id: string }[]>(`/stripe/charges?customer=${c.source}`);
+    if (takeBack.startsWith("dispute")) {
+      const dispute = await sandbox<{ id: string }>(`/stripe/charges/${charge.id}/dispute`, { method: "POST", json: {} });
+      await sandbox(`/stripe/disputes/${dispute.id}/resolve`, { method: "POST", json: { outcome: takeBack === "dispute lost" ? "lost" : "won" } });
+    } else {
+      await stripeClient(testEnv).refunds.create({ charge: charge.id, ...(partial ? { amount: PARTIAL_CENTS } : {}) });
+      if (takeBack === "partial then rest") await stripeClient(testEnv).refunds.create({ charge: charge.id });
+    }
+  } else if (provider === "paypal") {
+    c.source = await startAndApprovePayPal(c.user, planId);
+    const [sale] = await sandbox<{ id: string }[]>(`/paypal/sales?subscription=${c.source}`);
+    if (takeBack.startsWith("dispute")) {
+      const dispute = await sandbox<{ dispute_id: string }>(`/paypal/sales/${sale.id}/dispute`, { method: "POST", json: {} });
+      await sandbox(`/paypal/disputes/${dispute.dispute_id}/resolve`, { method: "POST", json: { outcome: takeBack === "dispute lost" ? "BUYER_FAVOR" : "SELLER_FAVOR" } });
+    } else await sandbox(`/paypal/sales/${sale.id}/refund`, { method: "POST", json: partial ? { amount: (PARTIAL_CENTS / 100).toFixed(2) } : {} });
+  } else {
+    const charge = await startShopifyCharge(c.user, planId, newShop("refund-campaign"));
+    c.source = charge.shop;
+    c.chargeId = charge.chargeId;
+    await sandbox(`/shopify/subscriptions/${charge.chargeId}/refund`, { method: "POST", json: partial ? { amount: (PARTIAL_CENTS / 100).toFixed(2) } : {} });
+  }
+}
+
+describe("refund and dispute campaign", () => {
+  it(
+    "refunds and disputes delivered doubled, reordered and delayed take back the commission, the referral credit, the plan and its credits once",
+    async () => {
+      const random = seededRandom(REFUND_SEED);
+      const affiliate = await newAffiliate();
+      const { customer: referrerCustomer, code } = await stripeReferrer();
+      const cases: RefundCase[] = [];
+      for (const [n, spec] of REFUND_CASES.entries()) {
+        const c: RefundCase = { label: `${spec.provider}#${n} ${spec.takeBack}`, spec, user: await referredCustomer(code, affiliate.affiliateID), source: "", chargeId: null, seen: new Set(), applied: [] };
+        await payAndTakeBack(c);
+        cases.push(c);
+      }
+
+      const stats = { deliveries: 0, events: 0, doubled: 0, together: 0, delayed: 0, reordered: 0, sweeps: 0, takenBackBeforePayment: 0, closedBeforeOpened: 0 };
+      const problems: string[] = [];
+      type Delivery = { c: RefundCase; event: { id: string; type: string; request: SignedRequest }; together: number; index: number } | { sweep: true };
+
+      async function send(delivery: Delivery) {
+        if ("sweep" in delivery) {
+          stats.sweeps += 1;
+          const { failed } = await sweepShopifyAdjustments(testEnv);
+          if (failed > 0) problems.push(`a sweep failed to apply ${failed} adjustment(s)`);
+          return;
+        }
+        const { c, event } = delivery;
+        const answers = await Promise.all(
+          Array.from({ length: delivery.together }, async () => {
+            let response = await deliverTo(PATHS[c.spec.provider], event.request);
+            for (let retry = 0; response.status === 503 && c.spec.provider === "paypal" && retry < 5; retry += 1) {
+              await response.body?.cancel();
+              response = await deliverTo(PATHS[c.spec.provider], event.request);
+            }
+            stats.deliveries += 1;
+            return { status: response.status, body: (await response.json().catch(() => null)) as { received?: boolean; duplicate?: boolean } | null };
+          }),
+        );
+        if (answers.some((answer) => answer.status !== 200)) problems.push(`${c.label} ${event.type}: answered ${JSON.stringify(answers)}`);
+        const taken = answers.filter((answer) => answer.status === 200 && !answer.body?.duplicate).length;
+        if (taken > 1 || (taken === 1 && c.applied.some((applied) => applied.id === event.id))) problems.push(`${c.label} ${event.type} applied more than once`);
+        if (taken === 1) {
+          if (c.applied.some((applied) => applied.index > delivery.index)) stats.reordered += 1;
+          c.applied.push({ index: delivery.index, type: event.type, id: event.id });
+        }
+      }
+
+      /** The events raised since the last look, each a first copy and maybe more; reversed for the cases that say so. */
+      async function schedule(rounds: Delivery[][], firstPass: boolean) {
+        for (const c of cases) {
+          const fresh = await raisedEvents(c);
+          stats.events += fresh.length;
+          const base = c.seen.size - fresh.length;
+          const order = c.spec.reverse && firstPass ? [...fresh].reverse() : shuffled(fresh, random);
+          for (const event of order) {
+            const index = base + fresh.indexOf(event);
+            const copies = 1 + (random() < P_DOUBLE ? 1 : 0) + (random() < P_TRIPLE ? 1 : 0);
+            stats.doubled += copies - 1;
+            const together = copies > 1 && random() < P_TOGETHER ? 2 : 1;
+            stats.together += together - 1;
+            for (let copy = 0; copy < copies; copy += together === 2 && copy === 0 ? 2 : 1) {
+              // A reversed case keeps its order: its first copies all come in the first round.
+              const hold = c.spec.reverse && firstPass && copy === 0 ? 0 : random() < P_DELAY ? 1 + randomIndex(rounds.length - 1, random) : 0;
+              if (hold > 0) stats.delayed += 1;
+              rounds[hold].push({ c, event, together: copy === 0 ? together : 1, index });
+            }
+          }
+        }
+      }
+
+      /** Each round's deliveries: every case's in its own order, the cases interleaved at random, sweeps among them. */
+      async function deliverRounds(rounds: Delivery[][]) {
+        for (const round of rounds) {
+          const queues = cases.map((c) => round.filter((delivery) => !("sweep" in delivery) && delivery.c === c));
+          const merged: Delivery[] = [];
+          while (queues.some((queue) => queue.length > 0)) {
+            const open = queues.filter((queue) => queue.length > 0);
+            merged.push(open[randomIndex(open.length, random)].shift()!);
+            if (random() < 0.05) merged.push({ sweep: true });
+          }
+          for (const delivery of merged) await send(delivery);
+        }
+      }
+
+      // The cases' events, then what our side's answers raised (subscriptions ended at the provider), until nothing more comes.
+      for (let pass = 0; pass < 4; pass += 1) {
+        const rounds: Delivery[][] = [[], [], []];
+        await schedule(rounds, pass === 0);
+        if (rounds.every((round) => round.length === 0) && pass > 0) break;
+        await deliverRounds(rounds);
+        await sweepShopifyAdjustments(testEnv);
+        stats.sweeps += 1;
+      }
+      expect(problems).toEqual([]);
+
+      for (const c of cases) {
+        const types = c.applied.map((applied) => applied.type);
+        const payment = types.findIndex((type) => PAYMENTS.test(type));
+        const takenBack = types.findIndex((type) => TAKE_BACKS.test(type));
+        if (takenBack >= 0 && payment >= 0 && takenBack < payment) stats.takenBackBeforePayment += 1;
+        const opened = types.findIndex((type) => OPENED.test(type));
+        const closed = types.findIndex((type) => CLOSED.test(type));
+        if (opened >= 0 && closed >= 0 && closed < opened) stats.closedBeforeOpened += 1;
+
+        const inFull = c.spec.takeBack === "refund" || c.spec.takeBack === "partial then rest" || c.spec.takeBack === "dispute lost";
+        const plan = PLAN_ROWS.find((row) => row.id === c.spec.planId)!;
+        const paymentCents = Math.round(plan.price * 100);
+        const commission = Math.round(paymentCents * 0.25);
+        const share = inFull ? commission : c.spec.takeBack === "partial" ? Math.round((commission * PARTIAL_CENTS) / paymentCents) : 0;
+        const rows = await commissionsOf(c.user.userId);
+        const sales = rows.filter((row) => row.reversesChargeRef === null);
+        const reversals = rows.filter((row) => row.reversesChargeRef !== null);
+        if (sales.length !== 1 || sales[0].commissionCents !== commission) problems.push(`${c.label}: sales ${JSON.stringify(sales.map((row) => row.commissionCents))}, not one of ${commission}`);
+        const takenCommission = -reversals.reduce((sum, row) => sum + row.commissionCents, 0);
+        if (takenCommission !== share || reversals.some((row) => row.reversesChargeRef !== sales[0]?.chargeRef))
+          problems.push(`${c.label}: ${takenCommission} of the commission taken back, not ${share}`);
+
+        const credits = (await referralCreditsAt(referrerCustomer, c.user.userId)).amounts;
+        const [referral] = await db.select().from(referrals).where(eq(referrals.referredUserId, c.user.userId));
+        const wantCredits = inFull ? (credits.length === 0 ? [] : [-1699, 1699]) : [-1699];
+        if (JSON.stringify(credits) !== JSON.stringify(wantCredits) || (referral.firstPaidAt !== null) === inFull)
+          problems.push(`${c.label}: referral credits ${JSON.stringify(credits)}, referred sale ${referral.firstPaidAt !== null}`);
+
+        const [credentials, month, current] = await Promise.all([credentialsOf(c.user), creditsOf(c.user), currentSubscriptionOf(c.user)]);
+        const wantPlan = inFull ? "free" : c.spec.planId;
+        const wantNotice = inFull ? { planName: plan.name, reason: c.spec.takeBack === "dispute lost" ? "disputed" : "refunded" } : null;
+        const notice = current.takenBack && { planName: current.takenBack.planName, reason: current.takenBack.reason };
+        // Nothing was spent: all of the remaining plan's credits (Free's 10 once taken back), none of the paid plan's.
+        const wantRemaining = inFull ? 10 : plan.creditsPerMonth;
+        if (credentials.planId !== wantPlan || month.planId !== wantPlan || month.remaining !== wantRemaining || JSON.stringify(notice) !== JSON.stringify(wantNotice))
+          problems.push(`${c.label}: plan ${credentials.planId}, credits ${JSON.stringify(month)}, notice ${JSON.stringify(notice)}; want ${wantPlan}`);
+        const paidGrants = (await db.select().from(creditLedger).where(and(eq(creditLedger.userId, c.user.userId), eq(creditLedger.category, "grant")))).filter(
+          (row) => row.amount > 0 && !row.reference.startsWith("grant:free:") && row.createdAt >= Date.parse(month.periodStart) && row.createdAt < Date.parse(month.periodEnd),
+        );
+        if (inFull && paidGrants.length > 0) problems.push(`${c.label}: paid grants still count: ${JSON.stringify(paidGrants.map((row) => row.reference))}`);
+      }
+      console.log(
+        `refund and dispute campaign (seed ${REFUND_SEED}): ${cases.length} payments taken back (${REFUND_CASES.map((spec) => `${spec.provider} ${spec.takeBack}`).join(", ")}); ` +
+          `${stats.deliveries} deliveries of ${stats.events} events, doubled ${stats.doubled} (${stats.together} at the same moment), reordered ${stats.reordered}, delayed ${stats.delayed}, ` +
+          `${stats.takenBackBeforePayment} refunds or disputes applied before their payment, ${stats.closedBeforeOpened} disputes closed before opened, ${stats.sweeps} Shopify sweeps`,
+      );
+      expect(problems).toEqual([]);
+      expect(stats.takenBackBeforePayment).toBeGreaterThanOrEqual(3);
+      expect(stats.closedBeforeOpened).toBeGreaterThanOrEqual(2);
     },
     180_000,
   );

@@ -369,9 +369,10 @@ function requestFor(key: string, route: RouteExample, fill: (slot: OwnedSlot, in
   return { key, method, path: `${fillPath(template, params)}${search ? `?${search}` : ""}`, body, carried };
 }
 
-/** Destructive calls last, so each of them meets resources the others left in place. */
+/** Destructive calls last, so each of them meets resources the others left in place; undoing a cancellation after it. */
 function rank(key: string): number {
   if (/remove/i.test(key)) return 3;
+  if (/reactivateStripe/i.test(key)) return 2.5;
   if (/deleteAll|cancel/i.test(key)) return 2;
   return key.startsWith("DELETE ") || /delete/i.test(key) ? 1 : 0;
 }

@@ -161,6 +161,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/stripeSubscriptions/startStripeSubscription": { slow: true, body: { planId: "starter-monthly" } },
   "POST /api/stripeSubscriptions/activateStripeSubscription": { slow: true, body: { session_id: "cs_test_x" }, owns: { kind: "stripeSession", field: "session_id" } },
   "POST /api/stripeSubscriptions/cancelStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", cancelReason: "Too expensive" }, owns: { kind: "subscription", field: "subscriptionID" } },
+  "POST /api/stripeSubscriptions/reactivateStripeSubscription": { slow: true, body: { subscriptionID: "sub_x" }, owns: { kind: "subscription", field: "subscriptionID" } },
   "POST /api/stripeSubscriptions/reviseStripeSubscription": { slow: true, body: { subscriptionID: "sub_x", newStripePriceID: "price_x", newPlanId: "pro-monthly" }, owns: { kind: "subscription", field: "subscriptionID" } },
   "POST /api/stripeSubscriptions/startStripeOnceOffPayment": { slow: true, body: { stripePriceID: "price_x", planId: "lifetime", returnUrl: "/lifetime" } },
   "POST /api/stripe/webhook": { public: true, body: { id: "evt_x", type: "invoice.paid" }, notOwned: { id: "Stripe's event id: signed by Stripe, and what it names is read back from Stripe" } },
@@ -185,6 +186,11 @@ export const ROUTES: Record<string, RouteExample> = {
     owns: { kind: "lifetimeSession", field: "session_id" },
   },
   "POST /api/subscriptions/redeemPurchaseCode": { body: { redemptionCode: "NOT-A-CODE" } },
+  // What a plan change would do, before checkout (decision 082): about the caller's own plan only.
+  "GET /api/subscriptions/planChangePreview": {
+    query: { planId: "lifetime", timeZone: "Europe/Paris" },
+    notOwned: { planId: "a plan of the catalogue", redemptionCode: "a redeem code: whoever holds it may redeem it" },
+  },
   // Admin console: redeem codes (issue 20, decision 053); the campaigns' users are not admins.
   "POST /api/admin/redeemCodes": { body: { planId: "starter-monthly", count: 1, months: 1, expiresAt: 4102444800000, note: "Campaign" } },
   "GET /api/admin/redeemCodeBatches": {},

@@ -10,7 +10,7 @@ import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, db, post } from "./billing-support.ts";
 import { read, testEnv } from "./support.ts";
 
-// Credit month totals (migration 0038, decision 063): a billing month's balance is read from one
+// Credit month totals (migrations 0038 and 0042, decisions 063 and 081): a billing month's balance is read from one
 // credit_month_totals row kept by triggers, not summed from the ledger. What a user sees must be exactly
 // what summing the ledger gives. The reference below is the rule of credits.ts written out over the
 // month's ledger rows, independently of the SQL: every figure is checked against it.
@@ -23,11 +23,15 @@ interface LedgerRow {
   created_at: number;
 }
 
-/** The month's sums straight from the ledger rows dated in [start, end). */
-async function ledgerSums(userId: string, start: number, end: number) {
-  const { results } = await testEnv.DB.prepare("SELECT amount, reference, created_at FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3")
-    .bind(userId, start, end)
+/**
+ * The month's sums straight from the ledger rows: plan grants dated in [start, end), spends and admin grants dated in
+ * [spendsFrom, end) (a month that opens with a plan change counts from the month it interrupted: decision 081).
+ */
+async function ledgerSums(userId: string, start: number, end: number, spendsFrom = start) {
+  const { results: all } = await testEnv.DB.prepare("SELECT amount, reference, created_at FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3")
+    .bind(userId, spendsFrom, end)
     .all<LedgerRow>();
+  const results = all.map((row) => (row.created_at < start && row.amount > 0 && !row.reference.startsWith("reversal:") && !row.reference.startsWith("admin-grant:") ? { ...row, amount: 0 } : row));
   const reversal = (row: LedgerRow) => row.reference.startsWith("reversal:");
   const admin = (row: LedgerRow) => row.reference.startsWith("admin-grant:");
   const grant = (row: LedgerRow) => row.amount > 0 && !reversal(row) && !admin(row);
@@ -38,6 +42,14 @@ async function ledgerSums(userId: string, start: number, end: number) {
     adminGrants: total(results.filter((row) => row.amount > 0 && admin(row))),
     spends: total(results.filter((row) => row.amount < 0 || reversal(row))),
   };
+}
+
+/** Where the month's row counts spends from (its start unless it opens with a plan change). */
+async function spendsFromOf(userId: string, start: number, end: number) {
+  const row = await testEnv.DB.prepare("SELECT spends_from AS spendsFrom FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3")
+    .bind(userId, start, end)
+    .first<{ spendsFrom: number }>();
+  return row?.spendsFrom ?? start;
 }
 
 /** The month's row of credit_month_totals, or null. */
@@ -56,7 +68,7 @@ async function totalsRow(userId: string, start: number, end: number) {
 async function expectLedgerAgrees(userId: string, summary: CreditsSummary) {
   const start = Date.parse(summary.periodStart);
   const end = Date.parse(summary.periodEnd);
-  const sums = await ledgerSums(userId, start, end);
+  const sums = await ledgerSums(userId, start, end, await spendsFromOf(userId, start, end));
   expect(await totalsRow(userId, start, end)).toEqual(sums);
   const usable = Math.min(sums.grants, Math.max(summary.creditsPerMonth, sums.paidGrants)) + sums.adminGrants;
   expect(summary.usedPinCredits).toBe(0 - sums.spends);
@@ -133,8 +145,9 @@ describe("credit month totals", () => {
     const afterBonus = await summaryOf(user);
     expect(afterBonus.remaining).toBe(29);
 
-    // A paid plan from just after the last ledger row: its month starts then, with the plan's 150; the Free
-    // month's row stays as its ledger is. (Times from here on are given, so that no write shares a millisecond.)
+    // A paid plan from just after the last ledger row: its month starts then, with the plan's 150, and as it opens
+    // with a plan change it counts the Free month's spend and the admin's bonus too (decision 081); the Free month's
+    // row stays as its ledger is. (Times from here on are given, so that no write shares a millisecond.)
     const last = await testEnv.DB.prepare("SELECT max(created_at) AS at FROM credit_ledger WHERE user_id = ?1").bind(user.userId).first<{ at: number }>();
     const paidFrom = Math.max(last!.at, Date.now()) + 1;
     const freeMonth = { start: Date.parse(afterBonus.periodStart), end: Date.parse(afterBonus.periodEnd) };
@@ -153,9 +166,10 @@ describe("credit month totals", () => {
     };
     await savePlanRecord(testEnv, user.userId, record, paidFrom);
     const starter = await summaryOf(user, paidFrom);
-    expect(starter).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 0, remaining: 150, periodStart: new Date(paidFrom).toISOString() });
+    expect(starter).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 1, remaining: 169, periodStart: new Date(paidFrom).toISOString() });
+    expect(await spendsFromOf(user.userId, paidFrom, addMonths(paidFrom, 1))).toBe(freeMonth.start);
     await consumeCredits(testEnv, user.userId, { category: "image", amount: 30, reason: "Pin downloads", reference: "totals:starter-spend" }, paidFrom + 10);
-    expect(await summaryOf(user, paidFrom + 10)).toMatchObject({ usedPinCredits: 30, remaining: 120 });
+    expect(await summaryOf(user, paidFrom + 10)).toMatchObject({ usedPinCredits: 31, remaining: 139 });
     // The spend falls in both months that hold its date: each row still equals its own ledger.
     const freeSums = await ledgerSums(user.userId, freeMonth.start, freeMonth.end);
     expect(await totalsRow(user.userId, freeMonth.start, freeMonth.end)).toEqual(freeSums);
@@ -163,12 +177,12 @@ describe("credit month totals", () => {
     // Upgraded within the month: Pro tops the month's grants up to 400 (250 more), the spends still counted.
     await savePlanRecord(testEnv, user.userId, { ...record, planId: "pro-monthly" }, paidFrom + 1000);
     const pro = await summaryOf(user, paidFrom + 1000);
-    expect(pro).toMatchObject({ planId: "pro-monthly", creditsPerMonth: 400, usedPinCredits: 30, remaining: 370 });
-    expect(await totalsRow(user.userId, paidFrom, addMonths(paidFrom, 1))).toMatchObject({ grants: 400, paidGrants: 400, spends: -30 });
+    expect(pro).toMatchObject({ planId: "pro-monthly", creditsPerMonth: 400, usedPinCredits: 31, remaining: 389 });
+    expect(await totalsRow(user.userId, paidFrom, addMonths(paidFrom, 1))).toMatchObject({ grants: 400, paidGrants: 400, adminGrants: 20, spends: -31 });
 
     // A Free grant lying in the paid month (written while the plan was suspended) does not raise it above the plan.
     await insertLedger(user.userId, 10, `grant:free:${paidFrom + 500}`, paidFrom + 500);
-    expect(await summaryOf(user, paidFrom + 1000)).toMatchObject({ remaining: 370 });
+    expect(await summaryOf(user, paidFrom + 1000)).toMatchObject({ remaining: 389 });
     expect(await totalsRow(user.userId, paidFrom, addMonths(paidFrom, 1))).toMatchObject({ grants: 410, paidGrants: 400 });
   });
 

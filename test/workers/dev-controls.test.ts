@@ -44,12 +44,20 @@ describe("POST /api/dev/scheduling/rerunAlarm", () => {
     expect((await read(theirs)).field).toBe("pinterestProfileUsername");
   });
 
-  it("does not exist in production", async () => {
-    const ctx = createExecutionContext();
-    const request = new Request("http://app.test/api/dev/scheduling/rerunAlarm", json({ pinterestProfileUsername: profile.username }, bearer(user.tokens)));
-    const answer = await worker.fetch(request, { ...testEnv, APP_ENV: "production" }, ctx);
-    await waitOnExecutionContext(ctx);
-    expect(answer.status).toBe(404);
-    expect(await read(answer)).toEqual({ error: "Not found" });
+  it("does not exist unless DEV_CONTROLS is exactly \"on\": not in production, nor in a staging deploy or any other APP_ENV", async () => {
+    const { DEV_CONTROLS: _on, ...withoutControls } = testEnv;
+    const environments = [
+      { ...testEnv, APP_ENV: "production", DEV_CONTROLS: "off" },
+      { ...withoutControls, APP_ENV: "staging" },
+      { ...testEnv, APP_ENV: "development", DEV_CONTROLS: "yes" },
+    ];
+    for (const env of environments) {
+      const ctx = createExecutionContext();
+      const request = new Request("http://app.test/api/dev/scheduling/rerunAlarm", json({ pinterestProfileUsername: profile.username }, bearer(user.tokens)));
+      const answer = await worker.fetch(request, env as typeof testEnv, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(answer.status).toBe(404);
+      expect(await read(answer)).toEqual({ error: "Not found" });
+    }
   });
 });

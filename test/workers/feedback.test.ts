@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FEEDBACK_EMAIL_INVALID, FEEDBACK_FAILED, FEEDBACK_TEXT_REQUIRED } from "../../contracts/feedback.ts";
+import { sendEmail } from "../../workers/integrations/email.ts";
 import { json } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -41,6 +42,33 @@ describe("POST /api/sendEmail (the contact page's feedback)", () => {
     expect(mail.text).toContain("would like a response at reader@example.com");
     // The sender's text is shown, never interpreted, in the HTML part.
     expect(mail.html).toContain("Could boards be sorted &lt;b&gt;by name&lt;/b&gt;?");
+  });
+
+  it("keeps a carriage return or line break of the message out of the subject, and out of every header sent", async () => {
+    const marker = `Header ${crypto.randomUUID()}`;
+    // A bare CR (no LF) once reached the subject: "Feedback: <marker>\rBcc: victim@example.com".
+    for (const text of [`${marker}\rBcc: victim@example.com`, `${marker}\u2028Bcc: victim@example.com`, `${marker}\r\nBcc: victim@example.com`]) {
+      expect(await read(await send({ feedbackText: text }))).toEqual({ status: "success" });
+    }
+    const mails = await supportMailWith(marker);
+    expect(mails).toHaveLength(3);
+    for (const mail of mails) expect(mail.subject).toBe(`Feedback: ${marker}`);
+
+    // The client itself: whatever a template builds, no header it sends holds a line break.
+    const injected = `Hello ${marker}\r\nBcc: victim@example.com\rX-Evil: 1`;
+    const to = `header-${crypto.randomUUID()}@example.com`;
+    await sendEmail(testEnv, {
+      to: `${to}\r\n`,
+      subject: injected,
+      text: marker,
+      html: `<p>${marker}</p>`,
+      replyTo: "reply@example.com\nBcc: victim@example.com",
+      headers: { "X-Note": "one\r\ntwo" },
+    });
+    const [sent] = await sandbox<(Mail & { headers?: Record<string, string> })[]>(`/outbox?to=${encodeURIComponent(to)}`);
+    expect(sent).toBeDefined();
+    expect(sent!.subject).toBe(`Hello ${marker} Bcc: victim@example.com X-Evil: 1`);
+    for (const value of [sent!.subject, ...sent!.to, ...sent!.replyTo, ...Object.values(sent!.headers ?? {})]) expect(value).not.toMatch(/[\r\n]/);
   });
 
   it("sends a message without an address: no reply-to, and says no response was asked for", async () => {

@@ -47,7 +47,8 @@ describe("the preview image proxy", () => {
     expect((await app(`/api/scraping/imageProxy?url=${encodeURIComponent(photo())}`)).status).toBe(401);
   });
 
-  it("refuses private addresses in production", async () => {
-    await expect(proxiedImage({ ...testEnv, APP_ENV: "production" }, "http://169.254.169.254/latest/meta-data")).rejects.toMatchObject({ status: 400, field: "url" });
+  it("refuses private addresses, the sandbox's own once it is not a trusted origin", async () => {
+    await expect(proxiedImage(testEnv, "http://169.254.169.254/latest/meta-data")).rejects.toMatchObject({ status: 400, field: "url" });
+    await expect(proxiedImage({ ...testEnv, TRUSTED_FETCH_ORIGINS: "" }, photo())).rejects.toMatchObject({ status: 400, field: "url" });
   });
 });

@@ -1,22 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, payHostedCheckout, post, subscribe } from "./billing-support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, payHostedCheckout, payLifetime, post, subscribe } from "./billing-support.ts";
 import { app, read } from "./support.ts";
 
 // GET /api/subscriptions/getPlans, /getPlan/{id}, /getLifetimePlans and POST /activateLifetimePurchase.
 
 const ACTIVATE_LIFETIME = "/api/subscriptions/activateLifetimePurchase";
-
-/** Starts the lifetime checkout, pays it, and answers the success URL's session id and planId. */
-async function payLifetime(user: TestUser) {
-  const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", user, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
-  expect(start.status).toBe(200);
-  const paid = await payHostedCheckout((await read(start)).redirectUrl);
-  expect(paid.status).toBe(303);
-  const returned = new URL(paid.location!);
-  expect(returned.searchParams.get("paymentMessage")).toBe("success");
-  return { sessionId: returned.searchParams.get("session_id")!, planId: returned.searchParams.get("planId")! };
-}
 
 describe("plans", () => {
   it("lists every plan in plan order without signing in", async () => {
@@ -130,7 +119,7 @@ describe("the current subscription", () => {
   it("is null on Free, names the Stripe subscription once subscribed, and needs a sign-in", async () => {
     const user = await signUpUser();
     const current = () => app("/api/subscriptions/current", { headers: { authorization: `Bearer ${user.tokens.idToken}` } });
-    expect(await read(await current())).toEqual({ subscription: null });
+    expect(await read(await current())).toEqual({ subscription: null, takenBack: null });
     await subscribe(user, "growth-monthly");
     const { subscription } = await read(await current());
     expect(subscription).toMatchObject({ provider: "stripe", kind: "subscription", planId: "growth-monthly", planName: "Growth", status: "trialing", cancelAtPeriodEnd: false });

@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_LINK_INVALID_MESSAGE } from "../../contracts/approvals.ts";
 import { reviewBatchEmail } from "../../workers/services/emails.ts";
-import { bearer, json, lastLinkTo, outboxFor, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
+import { bearer, json, lastLinkTo, outboxFor, signUpUser, signUpVerifiedUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, grantCredits, imagePin, pinterestName, post, remainingCredits, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, eventually, read, testEnv } from "./support.ts";
 
@@ -10,7 +10,8 @@ import { app, eventually, read, testEnv } from "./support.ts";
 
 let owner: TestUser;
 beforeAll(async () => {
-  owner = await signUpUser({ firstName: "Ines" });
+  // Verified: the review e-mails go to the owner's address only once it is (decision 080).
+  owner = await signUpVerifiedUser({ firstName: "Ines" });
   await grantCredits(owner, 100);
 });
 

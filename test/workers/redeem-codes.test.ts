@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../workers/db/schema.ts";
-import { signUpUser, type TestUser } from "./accounts-support.ts";
+import { CODE_ALREADY_YOURS_MESSAGE, CODE_NOT_VALID_MESSAGE, REDEEM_CODE_ALPHABET } from "../../contracts/plans-api.ts";
+import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, credentialsOf, db, post, stripeCustomerOf } from "./billing-support.ts";
-import { read, sandbox } from "./support.ts";
+import { app, read, sandbox } from "./support.ts";
 
 // POST /api/admin/redeemCodes (admins only) and POST /api/subscriptions/redeemPurchaseCode.
 
@@ -73,8 +74,12 @@ describe("redeeming a code", () => {
     expect(await creditsOf(user)).toMatchObject({ planId: "lifetime", creditsPerMonth: 400, remaining: 400 });
 
     const again = await post(REDEEM, await signUpUser(), { redemptionCode: code });
-    expect(again.status).toBe(409);
-    expect(await read(again)).toMatchObject({ error: "This code has already been redeemed." });
+    expect(again.status).toBe(404);
+    expect(await read(again)).toEqual({ error: CODE_NOT_VALID_MESSAGE });
+    // Only the person who redeemed it is told that they did.
+    const mine = await post(REDEEM, user, { redemptionCode: code });
+    expect(mine.status).toBe(409);
+    expect(await read(mine)).toEqual({ error: CODE_ALREADY_YOURS_MESSAGE });
   });
 
   it("grants months of a plan that end without renewing", async () => {
@@ -114,7 +119,7 @@ describe("redeeming a code", () => {
     const [code] = await createCodes(admin, { planId: "lifetime", count: 1 });
     const [first, second] = await Promise.all([signUpUser(), signUpUser()]);
     const responses = await Promise.all([post(REDEEM, first!, { redemptionCode: code }), post(REDEEM, second!, { redemptionCode: code })]);
-    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 404]);
     const plans = await Promise.all([credentialsOf(first!), credentialsOf(second!)]);
     expect(plans.map((plan) => plan.planId).sort()).toEqual(["free", "lifetime"]);
   });
@@ -123,12 +128,55 @@ describe("redeeming a code", () => {
     const user = await signUpUser();
     const unknown = await post(REDEEM, user, { redemptionCode: "AAAA-BBBB-CCCC-DDDD" });
     expect(unknown.status).toBe(404);
-    expect(await read(unknown)).toMatchObject({ error: "This code does not exist. Please check it and try again." });
+    expect(await read(unknown)).toEqual({ error: CODE_NOT_VALID_MESSAGE });
     for (const body of [{}, { redemptionCode: "" }, { redemptionCode: "abc" }, { redemptionCode: 12 }]) {
       const response = await post(REDEEM, user, body);
       expect(response.status).toBe(400);
       expect(await read(response)).toMatchObject({ field: "redemptionCode" });
     }
     expect((await post(REDEEM, null, { redemptionCode: "AAAA-BBBB-CCCC-DDDD" })).status).toBe(401);
+  });
+});
+
+describe("guessing codes", () => {
+  it("learns nothing: a code that does not exist and one someone else used answer exactly the same", async () => {
+    const admin = await signUpAdmin();
+    const [used] = await createCodes(admin, { planId: "starter-monthly", count: 1, months: 1 });
+    expect((await post(REDEEM, await signUpUser(), { redemptionCode: used })).status).toBe(200);
+    const guesser = await signUpUser();
+    const answers = await Promise.all(
+      [used!, "ZZZZ-ZZZZ-ZZZZ-ZZZZ"].map(async (code) => {
+        const response = await post(REDEEM, guesser, { redemptionCode: code });
+        return { status: response.status, body: await response.text() };
+      }),
+    );
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]!.status).toBe(404);
+  });
+
+  it("stops after 10 codes that are not valid in an hour for an account, and after 30 from one address, before looking anything up", async () => {
+    const admin = await signUpAdmin();
+    const [good] = await createCodes(admin, { planId: "starter-monthly", count: 1, months: 1 });
+    const ip = "203.0.113.77";
+    const guesser = await signUpUser();
+    const from = (who: TestUser, redemptionCode: string, address = ip) => app(REDEEM, json({ redemptionCode }, { ...bearer(who.tokens), "cf-connecting-ip": address }));
+    const letters = (n: number) => Array.from({ length: 4 }, (_, i) => REDEEM_CODE_ALPHABET[Math.floor(n / 32 ** i) % 32]).join("");
+    const guess = (who: TestUser, n: number) => from(who, `QQQQ-QQQQ-QQQQ-${letters(n)}`);
+    for (let n = 0; n < 10; n += 1) expect((await guess(guesser, n)).status).toBe(404);
+    const limited = await from(guesser, good!);
+    expect(limited.status).toBe(429);
+    expect((await read(limited)).error).toMatch(/^You have tried too many codes that are not valid\. Please try again in \d+ minutes?\.$/);
+    // Even the good code waits: nothing was looked up or used.
+    expect(await credentialsOf(guesser)).toMatchObject({ planId: "free" });
+
+    // New accounts from the same address share its allowance of 30.
+    let refused = 0;
+    for (let n = 0; n < 3; n += 1) {
+      const another = await signUpUser();
+      for (let k = 0; k < 10; k += 1) if ((await guess(another, 100 + n * 10 + k)).status === 429) refused += 1;
+    }
+    expect(refused).toBe(10);
+    // Another address is not held back by this one, and a good code still works there.
+    expect((await from(await signUpUser(), good!, "203.0.113.7")).status).toBe(200);
   });
 });

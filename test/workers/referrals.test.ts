@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { referrals, users } from "../../workers/db/schema.ts";
-import { bearer, outboxFor, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
+import { bearer, outboxFor, signUpUser, signUpVerifiedUser, uniqueEmail, verifyEmailOf, type TestUser } from "./accounts-support.ts";
 import {
   checkoutAndPay,
   creditsOf,
@@ -24,6 +24,8 @@ import {
   subscribeShopify,
 } from "./billing-support.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
+import { mailboxKey } from "../../workers/services/mailboxes.ts";
+import { recordClaimedMailboxes } from "../../workers/services/referrals.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // The referral programme (issue 16, decisions 037 and 038): codes, the public profile, gift invites,
@@ -56,7 +58,7 @@ async function payingReferrerAndClaimedFriend() {
   await subscribe(referrer, "pro-monthly");
   const customer = await stripeCustomerOf(referrer);
   const before = (await stripeBalanceOf(customer)).balance;
-  const friend = await signUpUser();
+  const friend = await signUpVerifiedUser();
   expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
   return { referrer, customer, before, friend };
 }
@@ -84,7 +86,7 @@ describe("referral codes and the referral profile", () => {
 describe("claiming a free month", () => {
   it("gives a new user one month of Starter, once, and says who invited them", async () => {
     const referrer = await signUpUser({ firstName: "Ines" });
-    const friend = await signUpUser();
+    const friend = await signUpVerifiedUser();
     const started = Date.now();
     const claimed = await post(RECORD, friend, { referralCode: await codeOf(referrer) });
     expect(claimed.status).toBe(200);
@@ -153,12 +155,129 @@ describe("claiming a free month", () => {
 
   it("gives one month when the same user claims twice at once", async () => {
     const referrer = await signUpUser();
-    const friend = await signUpUser();
+    const friend = await signUpVerifiedUser();
     const code = await codeOf(referrer);
     const answers = await Promise.all([post(RECORD, friend, { referralCode: code }), post(RECORD, friend, { referralCode: code })]);
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const grants = await db.query.subscriptions.findMany({ where: (s, { eq: is }) => is(s.userId, friend.userId) });
     expect(grants).toHaveLength(1);
+  });
+});
+
+/** An alias of an address: the same inbox with a +tag. */
+const alias = (email: string, tag: string) => email.replace("@", `+${tag}@`);
+
+async function claimFor(user: TestUser, referrer: TestUser) {
+  const response = await post(RECORD, user, { referralCode: await codeOf(referrer) });
+  return { status: response.status, body: await read(response) };
+}
+
+const OWN_CODE = { error: "Unable to record referral", reason: "This is your own invite link: share it with a friend instead." };
+const MAILBOX_CLAIMED = {
+  error: "Unable to record referral",
+  reason: "A free month was already claimed with this e-mail inbox. It is given once per inbox, and addresses that differ only by dots or a +tag are the same inbox.",
+};
+
+describe("one free month per mailbox (issue 37, decision 079)", () => {
+  it("refuses the referrer's own aliases: me+1, me+2 and me+3 get nothing with the code of me", async () => {
+    const me = await signUpUser({ firstName: "Mia" });
+    for (const tag of ["1", "2", "3"]) {
+      const aliasAccount = await signUpVerifiedUser({ email: alias(me.email, tag) });
+      const claim = await claimFor(aliasAccount, me);
+      expect(claim.status, aliasAccount.email).toBe(409);
+      expect(claim.body).toMatchObject(OWN_CODE);
+      expect((await credentialsOf(aliasAccount)).planId).toBe("free");
+      expect(await db.select().from(referrals).where(eq(referrals.referredUserId, aliasAccount.userId))).toHaveLength(0);
+    }
+  });
+
+  it("reads Gmail addresses as Gmail does: dots, case and googlemail.com do not make another inbox", async () => {
+    const local = `mia${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+    const me = await signUpUser({ email: `${local}@gmail.com` });
+    const dotted = await signUpVerifiedUser({ email: `${local.slice(0, 1)}.${local.slice(1, 4)}.${local.slice(4)}@gmail.com` });
+    expect((await claimFor(dotted, me)).body).toMatchObject(OWN_CODE);
+    const googlemail = await signUpVerifiedUser({ email: `${local.toUpperCase()}+gift@GoogleMail.com` });
+    expect((await claimFor(googlemail, me)).body).toMatchObject(OWN_CODE);
+  });
+
+  it("needs a verified address, tells an unverified user so, and records nothing until then", async () => {
+    const referrer = await signUpUser({ firstName: "Ines" });
+    // A made-up address: nobody opened its mail.
+    const made = await signUpUser({ email: uniqueEmail("made-up") });
+    const refused = await claimFor(made, referrer);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({
+      error: "Unable to record referral",
+      reason: "Please verify your e-mail address first: open the link we e-mailed you, then claim your free month.",
+    });
+    expect(await db.select().from(referrals).where(eq(referrals.referredUserId, made.userId))).toHaveLength(0);
+    expect((await credentialsOf(made)).planId).toBe("free");
+
+    // Once verified, the same claim goes through.
+    await verifyEmailOf(made);
+    expect((await claimFor(made, referrer)).status).toBe(200);
+  });
+
+  it("gives a mailbox one free month, ever: not to an alias, nor after the account is closed and opened again", async () => {
+    const [ines, tom, ana] = await Promise.all([signUpUser({ firstName: "Ines" }), signUpUser({ firstName: "Tom" }), signUpUser({ firstName: "Ana" })]);
+    const friend = await signUpVerifiedUser();
+    expect((await claimFor(friend, ines)).status).toBe(200);
+
+    // Another account at an alias of the same inbox, another friend's code.
+    const second = await signUpVerifiedUser({ email: alias(friend.email, "again") });
+    const refused = await claimFor(second, tom);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(MAILBOX_CLAIMED);
+    expect(await db.select().from(referrals).where(eq(referrals.referredUserId, second.userId))).toHaveLength(0);
+
+    // The first account is closed; a new one at yet another alias is verified and claims again.
+    expect((await app("/api/user/deleteUserAccount", { method: "DELETE", headers: bearer(friend.tokens) })).status).toBe(200);
+    expect((await app("/api/user/deleteUserAccount", { method: "DELETE", headers: bearer(second.tokens) })).status).toBe(200);
+    const reborn = await signUpVerifiedUser({ email: alias(friend.email, "reborn") });
+    const again = await claimFor(reborn, ana);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(MAILBOX_CLAIMED);
+    expect((await credentialsOf(reborn)).planId).toBe("free");
+    // Even the very same address, signed up again.
+    expect((await app("/api/user/deleteUserAccount", { method: "DELETE", headers: bearer(reborn.tokens) })).status).toBe(200);
+    const same = await signUpVerifiedUser({ email: friend.email });
+    expect((await claimFor(same, ana)).body).toEqual(MAILBOX_CLAIMED);
+
+    // What is kept is a key, not the address.
+    const key = await mailboxKey(testEnv, friend.email);
+    const rows = await testEnv.DB.prepare(`SELECT * FROM free_month_mailboxes WHERE mailbox_key = ?`).bind(key).all<Record<string, unknown>>();
+    expect(rows.results).toHaveLength(1);
+    expect(Object.keys(rows.results[0]).sort()).toEqual(["claimed_at", "mailbox_key"]);
+    expect(JSON.stringify(rows.results[0])).not.toContain(friend.email.split("@")[0]);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("counts a claim made before the rule: the cron records its mailbox, and then an alias gets nothing", async () => {
+    const [early, tom] = await Promise.all([signUpVerifiedUser(), signUpUser({ firstName: "Tom" })]);
+    // A claim as it was written before migration 0040: a referral row, its mailbox not recorded.
+    await testEnv.DB.prepare("INSERT INTO referrals (referred_user_id, referrer_id, referral_code, recorded_at, mailbox_recorded, created_at) VALUES (?1, ?2, 'OLDCODE', ?3, 0, ?3)")
+      .bind(early.userId, tom.userId, Date.now() - 86_400_000)
+      .run();
+    let recorded = 0;
+    // The shared database may hold other such rows; the sweep takes them a batch at a time.
+    for (let run = 0; run < 50 && (await db.select().from(referrals).where(eq(referrals.referredUserId, early.userId)))[0]?.mailboxRecorded !== true; run += 1) {
+      recorded += await recordClaimedMailboxes(testEnv);
+    }
+    expect(recorded).toBeGreaterThan(0);
+    const aliasAccount = await signUpVerifiedUser({ email: alias(early.email, "later") });
+    const refused = await claimFor(aliasAccount, tom);
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual(MAILBOX_CLAIMED);
+    // Once recorded, a run finds nothing more of it.
+    expect(await testEnv.DB.prepare("SELECT count(*) AS n FROM free_month_mailboxes WHERE mailbox_key = ?1").bind(await mailboxKey(testEnv, early.email)).first("n")).toBe(1);
+  });
+
+  it("gives the mailbox back when the claim is not recorded, so a refused claim costs nothing", async () => {
+    const referrer = await signUpUser();
+    const payer = await signUpVerifiedUser();
+    await subscribe(payer, "pro-monthly");
+    expect((await claimFor(payer, referrer)).status).toBe(409);
+    expect(await testEnv.DB.prepare(`SELECT 1 FROM free_month_mailboxes WHERE mailbox_key = ?`).bind(await mailboxKey(testEnv, payer.email)).first()).toBeNull();
   });
 });
 
@@ -171,7 +290,7 @@ describe("the referrer's credit", () => {
     const code = await codeOf(referrer);
     const before = await stripeBalanceOf(customer);
 
-    const friend = await signUpUser();
+    const friend = await signUpVerifiedUser();
     expect((await post(RECORD, friend, { referralCode: code })).status).toBe(200);
     // Claiming is not paying: no credit yet.
     expect((await stripeBalanceOf(customer)).balance).toBe(before.balance);
@@ -250,7 +369,7 @@ describe("the referrer's credit", () => {
 
   it("waits for a referrer without a Stripe customer, and lands on their first checkout", async () => {
     const referrer = await signUpUser();
-    const friend = await signUpUser();
+    const friend = await signUpVerifiedUser();
     expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
     await checkoutAndPay(friend, "starter-monthly");
     const [paid] = await signedEvents(await stripeCustomerOf(friend), "invoice.paid");
@@ -313,7 +432,7 @@ describe("gift invites", () => {
     for (const friend of friends.slice(0, 10)) expect((await post(INVITE, user, { email: friend, referralCode: code })).status).toBe(200);
     const limited = await post(INVITE, user, { email: friends[10], referralCode: code });
     expect(limited.status).toBe(429);
-    expect((await read(limited)).error).toMatch(/^You have sent a lot of gifts today\. Please try again in \d+ minutes\.$/);
+    expect((await read(limited)).error).toMatch(/^You have sent a lot of gifts today\. Please try again in 24 hours\.$/);
     expect(await outboxFor(friends[10])).toHaveLength(0);
     // Another user is not limited by this one's gifts.
     const other = await signUpUser();
@@ -324,7 +443,7 @@ describe("gift invites", () => {
 describe("cross-user safety", () => {
   it("a user's claim changes only their own plan, and a user cannot send gifts under someone else's code", async () => {
     const referrer = await signUpUser();
-    const friend = await signUpUser();
+    const friend = await signUpVerifiedUser();
     const referrerBefore = await db.query.users.findFirst({ where: eq(users.id, referrer.userId) });
     expect((await post(RECORD, friend, { referralCode: await codeOf(referrer) })).status).toBe(200);
     const referrerAfter = await db.query.users.findFirst({ where: eq(users.id, referrer.userId) });

@@ -35,7 +35,7 @@ const whiteOnGreen = v.parse(TemplateDesign, {
 });
 
 describe("text drawn by the renderer's own rasteriser", () => {
-  const deps = { fonts: workerFontLoader(testEnv), pictures: httpPictureSource() };
+  const deps = { fonts: workerFontLoader(testEnv), pictures: httpPictureSource(testEnv) };
 
   const scores: { id: string; db: number }[] = [];
   STANDARD_TEMPLATES.forEach((template) => {

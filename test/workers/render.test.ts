@@ -27,7 +27,7 @@ describe("renderPin", () => {
     const pin = await renderPin(
       fullBleed,
       { title: "One-pan lemon herb chicken for busy weeknights", URLText: "linenandlark.com", allImages: [photo("amalfi-coast-itinerary-1.jpg")] },
-      { fonts: workerFontLoader(testEnv), pictures: httpPictureSource() },
+      { fonts: workerFontLoader(testEnv), pictures: httpPictureSource(testEnv) },
     );
     expect([pin.jpeg[0], pin.jpeg[1]]).toEqual([0xff, 0xd8]);
     const decoded = PhotonImage.new_from_byteslice(pin.jpeg);

@@ -6,7 +6,7 @@ import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";
 import worker from "../../workers/app.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
 import { checkRssFeed, RSS_CHECK_INTERVAL_MS, sweepRssFeeds } from "../../workers/services/rss-checks.ts";
-import { bearer, json, outboxFor, signUpUser, type TestUser } from "./accounts-support.ts";
+import { bearer, json, outboxFor, signUpUser, signUpVerifiedUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, testEnv } from "./support.ts";
 
@@ -307,7 +307,8 @@ describe("checking a feed's source", () => {
 
 describe("running out of credits", () => {
   it("pauses the feed, says so, e-mails the owner once, and resumes only with credits", async () => {
-    const user = await signUpUser({ firstName: "Ines" });
+    // Verified: the notice goes to the owner's address only once it is (decision 080).
+    const user = await signUpVerifiedUser({ firstName: "Ines" });
     const profile = await connectProfile(user, pinterestName("rssbroke"));
     // A Free month has 10 credits: 3 are left.
     await consumeCredits(testEnv, user.userId, { category: "image", amount: 7, reason: "test spend", reference: `test-spend-${user.userId}` });

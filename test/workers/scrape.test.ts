@@ -155,8 +155,8 @@ describe("hostile pages", () => {
     expect(source.allImages).toEqual([]);
   });
 
-  it("refuses private addresses in production, with a 400 naming url", async () => {
-    const production = { ...testEnv, APP_ENV: "production" };
+  it("refuses private addresses (the sandbox's own once it is not a trusted origin), with a 400 naming url", async () => {
+    const production = { ...testEnv, TRUSTED_FETCH_ORIGINS: "" };
     const refusedPrivate = await failure(scrapeWebsite(production, blog()));
     expect(refusedPrivate).toMatchObject({ status: 400, field: "url", message: "That address is on a private network; we can only fetch public web pages." });
     const metadata = await failure(scrapeWebsite(production, "http://169.254.169.254/latest/meta-data/"));

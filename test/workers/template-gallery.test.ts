@@ -184,7 +184,7 @@ describe("standard templates", () => {
     expect(COLOR_PALETTES[0].colors[1]).toEqual({ r: 81, g: 195, b: 166, a: 1 });
   });
 
-  const deps = { fonts: workerFontLoader(testEnv), pictures: httpPictureSource() };
+  const deps = { fonts: workerFontLoader(testEnv), pictures: httpPictureSource(testEnv) };
 
   STANDARD_TEMPLATES.forEach(({ id, design: input }, index) => {
     it(`${id} renders whole`, async () => {

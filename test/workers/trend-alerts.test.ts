@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { TREND_ALERT_LIMITS, TREND_ALERT_NOT_FOUND, TREND_ALERTS_FULL, type TrendAlertView, type TrendDigestView } from "../../contracts/trend-alerts.ts";
 import { sweepTrendAlerts } from "../../workers/services/trend-alerts.ts";
-import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
+import { bearer, json, signUpUser, signUpVerifiedUser, verifyEmailOf, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // Trend alerts (/api/trendAlerts/*, docs/decisions/047-trend-alerts.md) and their cron sweep
@@ -118,7 +118,7 @@ describe("trend alert calls", () => {
 
 describe("trend alert checks (the cron sweep)", () => {
   it("e-mails one digest when a followed keyword rises: what moved, by how much, a PNG chart, the keyword tool's link and a one-click unsubscribe", async () => {
-    const user = await signUpUser({ firstName: "Rosa" });
+    const user = await signUpVerifiedUser({ firstName: "Rosa" });
     const keyword = `velvet ${TAG} cushion`;
     // An evergreen term of the stand-in: its weekly searches wobble by a few percent.
     const calm = "bedroom ideas";
@@ -162,8 +162,24 @@ describe("trend alert checks (the cron sweep)", () => {
     expect(history[0]).toMatchObject({ subject: mail.subject, findings: [{ keyword, chartUrl: chart }] });
   });
 
+  it("e-mails only a verified address: an unverified one is an address somebody typed, and its findings wait for the verification (issue 37)", async () => {
+    const user = await signUpUser({ firstName: "Vera" });
+    const keyword = `waiting ${TAG} basket`;
+    await rise(keyword, "BR", 3);
+    await createAlert(user, { keywords: [keyword], regions: ["BR"], frequency: "daily" });
+    await sweepTrendAlerts(testEnv, WEDNESDAY);
+    expect(await mailsTo(user)).toEqual([]);
+    expect((await alertsOf(user))[0].lastResult).toMatchObject({ outcome: "found", emailed: false, findings: [{ keyword }] });
+
+    await verifyEmailOf(user);
+    await sweepTrendAlerts(testEnv, WEDNESDAY + DAY);
+    const mails = await mailsTo(user);
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toBe(`"${keyword}" is rising on Pinterest`);
+  });
+
   it("sends nothing when nothing moved, and says so in the alert's last result", async () => {
-    const user = await signUpUser({ firstName: "Nina" });
+    const user = await signUpVerifiedUser({ firstName: "Nina" });
     // An evergreen term of the stand-in: its weekly searches wobble by a few percent.
     await createAlert(user, { keywords: ["living room ideas"], regions: ["US"], frequency: "daily" });
     const result = await sweepTrendAlerts(testEnv, WEDNESDAY);
@@ -175,7 +191,7 @@ describe("trend alert checks (the cron sweep)", () => {
   });
 
   it("mails once when the cron fires twice, even at the same time", async () => {
-    const user = await signUpUser({ firstName: "Dora" });
+    const user = await signUpVerifiedUser({ firstName: "Dora" });
     const keyword = `double ${TAG} run`;
     await rise(keyword, "DE", 4);
     await createAlert(user, { keywords: [keyword], regions: ["DE"], frequency: "daily" });
@@ -185,7 +201,7 @@ describe("trend alert checks (the cron sweep)", () => {
   });
 
   it("checks a daily alert once a day and a weekly alert once a week; a rise is reported once per week of Pinterest's data", async () => {
-    const user = await signUpUser({ firstName: "Pia" });
+    const user = await signUpVerifiedUser({ firstName: "Pia" });
     const keyword = `period ${TAG} lamp`;
     await rise(keyword, "FR", 3);
     const daily = await createAlert(user, { keywords: [keyword], regions: ["FR"], frequency: "daily" });
@@ -212,7 +228,7 @@ describe("trend alert checks (the cron sweep)", () => {
   });
 
   it("tries again at the next run when Pinterest refuses (429): nothing is sent and the period is not used up", async () => {
-    const user = await signUpUser({ firstName: "Rhea" });
+    const user = await signUpVerifiedUser({ firstName: "Rhea" });
     const keyword = `retry ${TAG} vase`;
     const region = "MX+AR+CO+CL";
     await rise(keyword, region, 3);
@@ -230,7 +246,7 @@ describe("trend alert checks (the cron sweep)", () => {
   });
 
   it("reports keywords newly trending in the alert's interests, after a first check that only looks", async () => {
-    const user = await signUpUser({ firstName: "Ines" });
+    const user = await signUpVerifiedUser({ firstName: "Ines" });
     await createAlert(user, { regions: ["AR"], interests: ["vehicles"], frequency: "daily" });
     await sweepTrendAlerts(testEnv, WEDNESDAY);
     expect(await mailsTo(user)).toEqual([]);
@@ -244,7 +260,7 @@ describe("trend alert checks (the cron sweep)", () => {
   });
 
   it("stops trend alert e-mails from the digest's unsubscribe link (the /unsubscribe page's call) and from the one-click header", async () => {
-    const user = await signUpUser({ firstName: "Uma" });
+    const user = await signUpVerifiedUser({ firstName: "Uma" });
     const keyword = `unsubscribe ${TAG} rug`;
     await rise(keyword, "IT", 3);
     await createAlert(user, { keywords: [keyword], regions: ["IT"], frequency: "daily" });

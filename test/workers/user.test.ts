@@ -76,6 +76,30 @@ describe("POST /api/user {updates}", () => {
     expect(row?.role).toBe("user");
   });
 
+  it("refuses half of a surrogate pair in a name with 400 naming the field, instead of storing U+FFFD", async () => {
+    const user = await signUpUser({ firstName: "Wren" });
+    // JSON.stringify writes a lone surrogate as the escape "\ud83d", which JSON.parse turns back into one.
+    for (const [updates, field] of [
+      [{ firstName: "Wren\ud83d" }, "updates.firstName"],
+      [{ lastName: "\udc00Hale" }, "updates.lastName"],
+    ] as const) {
+      const response = await app("/api/user", json({ updates }, bearer(user.tokens)));
+      expect(response.status).toBe(400);
+      expect(await read(response)).toMatchObject({ field });
+    }
+    // A whole emoji (a proper pair) is fine.
+    expect((await app("/api/user", json({ updates: { firstName: "Wren \ud83d\ude00" } }, bearer(user.tokens)))).status).toBe(200);
+    const row = await db.query.users.findFirst({ where: eq(users.id, user.userId) });
+    expect(row?.firstName).toBe("Wren \u{1F600}");
+    expect(row?.lastName).not.toContain("\uFFFD");
+
+    const email = `lone-${crypto.randomUUID()}@example.com`;
+    const signup = await app("/api/signup", json({ email, password: "Correct-Horse-Battery-42", firstName: "Ada\ud800", lastName: "Byron", leadSource: "Pinterest" }, { "cf-connecting-ip": "198.51.100.201" }));
+    expect(signup.status).toBe(400);
+    expect(await read(signup)).toMatchObject({ field: "firstName" });
+    expect(await db.query.users.findFirst({ where: eq(users.email, email) })).toBeUndefined();
+  });
+
   it("refuses a handle someone else has", async () => {
     const alice = await signUpUser();
     const bob = await signUpUser();

@@ -6,7 +6,9 @@ import {
   LoginBody,
   LogoutBody,
   ResetPasswordBody,
+  SIGNUP_CHECK_EMAIL,
   SignupBody,
+  type SignupElsewhere,
   TokenRefreshBody,
   VerifyEmailBody,
 } from "../../contracts/auth.ts";
@@ -63,6 +65,7 @@ async function answerSignIn(c: Context<AppBindings>, signIn: SignIn, status: 200
 
 account.post("/signup", valid("json", SignupBody), async (c) => {
   const signIn = await signUp(c.env, c.req.valid("json"), requestMeta(c));
+  if ("existing" in signIn) return c.json({ message: SIGNUP_CHECK_EMAIL } satisfies SignupElsewhere, 202);
   setDeviceCookie(c, await deviceTokenFor(c.env, signIn.user.email));
   return answerSignIn(c, signIn, 201);
 });

@@ -34,7 +34,9 @@ approvalsApi.put("/approvals/settings", requireUser, valid("json", ApprovalSetti
 
 approvalsApi.post("/approvals/reviewers", requireUser, valid("json", InviteReviewerBody), async (c) => {
   const { pinterestProfileUsername, email } = c.req.valid("json");
-  return c.json({ reviewer: await inviteReviewer(c.env, c.var.auth.user, pinterestProfileUsername, email) } satisfies InviteReviewerResponse, 201);
+  const answer = await inviteReviewer(c.env, c.var.auth.user, pinterestProfileUsername, email);
+  // 201 when an invite went out, 200 when the one already on its way was left to arrive.
+  return c.json(answer satisfies InviteReviewerResponse, answer.sent ? 201 : 200);
 });
 
 approvalsApi.delete("/approvals/reviewers/:reviewerId", requireUser, valid("param", ReviewerIdParam), async (c) => {

@@ -7,14 +7,15 @@ import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 
 /**
- * Controls for local runs and tests, under /api/dev: they answer 404 when
- * APP_ENV is "production" (wrangler.toml's [vars]), before anything else is
- * looked at. `npm start`, the tests and the benchmarks run with another APP_ENV.
+ * Controls for local runs and tests, under /api/dev: they answer 404 unless
+ * DEV_CONTROLS is exactly "on", before anything else is looked at. Off in
+ * wrangler.toml's [vars]; `npm start`, the tests and the benchmarks turn it on
+ * (sandbox/provider-vars.ts). A staging deploy or a mistyped APP_ENV does not.
  */
 export const devControls = router();
 
 devControls.use("/dev/*", async (c, next) => {
-  if (c.env.APP_ENV === "production") return apiNotFound(c);
+  if (c.env.DEV_CONTROLS !== "on") return apiNotFound(c);
   await next();
 });
 

@@ -1,6 +1,7 @@
 import {
   ActivateStripeSubscriptionBody,
   CancelStripeSubscriptionBody,
+  ReactivateStripeSubscriptionBody,
   ReviseStripeSubscriptionBody,
   StartStripeOnceOffPaymentBody,
   StartStripeSubscriptionBody,
@@ -11,6 +12,7 @@ import {
   activateStripeSubscription,
   cancelStripeSubscription,
   handleStripeWebhook,
+  reactivateStripeSubscription,
   reviseStripeSubscription,
   startStripeOnceOffPayment,
   startStripeSubscription,
@@ -37,6 +39,10 @@ stripeApi.post("/stripeSubscriptions/activateStripeSubscription", requireUser, v
 
 stripeApi.post("/stripeSubscriptions/cancelStripeSubscription", requireUser, valid("json", CancelStripeSubscriptionBody), async (c) =>
   c.json(await cancelStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
+);
+
+stripeApi.post("/stripeSubscriptions/reactivateStripeSubscription", requireUser, valid("json", ReactivateStripeSubscriptionBody), async (c) =>
+  c.json(await reactivateStripeSubscription(c.env, c.var.auth.user, c.req.valid("json"))),
 );
 
 stripeApi.post("/stripeSubscriptions/reviseStripeSubscription", requireUser, valid("json", ReviseStripeSubscriptionBody), async (c) =>

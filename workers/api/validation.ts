@@ -9,6 +9,8 @@ import type { AppBindings } from "./hono.ts";
 /**
  * Validation middleware for a request part: bad input answers 400 with
  * `{ error, field }`, naming the first field at fault, and the handler never runs.
+ * Text holding half of a UTF-16 surrogate pair (JSON's "\ud800" escape) is bad
+ * input too: stored, it would silently become U+FFFD.
  */
 export function valid<Target extends "json" | "query" | "param" | "form", S extends v.GenericSchema>(target: Target, schema: S) {
   return vValidator(target, schema, (result, c) => {
@@ -17,7 +19,25 @@ export function valid<Target extends "json" | "query" | "param" | "form", S exte
       const field = v.getDotPath(issue) ?? undefined;
       return c.json(field ? { error: issue.message, field } : { error: issue.message }, 400);
     }
+    const broken = illFormedTextPath(result.output);
+    if (broken !== null) return c.json({ error: `${broken || "The request"} holds a character that is not valid text (half of a surrogate pair).`, field: broken || undefined }, 400);
   });
+}
+
+/** A lone surrogate: with the u flag a proper pair is one code point, so only halves are of category Cs. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** The dot path of the first string (or object key) that is not well-formed UTF-16 ("" for the value itself), or null. */
+export function illFormedTextPath(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return LONE_SURROGATE.test(value) ? path : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, item] of Object.entries(value)) {
+    const here = path ? `${path}.${key}` : key;
+    if (LONE_SURROGATE.test(key)) return here;
+    const found = illFormedTextPath(item, here);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /**

@@ -154,11 +154,16 @@ export const passwordResets = sqliteTable(
 );
 
 /** Fixed-window counters for rate limits (login, sign-up, e-mails sent). */
-export const rateLimits = sqliteTable("rate_limits", {
-  bucket: text("bucket").primaryKey(),
-  count: integer("count").notNull(),
-  resetAt: integer("reset_at").notNull(),
-});
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    bucket: text("bucket").primaryKey(),
+    count: integer("count").notNull(),
+    resetAt: integer("reset_at").notNull(),
+  },
+  // The cron sweep's look-up of expired windows (purgeExpiredRateLimits).
+  (t) => [index("rate_limits_reset_at").on(t.resetAt)],
+);
 
 /** Newsletter subscribers (with or without an account). */
 export const newsletterSubscribers = sqliteTable("newsletter_subscribers", {
@@ -327,7 +332,7 @@ export const creditLedger = sqliteTable(
 
 /**
  * Running totals of the credit ledger per user and billing month [periodStart, periodEnd)
- * (migration 0038, docs/decisions/063-credit-month-totals.md): the sums a month's balance needs, so
+ * (migrations 0038 and 0042, docs/decisions/063-credit-month-totals.md): the sums a month's balance needs, so
  * reading it costs one row, not a SUM over the month's ledger. Written by credits.ts (summed from the
  * ledger once) when a month is first counted; kept equal to the ledger's sums by triggers on
  * credit_ledger (insert, delete, and update of user, amount, reference or date).
@@ -340,7 +345,12 @@ export const creditMonthTotals = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     periodStart: integer("period_start").notNull(),
     periodEnd: integer("period_end").notNull(),
-    /** Plan grants (neither reversals nor admin grants). */
+    /**
+     * Where the month's spends (and admin grants) are counted from: periodStart, or for a month that opens with a
+     * plan change the start of the month it interrupted (migration 0042, docs/decisions/081-credits-across-plan-changes.md).
+     */
+    spendsFrom: integer("spends_from").notNull(),
+    /** Plan grants (neither reversals nor admin grants), from periodStart. */
     grants: real("grants").notNull().default(0),
     /** The plan grants of paid plans (those not under "grant:free:"). */
     paidGrants: real("paid_grants").notNull().default(0),
@@ -351,8 +361,12 @@ export const creditMonthTotals = sqliteTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.periodStart, t.periodEnd] }),
-    // A billing month is at most 31 days; the triggers look months up within 32 days of a row's date.
-    check("credit_month_totals_length", sql`${t.periodEnd} > ${t.periodStart} AND ${t.periodEnd} - ${t.periodStart} <= 2764800000`),
+    // A billing month is at most 31 days and counts spends from at most 32 days before it: the triggers look months up
+    // within 32 days either side of a row's date.
+    check(
+      "credit_month_totals_length",
+      sql`${t.periodEnd} > ${t.periodStart} AND ${t.periodEnd} - ${t.periodStart} <= 2764800000 AND ${t.spendsFrom} <= ${t.periodStart} AND ${t.periodStart} - ${t.spendsFrom} <= 2764800000`,
+    ),
   ],
 );
 
@@ -575,12 +589,62 @@ export const subscriptions = sqliteTable(
     cancelAtPeriodEnd: integer("cancel_at_period_end", { mode: "boolean" }).notNull().default(false),
     endedAt: integer("ended_at"),
     trialEnd: integer("trial_end"),
+    /** The start of the period that opened with a plan change: the first, or one a switch of plan started (decision 081). */
+    changePeriodStart: integer("change_period_start"),
     cancelReason: text("cancel_reason"),
     affiliateId: text("affiliate_id"),
+    /**
+     * A period taken back (decision 077): the record gives no plan while its current period starts at or
+     * before this one. Copied from plan_revocations, never from a provider's report.
+     */
+    revokedPeriodStart: integer("revoked_period_start"),
+    revokedReason: text("revoked_reason", { enum: ["refunded", "disputed"] }),
+    /** When our side took it back (ms), for the user's notice. */
+    revokedAt: integer("revoked_at"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [uniqueIndex("subscriptions_provider_ref").on(t.provider, t.providerRef), index("subscriptions_user").on(t.userId, t.startedAt)],
+);
+
+/**
+ * Refunds and lost disputes (docs/decisions/077-refunds-and-disputes.md): one row per provider reversal of a
+ * payment, so a second delivery adds nothing. `paymentRef` is the payment as commissions key it (Stripe
+ * invoice or lifetime checkout session, PayPal sale, Shopify "{charge gid}@{period end}").
+ */
+export const paymentReversals = sqliteTable(
+  "payment_reversals",
+  {
+    provider: text("provider", { enum: ["stripe", "paypal", "shopify"] }).notNull(),
+    reversalRef: text("reversal_ref").notNull(),
+    paymentRef: text("payment_ref").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["refund", "dispute"] }).notNull(),
+    /** What this reversal took back, and what the payment was (cents). */
+    amountCents: integer("amount_cents").notNull(),
+    paymentCents: integer("payment_cents").notNull(),
+    currency: text("currency").notNull(),
+    /** The provider's time of it (ms). */
+    reversedAt: integer("reversed_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.reversalRef] }), index("payment_reversals_payment").on(t.provider, t.paymentRef)],
+);
+
+/** A plan record's period whose payment was taken back in full; copied into the record (`revokedPeriodStart`). */
+export const planRevocations = sqliteTable(
+  "plan_revocations",
+  {
+    provider: text("provider").notNull(),
+    providerRef: text("provider_ref").notNull(),
+    paymentRef: text("payment_ref").notNull(),
+    periodStart: integer("period_start").notNull(),
+    reason: text("reason", { enum: ["refunded", "disputed"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerRef, t.paymentRef] })],
 );
 
 /** A user's customer record at a payment provider (Stripe's cus_...). */
@@ -595,6 +659,27 @@ export const billingCustomers = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.provider] }), uniqueIndex("billing_customers_ref").on(t.provider, t.customerRef)],
+);
+
+/**
+ * Billing e-mails (decision 082): a receipt per payment and a confirmation per cancellation, claimed before they are
+ * sent. `reference` names the payment or cancellation at its provider, so each is e-mailed once whichever path sees
+ * it; `details` (JSON) is what it says, so the cron sends one that could not go at once.
+ */
+export const billingEmails = sqliteTable(
+  "billing_emails",
+  {
+    reference: text("reference").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["receipt", "cancellation"] }).notNull(),
+    details: text("details").notNull(),
+    createdAt: integer("created_at").notNull(),
+    sentAt: integer("sent_at"),
+    attempts: integer("attempts").notNull().default(0),
+  },
+  (t) => [index("billing_emails_unsent").on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
 );
 
 /** Provider webhook events already applied: each event id is applied once. */
@@ -811,9 +896,15 @@ export const affiliateCommissions = sqliteTable(
     chargedAt: integer("charged_at").notNull(),
     payableAt: integer("payable_at").notNull(),
     payoutId: text("payout_id").references(() => affiliatePayouts.id),
+    /** A negative row (decision 077) takes back (part of) the commission of this charge: a refund or a lost dispute. */
+    reversesChargeRef: text("reverses_charge_ref"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.provider, t.chargeRef] }), index("affiliate_commissions_affiliate").on(t.affiliateId, t.payableAt)],
+  (t) => [
+    primaryKey({ columns: [t.provider, t.chargeRef] }),
+    index("affiliate_commissions_affiliate").on(t.affiliateId, t.payableAt),
+    index("affiliate_commissions_reverses").on(t.provider, t.reversesChargeRef).where(sql`${t.reversesChargeRef} IS NOT NULL`),
+  ],
 );
 
 /**
@@ -836,10 +927,32 @@ export const referrals = sqliteTable(
     paymentRef: text("payment_ref"),
     creditTxnId: text("credit_txn_id"),
     creditedAt: integer("credited_at"),
+    /** Whether the claimer's mailbox is in free_month_mailboxes: claims older than migration 0040 are recorded by the cron (decision 079). */
+    mailboxRecorded: integer("mailbox_recorded", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The last time the payment that earned the credit was taken back (decision 077): the credit went back
+     * (`reversalTxnId`, when it had reached Stripe) and the first-payment fields were cleared.
+     */
+    reversedAt: integer("reversed_at"),
+    reversedPaymentRef: text("reversed_payment_ref"),
+    reversalTxnId: text("reversal_txn_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("referrals_referrer").on(t.referrerId, t.firstPaidAt)],
+  (t) => [
+    index("referrals_referrer").on(t.referrerId, t.firstPaidAt),
+    index("referrals_mailbox_unrecorded").on(t.referredUserId).where(sql`${t.mailboxRecorded} = 0`),
+  ],
 );
+
+/**
+ * Mailboxes that had their free month (docs/decisions/079-one-reward-per-mailbox.md): one row per claim,
+ * kept for ever, so closing the account and signing up again with an alias of the same inbox claims
+ * nothing. `mailboxKey` is an HMAC of the canonical mailbox (services/mailboxes.ts): no address is stored.
+ */
+export const freeMonthMailboxes = sqliteTable("free_month_mailboxes", {
+  mailboxKey: text("mailbox_key").primaryKey(),
+  claimedAt: integer("claimed_at").notNull(),
+});
 
 /**
  * Blog posts and content pages (issue 17, docs/decisions/039-content-in-d1.md):
@@ -1159,6 +1272,8 @@ export const approvalReviewers = sqliteTable(
     email: text("email").notNull(),
     linkId: text("link_id").notNull(),
     createdAt: createdAt(),
+    /** When the last invite was e-mailed: a pending invite is not e-mailed again within a day (decision 080). */
+    inviteSentAt: integer("invite_sent_at").notNull().default(0),
     removedAt: integer("removed_at"),
   },
   (t) => [uniqueIndex("approval_reviewers_link").on(t.linkId), index("approval_reviewers_profile").on(t.profileId, t.removedAt)],

@@ -157,6 +157,7 @@ export function feedFile(items: readonly FeedItem[], catalogCurrency: string, si
     const record = feedRecord(item, catalogCurrency, sizes);
     rows.push(FEED_COLUMNS.map((column) => record[column]));
   }
+  // Pinterest reads this file, not a spreadsheet: a ' before a formula-like title would show on the pin (decision 083).
   const csv = Papa.unparse({ fields: [...FEED_COLUMNS], data: rows }, { newline: "\r\n", quotes: false, escapeFormulae: false });
   return { csv: `${csv}\r\n`, included, leftOut };
 }

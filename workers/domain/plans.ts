@@ -159,6 +159,13 @@ export interface PlanRecord {
   endedAt: number | null;
   /** Who keeps the record: a payment provider, or "code" / "referral" for granted months. */
   provider?: string;
+  /**
+   * A period taken back (decision 077: its payment refunded in full or lost to a dispute): the record gives
+   * no plan while its current period starts at or before this one. A later paid period gives it again.
+   */
+  revokedPeriodStart?: number | null;
+  /** The start of the period that opened with a plan change: the record's first, or one a switch of its plan started. */
+  changePeriodStart?: number | null;
 }
 
 /** Months given (a redeem code, a friend's referral) rather than paid for. */
@@ -167,21 +174,33 @@ const GRANTED_PROVIDERS = new Set(["code", "referral"]);
 /** Provider statuses that still give access (Stripe keeps retrying a past_due payment). */
 const LIVE_STATUSES = new Set(["active", "trialing", "past_due"]);
 
+/** Whether the record's current period was taken back (its payment refunded in full or lost to a dispute). */
+export function isRecordRevoked(record: Pick<PlanRecord, "periodStart" | "revokedPeriodStart">): boolean {
+  return record.revokedPeriodStart !== undefined && record.revokedPeriodStart !== null && record.revokedPeriodStart >= record.periodStart;
+}
+
 /** Whether a record still gives its plan at `now`. */
 export function isRecordLive(record: PlanRecord, now: number): boolean {
+  if (isRecordRevoked(record)) return false;
   if (!LIVE_STATUSES.has(record.status)) return false;
   if (record.cancelAtPeriodEnd && record.periodEnd !== null && record.periodEnd <= now) return false;
   return true;
 }
 
-/** The record that decides the user's plan: the newest live one, else the newest. */
-export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
-  // Newest first, to the second: providers such as Stripe keep whole seconds, so a
-  // purchase made in the same second as granted months wins over them.
+/**
+ * The records newest first, to the second: providers such as Stripe keep whole seconds, so a
+ * purchase made in the same second as granted months counts as the newer.
+ */
+export function newestFirst<T extends PlanRecord>(records: T[]): T[] {
   const granted = (record: PlanRecord) => (record.provider !== undefined && GRANTED_PROVIDERS.has(record.provider) ? 1 : 0);
   const second = (record: PlanRecord) => Math.floor(record.startedAt / 1000);
-  const newestFirst = [...records].sort((a, b) => second(b) - second(a) || granted(a) - granted(b) || b.startedAt - a.startedAt);
-  return newestFirst.find((record) => isRecordLive(record, now)) ?? newestFirst[0] ?? null;
+  return [...records].sort((a, b) => second(b) - second(a) || granted(a) - granted(b) || b.startedAt - a.startedAt);
+}
+
+/** The record that decides the user's plan: the newest live one, else the newest. */
+export function currentRecord<T extends PlanRecord>(records: T[], now: number): T | null {
+  const ordered = newestFirst(records);
+  return ordered.find((record) => isRecordLive(record, now)) ?? ordered[0] ?? null;
 }
 
 export interface PlanState {
@@ -197,6 +216,8 @@ export interface PlanState {
  */
 export function planStateOf(record: PlanRecord | null, now: number): PlanState {
   if (!record) return { planId: FREE_PLAN_ID, planStatus: "Inactive", cancelSubscriptionDate: null };
+  // Taken back: no plan, as if the period had never been bought (the Free month starts at its start, stoppedAt).
+  if (isRecordRevoked(record)) return { planId: FREE_PLAN_ID, planStatus: "Inactive", cancelSubscriptionDate: null };
   if (isRecordLive(record, now)) {
     if (record.cancelAtPeriodEnd && record.periodEnd !== null) return { planId: record.planId, planStatus: "Cancelled", cancelSubscriptionDate: record.periodEnd };
     return { planId: record.planId, planStatus: "Active", cancelSubscriptionDate: null };
@@ -209,9 +230,11 @@ export function planStateOf(record: PlanRecord | null, now: number): PlanState {
 /**
  * When a record stopped giving its plan, or null while it gives it (or when
  * it never did): the end of a cancelled period, or the moment the provider
- * stopped it (ended, suspended, frozen: `endedAt`).
+ * stopped it (ended, suspended, frozen: `endedAt`). A period taken back
+ * stopped at its start: what its payment bought is gone, the month included.
  */
 export function stoppedAt(record: PlanRecord, now: number): number | null {
+  if (isRecordRevoked(record)) return record.periodStart;
   if (isRecordLive(record, now)) return null;
   if (record.endedAt !== null) return record.endedAt;
   return record.cancelAtPeriodEnd ? record.periodEnd : null;
@@ -232,4 +255,51 @@ export function creditAnchor(input: { effectivePlanId: string; record: PlanRecor
     return Math.max(input.userCreatedAt, ...stops);
   }
   return input.userCreatedAt;
+}
+
+
+export interface CreditMonth extends BillingMonth {
+  /**
+   * The month begins with a plan change, not a renewal: a plan taken (a subscription's first period, a lifetime
+   * purchase, a redeemed or gifted month), a period a switch of plan started (an interval switch), or Free after a
+   * paid plan stopped before its period ran out (suspended, frozen, ended early). Such a month counts the spends of
+   * the month it interrupted from that month's start (decision 081).
+   */
+  opensWithChange: boolean;
+}
+
+export interface CreditMonthInput {
+  effectivePlanId: string;
+  record: PlanRecord | null;
+  userCreatedAt: number;
+  cancelSubscriptionDate: number | null;
+}
+
+/** The billing month holding `now` (creditAnchor, billingMonth), and whether it opens with a plan change. */
+export function creditMonth(input: CreditMonthInput, now: number): CreditMonth {
+  const anchor = creditAnchor(input, now);
+  const month = billingMonth(anchor, now);
+  return { ...month, opensWithChange: month.start === anchor && opensWithChange(input, anchor, now) };
+}
+
+function opensWithChange({ effectivePlanId: planId, record, userCreatedAt }: CreditMonthInput, anchor: number, now: number): boolean {
+  if (!record) return false;
+  if (planId !== FREE_PLAN_ID) return record.planId === planId && anchor === record.periodStart && anchor === record.changePeriodStart;
+  // Free again: a change when the paid plan stopped before the period paid for ran out (suspended, frozen, ended at
+  // once); not when a cancellation took effect at the period's end, nor after that period ended.
+  const stop = stoppedAt(record, now);
+  return stop !== null && stop === anchor && anchor > userCreatedAt && !record.cancelAtPeriodEnd && (record.periodEnd === null || stop < record.periodEnd);
+}
+
+/**
+ * Where a plan record's period that opened with a plan change starts, from what we knew of it and the provider's new
+ * report: a record we did not know is a plan taken, its first period; a period that moved with the plan (an interval
+ * switch, which Stripe bills from the moment of the switch) opened with that switch. A renewal (the same plan, a new
+ * period) and a trial's end keep what we knew. Decided by what changed, never by how long it took: the providers'
+ * test clocks renew at any moment.
+ */
+export function changePeriodStart(known: Pick<PlanRecord, "planId" | "periodStart" | "changePeriodStart"> | null, next: Pick<PlanRecord, "planId" | "periodStart">): number | null {
+  if (!known) return next.periodStart;
+  if (next.periodStart !== known.periodStart && next.planId !== known.planId) return next.periodStart;
+  return known.changePeriodStart ?? null;
 }

@@ -29,12 +29,29 @@ export function shouldShowReferralModal(input: { usedPinCredits: number; lastSho
 }
 
 /** Why a user cannot claim a free month with a code, in plain words; null when they can. */
-export type ClaimRefusal = "own-code" | "already-referred" | "already-customer";
+export type ClaimRefusal = "own-code" | "already-referred" | "already-customer" | "email-not-verified" | "mailbox-already-claimed";
 
-export function claimRefusal(input: { isOwnCode: boolean; alreadyReferred: boolean; hasPlanHistory: boolean }): ClaimRefusal | null {
+/**
+ * The claim's rules, in the order they are told (decision 079): facts of the account itself first; then
+ * a verified address, since only a verified address says whose mailbox this is; then the mailbox rules,
+ * never told to an unverified account (they would tell a stranger whose inbox a code or a claim belongs to).
+ */
+export function claimRefusal(input: {
+  isOwnCode: boolean;
+  alreadyReferred: boolean;
+  hasPlanHistory: boolean;
+  emailVerified: boolean;
+  /** The referrer's address is an alias of the caller's (same canonical mailbox). */
+  isOwnMailbox: boolean;
+  /** The caller's mailbox already had a free month, under any account, ever. */
+  mailboxClaimed: boolean;
+}): ClaimRefusal | null {
   if (input.isOwnCode) return "own-code";
   if (input.alreadyReferred) return "already-referred";
   if (input.hasPlanHistory) return "already-customer";
+  if (!input.emailVerified) return "email-not-verified";
+  if (input.isOwnMailbox) return "own-code";
+  if (input.mailboxClaimed) return "mailbox-already-claimed";
   return null;
 }
 
@@ -42,4 +59,7 @@ export const CLAIM_REFUSAL_TEXT: Record<ClaimRefusal, string> = {
   "own-code": "This is your own invite link: share it with a friend instead.",
   "already-referred": "You have already claimed a free month from a friend.",
   "already-customer": "The free month is for new customers, and your account already has a plan.",
+  "email-not-verified": "Please verify your e-mail address first: open the link we e-mailed you, then claim your free month.",
+  "mailbox-already-claimed":
+    "A free month was already claimed with this e-mail inbox. It is given once per inbox, and addresses that differ only by dots or a +tag are the same inbox.",
 };

@@ -13,6 +13,16 @@ export interface OutgoingEmail {
 }
 
 /**
+ * A value fit for one e-mail header line: carriage returns, line feeds and
+ * other control characters (and Unicode's line and paragraph separators)
+ * become one space, so text a user wrote can never end a header and start
+ * another (header injection). Every header this client sends passes here.
+ */
+export function headerText(value: string): string {
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
+}
+
+/**
  * Sends e-mail through Resend's HTTP API (`POST /emails`). EMAIL_API_URL is
  * https://api.resend.com in production and the sandbox locally.
  */
@@ -21,13 +31,13 @@ export async function sendEmail(env: Pick<Env, "EMAIL_API_URL" | "EMAIL_API_KEY"
     method: "POST",
     headers: { authorization: `Bearer ${env.EMAIL_API_KEY}`, "content-type": "application/json" },
     body: JSON.stringify({
-      from: env.EMAIL_FROM,
-      to: [email.to],
-      subject: email.subject,
+      from: headerText(env.EMAIL_FROM),
+      to: [headerText(email.to)],
+      subject: headerText(email.subject),
       text: email.text,
       html: email.html,
-      ...(email.replyTo ? { reply_to: email.replyTo } : {}),
-      ...(email.headers ? { headers: email.headers } : {}),
+      ...(email.replyTo ? { reply_to: headerText(email.replyTo) } : {}),
+      ...(email.headers ? { headers: Object.fromEntries(Object.entries(email.headers).map(([name, value]) => [headerText(name), headerText(value)])) } : {}),
     }),
   });
   return (await response.json()) as { id: string };

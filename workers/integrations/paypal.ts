@@ -1,8 +1,9 @@
 import { ProviderError, providerFetch } from "./http.ts";
 
 /**
- * PayPal's REST API: an OAuth2 client-credentials token (/v1/oauth2/token)
- * and the Subscriptions API v1 (/v1/billing/subscriptions). PAYPAL_API_URL is
+ * PayPal's REST API: an OAuth2 client-credentials token (/v1/oauth2/token),
+ * the Subscriptions API v1 (/v1/billing/subscriptions), the sales and refunds of
+ * the Payments API v1 and the Disputes API v1 (read only). PAYPAL_API_URL is
  * https://api-m.paypal.com live (https://api-m.sandbox.paypal.com for PayPal's
  * own sandbox) and the local stand-in otherwise (http://127.0.0.1:8788/paypal).
  */
@@ -187,11 +188,65 @@ export async function createSubscription(
   return (await response.json()) as PayPalSubscription;
 }
 
+/** A sale of the Payments API v1: one payment of a subscription (billing_agreement_id names it). */
+export interface PayPalSale {
+  id: string;
+  /** completed, partially_refunded, refunded, reversed (a chargeback decided for the buyer), pending, denied. */
+  state: string;
+  amount: { total: string; currency: string };
+  billing_agreement_id?: string;
+  create_time: string;
+  update_time?: string;
+}
+
+/** A refund of a sale (Payments API v1). */
+export interface PayPalRefund {
+  id: string;
+  state: string;
+  amount: { total: string; currency: string };
+  sale_id?: string;
+  create_time: string;
+}
+
+/** A buyer's dispute (Disputes API v1). */
+export interface PayPalDispute {
+  dispute_id: string;
+  create_time: string;
+  status: string;
+  disputed_transactions?: { seller_transaction_id?: string }[];
+  dispute_amount?: { currency_code: string; value: string };
+  dispute_outcome?: { outcome_code?: string };
+}
+
+/** GET /v1/payments/sale/:id */
+export async function getSale(env: PayPalEnv, id: string): Promise<PayPalSale> {
+  return (await (await call(env, "GET", `/v1/payments/sale/${encodeURIComponent(id)}`)).json()) as PayPalSale;
+}
+
+/** GET /v1/payments/refund/:id */
+export async function getRefund(env: PayPalEnv, id: string): Promise<PayPalRefund> {
+  return (await (await call(env, "GET", `/v1/payments/refund/${encodeURIComponent(id)}`)).json()) as PayPalRefund;
+}
+
+/** GET /v1/customer/disputes/:id */
+export async function getDispute(env: PayPalEnv, id: string): Promise<PayPalDispute> {
+  return (await (await call(env, "GET", `/v1/customer/disputes/${encodeURIComponent(id)}`)).json()) as PayPalDispute;
+}
+
 export function approveLink(links: PayPalLink[] | undefined): string | null {
   return links?.find((link) => link.rel === "approve")?.href ?? null;
 }
 
 /** The transmission headers PayPal sends with each webhook delivery. */
+/** A completed sale as a PAYMENT.SALE.COMPLETED event's resource gives it: its id, amount and time; null when it lacks them. */
+export function saleOf(resource: Record<string, unknown>): { id: string; total: number; currency: string; createdAt: number | null } | null {
+  const amount = resource.amount as { total?: unknown; currency?: unknown } | undefined;
+  const total = Number(amount?.total);
+  if (typeof resource.id !== "string" || !resource.id || !Number.isFinite(total)) return null;
+  const created = typeof resource.create_time === "string" ? Date.parse(resource.create_time) : Number.NaN;
+  return { id: resource.id, total, currency: typeof amount?.currency === "string" ? amount.currency : "USD", createdAt: Number.isFinite(created) ? created : null };
+}
+
 export interface PayPalTransmission {
   transmissionId: string;
   transmissionTime: string;

@@ -66,7 +66,7 @@ export function adminUrl(env: ShopifyEnv, shop: string): string {
   return env.SHOPIFY_ADMIN_URL.replace("{shop}", shop).replace(/\/+$/, "").replace(/\/api$/, "");
 }
 
-export function timeoutOf(env: ShopifyEnv): number {
+export function timeoutOf(env: Pick<ShopifyEnv, "SHOPIFY_TIMEOUT_MS">): number {
   return Number(env.SHOPIFY_TIMEOUT_MS) > 0 ? Number(env.SHOPIFY_TIMEOUT_MS) : 15_000;
 }
 
@@ -160,7 +160,7 @@ export async function graphql<T>(env: ShopifyEnv, shop: string, accessToken: str
 }
 
 /** One HTTP request to a store with our time limit; network failures and timeouts as ShopifyError. */
-export async function shopifyFetch(env: ShopifyEnv, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
+export async function shopifyFetch(env: Pick<ShopifyEnv, "SHOPIFY_TIMEOUT_MS">, url: string, init: RequestInit): Promise<{ response: Response; text: string }> {
   const timeoutMs = timeoutOf(env);
   const failed = (error: unknown): never => {
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
@@ -338,4 +338,69 @@ export async function verifyWebhookHmac(clientSecret: string, rawBody: string, h
   if (signature.length !== 32) return false;
   const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(clientSecret), { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
   return crypto.subtle.verify("HMAC", key, signature, new TextEncoder().encode(rawBody));
+}
+
+// ---------------------------------------------------------------------------
+// Partner API (docs/decisions/077-refunds-and-disputes.md): Shopify tells an app of a refund of its charge only
+// as a transaction of the Partner organization, an AppSaleAdjustment, never by webhook. SHOPIFY_PARTNER_API_URL
+// is https://partners.shopify.com/{organization id}/api/{version}/graphql.json live (the local stand-in
+// otherwise); SHOPIFY_PARTNER_APP_ID names our app (gid://partners/App/...); SHOPIFY_PARTNER_ACCESS_TOKEN is
+// a Partner API client's token (prtapi_..., a secret).
+
+export interface ShopifyPartnerEnv {
+  SHOPIFY_PARTNER_API_URL: string;
+  SHOPIFY_PARTNER_APP_ID: string;
+  SHOPIFY_PARTNER_ACCESS_TOKEN?: string;
+  SHOPIFY_TIMEOUT_MS: string;
+}
+
+/** "A transaction corresponding to a refund, downgrade, or adjustment of an app charge." */
+export interface AppSaleAdjustment {
+  id: string;
+  createdAt: string;
+  /** The app charge: for a subscription, gid://shopify/AppSubscription/... (null before September 2020). */
+  chargeId: string | null;
+  /** What the merchant got back, excluding taxes (negative). */
+  grossAmount: Money | null;
+  netAmount: Money;
+  shop: { myshopifyDomain: string } | null;
+}
+
+/** Whether the Partner API is configured (an organization URL, our app and a token). */
+export function hasPartnerApi(env: ShopifyPartnerEnv): boolean {
+  return Boolean(env.SHOPIFY_PARTNER_API_URL && env.SHOPIFY_PARTNER_APP_ID && env.SHOPIFY_PARTNER_ACCESS_TOKEN);
+}
+
+/**
+ * One page (up to 100, oldest first) of our app's AppSaleAdjustment transactions created at or after
+ * `createdAtMin`, from the cursor `after`. The Partner API allows 4 requests a second; its only caller, the
+ * cron, pages one request at a time, and a refusal (429 included) is thrown: the next run reads again.
+ */
+export async function appSaleAdjustments(
+  env: ShopifyPartnerEnv,
+  input: { createdAtMin: string; after: string | null },
+): Promise<{ adjustments: (AppSaleAdjustment & { cursor: string })[]; hasNextPage: boolean }> {
+  const { response, text } = await shopifyFetch(env, env.SHOPIFY_PARTNER_API_URL, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": env.SHOPIFY_PARTNER_ACCESS_TOKEN ?? "" },
+    body: JSON.stringify({
+      query: `query AppSaleAdjustments($appId: ID!, $createdAtMin: DateTime, $after: String) {
+        transactions(appId: $appId, types: [APP_SALE_ADJUSTMENT], createdAtMin: $createdAtMin, first: 100, after: $after) {
+          edges { cursor node { id createdAt ... on AppSaleAdjustment { chargeId grossAmount { amount currencyCode } netAmount { amount currencyCode } shop { myshopifyDomain } } } }
+          pageInfo { hasNextPage }
+        }
+      }`,
+      variables: { appId: env.SHOPIFY_PARTNER_APP_ID, createdAtMin: input.createdAtMin, after: input.after },
+    }),
+  });
+  if (!response.ok) throw new ShopifyError(response.status === 429 ? "throttled" : "http", response.status, errorText(text));
+  let body: GraphqlBody<{ transactions: { edges: { cursor: string; node: AppSaleAdjustment }[]; pageInfo: { hasNextPage: boolean } } }>;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new ShopifyError("http", 502, "The Partner API answered something that is not JSON");
+  }
+  if (body.errors?.length || !body.data) throw new ShopifyError("graphql", response.status, (body.errors ?? [{ message: "no data" }]).map((error) => error.message).join("; "));
+  const { edges, pageInfo } = body.data.transactions;
+  return { adjustments: edges.map((edge) => ({ ...edge.node, cursor: edge.cursor })), hasNextPage: pageInfo.hasNextPage };
 }

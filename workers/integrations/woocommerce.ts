@@ -1,4 +1,5 @@
 import type { ShopListing } from "../../contracts/shops.ts";
+import { FetchRefused, guardedFetch, type GuardedFetchEnv } from "../http/guarded-fetch.ts";
 import { readFragment } from "../scrape/page-reader.ts";
 import { cleanText } from "../scrape/text.ts";
 
@@ -9,10 +10,12 @@ import { cleanText } from "../scrape/text.ts";
  * Keys go as HTTP Basic (consumer key and secret), which WooCommerce accepts
  * over https; stores are https in production, and only the local stand-in
  * speaks plain http (it accepts the same header there). Keys never travel in
- * a URL.
+ * a URL. A store is an address a user typed: every call goes through the
+ * guarded fetch (public addresses only), and the keys never follow a redirect
+ * to another origin (decision 076).
  */
 
-export interface WooCommerceEnv {
+export interface WooCommerceEnv extends GuardedFetchEnv {
   /** The time limit of one call, in milliseconds. */
   WOOCOMMERCE_TIMEOUT_MS: string;
 }
@@ -22,7 +25,19 @@ export interface WooCommerceKeys {
   consumerSecret: string;
 }
 
-export type WooCommerceFailure = "unauthorized" | "rate_limited" | "not_found" | "refused" | "server" | "timeout" | "network" | "unreadable";
+export type WooCommerceFailure =
+  | "unauthorized"
+  | "rate_limited"
+  | "not_found"
+  | "refused"
+  | "server"
+  | "timeout"
+  | "network"
+  | "unreadable"
+  /** The store's address is, or leads to, a private network: never called. */
+  | "private_address"
+  /** The store sent a call carrying our keys on to another origin: not followed. */
+  | "moved";
 
 /** How a call to a store failed, with WooCommerce's own words where it gave some. */
 export class WooCommerceError extends Error {
@@ -106,35 +121,63 @@ function errorOf(text: string): { code: string; message: string } {
   return { code: "", message: "" };
 }
 
-async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | null): Promise<{ response: Response; body: unknown }> {
+/** A store's answer is JSON of a page of products at most; this is far more. */
+const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
+
+/** A refused or failed guarded fetch as a WooCommerceError. */
+function fetchFailure(refusal: FetchRefused, timeoutMs: number): WooCommerceError {
+  const seconds = Number.isInteger(timeoutMs / 1000) ? String(timeoutMs / 1000) : (timeoutMs / 1000).toFixed(1);
+  switch (refusal.kind) {
+    case "timeout":
+      return new WooCommerceError("timeout", null, `The store did not answer within ${seconds} seconds. Please try again.`);
+    case "private":
+      return new WooCommerceError("private_address", null, `The store's address ${refusal.host} leads to a private network, which we do not connect to.`);
+    case "credentials-redirect":
+      return new WooCommerceError("moved", null, `The store at ${refusal.host} sent us on to ${refusal.target}, and we do not send your store's keys to another address. If your store has moved, connect it again at its new address.`);
+    case "too-large":
+    case "unreadable":
+      return new WooCommerceError("unreadable", null, "The store's answer could not be read completely. Please try again.");
+    case "redirect-loop":
+    case "too-many-redirects":
+    case "bad-redirect":
+    case "scheme":
+      return new WooCommerceError("network", null, `The store at ${refusal.host} redirects without arriving anywhere.`);
+    default:
+      return new WooCommerceError("network", null, `The store at ${refusal.host} could not be reached.`);
+  }
+}
+
+async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | null): Promise<{ status: number; headers: Headers; url: string; redirected: boolean; body: unknown }> {
   const timeoutMs = timeoutOf(env);
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (keys) headers.authorization = basicAuth(keys);
-  let response: Response;
+  let fetched;
   let text: string;
   try {
-    response = await fetch(url, { headers, redirect: "follow", signal: AbortSignal.timeout(timeoutMs) });
-    text = await response.text();
+    fetched = await guardedFetch(env, url, {
+      timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      headers: { accept: "application/json" },
+      credentials: keys ? { authorization: basicAuth(keys) } : undefined,
+    });
+    text = await fetched.text();
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    const seconds = Number.isInteger(timeoutMs / 1000) ? String(timeoutMs / 1000) : (timeoutMs / 1000).toFixed(1);
-    if (timedOut) throw new WooCommerceError("timeout", null, `The store did not answer within ${seconds} seconds. Please try again.`);
-    throw new WooCommerceError("network", null, `The store at ${new URL(url).host} could not be reached.`);
+    if (error instanceof FetchRefused) throw fetchFailure(error, timeoutMs);
+    throw error;
   }
-  if (!response.ok) {
+  const answer = { status: fetched.status, headers: fetched.headers, url: fetched.url, redirected: fetched.redirected };
+  if (!fetched.ok) {
     const { code, message } = errorOf(text);
-    const status = response.status;
+    const status = fetched.status;
     if (status === 401 || status === 403) throw new WooCommerceError("unauthorized", status, message || "The store refused our keys.", code);
-    if (status === 429) throw new WooCommerceError("rate_limited", status, message || "The store is receiving too many requests.", code, retryAfter(response.headers.get("retry-after")));
+    if (status === 429) throw new WooCommerceError("rate_limited", status, message || "The store is receiving too many requests.", code, retryAfter(fetched.headers.get("retry-after")));
     if (status === 404) throw new WooCommerceError("not_found", status, message || "The store's WooCommerce API was not found.", code);
     // A server error's page says nothing a shop owner can act on (a PHP notice, a host's page): our words instead.
     if (status >= 500) throw new WooCommerceError("server", status, `The store had a problem answering (error ${status}). Please try again in a moment.`, code);
     throw new WooCommerceError("refused", status, message || `The store refused the request (error ${status}).`, code);
   }
   try {
-    return { response, body: JSON.parse(text) };
+    return { ...answer, body: JSON.parse(text) };
   } catch {
-    throw new WooCommerceError("unreadable", response.status, "The store answered with something other than WooCommerce's API (is a security plugin or a maintenance page in the way?).");
+    throw new WooCommerceError("unreadable", fetched.status, "The store answered with something other than WooCommerce's API (is a security plugin or a maintenance page in the way?).");
   }
 }
 
@@ -144,9 +187,9 @@ async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | nu
  * redirect (shop.example answering from https://www.shop.example).
  */
 export async function readStoreIndex(env: WooCommerceEnv, storeUrl: string): Promise<{ name: string; hasWooCommerce: boolean; storeUrl: string }> {
-  const { response, body } = await call(env, storeEndpoint(storeUrl, "/wp-json/"), null);
-  const index = (body && typeof body === "object" ? body : {}) as { name?: unknown; namespaces?: unknown };
-  const landed = response.redirected && response.url ? response.url.replace(/\/wp-json\/?(\?.*)?$/, "") : storeUrl;
+  const answer = await call(env, storeEndpoint(storeUrl, "/wp-json/"), null);
+  const index = (answer.body && typeof answer.body === "object" ? answer.body : {}) as { name?: unknown; namespaces?: unknown };
+  const landed = answer.redirected ? answer.url.replace(/\/wp-json\/?(\?.*)?$/, "") : storeUrl;
   return {
     name: typeof index.name === "string" ? cleanText(index.name, 200) : "",
     hasWooCommerce: Array.isArray(index.namespaces) && index.namespaces.includes("wc/v3"),
@@ -174,10 +217,10 @@ export async function listProducts(
   url.searchParams.set("per_page", String(query.perPage));
   url.searchParams.set("status", "publish");
   if (query.search) url.searchParams.set("search", query.search);
-  const { response, body } = await call(env, url.toString(), keys);
-  if (!Array.isArray(body)) throw new WooCommerceError("unreadable", response.status, "The store answered something other than a list of products.");
+  const { status, headers, body } = await call(env, url.toString(), keys);
+  if (!Array.isArray(body)) throw new WooCommerceError("unreadable", status, "The store answered something other than a list of products.");
   const count = (name: string) => {
-    const value = Number(response.headers.get(name));
+    const value = Number(headers.get(name));
     return Number.isInteger(value) && value >= 0 ? value : null;
   };
   const products = body.filter((item): item is WooProduct => Boolean(item) && typeof item === "object" && typeof (item as WooProduct).id === "number");

@@ -1,3 +1,4 @@
+import { guardedFetch, type GuardedFetchEnv } from "../http/guarded-fetch.ts";
 import { noteLoad } from "./load-stats.ts";
 import { decodeWithPhoton } from "./photon-decode.ts";
 import { decodeJpeg, resizeInto, resizeRegion } from "./pixel-module.ts";
@@ -10,6 +11,8 @@ import { drawBitmap, type Bitmap } from "./pixels.ts";
  * templates). A picture that cannot be had leaves its layer empty.
  */
 
+/** The time limit of fetching one picture. */
+const PICTURE_TIMEOUT_MS = 10_000;
 /** Largest file we fetch for a picture. */
 export const MAX_PICTURE_BYTES = 15 * 1024 * 1024;
 /** Largest picture we decode (48 MB of pixels); bigger ones are refused before decoding. */
@@ -279,37 +282,23 @@ export function drawResizedPicture(source: PictureSource, url: string, image: Bi
   drawBitmap(canvas, resizedPicture(source, url, image, cut), x, y);
 }
 
-/** A picture source for the worker: fetch with a time limit and a size limit. */
-export function httpPictureSource(fetcher: (url: string, init: RequestInit) => Promise<Response> = fetch, options: { bypassResize?: boolean } = {}): PictureSource {
+/**
+ * A picture source for the worker: through the guarded fetch (public
+ * addresses only, a time limit and a size limit). A picture refused, failed or
+ * answered with an error is null, like one that cannot be reached: its layer
+ * stays empty.
+ */
+export function httpPictureSource(env: GuardedFetchEnv, options: { bypassResize?: boolean } = {}): PictureSource {
   return {
     bypassResize: options.bypassResize,
     async fetch(url) {
       try {
-        const response = await fetcher(url, { signal: AbortSignal.timeout(10_000) });
-        if (!response.ok) return null;
-        const declared = Number(response.headers.get("content-length") ?? 0);
-        if (declared > MAX_PICTURE_BYTES) return null;
-        const reader = response.body?.getReader();
-        if (!reader) return null;
-        const chunks: Uint8Array[] = [];
-        let total = 0;
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          total += value.length;
-          if (total > MAX_PICTURE_BYTES) {
-            await reader.cancel();
-            return null;
-          }
-          chunks.push(value);
+        const fetched = await guardedFetch(env, url, { timeoutMs: PICTURE_TIMEOUT_MS, maxBytes: MAX_PICTURE_BYTES });
+        if (!fetched.ok) {
+          await fetched.discard();
+          return null;
         }
-        const bytes = new Uint8Array(total);
-        let offset = 0;
-        for (const chunk of chunks) {
-          bytes.set(chunk, offset);
-          offset += chunk.length;
-        }
-        return bytes;
+        return await fetched.bytes();
       } catch {
         return null;
       }

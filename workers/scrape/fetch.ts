@@ -1,20 +1,18 @@
+import { FetchRefused, guardedFetch, MAX_REDIRECTS, type GuardedFetchEnv } from "../http/guarded-fetch.ts";
 import { ServiceError } from "../services/errors.ts";
-import { mayFetchHost } from "./address.ts";
 
 /**
- * The one way the worker fetches a user's source (a page, a sitemap, a feed,
- * robots.txt): bounded in time, size, redirects and content type, refusing
- * private addresses in production, and failing with a message a user can act
- * on. Every failure is a ServiceError with field "url" (4xx or 502, never 500).
- * See docs/decisions/005-fetching-sources.md.
+ * How the worker fetches a user's source (a page, a sitemap, a feed,
+ * robots.txt): through the guarded fetch (workers/http/guarded-fetch.ts:
+ * schemes, addresses, redirects, time and size), checking the content type,
+ * and failing with a message a user can act on. Every failure is a
+ * ServiceError with field "url" (4xx or 502, never 500).
+ * See docs/decisions/005-fetching-sources.md and 076-one-guarded-fetch.md.
  */
 
 /** What the scraper needs from the worker's environment. */
-export interface ScrapeEnv {
-  APP_ENV?: string;
+export interface ScrapeEnv extends GuardedFetchEnv {
   APP_URL?: string;
-  /** Set in tests: the local sandbox, treated as a local demo host. */
-  SANDBOX_URL?: string;
   /** Optional override of DEFAULT_TIMEOUT_MS (milliseconds). */
   SCRAPE_TIMEOUT_MS?: string;
 }
@@ -23,7 +21,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const MAX_HTML_BYTES = 5 * 1024 * 1024;
 export const MAX_XML_BYTES = 20 * 1024 * 1024;
 export const MAX_ROBOTS_BYTES = 512 * 1024;
-export const MAX_REDIRECTS = 5;
+export { MAX_REDIRECTS };
 
 export const HTML_TYPES = ["text/html", "application/xhtml+xml"];
 export const FEED_TYPES = [
@@ -94,6 +92,8 @@ export const sourceErrors = {
   redirectLoop: (noun: string) => new ServiceError(502, `The ${noun} redirects in a loop and never arrives.`, "url"),
   badRedirect: (noun: string, target: string) => new ServiceError(502, `The ${noun} redirected to ${target}, which is not a web address we can fetch.`, "url"),
   privateAddress: () => new ServiceError(400, "That address is on a private network; we can only fetch public web pages.", "url"),
+  notWeb: () => new ServiceError(400, "url must be a web address starting with http:// or https://.", "url"),
+  lookupFailed: (host: string) => new ServiceError(502, `We could not look up ${host} just now. Please try again in a moment.`, "url"),
   unreachable: (noun: string, host: string) => new ServiceError(502, `We could not reach the ${noun} at ${host}. Check the address and try again.`, "url"),
   status: (noun: string, status: number) => new ServiceError(502, `The ${noun} answered ${status}${STATUS_HINTS[status] ? ` (${STATUS_HINTS[status]})` : status >= 500 ? " (a server error)" : ""}.`, "url"),
   unreadable: (noun: string) => new ServiceError(502, `${capitalised(noun)} could not be read completely. Please try again.`, "url"),
@@ -116,129 +116,78 @@ export function parseContentType(header: string | null): { type: string; charset
   return { type: type.trim().toLowerCase(), charset: charset ? charset.toLowerCase() : null };
 }
 
-const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+/** A refused or failed guarded fetch in the words of `sourceErrors`. */
+export function sourceFailure(noun: string, maxBytes: number, refusal: FetchRefused): ServiceError {
+  switch (refusal.kind) {
+    case "scheme":
+      return refusal.hop === 0 ? sourceErrors.notWeb() : sourceErrors.badRedirect(noun, refusal.target);
+    case "bad-redirect":
+    case "credentials-redirect":
+      return sourceErrors.badRedirect(noun, refusal.target);
+    case "private":
+      return sourceErrors.privateAddress();
+    case "lookup":
+      return sourceErrors.lookupFailed(refusal.host);
+    case "unknown-host":
+    case "unreachable":
+      return sourceErrors.unreachable(noun, refusal.host);
+    case "timeout":
+      return sourceErrors.timeout(noun);
+    case "redirect-loop":
+      return sourceErrors.redirectLoop(noun);
+    case "too-many-redirects":
+      return sourceErrors.tooManyRedirects(noun);
+    case "too-large":
+      return sourceErrors.tooLarge(noun, maxBytes);
+    case "unreadable":
+      return sourceErrors.unreadable(noun);
+  }
+}
 
 /**
  * Fetches a source within the limits and answers once the headers are in;
  * reading the body goes on under the same deadline and size limit.
  */
 export async function openSource(env: ScrapeEnv, startUrl: string, request: SourceRequest): Promise<OpenedSource> {
-  const timeoutMs = timeoutFor(env, request);
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  /** Stops the clock and any transfer; answers the error to throw. */
-  const stop = (error: ServiceError) => {
-    clearTimeout(timer);
-    controller.abort();
-    return error;
-  };
-
-  let url = new URL(startUrl);
-  const visited = new Set<string>();
-  let response: Response;
-  for (let redirects = 0; ; redirects += 1) {
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw stop(sourceErrors.badRedirect(request.noun, url.protocol));
-    if (!mayFetchHost(url.hostname, env.APP_ENV)) throw stop(sourceErrors.privateAddress());
-    visited.add(url.href);
-    try {
-      response = await fetch(url.href, {
-        redirect: "manual",
-        signal: controller.signal,
-        headers: { "user-agent": USER_AGENT, accept: request.acceptHeader ?? `${request.accept.join(", ")};q=0.9, */*;q=0.1` },
-      });
-    } catch {
-      throw stop(timedOut ? sourceErrors.timeout(request.noun) : sourceErrors.unreachable(request.noun, url.host));
-    }
-    if (!isRedirect(response.status)) break;
-    const location = response.headers.get("location");
-    await response.body?.cancel().catch(() => {});
-    if (!location) throw stop(sourceErrors.status(request.noun, response.status));
-    let next: URL;
-    try {
-      next = new URL(location, url);
-    } catch {
-      throw stop(sourceErrors.badRedirect(request.noun, location));
-    }
-    next.hash = "";
-    if (visited.has(next.href)) throw stop(sourceErrors.redirectLoop(request.noun));
-    if (redirects + 1 > MAX_REDIRECTS) throw stop(sourceErrors.tooManyRedirects(request.noun));
-    url = next;
+  const fail = (error: unknown) => (error instanceof FetchRefused ? sourceFailure(request.noun, request.maxBytes, error) : error);
+  let fetched;
+  try {
+    fetched = await guardedFetch(env, startUrl, {
+      timeoutMs: timeoutFor(env, request),
+      maxBytes: request.maxBytes,
+      headers: { "user-agent": USER_AGENT, accept: request.acceptHeader ?? `${request.accept.join(", ")};q=0.9, */*;q=0.1` },
+    });
+  } catch (error) {
+    throw fail(error);
   }
-
-  if (!response.ok) {
-    await response.body?.cancel().catch(() => {});
-    throw stop(sourceErrors.status(request.noun, response.status));
+  if (!fetched.ok) {
+    await fetched.discard();
+    throw sourceErrors.status(request.noun, fetched.status);
   }
-  const { type, charset } = parseContentType(response.headers.get("content-type"));
-  const gzipFile = GZIP_TYPES.includes(type) || (type === "application/octet-stream" && url.pathname.endsWith(".gz"));
+  const { type, charset } = parseContentType(fetched.headers.get("content-type"));
+  const gzipFile = GZIP_TYPES.includes(type) || (type === "application/octet-stream" && new URL(fetched.url).pathname.endsWith(".gz"));
   if (type && !request.accept.includes(type) && !(gzipFile && request.accept.some((t) => GZIP_TYPES.includes(t)))) {
-    await response.body?.cancel().catch(() => {});
-    throw stop(sourceErrors.wrongType(request.what, type));
+    await fetched.discard();
+    throw sourceErrors.wrongType(request.what, type);
   }
-  const declared = Number(response.headers.get("content-length"));
+  const declared = Number(fetched.headers.get("content-length"));
   if (!gzipFile && Number.isFinite(declared) && declared > request.maxBytes) {
-    await response.body?.cancel().catch(() => {});
-    throw stop(sourceErrors.tooLarge(request.noun, request.maxBytes));
+    await fetched.discard();
+    throw sourceErrors.tooLarge(request.noun, request.maxBytes);
   }
-
-  let failure: ServiceError | null = null;
-  let raw: ReadableStream<Uint8Array> = response.body ?? new ReadableStream({ start: (c) => c.close() });
-  if (gzipFile) raw = raw.pipeThrough(new DecompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>);
-  const reader = raw.getReader();
-  const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(new Error("aborted"));
-    if (controller.signal.aborted) onAbort();
-    else controller.signal.addEventListener("abort", onAbort, { once: true });
-  });
-  aborted.catch(() => {});
-  let received = 0;
-  const bounded = new ReadableStream<Uint8Array>({
-    async pull(stream) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await Promise.race([reader.read(), aborted]);
-      } catch {
-        failure ??= timedOut ? sourceErrors.timeout(request.noun) : sourceErrors.unreadable(request.noun);
-        clearTimeout(timer);
-        reader.cancel().catch(() => {});
-        // Ended, not errored: an error would surface as an unhandled rejection inside HTMLRewriter's pipe.
-        stream.close();
-        return;
-      }
-      if (chunk.done) {
-        clearTimeout(timer);
-        stream.close();
-        return;
-      }
-      received += chunk.value.byteLength;
-      if (received > request.maxBytes) {
-        failure = sourceErrors.tooLarge(request.noun, request.maxBytes);
-        clearTimeout(timer);
-        controller.abort();
-        reader.cancel().catch(() => {});
-        stream.close();
-        return;
-      }
-      stream.enqueue(chunk.value);
-    },
-    cancel() {
-      clearTimeout(timer);
-      controller.abort();
-      return reader.cancel().catch(() => {});
-    },
-  });
-  const headers = new Headers({ "content-type": response.headers.get("content-type") ?? "text/html" });
+  // Counted after decompression: a small gzip file may hold a huge sitemap.
+  const body = fetched.stream(gzipFile ? (new DecompressionStream("gzip") as unknown as ReadableWritablePair<Uint8Array, Uint8Array>) : undefined);
+  const headers = new Headers({ "content-type": fetched.headers.get("content-type") ?? "text/html" });
   return {
     noun: request.noun,
-    url: url.href,
+    url: fetched.url,
     contentType: type,
     charset,
-    response: new Response(bounded, { headers }),
-    failure: () => failure,
+    response: new Response(body, { headers }),
+    failure: () => {
+      const refusal = fetched.failure();
+      return refusal ? sourceFailure(request.noun, request.maxBytes, refusal) : null;
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { MAX_SITEMAP_URLS, type ScrapeFeedResponse, type ScrapeWebsitesResponse, type SitemapPost, type SitemapResponse, type Source } from "../../contracts/scrape.ts";
+import { trustedHosts } from "../http/guarded-fetch.ts";
 import { ServiceError } from "../services/errors.ts";
 import { parseFeed, type FeedItem } from "./feed.ts";
 import {
@@ -51,26 +52,9 @@ export interface ScrapeOptions {
   timeoutMs?: number;
 }
 
-/** Hosts that keep their scheme besides 127.0.0.1 and localhost: the sandbox's, outside production. */
-export function localDemoHosts(env: ScrapeEnv): string[] {
-  if (env.APP_ENV === "production") return [];
-  const values = env as unknown as Record<string, unknown>;
-  const hosts = new Set<string>();
-  for (const key of ["SANDBOX_URL", "EMAIL_API_URL", "VIDEO_SERVICE_URL"]) {
-    const value = values[key];
-    if (typeof value !== "string" || !value) continue;
-    try {
-      hosts.add(new URL(value).hostname);
-    } catch {
-      /* not a URL */
-    }
-  }
-  return [...hosts];
-}
-
 /** The URL rule of spec section 5, as the worker applies it: a 400 naming the field when it fails. */
 export function checkSourceUrl(env: ScrapeEnv, input: string, field = "url"): string {
-  const check = normalizeSourceUrl(input, { localHosts: localDemoHosts(env), field });
+  const check = normalizeSourceUrl(input, { localHosts: trustedHosts(env), field });
   if (!check.ok) throw new ServiceError(400, check.error, field);
   return check.url;
 }
@@ -204,14 +188,17 @@ export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options:
   }
 
   const { robots, candidates } = sitemapLocations(url);
+  // A refusal of the address itself (400: a private network) is the answer when no sitemap is found, not "none found".
+  let refusedAddress: ServiceError | null = null;
   const declared = await Promise.all(
     robots.map(async (robotsUrl) => {
       try {
         const source = await openSource(env, robotsUrl, { ...ROBOTS, timeoutMs: options.timeoutMs });
         return sitemapsFromRobots(await readSourceText(source), source.url);
       } catch (error) {
-        if (error instanceof ServiceError) return [];
-        throw error;
+        if (!(error instanceof ServiceError)) throw error;
+        if (error.status === 400) refusedAddress ??= error;
+        return [];
       }
     }),
   );
@@ -224,13 +211,15 @@ export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options:
     try {
       posts = await postUrlsOf(env, sitemapUrl, options);
     } catch (error) {
-      if (error instanceof ServiceError) continue;
-      throw error;
+      if (!(error instanceof ServiceError)) throw error;
+      if (error.status === 400) refusedAddress ??= error;
+      continue;
     }
     if (posts.length > 0) return sitemapAnswer(posts, sitemapUrl);
     emptySitemap ??= sitemapUrl;
   }
   if (emptySitemap) throw new ServiceError(404, `The sitemap at ${emptySitemap} lists no posts.`, "url");
+  if (refusedAddress) throw refusedAddress;
   const host = new URL(url).host;
   throw new ServiceError(404, `We could not find a sitemap for ${host}. Enter the sitemap's address instead (often https://${host}/sitemap.xml).`, "url");
 }

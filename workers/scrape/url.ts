@@ -1,8 +1,10 @@
 /**
  * The rule for a source URL typed by the user (spec section 5): valid only if
  * its host contains a dot, normalised to https. Local demo hosts (127.0.0.1,
- * localhost, *.localhost and, in development, the sandbox's host) keep the
- * scheme they were given, since the sandbox speaks plain http.
+ * localhost, *.localhost and the hosts of the trusted fetch origins, i.e. the
+ * sandbox's locally) keep the scheme they were given, since the sandbox speaks
+ * plain http. Whether an address may be fetched at all is the guarded fetch's
+ * to judge (workers/http/guarded-fetch.ts).
  *
  * Pure and isomorphic: the browser validates with the same function before it
  * calls the worker, and the worker checks again.

@@ -13,7 +13,8 @@ import type { Env } from "../env.ts";
 import type { PinterestProfile } from "./pinterest-connection.ts";
 import { sendEmail } from "../integrations/email.ts";
 import { verifyGoogleIdToken } from "../integrations/google-identity.ts";
-import { passwordResetEmail, verificationEmail } from "./emails.ts";
+import { existingAccountEmail, passwordResetEmail, verificationEmail } from "./emails.ts";
+import { sendToTypedAddress } from "./typed-address-mail.ts";
 import { ServiceError } from "./errors.ts";
 import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying, type RateLimitRule } from "./rate-limit.ts";
 
@@ -249,27 +250,64 @@ async function openSession(
 
 // ---------------------------------------------------------------- sign-up and login
 
-export async function signUp(env: Env, input: SignupBody, meta: RequestMeta): Promise<SignIn> {
+/**
+ * What a sign-up with an address that has an account answers: the same words a new account is shown, and the
+ * account's owner gets an e-mail instead (decision 083). No session: the caller has not shown they own it.
+ */
+export interface SignUpElsewhere {
+  existing: true;
+}
+
+export async function signUp(env: Env, input: SignupBody, meta: RequestMeta): Promise<SignIn | SignUpElsewhere> {
   await consumeRateLimits(env.DB, [[RATE_LIMITS.signupPerIp, meta.ip]]);
   const problem = passwordProblem(input.password, input.email);
   if (problem) throw new ServiceError(400, problem, "password");
   const db = database(env.DB);
-  if (await db.query.users.findFirst({ where: eq(users.email, input.email), columns: { id: true } })) {
-    throw new ServiceError(409, "An account with this e-mail already exists. Please log in instead.", "email");
+  // Hashed before looking the address up, so both answers cost the same time.
+  const passwordHash = await hashPassword(input.password);
+  const owner = await db.query.users.findFirst({ where: eq(users.email, input.email) });
+  if (owner) return tellOwnerOfSignUp(env, owner, meta);
+  let user: User;
+  try {
+    user = await createUser(env, {
+      email: input.email,
+      passwordHash,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      leadSource: input.leadSource ?? null,
+      leadSourceOther: input.leadSource === "Other" ? (input.leadSourceOther ?? null) : null,
+      signupIp: meta.ip,
+    });
+  } catch (error) {
+    // Two sign-ups with one address at once: the second is told as if the account had been there before.
+    const raced = error instanceof EmailTaken ? await db.query.users.findFirst({ where: eq(users.email, input.email) }) : undefined;
+    if (raced) return tellOwnerOfSignUp(env, raced, meta);
+    throw error;
   }
-  const user = await createUser(env, {
-    email: input.email,
-    passwordHash: await hashPassword(input.password),
-    firstName: input.firstName,
-    lastName: input.lastName,
-    leadSource: input.leadSource ?? null,
-    leadSourceOther: input.leadSource === "Other" ? (input.leadSourceOther ?? null) : null,
-    signupIp: meta.ip,
-  });
   const signIn = await startSession(env, user, meta);
   await sendVerificationEmail(env, user).catch((error) => console.error("signup: verification e-mail not sent", error));
   return signIn;
 }
+
+/**
+ * E-mails the owner of an address that someone tried to sign up with: a few an hour at most per address, and
+ * through the gate for mail to typed addresses (decision 080), since a stranger typed it.
+ */
+async function tellOwnerOfSignUp(env: Env, owner: User, meta: RequestMeta): Promise<SignUpElsewhere> {
+  try {
+    await consumeRateLimits(env.DB, [[RATE_LIMITS.signupExistingPerEmail, owner.email]]);
+    const login = new URL("/login", env.APP_URL).toString();
+    const reset = new URL("/forgot-password", env.APP_URL).toString();
+    await sendToTypedAddress(env, { ip: meta.ip }, existingAccountEmail(owner.email, owner.firstName, login, reset));
+  } catch (error) {
+    // The answer must not depend on whether this e-mail went: a limit or an e-mail outage is only logged.
+    if (!(error instanceof RateLimited)) console.error("signup: the e-mail to an existing account's owner was not sent", error);
+  }
+  return { existing: true };
+}
+
+/** createUser's refusal of an address another account holds (a race between two sign-ups). */
+class EmailTaken extends Error {}
 
 type NewUser = Pick<typeof users.$inferInsert, "email" | "passwordHash" | "firstName" | "lastName" | "leadSource" | "leadSourceOther" | "signupIp" | "googleSub" | "isEmailVerified">;
 
@@ -294,9 +332,7 @@ async function createUser(env: Env, fields: NewUser): Promise<User> {
       return user;
     } catch (error) {
       if (!/UNIQUE constraint failed: users\.(handle|referral_code)/.test(String(error))) {
-        if (/UNIQUE constraint failed: users\.email/.test(String(error))) {
-          throw new ServiceError(409, "An account with this e-mail already exists. Please log in instead.", "email");
-        }
+        if (/UNIQUE constraint failed: users\.email/.test(String(error))) throw new EmailTaken("An account with this e-mail already exists");
         throw error;
       }
     }
@@ -402,6 +438,10 @@ export async function signInWithGoogle(
     leadSourceOther: null,
     signupIp: meta.ip,
     isEmailVerified: true,
+  }).catch((error) => {
+    // Google has shown the caller owns this address, so saying it has an account tells them nothing new.
+    if (error instanceof EmailTaken) throw new ServiceError(409, "An account with this e-mail already exists. Please log in instead.", "email");
+    throw error;
   });
   return { ...(await startSession(env, created, meta)), created: true };
 }

@@ -21,13 +21,16 @@ import {
   payoutDue,
   withinAttributionWindow,
 } from "../domain/affiliates.ts";
+import { commissionTakenBack } from "../domain/payment-reversals.ts";
 import { addMonths, isLifetimePlan } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
+import { saleOf } from "../integrations/paypal.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
-import { planByStripePrice, userOfCustomer, type Plan } from "./billing.ts";
+import { paymentTakenBack, planByStripePrice, userOfCustomer, type Plan } from "./billing.ts";
 import { actorOf, auditStatement, auditStatementIfChanged } from "./admin-audit.ts";
 import { ServiceError } from "./errors.ts";
+import { accountsShareMailbox } from "./mailboxes.ts";
 import { consumeRateLimits, type RateLimitRule } from "./rate-limit.ts";
 
 /**
@@ -72,7 +75,8 @@ export type AttributionSource = "signup" | "checkout";
 /**
  * Records that `userId` came through `affiliateID`'s link: only when this
  * browser's click on that link is on record and at most 30 days old, never
- * for the affiliate themselves, and once (the first attribution stays).
+ * for the affiliate themselves (their account, or any account whose address is
+ * an alias of theirs), and once (the first attribution stays).
  * Answers whether the user is now the affiliate's customer.
  */
 export async function attributeCustomer(
@@ -84,7 +88,8 @@ export async function attributeCustomer(
   if (!input.affiliateID || !input.visitorKey) return false;
   const db = database(env.DB);
   const affiliate = await affiliateByLinkId(db, input.affiliateID);
-  if (!affiliate || affiliate.userId === userId) return false;
+  // An affiliate is never their own customer, nor the customer of an account at an alias of their address (decision 079).
+  if (!affiliate || (await accountsShareMailbox(env, affiliate.userId, userId))) return false;
   const click = await db.query.affiliateClicks.findFirst({
     where: and(eq(affiliateClicks.affiliateId, affiliate.affiliateId), eq(affiliateClicks.visitorKey, input.visitorKey)),
   });
@@ -120,6 +125,9 @@ export async function recordCommission(env: Env, charge: PaidCharge): Promise<bo
   const db = database(env.DB);
   const customer = await db.query.affiliateCustomers.findFirst({ where: eq(affiliateCustomers.userId, charge.userId) });
   if (!customer) return false;
+  // An attribution made before the mailbox rule (decision 079) earns nothing on the affiliate's own payments either.
+  const affiliate = await db.query.affiliates.findFirst({ where: eq(affiliates.affiliateId, customer.affiliateId), columns: { userId: true } });
+  if (affiliate && (await accountsShareMailbox(env, affiliate.userId, charge.userId))) return false;
   await db
     .insert(affiliateCommissions)
     .values({
@@ -135,7 +143,44 @@ export async function recordCommission(env: Env, charge: PaidCharge): Promise<bo
       payableAt: payableAt(charge.chargedAt),
     })
     .onConflictDoNothing();
+  // The payment may have been refunded (or lost to a dispute) before its own event reached us.
+  await settleCommissionTakenBack(env, charge.provider, charge.chargeRef);
   return true;
+}
+
+/**
+ * What a refund or lost dispute takes back of a commission (decision 077): a negative row naming the charge
+ * (`reversesChargeRef`), the same share of the commission as of the payment. When more of the payment is
+ * taken back later (a second partial refund, then a dispute) another row takes the difference, so the rows
+ * of a charge always add up to the share taken back, however often this runs. The negative row is payable
+ * when the commission was: one not paid yet nets with it in the same payout, one paid already is taken off
+ * the next payout. Answers the commission taken back now (cents, positive).
+ */
+export async function settleCommissionTakenBack(env: Env, provider: PaidCharge["provider"], chargeRef: string, now = Date.now()): Promise<number> {
+  const [commission, lost] = await Promise.all([
+    database(env.DB).query.affiliateCommissions.findFirst({
+      where: and(eq(affiliateCommissions.provider, provider), eq(affiliateCommissions.chargeRef, chargeRef)),
+      columns: { commissionCents: true, reversesChargeRef: true },
+    }),
+    paymentTakenBack(env, provider, chargeRef),
+  ]);
+  if (!commission || commission.reversesChargeRef !== null || lost.takenBackCents <= 0) return 0;
+  const target = commissionTakenBack(commission.commissionCents, lost.paymentCents, lost.takenBackCents);
+  // One statement: a second run (or one running beside it) finds the rows written and adds nothing; a run
+  // that read less taken back than another already wrote adds nothing either.
+  const row = await env.DB.prepare(
+    `INSERT INTO affiliate_commissions (provider, charge_ref, affiliate_id, customer_user_id, plan_id, amount_cents, commission_cents, currency, charged_at, payable_at, reverses_charge_ref)
+     SELECT c.provider, 'reversal:' || c.charge_ref || ':' || ?3, c.affiliate_id, c.customer_user_id, c.plan_id, -(?3 - r.amount), -(?4 - r.commission), c.currency, ?5, c.payable_at, c.charge_ref
+     FROM affiliate_commissions AS c,
+          (SELECT coalesce(-sum(amount_cents), 0) AS amount, coalesce(-sum(commission_cents), 0) AS commission
+           FROM affiliate_commissions WHERE provider = ?1 AND reverses_charge_ref = ?2) AS r
+     WHERE c.provider = ?1 AND c.charge_ref = ?2 AND ?3 > r.amount AND ?4 > r.commission
+     ON CONFLICT DO NOTHING
+     RETURNING commission_cents`,
+  )
+    .bind(provider, chargeRef, lost.takenBackCents, target, now)
+    .first<{ commission_cents: number }>();
+  return row ? -row.commission_cents : 0;
 }
 
 /** A Stripe invoice's plan: the price of its last charged line. */
@@ -189,18 +234,16 @@ export async function recordStripeInvoiceCommission(env: Env, invoiceId: string,
 
 /** The PayPal hook (PAYMENT.SALE.COMPLETED of a subscription): the sale's amount, keyed on the sale id. */
 export async function recordPayPalSaleCommission(env: Env, userId: string, plan: Plan, sale: Record<string, unknown>): Promise<boolean> {
-  const amount = sale.amount as { total?: unknown; currency?: unknown } | undefined;
-  const total = Number(amount?.total);
-  if (typeof sale.id !== "string" || !sale.id || !Number.isFinite(total)) return false;
-  const created = typeof sale.create_time === "string" ? Date.parse(sale.create_time) : NaN;
+  const paid = saleOf(sale);
+  if (!paid) return false;
   return recordCommission(env, {
     provider: "paypal",
-    chargeRef: sale.id,
+    chargeRef: paid.id,
     userId,
     plan,
-    amountCents: Math.round(total * 100),
-    currency: typeof amount?.currency === "string" ? amount.currency : "USD",
-    chargedAt: Number.isFinite(created) ? created : Date.now(),
+    amountCents: Math.round(paid.total * 100),
+    currency: paid.currency,
+    chargedAt: paid.createdAt ?? Date.now(),
   });
 }
 
@@ -375,14 +418,16 @@ export async function affiliateData(env: Env, user: User, now = Date.now()): Pro
       .groupBy(monthOf(affiliateCustomers.attributedAt)),
   ]);
   const facts = commissions.map((row) => ({ commissionCents: row.commissionCents, payableAt: row.payableAt, paid: row.payoutId !== null }));
+  // Refunds and lost disputes are negative rows beside their sale (decision 077): they count in the sums, not as sales.
+  const sales = commissions.filter((row) => row.reversesChargeRef === null);
   const statusOf = (row: (typeof commissions)[number]): CommissionStatus => (row.payoutId !== null ? "paid" : row.payableAt <= now ? "payable" : "pending");
   return {
     affiliateProfile: { affiliateID: id, wiseTag: profile.wiseTag },
     link: `${new URL(env.APP_URL).origin}/?pgref=${encodeURIComponent(id)}`,
     clicks: clicks[0]?.count ?? 0,
     signUps: signUps[0]?.count ?? 0,
-    payingCustomers: new Set(commissions.map((row) => row.customerUserId)).size,
-    sales: commissions.length,
+    payingCustomers: new Set(sales.map((row) => row.customerUserId)).size,
+    sales: sales.length,
     commission: commissionTotals(facts, now),
     nextPayoutDate: nextPayoutDay(facts, now),
     months: months.map((month) => ({
@@ -391,6 +436,7 @@ export async function affiliateData(env: Env, user: User, now = Date.now()): Pro
       signUps: signUpMonths.find((row) => row.month === month)?.count ?? 0,
     })),
     recentSales: commissions.slice(0, 20).map((row) => ({
+      kind: row.reversesChargeRef === null ? ("sale" as const) : ("refund" as const),
       chargedAt: row.chargedAt,
       planId: row.planId,
       amountCents: row.amountCents,
@@ -418,7 +464,8 @@ export async function affiliatePayoutReport(env: Env, admin: User, now = Date.no
     .select({
       affiliateID: affiliateCommissions.affiliateId,
       payableCents: sql<number>`sum(${affiliateCommissions.commissionCents})`,
-      sales: sql<number>`count(*)`,
+      refundedCents: sql<number>`coalesce(-sum(CASE WHEN ${affiliateCommissions.reversesChargeRef} IS NOT NULL THEN ${affiliateCommissions.commissionCents} END), 0)`,
+      sales: sql<number>`count(${affiliateCommissions.reversesChargeRef} IS NULL OR NULL)`,
       wiseTag: affiliates.wiseTag,
       email: users.email,
       firstName: users.firstName,
@@ -440,6 +487,7 @@ export async function affiliatePayoutReport(env: Env, admin: User, now = Date.no
         name: `${row.firstName} ${row.lastName}`.trim(),
         wiseTag: row.wiseTag,
         payableCents: row.payableCents,
+        refundedCents: row.refundedCents,
         sales: row.sales,
       })),
   };

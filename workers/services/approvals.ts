@@ -1,6 +1,10 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
 import {
   REVIEW_LINK_INVALID_MESSAGE,
+  REVIEWER_INVITE_RESEND_AFTER_MS,
+  reviewerInvitePendingMessage,
+  reviewerInviteSentMessage,
+  type InviteReviewerResponse,
   type ApprovalDecisionView,
   type ApprovalSettingsResponse,
   type ApprovalsResponse,
@@ -15,7 +19,8 @@ import { randomToken, signToken, verifyToken } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { approvalDecisions, approvalReviewers, approvalSettings, pinterestProfiles, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import { sendEmail } from "../integrations/email.ts";
+import { sameMailbox } from "../domain/mailboxes.ts";
+import { ProviderError } from "../integrations/http.ts";
 import { tokenSettings, type User } from "./accounts.ts";
 import { reverseCredits } from "./credits.ts";
 import { reviewBatchEmail, reviewerInviteEmail, type ReviewedPinLine } from "./emails.ts";
@@ -23,6 +28,10 @@ import { ServiceError } from "./errors.ts";
 import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
 import { ownProfile } from "./scheduling.ts";
+import { sendToAccountAddress, sendToTypedAddress } from "./typed-address-mail.ts";
+
+/** The e-mail provider did not take a reviewer's invite: nothing was kept, so trying again is safe. */
+export const REVIEWER_INVITE_NOT_SENT = "We could not send the invitation just now. Please try again in a few minutes.";
 
 /**
  * Post approvals (issue 20, docs/decisions/052-post-approvals.md). The owner turns approval on for one of
@@ -106,24 +115,53 @@ export async function setApprovalRequired(env: Env, user: User, username: string
 }
 
 /**
- * Invites a reviewer to one of the caller's profiles and e-mails them their signed link. Inviting an address
- * already invited sends a new link and revokes the old one.
+ * Invites a reviewer to one of the caller's profiles and e-mails them their signed link, through the gate
+ * of mail to typed addresses (decision 080). Inviting an address already invited sends a new link and
+ * revokes the old one, but not within a day of the last e-mail: then nothing is sent (sent: false) and the
+ * link already on its way keeps working. When the gate refuses or the e-mail fails, nothing is kept: a new
+ * reviewer is not added, an old one keeps their link and may be sent one again.
  */
-export async function inviteReviewer(env: Env, user: User, username: string, email: string): Promise<Reviewer> {
+export async function inviteReviewer(env: Env, user: User, username: string, email: string, now = Date.now()): Promise<InviteReviewerResponse> {
   const profile = await ownProfile(env, user, username, "pinterestProfileUsername");
-  if (email === user.email.toLowerCase()) throw new ServiceError(400, "Invite someone else: you approve your own pins by scheduling them.", "email");
+  if (sameMailbox(email, user.email)) throw new ServiceError(400, "Invite someone else: you approve your own pins by scheduling them.", "email");
   const db = database(env.DB);
-  const linkId = randomToken(18);
   const existing = await db.query.approvalReviewers.findFirst({
     where: and(eq(approvalReviewers.profileId, profile.id), eq(approvalReviewers.email, email), isNull(approvalReviewers.removedAt)),
   });
+  const pending = (row: ReviewerRow): InviteReviewerResponse => ({
+    reviewer: reviewerView(row),
+    sent: false,
+    inviteSentAt: new Date(row.inviteSentAt).toISOString(),
+    message: reviewerInvitePendingMessage(email),
+  });
+  if (existing && now - existing.inviteSentAt < REVIEWER_INVITE_RESEND_AFTER_MS) return pending(existing);
+  const linkId = randomToken(18);
   let row: ReviewerRow;
-  if (existing) [row] = await db.update(approvalReviewers).set({ linkId }).where(eq(approvalReviewers.id, existing.id)).returning();
-  else [row] = await db.insert(approvalReviewers).values({ id: crypto.randomUUID(), profileId: profile.id, userId: user.id, email, linkId }).returning();
+  if (existing) {
+    // Of two invites at once, only the one that moves the time sends.
+    const [claimed] = await db
+      .update(approvalReviewers)
+      .set({ inviteSentAt: now })
+      .where(and(eq(approvalReviewers.id, existing.id), eq(approvalReviewers.inviteSentAt, existing.inviteSentAt)))
+      .returning();
+    if (!claimed) return pending((await db.query.approvalReviewers.findFirst({ where: eq(approvalReviewers.id, existing.id) })) ?? existing);
+    row = claimed;
+  } else {
+    [row] = await db.insert(approvalReviewers).values({ id: crypto.randomUUID(), profileId: profile.id, userId: user.id, email, linkId, inviteSentAt: now }).returning();
+  }
   const token = await signToken(tokenSettings(env), "approvalReviewer", { lid: linkId }, row.id, REVIEW_LINK_TTL_SECONDS);
   const link = new URL(`/post-approvals?review=${encodeURIComponent(token)}`, env.APP_URL).toString();
-  await sendEmail(env, reviewerInviteEmail(email, ownerName(user), profile.username, link));
-  return reviewerView(row);
+  try {
+    await sendToTypedAddress(env, user, reviewerInviteEmail(email, ownerName(user), profile.username, link));
+  } catch (error) {
+    if (existing) await db.update(approvalReviewers).set({ inviteSentAt: existing.inviteSentAt }).where(eq(approvalReviewers.id, row.id));
+    else await db.delete(approvalReviewers).where(eq(approvalReviewers.id, row.id));
+    if (error instanceof ProviderError) throw new ServiceError(502, REVIEWER_INVITE_NOT_SENT);
+    throw error;
+  }
+  // The old link stops working once the new one is on its way.
+  if (existing) [row] = await db.update(approvalReviewers).set({ linkId }).where(eq(approvalReviewers.id, row.id)).returning();
+  return { reviewer: reviewerView(row), sent: true, inviteSentAt: new Date(now).toISOString(), message: reviewerInviteSentMessage(email) };
 }
 
 /** Removes one of the caller's reviewers: their link stops working at once. */
@@ -236,12 +274,15 @@ export async function submitReview(env: Env, access: ReviewerAccess, decisions: 
   return results;
 }
 
-/** The owner's one e-mail for a review batch; a failure to send does not undo the decisions. */
+/**
+ * The owner's one e-mail for a review batch, when their address is verified (decision 080); a failure to
+ * send does not undo the decisions.
+ */
 async function tellOwner(env: Env, access: ReviewerAccess, lines: ReviewedPinLine[]) {
   const owner = await database(env.DB).query.users.findFirst({ where: eq(users.id, access.reviewer.userId) });
   if (!owner) return;
   try {
-    await sendEmail(env, reviewBatchEmail(owner.email, owner.firstName, access.profile.username, access.reviewer.email, lines, new URL("/post-approvals", env.APP_URL).toString()));
+    await sendToAccountAddress(env, owner, reviewBatchEmail(owner.email, owner.firstName, access.profile.username, access.reviewer.email, lines, new URL("/post-approvals", env.APP_URL).toString()));
   } catch (error) {
     console.warn(`Post approvals: the review e-mail to the owner of profile ${access.profile.id} was not sent:`, error instanceof Error ? error.message : error);
   }

@@ -1,10 +1,12 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
-import { billingCustomers, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
-import { currentRecord, planStateOf, type PlanRecord } from "../domain/plans.ts";
+import { billingCustomers, paymentReversals, planRevocations, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
+import { takenBackCents } from "../domain/payment-reversals.ts";
+import { changePeriodStart, currentRecord, isRecordRevoked, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
-import { grantCurrentMonth } from "./credits.ts";
+import { sendCancellationOnce } from "./billing-emails.ts";
+import { grantCurrentMonth, takeBackPaidGrants } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -25,6 +27,8 @@ export interface PlanRecordInput extends PlanRecord {
   trialEnd: number | null;
   cancelReason?: string | null;
   affiliateId?: string | null;
+  /** When the provider recorded the cancellation (Stripe's canceled_at): tells two cancellations of one subscription apart. */
+  cancelledAt?: number | null;
 }
 
 export async function planById(env: Env, planId: string): Promise<Plan | null> {
@@ -48,15 +52,40 @@ export async function planRecordsOf(env: Env, userId: string): Promise<PlanRecor
 }
 
 /**
+ * The periods of a record taken back (decision 077), from plan_revocations: the latest one, its reason and when
+ * it was first taken back. A provider's report never sets them; the refund may come before the record does.
+ */
+function revocationOf(provider: Provider, providerRef: string) {
+  const of = sql`${planRevocations.provider} = ${provider} AND ${planRevocations.providerRef} = ${providerRef}`;
+  return {
+    revokedPeriodStart: sql<number | null>`(SELECT max(${planRevocations.periodStart}) FROM ${planRevocations} WHERE ${of})`,
+    revokedReason: sql<"refunded" | "disputed" | null>`(SELECT ${planRevocations.reason} FROM ${planRevocations} WHERE ${of} ORDER BY ${planRevocations.periodStart} DESC LIMIT 1)`,
+    revokedAt: sql<number | null>`(SELECT min(${planRevocations.createdAt}) FROM ${planRevocations} WHERE ${of})`,
+  };
+}
+
+/**
  * Records what a provider reports about a subscription or purchase, then
  * derives the user's plan from all their records. A record never moves to
  * another user, and an ended (canceled) one never comes back to life.
  */
-export async function savePlanRecord(env: Env, userId: string, input: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
+export async function savePlanRecord(env: Env, userId: string, report: PlanRecordInput, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
-  await db
+  const { cancelledAt, ...input } = report;
+  const known = await findPlanRecord(env, userId, input.provider, input.providerRef);
+  const revocation = revocationOf(input.provider, input.providerRef);
+  const [saved] = await db
     .insert(subscriptions)
-    .values({ id: crypto.randomUUID(), userId, ...input, cancelReason: input.cancelReason ?? null, affiliateId: input.affiliateId ?? null, updatedAt: now })
+    .values({
+      id: crypto.randomUUID(),
+      userId,
+      ...input,
+      changePeriodStart: changePeriodStart(known, input),
+      cancelReason: input.cancelReason ?? null,
+      affiliateId: input.affiliateId ?? null,
+      ...revocation,
+      updatedAt: now,
+    })
     .onConflictDoUpdate({
       target: [subscriptions.provider, subscriptions.providerRef],
       set: {
@@ -67,13 +96,79 @@ export async function savePlanRecord(env: Env, userId: string, input: PlanRecord
         cancelAtPeriodEnd: sql`excluded.cancel_at_period_end`,
         endedAt: sql`excluded.ended_at`,
         trialEnd: sql`excluded.trial_end`,
+        changePeriodStart: sql`excluded.change_period_start`,
         cancelReason: sql`coalesce(excluded.cancel_reason, ${subscriptions.cancelReason})`,
         affiliateId: sql`coalesce(${subscriptions.affiliateId}, excluded.affiliate_id)`,
+        revokedPeriodStart: sql`excluded.revoked_period_start`,
+        revokedReason: sql`excluded.revoked_reason`,
+        revokedAt: sql`excluded.revoked_at`,
         updatedAt: sql`excluded.updated_at`,
       },
       setWhere: sql`${subscriptions.userId} = excluded.user_id AND NOT (${subscriptions.status} = 'canceled' AND excluded.status <> 'canceled')`,
-    });
-  return refreshUserPlan(env, userId, now);
+    })
+    .returning({ userId: subscriptions.userId, planId: subscriptions.planId, periodStart: subscriptions.periodStart, revokedPeriodStart: subscriptions.revokedPeriodStart, revokedReason: subscriptions.revokedReason });
+  const updates = await refreshUserPlan(env, userId, now);
+  // Its payment was taken back (the refund's event may have come first): its month counts no paid credits of it.
+  if (saved && saved.userId === userId && isRecordRevoked(saved)) await takeBackPaidGrants(env, userId, saved.planId, takenBackWhy(saved.revokedReason), now);
+  if (isCancellation(known, input) && (await findPlanRecord(env, userId, input.provider, input.providerRef))) {
+    // Every cancellation is confirmed by e-mail once, whoever reported it first (our API or the provider's webhook).
+    await sendCancellationOnce(
+      env,
+      userId,
+      { provider: input.provider as "stripe" | "paypal" | "shopify", subscription: input.providerRef, stamp: cancelledAt ? String(cancelledAt) : "" },
+      { planId: input.planId, endsAt: input.cancelAtPeriodEnd ? input.periodEnd : (input.endedAt ?? now), cancelledAt: cancelledAt ?? now },
+      now,
+    );
+  }
+  return updates;
+}
+
+/** A paid subscription reported cancelled (at its period's end, or at once) that we knew running. */
+function isCancellation(known: PlanRecordRow | null, input: Omit<PlanRecordInput, "cancelledAt">): boolean {
+  const cancelled = (record: { status: string; cancelAtPeriodEnd: boolean }) => record.status === "canceled" || record.cancelAtPeriodEnd;
+  const paid = input.kind === "subscription" && (input.provider === "stripe" || input.provider === "paypal" || input.provider === "shopify");
+  return paid && cancelled(input) && !(known && cancelled(known));
+}
+
+/** Why a plan's grant was taken back, as the ledger's reason says it. */
+export function takenBackWhy(reason: "refunded" | "disputed" | null): string {
+  return reason === "disputed" ? "the payment was disputed" : "the payment was refunded";
+}
+
+/**
+ * Takes back the period a payment bought (decision 077): the record gives no plan while its current period
+ * starts at or before `periodStart`. Kept in plan_revocations (the record may not be there yet: savePlanRecord
+ * copies it in) and copied into the record now. Once per payment. Answers the record's owner and plan, when
+ * the record is ours already.
+ */
+export async function revokePlanPeriod(
+  env: Env,
+  revocation: { provider: Provider; providerRef: string; paymentRef: string; periodStart: number; reason: "refunded" | "disputed" },
+): Promise<{ userId: string; planId: string } | null> {
+  const db = database(env.DB);
+  const [, updated] = await db.batch([
+    db.insert(planRevocations).values(revocation).onConflictDoNothing(),
+    db
+      .update(subscriptions)
+      .set(revocationOf(revocation.provider, revocation.providerRef))
+      .where(and(eq(subscriptions.provider, revocation.provider), eq(subscriptions.providerRef, revocation.providerRef)))
+      .returning({ userId: subscriptions.userId, planId: subscriptions.planId }),
+  ]);
+  return updated[0] ?? null;
+}
+
+/** What a payment lost so far (decision 077): its reversals added up (at most the payment), and what it was. */
+export async function paymentTakenBack(env: Env, provider: "stripe" | "paypal" | "shopify", paymentRef: string): Promise<{ takenBackCents: number; paymentCents: number; disputed: boolean }> {
+  const [row] = await database(env.DB)
+    .select({
+      sum: sql<number>`coalesce(sum(${paymentReversals.amountCents}), 0)`,
+      payment: sql<number>`coalesce(max(${paymentReversals.paymentCents}), 0)`,
+      disputes: sql<number>`coalesce(sum(${paymentReversals.kind} = 'dispute'), 0)`,
+    })
+    .from(paymentReversals)
+    .where(and(eq(paymentReversals.provider, provider), eq(paymentReversals.paymentRef, paymentRef)));
+  const payment = row?.payment ?? 0;
+  return { takenBackCents: takenBackCents(payment, [row?.sum ?? 0]), paymentCents: payment, disputed: (row?.disputes ?? 0) > 0 };
 }
 
 /** Derives the user's plan fields from their records, saves them and grants this month's credits. */

@@ -2,7 +2,7 @@ import { desc, eq } from "drizzle-orm";
 import { CREDIT_COSTS, OUT_OF_CREDITS_MESSAGE, UPGRADE_URL, type CreditCategory, type CreditsSummary, type PinDetails } from "../../contracts/credits.ts";
 import { database } from "../db/client.ts";
 import { plans, subscriptions, users } from "../db/schema.ts";
-import { billingMonth, creditAnchor, currentRecord, effectivePlanId, FREE_PLAN_ID } from "../domain/plans.ts";
+import { creditMonth, currentRecord, effectivePlanId, FREE_PLAN_ID } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { ServiceError } from "./errors.ts";
 import { relockRendersStatement, unlockRendersStatement } from "./pin-renders.ts";
@@ -48,6 +48,8 @@ export interface CreditPeriod {
   /** [start, end) in ms. */
   start: number;
   end: number;
+  /** The month begins with a plan change: it counts the spends of the month it interrupted too (decision 081). */
+  opensWithChange: boolean;
 }
 
 /**
@@ -90,12 +92,11 @@ export async function creditPeriod(env: Env, userId: string, now = Date.now()): 
     plan = planRows.find((row) => row.id === FREE_PLAN_ID);
   }
   if (!plan) throw new Error("The plans table is not seeded (npm run db:seed)");
-  const anchor = creditAnchor(
+  const month = creditMonth(
     { effectivePlanId: planId, record: currentRecord(records, now), userCreatedAt: user.createdAt, cancelSubscriptionDate: user.cancelSubscriptionDate },
     now,
   );
-  const month = billingMonth(anchor, now);
-  return { userId, planId, planName: plan.name, creditsPerMonth: plan.creditsPerMonth, start: month.start, end: month.end };
+  return { userId, planId, planName: plan.name, creditsPerMonth: plan.creditsPerMonth, start: month.start, end: month.end, opensWithChange: month.opensWithChange };
 }
 
 /**
@@ -149,27 +150,41 @@ const SPEND_ROW = `(amount < 0 OR reference LIKE '${REVERSAL_PREFIX}%')`;
 
 /**
  * The month's row of credit_month_totals, written if the month has none yet:
- * the sums of its ledger rows (created_at in [start, end)), split as the
- * balance needs them. Goes first in every batch that counts the month. The
- * ledger is read only when the row is missing (the sums are scalar subqueries
- * of a row that the WHERE lets through only then; one scan, materialised once),
- * so from the month's second request on this costs one index look-up.
- * The triggers of migration 0038 classify rows with the same expressions.
+ * the sums of its ledger rows, split as the balance needs them. Goes first in
+ * every batch that counts the month. The ledger is read only when the row is
+ * missing (the sums are scalar subqueries of a row that the WHERE lets through
+ * only then; one scan, materialised once), so from the month's second request
+ * on this costs one index look-up.
+ *
+ * Plan grants count from the month's start; spends and admin grants from
+ * `spends_from`: the month's start, or, for a month that opens with a plan
+ * change, where the month it interrupted counted from (that month's row: the
+ * newest other month holding `now`), never more than 32 days back
+ * (decision 081). So credits used this month still count on the new plan.
+ * The triggers of migration 0042 classify rows with the same expressions.
  */
-function monthTotalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
+function monthTotalsStatement(env: Env, period: CreditPeriod, now: number): D1PreparedStatement {
   return env.DB.prepare(
-    `WITH s AS MATERIALIZED (
-       SELECT coalesce(sum(CASE WHEN ${GRANT_ROW} THEN amount END), 0) AS grants,
-              coalesce(sum(CASE WHEN ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0) AS paid_grants,
+    `WITH f AS MATERIALIZED (
+       SELECT CASE WHEN ?4 = 1 THEN coalesce(
+         (SELECT min(?2, max(?2 - ${MAX_CARRY_MS}, p.spends_from)) FROM credit_month_totals AS p
+          WHERE p.user_id = ?1 AND p.period_start <= ?5 AND p.period_end > ?5 AND p.period_start <> ?2
+          ORDER BY p.period_start DESC LIMIT 1), ?2) ELSE ?2 END AS spends_from),
+     s AS MATERIALIZED (
+       SELECT coalesce(sum(CASE WHEN created_at >= ?2 AND ${GRANT_ROW} THEN amount END), 0) AS grants,
+              coalesce(sum(CASE WHEN created_at >= ?2 AND ${GRANT_ROW} AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' THEN amount END), 0) AS paid_grants,
               coalesce(sum(CASE WHEN ${ADMIN_GRANT_ROW} THEN amount END), 0) AS admin_grants,
               coalesce(sum(CASE WHEN ${SPEND_ROW} THEN amount END), 0) AS spends
-       FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3)
-     INSERT INTO credit_month_totals (user_id, period_start, period_end, grants, paid_grants, admin_grants, spends)
-     SELECT ?1, ?2, ?3, (SELECT grants FROM s), (SELECT paid_grants FROM s), (SELECT admin_grants FROM s), (SELECT spends FROM s)
+       FROM credit_ledger WHERE user_id = ?1 AND created_at >= (SELECT spends_from FROM f) AND created_at < ?3)
+     INSERT INTO credit_month_totals (user_id, period_start, period_end, spends_from, grants, paid_grants, admin_grants, spends)
+     SELECT ?1, ?2, ?3, (SELECT spends_from FROM f), (SELECT grants FROM s), (SELECT paid_grants FROM s), (SELECT admin_grants FROM s), (SELECT spends FROM s)
      WHERE NOT EXISTS (SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3)
      ON CONFLICT DO NOTHING`,
-  ).bind(period.userId, period.start, period.end);
+  ).bind(period.userId, period.start, period.end, period.opensWithChange ? 1 : 0, now);
 }
+
+/** How far back a month that opens with a plan change counts spends at most: 32 days (the CHECK of migration 0042). */
+const MAX_CARRY_MS = 2_764_800_000;
 
 /** The month's usable grants and spends, from its row. */
 function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
@@ -203,7 +218,7 @@ function chargedBeforeStatement(env: Env, userId: string, reference: string): D1
 /** This billing month's credits (GET /api/user/credits); writes the month's grant on first use. */
 export async function creditsSummary(env: Env, userId: string, now = Date.now()): Promise<CreditsSummary> {
   const period = await creditPeriod(env, userId, now);
-  const [, , totals] = await env.DB.batch<{ granted: number; spent: number }>([monthTotalsStatement(env, period), grantStatement(env, period), totalsStatement(env, period)]);
+  const [, , totals] = await env.DB.batch<{ granted: number; spent: number }>([monthTotalsStatement(env, period, now), grantStatement(env, period), totalsStatement(env, period)]);
   const row = totals.results[0];
   if (!row) throw new Error(`The credit month totals of user ${userId} were not written`);
   const { granted, spent } = row;
@@ -217,11 +232,97 @@ export async function creditsSummary(env: Env, userId: string, now = Date.now())
   };
 }
 
+/** A plan and month a change would put the user in (plan-change-preview.ts). */
+export type NextCreditPeriod = Pick<CreditPeriod, "planId" | "creditsPerMonth" | "start" | "end" | "opensWithChange">;
+
+/**
+ * What this month's credits would read after a plan change into `next`, as the rules above would count them:
+ * the same month topped up to the new plan's amount (a downgrade takes nothing back); a month that opens with the
+ * change at the new plan's amount, the spends (and admin grants) of this month still counted; else a fresh month.
+ * Reads this month as creditsSummary does (writing its row and grant if missing); writes nothing of the change.
+ */
+export async function creditsAfterChange(
+  env: Env,
+  userId: string,
+  next: NextCreditPeriod,
+  now = Date.now(),
+): Promise<{ usedPinCredits: number; remaining: number; sameMonth: boolean }> {
+  const period = await creditPeriod(env, userId, now);
+  const [, , totals] = await env.DB.batch<MonthTotals>([
+    monthTotalsStatement(env, period, now),
+    grantStatement(env, period),
+    env.DB.prepare("SELECT grants, paid_grants, admin_grants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").bind(
+      userId,
+      period.start,
+      period.end,
+    ),
+  ]);
+  const month = totals.results[0];
+  if (!month) throw new Error(`The credit month totals of user ${userId} were not written`);
+  const paid = next.planId !== FREE_PLAN_ID;
+  const cap = next.creditsPerMonth;
+  let after: MonthTotals;
+  const sameMonth = next.start === period.start && next.end === period.end;
+  if (sameMonth) {
+    // grantStatement's top-up: to the plan's amount, counting Free's grants for Free and paid plans' for a paid plan.
+    const topUp = Math.max(0, cap - (paid ? month.paid_grants : month.grants));
+    after = { ...month, grants: month.grants + topUp, paid_grants: month.paid_grants + (paid ? topUp : 0) };
+  } else {
+    const carried = next.opensWithChange;
+    after = { grants: cap, paid_grants: paid ? cap : 0, admin_grants: carried ? month.admin_grants : 0, spends: carried ? month.spends : 0 };
+  }
+  // The balance with the one expression every spend is checked against.
+  const row = await env.DB.prepare(`SELECT ${balanceOf("?5")} AS balance FROM (SELECT ?1 AS grants, ?2 AS paid_grants, ?3 AS admin_grants, ?4 AS spends) AS t`)
+    .bind(after.grants, after.paid_grants, after.admin_grants, after.spends, cap)
+    .first<{ balance: number }>();
+  return { usedPinCredits: 0 - after.spends, remaining: Math.max(0, row?.balance ?? 0), sameMonth };
+}
+
+interface MonthTotals {
+  grants: number;
+  paid_grants: number;
+  admin_grants: number;
+  spends: number;
+}
+
 /** Grants the current month's credits now (after a plan change or renewal) rather than on first use. */
 export async function grantCurrentMonth(env: Env, userId: string, now = Date.now()): Promise<CreditPeriod> {
   const period = await creditPeriod(env, userId, now);
-  await env.DB.batch([monthTotalsStatement(env, period), grantStatement(env, period)]);
+  await env.DB.batch([monthTotalsStatement(env, period, now), grantStatement(env, period)]);
   return period;
+}
+
+/**
+ * A plan's paid grant taken back with the payment that bought it (decision 077): the reference gets this in
+ * front and the amount becomes 0, so the row counts in no sum (GRANT_ROW and SPEND_ROW need an amount) and
+ * the reason still says what it was.
+ */
+export const TAKEN_BACK_PREFIX = "taken-back:";
+
+/**
+ * After a plan was taken back (refunded in full, or lost to a dispute) the user is on what remains in the same
+ * billing month: its grants of the plan taken back no longer count (all paid grants when that is Free), what
+ * remains grants its own, and what was spent in the month stays spent (a user who spent more than the
+ * remaining plan's allowance has 0 left; the summary never shows less). Nothing when another record of the
+ * same plan still gives it. Idempotent: a row taken back once is not a paid grant any more. Answers how many
+ * grant rows were taken back now.
+ */
+export async function takeBackPaidGrants(env: Env, userId: string, takenBackPlanId: string, why: string, now = Date.now()): Promise<number> {
+  const period = await creditPeriod(env, userId, now);
+  if (period.planId === takenBackPlanId) return 0;
+  // On Free every paid grant of the month goes; on another plan, the grants of the plan taken back.
+  const ofPlan = period.planId === FREE_PLAN_ID ? null : takenBackPlanId;
+  const [, taken] = await env.DB.batch<{ id: string }>([
+    monthTotalsStatement(env, period, now),
+    env.DB.prepare(
+      `UPDATE credit_ledger SET amount = 0, reference = '${TAKEN_BACK_PREFIX}' || reference, reason = reason || ?4
+       WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND ${GRANT_ROW} AND reference LIKE 'grant:%'
+         AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' AND (?5 IS NULL OR reference LIKE 'grant:' || ?5 || ':%')
+       RETURNING id`,
+    ).bind(userId, period.start, period.end, ` (taken back: ${why})`, ofPlan),
+    grantStatement(env, period),
+  ]);
+  return taken.results.length;
 }
 
 /**
@@ -245,7 +346,7 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
   const period = await creditPeriod(env, userId, now);
   const reference = spend.reference ?? `spend:${crypto.randomUUID()}`;
   const [, , spent, before] = await env.DB.batch([
-    monthTotalsStatement(env, period),
+    monthTotalsStatement(env, period, now),
     grantStatement(env, period),
     spendStatement(env, period, spend, reference, now),
     chargedBeforeStatement(env, userId, reference),
@@ -438,7 +539,7 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
     postedAt: item.details.action === "pinned" ? (item.pin?.postedAt ?? now) : null,
   }));
   const chunks = jsonChunks(rows);
-  const statements: D1PreparedStatement[] = period ? [monthTotalsStatement(env, period), grantStatement(env, period)] : [];
+  const statements: D1PreparedStatement[] = period ? [monthTotalsStatement(env, period, now), grantStatement(env, period)] : [];
   for (const chunk of chunks) {
     // Without a paid item there is nothing to spend: a statement that returns nothing keeps two statements per chunk.
     statements.push(period ? spendsStatement(env, period, chunk, now) : env.DB.prepare("SELECT NULL AS id WHERE 0"), historiesStatement(env, userId, chunk, now));

@@ -1,3 +1,4 @@
+import { greeting, plainName, quoted } from "../domain/mail-text.ts";
 import type { OutgoingEmail } from "../integrations/email.ts";
 
 /** The e-mails the product sends: each has a text part and an HTML part carrying the same links. */
@@ -37,7 +38,8 @@ ${footer.map((f) => `<p style="font-size:12px;color:#6b7580">${f}</p>`).join("\n
 export function verificationEmail(to: string, firstName: string, link: string): OutgoingEmail {
   const subject = "Verify your e-mail address";
   const lines = [
-    `Hi ${firstName},`,
+    // The address was typed at sign-up and is not proven yet: the name is shown only when it is a plain name.
+    greeting(firstName),
     "Welcome to Pinboard Studio! Please confirm that this is your e-mail address so we can keep your account safe and send you what you ask for.",
     "The link works for 48 hours.",
   ];
@@ -49,10 +51,27 @@ export function verificationEmail(to: string, firstName: string, link: string): 
   };
 }
 
+/** To an account's owner when someone signs up with their address (decision 083): sign-up never says an address has an account. */
+export function existingAccountEmail(to: string, firstName: string, loginLink: string, resetLink: string): OutgoingEmail {
+  const subject = "You already have a Pinboard Studio account";
+  const lines = [
+    greeting(firstName),
+    "Someone (hopefully you) just tried to create a new Pinboard Studio account with this e-mail address. This address already has an account, so no new one was made.",
+    "If it was you, log in with your password. If you have forgotten it, choose a new one from the login page.",
+    "If it was not you, you need not do anything: your account has not changed.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nLog in: ${loginLink}\n\nForgot your password? ${resetLink}`,
+    html: layout(subject, lines, { label: "Log in", url: loginLink }, [`Forgot your password? <a href="${escapeHtml(resetLink)}" style="color:#6b7580">Choose a new one</a>`]),
+  };
+}
+
 export function passwordResetEmail(to: string, firstName: string, link: string): OutgoingEmail {
   const subject = "Reset your password";
   const lines = [
-    `Hi ${firstName},`,
+    greeting(firstName),
     "Someone (hopefully you) asked to reset the password of your Pinboard Studio account. Choose a new password with the link below.",
     "The link works once, for one hour. If you did not ask for it, ignore this e-mail: your password stays as it is.",
   ];
@@ -80,27 +99,32 @@ export function successPlanEmail(to: string, downloadLink: string, unsubscribeLi
   };
 }
 
-/** A friend's gift (POST /api/referrals/sendReferralInvite): a free month of Starter through their invite link. */
+/**
+ * A friend's gift (POST /api/referrals/sendReferralInvite): a free month of Starter through their invite link.
+ * It goes to an address the sender typed (decision 080): their name is quoted and inert in the body, and the
+ * subject names them only when it is a plain name.
+ */
 export function referralInviteEmail(to: string, fromName: string, link: string): OutgoingEmail {
-  const subject = `${fromName} gifted you a free month of Pinboard Studio`;
+  const name = plainName(fromName);
+  const subject = name ? `${name} gifted you a free month of Pinboard Studio` : "A friend gifted you a free month of Pinboard Studio";
+  const sender = quoted(fromName);
   const lines = [
     "Hi,",
-    `${fromName} uses Pinboard Studio to design pins and schedule them to Pinterest, and is giving you a free month of the Starter plan.`,
+    `${sender} uses Pinboard Studio to design pins and schedule them to Pinterest, and is giving you a free month of the Starter plan.`,
     "Open the link, sign up (or sign in) and claim your month. The link keeps your gift for 30 days.",
   ];
+  const why = `You received this e-mail because ${sender} entered your address. We will not write to you again unless you sign up.`;
   return {
     to,
     subject,
-    text: `${lines.join("\n\n")}\n\nClaim your free month: ${link}\n\nYou received this e-mail because ${fromName} entered your address. We will not write to you again unless you sign up.`,
-    html: layout(subject, lines, { label: "Claim my free month", url: link }, [
-      `You received this e-mail because ${escapeHtml(fromName)} entered your address. We will not write to you again unless you sign up.`,
-    ]),
+    text: `${lines.join("\n\n")}\n\nClaim your free month: ${link}\n\n${why}`,
+    html: layout(subject, lines, { label: "Claim my free month", url: link }, [escapeHtml(why)]),
   };
 }
 
 /** A message from the contact page's feedback form, to the support address; replies go to the sender when they asked for one. */
 export function feedbackEmail(to: string, feedbackText: string, userEmail: string, receivedAt: Date): OutgoingEmail {
-  const firstLine = feedbackText.split("\n", 1)[0];
+  const firstLine = feedbackText.split(/\r\n|\r|\n|\u2028|\u2029/, 1)[0]!.trim();
   const subject = `Feedback: ${firstLine.length > 60 ? `${firstLine.slice(0, 59)}…` : firstLine}`;
   const from = userEmail ? `The sender would like a response at ${userEmail} (reply to this e-mail).` : "The sender did not ask for a response.";
   const when = `Sent from the contact page on ${receivedAt.toUTCString()}.`;
@@ -184,21 +208,26 @@ export function rssFeedPausedEmail(to: string, firstName: string, feedName: stri
   };
 }
 
-/** An owner invites a reviewer to approve a profile's pins (decision 052): the signed link opens /post-approvals. */
+/**
+ * An owner invites a reviewer to approve a profile's pins (decision 052): the signed link opens /post-approvals.
+ * It goes to an address the owner typed (decision 080): the owner's and the profile's names are quoted and inert
+ * in the body, and the subject names the owner only when it is a plain name.
+ */
 export function reviewerInviteEmail(to: string, ownerName: string, profileName: string, link: string): OutgoingEmail {
-  const subject = `${ownerName} asks you to approve pins for ${profileName}`;
+  const name = plainName(ownerName);
+  const subject = name ? `${name} asks you to approve Pinterest pins` : "You are invited to approve Pinterest pins";
+  const owner = quoted(ownerName);
   const lines = [
     "Hi,",
-    `${ownerName} schedules pins to the Pinterest profile ${profileName} with Pinboard Studio and would like you to approve them before they go out.`,
+    `${owner} schedules pins to the Pinterest profile ${quoted(profileName)} with Pinboard Studio and would like you to approve them before they go out.`,
     "Open the link to see the pins waiting for you, and approve or reject each one with a comment. The link is yours: anyone who has it can review these pins, so please do not share it.",
   ];
+  const why = `You received this e-mail because ${owner} entered your address. The link stops working if they remove you as a reviewer.`;
   return {
     to,
     subject,
-    text: `${lines.join("\n\n")}\n\nReview the pins: ${link}\n\nYou received this e-mail because ${ownerName} entered your address. The link stops working if they remove you as a reviewer.`,
-    html: layout(subject, lines, { label: "Review the pins", url: link }, [
-      `You received this e-mail because ${escapeHtml(ownerName)} entered your address. The link stops working if they remove you as a reviewer.`,
-    ]),
+    text: `${lines.join("\n\n")}\n\nReview the pins: ${link}\n\n${why}`,
+    html: layout(subject, lines, { label: "Review the pins", url: link }, [escapeHtml(why)]),
   };
 }
 
@@ -235,5 +264,71 @@ export function reviewBatchEmail(to: string, firstName: string, profileName: str
 ${paragraph("Approved pins are in your queue; rejected pins were taken out of it.")}
 ${button({ label: "Open post approvals", url: link })}`,
     ),
+  };
+}
+
+/** What a receipt says (decision 082): the payment, and what it buys. Dates are already in the user's time zone. */
+export interface ReceiptFacts {
+  planName: string;
+  /** "monthly", "annual" or "one payment, for good". */
+  billing: string;
+  creditsPerMonth: number;
+  /** "$29.99", or "29.99 EUR" in another currency. */
+  amount: string;
+  paidOn: string;
+  /** The day the payment's period runs to; null for a plan paid for good. */
+  paidUntil: string | null;
+  /** "a card (Stripe)", "PayPal", "your Shopify store". */
+  paidWith: string;
+  paymentReference: string;
+}
+
+/** A receipt: one per payment, whatever the provider. */
+export function receiptEmail(to: string, firstName: string, facts: ReceiptFacts, link: string): OutgoingEmail {
+  const subject = `Receipt: ${facts.amount} for the ${facts.planName} plan`;
+  const credits = facts.creditsPerMonth.toLocaleString("en-US");
+  const lines = [
+    `Hi ${firstName},`,
+    `Thank you for your payment of ${facts.amount} on ${facts.paidOn} for the ${facts.planName} plan (${facts.billing}).`,
+    facts.paidUntil
+      ? `It pays for your plan until ${facts.paidUntil}: ${credits} pin credits a month and every feature.`
+      : `It pays for your plan for good: ${credits} pin credits every month and every feature.`,
+    `Paid with ${facts.paidWith}. Payment reference: ${facts.paymentReference}.`,
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nManage your subscription: ${link}`,
+    html: layout(subject, lines, { label: "Manage subscription", url: link }, ["Keep this e-mail as your receipt. Refunds are not offered."]),
+  };
+}
+
+/** What a cancellation confirmation says (decision 082). Dates are already in the user's time zone. */
+export interface CancellationFacts {
+  planName: string;
+  /** The day the plan stops; null when it has stopped already. */
+  endsOn: string | null;
+  freeCreditsPerMonth: number;
+  /** Whether Manage subscription can undo the cancellation until then (Stripe can; PayPal and Shopify cannot). */
+  canReactivate: boolean;
+}
+
+/** A confirmation after every cancellation; its first words are the spec's message. */
+export function cancellationEmail(to: string, firstName: string, facts: CancellationFacts, link: string): OutgoingEmail {
+  const subject = `Your ${facts.planName} subscription has been canceled`;
+  const free = `Free with ${facts.freeCreditsPerMonth} credits a month`;
+  const lines = [
+    `Hi ${firstName},`,
+    "Your subscription has been canceled.",
+    facts.endsOn ? `You keep the ${facts.planName} plan until ${facts.endsOn}; then you move to ${free}. You will not be charged again.` : `Your ${facts.planName} plan has ended: you are on ${free}.`,
+    facts.endsOn && facts.canReactivate
+      ? `Changed your mind? Reactivate it under Manage subscription before ${facts.endsOn} and it carries on as before.`
+      : "Changed your mind? Pick a plan again any time under Manage subscription.",
+  ];
+  return {
+    to,
+    subject,
+    text: `${lines.join("\n\n")}\n\nManage your subscription: ${link}`,
+    html: layout(subject, lines, { label: "Manage subscription", url: link }),
   };
 }

@@ -6,8 +6,8 @@ import { ServiceError } from "./errors.ts";
 /**
  * Pictures for the browser's pin previews. satori, drawing a preview in the
  * page, must read each picture's bytes, and other sites rarely allow that
- * (CORS); so previews fetch them through here. The fetch has the scraper's
- * limits (time, size, redirects, private addresses in production) and, with
+ * (CORS); so previews fetch them through here. The fetch is the scraper's,
+ * through the guarded fetch (time, size, redirects, public addresses only) and, with
  * `width`, JPEGs come back downscaled so preview SVGs stay small. The decoded
  * picture is cached by the renderer's picture cache, so a later download of
  * the same pin decodes nothing again.

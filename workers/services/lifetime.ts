@@ -1,11 +1,11 @@
 import { asc, eq } from "drizzle-orm";
 import type * as v from "valibot";
 import type { PaymentDetails, ProfileUpdates } from "../../contracts/billing.ts";
-import type { ActivateLifetimePurchaseBody, CurrentSubscription, LifetimePlan, PlanInfo } from "../../contracts/plans-api.ts";
+import type { ActivateLifetimePurchaseBody, CurrentSubscriptionAnswer, LifetimePlan, PlanInfo } from "../../contracts/plans-api.ts";
 import { database } from "../db/client.ts";
 import { plans } from "../db/schema.ts";
 import { LIFETIME_PLAN_DISPLAY } from "../db/seed-data.ts";
-import { currentRecord, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
+import { currentRecord, isLifetimePlan, isRecordLive, isRecordRevoked, newestFirst } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
@@ -102,23 +102,35 @@ export async function activateLifetimePurchase(
   return activateStripeSubscription(env, user, { session_id: input.session_id, affiliateID: null });
 }
 
-/** GET /api/subscriptions/current: the caller's record that decides their plan (the newest live one), or null. */
-export async function currentSubscription(env: Env, userId: string, now = Date.now()): Promise<CurrentSubscription | null> {
+/**
+ * GET /api/subscriptions/current: the caller's record that decides their plan (the newest live one), or null;
+ * and, when that record's payment was taken back (decision 077), which plan ended, why and when.
+ */
+export async function currentSubscriptionAnswer(env: Env, userId: string, now = Date.now()): Promise<CurrentSubscriptionAnswer> {
   const records = await planRecordsOf(env, userId);
+  // The newest record was taken back: the user is told, whatever remains (a referral's free month, say).
+  const [newest] = newestFirst(records);
+  const takenBack =
+    newest && isRecordRevoked(newest) && newest.revokedReason
+      ? { planName: (await planById(env, newest.planId))?.name ?? newest.planId, reason: newest.revokedReason, at: new Date(newest.revokedAt ?? newest.updatedAt).toISOString() }
+      : null;
   const record = currentRecord(records, now);
   // A suspended (PayPal) subscription gives no plan but is still there to re-activate.
-  if (!record || (!isRecordLive(record, now) && record.status !== "suspended")) return null;
-  const plan = await planById(env, record.planId);
+  if (!record || (!isRecordLive(record, now) && record.status !== "suspended")) return { subscription: null, takenBack };
+  const planName = (await planById(env, record.planId))?.name ?? record.planId;
   const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
   return {
-    provider: record.provider,
-    kind: record.kind,
-    subscriptionID: record.kind === "subscription" && record.provider !== "code" && record.provider !== "referral" ? record.providerRef : null,
-    planId: record.planId,
-    planName: plan?.name ?? record.planId,
-    status: record.status,
-    cancelAtPeriodEnd: record.cancelAtPeriodEnd,
-    periodEnd: iso(record.periodEnd),
-    trialEnd: iso(record.trialEnd),
+    subscription: {
+      provider: record.provider,
+      kind: record.kind,
+      subscriptionID: record.kind === "subscription" && record.provider !== "code" && record.provider !== "referral" ? record.providerRef : null,
+      planId: record.planId,
+      planName,
+      status: record.status,
+      cancelAtPeriodEnd: record.cancelAtPeriodEnd,
+      periodEnd: iso(record.periodEnd),
+      trialEnd: iso(record.trialEnd),
+    },
+    takenBack,
   };
 }

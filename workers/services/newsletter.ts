@@ -3,18 +3,23 @@ import { signToken, verifyToken } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { newsletterSubscribers } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import { sendEmail } from "../integrations/email.ts";
 import { tokenSettings, type RequestMeta } from "./accounts.ts";
 import { successPlanEmail } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
 import { consumeRateLimits, RATE_LIMITS } from "./rate-limit.ts";
+import { sendToTypedAddress } from "./typed-address-mail.ts";
 
 const UNSUBSCRIBE_TTL_SECONDS = 365 * 24 * 60 * 60;
 export const SUCCESS_PLAN_PATH = "/success-plan.pdf";
 
-/** Subscribes an address (again, if it had left) and e-mails it the Success plan download link. */
+/** E-mails the Success plan download link and subscribes the address (again, if it had left). */
 export async function subscribeToNewsletter(env: Env, email: string, source: string, meta: RequestMeta) {
   await consumeRateLimits(env.DB, [[RATE_LIMITS.newsletterPerIp, meta.ip]]);
+  const token = await signToken(tokenSettings(env), "unsubscribe", {}, email, UNSUBSCRIBE_TTL_SECONDS);
+  const download = new URL(SUCCESS_PLAN_PATH, env.APP_URL).toString();
+  const unsubscribe = new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, env.APP_URL).toString();
+  // The address was typed by a visitor (decision 080): through the gate first, so a refused signup records nothing.
+  await sendToTypedAddress(env, { ip: meta.ip }, successPlanEmail(email, download, unsubscribe));
   const now = Date.now();
   await database(env.DB)
     .insert(newsletterSubscribers)
@@ -23,10 +28,6 @@ export async function subscribeToNewsletter(env: Env, email: string, source: str
       target: newsletterSubscribers.email,
       set: { unsubscribedAt: null, subscribedAt: sql`CASE WHEN ${newsletterSubscribers.unsubscribedAt} IS NULL THEN ${newsletterSubscribers.subscribedAt} ELSE ${now} END` },
     });
-  const token = await signToken(tokenSettings(env), "unsubscribe", {}, email, UNSUBSCRIBE_TTL_SECONDS);
-  const download = new URL(SUCCESS_PLAN_PATH, env.APP_URL).toString();
-  const unsubscribe = new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, env.APP_URL).toString();
-  await sendEmail(env, successPlanEmail(email, download, unsubscribe));
 }
 
 export async function unsubscribeFromNewsletter(env: Env, token: string): Promise<string> {

@@ -20,6 +20,7 @@ import {
 } from "../../contracts/billing-paypal-shopify.ts";
 import { database } from "../db/client.ts";
 import { billingCustomers, subscriptions, users } from "../db/schema.ts";
+import { boughtCurrentPeriod, isPayPalDisputeLost } from "../domain/payment-reversals.ts";
 import { addMonths, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
 import { adjustedPrice, PARITY_PERCENTAGES, parityOfCharge, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
@@ -41,7 +42,9 @@ import {
   type PlanRecordRow,
 } from "./billing.ts";
 import { recordPayPalSaleCommission } from "./affiliates.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
+import { applyPaymentReversals, type PaymentReversalReport } from "./payment-reversals.ts";
 import { rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
@@ -513,7 +516,12 @@ export async function handlePayPalWebhook(env: Env, transmission: paypal.PayPalT
   return { received: true };
 }
 
+/** Refunds, reversals (chargebacks) and disputes of a subscription's sales (decision 077). */
+const REVERSAL_EVENTS = new Set(["PAYMENT.SALE.REFUNDED", "PAYMENT.SALE.REVERSED", "CUSTOMER.DISPUTE.CREATED", "CUSTOMER.DISPUTE.UPDATED", "CUSTOMER.DISPUTE.RESOLVED"]);
+const PAYPAL_ID = /^[A-Za-z0-9-]{1,64}$/;
+
 async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
+  if (REVERSAL_EVENTS.has(event.event_type)) return applyPayPalReversalEvent(env, event);
   if (!SUBSCRIPTION_EVENTS.has(event.event_type)) return;
   const ref = event.event_type === "PAYMENT.SALE.COMPLETED" ? event.resource.billing_agreement_id : event.resource.id;
   // A sale without a billing agreement is a one-off payment, not a subscription's.
@@ -547,14 +555,98 @@ async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
       return;
     }
   }
-  await savePlanRecord(env, owner, recordOf(subscription, plan, known, now), now);
+  const record = recordOf(subscription, plan, known, now);
+  await savePlanRecord(env, owner, record, now);
   // Affiliate programme (issue 16): the commission of a subscription's sale, once per sale id.
   if (event.event_type === "PAYMENT.SALE.COMPLETED") await recordPayPalSaleCommission(env, owner, plan, event.resource);
+  if (event.event_type === "PAYMENT.SALE.COMPLETED") await sendSaleReceipt(env, owner, plan, event.resource, record.periodEnd);
   // A completed sale of the subscription is money taken: a referred user's first payment earns their referrer's credit.
   const sale = event.resource as { id?: unknown; amount?: { total?: unknown } };
   if (event.event_type === "PAYMENT.SALE.COMPLETED" && typeof sale.id === "string") {
     await rewardReferrerOfPayer(env, owner, async () => (Number(sale.amount?.total) > 0 ? `paypal:${sale.id}` : null), now);
   }
+}
+
+/** A PayPal read that answers null for what PayPal does not have (404). */
+async function unlessMissing<T>(read: () => Promise<T>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * A refund, reversal or dispute event (decision 077): what it is about is re-read from PayPal (the refund,
+ * the dispute, the sale), then the sale's losses are applied: each refund that completed, a sale PayPal
+ * refunded in full or reversed (a chargeback decided for the buyer), a dispute resolved in the buyer's
+ * favour. An open dispute, or one resolved for us, takes nothing.
+ */
+async function applyPayPalReversalEvent(env: Env, event: PayPalEvent): Promise<void> {
+  const reversals: PaymentReversalReport["reversals"] = [];
+  let saleIds: string[] = [];
+  if (event.event_type.startsWith("CUSTOMER.DISPUTE.")) {
+    const disputeId = event.resource.dispute_id;
+    if (typeof disputeId !== "string" || !PAYPAL_ID.test(disputeId)) return;
+    const dispute = await unlessMissing(() => paypal.getDispute(env, disputeId));
+    if (!dispute) return;
+    saleIds = (dispute.disputed_transactions ?? []).map((transaction) => transaction.seller_transaction_id).filter((id): id is string => typeof id === "string" && PAYPAL_ID.test(id));
+    if (isPayPalDisputeLost(dispute)) {
+      const amount = Math.round(Number(dispute.dispute_amount?.value) * 100);
+      reversals.push({ ref: dispute.dispute_id, kind: "dispute", amountCents: Number.isFinite(amount) ? amount : 0, at: ms(dispute.create_time) ?? Date.now() });
+    }
+  } else {
+    const refundId = event.resource.id;
+    const saleId = event.resource.sale_id;
+    if (typeof saleId !== "string" || !PAYPAL_ID.test(saleId)) return;
+    saleIds = [saleId];
+    if (event.event_type === "PAYMENT.SALE.REFUNDED" && typeof refundId === "string" && PAYPAL_ID.test(refundId)) {
+      const refund = await unlessMissing(() => paypal.getRefund(env, refundId));
+      if (refund && refund.state === "completed" && refund.sale_id === saleId) {
+        reversals.push({ ref: refund.id, kind: "refund", amountCents: Math.round(Number(refund.amount.total) * 100), at: ms(refund.create_time) ?? Date.now() });
+      }
+    }
+  }
+  for (const saleId of saleIds) await applyPayPalSaleReversals(env, saleId, reversals);
+}
+
+/** A sale re-read and what was taken back of it applied to the subscription payment it was. */
+async function applyPayPalSaleReversals(env: Env, saleId: string, known: PaymentReversalReport["reversals"]): Promise<void> {
+  const sale = await unlessMissing(() => paypal.getSale(env, saleId));
+  const agreement = sale?.billing_agreement_id;
+  if (!sale || typeof agreement !== "string" || !/^I-[A-Z0-9]+$/.test(agreement)) {
+    console.warn("PayPal refund or dispute of a sale that is not a subscription's ignored", { sale: saleId });
+    return;
+  }
+  const subscription = await unlessMissing(() => paypal.getSubscription(env, agreement));
+  const owner = subscription ? await webhookOwnerOf(env, subscription) : null;
+  if (!subscription || !owner) {
+    console.warn("PayPal refund or dispute of a subscription of nobody we know ignored", { sale: saleId, subscription: agreement });
+    return;
+  }
+  const paymentCents = Math.round(Number(sale.amount.total) * 100);
+  const at = ms(sale.update_time) ?? ms(sale.create_time) ?? Date.now();
+  const reversals = [...known];
+  // PayPal says the whole sale is gone: refunded in full, or reversed for a chargeback.
+  if (sale.state === "refunded") reversals.push({ ref: `${sale.id}:refunded`, kind: "refund", amountCents: paymentCents, at });
+  if (sale.state === "reversed") reversals.push({ ref: `${sale.id}:reversed`, kind: "dispute", amountCents: paymentCents, at });
+  const paidAt = ms(sale.create_time);
+  await applyPaymentReversals(env, {
+    provider: "paypal",
+    paymentRef: sale.id,
+    userId: owner,
+    paymentCents,
+    currency: sale.amount.currency,
+    reversals,
+    bought: paidAt === null ? null : { providerRef: subscription.id, periodStart: paidAt },
+    endSubscription: async () => {
+      const lastPayment = ms(subscription.billing_info?.last_payment?.time);
+      if (paidAt === null || lastPayment === null || !boughtCurrentPeriod(paidAt, lastPayment)) return;
+      if (subscription.status !== "ACTIVE" && subscription.status !== "SUSPENDED") return;
+      await paypal.cancelSubscription(env, subscription.id, "The payment of its current period was refunded or disputed.");
+    },
+  });
 }
 
 /**
@@ -568,4 +660,19 @@ async function webhookOwnerOf(env: Env, subscription: paypal.PayPalSubscription)
   if (!subscription.custom_id || subscription.status === "APPROVAL_PENDING" || subscription.status === "APPROVED") return null;
   const user = await database(env.DB).query.users.findFirst({ where: eq(users.id, subscription.custom_id), columns: { id: true } });
   return user?.id ?? null;
+}
+
+/** The receipt of a subscription's completed sale (decision 082), once per sale id. */
+async function sendSaleReceipt(env: Env, userId: string, plan: Plan, resource: Record<string, unknown>, paidUntil: number | null): Promise<void> {
+  const sale = paypal.saleOf(resource);
+  if (!sale) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "paypal",
+    planId: plan.id,
+    amount: sale.total,
+    currency: sale.currency,
+    paidAt: sale.createdAt ?? Date.now(),
+    paidUntil,
+    paymentReference: sale.id,
+  });
 }

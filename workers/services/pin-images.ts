@@ -14,10 +14,10 @@ import { userMediaPrefix } from "./users.ts";
 
 /**
  * Pictures for rendering: our own media straight from R2 (no round trip
- * through the network), anything else over http(s) within limits.
+ * through the network), anything else through the guarded fetch.
  */
-export function pictureSourceFor(env: Pick<Env, "MEDIA" | "APP_URL">, options: { bypassResize?: boolean } = {}): PictureSource {
-  const http = httpPictureSource(fetch, options);
+export function pictureSourceFor(env: Pick<Env, "MEDIA" | "APP_URL" | "DNS_RESOLVER_URL" | "TRUSTED_FETCH_ORIGINS">, options: { bypassResize?: boolean } = {}): PictureSource {
+  const http = httpPictureSource(env, options);
   const ownMedia = new URL(MEDIA_PATH_PREFIX, env.APP_URL).toString();
   return {
     bypassResize: options.bypassResize,

@@ -1,7 +1,7 @@
-import Papa from "papaparse";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../contracts/admin-redeem-codes.ts";
 import { database } from "../db/client.ts";
+import { csvForSpreadsheets } from "../domain/csv-export.ts";
 import { plans, redeemCodeBatches, redeemCodes, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
@@ -107,9 +107,9 @@ export async function redeemBatchCsv(env: Env, batchId: string, timeZone = "UTC"
   const batch = await redeemBatchDetail(env, batchId, now);
   const time = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone });
   const when = (ms: number | null) => (ms === null ? "" : time.format(ms));
-  const csv = Papa.unparse({
-    fields: ["Code", "Plan", "Gives", "Expires", "Status", "Redeemed by", "Redeemed at"],
-    data: batch.codes.map((code) => [
+  const csv = csvForSpreadsheets(
+    ["Code", "Plan", "Gives", "Expires", "Status", "Redeemed by", "Redeemed at"],
+    batch.codes.map((code) => [
       code.code,
       batch.planName,
       planGrantText(batch.planName, batch.months),
@@ -118,7 +118,7 @@ export async function redeemBatchCsv(env: Env, batchId: string, timeZone = "UTC"
       code.redeemedBy ? `${code.redeemedBy.name} <${code.redeemedBy.email}>` : "",
       when(code.redeemedAt),
     ]),
-  });
+  );
   const day = new Date(batch.createdAt).toISOString().slice(0, 10);
   return { fileName: `redeem-codes-${batch.planId}-${day}-${batch.batchId.slice(0, 8)}.csv`, csv };
 }

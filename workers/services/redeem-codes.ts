@@ -1,14 +1,21 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type * as v from "valibot";
-import { CODE_DISABLED_MESSAGE, CODE_EXPIRED_MESSAGE, REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
+import {
+  CODE_ALREADY_YOURS_MESSAGE,
+  CODE_ATTEMPTS_MESSAGE,
+  CODE_DISABLED_MESSAGE,
+  CODE_EXPIRED_MESSAGE,
+  CODE_NOT_VALID_MESSAGE,
+  REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
 import { database } from "../db/client.ts";
 import { redeemCodeBatches, redeemCodes } from "../db/schema.ts";
 import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
-import type { User } from "./accounts.ts";
+import type { RequestMeta, User } from "./accounts.ts";
 import { actorOf, auditStatement } from "./admin-audit.ts";
-import { planById, planRecordsOf, savePlanRecord } from "./billing.ts";
+import { planById, planRecordsOf, savePlanRecord, type Plan, type PlanRecordInput } from "./billing.ts";
 import { ServiceError } from "./errors.ts";
+import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying } from "./rate-limit.ts";
 
 /**
  * Redeem codes (spec section 7, redeemPurchaseCode). A code grants a plan for
@@ -79,25 +86,67 @@ export async function createRedeemCodes(
   return { batchId, planId: plan.id, months, expiresAt, codes };
 }
 
-/** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
-export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, now = Date.now()): Promise<RedeemResult> {
-  const db = database(env.DB);
-  const code = input.redemptionCode;
-  const [found] = await db
+/** Code look-ups that failed (unknown, or used by someone else) for this caller and client address: decision 083. */
+const lookupFailures = (userId: string, meta: Pick<RequestMeta, "ip">): Parameters<typeof waitBeforeTrying>[1] => [
+  [RATE_LIMITS.redeemFailuresPerUser, userId],
+  [RATE_LIMITS.redeemFailuresPerIp, meta.ip],
+];
+
+/**
+ * A code the user could redeem now, with its plan and months; the error the redemption would answer otherwise.
+ * A code that is unknown or someone else's answers the same, and counts against the caller's and the client
+ * address's hourly allowance of such failures; past it, nothing is looked up until the hour ends (decision 083).
+ * Disabled, expired, or a lifetime plan the user already has keep their own words. Nothing is claimed.
+ */
+export async function redeemableCode(
+  env: Env,
+  userId: string,
+  code: string,
+  meta: Pick<RequestMeta, "ip">,
+  now = Date.now(),
+): Promise<{ code: string; plan: Plan; months: number | null }> {
+  const failures = lookupFailures(userId, meta);
+  const waitSeconds = await waitBeforeTrying(env.DB, failures, now);
+  if (waitSeconds > 0) throw new RateLimited(waitSeconds, CODE_ATTEMPTS_MESSAGE);
+  const [found] = await database(env.DB)
     .select({ code: redeemCodes, batch: redeemCodeBatches })
     .from(redeemCodes)
     .leftJoin(redeemCodeBatches, eq(redeemCodeBatches.id, redeemCodes.batchId))
     .where(eq(redeemCodes.code, code));
-  if (!found) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
+  if (!found || (found.code.redeemedAt !== null && found.code.redeemedBy !== userId)) return notValid(env, failures, now);
   const row = found.code;
-  if (row.redeemedAt !== null) throw new ServiceError(409, "This code has already been redeemed.");
+  if (row.redeemedAt !== null) throw new ServiceError(409, CODE_ALREADY_YOURS_MESSAGE);
   if (row.disabledAt !== null || found.batch?.disabledAt != null) throw new ServiceError(409, CODE_DISABLED_MESSAGE);
   if (found.batch?.expiresAt != null && found.batch.expiresAt <= now) throw new ServiceError(409, CODE_EXPIRED_MESSAGE);
   const plan = await planById(env, row.planId);
-  if (!plan) throw new ServiceError(404, "This code does not exist. Please check it and try again.");
-  if (isLifetimePlan(plan) && (await planRecordsOf(env, user.id)).some((record) => record.planId === plan.id && isRecordLive(record, now))) {
+  if (!plan) return notValid(env, failures, now);
+  if (isLifetimePlan(plan) && (await planRecordsOf(env, userId)).some((record) => record.planId === plan.id && isRecordLive(record, now))) {
     throw new ServiceError(409, `You already have the ${plan.name} plan.`);
   }
+  return { code, plan, months: row.months };
+}
+
+/** Counts a failed look-up and answers the one refusal that unknown and used codes share. */
+async function notValid(env: Env, failures: Parameters<typeof waitBeforeTrying>[1], now: number): Promise<never> {
+  await consumeRateLimits(env.DB, failures, now).catch((error) => {
+    if (!(error instanceof RateLimited)) throw error;
+  });
+  throw new ServiceError(404, CODE_NOT_VALID_MESSAGE);
+}
+
+/** The plan record a redeemed code is: the plan for good, or months of it that end without renewing. */
+export function redeemedRecord(code: string, plan: Plan, months: number | null, now: number): PlanRecordInput {
+  const base = { provider: "code" as const, providerRef: code, planId: plan.id, status: "active", startedAt: now, periodStart: now, endedAt: null, trialEnd: null };
+  return months === null
+    ? { ...base, kind: "lifetime", periodEnd: null, cancelAtPeriodEnd: false }
+    : // A code's months do not renew: the plan runs to its end like a cancelled subscription.
+      { ...base, kind: "subscription", periodEnd: addMonths(now, months), cancelAtPeriodEnd: true };
+}
+
+/** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
+export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, meta: Pick<RequestMeta, "ip">, now = Date.now()): Promise<RedeemResult> {
+  const db = database(env.DB);
+  const { code, plan, months } = await redeemableCode(env, user.id, input.redemptionCode, meta, now);
   // The claim: only one UPDATE can find the code unredeemed.
   const claimed = await db
     .update(redeemCodes)
@@ -114,34 +163,13 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
     )
     .returning({ code: redeemCodes.code });
   if (claimed.length === 0) {
-    // Lost the claim: someone redeemed it just now, or an admin disabled it (or it expired) meanwhile.
+    // Lost the claim: someone redeemed it just now (the same answer as any used code), or an admin disabled it meanwhile.
     const current = await db.query.redeemCodes.findFirst({ where: eq(redeemCodes.code, code) });
-    if (current?.redeemedAt != null) throw new ServiceError(409, "This code has already been redeemed.");
+    if (current?.redeemedAt != null) return notValid(env, lookupFailures(user.id, meta), now);
     throw new ServiceError(409, CODE_DISABLED_MESSAGE);
   }
   try {
-    const months = row.months;
-    const profileUpdates = await savePlanRecord(
-      env,
-      user.id,
-      months === null
-        ? { provider: "code", providerRef: code, kind: "lifetime", planId: plan.id, status: "active", startedAt: now, periodStart: now, periodEnd: null, cancelAtPeriodEnd: false, endedAt: null, trialEnd: null }
-        : {
-            provider: "code",
-            providerRef: code,
-            kind: "subscription",
-            planId: plan.id,
-            status: "active",
-            startedAt: now,
-            periodStart: now,
-            // A code's months do not renew: the plan runs to its end like a cancelled subscription.
-            periodEnd: addMonths(now, months),
-            cancelAtPeriodEnd: true,
-            endedAt: null,
-            trialEnd: null,
-          },
-      now,
-    );
+    const profileUpdates = await savePlanRecord(env, user.id, redeemedRecord(code, plan, months, now), now);
     return { message: `Your code has been redeemed: you now have ${planGrantText(plan.name, months)}.`, planId: plan.id, planName: plan.name, months, profileUpdates };
   } catch (error) {
     // Give the code back so the user can try again.

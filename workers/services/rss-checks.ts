@@ -11,7 +11,6 @@ import { database } from "../db/client.ts";
 import { rssFeeds, users } from "../db/schema.ts";
 import { colourIndexFor, newestPostsFirst, splitFirstCheck, stableSeed } from "../domain/rss-feeds.ts";
 import type { Env } from "../env.ts";
-import { sendEmail } from "../integrations/email.ts";
 import { putMedia } from "../media/store.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
@@ -23,6 +22,7 @@ import { ServiceError } from "./errors.ts";
 import { pictureSourceFor } from "./pin-images.ts";
 import { designSettingsOf } from "./rss-feeds.ts";
 import { getTemplateSet, listStandardTemplates } from "./templates.ts";
+import { sendToAccountAddress } from "./typed-address-mail.ts";
 import { userMediaPrefix } from "./users.ts";
 
 /**
@@ -275,7 +275,10 @@ async function pauseForCredits(env: Env, feed: FeedRow, owner: User, now: number
   const claim = await env.DB.prepare(`UPDATE rss_feeds SET pause_email_sent_at = ?2 WHERE id = ?1 AND pause_email_sent_at IS NULL RETURNING id`).bind(feed.id, now).first();
   if (!claim) return;
   try {
-    await sendEmail(env, rssFeedPausedEmail(owner.email, owner.firstName, feed.name, new URL("/pinterest-rss-feeds", env.APP_URL).toString()));
+    // Only to a verified address (decision 080); otherwise the next pause tries again.
+    if (!(await sendToAccountAddress(env, owner, rssFeedPausedEmail(owner.email, owner.firstName, feed.name, new URL("/pinterest-rss-feeds", env.APP_URL).toString())))) {
+      await env.DB.prepare(`UPDATE rss_feeds SET pause_email_sent_at = NULL WHERE id = ?1`).bind(feed.id).run();
+    }
   } catch (error) {
     // Not sent: let the next pause try again.
     await env.DB.prepare(`UPDATE rss_feeds SET pause_email_sent_at = NULL WHERE id = ?1`).bind(feed.id).run();

@@ -32,7 +32,9 @@ import {
   type PlanRecordRow,
 } from "./billing.ts";
 import { recordShopifyIntervalCommission, shopifyBilledInterval } from "./affiliates.ts";
+import { applyPaymentReversals } from "./payment-reversals.ts";
 import { rewardReferrerOfPayer } from "./referrals.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
 import { shopifyStoreOf } from "./shopify-shop.ts";
 import { listShopProfiles } from "./shops.ts";
@@ -197,7 +199,7 @@ export async function startShopifySubscription(
       interval: plan.billingPeriod === "year" ? "ANNUAL" : "EVERY_30_DAYS",
       returnUrl,
       trialDays: trialDaysFor(plan, user),
-      test: env.APP_ENV !== "production",
+      test: env.SHOPIFY_TEST_CHARGES === "true",
     }),
   );
   // Kept only once Shopify accepted the store: a refused one never replaces a working one.
@@ -433,10 +435,12 @@ async function refreshShopifyCharge(env: Env, owner: string, connection: ShopCon
     console.error("Shopify subscription with a price that is not one of our plans ignored", { id, lineItems: subscription.lineItems });
     return;
   }
-  await savePlanRecord(env, owner, recordOf(subscription, charged.plan, known, now), now);
+  const record = recordOf(subscription, charged.plan, known, now);
+  await savePlanRecord(env, owner, record, now);
   const charge = { ...subscription, ...charged };
   // Affiliate programme (issue 16): the commission of the billing interval that has begun, once per interval.
   await recordShopifyIntervalCommission(env, owner, charged.plan, charge, now);
+  await sendIntervalReceipt(env, owner, charged.plan, charge, record.periodEnd, now);
   // Referral programme: a referred user's first paid interval earns their referrer the credit, once.
   await rewardReferrerOfPayer(env, owner, async () => {
     const billed = shopifyBilledInterval(charged.plan, charge, now);
@@ -492,6 +496,117 @@ export async function sweepShopifyCharges(env: Env, now = Date.now()): Promise<{
   return { checked: due.length, failed };
 }
 
+// ---------------------------------------------------------------------------
+// Refunds (decision 077)
+
+/** How far back each run reads the Partner API's adjustments: every adjustment is applied once (claimed), so the window only bounds the read. */
+const SHOPIFY_ADJUSTMENT_LOOKBACK_MS = 60 * 86_400_000;
+/** Pages of 100 read per run. */
+const SHOPIFY_ADJUSTMENT_PAGES = 5;
+
+const isoSeconds = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, "Z");
+
+/**
+ * The billing interval of a charge that an adjustment at `at` refunds: the one running at that moment, found
+ * from the charge's current interval (ending at `currentPeriodEnd`) stepping back an interval at a time.
+ * Answers its reference as commissions and referrals key it ("{gid}@{period end}", the current one with
+ * Shopify's own text of currentPeriodEnd) and when it began.
+ */
+export function shopifyIntervalAt(
+  plan: Pick<Plan, "billingPeriod">,
+  charge: { id: string; currentPeriodEnd: string | null },
+  at: number,
+): { chargeRef: string; intervalStart: number; current: boolean } | null {
+  const currentEnd = ms(charge.currentPeriodEnd);
+  if (currentEnd === null) return null;
+  const back = (end: number, intervals: number) => (plan.billingPeriod === "year" ? addMonths(end, -12 * intervals) : end - intervals * 30 * 86_400_000);
+  for (let k = 0; k < 120; k += 1) {
+    const end = back(currentEnd, k);
+    const start = back(currentEnd, k + 1);
+    if (start <= at) return { chargeRef: `${charge.id}@${k === 0 ? charge.currentPeriodEnd : isoSeconds(end)}`, intervalStart: start, current: k === 0 };
+  }
+  return null;
+}
+
+/**
+ * Cron sweep (decision 077): Shopify sends an app no event when it refunds the app's charge (Shopify support
+ * refunds merchants; an app cannot), but each refund, downgrade or adjustment of a charge is an
+ * AppSaleAdjustment transaction of the Partner organization. Each one of our app's, of the last 60 days, is
+ * applied once (claimed like a webhook event, given back when applying fails or its charge is nobody's we
+ * know yet): the interval it refunds loses what the merchant got back.
+ */
+export async function sweepShopifyAdjustments(env: Env, now = Date.now()): Promise<{ applied: number; failed: number }> {
+  if (!shopify.hasPartnerApi(env)) return { applied: 0, failed: 0 };
+  const createdAtMin = new Date(now - SHOPIFY_ADJUSTMENT_LOOKBACK_MS).toISOString();
+  let applied = 0;
+  let failed = 0;
+  let after: string | null = null;
+  for (let page = 0; page < SHOPIFY_ADJUSTMENT_PAGES; page += 1) {
+    const { adjustments, hasNextPage } = await shopify.appSaleAdjustments(env, { createdAtMin, after });
+    for (const adjustment of adjustments) {
+      if (!adjustment.chargeId?.startsWith(GID_PREFIX)) continue;
+      if (!(await claimWebhookEvent(env, "shopify-partner", adjustment.id, "AppSaleAdjustment"))) continue;
+      try {
+        const outcome = await applyShopifyAdjustment(env, adjustment, now);
+        if (outcome === "applied") applied += 1;
+        // A charge not bound yet (its webhook still on its way): the next run reads it again.
+        if (outcome === "not bound yet") await releaseWebhookEvent(env, "shopify-partner", adjustment.id);
+      } catch (error) {
+        await releaseWebhookEvent(env, "shopify-partner", adjustment.id);
+        failed += 1;
+        console.error("A Shopify adjustment could not be applied", { id: adjustment.id, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    if (!hasNextPage || adjustments.length === 0) break;
+    after = adjustments.at(-1)!.cursor;
+  }
+  return { applied, failed };
+}
+
+/** One adjustment applied to the interval it refunds. */
+async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjustment, now: number): Promise<"applied" | "not bound yet" | "not ours"> {
+  const gid = adjustment.chargeId!;
+  const record = await database(env.DB).query.subscriptions.findFirst({ where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, gid)) });
+  if (!record) return "not bound yet";
+  // The charge as Shopify has it now; a store that uninstalled the app (Shopify then ends its charges) leaves
+  // what our record knows: its plan at full price, its current interval.
+  const connection = await shopConnectionOf(env, record.userId).catch(() => null);
+  const charge = connection
+    ? await shopify.appSubscription(env, connection.shop, connection.accessToken, gid).catch((error: unknown) => {
+        if (error instanceof shopify.ShopifyError && error.kind === "http" && (error.status === 401 || error.status === 403)) return null;
+        throw error;
+      })
+    : null;
+  const known = await planById(env, record.planId);
+  const charged = charge && connection ? await planOfCharge(env, charge, connection.offeredParities) : known && { plan: known, amount: known.price, currency: "USD" };
+  const at = ms(adjustment.createdAt) ?? now;
+  const interval = charged && shopifyIntervalAt(charged.plan, charge ?? { id: gid, currentPeriodEnd: record.periodEnd === null ? null : isoSeconds(record.periodEnd) }, at);
+  if (!charged || !interval) {
+    console.warn("Shopify adjustment of a charge that is not one of our plans ignored", { id: adjustment.id, charge: gid });
+    return "not ours";
+  }
+  const refunded = Math.round(Math.abs(Number(adjustment.grossAmount?.amount ?? adjustment.netAmount.amount)) * 100);
+  await applyPaymentReversals(
+    env,
+    {
+      provider: "shopify",
+      paymentRef: interval.chargeRef,
+      userId: record.userId,
+      paymentCents: Math.round(charged.amount * 100),
+      currency: charged.currency,
+      // Shopify does not say whether a merchant's chargeback or a refund caused it: an adjustment is a refund.
+      reversals: [{ ref: adjustment.id, kind: "refund", amountCents: Number.isFinite(refunded) ? refunded : 0, at }],
+      bought: { providerRef: gid, periodStart: interval.intervalStart },
+      // Only a refund of the interval running now ends the charge (Shopify would bill the next one).
+      endSubscription: async () => {
+        if (connection && charge && interval.current && charge.status.toUpperCase() === "ACTIVE") await shopify.cancelAppSubscription(env, connection.shop, connection.accessToken, gid);
+      },
+    },
+    now,
+  );
+  return "applied";
+}
+
 /**
  * Whose charge a webhook is about: the user it is bound to, else (the merchant
  * approved it but never came back) the one user whose billing store it is.
@@ -509,4 +624,26 @@ async function webhookOwnerOf(env: Env, id: string, shop: string): Promise<strin
     .where(and(eq(billingCustomers.provider, "shopify"), like(billingCustomers.customerRef, `${shop} %`)))
     .limit(2);
   return connected.length === 1 ? connected[0].userId : null;
+}
+
+/** The receipt of a billing interval Shopify has charged for (decision 082), once per charge and interval. */
+async function sendIntervalReceipt(
+  env: Env,
+  userId: string,
+  plan: Plan,
+  charge: { id: string; status: string; currentPeriodEnd: string | null; amount: number; currency: string },
+  paidUntil: number | null,
+  now: number,
+): Promise<void> {
+  const billed = shopifyBilledInterval(plan, charge, now);
+  if (!billed) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "shopify",
+    planId: plan.id,
+    amount: charge.amount,
+    currency: charge.currency,
+    paidAt: billed.intervalStart,
+    paidUntil,
+    paymentReference: billed.chargeRef,
+  });
 }

@@ -6,10 +6,13 @@ import {
   type CancelStripeSubscriptionBody,
   type PaymentDetails,
   type ProfileUpdates,
+  type ReactivateStripeSubscriptionBody,
   type ReviseStripeSubscriptionBody,
   type StartStripeOnceOffPaymentBody,
   type StartStripeSubscriptionBody,
 } from "../../contracts/billing.ts";
+import { boughtCurrentPeriod, isStripeDisputeLost } from "../domain/payment-reversals.ts";
+import { SUBSCRIPTION_REACTIVATED_MESSAGE } from "../../contracts/billing-paypal-shopify.ts";
 import { isLifetimePlan, isRecordLive, isRecurringPlan, trialDaysFor } from "../domain/plans.ts";
 import { parityCouponId, pricingParity } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";
@@ -30,7 +33,9 @@ import {
   type Plan,
 } from "./billing.ts";
 import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
+import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";
+import { applyPaymentReversals, type PaymentReversalReport } from "./payment-reversals.ts";
 import { creditPendingReferrals, rewardReferrerOfPayer } from "./referrals.ts";
 
 /**
@@ -355,6 +360,7 @@ async function syncStripeSubscription(
     trialEnd: seconds(subscription.trial_end),
     cancelReason: expected.cancelReason ?? null,
     affiliateId: expected.affiliateId ?? null,
+    cancelledAt: seconds(subscription.canceled_at),
   };
   const profileUpdates = await savePlanRecord(env, owner, record);
   return { profileUpdates, plan, record };
@@ -382,6 +388,27 @@ export async function cancelStripeSubscription(
   const synced = await syncStripeSubscription(env, subscription, { userId: user.id, cancelReason: input.cancelReason });
   if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
   return { message: SUBSCRIPTION_CANCELED_MESSAGE, profileUpdates: synced.profileUpdates };
+}
+
+/**
+ * POST /api/stripeSubscriptions/reactivateStripeSubscription: a subscription cancelled at the end of its period,
+ * which has not ended, goes on renewing (Stripe: cancel_at_period_end false). Nothing is charged now.
+ */
+export async function reactivateStripeSubscription(
+  env: Env,
+  user: User,
+  input: v.InferOutput<typeof ReactivateStripeSubscriptionBody>,
+): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
+  const record = await ownedSubscription(env, user, input.subscriptionID);
+  if (!record.cancelAtPeriodEnd || !isRecordLive(record, Date.now())) throw new ServiceError(409, "Only a cancelled subscription that has not ended can be re-activated.");
+  const subscription = await stripeCall(
+    "re-activating a subscription",
+    () => stripeClient(env).subscriptions.update(input.subscriptionID, { cancel_at_period_end: false }),
+    NO_SUCH_SUBSCRIPTION,
+  );
+  const synced = await syncStripeSubscription(env, subscription, { userId: user.id });
+  if (!synced) throw new ServiceError(502, PAYMENT_UNAVAILABLE);
+  return { message: SUBSCRIPTION_REACTIVATED_MESSAGE, profileUpdates: synced.profileUpdates };
 }
 
 /**
@@ -469,6 +496,7 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
       await applyCheckoutSession(env, userId, session, null);
       // A lifetime purchase is a payment; a subscription's payments arrive as invoice.paid.
       if (session.mode === "payment") await rewardReferrerOfPayer(env, userId, async () => ((session.amount_total ?? 0) > 0 ? session.id : null));
+      if (session.mode === "payment") await sendPurchaseReceipt(env, userId, session);
       return;
     }
     case "customer.subscription.created":
@@ -500,10 +528,127 @@ async function applyStripeEvent(env: Env, event: Stripe.Event): Promise<void> {
           const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
           return invoice.status === "paid" && invoice.amount_paid > 0 ? invoiceId : null;
         });
+        await sendInvoiceReceipt(env, owner, invoiceId, synced);
       }
+      return;
+    }
+    case "charge.refunded":
+    case "charge.refund.updated":
+    case "charge.dispute.created":
+    case "charge.dispute.updated":
+    case "charge.dispute.closed":
+    case "charge.dispute.funds_withdrawn":
+    case "charge.dispute.funds_reinstated": {
+      // Refunds and disputes (decision 077): the charge, its refunds and disputes are re-read, whichever event came.
+      const object = event.data.object as { object: string; id: string; charge?: string | { id: string } | null };
+      const charge = object.object === "charge" ? object.id : typeof object.charge === "string" ? object.charge : object.charge?.id;
+      if (charge) await applyStripeChargeReversals(env, charge);
       return;
     }
     default:
       return;
   }
+}
+
+/**
+ * What was taken back of a charge, re-read from Stripe (decision 077): its refunds that succeeded and its
+ * disputes that were lost, applied to the payment the charge paid: a subscription's invoice (the period its
+ * subscription line bought) or a lifetime purchase's checkout session. Charges of nobody we know, or of
+ * nothing we sold, are ignored.
+ */
+async function applyStripeChargeReversals(env: Env, chargeId: string): Promise<void> {
+  const stripe = stripeClient(env);
+  const charge = await stripeCall("reading a charge", () => stripe.charges.retrieve(chargeId, { expand: ["refunds"] }));
+  const customerId = typeof charge.customer === "string" ? charge.customer : charge.customer?.id;
+  const owner = customerId ? await userOfCustomer(env, "stripe", customerId) : null;
+  const intent = typeof charge.payment_intent === "string" ? charge.payment_intent : charge.payment_intent?.id;
+  if (!owner || !intent) {
+    console.warn("Stripe charge of an unknown customer or without a payment ignored", { charge: chargeId });
+    return;
+  }
+  const payment = await stripePaymentOf(env, intent);
+  if (!payment) {
+    console.warn("Stripe charge that paid for none of our plans ignored", { charge: chargeId });
+    return;
+  }
+  const disputes = await stripeCall("listing a charge's disputes", () => stripe.disputes.list({ charge: chargeId, limit: 100 }));
+  const reversals: PaymentReversalReport["reversals"] = [
+    ...(charge.refunds?.data ?? []).filter((refund) => refund.status === "succeeded").map((refund) => ({ ref: refund.id, kind: "refund" as const, amountCents: refund.amount, at: refund.created * 1000 })),
+    ...disputes.data.filter((dispute) => isStripeDisputeLost(dispute.status)).map((dispute) => ({ ref: dispute.id, kind: "dispute" as const, amountCents: dispute.amount, at: dispute.created * 1000 })),
+  ];
+  await applyPaymentReversals(env, {
+    provider: "stripe",
+    paymentRef: payment.paymentRef,
+    userId: owner,
+    paymentCents: charge.amount,
+    currency: charge.currency,
+    reversals,
+    bought: payment.bought,
+    endSubscription: payment.subscription
+      ? async () => {
+          const subscription = await stripeCall("reading a subscription", () => stripe.subscriptions.retrieve(payment.subscription!));
+          const current = subscription.items.data[0]?.current_period_start;
+          if (subscription.status === "canceled" || current === undefined || !boughtCurrentPeriod(payment.bought!.periodStart, current * 1000)) return;
+          await stripeCall("ending a subscription whose payment was taken back", () =>
+            stripe.subscriptions.cancel(subscription.id, { cancellation_details: { comment: "The payment of its current period was refunded or disputed." } }),
+          );
+        }
+      : undefined,
+  });
+}
+
+/**
+ * What a payment intent paid for: a subscription invoice (its id, the subscription and the start of the period
+ * its subscription line bought; a proration-only invoice bought no period) or a lifetime purchase (its
+ * checkout session, bought at the session's creation); null for anything else.
+ */
+async function stripePaymentOf(env: Env, intent: string): Promise<{ paymentRef: string; bought: PaymentReversalReport["bought"]; subscription: string | null } | null> {
+  const stripe = stripeClient(env);
+  const [paid] = (await stripeCall("finding an invoice's payment", () => stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent }, limit: 1 }))).data;
+  const invoiceId = typeof paid?.invoice === "string" ? paid.invoice : paid?.invoice?.id;
+  if (invoiceId) {
+    const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));
+    const ref = invoice.parent?.subscription_details?.subscription;
+    const subscription = typeof ref === "string" ? ref : (ref?.id ?? null);
+    const line = invoice.lines.data.find((candidate) => candidate.parent?.subscription_item_details && !candidate.parent.subscription_item_details.proration);
+    return { paymentRef: invoiceId, subscription, bought: subscription && line ? { providerRef: subscription, periodStart: line.period.start * 1000 } : null };
+  }
+  const [session] = (await stripeCall("finding a payment's checkout session", () => stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 }))).data;
+  if (!session || session.mode !== "payment" || !session.id) return null;
+  const plan = session.metadata?.planId ? await planById(env, session.metadata.planId) : null;
+  if (!plan || !isLifetimePlan(plan)) return null;
+  return { paymentRef: session.id, subscription: null, bought: { providerRef: session.id, periodStart: session.created * 1000 } };
+}
+
+// ---------------------------------------------------------------------------
+// Receipts (decision 082): one per payment, keyed by Stripe's id of it.
+
+/** The receipt of a subscription's paid invoice, read back from Stripe (an unpaid or $0 invoice gets none). */
+async function sendInvoiceReceipt(env: Env, userId: string, invoiceId: string, synced: { plan: Plan; record: { periodEnd: number | null } }): Promise<void> {
+  const invoice = await stripeCall("reading an invoice", () => stripeClient(env).invoices.retrieve(invoiceId));
+  if (invoice.status !== "paid") return;
+  await sendReceiptOnce(env, userId, {
+    provider: "stripe",
+    planId: synced.plan.id,
+    amount: invoice.amount_paid / 100,
+    currency: invoice.currency,
+    paidAt: (invoice.status_transitions.paid_at ?? invoice.created) * 1000,
+    paidUntil: synced.record.periodEnd,
+    paymentReference: invoice.id ?? invoiceId,
+  });
+}
+
+/** The receipt of a once-off purchase (Lifetime): the checkout session, read back from Stripe, is the payment. */
+async function sendPurchaseReceipt(env: Env, userId: string, session: Stripe.Checkout.Session): Promise<void> {
+  const plan = await lifetimePlanOf(env, session);
+  if (!plan || !isPaid(session)) return;
+  await sendReceiptOnce(env, userId, {
+    provider: "stripe",
+    planId: plan.id,
+    amount: (session.amount_total ?? 0) / 100,
+    currency: session.currency ?? "usd",
+    paidAt: session.created * 1000,
+    paidUntil: null,
+    paymentReference: session.id,
+  });
 }

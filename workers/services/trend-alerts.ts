@@ -26,7 +26,6 @@ import {
   type TrendAlertMemory,
 } from "../domain/trend-alerts.ts";
 import type { Env } from "../env.ts";
-import { sendEmail } from "../integrations/email.ts";
 import { mediaUrl, putMedia } from "../media/store.ts";
 import { renderTrendChart } from "../render/trend-chart.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
@@ -34,6 +33,7 @@ import { tokenSettings, type User } from "./accounts.ts";
 import { trendAlertDigestEmail, type TrendDigestLine } from "./emails.ts";
 import { ServiceError } from "./errors.ts";
 import { trendsReader } from "./keyword-research.ts";
+import { sendToAccountAddress } from "./typed-address-mail.ts";
 
 /**
  * Trend alerts (issue 19, docs/decisions/047-trend-alerts.md): a user's alerts,
@@ -267,11 +267,12 @@ async function sweepUser(env: Env, userId: string, alerts: Array<{ id: string; p
     }
   }
   let emailed = false;
-  if (digest.length > 0) {
+  // Digests go only to a verified address (decision 080): an unverified one is an address somebody typed.
+  // Until it is verified, findings stay unreported and are e-mailed by the first run after.
+  if (digest.length > 0 && user.isEmailVerified) {
     try {
-      await sendDigest(env, user, digest, now);
-      emailed = true;
-      result.emailed += 1;
+      emailed = await sendDigest(env, user, digest, now);
+      if (emailed) result.emailed += 1;
     } catch (error) {
       // The period stays claimed (at most one e-mail per period, even when the answer was lost).
       console.error(`trend alerts: the digest to user ${userId} could not be sent: ${error instanceof Error ? error.message : String(error)}`);
@@ -353,7 +354,7 @@ async function drawChart(env: Env, finding: TrendFinding, series: { weeks: strin
   return { url: mediaUrl(env.APP_URL, key), alt: `Chart of weekly Pinterest searches for "${finding.keyword}" in ${regionName(finding.region)} over the last ${series.values.length} weeks` };
 }
 
-async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFinding; trend: PinterestTrendingKeyword | undefined }>, now: number) {
+async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFinding; trend: PinterestTrendingKeyword | undefined }>, now: number): Promise<boolean> {
   let charts = 0;
   const lines: TrendDigestLine[] = [];
   for (const { finding, trend } of digest) {
@@ -385,6 +386,7 @@ async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFi
     unsubscribePage: new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, env.APP_URL).toString(),
     oneClickUnsubscribe: new URL(`/api/trendAlerts/unsubscribe?token=${encodeURIComponent(token)}`, env.APP_URL).toString(),
   });
-  await sendEmail(env, email);
+  if (!(await sendToAccountAddress(env, user, email))) return false;
   await database(env.DB).insert(trendAlertEmails).values({ id: crypto.randomUUID(), userId: user.id, sentAt: now, subject, findings });
+  return true;
 }

@@ -7,8 +7,8 @@ import { database } from "../db/client.ts";
 import { woocommerceConnections } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { authorizeUrl, listProducts, readStoreCurrency, readStoreIndex, toShopListing, WooCommerceError, type WooCommerceKeys } from "../integrations/woocommerce.ts";
-import { mayFetchHost } from "../scrape/address.ts";
-import { localDemoHosts } from "../scrape/sources.ts";
+import { isPrivateHost } from "../http/address.ts";
+import { isTrustedOrigin, trustedHosts } from "../http/guarded-fetch.ts";
 import { normalizeSourceUrl } from "../scrape/url.ts";
 import { tokenSettings, type User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
@@ -61,19 +61,20 @@ export function bindingCookieName(connectionId: string): Promise<string> {
 }
 
 const host = (storeUrl: string) => new URL(storeUrl).host;
+const PUBLIC_STORE_MESSAGE = "storeUrl must be the public https address of your store, such as https://shop.example.com";
 
 /**
  * The store's address as we call it: the address its shop opens at, without
  * query or fragment, and without a pasted /wp-admin or /wp-json part. https
- * (and a public host) in production; the local stand-in keeps http.
+ * and a public host; only a trusted origin (the local stand-in) keeps http.
+ * Whether the name resolves to a public address is the guarded fetch's to
+ * judge, on every call.
  */
 export function checkStoreUrl(env: Env, input: string): string {
-  const check = normalizeSourceUrl(input, { localHosts: localDemoHosts(env), field: "storeUrl" });
+  const check = normalizeSourceUrl(input, { localHosts: trustedHosts(env), field: "storeUrl" });
   if (!check.ok) throw new ServiceError(400, check.error.replace("such as https://example.com/my-post", "such as https://shop.example.com"), "storeUrl");
   const url = new URL(check.url);
-  if (!mayFetchHost(url.hostname, env.APP_ENV) || (env.APP_ENV === "production" && url.protocol !== "https:")) {
-    throw new ServiceError(400, "storeUrl must be the public https address of your store, such as https://shop.example.com", "storeUrl");
-  }
+  if (!isTrustedOrigin(env, url) && (isPrivateHost(url.hostname) || url.protocol !== "https:")) throw new ServiceError(400, PUBLIC_STORE_MESSAGE, "storeUrl");
   const path = url.pathname.replace(/\/(wp-admin|wp-json|wp-login\.php)(\/.*)?$/i, "").replace(/\/+$/, "");
   return `${url.origin}${path}`;
 }
@@ -98,6 +99,7 @@ export async function startConnection(env: Env, user: User, input: { storeUrl: s
     if (!(error instanceof WooCommerceError)) throw error;
     // Some security plugins hide the site index from visitors; the authorisation page still works.
     if (error.kind === "unauthorized") storeName = host(storeUrl);
+    else if (error.kind === "private_address") throw new ServiceError(400, PUBLIC_STORE_MESSAGE, "storeUrl");
     else if (error.kind === "not_found" || error.kind === "refused" || error.kind === "unreadable") {
       throw new ServiceError(400, `We could not find a WooCommerce store at ${host(storeUrl)}. Check the address your shop opens at and try again.`, "storeUrl");
     } else throw new ServiceError(502, `We could not reach ${host(storeUrl)}: ${error.message} Please try again.`, "storeUrl");

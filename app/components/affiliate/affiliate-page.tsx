@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { AFFILIATE_ID_MESSAGE, WISE_TAG_MESSAGE, type AffiliateData } from "../../../contracts/affiliate.ts";
+import { AFFILIATE_ID_MESSAGE, WISE_TAG_MESSAGE, type AffiliateData, type AffiliateSale } from "../../../contracts/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { serverMessage } from "../billing/billing-api.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
@@ -10,6 +10,13 @@ import { createAffiliateProfile, dollars, getAffiliateData, localDate, monthName
 import { StackTable } from "../shell/stack-table.tsx";
 
 const STATUS_LABEL = { pending: "Held for a month", payable: "Payable", paid: "Paid" } as const;
+/** A refund's (or lost dispute's) negative commission (decision 077): where it is taken off. */
+const REFUND_LABEL = { pending: "Cancels the held commission", payable: "Taken off your next payout", paid: "Taken off a payout" } as const;
+
+function saleStatus(sale: AffiliateSale): string {
+  if (sale.kind === "refund") return REFUND_LABEL[sale.status];
+  return sale.status === "pending" ? `Held until ${localDate(sale.payableAt)}` : STATUS_LABEL[sale.status];
+}
 
 /** /affiliate: the programme's pitch and terms for everyone; a sign-up prompt or the dashboard for signed-in users (issue 16). */
 export function AffiliatePage() {
@@ -223,11 +230,11 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
         ) : (
           <StackTable label="Latest sales" columns={["Date", "Payment", "Your commission", "Status"]}>
             {data.recentSales.map((sale) => (
-              <tr key={`${sale.chargedAt}-${sale.amountCents}-${sale.commissionCents}`}>
+              <tr key={`${sale.kind}-${sale.chargedAt}-${sale.amountCents}-${sale.commissionCents}`}>
                 <td data-label="Date">{localDate(sale.chargedAt)}</td>
-                <td data-label="Payment">{dollars(sale.amountCents)}</td>
+                <td data-label="Payment">{sale.kind === "refund" ? `Refunded ${dollars(-sale.amountCents)}` : dollars(sale.amountCents)}</td>
                 <td data-label="Your commission">{dollars(sale.commissionCents)}</td>
-                <td data-label="Status">{sale.status === "pending" ? `Held until ${localDate(sale.payableAt)}` : STATUS_LABEL[sale.status]}</td>
+                <td data-label="Status">{saleStatus(sale)}</td>
               </tr>
             ))}
           </StackTable>

@@ -53,7 +53,10 @@ export function AffiliatePayoutsSection() {
                 </th>
                 <td data-label="Wise tag">{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
                 <td data-label="Sales">{row.sales}</td>
-                <td data-label="Payable">{dollars(row.payableCents)}</td>
+                <td data-label="Payable">
+                  <span>{dollars(row.payableCents)}</span>
+                  {row.refundedCents > 0 ? <span className="muted small admin-section__who">{`after ${dollars(row.refundedCents)} of refunded sales`}</span> : null}
+                </td>
                 <td>
                   <button
                     type="button"

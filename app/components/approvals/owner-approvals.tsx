@@ -100,13 +100,24 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
     event.preventDefault();
     setEmailError(null);
     void run(async () => {
+      const address = email.trim();
+      let answer;
       try {
-        await inviteReviewer(name, email.trim());
+        answer = await inviteReviewer(name, address);
       } catch (error) {
         setEmailError(failureText(error));
         throw error;
       }
-      toast({ title: `Invitation sent to ${email.trim()}`, kind: "success" });
+      // A pending invite is not e-mailed again within a day (decision 080): the one on its way still works.
+      toast(
+        answer.sent
+          ? { title: `Invitation sent to ${address}`, kind: "success" }
+          : {
+              title: `An invitation is already on its way to ${address}`,
+              description: `It was e-mailed on ${plainTime(Date.parse(answer.inviteSentAt))}, less than a day ago, so it was not sent again. The link in it works.`,
+              kind: "info",
+            },
+      );
       setEmail("");
     }, "Unable to invite the reviewer");
   };

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { apiJson, ApiError } from "../../lib/api-client.ts";
 import { FormAlert, FormStatus, PendingButton } from "./form-controls.tsx";
 import { problemMessage } from "./use-account-form.ts";
@@ -60,5 +60,15 @@ export function EmailVerificationScreen({ email }: { email: string }) {
       <p className="muted">Nothing there? Look in your spam folder, or send the link again.</p>
       <ResendVerificationButton />
     </section>
+  );
+}
+
+/** Where something waits for a verified address (decisions 079 and 080): what waits, and the link sent again. */
+export function VerifyFirstNotice({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice notice--info verify-first">
+      <p>{children}</p>
+      <ResendVerificationButton variant="ghost" />
+    </div>
   );
 }

@@ -1,9 +1,10 @@
+import { SIGNUP_CHECK_EMAIL } from "../../../contracts/auth.ts";
 import { useLocation } from "@remix-run/react";
 import { useAuth } from "../../lib/auth.tsx";
 import { FormStatus } from "./form-controls.tsx";
 
 /** The alert shown after signing up (spec section 8). */
-export const SIGNUP_ALERT = "Please check your email to verify your account.";
+export const SIGNUP_ALERT = SIGNUP_CHECK_EMAIL;
 
 /** Navigation state that tells /onboarding the user just signed up. */
 export const SIGNED_UP_STATE = { signedUp: true } as const;

@@ -2,8 +2,9 @@ import { useState } from "react";
 import { LEAD_SOURCES, SignupBody } from "../../../contracts/auth.ts";
 import { recordAffiliateSignUp } from "../../lib/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { FormAlert, NewPasswordField, SelectField, SubmitButton, TextField } from "./form-controls.tsx";
+import { FormAlert, FormStatus, NewPasswordField, SelectField, SubmitButton, TextField } from "./form-controls.tsx";
 import { OrSignInWithGoogle } from "./google-sign-in-button.tsx";
+import { SIGNUP_ALERT } from "./signup-alert.tsx";
 import { text, useAccountForm } from "./use-account-form.ts";
 
 const LABELS = {
@@ -24,6 +25,8 @@ export function SignupForm({ onSuccess }: { onSuccess(result: { created: boolean
   const { signUp } = useAuth();
   const form = useAccountForm({ schema: SignupBody, labels: LABELS });
   const [leadSource, setLeadSource] = useState("");
+  // The address already had an account: its owner was e-mailed, and the form says what a new account is told.
+  const [checkEmail, setCheckEmail] = useState(false);
   // A new account made through an affiliate's link is that affiliate's customer (issue 16).
   const signedUp = async (result: { created: boolean }) => {
     if (result.created) await recordAffiliateSignUp();
@@ -43,10 +46,18 @@ export function SignupForm({ onSuccess }: { onSuccess(result: { created: boolean
       };
     },
     async (fields) => {
-      await signUp(fields);
-      await signedUp({ created: true });
+      if ((await signUp(fields)).signedIn) await signedUp({ created: true });
+      else setCheckEmail(true);
     },
   );
+
+  if (checkEmail) {
+    return (
+      <div className="auth-form">
+        <FormStatus kind="info">{SIGNUP_ALERT}</FormStatus>
+      </div>
+    );
+  }
 
   return (
     <div className="auth-form">

@@ -1,5 +1,5 @@
 import type { CreditsSummary } from "../../../contracts/credits.ts";
-import type { CurrentSubscription, LifetimePlan, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscription, CurrentSubscriptionAnswer, LifetimePlan, PlanChangePreview, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 
@@ -8,7 +8,8 @@ import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 export const getPlans = () => apiJson<PlanInfo[]>("/api/subscriptions/getPlans");
 export const getLifetimePlans = () => apiJson<LifetimePlan[]>("/api/subscriptions/getLifetimePlans");
 export const getCredits = () => apiJson<CreditsSummary>("/api/user/credits");
-export const getCurrentSubscription = () => apiJson<{ subscription: CurrentSubscription | null }>("/api/subscriptions/current").then((body) => body.subscription);
+export const getCurrentSubscriptionAnswer = () => apiJson<CurrentSubscriptionAnswer>("/api/subscriptions/current");
+export const getCurrentSubscription = () => getCurrentSubscriptionAnswer().then((body) => body.subscription);
 
 export const startSubscription = (planId: string, returnUrl: string) =>
   apiJson<{ redirectUrl: string }>("/api/stripeSubscriptions/startStripeSubscription", { json: { planId, returnUrl } });
@@ -25,6 +26,18 @@ export const reviseSubscription = (subscriptionID: string, plan: PlanInfo) =>
     json: { subscriptionID, newStripePriceID: plan.stripePriceID, newPlanId: plan.planId },
   });
 export const redeemCode = (redemptionCode: string) => apiJson<RedeemResult>("/api/subscriptions/redeemPurchaseCode", { json: { redemptionCode } });
+export const reactivateSubscription = (subscriptionID: string) =>
+  apiJson<{ message: string }>("/api/stripeSubscriptions/reactivateStripeSubscription", { json: { subscriptionID } });
+
+/** What taking a plan (or redeeming a code) would do to the user's plan and credits, in words with dates in the browser's time zone. */
+export function getPlanChangePreview(target: { planId: string } | { redemptionCode: string }) {
+  const query = new URLSearchParams({ ...target, timeZone: browserTimeZone() });
+  return apiJson<PlanChangePreview>(`/api/subscriptions/planChangePreview?${query}`);
+}
+
+function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+}
 
 /** The server's text for a failed call, or null when it gave none. */
 export function serverMessage(error: unknown): string | null {
@@ -51,8 +64,9 @@ export function money(amount: number): string {
   return `$${amount.toFixed(2).replace(/\.00$/, "")}`;
 }
 
+/** A day as people write it ("2 January 2027"), in the browser's time zone: for parts drawn in the browser only. */
 export function longDate(iso: string): string {
-  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });
 }
 
 /** The query parameters a checkout return carries, removed once handled (the URL is cleaned). */

@@ -5,6 +5,7 @@ import { useAuth } from "../../lib/auth.tsx";
 import { useHydrated } from "../auth/use-hydrated.ts";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
 import { activateLifetime, money, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
+import { useBillingConfirm } from "./confirm.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
 import { ParityAmount, ParityNote } from "./parity.tsx";
 
@@ -44,6 +45,7 @@ export function LifetimePage() {
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const handled = useRef(false);
+  const confirm = useBillingConfirm();
 
   useEffect(() => {
     const paymentMessage = searchParams.get("paymentMessage");
@@ -80,9 +82,16 @@ export function LifetimePage() {
     if (!user) return;
     setBusyPlan(plan.planId);
     setNotice(null);
-    // A tab opened after the server answers would be blocked as a popup: open it now, point it at the payment page later.
-    const tab = isTestConfiguration(env.appEnv) ? window.open("", "_blank") : null;
+    let tab: Window | null = null;
     try {
+      // Before paying: what happens to the current plan and this month's credits (decision 082).
+      if (!(await confirm.askPlanChange({ planId: plan.planId }, "Continue to payment"))) {
+        setBusyPlan(null);
+        return;
+      }
+      // A tab opened after the server answers would be blocked as a popup: open it while the click (or the
+      // confirmation's) still counts, point it at the payment page later.
+      tab = isTestConfiguration(env.appEnv) ? window.open("", "_blank") : null;
       const { redirectUrl } = await startLifetimePayment(plan, "/lifetime");
       if (tab) {
         tab.location.href = redirectUrl;
@@ -149,6 +158,7 @@ export function LifetimePage() {
         ))}
       </ul>
       <p className="billing-refunds">Refunds are not offered: the Lifetime plan is a one-off payment.</p>
+      {confirm.dialog}
     </main>
   );
 }

@@ -3,25 +3,30 @@ import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type R
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
 import type { CreditsSummary } from "../../../contracts/credits.ts";
 import { creditMeter } from "../../../workers/domain/credit-meter.ts";
-import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
-import { planStatusLabel } from "../../../workers/domain/plans.ts";
+import type { CurrentSubscription, PlanInfo, PlanTakenBack } from "../../../contracts/plans-api.ts";
+import { planTakenBackNotice } from "../../../workers/domain/payment-reversals.ts";
+import { FREE_PLAN_ID } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import {
   cancelPayPalSubscription,
   cancelShopifySubscription,
   cancelSubscription,
   getCredits,
-  getCurrentSubscription,
+  getCurrentSubscriptionAnswer,
   longDate,
   money,
   reactivatePayPalSubscription,
+  reactivateSubscription,
   REFUND_NOTE,
   revisePayPalSubscription,
   reviseSubscription,
   serverMessage,
   suspendPayPalSubscription,
 } from "./billing-api.ts";
+import { localDate } from "../affiliate/affiliate-api.ts";
+import { useBillingConfirm } from "./confirm.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
+import { planStatusText } from "./plan-status.ts";
 
 /**
  * Manage subscription (spec section 2, account menu): the current plan, the
@@ -29,7 +34,9 @@ import { NoticeBox, type Notice } from "./notice.tsx";
  * cancelling with a reason, with the messages of spec section 8. A PayPal
  * subscription can also be suspended and re-activated; its switch may need the
  * payer's approval in PayPal (202 with an approval link); a Shopify one is
- * cancelled here and switched by subscribing again.
+ * cancelled here and switched by subscribing again. A switch says first what it
+ * does (the server's preview) and cancelling asks once; a Stripe subscription
+ * cancelled but not ended offers Reactivate (decision 082).
  */
 /** A plan a /pricing card's Switch plan picked: the switch form opens with it chosen (`at` tells two clicks apart). */
 export type SwitchRequest = { planId: string; at: number } | null;
@@ -38,16 +45,19 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   const { user, reloadUser } = useAuth();
   const [credits, setCredits] = useState<CreditsSummary | null>(null);
   const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
+  const [takenBack, setTakenBack] = useState<PlanTakenBack | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   /** A PayPal switch waiting for the payer's approval in PayPal. */
   const [approvalLink, setApprovalLink] = useState<string | null>(null);
+  const confirm = useBillingConfirm();
 
   const load = useCallback(() => {
-    Promise.all([getCredits(), getCurrentSubscription()])
+    Promise.all([getCredits(), getCurrentSubscriptionAnswer()])
       .then(([summary, current]) => {
         setCredits(summary);
-        setSubscription(current);
+        setSubscription(current.subscription);
+        setTakenBack(current.takenBack);
         setLoadError(null);
       })
       .catch((error) => setLoadError(serverMessage(error) ?? "Your subscription could not be loaded. Please reload the page."));
@@ -80,11 +90,17 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   const running = subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
   const paypalSubscription = running?.provider === "paypal" ? running : null;
   const shopifySubscription = running?.provider === "shopify" ? running : null;
-  const suspended = paypalSubscription?.status === "suspended";
+  const freeCredits = plans.find((plan) => plan.planId === FREE_PLAN_ID)?.creditsPerMonth ?? 10;
+  const actions: Actions = { onDone: changed, confirm, freeCredits };
 
   return (
     <div className="manage">
       {notice && <NoticeBox notice={notice} />}
+      {takenBack && (
+        <p className="billing-notice billing-notice--info" data-testid="plan-taken-back">
+          {planTakenBackNotice(takenBack.planName, takenBack.reason, localDate(Date.parse(takenBack.at)))}
+        </p>
+      )}
       {approvalLink && (
         <p className="manage__approval">
           <a className="button button--primary" href={approvalLink}>
@@ -99,7 +115,7 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
         </div>
         <div>
           <dt>Status</dt>
-          <dd data-testid="plan-status">{suspended ? "Suspended" : user ? planStatusLabel(user, Date.now()) : "Free"}</dd>
+          <dd data-testid="plan-status">{user ? planStatusText(user, subscription) : "Free"}</dd>
         </div>
         <div>
           <dt>{renewalLabel(subscription)}</dt>
@@ -127,20 +143,24 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
         </p>
       </div>
 
-      {stripeSubscription && subscription?.status !== "canceled" && (
-        <SwitchPlan subscription={stripeSubscription} plans={plans} onDone={changed} switchTo={switchTo} />
-      )}
-      {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={stripeSubscription} cancel={cancelSubscription} onDone={changed} />}
-      {paypalSubscription && <PayPalActions subscription={paypalSubscription} plans={plans} onDone={changed} switchTo={switchTo} />}
-      {paypalSubscription && !paypalSubscription.cancelAtPeriodEnd && (
-        <CancelSubscription subscription={paypalSubscription} cancel={cancelPayPalSubscription} onDone={changed} />
-      )}
+      {stripeSubscription && subscription?.status !== "canceled" && <SwitchPlan subscription={stripeSubscription} plans={plans} actions={actions} switchTo={switchTo} />}
+      {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={stripeSubscription} cancel={cancelSubscription} actions={actions} />}
+      {stripeSubscription?.cancelAtPeriodEnd && stripeSubscription.status !== "canceled" && <Reactivate subscription={stripeSubscription} onDone={changed} />}
+      {paypalSubscription && <PayPalActions subscription={paypalSubscription} plans={plans} actions={actions} switchTo={switchTo} />}
+      {paypalSubscription && !paypalSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={paypalSubscription} cancel={cancelPayPalSubscription} actions={actions} />}
       {shopifySubscription && !shopifySubscription.cancelAtPeriodEnd && (
         <>
           <p className="muted">Your plan is billed to your Shopify store. To change plan, cancel it and pick the new plan above with Shopify.</p>
-          <CancelSubscription subscription={shopifySubscription} cancel={cancelShopifySubscription} onDone={changed} />
+          <CancelSubscription subscription={shopifySubscription} cancel={cancelShopifySubscription} actions={actions} />
         </>
       )}
+      {(paypalSubscription ?? shopifySubscription)?.cancelAtPeriodEnd && (
+        <p className="muted" data-testid="cannot-reactivate">
+          {paypalSubscription ? "PayPal" : "Shopify"} cannot undo a cancellation: your plan stays until {longDate((paypalSubscription ?? shopifySubscription)!.periodEnd ?? "")}. To
+          go on after that, pick a plan again above once it has ended.
+        </p>
+      )}
+      {confirm.dialog}
       {!subscription && (
         <p>
           You are on the Free plan. Pick a plan above, get the <Link to="/lifetime">Lifetime plan</Link> or <Link to="/redeem-code">redeem a code</Link>.
@@ -165,17 +185,15 @@ function renewalText(subscription: CurrentSubscription | null): string {
   return longDate(subscription.periodEnd);
 }
 
-function SwitchPlan({
-  subscription,
-  plans,
-  onDone,
-  switchTo,
-}: {
-  subscription: CurrentSubscription;
-  plans: PlanInfo[];
-  onDone: (notice: Notice) => void;
-  switchTo: SwitchRequest;
-}) {
+/** What the actions of Manage subscription share: how to report, how to ask first, Free's credits a month. */
+interface Actions {
+  onDone: (notice: Notice, approvalLink?: string | null) => void;
+  confirm: ReturnType<typeof useBillingConfirm>;
+  freeCredits: number;
+}
+
+function SwitchPlan({ subscription, plans, actions, switchTo }: { subscription: CurrentSubscription; plans: PlanInfo[]; actions: Actions; switchTo: SwitchRequest }) {
+  const { onDone, confirm } = actions;
   const options = plans.filter((plan) => (plan.billingPeriod === "month" || plan.billingPeriod === "year") && plan.stripePriceID && plan.planId !== subscription.planId);
   const [planId, setPlanId] = useState("");
   const [busy, setBusy] = useState(false);
@@ -186,6 +204,7 @@ function SwitchPlan({
     if (!plan || !subscription.subscriptionID) return;
     setBusy(true);
     try {
+      if (!(await confirm.askPlanChange({ planId: plan.planId }, "Switch plan"))) return;
       await reviseSubscription(subscription.subscriptionID, plan);
       onDone({ kind: "success", text: "Your subscription has been switched" });
       setPlanId("");
@@ -259,12 +278,14 @@ function SwitchPlanForm({
 function CancelSubscription({
   subscription,
   cancel,
-  onDone,
+  actions,
 }: {
   subscription: CurrentSubscription;
   cancel: (subscriptionID: string, cancelReason: string) => Promise<unknown>;
-  onDone: (notice: Notice) => void;
+  actions: Actions;
 }) {
+  const { onDone, confirm, freeCredits } = actions;
+  const until = subscription.periodEnd ? longDate(subscription.periodEnd) : "the end of this period";
   const id = useId();
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
@@ -272,6 +293,13 @@ function CancelSubscription({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!reason.trim() || !subscription.subscriptionID) return;
+    const goOn = await confirm.ask({
+      title: `Cancel your ${subscription.planName} subscription?`,
+      text: `You keep ${subscription.planName} until ${until}; then you move to Free with ${freeCredits} credits a month.`,
+      confirmLabel: "Cancel subscription",
+      keepLabel: "Keep my subscription",
+    });
+    if (!goOn) return;
     setBusy(true);
     try {
       await cancel(subscription.subscriptionID, reason.trim());
@@ -289,7 +317,7 @@ function CancelSubscription({
       <label htmlFor={`${id}-reason`}>Why are you cancelling?</label>
       <textarea id={`${id}-reason`} value={reason} onChange={(event) => setReason(event.target.value)} required maxLength={1000} rows={3} />
       <p className="muted">
-        Your plan stays active until {subscription.periodEnd ? longDate(subscription.periodEnd) : "the end of this period"}, then you move to Free.
+        You keep {subscription.planName} until {until}; then you move to Free with {freeCredits} credits a month.
       </p>
       <button type="submit" className="button button--ghost manage__cancel" disabled={busy || !reason.trim()}>
         {busy ? "Cancelling…" : "Cancel subscription"}
@@ -299,17 +327,8 @@ function CancelSubscription({
 }
 
 /** PayPal: switch plan (may need approval in PayPal), suspend an active subscription, re-activate a suspended one. */
-function PayPalActions({
-  subscription,
-  plans,
-  onDone,
-  switchTo,
-}: {
-  subscription: CurrentSubscription;
-  plans: PlanInfo[];
-  onDone: (notice: Notice, approvalLink?: string | null) => void;
-  switchTo: SwitchRequest;
-}) {
+function PayPalActions({ subscription, plans, actions, switchTo }: { subscription: CurrentSubscription; plans: PlanInfo[]; actions: Actions; switchTo: SwitchRequest }) {
+  const { onDone, confirm } = actions;
   const subscriptionID = subscription.subscriptionID ?? "";
   const active = (subscription.status === "active" || subscription.status === "trialing") && !subscription.cancelAtPeriodEnd;
   const options = plans.filter((plan) => PAYPAL_PLAN_IDS[plan.planId] && plan.planId !== subscription.planId);
@@ -335,6 +354,7 @@ function PayPalActions({
     if (!plan) return;
     setBusy("switch");
     try {
+      if (!(await confirm.askPlanChange({ planId: plan.planId }, "Switch plan"))) return;
       const answer = await revisePayPalSubscription(subscriptionID, plan, PAYPAL_PLAN_IDS[plan.planId]);
       if (answer.approvalLink) onDone({ kind: "info", text: PAYPAL_CONFIRM_SWITCH_MESSAGE }, answer.approvalLink);
       else onDone({ kind: "success", text: "Your subscription has been switched" });
@@ -367,5 +387,34 @@ function PayPalActions({
       </div>
       {active && <p className="muted">While suspended, PayPal does not bill you and you are on the Free plan's credits.</p>}
     </>
+  );
+}
+
+/** A Stripe subscription cancelled at the end of its period, which has not ended: it can go on as before (spec section 4, reactivate). */
+function Reactivate({ subscription, onDone }: { subscription: CurrentSubscription; onDone: (notice: Notice) => void }) {
+  const [busy, setBusy] = useState(false);
+  async function reactivate() {
+    if (!subscription.subscriptionID) return;
+    setBusy(true);
+    try {
+      const answer = await reactivateSubscription(subscription.subscriptionID);
+      onDone({ kind: "success", text: answer.message });
+    } catch (error) {
+      onDone({ kind: "error", text: "There was an error re-activating your subscription.", detail: serverMessage(error) });
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="manage__form">
+      <h3>Reactivate subscription</h3>
+      <p className="muted">
+        Your {subscription.planName} plan ends on {subscription.periodEnd ? longDate(subscription.periodEnd) : "the end of this period"}. Reactivate it to keep it: it renews then as
+        before, and nothing is charged now.
+      </p>
+      <button type="button" className="button button--primary" onClick={reactivate} disabled={busy}>
+        {busy ? "Re-activating…" : "Reactivate subscription"}
+      </button>
+    </div>
   );
 }

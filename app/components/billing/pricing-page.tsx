@@ -7,10 +7,12 @@ import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
 import { useHydrated } from "../auth/use-hydrated.ts";
-import { activateSubscription, getCurrentSubscription, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
+import { activateSubscription, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
 import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-params.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
+import { useBillingConfirm } from "./confirm.tsx";
+import { useCurrentSubscription } from "./plan-status.ts";
 import { NoticeBox, type Notice } from "./notice.tsx";
 import { ParityAmount, ParityNote } from "./parity.tsx";
 import { lazyWithTimeout } from "../lazy-part.tsx";
@@ -66,13 +68,12 @@ export function PricingPage() {
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
   const [manageVersion, setManageVersion] = useState(0);
-  /** The user's running subscription (undefined: not known yet), which decides between starting and switching. */
-  const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
   /** The plan a card's Switch plan picked for the form in Manage subscription. */
   const [switchTo, setSwitchTo] = useState<{ planId: string; at: number } | null>(null);
   const handledReturn = useRef(false);
   const handledStart = useRef(false);
   const payment = usePaymentMethod(searchParams.get("payWith"), Boolean(user));
+  const confirm = useBillingConfirm();
   // Back from connecting a Shopify store to pay with: say how it went, clean the URL.
   useEffect(() => {
     const outcome = shopifyOutcome(searchParams.toString());
@@ -98,19 +99,7 @@ export function PricingPage() {
   } });
 
   // Again whenever the plan changes (an activation, a switch, a cancel: they reload the user).
-  const planKey = user ? `${user.userId}|${user.planId}|${user.planStatus}|${manageVersion}` : null;
-  useEffect(() => {
-    if (!planKey) return setSubscription(null);
-    let current = true;
-    getCurrentSubscription().then(
-      (found) => current && setSubscription(found),
-      // Unknown: the cards offer what they would to a user without one; the server still refuses a second subscription.
-      () => current && setSubscription(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [planKey]);
+  const subscription = useCurrentSubscription(user ? `${user.userId}|${user.planId}|${user.planStatus}|${manageVersion}` : null);
 
   // Back from Checkout: activate (success) or say it was cancelled; then clean the URL.
   useEffect(() => {
@@ -148,6 +137,17 @@ export function PricingPage() {
     if (!user) return;
     setBusyPlan(plan.planId);
     setNotice(null);
+    // Before any payment: what happens to the current plan and this month's credits (decision 082).
+    try {
+      if (!(await confirm.askPlanChange({ planId: plan.planId }, "Continue to payment"))) {
+        setBusyPlan(null);
+        return;
+      }
+    } catch (error) {
+      setNotice({ kind: "error", text: "Error making payment", detail: serverMessage(error) });
+      setBusyPlan(null);
+      return;
+    }
     if (payment.method !== "card") {
       const failed = await startProviderPayment(payment, plan.planId);
       if (failed) {
@@ -277,6 +277,7 @@ export function PricingPage() {
         Prefer to pay once? See the <Link to="/lifetime">Lifetime plan</Link>. Have a code? <Link to="/redeem-code">Redeem it here</Link>.
       </p>
       <p className="billing-refunds">{REFUND_NOTE}</p>
+      {confirm.dialog}
 
       <section id="manage" className="billing-manage" aria-labelledby="manage-title">
         <h2 id="manage-title">Manage subscription</h2>

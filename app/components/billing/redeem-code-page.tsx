@@ -4,6 +4,7 @@ import { REDEEM_ERROR_MESSAGE } from "../../../contracts/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { redeemCode, serverMessage } from "./billing-api.ts";
+import { useBillingConfirm } from "./confirm.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
 
 /** /redeem-code: a code for a plan (spec section 2); the server's error text, else 'There was an error redeeming your code.' */
@@ -12,6 +13,7 @@ export function RedeemCodePage() {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
+  const confirm = useBillingConfirm();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -19,6 +21,8 @@ export function RedeemCodePage() {
     setBusy(true);
     setNotice(null);
     try {
+      // Before the code is used up: what happens to the current plan and this month's credits (decision 082).
+      if (!(await confirm.askPlanChange({ redemptionCode: code.trim() }, "Redeem code"))) return;
       const result = await redeemCode(code.trim());
       setNotice({ kind: "success", text: result.message });
       setCode("");
@@ -60,6 +64,7 @@ export function RedeemCodePage() {
           <p className="muted">
             See your plan and credits under <Link to="/pricing#manage">Manage subscription</Link>.
           </p>
+          {confirm.dialog}
         </>
       )}
     </main>

@@ -17,6 +17,7 @@ import { findingInWords } from "../../../workers/domain/trend-alerts.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { formatInZone } from "../../lib/pinterest/times.ts";
+import { VerifyFirstNotice } from "../auth/email-verification.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
@@ -66,6 +67,11 @@ export function TrendAlertsPage() {
           Follow keywords and interests on Pinterest. We check Pinterest's trends daily or weekly and e-mail you when a keyword of yours rises or something new starts trending in your interests.
         </p>
       </header>
+      {user && !user.isEmailVerified ? (
+        <VerifyFirstNotice>
+          Trend alert e-mails go only to a verified address. Open the link we e-mailed to {user.email} to start getting them.
+        </VerifyFirstNotice>
+      ) : null}
       {user ? <TrendAlerts /> : <LoginPrompt action="set up trend alerts" />}
     </main>
   );

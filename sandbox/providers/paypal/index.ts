@@ -6,6 +6,7 @@ import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_PAYPAL_WEBHOOK_ID } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
 import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
+import { createPayPalPayments, createSale, disputeSale, paymentsRoutes, PaymentsError, refundSale, resolveDispute, type PayPalPayments, type PaymentsContext } from "./payments.ts";
 import { certPem, crc32, CERT_PATH, signTransmission, verifyTransmission } from "./signing.ts";
 
 /**
@@ -100,6 +101,8 @@ interface PayPalState {
   outbox: Outbox;
   /** The id of the webhook the events are sent for (PAYPAL_WEBHOOK_ID); it is part of what is signed. */
   webhookId: string;
+  /** Sales of the subscriptions' payments, their refunds and disputes (./payments.ts). */
+  payments: PayPalPayments;
 }
 
 export function paypalState(state: SandboxState): PayPalState {
@@ -110,6 +113,7 @@ export function paypalState(state: SandboxState): PayPalState {
     approvals: new Map(),
     outbox: createOutbox(process.env.PAYPAL_WEBHOOK_URL || null),
     webhookId: process.env.PAYPAL_WEBHOOK_ID || SANDBOX_PAYPAL_WEBHOOK_ID,
+    payments: createPayPalPayments(),
   }));
 }
 
@@ -129,33 +133,48 @@ const EVENT_SUMMARIES: Record<string, string> = {
  * PAYMENT.SALE.COMPLETED, the sale of its last payment) and queues its delivery.
  */
 function emit(state: SandboxState, origin: string, type: string, subscription: PayPalSubscriptionObject) {
+  const now = isoNow();
+  if (type === "PAYMENT.SALE.COMPLETED") {
+    const sale = paypalState(state).payments.sales.get(paypalState(state).payments.latestSale.get(subscription.id) ?? "");
+    if (!sale) return;
+    raiseEvent(state, origin, {
+      type,
+      subject: subscription.id,
+      resourceType: "sale",
+      summary: EVENT_SUMMARIES[type],
+      resource: { ...structuredClone(sale), links: [{ href: `${origin}/paypal/v1/payments/sale/${sale.id}`, rel: "self", method: "GET" }] },
+    });
+    return;
+  }
+  raiseEvent(state, origin, {
+    type,
+    subject: subscription.id,
+    resourceType: "subscription",
+    resourceVersion: "2.0",
+    summary: EVENT_SUMMARIES[type] ?? type,
+    resource: { ...structuredClone(subscription), links: [{ href: `${origin}/paypal/v1/billing/subscriptions/${subscription.id}`, rel: "self", method: "GET" }] },
+    created: now,
+  });
+}
+
+/** Raises a webhook event (signed as PayPal signs it) about the subscription `subject`, and queues its delivery. */
+function raiseEvent(
+  state: SandboxState,
+  origin: string,
+  fields: { type: string; subject: string; resourceType: string; resourceVersion?: string; summary: string; resource: Record<string, unknown>; created?: string },
+) {
   const paypal = paypalState(state);
   const id = `WH-${randomId(17)}-${randomId(17)}`;
-  const now = isoNow();
-  const sale = type === "PAYMENT.SALE.COMPLETED";
-  const amount = subscription.billing_info?.last_payment?.amount ?? { currency_code: "USD", value: "0.00" };
-  const resource = sale
-    ? {
-        id: randomId(17),
-        state: "completed",
-        amount: { total: amount.value, currency: amount.currency_code, details: { subtotal: amount.value } },
-        payment_mode: "INSTANT_TRANSFER",
-        protection_eligibility: "ELIGIBLE",
-        billing_agreement_id: subscription.id,
-        create_time: subscription.billing_info?.last_payment?.time ?? now,
-        update_time: now,
-        links: [{ href: `${origin}/paypal/v1/payments/sale/${randomId(17)}`, rel: "self", method: "GET" }],
-      }
-    : { ...structuredClone(subscription), links: [{ href: `${origin}/paypal/v1/billing/subscriptions/${subscription.id}`, rel: "self", method: "GET" }] };
+  const now = fields.created ?? isoNow();
   const event = {
     id,
     event_version: "1.0",
     create_time: now,
-    resource_type: sale ? "sale" : "subscription",
-    resource_version: sale ? "1.0" : "2.0",
-    event_type: type,
-    summary: EVENT_SUMMARIES[type] ?? type,
-    resource,
+    resource_type: fields.resourceType,
+    resource_version: fields.resourceVersion ?? "1.0",
+    event_type: fields.type,
+    summary: fields.summary,
+    resource: fields.resource,
     links: [
       { href: `${origin}/paypal/v1/notifications/webhooks-events/${id}`, rel: "self", method: "GET" },
       { href: `${origin}/paypal/v1/notifications/webhooks-events/${id}/resend`, rel: "resend", method: "POST" },
@@ -168,9 +187,9 @@ function emit(state: SandboxState, origin: string, type: string, subscription: P
     paypal.outbox,
     {
       id,
-      type,
-      subject: subscription.id,
-      object: subscription.id,
+      type: fields.type,
+      subject: fields.subject,
+      object: fields.subject,
       created: now,
       body,
       headers: {
@@ -186,6 +205,11 @@ function emit(state: SandboxState, origin: string, type: string, subscription: P
     },
     () => state.providers.get("paypal") === paypal,
   );
+}
+
+/** What ./payments.ts needs of the stand-in: its payments, ids, times and events. */
+function paymentsContext(state: SandboxState, origin: string): PaymentsContext {
+  return { payments: paypalState(state).payments, randomId, isoNow, emit: (event) => raiseEvent(state, origin, event) };
 }
 
 const CHARS = "ABCDEFGHJKLMNPRSTUVWXYZ0123456789";
@@ -425,6 +449,8 @@ function bill(state: SandboxState, subscription: PayPalSubscriptionObject) {
     next_billing_time: new Date(addMonths(now, plan.interval === "YEAR" ? 12 : 1)).toISOString().replace(/\.\d{3}Z$/, "Z"),
     failed_payments_count: 0,
   };
+  // The payment's sale, at the payment's time (PAYMENT.SALE.COMPLETED carries it).
+  createSale(paymentsContext(state, ""), subscription.id, price, subscription.billing_info.last_payment!.time);
 }
 
 function returnUrlOf(context: Record<string, unknown> | undefined): { returnUrl: string; cancelUrl: string } | null {
@@ -474,6 +500,17 @@ export function paypalProvider(state: SandboxState) {
       nonce: `${isoNow()}${randomId(20)}`,
     });
   });
+
+  const requireToken = async (c: Context, next: () => Promise<void>) => {
+    const auth = c.req.header("authorization") ?? "";
+    if (!auth.startsWith("Bearer ") || !paypalState(state).tokens.has(auth.slice(7))) {
+      return c.json({ error: "invalid_token", error_description: "Token signature verification failed" }, 401);
+    }
+    await next();
+  };
+  app.use("/v1/payments/*", requireToken);
+  app.use("/v1/customer/*", requireToken);
+  paymentsRoutes(app, (c) => paymentsContext(state, origin(c)));
 
   app.use("/v1/billing/*", async (c, next) => {
     const auth = c.req.header("authorization") ?? "";
@@ -826,7 +863,11 @@ const PAYMENT_FAILURE_THRESHOLD = 3;
  *   trial) comes round now and the regular price (the override's, if any) is charged:
  *   a payment (PAYMENT.SALE.COMPLETED) or a failed one (BILLING.SUBSCRIPTION.PAYMENT.FAILED; the
  *   third in a row suspends it, BILLING.SUBSCRIPTION.SUSPENDED);
- * - `POST /subscriptions/:id/expire`: its last cycle ended (BILLING.SUBSCRIPTION.EXPIRED).
+ * - `POST /subscriptions/:id/expire`: its last cycle ended (BILLING.SUBSCRIPTION.EXPIRED);
+ * - `GET /sales?subscription=`: the sales of the payments; `POST /sales/:id/refund {amount?: "9.99"}`: a
+ *   refund, as `POST /paypal/v1/payments/sale/:id/refund` makes it; `POST /sales/:id/dispute {amount?}`: the
+ *   buyer opens a dispute (CUSTOMER.DISPUTE.CREATED); `POST /disputes/:id/resolve {outcome: "BUYER_FAVOR" |
+ *   "SELLER_FAVOR"}`: PayPal decides it, as the sandbox's adjudicate call does (decision 077).
  */
 export function paypalControl(state: SandboxState) {
   const control = new Hono();
@@ -871,6 +912,46 @@ export function paypalControl(state: SandboxState) {
       emit(state, origin(c), "BILLING.SUBSCRIPTION.SUSPENDED", subscription);
     }
     return c.json(subscription);
+  });
+
+  control.get("/sales", (c) => {
+    const subscription = c.req.query("subscription");
+    return c.json([...paypalState(state).payments.sales.values()].filter((sale) => !subscription || sale.billing_agreement_id === subscription));
+  });
+  const paymentAction = (path: string, act: (ctx: PaymentsContext, id: string, input: Record<string, unknown>) => unknown) =>
+    control.post(path, async (c) => {
+      let input: Record<string, unknown> = {};
+      const text = (await c.req.text()).trim();
+      try {
+        input = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+      } catch {
+        return c.json({ error: "Body must be a JSON object" }, 400);
+      }
+      try {
+        const answer = act(paymentsContext(state, origin(c)), c.req.param("id") ?? "", input ?? {});
+        return answer === null ? c.json({ error: `No such ${path.split("/")[1].slice(0, -1)}: ${c.req.param("id")}` }, 404) : c.json(answer);
+      } catch (error) {
+        if (error instanceof PaymentsError) return c.json({ error: error.message }, error.status === 404 ? 404 : 409);
+        throw error;
+      }
+    });
+  paymentAction("/sales/:id/refund", (ctx, id, input) => {
+    const sale = ctx.payments.sales.get(id);
+    if (!sale) return null;
+    if (input.amount !== undefined && typeof input.amount !== "string") throw new PaymentsError(400, "VALIDATION_ERROR", 'amount must be text such as "9.99"');
+    return refundSale(ctx, sale, input.amount === undefined ? undefined : { total: input.amount, currency: sale.amount.currency });
+  });
+  paymentAction("/sales/:id/dispute", (ctx, id, input) => {
+    const sale = ctx.payments.sales.get(id);
+    if (!sale) return null;
+    if (input.amount !== undefined && typeof input.amount !== "string") throw new PaymentsError(400, "VALIDATION_ERROR", 'amount must be text such as "9.99"');
+    return disputeSale(ctx, sale, input.amount === undefined ? undefined : Math.round(Number(input.amount) * 100));
+  });
+  paymentAction("/disputes/:id/resolve", (ctx, id, input) => {
+    const dispute = ctx.payments.disputes.get(id);
+    if (!dispute) return null;
+    if (input.outcome !== "BUYER_FAVOR" && input.outcome !== "SELLER_FAVOR") throw new PaymentsError(400, "VALIDATION_ERROR", 'outcome must be "BUYER_FAVOR" or "SELLER_FAVOR"');
+    return resolveDispute(ctx, dispute, input.outcome);
   });
 
   control.post("/subscriptions/:id/expire", (c) => {

@@ -4,6 +4,7 @@ import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_SHOPIFY_CLIENT_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
 import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
+import { createPartnerState, partnerRoutes, recordTransaction, refundableCents, type PartnerState } from "./partners.ts";
 import { bucketOf, costExtension, createStoreState, isStoreQuery, requestedCost, signQuery, storeQuery, storeRoutes, tokenRevoked, type ShopifyStoreState } from "./store.ts";
 
 /**
@@ -24,6 +25,9 @@ import { bucketOf, costExtension, createStoreState, isStoreQuery, requestedCost,
  * - `GET|POST /:shop/admin/charges/:app/:id/RecurringApplicationCharge/confirm_recurring_application_charge`:
  *   the confirmation page; approving makes the charge ACTIVE, declining DECLINED, and both
  *   redirect to returnUrl with charge_id, as Shopify does.
+ *
+ * - `POST /partners/:organization/api/:version/graphql.json`: the Partner API's transactions of our app
+ *   (./partners.ts): a billed interval is an AppSubscriptionSale, a refund an AppSaleAdjustment.
  *
  * Webhooks: every status change of a charge (approved, declined, cancelled) and each renewal raises
  * an APP_SUBSCRIPTIONS_UPDATE webhook (topic app_subscriptions/update), POSTed to SHOPIFY_WEBHOOK_URL
@@ -65,6 +69,8 @@ interface ShopifyState {
   clientSecret: string;
   /** The stores' side: install codes, issued tokens, cost buckets (./store.ts). */
   store: ShopifyStoreState;
+  /** The Partner organization's transactions of our app: billed intervals and refunds (./partners.ts). */
+  partner: PartnerState;
 }
 
 export function shopifyState(state: SandboxState): ShopifyState {
@@ -75,6 +81,7 @@ export function shopifyState(state: SandboxState): ShopifyState {
     outbox: createOutbox(process.env.SHOPIFY_WEBHOOK_URL || null),
     clientSecret: process.env.SHOPIFY_CLIENT_SECRET || SANDBOX_SHOPIFY_CLIENT_SECRET,
     store: createStoreState(),
+    partner: createPartnerState(),
   }));
 }
 
@@ -347,6 +354,8 @@ export function shopifyProvider(state: SandboxState) {
     return c.json({ data, extensions: costExtension(bucket, requested, actual) });
   });
 
+  partnerRoutes(app, () => shopifyState(state).partner);
+
   storeRoutes(
     app,
     () => shopifyState(state).store,
@@ -376,6 +385,8 @@ export function shopifyProvider(state: SandboxState) {
         subscription.currentPeriodEnd = new Date(Date.now() + (subscription.trialDays + (pricing.interval === "ANNUAL" ? 365 : 30)) * DAY)
           .toISOString()
           .replace(/\.\d{3}Z$/, "Z");
+        // Without a free trial Shopify bills the first interval now (after one, when the trial ends).
+        if (subscription.trialDays === 0) recordSale(state, subscription);
       }
       emitUpdate(state, subscription);
     }
@@ -423,6 +434,9 @@ function page(error: string | null, subscription: (AppSubscriptionObject & { sho
  *   SHOPIFY_WEBHOOK_URL of the sandbox's env;
  * - `POST /subscriptions/:id/renew` (id: the charge's number, as in charge_id): the billing period ends now and the
  *   next one starts (currentPeriodEnd one interval from now), with its APP_SUBSCRIPTIONS_UPDATE;
+ * - `POST /subscriptions/:id/refund {amount?: "9.99"}`: Shopify support refunds the merchant (all of the current
+ *   interval, or part): an AppSaleAdjustment of the Partner API (./partners.ts), no webhook; `GET
+ *   /transactions?shop=`: the Partner organization's transactions (decision 077);
  * - `GET /installs?shop=`: the tokens the install flow issued (and when they were revoked);
  * - `POST /throttle {shop, currentlyAvailable?, maximumAvailable?, restoreRate?}`: the store's cost bucket;
  * - `GET /launch?shop=&appUrl=`: an install begun on Shopify's side: a redirect to the app's URL
@@ -485,8 +499,46 @@ export function shopifyControl(state: SandboxState) {
     if (subscription.status !== "ACTIVE") return c.json({ error: `Only an ACTIVE subscription renews; this one is ${subscription.status}` }, 409);
     const interval = subscription.lineItems[0].plan.pricingDetails.interval;
     subscription.currentPeriodEnd = new Date(Date.now() + (interval === "ANNUAL" ? 365 : 30) * DAY).toISOString().replace(/\.\d{3}Z$/, "Z");
+    recordSale(state, subscription);
     emitUpdate(state, subscription);
     return c.json(publicView(subscription));
   });
+
+  // Shopify support refunds the merchant for the charge's current interval (all of it, or `amount`): an
+  // AppSaleAdjustment of the Partner API, and no webhook (decision 077).
+  control.post("/subscriptions/:id/refund", async (c) => {
+    const id = c.req.param("id");
+    const gid = id.startsWith("gid://") ? id : `gid://shopify/AppSubscription/${id}`;
+    const subscription = all().find((candidate) => candidate.id === gid);
+    if (!subscription) return c.json({ error: `No such subscription: ${id}` }, 404);
+    const input = (await c.req.json().catch(() => ({}))) as { amount?: unknown } | null;
+    const pricing = subscription.lineItems[0].plan.pricingDetails;
+    const intervalStart = subscription.currentPeriodEnd
+      ? new Date(Date.parse(subscription.currentPeriodEnd) - (pricing.interval === "ANNUAL" ? 365 : 30) * DAY).toISOString().replace(/\.\d{3}Z$/, "Z")
+      : null;
+    if (!intervalStart || Date.parse(intervalStart) > Date.now()) return c.json({ error: "Nothing was billed yet: the charge is pending or in its free trial" }, 409);
+    const left = refundableCents(shopifyState(state).partner, gid, intervalStart);
+    if (input?.amount !== undefined && (typeof input.amount !== "string" || !/^\d{1,7}(\.\d{1,2})?$/.test(input.amount))) return c.json({ error: 'amount must be text such as "9.99"' }, 400);
+    const amount = input?.amount === undefined ? left : Math.round(Number(input.amount) * 100);
+    if (amount < 1 || amount > left) return c.json({ error: `The refund can be 1 to ${left} cents of this interval` }, 409);
+    return c.json(recordTransaction(shopifyState(state).partner, { type: "AppSaleAdjustment", chargeId: gid, shop: subscription.shop, grossCents: -amount, currencyCode: pricing.price.currencyCode }));
+  });
+  control.get("/transactions", (c) => {
+    const shop = c.req.query("shop");
+    return c.json(shopifyState(state).partner.transactions.filter((transaction) => !shop || transaction.shop.myshopifyDomain === shop));
+  });
   return control;
+}
+
+/** The interval Shopify billed now: an AppSubscriptionSale of the Partner API. */
+function recordSale(state: SandboxState, subscription: AppSubscriptionObject & { shop: string }) {
+  const pricing = subscription.lineItems[0].plan.pricingDetails;
+  recordTransaction(shopifyState(state).partner, {
+    type: "AppSubscriptionSale",
+    chargeId: subscription.id,
+    shop: subscription.shop,
+    grossCents: Math.round(Number(pricing.price.amount) * 100),
+    currencyCode: pricing.price.currencyCode,
+    billingInterval: pricing.interval,
+  });
 }

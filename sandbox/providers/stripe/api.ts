@@ -3,10 +3,12 @@ import type { SandboxState } from "../../state.ts";
 import {
   addBalanceTransaction,
   cancelSubscription,
+  closeDispute,
   confirmPaymentIntent,
   createCustomer,
   createPaymentIntent,
   createSubscription,
+  refundCharge,
   updateSubscription,
   type Context,
   type SubscriptionChange,
@@ -312,6 +314,58 @@ export function stripeV1(state: SandboxState) {
     return intent;
   });
 
+  // --- Charges, refunds, disputes and invoice payments
+  on("GET", "/charges", ({ params, stripe }) => {
+    const customer = optionalString(params, "customer");
+    const intent = optionalString(params, "payment_intent");
+    return list([...stripe.charges.values()].filter((charge) => (!customer || charge.customer === customer) && (!intent || charge.payment_intent === intent)), params, "/v1/charges");
+  });
+  on("GET", "/charges/:id", ({ c, stripe }) => chargeOf(stripe, param(c, "id"), "charge"));
+  on("POST", "/refunds", ({ params, ctx, stripe }) => {
+    const chargeId = optionalString(params, "charge");
+    const intentId = optionalString(params, "payment_intent");
+    if (!chargeId && !intentId) throw new StripeApiError(400, "One of the following params should be provided for this request: charge or payment_intent.", { code: "parameter_missing" });
+    let charge = chargeId ? chargeOf(stripe, chargeId, "charge") : undefined;
+    if (intentId) {
+      const intent = paymentIntentOf(stripe, intentId);
+      if (!intent.latest_charge) throw new StripeApiError(400, `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, { code: "charge_not_refundable", param: "payment_intent" });
+      if (charge && charge.id !== intent.latest_charge) throw invalidParam("charge", "The charge is not the payment intent's.");
+      charge = chargeOf(stripe, String(intent.latest_charge), "payment_intent");
+    }
+    const reason = optionalString(params, "reason");
+    if (reason !== undefined && reason !== "duplicate" && reason !== "fraudulent" && reason !== "requested_by_customer") {
+      throw invalidParam("reason", "Invalid reason: must be one of duplicate, fraudulent, or requested_by_customer");
+    }
+    return refundCharge(ctx, charge!, { amount: optionalInteger(params, "amount"), reason: reason ?? null, metadata: applyMetadata({}, params) });
+  });
+  on("GET", "/refunds", ({ params, stripe }) => {
+    const charge = optionalString(params, "charge");
+    const intent = optionalString(params, "payment_intent");
+    return list([...stripe.refunds.values()].filter((refund) => (!charge || refund.charge === charge) && (!intent || refund.payment_intent === intent)), params, "/v1/refunds");
+  });
+  on("GET", "/refunds/:id", ({ c, stripe }) => stripe.refunds.get(param(c, "id")) ?? raise(noSuch("refund", param(c, "id"))));
+  on("GET", "/disputes", ({ params, stripe }) => {
+    const charge = optionalString(params, "charge");
+    const intent = optionalString(params, "payment_intent");
+    return list([...stripe.disputes.values()].filter((dispute) => (!charge || dispute.charge === charge) && (!intent || dispute.payment_intent === intent)), params, "/v1/disputes");
+  });
+  on("GET", "/disputes/:id", ({ c, stripe }) => stripe.disputes.get(param(c, "id")) ?? raise(noSuch("dispute", param(c, "id"))));
+  // The merchant accepts the dispute: it is lost.
+  on("POST", "/disputes/:id/close", ({ c, ctx, stripe }) => closeDispute(ctx, stripe.disputes.get(param(c, "id")) ?? raise(noSuch("dispute", param(c, "id"))), "lost"));
+  on("GET", "/invoice_payments", ({ params, stripe }) => {
+    const invoice = optionalString(params, "invoice");
+    const payment = optionalObject(params, "payment");
+    const type = payment ? requiredString(payment, "type", "payment[type]") : undefined;
+    if (type !== undefined && type !== "payment_intent") throw invalidParam("payment[type]", "The Stripe sandbox lists invoice payments by payment_intent only.");
+    const intent = payment ? requiredString(payment, "payment_intent", "payment[payment_intent]") : undefined;
+    return list(
+      [...stripe.invoicePayments.values()].filter((paid) => (!invoice || paid.invoice === invoice) && (!intent || paid.payment.payment_intent === intent)),
+      params,
+      "/v1/invoice_payments",
+    );
+  });
+  on("GET", "/invoice_payments/:id", ({ c, stripe }) => stripe.invoicePayments.get(param(c, "id")) ?? raise(noSuch("invoice_payment", param(c, "id"))));
+
   // --- Events
   on("GET", "/events", ({ params, stripe }) => {
     const type = optionalString(params, "type");
@@ -407,6 +461,9 @@ function expandPath(stripe: StripeState, value: unknown, segments: string[], pat
   if (head === "line_items" && object.object === "checkout.session") {
     const session = stripe.sessions.get(String(object.id));
     field = session ? list(sessionLineItems(stripe, session), {}, `/v1/checkout/sessions/${session.id}/line_items`, false) : null;
+  } else if (head === "refunds" && object.object === "charge") {
+    // Includable since API version 2022-11-15: a charge's refunds are listed only when expanded.
+    field = list([...stripe.refunds.values()].filter((refund) => refund.charge === object.id), { limit: "100" }, `/v1/charges/${String(object.id)}/refunds`);
   } else if (typeof field === "string") {
     field = structuredClone(objectById(stripe, field) ?? field);
   } else if (field === undefined) {
@@ -429,6 +486,10 @@ function sessionOf(stripe: StripeState, id: string): CheckoutSession {
 
 function subscriptionOf(stripe: StripeState, id: string) {
   return stripe.subscriptions.get(id) ?? raise(noSuch("subscription", id));
+}
+
+function chargeOf(stripe: StripeState, id: string, param: string) {
+  return stripe.charges.get(id) ?? raise(noSuch("charge", id, param));
 }
 
 function paymentIntentOf(stripe: StripeState, id: string) {

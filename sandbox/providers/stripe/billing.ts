@@ -6,13 +6,16 @@ import {
   StripeApiError,
   stripeId,
   type BalanceTransaction,
+  type Charge,
   type CheckoutSession,
   type Customer,
   type Discount,
+  type Dispute,
   type Invoice,
   type InvoiceLine,
   type PaymentIntent,
   type Price,
+  type Refund,
   type StripeState,
   type Subscription,
   type SubscriptionItem,
@@ -285,6 +288,8 @@ export function issueInvoice(
   if (applied !== 0) addBalanceTransaction(ctx, customer, { amount: applied, type: "applied_to_invoice", invoice: id });
   emit(ctx, "invoice.created", invoice);
   emit(ctx, "invoice.finalized", invoice);
+  // What the card paid: a payment intent and its charge, linked to the invoice by an invoice payment.
+  if (paid && amountDue > 0) payInvoice(ctx, invoice, customer);
   if (paid) {
     emit(ctx, "invoice.paid", invoice);
     emit(ctx, "invoice.payment_succeeded", invoice);
@@ -649,10 +654,178 @@ export function confirmPaymentIntent(ctx: Context, intent: PaymentIntent, paymen
   }
   intent.status = "succeeded";
   intent.amount_received = intent.amount;
-  intent.latest_charge = stripeId("ch");
   intent.last_payment_error = null;
+  const charge = createCharge(ctx, intent);
+  intent.latest_charge = charge.id;
   emit(ctx, "payment_intent.succeeded", intent);
+  emit(ctx, "charge.succeeded", charge);
   return intent;
+}
+
+/** The charge of a payment intent that succeeded. */
+function createCharge(ctx: Context, intent: PaymentIntent): Charge {
+  const id = stripeId("ch");
+  const charge: Charge = {
+    id,
+    object: "charge",
+    amount: intent.amount,
+    amount_captured: intent.amount,
+    amount_refunded: 0,
+    application: null,
+    application_fee: null,
+    application_fee_amount: null,
+    balance_transaction: null,
+    billing_details: { address: null, email: null, name: null, phone: null },
+    calculated_statement_descriptor: "PINBOARD STUDIO",
+    captured: true,
+    created: nowSeconds(),
+    currency: intent.currency,
+    customer: intent.customer,
+    description: intent.description,
+    disputed: false,
+    failure_balance_transaction: null,
+    failure_code: null,
+    failure_message: null,
+    fraud_details: {},
+    livemode: false,
+    metadata: { ...intent.metadata },
+    on_behalf_of: null,
+    outcome: { network_status: "approved_by_network", reason: null, risk_level: "normal", seller_message: "Payment complete.", type: "authorized" },
+    paid: true,
+    payment_intent: intent.id,
+    payment_method: intent.payment_method,
+    payment_method_details: { type: "card", card: { brand: "visa", country: "US", exp_month: 12, exp_year: 2034, funding: "credit", last4: "4242" } },
+    receipt_email: null,
+    receipt_number: null,
+    receipt_url: null,
+    refunded: false,
+    review: null,
+    shipping: null,
+    source: null,
+    source_transfer: null,
+    statement_descriptor: null,
+    statement_descriptor_suffix: null,
+    status: "succeeded",
+    transfer_data: null,
+    transfer_group: null,
+  };
+  ctx.stripe.charges.set(id, charge);
+  return charge;
+}
+
+/** An invoice paid by card: its payment intent, the charge, and the invoice payment linking them. */
+function payInvoice(ctx: Context, invoice: Invoice, customer: Customer) {
+  const intent = createPaymentIntent(ctx, {
+    amount: invoice.amount_paid,
+    currency: String(invoice.currency),
+    customer: customer.id,
+    description: invoice.billing_reason === "subscription_create" ? "Subscription creation" : "Subscription update",
+    paymentMethod: "pm_card_visa",
+  });
+  confirmPaymentIntent(ctx, intent, undefined);
+  const id = stripeId("inpay");
+  ctx.stripe.invoicePayments.set(id, {
+    id,
+    object: "invoice_payment",
+    amount_paid: invoice.amount_paid,
+    amount_requested: invoice.amount_paid,
+    created: nowSeconds(),
+    currency: String(invoice.currency),
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { type: "payment_intent", payment_intent: intent.id },
+    status: "paid",
+    status_transitions: { canceled_at: null, paid_at: nowSeconds() },
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Refunds and disputes
+
+/**
+ * POST /v1/refunds: gives back (part of) a charge, at once. Refused as Stripe refuses: more than is left to
+ * refund, a charge refunded already, or one under dispute.
+ */
+export function refundCharge(ctx: Context, charge: Charge, fields: { amount?: number; reason?: Refund["reason"]; metadata?: Record<string, string> }): Refund {
+  if (charge.disputed) throw new StripeApiError(400, `Charge ${charge.id} has been charged back; cannot issue a refund.`, { code: "charge_disputed" });
+  if (charge.refunded) throw new StripeApiError(400, `Charge ${charge.id} has already been refunded.`, { code: "charge_already_refunded" });
+  const left = charge.amount - charge.amount_refunded;
+  const amount = fields.amount ?? left;
+  if (amount < 1) throw new StripeApiError(400, "Refund amount must be at least 1 cent.", { code: "parameter_invalid_integer", param: "amount" });
+  if (amount > left) {
+    throw new StripeApiError(400, `Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(left)})`, { code: "amount_too_large", param: "amount" });
+  }
+  const refund: Refund = {
+    id: stripeId("re"),
+    object: "refund",
+    amount,
+    balance_transaction: null,
+    charge: charge.id,
+    created: nowSeconds(),
+    currency: charge.currency,
+    destination_details: { type: "card", card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" } },
+    metadata: fields.metadata ?? {},
+    payment_intent: charge.payment_intent,
+    reason: fields.reason ?? null,
+    receipt_number: null,
+    source_transfer_reversal: null,
+    status: "succeeded",
+    transfer_reversal: null,
+  };
+  ctx.stripe.refunds.set(refund.id, refund);
+  const before = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
+  charge.amount_refunded += amount;
+  charge.refunded = charge.amount_refunded >= charge.amount;
+  emit(ctx, "refund.created", refund);
+  emit(ctx, "charge.refunded", charge, before);
+  return refund;
+}
+
+/** A customer disputes a charge with their bank (sandbox control): the funds are withdrawn at once. */
+export function disputeCharge(ctx: Context, charge: Charge, fields: { amount?: number; reason?: string }): Dispute {
+  if (charge.disputed) throw new StripeApiError(400, `Charge ${charge.id} is already disputed.`, { code: "charge_disputed" });
+  const amount = fields.amount ?? charge.amount - charge.amount_refunded;
+  if (amount < 1 || amount > charge.amount - charge.amount_refunded) throw new StripeApiError(400, `A dispute can be for 1 to ${charge.amount - charge.amount_refunded} cents of this charge.`, { param: "amount" });
+  const created = nowSeconds();
+  const dispute: Dispute = {
+    id: stripeId("du"),
+    object: "dispute",
+    amount,
+    balance_transactions: [],
+    charge: charge.id,
+    created,
+    currency: charge.currency,
+    enhanced_eligibility_types: [],
+    evidence: { customer_email_address: null, product_description: null, uncategorized_text: null },
+    evidence_details: { due_by: created + 7 * 86_400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
+    is_charge_refundable: false,
+    livemode: false,
+    metadata: {},
+    payment_intent: charge.payment_intent,
+    reason: fields.reason ?? "fraudulent",
+    status: "needs_response",
+  };
+  ctx.stripe.disputes.set(dispute.id, dispute);
+  charge.disputed = true;
+  emit(ctx, "charge.dispute.created", dispute);
+  emit(ctx, "charge.dispute.funds_withdrawn", dispute);
+  return dispute;
+}
+
+/**
+ * A dispute decided: lost (the bank decided for the customer, or POST /v1/disputes/:id/close, the merchant
+ * accepting it) or won (the funds are reinstated). A closed dispute cannot change again.
+ */
+export function closeDispute(ctx: Context, dispute: Dispute, outcome: "won" | "lost"): Dispute {
+  if (dispute.status === "won" || dispute.status === "lost" || dispute.status === "warning_closed") {
+    throw new StripeApiError(400, `This dispute is already closed (${dispute.status}).`, { code: "dispute_already_closed" });
+  }
+  const before = { status: dispute.status };
+  dispute.status = outcome;
+  emit(ctx, "charge.dispute.closed", dispute, before);
+  if (outcome === "won") emit(ctx, "charge.dispute.funds_reinstated", dispute);
+  return dispute;
 }
 
 // ---------------------------------------------------------------------------

@@ -117,6 +117,52 @@ export interface PaymentIntent extends StripeObject {
   metadata: Record<string, string>;
 }
 
+/** A charge: what a succeeded payment intent took from the card (`ch_...`), with what was refunded of it. */
+export interface Charge extends StripeObject {
+  object: "charge";
+  amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  currency: string;
+  customer: string | null;
+  disputed: boolean;
+  paid: boolean;
+  payment_intent: string;
+  refunded: boolean;
+  status: "succeeded" | "pending" | "failed";
+}
+
+/** A refund of (part of) a charge (`re_...`); the stand-in's succeed at once, as card refunds in test mode do. */
+export interface Refund extends StripeObject {
+  object: "refund";
+  amount: number;
+  charge: string;
+  payment_intent: string;
+  currency: string;
+  reason: "duplicate" | "fraudulent" | "requested_by_customer" | null;
+  status: "pending" | "requires_action" | "succeeded" | "failed" | "canceled";
+  metadata: Record<string, string>;
+}
+
+/** A dispute (chargeback) of a charge (`du_...`): the funds are withdrawn when it opens, reinstated if it is won. */
+export interface Dispute extends StripeObject {
+  object: "dispute";
+  amount: number;
+  charge: string;
+  payment_intent: string;
+  currency: string;
+  reason: string;
+  status: "warning_needs_response" | "warning_under_review" | "warning_closed" | "needs_response" | "under_review" | "won" | "lost";
+}
+
+/** An invoice's payment (`inpay_...`): which payment intent paid which invoice (Stripe's link since API version basil). */
+export interface InvoicePayment extends StripeObject {
+  object: "invoice_payment";
+  invoice: string;
+  payment: { type: "payment_intent"; payment_intent: string };
+  status: "paid" | "open" | "canceled";
+}
+
 export interface CheckoutSession extends StripeObject {
   object: "checkout.session";
   mode: "payment" | "subscription" | "setup";
@@ -181,6 +227,10 @@ export interface StripeState {
   /** Prorations (proration_behavior=create_prorations) waiting for a subscription's next invoice. */
   pendingProrations: Map<string, InvoiceLine[]>;
   paymentIntents: Map<string, PaymentIntent>;
+  charges: Map<string, Charge>;
+  refunds: Map<string, Refund>;
+  disputes: Map<string, Dispute>;
+  invoicePayments: Map<string, InvoicePayment>;
   balanceTransactions: Map<string, BalanceTransaction>;
   idempotency: Map<string, { fingerprint: string; status: number; body: unknown }>;
   /**
@@ -271,6 +321,10 @@ function createStripeState(): StripeState {
     invoices: new Map(),
     pendingProrations: new Map(),
     paymentIntents: new Map(),
+    charges: new Map(),
+    refunds: new Map(),
+    disputes: new Map(),
+    invoicePayments: new Map(),
     balanceTransactions: new Map(),
     idempotency: new Map(),
     outbox: createOutbox<EventRecord>(
@@ -312,6 +366,14 @@ export function objectById(stripe: StripeState, id: string): StripeObject | unde
       return stripe.invoices.get(id);
     case "pi":
       return stripe.paymentIntents.get(id);
+    case "ch":
+      return stripe.charges.get(id);
+    case "re":
+      return stripe.refunds.get(id);
+    case "du":
+      return stripe.disputes.get(id);
+    case "inpay":
+      return stripe.invoicePayments.get(id);
     case "cbtxn":
       return stripe.balanceTransactions.get(id);
     case "di":

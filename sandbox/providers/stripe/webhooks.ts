@@ -37,9 +37,10 @@ export function emitEvent(
   return event;
 }
 
-/** Whether an event is about a customer: its object is the customer or belongs to them. */
-export function eventCustomer(event: StripeEvent): string | null {
+/** Whether an event is about a customer: its object is the customer or belongs to them (a refund or dispute: through its charge). */
+export function eventCustomer(stripe: StripeState, event: StripeEvent): string | null {
   const object = event.data.object;
   if (object.object === "customer") return object.id;
-  return typeof object.customer === "string" ? object.customer : null;
+  if (typeof object.customer === "string") return object.customer;
+  return typeof object.charge === "string" ? (stripe.charges.get(object.charge)?.customer ?? null) : null;
 }
