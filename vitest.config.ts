@@ -17,6 +17,21 @@ export default defineConfig({
     reporters: ["default", "./test/support/failure-summary.ts"],
     projects: [
       {
+        // The worker's parsers of untrusted bytes run here as in workerd (test/unit/untrusted-bytes.test.ts): a .wasm
+        // import is a compiled WebAssembly.Module, as wrangler bundles it, and the WebAssembly packages' workerd
+        // entries are their Node entries (the same modules and glue, loaded from a file rather than by the bundler).
+        plugins: [
+          {
+            name: "wasm-modules",
+            enforce: "pre",
+            load(id) {
+              if (id.endsWith(".wasm")) return `import { readFileSync } from "node:fs";\nexport default new WebAssembly.Module(readFileSync(${JSON.stringify(id)}));`;
+            },
+          },
+        ],
+        resolve: {
+          alias: [{ find: /^@cf-wasm\/(photon|satori)\/workerd$/, replacement: "@cf-wasm/$1/node" }],
+        },
         test: {
           name: "unit",
           environment: "node",

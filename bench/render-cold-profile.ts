@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startSandbox } from "../sandbox/server.ts";
 import { freePort, ROOT, run } from "../scripts/process.ts";
+import { inspect } from "./inspector.ts";
 import { runInWorkerd, startReceiver } from "./render-workerd.ts";
 
 interface ProfileNode {
@@ -77,31 +78,6 @@ function parts(profile: Profile): Map<string, number> {
   return totals;
 }
 
-/** A minimal Chrome DevTools Protocol client over workerd's inspector. */
-async function inspect(port: number) {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as { id: string; title?: string; webSocketDebuggerUrl?: string }[];
-  const target = targets.find((t) => /runner/.test(t.title ?? t.id)) ?? targets[0];
-  if (!target) throw new Error("no inspector target yet");
-  const socket = new WebSocket(target.webSocketDebuggerUrl ?? `ws://127.0.0.1:${port}/${target.id}`);
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = reject;
-  });
-  let next = 0;
-  const waiting = new Map<number, (result: unknown) => void>();
-  socket.onmessage = (event) => {
-    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
-  };
-  const send = <T>(method: string, params: Record<string, unknown> = {}) =>
-    new Promise<T>((resolve) => {
-      const id = ++next;
-      waiting.set(id, resolve as (result: unknown) => void);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => socket.close() };
-}
-
 const sandbox = await startSandbox(0);
 await run(join(ROOT, "node_modules", ".bin", "node"), ["scripts/copy-fonts.ts"], { quiet: true });
 const all: Map<string, number>[] = [];
@@ -115,7 +91,7 @@ for (let r = 0; r < runs; r++) {
     if (path === "ready") {
       // Until the inspector is up, this throws and the render is told to wait and ask again.
       if (!session) {
-        session = await inspect(port);
+        session = await inspect(port, /runner/);
         await session.send("Profiler.enable");
         await session.send("Profiler.setSamplingInterval", { interval: intervalUs });
         await session.send("Profiler.start");

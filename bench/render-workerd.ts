@@ -52,21 +52,28 @@ export function runInWorkerd(file: string, env: Record<string, string>, options:
   });
 }
 
+/** A Worker's modules as wrangler bundles them: the entry first, then its WebAssembly and data modules. */
+export type BundledModules = { type: "ESModule" | "CompiledWasm" | "Data"; path: string }[];
+
 /**
- * Bundles the cold-render Worker of the checkout `tree` (bench/wrangler.cold.toml) with
- * `wrangler deploy --dry-run`, as the app is bundled for deployment; resolves with its modules:
- * the entry first, then the WebAssembly and the fonts' data modules wrangler wrote beside it.
+ * Bundles the Worker of `config` (a wrangler.toml under bench/) of the checkout `tree` with
+ * `wrangler deploy --dry-run` into `outdir`, as the app is bundled for deployment; resolves with its
+ * modules: `entry` first, then the WebAssembly and the data modules wrangler wrote beside it.
  */
-export async function bundleColdWorker(tree = ROOT): Promise<{ type: "ESModule" | "CompiledWasm" | "Data"; path: string }[]> {
-  const outdir = join(tree, ".wrangler", "bench-cold");
-  await run(join(tree, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", join(tree, "bench", "wrangler.cold.toml")], { quiet: true });
-  const files = readdirSync(outdir).filter((file) => /\.(js|wasm|bin)$/.test(file));
-  const entry = "render-cold-worker.workerd.js";
-  if (!files.includes(entry)) throw new Error(`wrangler wrote no ${entry} in ${outdir}`);
-  return [entry, ...files.filter((file) => file !== entry)].map((file) => ({
+export async function bundleBenchWorker(options: { tree?: string; config: string; entry: string; outdir: string }): Promise<BundledModules> {
+  const tree = options.tree ?? ROOT;
+  await run(join(tree, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", options.outdir, "--config", join(tree, "bench", options.config)], { quiet: true });
+  const files = readdirSync(options.outdir).filter((file) => /\.(js|wasm|bin)$/.test(file));
+  if (!files.includes(options.entry)) throw new Error(`wrangler wrote no ${options.entry} in ${options.outdir}`);
+  return [options.entry, ...files.filter((file) => file !== options.entry)].map((file) => ({
     type: file.endsWith(".wasm") ? "CompiledWasm" : file.endsWith(".bin") ? "Data" : "ESModule",
-    path: join(outdir, file),
+    path: join(options.outdir, file),
   }));
+}
+
+/** The cold-render Worker of the checkout `tree` (bench/wrangler.cold.toml), bundled: its entry, WebAssembly and fonts. */
+export function bundleColdWorker(tree = ROOT): Promise<BundledModules> {
+  return bundleBenchWorker({ tree, config: "wrangler.cold.toml", entry: "render-cold-worker.workerd.js", outdir: join(tree, ".wrangler", "bench-cold") });
 }
 
 /** Runs the bundled cold-render Worker once in a fresh workerd process, with `env` as its bindings. */

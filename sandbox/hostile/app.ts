@@ -6,7 +6,8 @@ import { Hono } from "hono";
  * worker's bounded fetching (workers/http/guarded-fetch.ts, workers/scrape/fetch.ts): pages that are too
  * large, too slow, not HTML, redirect forever, or hold nothing worth pinning.
  *
- *   GET /huge?mb=6              an HTML page streamed in 64 KB chunks, no Content-Length
+ *   GET /huge?mb=6              an HTML page of 64 KB paragraphs streamed in 64 KB chunks, no Content-Length
+ *                               (&tag=div: the text in divs, which the page reader does not look at)
  *   GET /huge-declared?mb=6     the same with a Content-Length header announcing its size
  *   GET /slow?ms=2000           answers a small page after a delay (at most 60 s)
  *   GET /slow-body?ms=2000      sends the head at once and the rest of the page after a delay
@@ -23,12 +24,16 @@ import { Hono } from "hono";
  *   GET /atom.xml               an Atom feed with HTML content, media thumbnails and relative links
  *   GET /robots.txt             names a gzipped sitemap at an unusual address (relative URL)
  *   GET /sitemaps/custom-posts.xml.gz   that sitemap: posts mixed with the home page, archives and files
+ *   PUT /served/:name           keeps the body and its content type (the last 500), for GET /served/:name to answer
+ *                               (the untrusted-bytes campaign's damaged pictures, fonts, feeds and pages, decision 078)
  */
 export const hostile: Hono = new Hono();
 
 const KB64 = 64 * 1024;
-/** A 64 KB paragraph of filler text. */
-const FILLER = new TextEncoder().encode(`<p>${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(Math.ceil(KB64 / 57)).slice(0, KB64 - 8)}</p>\n`);
+/** 64 KB of filler text in a `tag` element. */
+const filler = (tag: "p" | "div") =>
+  new TextEncoder().encode(`<${tag}>${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(Math.ceil(KB64 / 57)).slice(0, KB64 - 6 - 2 * tag.length)}</${tag}>\n`);
+const FILLERS = { p: filler("p"), div: filler("div") };
 
 function sizeParam(value: string | undefined, fallback: number, max: number): number {
   const number = Number(value);
@@ -36,7 +41,8 @@ function sizeParam(value: string | undefined, fallback: number, max: number): nu
 }
 
 /** Streams `bytes` of HTML without holding them in memory. */
-function hugeStream(bytes: number): ReadableStream<Uint8Array> {
+function hugeStream(bytes: number, tag: string | undefined = "p"): ReadableStream<Uint8Array> {
+  const FILLER = tag === "div" ? FILLERS.div : FILLERS.p;
   const head = new TextEncoder().encode(`<!doctype html><html><head><title>A huge page</title></head><body>\n`);
   let sent = 0;
   return new ReadableStream<Uint8Array>({
@@ -59,7 +65,7 @@ function hugeStream(bytes: number): ReadableStream<Uint8Array> {
 
 hostile.get("/huge", (c) => {
   const bytes = Math.round(sizeParam(c.req.query("mb"), 6, 64) * 1024 * 1024);
-  return new Response(hugeStream(bytes), { headers: { "content-type": "text/html; charset=utf-8" } });
+  return new Response(hugeStream(bytes, c.req.query("tag")), { headers: { "content-type": "text/html; charset=utf-8" } });
 });
 
 hostile.get("/huge-declared", (c) => {
@@ -201,4 +207,21 @@ ${entry("/2025/05/")}
 </urlset>
 `;
   return c.body(new Uint8Array(gzipSync(xml)), 200, { "content-type": "application/x-gzip" });
+});
+
+const servedFiles = new Map<string, { bytes: Uint8Array; type: string }>();
+
+hostile.put("/served/:name", async (c) => {
+  servedFiles.delete(c.req.param("name"));
+  servedFiles.set(c.req.param("name"), { bytes: new Uint8Array(await c.req.arrayBuffer()), type: c.req.header("content-type") ?? "application/octet-stream" });
+  for (const name of servedFiles.keys()) {
+    if (servedFiles.size <= 500) break;
+    servedFiles.delete(name);
+  }
+  return c.body(null, 204);
+});
+
+hostile.get("/served/:name", (c) => {
+  const file = servedFiles.get(c.req.param("name"));
+  return file ? c.body(file.bytes.slice().buffer, 200, { "content-type": file.type }) : c.text("Not here", 404);
 });

@@ -116,6 +116,16 @@ describe("a page's source", () => {
     expect(h1Only.allImages).toEqual([]);
   });
 
+  it("reads a page whose picture addresses have a stray % (a URIError made the scrape a 500; the HTML campaign, seed 623347669)", () => {
+    const images: ImageCandidate[] = [
+      { url: "/uploads/kitchen-before-100%.jpg", from: "article" },
+      { url: "/uploads/kitchen-after-%E0%A4%A.jpg", from: "article" },
+    ];
+    const source = pageSource({ ...emptyFacts(), title: "A kitchen", images }, PAGE);
+    expect(source.allImages).toEqual(["https://blog.example.com/uploads/kitchen-before-100%.jpg", "https://blog.example.com/uploads/kitchen-after-%E0%A4%A.jpg"]);
+    expect(source.comparison).toEqual(source.allImages);
+  });
+
   it("resolves images against <base href>", () => {
     const source = pageSource({ ...emptyFacts(), baseHref: "https://cdn.example.net/site/", images: [{ url: "img/a.jpg", from: "page" }] }, PAGE);
     expect(source.allImages).toEqual(["https://cdn.example.net/site/img/a.jpg"]);

@@ -6,6 +6,7 @@ import { database } from "../../workers/db/client.ts";
 import { userMedia } from "../../workers/db/schema.ts";
 import pacificoWoffUrl from "../fixtures/fonts/pacifico-latin-400.woff?inline";
 import pacificoWoff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
+import { concat } from "../fuzz/mutations.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
@@ -50,21 +51,17 @@ function picture(width: number, height: number, format: "png" | "jpeg" | "webp")
 }
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
-const concat = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
 const mp4 = concat(new Uint8Array([0, 0, 0, 0x18]), ascii("ftypisom"), new Uint8Array([0, 0, 2, 0]), ascii("isomiso2"), new Uint8Array([0, 0, 0, 8]), ascii("mdat"));
 const mov = concat(new Uint8Array([0, 0, 0, 0x14]), ascii("ftypqt  "), new Uint8Array([0, 0, 2, 0]), ascii("qt  "), new Uint8Array([0, 0, 0, 8]), ascii("mdat"));
 const webm = concat(new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]), ascii("webm"), new Uint8Array(16));
 
-/** An OpenType (CFF) font written by opentype.js, independent of our converter. */
-function openTypeFont(family: string): Uint8Array {
+/**
+ * An OpenType (CFF) font written by opentype.js, independent of our converter. opentype.js always writes an ltag
+ * table (Apple's language tags), which the renderer's opentype.js build cannot parse ("ltagTable is not defined":
+ * satori fails on every text set with such a font, so the upload refuses it, decision 078); unless `withLtag`, that
+ * table is renamed to a tag no parser reads.
+ */
+function openTypeFont(family: string, { withLtag = false } = {}): Uint8Array {
   const notdef = new Glyph({ name: ".notdef", unicode: 0, advanceWidth: 650, path: new Path() });
   const square = new Path();
   square.moveTo(100, 0);
@@ -74,7 +71,14 @@ function openTypeFont(family: string): Uint8Array {
   square.close();
   const a = new Glyph({ name: "A", unicode: 65, advanceWidth: 600, path: square });
   const font = new Font({ familyName: family, styleName: "Regular", unitsPerEm: 1000, ascender: 800, descender: -200, glyphs: [notdef, a] });
-  return new Uint8Array(font.toArrayBuffer());
+  const bytes = new Uint8Array(font.toArrayBuffer());
+  if (withLtag) return bytes;
+  const tables = (bytes[4] << 8) | bytes[5];
+  for (let i = 0; i < tables; i++) {
+    const record = 12 + 16 * i;
+    if (ascii("ltag").every((byte, at) => bytes[record + at] === byte)) bytes.set(ascii("zzzz"), record);
+  }
+  return bytes;
 }
 
 function outline(bytes: Uint8Array, text: string) {
@@ -219,6 +223,12 @@ describe("font uploads", () => {
     const bytes = await stored(media.url);
     expect(new TextDecoder().decode(bytes.subarray(0, 4))).toBe("OTTO");
     expect(bytes).toEqual(otf);
+  });
+
+  it("refuses a font the renderer cannot read: an ltag table (it was stored, then every pin set in it failed)", async () => {
+    const response = await upload(alice, openTypeFont("Harbour Sans", { withLtag: true }), "HarbourSans-Regular.otf", "font");
+    expect(response.status).toBe(400);
+    expect(await read(response)).toEqual({ error: "This font file could not be read.", field: "file" });
   });
 
   it("answers 400 for a font file that cannot be read", async () => {

@@ -23,7 +23,8 @@ const TRANSFORM_SEGMENT = /^(?:[a-z]{1,3}_[^/,]+)(?:,[a-z]{1,3}_[^/,]+)*$/;
 /** Jetpack's image CDN puts the origin host in the path: i0.wp.com/example.com/wp-content/... */
 const PHOTON_HOST = /^i\d\.wp\.com$/;
 
-function decoded(text: string): string {
+/** Percent-encoding undone; text that is not valid percent-encoding (a "%" not followed by a byte) as written. */
+export function decodedUrlPart(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -53,7 +54,7 @@ export function pictureKey(raw: string): string {
     }
   }
   let host = url.hostname.toLowerCase().replace(/^www\./, "");
-  let segments = url.pathname.split("/").filter(Boolean).map((segment) => decoded(segment).toLowerCase());
+  let segments = url.pathname.split("/").filter(Boolean).map((segment) => decodedUrlPart(segment).toLowerCase());
   if (PHOTON_HOST.test(host) && segments.length > 1) {
     host = segments[0]!.replace(/^www\./, "");
     segments = segments.slice(1);

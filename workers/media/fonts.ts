@@ -1,4 +1,5 @@
 import { parse, type Font } from "opentype.js";
+import { parseFont } from "../render/fonts.ts";
 import { MAX_SFNT_BYTES, OTTO, readU32, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
 export { MAX_SFNT_BYTES, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
@@ -38,9 +39,36 @@ export function readUploadedFont(bytes: Uint8Array): ReadableFont {
     throw new UnreadableFont(`opentype.js cannot parse it: ${(error as Error).message}`);
   }
   if (!font.glyphs || font.glyphs.length < 2 || !(font.unitsPerEm > 0)) throw new UnreadableFont("the font has no glyphs");
+  checkDrawable(data);
   const family = familyName(font);
   if (!family) throw new UnreadableFont("the font has no family name");
   return { data, format: readU32(data, 0) === OTTO ? "otf" : "ttf", sourceFormat, family };
+}
+
+/** Text set with a font before it is accepted, besides the characters it maps: letters, figures, ligatures, kerning pairs. */
+const SAMPLE_TEXT = "The quick brown fox jumps over the lazy dog. AVAWATo fi fl ffi 0123456789 café “quoted” — ½ €";
+
+/**
+ * opentype.js reads a glyph's outline, and the substitution and positioning tables, only when text is set: so a
+ * font with a damaged glyph or a damaged GSUB passed the parse above and then failed every render that set text
+ * with it (satori threw). Here every outline is read, and the characters the font maps are set as satori sets them
+ * (features, kerning, outlines), with the renderer's own build of opentype.js, before the font is accepted
+ * (decision 078).
+ */
+function checkDrawable(data: Uint8Array) {
+  try {
+    const font = parseFont(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);
+    for (let i = 0; i < font.numGlyphs; i++) font.glyphs.get(i).getPath(0, 0, 72);
+    const mapped = Object.keys((font.tables.cmap as { glyphIndexMap?: Record<string, number> } | undefined)?.glyphIndexMap ?? {})
+      .map(Number)
+      .filter((code) => code > 0x20 && code < 0x110000 && !(code >= 0xd800 && code < 0xe000))
+      .slice(0, 4096);
+    const text = `${String.fromCodePoint(...mapped)} ${SAMPLE_TEXT}`;
+    font.getAdvanceWidth(text, 72, { kerning: true, features: { liga: true, rlig: true } });
+    font.getPath(text, 0, 0, 72, { kerning: true, features: { liga: true, rlig: true } }).toPathData(1);
+  } catch (error) {
+    throw new UnreadableFont(`the font cannot be drawn: ${(error as Error).message}`);
+  }
 }
 
 type NameRecords = Record<string, Record<string, string> | undefined>;

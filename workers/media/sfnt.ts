@@ -235,6 +235,7 @@ export function woffToSfnt(bytes: Uint8Array, statedChecksums = false): Uint8Arr
   const { reader, flavor, numTables } = webFontHeader(bytes, "WOFF");
   reader.offset = 44;
   const tables: SfntTable[] = [];
+  let unpacked = 0;
   for (let i = 0; i < numTables; i++) {
     const tableTag = reader.u32();
     const offset = reader.u32();
@@ -242,6 +243,9 @@ export function woffToSfnt(bytes: Uint8Array, statedChecksums = false): Uint8Arr
     const origLength = reader.u32();
     const statedChecksum = reader.u32();
     if (offset + compLength > bytes.length || compLength > origLength || origLength > MAX_SFNT_BYTES) throw new UnreadableFont("a WOFF table lies outside the file");
+    // Checked before unpacking: each table may be within the limit while together they are far beyond it.
+    unpacked += origLength;
+    if (unpacked > MAX_SFNT_BYTES) throw new UnreadableFont("the font is too large once unpacked");
     const stored = bytes.subarray(offset, offset + compLength);
     const data = compLength === origLength ? stored : new Uint8Array(inflateSync(stored, { maxOutputLength: outputLimit(origLength) }));
     if (data.length !== origLength) throw new UnreadableFont("a WOFF table does not unpack to its stated length");
@@ -296,6 +300,7 @@ export function woff2ToSfnt(bytes: Uint8Array): Uint8Array {
 
   const compressed = reader.take(totalCompressedSize);
   const expected = entries.reduce((sum, entry) => sum + entry.streamLength, 0);
+  if (expected > MAX_SFNT_BYTES) throw new UnreadableFont("the font is too large once unpacked");
   const stream = new Uint8Array(brotliDecompressSync(compressed, { maxOutputLength: outputLimit(expected) }));
   if (stream.length !== expected) throw new UnreadableFont("the compressed data does not unpack to the stated size");
 

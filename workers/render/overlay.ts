@@ -37,18 +37,21 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
-function crc32(bytes: Uint8Array, crc = 0xffffffff): number {
+/** The CRC-32 a PNG chunk ends with (ISO 3309, as zlib's crc32). */
+export function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
   for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
-  return crc;
+  return (crc ^ 0xffffffff) >>> 0;
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
+/** A PNG chunk: the data's length, the type, the data, the CRC of type and data. */
+export function pngChunk(type: string, data: Uint8Array): Uint8Array {
   const out = new Uint8Array(12 + data.length);
   const view = new DataView(out.buffer);
   view.setUint32(0, data.length);
   for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
   out.set(data, 8);
-  view.setUint32(8 + data.length, (crc32(out.subarray(4, 8 + data.length)) ^ 0xffffffff) >>> 0);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
   return out;
 }
 
@@ -68,8 +71,12 @@ export function encodePng(bitmap: Bitmap, level: 1 | 6 = 6): Uint8Array {
   view.setUint32(0, width);
   view.setUint32(4, height);
   header.set([8, 6, 0, 0, 0], 8); // 8-bit, RGBA, deflate, no filter method variants, no interlace
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", zlibSync(raw, { level })), chunk("IEND", new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
+  return concatBytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", zlibSync(raw, { level })), pngChunk("IEND", new Uint8Array(0)));
+}
+
+/** The parts one after another, in one array. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
     out.set(part, offset);

@@ -1,6 +1,6 @@
-import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { guardedFetch, type GuardedFetchEnv } from "../http/guarded-fetch.ts";
 import { noteLoad } from "./load-stats.ts";
+import { decodeWithPhoton } from "./photon-decode.ts";
 import { decodeJpeg, resizeInto, resizeRegion } from "./pixel-module.ts";
 import { drawBitmap, type Bitmap } from "./pixels.ts";
 
@@ -91,6 +91,29 @@ export function pictureIsComplete(bytes: Uint8Array, type: PictureType): boolean
   return riffSize + 8 <= n;
 }
 
+/** Samples per pixel of each PNG colour type. */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/**
+ * Whether a picture has fewer bytes than any complete one of its declared size (decision 078). In a JPEG every
+ * 8x8 block takes at least one bit (its DC difference), even in a progressive file; deflate packs at most 1032
+ * bytes into one, so a PNG's IDAT chunks hold at least its pixel bytes / 1032. photon allocates the declared size
+ * before it finds the data missing (a JPEG of a few kilobytes that declared 9 megapixels took it 1.3 s, gaps
+ * filled; a 4 KB PNG declaring 12 megapixels of 16-bit colour, 72 MB, over a second on a busy machine).
+ */
+function cutShort(header: { type: PictureType; width: number; height: number }, bytes: Uint8Array): boolean {
+  if (header.type === "jpeg") return Math.ceil(header.width / 8) * Math.ceil(header.height / 8) > bytes.length * 8;
+  if (header.type !== "png") return false;
+  const pixelBytes = (header.width * header.height * (PNG_CHANNELS[bytes[25]] ?? 1) * (bytes[24] || 1)) / 8;
+  let data = 0;
+  for (let at = 8; at + 8 <= bytes.length; ) {
+    const length = ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+    if (bytes[at + 4] === 0x49 && bytes[at + 5] === 0x44 && bytes[at + 6] === 0x41 && bytes[at + 7] === 0x54) data += Math.min(length, bytes.length - at);
+    at += 12 + length;
+  }
+  return data * 1032 < pixelBytes;
+}
+
 /** The largest side of a picture we accept. */
 export const MAX_PICTURE_SIDE = 20_000;
 
@@ -106,20 +129,10 @@ export function readPicture(bytes: Uint8Array): { type: PictureType; width: numb
   if (header.width < 1 || header.height < 1 || header.width > MAX_PICTURE_SIDE || header.height > MAX_PICTURE_SIDE || header.width * header.height > MAX_PICTURE_PIXELS) {
     return { unreadable: `This image is too large or says it has no size. Images may be up to ${MAX_PICTURE_PIXELS / 1_000_000} megapixels.` };
   }
-  let image: PhotonImage;
-  try {
-    image = PhotonImage.new_from_byteslice(bytes);
-  } catch {
-    return { unreadable: "This image could not be read. It may be damaged." };
-  }
-  try {
-    const width = image.get_width();
-    const height = image.get_height();
-    if (width !== header.width || height !== header.height) return { unreadable: "This image could not be read. It may be damaged." };
-    return { type: header.type, width, height };
-  } finally {
-    image.free();
-  }
+  if (cutShort(header, bytes)) return { unreadable: "This image is incomplete (the file was cut short). Please upload it again." };
+  const image = decodeWithPhoton(bytes);
+  if (!image || image.width !== header.width || image.height !== header.height) return { unreadable: "This image could not be read. It may be damaged." };
+  return { type: header.type, width: image.width, height: image.height };
 }
 
 interface CacheEntry {
@@ -157,36 +170,30 @@ async function decode(source: PictureSource, url: string): Promise<Bitmap | null
   if (!bytes || bytes.length > MAX_PICTURE_BYTES) return null;
   const started = performance.now();
   try {
-    return decodeBytes(source, bytes);
+    return decodePictureBytes(bytes, { bypassResize: source.bypassResize });
   } finally {
     noteLoad("pictureDecodeMs", performance.now() - started);
     noteLoad("picturesDecoded", 1);
   }
 }
 
-function decodeBytes(source: PictureSource, bytes: Uint8Array): Bitmap | null {
+/** A fetched picture's bytes decoded (and shrunk to the working size unless `bypassResize`), or null: a skipped picture. */
+export function decodePictureBytes(bytes: Uint8Array, options: { bypassResize?: boolean } = {}): Bitmap | null {
   const header = pictureHeader(bytes);
-  if (!header || header.width < 1 || header.height < 1 || header.width * header.height > MAX_PICTURE_PIXELS) return null;
+  if (!header || header.width < 1 || header.height < 1 || header.width * header.height > MAX_PICTURE_PIXELS || cutShort(header, bytes)) return null;
   if (header.type === "jpeg") {
-    // Baseline JPEGs (most photos) by the pixel module; the rest by photon below.
-    const decoded = decodeJpeg(bytes, source.bypassResize ? Infinity : WORKING_SIZE);
-    if (decoded) return decoded;
+    // Baseline JPEGs (most photos) by the pixel module; other kinds by photon below; a damaged one is skipped.
+    const decoded = decodeJpeg(bytes, options.bypassResize ? Infinity : WORKING_SIZE);
+    if (decoded === "damaged") return null;
+    if (decoded !== "unsupported") return decoded;
   }
-  let image: PhotonImage;
-  try {
-    image = PhotonImage.new_from_byteslice(bytes);
-  } catch {
-    return null;
-  }
-  try {
-    const full: Bitmap = { width: image.get_width(), height: image.get_height(), data: image.get_raw_pixels(), opaque: header.type === "jpeg" ? true : undefined };
-    const longest = Math.max(full.width, full.height);
-    if (source.bypassResize || longest <= WORKING_SIZE) return full;
-    const scale = WORKING_SIZE / longest;
-    return resizeRegion(full, { x: 0, y: 0, width: full.width, height: full.height }, Math.round(full.width * scale), Math.round(full.height * scale));
-  } finally {
-    image.free();
-  }
+  const image = decodeWithPhoton(bytes);
+  if (!image) return null;
+  const full: Bitmap = { ...image, opaque: header.type === "jpeg" ? true : undefined };
+  const longest = Math.max(full.width, full.height);
+  if (options.bypassResize || longest <= WORKING_SIZE) return full;
+  const scale = WORKING_SIZE / longest;
+  return resizeRegion(full, { x: 0, y: 0, width: full.width, height: full.height }, Math.round(full.width * scale), Math.round(full.height * scale));
 }
 
 /** The decoded picture at `url` (cached), or null when it cannot be fetched or read. */

@@ -25,6 +25,7 @@ interface PixelExports {
   alpha_box_blur(alpha: number, width: number, height: number, radius: number): void;
   shape_coverage(lines: number, count: number, ox: number, oy: number, width: number, height: number, out: number): void;
   jpeg_decode(bytes: number, length: number): number;
+  jpeg_decode_refusal(): number;
   jpeg_decoded_width(): number;
   jpeg_decoded_height(): number;
   box_blend(region: number, rx0: number, ry0: number, rx1: number, ry1: number, bx: number, by: number, w: number, h: number, solid: number, steps: number, blend: number, sin: number, cos: number, length: number, opacity: number, radius: number, ellipse: number): void;
@@ -128,22 +129,29 @@ export function resizeInto(canvas: Bitmap, source: Bitmap, region: { x: number; 
 }
 
 /**
+ * Why the module did not decode a JPEG: "unsupported" for a kind it leaves to
+ * photon (progressive, arithmetic-coded, 12-bit, CMYK, an Adobe RGB
+ * transform, sampling beyond 2x2), "damaged" for a file that is cut short or
+ * inconsistent, which is a skipped picture and is not given to photon.
+ */
+export type JpegRefusal = "unsupported" | "damaged";
+
+/**
  * Decodes a baseline JPEG (the usual kind: sequential, 8-bit, greyscale or
  * YCbCr, any common chroma subsampling, restart intervals) to opaque RGBA, in
  * this module: cheap on an isolate's first picture, where photon's first call
  * costs more than the decoding itself. Pixels match photon's within one level
  * (same IDCT, upsampling and colour conversion). A picture longer than
  * `maxSide` is shrunk to it here (as resizeRegion would) without its full-size
- * pixels ever leaving the module. Answers null for anything it does not
- * decode (progressive, arithmetic-coded, CMYK, damaged): use photon then.
+ * pixels ever leaving the module.
  */
-export function decodeJpeg(bytes: Uint8Array, maxSide = Infinity): Bitmap | null {
+export function decodeJpeg(bytes: Uint8Array, maxSide = Infinity): Bitmap | JpegRefusal {
   const wasm = pixels();
   try {
     const at = wasm.scratch_alloc(bytes.length);
     new Uint8Array(wasm.memory.buffer, at, bytes.length).set(bytes);
     const decoded = wasm.jpeg_decode(at, bytes.length);
-    if (!decoded) return null;
+    if (!decoded) return wasm.jpeg_decode_refusal() === 1 ? "unsupported" : "damaged";
     const width = wasm.jpeg_decoded_width();
     const height = wasm.jpeg_decoded_height();
     const longest = Math.max(width, height);

@@ -1,4 +1,4 @@
-import { pictureKey } from "../domain/picture-identity.ts";
+import { decodedUrlPart, pictureKey } from "../domain/picture-identity.ts";
 
 /**
  * Which of a page's (or feed item's) images are worth making a pin from, best
@@ -95,7 +95,7 @@ export function resolveImageUrl(raw: string, base: string): URL | null {
 
 /** Why an image is not worth using, or null when it is. */
 export function imageRejection(url: URL, candidate: Pick<ImageCandidate, "width" | "height">): string | null {
-  const path = decodeURIComponentSafe(url.pathname);
+  const path = decodedUrlPart(url.pathname);
   if (/\.svgz?$/i.test(path) || /[?&](format|fm)=svg\b/i.test(url.search)) return "svg";
   if (ICON.test(path)) return "icon";
   if (TRACKER_FILE.test(path) || TRACKER_HOST.test(url.hostname)) return "tracking pixel";
@@ -110,14 +110,6 @@ export function imageRejection(url: URL, candidate: Pick<ImageCandidate, "width"
 /** One key for the sizes, crops and formats of one picture (decision 023). */
 export function imageKey(url: URL): string {
   return pictureKey(url.href);
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
 
 /**

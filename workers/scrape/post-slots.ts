@@ -1,4 +1,4 @@
-import { pictureKey } from "../domain/picture-identity.ts";
+import { decodedUrlPart, pictureKey } from "../domain/picture-identity.ts";
 import { resolveImageUrl, type ImageCandidate } from "./images.ts";
 import { cleanAttribute, cleanText } from "./text.ts";
 import { resolveWebUrl } from "./url.ts";
@@ -88,7 +88,7 @@ const AFTER = /\bafter\b/i;
 
 function saysWhich(candidate: ImageCandidate, base: string): "before" | "after" | null {
   const url = resolveImageUrl(candidate.url, base);
-  const file = url ? decodeURIComponent(url.pathname.split("/").pop() ?? "").replace(/[-_.]+/g, " ") : "";
+  const file = url ? decodedUrlPart(url.pathname.split("/").pop() ?? "").replace(/[-_.]+/g, " ") : "";
   const words = `${cleanAttribute(candidate.alt ?? "", 500)} ${file}`;
   const before = BEFORE.test(words);
   const after = AFTER.test(words);

@@ -17,7 +17,7 @@ import {
   type SourceRequest,
 } from "./fetch.ts";
 import { chooseImages } from "./images.ts";
-import { readFragment, readPageFacts } from "./page-reader.ts";
+import { MAX_HANDLER_CALLS, PageTooComplex, ReadingBudget, readFragment, readPageFacts } from "./page-reader.ts";
 import { MAX_DESCRIPTION_LENGTH, MAX_PARAGRAPH_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, hostName, pageSource, type PageFacts } from "./page-source.ts";
 import { isPostUrl, newestFirst, parseSitemap, postSitemapsFirst, sitemapLocations, sitemapsFromRobots, titleFromUrl, type SitemapEntry } from "./sitemap.ts";
 import { attributeUrl, cleanText, isoDate } from "./text.ts";
@@ -59,13 +59,13 @@ export function checkSourceUrl(env: ScrapeEnv, input: string, field = "url"): st
   return check.url;
 }
 
-/** Reads a page's facts; a body cut short (too large, too slow) fails with the reason. */
+/** Reads a page's facts; a body cut short (too large, too slow) or refused by the HTML reader fails with the reason. */
 async function pageFacts(source: OpenedSource): Promise<PageFacts> {
   let facts: PageFacts;
   try {
     facts = await readPageFacts(source.response);
-  } catch {
-    throw source.failure() ?? sourceErrors.unreadable(source.noun);
+  } catch (error) {
+    throw source.failure() ?? (error instanceof PageTooComplex ? sourceErrors.tooComplex(source.noun) : sourceErrors.unreadable(source.noun));
   }
   const failure = source.failure();
   if (failure) throw failure;
@@ -224,9 +224,12 @@ export async function getSitemapPostURLs(env: ScrapeEnv, input: string, options:
   throw new ServiceError(404, `We could not find a sitemap for ${host}. Enter the sitemap's address instead (often https://${host}/sitemap.xml).`, "url");
 }
 
-/** One feed item as a source: its HTML turned into text, its images chosen like a page's. */
-async function itemSource(item: FeedItem, feed: { title: string; siteUrl: string; url: string }): Promise<Source> {
-  const [summary, content, title] = await Promise.all([readFragment(item.summaryHtml), readFragment(item.contentHtml), readFragment(item.title)]);
+/** The HTML reader's handler calls for all the items of one feed (a few hundred an item; decision 078). */
+const MAX_FEED_HANDLER_CALLS = 4 * MAX_HANDLER_CALLS;
+
+/** One feed item as a source: its HTML turned into text (within the feed's budget), its images chosen like a page's. */
+async function itemSource(item: FeedItem, feed: { title: string; siteUrl: string; url: string }, budget: ReadingBudget): Promise<Source> {
+  const [summary, content, title] = await Promise.all([readFragment(item.summaryHtml, budget), readFragment(item.contentHtml, budget), readFragment(item.title, budget)]);
   const link = item.link || feed.siteUrl || feed.url;
   const description = cleanText(summary.text, MAX_DESCRIPTION_LENGTH) || cleanText(content.text, MAX_PARAGRAPH_DESCRIPTION_LENGTH);
   return {
@@ -252,6 +255,7 @@ export async function scrapeFeed(env: ScrapeEnv, input: string, options: ScrapeO
   const feed = parseFeed(await readSourceText(source), source.url);
   if (!feed) throw new ServiceError(415, "That address is not an RSS or Atom feed.", "url");
   const feedTitle = cleanText((await readFragment(feed.title)).text, MAX_TITLE_LENGTH);
-  const sources = await Promise.all(feed.items.map((item) => itemSource(item, { title: feedTitle, siteUrl: feed.siteUrl, url: source.url })));
+  const budget = new ReadingBudget(MAX_FEED_HANDLER_CALLS);
+  const sources = await Promise.all(feed.items.map((item) => itemSource(item, { title: feedTitle, siteUrl: feed.siteUrl, url: source.url }, budget)));
   return { feedTitle, sources };
 }

@@ -1262,7 +1262,7 @@ static int decode_scan(DComponent **scan, int count) {
     for (u32 j = 0; j < by; j++)
       for (u32 i = 0; i < bx; i++) {
         int kind = decode_block(c, data);
-        if (!kind) return 0;
+        if (!kind || doverrun) return 0; /* damaged, or the file ended: no use decoding the rest from zero bits */
         idct_into(c->plane + (j * 8) * (c->bw * 8) + i * 8, c->bw * 8, data, kind);
         if (--mcus_left == 0) {
           if (!(j == by - 1 && i == bx - 1) && !restart()) return 0;
@@ -1280,7 +1280,7 @@ static int decode_scan(DComponent **scan, int count) {
         for (int y = 0; y < c->v; y++)
           for (int x = 0; x < c->h; x++) {
             int kind = decode_block(c, data);
-            if (!kind) return 0;
+            if (!kind || doverrun) return 0;
             u32 bx = mx * c->h + x, by = my * c->v + y;
             idct_into(c->plane + (by * 8) * (c->bw * 8) + bx * 8, c->bw * 8, data, kind);
           }
@@ -1402,9 +1402,22 @@ __attribute__((noinline)) static void decoded_row(u8 *out, u32 y, u8 *rows) {
   }
 }
 
+/* Why jpeg_decode answered 0: a kind of JPEG this decoder leaves to photon, or a damaged (cut short, inconsistent) file,
+ * which photon is not given: it decodes a cut-short file leniently, gap filled, and one that declares millions of
+ * pixels in a few kilobytes took it seconds (decision 078). */
+#define JPEG_UNSUPPORTED 1
+#define JPEG_DAMAGED 2
+static int decode_refusal;
+
+__attribute__((export_name("jpeg_decode_refusal"))) int jpeg_decode_refusal(void) { return decode_refusal; }
+
+#define DAMAGED() do { decode_refusal = JPEG_DAMAGED; return 0; } while (0)
+#define UNSUPPORTED() do { decode_refusal = JPEG_UNSUPPORTED; return 0; } while (0)
+
 __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32 length) {
   decoded_w = decoded_h = 0;
-  if (length < 4 || bytes[0] != 0xff || bytes[1] != 0xd8) return 0;
+  decode_refusal = 0;
+  if (length < 4 || bytes[0] != 0xff || bytes[1] != 0xd8) DAMAGED();
   const u8 *p = bytes + 2, *end = bytes + length;
   for (int i = 0; i < 4; i++) dhuff_dc[i].ready = dhuff_ac[i].ready = 0;
   dcomp_count = 0;
@@ -1414,46 +1427,52 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
   for (;;) {
     while (p < end && *p != 0xff) p++; /* stray bytes between segments */
     while (p < end && *p == 0xff) p++;
-    if (p >= end) return 0;
+    if (p >= end) DAMAGED();
     u8 marker = *p++;
     if (marker == 0xd9) break;
     if (marker == 0x00 || marker == 0x01 || (marker >= 0xd0 && marker <= 0xd7)) continue;
-    if (p + 2 > end) return 0;
+    if (p + 2 > end) DAMAGED();
     u32 len = read16(p);
-    if (len < 2 || p + len > end) return 0;
+    if (len < 2 || p + len > end) DAMAGED();
     const u8 *seg = p + 2, *seg_end = p + len;
     if (marker == 0xdb) { /* DQT */
       while (seg < seg_end) {
         int pq = seg[0] >> 4, tq = seg[0] & 15;
-        if (pq != 0 || tq > 3 || seg + 65 > seg_end) return 0;
+        if (tq > 3 || seg + 65 > seg_end) DAMAGED();
+        if (pq != 0) UNSUPPORTED(); /* 16-bit tables */
         for (int i = 0; i < 64; i++) dquant[tq][i] = seg[1 + i];
         seg += 65;
       }
     } else if (marker == 0xc4) { /* DHT */
       while (seg < seg_end) {
         int tc = seg[0] >> 4, th = seg[0] & 15;
-        if (tc > 1 || th > 3 || seg + 17 > seg_end) return 0;
+        if (tc > 1 || th > 3 || seg + 17 > seg_end) DAMAGED();
         int total = 0;
         for (int i = 0; i < 16; i++) total += seg[1 + i];
-        if (total > 256 || seg + 17 + total > seg_end) return 0;
+        if (total > 256 || seg + 17 + total > seg_end) DAMAGED();
         DHuffman *h = tc ? &dhuff_ac[th] : &dhuff_dc[th];
-        if (!build_dhuffman(h, seg + 1)) return 0;
+        if (!build_dhuffman(h, seg + 1)) DAMAGED();
         for (int i = 0; i < total; i++) h->values[i] = seg[17 + i];
         seg += 17 + total;
       }
     } else if (marker == 0xdd) { /* DRI */
-      if (len < 4) return 0;
+      if (len < 4) DAMAGED();
       restart_interval = read16(seg);
     } else if (marker == 0xee) { /* APP14 Adobe: its colour transform */
       if (len >= 14 && seg[0] == 'A' && seg[1] == 'd' && seg[2] == 'o' && seg[3] == 'b' && seg[4] == 'e') adobe_transform = seg[11];
     } else if (marker == 0xc0 || marker == 0xc1) { /* SOF0/1: baseline or extended sequential, Huffman */
-      if (frame_seen || len < 8 || seg[0] != 8) return 0;
+      if (frame_seen || len < 8) DAMAGED();
+      if (seg[0] != 8) UNSUPPORTED(); /* 12-bit */
       dheight = read16(seg + 1);
       dwidth = read16(seg + 3);
       dcomp_count = seg[5];
-      if (dwidth == 0 || dheight == 0 || (dcomp_count != 1 && dcomp_count != 3) || len < 8 + 3u * dcomp_count) return 0;
+      if (dwidth == 0 || dheight == 0 || dcomp_count == 0 || len < 8 + 3u * dcomp_count) DAMAGED();
+      if (dcomp_count != 1 && dcomp_count != 3) UNSUPPORTED(); /* CMYK */
       /* The caller refuses bigger pictures before decoding (MAX_PICTURE_PIXELS); this keeps the module safe by itself. */
-      if ((u64)dwidth * dheight > 16000000ull) return 0;
+      if ((u64)dwidth * dheight > 16000000ull) UNSUPPORTED();
+      /* Every 8x8 block takes at least two bits (its DC and the end of its block): a file with fewer bytes than
+       * that is cut short, however many pixels it declares, and is refused before its planes are allocated. */
+      if ((u64)((dwidth + 7) / 8) * ((dheight + 7) / 8) * 2 > (u64)(end - p) * 8) DAMAGED();
       hmax = vmax = 1;
       for (int i = 0; i < dcomp_count; i++) {
         DComponent *c = &dcomp[i];
@@ -1461,14 +1480,15 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
         c->h = seg[7 + i * 3] >> 4;
         c->v = seg[7 + i * 3] & 15;
         c->tq = seg[8 + i * 3];
-        if (c->h < 1 || c->h > 2 || c->v < 1 || c->v > 2 || c->tq > 3) return 0;
+        if (c->h < 1 || c->h > 4 || c->v < 1 || c->v > 4 || c->tq > 3) DAMAGED();
+        if (c->h > 2 || c->v > 2) UNSUPPORTED();
         if (c->h > hmax) hmax = c->h;
         if (c->v > vmax) vmax = c->v;
       }
       u32 mcux = (dwidth + hmax * 8 - 1) / (hmax * 8), mcuy = (dheight + vmax * 8 - 1) / (vmax * 8);
       for (int i = 0; i < dcomp_count; i++) {
         DComponent *c = &dcomp[i];
-        if (hmax % c->h || vmax % c->v) return 0;
+        if (hmax % c->h || vmax % c->v) UNSUPPORTED();
         c->bw = mcux * c->h;
         c->bh = mcuy * c->v;
         c->w = (dwidth * c->h + hmax - 1) / hmax;
@@ -1478,26 +1498,26 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
       }
       frame_seen = 1;
     } else if (marker >= 0xc2 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc) {
-      return 0; /* progressive, lossless, arithmetic coding: photon decodes those */
+      UNSUPPORTED(); /* progressive, lossless, arithmetic coding: photon decodes those */
     } else if (marker == 0xda) { /* SOS */
-      if (!frame_seen || len < 6) return 0;
+      if (!frame_seen || len < 6) DAMAGED();
       int ns = seg[0];
-      if (ns < 1 || ns > dcomp_count || len < 6 + 2u * ns) return 0;
+      if (ns < 1 || ns > dcomp_count || len < 6 + 2u * ns) DAMAGED();
       DComponent *scan[3];
       for (int i = 0; i < ns; i++) {
         int id = seg[1 + i * 2], tables = seg[2 + i * 2];
         scan[i] = 0;
         for (int k = 0; k < dcomp_count; k++)
           if (dcomp[k].id == id) scan[i] = &dcomp[k];
-        if (!scan[i]) return 0;
+        if (!scan[i]) DAMAGED();
         scan[i]->hd = tables >> 4;
         scan[i]->ha = tables & 15;
-        if (scan[i]->hd > 3 || scan[i]->ha > 3) return 0;
+        if (scan[i]->hd > 3 || scan[i]->ha > 3) DAMAGED();
       }
       dsrc = seg_end;
       dend = end;
       doverrun = 0;
-      if (!decode_scan(scan, ns) || doverrun) return 0;
+      if (!decode_scan(scan, ns) || doverrun) DAMAGED();
       scans++;
       /* Carry on from the marker that ended the entropy-coded data. */
       p = dsrc;
@@ -1507,8 +1527,8 @@ __attribute__((export_name("jpeg_decode"))) u8 *jpeg_decode(const u8 *bytes, u32
     }
     p += len;
   }
-  if (!frame_seen || scans == 0) return 0;
-  if (dcomp_count == 3 && adobe_transform == 0) return 0; /* RGB or CMYK as stored: leave to photon */
+  if (!frame_seen || scans == 0) DAMAGED();
+  if (dcomp_count == 3 && adobe_transform == 0) UNSUPPORTED(); /* RGB as stored: leave to photon */
 
   u8 *out = scratch_alloc(dwidth * dheight * 4);
   u8 *rows = scratch_alloc(dwidth * 3 + 16);
