@@ -216,6 +216,8 @@ export async function guardedFetch(env: GuardedFetchEnv, address: string, reques
   const finalHost = url.host;
   let failure: FetchRefused | null = null;
   let started = false;
+  // The reader stopped reading (it had what it wanted): what that cut short is not a failure of the source.
+  let cancelled = false;
 
   function stream(decoder?: ReadableWritablePair<Uint8Array, Uint8Array>): ReadableStream<Uint8Array> {
     if (started) throw new Error("the body of a guarded fetch is read once");
@@ -230,7 +232,7 @@ export async function guardedFetch(env: GuardedFetchEnv, address: string, reques
         try {
           chunk = await Promise.race([reader.read(), deadline]);
         } catch {
-          failure ??= new FetchRefused(timedOut ? "timeout" : "unreadable", finalHost, hop);
+          if (!cancelled) failure ??= new FetchRefused(timedOut ? "timeout" : "unreadable", finalHost, hop);
           clearTimeout(timer);
           reader.cancel().catch(() => {});
           // Ended, not errored: an error would surface as an unhandled rejection inside HTMLRewriter's pipe.
@@ -254,6 +256,7 @@ export async function guardedFetch(env: GuardedFetchEnv, address: string, reques
         out.enqueue(chunk.value);
       },
       cancel() {
+        cancelled = true;
         clearTimeout(timer);
         controller.abort();
         return reader.cancel().catch(() => {});
