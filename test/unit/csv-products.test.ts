@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvFileProblem, parsePrice, parseProductCsv, problemText, type CsvProgress } from "../../app/lib/products/csv-products.ts";
+import { csvFileProblem, headerDelimiter, parsePrice, parseProductCsv, problemText, type CsvProgress } from "../../app/lib/products/csv-products.ts";
 
 // The CSV upload's rules (spec section 5, issue 14) on the pure parsing function the upload's Web Worker runs.
 
@@ -131,5 +131,23 @@ describe("CSV products", () => {
     expect(parsePrice("12.50€")).toEqual({ ok: true, value: { price: "12.50", symbolCurrency: "EUR" } });
     expect(parsePrice("1,2,3").ok).toBe(false);
     expect(parsePrice("")).toEqual({ ok: true, value: { price: "", symbolCurrency: null } });
+  });
+});
+
+describe("the delimiter, read off the header row", () => {
+  it("is the one the header holds most of, outside quotes, after blank lines; a comma for one column", () => {
+    expect(headerDelimiter("title;url;images\r\nA, B;/a;x.jpg\n")).toBe(";");
+    expect(headerDelimiter("\n\n\ufefftitle\turl\timages\nLamp\t/lamp\tl.jpg")).toBe("\t");
+    expect(headerDelimiter('"title, the name";url;images\n')).toBe(";");
+    expect(headerDelimiter("title\nA;B;C;D\n")).toBe(",");
+    expect(headerDelimiter("title,url,images\nA;B;C;D;E;F\n")).toBe(",");
+  });
+
+  it("reads semicolon and tab files whose values hold the other delimiters", () => {
+    const semicolons = parseProductCsv('title;url;images;price\r\n"A, B";https://shop.example/a;https://shop.example/a.jpg;12.50\r\n');
+    expect(semicolons.failure).toBeNull();
+    expect(semicolons.products.map((product) => product.title)).toEqual(["A, B"]);
+    const tabs = parseProductCsv("title\turl\timages\nLamp; small\thttps://shop.example/l\thttps://shop.example/l.jpg\n");
+    expect(tabs.products.map((product) => product.title)).toEqual(["Lamp; small"]);
   });
 });
