@@ -1,6 +1,6 @@
 import { parse, type Font } from "opentype.js";
 import { parseFont } from "../render/fonts.ts";
-import { MAX_SFNT_BYTES, OTTO, readU32, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
+import { checkCharacterRanges, MAX_SFNT_BYTES, OTTO, readU32, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
 export { MAX_SFNT_BYTES, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
@@ -32,6 +32,7 @@ export function readUploadedFont(bytes: Uint8Array): ReadableFont {
     if (error instanceof UnreadableFont) throw error;
     throw new UnreadableFont(`cannot unpack the ${sourceFormat} file: ${(error as Error).message}`);
   }
+  checkCharacterRanges(data);
   let font: Font;
   try {
     font = parse(data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer);

@@ -555,3 +555,45 @@ function reconstructHmtx(data: Uint8Array, raw: Map<number, { data: Uint8Array }
   for (const lsb of trailing) out.u16(lsb & 0xffff);
   return out.result();
 }
+
+// ---------------------------------------------------------------- checks before opentype.js
+
+/** The last code point Unicode has. */
+const LAST_CODE_POINT = 0x10ffff;
+
+/**
+ * Refuses a font whose character map (cmap formats 12 and 13: ranges of characters) reaches beyond Unicode or
+ * maps more characters than Unicode has. opentype.js fills its map one character at a time, so one damaged range
+ * of 2^31 characters kept it busy for seconds before it ran out of memory (decision 078: a 4 KB WOFF2, 3.3 s).
+ * What it cannot find or read is left to opentype.js, which refuses it.
+ */
+export function checkCharacterRanges(sfnt: Uint8Array): void {
+  const u16 = (at: number) => (at + 2 <= sfnt.length ? (sfnt[at] << 8) | sfnt[at + 1] : null);
+  const u32 = (at: number) => (at + 4 <= sfnt.length ? readU32(sfnt, at) : null);
+  const tables = u16(4) ?? 0;
+  let cmap: number | null = null;
+  for (let i = 0; i < tables; i++) {
+    const record = 12 + 16 * i;
+    if (u32(record) === CMAP) cmap = u32(record + 8);
+  }
+  if (cmap === null) return;
+  const subtables = u16(cmap + 2) ?? 0;
+  for (let i = 0; i < subtables; i++) {
+    const offset = u32(cmap + 4 + 8 * i + 4);
+    if (offset === null) return;
+    const start = cmap + offset;
+    const format = u16(start);
+    if (format !== 12 && format !== 13) continue;
+    const groups = u32(start + 12) ?? 0;
+    let characters = 0;
+    for (let g = 0; g < groups; g++) {
+      const first = u32(start + 16 + 12 * g);
+      const last = u32(start + 20 + 12 * g);
+      if (first === null || last === null) break;
+      if (last > LAST_CODE_POINT || first > last) throw new UnreadableFont("its character map reaches beyond Unicode");
+      characters += last - first + 1;
+      if (characters > LAST_CODE_POINT + 1) throw new UnreadableFont("its character map holds more characters than Unicode has");
+    }
+  }
+}
+const CMAP = tag("cmap");
