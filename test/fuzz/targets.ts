@@ -12,6 +12,7 @@ import { decodePictureBytes, readPicture } from "../../workers/render/pictures.t
 import { encodePng, pngChunk } from "../../workers/render/overlay.ts";
 import { decodeJpeg, encodeJpeg, pixelModuleMemoryBytes } from "../../workers/render/pixel-module.ts";
 import { parseFeed } from "../../workers/scrape/feed.ts";
+import { MAX_XML_BYTES } from "../../workers/scrape/fetch.ts";
 import { parseSitemap } from "../../workers/scrape/sitemap.ts";
 import type { Outcome, Target } from "./campaign.ts";
 import { SMALL_FONT_FILES } from "./font-target.ts";
@@ -184,6 +185,9 @@ const RDF_FEED = utf8(
     `<item rdf:about="https://news.example/1"><title>First &amp; best</title><link>https://news.example/1</link><description>&lt;p&gt;Hello&lt;/p&gt;</description><dc:date>2026-01-02</dc:date></item></rdf:RDF>`,
 );
 
+/** What the scrape reads of a feed or sitemap: at most MAX_XML_BYTES (the guarded fetch refuses the rest). */
+const asFetched = (bytes: Uint8Array) => bytes.subarray(0, MAX_XML_BYTES);
+
 export async function feedTarget(): Promise<Target> {
   const seeds = [firstElements(await served(blogDemo, "http://blog.example/feed.xml"), "item", 3), await served(hostile, "http://blog.example/atom.xml"), RDF_FEED];
   return {
@@ -192,13 +196,14 @@ export async function feedTarget(): Promise<Target> {
     seeds,
     mutators: XML_MUTATORS,
     run: (bytes) => (parseFeed(text.decode(bytes), "https://blog.example/feed.xml") ? "accepted" : "refused"),
+    fit: asFetched,
   };
 }
 
 export async function sitemapTarget(): Promise<Target> {
   const files = await Promise.all(["sitemap.xml", "sitemap_index.xml", "sitemap-archive.xml"].map((name) => served(blogDemo, `http://blog.example/${name}`)));
   const seeds = files.map((xml) => firstElements(xml, "url", 4));
-  return { ...inNode, name: "sitemap XML", seeds, mutators: XML_MUTATORS, run: (bytes) => (parseSitemap(text.decode(bytes)) ? "accepted" : "refused") };
+  return { ...inNode, name: "sitemap XML", seeds, mutators: XML_MUTATORS, run: (bytes) => (parseSitemap(text.decode(bytes)) ? "accepted" : "refused"), fit: asFetched };
 }
 
 /** The scraped-HTML campaign's seed pages (HTML_SEED_PATHS), as the sandbox serves them. */

@@ -5,6 +5,7 @@ import { parse, type Font } from "opentype.js";
 import { describe, expect, it } from "vitest";
 import { readUploadedFont, sniffFontFormat, UnreadableFont, woff2ToSfnt } from "../../workers/media/fonts.ts";
 import { BUNDLED_FONTS } from "../../workers/render/font-catalog.ts";
+import { checkCharacterRanges } from "../../workers/media/sfnt.ts";
 
 /**
  * The WOFF/WOFF2 unpacking of workers/media/fonts.ts against fonts we did not
@@ -206,3 +207,39 @@ function withTransformedHmtx(original: Uint8Array): { file: Uint8Array; flags: n
   header.setUint32(20, compressed.length);
   return { file, flags };
 }
+
+describe("a character map beyond Unicode (decision 078)", () => {
+  /** An sfnt holding only a cmap with one format 12 (or 13) subtable of the given ranges. */
+  function sfntWithRanges(format: 12 | 13, ranges: [number, number][]): Uint8Array {
+    const subtable = 16 + 12 * ranges.length;
+    const cmap = 4 + 8 + subtable;
+    const bytes = new Uint8Array(12 + 16 + cmap);
+    const view = new DataView(bytes.buffer);
+    view.setUint32(0, 0x00010000);
+    view.setUint16(4, 1);
+    bytes.set([...new TextEncoder().encode("cmap")], 12);
+    view.setUint32(20, 28);
+    view.setUint32(24, cmap);
+    view.setUint16(28 + 2, 1);
+    view.setUint16(28 + 4, 3);
+    view.setUint16(28 + 6, 10);
+    view.setUint32(28 + 8, 12);
+    const start = 28 + 12;
+    view.setUint16(start, format);
+    view.setUint32(start + 4, subtable);
+    view.setUint32(start + 12, ranges.length);
+    ranges.forEach(([first, last], i) => {
+      view.setUint32(start + 16 + 12 * i, first);
+      view.setUint32(start + 20 + 12 * i, last);
+      view.setUint32(start + 24 + 12 * i, 1);
+    });
+    return bytes;
+  }
+
+  it("refuses ranges past U+10FFFF, backwards, or holding more characters than Unicode, and lets real ones through", () => {
+    expect(() => checkCharacterRanges(sfntWithRanges(12, [[0, 0x7fffffff]]))).toThrow(UnreadableFont);
+    expect(() => checkCharacterRanges(sfntWithRanges(13, [[0x20, 0x10]]))).toThrow(UnreadableFont);
+    expect(() => checkCharacterRanges(sfntWithRanges(12, Array.from({ length: 20 }, () => [0, 0x10ffff] as [number, number])))).toThrow(UnreadableFont);
+    expect(() => checkCharacterRanges(sfntWithRanges(12, [[0x20, 0x7e], [0x1f600, 0x1f64f]]))).not.toThrow();
+  });
+});
