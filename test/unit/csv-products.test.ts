@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csvFileProblem, headerDelimiter, parsePrice, parseProductCsv, problemText, type CsvProgress } from "../../app/lib/products/csv-products.ts";
+import { csvFileProblem, headerFormat, parsePrice, parseProductCsv, problemText, type CsvProgress } from "../../app/lib/products/csv-products.ts";
 
 // The CSV upload's rules (spec section 5, issue 14) on the pure parsing function the upload's Web Worker runs.
 
@@ -134,13 +134,19 @@ describe("CSV products", () => {
   });
 });
 
-describe("the delimiter, read off the header row", () => {
-  it("is the one the header holds most of, outside quotes, after blank lines; a comma for one column", () => {
-    expect(headerDelimiter("title;url;images\r\nA, B;/a;x.jpg\n")).toBe(";");
-    expect(headerDelimiter("\n\n\ufefftitle\turl\timages\nLamp\t/lamp\tl.jpg")).toBe("\t");
-    expect(headerDelimiter('"title, the name";url;images\n')).toBe(";");
-    expect(headerDelimiter("title\nA;B;C;D\n")).toBe(",");
-    expect(headerDelimiter("title,url,images\nA;B;C;D;E;F\n")).toBe(",");
+describe("the delimiter and line ending, read off the header row", () => {
+  it("is the delimiter the header holds most of, outside quotes, after blank lines (a comma for one column), and the line ending that ends it", () => {
+    expect(headerFormat("title;url;images\r\nA, B;/a;x.jpg\n")).toEqual({ delimiter: ";", newline: "\r\n" });
+    expect(headerFormat("\n\n\ufefftitle\turl\timages\nLamp\t/lamp\tl.jpg")).toEqual({ delimiter: "\t", newline: "\n" });
+    expect(headerFormat('"title, the\nname";url;images\r')).toEqual({ delimiter: ";", newline: "\r" });
+    expect(headerFormat("title\nA;B;C;D\n")).toEqual({ delimiter: ",", newline: "\n" });
+    expect(headerFormat("title,url,images")).toEqual({ delimiter: ",", newline: undefined });
+  });
+
+  it("keeps a stray carriage return of a CRLF file inside its row", () => {
+    const read = parseProductCsv("title,url,images\r\nLamp\r\r\r,https://shop.example/l,https://shop.example/l.jpg\r\nVase,https://shop.example/v,https://shop.example/v.jpg\r\n");
+    expect(read.rows).toBe(2);
+    expect(read.products.map((product) => product.url)).toEqual(["https://shop.example/l", "https://shop.example/v"]);
   });
 
   it("reads semicolon and tab files whose values hold the other delimiters", () => {

@@ -228,9 +228,11 @@ export function parseProductCsv(input: string, options: CsvParseOptions = {}): C
     Papa.parse<string[]>(text, {
       header: false,
       skipEmptyLines: false,
-      // Told, not guessed: Papa's guess parses the start of the file once per candidate, the whole of a
-      // first row of megabytes each time (decision 078: a 4 MB quoted value took 1.5 s, 0.25 s told).
-      delimiter: headerDelimiter(text),
+      // Told, not guessed (decision 078): Papa's delimiter guess parses the start of the file once per
+      // candidate, the whole of a first row of megabytes each time (a 4 MB quoted value took 1.5 s, 0.25 s
+      // told); its line-ending guess counts "\r" and "\n" in the first megabyte, so runs of a stray "\r" in a
+      // "\r\n" file made millions of rows (4 MB: 3.8 million rows, over 1 s).
+      ...headerFormat(text),
       step(step, parser) {
         record += 1;
         const fields = step.data;
@@ -281,24 +283,29 @@ export function parseProductCsv(input: string, options: CsvParseOptions = {}): C
 const DELIMITERS = [",", ";", "\t"] as const;
 
 /**
- * The file's delimiter, read off its header row (the first line that is not blank, outside quotes): the one of
- * comma, semicolon and tab it holds most of; a comma when it holds none (a one-column header).
+ * The file's delimiter and line ending, read off its header row (the first line that is not blank, outside
+ * quotes): of comma, semicolon and tab the one it holds most of, a comma when it holds none (a one-column
+ * header); the line ending that ends it (none when the file is one line: Papa then finds it).
  */
-export function headerDelimiter(text: string): string {
+export function headerFormat(text: string): { delimiter: string; newline: "\r\n" | "\n" | "\r" | undefined } {
   const counts = new Map<string, number>(DELIMITERS.map((delimiter) => [delimiter, 0]));
   let quoted = false;
   let seen = false;
+  let newline: "\r\n" | "\n" | "\r" | undefined;
   for (let i = 0; i < text.length; i++) {
     const char = text[i];
     if (char === '"') quoted = !quoted;
     else if (!quoted && (char === "\n" || char === "\r")) {
-      if (seen) break;
+      if (seen) {
+        newline = char === "\n" ? "\n" : text[i + 1] === "\n" ? "\r\n" : "\r";
+        break;
+      }
     } else if (!quoted && counts.has(char)) counts.set(char, counts.get(char)! + 1);
     if (char.trim() !== "") seen = true;
   }
-  let best: string = DELIMITERS[0];
-  for (const delimiter of DELIMITERS) if (counts.get(delimiter)! > counts.get(best)!) best = delimiter;
-  return best;
+  let delimiter: string = DELIMITERS[0];
+  for (const candidate of DELIMITERS) if (counts.get(candidate)! > counts.get(delimiter)!) delimiter = candidate;
+  return { delimiter, newline };
 }
 
 /** A problem as the page lists it: "Row 4, price: "abc" is not a price." */
