@@ -49,6 +49,21 @@ function residentBytes(pid: number): number {
 }
 
 /**
+ * Posts a case to the harness. A connection that fails before any answer (Node reusing a kept-alive socket
+ * just as workerd closed it: "fetch failed") is the harness's, not the reader's: it is posted once more on a
+ * fresh connection, and said. workerd still running and answering the second time is what tells them apart:
+ * a reader that brought workerd down fails both.
+ */
+async function post(url: URL, bytes: Uint8Array): Promise<Response> {
+  try {
+    return await fetch(url, { method: "POST", body: bytes.slice() });
+  } catch (error) {
+    process.stderr.write(`  the harness's connection failed (${String(error)}); the case is posted again\n`);
+    return fetch(url, { method: "POST", body: bytes.slice(), headers: { connection: "close" } });
+  }
+}
+
+/**
  * `cases` (a target's name, seeds and mutators) with its reader in a workerd of its own, at `path` of
  * fuzz-workerd.workerd.ts (/html, /font); `close` stops it.
  */
@@ -78,7 +93,7 @@ export async function targetInWorkerd(cases: Omit<Target, "run">, path: "/html" 
   return {
     ...cases,
     async run(bytes) {
-      const response = await fetch(new URL(path, url), { method: "POST", body: bytes.slice() });
+      const response = await post(new URL(path, url), bytes);
       const answer = (await response.json()) as { outcome?: "accepted" | "refused"; error?: { trap: boolean; message: string } };
       if (answer.outcome) return answer.outcome;
       const message = answer.error?.message ?? `workerd answered ${response.status}`;
