@@ -60,10 +60,11 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     META_PIXEL_ID: "1234567890123456",
     TIKTOK_EVENTS_URL: `${urls.sandboxUrl}/tiktok`,
     TIKTOK_PIXEL_CODE: "CLOCALPIXEL000000000",
-    // The DNS stand-in resolves the names the guarded fetch looks up; the sandbox itself is the one origin it
-    // fetches without the address check (decision 076).
+    // The DNS stand-in resolves the names the guarded fetch looks up; the sandbox and the app itself (its
+    // configured origin: the demo products' pictures are the app's) are the origins it fetches without the
+    // address check (decision 076). Both are on this machine's loopback here; in production neither is needed.
     DNS_RESOLVER_URL: `${urls.sandboxUrl}/dns`,
-    TRUSTED_FETCH_ORIGINS: new URL(urls.sandboxUrl).origin,
+    TRUSTED_FETCH_ORIGINS: [new URL(urls.sandboxUrl).origin, new URL(urls.appUrl).origin].join(","),
     // Through the sandbox, which forwards to the video service and records the calls.
     VIDEO_SERVICE_URL: `${urls.sandboxUrl}/video`,
   };

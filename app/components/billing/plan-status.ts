@@ -5,13 +5,16 @@ import { getCurrentSubscription, longDate } from "./billing-api.ts";
 
 /**
  * The signed-in user's plan record that decides their plan (GET /api/subscriptions/current), read again whenever
- * `key` changes (what the plan depends on); undefined until known, null without one (or when it could not be read:
+ * `key` changes (what the plan depends on); undefined until known (again, after `key` changed), null without one (or when it could not be read:
  * the pages then offer what they would to a user without one, and the server still decides).
  */
 export function useCurrentSubscription(key: string | null): CurrentSubscription | null | undefined {
   const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
   useEffect(() => {
     if (!key) return setSubscription(null);
+    // What the plan depends on changed: the record read before may be another plan's (Free's null while a
+    // checkout just made Starter the plan), so it is not known until read again.
+    setSubscription(undefined);
     let current = true;
     getCurrentSubscription().then(
       (found) => current && setSubscription(found),
