@@ -131,6 +131,10 @@ describe("CSV products", () => {
     expect(parsePrice("12.50€")).toEqual({ ok: true, value: { price: "12.50", symbolCurrency: "EUR" } });
     expect(parsePrice("1,2,3").ok).toBe(false);
     expect(parsePrice("")).toEqual({ ok: true, value: { price: "", symbolCurrency: null } });
+    expect(parsePrice("$ 24 €")).toEqual({ ok: true, value: { price: "24", symbolCurrency: "USD" } });
+    expect(parsePrice("$").ok).toBe(false);
+    // Whitespace inside a value is not a price (a run of carriage returns once cost seconds: decision 078).
+    expect(parsePrice(`12.${"\r".repeat(5_000)}50 $`).ok).toBe(false);
   });
 });
 
