@@ -81,6 +81,8 @@ describe("credits used this month count across plan changes", () => {
     await spend(user, 500);
     expect(await creditsOf(user)).toMatchObject({ planId: "growth-monthly", usedPinCredits: 500, remaining: 500 });
 
+    // A person pays after the second they redeemed in (Stripe dates the purchase to its whole second).
+    await afterTheSecondOf((await creditsOf(user)).periodStart);
     await buyLifetime(user);
     const lifetime = await creditsOf(user);
     expect(lifetime).toMatchObject({ planId: "lifetime", creditsPerMonth: 400, usedPinCredits: 500, remaining: 0 });
