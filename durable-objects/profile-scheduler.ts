@@ -74,7 +74,7 @@ export class ProfileScheduler extends DurableObject<Env> {
     this.store = new QueueStore(ctx.storage);
     this.repeating = new RepeatingPins(env, this.store);
     this.posting = new PostingEngine(env, this.store);
-    this.mirror = new HistoryMirror(env.DB, this.store);
+    this.mirror = new HistoryMirror(env, this.store);
     this.queueAlarm = new QueueAlarm(env, ctx.storage, this.store, this.posting, this.repeating, this.mirror);
     this.approvals = new ApprovalQueue(this.store);
     ctx.blockConcurrencyWhile(async () => {

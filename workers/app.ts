@@ -1,10 +1,10 @@
 import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
+import { UserLedger } from "../durable-objects/user-ledger.ts";
 import type { Env } from "./env.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
 import { app } from "./router.ts";
 import { sendPendingBillingEmails } from "./services/billing-emails.ts";
-import { pruneIdempotencyKeys } from "./services/idempotency.ts";
-import { pruneUnpaidRenders } from "./services/pin-renders.ts";
+import { sweepLedgerMoves } from "./ledger/sweep.ts";
 import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { recordClaimedMailboxes } from "./services/referrals.ts";
@@ -13,7 +13,7 @@ import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
 import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/shopify-billing.ts";
 import { sweepTrendAlerts } from "./services/trend-alerts.ts";
 
-export { ProfileScheduler };
+export { ProfileScheduler, UserLedger };
 
 export default {
   fetch: app.fetch,
@@ -54,12 +54,12 @@ export default {
     );
     ctx.waitUntil(
       Promise.all([
-        pruneIdempotencyKeys(env, controller.scheduledTime),
-        pruneUnpaidRenders(env, controller.scheduledTime),
+        sweepLedgerMoves(env),
         purgeExpiredRateLimits(env.DB, controller.scheduledTime),
         recordClaimedMailboxes(env, controller.scheduledTime),
-      ]).then(([keys, renders, limits, mailboxes]) => {
-        if (keys + renders + limits > 0) console.log(`cron: forgot ${keys} idempotency key(s) and ${limits} expired rate-limit window(s), deleted ${renders} unpaid render(s)`);
+      ]).then(([moves, limits, mailboxes]) => {
+        if (moves.moved + moves.failed > 0) console.log(`cron: moved the records of ${moves.moved} user(s) to their ledgers, ${moves.failed} failed`);
+        if (limits > 0) console.log(`cron: forgot ${limits} expired rate-limit window(s)`);
         if (mailboxes > 0) console.log(`cron: recorded the mailboxes of ${mailboxes} free month claim(s) made before the one-per-mailbox rule`);
       }),
     );

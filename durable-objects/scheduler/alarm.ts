@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { database } from "../../workers/db/client.ts";
 import { pinHistory, pinterestProfiles, users } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import type { Env } from "../../workers/env.ts";
 import { approvalRequired } from "../../workers/services/approval-settings.ts";
 import { recordSchedulerState } from "../../workers/services/scheduler-index.ts";
@@ -112,8 +113,8 @@ export class QueueAlarm {
     const rows = sql.exec<{ id: string; user_id: string }>(`SELECT id, user_id FROM pins WHERE status = 'held' AND created_at < ? LIMIT 90`, Date.now() - HOLD_TTL_MS).toArray();
     if (rows.length === 0) return;
     const awaitingApproval = await approvalRequired(this.env, profileKey);
-    const charged = await database(this.env.DB)
-      .select({ reference: pinHistory.reference })
+    const charged = await ledgerOf(this.env, rows[0].user_id)
+      .db.select({ reference: pinHistory.reference })
       .from(pinHistory)
       .where(and(eq(pinHistory.userId, rows[0].user_id), inArray(pinHistory.reference, rows.map((row) => `scheduled:${row.id}`))));
     const paid = new Set(charged.map((row) => row.reference.slice("scheduled:".length)));

@@ -1,14 +1,17 @@
+import type { Env } from "../../workers/env.ts";
+import { ledgerOf, type Ledger } from "../../workers/ledger/client.ts";
 import { queueStatesStatement, type MirroredQueueState } from "../../workers/services/pin-history.ts";
 import type { QueueStore } from "./queue-store.ts";
 
 /**
  * The queue's side of the pin history (docs/decisions/066-pin-history-mirrors-the-queue.md): every change of
  * a waiting pin's state (paused, failed, awaiting approval, moved, back in the queue, deleted) is written to
- * its D1 history entry, so the /pin-history page reads D1 alone instead of asking each profile's queue.
+ * its history entry, in the owner's UserLedger (decision 084), so the /pin-history page reads the ledger alone instead
+ * of asking each profile's queue.
  *
  * - Triggers on `pins` note each change in `history_changes` (one row per pin, its latest state), in the same
  *   transaction as the change: no path that changes a pin can forget to, and a change is never lost.
- * - `flush` writes what is noted to D1 and forgets what it wrote. Every request that changes the queue and
+ * - `flush` writes what is noted to the owner's ledger and forgets what it wrote. Every request that changes the queue and
  *   every alarm run flush before they answer (QueueAlarm.arm), so the history a user opens next shows it.
  * - A flush that fails leaves the notes where they are; the alarm tries again (HISTORY_RETRY_MS).
  * - Flushes run one at a time, in order: a later state never lands before an earlier one. A note changed
@@ -16,10 +19,11 @@ import type { QueueStore } from "./queue-store.ts";
  *
  * Not noted: a held pin confirmed as placed (its entry was written as scheduled, at that time), a pin being
  * posted, and posting itself (recordPinPosted writes that). Disconnecting a profile marks its waiting entries
- * deleted in D1 (removeProfile), since its queue is cleared with the profile.
+ * deleted (removeProfile), since its queue is cleared with the profile; a flush for a profile no longer connected
+ * forgets its notes.
  */
 
-/** Notes written to D1 per statement, and statements per D1 batch. */
+/** Notes written per statement, and statements per batch. */
 const NOTES_PER_STATEMENT = 500;
 const STATEMENTS_PER_BATCH = 20;
 
@@ -35,14 +39,18 @@ interface ChangeRow extends Record<string, SqlStorageValue> {
 }
 
 export class HistoryMirror {
-  /** The D1 database written to (a test swaps it for one that fails). */
-  db: D1Database;
+  /** The ledger a user's entries are written to (a test swaps it for one that fails). */
+  ledgerFor: (userId: string) => Pick<Ledger, "batch" | "prepare" | "userId">;
+  private readonly env: Env;
   private readonly store: QueueStore;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The profile's owner, once read from D1 (a profile never changes hands). */
+  private owner: string | null = null;
 
-  constructor(db: D1Database, store: QueueStore) {
-    this.db = db;
+  constructor(env: Env, store: QueueStore) {
+    this.env = env;
     this.store = store;
+    this.ledgerFor = (userId) => ledgerOf(env, userId);
   }
 
   /**
@@ -95,17 +103,32 @@ export class HistoryMirror {
 
   private async flushNow(profileKey: string): Promise<boolean> {
     const sql = this.store.sql;
+    if (this.owner === null) {
+      try {
+        const row = await this.env.DB.prepare(`SELECT user_id FROM pinterest_profiles WHERE id = ?1`).bind(profileKey).first<{ user_id: string }>();
+        if (!row) {
+          // No longer connected: removeProfile marked its waiting entries deleted.
+          this.clear();
+          return true;
+        }
+        this.owner = row.user_id;
+      } catch (error) {
+        console.warn(`ProfileScheduler ${profileKey}: pin history not updated yet, will try again:`, error instanceof Error ? error.message : error);
+        return false;
+      }
+    }
+    const ledger = this.ledgerFor(this.owner);
     for (;;) {
       const notes = sql.exec<ChangeRow>(`SELECT pin_id, state, scheduled_time, error, version FROM history_changes LIMIT ?`, NOTES_PER_STATEMENT * STATEMENTS_PER_BATCH).toArray();
       if (notes.length === 0) return true;
-      const statements: D1PreparedStatement[] = [];
+      const statements: ReturnType<typeof queueStatesStatement>[] = [];
       for (let start = 0; start < notes.length; start += NOTES_PER_STATEMENT) {
         const states: Record<string, MirroredQueueState> = {};
         for (const note of notes.slice(start, start + NOTES_PER_STATEMENT)) states[note.pin_id] = [note.state as MirroredQueueState[0], note.scheduled_time, note.error];
-        statements.push(queueStatesStatement(this.db, profileKey, states));
+        statements.push(queueStatesStatement(ledger as Ledger, states));
       }
       try {
-        await this.db.batch(statements);
+        await ledger.batch(statements);
       } catch (error) {
         console.warn(`ProfileScheduler ${profileKey}: pin history not updated yet, will try again:`, error instanceof Error ? error.message : error);
         return false;

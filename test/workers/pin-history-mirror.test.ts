@@ -5,6 +5,7 @@ import type { HistoryMirror } from "../../durable-objects/scheduler/history-mirr
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, post, runAlarm, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
 import { read, testEnv } from "./support.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 
 /**
  * Decision 066: a waiting pin's queue writes every change of where it stands into its pin-history entry, so the
@@ -21,10 +22,9 @@ interface Entry {
 
 const historyOf = async (user: TestUser) => (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as Entry[];
 const entryOf = async (user: TestUser, pinId: string) => (await historyOf(user)).find((entry) => entry.pinId === pinId)!;
-/** What D1 holds for a pin's entry (the mirror's columns). */
+/** What the ledger holds for a pin's entry (the mirror's columns). */
 const stored = (user: TestUser, pinId: string) =>
-  testEnv.DB.prepare(`SELECT queue_state, queue_error, scheduled_for FROM pin_history WHERE user_id = ?1 AND pin_id = ?2`)
-    .bind(user.userId, pinId)
+  ledgerOf(testEnv, user.userId).prepare(`SELECT queue_state, queue_error, scheduled_for FROM pin_history WHERE user_id = ?1 AND pin_id = ?2`).bind(user.userId, pinId)
     .first<{ queue_state: string | null; queue_error: string | null; scheduled_for: number }>();
 const mirrorOf = (instance: ProfileScheduler) => (instance as unknown as { mirror: HistoryMirror }).mirror;
 const notesIn = (profile: ConnectedProfile) =>
@@ -78,7 +78,7 @@ describe("the pin history mirrors each queue", () => {
     expect(await entryOf(user, ids[0])).toMatchObject({ state: "awaiting" });
 
     // The page reads the entry alone: it believes D1 (here changed behind the queue's back), not the queue.
-    await testEnv.DB.prepare(`UPDATE pin_history SET queue_state = 'failed', queue_error = 'Board not found' WHERE user_id = ?1 AND pin_id = ?2`).bind(user.userId, ids[1]).run();
+    await ledgerOf(testEnv, user.userId).prepare(`UPDATE pin_history SET queue_state = 'failed', queue_error = 'Board not found' WHERE user_id = ?1 AND pin_id = ?2`).bind(user.userId, ids[1]).run();
     expect(await entryOf(user, ids[1])).toMatchObject({ state: "failed", error: "Board not found" });
   });
 
@@ -92,8 +92,7 @@ describe("the pin history mirrors each queue", () => {
     }
     const states = async () =>
       (
-        await testEnv.DB.prepare(`SELECT queue_state AS state, COUNT(*) AS n FROM pin_history WHERE user_id = ?1 GROUP BY queue_state`)
-          .bind(user.userId)
+        await ledgerOf(testEnv, user.userId).prepare(`SELECT queue_state AS state, COUNT(*) AS n FROM pin_history WHERE user_id = ?1 GROUP BY queue_state`).bind(user.userId)
           .all<{ state: string; n: number }>()
       ).results;
     expect(await states()).toEqual([{ state: "scheduled", n: 1_200 }]);
@@ -109,14 +108,17 @@ describe("the pin history mirrors each queue", () => {
   it("keeps a change it could not write, and writes it when the alarm tries again", async () => {
     const { user, profile, ids } = await queuedPins("Ottar", 1);
     const scheduler = schedulerOf(profile);
-    const failing = {
-      prepare: (query: string) => testEnv.DB.prepare(query),
+    const failing = (userId: string) => ({
+      userId,
+      prepare: (query: string) => ledgerOf(testEnv, userId).prepare(query),
       batch: async () => {
-        throw new Error("D1_ERROR: Network connection lost.");
+        throw new Error("Network connection lost.");
       },
-    } as unknown as D1Database;
+    });
+    let working: HistoryMirror["ledgerFor"] | undefined;
     await runInDurableObject(scheduler, (instance) => {
-      mirrorOf(instance).db = failing;
+      working = mirrorOf(instance).ledgerFor;
+      mirrorOf(instance).ledgerFor = failing;
     });
     try {
       const deleted = await post(user, "/api/scheduling/deleteScheduledPin", { pinId: ids[0] });
@@ -128,7 +130,7 @@ describe("the pin history mirrors each queue", () => {
       expect(alarm!).toBeLessThanOrEqual(Date.now() + 30_000);
     } finally {
       await runInDurableObject(scheduler, (instance) => {
-        mirrorOf(instance).db = testEnv.DB;
+        mirrorOf(instance).ledgerFor = working!;
       });
     }
     await runAlarm(profile);
@@ -147,7 +149,7 @@ describe("the pin history mirrors each queue", () => {
       state.storage.sql.exec(`DROP TRIGGER history_changes_delete`);
       state.storage.sql.exec(`DROP TABLE history_changes`);
     });
-    await testEnv.DB.prepare(`UPDATE pin_history SET queue_state = NULL, queue_error = NULL WHERE user_id = ?1`).bind(user.userId).run();
+    await ledgerOf(testEnv, user.userId).prepare(`UPDATE pin_history SET queue_state = NULL, queue_error = NULL WHERE user_id = ?1`).bind(user.userId).run();
 
     // Not mirrored: the page asks the queue.
     expect(await entryOf(user, ids[0])).toMatchObject({ state: "paused", error: "Posting is paused: this account is blocked." });

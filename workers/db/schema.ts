@@ -91,10 +91,12 @@ export const users = sqliteTable(
     usedFreeTrial: integer("used_free_trial", { mode: "boolean" }).notNull().default(false),
     /** When an admin blocked the account (decision 051): no sign-in, no session, its queues paused. Null: not blocked. */
     blockedAt: integer("blocked_at"),
+    /** When the user's per-pin records left D1 for their UserLedger object (decision 084). Null: not moved yet. */
+    ledgerMovedAt: integer("ledger_moved_at"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("users_role").on(t.role)],
+  (t) => [index("users_role").on(t.role), index("users_ledger_unmoved").on(t.createdAt).where(sql`${t.ledgerMovedAt} IS NULL`)],
 );
 
 /**

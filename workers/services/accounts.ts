@@ -326,6 +326,8 @@ async function createUser(env: Env, fields: NewUser): Promise<User> {
           id: crypto.randomUUID(),
           handle,
           referralCode: newReferralCode(crypto.getRandomValues(new Uint8Array(8))),
+          // Born after the move to per-user ledgers (decision 084): nothing of theirs is in D1's per-pin tables.
+          ledgerMovedAt: Date.now(),
           updatedAt: Date.now(),
         })
         .returning();

@@ -26,11 +26,11 @@ export interface AuditEntryInput {
  * The insert that records one admin action, for the caller to put in the SAME `db.batch` as the change
  * itself: the change and its audit row are written together or not at all.
  */
-export function auditStatement(env: Pick<Env, "DB">, actor: AuditActor, entry: AuditEntryInput): BatchItem<"sqlite"> {
+export function auditStatement(env: Pick<Env, "DB">, actor: AuditActor, entry: AuditEntryInput, id: string = crypto.randomUUID()) {
   return database(env.DB)
     .insert(adminAuditLog)
     .values({
-      id: crypto.randomUUID(),
+      id,
       adminId: actor.id,
       adminEmail: actor.email,
       action: entry.action,

@@ -14,6 +14,7 @@ import {
 import { d1Statement, database } from "../db/client.ts";
 import { authSessions, creditLedger, pinHistory, pinterestProfiles, plans, shopProfiles, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import { auditStatement, auditStatementWhen, listAdminAudit, type AuditActor } from "./admin-audit.ts";
 import { ADMIN_GRANT_PREFIX, creditsSummary } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
@@ -80,13 +81,19 @@ export async function userDetail(env: Env, userId: string): Promise<AdminUserDet
   const user = await userById(env, userId);
   const credits = await creditsSummary(env, userId);
   const db = database(env.DB);
-  const [plan, ledger, profiles, shops, pins, sessions] = await db.batch([
-    db.select({ name: plans.name }).from(plans).where(eq(plans.id, user.planId)).limit(1),
-    db.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt)).limit(15),
-    db.select().from(pinterestProfiles).where(eq(pinterestProfiles.userId, userId)).orderBy(pinterestProfiles.username),
-    db.select().from(shopProfiles).where(eq(shopProfiles.userId, userId)).orderBy(shopProfiles.shopName),
-    db.select().from(pinHistory).where(eq(pinHistory.userId, userId)).orderBy(desc(pinHistory.createdAt)).limit(10),
-    db.select().from(authSessions).where(eq(authSessions.userId, userId)).orderBy(desc(authSessions.createdAt)).limit(10),
+  const own = ledgerOf(env, userId).db;
+  const [[plan, profiles, shops, sessions], [ledger, pins]] = await Promise.all([
+    db.batch([
+      db.select({ name: plans.name }).from(plans).where(eq(plans.id, user.planId)).limit(1),
+      db.select().from(pinterestProfiles).where(eq(pinterestProfiles.userId, userId)).orderBy(pinterestProfiles.username),
+      db.select().from(shopProfiles).where(eq(shopProfiles.userId, userId)).orderBy(shopProfiles.shopName),
+      db.select().from(authSessions).where(eq(authSessions.userId, userId)).orderBy(desc(authSessions.createdAt)).limit(10),
+    ]),
+    // The user's ledger and latest pins, from their UserLedger (decision 084).
+    own.batch([
+      own.select().from(creditLedger).where(eq(creditLedger.userId, userId)).orderBy(desc(creditLedger.createdAt)).limit(15),
+      own.select().from(pinHistory).where(eq(pinHistory.userId, userId)).orderBy(desc(pinHistory.createdAt)).limit(10),
+    ]),
   ]);
   const now = Date.now();
   return {
@@ -120,38 +127,49 @@ export async function grantCredits(
 ): Promise<{ granted: boolean; remaining: number }> {
   const user = await userById(env, userId);
   const reference = `${ADMIN_GRANT_PREFIX}${grant.reference}`;
-  const db = database(env.DB);
-  const earlier = () => db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.reference, reference))).get();
-  const repeated = async () => {
-    const made = await earlier();
-    if (!made) return null;
-    if (made.amount !== grant.amount || made.reason !== grant.reason) throw new ServiceError(409, REFERENCE_REUSED, "reference");
-    return { granted: false, remaining: (await creditsSummary(env, userId)).remaining };
-  };
-  const already = await repeated();
-  if (already) return already;
-  const before = (await creditsSummary(env, userId)).remaining;
-  const after = before + grant.amount;
-  try {
-    await db.batch([
-      db.insert(creditLedger).values({ id: crypto.randomUUID(), userId, amount: grant.amount, category: "admin-grant", reason: grant.reason, reference }),
-      auditStatement(env, actor, {
+  const ledger = ledgerOf(env, userId);
+  // The grant lives in the user's ledger and its audit entry in D1 (decision 084): the entry is named after the
+  // grant, so whichever request wrote the grant, every request for it makes sure the entry exists (a retry after a
+  // failure between the two finishes it), and never twice.
+  const audit = (before: number) =>
+    auditStatement(
+      env,
+      actor,
+      {
         action: "credits.grant",
         targetKind: "user",
         targetId: userId,
         summary: `Granted ${plural(grant.amount, "credit")} to ${user.email}: ${grant.reason}`,
         before: { remaining: before },
-        after: { remaining: after, amount: grant.amount, reason: grant.reason },
-      }),
-    ]);
-  } catch (error) {
-    // The same request at the same moment: its batch won, this one (ledger row and audit entry) was rolled back.
-    if (/UNIQUE constraint failed: credit_ledger/.test(String(error))) {
-      const again = await repeated();
-      if (again) return again;
-    }
-    throw error;
+        after: { remaining: before + grant.amount, amount: grant.amount, reason: grant.reason },
+      },
+      `credits-grant:${userId}:${grant.reference}`,
+    ).onConflictDoNothing();
+  const earlier = () => ledger.db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.reference, reference))).get();
+  const repeated = async () => {
+    const made = await earlier();
+    if (!made) return null;
+    if (made.amount !== grant.amount || made.reason !== grant.reason) throw new ServiceError(409, REFERENCE_REUSED, "reference");
+    const remaining = (await creditsSummary(env, userId)).remaining;
+    await audit(remaining - grant.amount);
+    return { granted: false, remaining };
+  };
+  const already = await repeated();
+  if (already) return already;
+  const before = (await creditsSummary(env, userId)).remaining;
+  const written = await ledger
+    .prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'admin-grant', ?4, ?5, ?6)
+       ON CONFLICT (user_id, reference) DO NOTHING RETURNING id`,
+    )
+    .bind(crypto.randomUUID(), userId, grant.amount, grant.reason, reference, Date.now())
+    .all();
+  if (written.results.length === 0) {
+    // The same request at the same moment: it wrote the grant first.
+    const again = await repeated();
+    if (again) return again;
   }
+  await audit(before);
   return { granted: true, remaining: (await creditsSummary(env, userId)).remaining };
 }
 

@@ -5,6 +5,7 @@ import { plans, subscriptions, users } from "../db/schema.ts";
 import { creditMonth, currentRecord, effectivePlanId, FREE_PLAN_ID } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { ServiceError } from "./errors.ts";
+import { ledgerOf, type Ledger, type LedgerStatement } from "../ledger/client.ts";
 import { relockRendersStatement, unlockRendersStatement } from "./pin-renders.ts";
 
 /**
@@ -108,11 +109,11 @@ export async function creditPeriod(env: Env, userId: string, now = Date.now()): 
  * month reached us) is not part of what was paid for, as usableGrants counts
  * it, so it neither shortens the paid grant nor is lost on a later downgrade.
  */
-function grantStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
+function grantStatement(ledger: Ledger, period: CreditPeriod): LedgerStatement {
   const reason = `${period.planName} plan: ${period.creditsPerMonth} credits for the month from ${new Date(period.start).toISOString().slice(0, 10)}`;
   // All the month's grants for Free; for a paid plan, those of paid plans (paid_grants leaves out the Free grants).
   const counted = period.planId === FREE_PLAN_ID ? "grants" : "paid_grants";
-  return env.DB.prepare(
+  return ledger.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, ?3 - g.granted, 'grant', ?4, ?5, ?6
      FROM (SELECT ${counted} AS granted FROM credit_month_totals WHERE user_id = ?2 AND period_start = ?6 AND period_end = ?7) AS g
@@ -163,8 +164,8 @@ const SPEND_ROW = `(amount < 0 OR reference LIKE '${REVERSAL_PREFIX}%')`;
  * (decision 081). So credits used this month still count on the new plan.
  * The triggers of migration 0042 classify rows with the same expressions.
  */
-function monthTotalsStatement(env: Env, period: CreditPeriod, now: number): D1PreparedStatement {
-  return env.DB.prepare(
+function monthTotalsStatement(ledger: Ledger, period: CreditPeriod, now: number): LedgerStatement {
+  return ledger.prepare(
     `WITH f AS MATERIALIZED (
        SELECT CASE WHEN ?4 = 1 THEN coalesce(
          (SELECT min(?2, max(?2 - ${MAX_CARRY_MS}, p.spends_from)) FROM credit_month_totals AS p
@@ -187,8 +188,8 @@ function monthTotalsStatement(env: Env, period: CreditPeriod, now: number): D1Pr
 const MAX_CARRY_MS = 2_764_800_000;
 
 /** The month's usable grants and spends, from its row. */
-function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
-  return env.DB.prepare(
+function totalsStatement(ledger: Ledger, period: CreditPeriod): LedgerStatement {
+  return ledger.prepare(
     `SELECT ${usableGrants("?4")} AS granted, 0 - t.spends AS spent
      FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
   ).bind(period.userId, period.start, period.end, period.creditsPerMonth);
@@ -199,8 +200,8 @@ function totalsStatement(env: Env, period: CreditPeriod): D1PreparedStatement {
  * the same statement) can pay it. SQLite runs one statement at a time, so two
  * spends can never both see the same balance.
  */
-function spendStatement(env: Env, period: CreditPeriod, spend: CreditSpend, reference: string, now: number): D1PreparedStatement {
-  return env.DB.prepare(
+function spendStatement(ledger: Ledger, period: CreditPeriod, spend: CreditSpend, reference: string, now: number): LedgerStatement {
+  return ledger.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, -?3, ?4, ?5, ?6, ?7
      FROM (SELECT ${balanceOf("?10")} AS balance FROM credit_month_totals AS t
@@ -211,14 +212,15 @@ function spendStatement(env: Env, period: CreditPeriod, spend: CreditSpend, refe
   ).bind(crypto.randomUUID(), period.userId, spend.amount, spend.category, spend.reason, reference, now, period.start, period.end, period.creditsPerMonth);
 }
 
-function chargedBeforeStatement(env: Env, userId: string, reference: string): D1PreparedStatement {
-  return env.DB.prepare("SELECT id FROM credit_ledger WHERE user_id = ?1 AND reference = ?2").bind(userId, reference);
+function chargedBeforeStatement(ledger: Ledger, userId: string, reference: string): LedgerStatement {
+  return ledger.prepare("SELECT id FROM credit_ledger WHERE user_id = ?1 AND reference = ?2").bind(userId, reference);
 }
 
 /** This billing month's credits (GET /api/user/credits); writes the month's grant on first use. */
 export async function creditsSummary(env: Env, userId: string, now = Date.now()): Promise<CreditsSummary> {
   const period = await creditPeriod(env, userId, now);
-  const [, , totals] = await env.DB.batch<{ granted: number; spent: number }>([monthTotalsStatement(env, period, now), grantStatement(env, period), totalsStatement(env, period)]);
+  const ledger = ledgerOf(env, userId);
+  const [, , totals] = await ledger.batch<{ granted: number; spent: number }>([monthTotalsStatement(ledger, period, now), grantStatement(ledger, period), totalsStatement(ledger, period)]);
   const row = totals.results[0];
   if (!row) throw new Error(`The credit month totals of user ${userId} were not written`);
   const { granted, spent } = row;
@@ -248,10 +250,11 @@ export async function creditsAfterChange(
   now = Date.now(),
 ): Promise<{ usedPinCredits: number; remaining: number; sameMonth: boolean }> {
   const period = await creditPeriod(env, userId, now);
-  const [, , totals] = await env.DB.batch<MonthTotals>([
-    monthTotalsStatement(env, period, now),
-    grantStatement(env, period),
-    env.DB.prepare("SELECT grants, paid_grants, admin_grants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").bind(
+  const ledger = ledgerOf(env, userId);
+  const [, , totals] = await ledger.batch<MonthTotals>([
+    monthTotalsStatement(ledger, period, now),
+    grantStatement(ledger, period),
+    ledger.prepare("SELECT grants, paid_grants, admin_grants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").bind(
       userId,
       period.start,
       period.end,
@@ -272,7 +275,7 @@ export async function creditsAfterChange(
     after = { grants: cap, paid_grants: paid ? cap : 0, admin_grants: carried ? month.admin_grants : 0, spends: carried ? month.spends : 0 };
   }
   // The balance with the one expression every spend is checked against.
-  const row = await env.DB.prepare(`SELECT ${balanceOf("?5")} AS balance FROM (SELECT ?1 AS grants, ?2 AS paid_grants, ?3 AS admin_grants, ?4 AS spends) AS t`)
+  const row = await ledger.prepare(`SELECT ${balanceOf("?5")} AS balance FROM (SELECT ?1 AS grants, ?2 AS paid_grants, ?3 AS admin_grants, ?4 AS spends) AS t`)
     .bind(after.grants, after.paid_grants, after.admin_grants, after.spends, cap)
     .first<{ balance: number }>();
   return { usedPinCredits: 0 - after.spends, remaining: Math.max(0, row?.balance ?? 0), sameMonth };
@@ -288,7 +291,8 @@ interface MonthTotals {
 /** Grants the current month's credits now (after a plan change or renewal) rather than on first use. */
 export async function grantCurrentMonth(env: Env, userId: string, now = Date.now()): Promise<CreditPeriod> {
   const period = await creditPeriod(env, userId, now);
-  await env.DB.batch([monthTotalsStatement(env, period, now), grantStatement(env, period)]);
+  const ledger = ledgerOf(env, userId);
+  await ledger.batch([monthTotalsStatement(ledger, period, now), grantStatement(ledger, period)]);
   return period;
 }
 
@@ -309,18 +313,19 @@ export const TAKEN_BACK_PREFIX = "taken-back:";
  */
 export async function takeBackPaidGrants(env: Env, userId: string, takenBackPlanId: string, why: string, now = Date.now()): Promise<number> {
   const period = await creditPeriod(env, userId, now);
+  const ledger = ledgerOf(env, userId);
   if (period.planId === takenBackPlanId) return 0;
   // On Free every paid grant of the month goes; on another plan, the grants of the plan taken back.
   const ofPlan = period.planId === FREE_PLAN_ID ? null : takenBackPlanId;
-  const [, taken] = await env.DB.batch<{ id: string }>([
-    monthTotalsStatement(env, period, now),
-    env.DB.prepare(
+  const [, taken] = await ledger.batch<{ id: string }>([
+    monthTotalsStatement(ledger, period, now),
+    ledger.prepare(
       `UPDATE credit_ledger SET amount = 0, reference = '${TAKEN_BACK_PREFIX}' || reference, reason = reason || ?4
        WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND ${GRANT_ROW} AND reference LIKE 'grant:%'
          AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' AND (?5 IS NULL OR reference LIKE 'grant:' || ?5 || ':%')
        RETURNING id`,
     ).bind(userId, period.start, period.end, ` (taken back: ${why})`, ofPlan),
-    grantStatement(env, period),
+    grantStatement(ledger, period),
   ]);
   return taken.results.length;
 }
@@ -344,12 +349,13 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
   checkSpend(spend);
   if (spend.amount === 0) return { charged: false };
   const period = await creditPeriod(env, userId, now);
+  const ledger = ledgerOf(env, userId);
   const reference = spend.reference ?? `spend:${crypto.randomUUID()}`;
-  const [, , spent, before] = await env.DB.batch([
-    monthTotalsStatement(env, period, now),
-    grantStatement(env, period),
-    spendStatement(env, period, spend, reference, now),
-    chargedBeforeStatement(env, userId, reference),
+  const [, , spent, before] = await ledger.batch([
+    monthTotalsStatement(ledger, period, now),
+    grantStatement(ledger, period),
+    spendStatement(ledger, period, spend, reference, now),
+    chargedBeforeStatement(ledger, userId, reference),
   ]);
   if (spent.results.length > 0) return { charged: true };
   if (before.results.length > 0) return { charged: false };
@@ -364,7 +370,8 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
  * Answers whether credits were given back now.
  */
 export async function reverseCredits(env: Env, userId: string, reference: string, reason: string): Promise<{ reversed: boolean; amount: number }> {
-  const row = await env.DB.prepare(
+  const ledger = ledgerOf(env, userId);
+  const row = await ledger.prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, user_id, -amount, category, ?2, '${REVERSAL_PREFIX}' || reference, created_at
      FROM credit_ledger WHERE user_id = ?3 AND reference = ?4 AND amount < 0
@@ -403,8 +410,8 @@ export const MAX_PIN_HISTORY_BATCH = 1_000;
 const CHUNK_CHARS = 400_000;
 
 /** Of these references, those already in a table for the user (one query: the references travel as one JSON parameter). */
-async function existingReferences(env: Env, table: "credit_ledger" | "pin_history", userId: string, references: string[]): Promise<Map<string, string>> {
-  const rows = await env.DB.prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))`)
+async function existingReferences(ledger: Ledger, table: "credit_ledger" | "pin_history", userId: string, references: string[]): Promise<Map<string, string>> {
+  const rows = await ledger.prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))`)
     .bind(userId, JSON.stringify(references))
     .all<{ id: string; reference: string }>();
   return new Map(rows.results.map((row) => [row.reference, row.id]));
@@ -441,8 +448,8 @@ interface HistoryRow {
  * The balance and the need are materialised once, before the first row is
  * written: the rows' triggers move the month's totals as they are inserted.
  */
-function spendsStatement(env: Env, period: CreditPeriod, rows: string, now: number): D1PreparedStatement {
-  return env.DB.prepare(
+function spendsStatement(ledger: Ledger, period: CreditPeriod, rows: string, now: number): LedgerStatement {
+  return ledger.prepare(
     `WITH b AS MATERIALIZED (
        SELECT ${balanceOf("?6")} AS balance FROM credit_month_totals AS t
        WHERE t.user_id = ?1 AND t.period_start = ?4 AND t.period_end = ?5),
@@ -461,9 +468,9 @@ function spendsStatement(env: Env, period: CreditPeriod, rows: string, now: numb
 }
 
 /** The history rows of a chunk (one statement): each written only if its spend was, or had been (or it is free). Answers the references written now. */
-function historiesStatement(env: Env, userId: string, rows: string, now: number): D1PreparedStatement {
+function historiesStatement(ledger: Ledger, userId: string, rows: string, now: number): LedgerStatement {
   const field = (name: keyof HistoryRow) => `json_extract(j.value, '$.${name}')`;
-  return env.DB.prepare(
+  return ledger.prepare(
     `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
                               board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at, queue_state)
      SELECT ${field("historyId")}, ?1, ${field("action")}, ${field("category")}, ${field("amount")}, ${field("title")}, ${field("description")},
@@ -516,6 +523,7 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
     seen.add(reference);
   }
   const period = prepared.some(({ spend }) => spend.amount > 0) ? await creditPeriod(env, userId, now) : null;
+  const ledger = ledgerOf(env, userId);
   const rows: HistoryRow[] = prepared.map(({ item, spend, reference, historyId }) => ({
     historyId,
     spendId: crypto.randomUUID(),
@@ -539,15 +547,15 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
     postedAt: item.details.action === "pinned" ? (item.pin?.postedAt ?? now) : null,
   }));
   const chunks = jsonChunks(rows);
-  const statements: D1PreparedStatement[] = period ? [monthTotalsStatement(env, period, now), grantStatement(env, period)] : [];
+  const statements: LedgerStatement[] = period ? [monthTotalsStatement(ledger, period, now), grantStatement(ledger, period)] : [];
   for (const chunk of chunks) {
     // Without a paid item there is nothing to spend: a statement that returns nothing keeps two statements per chunk.
-    statements.push(period ? spendsStatement(env, period, chunk, now) : env.DB.prepare("SELECT NULL AS id WHERE 0"), historiesStatement(env, userId, chunk, now));
+    statements.push(period ? spendsStatement(ledger, period, chunk, now) : ledger.prepare("SELECT NULL AS id WHERE 0"), historiesStatement(ledger, userId, chunk, now));
   }
   // Renders paid for by these spends are unlocked in the same transaction, only where the spend's row exists.
   const unlocks = prepared.flatMap((item, i) => (items[i].unlocksRender ? [{ key: items[i].unlocksRender as string, reference: item.reference }] : []));
-  if (unlocks.length > 0) statements.push(unlockRendersStatement(env, userId, unlocks, now));
-  const results = await env.DB.batch<{ id: string; media_key: string }>(statements);
+  if (unlocks.length > 0) statements.push(unlockRendersStatement(ledger, userId, unlocks, now));
+  const results = await ledger.batch<{ id: string; media_key: string }>(statements);
   const unlocked = unlocks.length > 0 ? results[results.length - 1].results.map((row) => row.media_key) : [];
   const offset = period ? 2 : 0;
   const chargedNow = new Set<string>();
@@ -563,22 +571,22 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
   }));
   // Items neither charged nor recorded now: charged before (a retry), or unpaid.
   const notCharged = outcomes.filter((o) => o.item.spend.amount > 0 && !o.charged).map((o) => o.item.reference);
-  const chargedBefore = notCharged.length > 0 ? await existingReferences(env, "credit_ledger", userId, notCharged) : new Map<string, string>();
+  const chargedBefore = notCharged.length > 0 ? await existingReferences(ledger, "credit_ledger", userId, notCharged) : new Map<string, string>();
   if (notCharged.some((reference) => !chargedBefore.has(reference))) {
     // Take back what this call wrote (two statements whatever the number of pins), then refuse the whole batch.
     const charged = outcomes.filter((o) => o.charged).map((o) => o.item.reference);
     const inserted = outcomes.flatMap((o) => (o.insertedHistory ? [o.insertedHistory] : []));
-    const undo: D1PreparedStatement[] = [];
+    const undo: LedgerStatement[] = [];
     if (charged.length > 0) {
-      undo.push(env.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(charged)));
+      undo.push(ledger.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(charged)));
     }
-    if (inserted.length > 0) undo.push(env.DB.prepare("DELETE FROM pin_history WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(inserted)));
-    if (unlocked.length > 0) undo.push(relockRendersStatement(env, userId, unlocked));
-    if (undo.length > 0) await env.DB.batch(undo);
+    if (inserted.length > 0) undo.push(ledger.prepare("DELETE FROM pin_history WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(inserted)));
+    if (unlocked.length > 0) undo.push(relockRendersStatement(ledger, userId, unlocked));
+    if (undo.length > 0) await ledger.batch(undo);
     throw new OutOfCredits();
   }
   const notInserted = outcomes.filter((o) => !o.insertedHistory).map((o) => o.item.reference);
-  const histories = notInserted.length > 0 ? await existingReferences(env, "pin_history", userId, notInserted) : new Map<string, string>();
+  const histories = notInserted.length > 0 ? await existingReferences(ledger, "pin_history", userId, notInserted) : new Map<string, string>();
   return outcomes.map((o) => ({ charged: o.charged, historyId: o.insertedHistory ?? histories.get(o.item.reference) ?? o.item.historyId }));
 }
 

@@ -1,5 +1,6 @@
 import { sha256Hex } from "../auth/tokens.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import { ServiceError } from "./errors.ts";
 
 /**
@@ -72,9 +73,10 @@ export async function claimKeys(
 ): Promise<Claim[]> {
   if (requests.length === 0) return [];
   const proposed = requests.map((request) => ({ key: request.key, hash: request.hash, id: crypto.randomUUID() }));
-  const [, read] = await env.DB.batch<{ key: string; request_hash: string; id: string; status: "pending" | "done"; response: string | null; updated_at: number }>([
+  const ledger = ledgerOf(env, userId);
+  const [, read] = await ledger.batch<{ key: string; request_hash: string; id: string; status: "pending" | "done"; response: string | null; updated_at: number }>([
     // A new key is claimed; an expired one is claimed anew (a new request); a live one is left as it is.
-    env.DB.prepare(
+    ledger.prepare(
       `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
        SELECT ?1, ?2, json_extract(j.value, '$.key'), json_extract(j.value, '$.hash'), json_extract(j.value, '$.id'), 'pending', NULL, ?3, ?3
        FROM json_each(?4) AS j WHERE true
@@ -83,7 +85,7 @@ export async function claimKeys(
          created_at = excluded.created_at, updated_at = excluded.updated_at
        WHERE idempotency_keys.created_at < ?5`,
     ).bind(userId, operation, now, JSON.stringify(proposed), now - KEY_TTL_MS),
-    env.DB.prepare(
+    ledger.prepare(
       `SELECT key, request_hash, id, status, response, updated_at FROM idempotency_keys
        WHERE user_id = ?1 AND operation = ?2 AND key IN (SELECT value FROM json_each(?3))`,
     ).bind(userId, operation, JSON.stringify(requests.map((request) => request.key))),
@@ -108,7 +110,7 @@ export async function claimKeys(
 export async function finishKeys(env: Env, userId: string, operation: string, finished: { claim: Claim; response: unknown }[], now = Date.now()): Promise<void> {
   if (finished.length === 0) return;
   const answers = finished.map(({ claim, response }) => ({ key: claim.key, id: claim.id, response: JSON.stringify(response) }));
-  await env.DB.prepare(
+  await ledgerOf(env, userId).prepare(
     `UPDATE idempotency_keys SET status = 'done', response = json_extract(j.value, '$.response'), updated_at = ?1
      FROM json_each(?4) AS j
      WHERE idempotency_keys.user_id = ?2 AND idempotency_keys.operation = ?3 AND idempotency_keys.status = 'pending'
@@ -127,7 +129,7 @@ export async function finishKeys(env: Env, userId: string, operation: string, fi
 export async function releaseKeys(env: Env, userId: string, operation: string, claims: { claim: Claim; chargedReference?: string }[]): Promise<void> {
   if (claims.length === 0) return;
   const released = claims.map(({ claim, chargedReference }) => ({ key: claim.key, id: claim.id, charged: chargedReference ?? "" }));
-  await env.DB.prepare(
+  await ledgerOf(env, userId).prepare(
     `DELETE FROM idempotency_keys
      WHERE user_id = ?1 AND operation = ?2 AND status = 'pending'
        AND EXISTS (SELECT 1 FROM json_each(?3) AS j
@@ -167,7 +169,7 @@ export async function idempotent<T>(call: IdempotentCall<T>): Promise<T> {
   if (!claim.fresh) {
     if (now - claim.updatedAt < STALE_PENDING_MS) throw new ServiceError(409, KEY_IN_PROGRESS_MESSAGE, call.field ?? "reference");
     // Its request died: this one continues it under the same id (what it charged is not charged again).
-    await env.DB.prepare(`UPDATE idempotency_keys SET updated_at = ?1 WHERE user_id = ?2 AND operation = ?3 AND key = ?4 AND id = ?5`)
+    await ledgerOf(env, userId).prepare(`UPDATE idempotency_keys SET updated_at = ?1 WHERE user_id = ?2 AND operation = ?3 AND key = ?4 AND id = ?5`)
       .bind(now, userId, operation, key, claim.id)
       .run();
   }
@@ -184,8 +186,5 @@ export async function idempotent<T>(call: IdempotentCall<T>): Promise<T> {
   return result;
 }
 
-/** Forgets keys past their time (cron). */
-export async function pruneIdempotencyKeys(env: Env, now = Date.now()): Promise<number> {
-  const result = await env.DB.prepare(`DELETE FROM idempotency_keys WHERE created_at < ?1`).bind(now - KEY_TTL_MS).run();
-  return result.meta.changes ?? 0;
-}
+/** Forgets keys past their time: the statement each user's ledger runs on its alarm (durable-objects/ledger/retention.ts). */
+export const PRUNE_KEYS_SQL = `DELETE FROM idempotency_keys WHERE created_at < ?1`;

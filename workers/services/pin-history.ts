@@ -4,6 +4,7 @@ import { pinterestPinUrl, PIN_HISTORY_PAGE_SIZE, type PinHistoryItem, type PinHi
 import type { PinHistoryState as QueueState } from "../../durable-objects/profile-scheduler.ts";
 import { publicPinPath } from "../../contracts/public-pins.ts";
 import { database } from "../db/client.ts";
+import { ledgerOf, type Ledger, type LedgerStatement } from "../ledger/client.ts";
 import { pinHistory } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
@@ -32,7 +33,7 @@ export async function recordPinPosted(
   userId: string,
   pin: { id: string; scheduledFor: number; postedAt: number; pinterestPinId: string | null; details: PinDetails },
 ): Promise<void> {
-  const updated = await env.DB.prepare(`UPDATE pin_history SET posted_at = ?1, pinterest_pin_id = ?2, scheduled_for = ?3, pin_id = ?4 WHERE user_id = ?5 AND reference = ?6`)
+  const updated = await ledgerOf(env, userId).prepare(`UPDATE pin_history SET posted_at = ?1, pinterest_pin_id = ?2, scheduled_for = ?3, pin_id = ?4 WHERE user_id = ?5 AND reference = ?6`)
     .bind(pin.postedAt, pin.pinterestPinId, pin.scheduledFor, pin.id, userId, `scheduled:${pin.id}`)
     .run();
   if (updated.meta.changes > 0) return;
@@ -51,18 +52,18 @@ export type MirroredQueueState = [state: NonNullable<HistoryRow["queueState"]>, 
 /**
  * Writes the states of a queue's pins into their history entries (ProfileScheduler, history-mirror.ts), one
  * statement for up to a few hundred pins: the states travel as one JSON object keyed by pin id (pin ids are
- * [A-Za-z0-9_-], PinId), and each entry is found by the (user_id, pin_id) index. The owner is the profile's;
- * a profile no longer connected matches nothing (removeProfile marked its entries). A posted entry is left as it is.
+ * [A-Za-z0-9_-], PinId), and each entry is found by the (user_id, pin_id) index. The ledger is the profile's
+ * owner's (the mirror writes nothing for a profile no longer connected: removeProfile marked its entries).
+ * A posted entry is left as it is.
  */
-export function queueStatesStatement(db: D1Database, profileKey: string, states: Record<string, MirroredQueueState>): D1PreparedStatement {
+export function queueStatesStatement(ledger: Ledger, states: Record<string, MirroredQueueState>): LedgerStatement {
   const part = (index: number) => `json_extract(?2, '$."' || pin_id || '"[${index}]')`;
-  return db
+  return ledger
     .prepare(
       `UPDATE pin_history SET queue_state = ${part(0)}, scheduled_for = COALESCE(${part(1)}, scheduled_for), queue_error = ${part(2)}
-       WHERE user_id = (SELECT user_id FROM pinterest_profiles WHERE id = ?1)
-         AND pin_id IN (SELECT key FROM json_each(?2)) AND action = 'scheduled' AND posted_at IS NULL`,
+       WHERE user_id = ?1 AND pin_id IN (SELECT key FROM json_each(?2)) AND action = 'scheduled' AND posted_at IS NULL`,
     )
-    .bind(profileKey, JSON.stringify(states));
+    .bind(ledger.userId, JSON.stringify(states));
 }
 
 /** A page of the caller's pin history, newest first: older than startAtDate (ties broken by id after lastId). */
@@ -80,11 +81,10 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
             or(lt(pinHistory.createdAt, start - 0.5), and(gte(pinHistory.createdAt, start - 0.5), lt(pinHistory.id, options.lastId))),
           )
         : lt(pinHistory.createdAt, start - 0.5);
-  const db = database(env.DB);
-  // The page and the caller's profiles in one round trip.
-  const [rows, profileRows] = await db.batch([
-    db
-      .select()
+  // The page (from the user's ledger) and the caller's profiles (from D1) at once.
+  const [rows, profileRows] = await Promise.all([
+    ledgerOf(env, user.id)
+      .db.select()
       .from(pinHistory)
       .where(and(eq(pinHistory.userId, user.id), cursor))
       .orderBy(desc(pinHistory.createdAt), desc(pinHistory.id))

@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { ledgerOf, type Ledger, type LedgerStatement } from "../ledger/client.ts";
 import { mediaKeyOf } from "../media/store.ts";
 import { ServiceError } from "./errors.ts";
 import { userMediaPrefix } from "./users.ts";
@@ -19,6 +20,11 @@ export function renderKey(userId: string, fileName: string): string {
   return `${userMediaPrefix(userId)}pin-renders/${crypto.randomUUID().slice(0, 8)}/${fileName}`;
 }
 
+/** The user whose render this key is (renderKey puts it under their media prefix), or null. */
+export function renderOwner(key: string): string | null {
+  return /^users\/([^/]+)\/pin-renders\//.exec(key)?.[1] ?? null;
+}
+
 /** Whether a media key is one of the gated renders (only renderKey makes that folder). */
 export function isRenderKey(key: string): boolean {
   return /(^|\/)pin-renders\/[^/]+\/[^/]+$/.test(key);
@@ -26,13 +32,15 @@ export function isRenderKey(key: string): boolean {
 
 /** Remembers an unpaid render (before its bytes are stored). */
 export async function recordUnpaidRender(env: Env, userId: string, key: string, now = Date.now()): Promise<void> {
-  await env.DB.prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, NULL, ?3)`).bind(key, userId, now).run();
+  await ledgerOf(env, userId).prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, NULL, ?3)`).bind(key, userId, now).run();
 }
 
 /** Whether /media may serve this key: anything but an unpaid render. */
-export async function mayServeMedia(env: Pick<Env, "DB">, key: string): Promise<boolean> {
+export async function mayServeMedia(env: Pick<Env, "USER_LEDGER">, key: string): Promise<boolean> {
   if (!isRenderKey(key)) return true;
-  const row = await env.DB.prepare(`SELECT paid_at FROM pin_renders WHERE media_key = ?1`).bind(key).first<{ paid_at: number | null }>();
+  const owner = renderOwner(key);
+  if (!owner) return false;
+  const row = await ledgerOf(env, owner).prepare(`SELECT paid_at FROM pin_renders WHERE media_key = ?1`).bind(key).first<{ paid_at: number | null }>();
   return row?.paid_at != null;
 }
 
@@ -51,7 +59,7 @@ export async function rendersToUnlock(env: Env, userId: string, pins: { imageURL
   });
   if (wanted.size === 0) return wanted;
   const keys = [...new Set(wanted.values())];
-  const rows = await env.DB.prepare(`SELECT media_key FROM pin_renders WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`)
+  const rows = await ledgerOf(env, userId).prepare(`SELECT media_key FROM pin_renders WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`)
     .bind(userId, JSON.stringify(keys))
     .all<{ media_key: string }>();
   const own = new Set(rows.results.map((row) => row.media_key));
@@ -66,8 +74,8 @@ export async function rendersToUnlock(env: Env, userId: string, pins: { imageURL
  * that pay them: a render is marked only when its spend's ledger row exists.
  * Answers the keys it marked (RETURNING), for taking them back.
  */
-export function unlockRendersStatement(env: Env, userId: string, unlocks: { key: string; reference: string }[], now: number): D1PreparedStatement {
-  return env.DB.prepare(
+export function unlockRendersStatement(ledger: Ledger, userId: string, unlocks: { key: string; reference: string }[], now: number): LedgerStatement {
+  return ledger.prepare(
     `UPDATE pin_renders SET paid_at = ?1
      WHERE user_id = ?2 AND paid_at IS NULL
        AND media_key IN (SELECT json_extract(j.value, '$.key') FROM json_each(?3) AS j
@@ -77,18 +85,9 @@ export function unlockRendersStatement(env: Env, userId: string, unlocks: { key:
 }
 
 /** Takes back marks made by a batch that was then refused. */
-export function relockRendersStatement(env: Env, userId: string, keys: string[]): D1PreparedStatement {
-  return env.DB.prepare(`UPDATE pin_renders SET paid_at = NULL WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`).bind(userId, JSON.stringify(keys));
+export function relockRendersStatement(ledger: Ledger, userId: string, keys: string[]): LedgerStatement {
+  return ledger.prepare(`UPDATE pin_renders SET paid_at = NULL WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`).bind(userId, JSON.stringify(keys));
 }
 
-/** Deletes renders never paid for within a day, with their bytes (cron). */
-export async function pruneUnpaidRenders(env: Env, now = Date.now()): Promise<number> {
-  const rows = await env.DB.prepare(`SELECT media_key FROM pin_renders WHERE paid_at IS NULL AND created_at < ?1 LIMIT 500`)
-    .bind(now - UNPAID_RENDER_TTL_MS)
-    .all<{ media_key: string }>();
-  const keys = rows.results.map((row) => row.media_key);
-  if (keys.length === 0) return 0;
-  await env.MEDIA.delete(keys);
-  await env.DB.prepare(`DELETE FROM pin_renders WHERE paid_at IS NULL AND media_key IN (SELECT value FROM json_each(?1))`).bind(JSON.stringify(keys)).run();
-  return keys.length;
-}
+/** Renders never paid for within a day: what each user's ledger deletes on its alarm, with their bytes (durable-objects/ledger/retention.ts). */
+export const UNPAID_RENDERS_SQL = `SELECT media_key FROM pin_renders WHERE paid_at IS NULL AND created_at < ?1 LIMIT 500`;

@@ -14,6 +14,7 @@ import { randomToken, sha256Hex, signToken, verifyToken } from "../auth/tokens.t
 import { database } from "../db/client.ts";
 import { pinHistory, pinterestOauthStates, pinterestProfiles } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import { PinterestApiError, PinterestClient, type PinterestTokens } from "../integrations/pinterest.ts";
 import { tokenSettings, type User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
@@ -350,15 +351,14 @@ export async function activateProfile(env: Env, user: User, username: string): P
 export async function removeProfile(env: Env, user: User, username: string): Promise<AuthorizedPinterestProfile[]> {
   const profile = await profileNamed(env, user, username);
   const db = database(env.DB);
-  await db.batch([
-    db.delete(pinterestProfiles).where(eq(pinterestProfiles.id, profile.id)),
-    // Its queue is cleared with it: the pins still waiting there will not post (decision 066; the partial index
-    // pin_history_waiting reads only them, however long the history).
-    db
-      .update(pinHistory)
-      .set({ queueState: "deleted", queueError: null })
-      .where(and(eq(pinHistory.userId, user.id), eq(pinHistory.pinterestProfile, profile.username), eq(pinHistory.action, "scheduled"), isNull(pinHistory.postedAt))),
-  ]);
+  await db.delete(pinterestProfiles).where(eq(pinterestProfiles.id, profile.id));
+  // Its queue is cleared with it: the pins still waiting there will not post (decision 066; the partial index
+  // pin_history_waiting reads only them, however long the history). Should this fail, the history page still
+  // shows them deleted: it reads a waiting pin of a profile no longer connected as deleted.
+  await ledgerOf(env, user.id)
+    .db.update(pinHistory)
+    .set({ queueState: "deleted", queueError: null })
+    .where(and(eq(pinHistory.userId, user.id), eq(pinHistory.pinterestProfile, profile.username), eq(pinHistory.action, "scheduled"), isNull(pinHistory.postedAt)));
   await schedulerFor(env, profile.id).clear();
   if (profile.isActive) {
     const next = (await listProfiles(env, user.id))[0];

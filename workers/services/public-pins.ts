@@ -3,6 +3,7 @@ import { publicPinImagePath, publicPinPath, type PinPublicState, type PublicPin 
 import { database } from "../db/client.ts";
 import { pinHistory, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import { mediaKeyOf } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
@@ -21,7 +22,7 @@ export const PIN_WITHOUT_IMAGE = "This pin has no image to show on a public page
 
 /** Makes one of the caller's pins public or private again; another user's pin is "not found" (404). */
 export async function setPinPublic(env: Env, user: User, id: string, isPublic: boolean, now = Date.now()): Promise<PinPublicState> {
-  const db = database(env.DB);
+  const db = ledgerOf(env, user.id).db;
   const entry = await db.query.pinHistory.findFirst({ where: and(eq(pinHistory.id, id), eq(pinHistory.userId, user.id)) });
   if (!entry) throw new ServiceError(404, PIN_NOT_FOUND, "id");
   if (isPublic && !imageAddress(entry.imageUrl)) throw new ServiceError(400, PIN_WITHOUT_IMAGE, "id");
@@ -71,21 +72,22 @@ function imageAddress(url: string): string | null {
 
 async function publicEntry(env: Env, handle: string, id: string) {
   if (id.length > 64 || handle.length > 30) return null;
-  const [row] = await database(env.DB)
-    .select({
+  // The owner from D1, then the entry from their ledger (decision 084).
+  const owner = await database(env.DB).select({ id: users.id, handle: users.handle }).from(users).where(eq(users.handle, handle.toLowerCase())).get();
+  if (!owner) return null;
+  const [row] = await ledgerOf(env, owner.id)
+    .db.select({
       id: pinHistory.id,
       title: pinHistory.title,
       description: pinHistory.description,
       url: pinHistory.url,
       imageUrl: pinHistory.imageUrl,
       mediaType: pinHistory.mediaType,
-      handle: users.handle,
     })
     .from(pinHistory)
-    .innerJoin(users, eq(users.id, pinHistory.userId))
-    .where(and(eq(users.handle, handle.toLowerCase()), eq(pinHistory.id, id), isNotNull(pinHistory.publicAt)))
+    .where(and(eq(pinHistory.userId, owner.id), eq(pinHistory.id, id), isNotNull(pinHistory.publicAt)))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row, handle: owner.handle } : null;
 }
 
 /** Only http(s) links are shown as links on a public page. */

@@ -6,6 +6,7 @@ import { database } from "../db/client.ts";
 import { users, videoJobs } from "../db/schema.ts";
 import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboarding.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import { mediaUrl } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { usedCreditsThisMonth } from "./credits.ts";
@@ -147,6 +148,8 @@ export async function deleteAccount(env: Env, user: User) {
     if (listing.objects.length > 0) await env.MEDIA.delete(listing.objects.map((object) => object.key));
     cursor = listing.truncated ? listing.cursor : undefined;
   } while (cursor);
+  // The per-pin records (decision 084), then the rows of D1.
+  await ledgerOf(env, user.id).destroy();
   const db = database(env.DB);
   await db.batch([db.delete(videoJobs).where(eq(videoJobs.userId, user.id)), db.delete(users).where(eq(users.id, user.id))]);
 }
