@@ -1,6 +1,6 @@
 /**
- * The tables of a user's UserLedger object (docs/decisions/084-user-ledger.md): the per-pin records that left
- * D1, with the same columns, indexes and triggers they had there (migrations 0003, 0007, 0011, 0034, 0038,
+ * The tables of a user's UserLedger object (docs/decisions/084-user-ledger.md): the per-pin and per-item records
+ * that left D1 (and the user's drafts and media library rows), with the same columns, indexes and triggers they had there (migrations 0003, 0007, 0011, 0034, 0038,
  * 0039, 0042), so one SQL text serves both the move and every reader. `user_id` stays a column: every row of
  * an object holds its one user, and keeping it keeps each statement the same as it was in D1.
  *
@@ -90,11 +90,36 @@ export const LEDGER_SCHEMA: string[][] = [
       updated_at INTEGER NOT NULL,
       PRIMARY KEY (user_id, operation, key))`,
     `CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at)`,
+    `CREATE TABLE drafts (
+      id TEXT PRIMARY KEY NOT NULL,
+      user_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      date TEXT NOT NULL,
+      posts TEXT NOT NULL,
+      post_count INTEGER NOT NULL,
+      created_at INTEGER DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+      updated_at INTEGER NOT NULL)`,
+    `CREATE INDEX drafts_user_updated ON drafts (user_id, updated_at)`,
+    `CREATE TABLE user_media (
+      id TEXT PRIMARY KEY NOT NULL,
+      user_id TEXT NOT NULL,
+      media_type TEXT NOT NULL,
+      object_key TEXT NOT NULL,
+      file_name TEXT NOT NULL,
+      content_type TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      width INTEGER,
+      height INTEGER,
+      font_family TEXT,
+      source_format TEXT,
+      created_at INTEGER DEFAULT (unixepoch('subsec') * 1000) NOT NULL)`,
+    `CREATE INDEX user_media_user_type_created ON user_media (user_id, media_type, created_at)`,
+    `CREATE INDEX user_media_user_created ON user_media (user_id, created_at)`,
   ],
 ];
 
 /** The tables moved from D1, in the order they are copied (the month totals last: see move.ts). */
-export const MOVED_TABLES = ["credit_ledger", "pin_history", "pin_renders", "idempotency_keys", "credit_month_totals"] as const;
+export const MOVED_TABLES = ["credit_ledger", "pin_history", "pin_renders", "idempotency_keys", "drafts", "user_media", "credit_month_totals"] as const;
 export type MovedTable = (typeof MOVED_TABLES)[number];
 
 /** Each moved table's columns, as in D1 (the copy names them, so a column order that differs cannot matter). */
@@ -107,4 +132,6 @@ export const MOVED_COLUMNS: Record<MovedTable, string[]> = {
   ],
   pin_renders: ["media_key", "user_id", "paid_at", "created_at"],
   idempotency_keys: ["user_id", "operation", "key", "request_hash", "id", "status", "response", "created_at", "updated_at"],
+  drafts: ["id", "user_id", "name", "date", "posts", "post_count", "created_at", "updated_at"],
+  user_media: ["id", "user_id", "media_type", "object_key", "file_name", "content_type", "size", "width", "height", "font_family", "source_format", "created_at"],
 };

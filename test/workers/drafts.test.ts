@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DRAFTS_PAGE_SIZE, MAX_DRAFTS } from "../../contracts/library.ts";
-import { database } from "../../workers/db/client.ts";
 import { drafts } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 
@@ -27,7 +27,7 @@ async function create(user: TestUser, name: string | undefined, posts: unknown[]
 
 /** Drafts written straight to the table with chosen update times (for paging order). */
 async function insertDrafts(user: TestUser, count: number, startAt: number) {
-  const db = database(testEnv.DB);
+  const db = ledgerOf(testEnv, user.userId).db;
   const rows = Array.from({ length: count }, (_, i) =>
     db.insert(drafts).values({
       id: `d-${user.userId.slice(0, 8)}-${String(i).padStart(3, "0")}`,
@@ -121,14 +121,14 @@ describe("drafts", () => {
     const full = await create(user, "Has posts", [aPost("l1"), aPost("l2")]);
     const empty = await create(user, "Empty one", []);
     // Make sure the empty draft is the newest of all.
-    await database(testEnv.DB).update(drafts).set({ updatedAt: Date.now() + 60_000 }).where(eq(drafts.id, empty.draftId));
+    await ledgerOf(testEnv, user.userId).db.update(drafts).set({ updatedAt: Date.now() + 60_000 }).where(eq(drafts.id, empty.draftId));
     expect((await read(await get(user, "/api/user/drafts/getDrafts"))).drafts[0].name).toBe("Empty one");
     const latest = await read(await get(user, "/api/user/drafts/latestDraft"));
     expect(latest.draft).toMatchObject({ draftId: full.draftId, name: "Has posts", postCount: 2 });
     expect(latest.draft.posts).toHaveLength(2);
 
     const newer = await create(user, "Newer", [aPost("n1")]);
-    await database(testEnv.DB).update(drafts).set({ updatedAt: Date.now() + 120_000 }).where(eq(drafts.id, newer.draftId));
+    await ledgerOf(testEnv, user.userId).db.update(drafts).set({ updatedAt: Date.now() + 120_000 }).where(eq(drafts.id, newer.draftId));
     expect((await read(await get(user, "/api/user/drafts/latestDraft"))).draft.draftId).toBe(newer.draftId);
   });
 

@@ -2,8 +2,8 @@ import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { Font, Glyph, Path, parse } from "opentype.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MEDIA_MAX_BYTES, MEDIA_PAGE_SIZE } from "../../contracts/library.ts";
-import { database } from "../../workers/db/client.ts";
 import { userMedia } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import pacificoWoffUrl from "../fixtures/fonts/pacifico-latin-400.woff?inline";
 import pacificoWoff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
 import { concat } from "../fuzz/mutations.ts";
@@ -198,7 +198,7 @@ describe("font uploads", () => {
     // opentype.js reads WOFF itself: the converted WOFF2 draws exactly what the WOFF of the same font draws.
     const text = "Pacifico: The quick brown fox jumps over 13 lazy dogs!";
     expect(outline(bytes, text)).toBe(outline(pacificoWoff, text));
-    const row = await database(testEnv.DB).query.userMedia.findFirst({ where: (m, { eq }) => eq(m.id, media.id) });
+    const row = await ledgerOf(testEnv, alice.userId).db.query.userMedia.findFirst({ where: (m, { eq }) => eq(m.id, media.id) });
     expect(row?.sourceFormat).toBe("woff2");
   });
 
@@ -312,7 +312,7 @@ describe("media library listing and deletion", () => {
 
   it("lists newest first, 30 a page, paged by the last media id, filtered by type", async () => {
     const user = await signUpUser();
-    const db = database(testEnv.DB);
+    const db = ledgerOf(testEnv, user.userId).db;
     const start = Date.now() - 1_000_000;
     const rows = Array.from({ length: MEDIA_PAGE_SIZE + 5 }, (_, i) =>
       db.insert(userMedia).values({
@@ -361,7 +361,7 @@ describe("media library listing and deletion", () => {
 
   it("pages through uploads made in the same millisecond once each, in order, with and without a type", async () => {
     const user = await signUpUser();
-    const db = database(testEnv.DB);
+    const db = ledgerOf(testEnv, user.userId).db;
     const at = Date.now() - 500_000;
     // 70 rows in 7 milliseconds: every page boundary falls inside a run of equal times.
     const rows = Array.from({ length: 70 }, (_, i) =>

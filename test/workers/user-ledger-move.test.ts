@@ -10,7 +10,7 @@ import { app, read, testEnv } from "./support.ts";
 // Issue 38, decision 084: a user made before the per-user ledger keeps exactly what they had: the same history
 // (every entry once, in the same order), the same balance, the same renders served, the same idempotency keys.
 
-const MOVED = ["credit_ledger", "pin_history", "pin_renders", "idempotency_keys", "credit_month_totals"] as const;
+const MOVED = ["credit_ledger", "pin_history", "pin_renders", "idempotency_keys", "drafts", "user_media", "credit_month_totals"] as const;
 
 const stubOf = (userId: string) => testEnv.USER_LEDGER.get(testEnv.USER_LEDGER.idFromName(userId));
 
@@ -56,6 +56,17 @@ async function fillD1(user: TestUser, entries: number) {
     testEnv.DB.prepare(
       `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at) VALUES (?1, 'schedule', 'key-1', 'hash', 'claim-1', 'done', '{"ok":true}', ?2, ?2)`,
     ).bind(user.userId, now),
+    testEnv.DB.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, created_at, updated_at) VALUES (?1, ?2, 'Spring posts', '3/1/2026', '[]', 0, ?3, ?3)`).bind(
+      `old-draft-${user.userId}`,
+      user.userId,
+      now,
+    ),
+    ...[0, 1].map((i) =>
+      testEnv.DB.prepare(
+        `INSERT INTO user_media (id, user_id, media_type, object_key, file_name, content_type, size, width, height, created_at)
+         VALUES (?1, ?2, 'image', ?3, ?4, 'image/png', 68, 1, 1, ?5)`,
+      ).bind(`old-media-${i}-${user.userId}`, user.userId, `users/${user.userId}/media/old-${i}.png`, `old-${i}.png`, now + i),
+    ),
   );
   for (let i = 0; i < statements.length; i += 200) await testEnv.DB.batch(statements.slice(i, i + 200));
   await testEnv.MEDIA.put(`users/${user.userId}/pin-renders/paid0001/pin.jpg`, new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
@@ -88,7 +99,7 @@ async function wholeHistory(user: TestUser): Promise<{ id: string; title: string
 }
 
 describe("the move of a user's records into their ledger", () => {
-  it("keeps the history, the balance, the renders and the keys of a user made before the change", async () => {
+  it("keeps the history, the balance, the renders, the keys, the drafts and the media of a user made before the change", async () => {
     const user = await signUpUser({ firstName: "Ingrid" });
     await asBeforeTheChange(user);
     const entries = PAGE_ROWS * 2 + 37;
@@ -110,8 +121,13 @@ describe("the move of a user's records into their ledger", () => {
     expect(unpaid.status, "an unpaid one is still not").toBe(404);
     await unpaid.arrayBuffer();
 
-    expect(await ledgerRows(user.userId)).toMatchObject({ credit_ledger: 4, pin_history: entries, pin_renders: 2, idempotency_keys: 1 });
-    expect(await d1Rows(user.userId), "D1 holds nothing of theirs any more").toEqual({ credit_ledger: 0, pin_history: 0, pin_renders: 0, idempotency_keys: 0, credit_month_totals: 0 });
+    const drafts = await read(await app("/api/user/drafts/getDrafts", { headers: bearer(user.tokens) }));
+    expect(drafts.drafts.map((draft: { name: string }) => draft.name), "the same drafts").toEqual(["Spring posts"]);
+    const media = await read(await app("/api/user/media/getUserMedia", { headers: bearer(user.tokens) }));
+    expect(media.media.map((item: { fileName: string }) => item.fileName), "the same media library, newest first").toEqual(["old-1.png", "old-0.png"]);
+
+    expect(await ledgerRows(user.userId)).toMatchObject({ credit_ledger: 4, pin_history: entries, pin_renders: 2, idempotency_keys: 1, drafts: 1, user_media: 2 });
+    expect(await d1Rows(user.userId), "D1 holds nothing of theirs any more").toEqual({ credit_ledger: 0, pin_history: 0, pin_renders: 0, idempotency_keys: 0, drafts: 0, user_media: 0, credit_month_totals: 0 });
     const mark = await testEnv.DB.prepare(`SELECT ledger_moved_at AS at FROM users WHERE id = ?1`).bind(user.userId).first<{ at: number | null }>();
     expect(mark?.at).not.toBeNull();
 
@@ -163,8 +179,8 @@ describe("the move of a user's records into their ledger", () => {
       if (left?.at != null) break;
     }
     expect(outcome?.failed).toBe(0);
-    expect(await ledgerRows(user.userId)).toMatchObject({ credit_ledger: 3, pin_history: entries, pin_renders: 2, idempotency_keys: 1 });
-    expect(await d1Rows(user.userId)).toEqual({ credit_ledger: 0, pin_history: 0, pin_renders: 0, idempotency_keys: 0, credit_month_totals: 0 });
+    expect(await ledgerRows(user.userId)).toMatchObject({ credit_ledger: 3, pin_history: entries, pin_renders: 2, idempotency_keys: 1, drafts: 1, user_media: 2 });
+    expect(await d1Rows(user.userId)).toEqual({ credit_ledger: 0, pin_history: 0, pin_renders: 0, idempotency_keys: 0, drafts: 0, user_media: 0, credit_month_totals: 0 });
 
     // Asked again: nothing more.
     const again = await ledgerOf(testEnv, user.userId).move();

@@ -1,10 +1,10 @@
 import { and, eq, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
-import type { Database } from "./client.ts";
+import type { BaseSQLiteDatabase, SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
+import type * as schema from "./schema.ts";
 
 /**
  * A list read newest first, a page at a time after the row the client last saw (its id, the cursor), in
- * ONE D1 statement: the cursor row's time is read by a subquery in the page's own statement (computed
+ * ONE statement (of a user's ledger, decision 084): the cursor row's time is read by a subquery in the page's own statement (computed
  * once by SQLite), and the cursor is checked on its own only when the page is empty (pageAfterCursor).
  * A page deep in a long list then costs what the first page costs (bench/growth.ts, docs/scale.md).
  *
@@ -33,7 +33,7 @@ export function olderThanCursor({ table, time, id, owner, cursorId, ownerId }: C
  * nothing for anyone else's), so the cursor is looked up only when the page comes back empty: the end
  * of the list, or a cursor that is not the owner's. Most pages are one statement.
  */
-export async function pageAfterCursor<Row>(db: Database, page: PromiseLike<Row[]>, cursor: Cursor | null): Promise<Row[] | null> {
+export async function pageAfterCursor<Row>(db: Pick<BaseSQLiteDatabase<"async", unknown, typeof schema>, "select">, page: PromiseLike<Row[]>, cursor: Cursor | null): Promise<Row[] | null> {
   const rows = await page;
   if (!cursor || rows.length > 0) return rows;
   const found = await db.select({ id: cursor.id }).from(cursor.table).where(and(eq(cursor.id, cursor.cursorId), eq(cursor.owner, cursor.ownerId))).limit(1);

@@ -2,10 +2,10 @@ import { and, count, desc, eq, gt, ne, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { AUTOSAVE_DRAFT_NAME, DRAFTS_PAGE_SIZE, MAX_DRAFT_BYTES, MAX_DRAFTS, type Draft, type DraftsPage, type DraftSummary } from "../../contracts/library.ts";
 import { Post } from "../../contracts/post.ts";
-import { database } from "../db/client.ts";
 import { olderThanCursor, pageAfterCursor } from "../db/cursor.ts";
 import { drafts } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
 import { tickOnboardingStep } from "./onboarding.ts";
@@ -66,7 +66,7 @@ function storedPosts(posts: PostValue[]): string {
 }
 
 async function ownDraft(env: Env, user: User, draftId: string): Promise<DraftRow> {
-  const row = await database(env.DB).query.drafts.findFirst({ where: and(eq(drafts.id, draftId), eq(drafts.userId, user.id)) });
+  const row = await ledgerOf(env, user.id).db.query.drafts.findFirst({ where: and(eq(drafts.id, draftId), eq(drafts.userId, user.id)) });
   if (!row) throw new ServiceError(404, NOT_FOUND);
   return row;
 }
@@ -74,7 +74,7 @@ async function ownDraft(env: Env, user: User, draftId: string): Promise<DraftRow
 /** Refuses a second draft named Autosave. */
 async function checkAutosaveFree(env: Env, user: User, name: string, exceptId: string, field: string) {
   if (!isAutosave(name)) return;
-  const other = await database(env.DB).select({ id: drafts.id }).from(drafts).where(and(autosaveOf(user.id), ne(drafts.id, exceptId))).limit(1);
+  const other = await ledgerOf(env, user.id).db.select({ id: drafts.id }).from(drafts).where(and(autosaveOf(user.id), ne(drafts.id, exceptId))).limit(1);
   if (other.length > 0) throw new ServiceError(409, `You already have a draft named ${AUTOSAVE_DRAFT_NAME}. Please choose another name.`, field);
 }
 
@@ -84,8 +84,9 @@ async function checkAutosaveFree(env: Env, user: User, name: string, exceptId: s
  */
 async function saveAutosave(env: Env, user: User, posts: PostValue[], json: string, date: string): Promise<DraftRow> {
   const now = Date.now();
-  await env.DB.batch([
-    env.DB.prepare("UPDATE drafts SET posts = ?, post_count = ?, date = ?, updated_at = ? WHERE user_id = ? AND lower(name) = lower(?)").bind(
+  const ledger = ledgerOf(env, user.id);
+  await ledger.batch([
+    ledger.prepare("UPDATE drafts SET posts = ?, post_count = ?, date = ?, updated_at = ? WHERE user_id = ? AND lower(name) = lower(?)").bind(
       json,
       posts.length,
       date,
@@ -93,11 +94,11 @@ async function saveAutosave(env: Env, user: User, posts: PostValue[], json: stri
       user.id,
       AUTOSAVE_DRAFT_NAME,
     ),
-    env.DB.prepare(
+    ledger.prepare(
       "INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM drafts WHERE user_id = ? AND lower(name) = lower(?))",
     ).bind(crypto.randomUUID(), user.id, AUTOSAVE_DRAFT_NAME, date, json, posts.length, now, user.id, AUTOSAVE_DRAFT_NAME),
   ]);
-  const [row] = await database(env.DB).select().from(drafts).where(autosaveOf(user.id)).orderBy(desc(drafts.updatedAt)).limit(1);
+  const [row] = await ledgerOf(env, user.id).db.select().from(drafts).where(autosaveOf(user.id)).orderBy(desc(drafts.updatedAt)).limit(1);
   return row;
 }
 
@@ -109,7 +110,7 @@ export async function createDraft(env: Env, user: User, input: { posts: PostValu
   const name = input.name?.trim() || input.date;
   if (isAutosave(name)) return summaryOf(await saveAutosave(env, user, input.posts, json, input.date));
   // The limit is checked by the insert itself, so parallel saves never pass it.
-  const inserted = await env.DB.prepare(
+  const inserted = await ledgerOf(env, user.id).prepare(
     `INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at)
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE (SELECT count(*) FROM drafts WHERE user_id = ?2) < ?8
      RETURNING id`,
@@ -117,7 +118,7 @@ export async function createDraft(env: Env, user: User, input: { posts: PostValu
     .bind(crypto.randomUUID(), user.id, name, input.date, json, input.posts.length, Date.now(), MAX_DRAFTS)
     .first<{ id: string }>();
   if (!inserted) throw new ServiceError(409, `You can keep up to ${MAX_DRAFTS} drafts. Please delete some drafts before saving a new one.`);
-  const [row] = await database(env.DB).select(summaryColumns).from(drafts).where(eq(drafts.id, inserted.id));
+  const [row] = await ledgerOf(env, user.id).db.select(summaryColumns).from(drafts).where(eq(drafts.id, inserted.id));
   return summaryOf(row);
 }
 
@@ -132,7 +133,7 @@ export async function updateDraft(
   const name = input.name?.trim() || input.date;
   await checkAutosaveFree(env, user, name, input.draftId, "name");
   if (input.posts.length > 0) await tickOnboardingStep(env.DB, user, "generatePins");
-  const [row] = await database(env.DB)
+  const [row] = await ledgerOf(env, user.id).db
     .update(drafts)
     .set({ name, date: input.date, posts: sql`${json}`, postCount: input.posts.length, updatedAt: Date.now() })
     .where(and(eq(drafts.id, input.draftId), eq(drafts.userId, user.id)))
@@ -146,7 +147,7 @@ export async function renameDraft(env: Env, user: User, draftId: string, newName
   await ownDraft(env, user, draftId);
   const name = newName.trim();
   await checkAutosaveFree(env, user, name, draftId, "newName");
-  const [row] = await database(env.DB)
+  const [row] = await ledgerOf(env, user.id).db
     .update(drafts)
     .set({ name, updatedAt: Date.now() })
     .where(and(eq(drafts.id, draftId), eq(drafts.userId, user.id)))
@@ -157,7 +158,7 @@ export async function renameDraft(env: Env, user: User, draftId: string, newName
 
 /** GET /api/user/drafts/latestDraft: the most recently updated draft that has at least one post, or null. */
 export async function latestDraft(env: Env, user: User): Promise<Draft | null> {
-  const [row] = await database(env.DB)
+  const [row] = await ledgerOf(env, user.id).db
     .select()
     .from(drafts)
     .where(and(eq(drafts.userId, user.id), gt(drafts.postCount, 0)))
@@ -173,7 +174,7 @@ export async function getDraft(env: Env, user: User, draftId: string): Promise<D
 
 /** GET /api/user/drafts/getDrafts: most recently updated first, a page at a time after `lastDraftId` (none: the first page). */
 export async function listDrafts(env: Env, user: User, lastDraftId?: string): Promise<DraftsPage> {
-  const db = database(env.DB);
+  const db = ledgerOf(env, user.id).db;
   const where: SQL[] = [eq(drafts.userId, user.id)];
   const cursor = lastDraftId ? { table: drafts, time: drafts.updatedAt, id: drafts.id, owner: drafts.userId, cursorId: lastDraftId, ownerId: user.id } : null;
   if (cursor) where.push(olderThanCursor(cursor));
@@ -188,7 +189,7 @@ export async function listDrafts(env: Env, user: User, lastDraftId?: string): Pr
 
 /** DELETE /api/user/drafts/deleteDraft/{id} */
 export async function deleteDraft(env: Env, user: User, draftId: string): Promise<{ deletedId: string }> {
-  const deleted = await database(env.DB)
+  const deleted = await ledgerOf(env, user.id).db
     .delete(drafts)
     .where(and(eq(drafts.id, draftId), eq(drafts.userId, user.id)))
     .returning({ id: drafts.id });

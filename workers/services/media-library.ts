@@ -5,6 +5,7 @@ import { database } from "../db/client.ts";
 import { olderThanCursor, pageAfterCursor } from "../db/cursor.ts";
 import { userMedia, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { ledgerOf } from "../ledger/client.ts";
 import { readUploadedFont, sniffFontFormat, UnreadableFont } from "../media/fonts.ts";
 import { mediaUrl, putMedia } from "../media/store.ts";
 import { readPicture } from "../render/pictures.ts";
@@ -127,8 +128,8 @@ export async function uploadMedia(env: Env, user: User, file: File, mediaType: M
   const fileName = cleanFileName(file.name, `${mediaType}.${prepared.extension}`);
   await putMedia(env, key, prepared.body, prepared.contentType);
   try {
-    const [row] = await database(env.DB)
-      .insert(userMedia)
+    const [row] = await ledgerOf(env, user.id)
+      .db.insert(userMedia)
       .values({
         id,
         userId: user.id,
@@ -153,7 +154,7 @@ export async function uploadMedia(env: Env, user: User, file: File, mediaType: M
 
 /** GET /api/user/media/getUserMedia: newest first, a page at a time after `lastMediaId` (none: the first page). */
 export async function listMedia(env: Env, user: User, query: { mediaType?: MediaType; lastMediaId?: string }): Promise<MediaPage> {
-  const db = database(env.DB);
+  const db = ledgerOf(env, user.id).db;
   const where: SQL[] = [eq(userMedia.userId, user.id)];
   if (query.mediaType) where.push(eq(userMedia.mediaType, query.mediaType));
   const cursor = query.lastMediaId ? { table: userMedia, time: userMedia.createdAt, id: userMedia.id, owner: userMedia.userId, cursorId: query.lastMediaId, ownerId: user.id } : null;
@@ -169,7 +170,7 @@ export async function listMedia(env: Env, user: User, query: { mediaType?: Media
 
 /** DELETE /api/user/media/deleteMedia/{id}: the R2 object first (safe to repeat), then the row. */
 export async function deleteMedia(env: Env, user: User, id: string): Promise<{ deletedId: string }> {
-  const db = database(env.DB);
+  const db = ledgerOf(env, user.id).db;
   const mine = and(eq(userMedia.id, id), eq(userMedia.userId, user.id));
   const row = await db.query.userMedia.findFirst({ where: mine });
   if (!row) throw new ServiceError(404, "Media not found");
