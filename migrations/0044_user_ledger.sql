@@ -5,3 +5,15 @@
 ALTER TABLE `users` ADD `ledger_moved_at` integer;
 --> statement-breakpoint
 CREATE INDEX `users_ledger_unmoved` ON `users` (`created_at`) WHERE `ledger_moved_at` IS NULL;
+--> statement-breakpoint
+-- The columns the ledger's copies of these tables carry (retention of renders after posting); kept here so the
+-- drizzle schema describes both until the emptied tables are dropped.
+ALTER TABLE `pin_history` ADD `pinterest_image_url` text;
+--> statement-breakpoint
+ALTER TABLE `pin_history` ADD `render_deleted_at` integer;
+--> statement-breakpoint
+ALTER TABLE `pin_renders` ADD `posted_at` integer;
+--> statement-breakpoint
+ALTER TABLE `pin_renders` ADD `pin_id` text;
+--> statement-breakpoint
+ALTER TABLE `pin_renders` ADD `keep` integer DEFAULT false NOT NULL;

@@ -65,7 +65,10 @@ export const LEDGER_SCHEMA: string[][] = [
       posted_at INTEGER,
       public_at INTEGER,
       queue_state TEXT,
-      queue_error TEXT)`,
+      queue_error TEXT,
+      -- Pinterest's copy of the pin's image, and when our render was deleted (the page then shows Pinterest's).
+      pinterest_image_url TEXT,
+      render_deleted_at INTEGER)`,
     `CREATE UNIQUE INDEX pin_history_user_reference ON pin_history (user_id, reference)`,
     `CREATE INDEX pin_history_user_created ON pin_history (user_id, created_at)`,
     `CREATE INDEX pin_history_user_pin ON pin_history (user_id, pin_id)`,
@@ -74,10 +77,15 @@ export const LEDGER_SCHEMA: string[][] = [
       media_key TEXT PRIMARY KEY NOT NULL,
       user_id TEXT NOT NULL,
       paid_at INTEGER,
-      created_at INTEGER NOT NULL)`,
+      created_at INTEGER NOT NULL,
+      -- When its pin was last posted (deleted 30 days later), which pin, and whether a repeating pin keeps it.
+      posted_at INTEGER,
+      pin_id TEXT,
+      keep INTEGER NOT NULL DEFAULT 0)`,
     `CREATE INDEX pin_renders_user ON pin_renders (user_id)`,
     `CREATE INDEX pin_renders_created ON pin_renders (created_at)`,
     `CREATE INDEX pin_renders_unpaid ON pin_renders (created_at) WHERE paid_at IS NULL`,
+    `CREATE INDEX pin_renders_posted ON pin_renders (posted_at) WHERE posted_at IS NOT NULL`,
     `CREATE TABLE idempotency_keys (
       user_id TEXT NOT NULL,
       operation TEXT NOT NULL,

@@ -1,4 +1,4 @@
-import type { PinterestPinCreate } from "../../contracts/pinterest.ts";
+import type { PinterestPin, PinterestPinCreate } from "../../contracts/pinterest.ts";
 import type { PinContent } from "../../contracts/scheduling-api.ts";
 import type { SchedulingSettings } from "../../contracts/scheduling.ts";
 import {
@@ -103,6 +103,7 @@ export class PostingEngine {
     const request = pinterestRequestOf(content);
     const sent = sentPinOf(content, request);
     try {
+      let pinterestImage: string | null = null;
       const pinterestPinId = await withPinterest(this.env, profile, async (client, token) => {
         try {
           if (pin.check_since !== null) {
@@ -110,14 +111,16 @@ export class PostingEngine {
             if (found) return found;
           }
           if (content.mediaType === "video") await ensureVideoReady(client, token, content.media_id ?? "");
-          return (await client.createPin(token, request)).id;
+          const created = await client.createPin(token, request);
+          pinterestImage = pinterestImageOf(created);
+          return created.id;
         } catch (error) {
           // Only 401 and the blocked 403 are withPinterest's to handle; the rest is the engine's.
           if (error instanceof PinterestApiError && error.kind !== "unauthorized" && !error.blocked) throw new PostingFailure(error);
           throw error;
         }
       });
-      this.recordPosted(pin, attemptId, pinterestPinId, content);
+      this.recordPosted(pin, attemptId, pinterestPinId, content, pinterestImage);
       await this.writeHistory(pin.id, profile.username);
       return "posted";
     } catch (error) {
@@ -127,12 +130,14 @@ export class PostingEngine {
     }
   }
 
-  private recordPosted(pin: PinRow, attemptId: string, pinterestPinId: string, content: PinContent) {
+  private recordPosted(pin: PinRow, attemptId: string, pinterestPinId: string, content: PinContent, pinterestImage: string | null) {
     const now = Date.now();
     const written = this.store.sql.exec(
-      `UPDATE pins SET status = 'posted', pinterest_pin_id = ?, posted_at = ?, last_error = NULL, check_since = NULL, attempt_id = NULL, history_pending = 1, updated_at = ?
+      `UPDATE pins SET status = 'posted', pinterest_pin_id = ?, pinterest_image_url = ?, posted_at = ?, last_error = NULL, check_since = NULL, attempt_id = NULL,
+              history_pending = 1, updated_at = ?
        WHERE id = ? AND attempt_id = ?`,
       pinterestPinId,
+      pinterestImage,
       now,
       now,
       pin.id,
@@ -182,7 +187,7 @@ export class PostingEngine {
       // user is told it failed while it is on Pinterest (and scheduling it again would post it twice).
       const look = await this.lastLook(profile, content.boardId, sent, Math.min(pin.check_since ?? startedAt, startedAt), pin.id);
       if (look.found) {
-        this.recordPosted(pin, attemptId, look.found, content);
+        this.recordPosted(pin, attemptId, look.found, content, null);
         await this.writeHistory(pin.id, profile.username);
         return "posted";
       }
@@ -285,6 +290,8 @@ export class PostingEngine {
         scheduledFor: row.scheduled_time,
         postedAt: row.posted_at ?? Date.now(),
         pinterestPinId: row.pinterest_pin_id,
+        pinterestImageUrl: row.pinterest_image_url,
+        repeating: row.repeating_pin_id !== null,
         details: pinHistoryDetails({ ...content, pinterestProfileUsername: username }, "pinned", row.pinterest_pin_id),
       });
     } catch (error) {
@@ -336,6 +343,12 @@ async function ensureVideoReady(client: PinterestClient, token: string, mediaId:
 }
 
 /** What Pinterest receives for a pin (POST /v5/pins). */
+/** Pinterest's own copy of a created pin's image (its largest), shown in the history once our render is deleted. */
+export function pinterestImageOf(pin: PinterestPin): string | null {
+  const images = pin.media?.images;
+  return images?.["1200x"]?.url ?? images?.["600x"]?.url ?? images?.["400x300"]?.url ?? images?.["150x150"]?.url ?? null;
+}
+
 export function pinterestRequestOf(content: PinContent): PinterestPinCreate {
   return {
     board_id: content.boardId,

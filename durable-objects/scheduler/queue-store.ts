@@ -49,6 +49,8 @@ export interface PinRow extends Record<string, SqlStorageValue> {
   check_since: number | null;
   last_error: string | null;
   pinterest_pin_id: string | null;
+  /** Pinterest's own copy of the pin's image, from its answer to the create (decision 084: shown once our render is gone). */
+  pinterest_image_url: string | null;
   posted_at: number | null;
   history_pending: number;
   repeating_pin_id: string | null;
@@ -129,8 +131,15 @@ export class QueueStore {
         history_pending INTEGER NOT NULL DEFAULT 0,
         repeating_pin_id TEXT,
         created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
+        updated_at INTEGER NOT NULL,
+        pinterest_image_url TEXT
       )`);
+    // Objects made before the column (decision 084).
+    try {
+      this.sql.exec(`SELECT pinterest_image_url FROM pins LIMIT 0`);
+    } catch {
+      this.sql.exec(`ALTER TABLE pins ADD COLUMN pinterest_image_url TEXT`);
+    }
     this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_by_time ON pins (scheduled_time, id)`);
     this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_due ON pins (status, next_attempt_at)`);
     this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_by_link ON pins (board_id, link_key)`);

@@ -19,7 +19,8 @@ export { pinterestControl } from "./pinterest/control.ts";
  *   trending_keywords/list (pinterest/trends.ts, data in pinterest/trends-data.ts; controls under
  *   /__sandbox/pinterest/trends/: rise, today, rate-limit);
  * - `POST /media-upload/`: where a registered video is uploaded (Pinterest's is an S3 bucket);
- * - `GET  /images/:pin_id`: the image of a pin created from base64 data;
+ * - `GET  /images/:pin_id`: Pinterest's copy of a pin's picture (uploaded as base64, or fetched from its image_url
+ *   when the pin was made);
  * - `GET  /avatars/:username.svg`: an account's profile image.
  */
 export function pinterestProvider(state: SandboxState) {

@@ -411,6 +411,9 @@ export const pinHistory = sqliteTable(
     queueState: text("queue_state", { enum: ["scheduled", "awaiting", "paused", "failed", "deleted"] }),
     /** Why it waits (paused) or failed, as its queue says. */
     queueError: text("queue_error"),
+    /** Pinterest's copy of the image, and when our render was deleted (decision 084): the page then shows Pinterest's. */
+    pinterestImageUrl: text("pinterest_image_url"),
+    renderDeletedAt: integer("render_deleted_at"),
   },
   (t) => [
     uniqueIndex("pin_history_user_reference").on(t.userId, t.reference),
@@ -787,6 +790,10 @@ export const pinRenders = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     paidAt: integer("paid_at"),
     createdAt: integer("created_at").notNull(),
+    /** When its pin was last posted: deleted 30 days later unless a repeating pin keeps it (decision 084). */
+    postedAt: integer("posted_at"),
+    pinId: text("pin_id"),
+    keep: integer("keep", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("pin_renders_user").on(t.userId), index("pin_renders_created").on(t.createdAt)],
 );

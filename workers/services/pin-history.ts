@@ -7,8 +7,10 @@ import { database } from "../db/client.ts";
 import { ledgerOf, type Ledger, type LedgerStatement } from "../ledger/client.ts";
 import { pinHistory } from "../db/schema.ts";
 import type { Env } from "../env.ts";
+import { mediaKeyOf } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistory } from "./credits.ts";
+import { isRenderKey } from "./pin-renders.ts";
 import { profilesQuery, schedulingSettingsOf } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
 
@@ -31,11 +33,40 @@ type HistoryRow = typeof pinHistory.$inferSelect;
 export async function recordPinPosted(
   env: Env,
   userId: string,
-  pin: { id: string; scheduledFor: number; postedAt: number; pinterestPinId: string | null; details: PinDetails },
+  pin: {
+    id: string;
+    scheduledFor: number;
+    postedAt: number;
+    pinterestPinId: string | null;
+    /** Pinterest's copy of the image (the history shows it once our render is deleted, decision 084). */
+    pinterestImageUrl?: string | null;
+    /** A repeating pin's occurrence: its render is posted again later, so it is not deleted 30 days after this posting. */
+    repeating?: boolean;
+    details: PinDetails;
+  },
 ): Promise<void> {
-  const updated = await ledgerOf(env, userId).prepare(`UPDATE pin_history SET posted_at = ?1, pinterest_pin_id = ?2, scheduled_for = ?3, pin_id = ?4 WHERE user_id = ?5 AND reference = ?6`)
-    .bind(pin.postedAt, pin.pinterestPinId, pin.scheduledFor, pin.id, userId, `scheduled:${pin.id}`)
-    .run();
+  const ledger = ledgerOf(env, userId);
+  const statements = [
+    ledger
+      .prepare(
+        `UPDATE pin_history SET posted_at = ?1, pinterest_pin_id = ?2, scheduled_for = ?3, pin_id = ?4, pinterest_image_url = coalesce(?7, pinterest_image_url)
+         WHERE user_id = ?5 AND reference = ?6`,
+      )
+      .bind(pin.postedAt, pin.pinterestPinId, pin.scheduledFor, pin.id, userId, `scheduled:${pin.id}`, pin.pinterestImageUrl ?? null),
+  ];
+  // The render it was posted with is kept 30 days from now (ledger/retention.ts), or as long as a repeating pin uses it.
+  const render = mediaKeyOf(env.APP_URL, pin.details.imageUrl);
+  if (render && isRenderKey(render)) {
+    statements.push(
+      ledger
+        .prepare(
+          `UPDATE pin_renders SET posted_at = CASE WHEN ?3 = 1 OR keep = 1 THEN NULL ELSE max(coalesce(posted_at, 0), ?2) END, keep = max(keep, ?3), pin_id = ?4
+           WHERE media_key = ?1`,
+        )
+        .bind(render, pin.postedAt, pin.repeating ? 1 : 0, pin.id),
+    );
+  }
+  const [updated] = await ledger.batch(statements);
   if (updated.meta.changes > 0) return;
   await addPinHistory(
     env,
@@ -44,6 +75,12 @@ export async function recordPinPosted(
     { category: pin.details.mediaType, amount: 0, reason: "Posted to Pinterest", reference: `pinned:${pin.id}` },
     { pin: { id: pin.id, scheduledFor: pin.scheduledFor, postedAt: pin.postedAt } },
   );
+  if (pin.pinterestImageUrl) {
+    await ledger
+      .prepare(`UPDATE pin_history SET pinterest_image_url = ?1 WHERE user_id = ?2 AND reference = ?3`)
+      .bind(pin.pinterestImageUrl, userId, `pinned:${pin.id}`)
+      .run();
+  }
 }
 
 /** Where a waiting pin stands, as its queue mirrors it into its history entry: state, scheduled time (ms), error. */

@@ -14,6 +14,8 @@ import { userMediaPrefix } from "./users.ts";
 
 /** Unpaid renders are deleted after this long. */
 export const UNPAID_RENDER_TTL_MS = 24 * 60 * 60_000;
+/** A render is deleted this long after its pin was posted (decision 084; Pinterest keeps its own copy). */
+export const POSTED_RENDER_TTL_MS = 30 * 24 * 60 * 60_000;
 
 /** Where a render for scheduling is kept (`pin-renders/` under the user's media). */
 export function renderKey(userId: string, fileName: string): string {

@@ -237,6 +237,8 @@ export function pinterestV5(state: SandboxState) {
     };
     pinterest.pins.push(pin);
     board.pinsModifiedAt = createdAt;
+    // Pinterest copies the picture when the pin is made and serves its own copy from then on.
+    if (media.sourceType === "image_url") void copyPicture(pin);
     const answer = c.json(pinJson(c, pin), 201);
     if (fault?.kind === "lost_answer") return breakConnection(c, answer);
     if (fault?.kind === "late_answer") return holdBack(answer, plan!.delayMs);
@@ -508,11 +510,31 @@ function creativeType(pin: PinRecord) {
   return pin.media.sourceType === "video_id" ? "VIDEO" : "REGULAR";
 }
 
-/** The pin's image as Pinterest would serve it: the source URL, or the stand-in's copy of uploaded bytes. */
+/** The pin's image as Pinterest serves it: its own copy of the picture (fetched from the URL, or the uploaded bytes). */
 export function pinImageUrl(base: string, pin: PinRecord) {
-  if (pin.media.sourceType === "image_url") return pin.media.url ?? "";
-  if (pin.media.sourceType === "image_base64") return `${base}/images/${pin.id}`;
-  return pin.media.coverImageUrl ?? `${base}/images/${pin.id}`;
+  if (pin.media.sourceType === "video_id") return pin.media.coverImageUrl ?? `${base}/images/${pin.id}`;
+  return `${base}/images/${pin.id}`;
+}
+
+/** The largest picture the stand-in copies from an image_url (Pinterest's own limit is 20 MB). */
+const MAX_PICTURE_BYTES = 20_000_000;
+
+/** Fetches an image_url pin's picture once, as Pinterest does when the pin is made; a picture it cannot fetch is left uncopied. */
+async function copyPicture(pin: PinRecord) {
+  try {
+    const response = await fetch(pin.media.url ?? "", { signal: AbortSignal.timeout(10_000), redirect: "follow" });
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.ok || !type.startsWith("image/")) {
+      await response.body?.cancel();
+      return;
+    }
+    const data = Buffer.from(await response.arrayBuffer());
+    if (data.length > MAX_PICTURE_BYTES) return;
+    pin.media.data = data;
+    pin.media.contentType = type;
+  } catch {
+    // Unreachable or too slow: Pinterest's page would show no picture; nothing else changes.
+  }
 }
 
 function pinJson(c: Context, pin: PinRecord) {

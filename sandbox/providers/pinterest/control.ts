@@ -53,7 +53,7 @@ export function pinterestControl(state: SandboxState) {
           source_type: pin.media.sourceType,
           ...(pin.media.sourceType === "video_id"
             ? { media_id: pin.media.mediaId, cover_image_url: pin.media.coverImageUrl ?? null, cover_image_key_frame_time: pin.media.coverImageKeyFrameTime ?? null }
-            : { url: pinImageUrl(base, pin) }),
+            : { url: pin.media.sourceType === "image_url" ? pin.media.url : pinImageUrl(base, pin) }),
           ...(pin.media.sourceType === "image_base64" ? { content_type: pin.media.contentType, bytes: pin.media.bytes } : {}),
         },
         created_at: pin.createdAt,
