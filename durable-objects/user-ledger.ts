@@ -40,7 +40,7 @@ export class UserLedger extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.retention = new LedgerRetention(this.sql, env.MEDIA);
+    this.retention = new LedgerRetention(ctx.storage, env.MEDIA);
     ctx.blockConcurrencyWhile(async () => this.migrate());
   }
 
@@ -57,6 +57,7 @@ export class UserLedger extends DurableObject<Env> {
       });
     }
     this.userId = this.meta.get("user_id");
+    this.retention.userId = this.userId;
   }
 
   readonly meta = {
@@ -69,6 +70,7 @@ export class UserLedger extends DurableObject<Env> {
     if (this.userId === null) {
       this.meta.set("user_id", userId);
       this.userId = userId;
+      this.retention.userId = userId;
     } else if (this.userId !== userId) throw new Error(`UserLedger of ${this.userId} was asked for ${userId}`);
     if (!this.ready) {
       this.ready = this.ctx.blockConcurrencyWhile(async () => void (await moveFromD1(this.env.DB, this.sql, this.ctx.storage, this.meta, userId)));
@@ -81,6 +83,7 @@ export class UserLedger extends DurableObject<Env> {
   async move(userId: string): Promise<MoveOutcome> {
     if (this.userId !== null && this.userId !== userId) throw new Error(`UserLedger of ${this.userId} was asked for ${userId}`);
     this.userId = userId;
+    this.retention.userId = userId;
     this.meta.set("user_id", userId);
     let outcome: MoveOutcome | undefined;
     this.ready = this.ctx.blockConcurrencyWhile(async () => void (outcome = await moveFromD1(this.env.DB, this.sql, this.ctx.storage, this.meta, userId)));

@@ -1,3 +1,4 @@
+import { archiveKey, HISTORY_ONLINE_MONTHS, monthOf, monthStart } from "../../contracts/history-archives.ts";
 import { KEY_TTL_MS } from "../../workers/services/idempotency.ts";
 import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/services/pin-renders.ts";
 
@@ -8,21 +9,27 @@ import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/servic
  * - renders never paid for: deleted (bytes and record) a day after they were made (decision 017);
  * - idempotency keys: forgotten 30 days after their request (decision 017);
  * - renders of posted pins: deleted 30 days after the posting (Pinterest copied the image when the pin was made);
- *   the pin's history entry then shows Pinterest's copy. A render a repeating pin uses is kept (it is posted again).
+ *   the pin's history entry then shows Pinterest's copy. A render a repeating pin uses is kept (it is posted again);
+ * - pin history older than 13 months: each month goes to R2 as one gzip NDJSON file (archiveKey), written whole
+ *   before its rows are deleted in one transaction, so a run cut short writes the same file again next time.
  *
  * `nextDue` is the first moment something will be due, from the oldest row of each kind (each read by an index).
  */
 export class LedgerRetention {
   private readonly sql: SqlStorage;
   private readonly media: R2Bucket;
+  private readonly storage: DurableObjectStorage;
+  /** The user whose ledger this is (the archives' folder). */
+  userId: string | null = null;
 
-  constructor(sql: SqlStorage, media: R2Bucket) {
-    this.sql = sql;
+  constructor(storage: DurableObjectStorage, media: R2Bucket) {
+    this.storage = storage;
+    this.sql = storage.sql;
     this.media = media;
   }
 
   /** Does what is due at `now`. Answers what it did. */
-  async run(now: number): Promise<{ renders: number; keys: number; posted: number }> {
+  async run(now: number): Promise<{ renders: number; keys: number; posted: number; archived: number }> {
     let renders = 0;
     for (;;) {
       const keys = this.sql
@@ -60,7 +67,8 @@ export class LedgerRetention {
       posted += rows.length;
       if (rows.length < 500) break;
     }
-    return { renders, keys, posted };
+    const archived = await this.archiveHistory(now);
+    return { renders, keys, posted, archived };
   }
 
   /** When something will next be due (ms), or null when nothing ever will. */
@@ -72,6 +80,93 @@ export class LedgerRetention {
     if (key !== null) times.push(key + KEY_TTL_MS);
     const posted = this.sql.exec<{ t: number | null }>(`SELECT min(posted_at) AS t FROM pin_renders WHERE posted_at IS NOT NULL`).one().t;
     if (posted !== null) times.push(posted + POSTED_RENDER_TTL_MS);
+    const oldest = this.sql.exec<{ t: number | null }>(`SELECT min(created_at) AS t FROM pin_history`).one().t;
+    // An entry is archived once its month is more than 13 months back: on the first day of the 14th month after it.
+    if (oldest !== null) times.push(monthStart(monthOf(oldest), HISTORY_ONLINE_MONTHS + 1));
     return times.length > 0 ? Math.min(...times) : null;
   }
+
+  /** Archives every month of history older than the 13 months kept online, oldest first. Answers the entries archived. */
+  private async archiveHistory(now: number): Promise<number> {
+    if (this.userId === null) return 0;
+    // The first month still online: this month and the 12 before it.
+    const keepFrom = monthStart(monthOf(now), -(HISTORY_ONLINE_MONTHS - 1));
+    let archived = 0;
+    for (;;) {
+      const oldest = this.sql.exec<{ t: number | null }>(`SELECT min(created_at) AS t FROM pin_history`).one().t;
+      if (oldest === null || oldest >= keepFrom) return archived;
+      const month = monthOf(oldest);
+      const [from, to] = [monthStart(month, 0), monthStart(month, 1)];
+      const body = await this.monthFile(from, to);
+      await this.media.put(archiveKey(this.userId, month), body.bytes, { httpMetadata: { contentType: "application/gzip" }, customMetadata: { entries: String(body.entries) } });
+      this.storage.transactionSync(() => {
+        archived += this.sql.exec(`DELETE FROM pin_history WHERE created_at >= ? AND created_at < ?`, from, to).rowsWritten > 0 ? body.entries : 0;
+      });
+    }
+  }
+
+  /** One month of entries as gzip NDJSON (one JSON object per line, oldest first), read a page at a time. */
+  private async monthFile(from: number, to: number): Promise<{ bytes: Uint8Array; entries: number }> {
+    const stream = new CompressionStream("gzip");
+    const writer = stream.writable.getWriter();
+    const chunks: Uint8Array[] = [];
+    const reading = (async () => {
+      const reader = stream.readable.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        chunks.push(value);
+      }
+    })();
+    const encoder = new TextEncoder();
+    let entries = 0;
+    let after: [number, string] = [from - 1, ""];
+    for (;;) {
+      const rows = this.sql
+        .exec(
+          `SELECT * FROM pin_history WHERE created_at < ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT 1000`,
+          to,
+          after[0],
+          after[0],
+          after[1],
+        )
+        .toArray();
+      if (rows.length === 0) break;
+      await writer.write(encoder.encode(rows.map((row) => JSON.stringify(archivedEntry(row))).join("\n") + "\n"));
+      entries += rows.length;
+      const last = rows[rows.length - 1];
+      after = [last.created_at as number, last.id as string];
+    }
+    await writer.close();
+    await reading;
+    const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return { bytes, entries };
+  }
+}
+
+/** An entry as its archive keeps it: what the history page shows of it, in plain names (no internal columns). */
+function archivedEntry(row: Record<string, SqlStorageValue>) {
+  const time = (value: SqlStorageValue) => (typeof value === "number" ? new Date(Math.round(value)).toISOString() : null);
+  return {
+    id: row.id,
+    action: row.action,
+    createdAt: time(row.created_at),
+    scheduledFor: time(row.scheduled_for),
+    postedAt: time(row.posted_at),
+    title: row.title,
+    description: row.description,
+    url: row.url,
+    imageUrl: row.image_url,
+    mediaType: row.media_type,
+    credits: row.credits,
+    boardName: row.board_name,
+    pinterestProfile: row.pinterest_profile,
+    pinterestPinId: row.pinterest_pin_id,
+  };
 }

@@ -1,8 +1,10 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
+import { runDurableObjectAlarm } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { app as router } from "../../workers/router.ts";
 import { schedulerFor } from "../../workers/services/scheduler-index.ts";
 import { userMediaPrefix } from "../../workers/services/users.ts";
@@ -157,6 +159,25 @@ const CREATE: Record<ResourceKind, (p: Builder) => Promise<Owned>> = {
     const { pinHistory } = await p.ok(200, "/api/user/getPinHistory", { startAtDate: null });
     const entry = pinHistory.find((item: { title: string }) => item.title === title);
     return { values: { id: entry.id }, marks: [entry.id, title] };
+  },
+  async pinHistoryArchive(p) {
+    // An entry 15 months old, archived by the ledger's alarm (decision 084): its month names the archive.
+    const title = p.mark("archived entry");
+    const createdAt = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 15, 10);
+    const month = new Date(createdAt).toISOString().slice(0, 7);
+    await ledgerOf(testEnv, p.user.userId)
+      .prepare(
+        `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, reference, created_at)
+         VALUES (?1, ?2, 'downloaded', 'image', 1, ?3, 'https://example.com/post', 'https://example.com/a.jpg', ?4, ?5)`,
+      )
+      .bind(`archived-${p.user.userId}`, p.user.userId, title, `archived:${title}`, createdAt)
+      .run();
+    const stub = testEnv.USER_LEDGER.get(testEnv.USER_LEDGER.idFromName(p.user.userId));
+    for (let tries = 0; (await testEnv.MEDIA.head(`archives/${p.user.userId}/pin-history/${month}.ndjson.gz`)) === null; tries++) {
+      if (tries > 50) throw new Error(`the history of ${month} was not archived`);
+      await runDurableObjectAlarm(stub);
+    }
+    return { values: { id: month }, marks: [title] };
   },
   async repeatingPin(p) {
     const title = p.mark("repeating pin");

@@ -32,7 +32,8 @@ export type ResourceKind =
   | "trendAlert"
   | "rssFeed"
   | "approvalReviewer"
-  | "pinHistoryEntry";
+  | "pinHistoryEntry"
+  | "pinHistoryArchive";
 
 /**
  * Where a route takes a user's resource: a path parameter, a body field (dot
@@ -287,6 +288,8 @@ export const ROUTES: Record<string, RouteExample> = {
   },
   "POST /api/user/getPinHistory": { body: { startAtDate: null }, listsOwn: true },
   "POST /api/user/pinHistory/setPublic": { body: { id: "entry-1", isPublic: true }, owns: { kind: "pinHistoryEntry", field: "id" } },
+  "GET /api/user/pinHistory/archives": { listsOwn: true },
+  "GET /api/user/pinHistory/archives/:month": { params: { month: "2024-01" }, owns: { kind: "pinHistoryArchive", param: "month" } },
   "GET /api/user/:handle/pins/:postId/image": { public: true, params: { handle: "someone", postId: "entry-1" }, notOwned: { postId: "a public pin's id: only pins made public are served" } },
   "POST /api/openAI/rewriteText": { body: { prompt: "Linen napkins", numResults: 1 } },
   "POST /api/openAI/getAltTextFromImage": { body: { imageURL: "https://linen.example/a.jpg" } },

@@ -2,9 +2,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { UserLedger } from "../../durable-objects/user-ledger.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
+import { archiveKey, monthOf, monthStart } from "../../contracts/history-archives.ts";
 import { KEY_TTL_MS } from "../../workers/services/idempotency.ts";
 import { POSTED_RENDER_TTL_MS, recordUnpaidRender, UNPAID_RENDER_TTL_MS } from "../../workers/services/pin-renders.ts";
-import { signUpUser, type TestUser } from "./accounts-support.ts";
+import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, post, sandboxPins } from "./scheduling-support.ts";
 import { app, eventually, read, testEnv } from "./support.ts";
 
@@ -95,5 +96,68 @@ describe("what a user's ledger forgets, and when", () => {
     const alarm = await runInDurableObject(stubOf(user.userId), (_instance: UserLedger, state) => state.storage.getAlarm());
     expect(alarm).not.toBeNull();
     expect(alarm!).toBeGreaterThan(Date.now() + UNPAID_RENDER_TTL_MS - 60_000);
+  });
+
+  it("archives history older than 13 months as one gzip NDJSON file per month, served only to its owner", async () => {
+    const user = await signUpUser({ firstName: "Halvard" });
+    const other = await signUpUser({ firstName: "Liv" });
+    const thisMonth = monthOf(Date.now());
+    const at = (monthsBack: number, day: number) => monthStart(thisMonth, -monthsBack) + day * DAY + 3_600_000;
+    const entries: [string, number][] = [
+      ["Oldest, 14 months back", at(14, 2)],
+      ["Also 14 months back", at(14, 20)],
+      ["13 months back", at(13, 5)],
+      ["12 months back: still on the page", at(12, 1)],
+      ["This month", Date.now() - 60_000],
+    ];
+    const ledger = ledgerOf(testEnv, user.userId);
+    await ledger.batch(
+      entries.map(([title, createdAt], i) =>
+        ledger
+          .prepare(
+            `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, reference, created_at)
+             VALUES (?1, ?2, 'downloaded', 'image', 1, ?3, 'https://example.com/post', 'https://example.com/a.jpg', ?4, ?5)`,
+          )
+          .bind(`archive-${i}-${user.userId}`, user.userId, title, `archive:${i}`, createdAt),
+      ),
+    );
+    const get = (who: TestUser, path: string) => app(path, { headers: bearer(who.tokens) });
+    const listed = await afterAlarm(
+      user,
+      async () => {
+        const answer = await read(await get(user, "/api/user/pinHistory/archives"));
+        return answer.archives.length === 2 ? answer.archives : undefined;
+      },
+      "two months to be archived",
+    );
+    const [newer, older] = [monthOf(at(13, 5)), monthOf(at(14, 2))];
+    expect(listed.map((archive: { month: string; entries: number }) => [archive.month, archive.entries])).toEqual([
+      [newer, 1],
+      [older, 2],
+    ]);
+
+    const file = await get(user, `/api/user/pinHistory/archives/${older}`);
+    expect(file.status).toBe(200);
+    expect(file.headers.get("content-type")).toBe("application/gzip");
+    expect(file.headers.get("content-disposition")).toBe(`attachment; filename="pin-history-${older}.ndjson.gz"`);
+    expect(file.headers.get("x-content-type-options"), "the security headers on the new route").toBe("nosniff");
+    const text = await new Response(file.body!.pipeThrough(new DecompressionStream("gzip"))).text();
+    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.title), "oldest first").toEqual(["Oldest, 14 months back", "Also 14 months back"]);
+    expect(lines[0]).toMatchObject({ action: "downloaded", credits: 1, url: "https://example.com/post", createdAt: new Date(at(14, 2)).toISOString() });
+
+    const page = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as { title: string }[];
+    expect(page.map((entry) => entry.title), "the page keeps 13 months").toEqual(["This month", "12 months back: still on the page"]);
+
+    const theirs = await get(other, `/api/user/pinHistory/archives/${older}`);
+    expect(theirs.status, "another user names only their own months").toBe(404);
+    expect((await read(theirs)).error).toBe("There is no archive of your pin history for that month.");
+    expect((await read(await get(other, "/api/user/pinHistory/archives"))).archives).toEqual([]);
+    const bad = await get(user, "/api/user/pinHistory/archives/2025-13");
+    expect(bad.status).toBe(400);
+    expect((await read(bad)).field).toBe("month");
+
+    expect((await app("/api/user/deleteUserAccount", { method: "DELETE", headers: bearer(user.tokens) })).status).toBe(200);
+    expect(await testEnv.MEDIA.head(archiveKey(user.userId, older)), "deleted with the account").toBeNull();
   });
 });

@@ -44,7 +44,8 @@ import {
   updateScheduledPin,
   updateScheduledPins,
 } from "../services/scheduling.ts";
-import { pinHistoryPage } from "../services/pin-history.ts";
+import { ARCHIVE_MONTH, type PinHistoryArchives } from "../../contracts/history-archives.ts";
+import { historyArchive, historyArchives, pinHistoryPage } from "../services/pin-history.ts";
 import { apiError } from "./errors.ts";
 import { router, type AppBindings } from "./hono.ts";
 import { idempotencyKey, valid } from "./validation.ts";
@@ -178,6 +179,16 @@ schedulingApi.post("/user/getPinHistory", requireUser, valid("json", PinHistoryB
   const { startAtDate, lastId } = c.req.valid("json");
   return c.json({ pinHistory: await pinHistoryPage(c.env, c.var.auth.user, { startAtDate, lastId }) } satisfies PinHistoryPage);
 });
+
+/** Months of history older than the 13 kept online, newest first (decision 084). */
+schedulingApi.get("/user/pinHistory/archives", requireUser, async (c) => c.json((await historyArchives(c.env, c.var.auth.user)) satisfies PinHistoryArchives));
+
+const ArchiveMonthParam = v.object({ month: v.pipe(v.string(), v.regex(ARCHIVE_MONTH, "month must be a month written YYYY-MM")) });
+
+/** One archived month of the caller's history, as the gzip NDJSON file it is kept as. */
+schedulingApi.get("/user/pinHistory/archives/:month", requireUser, valid("param", ArchiveMonthParam), async (c) =>
+  historyArchive(c.env, c.var.auth.user, c.req.valid("param").month),
+);
 
 /** Bulk scheduling calls under /highMemLimitApi. */
 export const schedulingHighMem = router();

@@ -1,5 +1,6 @@
 import { and, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { PinDetails } from "../../contracts/credits.ts";
+import { archiveFileName, archiveKey, archivePrefix, type PinHistoryArchives } from "../../contracts/history-archives.ts";
 import { pinterestPinUrl, PIN_HISTORY_PAGE_SIZE, type PinHistoryItem, type PinHistoryState } from "../../contracts/scheduling-api.ts";
 import type { PinHistoryState as QueueState } from "../../durable-objects/profile-scheduler.ts";
 import { publicPinPath } from "../../contracts/public-pins.ts";
@@ -10,6 +11,7 @@ import type { Env } from "../env.ts";
 import { mediaKeyOf } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistory } from "./credits.ts";
+import { ServiceError } from "./errors.ts";
 import { isRenderKey } from "./pin-renders.ts";
 import { profilesQuery, schedulingSettingsOf } from "./pinterest-connection.ts";
 import { schedulerFor } from "./scheduler-index.ts";
@@ -215,4 +217,35 @@ function historyItem(row: HistoryRow, queued: QueueState | null, profileConnecte
     createdAtUTCTimestamp: createdAt,
     publicUrl: row.publicAt === null ? null : publicPinPath(handle, row.id),
   };
+}
+
+/** The caller's archived months (R2, under their own prefix), newest first. */
+export async function historyArchives(env: Env, user: User): Promise<PinHistoryArchives> {
+  const archives: PinHistoryArchives["archives"] = [];
+  let cursor: string | undefined;
+  do {
+    const listing = await env.MEDIA.list({ prefix: archivePrefix(user.id), cursor, include: ["customMetadata"] });
+    for (const object of listing.objects) {
+      const month = object.key.slice(archivePrefix(user.id).length, -".ndjson.gz".length);
+      archives.push({ month, entries: Number(object.customMetadata?.entries ?? 0), bytes: object.size });
+    }
+    cursor = listing.truncated ? listing.cursor : undefined;
+  } while (cursor);
+  return { archives: archives.sort((a, b) => (a.month < b.month ? 1 : -1)) };
+}
+
+export const NO_SUCH_ARCHIVE = "There is no archive of your pin history for that month.";
+
+/** One archived month of the caller's history, as a download. */
+export async function historyArchive(env: Env, user: User, month: string): Promise<Response> {
+  const object = await env.MEDIA.get(archiveKey(user.id, month));
+  if (!object) throw new ServiceError(404, NO_SUCH_ARCHIVE, "month");
+  return new Response(object.body, {
+    headers: {
+      "content-type": "application/gzip",
+      "content-disposition": `attachment; filename="${archiveFileName(month)}"`,
+      "content-length": String(object.size),
+      "cache-control": "private, no-store",
+    },
+  });
 }

@@ -5,6 +5,7 @@ import { sha256Hex } from "../auth/tokens.ts";
 import { database } from "../db/client.ts";
 import { users, videoJobs } from "../db/schema.ts";
 import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboarding.ts";
+import { archivePrefix } from "../../contracts/history-archives.ts";
 import type { Env } from "../env.ts";
 import { ledgerOf } from "../ledger/client.ts";
 import { mediaUrl } from "../media/store.ts";
@@ -135,19 +136,21 @@ export function userMediaPrefix(userId: string) {
 // ---------------------------------------------------------------- account deletion
 
 /**
- * Deletes everything a user owns: their media in R2 first (safe to repeat),
+ * Deletes everything a user owns: their media and history archives in R2 first (safe to repeat), their ledger object,
  * then their rows in one batch (sessions, tokens and other owned rows go with
  * the user row through ON DELETE CASCADE). A failure part-way leaves the
  * account in place, so trying again finishes the job.
  */
 export async function deleteAccount(env: Env, user: User) {
-  const prefix = userMediaPrefix(user.id);
-  let cursor: string | undefined;
-  do {
-    const listing = await env.MEDIA.list({ prefix, cursor, limit: 1000 });
-    if (listing.objects.length > 0) await env.MEDIA.delete(listing.objects.map((object) => object.key));
-    cursor = listing.truncated ? listing.cursor : undefined;
-  } while (cursor);
+  // Their media, and their pin history archives (decision 084).
+  for (const prefix of [userMediaPrefix(user.id), archivePrefix(user.id)]) {
+    let cursor: string | undefined;
+    do {
+      const listing = await env.MEDIA.list({ prefix, cursor, limit: 1000 });
+      if (listing.objects.length > 0) await env.MEDIA.delete(listing.objects.map((object) => object.key));
+      cursor = listing.truncated ? listing.cursor : undefined;
+    } while (cursor);
+  }
   // The per-pin records (decision 084), then the rows of D1.
   await ledgerOf(env, user.id).destroy();
   const db = database(env.DB);

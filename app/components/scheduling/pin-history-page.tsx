@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { archiveFileName, HISTORY_ONLINE_MONTHS, monthStart, type PinHistoryArchives } from "../../../contracts/history-archives.ts";
 import type { PinPublicState } from "../../../contracts/public-pins.ts";
 import type { PinHistoryItem, PinHistoryState } from "../../../contracts/scheduling-api.ts";
 import { apiJson } from "../../lib/api-client.ts";
@@ -118,8 +119,58 @@ function PinHistory() {
           {state === "more" ? <Spinner label="Loading" /> : null} Load more
         </button>
       ) : null}
+      {state !== "loading" && state !== "failed" ? <HistoryArchives /> : null}
     </main>
   );
+}
+
+/** Months older than the 13 kept on this page, each a file to download (decision 084). Nothing is shown without any. */
+function HistoryArchives() {
+  const [archives, setArchives] = useState<PinHistoryArchives["archives"] | null>(null);
+  const [error, setError] = useState("");
+  useEffect(() => {
+    let current = true;
+    apiJson<PinHistoryArchives>("/api/user/pinHistory/archives").then(
+      (answer) => current && setArchives(answer.archives),
+      (failure: unknown) => current && setError(failureText(failure)),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  if (error) {
+    return (
+      <p className="field__error" role="alert">
+        Unable to list your older months: {error}
+      </p>
+    );
+  }
+  if (!archives || archives.length === 0) return null;
+  return (
+    <section className="history-archives" aria-labelledby="history-archives-title">
+      <h2 id="history-archives-title">Older months</h2>
+      <p className="muted">
+        This page shows the last {HISTORY_ONLINE_MONTHS} months. Older pins are kept as one file per month (JSON lines, compressed with gzip) that you can download.
+      </p>
+      <ul className="history-archives__list">
+        {archives.map((archive) => (
+          <li key={archive.month}>
+            <a href={`/api/user/pinHistory/archives/${archive.month}`} download={archiveFileName(archive.month)}>
+              {monthLabel(archive.month)}
+            </a>{" "}
+            <span className="muted">
+              ({archive.entries} {archive.entries === 1 ? "pin" : "pins"}, {Math.max(1, Math.round(archive.bytes / 1024))} KB)
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** "March 2025" for "2025-03". */
+function monthLabel(month: string): string {
+  return new Date(monthStart(month)).toLocaleDateString(undefined, { month: "long", year: "numeric", timeZone: "UTC" });
 }
 
 function HistoryItem({ item, onChange }: { item: PinHistoryItem; onChange(item: PinHistoryItem): void }) {
