@@ -17,3 +17,24 @@ ALTER TABLE `pin_renders` ADD `posted_at` integer;
 ALTER TABLE `pin_renders` ADD `pin_id` text;
 --> statement-breakpoint
 ALTER TABLE `pin_renders` ADD `keep` integer DEFAULT false NOT NULL;
+--> statement-breakpoint
+-- Tables that grow per request are pruned by the cron (workers/services/table-retention.ts), each through its time.
+CREATE INDEX `pinterest_oauth_states_expires` ON `pinterest_oauth_states` (`expires_at`);
+--> statement-breakpoint
+CREATE INDEX `etsy_oauth_states_expires` ON `etsy_oauth_states` (`expires_at`);
+--> statement-breakpoint
+CREATE INDEX `shopify_oauth_states_expires` ON `shopify_oauth_states` (`expires_at`);
+--> statement-breakpoint
+CREATE INDEX `password_resets_expires` ON `password_resets` (`expires_at`);
+--> statement-breakpoint
+CREATE INDEX `auth_sessions_expires` ON `auth_sessions` (`expires_at`);
+--> statement-breakpoint
+CREATE INDEX `auth_sessions_revoked` ON `auth_sessions` (`revoked_at`) WHERE `revoked_at` IS NOT NULL;
+--> statement-breakpoint
+CREATE INDEX `webhook_events_created` ON `webhook_events` (`created_at`);
+--> statement-breakpoint
+CREATE INDEX `billing_emails_sent` ON `billing_emails` (`sent_at`) WHERE `sent_at` IS NOT NULL;
+--> statement-breakpoint
+CREATE INDEX `trend_alert_runs_claimed` ON `trend_alert_runs` (`claimed_at`);
+--> statement-breakpoint
+CREATE INDEX `trend_alert_emails_sent` ON `trend_alert_emails` (`sent_at`);

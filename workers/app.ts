@@ -6,6 +6,7 @@ import { app } from "./router.ts";
 import { sendPendingBillingEmails } from "./services/billing-emails.ts";
 import { sweepLedgerMoves } from "./ledger/sweep.ts";
 import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
+import { pruneGrowingTables } from "./services/table-retention.ts";
 import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
 import { recordClaimedMailboxes } from "./services/referrals.ts";
 import { sweepRssFeeds } from "./services/rss-checks.ts";
@@ -56,10 +57,13 @@ export default {
       Promise.all([
         sweepLedgerMoves(env),
         purgeExpiredRateLimits(env.DB, controller.scheduledTime),
+        pruneGrowingTables(env, controller.scheduledTime),
         recordClaimedMailboxes(env, controller.scheduledTime),
-      ]).then(([moves, limits, mailboxes]) => {
+      ]).then(([moves, limits, pruned, mailboxes]) => {
         if (moves.moved + moves.failed > 0) console.log(`cron: moved the records of ${moves.moved} user(s) to their ledgers, ${moves.failed} failed`);
         if (limits > 0) console.log(`cron: forgot ${limits} expired rate-limit window(s)`);
+        const forgotten = Object.entries(pruned).filter(([, n]) => n > 0);
+        if (forgotten.length > 0) console.log(`cron: forgot ${forgotten.map(([table, n]) => `${n} row(s) of ${table}`).join(", ")}`);
         if (mailboxes > 0) console.log(`cron: recorded the mailboxes of ${mailboxes} free month claim(s) made before the one-per-mailbox rule`);
       }),
     );

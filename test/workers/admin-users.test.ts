@@ -4,6 +4,7 @@ import { ACCOUNT_BLOCKED } from "../../workers/services/accounts.ts";
 import { CANNOT_BLOCK_ADMIN, CANNOT_BLOCK_SELF, LAST_ADMIN, REFERENCE_REUSED } from "../../contracts/admin-users.ts";
 import { database } from "../../workers/db/client.ts";
 import { adminAuditLog, creditLedger, users } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { app as router } from "../../workers/router.ts";
 import { bearer, json, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
 import { fillPath, ROUTES, servedRoutes } from "./campaign-routes.ts";
@@ -99,7 +100,7 @@ describe("granting credits", () => {
     expect(await read(await post(`/api/admin/users/${user.userId}/credits`, admin, grant))).toEqual({ granted: false, remaining: before + 25 });
     expect(await remaining(user)).toBe(before + 25);
 
-    const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")));
+    const rows = await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ amount: 25, reason: grant.reason });
 
@@ -134,7 +135,7 @@ describe("granting credits", () => {
     const bodies = await Promise.all(answers.map(read));
     expect(bodies.filter((body) => body.granted)).toHaveLength(1);
     expect(await remaining(user)).toBe(before + 7);
-    expect(await db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")))).toHaveLength(1);
+    expect(await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")))).toHaveLength(1);
     expect(await auditOf(user.userId)).toHaveLength(1);
   });
 

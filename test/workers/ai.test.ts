@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 
 // AI copy (spec section 7, AI) against the sandbox's OpenAI stand-in. The sandbox is shared with other
 // test files, so nothing here resets it: each test uses its own text and finds its own requests by it.
@@ -43,7 +44,7 @@ async function openAIRequestsFor(text: string): Promise<RecordedRequest[]> {
 
 /** The user's spends (the ledger also holds the plan's monthly grants). */
 async function ledger(user: TestUser): Promise<LedgerRow[]> {
-  const { results } = await testEnv.DB.prepare("SELECT amount, category, reason, reference FROM credit_ledger WHERE user_id = ? AND amount < 0 ORDER BY created_at")
+  const { results } = await ledgerOf(testEnv, user.userId).prepare("SELECT amount, category, reason, reference FROM credit_ledger WHERE user_id = ? AND amount < 0 ORDER BY created_at")
     .bind(user.userId)
     .all<LedgerRow>();
   return results;

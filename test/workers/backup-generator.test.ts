@@ -1,8 +1,8 @@
 import { and, eq, lt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";
-import { database } from "../../workers/db/client.ts";
 import { creditLedger, pinHistory } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { BATCH_NOT_FOUND } from "../../workers/services/backup-generator.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits } from "./scheduling-support.ts";
@@ -11,7 +11,6 @@ import { app, testEnv } from "./support.ts";
 // Issue 20, the backup generator: /backupGenerator's plain forms (no JavaScript) render the pins on
 // the server, and a download or a schedule is charged once per form (its hidden idempotency key).
 
-const db = database(testEnv.DB);
 const blogPost = () => `${testEnv.SANDBOX_URL}/blog-demo/posts/${DEMO_POSTS[0].slug}`;
 
 /** Sends a form the way a browser without JavaScript does: urlencoded, with the session cookie and our Origin. */
@@ -27,7 +26,7 @@ function sendForm(user: TestUser, path: string, fields: Record<string, string>, 
 const page = (user: TestUser, path: string) => app(path, { headers: { cookie: user.cookie } });
 
 async function spends(user: TestUser) {
-  return db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
+  return ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
 }
 
 /** The hidden idempotency keys of a page's forms, in order: [download, schedule] per pin. */
@@ -88,7 +87,7 @@ describe("/backupGenerator", () => {
     const charged = await spends(user);
     expect(charged).toHaveLength(1);
     expect(charged[0].amount).toBe(-1);
-    const history = await db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId));
+    const history = await ledgerOf(testEnv, user.userId).db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId));
     expect(history.map((entry) => entry.action)).toEqual(["downloaded"]);
   });
 

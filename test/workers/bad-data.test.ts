@@ -1,8 +1,8 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database } from "../../workers/db/client.ts";
 import { userMedia } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName } from "./scheduling-support.ts";
 import { app, read, testEnv } from "./support.ts";
@@ -10,7 +10,8 @@ import { app, read, testEnv } from "./support.ts";
 // Issue 12, point 10: pictures are read for real before they are kept, and user text loses the
 // characters that hide or disguise it (NUL and other controls, bidirectional overrides).
 
-const db = database(testEnv.DB);
+/** The user's media library rows, in their ledger (decision 084). */
+const mediaOf = (user: TestUser) => ledgerOf(testEnv, user.userId).db.select().from(userMedia).where(eq(userMedia.userId, user.userId));
 const post = (user: TestUser, path: string, body: unknown) => app(path, json(body, bearer(user.tokens)));
 
 function picture(width: number, height: number, format: "png" | "jpeg"): Uint8Array {
@@ -38,13 +39,13 @@ beforeAll(async () => {
 describe("pictures", () => {
   it.each(["png", "jpeg"] as const)("refuses a truncated %s and stores nothing", async (format) => {
     const whole = picture(64, 48, format);
-    const before = (await db.select().from(userMedia).where(eq(userMedia.userId, user.userId))).length;
+    const before = (await mediaOf(user)).length;
     for (const cut of [whole.slice(0, 40), whole.slice(0, Math.floor(whole.length / 2)), whole.slice(0, whole.length - 12)]) {
       const response = await upload(user, cut, `cut.${format}`);
       expect(response.status).toBe(400);
       expect(await read(response)).toEqual({ error: "This image is incomplete (the file was cut short). Please upload it again.", field: "file" });
     }
-    expect(await db.select().from(userMedia).where(eq(userMedia.userId, user.userId))).toHaveLength(before);
+    expect(await mediaOf(user)).toHaveLength(before);
     const good = await upload(user, whole, `good.${format}`);
     expect(good.status).toBe(201);
     expect((await read(good)).media).toMatchObject({ width: 64, height: 48 });
@@ -56,7 +57,7 @@ describe("pictures", () => {
     const response = await upload(user, png, "liar.png");
     expect(response.status).toBe(400);
     expect((await read(response)).field).toBe("file");
-    const rows = await db.select().from(userMedia).where(eq(userMedia.userId, user.userId));
+    const rows = await mediaOf(user);
     expect(rows.every((row) => row.width! <= 20_000 && row.height! <= 20_000)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { OUT_OF_CREDITS_MESSAGE } from "../../contracts/credits.ts";
 import { creditLedger, pinHistory, users } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import { consumeCredits, creditsSummary } from "../../workers/services/credits.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
@@ -21,7 +22,7 @@ async function spendAll(user: TestUser) {
 }
 
 async function spendRows(user: TestUser) {
-  return db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
+  return ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
 }
 
 describe("monthly credits", () => {
@@ -63,7 +64,7 @@ describe("monthly credits", () => {
     // Month 3 starts afresh; month 1 still reads as it was.
     expect(await creditsSummary(testEnv, user.userId, inMonth3)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
     expect(await creditsSummary(testEnv, user.userId, inMonth1)).toMatchObject({ usedPinCredits: 4, remaining: 6 });
-    const grants = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
+    const grants = await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
     expect(grants.map((grant) => grant.amount)).toEqual([10, 10, 10]);
   });
 
@@ -110,7 +111,7 @@ describe("out of credits", () => {
     });
     expect(response.status).toBe(402);
     expect(await read(response)).toEqual({ error: OUT_OF_CREDITS_MESSAGE, upgradeUrl: "/pricing" });
-    expect(await db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId))).toHaveLength(0);
+    expect(await ledgerOf(testEnv, user.userId).db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId))).toHaveLength(0);
     expect(await spendRows(user)).toHaveLength(before.length);
 
     // Half a credit short is short too: 0.5 cannot be paid from 0.

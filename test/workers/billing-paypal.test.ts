@@ -2,9 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
 import { creditLedger } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { approvePayPal, creditsOf, credentialsOf, db, expectBadInput, post, spendCredits } from "./billing-support.ts";
+import { approvePayPal, creditsOf, credentialsOf, expectBadInput, post, spendCredits } from "./billing-support.ts";
 import { read, testEnv } from "./support.ts";
 
 // The PayPal calls of spec section 7 against the sandbox's PayPal stand-in. The sandbox is shared
@@ -71,8 +72,8 @@ describe("activateUserSubscription", () => {
     });
     expect(again.status).toBe(200);
     expect((await read(again)).profileUpdates).toEqual(body.profileUpdates);
-    const grants = await db
-      .select()
+    const grants = await ledgerOf(testEnv, user.userId)
+      .db.select()
       .from(creditLedger)
       .where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
     expect(grants.filter((grant) => grant.reference.startsWith("grant:starter-monthly:"))).toHaveLength(1);

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { affiliateCommissions, affiliateCustomers, creditLedger, referrals, users } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { recordCommission } from "../../workers/services/affiliates.ts";
 import { planById } from "../../workers/services/billing.ts";
@@ -137,7 +138,7 @@ describe("Stripe refunds and disputes", () => {
     });
     // No paid grant counts in the month any more: each one in it is kept as taken back (amount 0).
     const month = await creditsOf(friend);
-    const inMonth = (await db.select().from(creditLedger).where(and(eq(creditLedger.userId, friend.userId), eq(creditLedger.category, "grant")))).filter(
+    const inMonth = (await ledgerOf(testEnv, friend.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, friend.userId), eq(creditLedger.category, "grant")))).filter(
       (row) => row.createdAt >= Date.parse(month.periodStart) && row.createdAt < Date.parse(month.periodEnd),
     );
     expect(inMonth.filter((row) => row.amount > 0 && !row.reference.startsWith("grant:free:"))).toEqual([]);

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { creditLedger } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { signUpUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, db, expectBadInput, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe, spendCredits } from "./billing-support.ts";
-import { read, sandbox } from "./support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, expectBadInput, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe, spendCredits } from "./billing-support.ts";
+import { read, sandbox, testEnv } from "./support.ts";
 
 // The Stripe calls of spec section 7 against the sandbox's Stripe stand-in, through the official SDK.
 
@@ -51,7 +52,7 @@ describe("Starter through Stripe Checkout", () => {
     const again = await post(ACTIVATE, user, { session_id: sessionId, affiliateID: "aff_123" });
     expect(again.status).toBe(200);
     expect((await read(again)).profileUpdates).toEqual(body.profileUpdates);
-    const grants = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
+    const grants = await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
     expect(grants.filter((grant) => grant.reference.startsWith("grant:starter-monthly:"))).toHaveLength(1);
     expect((await creditsOf(user)).remaining).toBe(150);
 

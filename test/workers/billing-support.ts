@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { database } from "../../workers/db/client.ts";
 import { affiliateCommissions, affiliateCustomers, billingCustomers, creditLedger, subscriptions, users } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { refreshUserPlan } from "../../workers/services/billing.ts";
 import { consumeCredits } from "../../workers/services/credits.ts";
@@ -192,7 +193,7 @@ export async function usedTrial(user: TestUser) {
 
 /** The user's credit grants for a plan (one a month granted). */
 export async function grantsOf(userId: string, planId: string) {
-  const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
+  const rows = await ledgerOf(testEnv, userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
   return rows.filter((row) => row.reference.startsWith(`grant:${planId}:`));
 }
 
@@ -421,8 +422,8 @@ export async function referredCustomer(code: string, affiliateID: string, option
       .set({ startedAt: began, periodStart: began, periodEnd: began + 30 * 86_400_000 })
       .where(and(eq(subscriptions.userId, user.userId), eq(subscriptions.provider, "referral")));
     // Its month's grant was made when it began (the credit month totals follow the ledger's triggers).
-    await db
-      .update(creditLedger)
+    await ledgerOf(testEnv, user.userId)
+      .db.update(creditLedger)
       .set({ createdAt: began, reference: `grant:starter-monthly:${began}` })
       .where(and(eq(creditLedger.userId, user.userId), like(creditLedger.reference, "grant:starter-monthly:%")));
     await refreshUserPlan(testEnv, user.userId);

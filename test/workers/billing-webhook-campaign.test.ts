@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { randomIndex, seededRandom, shuffled, type Random } from "../../app/lib/generator/random.ts";
 import { isPayPalTrialPlan, PAYPAL_PLAN_IDS, planIdOfPayPalPlan } from "../../contracts/billing-paypal-shopify.ts";
 import { creditLedger, referrals, subscriptions, users as userRows } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
@@ -792,8 +793,8 @@ describe("billing webhook campaign", () => {
       const now = Date.now();
       const months = new Map<string, number>();
       for (const user of users) {
-        const rows = await db
-          .select()
+        const rows = await ledgerOf(testEnv, user.user.userId)
+          .db.select()
           .from(creditLedger)
           .where(and(eq(creditLedger.userId, user.user.userId), eq(creditLedger.category, "grant")));
         const grants = Object.fromEntries(rows.map((row) => [row.reference, row.amount]));
@@ -1067,7 +1068,7 @@ describe("refund and dispute campaign", () => {
         const wantRemaining = inFull ? 10 : plan.creditsPerMonth;
         if (credentials.planId !== wantPlan || month.planId !== wantPlan || month.remaining !== wantRemaining || JSON.stringify(notice) !== JSON.stringify(wantNotice))
           problems.push(`${c.label}: plan ${credentials.planId}, credits ${JSON.stringify(month)}, notice ${JSON.stringify(notice)}; want ${wantPlan}`);
-        const paidGrants = (await db.select().from(creditLedger).where(and(eq(creditLedger.userId, c.user.userId), eq(creditLedger.category, "grant")))).filter(
+        const paidGrants = (await ledgerOf(testEnv, c.user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, c.user.userId), eq(creditLedger.category, "grant")))).filter(
           (row) => row.amount > 0 && !row.reference.startsWith("grant:free:") && row.createdAt >= Date.parse(month.periodStart) && row.createdAt < Date.parse(month.periodEnd),
         );
         if (inFull && paidGrants.length > 0) problems.push(`${c.label}: paid grants still count: ${JSON.stringify(paidGrants.map((row) => row.reference))}`);

@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { CreditsSummary } from "../../contracts/credits.ts";
 import { users } from "../../workers/db/schema.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { grantCredits } from "../../workers/services/admin-users.ts";
 import { savePlanRecord } from "../../workers/services/billing.ts";
 import { addPinHistories, consumeCredits, creditsSummary, reverseCredits, type PinHistoryItem } from "../../workers/services/credits.ts";
-import { signUpUser, type TestUser } from "./accounts-support.ts";
+import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, db, post } from "./billing-support.ts";
-import { read, testEnv } from "./support.ts";
+import { app, read, testEnv } from "./support.ts";
 
 // Credit month totals (migrations 0038 and 0042, decisions 063 and 081): a billing month's balance is read from one
 // credit_month_totals row kept by triggers, not summed from the ledger. What a user sees must be exactly
@@ -28,7 +30,7 @@ interface LedgerRow {
  * [spendsFrom, end) (a month that opens with a plan change counts from the month it interrupted: decision 081).
  */
 async function ledgerSums(userId: string, start: number, end: number, spendsFrom = start) {
-  const { results: all } = await testEnv.DB.prepare("SELECT amount, reference, created_at FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3")
+  const { results: all } = await ledgerOf(testEnv, userId).prepare("SELECT amount, reference, created_at FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3")
     .bind(userId, spendsFrom, end)
     .all<LedgerRow>();
   const results = all.map((row) => (row.created_at < start && row.amount > 0 && !row.reference.startsWith("reversal:") && !row.reference.startsWith("admin-grant:") ? { ...row, amount: 0 } : row));
@@ -46,7 +48,7 @@ async function ledgerSums(userId: string, start: number, end: number, spendsFrom
 
 /** Where the month's row counts spends from (its start unless it opens with a plan change). */
 async function spendsFromOf(userId: string, start: number, end: number) {
-  const row = await testEnv.DB.prepare("SELECT spends_from AS spendsFrom FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3")
+  const row = await ledgerOf(testEnv, userId).prepare("SELECT spends_from AS spendsFrom FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3")
     .bind(userId, start, end)
     .first<{ spendsFrom: number }>();
   return row?.spendsFrom ?? start;
@@ -54,7 +56,7 @@ async function spendsFromOf(userId: string, start: number, end: number) {
 
 /** The month's row of credit_month_totals, or null. */
 async function totalsRow(userId: string, start: number, end: number) {
-  return testEnv.DB.prepare(
+  return ledgerOf(testEnv, userId).prepare(
     "SELECT grants, paid_grants AS paidGrants, admin_grants AS adminGrants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3",
   )
     .bind(userId, start, end)
@@ -83,7 +85,7 @@ async function summaryOf(user: TestUser, now?: number) {
 }
 
 async function insertLedger(userId: string, amount: number, reference: string, createdAt: number) {
-  await testEnv.DB.prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, ?4, 'test row', ?5, ?6)")
+  await ledgerOf(testEnv, userId).prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, ?4, 'test row', ?5, ?6)")
     .bind(crypto.randomUUID(), userId, amount, amount < 0 ? "image" : "grant", reference, createdAt)
     .run();
 }
@@ -105,9 +107,10 @@ describe("credit month totals", () => {
     const end = addMonths(signup, 1);
     // A ledger written before the month had a totals row (as before migration 0038): every kind of row,
     // and rows exactly on and just outside the month's edges.
-    await testEnv.DB.batch([
-      testEnv.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1").bind(user.userId),
-      testEnv.DB.prepare("DELETE FROM credit_month_totals WHERE user_id = ?1").bind(user.userId),
+    const ledger = ledgerOf(testEnv, user.userId);
+    await ledger.batch([
+      ledger.prepare("DELETE FROM credit_ledger WHERE user_id = ?1").bind(user.userId),
+      ledger.prepare("DELETE FROM credit_month_totals WHERE user_id = ?1").bind(user.userId),
     ]);
     await insertLedger(user.userId, 10, `grant:free:${start}`, start);
     await insertLedger(user.userId, -1, "pin:a", start);
@@ -148,7 +151,7 @@ describe("credit month totals", () => {
     // A paid plan from just after the last ledger row: its month starts then, with the plan's 150, and as it opens
     // with a plan change it counts the Free month's spend and the admin's bonus too (decision 081); the Free month's
     // row stays as its ledger is. (Times from here on are given, so that no write shares a millisecond.)
-    const last = await testEnv.DB.prepare("SELECT max(created_at) AS at FROM credit_ledger WHERE user_id = ?1").bind(user.userId).first<{ at: number }>();
+    const last = await ledgerOf(testEnv, user.userId).prepare("SELECT max(created_at) AS at FROM credit_ledger WHERE user_id = ?1").bind(user.userId).first<{ at: number }>();
     const paidFrom = Math.max(last!.at, Date.now()) + 1;
     const freeMonth = { start: Date.parse(afterBonus.periodStart), end: Date.parse(afterBonus.periodEnd) };
     const record = {
@@ -225,10 +228,10 @@ describe("credit month totals", () => {
     expect(await summaryOf(user, inMonth1)).toMatchObject({ usedPinCredits: 1, remaining: 9 });
     expect(await summaryOf(user, inMonth2)).toMatchObject({ usedPinCredits: 2, remaining: 8 });
     // Taken out of the ledger (an unpaid batch taken back), a spend leaves its month's totals too.
-    await testEnv.DB.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference = 'boundary:first'").bind(user.userId).run();
+    await ledgerOf(testEnv, user.userId).prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference = 'boundary:first'").bind(user.userId).run();
     expect(await summaryOf(user, inMonth2)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
     // Moved from one month to the other, it leaves one and joins the other.
-    await testEnv.DB.prepare("UPDATE credit_ledger SET created_at = ?2 WHERE user_id = ?1 AND reference = 'boundary:last'").bind(user.userId, month2Start).run();
+    await ledgerOf(testEnv, user.userId).prepare("UPDATE credit_ledger SET created_at = ?2 WHERE user_id = ?1 AND reference = 'boundary:last'").bind(user.userId, month2Start).run();
     expect(await summaryOf(user, inMonth1)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
     expect(await summaryOf(user, inMonth2)).toMatchObject({ usedPinCredits: 1, remaining: 9 });
   });
@@ -251,10 +254,15 @@ describe("credit month totals", () => {
     const user = await signUpUser();
     await consumeCredits(testEnv, user.userId, { category: "image", amount: 1, reason: "Pin download", reference: "gone:download" });
     await summaryOf(user);
-    const count = async () =>
-      (await testEnv.DB.prepare("SELECT count(*) AS n FROM credit_month_totals WHERE user_id = ?1").bind(user.userId).first<{ n: number }>())!.n;
+    // Read in the user's ledger object's own storage: once deleted, it answers no request any more.
+    const count = () =>
+      runInDurableObject(testEnv.USER_LEDGER.get(testEnv.USER_LEDGER.idFromName(user.userId)), (_instance, state) => {
+        const sql = state.storage.sql;
+        if (sql.exec(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'credit_month_totals'`).toArray().length === 0) return 0;
+        return sql.exec<{ n: number }>(`SELECT count(*) AS n FROM credit_month_totals WHERE user_id = ?`, user.userId).one().n;
+      });
     expect(await count()).toBeGreaterThan(0);
-    await db.delete(users).where(eq(users.id, user.userId));
+    expect((await app("/api/user/deleteUserAccount", { method: "DELETE", headers: bearer(user.tokens) })).status).toBe(200);
     expect(await count()).toBe(0);
   });
 
@@ -276,7 +284,7 @@ describe("credit month totals", () => {
     expect(summary.usedPinCredits).toBe(paidSingles + 3 * paidBatches);
     expect(summary.remaining).toBe(10 - summary.usedPinCredits);
     // A batch is all or nothing: no pin of a refused batch is in the ledger.
-    const { results: spends } = await testEnv.DB.prepare("SELECT reference FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'race:batch-%'").bind(user.userId).all<{ reference: string }>();
+    const { results: spends } = await ledgerOf(testEnv, user.userId).prepare("SELECT reference FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'race:batch-%'").bind(user.userId).all<{ reference: string }>();
     expect(spends).toHaveLength(3 * paidBatches);
   });
 });

@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database } from "../../workers/db/client.ts";
 import { creditLedger, pinHistory } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 
-const db = database(testEnv.DB);
+/** A drizzle client over the user's ledger (credit_ledger and pin_history live there). */
+const ledgerDb = (user: TestUser) => ledgerOf(testEnv, user.userId).db;
 
 let alice: TestUser;
 let bob: TestUser;
@@ -37,7 +38,7 @@ describe("credit consumption and pin history", () => {
     const retried = await app("/api/scraping/addPinHistoryAndAdjustCredits", json(download("download:post-1:render-1"), bearer(alice.tokens)));
     expect(await read(retried)).toEqual(answer);
 
-    const history = await db.select().from(pinHistory).where(eq(pinHistory.userId, alice.userId));
+    const history = await ledgerDb(alice).select().from(pinHistory).where(eq(pinHistory.userId, alice.userId));
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ action: "downloaded", category: "image", credits: 1, title: "Linen napkins, three ways" });
     expect(await usedCredits(alice)).toBe(1);
@@ -50,12 +51,12 @@ describe("credit consumption and pin history", () => {
     const response = await app("/api/user/incrementUsedPinCredits", json({ creditAmount: 0.5, category: "aiText", reference: "ai:title:abc123" }, bearer(bob.tokens)));
     expect(response.status).toBe(200);
     expect((await read(response)).usedPinCredits).toBe(before + 0.5);
-    const rows = await db.select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));
+    const rows = await ledgerDb(bob).select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));
     expect(rows.map((r) => [r.category, r.amount])).toContainEqual(["aiText", -0.5]);
   });
 
   it("refuses a spend without a category, and sends nothing to the ledger", async () => {
-    const before = await db.select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));
+    const before = await ledgerDb(bob).select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));
     const missing = await app("/api/user/incrementUsedPinCredits", json({ creditAmount: 1 }, bearer(bob.tokens)));
     expect(missing.status).toBe(400);
     expect(await read(missing)).toMatchObject({ field: "category" });
@@ -65,7 +66,7 @@ describe("credit consumption and pin history", () => {
     const bad = await app("/api/user/incrementUsedPinCredits", json({ creditAmount: 0.3, category: "image" }, bearer(bob.tokens)));
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "creditAmount" });
-    const after = await db.select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));
+    const after = await ledgerDb(bob).select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));
     expect(after).toHaveLength(before.length);
   });
 

@@ -2,8 +2,8 @@ import { and, eq, lt } from "drizzle-orm";
 import * as v from "valibot";
 import { beforeAll, describe, expect, it } from "vitest";
 import { RewriteTextBody } from "../../contracts/ai.ts";
-import { database } from "../../workers/db/client.ts";
 import { creditLedger, pinHistory } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE, requestHash } from "../../workers/services/idempotency.ts";
 import { PIN_DELETED_SINCE_MESSAGE } from "../../workers/services/scheduling.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
@@ -14,8 +14,6 @@ import { app, eventually, read, sandbox, testEnv } from "./support.ts";
 // result without new work or charge; the same key with another body is refused), and the server
 // decides and charges what every full-size pin costs.
 
-const db = database(testEnv.DB);
-
 const REWRITE = "/api/openAI/rewriteText";
 const REWRITE_UNIQUE = "/highMemLimitApi/openAI/rewriteTextNoDuplicates";
 const ALT_TEXT = "/api/openAI/getAltTextFromImage";
@@ -23,7 +21,7 @@ const RENDER = "/highMemLimitApi/scraping/renderTemplateImage";
 const SCHEDULE = "/api/scheduling/schedulePin";
 
 async function spends(user: TestUser) {
-  return db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
+  return ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
 }
 
 async function spent(user: TestUser): Promise<number> {
@@ -124,7 +122,7 @@ describe("idempotency keys name one request", () => {
     const reference = `running-key-${crypto.randomUUID().slice(0, 8)}`;
     const body = { prompt: "Woven baskets for a small hallway" };
     const claim = (updatedAt: number) =>
-      testEnv.DB.prepare(
+      ledgerOf(testEnv, user.userId).prepare(
         `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
          VALUES (?1, 'rewriteText', ?2, ?3, ?4, 'pending', NULL, ?5, ?5)
          ON CONFLICT (user_id, operation, key) DO UPDATE SET updated_at = excluded.updated_at`,
@@ -149,7 +147,7 @@ describe("idempotency keys name one request", () => {
   it("forgets a key after 30 days: it then names a new request", async () => {
     const reference = `old-key-${crypto.randomUUID().slice(0, 8)}`;
     expect((await post(user, REWRITE, { prompt: "Rattan chairs", reference })).status).toBe(200);
-    await testEnv.DB.prepare(`UPDATE idempotency_keys SET created_at = ?1 WHERE user_id = ?2 AND key = ?3`).bind(Date.now() - 31 * 86_400_000, user.userId, reference).run();
+    await ledgerOf(testEnv, user.userId).prepare(`UPDATE idempotency_keys SET created_at = ?1 WHERE user_id = ?2 AND key = ?3`).bind(Date.now() - 31 * 86_400_000, user.userId, reference).run();
     const before = await spent(user);
     expect((await post(user, REWRITE, { prompt: "Rattan stools", reference })).status).toBe(200);
     expect(await spent(user)).toBe(before + 0.5);
@@ -157,7 +155,7 @@ describe("idempotency keys name one request", () => {
 
   it("lets a refused request's key be used again for the corrected request", async () => {
     const poor = await signUpUser({ firstName: "Penny" });
-    await db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: poor.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${poor.userId}` });
+    await ledgerOf(testEnv, poor.userId).db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: poor.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${poor.userId}` });
     const reference = `poor-key-${crypto.randomUUID().slice(0, 8)}`;
     const refused = await post(poor, REWRITE, { prompt: "Velvet cushions", numResults: 2, reference });
     expect(refused.status).toBe(402);
@@ -229,7 +227,7 @@ describe("schedulePin references", () => {
     const pin = imagePin(profile, { reference });
     const first = await read(await post(user, SCHEDULE, pin));
     // As if the first request had died after charging, before recording its answer.
-    await testEnv.DB.prepare(`UPDATE idempotency_keys SET status = 'pending', response = NULL WHERE user_id = ?1 AND key = ?2`).bind(user.userId, reference).run();
+    await ledgerOf(testEnv, user.userId).prepare(`UPDATE idempotency_keys SET status = 'pending', response = NULL WHERE user_id = ?1 AND key = ?2`).bind(user.userId, reference).run();
     expect((await post(user, "/api/scheduling/deleteScheduledPin", { pinId: first.scheduledPin.id })).status).toBe(200);
     const before = await spent(user);
     const again = await post(user, SCHEDULE, pin);
@@ -286,7 +284,7 @@ describe("full-size pins are paid for once", () => {
     const again = await read(await post(user, RENDER, body));
     expect(again).toEqual(rendered);
     expect(await spent(user)).toBe(before + 1);
-    const history = await db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId));
+    const history = await ledgerOf(testEnv, user.userId).db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId));
     expect(history.filter((row) => row.imageUrl === rendered.url)).toMatchObject([{ action: "downloaded", category: "image", credits: 1, url: "https://linen.example/napkins" }]);
     // Without a key every render is a new download.
     await post(user, RENDER, renderBody("Linen napkins, three ways"));
@@ -295,7 +293,7 @@ describe("full-size pins are paid for once", () => {
 
   it("renders nothing for a user with no credits left (402), and stores nothing", async () => {
     const broke = await signUpUser({ firstName: "Nell" });
-    await db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: broke.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${broke.userId}` });
+    await ledgerOf(testEnv, broke.userId).db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: broke.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${broke.userId}` });
     for (let i = 0; i < 5; i += 1) {
       const response = await post(broke, RENDER, renderBody(`Free pin ${i}`));
       expect(response.status).toBe(402);
@@ -334,7 +332,7 @@ describe("full-size pins are paid for once", () => {
     const poor = await signUpUser({ firstName: "Poppy" });
     const profile = await connectProfile(poor, pinterestName("poor"));
     const rendered = await read(await post(poor, RENDER, renderBody("Velvet cushions", { purpose: "schedule" })));
-    await db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: poor.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${poor.userId}` });
+    await ledgerOf(testEnv, poor.userId).db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: poor.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${poor.userId}` });
     const refused = await post(poor, SCHEDULE, imagePin(profile, { imageURL: rendered.url }));
     expect(refused.status).toBe(402);
     expect((await app(new URL(rendered.url).pathname)).status).toBe(404);

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { MOVED_COLUMNS } from "../../durable-objects/ledger/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName } from "./scheduling-support.ts";
 import { app, read, testEnv } from "./support.ts";
@@ -82,6 +84,19 @@ describe("migration 0012: users who did the steps before", () => {
     return testEnv.DB.batch(migration.queries.map((query) => testEnv.DB.prepare(query)));
   };
 
+  /**
+   * Copies the user's rows of a table their ledger holds now (decision 084) into D1, where such rows were when
+   * migration 0012 ran; answers the statement that takes the copy out again.
+   */
+  async function copyToD1(user: TestUser, table: "pin_history" | "drafts") {
+    const columns = MOVED_COLUMNS[table];
+    const rows = await ledgerOf(testEnv, user.userId).prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE user_id = ?1`).bind(user.userId).raw<SqlStorageValue[]>();
+    expect(rows.length, `${table} rows of the user`).toBeGreaterThan(0);
+    const placeholders = columns.map((_, i) => `?${i + 1}`).join(", ");
+    await testEnv.DB.batch(rows.map((row) => testEnv.DB.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${placeholders})`).bind(...row)));
+    return testEnv.DB.prepare(`DELETE FROM ${table} WHERE user_id = ?1`).bind(user.userId);
+  }
+
   async function setDone(user: TestUser, done: string[]) {
     await testEnv.DB.prepare("UPDATE users SET onboarding_done = ?1 WHERE id = ?2").bind(JSON.stringify(done), user.userId).run();
   }
@@ -99,7 +114,13 @@ describe("migration 0012: users who did the steps before", () => {
     await setDone(busy, ["inviteFriend"]);
     await setDone(idle, []);
 
-    await backfill();
+    // The history and drafts as they were when the migration ran: in D1.
+    const copies = [await copyToD1(busy, "pin_history"), await copyToD1(busy, "drafts")];
+    try {
+      await backfill();
+    } finally {
+      await testEnv.DB.batch(copies);
+    }
 
     expect(await ticked(busy)).toEqual(["connectPinterest", "generatePins", "saveDesignSettings", "createTemplate", "schedulePins", "setPostingSchedule", "inviteFriend"]);
     expect(await ticked(idle)).toEqual([]);

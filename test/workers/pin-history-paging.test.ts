@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PIN_HISTORY_PAGE_SIZE } from "../../contracts/scheduling-api.ts";
-import { database } from "../../workers/db/client.ts";
 import { pinHistory } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 
@@ -13,11 +13,10 @@ describe("pin history paging", () => {
   it("pages through entries recorded in the same millisecond, with the sub-millisecond noise SQLite adds, once each and in order", async () => {
     const user = await signUpUser({ firstName: "Ines" });
     const other = await signUpUser({ firstName: "Oskar" });
-    const db = database(testEnv.DB);
     const at = Date.now() - 3_600_000;
     // 100 entries in 8 milliseconds (runs of 13 across every page boundary), stored as created_at is written: ms plus a fraction.
     const entry = (userId: string, i: number) =>
-      db.insert(pinHistory).values({
+      ledgerOf(testEnv, userId).db.insert(pinHistory).values({
         id: `h-${userId.slice(0, 8)}-${String(i).padStart(3, "0")}`,
         userId,
         action: "downloaded",
@@ -27,8 +26,11 @@ describe("pin history paging", () => {
         reference: `pin:${userId}-${i}`,
         createdAt: at + Math.floor(i / 13) + (i % 13) / 20,
       });
-    const [first, ...rest] = [...Array.from({ length: 100 }, (_, i) => entry(user.userId, i)), ...Array.from({ length: 40 }, (_, i) => entry(other.userId, i))];
-    await db.batch([first, ...rest]);
+    // Each user's entries go into their own ledger (one transaction each).
+    for (const [owner, count] of [[user, 100], [other, 40]] as const) {
+      const [first, ...rest] = Array.from({ length: count }, (_, i) => entry(owner.userId, i));
+      await ledgerOf(testEnv, owner.userId).db.batch([first, ...rest]);
+    }
 
     const titles: string[] = [];
     let body: Record<string, unknown> = {};

@@ -5,6 +5,7 @@ import { reviewBatchEmail } from "../../workers/services/emails.ts";
 import { bearer, json, lastLinkTo, outboxFor, signUpUser, signUpVerifiedUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, grantCredits, imagePin, pinterestName, post, remainingCredits, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, eventually, read, testEnv } from "./support.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 
 /** Post approvals (issue 20, decision 052): the scheduler, reviewers' links, decisions and credits. */
 
@@ -140,7 +141,7 @@ describe("post approvals", () => {
     const again = await read(await review(reviewer.token, [{ pinId: pin.id, decision: "reject" }]));
     expect(again.results[0]).toEqual({ pinId: pin.id, ok: true, decision: "rejected", creditsReturned: 0 });
     expect(await remainingCredits(owner)).toBe(start);
-    const reversals = await testEnv.DB.prepare(`SELECT amount FROM credit_ledger WHERE user_id = ? AND reference = ?`).bind(owner.userId, `reversal:scheduled:${pin.id}`).all();
+    const reversals = await ledgerOf(testEnv, owner.userId).prepare(`SELECT amount FROM credit_ledger WHERE user_id = ? AND reference = ?`).bind(owner.userId, `reversal:scheduled:${pin.id}`).all();
     expect(reversals.results).toEqual([{ amount: 1 }]);
     // A second rejection is not a second e-mail either.
     expect((await outboxFor(owner.email)).filter((mail) => mail.subject.includes(profile.username))).toHaveLength(1);

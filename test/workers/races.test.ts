@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_DESIGN_PROFILES, MAX_DRAFTS } from "../../contracts/library.ts";
 import { database } from "../../workers/db/client.ts";
 import { designSettingsProfiles, drafts, templateFavorites, templates } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 
@@ -34,9 +35,10 @@ describe("check-then-act under concurrency", () => {
 
   it(`never keeps more than ${MAX_DRAFTS} drafts, however many are saved at once`, async () => {
     const user = await signUpUser({ firstName: "Dirk" });
-    await testEnv.DB.batch(
+    const ledger = ledgerOf(testEnv, user.userId);
+    await ledger.batch(
       Array.from({ length: MAX_DRAFTS - 10 }, (_, i) =>
-        testEnv.DB.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) VALUES (?1, ?2, ?3, '1/1/2026', '[]', 0, ?4)`).bind(
+        ledger.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) VALUES (?1, ?2, ?3, '1/1/2026', '[]', 0, ?4)`).bind(
           `race-${user.userId.slice(0, 8)}-${i}`,
           user.userId,
           `Old draft ${i}`,
@@ -50,7 +52,7 @@ describe("check-then-act under concurrency", () => {
     expect(statuses.filter((status) => status === 409)).toHaveLength(10);
     const refused = await read(responses[statuses.indexOf(409)]);
     expect(refused.error).toBe(`You can keep up to ${MAX_DRAFTS} drafts. Please delete some drafts before saving a new one.`);
-    expect(await db.$count(drafts, eq(drafts.userId, user.userId))).toBe(MAX_DRAFTS);
+    expect(await ledger.db.$count(drafts, eq(drafts.userId, user.userId))).toBe(MAX_DRAFTS);
   });
 
   it(`never keeps more than ${MAX_DESIGN_PROFILES} design profiles, and exactly one is active`, async () => {

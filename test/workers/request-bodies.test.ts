@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { database } from "../../workers/db/client.ts";
 import { drafts } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { BODY_TOO_DEEP_MESSAGE, BODY_TOO_LARGE_MESSAGE, jsonDepth, MAX_JSON_BODY_BYTES } from "../../workers/api/body-guard.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
@@ -9,7 +9,8 @@ import { app, read, testEnv } from "./support.ts";
 // Issue 12, points 6 and 8: bodies are bounded in size (413) and in depth (400) before any route
 // reads them, so nothing answers 500 and nothing is half-written.
 
-const db = database(testEnv.DB);
+/** The user's drafts, in their ledger (decision 084). */
+const draftsOf = (user: TestUser) => ledgerOf(testEnv, user.userId).db.select().from(drafts).where(eq(drafts.userId, user.userId));
 
 function send(user: TestUser, path: string, body: BodyInit, headers: Record<string, string> = {}) {
   return app(path, { method: "POST", headers: { "content-type": "application/json", ...bearer(user.tokens), ...headers }, body });
@@ -30,7 +31,7 @@ describe("JSON nesting", () => {
     const response = await send(user, path, body);
     expect(response.status).toBe(400);
     expect(await read(response)).toEqual({ error: BODY_TOO_DEEP_MESSAGE });
-    expect(await db.select().from(drafts).where(eq(drafts.userId, user.userId))).toEqual([]);
+    expect(await draftsOf(user)).toEqual([]);
   });
 
   it("refuses deep nesting on other routes too, and lets ordinary bodies through", async () => {
@@ -61,7 +62,7 @@ describe("body size", () => {
     });
     const chunked = await app("/api/user/drafts/createDraft", { method: "POST", headers: { "content-type": "application/json", ...bearer(user.tokens) }, body: stream, duplex: "half" } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect(await db.select().from(drafts).where(eq(drafts.userId, user.userId))).toEqual([]);
+    expect(await draftsOf(user)).toEqual([]);
   });
 
   it("lets a large legitimate body through (a 1 MB draft) and uploads keep their own limits", async () => {

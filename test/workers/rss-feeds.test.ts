@@ -9,6 +9,7 @@ import { checkRssFeed, RSS_CHECK_INTERVAL_MS, sweepRssFeeds } from "../../worker
 import { bearer, json, outboxFor, signUpUser, signUpVerifiedUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, testEnv } from "./support.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 
 /**
  * RSS feeds for Pinterest's auto-publish (issue 18): the calls, the public
@@ -40,7 +41,7 @@ async function items(feedId: string) {
 }
 
 async function imageCharges(user: TestUser) {
-  return (await testEnv.DB.prepare(`SELECT reference, amount FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'rss:%'`).bind(user.userId).all<{ reference: string; amount: number }>()).results;
+  return (await ledgerOf(testEnv, user.userId).prepare(`SELECT reference, amount FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'rss:%'`).bind(user.userId).all<{ reference: string; amount: number }>()).results;
 }
 
 /** Only this feed is due: other files' feeds never run in these tests' sweeps (each test's feeds are checked through checkRssFeed or sweeps at times only they are due). */

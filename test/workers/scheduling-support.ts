@@ -2,6 +2,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { database } from "../../workers/db/client.ts";
 import { pinterestProfiles } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { schedulerFor } from "../../workers/services/scheduler-index.ts";
 import { bearer, json, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv, cookiesSetBy } from "./support.ts";
@@ -82,7 +83,7 @@ export async function connectProfile(
 
 /** Gives a test user credits for this month (a grant row in the ledger, as a plan's grant would be). */
 export async function grantCredits(user: TestUser, amount: number) {
-  await testEnv.DB.prepare(
+  await ledgerOf(testEnv, user.userId).prepare(
     `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'grant', 'test grant', ?4, ?5)`,
   )
     .bind(crypto.randomUUID(), user.userId, amount, `test-grant:${crypto.randomUUID()}`, Date.now())

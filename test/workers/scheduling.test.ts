@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { SchedulingSettings } from "../../contracts/scheduling.ts";
 import { DUPLICATE_WINDOW_MS } from "../../workers/domain/pin-queue.ts";
 import { nextFreeSlots } from "../../workers/domain/scheduling.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   connectProfile,
@@ -386,7 +387,7 @@ describe("posting", () => {
     });
     expect(history[0].postedAtUTCTimestamp).toBeGreaterThanOrEqual(history[0].scheduledForUTCTimestamp);
     // It stays one entry once the queue forgets the pin: the posting was written to the history itself.
-    const stored = await testEnv.DB.prepare("SELECT COUNT(*) AS n, MAX(posted_at) AS posted FROM pin_history WHERE user_id = ?1").bind(user.userId).first<{ n: number; posted: number }>();
+    const stored = await ledgerOf(testEnv, user.userId).prepare("SELECT COUNT(*) AS n, MAX(posted_at) AS posted FROM pin_history WHERE user_id = ?1").bind(user.userId).first<{ n: number; posted: number }>();
     expect(stored).toEqual({ n: 1, posted: Date.parse(view.postedAt) });
   });
 
@@ -600,14 +601,15 @@ describe("pin history", () => {
     const migration = testEnv.TEST_MIGRATIONS.find((m: { name: string }) => m.name.startsWith("0011_"));
     expect(migration, "migration 0011").toBeDefined();
     // What the old code wrote: a "scheduled" entry when charged, a second "pinned" one (0 credits) when posted, and a download.
+    const ledger = ledgerOf(testEnv, user.userId);
     const scheduledAt = 1_790_000_000_000;
     const postedAt = scheduledAt + 60_000;
     const legacy = (id: string, action: string, credits: number, reference: string, createdAt: number, pinterestPinId: string | null) =>
-      testEnv.DB.prepare(
+      ledger.prepare(
         `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at)
          VALUES (?1, ?2, ?3, 'image', ?4, 'Old oats', 'https://linen.example/oats', 'https://linen.example/oats.jpeg', 'b1', 'Breakfast', 'old_profile', ?5, ?6, ?7)`,
       ).bind(id, user.userId, action, credits, pinterestPinId, reference, createdAt);
-    await testEnv.DB.batch([
+    await ledger.batch([
       legacy(crypto.randomUUID(), "scheduled", 1, "scheduled:oldpin0001", scheduledAt - 86_400_000, null),
       legacy(crypto.randomUUID(), "pinned", 0, "pinned:oldpin0001", postedAt, "98765"),
       legacy(crypto.randomUUID(), "downloaded", 1, "pin-download:abc", scheduledAt - 2 * 86_400_000, null),
@@ -615,7 +617,7 @@ describe("pin history", () => {
     // Its data statements, run again over these rows (its columns and index exist already).
     const dataStatements = (migration!.queries as string[]).map((query) => query.replace(/^--.*$/gm, "").trim()).filter((query) => /^(UPDATE|DELETE)/i.test(query));
     expect(dataStatements.length).toBeGreaterThanOrEqual(4);
-    await testEnv.DB.batch(dataStatements.map((query) => testEnv.DB.prepare(query)));
+    await ledger.batch(dataStatements.map((query) => ledger.prepare(query)));
 
     const rows = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
     expect(rows.map((row: { state: string }) => row.state)).toEqual(["posted", "downloaded"]);

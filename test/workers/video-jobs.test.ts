@@ -5,6 +5,7 @@ import { VIDEO_FAILED_MESSAGE } from "../../contracts/video.ts";
 import worker from "../../workers/app.ts";
 import { database } from "../../workers/db/client.ts";
 import { videoJobs } from "../../workers/db/schema.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { mediaKeyOf } from "../../workers/media/store.ts";
 import { VIDEO_JOBS_DEAD_LETTER_QUEUE, VIDEO_JOBS_QUEUE } from "../../workers/queues/video-jobs.ts";
 import { consumeCredits, creditsSummary } from "../../workers/services/credits.ts";
@@ -171,7 +172,7 @@ describe("POST /videoApi/video/createFFMPEGVideo through to a finished video", (
     const posts = (await sandbox<{ method: string; path: string }[]>("/requests?service=video")).filter((c) => c.method === "POST" && c.path === "/jobs");
     expect(posts).toHaveLength(4);
     expect(await remaining(user)).toBe(10);
-    const ledger = await testEnv.DB.prepare("SELECT amount, reference FROM credit_ledger WHERE user_id = ?1 AND category = 'video' ORDER BY amount").bind(user.userId).all();
+    const ledger = await ledgerOf(testEnv, user.userId).prepare("SELECT amount, reference FROM credit_ledger WHERE user_id = ?1 AND category = 'video' ORDER BY amount").bind(user.userId).all();
     expect(ledger.results).toEqual([
       { amount: -5, reference: expect.stringMatching(/^createFFMPEGVideo:/) },
       { amount: 5, reference: expect.stringMatching(/^reversal:createFFMPEGVideo:/) },

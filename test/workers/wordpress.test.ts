@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { WORDPRESS_KEY_MISSING, WORDPRESS_KEY_REFUSED } from "../../contracts/wordpress.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
+import { ledgerOf } from "../../workers/ledger/client.ts";
 import { RATE_LIMITS } from "../../workers/services/rate-limit.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits, type ConnectedProfile } from "./scheduling-support.ts";
@@ -249,7 +250,7 @@ describe("the plugin's post to pins", () => {
     const poor = await signUpUser();
     const poorKey = await makeKey(poor);
     const poorProfile = await connectProfile(poor, pinterestName("wpp"));
-    await testEnv.DB.prepare(
+    await ledgerOf(testEnv, poor.userId).prepare(
       `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'image', 'test spend', ?4, ?5)`,
     )
       .bind(crypto.randomUUID(), poor.userId, -(await remainingCredits(poor)), `test-spend:${crypto.randomUUID()}`, Date.now())
