@@ -12,7 +12,8 @@
 //     persisted state and port) while pins are due.
 // Then it compares what our queues say with what the Pinterest stand-in recorded (a pin is
 // identified by its title) and prints posted, lost, duplicated, failed and still-queued counts
-// and pins per second. Target: 0 lost, 0 duplicated (the exit code is 1 otherwise). Nothing is
+// and pins per second, and the credits charged and history entries against the pins scheduled.
+// Target: 0 lost, 0 duplicated, 0 charged twice (the exit code is 1 otherwise). Nothing is
 // asserted on time.
 //
 // Options (environment): BENCH_PINS (10000), BENCH_PROFILES (20), BENCH_FAULT_RATE (0.2),
@@ -172,15 +173,8 @@ try {
     .map((line) => line.split(";")[0])
     .join("; ");
   const session: Session = { idToken: ((await signup.json()) as { idToken: string }).idToken, cookie };
-  const { credentials } = await call<{ credentials: { userId: string } }>("/api/user", session);
-  await run(
-    join(ROOT, "node_modules", ".bin", "wrangler"),
-    [
-      "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--yes", "--command",
-      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES ('${crypto.randomUUID()}', '${credentials.userId}', ${PINS * 2}, 'grant', 'benchmark grant', 'bench-faults-grant', ${Date.now()})`,
-    ],
-    { quiet: true },
-  );
+  // The credits live in the user's ledger object (decision 084): granted through the local stack's dev control.
+  await call("/api/dev/credits/grant", session, { amount: PINS * 2 });
 
   const usernames = Array.from({ length: PROFILES }, (_, p) => `faults_${p}`);
   const boards = new Map<string, { id: string; name: string }[]>();
@@ -341,6 +335,21 @@ try {
   const injected = plans[0]?.injected ?? {};
   const faults = Object.values(injected).reduce((a, b) => a + b, 0);
 
+  // Charged once each (decision 084: the spend and its history entry are one transaction of the user's ledger).
+  const credits = await call<{ usedPinCredits: number }>("/api/user/credits", session);
+  const chargedTwice = Math.max(0, credits.usedPinCredits - scheduledCount);
+  const entries = new Map<string, number>();
+  let cursor: { startAtDate: number | null; lastId?: string } = { startAtDate: null };
+  for (;;) {
+    const { pinHistory } = await call<{ pinHistory: { id: string; title: string; createdAtUTCTimestamp: number }[] }>("/api/user/getPinHistory", session, cursor);
+    for (const entry of pinHistory) entries.set(entry.title, (entries.get(entry.title) ?? 0) + 1);
+    if (pinHistory.length === 0) break;
+    const last = pinHistory[pinHistory.length - 1];
+    cursor = { startAtDate: last.createdAtUTCTimestamp, lastId: last.id };
+  }
+  const doubledEntries = [...entries.values()].filter((n) => n > 1).length;
+  const missingEntries = [...titles.keys()].filter((title) => !entries.has(title)).length;
+
   say("");
   say(`scheduled:     ${scheduledCount} pins on ${PROFILES} profiles`);
   say(`posted:        ${posted} (on Pinterest once each${wrongId ? `; ${wrongId} recorded with another copy's id` : ""})`);
@@ -348,13 +357,14 @@ try {
   say(`duplicated:    ${duplicated.length} (${duplicated.reduce((sum, [, found]) => sum + found.length - 1, 0)} extra copies on Pinterest)`);
   say(`failed:        ${failed} (visible with their reason${failedButPosted ? `; ${failedButPosted} of them are on Pinterest all the same` : ""})`);
   say(`still queued:  ${stillInQueue}`);
+  say(`charged twice: ${chargedTwice} (${credits.usedPinCredits} credits used for ${scheduledCount} pins; history: ${entries.size} entries, ${doubledEntries} doubled, ${missingEntries} missing)`);
   const ninety = created[Math.ceil(created.length * 0.9) - 1];
   say(`pins per second: ${(sandboxPins.length / postingSeconds).toFixed(1)} (${sandboxPins.length} pins on Pinterest, the last ${postingSeconds.toFixed(1)} s after the first due time; due over ${seconds(SPREAD_MS)} s)`);
   if (ninety !== undefined) say(`                 ${((created.length * 0.9) / ((ninety - dueFrom) / 1000)).toFixed(1)} until 90% were on Pinterest (${seconds(ninety - dueFrom)} s; the rest wait out retry backoffs)`);
   say(`faults injected: ${faults} of ${plans[0]?.seen ?? 0} create-pin calls (${Object.entries(injected).map(([kind, n]) => `${kind} ${n}`).join(", ")})`);
   say(`also: ${retried} pins needed more than one attempt, ${reruns} forced alarm re-runs (${rerunsRefused} not answered), ${crons} cron triggers, ${reconnects} reconnects after revoked tokens, ${restarted ? 1 : 0} worker restart`);
   say(`run time: ${seconds(finished - started)} s${Date.now() - started >= DEADLINE_MS ? " (stopped at the deadline)" : ""}`);
-  if (lost > 0 || duplicated.length > 0) {
+  if (lost > 0 || duplicated.length > 0 || chargedTwice > 0 || doubledEntries > 0 || missingEntries > 0) {
     exitCode = 1;
     for (const title of lostTitles.slice(0, 20)) say(`!! lost: ${title}`);
     for (const [title, found] of duplicated.slice(0, 20)) say(`!! duplicated: ${title} x${found.length} (${found.map((copy) => copy.id).join(", ")})`);

@@ -152,15 +152,8 @@ async function measurePages(label: string, token: string, queues: { name: string
 try {
   const email = `bench.schedule.${Date.now()}@example.com`;
   const { idToken } = await call<{ idToken: string }>("/api/signup", null, { email, password: PASSWORD, firstName: "Bench", lastName: "Scheduler" });
-  const { credentials } = await call<{ credentials: { userId: string } }>("/api/user", idToken);
-  await run(
-    join(ROOT, "node_modules", ".bin", "wrangler"),
-    [
-      "d1", "execute", "DB", "--local", "--persist-to", stateDir, "--yes", "--command",
-      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES ('${crypto.randomUUID()}', '${credentials.userId}', 250000, 'grant', 'benchmark grant', 'bench-grant', ${Date.now()})`,
-    ],
-    { quiet: true },
-  );
+  // The credits live in the user's ledger object (decision 084): granted through the local stack's dev control.
+  await call("/api/dev/credits/grant", idToken, { amount: 250000 });
 
   const queueProfile = `bench_queue_${Date.now().toString(36)}`;
   const queueBoard = await connectBenchProfile(stack, idToken, queueProfile);

@@ -36,6 +36,11 @@ export function pinterestControl(state: SandboxState) {
   control.get("/pins", (c) => {
     const username = c.req.query("username");
     const boardId = c.req.query("board_id");
+    // `?count=1`: only how many (the fleet benchmark waits on hundreds of thousands).
+    if (c.req.query("count") === "1") {
+      const prefix = c.req.query("username_prefix") ?? "";
+      return c.json({ count: pinterestState(state).pins.filter((pin) => pin.username.startsWith(prefix) && (!username || pin.username === normalizeUsername(username))).length });
+    }
     const base = new URL(c.req.url).origin + "/pinterest";
     const pins = pinterestState(state)
       .pins.filter((pin) => (!username || pin.username === normalizeUsername(username)) && (!boardId || pin.boardId === boardId))

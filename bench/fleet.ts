@@ -1,0 +1,242 @@
+// `npm run bench:fleet` (issue 38, decision 084): does D1 grow per user and not per pin?
+// Against a stack started the way `npm start` starts it (free ports, fresh local state):
+//   1. BENCH_USERS users (2,000) sign up, get credits (the dev control) and connect a Pinterest profile each;
+//      one more account stays empty (the reference), and a fresh account per round stands for an empty one's
+//      first schedule.
+//   2. A week, time compressed: each simulated day every user schedules BENCH_PINS_PER_DAY pins (30, one call,
+//      due within seconds, so they post that "day"), downloads BENCH_DOWNLOADS_PER_DAY pins (1, rendered with a
+//      plain template), and reads their credits and the first page of their pin history. The users go
+//      BENCH_CONCURRENCY (8) at a time; between users, the empty account makes the same calls, so both meet the
+//      same load.
+//   3. Waits until every pin is on the Pinterest stand-in, then reads the sizes of the stores from the local
+//      state: D1's SQLite file, the UserLedger objects' files, the ProfileScheduler objects', and R2's blobs
+//      (used pages: page_count less freelist_count, times page_size; R2: the bytes of its blob files).
+// Prints D1 bytes per pin (target 0) and per user, Durable Object bytes per user per day, R2 bytes per pin,
+// p50/p99 of each call for the fleet and for the empty account with their ratio (target within 20%), and the day
+// one D1 database (10 GB) would be full at 100,000 users: with what D1 grows per pin and per user now, and with the
+// old layout's 1.85 KB per pin kept (docs/scale.md). Figures only: nothing here asserts a time.
+// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_VERBOSE=1 shows the worker's log.
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { freePort, startStack } from "../scripts/stack.ts";
+import { connectBenchProfile, type BenchBoard } from "./bench-pinterest.ts";
+import { BENCH_PASSWORD } from "./bench-session.ts";
+
+const USERS = Math.max(1, Number(process.env.BENCH_USERS ?? 2_000));
+const DAYS = Math.max(1, Number(process.env.BENCH_DAYS ?? 7));
+const PINS_PER_DAY = Math.max(1, Number(process.env.BENCH_PINS_PER_DAY ?? 30));
+const DOWNLOADS_PER_DAY = Math.max(0, Number(process.env.BENCH_DOWNLOADS_PER_DAY ?? 1));
+const CONCURRENCY = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 8));
+/** What one pin wrote to D1 before decision 084 (history 1,180 B, spend 371 B, render record 300 B; docs/scale.md). */
+const OLD_D1_BYTES_PER_PIN = 1_851;
+const D1_LIMIT = 10 * 1024 ** 3;
+const FLEET_AT = 100_000;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+};
+const say = (line: string) => console.log(line);
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-fleet-"));
+const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: !process.env.BENCH_VERBOSE });
+let exitCode = 0;
+
+interface Account {
+  n: number;
+  token: string;
+  ip: string;
+  username: string;
+  board: BenchBoard;
+}
+
+/** One call, timed from sending it to the last byte of its answer (fetch: the fleet's users call at once, on their own connections). */
+async function call<T>(account: Pick<Account, "token" | "ip"> | null, path: string, body?: unknown, ip = "198.51.100.7"): Promise<{ ms: number; body: T }> {
+  const started = performance.now();
+  const response = await fetch(stack.appUrl + path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json", "cf-connecting-ip": account?.ip ?? ip, ...(account ? { authorization: `Bearer ${account.token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  return { ms, body: JSON.parse(text) as T };
+}
+
+/** Runs `work` over items, `limit` at a time. */
+async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]);
+    }),
+  );
+}
+
+const ipOf = (n: number) => `10.${Math.floor(n / 65_536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
+
+async function newAccount(n: number, credits: number): Promise<Account> {
+  const ip = ipOf(n + 1);
+  const email = `fleet.${n}.${Date.now().toString(36)}@example.com`;
+  const { body } = await call<{ idToken: string }>(null, "/api/signup", { email, password: BENCH_PASSWORD, firstName: "Fleet", lastName: `User ${n}`, leadSource: "Pinterest" }, ip);
+  const account = { n, token: body.idToken, ip };
+  if (credits > 0) await call(account, "/api/dev/credits/grant", { amount: credits });
+  const username = `fleet_${n}_${Date.now().toString(36)}`.slice(0, 30);
+  const board = await connectBenchProfile(stack, body.idToken, username);
+  return { ...account, username, board };
+}
+
+/** Used bytes of a SQLite file (pages in use times the page size). */
+function sqliteBytes(file: string): number {
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const pages = (db.prepare("PRAGMA page_count").get() as { page_count: number }).page_count;
+    const free = (db.prepare("PRAGMA freelist_count").get() as { freelist_count: number }).freelist_count;
+    const size = (db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size;
+    return (pages - free) * size;
+  } finally {
+    db.close();
+  }
+}
+
+function filesUnder(dir: string, match: (path: string) => boolean): string[] {
+  const found: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (match(full)) found.push(full);
+    }
+  };
+  walk(dir);
+  return found;
+}
+
+/** The stores' sizes now: D1, the two kinds of Durable Objects, R2's blobs. */
+function sizes() {
+  const d1 = filesUnder(join(stateDir, "v3", "d1"), (path) => path.endsWith(".sqlite")).reduce((sum, file) => sum + sqliteBytes(file), 0);
+  const objects = (kind: string) => {
+    const files = filesUnder(join(stateDir, "v3", "do"), (path) => path.includes(kind) && path.endsWith(".sqlite"));
+    return { count: files.length, bytes: files.reduce((sum, file) => sum + sqliteBytes(file), 0) };
+  };
+  const r2 = filesUnder(join(stateDir, "v3", "r2"), (path) => path.includes(`${join("blobs")}`)).reduce((sum, file) => sum + statSync(file).size, 0);
+  return { d1, ledgers: objects("UserLedger"), schedulers: objects("ProfileScheduler"), r2 };
+}
+
+const template = { title: "Plain", background: "#f4efe6", layers: [], categories: [] };
+const timings: Record<"fleet" | "empty", Record<string, number[]>> = { fleet: {}, empty: {} };
+const note = (who: "fleet" | "empty", name: string, ms: number) => (timings[who][name] ??= []).push(ms);
+
+/** One user's day: schedule the day's pins, download, read the credits and the history's first page. */
+async function day(account: Account, d: number, who: "fleet" | "empty") {
+  const now = Date.now();
+  const pins = Array.from({ length: PINS_PER_DAY }, (_, i) => ({
+    title: `Fleet pin ${account.n}-${d}-${i}`,
+    description: `A week of pins for bench:fleet (user ${account.n}, day ${d}, pin ${i}). Linen, light and a table laid for friends.`,
+    altText: `A table laid with linen, pin ${i}`,
+    url: `https://fleet.example/${account.n}/${d}/${i}`,
+    imageURL: `https://fleet.example/media/${account.n}-${d}-${i}.jpeg`,
+    boardId: account.board.id,
+    boardName: account.board.name,
+    pinterestProfileUsername: account.username,
+    type: "SpecificDate",
+    scheduledTime: now + 2_000 + i * 50,
+  }));
+  note(who, "schedule 30 pins", (await call(account, "/api/scheduling/schedulePin", { pins })).ms);
+  for (let k = 0; k < DOWNLOADS_PER_DAY; k++) {
+    const post = { id: `post-${d}-${k}`, title: `Linen napkins, day ${d}`, description: "Three folds for a dinner table.", url: `https://fleet.example/${account.n}/${d}`, allImages: [] };
+    note(who, "download a pin", (await call(account, "/highMemLimitApi/scraping/renderTemplateImage", { post: { ...post, template }, purpose: "download" })).ms);
+  }
+  note(who, "credits", (await call(account, "/api/user/credits")).ms);
+  note(who, "pin history, first page", (await call(account, "/api/user/getPinHistory", { startAtDate: null })).ms);
+}
+
+try {
+  say(`Fleet benchmark against ${stack.appUrl}: ${USERS} users x ${DAYS} days x ${PINS_PER_DAY} pins (+${DOWNLOADS_PER_DAY} download a day), ${CONCURRENCY} at a time; load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+  const credits = DAYS * (PINS_PER_DAY + DOWNLOADS_PER_DAY) + 10;
+  const started = Date.now();
+  const accounts: Account[] = [];
+  await pool(
+    Array.from({ length: USERS }, (_, n) => n),
+    CONCURRENCY,
+    async (n) => {
+      accounts.push(await newAccount(n, credits));
+    },
+  );
+  const empty = await newAccount(USERS, 0);
+  say(`  ${USERS + 1} accounts with a connected profile in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  const before = sizes();
+
+  let nextFresh = USERS + 1;
+  for (let d = 1; d <= DAYS; d++) {
+    const dayStarted = Date.now();
+    let done = 0;
+    await pool(accounts, CONCURRENCY, async (account) => {
+      await day(account, d, "fleet");
+      done++;
+      // Every CONCURRENCY users, the empty account's reads and a fresh account's first schedule, under the same load.
+      if (done % CONCURRENCY === 0) {
+        note("empty", "credits", (await call(empty, "/api/user/credits")).ms);
+        note("empty", "pin history, first page", (await call(empty, "/api/user/getPinHistory", { startAtDate: null })).ms);
+        if (done % (CONCURRENCY * 5) === 0) {
+          const fresh = await newAccount(nextFresh++, credits);
+          await day(fresh, d, "empty");
+        }
+      }
+    });
+    say(`  day ${d}: ${USERS * PINS_PER_DAY} pins scheduled, ${USERS * DOWNLOADS_PER_DAY} downloads, in ${((Date.now() - dayStarted) / 1000).toFixed(0)} s`);
+  }
+
+  // Every pin on the stand-in (posted by the profiles' alarms).
+  const expected = USERS * DAYS * PINS_PER_DAY + (nextFresh - USERS - 1) * PINS_PER_DAY;
+  const deadline = Date.now() + 30 * 60_000;
+  let onPinterest = 0;
+  while (Date.now() < deadline) {
+    onPinterest = ((await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/pins?count=1&username_prefix=fleet_`)).json()) as { count: number }).count;
+    if (onPinterest >= expected) break;
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+  const after = sizes();
+  const users = USERS + (nextFresh - USERS - 1) + 1;
+  const pins = expected + (nextFresh - USERS - 1) * PINS_PER_DAY;
+  const d1PerPin = (after.d1 - before.d1) / pins;
+  const d1PerUser = before.d1 / users;
+  const ledgerPerUserDay = after.ledgers.bytes / users / DAYS;
+  const r2PerPin = after.r2 / pins;
+  say("");
+  say(`pins on Pinterest: ${onPinterest} of ${expected}${onPinterest < expected ? " (stopped at the deadline)" : ""}`);
+  say(`D1:               ${mb(before.d1)} after sign-ups, ${mb(after.d1)} after the week: ${d1PerPin.toFixed(1)} B per pin (target 0), ${(d1PerUser / 1024).toFixed(1)} KB per user`);
+  say(`UserLedger:       ${after.ledgers.count} objects, ${mb(after.ledgers.bytes)}: ${(ledgerPerUserDay / 1024).toFixed(1)} KB per user per day (${(after.ledgers.bytes / pins).toFixed(0)} B per pin)`);
+  say(`ProfileScheduler: ${after.schedulers.count} objects, ${mb(after.schedulers.bytes)} (${(after.schedulers.bytes / pins).toFixed(0)} B per pin, kept 90 days after posting)`);
+  say(`R2:               ${mb(after.r2)}: ${(r2PerPin / 1024).toFixed(1)} KB per pin (downloads; scheduled pins here point at the blog's own pictures)`);
+  say("");
+  say("call                       fleet p50 / p99     empty p50 / p99     ratio of p50");
+  for (const name of Object.keys(timings.fleet)) {
+    const fleet = timings.fleet[name];
+    const alone = timings.empty[name] ?? [];
+    const ratio = percentile(fleet, 50) / percentile(alone, 50);
+    say(
+      `${name.padEnd(26)} ${percentile(fleet, 50).toFixed(1).padStart(7)} / ${percentile(fleet, 99).toFixed(1).padEnd(9)} ${percentile(alone, 50).toFixed(1).padStart(7)} / ${percentile(alone, 99).toFixed(1).padEnd(9)} ${Number.isFinite(ratio) ? ratio.toFixed(2) : "-"} (${fleet.length} / ${alone.length} calls)`,
+    );
+  }
+  say("");
+  const dailyNew = FLEET_AT * PINS_PER_DAY * Math.max(0, d1PerPin);
+  const usersBytes = FLEET_AT * d1PerUser;
+  const fullNew = dailyNew > 0 ? Math.max(0, (D1_LIMIT - usersBytes) / dailyNew) : Number.POSITIVE_INFINITY;
+  const fullOld = Math.max(0, (D1_LIMIT - usersBytes) / (FLEET_AT * PINS_PER_DAY * OLD_D1_BYTES_PER_PIN));
+  say(`one D1 database (10 GB) at ${FLEET_AT.toLocaleString("en")} users x ${PINS_PER_DAY} pins a day: ${(usersBytes / 1024 ** 3).toFixed(2)} GB of per-user rows;`);
+  say(`  old layout (${OLD_D1_BYTES_PER_PIN} B per pin in D1): full on day ${fullOld.toFixed(1)}`);
+  say(`  new layout (${d1PerPin.toFixed(1)} B per pin measured): ${Number.isFinite(fullNew) ? `full on day ${fullNew.toFixed(0)}` : "never full from pins"}`);
+  say(`run time: ${((Date.now() - started) / 1000).toFixed(0)} s; load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+} catch (error) {
+  exitCode = 1;
+  console.error(error);
+} finally {
+  await stack.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+}
+process.exit(exitCode);
