@@ -159,6 +159,7 @@ try {
   say(`Fleet benchmark against ${stack.appUrl}: ${USERS} users x ${DAYS} days x ${PINS_PER_DAY} pins (+${DOWNLOADS_PER_DAY} download a day), ${CONCURRENCY} at a time; load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
   const credits = DAYS * (PINS_PER_DAY + DOWNLOADS_PER_DAY) + 10;
   const started = Date.now();
+  const empty0 = sizes();
   const accounts: Account[] = [];
   await pool(
     Array.from({ length: USERS }, (_, n) => n),
@@ -178,11 +179,12 @@ try {
     await pool(accounts, CONCURRENCY, async (account) => {
       await day(account, d, "fleet");
       done++;
-      // Every CONCURRENCY users, the empty account's reads and a fresh account's first schedule, under the same load.
+      // Every CONCURRENCY users, the empty account's reads, and every 4 x CONCURRENCY a fresh account's first day
+      // (its schedule and download, an empty account's), under the same load.
       if (done % CONCURRENCY === 0) {
         note("empty", "credits", (await call(empty, "/api/user/credits")).ms);
         note("empty", "pin history, first page", (await call(empty, "/api/user/getPinHistory", { startAtDate: null })).ms);
-        if (done % (CONCURRENCY * 5) === 0) {
+        if (done % (CONCURRENCY * 4) === 0) {
           const fresh = await newAccount(nextFresh++, credits);
           await day(fresh, d, "empty");
         }
@@ -204,13 +206,14 @@ try {
   const users = USERS + (nextFresh - USERS - 1) + 1;
   const pins = expected + (nextFresh - USERS - 1) * PINS_PER_DAY;
   const d1PerPin = (after.d1 - before.d1) / pins;
-  const d1PerUser = before.d1 / users;
-  const ledgerPerUserDay = after.ledgers.bytes / users / DAYS;
+  const d1PerUser = (before.d1 - empty0.d1) / (USERS + 1);
+  // What the week added to the objects (each object's schema pages were written at its first wake, before the week).
+  const ledgerPerUserDay = (after.ledgers.bytes - before.ledgers.bytes) / USERS / DAYS;
   const r2PerPin = after.r2 / pins;
   say("");
   say(`pins on Pinterest: ${onPinterest} of ${expected}${onPinterest < expected ? " (stopped at the deadline)" : ""}`);
-  say(`D1:               ${mb(before.d1)} after sign-ups, ${mb(after.d1)} after the week: ${d1PerPin.toFixed(1)} B per pin (target 0), ${(d1PerUser / 1024).toFixed(1)} KB per user`);
-  say(`UserLedger:       ${after.ledgers.count} objects, ${mb(after.ledgers.bytes)}: ${(ledgerPerUserDay / 1024).toFixed(1)} KB per user per day (${(after.ledgers.bytes / pins).toFixed(0)} B per pin)`);
+  say(`D1:               ${mb(empty0.d1)} before sign-ups, ${mb(before.d1)} after, ${mb(after.d1)} after the week: ${d1PerPin.toFixed(1)} B per pin (target 0), ${(d1PerUser / 1024).toFixed(1)} KB per user`);
+  say(`UserLedger:       ${after.ledgers.count} objects, ${mb(before.ledgers.bytes)} before the week, ${mb(after.ledgers.bytes)} after: ${(ledgerPerUserDay / 1024).toFixed(1)} KB per user per day (${((after.ledgers.bytes - before.ledgers.bytes) / pins).toFixed(0)} B per pin)`);
   say(`ProfileScheduler: ${after.schedulers.count} objects, ${mb(after.schedulers.bytes)} (${(after.schedulers.bytes / pins).toFixed(0)} B per pin, kept 90 days after posting)`);
   say(`R2:               ${mb(after.r2)}: ${(r2PerPin / 1024).toFixed(1)} KB per pin (downloads; scheduled pins here point at the blog's own pictures)`);
   say("");

@@ -3,8 +3,8 @@
 //   1. on an EMPTY account (20 connected profiles, nothing else), every list page's API call: p50/p95 over
 //      BENCH_REQUESTS requests at concurrency 1;
 //   2. fills that user's data to a year of heavy use: 20 profiles x 10,000 queued pins through the API
-//      (POST /api/scheduling/schedulePin, 200 a call, credits charged as for anyone), then D1 in bulk, straight
-//      into the local D1 database file (node:sqlite, one transaction per chunk): pin history up to 1,000,000
+//      (POST /api/scheduling/schedulePin, 200 a call, credits charged as for anyone), then the user's UserLedger
+//      object in bulk (decision 084), straight into its local SQLite file (node:sqlite, one transaction per chunk): pin history up to 1,000,000
 //      rows with one credit-ledger spend each, 50,000 media, 5,000 drafts, all spread over the past 365 days;
 //   3. restarts the worker on the filled database (as after a deploy), measures the same calls again, plus
 //      pages deep in each list (by cursor), in the same loop as the same calls of an EMPTY TWIN: a second account
@@ -59,6 +59,23 @@ const REUSE = process.env.BENCH_REUSE_STATE;
 const stateDir = REUSE ?? mkdtempSync(join(tmpdir(), "pinboard-bench-growth-"));
 const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: !process.env.BENCH_VERBOSE });
 const call = <T>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
+
+/** The local file of a user's UserLedger object (decision 084): the one whose ledger_meta names them. */
+function ledgerFile(userId: string): string {
+  const root = join(stateDir, "v3", "do");
+  for (const dir of readdirSync(root).filter((name) => name.endsWith("-UserLedger"))) {
+    for (const name of readdirSync(join(root, dir)).filter((file) => file.endsWith(".sqlite"))) {
+      const file = new DatabaseSync(join(root, dir, name), { readOnly: true });
+      try {
+        const owner = file.prepare("SELECT value FROM ledger_meta WHERE key = 'user_id'").get() as { value: string } | undefined;
+        if (owner?.value === userId) return join(root, dir, name);
+      } finally {
+        file.close();
+      }
+    }
+  }
+  throw new Error(`no UserLedger object of user ${userId} in ${root}`);
+}
 
 /** The local D1 database file of the stack (the only D1 binding, DB). */
 function d1File(): string {
@@ -123,31 +140,31 @@ function countItems(answer: unknown): number {
  * sum's time grows with the month's rows, the row's does not. Also the one-time cost of writing a month's row
  * from the ledger (the first request of a month, or of the first month after migration 0038).
  */
-function monthBalanceFigures(db: DatabaseSync, userId: string) {
+function monthBalanceFigures(db: DatabaseSync, ldb: DatabaseSync, userId: string) {
   // The bench user is on Free with no plan records: its billing month is counted from its signup (creditAnchor).
   const user = db.prepare("SELECT u.created_at AS createdAt, p.credits_per_month AS cap FROM users AS u JOIN plans AS p ON p.id = u.plan_id WHERE u.id = ?1").get(userId) as {
     createdAt: number;
     cap: number;
   };
   const month = { ...billingMonth(user.createdAt, Date.now()), cap: user.cap };
-  if (!db.prepare("SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").get(userId, month.start, month.end)) {
+  if (!ldb.prepare("SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").get(userId, month.start, month.end)) {
     console.log("\n4. The month's credit balance: the user has no credit_month_totals row for this month (was the worker's code before migration 0038?)");
     return;
   }
   const grant = `amount > 0 AND reference NOT LIKE 'reversal:%' AND reference NOT LIKE 'admin-grant:%'`;
   const spend = `(amount < 0 OR reference LIKE 'reversal:%')`;
-  const summed = db.prepare(
+  const summed = ldb.prepare(
     `SELECT min(coalesce(sum(CASE WHEN ${grant} THEN amount END), 0),
                 max(?4, coalesce(sum(CASE WHEN ${grant} AND reference NOT LIKE 'grant:free:%' THEN amount END), 0)))
             + coalesce(sum(CASE WHEN amount > 0 AND reference LIKE 'admin-grant:%' THEN amount END), 0)
             + coalesce(sum(CASE WHEN ${spend} THEN amount END), 0) AS balance
      FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3`,
   );
-  const fromRow = db.prepare(
+  const fromRow = ldb.prepare(
     `SELECT min(t.grants, max(?4, t.paid_grants)) + t.admin_grants + t.spends AS balance
      FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
   );
-  const rowsInMonth = (db.prepare("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3").get(userId, month.start, month.end) as { n: number }).n;
+  const rowsInMonth = (ldb.prepare("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3").get(userId, month.start, month.end) as { n: number }).n;
   const time = (statement: ReturnType<DatabaseSync["prepare"]>, runs: number) => {
     const times: number[] = [];
     let balance = 0;
@@ -161,7 +178,7 @@ function monthBalanceFigures(db: DatabaseSync, userId: string) {
   const before = time(summed, 21);
   const after = time(fromRow, 201);
   // Writing a month's row from the ledger (once per user and month), timed in a transaction that is rolled back.
-  const backfill = db.prepare(
+  const backfill = ldb.prepare(
     `INSERT INTO credit_month_totals (user_id, period_start, period_end, spends_from, grants, paid_grants, admin_grants, spends)
      SELECT ?1, ?2, ?3 - 1, ?2, coalesce(sum(CASE WHEN ${grant} THEN amount END), 0),
             coalesce(sum(CASE WHEN ${grant} AND reference NOT LIKE 'grant:free:%' THEN amount END), 0),
@@ -169,11 +186,11 @@ function monthBalanceFigures(db: DatabaseSync, userId: string) {
             coalesce(sum(CASE WHEN ${spend} THEN amount END), 0)
      FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 - 1`,
   );
-  db.exec("BEGIN");
+  ldb.exec("BEGIN");
   const started = performance.now();
   backfill.run(userId, month.start, month.end);
   const backfillMs = performance.now() - started;
-  db.exec("ROLLBACK");
+  ldb.exec("ROLLBACK");
   console.log(`\n4. The month's credit balance in SQLite itself (the filled database file; load average ${load()}), ${rowsInMonth} ledger rows in the billing month:`);
   console.log(`   summed over the month's ledger rows (before decision 063)  p50 ${before.p50.toFixed(3).padStart(8)} ms  balance ${before.balance}`);
   console.log(`   read from the month's credit_month_totals row (now)        p50 ${after.p50.toFixed(3).padStart(8)} ms  balance ${after.balance}`);
@@ -207,13 +224,8 @@ async function newAccount(db: DatabaseSync, email: string, lastName: string) {
   // A year-old account whose billing month (counted from the signup anniversary, as for any Free user) began 29 days
   // ago: the month being counted holds nearly a month of its spends, the heavy user's month-end.
   db.prepare("UPDATE users SET created_at = ?1 WHERE id = ?2").run(Date.now() - YEAR - 29 * DAY, credentials.userId);
-  // Credits for every pin the run queues and charges (a grant row as an admin grant writes it).
-  db.prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, ?, 'grant', 'benchmark grant', 'bench-grant', ?)").run(
-    crypto.randomUUID(),
-    credentials.userId,
-    PROFILES * QUEUED_PER_PROFILE + 100_000,
-    Date.now(),
-  );
+  // Credits for every pin the run queues and charges, in the user's ledger (decision 084; the dev control writes an admin's grant).
+  await call("/api/dev/credits/grant", token, { amount: PROFILES * QUEUED_PER_PROFILE + 100_000 });
   const tag = Date.now().toString(36);
   const profiles: { username: string; board: BenchBoard }[] = [];
   for (let i = 0; i < PROFILES; i++) {
@@ -233,12 +245,15 @@ try {
   let userId: string;
   let profiles: { username: string; board: BenchBoard }[] = [];
   let db: DatabaseSync;
+  // The user's UserLedger object: their history, ledger, media and drafts (decision 084).
+  let ldb: DatabaseSync;
   let saved: Saved | null = null;
   if (REUSE) {
     db = new DatabaseSync(d1File());
     const user = db.prepare("SELECT id, email FROM users WHERE email LIKE 'bench.growth.%' ORDER BY created_at DESC LIMIT 1").get() as { id: string; email: string };
     userId = user.id;
     token = (await call<{ idToken: string }>("/api/login", null, { email: user.email, password: BENCH_PASSWORD })).idToken;
+    ldb = new DatabaseSync(ledgerFile(userId));
     profiles = (db.prepare("SELECT username FROM pinterest_profiles WHERE user_id = ? ORDER BY created_at").all(userId) as { username: string }[]).map((row) => ({
       username: row.username,
       board: { id: "", name: "" },
@@ -248,8 +263,10 @@ try {
   } else {
     db = new DatabaseSync(d1File());
     ({ token, userId, profiles } = await newAccount(db, `bench.growth.${Date.now()}@example.com`, "Growth"));
+    db.exec("PRAGMA busy_timeout = 30000");
+    ldb = new DatabaseSync(ledgerFile(userId));
     // A large page cache: the bulk rows go into b-trees keyed by random ids (the app's UUIDs), which SQLite's default 2 MB cache makes slow.
-    db.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
+    ldb.exec("PRAGMA busy_timeout = 30000; PRAGMA cache_size = -1000000");
   }
   // The empty twin (made now, or found in the kept state).
   const twinRow = db.prepare("SELECT email FROM users WHERE email LIKE ? ORDER BY created_at DESC LIMIT 1").get(TWIN_EMAIL) as { email: string } | undefined;
@@ -301,8 +318,8 @@ try {
     // year between calls (workerd does not wait for a lock another process holds, so nothing is written while a call runs).
     console.log(`\n2. Filling (load average ${load()})`);
     const redateFrom = Date.now();
-    const redate = db.prepare(`UPDATE credit_ledger SET created_at = ?1 - (abs(random()) % ?2) WHERE user_id = ?3 AND amount < 0 AND created_at >= ?4`);
-    const redateHistory = db.prepare(`UPDATE pin_history SET created_at = ?1 - (abs(random()) % ?2) WHERE user_id = ?3 AND created_at >= ?4`);
+    const redate = ldb.prepare(`UPDATE credit_ledger SET created_at = ?1 - (abs(random()) % ?2) WHERE user_id = ?3 AND amount < 0 AND created_at >= ?4`);
+    const redateHistory = ldb.prepare(`UPDATE pin_history SET created_at = ?1 - (abs(random()) % ?2) WHERE user_id = ?3 AND created_at >= ?4`);
     const callTimes: number[] = [];
     const queueStarted = performance.now();
     for (const { username, board } of profiles) {
@@ -329,20 +346,20 @@ try {
     const now = Date.now();
     const boards = profiles.map((p) => p.board);
     const bulkHistory = Math.max(0, HISTORY_ROWS - queued);
-    const insertHistory = db.prepare(
+    const insertHistory = ldb.prepare(
       `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type, board_id, board_name,
                                 pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
        VALUES (?, ?, ?, 'image', 1, ?, ?, ?, ?, 'image', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertSpend = db.prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, -1, 'image', ?, ?, ?)`);
+    const insertSpend = ldb.prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, -1, 'image', ?, ?, ?)`);
     const inChunks = (total: number, write: (i: number) => void) => {
       for (let from = 0; from < total; from += CHUNK) {
-        db.exec("BEGIN");
+        ldb.exec("BEGIN");
         try {
           for (let i = from; i < Math.min(total, from + CHUNK); i++) write(i);
-          db.exec("COMMIT");
+          ldb.exec("COMMIT");
         } catch (error) {
-          db.exec("ROLLBACK");
+          ldb.exec("ROLLBACK");
           throw error;
         }
       }
@@ -384,7 +401,7 @@ try {
     console.log(`   ${bulkHistory} pin-history rows and their ${bulkHistory} credit spends written in ${(historyMs / 1000).toFixed(1)} s (${((2 * bulkHistory) / (historyMs / 1000)).toFixed(0)} rows/s)`);
 
     started = performance.now();
-    const insertMedia = db.prepare(
+    const insertMedia = ldb.prepare(
       `INSERT INTO user_media (id, user_id, media_type, object_key, file_name, content_type, size, width, height, font_family, source_format, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
@@ -423,17 +440,17 @@ try {
           selectedImages: [`https://linen-and-table.example/media/photo-${i}-${j}-0.jpeg`],
         })),
       );
-    const insertDraft = db.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 12, ?, ?)`);
+    const insertDraft = ldb.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 12, ?, ?)`);
     inChunks(DRAFT_ROWS, (i) => {
       const at = now - YEAR + Math.floor(((i + 0.5) * YEAR) / DRAFT_ROWS);
       const label = new Date(at).toISOString().slice(0, 16).replace("T", " ");
       insertDraft.run(crypto.randomUUID(), userId, `Napkin week ${i}`, label, posts(i), at, at);
     });
     const draftMs = performance.now() - started;
-    const bytes = statSync(d1File()).size;
-    console.log(`   ${MEDIA_ROWS} media rows in ${(mediaMs / 1000).toFixed(1)} s, ${DRAFT_ROWS} drafts in ${(draftMs / 1000).toFixed(1)} s; D1 file now ${(bytes / 1e6).toFixed(0)} MB`);
-    const counted = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).get(userId) as { n: number }).n;
-    const month = (db.prepare(`SELECT count(*) AS n FROM credit_ledger WHERE user_id = ? AND created_at >= ?`).get(userId, now - 30 * DAY) as { n: number }).n;
+    const bytes = statSync(ledgerFile(userId)).size;
+    console.log(`   ${MEDIA_ROWS} media rows in ${(mediaMs / 1000).toFixed(1)} s, ${DRAFT_ROWS} drafts in ${(draftMs / 1000).toFixed(1)} s; the user's ledger file now ${(bytes / 1e6).toFixed(0)} MB`);
+    const counted = (table: string) => (ldb.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).get(userId) as { n: number }).n;
+    const month = (ldb.prepare(`SELECT count(*) AS n FROM credit_ledger WHERE user_id = ? AND created_at >= ?`).get(userId, now - 30 * DAY) as { n: number }).n;
     console.log(
       `   the user now has ${counted("pin_history")} pin-history rows, ${counted("credit_ledger")} ledger rows (${month} in the last 30 days), ${counted("user_media")} media, ${counted("drafts")} drafts, ${queued} queued pins`,
     );
@@ -442,11 +459,12 @@ try {
   if (!REUSE) {
     // A fresh worker on the filled database, as after a deploy: nothing it cached or held open predates the bulk rows.
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    ldb.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     await stack.restartWorker();
   }
 
   // Pages deep in each list: the cursor a client would hold after scrolling halfway.
-  const middle = <T>(sql: string, count: number) => db.prepare(`${sql} LIMIT 1 OFFSET ?`).get(userId, Math.floor(count / 2)) as T;
+  const middle = <T>(sql: string, count: number) => ldb.prepare(`${sql} LIMIT 1 OFFSET ?`).get(userId, Math.floor(count / 2)) as T;
   const historyCursor = middle<{ id: string; created_at: number }>("SELECT id, created_at FROM pin_history WHERE user_id = ? ORDER BY created_at DESC, id DESC", HISTORY_ROWS);
   const mediaCursor = middle<{ id: string }>("SELECT id FROM user_media WHERE user_id = ? ORDER BY created_at DESC, id DESC", MEDIA_ROWS);
   const draftCursor = middle<{ id: string }>("SELECT id FROM drafts WHERE user_id = ? ORDER BY updated_at DESC, id DESC", DRAFT_ROWS);
@@ -484,8 +502,9 @@ try {
     );
   }
   console.log(`\n   ${rows.length - over} of ${rows.length} within 20% of the empty account; load average ${load()}`);
-  monthBalanceFigures(db, userId);
+  monthBalanceFigures(db, ldb, userId);
   db.close();
+  ldb.close();
 } finally {
   closeTimedHttp();
   await stack.stop();
