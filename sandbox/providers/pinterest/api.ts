@@ -519,8 +519,19 @@ export function pinImageUrl(base: string, pin: PinRecord) {
 /** The largest picture the stand-in copies from an image_url (Pinterest's own limit is 20 MB). */
 const MAX_PICTURE_BYTES = 20_000_000;
 
-/** Fetches an image_url pin's picture once, as Pinterest does when the pin is made; a picture it cannot fetch is left uncopied. */
+/**
+ * Fetches an image_url pin's picture once, as Pinterest does when the pin is made; a picture it cannot fetch is left
+ * uncopied. Only pictures on this machine are fetched (the app and the stand-ins run on loopback): no other host is
+ * reachable here, and a lookup of each would hold the process's resolver threads under a benchmark's load.
+ */
 async function copyPicture(pin: PinRecord) {
+  let host: string;
+  try {
+    host = new URL(pin.media.url ?? "").hostname;
+  } catch {
+    return;
+  }
+  if (host !== "127.0.0.1" && host !== "localhost" && host !== "[::1]") return;
   try {
     const response = await fetch(pin.media.url ?? "", { signal: AbortSignal.timeout(10_000), redirect: "follow" });
     const type = response.headers.get("content-type") ?? "";
