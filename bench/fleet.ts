@@ -182,13 +182,14 @@ try {
     let done = 0;
     await pool(accounts, CONCURRENCY, async (account) => {
       await day(account, d, "fleet");
-      done++;
+      // This user's place in the day, taken before any await (the others move `done` on meanwhile).
+      const place = ++done;
       // Every CONCURRENCY users, the empty account's reads, and every 4 x CONCURRENCY a fresh account's first day
       // (its schedule and download, an empty account's), under the same load.
-      if (done % CONCURRENCY === 0) {
+      if (place % CONCURRENCY === 0) {
         note("empty", "credits", (await call(empty, "/api/user/credits")).ms);
         note("empty", "pin history, first page", (await call(empty, "/api/user/getPinHistory", { startAtDate: null })).ms);
-        if (done % (CONCURRENCY * 4) === 0) {
+        if (place % (CONCURRENCY * 4) === 0) {
           const fresh = await newAccount(nextFresh++, credits);
           await day(fresh, d, "empty");
         }
