@@ -30,7 +30,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seededRandom } from "../app/lib/generator/random.ts";
-import { freePort, ROOT, run, startStack } from "../scripts/stack.ts";
+import { freePort, startStack } from "../scripts/stack.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
 const PINS = Number(process.env.BENCH_PINS ?? 10_000);

