@@ -59,6 +59,8 @@ export default defineConfig({
                   WOOCOMMERCE_TIMEOUT_MS: "1500",
                   // And the Etsy slow-answer tests.
                   ETSY_TIMEOUT_MS: "1500",
+                  // The campaigns' lost answers land at once: a short wait keeps their runs short (decision 085).
+                  PINTEREST_LATE_CREATE_SECONDS: "3",
                   META_CAPI_TOKEN: "meta-test-token",
                   TIKTOK_ACCESS_TOKEN: "tiktok-test-token",
                   AUTH_SECRET: "test-auth-secret-0123456789abcdefghijklmnop",

@@ -4,7 +4,7 @@
 //      one more account stays empty (the reference), and a fresh account per round stands for an empty one's
 //      first schedule.
 //   2. A week, time compressed: each simulated day every user schedules BENCH_PINS_PER_DAY pins (30, one call,
-//      due within seconds, so they post that "day"), downloads BENCH_DOWNLOADS_PER_DAY pins (1, rendered with a
+//      due a minute later, so they post that "day"), downloads BENCH_DOWNLOADS_PER_DAY pins (1, rendered with a
 //      plain template), and reads their credits and the first page of their pin history. The users go
 //      BENCH_CONCURRENCY (8) at a time; between users, the empty account makes the same calls, so both meet the
 //      same load.
@@ -145,7 +145,8 @@ async function day(account: Account, d: number, who: "fleet" | "empty") {
     boardName: account.board.name,
     pinterestProfileUsername: account.username,
     type: "SpecificDate",
-    scheduledTime: now + 2_000 + i * 50,
+    // A minute ahead: under the fleet's load a schedule call can take seconds, and a time already passed is refused.
+    scheduledTime: now + 60_000 + i * 50,
   }));
   const scheduled = await call<{ scheduledPins?: unknown[]; failedPins?: unknown[] }>(account, "/api/scheduling/schedulePin", { pins });
   note(who, "schedule 30 pins", scheduled.ms);

@@ -12,7 +12,7 @@ import {
   type SentPin,
 } from "../../workers/domain/pin-queue.ts";
 import type { Env } from "../../workers/env.ts";
-import { PinterestApiError, type PinterestClient } from "../../workers/integrations/pinterest.ts";
+import { PINTEREST_TIMEOUT_MS, PinterestApiError, type PinterestClient } from "../../workers/integrations/pinterest.ts";
 import { ServiceError } from "../../workers/services/errors.ts";
 import { recordPinPosted } from "../../workers/services/pin-history.ts";
 import { schedulingSettingsOf, withPinterest, type PinterestProfile } from "../../workers/services/pinterest-connection.ts";
@@ -25,7 +25,9 @@ import { pauseReason, type PinRow, type QueueStore } from "./queue-store.ts";
  *   Pinterest (the output gate holds the call until that write is durable);
  * - success records Pinterest's pin id, then the pin history row in D1;
  * - when the outcome is unknown (no answer, a 5xx, a crash mid-way) the next
- *   attempt first looks for the pin on its board and records it if found;
+ *   attempt first looks for the pin on its board and records it if found, and
+ *   it comes only once a create still under way at Pinterest has landed
+ *   (`lateCreateMs`, decision 085): a look before that would miss it;
  * - 429 holds the whole profile until Pinterest's reset time; 5xx back off;
  *   401 refreshes the token once (withPinterest); a profile that needs
  *   reconnecting or is blocked pauses its pins with the reason; a pin Pinterest
@@ -40,6 +42,14 @@ const PACING_TOLERANCE_MS = 60_000;
 /** Board pages read when looking for a pin whose answer was lost (newest first). */
 const BOARD_CHECK_PAGES = 4;
 const BOARD_CHECK_PAGE_SIZE = 50;
+/** How long after our call ended a create Pinterest received may still land (decision 085), unless configured. */
+export const LATE_CREATE_MS = 120_000;
+
+/** PINTEREST_LATE_CREATE_SECONDS, else LATE_CREATE_MS: no look on the board for an uncertain create comes sooner. */
+export function lateCreateMs(env: Pick<Env, "PINTEREST_LATE_CREATE_SECONDS">): number {
+  const seconds = Number(env.PINTEREST_LATE_CREATE_SECONDS);
+  return env.PINTEREST_LATE_CREATE_SECONDS !== undefined && env.PINTEREST_LATE_CREATE_SECONDS !== "" && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : LATE_CREATE_MS;
+}
 
 export class PostingEngine {
   /** Attempts this instance has under way; a `posting` row not in here was cut short (the object restarted). */
@@ -91,7 +101,8 @@ export class PostingEngine {
     const attemptId = crypto.randomUUID();
     const startedAt = Date.now();
     const claimed = this.store.sql.exec(
-      `UPDATE pins SET status = 'posting', attempt_id = ?, attempt_started_at = ?, attempts = attempts + 1, updated_at = ? WHERE id = ? AND status = 'scheduled'`,
+      // The final look sends nothing: it is no attempt.
+      `UPDATE pins SET status = 'posting', attempt_id = ?, attempt_started_at = ?, attempts = attempts + 1 - final_look, updated_at = ? WHERE id = ? AND status = 'scheduled'`,
       attemptId,
       startedAt,
       startedAt,
@@ -102,6 +113,13 @@ export class PostingEngine {
     const content = JSON.parse(pin.data) as PinContent;
     const request = pinterestRequestOf(content);
     const sent = sentPinOf(content, request);
+    if (pin.final_look === 1) {
+      try {
+        return await this.finalLook(pin, attemptId, profile, content, sent);
+      } finally {
+        this.inFlight.delete(attemptId);
+      }
+    }
     try {
       let pinterestImage: string | null = null;
       const pinterestPinId = await withPinterest(this.env, profile, async (client, token) => {
@@ -160,7 +178,7 @@ export class PostingEngine {
     sent: SentPin,
   ): Promise<"posted" | "retry" | "failed" | "paused"> {
     const sql = this.store.sql;
-    let now = Date.now();
+    const now = Date.now();
     if (error instanceof ServiceError && (error.status === 401 || error.status === 423)) {
       // withPinterest marked the profile: nothing was created (401 and 403 come before the pin exists).
       const reason = pauseReason(error.status === 423 ? "blocked" : "reauth", null);
@@ -185,14 +203,20 @@ export class PostingEngine {
     if (outcome.action === "fail" && outcome.mayExist) {
       // Giving up after an attempt that may have created the pin: one look on the board first, or the
       // user is told it failed while it is on Pinterest (and scheduling it again would post it twice).
-      const look = await this.lastLook(profile, content.boardId, sent, Math.min(pin.check_since ?? startedAt, startedAt), pin.id);
-      if (look.found) {
-        this.recordPosted(pin, attemptId, look.found, content, null);
-        await this.writeHistory(pin.id, profile.username);
-        return "posted";
-      }
-      if (look.failed) outcome = { ...outcome, reason: `${outcome.reason}. It may be on Pinterest all the same: look at the board before scheduling it again.` };
-      now = Date.now();
+      // The look waits until that attempt, if Pinterest is still making it, has landed.
+      sql.exec(
+        `UPDATE pins SET status = 'scheduled', attempt_id = NULL, final_look = 1, next_attempt_at = ?, last_error = ?, failures = failures + 1,
+           check_since = MIN(COALESCE(check_since, ?), ?), updated_at = ?
+         WHERE id = ? AND attempt_id = ?`,
+        now + lateCreateMs(this.env),
+        outcome.reason,
+        startedAt,
+        startedAt,
+        now,
+        pin.id,
+        attemptId,
+      );
+      return "retry";
     }
     if (outcome.action === "fail") {
       sql.exec(
@@ -221,7 +245,8 @@ export class PostingEngine {
       `UPDATE pins SET status = 'scheduled', attempt_id = NULL, next_attempt_at = ?, last_error = ?, failures = failures + ?,
          check_since = CASE WHEN ? = 1 THEN COALESCE(check_since, ?) ELSE check_since END, updated_at = ?
        WHERE id = ? AND attempt_id = ?`,
-      now + outcome.delayMs,
+      // A create that may still be under way at Pinterest gets time to land before the look that would find it.
+      now + (outcome.check ? Math.max(outcome.delayMs, lateCreateMs(this.env)) : outcome.delayMs),
       outcome.reason,
       outcome.counts ? 1 : 0,
       outcome.check ? 1 : 0,
@@ -231,6 +256,29 @@ export class PostingEngine {
       attemptId,
     );
     return "retry";
+  }
+
+  /**
+   * The turn of a pin given up after attempts that may have created it: one look on its board. Found: posted.
+   * Not found: failed with the reason it was given up for (and a warning when the board could not be read).
+   */
+  private async finalLook(pin: PinRow, attemptId: string, profile: PinterestProfile, content: PinContent, sent: SentPin): Promise<"posted" | "failed"> {
+    const look = await this.lastLook(profile, content.boardId, sent, pin.check_since ?? pin.attempt_started_at ?? pin.created_at, pin.id);
+    if (look.found) {
+      this.recordPosted(pin, attemptId, look.found, content, null);
+      await this.writeHistory(pin.id, profile.username);
+      return "posted";
+    }
+    let reason = pin.last_error ?? `Pinterest did not confirm the pin (gave up after ${pin.failures} attempts)`;
+    if (look.failed) reason = `${reason}. It may be on Pinterest all the same: look at the board before scheduling it again.`;
+    this.store.sql.exec(
+      `UPDATE pins SET status = 'failed', attempt_id = NULL, final_look = 0, last_error = ?, updated_at = ? WHERE id = ? AND attempt_id = ?`,
+      reason,
+      Date.now(),
+      pin.id,
+      attemptId,
+    );
+    return "failed";
   }
 
   /** One look on the board for a pin about to be given up, whose last attempts may have created it. */
@@ -265,15 +313,22 @@ export class PostingEngine {
     return null;
   }
 
-  /** `posting` rows this instance did not start: the object restarted mid-way. Their outcome is unknown. */
+  /**
+   * `posting` rows this instance did not start: the object restarted mid-way. Their outcome is unknown: the next
+   * attempt looks on the board, once a create sent by the cut-short attempt (at most its time limit long) has landed.
+   */
   recoverCutShortAttempts() {
-    const rows = this.store.sql.exec<{ id: string; attempt_id: string | null }>(`SELECT id, attempt_id FROM pins WHERE status = 'posting'`).toArray();
+    const rows = this.store.sql
+      .exec<{ id: string; attempt_id: string | null; attempt_started_at: number | null }>(`SELECT id, attempt_id, attempt_started_at FROM pins WHERE status = 'posting'`)
+      .toArray();
     for (const row of rows) {
       if (this.isUnderWay(row.attempt_id)) continue;
+      const now = Date.now();
+      const landed = (row.attempt_started_at ?? now) + PINTEREST_TIMEOUT_MS + lateCreateMs(this.env);
       this.store.sql.exec(
         `UPDATE pins SET status = 'scheduled', attempt_id = NULL, check_since = COALESCE(check_since, attempt_started_at), next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = 'posting'`,
-        Date.now(),
-        Date.now(),
+        Math.max(now, landed),
+        now,
         row.id,
       );
     }

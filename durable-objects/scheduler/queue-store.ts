@@ -52,6 +52,8 @@ export interface PinRow extends Record<string, SqlStorageValue> {
   /** Pinterest's own copy of the pin's image, from its answer to the create (decision 084: shown once our render is gone). */
   pinterest_image_url: string | null;
   posted_at: number | null;
+  /** 1: the pin was given up after attempts that may have created it; its next turn only looks on the board (decision 085). */
+  final_look: number;
   history_pending: number;
   repeating_pin_id: string | null;
   created_at: number;
@@ -132,13 +134,16 @@ export class QueueStore {
         repeating_pin_id TEXT,
         created_at INTEGER NOT NULL,
         updated_at INTEGER NOT NULL,
-        pinterest_image_url TEXT
+        pinterest_image_url TEXT,
+        final_look INTEGER NOT NULL DEFAULT 0
       )`);
-    // Objects made before the column (decision 084).
-    try {
-      this.sql.exec(`SELECT pinterest_image_url FROM pins LIMIT 0`);
-    } catch {
-      this.sql.exec(`ALTER TABLE pins ADD COLUMN pinterest_image_url TEXT`);
+    // Objects made before the columns (decisions 084 and 085).
+    for (const [column, type] of [["pinterest_image_url", "TEXT"], ["final_look", "INTEGER NOT NULL DEFAULT 0"]]) {
+      try {
+        this.sql.exec(`SELECT ${column} FROM pins LIMIT 0`);
+      } catch {
+        this.sql.exec(`ALTER TABLE pins ADD COLUMN ${column} ${type}`);
+      }
     }
     this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_by_time ON pins (scheduled_time, id)`);
     this.sql.exec(`CREATE INDEX IF NOT EXISTS pins_due ON pins (status, next_attempt_at)`);

@@ -5,7 +5,9 @@ import type { ProfileScheduler } from "../../durable-objects/profile-scheduler.t
 import worker from "../../workers/app.ts";
 import { database } from "../../workers/db/client.ts";
 import { schedulerIndex } from "../../workers/db/schema.ts";
+import { lateCreateMs } from "../../durable-objects/scheduler/posting.ts";
 import { MAX_FAILURES } from "../../workers/domain/pin-queue.ts";
+import { PINTEREST_TIMEOUT_MS } from "../../workers/integrations/pinterest.ts";
 import { recordSchedulerState, STALLED_AFTER_MS } from "../../workers/services/scheduler-index.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, post, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
@@ -58,7 +60,8 @@ describe("ProfileScheduler", () => {
     });
     expect(created.status).toBe(201);
     const pinterestPin = (await created.json()) as { id: string };
-    const startedAt = Date.now() - 1_000;
+    // Long enough ago that a create the dead instance sent would have landed by now.
+    const startedAt = Date.now() - PINTEREST_TIMEOUT_MS - lateCreateMs(testEnv) - 1_000;
     await runInDurableObject(scheduler, (_instance, state) => {
       state.storage.sql.exec(
         `UPDATE pins SET status = 'posting', attempt_id = 'attempt-of-a-dead-instance', attempt_started_at = ?, attempts = 1, scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
@@ -77,24 +80,106 @@ describe("ProfileScheduler", () => {
     expect(view).toMatchObject({ status: "posted", pinterestPinId: pinterestPin.id, attempts: 2 });
     expect(await sandboxPins(profile.username)).toHaveLength(1);
   });
+
+  it("waits for a cut-short attempt's create to land before it looks on the board", async () => {
+    const profile = await connectProfile(user, pinterestName("oskar_cutnow"));
+    const pin = await scheduleAt(profile, Date.now() + 3_600_000);
+    const scheduler = schedulerOf(profile);
+    const startedAt = Date.now() - 500;
+    await runInDurableObject(scheduler, (_instance, state) => {
+      state.storage.sql.exec(
+        `UPDATE pins SET status = 'posting', attempt_id = 'attempt-of-a-dead-instance', attempt_started_at = ?, attempts = 1, scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
+        startedAt,
+        startedAt,
+        startedAt,
+        pin.id,
+      );
+    });
+    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    const row = await pinRow(scheduler);
+    expect(row).toMatchObject({ status: "scheduled", check_since: startedAt });
+    expect(row.next_attempt_at).toBeGreaterThanOrEqual(startedAt + PINTEREST_TIMEOUT_MS + lateCreateMs(testEnv));
+    expect(await sandboxPins(profile.username)).toHaveLength(0);
+  });
 });
 
-/** A pin due now that has failed MAX_FAILURES - 1 times (5xx, no answer): its next attempt is its last. */
-async function pinOnItsLastAttempt(profile: ConnectedProfile) {
+describe("a create still under way at Pinterest when our call ends", () => {
+  it("is found on the board once it lands, not posted a second time", async () => {
+    const profile = await connectProfile(user, pinterestName("oskar_late"));
+    const scheduler = await pinDueNow(profile, 0);
+    // Pinterest is still making the pin when the connection breaks; it lands when the test says so.
+    await sandbox("/pinterest/drop-after-create", { method: "POST", json: { username: profile.username, times: 1, mode: "late", delayMs: 0 } });
+    await runInDurableObject(scheduler, (instance) => instance.alarm());
+
+    // The next attempt (a look on the board first) waits as long as a late create may take, not just the backoff.
+    const waiting = await pinRow(scheduler);
+    expect(waiting).toMatchObject({ status: "scheduled", failures: 1 });
+    expect(waiting.check_since).not.toBeNull();
+    expect(waiting.next_attempt_at - waiting.updated_at).toBeGreaterThanOrEqual(lateCreateMs(testEnv));
+    expect(await sandboxPins(profile.username)).toHaveLength(0);
+
+    expect(await sandbox<{ landed: number }>("/pinterest/land-late-creates", { method: "POST" })).toEqual({ landed: 1 });
+    const [landed] = await sandboxPins(profile.username);
+    await forceNextTurn(scheduler);
+    expect(await onlyPin(scheduler)).toMatchObject({ status: "posted", pinterestPinId: landed.id, attempts: 2 });
+    expect(await sandboxPins(profile.username)).toHaveLength(1);
+  });
+});
+
+/** The pin's row in its scheduler (the test's profile has one pin). */
+async function pinRow(scheduler: DurableObjectStub<ProfileScheduler>) {
+  return runInDurableObject(scheduler, (_instance, state) => {
+    const rows = state.storage.sql
+      .exec<{ status: string; failures: number; check_since: number | null; next_attempt_at: number; updated_at: number; final_look: number }>(
+        `SELECT status, failures, check_since, next_attempt_at, updated_at, final_look FROM pins`,
+      )
+      .toArray();
+    expect(rows).toHaveLength(1);
+    return rows[0];
+  });
+}
+
+/** Makes the pin's next turn due now and waits until the scheduler has taken it (its own alarm may take it first). */
+async function forceNextTurn(scheduler: DurableObjectStub<ProfileScheduler>) {
+  await runInDurableObject(scheduler, (_instance, state) => {
+    state.storage.sql.exec(`UPDATE pins SET next_attempt_at = ? WHERE status = 'scheduled'`, Date.now());
+  });
+  await runInDurableObject(scheduler, (instance) => instance.alarm());
+  await eventually(async () => ((await pinRow(scheduler)).status.match(/^(posted|failed)$/) ? true : undefined), 15_000, "the pin's turn to end");
+}
+
+/** A pin due now that has failed `failures` times (5xx, no answer). */
+async function pinDueNow(profile: ConnectedProfile, failures: number) {
   const pin = await scheduleAt(profile, Date.now() + 3_600_000);
   const scheduler = schedulerOf(profile);
   await runInDurableObject(scheduler, (_instance, state) => {
     const now = Date.now();
     state.storage.sql.exec(
-      `UPDATE pins SET failures = ?, attempts = ?, last_error = 'Pinterest answered 503', scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
-      MAX_FAILURES - 1,
-      MAX_FAILURES - 1,
+      `UPDATE pins SET failures = ?, attempts = ?, last_error = CASE WHEN ? > 0 THEN 'Pinterest answered 503' END, scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
+      failures,
+      failures,
+      failures,
       now,
       now,
       pin.id,
     );
   });
   return scheduler;
+}
+
+/** A pin due now that has failed MAX_FAILURES - 1 times (5xx, no answer): its next attempt is its last. */
+function pinOnItsLastAttempt(profile: ConnectedProfile) {
+  return pinDueNow(profile, MAX_FAILURES - 1);
+}
+
+/** Runs the pin's last attempt; it then waits for its one look on the board, which the test brings forward. */
+async function lastAttemptThenLook(scheduler: DurableObjectStub<ProfileScheduler>, betweenThem: () => Promise<unknown> = async () => {}) {
+  await runInDurableObject(scheduler, (instance) => instance.alarm());
+  const waiting = await pinRow(scheduler);
+  expect(waiting).toMatchObject({ status: "scheduled", final_look: 1, failures: MAX_FAILURES });
+  expect(waiting.next_attempt_at - waiting.updated_at).toBeGreaterThanOrEqual(lateCreateMs(testEnv));
+  await betweenThem();
+  await forceNextTurn(scheduler);
 }
 
 async function onlyPin(scheduler: DurableObjectStub<ProfileScheduler>) {
@@ -109,7 +194,7 @@ describe("giving up on a pin", () => {
     const profile = await connectProfile(user, pinterestName("oskar_last"));
     const scheduler = await pinOnItsLastAttempt(profile);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["lost_answer"] } });
-    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    await lastAttemptThenLook(scheduler);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
 
     const onPinterest = await sandboxPins(profile.username);
@@ -123,7 +208,7 @@ describe("giving up on a pin", () => {
     const scheduler = await pinOnItsLastAttempt(profile);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["lost_answer"] } });
     await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "GET", path: `/v5/boards/${profile.boards[0].id}/pins`, status: 503, times: 1 } });
-    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    await lastAttemptThenLook(scheduler);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
 
     expect(await sandboxPins(profile.username)).toHaveLength(1);
@@ -136,7 +221,7 @@ describe("giving up on a pin", () => {
     const profile = await connectProfile(user, pinterestName("oskar_gone"));
     const scheduler = await pinOnItsLastAttempt(profile);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["server_error"] } });
-    await runInDurableObject(scheduler, (instance) => instance.alarm());
+    await lastAttemptThenLook(scheduler);
     const plans = await sandbox<{ username: string; seen: number }[]>("/pinterest/fault-rate");
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
 

@@ -147,6 +147,9 @@ interface CallOptions {
 /** Safety stop for bookmark loops: 200 pages of up to 250 items. */
 const MAX_PAGES = 200;
 
+/** How long one call to Pinterest may take before the client gives up on it (uploads excepted). */
+export const PINTEREST_TIMEOUT_MS = 15_000;
+
 /**
  * Pinterest API v5 client (the one place the worker talks to Pinterest).
  * PINTEREST_API_URL is https://api.pinterest.com/v5 in production and the
@@ -165,7 +168,7 @@ export class PinterestClient {
       throw new Error("Pinterest is not configured: PINTEREST_API_URL, PINTEREST_OAUTH_URL and PINTEREST_CLIENT_ID are required");
     }
     this.#env = env;
-    this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#timeoutMs = options.timeoutMs ?? PINTEREST_TIMEOUT_MS;
     this.#uploadTimeoutMs = options.uploadTimeoutMs ?? 120_000;
     const fetcher = options.fetch;
     this.#fetch = fetcher ? (input, init) => fetcher(input, init) : (input, init) => fetch(input, init);

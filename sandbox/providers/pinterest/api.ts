@@ -219,26 +219,31 @@ export function pinterestV5(state: SandboxState) {
     const fault = plan ? chooseFault(plan, account.username, body) : null;
     if (plan && fault && !createsFirst(fault)) return faultBeforeCreate(c, pinterest, account.username, fault);
 
-    const createdAt = new Date().toISOString();
-    const seq = ++pinterest.counters.pin;
-    const pin: PinRecord = {
-      seq,
-      id: freshId(seq),
-      username: account.username,
-      boardId: board.id,
-      boardSectionId: sectionId,
-      title: typeof body.title === "string" ? body.title : null,
-      description: typeof body.description === "string" ? body.description : null,
-      link: typeof body.link === "string" && body.link !== "" ? body.link : null,
-      altText: typeof body.alt_text === "string" ? body.alt_text : null,
-      dominantColor: typeof body.dominant_color === "string" ? body.dominant_color : null,
-      media,
-      createdAt,
+    const createPin = () => {
+      const createdAt = new Date().toISOString();
+      const seq = ++pinterest.counters.pin;
+      const pin: PinRecord = {
+        seq,
+        id: freshId(seq),
+        username: account.username,
+        boardId: board.id,
+        boardSectionId: sectionId,
+        title: typeof body.title === "string" ? body.title : null,
+        description: typeof body.description === "string" ? body.description : null,
+        link: typeof body.link === "string" && body.link !== "" ? body.link : null,
+        altText: typeof body.alt_text === "string" ? body.alt_text : null,
+        dominantColor: typeof body.dominant_color === "string" ? body.dominant_color : null,
+        media,
+        createdAt,
+      };
+      pinterest.pins.push(pin);
+      board.pinsModifiedAt = createdAt;
+      // Pinterest copies the picture when the pin is made and serves its own copy from then on.
+      if (media.sourceType === "image_url") void copyPicture(pin);
+      return pin;
     };
-    pinterest.pins.push(pin);
-    board.pinsModifiedAt = createdAt;
-    // Pinterest copies the picture when the pin is made and serves its own copy from then on.
-    if (media.sourceType === "image_url") void copyPicture(pin);
+    if (takeLateCreate(pinterest, account, createPin)) return breakConnection(c, new Response(null, { status: 201 }));
+    const pin = createPin();
     const answer = c.json(pinJson(c, pin), 201);
     if (fault?.kind === "lost_answer") return breakConnection(c, answer);
     if (fault?.kind === "late_answer") return holdBack(answer, plan!.delayMs);
@@ -614,6 +619,27 @@ async function dropAfterCreate(c: Context, pinterest: PinterestState, account: A
   drop.remaining -= 1;
   if (drop.remaining <= 0) pinterest.dropAfterCreate = null;
   return drop.mode === "delay" ? holdBack(response, drop.delayMs) : breakConnection(c, response);
+}
+
+/**
+ * Sandbox fault "the create is still under way when the connection breaks" (mode `late`): the client hears nothing,
+ * and the pin appears `delayMs` later (0: when `POST /__sandbox/pinterest/land-late-creates` is called), as a
+ * request that an overloaded backend finishes after the client gave up. Answers whether the call was taken.
+ */
+function takeLateCreate(pinterest: PinterestState, account: AccountRecord, create: () => unknown): boolean {
+  const drop = pinterest.dropAfterCreate;
+  if (!drop || drop.mode !== "late" || (drop.username && drop.username !== account.username)) return false;
+  drop.remaining -= 1;
+  if (drop.remaining <= 0) pinterest.dropAfterCreate = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const land = () => {
+    if (!pinterest.lateCreates.delete(land)) return;
+    clearTimeout(timer);
+    create();
+  };
+  pinterest.lateCreates.add(land);
+  if (drop.delayMs > 0) timer = setTimeout(land, drop.delayMs);
+  return true;
 }
 
 /** The answer, `delayMs` later (a client with a shorter time limit has given up by then). */

@@ -171,9 +171,11 @@ export function pinterestControl(state: SandboxState) {
   });
 
   /**
-   * {times?, mode?: "delay" | "reset", delayMs?, username?}: the next `times` pins
+   * {times?, mode?: "delay" | "reset" | "late", delayMs?, username?}: the next `times` pins
    * created (optionally only for one account) are stored, but their answer is
-   * held back `delayMs` (default 30000) or the connection is broken mid-answer.
+   * held back `delayMs` (default 30000) or the connection is broken mid-answer;
+   * "late": the connection breaks at once and the pin is stored `delayMs` later
+   * (0: when POST /land-late-creates is called).
    */
   control.post("/drop-after-create", async (c) => {
     const input = await jsonInput(c);
@@ -181,7 +183,7 @@ export function pinterestControl(state: SandboxState) {
     const times = input.times ?? 1;
     if (typeof times !== "number" || !Number.isInteger(times) || times < 1) return c.json({ error: "times must be a positive integer" }, 400);
     const mode = input.mode ?? "delay";
-    if (mode !== "delay" && mode !== "reset") return c.json({ error: 'mode must be "delay" or "reset"' }, 400);
+    if (mode !== "delay" && mode !== "reset" && mode !== "late") return c.json({ error: 'mode must be "delay", "reset" or "late"' }, 400);
     const delayMs = input.delayMs ?? 30_000;
     if (typeof delayMs !== "number" || !Number.isInteger(delayMs) || delayMs < 0 || delayMs > 600_000) {
       return c.json({ error: "delayMs must be an integer from 0 to 600000" }, 400);
@@ -194,6 +196,13 @@ export function pinterestControl(state: SandboxState) {
     const drop = { remaining: times, mode, delayMs, username } as const;
     pinterestState(state).dropAfterCreate = { ...drop };
     return c.json({ times, mode, delayMs, username }, 201);
+  });
+
+  /** Stores now every pin whose create is still under way (mode "late"); answers how many landed. */
+  control.post("/land-late-creates", (c) => {
+    const pending = [...pinterestState(state).lateCreates];
+    for (const land of pending) land();
+    return c.json({ landed: pending.length });
   });
 
   /**

@@ -127,7 +127,8 @@ export const DEFAULT_MEDIA_PROCESSING: MediaProcessingPlan = { registeredReads: 
 
 export interface DropAfterCreate {
   remaining: number;
-  mode: "delay" | "reset";
+  /** delay: answer held back; reset: connection broken; late: connection broken at once, pin created `delayMs` later (or when landed). */
+  mode: "delay" | "reset" | "late";
   delayMs: number;
   username: string | null;
 }
@@ -142,6 +143,8 @@ export interface PinterestState {
   mediaProcessing: Map<string, MediaProcessingPlan>;
   rateLimit: RateLimitSetting;
   dropAfterCreate: DropAfterCreate | null;
+  /** Creates still under way inside Pinterest after the client's connection broke (mode "late"): each lands the pin once. */
+  lateCreates: Set<() => void>;
   /** Seeded fault rates on creating pins, by username ("*": every account). */
   faultPlans: Map<string, FaultPlan>;
   /** Usernames that went through the consent page, most recent first. */
@@ -218,6 +221,7 @@ export const pinterestState = (state: SandboxState) =>
     mediaProcessing: new Map(),
     rateLimit: { ...DEFAULT_RATE_LIMIT },
     dropAfterCreate: null,
+    lateCreates: new Set(),
     faultPlans: new Map(),
     recentUsernames: [],
     counters: { pin: 0, board: 0, section: 0, media: 0, feed: 0, processing: 0 },
