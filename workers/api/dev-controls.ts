@@ -45,3 +45,17 @@ devControls.post("/dev/credits/grant", requireUser, valid("json", GrantBody), as
     .run();
   return c.json({ remaining: (await creditsSummary(c.env, user.id)).remaining });
 });
+
+const BackdateBody = v.object({ days: v.pipe(v.number("days must be a number"), v.integer("days must be a whole number"), v.minValue(1, "days must be at least 1"), v.maxValue(3_650, "days must be at most 3,650")) });
+
+/**
+ * Moves the caller's pin history `days` back in time (the tests' way to an account with old history): entries past
+ * the 13 months kept online are then archived by their ledger's own retention, as they would be with time. Answers
+ * how many entries moved.
+ */
+devControls.post("/dev/pinHistory/backdate", requireUser, valid("json", BackdateBody), async (c) => {
+  const user = c.var.auth.user;
+  const shift = c.req.valid("json").days * 86_400_000;
+  const { meta } = await ledgerOf(c.env, user.id).prepare(`UPDATE pin_history SET created_at = created_at - ?1 WHERE user_id = ?2`).bind(shift, user.id).run();
+  return c.json({ entries: meta.changes });
+});
