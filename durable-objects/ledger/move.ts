@@ -36,14 +36,23 @@ export async function moveFromD1(db: D1Database, sql: SqlStorage, storage: Durab
     if (meta.get("d1_cleared") !== "done") await clearD1(db, meta, userId, now);
     return { copied, moved: false };
   }
-  // Most users (every one made since the change) have nothing in D1: one round trip tells, and marks them moved.
-  const first = await d1Counts(db, userId, now);
-  if (MOVED_TABLES.every((table) => first[table] === 0)) {
+  const markDone = () =>
     storage.transactionSync(() => {
       meta.set("moved", "done");
       meta.set("moved_at", String(now));
       meta.set("d1_cleared", "done");
     });
+  // A user marked moved in D1 (every one made since the change, and every one moved) has nothing there: the D1
+  // tables are not read, so they can be dropped once every user is marked (migrations/after-the-move/).
+  const user = await db.prepare(`SELECT ledger_moved_at FROM users WHERE id = ?1`).bind(userId).first<{ ledger_moved_at: number | null }>();
+  if (user?.ledger_moved_at != null) {
+    markDone();
+    return { copied, moved: true };
+  }
+  // One round trip tells whether the user has anything in D1, and marks them moved when they have not.
+  const first = await d1Counts(db, userId, now);
+  if (MOVED_TABLES.every((table) => first[table] === 0)) {
+    markDone();
     return { copied, moved: true };
   }
   for (let pass = 0; ; pass++) {

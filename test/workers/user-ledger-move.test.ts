@@ -188,4 +188,28 @@ describe("the move of a user's records into their ledger", () => {
     expect((await ledgerRows(user.userId)).pin_history).toBe(entries);
     expect(await wholeHistory(user)).toHaveLength(entries);
   });
+
+  it("wakes a user marked moved without reading D1's per-pin tables, so the migration waiting in migrations/after-the-move can drop them", async () => {
+    const user = await signUpUser({ firstName: "Tove" });
+    await asBeforeTheChange(user);
+    await testEnv.DB.prepare(`UPDATE users SET ledger_moved_at = ?2 WHERE id = ?1`).bind(user.userId, Date.now()).run();
+    const read: string[] = [];
+    const recording = new Proxy(testEnv.DB, {
+      get(target, name) {
+        if (name !== "prepare") return Reflect.get(target, name).bind?.(target) ?? Reflect.get(target, name);
+        return (sql: string) => {
+          read.push(sql);
+          return target.prepare(sql);
+        };
+      },
+    });
+    const outcome = await runInDurableObject(stubOf(user.userId), async (instance: UserLedger, state) => {
+      const meta = (instance as unknown as { meta: { get(key: string): string | null; set(key: string, value: string): void } }).meta;
+      meta.set("user_id", user.userId);
+      const moved = await moveFromD1(recording, state.storage.sql, state.storage, meta, user.userId);
+      return { moved: moved.moved, done: meta.get("moved") };
+    });
+    expect(outcome).toEqual({ moved: true, done: "done" });
+    expect(read.filter((sql) => MOVED.some((table) => new RegExp(`\\b${table}\\b`).test(sql)))).toEqual([]);
+  });
 });
