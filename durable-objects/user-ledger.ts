@@ -40,7 +40,7 @@ export class UserLedger extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.retention = new LedgerRetention(ctx.storage, env.MEDIA);
+    this.retention = new LedgerRetention(ctx.storage, env.MEDIA, env.APP_URL);
     ctx.blockConcurrencyWhile(async () => this.migrate());
   }
 

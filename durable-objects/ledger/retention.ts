@@ -1,6 +1,8 @@
 import { archiveKey, HISTORY_ONLINE_MONTHS, monthOf, monthStart } from "../../contracts/history-archives.ts";
+import { mediaKeyOf } from "../../workers/media/store.ts";
 import { KEY_TTL_MS } from "../../workers/services/idempotency.ts";
 import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/services/pin-renders.ts";
+import { userMediaPrefix } from "../../workers/services/users.ts";
 
 /**
  * What a user's ledger forgets, on its own alarm (docs/decisions/084-user-ledger.md): each object keeps its own
@@ -11,7 +13,8 @@ import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/servic
  * - renders of posted pins: deleted 30 days after the posting (Pinterest copied the image when the pin was made);
  *   the pin's history entry then shows Pinterest's copy. A render a repeating pin uses is kept (it is posted again);
  * - pin history older than 13 months: each month goes to R2 as one gzip NDJSON file (archiveKey), written whole
- *   before its rows are deleted in one transaction, so a run cut short writes the same file again next time.
+ *   before its rows are deleted in one transaction, so a run cut short writes the same file again next time. The
+ *   JPEGs of the month's downloads (`users/<id>/pins/`, shown by those entries only) are deleted with it.
  *
  * `nextDue` is the first moment something will be due, from the oldest row of each kind (each read by an index).
  */
@@ -22,10 +25,13 @@ export class LedgerRetention {
   /** The user whose ledger this is (the archives' folder). */
   userId: string | null = null;
 
-  constructor(storage: DurableObjectStorage, media: R2Bucket) {
+  private readonly appUrl: string;
+
+  constructor(storage: DurableObjectStorage, media: R2Bucket, appUrl: string) {
     this.storage = storage;
     this.sql = storage.sql;
     this.media = media;
+    this.appUrl = appUrl;
   }
 
   /** Does what is due at `now`. Answers what it did. */
@@ -111,6 +117,9 @@ export class LedgerRetention {
       const [from, to] = [monthStart(month, 0), monthStart(month, 1)];
       const body = await this.monthFile(from, to);
       await this.media.put(archiveKey(this.userId, month), body.bytes, { httpMetadata: { contentType: "application/gzip" }, customMetadata: { entries: String(body.entries) } });
+      // The month's downloaded JPEGs go with its entries (the file names them without a picture); a run cut short
+      // deletes what is left next time, before the rows go.
+      for (let i = 0; i < body.downloads.length; i += 1000) await this.media.delete(body.downloads.slice(i, i + 1000));
       this.storage.transactionSync(() => {
         archived += this.sql.exec(`DELETE FROM pin_history WHERE user_id = ? AND created_at >= ? AND created_at < ?`, this.userId, from, to).rowsWritten > 0 ? body.entries : 0;
       });
@@ -118,7 +127,7 @@ export class LedgerRetention {
   }
 
   /** One month of entries as gzip NDJSON (one JSON object per line, oldest first), read a page at a time. */
-  private async monthFile(from: number, to: number): Promise<{ bytes: Uint8Array; entries: number }> {
+  private async monthFile(from: number, to: number): Promise<{ bytes: Uint8Array; entries: number; downloads: string[] }> {
     const stream = new CompressionStream("gzip");
     const writer = stream.writable.getWriter();
     const chunks: Uint8Array[] = [];
@@ -131,6 +140,7 @@ export class LedgerRetention {
       }
     })();
     const encoder = new TextEncoder();
+    const downloads: string[] = [];
     let entries = 0;
     let after: [number, string] = [from - 1, ""];
     for (;;) {
@@ -145,7 +155,12 @@ export class LedgerRetention {
         )
         .toArray();
       if (rows.length === 0) break;
-      await writer.write(encoder.encode(rows.map((row) => JSON.stringify(archivedEntry(row))).join("\n") + "\n"));
+      const lines = rows.map((row) => {
+        const download = this.downloadKey(row);
+        if (download) downloads.push(download);
+        return JSON.stringify(archivedEntry(row, download !== null));
+      });
+      await writer.write(encoder.encode(lines.join("\n") + "\n"));
       entries += rows.length;
       const last = rows[rows.length - 1];
       after = [last.created_at as number, last.id as string];
@@ -159,12 +174,22 @@ export class LedgerRetention {
       bytes.set(chunk, offset);
       offset += chunk.length;
     }
-    return { bytes, entries };
+    return { bytes, entries, downloads };
+  }
+
+  /** The media key of a downloaded pin's JPEG that only this entry shows (under the user's `pins/`), else null. */
+  private downloadKey(row: Record<string, SqlStorageValue>): string | null {
+    if (row.action !== "downloaded" || typeof row.image_url !== "string" || this.userId === null) return null;
+    const key = mediaKeyOf(this.appUrl, row.image_url);
+    return key?.startsWith(`${userMediaPrefix(this.userId)}pins/`) ? key : null;
   }
 }
 
-/** An entry as its archive keeps it: what the history page shows of it, in plain names (no internal columns). */
-function archivedEntry(row: Record<string, SqlStorageValue>) {
+/**
+ * An entry as its archive keeps it: what the history page shows of it, in plain names (no internal columns); a
+ * download's picture, deleted with the month, is not named.
+ */
+function archivedEntry(row: Record<string, SqlStorageValue>, pictureDeleted: boolean) {
   const time = (value: SqlStorageValue) => (typeof value === "number" ? new Date(Math.round(value)).toISOString() : null);
   return {
     id: row.id,
@@ -175,7 +200,7 @@ function archivedEntry(row: Record<string, SqlStorageValue>) {
     title: row.title,
     description: row.description,
     url: row.url,
-    imageUrl: row.image_url,
+    imageUrl: pictureDeleted ? null : row.image_url,
     mediaType: row.media_type,
     credits: row.credits,
     boardName: row.board_name,

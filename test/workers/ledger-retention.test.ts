@@ -2,6 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { UserLedger } from "../../durable-objects/user-ledger.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
+import { mediaUrl } from "../../workers/media/store.ts";
 import { archiveKey, monthOf, monthStart } from "../../contracts/history-archives.ts";
 import { KEY_TTL_MS } from "../../workers/services/idempotency.ts";
 import { POSTED_RENDER_TTL_MS, recordUnpaidRender, UNPAID_RENDER_TTL_MS } from "../../workers/services/pin-renders.ts";
@@ -110,15 +111,19 @@ describe("what a user's ledger forgets, and when", () => {
       ["12 months back: still on the page", at(12, 1)],
       ["This month", Date.now() - 60_000],
     ];
+    // The oldest and the one still on the page were downloads whose JPEGs we keep; the others show a blog's picture.
+    const downloaded = [0, 3].map((i) => `users/${user.userId}/pins/dl00000${i}/pin-${i}.jpeg`);
+    for (const key of downloaded) await testEnv.MEDIA.put(key, new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
+    const pictureOf = (i: number) => (i === 0 ? mediaUrl(testEnv.APP_URL, downloaded[0]) : i === 3 ? mediaUrl(testEnv.APP_URL, downloaded[1]) : "https://example.com/a.jpg");
     const ledger = ledgerOf(testEnv, user.userId);
     await ledger.batch(
       entries.map(([title, createdAt], i) =>
         ledger
           .prepare(
             `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, reference, created_at)
-             VALUES (?1, ?2, 'downloaded', 'image', 1, ?3, 'https://example.com/post', 'https://example.com/a.jpg', ?4, ?5)`,
+             VALUES (?1, ?2, 'downloaded', 'image', 1, ?3, 'https://example.com/post', ?6, ?4, ?5)`,
           )
-          .bind(`archive-${i}-${user.userId}`, user.userId, title, `archive:${i}`, createdAt),
+          .bind(`archive-${i}-${user.userId}`, user.userId, title, `archive:${i}`, createdAt, pictureOf(i)),
       ),
     );
     const get = (who: TestUser, path: string) => app(path, { headers: bearer(who.tokens) });
@@ -145,6 +150,10 @@ describe("what a user's ledger forgets, and when", () => {
     const lines = text.trim().split("\n").map((line) => JSON.parse(line));
     expect(lines.map((line) => line.title), "oldest first").toEqual(["Oldest, 14 months back", "Also 14 months back"]);
     expect(lines[0]).toMatchObject({ action: "downloaded", credits: 1, url: "https://example.com/post", createdAt: new Date(at(14, 2)).toISOString() });
+    // A download's JPEG goes with its month; a picture that is not ours is named as it was; a month still on the page keeps its JPEG.
+    expect(lines.map((line) => line.imageUrl)).toEqual([null, "https://example.com/a.jpg"]);
+    expect(await testEnv.MEDIA.head(downloaded[0]), "the archived download's JPEG").toBeNull();
+    expect(await testEnv.MEDIA.head(downloaded[1]), "the JPEG of a download still on the page").not.toBeNull();
 
     const page = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as { title: string }[];
     expect(page.map((entry) => entry.title), "the page keeps 13 months").toEqual(["This month", "12 months back: still on the page"]);
