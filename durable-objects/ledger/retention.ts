@@ -1,8 +1,7 @@
 import { archiveKey, HISTORY_ONLINE_MONTHS, monthOf, monthStart } from "../../contracts/history-archives.ts";
-import { mediaKeyOf } from "../../workers/media/store.ts";
+import { mediaKeyOf, userMediaPrefix } from "../../workers/media/store.ts";
 import { KEY_TTL_MS } from "../../workers/services/idempotency.ts";
 import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/services/pin-renders.ts";
-import { userMediaPrefix } from "../../workers/services/users.ts";
 
 /**
  * What a user's ledger forgets, on its own alarm (docs/decisions/084-user-ledger.md): each object keeps its own

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { adminAuditLog, affiliateCommissions, affiliateCustomers, subscriptions, users } from "../../workers/db/schema.ts";
 import { sweepShopifyCharges } from "../../workers/services/shopify-billing.ts";
 import { AFFILIATE_CLICKS_PER_IP, attributeCustomer, countAffiliateClick, recordCommission } from "../../workers/services/affiliates.ts";
-import { planById } from "../../workers/services/billing.ts";
+import { planById } from "../../workers/services/plan-lookups.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   checkoutAndPay,

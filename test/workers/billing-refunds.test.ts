@@ -4,7 +4,7 @@ import { affiliateCommissions, affiliateCustomers, creditLedger, referrals, user
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
 import { recordCommission } from "../../workers/services/affiliates.ts";
-import { planById } from "../../workers/services/billing.ts";
+import { planById } from "../../workers/services/plan-lookups.ts";
 import { sweepShopifyAdjustments } from "../../workers/services/shopify-billing.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import {

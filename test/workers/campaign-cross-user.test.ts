@@ -7,7 +7,7 @@ import * as paypal from "../../workers/integrations/paypal.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { app as router } from "../../workers/router.ts";
 import { schedulerFor } from "../../workers/services/scheduler-index.ts";
-import { userMediaPrefix } from "../../workers/services/users.ts";
+import { userMediaPrefix } from "../../workers/media/store.ts";
 import pacificoWoff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
 import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";

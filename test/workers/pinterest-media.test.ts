@@ -8,10 +8,9 @@ import {
 } from "../../contracts/pinterest-media.ts";
 import { database } from "../../workers/db/client.ts";
 import { users, videoJobs } from "../../workers/db/schema.ts";
-import { mediaKeyOf, mediaUrl, putMedia } from "../../workers/media/store.ts";
+import { mediaKeyOf, mediaUrl, putMedia, userMediaPrefix } from "../../workers/media/store.ts";
 import { ServiceError } from "../../workers/services/errors.ts";
 import { uploadVideoToPinterest } from "../../workers/services/pinterest-media.ts";
-import { userMediaPrefix } from "../../workers/services/users.ts";
 import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";
 import tinyThumbnailUrl from "../fixtures/video/tiny-thumbnail.jpg?inline";
 import { signUpUser, type TestUser } from "./accounts-support.ts";

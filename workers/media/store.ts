@@ -3,6 +3,11 @@ import type { Env } from "../env.ts";
 /** Media objects are addressed by key under /media/; their keys carry random parts, so URLs are not guessable. */
 export const MEDIA_PATH_PREFIX = "/media/";
 
+/** Keys of everything a user owns in R2 start with this. */
+export function userMediaPrefix(userId: string) {
+  return `users/${userId}/`;
+}
+
 export function mediaUrl(appUrl: string, key: string) {
   return new URL(MEDIA_PATH_PREFIX + key.split("/").map(encodeURIComponent).join("/"), appUrl).toString();
 }

@@ -22,14 +22,6 @@ export function retryDelaySeconds(attempts: number) {
   return Math.min(60, 2 ** Math.max(0, attempts - 1));
 }
 
-/** Creates a video job row and puts it on the queue. */
-export async function enqueueVideoJob(env: Pick<Env, "DB" | "VIDEO_JOBS">, job: { id: string; userId: string | null; payload: unknown }) {
-  await database(env.DB)
-    .insert(videoJobs)
-    .values({ id: job.id, userId: job.userId, status: "queued", payload: job.payload, updatedAt: Date.now() });
-  await env.VIDEO_JOBS.send({ jobId: job.id } satisfies VideoJobMessage);
-}
-
 /** An input the job needs is gone from R2: no retry can help. */
 class MissingInput extends Error {}
 

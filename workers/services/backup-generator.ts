@@ -7,7 +7,7 @@ import type { Template } from "../../contracts/template.ts";
 import { generatePosts, renderPostBody } from "../../app/lib/generator/generate.ts";
 import { zonedTimeToUtc } from "../domain/scheduling.ts";
 import type { Env } from "../env.ts";
-import { mediaUrl, putMedia } from "../media/store.ts";
+import { mediaUrl, putMedia, userMediaPrefix } from "../media/store.ts";
 import { encodeJpeg, resizeRegion } from "../render/pixel-module.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
@@ -20,7 +20,6 @@ import { recordUnpaidRender, renderKey } from "./pin-renders.ts";
 import { listProfiles, schedulingSettingsOf } from "./pinterest-connection.ts";
 import { schedulePins } from "./scheduling.ts";
 import { listCategories, listStandardTemplates, listUserTemplates } from "./templates.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * The backup generator (issue 20, docs/decisions/055-backup-generator-and-public-pins.md):

@@ -4,7 +4,7 @@ import { billingEmails, users } from "../db/schema.ts";
 import { FREE_PLAN_ID } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import { sendEmail } from "../integrations/email.ts";
-import { planById } from "./billing.ts";
+import { planById } from "./plan-lookups.ts";
 import { cancellationEmail, receiptEmail } from "./emails.ts";
 import { profilesQuery, schedulingSettingsOf } from "./pinterest-connection.ts";
 

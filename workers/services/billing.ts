@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { ProfileUpdates } from "../../contracts/billing.ts";
 import { database } from "../db/client.ts";
-import { billingCustomers, paymentReversals, planRevocations, plans, subscriptions, users, webhookEvents } from "../db/schema.ts";
+import { billingCustomers, paymentReversals, planRevocations, subscriptions, users, webhookEvents } from "../db/schema.ts";
 import { takenBackCents } from "../domain/payment-reversals.ts";
 import { changePeriodStart, currentRecord, isRecordRevoked, planStateOf, type PlanRecord } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
@@ -16,7 +16,6 @@ import { ServiceError } from "./errors.ts";
  * their records, so reports arriving late, twice or out of order end in the
  * same state. Every change grants the current month's credits.
  */
-export type Plan = typeof plans.$inferSelect;
 export type PlanRecordRow = typeof subscriptions.$inferSelect;
 type Provider = PlanRecordRow["provider"];
 
@@ -29,14 +28,6 @@ export interface PlanRecordInput extends PlanRecord {
   affiliateId?: string | null;
   /** When the provider recorded the cancellation (Stripe's canceled_at): tells two cancellations of one subscription apart. */
   cancelledAt?: number | null;
-}
-
-export async function planById(env: Env, planId: string): Promise<Plan | null> {
-  return (await database(env.DB).query.plans.findFirst({ where: eq(plans.id, planId) })) ?? null;
-}
-
-export async function planByStripePrice(env: Env, priceId: string): Promise<Plan | null> {
-  return (await database(env.DB).query.plans.findFirst({ where: eq(plans.stripePriceId, priceId) })) ?? null;
 }
 
 /** One of the user's records, or null: never another user's. */

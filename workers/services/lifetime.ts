@@ -9,7 +9,8 @@ import { currentRecord, isLifetimePlan, isRecordLive, isRecordRevoked, newestFir
 import type { Env } from "../env.ts";
 import { Stripe, stripeClient } from "../integrations/stripe.ts";
 import type { User } from "./accounts.ts";
-import { planById, planRecordsOf, type Plan } from "./billing.ts";
+import { planRecordsOf } from "./billing.ts";
+import { planById, type Plan } from "./plan-lookups.ts";
 import { ServiceError } from "./errors.ts";
 import { activateStripeSubscription, PAYMENT_UNAVAILABLE } from "./stripe-billing.ts";
 

@@ -7,11 +7,10 @@ import { userMedia, users } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { ledgerOf } from "../ledger/client.ts";
 import { readUploadedFont, sniffFontFormat, UnreadableFont } from "../media/fonts.ts";
-import { mediaUrl, putMedia } from "../media/store.ts";
+import { mediaUrl, putMedia, userMediaPrefix } from "../media/store.ts";
 import { readPicture } from "../render/pictures.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * The media library: a user's uploaded images, videos and fonts, stored in R2

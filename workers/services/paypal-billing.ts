@@ -31,16 +31,15 @@ import {
   claimWebhookEvent,
   findPlanRecord,
   offeredParitiesOf,
-  planById,
   planRecordsOf,
   releaseWebhookEvent,
   returnPageOf,
   withOfferedParity,
   savePlanRecord,
-  type Plan,
   type PlanRecordInput,
   type PlanRecordRow,
 } from "./billing.ts";
+import { planById, type Plan } from "./plan-lookups.ts";
 import { recordPayPalSaleCommission } from "./affiliates.ts";
 import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";

@@ -3,14 +3,13 @@ import type { RenderedPin, RenderPurpose } from "../../contracts/render.ts";
 import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
 import { pinFileName } from "../domain/file-names.ts";
 import type { Env } from "../env.ts";
-import { MEDIA_PATH_PREFIX, mediaUrl, putMedia } from "../media/store.ts";
+import { MEDIA_PATH_PREFIX, mediaUrl, putMedia, userMediaPrefix } from "../media/store.ts";
 import { httpPictureSource, type PictureSource } from "../render/pictures.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import type { User } from "./accounts.ts";
 import { addPinHistory, requireCredits } from "./credits.ts";
 import { recordUnpaidRender, renderKey } from "./pin-renders.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * Pictures for rendering: our own media straight from R2 (no round trip

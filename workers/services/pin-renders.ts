@@ -1,8 +1,7 @@
 import type { Env } from "../env.ts";
 import { ledgerOf, type Ledger, type LedgerStatement } from "../ledger/client.ts";
-import { mediaKeyOf } from "../media/store.ts";
+import { mediaKeyOf, userMediaPrefix } from "../media/store.ts";
 import { ServiceError } from "./errors.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * Full-size pins rendered for scheduling (docs/decisions/017-idempotency-keys.md):

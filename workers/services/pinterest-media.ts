@@ -10,11 +10,10 @@ import {
 } from "../../contracts/pinterest-media.ts";
 import type { Env } from "../env.ts";
 import { PinterestApiError } from "../integrations/pinterest.ts";
-import { mediaKeyOf } from "../media/store.ts";
+import { mediaKeyOf, userMediaPrefix } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { ServiceError } from "./errors.ts";
 import { pinterestClient, profileOfHandle, withPinterest } from "./pinterest-connection.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * Video pins reach Pinterest in three steps (Pinterest API v5, "creating video

@@ -13,7 +13,8 @@ import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
 import type { Env } from "../env.ts";
 import type { RequestMeta, User } from "./accounts.ts";
 import { actorOf, auditStatement } from "./admin-audit.ts";
-import { planById, planRecordsOf, savePlanRecord, type Plan, type PlanRecordInput } from "./billing.ts";
+import { planRecordsOf, savePlanRecord, type PlanRecordInput } from "./billing.ts";
+import { planById, type Plan } from "./plan-lookups.ts";
 import { ServiceError } from "./errors.ts";
 import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying } from "./rate-limit.ts";
 

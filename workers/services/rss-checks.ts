@@ -11,7 +11,7 @@ import { database } from "../db/client.ts";
 import { rssFeeds, users } from "../db/schema.ts";
 import { colourIndexFor, newestPostsFirst, splitFirstCheck, stableSeed } from "../domain/rss-feeds.ts";
 import type { Env } from "../env.ts";
-import { putMedia } from "../media/store.ts";
+import { putMedia, userMediaPrefix } from "../media/store.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
 import { getSitemapPostURLs, scrapeFeed, scrapeWebsite } from "../scrape/sources.ts";
@@ -23,7 +23,6 @@ import { pictureSourceFor } from "./pin-images.ts";
 import { designSettingsOf } from "./rss-feeds.ts";
 import { getTemplateSet, listStandardTemplates } from "./templates.ts";
 import { sendToAccountAddress } from "./typed-address-mail.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * Checking an RSS feed's source (issue 18, docs/decisions/044): the cron's

@@ -21,16 +21,15 @@ import {
   claimWebhookEvent,
   findPlanRecord,
   offeredParitiesOf,
-  planById,
   releaseWebhookEvent,
   returnPageOf,
   withOfferedParity,
   withoutOfferedParities,
   savePlanRecord,
-  type Plan,
   type PlanRecordInput,
   type PlanRecordRow,
 } from "./billing.ts";
+import { planById, type Plan } from "./plan-lookups.ts";
 import { recordShopifyIntervalCommission, shopifyBilledInterval } from "./affiliates.ts";
 import { applyPaymentReversals } from "./payment-reversals.ts";
 import { rewardReferrerOfPayer } from "./referrals.ts";

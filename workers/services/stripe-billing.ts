@@ -22,16 +22,14 @@ import {
   claimWebhookEvent,
   customerRefOf,
   findPlanRecord,
-  planById,
-  planByStripePrice,
   planRecordsOf,
   releaseWebhookEvent,
   returnPageOf,
   saveCustomerRef,
   savePlanRecord,
   userOfCustomer,
-  type Plan,
 } from "./billing.ts";
+import { planById, planByStripePrice, type Plan } from "./plan-lookups.ts";
 import { affiliateCheckout, recordStripeInvoicePaid } from "./affiliates.ts";
 import { sendReceiptOnce } from "./billing-emails.ts";
 import { ServiceError } from "./errors.ts";

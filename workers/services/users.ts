@@ -8,7 +8,7 @@ import { applyOnboardingChanges, onboardingChecklist } from "../domain/onboardin
 import { archivePrefix } from "../../contracts/history-archives.ts";
 import type { Env } from "../env.ts";
 import { ledgerOf } from "../ledger/client.ts";
-import { mediaUrl } from "../media/store.ts";
+import { mediaUrl, userMediaPrefix } from "../media/store.ts";
 import type { User } from "./accounts.ts";
 import { usedCreditsThisMonth } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
@@ -124,13 +124,6 @@ export async function setOnboardingChecklist(env: Env, user: User, changes: { na
 
 export async function setCookiesConsent(env: Env, user: User, consent: boolean) {
   await database(env.DB).update(users).set({ cookiesConsent: consent, updatedAt: Date.now() }).where(eq(users.id, user.id));
-}
-
-// ---------------------------------------------------------------- profile image
-
-/** Keys of everything a user owns in R2 start with this. */
-export function userMediaPrefix(userId: string) {
-  return `users/${userId}/`;
 }
 
 // ---------------------------------------------------------------- account deletion

@@ -3,13 +3,13 @@ import { postContent } from "../../app/lib/generator/generate.ts";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import type { Post } from "../../contracts/post.ts";
 import type { Layer, PostContent, TemplateDesign, VideoLayer } from "../../contracts/template.ts";
+import type { VideoJobMessage } from "../../contracts/video-jobs.ts";
 import { VIDEO_FAILED_MESSAGE, type CreatedVideoJob, type VideoJobState } from "../../contracts/video.ts";
 import { database } from "../db/client.ts";
 import { videoJobs } from "../db/schema.ts";
 import { pinFileName } from "../domain/file-names.ts";
 import type { Env } from "../env.ts";
-import { mediaKeyOf, mediaUrl, putMedia } from "../media/store.ts";
-import { enqueueVideoJob } from "../queues/video-jobs.ts";
+import { mediaKeyOf, mediaUrl, putMedia, userMediaPrefix } from "../media/store.ts";
 import { differenceMatte, encodePng, roundVideoCorners } from "../render/overlay.ts";
 import { renderPin } from "../render/render-pin.ts";
 import { workerFontLoader } from "../render/worker-fonts.ts";
@@ -18,7 +18,6 @@ import { consumeCredits, requireCredits, reverseCredits } from "./credits.ts";
 import { ServiceError } from "./errors.ts";
 import { pictureSourceFor } from "./pin-images.ts";
 import { getTemplate } from "./templates.ts";
-import { userMediaPrefix } from "./users.ts";
 
 /**
  * Video pins (issue 15, docs/decisions/032-video-service.md). The worker
@@ -41,6 +40,14 @@ export interface VideoJobPayload {
   videoFileName: string;
   /** The ledger reference the credits were charged under (reversed when the job fails). */
   chargeReference: string;
+}
+
+/** Creates a video job row and puts it on the queue. */
+export async function enqueueVideoJob(env: Pick<Env, "DB" | "VIDEO_JOBS">, job: { id: string; userId: string | null; payload: unknown }) {
+  await database(env.DB)
+    .insert(videoJobs)
+    .values({ id: job.id, userId: job.userId, status: "queued", payload: job.payload, updatedAt: Date.now() });
+  await env.VIDEO_JOBS.send({ jobId: job.id } satisfies VideoJobMessage);
 }
 
 /** The post's template: its own copy, else the one templateType names (visible to the caller). */

@@ -1,5 +1,5 @@
 import * as RadixToast from "@radix-ui/react-toast";
-import { ACTION_DURATION_MS, DURATION_MS, type ShownToast } from "./toast.tsx";
+import { ACTION_DURATION_MS, DURATION_MS, type ShownToast } from "./toast-options.ts";
 
 /** The toasts on screen (Radix): loaded with the first toast of a visit (ToastProvider in ./toast.tsx). */
 export default function ToastRegion({ toasts, forget }: { toasts: ShownToast[]; forget(id: number): void }) {

@@ -1,32 +1,8 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { LazyPart, lazyWithTimeout } from "../lazy-part.tsx";
+import type { ShownToast, Toaster, ToastOptions } from "./toast-options.ts";
 
-export type ToastKind = "success" | "error" | "info";
-
-export interface ToastOptions {
-  title: string;
-  description?: string;
-  kind: ToastKind;
-  /** One button that undoes or follows up what the toast reports ("Undo"); such toasts stay longer. */
-  action?: { label: string; onAction(): void };
-}
-
-/**
- * Shows a toast. Call it directly (`const toast = useToast(); toast({...})`)
- * or destructure it (`const { toast } = useToast()`): both are the same function.
- */
-export interface Toaster {
-  (options: ToastOptions): void;
-  toast(options: ToastOptions): void;
-}
-
-export interface ShownToast extends ToastOptions {
-  id: number;
-}
-
-/** Errors stay longer: the user may need to read them twice; so do toasts with a button to press. */
-export const DURATION_MS: Record<ToastKind, number> = { success: 5000, info: 5000, error: 10000 };
-export const ACTION_DURATION_MS = 12000;
+export type { ShownToast, Toaster, ToastKind, ToastOptions } from "./toast-options.ts";
 
 const ToastContext = createContext<Toaster | null>(null);
 
