@@ -227,7 +227,6 @@ try {
   const twice = [...copies.values()].filter((n) => n > 1).length;
   const extra = [...copies.values()].reduce((sum, n) => sum + n - 1, 0);
   const after = sizes();
-  const users = USERS + (nextFresh - USERS - 1) + 1;
   const pins = expected + (nextFresh - USERS - 1) * PINS_PER_DAY;
   const d1PerPin = (after.d1 - before.d1) / pins;
   const d1PerUser = (before.d1 - empty0.d1) / (USERS + 1);

@@ -285,7 +285,7 @@ async function sitemapRun(token: string, email: string): Promise<string> {
   // Exactly the first 100 posts.
   await dialog.getByLabel("Select all").uncheck();
   await dialog.getByRole("list", { name: "Posts" }).evaluate((list, wanted) => {
-    [...list.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].slice(0, wanted).forEach((box) => box.click());
+    [...list.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].slice(0, wanted).forEach((box) => { box.click(); });
   }, SITEMAP_POSTS);
   const generateStart = Date.now();
   await dialog.getByRole("button", { name: /^Generate \d+ pins? from \d+ posts?$/ }).click();

@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, startStack } from "../scripts/stack.ts";
+import type { freePort, startStack } from "../scripts/stack.ts";
 import { LOCAL_ADMIN } from "../workers/db/admin-accounts.ts";
 import { connectBenchProfile, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD } from "./bench-session.ts";

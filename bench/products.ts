@@ -65,7 +65,7 @@ function bigCsv(appUrl: string, rows: number): string {
     const picture = (n: number) => `${appUrl}/demo-products/speckled-stoneware-mug-in-sage-${n}.jpg`;
     lines.push(`"Stoneware Mug No. ${i}, speckled","Holds 12 oz, dishwasher safe",${(i % 40) + 10}.50,USD,https://shop.example.com/products/mug-${i},"${picture(1)}, ${picture(2)}","Kitchen & Dining, Mugs"`);
   }
-  return lines.join("\r\n") + "\r\n";
+  return `${lines.join("\r\n")}\r\n`;
 }
 
 interface CsvRun {
@@ -178,7 +178,7 @@ try {
       console.log(`(b) ${shop}: chosen -> 50 listings on screen: median ${seconds(median(times))} over ${times.length} choices (min ${seconds(Math.min(...times))}, max ${seconds(Math.max(...times))}); target <= 1 s`);
     }
   }
-  if (process.env.BENCH_VERBOSE) runs.forEach((run, index) => console.log(`    run ${index + 1}: long tasks ${run.tasks.join(", ") || "none"}`));
+  if (process.env.BENCH_VERBOSE) runs.forEach((run, index) => { console.log(`    run ${index + 1}: long tasks ${run.tasks.join(", ") || "none"}`); });
   for (const note of notes) console.log(`    note: ${note}`);
 } finally {
   await browser.close();

@@ -13,7 +13,7 @@ import { satori } from "@cf-wasm/satori/workerd";
 import * as v from "valibot";
 import { TemplateDesign } from "../contracts/template.ts";
 import { STANDARD_TEMPLATES } from "../workers/db/seed/standard-templates.ts";
-import { FontLoader } from "../workers/render/fonts.ts";
+import type { FontLoader } from "../workers/render/fonts.ts";
 import { fontsNeeded, planPin } from "../workers/render/layout.ts";
 import { loadStats } from "../workers/render/load-stats.ts";
 import { encodeJpeg, warmPixelModule } from "../workers/render/pixel-module.ts";

@@ -19,6 +19,7 @@ export interface Receiver {
  * An HTTP server on a free local port: each POST's path (without the leading
  * slash) and body go to `handle`, whose answer (default "ok") is the reply.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler answers a reply or nothing (then "ok"); void lets it leave out `return`.
 export async function startReceiver(handle: (path: string, body: Buffer) => string | void | Promise<string | void>): Promise<Receiver> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -142,11 +142,11 @@ const slowest = [...results.entries()]
   .map(([id, r]) => ({ id, total: percentile(r.samples.map((t) => t.totalMs), 50), raster: percentile(r.samples.map((t) => t.rasterMs), 50) }))
   .sort((a, b) => b.total - a.total)
   .slice(0, 6);
-console.log("slowest: " + slowest.map((t) => `${t.id} ${t.total.toFixed(0)} ms (raster ${t.raster.toFixed(0)})`).join(", "));
+console.log(`slowest: ${slowest.map((t) => `${t.id} ${t.total.toFixed(0)} ms (raster ${t.raster.toFixed(0)})`).join(", ")}`);
 
 const byFamily = new Map<string, number[]>();
 for (const r of results.values()) byFamily.set(r.family ?? "?", [...(byFamily.get(r.family ?? "?") ?? []), ...r.samples.map((s) => s.totalMs)]);
-console.log("\nmedian per family: " + [...byFamily].map(([f, t]) => `${f} ${percentile(t, 50).toFixed(0)} ms`).join(", "));
+console.log(`\nmedian per family: ${[...byFamily].map(([f, t]) => `${f} ${percentile(t, 50).toFixed(0)} ms`).join(", ")}`);
 
 console.log("\nThe same designs in a warm headless Chromium (one page reused, screenshot to JPEG) ...");
 const browser = await launchChromium();

@@ -179,14 +179,14 @@ try {
       `${(fiveCallsMs / median(single)).toFixed(2)}x faster than 5 calls of 200)`,
   );
   // 10,000 in one request: refused with the limit; the page sends it as requests of 1,000.
-  const tooMany = await fetch(app + "/api/scheduling/schedulePin", {
+  const tooMany = await fetch(`${app}/api/scheduling/schedulePin`, {
     method: "POST",
     headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.9", authorization: `Bearer ${idToken}` },
     body: JSON.stringify({ pins: Array.from({ length: 10_000 }, () => pin(queueProfile, queueBoard)) }),
   });
   const refusal = (await tooMany.json()) as { error?: string; field?: string };
   console.log(`    10,000 pins in one request: refused, ${tooMany.status} ${refusal.field ? `naming ${refusal.field}` : "(body size limit)"}: "${refusal.error}"`);
-  const overLimit = await fetch(app + "/api/scheduling/schedulePin", {
+  const overLimit = await fetch(`${app}/api/scheduling/schedulePin`, {
     method: "POST",
     headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.9", authorization: `Bearer ${idToken}` },
     body: JSON.stringify({ pins: Array.from({ length: PER_REQUEST + 1 }, () => pin(queueProfile, queueBoard)) }),

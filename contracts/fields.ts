@@ -27,7 +27,9 @@ export const NewPassword = v.pipe(
  * U+2066-U+2069, which can make "gpj.exe" read "exe.jpg"). `plainText` keeps
  * tabs and line breaks for text that may span lines; `plainLine` is for names.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from user text (see above).
 const HIDDEN_IN_TEXT = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from names (see above).
 const HIDDEN_IN_LINE = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 export const plainText = v.transform((value: string) => value.replace(HIDDEN_IN_TEXT, ""));
 export const plainLine = v.transform((value: string) => value.replace(HIDDEN_IN_LINE, ""));

@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import type { Hono, Context } from "hono";
 
 /**
  * Webhook delivery for the Stripe, PayPal and Shopify stand-ins. Each event is

@@ -64,6 +64,6 @@ for (const [location, entry] of Object.entries(lock.packages)) {
 
 if (added > 0) {
   lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
-  writeFileSync(path, JSON.stringify(lock, null, 2) + "\n");
+  writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
   console.log(`complete-lockfile: added ${added} optional platform entries missing from the registry snapshot`);
 }

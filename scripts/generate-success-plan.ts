@@ -231,7 +231,7 @@ function cover(doc: PDFDocument, fonts: Fonts) {
     page.drawText(line, { x: MARGIN.left, y: PAGE.height - 250 - index * 46, size: titleSize, font: fonts.bold, color: WHITE });
   });
   const subtitle = wrap(runs("A 30-day playbook for bloggers and shop owners who want steady traffic and sales from Pinterest", fonts.regular, fonts.bold), 15, 300);
-  subtitle.forEach((line, index) => drawLine(page, line, MARGIN.left, PAGE.height - 330 - index * 20, 15, WHITE));
+  subtitle.forEach((line, index) => { drawLine(page, line, MARGIN.left, PAGE.height - 330 - index * 20, 15, WHITE); });
 
   let y = PAGE.height - bandHeight - 60;
   page.drawText("What is inside", { x: MARGIN.left, y, size: 14, font: fonts.bold, color: BRAND_DARK });

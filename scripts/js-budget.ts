@@ -105,5 +105,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error("usage: node scripts/js-budget.ts <base URL> [path ...]");
     process.exit(2);
   }
-  for (const path of paths.length > 0 ? paths : ["/", "/pricing"]) console.log(describePageJs(await measurePageJs(baseUrl, path)) + "\n");
+  for (const path of paths.length > 0 ? paths : ["/", "/pricing"]) console.log(`${describePageJs(await measurePageJs(baseUrl, path))}\n`);
 }

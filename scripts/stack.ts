@@ -30,7 +30,7 @@ export function localSecrets(): Record<string, string> {
   const missing = SECRET_NAMES.filter((name) => !existing[name]);
   if (missing.length > 0) {
     for (const name of missing) existing[name] = `local-${randomBytes(24).toString("base64url")}`;
-    writeFileSync(path, Object.entries(existing).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+    writeFileSync(path, `${Object.entries(existing).map(([k, v]) => `${k}=${v}`).join("\n")}\n`);
   }
   return existing;
 }
@@ -101,7 +101,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const envFile = join(ROOT, ".wrangler", `stack-${appPort}.env`);
   const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };
-  writeFileSync(envFile, Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n") + "\n");
+  writeFileSync(envFile, `${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n")}\n`);
 
   const inspectorPort = await freePort();
   let workerOutput = "";

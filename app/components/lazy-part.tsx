@@ -2,7 +2,7 @@ import { Component, lazy, Suspense, type ComponentType, type ReactNode } from "r
 import { LAZY_LOAD_FAILED, LazyLoadError, withLoadTimeout } from "./lazy-load.ts";
 
 /** React.lazy with the time limit: render it inside a LazyPart, which says so when it fails. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- React.lazy's own signature.
+// biome-ignore lint/suspicious/noExplicitAny: React.lazy's own signature (ComponentType<any>): its props are the loaded component's.
 export function lazyWithTimeout<T extends ComponentType<any>>(load: () => Promise<{ default: T }>) {
   return lazy(() => withLoadTimeout(load()));
 }

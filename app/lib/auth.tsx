@@ -55,12 +55,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [revalidator, navigate]);
 
   // Tokens but no session cookie (it expired or was cleared): a refresh restores both.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only on first load: stored tokens without a session are refreshed once, as the app starts.
   useEffect(() => {
     if (!user && storedTokens()) {
       refreshTokens().then((ok) => ok && revalidator.revalidate());
     }
-    // Only on first load.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const signedIn = useCallback(

@@ -18,6 +18,7 @@ export const InlineStylesProvider = InlineStylesContext.Provider;
 
 export function InlineStyles() {
   const css = useContext(InlineStylesContext);
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the site's own stylesheet, from the build, not user input (above).
   return <style data-site-styles="" dangerouslySetInnerHTML={{ __html: css }} suppressHydrationWarning />;
 }
 

@@ -232,6 +232,7 @@ export default function Home() {
                 <p className="home-plans__price">
                   {plan.charged < plan.price ? (
                     <>
+                      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the struck-through price is named in words ("Full price $69.99"), as on /pricing. */}
                       <s aria-label={`Full price ${money(plan.price)}`}>{money(plan.price)}</s>{" "}
                     </>
                   ) : null}

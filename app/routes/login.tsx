@@ -59,10 +59,9 @@ function usePreviousPath() {
   const redirectTo = searchParams.get("redirectTo");
   const stateFrom = (location.state as { from?: unknown } | null)?.from;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: where the visitor came from is settled when the page opens.
   useEffect(() => {
     from.current = redirectTo ?? (typeof stateFrom === "string" ? stateFrom : null) ?? previousHistoryPath() ?? referrerPath();
-    // Where the visitor came from is settled when the page opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return from;
 }

@@ -69,6 +69,7 @@ export default function KeywordResearchPage() {
   // signed-in user (a visitor's one try is theirs to spend).
   const [searchParams] = useSearchParams();
   const linked = useRef(linkedQuery(searchParams));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the user is known; runSearch reads only its arguments and setters.
   useEffect(() => {
     const query = linked.current;
     if (!query) return;
@@ -77,8 +78,6 @@ export default function KeywordResearchPage() {
     if (!user) return;
     linked.current = null;
     void runSearch(query.keyword, query.region);
-    // Runs once the user is known; runSearch reads only its arguments and setters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [user]);
 
   const search = (event: FormEvent) => {
@@ -170,7 +169,7 @@ export default function KeywordResearchPage() {
     toast({ title: `Downloaded ${chosenWords(shown.length)} as a CSV file.`, kind: "success" });
   };
 
-  const useAsAiKeywords = async () => {
+  const sendToAiKeywords = async () => {
     if (!user) {
       toast({ title: "Sign up free to send keywords to the generator.", kind: "info" });
       setTrialUsed(true);
@@ -182,7 +181,7 @@ export default function KeywordResearchPage() {
       toast({ title: `${chosenWords(chosenTerms.length)} are now the AI keywords of your design settings "${answer.profileName}".`, kind: "success" });
       navigate("/generate");
     } catch (error) {
-      toast({ title: "Unable to save design settings: " + (error instanceof Error ? error.message : "please try again."), kind: "error" });
+      toast({ title: `Unable to save design settings: ${error instanceof Error ? error.message : "please try again."}`, kind: "error" });
     } finally {
       setSending(false);
     }
@@ -284,7 +283,7 @@ export default function KeywordResearchPage() {
               <button type="button" className="button button--ghost" disabled={shown.length === 0} onClick={downloadCsv}>
                 Download CSV
               </button>
-              <button type="button" className="button button--primary" disabled={chosenTerms.length === 0 || sending} onClick={useAsAiKeywords}>
+              <button type="button" className="button button--primary" disabled={chosenTerms.length === 0 || sending} onClick={sendToAiKeywords}>
                 {sending ? <Spinner /> : null}
                 Use as AI keywords
               </button>

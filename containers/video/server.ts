@@ -182,7 +182,7 @@ function parseSpec(raw: FormDataEntryValue | null): VideoSpec {
 }
 
 function checkFullPicture(found: Probe | null, field: string) {
-  if (!found || found.kind !== "image") throw new BadInput(`${field} is not a picture`, field);
+  if (found?.kind !== "image") throw new BadInput(`${field} is not a picture`, field);
   if (found.width !== VIDEO_WIDTH || found.height !== VIDEO_HEIGHT) throw new BadInput(`${field} must be ${VIDEO_WIDTH}x${VIDEO_HEIGHT}, not ${found.width}x${found.height}`, field);
 }
 

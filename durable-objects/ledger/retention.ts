@@ -159,7 +159,7 @@ export class LedgerRetention {
         if (download) downloads.push(download);
         return JSON.stringify(archivedEntry(row, download !== null));
       });
-      await writer.write(encoder.encode(lines.join("\n") + "\n"));
+      await writer.write(encoder.encode(`${lines.join("\n")}\n`));
       entries += rows.length;
       const last = rows[rows.length - 1];
       after = [last.created_at as number, last.id as string];

@@ -59,7 +59,7 @@ export class ApprovalQueue {
       const outcomes = decisions.map((decision): ReviewOutcome => {
         const row = this.store.sql.exec<PinRow>(`SELECT * FROM pins WHERE id = ?`, decision.id).toArray()[0];
         if (decision.decision === "reject") return this.reject(decision.id, row, now);
-        if (!row || row.status !== "awaiting") return { id: decision.id, ok: false, message: NOT_AWAITING_MESSAGE };
+        if (row?.status !== "awaiting") return { id: decision.id, ok: false, message: NOT_AWAITING_MESSAGE };
         this.store.sql.exec(
           `UPDATE pins SET status = ?, last_error = ?, updated_at = ? WHERE id = ?`,
           pausedReason !== null ? "paused" : "scheduled",
@@ -86,7 +86,7 @@ export class ApprovalQueue {
   }
 
   private reject(id: string, row: PinRow | undefined, now: number): ReviewOutcome {
-    if (!row || row.status !== "awaiting") {
+    if (row?.status !== "awaiting") {
       const rejected = this.store.sql.exec<{ data: string; scheduled_time: number }>(`SELECT data, scheduled_time FROM rejected_pins WHERE id = ?`, id).toArray()[0];
       if (rejected) return { id, ok: true, decision: "rejected", pin: reviewedPin(rejected.data, rejected.scheduled_time), again: true };
       return { id, ok: false, message: NOT_AWAITING_MESSAGE };

@@ -148,7 +148,7 @@ export function moveToNextFreeSlots(store: QueueStore, pins: { id: string; key: 
   }
   const taken = takenTimes(store, now, ids);
   const slots = assignQueueSlots(settings, now, taken, pins.map((r) => ({ duplicateKey: r.key })), keyTimes);
-  pins.forEach(({ id }, i) => store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ? WHERE id = ?`, slots[i], slots[i], id));
+  pins.forEach(({ id }, i) => { store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ? WHERE id = ?`, slots[i], slots[i], id); });
   return slots;
 }
 

@@ -142,7 +142,7 @@ export class PostingEngine {
       await this.writeHistory(pin.id, profile.username);
       return "posted";
     } catch (error) {
-      return await this.recordFailure(pin, attemptId, startedAt, error, profile, content, sent);
+      return await this.recordFailure(pin, attemptId, startedAt, error);
     } finally {
       this.inFlight.delete(attemptId);
     }
@@ -173,9 +173,6 @@ export class PostingEngine {
     attemptId: string,
     startedAt: number,
     error: unknown,
-    profile: PinterestProfile,
-    content: PinContent,
-    sent: SentPin,
   ): Promise<"posted" | "retry" | "failed" | "paused"> {
     const sql = this.store.sql;
     const now = Date.now();

@@ -247,7 +247,7 @@ function chickenThigh(c: Ctx, x: number, y: number, r: number, rot: number) {
   return out;
 }
 
-function lemonSlice(c: Ctx, x: number, y: number, r: number, roasted = true) {
+function lemonSlice(_c: Ctx, x: number, y: number, r: number, roasted = true) {
   let out = circle(x, y, r, "#f2c92f") + circle(x, y, r * 0.86, "#fdf3c4") + circle(x, y, r * 0.78, "#f9dc5c");
   for (let i = 0; i < 9; i++) {
     const a = (i / 9) * Math.PI * 2;
@@ -257,7 +257,7 @@ function lemonSlice(c: Ctx, x: number, y: number, r: number, roasted = true) {
   return out;
 }
 
-function herbSprig(c: Ctx, x: number, y: number, len: number, angle: number, color = "#4e8a3a") {
+function herbSprig(_c: Ctx, x: number, y: number, len: number, angle: number, color = "#4e8a3a") {
   let out = line(0, 0, len, 0, "#3d6b2c", Math.max(1.5, len * 0.03));
   for (let i = 1; i <= 4; i++) {
     const t = (i / 5) * len;
@@ -521,7 +521,7 @@ function sun(c: Ctx, x: number, y: number, r: number, color = "#ffd36b") {
   return glow(c, x, y, r * 4, color, 0.45) + glow(c, x, y, r * 2, "#fff2c2", 0.5) + circle(x, y, r, color);
 }
 
-function cloud(c: Ctx, x: number, y: number, s: number, color = "#ffffff", opacity = 0.85) {
+function cloud(_c: Ctx, x: number, y: number, s: number, color = "#ffffff", opacity = 0.85) {
   return group(ellipse(0, 0, s, s * 0.35, color) + circle(-s * 0.35, -s * 0.15, s * 0.35, color) + circle(s * 0.15, -s * 0.28, s * 0.42, color), at(x, y), `opacity="${opacity}"`);
 }
 
@@ -1105,7 +1105,7 @@ const yarnCraft: Scene = (c, v) => {
       [0.75, 0.62],
       [0.28, 0.72],
     ];
-    spots.forEach(([sx, sy], i) => (out += yarnBall(c, (sx + rnd(c, -0.04, 0.04)) * w, (sy + rnd(c, -0.03, 0.03)) * h, u * rnd(c, 0.1, 0.13), palette[i % palette.length]!)));
+    spots.forEach(([sx, sy], i) => { out += yarnBall(c, (sx + rnd(c, -0.04, 0.04)) * w, (sy + rnd(c, -0.03, 0.03)) * h, u * rnd(c, 0.1, 0.13), palette[i % palette.length]!); });
     out += scissors(c, w * 0.62, h * 0.42, u * 0.3, -35, "#d2463b");
     // ruler and pencil
     out += group(rrect(0, 0, u * 0.7, u * 0.06, 4, "#f5d06b") + Array.from({ length: 20 }, (_, i) => line(u * 0.03 + i * u * 0.033, 0, u * 0.03 + i * u * 0.033, i % 5 ? u * 0.015 : u * 0.03, "#7a5a1a", 2)).join(""), at(w * 0.1, h * 0.9, -8));
@@ -1304,7 +1304,7 @@ const capsuleWardrobe: Scene = (c, v) => {
       ["shirt", "#a9bcd6"],
       ["coat", "#3f4a5a"],
     ];
-    items.forEach(([kind, col], i) => (out += garment(c, kind, rx + rw * (0.1 + i * 0.135), ry + u * 0.1, u * 0.3, col)));
+    items.forEach(([kind, col], i) => { out += garment(c, kind, rx + rw * (0.1 + i * 0.135), ry + u * 0.1, u * 0.3, col); });
     // boots
     for (let i = 0; i < 2; i++) {
       const bx = rx + rw * (0.25 + i * 0.1);

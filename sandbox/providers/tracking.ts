@@ -39,7 +39,7 @@ export function tiktokProvider() {
     const fail = (code: number, message: string) => c.json({ code, message, request_id: crypto.randomUUID(), data: {} });
     if (!c.req.header("access-token")) return fail(40001, "Access token is missing");
     const body = (await c.req.json().catch(() => null)) as { event_source?: string; event_source_id?: string; data?: Record<string, unknown>[] } | null;
-    if (!body || body.event_source !== "web" || !body.event_source_id) return fail(40002, "event_source and event_source_id are required");
+    if (body?.event_source !== "web" || !body.event_source_id) return fail(40002, "event_source and event_source_id are required");
     if (!Array.isArray(body.data) || body.data.length === 0) return fail(40002, "data is required");
     for (const event of body.data) {
       if (!EVENTS.has(String(event.event))) return fail(40002, `Invalid event: ${String(event.event)}`);

@@ -109,7 +109,7 @@ describe("public pins", () => {
     expect(answer?.status()).toBe(200);
     await visitor.getByRole("heading", { name: "Berry smoothie bowls" }).waitFor();
     const ogImage = await visitor.locator('meta[property="og:image"]').getAttribute("content");
-    expect(ogImage).toMatch(new RegExp(`^https?://[^/]+/api/user/[^/]+/pins/[^/]+/image$`));
+    expect(ogImage).toMatch(/^https?:\/\/[^/]+\/api\/user\/[^/]+\/pins\/[^/]+\/image$/);
     const image = await visitor.context().request.get(ogImage!);
     expect(image.headers()["content-type"]).toBe("image/jpeg");
     await visitor.getByRole("img", { name: "Berry smoothie bowls" }).waitFor();

@@ -27,7 +27,7 @@ describe("cleaning an AI answer", () => {
 
 describe("titles are under 40 characters", () => {
   it("accepts 39 characters and cleans without calling it a length repair", () => {
-    const title = "A".repeat(19) + " " + "B".repeat(19);
+    const title = `${"A".repeat(19)} ${"B".repeat(19)}`;
     expect(fitToBounds(title, "title")).toEqual({ ok: true, text: title, repaired: false });
     expect(fitToBounds('"Cozy Soup"', "title")).toEqual({ ok: true, text: "Cozy Soup", repaired: true });
   });

@@ -102,7 +102,7 @@ describe("generatePosts", () => {
   });
 
   it("names files by the spec's rule: dashes, no emoji, a random number, .jpeg, at most 100 characters", () => {
-    const long = { ...source("x"), title: "Best 🍋 lemon chicken: one pan & done! " + "very ".repeat(40) };
+    const long = { ...source("x"), title: `Best 🍋 lemon chicken: one pan & done! ${"very ".repeat(40)}` };
     const [post] = generatePosts([long], context());
     expect(post.fileName).toMatch(/^Best-lemon-chicken-one-pan-done-very-[A-Za-z0-9-]*-\d+\.jpeg$/);
     expect(post.fileName.length).toBeLessThanOrEqual(100);

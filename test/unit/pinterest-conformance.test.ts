@@ -19,7 +19,7 @@ import { useSandbox } from "../support/sandbox.ts";
 
 // ---- the validator ---------------------------------------------------------------------------
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document and the answers it checks are walked as untyped JSON.
 type Json = any;
 
 const spec: Json = JSON.parse(readFileSync(fileURLToPath(new URL("../../contracts/specs/pinterest-api-v5.openapi.json", import.meta.url)), "utf8"));
@@ -30,12 +30,12 @@ const SCHEMA_KEYWORDS_LIST = new Set(["oneOf", "anyOf"]);
 
 /** Component schemas used as allOf members elsewhere stay open: the schema that includes them closes the object. */
 function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => allOfTargets(item, found));
+  if (Array.isArray(node)) node.forEach((item) => { allOfTargets(item, found); });
   else if (node && typeof node === "object") {
     if (Array.isArray(node.allOf)) {
       for (const member of node.allOf) if (typeof member?.$ref === "string") found.add(member.$ref.split("/").pop());
     }
-    Object.values(node).forEach((value) => allOfTargets(value, found));
+    Object.values(node).forEach((value) => { allOfTargets(value, found); });
   }
   return found;
 }
@@ -66,6 +66,7 @@ function toJsonSchema(node: Json, closed: boolean): Json {
       ...(out.allOf ?? []),
       ...Object.entries(mapping).map(([value, ref]) => ({
         if: { properties: { [property]: { const: value } }, required: [property] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, in a schema object that is never awaited.
         then: { $ref: ref.replace(/^#/, `${SPEC_ID}#`) },
       })),
     ];

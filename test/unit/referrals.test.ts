@@ -58,7 +58,12 @@ describe("referral earnings and claims", () => {
 describe("loading the referral code (spec section 8)", () => {
   it("uses the known code without asking", async () => {
     let asked = 0;
-    expect(await loadReferralCode("ABCD2345", async () => ((asked += 1), { referralCode: "OTHER234" }))).toBe("ABCD2345");
+    expect(
+      await loadReferralCode("ABCD2345", async () => {
+        asked += 1;
+        return { referralCode: "OTHER234" };
+      }),
+    ).toBe("ABCD2345");
     expect(asked).toBe(0);
   });
 

@@ -94,7 +94,7 @@ describe("/backupGenerator", () => {
   it("schedules a pin to a board once per form", async () => {
     const profile = await connectProfile(user, pinterestName("backup"));
     const shown = await (await page(user, `/backupGenerator?batch=${batch}`)).text();
-    expect(shown, shown.match(/<select id="backup-board-0"[^]*?<\/select>/)?.[0]).toContain(profile.boards[0].name);
+    expect(shown, shown.match(/<select id="backup-board-0"[\s\S]*?<\/select>/)?.[0]).toContain(profile.boards[0].name);
     const scheduleReference = hiddenReferences(shown)[3];
     const before = await remainingCredits(user);
     const fields = { intent: "schedule", batch, pin: "1", reference: scheduleReference, board: `${profile.username}/${profile.boards[0].id}`, when: "" };

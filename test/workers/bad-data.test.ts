@@ -77,6 +77,7 @@ describe("user text", () => {
     expect(profile.newProfileName).toBe(cleaned);
 
     const renamed = await read(await post(user, "/api/user", { updates: { firstName: `Ann\u202Ea\u0007` } }));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test checks no control character is left.
     expect(JSON.stringify(renamed)).not.toMatch(/[\u0000-\u001f\u202a-\u202e]/);
     const me = await read(await app("/api/user", { headers: bearer(user.tokens) }));
     expect(me.credentials.firstName).toBe("Anna");

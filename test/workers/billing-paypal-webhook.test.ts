@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { webhookEvents } from "../../workers/db/schema.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
-import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
+import { bearer, signUpUser } from "./accounts-support.ts";
 import {
   approvePayPal,
   creditsOf,

@@ -746,7 +746,9 @@ describe("billing webhook campaign", () => {
         const stepsEnded = Date.now();
         for (const step of steps) stats.steps.set(step.name, (stats.steps.get(step.name) ?? 0) + 1);
         await Promise.all(users.map(observe));
-        users.forEach((user, n) => synced[n] && announce(user));
+        users.forEach((user, n) => {
+          if (synced[n]) announce(user);
+        });
 
         // The events the steps raised, scheduled: shuffled, doubled, held back, with badly signed copies.
         for (const [u, user] of users.entries()) {

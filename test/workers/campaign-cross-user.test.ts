@@ -76,7 +76,7 @@ interface Builder {
   /** A unique text naming one of this user's things. */
   mark(what: string): string;
   /** Sends a request as this user and answers its JSON, failing unless it has `status`. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: the campaign reads whatever each API answers, loosely typed for assertions.
   ok(status: number, path: string, body?: unknown, method?: string): Promise<any>;
 }
 
@@ -352,7 +352,7 @@ const slotsOf = (route: RouteExample): OwnedSlot[] => (route.owns ? [route.owns,
 const slotName = (slot: OwnedSlot) => slot.field ?? slot.param ?? slot.query ?? "?";
 const valueAt = (body: unknown, path: string[]) => path.reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], body);
 
-function valueOf(party: Party, kind: ResourceKind, slot: OwnedSlot): string {
+function slotValue(party: Party, kind: ResourceKind, slot: OwnedSlot): string {
   const value = party.resources[kind].values[slot.by ?? "id"];
   if (value === undefined) throw new Error(`a ${kind} is not known by its ${slot.by}`);
   return value;
@@ -455,15 +455,15 @@ async function snapshotOf(party: Party): Promise<Record<string, unknown>> {
     snapshot[`d1 ${name}`] = rows[i].results.map((row) => JSON.stringify(row)).sort();
   });
   const scheduler = schedulerFor(testEnv, party.profile.profileId);
-  snapshot["queue"] = await scheduler.list({ view: "all", sortBy: "scheduledTimeUTCTimestamp-asc" });
-  snapshot["repeating"] = await scheduler.listRepeating({});
+  snapshot.queue = await scheduler.list({ view: "all", sortBy: "scheduledTimeUTCTimestamp-asc" });
+  snapshot.repeating = await scheduler.listRepeating({});
   const objects = await testEnv.MEDIA.list({ prefix: userMediaPrefix(party.user.userId) });
-  snapshot["r2"] = objects.objects.map((object) => `${object.key} ${object.etag} ${object.size}`).sort();
+  snapshot.r2 = objects.objects.map((object) => `${object.key} ${object.etag} ${object.size}`).sort();
   const subscription = await sandboxSubscription(party.resources.subscription.values.id!);
-  snapshot["stripe"] = { status: subscription.status, cancelAtPeriodEnd: subscription.cancel_at_period_end, prices: subscription.items.data.map((item) => item.price.id) };
+  snapshot.stripe = { status: subscription.status, cancelAtPeriodEnd: subscription.cancel_at_period_end, prices: subscription.items.data.map((item) => item.price.id) };
   const payPal = await paypal.getSubscription(testEnv, party.resources.paypalSubscription.values.id!);
-  snapshot["paypal"] = { status: payPal.status, plan: payPal.plan_id };
-  snapshot["shopify"] = (await sandbox<{ id: string; status: string; name: string }[]>(`/shopify/subscriptions?shop=${party.shop}`)).map(({ id, status, name }) => ({ id, status, name }));
+  snapshot.paypal = { status: payPal.status, plan: payPal.plan_id };
+  snapshot.shopify = (await sandbox<{ id: string; status: string; name: string }[]>(`/shopify/subscriptions?shop=${party.shop}`)).map(({ id, status, name }) => ({ id, status, name }));
   const accounts = await sandbox<{ username: string; boards: { id: string; name: string }[] }[]>("/pinterest/accounts");
   snapshot["pinterest boards"] = accounts.find((account) => account.username === party.profile.username)?.boards.map((board) => `${board.id} ${board.name}`);
   return snapshot;
@@ -583,7 +583,7 @@ describe("cross-user access, every resource", () => {
         const slots = slotsOf(route);
         for (const [index, slot] of slots.entries()) {
           for (const kind of [slot.kind, ...(REACHED_THROUGH[slot.kind] ?? [])]) {
-            const fill = (s: OwnedSlot, i: number) => (i === index ? valueOf(owner, kind, s) : s.query ? undefined : valueOf(index === 0 ? owner : other, s.kind, s));
+            const fill = (s: OwnedSlot, i: number) => (i === index ? slotValue(owner, kind, s) : s.query ? undefined : slotValue(index === 0 ? owner : other, s.kind, s));
             const request = requestFor(key, route, fill, index === 0 ? owner : other);
             cases.add(`${key} ${slotName(slot)} ${kind}`);
             await check(`${key} with A's ${kind} in ${slotName(slot)}`, request, (answer) => {
@@ -599,7 +599,7 @@ describe("cross-user access, every resource", () => {
 
       // Every list of the caller's own things, as B: with its example query (B's own values in owned slots) and without any.
       for (const [key, route] of Object.entries(ROUTES).filter(([, r]) => r.listsOwn)) {
-        const request = requestFor(key, route, (slot) => valueOf(other, slot.kind, slot), other);
+        const request = requestFor(key, route, (slot) => slotValue(other, slot.kind, slot), other);
         const bare = { ...request, path: request.path.split("?")[0] };
         for (const variant of request.path === bare.path ? [request] : [request, bare]) {
           await check(`${key} (B's own list)`, variant, (answer) => (answer.status === 200 ? null : "did not answer B's own list"));
@@ -624,7 +624,7 @@ describe("cross-user access, every resource", () => {
       for (const [key, route] of OWNING_ROUTES) {
         const kinds = [route.owns!.kind, ...(REACHED_THROUGH[route.owns!.kind] ?? [])];
         for (const kind of kinds) {
-          const request = requestFor(key, route, (slot, index) => valueOf(other, index === 0 ? kind : slot.kind, slot), other);
+          const request = requestFor(key, route, (slot, index) => slotValue(other, index === 0 ? kind : slot.kind, slot), other);
           const answer = await send(other, request, (ip += 1));
           if (answer.status < 200 || answer.status >= 300) refused.push(`${key} (own ${kind}): ${answer.status} ${answer.text.slice(0, 200)} for ${describeRequest(request)}`);
         }

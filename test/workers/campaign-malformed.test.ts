@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as remixBuild from "virtual:remix-build";
 import { app as router } from "../../workers/router.ts";
-import { signUpUser, type TestUser } from "./accounts-support.ts";
+import { signUpUser } from "./accounts-support.ts";
 import { fieldPaths, fillPath, ROUTES, servedRoutes, withField, type RouteExample } from "./campaign-routes.ts";
 import { app } from "./support.ts";
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as v from "valibot";
 import { TemplateDesign } from "../../contracts/template.ts";
-import { listProducts, readStoreIndex, WooCommerceError } from "../../workers/integrations/woocommerce.ts";
+import { listProducts, readStoreIndex, type WooCommerceError } from "../../workers/integrations/woocommerce.ts";
 import { pictureSourceFor } from "../../workers/services/pin-images.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";

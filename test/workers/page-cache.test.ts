@@ -228,7 +228,7 @@ describe("home page pictures rendered by the pin engine", () => {
       const response = await app(source);
       expect(response.status, source).toBe(200);
       const image = PhotonImage.new_from_byteslice(new Uint8Array(await response.arrayBuffer()));
-      expect([image.get_width(), image.get_height()], source).toEqual([Number.parseInt(width), Number.parseInt(width) * 1.5]);
+      expect([image.get_width(), image.get_height()], source).toEqual([Number.parseInt(width, 10), Number.parseInt(width, 10) * 1.5]);
       image.free();
     }
     for (const source of sources) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, payHostedCheckout, payLifetime, post, subscribe } from "./billing-support.ts";
+import { signUpUser } from "./accounts-support.ts";
+import { checkoutAndPay, creditsOf, credentialsOf, payLifetime, post, subscribe } from "./billing-support.ts";
 import { app, read } from "./support.ts";
 
 // GET /api/subscriptions/getPlans, /getPlan/{id}, /getLifetimePlans and POST /activateLifetimePurchase.

@@ -37,7 +37,7 @@ describe("rounded boxes of one colour", () => {
     for (const [x, y] of [[50, 50], [10, 50], [89, 50], [50, 10], [50, 89]]) {
       at(canvas.data, 100, x, y)
         .slice(0, 3)
-        .forEach((value, channel) => expect(Math.abs(value - expected[channel]), `${x},${y} channel ${channel}`).toBeLessThanOrEqual(1));
+        .forEach((value, channel) => { expect(Math.abs(value - expected[channel]), `${x},${y} channel ${channel}`).toBeLessThanOrEqual(1); });
     }
   });
 

@@ -171,7 +171,7 @@ describe("POST /highMemLimitApi/scraping/scrapeWebsites", () => {
     expect(response.status).toBe(200);
     const { sources, failures } = (await read(response)) as ScrapeWebsitesResponse;
     expect(sources).toHaveLength(DEMO_POSTS.length);
-    DEMO_POSTS.forEach((post, i) => expectPostSource(sources[i]!, post));
+    DEMO_POSTS.forEach((post, i) => { expectPostSource(sources[i]!, post); });
     expect(failures).toEqual([
       { url: hostile("image.png"), error: "That address is not a web page (it is image/png)." },
       { url: "https://intranet/x", error: "url must be a web address whose host contains a dot, such as https://example.com/my-post." },

@@ -34,7 +34,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 }
 
 /** A response's JSON body, loosely typed for assertions. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: loosely typed on purpose, for assertions on any API answer.
 export function read(response: Response): Promise<any> {
   return response.json();
 }

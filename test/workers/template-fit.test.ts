@@ -89,11 +89,11 @@ async function problemsOf(pin: Post): Promise<string[]> {
     else pictures.push({ name: layer.name, url });
     if (layer.type === "Video" && !pin.video) problems.push(`${layer.name}: a video box, but the post has no video`);
   }
-  pictures.forEach((a, i) =>
+  pictures.forEach((a, i) => {
     pictures.slice(i + 1).forEach((b) => {
       if (samePicture(a.url, b.url)) problems.push(`${a.name} and ${b.name} show the same picture`);
-    }),
-  );
+    });
+  });
 
   const textOf = (id: string) => plan.texts.get(id)?.metrics.lines.join(" ").trim() ?? "";
   for (const layer of visible) {

@@ -8,6 +8,7 @@ interface Recorded {
   path: string;
   query: Record<string, string>;
   headers: Record<string, string>;
+  // biome-ignore lint/suspicious/noExplicitAny: the recorded request's JSON body, read field by field in assertions.
   body: Record<string, any>;
 }
 const received = (service: "meta" | "tiktok") => sandbox<Recorded[]>(`/requests?service=${service}`);

@@ -1,4 +1,4 @@
-import * as v from "valibot";
+import type * as v from "valibot";
 import type { AltTextBody, RewriteTextBody } from "../../contracts/ai.ts";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import type { Env } from "../env.ts";

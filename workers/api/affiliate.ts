@@ -21,7 +21,6 @@ import {
   recordAffiliateSale,
   saveWiseTag,
 } from "../services/affiliates.ts";
-import { apiError } from "./errors.ts";
 import { router, type AppBindings } from "./hono.ts";
 import { valid } from "./validation.ts";
 

@@ -1,6 +1,7 @@
 /** Longest generated file name, extension included (spec section 5). */
 export const MAX_FILE_NAME_LENGTH = 100;
 
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each emoji code point is removed on its own, joiners, variation selectors and skin tones included, so the class lists them one by one.
 const EMOJI = /[\p{Extended_Pictographic}\p{Regional_Indicator}\u{1F3FB}-\u{1F3FF}\u200d\ufe0f\u20e3]/gu;
 
 /**

@@ -19,6 +19,7 @@ export interface OutgoingEmail {
  * another (header injection). Every header this client sends passes here.
  */
 export function headerText(value: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters and line breaks are what header text must not carry (see above).
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
 }
 

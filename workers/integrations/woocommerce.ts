@@ -1,5 +1,5 @@
 import type { ShopListing } from "../../contracts/shops.ts";
-import { FetchRefused, guardedFetch, type GuardedFetchEnv } from "../http/guarded-fetch.ts";
+import { FetchRefused, guardedFetch, type GuardedFetchEnv, type GuardedResponse } from "../http/guarded-fetch.ts";
 import { readFragment } from "../scrape/page-reader.ts";
 import { cleanText } from "../scrape/text.ts";
 
@@ -149,7 +149,7 @@ function fetchFailure(refusal: FetchRefused, timeoutMs: number): WooCommerceErro
 
 async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | null): Promise<{ status: number; headers: Headers; url: string; redirected: boolean; body: unknown }> {
   const timeoutMs = timeoutOf(env);
-  let fetched;
+  let fetched: GuardedResponse;
   let text: string;
   try {
     fetched = await guardedFetch(env, url, {

@@ -1,6 +1,6 @@
 import { parse, type Font } from "opentype.js";
 import { parseFont } from "../render/fonts.ts";
-import { checkCharacterRanges, MAX_SFNT_BYTES, OTTO, readU32, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
+import { checkCharacterRanges, OTTO, readU32, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
 export { MAX_SFNT_BYTES, sniffFontFormat, UnreadableFont, woff2ToSfnt, woffToSfnt, type FontFormat } from "./sfnt.ts";
 
@@ -81,6 +81,7 @@ function familyName(font: Font): string | null {
     for (const platform of [platforms.windows, platforms.macintosh, platforms.unicode]) {
       const translations = platform?.[key];
       if (!translations) continue;
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: a font's name is shown: control characters in it are dropped.
       const name = (translations.en ?? Object.values(translations)[0] ?? "").replace(/[\u0000-\u001f]/g, "").trim();
       if (name) return name.slice(0, 80);
     }

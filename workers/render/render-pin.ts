@@ -162,13 +162,13 @@ function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shado
   let largest = coverages.reduce((max, c) => Math.max(max, c.values.byteLength), 0);
   if (shadow) {
     const plane = new Float32Array(frame.width * frame.height);
-    coverages.forEach((coverage, i) => addToAlpha(plane, frame, coverage, shapes[i].color.a));
+    coverages.forEach((coverage, i) => { addToAlpha(plane, frame, coverage, shapes[i].color.a); });
     const alpha = new Uint8Array(plane.length);
     for (let i = 0; i < plane.length; i++) alpha[i] = Math.round(plane[i] * 255);
     drawShadowOf(canvas, alpha, frame, frame.width, frame.height);
     largest = Math.max(largest, plane.byteLength + alpha.byteLength * 2);
   }
-  coverages.forEach((coverage, i) => fillShape(canvas, coverage, shapes[i]));
+  coverages.forEach((coverage, i) => { fillShape(canvas, coverage, shapes[i]); });
   return largest;
 }
 

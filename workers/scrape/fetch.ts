@@ -1,4 +1,4 @@
-import { FetchRefused, guardedFetch, MAX_REDIRECTS, type GuardedFetchEnv } from "../http/guarded-fetch.ts";
+import { FetchRefused, guardedFetch, MAX_REDIRECTS, type GuardedFetchEnv, type GuardedResponse } from "../http/guarded-fetch.ts";
 import { ServiceError } from "../services/errors.ts";
 
 /**
@@ -150,7 +150,7 @@ export function sourceFailure(noun: string, maxBytes: number, refusal: FetchRefu
  */
 export async function openSource(env: ScrapeEnv, startUrl: string, request: SourceRequest): Promise<OpenedSource> {
   const fail = (error: unknown) => (error instanceof FetchRefused ? sourceFailure(request.noun, request.maxBytes, error) : error);
-  let fetched;
+  let fetched: GuardedResponse;
   try {
     fetched = await guardedFetch(env, startUrl, {
       timeoutMs: timeoutFor(env, request),

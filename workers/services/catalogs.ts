@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, sql } from "drizzle-orm";
-import * as v from "valibot";
+import type * as v from "valibot";
 import {
   CATALOG_ITEM_NOT_FOUND,
   CATALOG_NOT_FOUND,
@@ -8,7 +8,7 @@ import {
   OPEN_LATEST,
   type Catalog,
   type CatalogItem,
-  CatalogItemInput as CatalogItemSchema,
+  type CatalogItemInput as CatalogItemSchema,
   type CatalogItemIssue,
   type CatalogProcessing,
   type CatalogsState,

@@ -47,12 +47,12 @@ function liveTikTok(env: TrackingEnv): TikTokEnv | null {
 
 const eventTime = () => Math.floor(Date.now() / 1000);
 const eventIdOf = (input: TrackingInput) => input.eventId || `${input.event}:${crypto.randomUUID()}`;
-const valueOf = (input: TrackingInput) => (input.event === "CompleteRegistration" ? undefined : input.value);
+const trackedValue = (input: TrackingInput) => (input.event === "CompleteRegistration" ? undefined : input.value);
 
 export async function trackMeta(env: TrackingEnv, input: TrackingInput): Promise<TrackingResponse> {
   const meta = liveMeta(env);
   if (!meta) return OFF;
-  const value = valueOf(input);
+  const value = trackedValue(input);
   await sendMetaEvents(meta, [
     {
       event_name: input.event,
@@ -74,7 +74,7 @@ export async function trackMeta(env: TrackingEnv, input: TrackingInput): Promise
 export async function trackTikTok(env: TrackingEnv, input: TrackingInput): Promise<TrackingResponse> {
   const tiktok = liveTikTok(env);
   if (!tiktok) return OFF;
-  const value = valueOf(input);
+  const value = trackedValue(input);
   await sendTikTokEvents(tiktok, [
     {
       event: input.event,

@@ -515,7 +515,7 @@ function jsonChunks(rows: HistoryRow[]): string[] {
 export async function addPinHistories(env: Env, userId: string, items: PinHistoryItem[], now = Date.now()): Promise<{ charged: boolean; historyId: string }[]> {
   if (items.length === 0) return [];
   if (items.length > MAX_PIN_HISTORY_BATCH) throw new Error(`addPinHistories takes at most ${MAX_PIN_HISTORY_BATCH} pins per call`);
-  items.forEach(({ spend }) => checkSpend(spend));
+  items.forEach(({ spend }) => { checkSpend(spend); });
   const prepared = items.map((item) => ({ item, spend: item.spend, reference: item.spend.reference ?? `pin:${crypto.randomUUID()}`, historyId: crypto.randomUUID() }));
   const seen = new Set<string>();
   for (const { reference } of prepared) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, ne, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import { AUTOSAVE_DRAFT_NAME, DRAFTS_PAGE_SIZE, MAX_DRAFT_BYTES, MAX_DRAFTS, type Draft, type DraftsPage, type DraftSummary } from "../../contracts/library.ts";
 import { Post } from "../../contracts/post.ts";

@@ -94,8 +94,8 @@ async function askPinterest(env: Env, caller: User | null, query: KeywordResearc
       sources.get(key)!.add(source);
     };
     add(query.keyword, "seed");
-    suggested.forEach((term) => add(term, "suggested"));
-    relatedTerms.forEach((term) => add(term, "related"));
+    suggested.forEach((term) => { add(term, "suggested"); });
+    relatedTerms.forEach((term) => { add(term, "related"); });
 
     const includeKeywords = [...sources.keys()].filter((term) => term.length <= 100).slice(0, PINTEREST_INCLUDE_KEYWORDS_MAX);
     const readTrends = await trendsReader(env, caller);
@@ -179,7 +179,7 @@ async function trendsTokenFor(env: Env, caller: User | null): Promise<string | n
     .from(pinterestProfiles)
     .where(and(eq(pinterestProfiles.userId, caller.id), eq(pinterestProfiles.isActive, true), eq(pinterestProfiles.status, "ok")))
     .get();
-  if (!profile || !profile.scopes.split(/[,\s]+/).includes("user_accounts:read")) return null;
+  if (!profile?.scopes.split(/[,\s]+/).includes("user_accounts:read")) return null;
   try {
     return await accessTokenFor(env, profile);
   } catch (error) {

@@ -48,10 +48,13 @@ export function sniffVideo(bytes: Uint8Array): { contentType: string; extension:
   return null;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a shown file name must not carry (below).
+const HIDDEN_IN_FILE_NAME = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
 /** A file name fit to show: no folders, no control or bidirectional-override characters, at most 200 characters. */
 function cleanFileName(name: string, fallback: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  const cleaned = base.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "").trim().slice(0, 200);
+  const cleaned = base.replace(HIDDEN_IN_FILE_NAME, "").trim().slice(0, 200);
   return cleaned || fallback;
 }
 

@@ -38,7 +38,7 @@ const DEFAULT_MAX_WAIT_MS = 90_000;
 /** One of the caller's media objects, by its address on this site; else a 400 naming `field`. */
 async function ownMedia(env: Env, user: User, address: string, field: string, message: string, kind: "video/" | "image/") {
   const key = mediaKeyOf(env.APP_URL, address);
-  if (!key || !key.startsWith(userMediaPrefix(user.id))) throw new ServiceError(400, message, field);
+  if (!key?.startsWith(userMediaPrefix(user.id))) throw new ServiceError(400, message, field);
   const object = await env.MEDIA.head(key);
   if (!object || !(object.httpMetadata?.contentType ?? "").startsWith(kind)) throw new ServiceError(400, message, field);
   return { key, size: object.size };

@@ -5,8 +5,8 @@ import {
   MAX_RSS_FEEDS,
   RSS_PAUSED_FOR_CREDITS,
   RssDesignSettings,
-  CreateRssFeedBody,
-  UpdateRssFeedBody,
+  type CreateRssFeedBody,
+  type UpdateRssFeedBody,
   type RssFeed,
   type RssFeedItem,
 } from "../../contracts/rss.ts";
@@ -273,7 +273,7 @@ export async function publicFeedXml(env: Env, token: string): Promise<string | n
   const self = publicFeedUrl(env, token);
   let site: string;
   try {
-    site = new URL(row.sourceUrl).origin + "/";
+    site = `${new URL(row.sourceUrl).origin}/`;
   } catch {
     site = row.sourceUrl;
   }

@@ -10,7 +10,6 @@ import {
   type RepeatingPinsPage,
   type RepeatingPinUpdate,
   type ScheduledPin,
-  type ScheduledPinsPage,
   type ScheduledPinUpdate,
   type ScheduleResponse,
 } from "../../contracts/scheduling-api.ts";

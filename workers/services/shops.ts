@@ -122,6 +122,7 @@ export async function deactivateAllShopProfiles(env: Env, userId: string): Promi
  * keep the shop: the user asked for it to go. A revoker may answer a message
  * for the user (what is left for them to revoke at the provider).
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a revoker answers a message or nothing; void lets those with nothing to say leave out `return`.
 type Revoker = (env: Env, profile: ShopProfile) => Promise<string | void>;
 const revokers = new Map<ShopType, Revoker>();
 export function onShopRemoved(shopType: ShopType, revoke: Revoker) {
@@ -131,9 +132,9 @@ export function onShopRemoved(shopType: ShopType, revoke: Revoker) {
 /** DELETE /api/etsyAPI/removeShopProfile/{shop} */
 export async function removeShopProfile(env: Env, userId: string, id: string): Promise<{ authorizedShops: ShopProfileView[]; message?: string }> {
   const profile = await shopProfileOf(env, userId, id, "shop");
-  let message: string | void = undefined;
+  let message: string | undefined;
   try {
-    message = await revokers.get(profile.shopType)?.(env, profile);
+    message = (await revokers.get(profile.shopType)?.(env, profile)) || undefined;
   } catch (error) {
     console.warn(`revoking ${profile.shopType} shop ${profile.id} failed: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -366,7 +366,7 @@ async function syncStripeSubscription(
 
 async function ownedSubscription(env: Env, user: User, subscriptionID: string) {
   const record = await findPlanRecord(env, user.id, "stripe", subscriptionID);
-  if (!record || record.kind !== "subscription") throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
+  if (record?.kind !== "subscription") throw new ServiceError(404, NO_SUCH_SUBSCRIPTION);
   if (record.status === "canceled") throw new ServiceError(409, "This subscription has already ended.");
   return record;
 }
@@ -612,7 +612,7 @@ async function stripePaymentOf(env: Env, intent: string): Promise<{ paymentRef: 
     return { paymentRef: invoiceId, subscription, bought: subscription && line ? { providerRef: subscription, periodStart: line.period.start * 1000 } : null };
   }
   const [session] = (await stripeCall("finding a payment's checkout session", () => stripe.checkout.sessions.list({ payment_intent: intent, limit: 1 }))).data;
-  if (!session || session.mode !== "payment" || !session.id) return null;
+  if (session?.mode !== "payment" || !session.id) return null;
   const plan = session.metadata?.planId ? await planById(env, session.metadata.planId) : null;
   if (!plan || !isLifetimePlan(plan)) return null;
   return { paymentRef: session.id, subscription: null, bought: { providerRef: session.id, periodStart: session.created * 1000 } };

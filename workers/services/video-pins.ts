@@ -105,8 +105,8 @@ export async function createVideoPin(env: Env, user: User, post: Post, chargeRef
   if (post.video) {
     const key = mediaKeyOf(env.APP_URL, post.video);
     // The media library keeps a user's uploads under their media/ folder (services/media-library.ts).
-    const head = key && key.startsWith(`${prefix}media/`) ? await env.MEDIA.head(key) : null;
-    if (!key || !head || !head.httpMetadata?.contentType?.startsWith("video/")) {
+    const head = key?.startsWith(`${prefix}media/`) ? await env.MEDIA.head(key) : null;
+    if (!key || !head?.httpMetadata?.contentType?.startsWith("video/")) {
       throw new ServiceError(400, "post.video must be a video from your media library", "post.video");
     }
     source = { key, kind: "video" };

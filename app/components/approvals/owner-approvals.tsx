@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import type { ProfileApprovals } from "../../../contracts/approvals.ts";
+import type { ApprovalSettingsResponse, InviteReviewerResponse, ProfileApprovals } from "../../../contracts/approvals.ts";
 import { fetchApprovals, inviteReviewer, removeReviewer, setApprovalRequired } from "../../lib/approvals.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";
@@ -82,7 +82,7 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
   const toggle = (on: boolean) =>
     run(async () => {
       setRequired(on);
-      let answer;
+      let answer: ApprovalSettingsResponse;
       try {
         answer = await setApprovalRequired(name, on);
       } catch (error) {
@@ -101,7 +101,7 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
     setEmailError(null);
     void run(async () => {
       const address = email.trim();
-      let answer;
+      let answer: InviteReviewerResponse;
       try {
         answer = await inviteReviewer(name, address);
       } catch (error) {

@@ -18,6 +18,6 @@ export function AfterHydration({ fallback = null, quiet = false, children }: { f
       {children}
     </LazyPart>
   ) : (
-    <>{fallback}</>
+    fallback
   );
 }

@@ -25,13 +25,12 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
   const navigate = useNavigate();
   const openedAt = useRef(location.key);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when it opens (the location it opened at is noted then): switching between the forms inside stays as the user chose.
   useEffect(() => {
     if (open) {
       setCurrent(mode);
       openedAt.current = location.key;
     }
-    // Only when it opens: switching between the forms inside stays as the user chose.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open, mode]);
 
   // A link inside (Forgot password?) leaves the page: the dialog goes with it.

@@ -1,5 +1,5 @@
 import type { CreditsSummary } from "../../../contracts/credits.ts";
-import type { CurrentSubscription, CurrentSubscriptionAnswer, LifetimePlan, PlanChangePreview, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscriptionAnswer, LifetimePlan, PlanChangePreview, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 

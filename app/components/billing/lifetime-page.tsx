@@ -130,6 +130,7 @@ export function LifetimePage() {
               {/* With pricing parity, the full price is the one struck through (checkout charges the adjusted one). */}
               {!parity && plan.previousPrice > plan.amount && (
                 <>
+                  {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the struck-through price is named in words ("Was $99"), as on /pricing. */}
                   <s className="plan-card__original" aria-label={`Was ${money(plan.previousPrice)}`}>
                     {money(plan.previousPrice)}
                   </s>{" "}

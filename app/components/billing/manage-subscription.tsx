@@ -248,12 +248,11 @@ function SwitchPlanForm({
 }) {
   const id = useId();
   const select = useRef<HTMLSelectElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new request picks: the options and setter change with every render of the parent.
   useEffect(() => {
     if (!switchTo || !options.some((plan) => plan.planId === switchTo.planId)) return;
     onPlanId(switchTo.planId);
     select.current?.focus({ preventScroll: true });
-    // Only a new request picks: the options and setter change with every render of the parent.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [switchTo]);
   return (
     <form className="manage__form" onSubmit={onSubmit}>

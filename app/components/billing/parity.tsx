@@ -35,6 +35,7 @@ export function ParityAmount({ amount, parity }: { amount: number; parity: Prici
     <>
       {adjusted < amount && (
         <>
+          {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the struck-through price is named in words ("Full price $69.99"); a workers test reads it. */}
           <s className="plan-card__original" aria-label={`Full price ${money(amount)}`}>
             {money(amount)}
           </s>{" "}

@@ -83,6 +83,7 @@ export function useProviderReturn(input: {
   onActivated: () => void;
 }) {
   const { user, searchParams, setSearchParams, handledReturn, setNotice, onActivated } = input;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: handledReturn is a ref, onActivated and setNotice are stable in what they do; the return is handled once.
   useEffect(() => {
     const provider = searchParams.get("provider");
     if ((provider !== "paypal" && provider !== "shopify") || handledReturn.current || !user) return;
@@ -124,8 +125,6 @@ export function useProviderReturn(input: {
       })
       .catch((error) => setNotice({ kind: "error", text: "There was an error activating your subscription.", detail: serverMessage(error) }))
       .finally(clean);
-    // onActivated and setNotice are stable in what they do; the return is handled once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchParams, setSearchParams, user]);
 }
 

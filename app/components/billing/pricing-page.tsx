@@ -6,7 +6,6 @@ import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../work
 import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
-import { useHydrated } from "../auth/use-hydrated.ts";
 import { activateSubscription, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
 import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-params.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
@@ -63,7 +62,6 @@ export function PricingPage() {
   const location = useLocation();
   const [searchParams, setSearchParams] = useSearchParams();
   const { plans, loadError, parity } = useLoaderData() as PricingPageData;
-  const hydrated = useHydrated();
   const [interval, setInterval] = useState<Interval>(searchParams.get("interval") === "year" ? "year" : "month");
   const [busyPlan, setBusyPlan] = useState<string | null>(null);
   const [notice, setNotice] = useState<Notice | null>(null);
@@ -166,6 +164,7 @@ export function PricingPage() {
   }
 
   // Back from login or sign-up with the plan the visitor picked: start its checkout.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: choose only reads state that this effect's dependencies cover.
   useEffect(() => {
     const wanted = searchParams.get(START_PARAM);
     if (!wanted || !user || !plans || handledStart.current) return;
@@ -179,8 +178,6 @@ export function PricingPage() {
     );
     const plan = plans.find((candidate) => candidate.planId === wanted);
     if (plan) void choose(plan);
-    // choose only reads state that this effect's dependencies cover.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [searchParams, user, plans]);
 
   useEffect(() => {

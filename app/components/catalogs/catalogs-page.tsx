@@ -567,6 +567,7 @@ function CatalogItemCard({ item, onRemoveImage, onEdit, onRemove }: { item: Cata
         {item.images.length === 0 ? <li className="muted small">No pictures</li> : null}
         {item.images.map((image, index) => (
           <li key={image} className="catalog-item__image">
+            {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
             <img src={image} alt={`${item.title}, picture ${index + 1}`} loading="lazy" width={96} height={96} />
             <button type="button" className="catalog-item__remove-image" aria-label={`Remove picture ${index + 1} of ${item.title}`} onClick={() => onRemoveImage(image)}>
               ×

@@ -25,6 +25,7 @@ export function LazyChart<TType extends ChartType>({ type, data, options, parts,
   const latest = useRef({ data, options });
   latest.current = { data, options };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the chart is made once per mount; data and options changes are applied below.
   useEffect(() => {
     let cancelled = false;
     void import("chart.js").then((chartjs) => {
@@ -38,8 +39,6 @@ export function LazyChart<TType extends ChartType>({ type, data, options, parts,
       chart.current?.destroy();
       chart.current = null;
     };
-    // The chart is made once per mount; data and options changes are applied below.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [type]);
 
   useEffect(() => {

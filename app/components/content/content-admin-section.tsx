@@ -239,6 +239,7 @@ function ContentEditor({ editing, onClose, onSaved }: { editing: Editing; onClos
           <Spinner /> Making the preview…
         </p>
       ) : preview ? (
+        // biome-ignore lint/a11y/useAriaPropsSupportedByRole: kept as it was: a role for this admin-only preview box would add a landmark to the page.
         <div className="content-admin__preview" aria-label="Preview">
           <article className="article">
             <p className="muted small">Preview: this is how it will look once published.</p>

@@ -16,6 +16,7 @@ export const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * same component, exactly as published.
  */
 export function ContentBody({ html }: { html: string }) {
+  // biome-ignore lint/security/noDangerouslySetInnerHtml: the server's one Markdown renderer made this HTML safe (above).
   return <div className="content-body" dangerouslySetInnerHTML={{ __html: html }} />;
 }
 

@@ -150,10 +150,26 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
   }
 
   useEditorShortcuts({
-    undo: () => (canUndo(state) ? (dispatch({ type: "undo" }), true) : false),
-    redo: () => (canRedo(state) ? (dispatch({ type: "redo" }), true) : false),
-    duplicate: () => (selected ? (duplicateLayer(), true) : false),
-    remove: () => (selected ? (deleteLayer(), true) : false),
+    undo: () => {
+      if (!canUndo(state)) return false;
+      dispatch({ type: "undo" });
+      return true;
+    },
+    redo: () => {
+      if (!canRedo(state)) return false;
+      dispatch({ type: "redo" });
+      return true;
+    },
+    duplicate: () => {
+      if (!selected) return false;
+      duplicateLayer();
+      return true;
+    },
+    remove: () => {
+      if (!selected) return false;
+      deleteLayer();
+      return true;
+    },
     nudge: (dx, dy) => {
       if (!selected) return false;
       dispatch({ type: "updateLayer", id: selected.id, changes: { x: selected.x + dx, y: selected.y + dy }, mergeKey: `nudge:${selected.id}` });
@@ -163,7 +179,11 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
       if (editable) void save();
       return true;
     },
-    deselect: () => (selected ? (dispatch({ type: "select", id: null }), true) : false),
+    deselect: () => {
+      if (!selected) return false;
+      dispatch({ type: "select", id: null });
+      return true;
+    },
   });
 
   const zoomValue = state.zoom === "fit" ? "fit" : String(state.zoom);

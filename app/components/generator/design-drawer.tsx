@@ -263,6 +263,7 @@ function ImagesSection({ settings, onChange, detectedImages }: { settings: Desig
                         })
                       }
                     />
+                    {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
                     <img src={image} alt={`Detected image ${index + 1}`} loading="lazy" />
                   </label>
                 </li>
@@ -279,6 +280,7 @@ function ImagesSection({ settings, onChange, detectedImages }: { settings: Desig
           <ul className="image-choices" aria-labelledby="uploaded-images-label">
             {settings.selectedUploadedImages.map((image, index) => (
               <li key={image} className="image-choice image-choice--static">
+                {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
                 <img src={image} alt={`Uploaded image ${index + 1}`} loading="lazy" />
                 <button type="button" className="icon-button" aria-label={`Stop using uploaded image ${index + 1}`} onClick={() => onChange({ selectedUploadedImages: settings.selectedUploadedImages.filter((other) => other !== image) })}>
                   <span aria-hidden="true">×</span>

@@ -130,6 +130,7 @@ function Generator() {
 
   // The preview engine (satori, the templates to generate with and their fonts) loads while the user is still typing a URL.
   const selections = settings.templateSelections.join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: warms again only when the template selection changes, not with every other change of the settings.
   useEffect(() => {
     if (settingsLoading) return;
     const timer = setTimeout(() => {
@@ -139,8 +140,6 @@ function Generator() {
       );
     }, 100);
     return () => clearTimeout(timer);
-    // Again only when the template selection changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settingsLoading, selections]);
 
   // Browsers where the preview engine cannot start (no WebAssembly, workers blocked...) are sent to the basic generator (decision 055).

@@ -62,12 +62,11 @@ export function MediaPicker({
     [mediaType],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when opened: the choice and the library are read as they are at that moment.
   useEffect(() => {
     if (!open) return;
     setPicked(new Set(chosen));
     if (media === null) void load();
-    // Only when opened.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   async function upload(files: FileList | null) {

@@ -78,6 +78,7 @@ export function NameDialog({
                 maxLength={maxLength}
                 placeholder={placeholder}
                 aria-describedby={hint ? `${id}-hint` : undefined}
+                // biome-ignore lint/a11y/noAutofocus: the dialog the user just opened asks for this one name: focus starts in it.
                 autoFocus
                 onChange={(event) => setName(event.target.value)}
               />

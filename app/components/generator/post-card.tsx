@@ -40,7 +40,7 @@ export function PostCard({ post, index, selected, canPostAnyway = false, actions
           {post.isScheduled ? <span className="badge badge--success">Scheduled</span> : null}
         </span>
       </div>
-      {/* A click on the picture opens the editor too; keyboard users have the Edit button. */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a click on the picture opens the editor too, a shortcut for the mouse; keyboard users have the Edit button. */}
       <div className="post-card__preview" onClick={() => actions.onEdit(post)}>
         <PostPreview post={post} alt={post.altText || name} onReady={() => actions.onPreviewReady(post)} />
       </div>

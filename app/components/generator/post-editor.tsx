@@ -111,6 +111,7 @@ export function PostEditor({
               {choices.map((image, index) => (
                 <label key={image} className="image-choice">
                   <input type="radio" name={`${id}-slot-${slot}`} className="visually-hidden" checked={post.selectedImages[slot] === image} onChange={() => onChange(changeImage(post, slot, image))} />
+                  {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
                   <img src={image} alt={`Picture ${index + 1}`} loading="lazy" />
                 </label>
               ))}

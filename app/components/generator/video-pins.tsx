@@ -298,6 +298,7 @@ function VideoPinCard({ video, number, busy, onSchedule, onRemove }: { video: Vi
       </h3>
       <p className="muted small video-card__template">{video.templateTitle}</p>
       {done ? (
+        // biome-ignore lint/a11y/useMediaCaption: a pin video is a photo or clip with the pin's text over it: there is no speech to caption.
         <video className="video-card__player" controls playsInline preload="metadata" poster={job.videoThumbnail} src={job.videoURL} aria-label={`Video pin: ${name}`} width={1000} height={1500} />
       ) : video.failed ? (
         <p className="post-card__error video-card__failed" role="alert">

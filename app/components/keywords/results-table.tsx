@@ -28,6 +28,7 @@ export function ResultsTable(props: {
   const { terms, chosen, sort } = props;
   const allChosen = terms.length > 0 && terms.every((term) => chosen.has(term.term));
   return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: the table scrolls sideways on a phone: its scroll box must be reachable by keyboard (axe: scrollable-region-focusable).
     <div className="keywords__table-scroll" role="region" aria-label={props.caption} tabIndex={0}>
       <table className="keywords__table" id={props.id}>
         <caption>{props.caption}</caption>

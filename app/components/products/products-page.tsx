@@ -98,6 +98,7 @@ function Products() {
     window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
   }, [toast]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival: the shops are read and the active one shown when the page opens, not again when showShop changes.
   useEffect(() => {
     let current = true;
     fetchShops().then(
@@ -112,8 +113,6 @@ function Products() {
     return () => {
       current = false;
     };
-    // Once, on arrival.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   async function choose(value: string) {
@@ -150,12 +149,11 @@ function Products() {
 
   // The CSV file's products, searched (every word must match) and paged.
   const csvState = csv.state;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: csv.products is a ref whose rows grow as batches arrive: csv.state.count and phase say when they changed.
   const csvFiltered = useMemo(() => {
     const words = csvSearch.toLowerCase().split(/\s+/).filter(Boolean);
     const all = csv.products.current;
     return words.length === 0 ? all : all.filter((product) => matches(product, words));
-    // csv.state.count: the rows grow as batches arrive.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [csvSearch, csvState.count, csvState.phase]);
   useEffect(() => setCsvPage(1), [csvSearch]);
 

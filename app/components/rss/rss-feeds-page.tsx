@@ -203,6 +203,7 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
         <label className="rss-switch">
           <input
             type="checkbox"
+            // biome-ignore lint/a11y/useAriaPropsForRole: a native checkbox: its checked state is the switch's, aria-checked would only repeat it.
             role="switch"
             checked={switching ?? (feed.isEnabled && !feed.pausedReason)}
             disabled={switching !== null}

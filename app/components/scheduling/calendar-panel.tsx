@@ -61,6 +61,7 @@ export function CalendarPanel({
     setMonth((shown) => (shown.year === now.year && shown.monthIndex === now.monthIndex ? shown : now));
   }, [zone, username]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: onPins is the page's setter; the month, zone, profile and revision decide what to read.
   useEffect(() => {
     let current = true;
     const range = monthRange(month, zone);
@@ -96,8 +97,6 @@ export function CalendarPanel({
     return () => {
       current = false;
     };
-    // onPins is the page's setter; the month, zone, profile and revision decide what to read.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [username, zone, month, revision]);
 
   const counts = useMemo(() => countsByDay(pins, zone), [pins, zone]);

@@ -195,6 +195,7 @@ function RepeatingItem({
                 max={REPEAT_INTERVAL_DAYS.max}
                 step={1}
                 value={value}
+                // biome-ignore lint/a11y/noAutofocus: the field appears because the user pressed Edit: focus moves into it.
                 autoFocus
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? `${id}-error` : undefined}

@@ -71,6 +71,7 @@ function Scheduling() {
 
   // Activation loads the profile's settings and resets its lists (spec section 4).
   const wasActive = profiles.find((profile) => profile.username === active)?.isActive ?? false;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a change of profile (or a retry) activates; wasActive and reloadUser are read once for it.
   useEffect(() => {
     if (!active) return;
     let current = true;
@@ -95,8 +96,6 @@ function Scheduling() {
     return () => {
       current = false;
     };
-    // Only a change of profile activates; wasActive is read once for it.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, attempt, activate, toast]);
 
   const zone = settings?.timezone.value ?? GMT.value;

@@ -28,8 +28,9 @@ function shellOf(handle: unknown): ShellHandle | undefined {
 
 /** The shell parts the current page shows. */
 export function useShellOptions(): ShellOptions {
+  const matches = useMatches();
   const options = { ...DEFAULTS };
-  for (const match of useMatches()) {
+  for (const match of matches) {
     const shell = shellOf(match.handle);
     if (!shell) continue;
     for (const key of Object.keys(DEFAULTS) as (keyof ShellOptions)[]) {

@@ -107,7 +107,7 @@ function TrendAlerts() {
   const saved = (alert: TrendAlertView, created: boolean) => {
     setAlerts((current) => (created ? [...current, alert] : current.map((known) => (known.alertId === alert.alertId ? alert : known))));
     setEditing(null);
-    toast({ title: created ? "Trend alert created" : "Trend alert saved", description: "We will check it within a few minutes, then " + (alert.frequency === "daily" ? "every day." : "every week."), kind: "success" });
+    toast({ title: created ? "Trend alert created" : "Trend alert saved", description: `We will check it within a few minutes, then ${alert.frequency === "daily" ? "every day." : "every week."}`, kind: "success" });
   };
 
   if (state === "loading") {
@@ -284,6 +284,7 @@ function AlertCard({ alert, onEdit, onChanged, onDeleted }: { alert: TrendAlertV
         {confirming ? (
           <span className="trend-alert__confirm" role="group" aria-label={`Delete alert ${title}?`}>
             <span>Delete this alert?</span>
+            {/* biome-ignore lint/a11y/noAutofocus: the confirmation appears because the user pressed Delete: focus moves to its button. */}
             <button type="button" className="button button--danger" onClick={() => void remove()} disabled={busy !== null} autoFocus>
               {busy === "delete" ? <Spinner label="Deleting" /> : null} Delete alert
             </button>

@@ -72,5 +72,5 @@ export function demoProductsCsv(origin: string): string {
     categories: product.categories.join(", "),
     numberOfPinsToGenerate: String(product.pins),
   }));
-  return Papa.unparse({ fields: [...CSV_COLUMNS], data: rows.map((row) => CSV_COLUMNS.map((column) => row[column])) }, { newline: "\r\n" }) + "\r\n";
+  return `${Papa.unparse({ fields: [...CSV_COLUMNS], data: rows.map((row) => CSV_COLUMNS.map((column) => row[column])) }, { newline: "\r\n" })}\r\n`;
 }

@@ -54,7 +54,7 @@ export function etsyApplicationApi(state: SandboxState) {
     const userId = positiveInteger(c.req.param("user_id"));
     if (userId === null) return etsyError(c, 400, "Expected int for path parameter 'user_id'");
     const account = accountByUserId(c.var.etsy, userId);
-    if (!account || !account.hasShop) return etsyError(c, 404, `User with user_id ${userId} does not have a shop`);
+    if (!account?.hasShop) return etsyError(c, 404, `User with user_id ${userId} does not have a shop`);
     return c.json(shopJson(c, account));
   });
 
@@ -111,7 +111,7 @@ export function etsyApplicationApi(state: SandboxState) {
   app.get("/listings/:listing_id", (c) => {
     const id = positiveInteger(c.req.param("listing_id"));
     const found = id === null ? undefined : listingOf(c.var.etsy, id);
-    if (!found || found.product.status !== "active") return etsyError(c, 404, `Listing with listing_id ${c.req.param("listing_id")} does not exist`);
+    if (found?.product.status !== "active") return etsyError(c, 404, `Listing with listing_id ${c.req.param("listing_id")} does not exist`);
     const includes = includesOf(c);
     if (includes instanceof Response) return includes;
     return c.json(listingJson(c, found.account, found.product, includes.includes("Images")));
@@ -150,7 +150,7 @@ function authenticate(state: SandboxState): MiddlewareHandler<Env> {
     }
     const match = /^Bearer\s+(\d+\.\S+)\s*$/i.exec(header);
     const token = match ? etsy.tokens.get(match[1]!) : undefined;
-    if (!token || token.kind !== "access" || token.spent) return etsyError(c, 401, "invalid_token", "The access token is not valid");
+    if (token?.kind !== "access" || token.spent) return etsyError(c, 401, "invalid_token", "The access token is not valid");
     if (token.expiresAt <= Date.now()) return etsyError(c, 401, "invalid_token", "The access token is expired");
     c.set("token", token);
     await next();

@@ -40,7 +40,7 @@ export function etsyProvider(state: SandboxState) {
 
   app.get("/listing/:id/:slug?", (c) => {
     const found = /^\d+$/.test(c.req.param("id")) ? listingOf(etsyState(state), Number(c.req.param("id"))) : undefined;
-    if (!found || found.product.status !== "active") return c.html(standalonePage("Listing not found", PAGE_CSS, "<h1>Sorry, this item is unavailable.</h1>"), 404);
+    if (found?.product.status !== "active") return c.html(standalonePage("Listing not found", PAGE_CSS, "<h1>Sorry, this item is unavailable.</h1>"), 404);
     const { account, product } = found;
     const image = imageId(account, product, 1);
     return c.html(
@@ -59,7 +59,7 @@ export function etsyProvider(state: SandboxState) {
   app.get("/shop/:name", (c) => {
     const name = c.req.param("name");
     const account = SHOP_NAME.test(name) ? etsyState(state).accounts.get(name.toLowerCase()) : undefined;
-    if (!account || !account.hasShop) return c.html(standalonePage("Shop not found", PAGE_CSS, "<h1>Sorry, this shop is unavailable.</h1>"), 404);
+    if (!account?.hasShop) return c.html(standalonePage("Shop not found", PAGE_CSS, "<h1>Sorry, this shop is unavailable.</h1>"), 404);
     const items = activeProducts()
       .map((product) => `<li><a href="../listing/${listingId(account, product)}/${escapeHtml(product.handle)}">${escapeHtml(product.title)}</a> $${escapeHtml(product.price)}</li>`)
       .join("\n");

@@ -88,7 +88,7 @@ async function tokenEndpoint(c: Context, state: SandboxState) {
     const value = form.get("refresh_token");
     if (!value) return oauthError(c, "invalid_request", "refresh_token is required with grant_type=refresh_token");
     const record = etsy.tokens.get(value);
-    if (!record || record.kind !== "refresh" || record.spent || record.expiresAt < Date.now() || record.clientId !== clientId) {
+    if (record?.kind !== "refresh" || record.spent || record.expiresAt < Date.now() || record.clientId !== clientId) {
       return oauthError(c, "invalid_grant", "The refresh token is invalid or expired");
     }
     record.spent = true;

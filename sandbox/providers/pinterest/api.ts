@@ -397,7 +397,7 @@ function authenticate(state: SandboxState): MiddlewareHandler<Env> {
     const pinterest = pinterestState(state);
     const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header("authorization") ?? "");
     const token = match ? pinterest.tokens.get(match[1]) : undefined;
-    if (!token || token.kind !== "access" || token.spent || token.expiresAt <= Date.now()) {
+    if (token?.kind !== "access" || token.spent || token.expiresAt <= Date.now()) {
       return pinterestError(c, ERRORS.authenticationFailed);
     }
     const account = accountFor(pinterest, token.username);
@@ -628,7 +628,7 @@ async function dropAfterCreate(c: Context, pinterest: PinterestState, account: A
  */
 function takeLateCreate(pinterest: PinterestState, account: AccountRecord, create: () => unknown): boolean {
   const drop = pinterest.dropAfterCreate;
-  if (!drop || drop.mode !== "late" || (drop.username && drop.username !== account.username)) return false;
+  if (drop?.mode !== "late" || (drop.username && drop.username !== account.username)) return false;
   drop.remaining -= 1;
   if (drop.remaining <= 0) pinterest.dropAfterCreate = null;
   let timer: ReturnType<typeof setTimeout> | undefined;

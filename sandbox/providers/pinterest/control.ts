@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { jsonInput } from "../../control-body.ts";
 import type { SandboxState } from "../../state.ts";
 import { pinImageUrl } from "./api.ts";
@@ -41,7 +41,7 @@ export function pinterestControl(state: SandboxState) {
       const prefix = c.req.query("username_prefix") ?? "";
       return c.json({ count: pinterestState(state).pins.filter((pin) => pin.username.startsWith(prefix) && (!username || pin.username === normalizeUsername(username))).length });
     }
-    const base = new URL(c.req.url).origin + "/pinterest";
+    const base = `${new URL(c.req.url).origin}/pinterest`;
     const pins = pinterestState(state)
       .pins.filter((pin) => (!username || pin.username === normalizeUsername(username)) && (!boardId || pin.boardId === boardId))
       .map((pin) => ({

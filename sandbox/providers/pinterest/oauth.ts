@@ -105,7 +105,7 @@ export async function tokenEndpoint(c: Context, state: SandboxState) {
     const token = form.get("refresh_token");
     if (!token) return invalid(c, "'refresh_token' is required with grant_type=refresh_token.");
     const record = pinterest.tokens.get(token);
-    if (!record || record.kind !== "refresh" || record.spent || record.expiresAt < Date.now() || record.clientId !== client.id) {
+    if (record?.kind !== "refresh" || record.spent || record.expiresAt < Date.now() || record.clientId !== client.id) {
       return pinterestError(c, ERRORS.invalidGrant);
     }
     let scopes = record.scopes;

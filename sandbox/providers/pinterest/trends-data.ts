@@ -280,7 +280,11 @@ const relatedOf = remembered((keyword: string): string[] => {
 
 function uniqueProfiles(profiles: KeywordProfile[]) {
   const seen = new Set<string>();
-  return profiles.filter((profile) => (seen.has(profile.keyword) ? false : (seen.add(profile.keyword), true)));
+  return profiles.filter((profile) => {
+    if (seen.has(profile.keyword)) return false;
+    seen.add(profile.keyword);
+    return true;
+  });
 }
 
 function rankByPopularity(profiles: KeywordProfile[]) {

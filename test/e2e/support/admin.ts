@@ -17,7 +17,7 @@ export async function promoteToAdmin(email: string) {
 }
 
 /** A call to our API from the page, with the page's stored id token. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the API's JSON answer, loosely typed for assertions.
 export function callApi(page: Page, path: string, body: unknown): Promise<{ status: number; body: any }> {
   return page.evaluate(
     async ({ path, body }) => {

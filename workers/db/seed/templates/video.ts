@@ -10,8 +10,6 @@ import {
   title,
   url,
   video,
-  type FillInput,
-  type LayerInput,
   type StandardTemplateSeed,
 } from "./kit.ts";
 
