@@ -1,5 +1,6 @@
-// `npm test`: build, typecheck, unit tests, workers tests (in workerd), end-to-end
-// tests (Chromium against the built app), then a deploy dry run. Stops at the first failure.
+// `npm test`: build, typecheck, lint and format check (Biome), unit tests, workers tests
+// (in workerd), end-to-end tests (Chromium against the built app), then a deploy dry run.
+// Stops at the first failure.
 import { spawn } from "node:child_process";
 import { childEnv, ROOT } from "./process.ts";
 
@@ -7,6 +8,7 @@ const steps: { name: string; command: string; args: string[]; env?: Record<strin
   { name: "build", command: "npm", args: ["run", "build"] },
   { name: "pixel module up to date", command: "node", args: ["scripts/check-pixels-wasm.ts"] },
   { name: "typecheck", command: "npm", args: ["run", "typecheck"] },
+  { name: "lint and format", command: "npm", args: ["run", "lint"] },
   { name: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"] },
   { name: "workers tests (workerd)", command: "npx", args: ["vitest", "run", "--project", "workers"] },
   { name: "end-to-end tests (Chromium)", command: "npx", args: ["vitest", "run", "--project", "e2e"], env: { E2E_SKIP_BUILD: "1" } },
