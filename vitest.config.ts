@@ -25,7 +25,8 @@ export default defineConfig({
             name: "wasm-modules",
             enforce: "pre",
             load(id) {
-              if (id.endsWith(".wasm")) return `import { readFileSync } from "node:fs";\nexport default new WebAssembly.Module(readFileSync(${JSON.stringify(id)}));`;
+              if (id.endsWith(".wasm"))
+                return `import { readFileSync } from "node:fs";\nexport default new WebAssembly.Module(readFileSync(${JSON.stringify(id)}));`;
             },
           },
         ],

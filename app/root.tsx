@@ -1,13 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteError,
-} from "@remix-run/react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteError } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteShell } from "./components/shell/site-shell.tsx";
@@ -16,16 +8,13 @@ import { InlineStyles, SiteStylesLink } from "./lib/inline-styles.tsx";
 import { useNonce } from "./lib/nonce.tsx";
 import { currentUser, publicEnv } from "./lib/session.server.ts";
 
-export const links: LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const meta: MetaFunction = () => [
   { title: "Pinboard Studio: pins from every post, scheduled for you" },
   {
     name: "description",
-    content:
-      "Generate Pinterest pins and videos from your blog, feed or shop, let AI write the copy, and bulk-schedule them to your boards.",
+    content: "Generate Pinterest pins and videos from your blog, feed or shop, let AI write the copy, and bulk-schedule them to your boards.",
   },
 ];
 

@@ -18,7 +18,10 @@ export async function connectBenchProfile(stack: BenchStack, token: string, user
   });
   if (!started.ok) throw new Error(`state check answered ${started.status}: ${await started.text()}`);
   const { authorizeUrl } = (await started.json()) as { authorizeUrl: string };
-  const cookie = started.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+  const cookie = started.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
   const consent = await fetch(`${authorizeUrl}&auto_approve=1&username=${username}`, { redirect: "manual" });
   const back = new URL(consent.headers.get("location")!);
   const done = await fetch(`${stack.appUrl}${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie } });
@@ -34,4 +37,3 @@ export function quietSchedulingSettings(now = Date.now()) {
   const windowStart = Math.floor(((Math.floor((now % 86_400_000) / 1000) + 7_200) % 86_400) / 60) * 60;
   return { numberOfPinsPerDay: 20, postingIntervalInSeconds: 600, windowOneTimes: [windowStart, (windowStart + 10_800) % 86_400], windowTwoTimes: null };
 }
-

@@ -21,7 +21,12 @@ export async function benchCall<T>(stack: BenchStack, path: string, token: strin
 
 /** A new, verified user (through the sandbox's outbox); answers the id token. */
 export async function verifiedBenchUser(stack: BenchStack, email: string): Promise<string> {
-  const { idToken } = await benchCall<{ idToken: string }>(stack, "/api/signup", null, { email, password: BENCH_PASSWORD, firstName: "Bench", lastName: "User" });
+  const { idToken } = await benchCall<{ idToken: string }>(stack, "/api/signup", null, {
+    email,
+    password: BENCH_PASSWORD,
+    firstName: "Bench",
+    lastName: "User",
+  });
   for (let attempt = 0; attempt < 40; attempt++) {
     const mails = (await (await fetch(`${stack.sandboxUrl}/__sandbox/outbox?to=${encodeURIComponent(email)}`)).json()) as { links: string[] }[];
     const link = mails.flatMap((mail) => mail.links).find((candidate) => new URL(candidate).pathname === "/verify-email");
@@ -36,7 +41,14 @@ export async function verifiedBenchUser(stack: BenchStack, email: string): Promi
 }
 
 /** A page signed in as `email` (session cookie and tokens, as after logging in), opened at `path` and hydrated; `initScript` runs before the app's scripts on every load. */
-export async function signedInPage(browser: Browser, stack: BenchStack, email: string, path: string, viewport = { width: 1600, height: 2400 }, initScript?: () => void): Promise<Page> {
+export async function signedInPage(
+  browser: Browser,
+  stack: BenchStack,
+  email: string,
+  path: string,
+  viewport = { width: 1600, height: 2400 },
+  initScript?: () => void,
+): Promise<Page> {
   const context = await browser.newContext({ baseURL: stack.appUrl, viewport });
   if (initScript) await context.addInitScript(initScript);
   const page = await context.newPage();
@@ -44,7 +56,11 @@ export async function signedInPage(browser: Browser, stack: BenchStack, email: s
   await page.goto("/");
   await page.evaluate(
     async ({ email, password }) => {
-      const response = await fetch("/api/login", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+      const response = await fetch("/api/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email, password }),
+      });
       const tokens = (await response.json()) as { idToken: string; refreshToken: string };
       localStorage.setItem("FBIdToken", tokens.idToken);
       localStorage.setItem("FBRefreshToken", tokens.refreshToken);

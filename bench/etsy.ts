@@ -18,9 +18,20 @@ const percentile = (values: number[], p: number) => {
 };
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-etsy-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: true,
+});
 const app = stack.appUrl;
-const headers = (token?: string) => ({ "content-type": "application/json", "cf-connecting-ip": "198.51.100.14", ...(token ? { authorization: `Bearer ${token}` } : {}) });
+const headers = (token?: string) => ({
+  "content-type": "application/json",
+  "cf-connecting-ip": "198.51.100.14",
+  ...(token ? { authorization: `Bearer ${token}` } : {}),
+});
 
 async function timed(url: string, token?: string): Promise<{ ms: number; body: { count: number; listings: { images: { small: string }[] }[] } }> {
   const started = performance.now();
@@ -40,14 +51,18 @@ try {
 
   const started = await fetch(`${app}/api/etsyAPI/connectEtsyShop`, { method: "POST", headers: headers(idToken), body: "{}" });
   const { authorizeUrl } = (await started.json()) as { authorizeUrl: string };
-  const cookie = started.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+  const cookie = started.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
   const consent = await fetch(`${authorizeUrl}&auto_approve=1&shop_name=BenchClayStudio`, { redirect: "manual" });
   const back = new URL(consent.headers.get("location")!);
   const done = await fetch(`${app}${back.pathname}${back.search}`, { redirect: "manual", headers: { cookie } });
   if (!done.headers.get("location")?.includes("etsyConnected=")) throw new Error(`connecting failed: ${done.headers.get("location")}`);
   const { authorizedShops } = (await (await fetch(`${app}/api/shops`, { headers: headers(idToken) })).json()) as { authorizedShops: { id: string }[] };
   const shopID = authorizedShops[0]!.id;
-  const page = (n: number, search = "") => `${app}/api/etsyAPI/getEtsyShopListings?${new URLSearchParams({ shopID, pageNumber: String(n), searchInput: search })}`;
+  const page = (n: number, search = "") =>
+    `${app}/api/etsyAPI/getEtsyShopListings?${new URLSearchParams({ shopID, pageNumber: String(n), searchInput: search })}`;
 
   const first = await timed(page(1), idToken);
   const pictureStart = performance.now();
@@ -61,10 +76,17 @@ try {
   }
   console.log(`Etsy listings through the app and the Etsy stand-in (${first.body.count} active listings, ${first.body.listings.length} on page 1)\n`);
   console.log(`first page (sections, listings, pictures: 3 Etsy calls)   ${first.ms.toFixed(0)} ms`);
-  console.log(`a page, ${ROUNDS} rounds (2 Etsy calls)                        p50 ${percentile(pages, 50).toFixed(0)} ms   p95 ${percentile(pages, 95).toFixed(0)} ms`);
-  console.log(`a keyword search, ${ROUNDS} rounds                             p50 ${percentile(searches, 50).toFixed(0)} ms   p95 ${percentile(searches, 95).toFixed(0)} ms`);
+  console.log(
+    `a page, ${ROUNDS} rounds (2 Etsy calls)                        p50 ${percentile(pages, 50).toFixed(0)} ms   p95 ${percentile(pages, 95).toFixed(0)} ms`,
+  );
+  console.log(
+    `a keyword search, ${ROUNDS} rounds                             p50 ${percentile(searches, 50).toFixed(0)} ms   p95 ${percentile(searches, 95).toFixed(0)} ms`,
+  );
   console.log(`the page's first picture, small size (drawn on first ask)     ${picture.toFixed(0)} ms`);
-  const [account] = (await (await fetch(`${stack.sandboxUrl}/__sandbox/etsy/accounts?shop_name=BenchClayStudio`)).json()) as { calls_today: number; refused: number }[];
+  const [account] = (await (await fetch(`${stack.sandboxUrl}/__sandbox/etsy/accounts?shop_name=BenchClayStudio`)).json()) as {
+    calls_today: number;
+    refused: number;
+  }[];
   console.log(`Etsy calls ${account!.calls_today}, refused by Etsy's 10-a-second budget ${account!.refused} (pages faster than that wait for the next second)`);
 } finally {
   await stack.stop();

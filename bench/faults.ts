@@ -55,7 +55,14 @@ const BOARD_INDEXES = [0, 1, 2, 4]; // the stand-in's 4th board is SECRET
 const random = seededRandom([...SEED].reduce((hash, ch) => Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0, 2166136261));
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-faults-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: true,
+});
 const app = stack.appUrl;
 
 interface Session {
@@ -98,7 +105,13 @@ async function sandbox<T>(path: string, body?: unknown): Promise<T> {
 async function connect(session: Session, username: string): Promise<{ id: string; name: string }[]> {
   const started = await fetch(`${app}/api/pinterestAPI/recordPinterestStateCheck`, {
     method: "POST",
-    headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.10", origin: app, authorization: `Bearer ${session.idToken}`, cookie: session.cookie },
+    headers: {
+      "content-type": "application/json",
+      "cf-connecting-ip": "198.51.100.10",
+      origin: app,
+      authorization: `Bearer ${session.idToken}`,
+      cookie: session.cookie,
+    },
     body: JSON.stringify({ stateCheck: `bench-${crypto.randomUUID()}`, redirectUrl: "/scheduling" }),
   });
   if (!started.ok) throw new Error(`state check answered ${started.status}: ${await started.text()}`);
@@ -169,19 +182,23 @@ try {
     body: JSON.stringify({ email: `bench.faults.${Date.now()}@example.com`, password: PASSWORD, firstName: "Bench", lastName: "Faults" }),
   });
   if (!signup.ok) throw new Error(`signup answered ${signup.status}: ${await signup.text()}`);
-  const cookie = (signup.headers.getSetCookie?.() ?? [])
-    .map((line) => line.split(";")[0])
-    .join("; ");
+  const cookie = (signup.headers.getSetCookie?.() ?? []).map((line) => line.split(";")[0]).join("; ");
   const session: Session = { idToken: ((await signup.json()) as { idToken: string }).idToken, cookie };
   // The credits live in the user's ledger object (decision 084): granted through the local stack's dev control.
   await call("/api/dev/credits/grant", session, { amount: PINS * 2 });
 
   const usernames = Array.from({ length: PROFILES }, (_, p) => `faults_${p}`);
   const boards = new Map<string, { id: string; name: string }[]>();
-  for (const username of usernames) boards.set(username, (await connect(session, username)).filter((_, i) => BOARD_INDEXES.includes(i)));
+  for (const username of usernames)
+    boards.set(
+      username,
+      (await connect(session, username)).filter((_, i) => BOARD_INDEXES.includes(i)),
+    );
   await call(`/api/scheduling/getScheduledPins/${usernames[0]}`, session);
 
-  say(`Fault campaign against ${app}: ${PINS} pins over ${PROFILES} profiles, ${Math.round(FAULT_RATE * 100)}% of create-pin calls faulted (seed ${JSON.stringify(SEED)})`);
+  say(
+    `Fault campaign against ${app}: ${PINS} pins over ${PROFILES} profiles, ${Math.round(FAULT_RATE * 100)}% of create-pin calls faulted (seed ${JSON.stringify(SEED)})`,
+  );
   await sandbox("/pinterest/fault-rate", { rate: FAULT_RATE, seed: SEED, kinds: FAULT_KINDS, delayMs: LATE_ANSWER_MS });
 
   // Schedule: pin j of each profile falls due at dueFrom + j * step, in rounds of BATCH pins per profile.
@@ -217,7 +234,9 @@ try {
       scheduledCount += pins.length;
     }
   }
-  say(`scheduled ${scheduledCount} pins in ${seconds(Date.now() - scheduleStarted)} s; they fall due from ${new Date(dueFrom).toISOString()} over ${seconds(SPREAD_MS)} s`);
+  say(
+    `scheduled ${scheduledCount} pins in ${seconds(Date.now() - scheduleStarted)} s; they fall due from ${new Date(dueFrom).toISOString()} over ${seconds(SPREAD_MS)} s`,
+  );
 
   // The run: forced alarm re-runs, the cron, reconnecting revoked profiles, one restart.
   let running = true;
@@ -252,7 +271,10 @@ try {
     if (await stack.cron()) crons += 1;
   });
   loop(1_000, async () => {
-    const { failingPinterestProfiles } = await call<{ failingPinterestProfiles: { username: string; status: string }[] }>("/api/pinterestAPI/failingPinterestProfiles", session);
+    const { failingPinterestProfiles } = await call<{ failingPinterestProfiles: { username: string; status: string }[] }>(
+      "/api/pinterestAPI/failingPinterestProfiles",
+      session,
+    );
     for (const failing of failingPinterestProfiles.filter((profile) => profile.status === "reauth")) {
       await connect(session, failing.username);
       // The scheduling page the callback lands on lists the queue, which resumes it.
@@ -279,7 +301,9 @@ try {
     if (Date.now() - lastReport >= 15_000) {
       lastReport = Date.now();
       queued = await stillQueued(session, usernames);
-      say(`  ${seconds(Date.now() - dueFrom)} s after the first due time: ${onPinterest} pins on Pinterest, ${queued ?? "?"} queued, ${reruns} forced re-runs, ${reconnects} reconnects`);
+      say(
+        `  ${seconds(Date.now() - dueFrom)} s after the first due time: ${onPinterest} pins on Pinterest, ${queued ?? "?"} queued, ${reruns} forced re-runs, ${reconnects} reconnects`,
+      );
     }
     if (restarted && Date.now() > dueFrom + SPREAD_MS) {
       queued = await stillQueued(session, usernames);
@@ -323,7 +347,7 @@ try {
     }
   }
   for (const [title] of titles) {
-    if (!seen.has(title) && !(copies.get(title)?.length)) {
+    if (!seen.has(title) && !copies.get(title)?.length) {
       lost += 1;
       lostTitles.push(`${title} (gone from the queue)`);
     }
@@ -341,7 +365,11 @@ try {
   const entries = new Map<string, number>();
   let cursor: { startAtDate: number | null; lastId?: string } = { startAtDate: null };
   for (;;) {
-    const { pinHistory } = await call<{ pinHistory: { id: string; title: string; createdAtUTCTimestamp: number }[] }>("/api/user/getPinHistory", session, cursor);
+    const { pinHistory } = await call<{ pinHistory: { id: string; title: string; createdAtUTCTimestamp: number }[] }>(
+      "/api/user/getPinHistory",
+      session,
+      cursor,
+    );
     for (const entry of pinHistory) entries.set(entry.title, (entries.get(entry.title) ?? 0) + 1);
     if (pinHistory.length === 0) break;
     const last = pinHistory[pinHistory.length - 1];
@@ -357,12 +385,25 @@ try {
   say(`duplicated:    ${duplicated.length} (${duplicated.reduce((sum, [, found]) => sum + found.length - 1, 0)} extra copies on Pinterest)`);
   say(`failed:        ${failed} (visible with their reason${failedButPosted ? `; ${failedButPosted} of them are on Pinterest all the same` : ""})`);
   say(`still queued:  ${stillInQueue}`);
-  say(`charged twice: ${chargedTwice} (${credits.usedPinCredits} credits used for ${scheduledCount} pins; history: ${entries.size} entries, ${doubledEntries} doubled, ${missingEntries} missing)`);
+  say(
+    `charged twice: ${chargedTwice} (${credits.usedPinCredits} credits used for ${scheduledCount} pins; history: ${entries.size} entries, ${doubledEntries} doubled, ${missingEntries} missing)`,
+  );
   const ninety = created[Math.ceil(created.length * 0.9) - 1];
-  say(`pins per second: ${(sandboxPins.length / postingSeconds).toFixed(1)} (${sandboxPins.length} pins on Pinterest, the last ${postingSeconds.toFixed(1)} s after the first due time; due over ${seconds(SPREAD_MS)} s)`);
-  if (ninety !== undefined) say(`                 ${((created.length * 0.9) / ((ninety - dueFrom) / 1000)).toFixed(1)} until 90% were on Pinterest (${seconds(ninety - dueFrom)} s; the rest wait out retry backoffs)`);
-  say(`faults injected: ${faults} of ${plans[0]?.seen ?? 0} create-pin calls (${Object.entries(injected).map(([kind, n]) => `${kind} ${n}`).join(", ")})`);
-  say(`also: ${retried} pins needed more than one attempt, ${reruns} forced alarm re-runs (${rerunsRefused} not answered), ${crons} cron triggers, ${reconnects} reconnects after revoked tokens, ${restarted ? 1 : 0} worker restart`);
+  say(
+    `pins per second: ${(sandboxPins.length / postingSeconds).toFixed(1)} (${sandboxPins.length} pins on Pinterest, the last ${postingSeconds.toFixed(1)} s after the first due time; due over ${seconds(SPREAD_MS)} s)`,
+  );
+  if (ninety !== undefined)
+    say(
+      `                 ${((created.length * 0.9) / ((ninety - dueFrom) / 1000)).toFixed(1)} until 90% were on Pinterest (${seconds(ninety - dueFrom)} s; the rest wait out retry backoffs)`,
+    );
+  say(
+    `faults injected: ${faults} of ${plans[0]?.seen ?? 0} create-pin calls (${Object.entries(injected)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(", ")})`,
+  );
+  say(
+    `also: ${retried} pins needed more than one attempt, ${reruns} forced alarm re-runs (${rerunsRefused} not answered), ${crons} cron triggers, ${reconnects} reconnects after revoked tokens, ${restarted ? 1 : 0} worker restart`,
+  );
   say(`run time: ${seconds(finished - started)} s${Date.now() - started >= DEADLINE_MS ? " (stopped at the deadline)" : ""}`);
   if (lost > 0 || duplicated.length > 0 || chargedTwice > 0 || doubledEntries > 0 || missingEntries > 0) {
     exitCode = 1;

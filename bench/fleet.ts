@@ -42,7 +42,14 @@ const say = (line: string) => console.log(line);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-fleet-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: !process.env.BENCH_VERBOSE });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: !process.env.BENCH_VERBOSE,
+});
 let exitCode = 0;
 
 interface Account {
@@ -82,7 +89,12 @@ const ipOf = (n: number) => `10.${Math.floor(n / 65_536) % 256}.${Math.floor(n /
 async function newAccount(n: number, credits: number): Promise<Account> {
   const ip = ipOf(n + 1);
   const email = `fleet.${n}.${Date.now().toString(36)}@example.com`;
-  const { body } = await call<{ idToken: string }>(null, "/api/signup", { email, password: BENCH_PASSWORD, firstName: "Fleet", lastName: `User ${n}`, leadSource: "Pinterest" }, ip);
+  const { body } = await call<{ idToken: string }>(
+    null,
+    "/api/signup",
+    { email, password: BENCH_PASSWORD, firstName: "Fleet", lastName: `User ${n}`, leadSource: "Pinterest" },
+    ip,
+  );
   const account = { n, token: body.idToken, ip };
   if (credits > 0) await call(account, "/api/dev/credits/grant", { amount: credits });
   const username = `fleet_${n}_${Date.now().toString(36)}`.slice(0, 30);
@@ -165,15 +177,29 @@ async function day(account: Account, d: number, who: "fleet" | "empty") {
   // A pin the server refused (its time passed while the call waited under load) is not expected on Pinterest.
   refused += PINS_PER_DAY - (scheduled.body.scheduledPins?.length ?? PINS_PER_DAY);
   for (let k = 0; k < DOWNLOADS_PER_DAY; k++) {
-    const post = { id: `post-${d}-${k}`, title: `Linen napkins, day ${d}`, description: "Three folds for a dinner table.", url: `https://fleet.example/${account.n}/${d}`, allImages: [] };
-    note(who, "download a pin", (await call(account, "/highMemLimitApi/scraping/renderTemplateImage", { post: { ...post, template }, purpose: "download" })).ms);
+    const post = {
+      id: `post-${d}-${k}`,
+      title: `Linen napkins, day ${d}`,
+      description: "Three folds for a dinner table.",
+      url: `https://fleet.example/${account.n}/${d}`,
+      allImages: [],
+    };
+    note(
+      who,
+      "download a pin",
+      (await call(account, "/highMemLimitApi/scraping/renderTemplateImage", { post: { ...post, template }, purpose: "download" })).ms,
+    );
   }
   note(who, "credits", (await call(account, "/api/user/credits")).ms);
   note(who, "pin history, first page", (await call(account, "/api/user/getPinHistory", { startAtDate: null })).ms);
 }
 
 try {
-  say(`Fleet benchmark against ${stack.appUrl}: ${USERS} users x ${DAYS} days x ${PINS_PER_DAY} pins (+${DOWNLOADS_PER_DAY} download a day), ${CONCURRENCY} at a time; load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+  say(
+    `Fleet benchmark against ${stack.appUrl}: ${USERS} users x ${DAYS} days x ${PINS_PER_DAY} pins (+${DOWNLOADS_PER_DAY} download a day), ${CONCURRENCY} at a time; load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}`,
+  );
   const credits = DAYS * (PINS_PER_DAY + DOWNLOADS_PER_DAY) + 10;
   const started = Date.now();
   const empty0 = sizes();
@@ -235,11 +261,19 @@ try {
   const r2PerPin = after.r2 / pins;
   say("");
   if (connectRetries > 0) say(`profile connections tried again: ${connectRetries}`);
-  say(`pins on Pinterest: ${copies.size} of ${expected} scheduled (${refused} refused when scheduled), ${twice} posted twice (${extra} extra copies)${onPinterest < expected ? "; stopped at the deadline" : ""}`);
+  say(
+    `pins on Pinterest: ${copies.size} of ${expected} scheduled (${refused} refused when scheduled), ${twice} posted twice (${extra} extra copies)${onPinterest < expected ? "; stopped at the deadline" : ""}`,
+  );
   if (twice > 0 || copies.size < expected) exitCode = 1;
-  say(`D1:               ${mb(empty0.d1)} before sign-ups, ${mb(before.d1)} after, ${mb(after.d1)} after the week: ${d1PerPin.toFixed(1)} B per pin (target 0), ${(d1PerUser / 1024).toFixed(1)} KB per user`);
-  say(`UserLedger:       ${after.ledgers.count} objects, ${mb(before.ledgers.bytes)} before the week, ${mb(after.ledgers.bytes)} after: ${(ledgerPerUserDay / 1024).toFixed(1)} KB per user per day (${((after.ledgers.bytes - before.ledgers.bytes) / pins).toFixed(0)} B per pin)`);
-  say(`ProfileScheduler: ${after.schedulers.count} objects, ${mb(after.schedulers.bytes)} (${(after.schedulers.bytes / pins).toFixed(0)} B per pin, kept 90 days after posting)`);
+  say(
+    `D1:               ${mb(empty0.d1)} before sign-ups, ${mb(before.d1)} after, ${mb(after.d1)} after the week: ${d1PerPin.toFixed(1)} B per pin (target 0), ${(d1PerUser / 1024).toFixed(1)} KB per user`,
+  );
+  say(
+    `UserLedger:       ${after.ledgers.count} objects, ${mb(before.ledgers.bytes)} before the week, ${mb(after.ledgers.bytes)} after: ${(ledgerPerUserDay / 1024).toFixed(1)} KB per user per day (${((after.ledgers.bytes - before.ledgers.bytes) / pins).toFixed(0)} B per pin)`,
+  );
+  say(
+    `ProfileScheduler: ${after.schedulers.count} objects, ${mb(after.schedulers.bytes)} (${(after.schedulers.bytes / pins).toFixed(0)} B per pin, kept 90 days after posting)`,
+  );
   say(`R2:               ${mb(after.r2)}: ${(r2PerPin / 1024).toFixed(1)} KB per pin (downloads; scheduled pins here point at the blog's own pictures)`);
   say("");
   say("call                       fleet p50 / p99     empty p50 / p99     ratio of p50");
@@ -256,10 +290,16 @@ try {
   const usersBytes = FLEET_AT * d1PerUser;
   const fullNew = dailyNew > 0 ? Math.max(0, (D1_LIMIT - usersBytes) / dailyNew) : Number.POSITIVE_INFINITY;
   const fullOld = Math.max(0, (D1_LIMIT - usersBytes) / (FLEET_AT * PINS_PER_DAY * OLD_D1_BYTES_PER_PIN));
-  say(`one D1 database (10 GB) at ${FLEET_AT.toLocaleString("en")} users x ${PINS_PER_DAY} pins a day: ${(usersBytes / 1024 ** 3).toFixed(2)} GB of per-user rows;`);
+  say(
+    `one D1 database (10 GB) at ${FLEET_AT.toLocaleString("en")} users x ${PINS_PER_DAY} pins a day: ${(usersBytes / 1024 ** 3).toFixed(2)} GB of per-user rows;`,
+  );
   say(`  old layout (${OLD_D1_BYTES_PER_PIN} B per pin in D1): full on day ${fullOld.toFixed(1)}`);
   say(`  new layout (${d1PerPin.toFixed(1)} B per pin measured): ${Number.isFinite(fullNew) ? `full on day ${fullNew.toFixed(0)}` : "never full from pins"}`);
-  say(`run time: ${((Date.now() - started) / 1000).toFixed(0)} s; load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+  say(
+    `run time: ${((Date.now() - started) / 1000).toFixed(0)} s; load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}`,
+  );
 } catch (error) {
   exitCode = 1;
   console.error(error);

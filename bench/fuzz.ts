@@ -84,7 +84,8 @@ if (values.replay) {
         if (done % 10_000 === 0) process.stderr.write(`  ${target.name}: ${done.toLocaleString("en")} of ${cases.toLocaleString("en")}\n`);
       },
     });
-    for (const example of result.examples) process.stderr.write(`  ${target.name} failure: ${example.kind}, seed ${example.seed}, ${example.bytes} bytes: ${example.message}\n`);
+    for (const example of result.examples)
+      process.stderr.write(`  ${target.name} failure: ${example.kind}, seed ${example.seed}, ${example.bytes} bytes: ${example.message}\n`);
     process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
   } finally {
     await target.close?.();
@@ -104,13 +105,19 @@ if (values.replay) {
   plan.splice(0, plan.length, ...plan.filter((part) => !skipped.has(part.name)));
   const parallel = Math.min(availableParallelism(), plan.length);
   const running = plan.reduce((sum, part) => sum + part.cases, 0);
-  console.log(`bench:fuzz: ${running.toLocaleString("en")} cases over ${plan.length} parsers (${plan.map((part) => `${part.name} ${part.cases.toLocaleString("en")}`).join(", ")}), seed ${seed}, ${parallel} at a time`);
+  console.log(
+    `bench:fuzz: ${running.toLocaleString("en")} cases over ${plan.length} parsers (${plan.map((part) => `${part.name} ${part.cases.toLocaleString("en")}`).join(", ")}), seed ${seed}, ${parallel} at a time`,
+  );
 
   const started = performance.now();
   const results = new Map<string, CampaignResult>();
   const runChild = (part: { name: string; cases: number }) =>
     new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, [...process.execArgv, process.argv[1], "--parser", part.name, "--cases", String(part.cases), "--seed", String(seed)], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(
+        process.execPath,
+        [...process.execArgv, process.argv[1], "--parser", part.name, "--cases", String(part.cases), "--seed", String(seed)],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
       child.on("error", reject);
@@ -145,9 +152,12 @@ if (values.replay) {
     }
     failures += result.failures;
     console.log(summary(result));
-    for (const example of result.examples.slice(0, 10)) console.log(`  failure: ${example.kind}, seed ${example.seed}, ${example.bytes} bytes: ${example.message}`);
+    for (const example of result.examples.slice(0, 10))
+      console.log(`  failure: ${example.kind}, seed ${example.seed}, ${example.bytes} bytes: ${example.message}`);
   }
   const cpu = [...results.values()].reduce((sum, result) => sum + (result.cpuSeconds ?? 0), 0);
-  console.log(`bench:fuzz: ${running.toLocaleString("en")} cases, ${failures} failures, ${((performance.now() - started) / 1000).toFixed(0)} s (${cpu.toFixed(0)} s of the parsers' CPU)`);
+  console.log(
+    `bench:fuzz: ${running.toLocaleString("en")} cases, ${failures} failures, ${((performance.now() - started) / 1000).toFixed(0)} s (${cpu.toFixed(0)} s of the parsers' CPU)`,
+  );
   process.exitCode = failures ? 1 : 0;
 }

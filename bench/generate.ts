@@ -33,13 +33,20 @@ const median = (values: number[]) => {
 };
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-generate-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: true,
+});
 const app = stack.appUrl;
 const blogPost = `${stack.sandboxUrl}/blog-demo/posts/berry-smoothie-bowls`;
 const sitemapIndex = `${stack.sandboxUrl}/blog-demo/sitemap_index.xml`;
 const browser = await launchChromium();
 
-const call = <T,>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
+const call = <T>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
 const verifiedUser = (email: string) => verifiedBenchUser(stack, email);
 
 /** A signed-in page at /generate (session cookie and tokens, as after logging in). */
@@ -83,7 +90,9 @@ interface TraceEvent {
 function printTrace({ traceEvents }: { traceEvents: TraceEvent[] }) {
   const main = traceEvents.find((event) => event.ph === "M" && event.name === "thread_name" && event.args?.name === "CrRendererMain");
   if (!main) return;
-  const events = traceEvents.filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.dur).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const events = traceEvents
+    .filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === "X" && event.dur)
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const self = new Map<string, number>();
   const stack: TraceEvent[] = [];
   for (const event of events) {
@@ -96,7 +105,6 @@ function printTrace({ traceEvents }: { traceEvents: TraceEvent[] }) {
   console.log("\nRenderer main thread during (b), self time by trace event:");
   for (const [name, ms] of [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
 }
-
 
 interface PreviewRun {
   /** Scrape result -> the 20th preview on screen, ms. */
@@ -153,7 +161,10 @@ async function previewRun(email: string, diagnose: boolean): Promise<PreviewRun>
   const page = await signedInPage(browser, stack, email, "/generate", undefined, WATCH_SCRIPT);
   await page.getByRole("heading", { name: "Design settings" }).waitFor();
   // As a user would be typing the URL meanwhile: the page prefetches the templates to generate with and their fonts.
-  const warmMs = await page.waitForFunction(() => performance.getEntriesByName("preview:engine-warm")[0]?.startTime ?? null, null, { timeout: 60_000, polling: 50 });
+  const warmMs = await page.waitForFunction(() => performance.getEntriesByName("preview:engine-warm")[0]?.startTime ?? null, null, {
+    timeout: 60_000,
+    polling: 50,
+  });
   const warmAt = Number(await warmMs.jsonValue());
   await page.getByLabel("Paste a blog post or web page URL").fill(blogPost);
   const profiler = diagnose && process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
@@ -161,7 +172,8 @@ async function previewRun(email: string, diagnose: boolean): Promise<PreviewRun>
     await profiler.send("Profiler.enable");
     await profiler.send("Profiler.start");
   }
-  if (diagnose && process.env.BENCH_TRACE) await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute"] });
+  if (diagnose && process.env.BENCH_TRACE)
+    await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "v8.execute"] });
   const clicked = await page.evaluate(() => performance.now());
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   const previews = await page.waitForFunction(
@@ -178,11 +190,18 @@ async function previewRun(email: string, diagnose: boolean): Promise<PreviewRun>
       const longTasks = win.__longTasks.filter((task) => task.start + task.ms > scraped.startTime && task.start < twentieth);
       const warm: Record<string, number> = {};
       for (const entry of performance.getEntriesByType("measure")) {
-        if (entry.name.startsWith("preview:warm-") && entry.startTime < scraped.startTime) warm[entry.name.slice("preview:".length)] = Math.max(warm[entry.name.slice("preview:".length)] ?? 0, Math.round(entry.duration));
+        if (entry.name.startsWith("preview:warm-") && entry.startTime < scraped.startTime)
+          warm[entry.name.slice("preview:".length)] = Math.max(warm[entry.name.slice("preview:".length)] ?? 0, Math.round(entry.duration));
       }
       const steps: Record<string, number[]> = {};
       for (const entry of performance.getEntriesByType("measure")) {
-        if (!entry.name.startsWith("preview:") || entry.name.startsWith("preview:warm-") || entry.startTime < scraped.startTime - 50 || entry.startTime > twentieth) continue;
+        if (
+          !entry.name.startsWith("preview:") ||
+          entry.name.startsWith("preview:warm-") ||
+          entry.startTime < scraped.startTime - 50 ||
+          entry.startTime > twentieth
+        )
+          continue;
         (steps[entry.name.slice("preview:".length)] ??= []).push(Math.round(entry.duration));
       }
       return {
@@ -215,7 +234,6 @@ async function previewRun(email: string, diagnose: boolean): Promise<PreviewRun>
   await page.context().close();
   return result;
 }
-
 
 const pct = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -250,7 +268,9 @@ function printPreviewRuns(runs: PreviewRun[]) {
       `satori with its WASM compiled ${warm("warm-engine")} ms, fonts fetched and parsed ${warm("warm-fonts")} ms, ` +
       `font sets parsed by satori ${warm("warm-font-sets")} ms, first designs drawn in full ${warm("warm-drawings")} ms`,
   );
-  console.log(`    after the scrape result (medians): posts generated +${over((run) => run.postsReady)} ms, first preview on screen +${over((run) => run.firstReady)} ms, ${PREVIEWS}th +${over((run) => run.total)} ms`);
+  console.log(
+    `    after the scrape result (medians): posts generated +${over((run) => run.postsReady)} ms, first preview on screen +${over((run) => run.firstReady)} ms, ${PREVIEWS}th +${over((run) => run.total)} ms`,
+  );
   console.log(`    per preview, ms (median, p90, max): ${["queued", "fonts", "layout", "pictures", "engine", "satori", "reply"].map(stepLine).join("; ")}`);
   const fetches = all("picture-fetch");
   const resizes = all("picture-resize");
@@ -266,7 +286,9 @@ function printPreviewRuns(runs: PreviewRun[]) {
   console.log(`    median run: ${mid.timeline}`);
   if (process.env.BENCH_VERBOSE) {
     console.log(`\nRequests after the scrape result (median run):\n${mid.requests.join("\n")}`);
-    console.log(`\nCards of the median run (grid index: SVG arrived, on screen, ms after the scrape result):\n  ${mid.cards.map((card) => `${card.index}: +${card.arrived}/+${card.ready}`).join(", ")}`);
+    console.log(
+      `\nCards of the median run (grid index: SVG arrived, on screen, ms after the scrape result):\n  ${mid.cards.map((card) => `${card.index}: +${card.arrived}/+${card.ready}`).join(", ")}`,
+    );
   }
 }
 
@@ -285,11 +307,16 @@ async function sitemapRun(token: string, email: string): Promise<string> {
   // Exactly the first 100 posts.
   await dialog.getByLabel("Select all").uncheck();
   await dialog.getByRole("list", { name: "Posts" }).evaluate((list, wanted) => {
-    [...list.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].slice(0, wanted).forEach((box) => { box.click(); });
+    [...list.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].slice(0, wanted).forEach((box) => {
+      box.click();
+    });
   }, SITEMAP_POSTS);
   const generateStart = Date.now();
   await dialog.getByRole("button", { name: /^Generate \d+ pins? from \d+ posts?$/ }).click();
-  await sitemapPage.waitForFunction((wanted) => document.querySelectorAll(".post-grid > li").length >= wanted, SITEMAP_POSTS, { timeout: 300_000, polling: 50 });
+  await sitemapPage.waitForFunction((wanted) => document.querySelectorAll(".post-grid > li").length >= wanted, SITEMAP_POSTS, {
+    timeout: 300_000,
+    polling: 50,
+  });
   const generateMs = Date.now() - generateStart;
   await sitemapPage.context().close();
   return (
@@ -322,8 +349,14 @@ try {
   // (c) Sitemap index -> 100 posts.
   const sitemapFigures = PARTS.includes("c") ? await sitemapRun(token, email) : null;
 
-  console.log(`\nGenerator benchmark against ${app} (sandbox ${stack.sandboxUrl}); load average ${loadavg().map((load) => load.toFixed(2)).join(", ")} on ${cpus().length} cores\n`);
-  console.log(`(a) scrape one demo-blog page (server side): median ${median(scrapeMs).toFixed(0)} ms over ${SCRAPES} calls (min ${Math.min(...scrapeMs).toFixed(0)}, max ${Math.max(...scrapeMs).toFixed(0)}); target < 300 ms`);
+  console.log(
+    `\nGenerator benchmark against ${app} (sandbox ${stack.sandboxUrl}); load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(", ")} on ${cpus().length} cores\n`,
+  );
+  console.log(
+    `(a) scrape one demo-blog page (server side): median ${median(scrapeMs).toFixed(0)} ms over ${SCRAPES} calls (min ${Math.min(...scrapeMs).toFixed(0)}, max ${Math.max(...scrapeMs).toFixed(0)}); target < 300 ms`,
+  );
   printPreviewRuns(runs);
   if (sitemapFigures) console.log(sitemapFigures);
 } finally {

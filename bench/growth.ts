@@ -52,12 +52,22 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
-const load = () => loadavg().map((n) => n.toFixed(2)).join(", ");
+const load = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
 
 // BENCH_REUSE_STATE=<dir kept by BENCH_KEEP_STATE=1>: measure the filled account of an earlier run again (after a code change).
 const REUSE = process.env.BENCH_REUSE_STATE;
 const stateDir = REUSE ?? mkdtempSync(join(tmpdir(), "pinboard-bench-growth-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: !process.env.BENCH_VERBOSE });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: !process.env.BENCH_VERBOSE,
+});
 const call = <T>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
 
 /** The local file of a user's UserLedger object (decision 084): the one whose ledger_meta names them. */
@@ -123,7 +133,9 @@ async function measureAll(token: string, lists: ListCall[]): Promise<Map<string,
       times.get(list.name)!.push(answer.ms);
     }
   }
-  return new Map(lists.map((list) => [list.name, { p50: percentile(times.get(list.name)!, 50), p95: percentile(times.get(list.name)!, 95), items: items.get(list.name)! }]));
+  return new Map(
+    lists.map((list) => [list.name, { p50: percentile(times.get(list.name)!, 50), p95: percentile(times.get(list.name)!, 95), items: items.get(list.name)! }]),
+  );
 }
 
 /** How many entries a list answer holds (the first array in it). */
@@ -142,7 +154,9 @@ function countItems(answer: unknown): number {
  */
 function monthBalanceFigures(db: DatabaseSync, ldb: DatabaseSync, userId: string) {
   // The bench user is on Free with no plan records: its billing month is counted from its signup (creditAnchor).
-  const user = db.prepare("SELECT u.created_at AS createdAt, p.credits_per_month AS cap FROM users AS u JOIN plans AS p ON p.id = u.plan_id WHERE u.id = ?1").get(userId) as {
+  const user = db
+    .prepare("SELECT u.created_at AS createdAt, p.credits_per_month AS cap FROM users AS u JOIN plans AS p ON p.id = u.plan_id WHERE u.id = ?1")
+    .get(userId) as {
     createdAt: number;
     cap: number;
   };
@@ -164,7 +178,11 @@ function monthBalanceFigures(db: DatabaseSync, ldb: DatabaseSync, userId: string
     `SELECT min(t.grants, max(?4, t.paid_grants)) + t.admin_grants + t.spends AS balance
      FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
   );
-  const rowsInMonth = (ldb.prepare("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3").get(userId, month.start, month.end) as { n: number }).n;
+  const rowsInMonth = (
+    ldb.prepare("SELECT count(*) AS n FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3").get(userId, month.start, month.end) as {
+      n: number;
+    }
+  ).n;
   const time = (statement: ReturnType<DatabaseSync["prepare"]>, runs: number) => {
     const times: number[] = [];
     let balance = 0;
@@ -191,7 +209,9 @@ function monthBalanceFigures(db: DatabaseSync, ldb: DatabaseSync, userId: string
   backfill.run(userId, month.start, month.end);
   const backfillMs = performance.now() - started;
   ldb.exec("ROLLBACK");
-  console.log(`\n4. The month's credit balance in SQLite itself (the filled database file; load average ${load()}), ${rowsInMonth} ledger rows in the billing month:`);
+  console.log(
+    `\n4. The month's credit balance in SQLite itself (the filled database file; load average ${load()}), ${rowsInMonth} ledger rows in the billing month:`,
+  );
   console.log(`   summed over the month's ledger rows (before decision 063)  p50 ${before.p50.toFixed(3).padStart(8)} ms  balance ${before.balance}`);
   console.log(`   read from the month's credit_month_totals row (now)        p50 ${after.p50.toFixed(3).padStart(8)} ms  balance ${after.balance}`);
   console.log(`   ratio x${(before.p50 / after.p50).toFixed(0)} faster; the same balance: ${before.balance === after.balance ? "yes" : "NO, THEY DIFFER"}`);
@@ -240,7 +260,9 @@ async function newAccount(db: DatabaseSync, email: string, lastName: string) {
 const TWIN_EMAIL = "bench.twin.%";
 
 try {
-  console.log(`Growth benchmark against ${stack.appUrl}: scale ${SCALE} (${HISTORY_ROWS} history rows, ${MEDIA_ROWS} media, ${DRAFT_ROWS} drafts, ${PROFILES} profiles x ${QUEUED_PER_PROFILE} queued pins), ${REQUESTS} requests per figure`);
+  console.log(
+    `Growth benchmark against ${stack.appUrl}: scale ${SCALE} (${HISTORY_ROWS} history rows, ${MEDIA_ROWS} media, ${DRAFT_ROWS} drafts, ${PROFILES} profiles x ${QUEUED_PER_PROFILE} queued pins), ${REQUESTS} requests per figure`,
+  );
   let token: string;
   let userId: string;
   let profiles: { username: string; board: BenchBoard }[] = [];
@@ -250,16 +272,23 @@ try {
   let saved: Saved | null = null;
   if (REUSE) {
     db = new DatabaseSync(d1File());
-    const user = db.prepare("SELECT id, email FROM users WHERE email LIKE 'bench.growth.%' ORDER BY created_at DESC LIMIT 1").get() as { id: string; email: string };
+    const user = db.prepare("SELECT id, email FROM users WHERE email LIKE 'bench.growth.%' ORDER BY created_at DESC LIMIT 1").get() as {
+      id: string;
+      email: string;
+    };
     userId = user.id;
     token = (await call<{ idToken: string }>("/api/login", null, { email: user.email, password: BENCH_PASSWORD })).idToken;
     ldb = new DatabaseSync(ledgerFile(userId));
-    profiles = (db.prepare("SELECT username FROM pinterest_profiles WHERE user_id = ? ORDER BY created_at").all(userId) as { username: string }[]).map((row) => ({
-      username: row.username,
-      board: { id: "", name: "" },
-    }));
+    profiles = (db.prepare("SELECT username FROM pinterest_profiles WHERE user_id = ? ORDER BY created_at").all(userId) as { username: string }[]).map(
+      (row) => ({
+        username: row.username,
+        board: { id: "", name: "" },
+      }),
+    );
     saved = existsSync(join(stateDir, "growth.json")) ? (JSON.parse(readFileSync(join(stateDir, "growth.json"), "utf8")) as Saved) : null;
-    console.log(`Measuring again the account filled earlier in ${stateDir} (${saved ? "empty-account figures of that run kept" : "no empty-account figures kept"})`);
+    console.log(
+      `Measuring again the account filled earlier in ${stateDir} (${saved ? "empty-account figures of that run kept" : "no empty-account figures kept"})`,
+    );
   } else {
     db = new DatabaseSync(d1File());
     ({ token, userId, profiles } = await newAccount(db, `bench.growth.${Date.now()}@example.com`, "Growth"));
@@ -273,15 +302,31 @@ try {
   const twin = twinRow
     ? {
         token: (await call<{ idToken: string }>("/api/login", null, { email: twinRow.email, password: BENCH_PASSWORD })).idToken,
-        first: (db.prepare("SELECT p.username FROM pinterest_profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ? ORDER BY p.created_at LIMIT 1").get(twinRow.email) as { username: string }).username,
+        first: (
+          db
+            .prepare("SELECT p.username FROM pinterest_profiles p JOIN users u ON u.id = p.user_id WHERE u.email = ? ORDER BY p.created_at LIMIT 1")
+            .get(twinRow.email) as { username: string }
+        ).username,
       }
-    : await newAccount(db, TWIN_EMAIL.replace("%", `${Date.now()}@example.com`), "Twin").then((account) => ({ token: account.token, first: account.profiles[0].username }));
+    : await newAccount(db, TWIN_EMAIL.replace("%", `${Date.now()}@example.com`), "Twin").then((account) => ({
+        token: account.token,
+        first: account.profiles[0].username,
+      }));
   const first = profiles[0].username;
 
   const chargeOne = {
     name: "charge one download (write)",
     path: "/api/scraping/addPinHistoryAndAdjustCredits",
-    body: { pinDetails: { action: "downloaded", title: "A pin downloaded by the benchmark", description: "", url: "https://linen-and-table.example/", imageUrl: "https://linen-and-table.example/a.jpeg" }, category: "image" },
+    body: {
+      pinDetails: {
+        action: "downloaded",
+        title: "A pin downloaded by the benchmark",
+        description: "",
+        url: "https://linen-and-table.example/",
+        imageUrl: "https://linen-and-table.example/a.jpeg",
+      },
+      category: "image",
+    },
   };
   const listsOf = (first: string): ListCall[] => [
     { name: "GET /api/health (no data: noise)", path: "/api/health" },
@@ -351,7 +396,9 @@ try {
                                 pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at)
        VALUES (?, ?, ?, 'image', 1, ?, ?, ?, ?, 'image', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    const insertSpend = ldb.prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, -1, 'image', ?, ?, ?)`);
+    const insertSpend = ldb.prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?, ?, -1, 'image', ?, ?, ?)`,
+    );
     const inChunks = (total: number, write: (i: number) => void) => {
       for (let from = 0; from < total; from += CHUNK) {
         ldb.exec("BEGIN");
@@ -398,7 +445,9 @@ try {
       insertSpend.run(crypto.randomUUID(), userId, action === "downloaded" ? "Pin download" : "Pin scheduled", reference, createdAt);
     });
     const historyMs = performance.now() - started;
-    console.log(`   ${bulkHistory} pin-history rows and their ${bulkHistory} credit spends written in ${(historyMs / 1000).toFixed(1)} s (${((2 * bulkHistory) / (historyMs / 1000)).toFixed(0)} rows/s)`);
+    console.log(
+      `   ${bulkHistory} pin-history rows and their ${bulkHistory} credit spends written in ${(historyMs / 1000).toFixed(1)} s (${((2 * bulkHistory) / (historyMs / 1000)).toFixed(0)} rows/s)`,
+    );
 
     started = performance.now();
     const insertMedia = ldb.prepare(
@@ -448,7 +497,9 @@ try {
     });
     const draftMs = performance.now() - started;
     const bytes = statSync(ledgerFile(userId)).size;
-    console.log(`   ${MEDIA_ROWS} media rows in ${(mediaMs / 1000).toFixed(1)} s, ${DRAFT_ROWS} drafts in ${(draftMs / 1000).toFixed(1)} s; the user's ledger file now ${(bytes / 1e6).toFixed(0)} MB`);
+    console.log(
+      `   ${MEDIA_ROWS} media rows in ${(mediaMs / 1000).toFixed(1)} s, ${DRAFT_ROWS} drafts in ${(draftMs / 1000).toFixed(1)} s; the user's ledger file now ${(bytes / 1e6).toFixed(0)} MB`,
+    );
     const counted = (table: string) => (ldb.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?`).get(userId) as { n: number }).n;
     const month = (ldb.prepare(`SELECT count(*) AS n FROM credit_ledger WHERE user_id = ? AND created_at >= ?`).get(userId, now - 30 * DAY) as { n: number }).n;
     console.log(
@@ -465,16 +516,34 @@ try {
 
   // Pages deep in each list: the cursor a client would hold after scrolling halfway.
   const middle = <T>(sql: string, count: number) => ldb.prepare(`${sql} LIMIT 1 OFFSET ?`).get(userId, Math.floor(count / 2)) as T;
-  const historyCursor = middle<{ id: string; created_at: number }>("SELECT id, created_at FROM pin_history WHERE user_id = ? ORDER BY created_at DESC, id DESC", HISTORY_ROWS);
+  const historyCursor = middle<{ id: string; created_at: number }>(
+    "SELECT id, created_at FROM pin_history WHERE user_id = ? ORDER BY created_at DESC, id DESC",
+    HISTORY_ROWS,
+  );
   const mediaCursor = middle<{ id: string }>("SELECT id FROM user_media WHERE user_id = ? ORDER BY created_at DESC, id DESC", MEDIA_ROWS);
   const draftCursor = middle<{ id: string }>("SELECT id FROM drafts WHERE user_id = ? ORDER BY updated_at DESC, id DESC", DRAFT_ROWS);
-  const queueCursor = (await call<{ scheduledPins: { id: string }[] }>(`/api/scheduling/getScheduledPins/${first}?sortBy=scheduledTimeUTCTimestamp-desc`, token)).scheduledPins;
+  const queueCursor = (
+    await call<{ scheduledPins: { id: string }[] }>(`/api/scheduling/getScheduledPins/${first}?sortBy=scheduledTimeUTCTimestamp-desc`, token)
+  ).scheduledPins;
   const deepQueuePin = queueCursor[Math.min(25, queueCursor.length - 1)]?.id;
   const deepPages: (ListCall & { like: string })[] = [
-    { like: "pin history, first page", name: "pin history, halfway (cursor)", path: "/api/user/getPinHistory", body: { startAtDate: Math.round(historyCursor.created_at), lastId: historyCursor.id } },
+    {
+      like: "pin history, first page",
+      name: "pin history, halfway (cursor)",
+      path: "/api/user/getPinHistory",
+      body: { startAtDate: Math.round(historyCursor.created_at), lastId: historyCursor.id },
+    },
     { like: "media library, first page", name: "media library, halfway (cursor)", path: `/api/user/media/getUserMedia?lastMediaId=${mediaCursor.id}` },
     { like: "drafts, first page", name: "drafts, halfway (cursor)", path: `/api/user/drafts/getDrafts?lastDraftId=${draftCursor.id}` },
-    ...(deepQueuePin ? [{ like: "queue, newest first", name: "queue, by cursor", path: `/api/scheduling/getScheduledPins/${first}?lastPinId=${deepQueuePin}&sortBy=scheduledTimeUTCTimestamp-desc` }] : []),
+    ...(deepQueuePin
+      ? [
+          {
+            like: "queue, newest first",
+            name: "queue, by cursor",
+            path: `/api/scheduling/getScheduledPins/${first}?lastPinId=${deepQueuePin}&sortBy=scheduledTimeUTCTimestamp-desc`,
+          },
+        ]
+      : []),
   ];
 
   console.log(
@@ -486,11 +555,25 @@ try {
   const twinFigure = (name: string) => full.get(TWIN + name)?.p50 ?? Number.NaN;
   for (const list of [...firstPages, chargeOne]) {
     const figure = full.get(list.name)!;
-    rows.push({ name: list.name, before: twinFigure(list.name), earlier: empty.get(list.name)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
+    rows.push({
+      name: list.name,
+      before: twinFigure(list.name),
+      earlier: empty.get(list.name)?.p50 ?? Number.NaN,
+      after: figure.p50,
+      items: figure.items,
+      p95: figure.p95,
+    });
   }
   for (const list of deepPages) {
     const figure = full.get(list.name)!;
-    rows.push({ name: `${list.name} vs empty first page`, before: twinFigure(list.like), earlier: empty.get(list.like)?.p50 ?? Number.NaN, after: figure.p50, items: figure.items, p95: figure.p95 });
+    rows.push({
+      name: `${list.name} vs empty first page`,
+      before: twinFigure(list.like),
+      earlier: empty.get(list.like)?.p50 ?? Number.NaN,
+      after: figure.p50,
+      items: figure.items,
+      p95: figure.p95,
+    });
   }
   let over = 0;
   for (const row of rows) {

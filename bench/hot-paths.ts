@@ -48,17 +48,30 @@ async function call<T>(side: Pick<Side, "stack">, token: string | null, path: st
 }
 
 async function side(name: string, root: string): Promise<Side> {
-  const { startStack: start, freePort: port } = (await import(join(resolve(root), "scripts", "stack.ts"))) as { startStack: StartStack; freePort: typeof freePort };
+  const { startStack: start, freePort: port } = (await import(join(resolve(root), "scripts", "stack.ts"))) as {
+    startStack: StartStack;
+    freePort: typeof freePort;
+  };
   const dir = mkdtempSync(join(tmpdir(), `pinboard-bench-hot-${name}-`));
   const stack = await start({ appPort: await port(), sandboxPort: 0, videoPort: 0, persistTo: dir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
   const partial = { stack };
   const email = `hot.${name}.${Date.now()}@example.com`;
-  const { body: signedUp } = await call<{ idToken: string }>(partial, null, "/api/signup", { email, password: BENCH_PASSWORD, firstName: "Hot", lastName: "Paths", leadSource: "Pinterest" });
+  const { body: signedUp } = await call<{ idToken: string }>(partial, null, "/api/signup", {
+    email,
+    password: BENCH_PASSWORD,
+    firstName: "Hot",
+    lastName: "Paths",
+    leadSource: "Pinterest",
+  });
   const token = signedUp.idToken;
   const { body: me } = await call<{ credentials: { userId: string } }>(partial, token, "/api/user");
   // Credits through the admin's grant, which both checkouts have.
   const { body: admin } = await call<{ idToken: string }>(partial, null, "/api/login", { email: LOCAL_ADMIN.email, password: LOCAL_ADMIN.password });
-  await call(partial, admin.idToken, `/api/admin/users/${me.credentials.userId}/credits`, { amount: 10_000, reason: "hot-path benchmark", reference: crypto.randomUUID() });
+  await call(partial, admin.idToken, `/api/admin/users/${me.credentials.userId}/credits`, {
+    amount: 10_000,
+    reason: "hot-path benchmark",
+    reference: crypto.randomUUID(),
+  });
   const username = `hot_${name}_${Date.now().toString(36)}`.slice(0, 30);
   const board = await connectBenchProfile(stack, token, username);
   const s: Side = { name, stack, dir, token, username, board, times: {} };
@@ -99,7 +112,11 @@ const CALLS: { name: string; run(s: Side, n: number): Promise<{ ms: number }> }[
 const sides: Side[] = [];
 let exitCode = 0;
 try {
-  console.log(`Hot paths: this checkout beside ${BASE}, ${ROUNDS} calls of each kind per side, taking turns; load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+  console.log(
+    `Hot paths: this checkout beside ${BASE}, ${ROUNDS} calls of each kind per side, taking turns; load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}`,
+  );
   sides.push(await side("base", BASE), await side("this", process.cwd()));
   for (let n = 0; n < ROUNDS; n++) {
     for (const kind of CALLS) {
@@ -116,7 +133,11 @@ try {
       `${kind.name.padEnd(27)} ${percentile(base, 50).toFixed(1).padStart(7)} / ${percentile(base, 99).toFixed(1).padEnd(9)} ${percentile(mine, 50).toFixed(1).padStart(7)} / ${percentile(mine, 99).toFixed(1).padEnd(9)} ${ratio.toFixed(2)}`,
     );
   }
-  console.log(`load ${loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+  console.log(
+    `load ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(", ")}`,
+  );
 } catch (error) {
   exitCode = 1;
   console.error(error);

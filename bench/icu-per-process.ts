@@ -25,5 +25,7 @@ for (const [label, first, second] of cases) {
     firsts.push(a);
     seconds.push(b);
   }
-  console.log(`  ${label}: isolate 1 median ${median(firsts).toFixed(0)} (${firsts.join(", ")}), isolate 2 median ${median(seconds).toFixed(0)} (${seconds.join(", ")})`);
+  console.log(
+    `  ${label}: isolate 1 median ${median(firsts).toFixed(0)} (${firsts.join(", ")}), isolate 2 median ${median(seconds).toFixed(0)} (${seconds.join(", ")})`,
+  );
 }

@@ -15,7 +15,18 @@ import { freePort, startStack } from "../scripts/stack.ts";
 import { signedInPage, verifiedBenchUser, type BenchStack } from "./bench-session.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const SEEDS = ["christmas tree", "summer salads", "wedding cake", "garden ideas", "tattoo ideas", "banana bread", "fall outfits", "desk setup", "crochet patterns", "pasta recipes"];
+const SEEDS = [
+  "christmas tree",
+  "summer salads",
+  "wedding cake",
+  "garden ideas",
+  "tattoo ideas",
+  "banana bread",
+  "fall outfits",
+  "desk setup",
+  "crochet patterns",
+  "pasta recipes",
+];
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -44,7 +55,11 @@ async function searchOnScreen(page: Page, keyword: string): Promise<ScreenRun> {
       const rows = document.querySelectorAll(".keywords__table tbody tr").length;
       const start = performance.getEntriesByName("keywords:search-start")[0];
       const answer = performance.getEntriesByName("keywords:answer")[0];
-      const ready = heading?.textContent?.includes(`\u201C${keyword}\u201D`) && rows > 0 && canvas?.getAttribute("data-ready") === "true" && canvas.getAttribute("data-terms") === keyword;
+      const ready =
+        heading?.textContent?.includes(`\u201C${keyword}\u201D`) &&
+        rows > 0 &&
+        canvas?.getAttribute("data-ready") === "true" &&
+        canvas.getAttribute("data-terms") === keyword;
       return ready && start && answer ? { screen: performance.now() - start.startTime, answer: answer.startTime - start.startTime } : null;
     },
     keyword,
@@ -58,14 +73,23 @@ async function searchOnScreen(page: Page, keyword: string): Promise<ScreenRun> {
 /** The API call alone, from Node: the server's share of the time. */
 async function apiAlone(stack: BenchStack, token: string, keyword: string): Promise<number> {
   const started = performance.now();
-  const response = await fetch(`${stack.appUrl}/api/keywords/research?${new URLSearchParams({ keyword, region: "CA" })}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${stack.appUrl}/api/keywords/research?${new URLSearchParams({ keyword, region: "CA" })}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   if (!response.ok) throw new Error(`research answered ${response.status}: ${await response.text()}`);
   await response.json();
   return performance.now() - started;
 }
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-keywords-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: true,
+});
 const browser = await launchChromium();
 try {
   const email = `bench-keywords-${Date.now()}@example.test`;
@@ -98,7 +122,9 @@ try {
   console.log(`(a) new keyword -> results and chart on screen: median ${ms(median(screens(fresh)))} (${screens(fresh).map(ms).join(", ")}); target <= 800 ms`);
   console.log(`    of which the answer in the page: median ${ms(median(answers(fresh)))}`);
   console.log(`    the API call alone (from Node): median ${ms(median(apiFresh))} (${apiFresh.map(ms).join(", ")})`);
-  console.log(`(b) repeated keyword, from the 24-hour cache -> on screen: median ${ms(median(screens(repeat)))} (${screens(repeat).map(ms).join(", ")}); target <= 150 ms`);
+  console.log(
+    `(b) repeated keyword, from the 24-hour cache -> on screen: median ${ms(median(screens(repeat)))} (${screens(repeat).map(ms).join(", ")}); target <= 150 ms`,
+  );
   console.log(`    of which the answer in the page: median ${ms(median(answers(repeat)))}`);
   console.log(`    the API call alone (from Node): median ${ms(median(apiCached))} (${apiCached.map(ms).join(", ")})`);
 } finally {

@@ -103,12 +103,24 @@ async function lighthouseScores(url: string) {
   });
   try {
     // The default configuration is the mobile preset (Moto G Power emulation, simulated slow 4G).
-    const result = await lighthouse(url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     const { categories, audits } = result.lhr;
     const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
     const failing = Object.values(audits)
-      .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== "informative" && audit.scoreDisplayMode !== "manual" && audit.scoreDisplayMode !== "notApplicable")
+      .filter(
+        (audit) =>
+          audit.score !== null &&
+          audit.score < 0.9 &&
+          audit.scoreDisplayMode !== "informative" &&
+          audit.scoreDisplayMode !== "manual" &&
+          audit.scoreDisplayMode !== "notApplicable",
+      )
       .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ""}`);
     return {
       performance: score("performance"),
@@ -152,8 +164,10 @@ try {
     ["/ rendered (no cache)", "/?bench=render"],
   ];
   // Warm up: modules loaded, pictures rendered, pages in the edge cache.
-  for (const path of [staticFile, ...rows.map(([, page]) => page)]) for (let i = 0; i < 3; i++) await fetch(new URL(path, baseUrl)).then((response) => response.arrayBuffer());
-  for (const match of home.matchAll(/src="(\/example-pins\/[^"]+)"/g)) await fetch(new URL(match[1].replaceAll("&amp;", "&"), baseUrl)).then((r) => r.arrayBuffer());
+  for (const path of [staticFile, ...rows.map(([, page]) => page)])
+    for (let i = 0; i < 3; i++) await fetch(new URL(path, baseUrl)).then((response) => response.arrayBuffer());
+  for (const match of home.matchAll(/src="(\/example-pins\/[^"]+)"/g))
+    await fetch(new URL(match[1].replaceAll("&amp;", "&"), baseUrl)).then((r) => r.arrayBuffer());
 
   console.log(`Page benchmark against ${baseUrl}: ${SECONDS} s per measurement, each page side by side with the static file ${staticFile}`);
   console.log(`1 client for latency (page and static file alternating), ${CONNECTIONS} clients for throughput (${SLICE_SECONDS} s slices alternating)\n`);
@@ -173,7 +187,9 @@ try {
       `${label.padEnd(38)} ${status.padEnd(6)} ${latency.page.p50.toFixed(2).padStart(7)} ${latency.page.p99.toFixed(2).padStart(7)} ${throughput.page.toFixed(0).padStart(8)}   ${latency.static.p50.toFixed(2).padStart(10)} ${throughput.static.toFixed(0).padStart(12)}   ${`${p50Ratio.toFixed(2)}x`.padStart(13)} ${rpsRatio.toFixed(2).padStart(15)}`,
     );
     if (!path.includes("bench=")) {
-      summary.push(`${label}: req/s ${rpsRatio.toFixed(2)} of static (target ${TARGET_RPS_RATIO}) ${verdict(rpsRatio >= TARGET_RPS_RATIO)}; p50 ${p50Ratio.toFixed(2)}x static (target ${TARGET_P50_RATIO}x) ${verdict(p50Ratio <= TARGET_P50_RATIO)}`);
+      summary.push(
+        `${label}: req/s ${rpsRatio.toFixed(2)} of static (target ${TARGET_RPS_RATIO}) ${verdict(rpsRatio >= TARGET_RPS_RATIO)}; p50 ${p50Ratio.toFixed(2)}x static (target ${TARGET_P50_RATIO}x) ${verdict(p50Ratio <= TARGET_P50_RATIO)}`,
+      );
     }
   }
   console.log("");
@@ -182,7 +198,9 @@ try {
   console.log("\nJavaScript shipped (gzipped, level 9; scripts/js-budget.ts):");
   for (const path of ["/", "/pricing"]) {
     const { files, gzippedBytes } = await measurePageJs(baseUrl, path);
-    console.log(`${path.padEnd(10)} ${kb(gzippedBytes).padStart(9)} in ${files.length} files   target under ${kb(PAGE_JS_BUDGET_BYTES)}: ${verdict(gzippedBytes < PAGE_JS_BUDGET_BYTES)}`);
+    console.log(
+      `${path.padEnd(10)} ${kb(gzippedBytes).padStart(9)} in ${files.length} files   target under ${kb(PAGE_JS_BUDGET_BYTES)}: ${verdict(gzippedBytes < PAGE_JS_BUDGET_BYTES)}`,
+    );
   }
 
   if (!RUN_LIGHTHOUSE) {
@@ -191,10 +209,13 @@ try {
     console.log(`\nLighthouse skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
   } else {
     console.log("\nLighthouse, mobile preset (simulated slow 4G, mid-range phone):");
-    console.log(`${"page".padEnd(10)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"best".padStart(5)} ${"seo".padStart(5)} ${"CLS".padStart(7)} ${"LCP ms".padStart(7)}`);
+    console.log(
+      `${"page".padEnd(10)} ${"perf".padStart(5)} ${"a11y".padStart(5)} ${"best".padStart(5)} ${"seo".padStart(5)} ${"CLS".padStart(7)} ${"LCP ms".padStart(7)}`,
+    );
     for (const path of ["/", "/pricing"]) {
       const scores = await lighthouseScores(new URL(path, baseUrl).toString());
-      const low = [scores.performance, scores.accessibility, scores.bestPractices, scores.seo].some((score) => score < TARGET_SCORE) || !(scores.cls < TARGET_CLS);
+      const low =
+        [scores.performance, scores.accessibility, scores.bestPractices, scores.seo].some((score) => score < TARGET_SCORE) || !(scores.cls < TARGET_CLS);
       console.log(
         `${path.padEnd(10)} ${String(scores.performance).padStart(5)} ${String(scores.accessibility).padStart(5)} ${String(scores.bestPractices).padStart(5)} ${String(scores.seo).padStart(5)} ${scores.cls.toFixed(3).padStart(7)} ${scores.lcpMs.toFixed(0).padStart(7)}   ${verdict(!low)}`,
       );

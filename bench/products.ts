@@ -42,14 +42,21 @@ const DEMO_SHOP_CONNECTORS: Partial<Record<ShopType, (page: Page, stack: BenchSt
   },
   async Shopify(page) {
     await page.getByRole("button", { name: "Connect Shopify" }).click();
-    await page.getByRole("dialog").getByLabel("Your Shopify store's address").fill(`bench-${Date.now().toString(36)}.myshopify.com`);
+    await page
+      .getByRole("dialog")
+      .getByLabel("Your Shopify store's address")
+      .fill(`bench-${Date.now().toString(36)}.myshopify.com`);
     await page.getByRole("dialog").getByRole("button", { name: "Connect" }).click();
     await page.getByRole("button", { name: "Install app" }).click();
     await page.waitForURL((url) => url.pathname === "/products");
   },
   async WooCommerce(page, stack) {
     const slug = `bench-${Date.now().toString(36)}`;
-    await fetch(`${stack.sandboxUrl}/__sandbox/woocommerce/stores/${slug}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Bench Store" }) });
+    await fetch(`${stack.sandboxUrl}/__sandbox/woocommerce/stores/${slug}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Bench Store" }),
+    });
     await page.getByRole("button", { name: "Connect WooCommerce" }).click();
     await page.getByRole("dialog").getByLabel("Your shop's web address").fill(`${stack.sandboxUrl}/woocommerce/${slug}`);
     await page.getByRole("dialog").getByRole("button", { name: "Connect" }).click();
@@ -63,7 +70,9 @@ function bigCsv(appUrl: string, rows: number): string {
   const lines = ["title,description,price,currency,url,images,categories"];
   for (let i = 1; i <= rows; i++) {
     const picture = (n: number) => `${appUrl}/demo-products/speckled-stoneware-mug-in-sage-${n}.jpg`;
-    lines.push(`"Stoneware Mug No. ${i}, speckled","Holds 12 oz, dishwasher safe",${(i % 40) + 10}.50,USD,https://shop.example.com/products/mug-${i},"${picture(1)}, ${picture(2)}","Kitchen & Dining, Mugs"`);
+    lines.push(
+      `"Stoneware Mug No. ${i}, speckled","Holds 12 oz, dishwasher safe",${(i % 40) + 10}.50,USD,https://shop.example.com/products/mug-${i},"${picture(1)}, ${picture(2)}","Kitchen & Dining, Mugs"`,
+    );
   }
   return `${lines.join("\r\n")}\r\n`;
 }
@@ -88,7 +97,9 @@ async function csvRun(page: Page, csvPath: string): Promise<CsvRun> {
       const first = performance.getEntriesByName("products:csv-first-rows")[0];
       const parsed = performance.getEntriesByName("products:csv-parsed")[0];
       if (!chosen || !first || !parsed || !document.body.textContent?.includes("Loaded 10,000 products")) return null;
-      const tasks = (window as unknown as { benchLongTasks: PerformanceEntry[] }).benchLongTasks.filter((entry) => entry.startTime + entry.duration >= chosen.startTime && entry.startTime <= parsed.startTime);
+      const tasks = (window as unknown as { benchLongTasks: PerformanceEntry[] }).benchLongTasks.filter(
+        (entry) => entry.startTime + entry.duration >= chosen.startTime && entry.startTime <= parsed.startTime,
+      );
       return {
         firstRows: first.startTime - chosen.startTime,
         parsed: parsed.startTime - chosen.startTime,
@@ -110,15 +121,26 @@ async function shopRun(page: Page, shop: ShopProfileView): Promise<number> {
   await page.waitForFunction(() => document.querySelector(".product-grid")?.getAttribute("aria-busy") === "false");
   const started = Date.now();
   await source.selectOption(shop.id);
-  await page.waitForFunction(() => document.querySelector(".product-grid")?.getAttribute("aria-busy") === "false" && document.querySelectorAll(".product-cards > li").length === 50, null, {
-    timeout: 30_000,
-    polling: "raf",
-  });
+  await page.waitForFunction(
+    () => document.querySelector(".product-grid")?.getAttribute("aria-busy") === "false" && document.querySelectorAll(".product-cards > li").length === 50,
+    null,
+    {
+      timeout: 30_000,
+      polling: "raf",
+    },
+  );
   return Date.now() - started;
 }
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-products-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: true,
+});
 const browser = await launchChromium();
 try {
   const email = `bench-products-${Date.now()}@example.test`;
@@ -171,14 +193,22 @@ try {
       `    longest main-thread task while reading: ${Math.round(Math.max(...runs.map((run) => run.longestTask)))} ms (the rows are parsed in a Web Worker)`,
   );
   if (shopTimes.size === 0) {
-    const why = Object.keys(DEMO_SHOP_CONNECTORS).length === 0 ? "no shop connection is available on this build (bench/products.ts DEMO_SHOP_CONNECTORS is empty)" : "no shop could be connected";
+    const why =
+      Object.keys(DEMO_SHOP_CONNECTORS).length === 0
+        ? "no shop connection is available on this build (bench/products.ts DEMO_SHOP_CONNECTORS is empty)"
+        : "no shop could be connected";
     console.log(`(b) a page of 50 listings after choosing a shop: skipped, ${why}.`);
   } else {
     for (const [shop, times] of shopTimes) {
-      console.log(`(b) ${shop}: chosen -> 50 listings on screen: median ${seconds(median(times))} over ${times.length} choices (min ${seconds(Math.min(...times))}, max ${seconds(Math.max(...times))}); target <= 1 s`);
+      console.log(
+        `(b) ${shop}: chosen -> 50 listings on screen: median ${seconds(median(times))} over ${times.length} choices (min ${seconds(Math.min(...times))}, max ${seconds(Math.max(...times))}); target <= 1 s`,
+      );
     }
   }
-  if (process.env.BENCH_VERBOSE) runs.forEach((run, index) => { console.log(`    run ${index + 1}: long tasks ${run.tasks.join(", ") || "none"}`); });
+  if (process.env.BENCH_VERBOSE)
+    runs.forEach((run, index) => {
+      console.log(`    run ${index + 1}: long tasks ${run.tasks.join(", ") || "none"}`);
+    });
   for (const note of notes) console.log(`    note: ${note}`);
 } finally {
   await browser.close();

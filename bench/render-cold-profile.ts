@@ -111,7 +111,11 @@ for (let r = 0; r < runs; r++) {
       finished();
     }
   });
-  const exited = runInWorkerd("bench/render-cold.workerd.ts", { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: "profile" }, { args: [`--inspect=${port}`, "--no-file-parallelism"] });
+  const exited = runInWorkerd(
+    "bench/render-cold.workerd.ts",
+    { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: "profile" },
+    { args: [`--inspect=${port}`, "--no-file-parallelism"] },
+  );
   const outcome = await Promise.race([done.then(() => "profiled"), exited.then(() => "exited")]);
   if (outcome !== "profiled") console.error(`Profiled run ${r + 1} ended without a profile.`);
   await exited;

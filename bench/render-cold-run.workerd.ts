@@ -52,7 +52,11 @@ export async function coldRun(benchEnv: ColdEnv): Promise<void> {
     PhotonImage.new_from_byteslice(tiny).free();
     steps.wasmPhoton = performance.now() - mark;
     mark = performance.now();
-    await satori({ type: "div", props: { style: { display: "flex", width: 10, height: 10, backgroundColor: "#fff" } } } as never, { width: 10, height: 10, fonts: [] });
+    await satori({ type: "div", props: { style: { display: "flex", width: 10, height: 10, backgroundColor: "#fff" } } } as never, {
+      width: 10,
+      height: 10,
+      fonts: [],
+    });
     steps.satoriYoga = performance.now() - mark;
     mark = performance.now();
     new Resvg('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="4" height="4" fill="#000"/></svg>').render().free();

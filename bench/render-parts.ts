@@ -62,13 +62,24 @@ try {
         else console.error(`A parts run in ${tree} failed.`);
       }
       received = null;
-      await runBundled(coldWorkers.get(tree)!, { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: "whole", BENCH_COLD_TEMPLATE: "" }).catch((error: Error) =>
-        console.error(error.message),
-      );
+      await runBundled(coldWorkers.get(tree)!, {
+        BENCH_SANDBOX_URL: sandbox.url,
+        BENCH_RECEIVER_URL: receiver.url,
+        BENCH_COLD_MODE: "whole",
+        BENCH_COLD_TEMPLATE: "",
+      }).catch((error: Error) => console.error(error.message));
       const cold = received as { timings?: Record<string, number> } | null;
       if (cold?.timings) {
         const t = cold.timings;
-        for (const [name, key] of [["render: total", "totalMs"], ["render: fonts", "fontsMs"], ["render: layout", "layoutMs"], ["render: pictures", "picturesMs"], ["render: raster", "rasterMs"], ["render: encode", "encodeMs"]]) note(tree, name, t[key]);
+        for (const [name, key] of [
+          ["render: total", "totalMs"],
+          ["render: fonts", "fontsMs"],
+          ["render: layout", "layoutMs"],
+          ["render: pictures", "picturesMs"],
+          ["render: raster", "rasterMs"],
+          ["render: encode", "encodeMs"],
+        ])
+          note(tree, name, t[key]);
       } else console.error(`A cold render in ${tree} failed.`);
     }
   }

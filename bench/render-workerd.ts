@@ -44,11 +44,15 @@ export async function startReceiver(handle: (path: string, body: Buffer) => stri
 export function runInWorkerd(file: string, env: Record<string, string>, options: { tree?: string; args?: string[] } = {}): Promise<number> {
   const tree = options.tree ?? ROOT;
   return new Promise<number>((resolve) => {
-    const child = spawn(join(tree, "node_modules", ".bin", "vitest"), ["run", "--config", "bench/vitest.render.config.ts", "--reporter", "dot", ...(options.args ?? [])], {
-      cwd: tree,
-      stdio: ["ignore", "ignore", "inherit"],
-      env: childEnv({ ...env, BENCH_FILE: file }),
-    });
+    const child = spawn(
+      join(tree, "node_modules", ".bin", "vitest"),
+      ["run", "--config", "bench/vitest.render.config.ts", "--reporter", "dot", ...(options.args ?? [])],
+      {
+        cwd: tree,
+        stdio: ["ignore", "ignore", "inherit"],
+        env: childEnv({ ...env, BENCH_FILE: file }),
+      },
+    );
     child.on("close", (code) => resolve(code ?? 1));
   });
 }
@@ -63,7 +67,11 @@ export type BundledModules = { type: "ESModule" | "CompiledWasm" | "Data"; path:
  */
 export async function bundleBenchWorker(options: { tree?: string; config: string; entry: string; outdir: string }): Promise<BundledModules> {
   const tree = options.tree ?? ROOT;
-  await run(join(tree, "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", options.outdir, "--config", join(tree, "bench", options.config)], { quiet: true });
+  await run(
+    join(tree, "node_modules", ".bin", "wrangler"),
+    ["deploy", "--dry-run", "--outdir", options.outdir, "--config", join(tree, "bench", options.config)],
+    { quiet: true },
+  );
   const files = readdirSync(options.outdir).filter((file) => /\.(js|wasm|bin)$/.test(file));
   if (!files.includes(options.entry)) throw new Error(`wrangler wrote no ${options.entry} in ${options.outdir}`);
   return [options.entry, ...files.filter((file) => file !== options.entry)].map((file) => ({
@@ -80,7 +88,13 @@ export function bundleColdWorker(tree = ROOT): Promise<BundledModules> {
 /** Runs the bundled cold-render Worker once in a fresh workerd process, with `env` as its bindings. */
 export async function runBundled(modules: Awaited<ReturnType<typeof bundleColdWorker>>, env: Record<string, string>): Promise<void> {
   const mf = new Miniflare(
-    convertV4MiniflareOptions({ modules, modulesRoot: dirname(modules[0].path), compatibilityDate: "2026-10-01", compatibilityFlags: ["nodejs_compat"], bindings: env }),
+    convertV4MiniflareOptions({
+      modules,
+      modulesRoot: dirname(modules[0].path),
+      compatibilityDate: "2026-10-01",
+      compatibilityFlags: ["nodejs_compat"],
+      bindings: env,
+    }),
   );
   try {
     const response = await mf.dispatchFetch("http://bench.invalid/");

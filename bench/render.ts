@@ -97,9 +97,12 @@ console.log(`Cold first render: ${coldRuns} fresh workerd processes, then one mo
 // vitest file each module is fetched from vitest's Node process, which a fresh isolate would pay for).
 const coldWorker = await bundleColdWorker();
 const cold = (mode: string) =>
-  runBundled(coldWorker, { BENCH_SANDBOX_URL: sandbox.url, BENCH_RECEIVER_URL: receiver.url, BENCH_COLD_MODE: mode, BENCH_COLD_TEMPLATE: process.env.BENCH_COLD_TEMPLATE ?? "" }).catch(
-    (error: Error) => console.error(`A cold run (${mode}) failed: ${error.message}`),
-  );
+  runBundled(coldWorker, {
+    BENCH_SANDBOX_URL: sandbox.url,
+    BENCH_RECEIVER_URL: receiver.url,
+    BENCH_COLD_MODE: mode,
+    BENCH_COLD_TEMPLATE: process.env.BENCH_COLD_TEMPLATE ?? "",
+  }).catch((error: Error) => console.error(`A cold run (${mode}) failed: ${error.message}`));
 for (let i = 0; i < coldRuns; i++) await cold("whole");
 await cold("staged");
 if (process.env.BENCH_COLD_ONLY === "1") {
@@ -137,9 +140,21 @@ console.log(
     `${Math.max(0, endMemory.peak - warmMemory.current).toFixed(0)} MB above the warm level during ${all.length} renders`,
 );
 const peakBuffers = Math.max(...all.map((t) => t.peakBufferBytes)) / (1024 * 1024);
-console.log(`peak memory per render (large buffers alive at once, incl. the pixel module's WebAssembly memory): max ${peakBuffers.toFixed(1)} MB, median ${(percentile(stage("peakBufferBytes"), 50) / (1024 * 1024)).toFixed(1)} MB`);
+console.log(
+  `peak memory per render (large buffers alive at once, incl. the pixel module's WebAssembly memory): max ${peakBuffers.toFixed(1)} MB, median ${(percentile(stage("peakBufferBytes"), 50) / (1024 * 1024)).toFixed(1)} MB`,
+);
 const slowest = [...results.entries()]
-  .map(([id, r]) => ({ id, total: percentile(r.samples.map((t) => t.totalMs), 50), raster: percentile(r.samples.map((t) => t.rasterMs), 50) }))
+  .map(([id, r]) => ({
+    id,
+    total: percentile(
+      r.samples.map((t) => t.totalMs),
+      50,
+    ),
+    raster: percentile(
+      r.samples.map((t) => t.rasterMs),
+      50,
+    ),
+  }))
   .sort((a, b) => b.total - a.total)
   .slice(0, 6);
 console.log(`slowest: ${slowest.map((t) => `${t.id} ${t.total.toFixed(0)} ms (raster ${t.raster.toFixed(0)})`).join(", ")}`);
@@ -157,7 +172,9 @@ const ids = [...svgs.keys()];
 for (const [index, id] of [...ids, ...ids.slice(0, 3)].entries()) {
   const svg = svgs.get(id)!;
   const started = performance.now();
-  await page.setContent(`<html><body style="margin:0"><img id="pin" width="1000" height="1500" src="data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}"></body></html>`);
+  await page.setContent(
+    `<html><body style="margin:0"><img id="pin" width="1000" height="1500" src="data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}"></body></html>`,
+  );
   await page.waitForFunction(() => (document.getElementById("pin") as HTMLImageElement).complete);
   const shot = await page.screenshot({ type: "jpeg", quality: 88, clip: { x: 0, y: 0, width: 1000, height: 1500 } });
   previews.set(id, shot);
@@ -171,15 +188,24 @@ receiver.close();
 const ours = percentile(stage("totalMs"), 50);
 const theirs = percentile(chromiumTimes, 50);
 console.log(`Chromium: median ${theirs.toFixed(1)} ms, p95 ${percentile(chromiumTimes, 95).toFixed(1)} ms per pin`);
-console.log(`\nworkerd renderer median ${ours.toFixed(1)} ms vs warm Chromium ${theirs.toFixed(1)} ms: ${(theirs / ours).toFixed(2)}x ${ours < theirs ? "faster" : "slower"}`);
+console.log(
+  `\nworkerd renderer median ${ours.toFixed(1)} ms vs warm Chromium ${theirs.toFixed(1)} ms: ${(theirs / ours).toFixed(2)}x ${ours < theirs ? "faster" : "slower"}`,
+);
 const p95 = percentile(stage("totalMs"), 95);
 const slowestTemplate = slowest[0];
-const coldMedian = percentile(colds.filter((c) => c.mode === "whole").map((c) => c.timings.totalMs), 50);
+const coldMedian = percentile(
+  colds.filter((c) => c.mode === "whole").map((c) => c.timings.totalMs),
+  50,
+);
 console.log(`\ntargets (issue 21):`);
 console.log(`  median at most a third of warm Chromium's: ${(ours / theirs).toFixed(2)} of it: ${ours <= theirs / 3 ? "met" : "NOT met"}`);
 console.log(`  p95 under 70 ms: ${p95.toFixed(1)} ms: ${p95 < 70 ? "met" : "NOT met"}`);
-console.log(`  no standard template above 100 ms (median of its renders): slowest ${slowestTemplate.id} ${slowestTemplate.total.toFixed(0)} ms: ${slowestTemplate.total <= 100 ? "met" : "NOT met"}`);
-console.log(`  cold first render at most 120 ms (a fresh isolate in a running runtime process): median ${coldMedian.toFixed(0)} ms: ${coldMedian <= 120 ? "met" : "NOT met"}`);
+console.log(
+  `  no standard template above 100 ms (median of its renders): slowest ${slowestTemplate.id} ${slowestTemplate.total.toFixed(0)} ms: ${slowestTemplate.total <= 100 ? "met" : "NOT met"}`,
+);
+console.log(
+  `  cold first render at most 120 ms (a fresh isolate in a running runtime process): median ${coldMedian.toFixed(0)} ms: ${coldMedian <= 120 ? "met" : "NOT met"}`,
+);
 await printPsnr();
 console.log(`\nmachine load (uptime): ${readFileSync("/proc/loadavg", "utf8").trim()} on ${cpus} cores`);
 
@@ -192,20 +218,30 @@ function printCold() {
   }
   const med = (pick: (c: ColdReport) => number) => percentile(whole.map(pick), 50);
   const loads = (key: string) => med((c) => c.loads?.[key] ?? 0);
-  console.log(`\ncold first render (${whole[0].template}, a fresh isolate each, median of ${whole.length}): ${med((c) => c.timings.totalMs).toFixed(0)} ms, fastest ${Math.min(...whole.map((c) => c.timings.totalMs)).toFixed(0)} ms ` +
-    `(runs ${whole.map((c) => c.timings.totalMs.toFixed(0)).join(", ")}; the same pin again in that isolate ${med((c) => c.secondMs ?? 0).toFixed(0)} ms)`);
-  console.log(`  ICU's set-up, once per runtime process, made before each render (each run is a fresh workerd process; at the edge the process has long been running): ` +
-    `median ${med((c) => c.icuFirstUseMs ?? 0).toFixed(0)} ms; render and set-up added up, as a process's very first render would pay them: median ${med((c) => c.timings.totalMs + (c.icuFirstUseMs ?? 0)).toFixed(0)} ms`);
-  console.log(`  stages: fonts ${med((c) => c.timings.fontsMs ?? 0).toFixed(0)}, layout ${med((c) => c.timings.layoutMs).toFixed(0)}, pictures ${med((c) => c.timings.picturesMs).toFixed(0)}, ` +
-    `raster ${med((c) => c.timings.rasterMs).toFixed(0)}, encode ${med((c) => c.timings.encodeMs).toFixed(0)} ms`);
-  console.log(`  loading work inside it: fonts ${loads("fontsLoaded")} (their data modules read in ${loads("fontFetchMs").toFixed(0)} ms, waiting behind the warm-ups on the one thread; parse ${loads("fontParseMs").toFixed(0)} ms), ` +
-    `pictures ${loads("picturesDecoded")} (fetch ${loads("pictureFetchMs").toFixed(0)} ms, decode ${loads("pictureDecodeMs").toFixed(0)} ms), pixel module instance ${loads("wasmMs").toFixed(1)} ms, ` +
-    `warm-up of the pixel module and satori ${loads("warmUpMs").toFixed(1)} ms (while the fonts and pictures are fetched)`);
+  console.log(
+    `\ncold first render (${whole[0].template}, a fresh isolate each, median of ${whole.length}): ${med((c) => c.timings.totalMs).toFixed(0)} ms, fastest ${Math.min(...whole.map((c) => c.timings.totalMs)).toFixed(0)} ms ` +
+      `(runs ${whole.map((c) => c.timings.totalMs.toFixed(0)).join(", ")}; the same pin again in that isolate ${med((c) => c.secondMs ?? 0).toFixed(0)} ms)`,
+  );
+  console.log(
+    `  ICU's set-up, once per runtime process, made before each render (each run is a fresh workerd process; at the edge the process has long been running): ` +
+      `median ${med((c) => c.icuFirstUseMs ?? 0).toFixed(0)} ms; render and set-up added up, as a process's very first render would pay them: median ${med((c) => c.timings.totalMs + (c.icuFirstUseMs ?? 0)).toFixed(0)} ms`,
+  );
+  console.log(
+    `  stages: fonts ${med((c) => c.timings.fontsMs ?? 0).toFixed(0)}, layout ${med((c) => c.timings.layoutMs).toFixed(0)}, pictures ${med((c) => c.timings.picturesMs).toFixed(0)}, ` +
+      `raster ${med((c) => c.timings.rasterMs).toFixed(0)}, encode ${med((c) => c.timings.encodeMs).toFixed(0)} ms`,
+  );
+  console.log(
+    `  loading work inside it: fonts ${loads("fontsLoaded")} (their data modules read in ${loads("fontFetchMs").toFixed(0)} ms, waiting behind the warm-ups on the one thread; parse ${loads("fontParseMs").toFixed(0)} ms), ` +
+      `pictures ${loads("picturesDecoded")} (fetch ${loads("pictureFetchMs").toFixed(0)} ms, decode ${loads("pictureDecodeMs").toFixed(0)} ms), pixel module instance ${loads("wasmMs").toFixed(1)} ms, ` +
+      `warm-up of the pixel module and satori ${loads("warmUpMs").toFixed(1)} ms (while the fonts and pictures are fetched)`,
+  );
   if (staged?.steps) {
     const st = staged.steps;
     const sum = Object.values(st).reduce((a, b) => a + b, 0);
-    console.log(`  step by step in one more fresh isolate (total ${sum.toFixed(0)} ms): WebAssembly first calls: pixel module (and its warm-up) ${st.wasmPixels.toFixed(0)}, photon ${st.wasmPhoton.toFixed(0)}, ` +
-      `resvg ${st.wasmResvg.toFixed(0)}, satori and yoga ${st.satoriYoga.toFixed(0)} ms; fonts (data module + parse) ${st.fonts.toFixed(0)} ms; pictures (fetch + decode) ${st.pictures.toFixed(0)} ms; the render itself ${st.render.toFixed(0)} ms`);
+    console.log(
+      `  step by step in one more fresh isolate (total ${sum.toFixed(0)} ms): WebAssembly first calls: pixel module (and its warm-up) ${st.wasmPixels.toFixed(0)}, photon ${st.wasmPhoton.toFixed(0)}, ` +
+        `resvg ${st.wasmResvg.toFixed(0)}, satori and yoga ${st.satoriYoga.toFixed(0)} ms; fonts (data module + parse) ${st.fonts.toFixed(0)} ms; pictures (fetch + decode) ${st.pictures.toFixed(0)} ms; the render itself ${st.render.toFixed(0)} ms`,
+    );
   }
   const wasmDir = (pkg: string) => join(ROOT, "node_modules", pkg);
   const modules: [string, string][] = [
@@ -214,12 +250,14 @@ function printCold() {
     ["resvg", join(wasmDir("@cf-wasm/resvg"), "dist", "lib", "resvg.wasm")],
     ["yoga (satori)", join(wasmDir("@cf-wasm/satori"), "dist", "lib", "yoga.wasm")],
   ];
-  const compiled = modules.filter(([, path]) => existsSync(path)).map(([name, path]) => {
-    const bytes = readFileSync(path);
-    const started = performance.now();
-    new WebAssembly.Module(bytes);
-    return `${name} ${(bytes.length / 1024).toFixed(0)} KB ${(performance.now() - started).toFixed(1)} ms`;
-  });
+  const compiled = modules
+    .filter(([, path]) => existsSync(path))
+    .map(([name, path]) => {
+      const bytes = readFileSync(path);
+      const started = performance.now();
+      new WebAssembly.Module(bytes);
+      return `${name} ${(bytes.length / 1024).toFixed(0)} KB ${(performance.now() - started).toFixed(1)} ms`;
+    });
   console.log(`  WebAssembly compiled when an isolate starts, before its first request (timed here in Node's V8): ${compiled.join(", ")}`);
 }
 
@@ -257,7 +295,10 @@ async function printPsnr() {
     againstPreview.sort((a, b) => a.psnr - b.psnr);
     console.log(
       `\nPSNR against the preview (the same design's SVG shown by Chromium), ${againstPreview.length} templates: median ${againstPreview[Math.floor(againstPreview.length / 2)].psnr.toFixed(1)} dB, ` +
-        `lowest ${againstPreview.slice(0, 3).map((s) => `${s.id} ${s.psnr.toFixed(1)} dB`).join(", ")}`,
+        `lowest ${againstPreview
+          .slice(0, 3)
+          .map((s) => `${s.id} ${s.psnr.toFixed(1)} dB`)
+          .join(", ")}`,
     );
   }
   const dir = process.env.BENCH_REFERENCE ?? join(tmpdir(), "pinboard-render-reference");
@@ -301,7 +342,10 @@ async function printPsnr() {
   const fmtDb = (v: number) => (v === Infinity ? "identical" : `${v.toFixed(1)} dB`);
   console.log(
     `\nPSNR against the reference JPEGs (${dir}), ${scores.length} templates, 1000x1500 at quality 88: ` +
-      `lowest ${fmtDb(scores[0].psnr)} (${scores.slice(0, 3).map((s) => `${s.id} ${fmtDb(s.psnr)}`).join(", ")}), median ${fmtDb(scores[Math.floor(scores.length / 2)].psnr)}, ${identical} identical` +
+      `lowest ${fmtDb(scores[0].psnr)} (${scores
+        .slice(0, 3)
+        .map((s) => `${s.id} ${fmtDb(s.psnr)}`)
+        .join(", ")}), median ${fmtDb(scores[Math.floor(scores.length / 2)].psnr)}, ${identical} identical` +
       (wrongSize.length ? `; WRONG SIZE: ${wrongSize.join(", ")}` : ""),
   );
 }

@@ -19,7 +19,10 @@ it("renders every standard template", async () => {
   const deps = { fonts: benchFonts(), pictures: benchPictures(benchEnv.BENCH_SANDBOX_URL) };
   const rounds = Number(benchEnv.BENCH_ROUNDS);
   const send = (path: string, body: unknown) =>
-    fetch(`${benchEnv.BENCH_RECEIVER_URL}/${path}`, { method: "POST", body: typeof body === "string" ? body : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body) });
+    fetch(`${benchEnv.BENCH_RECEIVER_URL}/${path}`, {
+      method: "POST",
+      body: typeof body === "string" ? body : body instanceof Uint8Array ? (body as Uint8Array<ArrayBuffer>) : JSON.stringify(body),
+    });
 
   // Every bundled font loaded first: through vitest, a data module is fetched from its Node process, which a deployed
   // worker does not do, and "each template's first render" below is meant with its fonts already loaded.

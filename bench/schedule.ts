@@ -36,7 +36,14 @@ const percentile = (values: number[], p: number) => {
 };
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-schedule-"));
-const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+const stack = await startStack({
+  appPort: await freePort(),
+  sandboxPort: 0,
+  videoPort: 0,
+  persistTo: stateDir,
+  build: !process.env.BENCH_SKIP_BUILD,
+  quiet: true,
+});
 const app = stack.appUrl;
 
 async function call<T>(path: string, token: string | null, body?: unknown): Promise<T> {
@@ -78,7 +85,9 @@ async function scheduleBatches(token: string, username: string, board: { id: str
 
 /** One timed GET (bench/timed-http.ts): the time seen by the client, the route's Server-Timing metrics (ms) and descriptions. */
 async function timedGet(path: string, token: string | null): Promise<{ ms: number; server: Record<string, number>; notes: Record<string, string> }> {
-  const { ms, status, headers } = await timedHttp(app + path, { headers: { "cf-connecting-ip": "198.51.100.9", ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+  const { ms, status, headers } = await timedHttp(app + path, {
+    headers: { "cf-connecting-ip": "198.51.100.9", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
   if ((status < 200 || status > 299) && status !== 404) throw new Error(`${path} answered ${status}`);
   const server: Record<string, number> = {};
   const notes: Record<string, string> = {};
@@ -109,7 +118,9 @@ async function measurePages(label: string, token: string, queues: { name: string
     queues.map(async (queue) => ({
       ...queue,
       totalCount: (await call<{ totalCount: number }>(`/api/scheduling/getScheduledPins/${queue.username}`, token)).totalCount,
-      deepCursor: (await call<{ scheduledPins: { id: string }[] }>(`/api/scheduling/getScheduledPins/${queue.username}?sortBy=scheduledTimeUTCTimestamp-desc`, token)).scheduledPins[25].id,
+      deepCursor: (
+        await call<{ scheduledPins: { id: string }[] }>(`/api/scheduling/getScheduledPins/${queue.username}?sortBy=scheduledTimeUTCTimestamp-desc`, token)
+      ).scheduledPins[25].id,
       firstPage: [] as Awaited<ReturnType<typeof timedGet>>[],
       cursorPage: [] as Awaited<ReturnType<typeof timedGet>>[],
     })),
@@ -120,7 +131,9 @@ async function measurePages(label: string, token: string, queues: { name: string
     health.push((await timedGet("/api/health", null)).ms);
     for (const queue of measured) {
       queue.firstPage.push(await timedGet(`/api/scheduling/getScheduledPins/${queue.username}`, token));
-      queue.cursorPage.push(await timedGet(`/api/scheduling/getScheduledPins/${queue.username}?lastPinId=${queue.deepCursor}&sortBy=scheduledTimeUTCTimestamp-desc`, token));
+      queue.cursorPage.push(
+        await timedGet(`/api/scheduling/getScheduledPins/${queue.username}?lastPinId=${queue.deepCursor}&sortBy=scheduledTimeUTCTimestamp-desc`, token),
+      );
     }
   }
   const line = (name: string, runs: Awaited<ReturnType<typeof timedGet>>[]) => {
@@ -139,7 +152,9 @@ async function measurePages(label: string, token: string, queues: { name: string
   console.log(
     `${label} a page of 50 over ${LIST_REQUESTS} requests at concurrency 1. Floors in the same loop (p50): ` +
       `a static file ${median(staticFile).toFixed(1)} ms (dev server and HTTP, no worker), an unknown /api path ${median(unknownApi).toFixed(1)} ms (the worker, no I/O), ` +
-      `/api/health ${median(health).toFixed(1)} ms (the worker and one D1 query). Load average ${loadavg().map((n) => n.toFixed(2)).join(", ")} on ${availableParallelism()} cores:`,
+      `/api/health ${median(health).toFixed(1)} ms (the worker and one D1 query). Load average ${loadavg()
+        .map((n) => n.toFixed(2))
+        .join(", ")} on ${availableParallelism()} cores:`,
   );
   for (const queue of measured) {
     console.log(`  ${queue.name}: a queue of ${queue.totalCount} pins`);
@@ -160,7 +175,12 @@ try {
   // 100 pins a day in one 3-hour window that opens two hours from now (GMT): the queue does not start posting during the run.
   const windowStart = Math.floor(((Math.floor((Date.now() % 86_400_000) / 1000) + 7_200) % 86_400) / 60) * 60;
   await call("/api/scheduling/saveSchedulingSettings", idToken, {
-    newSettings: { numberOfPinsPerDay: 100, postingIntervalInSeconds: 60, windowOneTimes: [windowStart, (windowStart + 10_800) % 86_400], windowTwoTimes: null },
+    newSettings: {
+      numberOfPinsPerDay: 100,
+      postingIntervalInSeconds: 60,
+      windowOneTimes: [windowStart, (windowStart + 10_800) % 86_400],
+      windowTwoTimes: null,
+    },
     pinterestProfileUsername: queueProfile,
   });
   // Warm up the worker and the profile's Durable Object.
@@ -171,7 +191,9 @@ try {
   let started = performance.now();
   const calls = await scheduleBatches(idToken, queueProfile, queueBoard, 1_000, 200);
   const fiveCallsMs = performance.now() - started;
-  console.log(`(a) bulk-schedule 1,000 pins in 5 calls of 200: ${fiveCallsMs.toFixed(0)} ms end to end (calls: ${calls.map((ms) => ms.toFixed(0)).join(", ")} ms)`);
+  console.log(
+    `(a) bulk-schedule 1,000 pins in 5 calls of 200: ${fiveCallsMs.toFixed(0)} ms end to end (calls: ${calls.map((ms) => ms.toFixed(0)).join(", ")} ms)`,
+  );
   const single: number[] = [];
   for (let i = 0; i < 3; i += 1) single.push(...(await scheduleBatches(idToken, queueProfile, queueBoard, 1_000)));
   console.log(
@@ -185,7 +207,9 @@ try {
     body: JSON.stringify({ pins: Array.from({ length: 10_000 }, () => pin(queueProfile, queueBoard)) }),
   });
   const refusal = (await tooMany.json()) as { error?: string; field?: string };
-  console.log(`    10,000 pins in one request: refused, ${tooMany.status} ${refusal.field ? `naming ${refusal.field}` : "(body size limit)"}: "${refusal.error}"`);
+  console.log(
+    `    10,000 pins in one request: refused, ${tooMany.status} ${refusal.field ? `naming ${refusal.field}` : "(body size limit)"}: "${refusal.error}"`,
+  );
   const overLimit = await fetch(`${app}/api/scheduling/schedulePin`, {
     method: "POST",
     headers: { "content-type": "application/json", "cf-connecting-ip": "198.51.100.9", authorization: `Bearer ${idToken}` },
@@ -208,12 +232,19 @@ try {
     const bigProfile = `bench_big_${Date.now().toString(36)}`;
     const bigBoard = await connectBenchProfile(stack, idToken, bigProfile);
     await call("/api/scheduling/saveSchedulingSettings", idToken, {
-      newSettings: { numberOfPinsPerDay: 100, postingIntervalInSeconds: 60, windowOneTimes: [windowStart, (windowStart + 10_800) % 86_400], windowTwoTimes: null },
+      newSettings: {
+        numberOfPinsPerDay: 100,
+        postingIntervalInSeconds: 60,
+        windowOneTimes: [windowStart, (windowStart + 10_800) % 86_400],
+        windowTwoTimes: null,
+      },
       pinterestProfileUsername: bigProfile,
     });
     started = performance.now();
     const fill = await scheduleBatches(idToken, bigProfile, bigBoard, 100_000);
-    console.log(`    (a second profile filled to 100,000: 100 requests of 1,000 in ${((performance.now() - started) / 1000).toFixed(1)} s, p50 ${median(fill).toFixed(0)} ms, slowest ${Math.max(...fill).toFixed(0)} ms)`);
+    console.log(
+      `    (a second profile filled to 100,000: 100 requests of 1,000 in ${((performance.now() - started) / 1000).toFixed(1)} s, p50 ${median(fill).toFixed(0)} ms, slowest ${Math.max(...fill).toFixed(0)} ms)`,
+    );
     const [atSmall, atBig] = await measurePages("(b')", idToken, [
       { name: "10,000-pin queue", username: queueProfile },
       { name: "100,000-pin queue", username: bigProfile },
@@ -228,7 +259,9 @@ try {
   const postProfile = `bench_post_${Date.now().toString(36)}`;
   const postBoard = await connectBenchProfile(stack, idToken, postProfile);
   const dueAt = Date.now() + 2_000;
-  await call("/api/scheduling/schedulePin", idToken, { pins: Array.from({ length: DUE_PINS }, () => pin(postProfile, postBoard, { type: "SpecificDate", scheduledTime: dueAt })) });
+  await call("/api/scheduling/schedulePin", idToken, {
+    pins: Array.from({ length: DUE_PINS }, () => pin(postProfile, postBoard, { type: "SpecificDate", scheduledTime: dueAt })),
+  });
   const deadline = Date.now() + 120_000;
   let posted: { created_at: string }[] = [];
   while (Date.now() < deadline) {

@@ -23,7 +23,11 @@ function childCpuSeconds(): number {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const fixtures = await makeVideoFixtures({ clipSeconds: SECONDS, longSeconds: 1 });
-console.log(`${await ffmpegVersion()}; ${cpus().length} cores; load average ${loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+console.log(
+  `${await ffmpegVersion()}; ${cpus().length} cores; load average ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
 
 async function measure(settings: EncodeSettings) {
   const service = await startVideoService(0, "127.0.0.1", { settings, concurrency: 1 });
@@ -40,7 +44,10 @@ async function measure(settings: EncodeSettings) {
       const jobId = `bench-${run}-${scenario.name.slice(1, 2)}`;
       const started = performance.now();
       const cpuBefore = childCpuSeconds();
-      const response = await fetch(`${service.url}/jobs`, { method: "POST", body: await jobForm({ jobId, spec: scenario.spec, overlay: fixtures.overlay, base: fixtures.base, source: scenario.source }) });
+      const response = await fetch(`${service.url}/jobs`, {
+        method: "POST",
+        body: await jobForm({ jobId, spec: scenario.spec, overlay: fixtures.overlay, base: fixtures.base, source: scenario.source }),
+      });
       if (response.status !== 202) throw new Error(`POST /jobs answered ${response.status}: ${await response.text()}`);
       let job: { status: string; error?: string; videoBytes?: number; durationSeconds: number };
       for (;;) {
@@ -74,6 +81,7 @@ if (process.argv.includes("--matrix")) {
     { preset: "ultrafast", crf: 23, fps: 25 },
     { preset: "veryfast", crf: 23, fps: 24 },
     { preset: "faster", crf: 23, fps: 25 },
-  ]) await measure({ ...base, ...variant });
+  ])
+    await measure({ ...base, ...variant });
 }
 await rm(fixtures.dir, { recursive: true, force: true });

@@ -20,7 +20,11 @@ export const PublishStandardTemplateBody = body({ published: v.boolean("publishe
 /** POST /api/admin/standardTemplates/reorder {category, templateIds}: the category's standard templates, all of them, in their new order. */
 export const ReorderStandardTemplatesBody = body({
   category: v.pipe(v.string("category is required"), plainLine, v.trim(), v.nonEmpty("category is required"), v.maxLength(60, "category is too long")),
-  templateIds: v.pipe(v.array(TemplateId, "templateIds must be a list of template ids"), v.minLength(1, "templateIds must not be empty"), v.maxLength(500, "templateIds has too many ids")),
+  templateIds: v.pipe(
+    v.array(TemplateId, "templateIds must be a list of template ids"),
+    v.minLength(1, "templateIds must not be empty"),
+    v.maxLength(500, "templateIds has too many ids"),
+  ),
 });
 
 /** POST /api/admin/templateCategories {name}: a new standard category, placed last. */
@@ -30,7 +34,11 @@ export const CreateStandardCategoryBody = body({
 
 /** POST /api/admin/templateCategories/reorder {categoryIds}: every standard category, in the new order. */
 export const ReorderCategoriesBody = body({
-  categoryIds: v.pipe(v.array(CategoryId, "categoryIds must be a list of category ids"), v.minLength(1, "categoryIds must not be empty"), v.maxLength(200, "categoryIds has too many ids")),
+  categoryIds: v.pipe(
+    v.array(CategoryId, "categoryIds must be a list of category ids"),
+    v.minLength(1, "categoryIds must not be empty"),
+    v.maxLength(200, "categoryIds has too many ids"),
+  ),
 });
 
 export interface AdminStandardTemplate {

@@ -19,12 +19,7 @@ export const NO_SUCH_USER = "There is no account with this id.";
 export const REFERENCE_REUSED = "This grant was already made with other details. Please open the grant form again.";
 
 const PageNumber = v.optional(
-  v.pipe(
-    v.string("page must be a number"),
-    v.regex(/^\d{1,5}$/, "page must be a whole number"),
-    v.transform(Number),
-    v.minValue(1, "page must be at least 1"),
-  ),
+  v.pipe(v.string("page must be a number"), v.regex(/^\d{1,5}$/, "page must be a whole number"), v.transform(Number), v.minValue(1, "page must be at least 1")),
 );
 
 export const UserSearchQuery = v.object({

@@ -20,7 +20,15 @@ export type RewriteKind = (typeof REWRITE_KINDS)[number];
 export const RewriteTextBody = body({
   /** The text to rewrite (the post's title or description). */
   prompt: v.pipe(v.string("prompt is required"), v.trim(), v.nonEmpty("prompt is required"), v.maxLength(4000, "prompt is too long")),
-  numResults: v.optional(v.pipe(v.number("numResults must be a number"), v.integer("numResults must be a whole number"), v.minValue(1, "numResults must be at least 1"), v.maxValue(MAX_AI_RESULTS, `numResults must be at most ${MAX_AI_RESULTS}`)), 1),
+  numResults: v.optional(
+    v.pipe(
+      v.number("numResults must be a number"),
+      v.integer("numResults must be a whole number"),
+      v.minValue(1, "numResults must be at least 1"),
+      v.maxValue(MAX_AI_RESULTS, `numResults must be at most ${MAX_AI_RESULTS}`),
+    ),
+    1,
+  ),
   kind: v.optional(v.picklist(REWRITE_KINDS, "kind must be title or description"), "title"),
   /** One phrase per line; blank means a free rewrite. */
   keywords: v.optional(v.pipe(v.string("keywords must be text"), v.maxLength(2000, "keywords is too long")), ""),

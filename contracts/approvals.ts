@@ -15,7 +15,12 @@ export const MAX_REVIEW_COMMENT = 1000;
 export const REVIEW_LINK_INVALID_MESSAGE = "This review link is no longer valid. Ask the person who invited you for a new one.";
 export const REVIEWER_REMOVED_MESSAGE = "Reviewer removed: their review link no longer works.";
 
-const Username = v.pipe(v.string("pinterestProfileUsername is required"), v.trim(), v.nonEmpty("pinterestProfileUsername is required"), v.maxLength(100, "pinterestProfileUsername is too long"));
+const Username = v.pipe(
+  v.string("pinterestProfileUsername is required"),
+  v.trim(),
+  v.nonEmpty("pinterestProfileUsername is required"),
+  v.maxLength(100, "pinterestProfileUsername is too long"),
+);
 const PinId = v.pipe(v.string("pinId is required"), v.trim(), v.nonEmpty("pinId is required"), v.maxLength(64, "pinId is not a pin id"));
 
 /** PUT /api/approvals/settings */

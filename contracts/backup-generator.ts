@@ -15,7 +15,8 @@ export const ALL_TEMPLATES = "all";
 export const MY_TEMPLATES = "mine";
 
 const HEX_COLOUR = /^(#[0-9a-fA-F]{6})?$/;
-const colour = (label: string) => v.optional(v.pipe(v.string(`${label} must be a colour`), v.trim(), v.regex(HEX_COLOUR, `${label} must be a colour such as #51c3a6`)), "");
+const colour = (label: string) =>
+  v.optional(v.pipe(v.string(`${label} must be a colour`), v.trim(), v.regex(HEX_COLOUR, `${label} must be a colour such as #51c3a6`)), "");
 
 /** The generation form: a page's address, a template set, up to three colours, how many pins. */
 export const BackupGenerateForm = v.object({
@@ -42,14 +43,16 @@ export const BackupGenerateForm = v.object({
 });
 export type BackupGenerateForm = v.InferOutput<typeof BackupGenerateForm>;
 
-const BatchId = v.pipe(v.string("This set of pins is no longer available. Generate the pins again."), v.regex(/^[0-9a-f-]{36}$/, "This set of pins is no longer available. Generate the pins again."));
-const PinIndex = v.pipe(
-  v.string("Choose a pin"),
-  v.regex(/^\d{1,2}$/, "Choose a pin"),
-  v.transform(Number),
+const BatchId = v.pipe(
+  v.string("This set of pins is no longer available. Generate the pins again."),
+  v.regex(/^[0-9a-f-]{36}$/, "This set of pins is no longer available. Generate the pins again."),
 );
+const PinIndex = v.pipe(v.string("Choose a pin"), v.regex(/^\d{1,2}$/, "Choose a pin"), v.transform(Number));
 /** The form's own idempotency key (a hidden field): the same form sent twice is one request. */
-const Reference = v.pipe(v.string("This form has expired. Reload the page and try again."), v.regex(IDEMPOTENCY_KEY_PATTERN, "This form has expired. Reload the page and try again."));
+const Reference = v.pipe(
+  v.string("This form has expired. Reload the page and try again."),
+  v.regex(IDEMPOTENCY_KEY_PATTERN, "This form has expired. Reload the page and try again."),
+);
 
 /** Downloading one pin: charged one image credit once per form. */
 export const BackupDownloadForm = v.object({ batch: BatchId, pin: PinIndex, reference: Reference });
@@ -62,7 +65,10 @@ export const BackupScheduleForm = v.object({
   reference: Reference,
   board: v.pipe(v.string("Choose a board"), v.regex(/^[^\s/]{1,100}\/[0-9A-Za-z_-]{1,64}$/, "Choose a board")),
   when: v.optional(
-    v.union([v.literal(""), v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, "Time must be a date and a time, such as 24/12/2026 18:30"))], "Time must be a date and a time, such as 24/12/2026 18:30"),
+    v.union(
+      [v.literal(""), v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, "Time must be a date and a time, such as 24/12/2026 18:30"))],
+      "Time must be a date and a time, such as 24/12/2026 18:30",
+    ),
     "",
   ),
 });

@@ -75,13 +75,25 @@ const Brand = v.pipe(v.string("brand must be text"), plainLine, v.trim(), v.maxL
 const Availability = v.picklist(CATALOG_AVAILABILITIES, "availability must be one of in stock, out of stock, preorder");
 const Condition = v.picklist([...CATALOG_CONDITIONS, ""], "condition must be one of new, used, refurbished (or empty)");
 const Categories = v.pipe(
-  v.array(v.pipe(v.string("categories must be text"), plainLine, v.trim(), v.maxLength(127, "a category is too long (at most 127 characters)")), "categories must be a list"),
+  v.array(
+    v.pipe(v.string("categories must be text"), plainLine, v.trim(), v.maxLength(127, "a category is too long (at most 127 characters)")),
+    "categories must be a list",
+  ),
   v.maxLength(20, "categories holds at most 20 entries"),
   v.transform((list) => list.filter(Boolean)),
 );
-const Images = v.pipe(v.array(WebAddress("images"), "images must be a list of web addresses"), v.maxLength(MAX_ITEM_IMAGES, `images holds at most ${MAX_ITEM_IMAGES} pictures`));
+const Images = v.pipe(
+  v.array(WebAddress("images"), "images must be a list of web addresses"),
+  v.maxLength(MAX_ITEM_IMAGES, `images holds at most ${MAX_ITEM_IMAGES} pictures`),
+);
 
-const CatalogName = v.pipe(v.string("name is required"), plainLine, v.trim(), v.nonEmpty("name is required"), v.maxLength(100, "name must be at most 100 characters"));
+const CatalogName = v.pipe(
+  v.string("name is required"),
+  plainLine,
+  v.trim(),
+  v.nonEmpty("name is required"),
+  v.maxLength(100, "name must be at most 100 characters"),
+);
 const ProfileUsername = v.pipe(v.string("pinterestUsername must be text"), v.trim(), v.maxLength(100, "pinterestUsername is invalid"));
 
 /** A catalog item as a caller sends it (from a shop listing or a CSV row). */
@@ -119,13 +131,20 @@ export const UpdateCatalogBody = v.pipe(
     pinterestUsername: v.optional(ProfileUsername),
     currency: v.optional(v.pipe(Currency, v.nonEmpty("currency must be a currency code such as USD"))),
   }),
-  v.check((input) => input.name !== undefined || input.pinterestUsername !== undefined || input.currency !== undefined, "name, pinterestUsername or currency is required"),
+  v.check(
+    (input) => input.name !== undefined || input.pinterestUsername !== undefined || input.currency !== undefined,
+    "name, pinterestUsername or currency is required",
+  ),
 );
 
 /** POST /api/catalogs/addItemsToCatalog {catalogID, items} */
 export const AddItemsToCatalogBody = body({
   catalogID: Id("catalogID"),
-  items: v.pipe(v.array(CatalogItemInput, "items must be a list"), v.minLength(1, "items must hold at least one item"), v.maxLength(MAX_ITEMS_PER_ADD, `items holds at most ${MAX_ITEMS_PER_ADD} items`)),
+  items: v.pipe(
+    v.array(CatalogItemInput, "items must be a list"),
+    v.minLength(1, "items must hold at least one item"),
+    v.maxLength(MAX_ITEMS_PER_ADD, `items holds at most ${MAX_ITEMS_PER_ADD} items`),
+  ),
 });
 
 /** PATCH /api/catalogs/updateCatalogItem/{id}: any of the item's fields. */

@@ -23,7 +23,10 @@ const coverImage = v.nullish(
     v.string("coverImage must be an address"),
     v.trim(),
     v.maxLength(1000, "coverImage is too long"),
-    v.check((value) => value === "" || /^https:\/\/[^\s]+$/.test(value) || /^\/(?!\/)[^\s]*$/.test(value), "coverImage must be an https address or a path on this site"),
+    v.check(
+      (value) => value === "" || /^https:\/\/[^\s]+$/.test(value) || /^\/(?!\/)[^\s]*$/.test(value),
+      "coverImage must be an https address or a path on this site",
+    ),
     v.transform((value) => value || null),
   ),
 );

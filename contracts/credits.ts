@@ -8,7 +8,12 @@ export const CREDIT_CATEGORIES = Object.keys(CREDIT_COSTS) as CreditCategory[];
 
 const Category = v.picklist(CREDIT_CATEGORIES, `category must be one of ${CREDIT_CATEGORIES.join(", ")}`);
 const Amount = (field: string) =>
-  v.pipe(v.number(`${field} must be a number`), v.minValue(0.5, `${field} must be at least 0.5`), v.maxValue(1000, `${field} is too large`), v.multipleOf(0.5, `${field} must be a multiple of 0.5`));
+  v.pipe(
+    v.number(`${field} must be a number`),
+    v.minValue(0.5, `${field} must be at least 0.5`),
+    v.maxValue(1000, `${field} is too large`),
+    v.multipleOf(0.5, `${field} must be a multiple of 0.5`),
+  );
 /** A client-chosen idempotency key: the same reference is never charged twice. */
 const Reference = v.optional(IdempotencyReference);
 

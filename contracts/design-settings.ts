@@ -19,9 +19,32 @@ export type RgbaColor = v.InferOutput<typeof RgbaColor>;
 
 /** Languages the AI writes in (aiLanguage). */
 export const AI_LANGUAGES = [
-  "English", "Spanish", "French", "German", "Italian", "Portuguese", "Dutch", "Swedish", "Danish", "Norwegian",
-  "Finnish", "Polish", "Czech", "Romanian", "Hungarian", "Greek", "Turkish", "Russian", "Ukrainian", "Japanese",
-  "Korean", "Chinese", "Hindi", "Indonesian", "Arabic", "Hebrew",
+  "English",
+  "Spanish",
+  "French",
+  "German",
+  "Italian",
+  "Portuguese",
+  "Dutch",
+  "Swedish",
+  "Danish",
+  "Norwegian",
+  "Finnish",
+  "Polish",
+  "Czech",
+  "Romanian",
+  "Hungarian",
+  "Greek",
+  "Turkish",
+  "Russian",
+  "Ukrainian",
+  "Japanese",
+  "Korean",
+  "Chinese",
+  "Hindi",
+  "Indonesian",
+  "Arabic",
+  "Hebrew",
 ] as const;
 /** Tones the AI writes in (aiTone). */
 export const AI_TONES = ["Neutral", "Friendly", "Professional", "Playful", "Persuasive", "Inspirational", "Informative", "Luxurious", "Witty"] as const;
@@ -49,13 +72,10 @@ export const PinOverrides = v.object({
 export type PinOverrides = v.InferOutput<typeof PinOverrides>;
 
 export const DesignSettings = v.object({
-  designColors: v.optional(v.pipe(v.array(RgbaColor), v.minLength(1, "designColors needs at least one colour"), v.maxLength(24, "designColors has too many colours")), [
-    { r: 29, g: 34, b: 38, a: 1 },
-    { ...DEFAULT_PIN_COLOR },
-    { r: 242, g: 107, b: 91, a: 1 },
-    { r: 247, g: 197, b: 72, a: 1 },
-    { r: 64, g: 99, b: 179, a: 1 },
-  ]),
+  designColors: v.optional(
+    v.pipe(v.array(RgbaColor), v.minLength(1, "designColors needs at least one colour"), v.maxLength(24, "designColors has too many colours")),
+    [{ r: 29, g: 34, b: 38, a: 1 }, { ...DEFAULT_PIN_COLOR }, { r: 242, g: 107, b: 91, a: 1 }, { r: 247, g: 197, b: 72, a: 1 }, { r: 64, g: 99, b: 179, a: 1 }],
+  ),
   /** Which of designColors new posts use (unless useAllColors). */
   selectedColorIndex: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(23)), DEFAULT_COLOR_INDEX),
   useAllColors: flag(false),
@@ -63,7 +83,15 @@ export const DesignSettings = v.object({
   templateSelections: v.optional(v.pipe(v.array(v.pipe(v.string(), v.maxLength(64))), v.maxLength(200, "templateSelections has too many templates")), []),
   isRandomTemplates: flag(true),
   /** How many pins each source (page, feed item, product) gives, each with another template; "one of each" settings decide instead when on. */
-  pinsPerSource: v.optional(v.pipe(v.number("pinsPerSource must be a number"), v.integer("pinsPerSource must be a whole number"), v.minValue(1, "pinsPerSource must be at least 1"), v.maxValue(MAX_PINS_PER_SOURCE, `pinsPerSource must be at most ${MAX_PINS_PER_SOURCE}`)), DEFAULT_PINS_PER_SOURCE),
+  pinsPerSource: v.optional(
+    v.pipe(
+      v.number("pinsPerSource must be a number"),
+      v.integer("pinsPerSource must be a whole number"),
+      v.minValue(1, "pinsPerSource must be at least 1"),
+      v.maxValue(MAX_PINS_PER_SOURCE, `pinsPerSource must be at most ${MAX_PINS_PER_SOURCE}`),
+    ),
+    DEFAULT_PINS_PER_SOURCE,
+  ),
   isRandomImages: flag(false),
   useAllDetectedImages: flag(true),
   selectedDetectedImages: urlList("selectedDetectedImages", 40),
@@ -78,7 +106,10 @@ export const DesignSettings = v.object({
   /** For an uploaded font: its URL in the media library. */
   fontUrl: text("fontUrl", 2048),
   /** Hex colour for text, or empty for the template's own colours. */
-  fontColor: v.optional(v.union([v.pipe(v.string(), v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "fontColor must be a hex colour like #1d2226")), v.literal("")]), ""),
+  fontColor: v.optional(
+    v.union([v.pipe(v.string(), v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, "fontColor must be a hex colour like #1d2226")), v.literal("")]),
+    "",
+  ),
   useUpperCaseFont: flag(true),
   fixLowContrastText: flag(true),
   useOneOfEachImage: flag(false),

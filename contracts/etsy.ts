@@ -19,7 +19,13 @@ export const ETSY_DEFAULT_RETURN = "/products";
 
 /** POST /api/etsyAPI/connectEtsyShop {redirectUrl?}: the page to come back to, a path of this site. */
 export const ConnectEtsyShopBody = body({
-  redirectUrl: v.optional(v.pipe(v.string("redirectUrl must be a path of this site, such as /products"), v.regex(/^\/(?!\/)[^\s\\]{0,500}$/, "redirectUrl must be a path of this site, such as /products")), ETSY_DEFAULT_RETURN),
+  redirectUrl: v.optional(
+    v.pipe(
+      v.string("redirectUrl must be a path of this site, such as /products"),
+      v.regex(/^\/(?!\/)[^\s\\]{0,500}$/, "redirectUrl must be a path of this site, such as /products"),
+    ),
+    ETSY_DEFAULT_RETURN,
+  ),
 });
 export interface ConnectEtsyShopResponse {
   /** Etsy's authorization page with our keystring, scopes, state and PKCE challenge. */
@@ -33,12 +39,11 @@ const SEARCH_MAX = 200;
 export const EtsyShopListingsQuery = v.object({
   shopID: ShopId("shopID"),
   pageNumber: v.optional(
-    v.pipe(
-      v.string("pageNumber must be a whole number from 1"),
-      v.regex(/^[1-9][0-9]{0,5}$/, "pageNumber must be a whole number from 1"),
-      v.transform(Number),
-    ),
+    v.pipe(v.string("pageNumber must be a whole number from 1"), v.regex(/^[1-9][0-9]{0,5}$/, "pageNumber must be a whole number from 1"), v.transform(Number)),
     "1",
   ),
-  searchInput: v.optional(v.pipe(v.string("searchInput must be text"), plainLine, v.trim(), v.maxLength(SEARCH_MAX, `searchInput must be at most ${SEARCH_MAX} characters`)), ""),
+  searchInput: v.optional(
+    v.pipe(v.string("searchInput must be text"), plainLine, v.trim(), v.maxLength(SEARCH_MAX, `searchInput must be at most ${SEARCH_MAX} characters`)),
+    "",
+  ),
 });

@@ -52,7 +52,10 @@ export function body<const TEntries extends v.ObjectEntries>(entries: TEntries) 
 
 /** An idempotency key chosen by the client: it names one request (docs/decisions/017-idempotency-keys.md). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9:_.-]{8,120}$/;
-export const IdempotencyReference = v.pipe(v.string("reference must be text"), v.regex(IDEMPOTENCY_KEY_PATTERN, "reference must be 8-120 letters, digits or :_.-"));
+export const IdempotencyReference = v.pipe(
+  v.string("reference must be text"),
+  v.regex(IDEMPOTENCY_KEY_PATTERN, "reference must be 8-120 letters, digits or :_.-"),
+);
 
 /** An IANA time zone the runtime knows, such as Europe/Paris (the browser's, for times shown in the user's zone). */
 export const TimeZoneName = v.pipe(

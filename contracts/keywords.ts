@@ -69,7 +69,10 @@ export const UseAsAiKeywordsBody = body({
     v.minLength(1, "Please choose at least one keyword."),
     v.maxLength(AI_KEYWORDS_MAX_TERMS, `Please choose at most ${AI_KEYWORDS_MAX_TERMS} keywords.`),
     v.transform((keywords: string[]) => [...new Set(keywords)]),
-    v.check((keywords) => keywords.join("\n").length <= AI_KEYWORDS_MAX_LENGTH, `The chosen keywords are longer than the ${AI_KEYWORDS_MAX_LENGTH} characters the AI keywords field holds.`),
+    v.check(
+      (keywords) => keywords.join("\n").length <= AI_KEYWORDS_MAX_LENGTH,
+      `The chosen keywords are longer than the ${AI_KEYWORDS_MAX_LENGTH} characters the AI keywords field holds.`,
+    ),
   ),
 });
 export type UseAsAiKeywordsBody = v.InferOutput<typeof UseAsAiKeywordsBody>;

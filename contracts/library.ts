@@ -23,7 +23,9 @@ export const SaveDesignSettingsBody = body({
   designSettings: DesignSettings,
   profileId: v.optional(v.pipe(v.string("profileId must be text"), v.trim(), v.maxLength(64, "profileId is invalid"))),
   /** Blank is the same as absent. */
-  newProfileName: v.optional(v.pipe(v.string("newProfileName must be text"), plainLine, v.trim(), v.maxLength(60, "newProfileName must be at most 60 characters"))),
+  newProfileName: v.optional(
+    v.pipe(v.string("newProfileName must be text"), plainLine, v.trim(), v.maxLength(60, "newProfileName must be at most 60 characters")),
+  ),
 });
 export type SaveDesignSettingsBody = v.InferInput<typeof SaveDesignSettingsBody>;
 

@@ -23,10 +23,19 @@ export interface StateCheckResponse {
 
 export const UsernameBody = body({ username: Username });
 export const AccessTokenBody = body({ access_token: Handle("access_token") });
-export const BoardSectionsBody = body({ access_token: Handle("access_token"), boardId: v.pipe(v.string("boardId is required"), v.regex(/^[0-9A-Za-z_-]{1,64}$/, "boardId is not a board id")) });
+export const BoardSectionsBody = body({
+  access_token: Handle("access_token"),
+  boardId: v.pipe(v.string("boardId is required"), v.regex(/^[0-9A-Za-z_-]{1,64}$/, "boardId is not a board id")),
+});
 export const CreateBoardBody = body({
   access_token: Handle("access_token"),
-  boardName: v.pipe(v.string("boardName is required"), plainLine, v.trim(), v.nonEmpty("boardName is required"), v.maxLength(180, "boardName must be at most 180 characters")),
+  boardName: v.pipe(
+    v.string("boardName is required"),
+    plainLine,
+    v.trim(),
+    v.nonEmpty("boardName is required"),
+    v.maxLength(180, "boardName must be at most 180 characters"),
+  ),
   boardCategory: v.optional(v.pipe(v.string(), v.maxLength(100)), ""),
   boardDescription: v.optional(v.pipe(v.string(), plainText, v.maxLength(500, "boardDescription must be at most 500 characters")), ""),
 });

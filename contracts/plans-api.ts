@@ -108,12 +108,26 @@ export interface PlanChangePreview {
 /** POST /api/admin/redeemCodes -> {codes, batchId} (admins only) */
 export const CreateRedeemCodesBody = body({
   planId: planId("planId"),
-  count: v.pipe(v.number("count must be a number"), v.integer("count must be a whole number"), v.minValue(1, "count must be at least 1"), v.maxValue(500, "count must be at most 500")),
+  count: v.pipe(
+    v.number("count must be a number"),
+    v.integer("count must be a whole number"),
+    v.minValue(1, "count must be at least 1"),
+    v.maxValue(500, "count must be at most 500"),
+  ),
   months: v.optional(
-    v.nullable(v.pipe(v.number("months must be a number"), v.integer("months must be a whole number"), v.minValue(1, "months must be at least 1"), v.maxValue(60, "months must be at most 60"))),
+    v.nullable(
+      v.pipe(
+        v.number("months must be a number"),
+        v.integer("months must be a whole number"),
+        v.minValue(1, "months must be at least 1"),
+        v.maxValue(60, "months must be at most 60"),
+      ),
+    ),
   ),
   /** The last moment (ms since 1970) the codes can be redeemed; none: no end. */
-  expiresAt: v.optional(v.nullable(v.pipe(v.number("expiresAt must be a time"), v.integer("expiresAt must be a time"), v.minValue(0, "expiresAt must be a time")))),
+  expiresAt: v.optional(
+    v.nullable(v.pipe(v.number("expiresAt must be a time"), v.integer("expiresAt must be a time"), v.minValue(0, "expiresAt must be a time"))),
+  ),
   /** What the batch is for, for the admins (e.g. "Black Friday giveaway"). */
   note: v.optional(v.pipe(v.string("note must be text"), plainLine, v.trim(), v.maxLength(120, "note is too long"))),
 });

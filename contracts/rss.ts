@@ -31,11 +31,20 @@ const flag = (fallback: boolean) => v.optional(v.boolean(), fallback);
  */
 export const RssDesignSettings = v.object({
   templateIds: v.optional(
-    v.pipe(v.array(v.pipe(v.string("templateIds must be template ids"), v.minLength(1), v.maxLength(64))), v.maxLength(MAX_RSS_TEMPLATES, `templateIds has at most ${MAX_RSS_TEMPLATES} templates`)),
+    v.pipe(
+      v.array(v.pipe(v.string("templateIds must be template ids"), v.minLength(1), v.maxLength(64))),
+      v.maxLength(MAX_RSS_TEMPLATES, `templateIds has at most ${MAX_RSS_TEMPLATES} templates`),
+    ),
     [],
   ),
-  designColors: v.optional(v.pipe(v.array(RgbaColor), v.minLength(1, "designColors needs at least one colour"), v.maxLength(24, "designColors has too many colours")), [{ ...DEFAULT_PIN_COLOR }]),
-  fontFamily: v.optional(v.pipe(v.string("fontFamily must be text"), plainLine, v.trim(), v.nonEmpty("fontFamily is required"), v.maxLength(80, "fontFamily is too long")), DEFAULT_FONT_FAMILY),
+  designColors: v.optional(
+    v.pipe(v.array(RgbaColor), v.minLength(1, "designColors needs at least one colour"), v.maxLength(24, "designColors has too many colours")),
+    [{ ...DEFAULT_PIN_COLOR }],
+  ),
+  fontFamily: v.optional(
+    v.pipe(v.string("fontFamily must be text"), plainLine, v.trim(), v.nonEmpty("fontFamily is required"), v.maxLength(80, "fontFamily is too long")),
+    DEFAULT_FONT_FAMILY,
+  ),
   useUpperCaseFont: flag(true),
   /** Rewrite each post's title and description with AI (0.5 credit each). */
   aiRewrite: flag(false),
@@ -53,9 +62,20 @@ export function defaultRssDesignSettings(): RssDesignSettings {
 
 const SourceUrl = v.pipe(v.string("sourceUrl is required"), v.trim(), v.nonEmpty("sourceUrl is required"), v.maxLength(2048, "sourceUrl is too long"));
 const Name = v.pipe(v.string("name must be text"), plainLine, v.trim(), v.maxLength(100, "name is too long"));
-const Username = v.pipe(v.string("pinterestProfileUsername is required"), v.trim(), v.nonEmpty("pinterestProfileUsername is required"), v.maxLength(100, "pinterestProfileUsername is too long"));
+const Username = v.pipe(
+  v.string("pinterestProfileUsername is required"),
+  v.trim(),
+  v.nonEmpty("pinterestProfileUsername is required"),
+  v.maxLength(100, "pinterestProfileUsername is too long"),
+);
 const BoardId = v.pipe(v.string("boardId is required"), v.trim(), v.nonEmpty("Choose a board"), v.maxLength(64, "boardId is too long"));
-const BoardName = v.pipe(v.string("boardName is required"), plainLine, v.trim(), v.nonEmpty("boardName is required"), v.maxLength(200, "boardName is too long"));
+const BoardName = v.pipe(
+  v.string("boardName is required"),
+  plainLine,
+  v.trim(),
+  v.nonEmpty("boardName is required"),
+  v.maxLength(200, "boardName is too long"),
+);
 const Kind = v.picklist(RSS_SOURCE_KINDS, "sourceKind must be feed or sitemap");
 
 /** POST /api/rss/createRSSFeed -> 201 {rssFeed} */
@@ -93,7 +113,8 @@ export const RssFeedIdParam = v.object({ id: v.pipe(v.string(), v.minLength(1), 
 export const RssPublicTokenParam = v.object({ token: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{20,64}$/, "token is not a feed address")) });
 
 /** Why a feed is paused, for the page. */
-export const RSS_PAUSED_FOR_CREDITS = "Paused: you ran out of pin credits. New posts get pins again once you have credits (upgrade your plan or wait for next month's credits), then switch the feed back on.";
+export const RSS_PAUSED_FOR_CREDITS =
+  "Paused: you ran out of pin credits. New posts get pins again once you have credits (upgrade your plan or wait for next month's credits), then switch the feed back on.";
 
 /** A feed as its owner sees it (dates are ISO strings; the page shows them in the user's time zone). */
 export interface RssFeed {

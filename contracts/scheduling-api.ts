@@ -25,9 +25,14 @@ export const REPEAT_INTERVAL_DAYS = { min: 2, max: 365 } as const;
 
 // ---------------------------------------------------------------- fields
 
-const text = (field: string, max: number) => v.pipe(v.string(`${field} must be text`), plainText, v.maxLength(max, `${field} must be at most ${max} characters`));
+const text = (field: string, max: number) =>
+  v.pipe(v.string(`${field} must be text`), plainText, v.maxLength(max, `${field} must be at most ${max} characters`));
 const codePoints = (field: string, max: number) =>
-  v.pipe(v.string(`${field} must be text`), plainText, v.check((value) => [...value].length <= max, `${field} must be at most ${max} characters`));
+  v.pipe(
+    v.string(`${field} must be text`),
+    plainText,
+    v.check((value) => [...value].length <= max, `${field} must be at most ${max} characters`),
+  );
 
 const WebUrl = (field: string) =>
   v.pipe(
@@ -54,7 +59,8 @@ const Instant = (field: string) =>
     v.check((ms) => Number.isFinite(ms) && ms > 0 && ms < 8.64e15, `${field} must be an ISO 8601 date-time such as 2026-05-01T18:30:00Z`),
   );
 
-const Username = (field: string) => v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(100, `${field} is too long`));
+const Username = (field: string) =>
+  v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(100, `${field} is too long`));
 export const PinId = (field: string) => v.pipe(v.string(`${field} is required`), v.trim(), v.regex(/^[A-Za-z0-9_-]{8,80}$/, `${field} is not a pin id`));
 const BoardId = (field: string) => v.pipe(v.string(`${field} is required`), v.trim(), v.regex(/^[0-9A-Za-z_-]{1,64}$/, `${field} is not a board id`));
 const MediaId = v.pipe(v.string("media_id must be text"), v.trim(), v.regex(/^[0-9A-Za-z_-]{1,64}$/, "media_id is not a Pinterest media id"));
@@ -64,7 +70,10 @@ const RepeatInterval = (field: string) =>
   v.pipe(
     v.number(`${field} must be a number of days`),
     v.integer(`${field} must be whole days`),
-    v.minValue(REPEAT_INTERVAL_DAYS.min, `${field} must be at least ${REPEAT_INTERVAL_DAYS.min} days (the same link is not posted to a board twice within 48 hours)`),
+    v.minValue(
+      REPEAT_INTERVAL_DAYS.min,
+      `${field} must be at least ${REPEAT_INTERVAL_DAYS.min} days (the same link is not posted to a board twice within 48 hours)`,
+    ),
     v.maxValue(REPEAT_INTERVAL_DAYS.max, `${field} must be at most ${REPEAT_INTERVAL_DAYS.max} days`),
   );
 
@@ -115,15 +124,27 @@ export const NewScheduledPin = v.pipe(
     repeatIntervalInDays: v.optional(RepeatInterval("repeatIntervalInDays")),
   }),
   v.forward(
-    v.partialCheck([["mediaType"], ["imageURL"], ["mediaURL"]], (pin) => pin.mediaType === "video" || Boolean(pin.imageURL || pin.mediaURL), "imageURL is required for an image pin"),
+    v.partialCheck(
+      [["mediaType"], ["imageURL"], ["mediaURL"]],
+      (pin) => pin.mediaType === "video" || Boolean(pin.imageURL || pin.mediaURL),
+      "imageURL is required for an image pin",
+    ),
     ["imageURL"],
   ),
   v.forward(
-    v.partialCheck([["mediaType"], ["media_id"]], (pin) => pin.mediaType !== "video" || Boolean(pin.media_id), "media_id is required for a video pin (upload the video first)"),
+    v.partialCheck(
+      [["mediaType"], ["media_id"]],
+      (pin) => pin.mediaType !== "video" || Boolean(pin.media_id),
+      "media_id is required for a video pin (upload the video first)",
+    ),
     ["media_id"],
   ),
   v.forward(
-    v.partialCheck([["type"], ["scheduledTime"]], (pin) => pin.type !== "SpecificDate" || typeof pin.scheduledTime === "number", "scheduledTime is required for a SpecificDate pin"),
+    v.partialCheck(
+      [["type"], ["scheduledTime"]],
+      (pin) => pin.type !== "SpecificDate" || typeof pin.scheduledTime === "number",
+      "scheduledTime is required for a SpecificDate pin",
+    ),
     ["scheduledTime"],
   ),
 );
@@ -165,7 +186,11 @@ export const ScheduledPinUpdate = v.pipe(
     type: v.optional(PinType),
   }),
   v.forward(
-    v.partialCheck([["type"], ["scheduledTime"]], (pin) => pin.type !== "SpecificDate" || typeof pin.scheduledTime === "number", "scheduledTime is required to make a pin SpecificDate"),
+    v.partialCheck(
+      [["type"], ["scheduledTime"]],
+      (pin) => pin.type !== "SpecificDate" || typeof pin.scheduledTime === "number",
+      "scheduledTime is required to make a pin SpecificDate",
+    ),
     ["scheduledTime"],
   ),
 );
@@ -224,7 +249,13 @@ export const QUEUE_VIEWS = ["pending", "posted", "failed", "all"] as const;
 /** GET /api/scheduling/getScheduledPins/{username}?lastPinId&sortBy&status */
 export const ScheduledPinsQuery = v.object({
   lastPinId: v.optional(PinId("lastPinId")),
-  sortBy: v.optional(v.picklist(["scheduledTimeUTCTimestamp-asc", "scheduledTimeUTCTimestamp-desc"], "sortBy must be scheduledTimeUTCTimestamp-asc or scheduledTimeUTCTimestamp-desc"), "scheduledTimeUTCTimestamp-asc"),
+  sortBy: v.optional(
+    v.picklist(
+      ["scheduledTimeUTCTimestamp-asc", "scheduledTimeUTCTimestamp-desc"],
+      "sortBy must be scheduledTimeUTCTimestamp-asc or scheduledTimeUTCTimestamp-desc",
+    ),
+    "scheduledTimeUTCTimestamp-asc",
+  ),
   /** pending (default): not posted yet, failed pins included; posted; failed; all. */
   status: v.optional(v.picklist(QUEUE_VIEWS, `status must be one of ${QUEUE_VIEWS.join(", ")}`), "pending"),
 });

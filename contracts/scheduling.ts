@@ -7,7 +7,12 @@ import * as v from "valibot";
  */
 const SECONDS_PER_DAY = 86_400;
 const DaySecond = (field: string) =>
-  v.pipe(v.number(`${field} must be a number`), v.integer(`${field} must be whole seconds`), v.minValue(0, `${field} must be at least 0`), v.maxValue(SECONDS_PER_DAY, `${field} must be at most ${SECONDS_PER_DAY}`));
+  v.pipe(
+    v.number(`${field} must be a number`),
+    v.integer(`${field} must be whole seconds`),
+    v.minValue(0, `${field} must be at least 0`),
+    v.maxValue(SECONDS_PER_DAY, `${field} must be at most ${SECONDS_PER_DAY}`),
+  );
 
 export const TimeWindow = v.pipe(
   v.tuple([DaySecond("window start"), DaySecond("window end")], "a window is [startSecond, endSecond]"),
@@ -23,14 +28,20 @@ export const TimeZone = v.object({
 });
 
 export const SchedulingSettings = v.object({
-  numberOfPinsPerDay: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1, "numberOfPinsPerDay must be at least 1"), v.maxValue(100, "numberOfPinsPerDay must be at most 100")), 20),
+  numberOfPinsPerDay: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(1, "numberOfPinsPerDay must be at least 1"), v.maxValue(100, "numberOfPinsPerDay must be at most 100")),
+    20,
+  ),
   windowOneTimes: v.optional(TimeWindow, [72_000, 82_800]),
   /** null: only one window. */
   windowTwoTimes: v.optional(v.nullable(TimeWindow), [7_200, 14_400]),
   timezone: v.optional(TimeZone, { label: "GMT", value: "Etc/GMT" }),
   timeSlots: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100)), 20),
   /** The least time between two pins of the profile. */
-  postingIntervalInSeconds: v.optional(v.pipe(v.number(), v.integer(), v.minValue(60, "postingIntervalInSeconds must be at least 60"), v.maxValue(SECONDS_PER_DAY)), 900),
+  postingIntervalInSeconds: v.optional(
+    v.pipe(v.number(), v.integer(), v.minValue(60, "postingIntervalInSeconds must be at least 60"), v.maxValue(SECONDS_PER_DAY)),
+    900,
+  ),
 });
 export type SchedulingSettings = v.InferOutput<typeof SchedulingSettings>;
 

@@ -30,7 +30,8 @@ export interface Source {
 }
 
 /** A URL as typed by the user: trimmed; the server checks the host and normalises the scheme. */
-const UrlField = (field: string) => v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(2048, `${field} is too long`));
+const UrlField = (field: string) =>
+  v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(2048, `${field} is too long`));
 
 /** POST /highMemLimitApi/scraping/scrapeWebsite {url} -> {source} */
 export const ScrapeWebsiteBody = body({ url: UrlField("url") });
@@ -41,7 +42,11 @@ export interface ScrapeWebsiteResponse {
 /** POST /highMemLimitApi/scraping/scrapeWebsites {urls} -> {sources, failures}: many pages at once (a sitemap's posts). */
 export const MAX_URLS_PER_BATCH = 25;
 export const ScrapeWebsitesBody = body({
-  urls: v.pipe(v.array(UrlField("urls"), "urls must be a list"), v.minLength(1, "urls needs at least one URL"), v.maxLength(MAX_URLS_PER_BATCH, `urls may hold at most ${MAX_URLS_PER_BATCH} URLs`)),
+  urls: v.pipe(
+    v.array(UrlField("urls"), "urls must be a list"),
+    v.minLength(1, "urls needs at least one URL"),
+    v.maxLength(MAX_URLS_PER_BATCH, `urls may hold at most ${MAX_URLS_PER_BATCH} URLs`),
+  ),
 });
 export interface ScrapeWebsitesResponse {
   sources: Source[];

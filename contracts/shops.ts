@@ -67,7 +67,13 @@ export interface ShopListingsPage {
 }
 
 const ShopId = (field: string) =>
-  v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(100, `${field} is too long`), v.regex(/^[A-Za-z0-9_-]+$/, `${field} is not a shop id`));
+  v.pipe(
+    v.string(`${field} is required`),
+    v.trim(),
+    v.nonEmpty(`${field} is required`),
+    v.maxLength(100, `${field} is too long`),
+    v.regex(/^[A-Za-z0-9_-]+$/, `${field} is not a shop id`),
+  );
 
 /** POST /api/etsyAPI/activateShopProfile {shopID}: the shop the products page opens on (one active at a time). */
 export const ActivateShopProfileBody = body({ shopID: ShopId("shopID") });

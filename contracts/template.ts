@@ -131,17 +131,7 @@ export type VideoLayer = v.InferOutput<typeof VideoLayer>;
 export type SvgLayer = v.InferOutput<typeof SvgLayer>;
 export type TextLayer = v.InferOutput<typeof TextLayer>;
 
-export const TEMPLATE_FAMILIES = [
-  "full-bleed",
-  "split",
-  "collage",
-  "text-only",
-  "list",
-  "product",
-  "quote",
-  "before-after",
-  "video",
-] as const;
+export const TEMPLATE_FAMILIES = ["full-bleed", "split", "collage", "text-only", "list", "product", "quote", "before-after", "video"] as const;
 
 /**
  * What a template needs from a post to fill every slot (issue 13, decision

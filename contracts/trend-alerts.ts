@@ -1,12 +1,7 @@
 import * as v from "valibot";
 import { body } from "./fields.ts";
 import { KeywordPhrase } from "./keywords.ts";
-import {
-  PINTEREST_INTEREST_KEYS,
-  PINTEREST_TREND_REGION_CODES,
-  type PinterestInterest,
-  type PinterestTrendRegion,
-} from "./pinterest-trends.ts";
+import { PINTEREST_INTEREST_KEYS, PINTEREST_TREND_REGION_CODES, type PinterestInterest, type PinterestTrendRegion } from "./pinterest-trends.ts";
 
 /**
  * Trend alerts (/pinterest-trend-alerts, issue 19; design in docs/decisions/047-trend-alerts.md):
@@ -33,7 +28,7 @@ export const TREND_ALERT_LIMITS = {
 export const TREND_ALERT_FREQUENCIES = ["daily", "weekly"] as const;
 export type TrendAlertFrequency = (typeof TREND_ALERT_FREQUENCIES)[number];
 
-const unique = <T,>(values: T[]) => [...new Set(values)];
+const unique = <T>(values: T[]) => [...new Set(values)];
 
 /** The keywords of one alert (the page's chips check each addition with it). */
 export const TrendAlertKeywords = v.pipe(
@@ -59,7 +54,10 @@ export const NewTrendAlertSettings = v.pipe(
       ),
       frequency: v.picklist(TREND_ALERT_FREQUENCIES, "frequency must be daily or weekly"),
     },
-    (issue) => (issue.expected && /^".*"$/.test(issue.expected) ? `newTrendAlertSettings.${issue.expected.slice(1, -1)} is required` : "newTrendAlertSettings must be an object"),
+    (issue) =>
+      issue.expected && /^".*"$/.test(issue.expected)
+        ? `newTrendAlertSettings.${issue.expected.slice(1, -1)} is required`
+        : "newTrendAlertSettings must be an object",
   ),
   v.forward(
     v.check((settings) => settings.keywords.length + settings.interests.length > 0, "Please add a keyword or choose an interest to follow."),

@@ -92,7 +92,19 @@ export interface UserCredentials {
  * Handles that would shadow our own single-segment paths under /api/user/ and
  * /users/ (GET /api/user/{handle} must not meet GET /api/user/credits).
  */
-export const RESERVED_HANDLES: ReadonlySet<string> = new Set(["credits", "media", "drafts", "templates", "image", "admin", "settings", "support", "help", "pinboard", "pinboardstudio"]);
+export const RESERVED_HANDLES: ReadonlySet<string> = new Set([
+  "credits",
+  "media",
+  "drafts",
+  "templates",
+  "image",
+  "admin",
+  "settings",
+  "support",
+  "help",
+  "pinboard",
+  "pinboardstudio",
+]);
 
 /** What anyone may see of a user (GET /api/user/{handle}). */
 export interface PublicUser {

@@ -12,7 +12,12 @@ import { ShopId } from "./shops.ts";
 export const ConnectWooCommerceBody = body({
   storeUrl: v.pipe(v.string("storeUrl is required"), v.trim(), v.nonEmpty("storeUrl is required"), v.maxLength(500, "storeUrl is too long")),
   /** A path of this site (default /products). */
-  redirectUrl: v.optional(v.pipe(v.string("redirectUrl must be a path of this site, such as /products"), v.regex(/^\/(?!\/)[^\s\\]{0,500}$/, "redirectUrl must be a path of this site, such as /products"))),
+  redirectUrl: v.optional(
+    v.pipe(
+      v.string("redirectUrl must be a path of this site, such as /products"),
+      v.regex(/^\/(?!\/)[^\s\\]{0,500}$/, "redirectUrl must be a path of this site, such as /products"),
+    ),
+  ),
 });
 export interface ConnectWooCommerceResponse {
   /** The store's authorisation page: send the browser there. */

@@ -23,7 +23,8 @@ export const MAX_WORDPRESS_IMAGES = 20;
 // ---------------------------------------------------------------- messages
 
 export const WORDPRESS_KEY_MISSING = "Send your WordPress access key in the Authorization header (Bearer pbwp_...).";
-export const WORDPRESS_KEY_REFUSED = "This WordPress access key is not valid. It may have been rotated or revoked: copy the current key from your profile page.";
+export const WORDPRESS_KEY_REFUSED =
+  "This WordPress access key is not valid. It may have been rotated or revoked: copy the current key from your profile page.";
 export const WORDPRESS_KEY_EXISTS = "You already have a WordPress access key. Rotate it to get a new one.";
 export const WORDPRESS_KEY_NONE = "You have no WordPress access key. Create one first.";
 export const WORDPRESS_RATE_LIMITED = (minutes: string) => `Too many requests with this WordPress access key. Please try again in ${minutes}.`;
@@ -70,7 +71,13 @@ const BoardId = v.pipe(v.string("boardId must be text"), v.trim(), v.regex(/^[0-
 export const WordPressPinsBody = v.pipe(
   body({
     url: WebAddress("url"),
-    title: v.pipe(v.string("title must be text"), plainLine, v.trim(), v.nonEmpty("title is required"), v.maxLength(500, "title must be at most 500 characters")),
+    title: v.pipe(
+      v.string("title must be text"),
+      plainLine,
+      v.trim(),
+      v.nonEmpty("title is required"),
+      v.maxLength(500, "title must be at most 500 characters"),
+    ),
     excerpt: v.optional(v.pipe(v.string("excerpt must be text"), plainText, v.trim(), v.maxLength(4000, "excerpt must be at most 4000 characters")), ""),
     images: v.optional(
       v.pipe(
@@ -86,7 +93,11 @@ export const WordPressPinsBody = v.pipe(
     reference: v.optional(IdempotencyReference),
   }),
   v.forward(
-    v.partialCheck([["destination"], ["pinterestProfileUsername"]], (input) => input.destination !== "queue" || Boolean(input.pinterestProfileUsername), "pinterestProfileUsername is required to queue pins"),
+    v.partialCheck(
+      [["destination"], ["pinterestProfileUsername"]],
+      (input) => input.destination !== "queue" || Boolean(input.pinterestProfileUsername),
+      "pinterestProfileUsername is required to queue pins",
+    ),
     ["pinterestProfileUsername"],
   ),
   v.forward(

@@ -127,7 +127,14 @@ export class ProfileScheduler extends DurableObject<Env> {
 
   // ================================================================ reading
 
-  async list(options: { view: QueueView; sortBy: SortOrder; lastPinId?: string; limit?: number; profileStatus?: ProfileStatus; profileError?: string | null }): Promise<ScheduledPinsPage | Refusal> {
+  async list(options: {
+    view: QueueView;
+    sortBy: SortOrder;
+    lastPinId?: string;
+    limit?: number;
+    profileStatus?: ProfileStatus;
+    profileError?: string | null;
+  }): Promise<ScheduledPinsPage | Refusal> {
     if (options.profileStatus && this.noteProfileStatus(options.profileStatus, options.profileError ?? null)) await this.queueAlarm.arm();
     return this.store.listPins(options);
   }
@@ -195,7 +202,8 @@ export class ProfileScheduler extends DurableObject<Env> {
   async deletePin(id: string): Promise<{ ok: true; pin: ScheduledPin } | Refusal> {
     const pin = this.store.pinView(id);
     if (!pin) return { ok: false, status: 404, message: `No scheduled pin with id ${id}`, field: "pinId" };
-    if (pin.status === "posting") return { ok: false, status: 409, message: `"${pin.title || pin.id}" is being posted right now and can no longer be deleted.`, field: "pinId" };
+    if (pin.status === "posting")
+      return { ok: false, status: 409, message: `"${pin.title || pin.id}" is being posted right now and can no longer be deleted.`, field: "pinId" };
     this.store.retirePin(id);
     await this.queueAlarm.arm();
     return { ok: true, pin };

@@ -62,7 +62,8 @@ export class UserLedger extends DurableObject<Env> {
 
   readonly meta = {
     get: (key: string): string | null => this.sql.exec<{ value: string }>(`SELECT value FROM ledger_meta WHERE key = ?`, key).toArray()[0]?.value ?? null,
-    set: (key: string, value: string) => void this.sql.exec(`INSERT INTO ledger_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value),
+    set: (key: string, value: string) =>
+      void this.sql.exec(`INSERT INTO ledger_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value),
   };
 
   /** The object belongs to one user: the first call names them, every later call must name the same one. */

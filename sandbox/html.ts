@@ -62,7 +62,16 @@ export function consentForm(options: { action: string; carried: Record<string, s
 }
 
 /** The look of a consent page in a provider's colours. */
-export function consentPageCss(look: { page: string; text: string; accent: string; soft: string; border: string; radius: string; focus: string; error: string }): string {
+export function consentPageCss(look: {
+  page: string;
+  text: string;
+  accent: string;
+  soft: string;
+  border: string;
+  radius: string;
+  focus: string;
+  error: string;
+}): string {
   return `
       body { font-family: system-ui, sans-serif; background: ${look.page}; color: ${look.text}; margin: 0; }
       main { max-width: 30rem; margin: 2rem auto; background: #fff; border-radius: ${look.radius}; padding: 2rem; }

@@ -102,9 +102,7 @@ function mask(secret: string) {
 export function takeFault(state: SandboxState, service: string, method: string, path: string): Fault | undefined {
   const index = state.faults.findIndex(
     (fault) =>
-      fault.service === service &&
-      (!fault.method || fault.method.toUpperCase() === method.toUpperCase()) &&
-      (!fault.path || pathMatches(fault.path, path)),
+      fault.service === service && (!fault.method || fault.method.toUpperCase() === method.toUpperCase()) && (!fault.path || pathMatches(fault.path, path)),
   );
   if (index < 0) return undefined;
   const fault = state.faults[index];

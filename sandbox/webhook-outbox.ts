@@ -62,7 +62,14 @@ const sentAsRaised = (record: OutgoingEvent): SignedRequest => ({ headers: recor
 export function createOutbox(url: string | null): Outbox;
 export function createOutbox<R extends Delivered>(url: string | null, request: (record: R) => SignedRequest, retryDelaysMs?: number[]): Outbox<R>;
 export function createOutbox<R extends Delivered>(url: string | null, request?: (record: R) => SignedRequest, retryDelaysMs = [200, 1_000, 5_000]): Outbox<R> {
-  return { url, retryDelaysMs, hold: false, events: [], chain: Promise.resolve(), request: request ?? (sentAsRaised as unknown as (record: R) => SignedRequest) };
+  return {
+    url,
+    retryDelaysMs,
+    hold: false,
+    events: [],
+    chain: Promise.resolve(),
+    request: request ?? (sentAsRaised as unknown as (record: R) => SignedRequest),
+  };
 }
 
 /** Keeps an event and queues its delivery; `alive` is false once the stand-in's state was reset (no more retries). */
@@ -173,7 +180,8 @@ export async function optionalJson(c: Context): Promise<Record<string, unknown> 
   return c.json({ error: "Body must be a JSON object" }, 400);
 }
 
-const timesOf = (value: unknown) => (value === undefined || value === null ? 1 : Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10 ? (value as number) : null);
+const timesOf = (value: unknown) =>
+  value === undefined || value === null ? 1 : Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 10 ? (value as number) : null;
 
 /**
  * The controls of an outbox, added to a stand-in's /__sandbox/{name} routes:
@@ -185,13 +193,7 @@ const timesOf = (value: unknown) => (value === undefined || value === null ? 1 :
  * - `POST /webhook/release {order?: "created"|"reverse", times?}`: delivers the held events in that
  *   order, each `times` times (out of order, twice).
  */
-export function outboxControl<R extends Delivered>(
-  control: Hono,
-  name: string,
-  outbox: () => Outbox<R>,
-  listing: EventListing<R>,
-  extra?: ExtraSettings,
-) {
+export function outboxControl<R extends Delivered>(control: Hono, name: string, outbox: () => Outbox<R>, listing: EventListing<R>, extra?: ExtraSettings) {
   const noEndpoint = `No webhook endpoint is configured: POST /__sandbox/${name}/webhook {url} first`;
 
   control.get("/events", (c) => {

@@ -18,7 +18,9 @@ for (const file of readdirSync(outdir, { recursive: true }) as string[]) {
   gzip += gzipSync(readFileSync(path)).length;
 }
 const reported = /Total Upload: ([^\n]+)/.exec(output)?.[1];
-console.log(`deploy dry run: ok. Worker bundle ${(raw / 1024).toFixed(0)} KiB, ${(gzip / 1024).toFixed(0)} KiB gzipped${reported ? ` (wrangler: ${reported.trim()})` : ""}.`);
+console.log(
+  `deploy dry run: ok. Worker bundle ${(raw / 1024).toFixed(0)} KiB, ${(gzip / 1024).toFixed(0)} KiB gzipped${reported ? ` (wrangler: ${reported.trim()})` : ""}.`,
+);
 // Workers paid plan limit: 10 MiB compressed; free plan: 3 MiB.
 if (gzip > 10 * 1024 * 1024) {
   console.error("The worker bundle is over the 10 MiB compressed limit.");

@@ -49,11 +49,11 @@ export async function buildSuccessPlan(): Promise<Uint8Array> {
   );
   flow.bullets([
     "**Switch to a free business account.** It unlocks analytics, rich pins and the Pinterest tag, and costs nothing.",
-    "**Name your profile for a search.** Use your name or brand plus what you offer, for example \"Anna | Easy Vegan Dinners\". People and Pinterest both read it.",
+    '**Name your profile for a search.** Use your name or brand plus what you offer, for example "Anna | Easy Vegan Dinners". People and Pinterest both read it.',
     "**Write a bio that promises something.** Who you help and with what, in one or two sentences, plus a reason to visit your site.",
     "**Claim your website.** Add the meta tag or DNS record Pinterest gives you. Your pins then show your logo and name, and you see analytics for every pin from your site, including ones others saved.",
     "**Turn on rich pins.** Give your pages Open Graph or schema.org metadata (title, description, price for products); Pinterest uses it to keep pin details in sync with your site.",
-    "**Create 10 to 15 focused boards.** One topic each, named the way people search (\"Vegan Meal Prep\", not \"Yum!\"), with a one- or two-sentence description that uses the same words. Put your most important boards in the top row.",
+    '**Create 10 to 15 focused boards.** One topic each, named the way people search ("Vegan Meal Prep", not "Yum!"), with a one- or two-sentence description that uses the same words. Put your most important boards in the top row.',
     "**Seed every board with 5 to 10 pins** - your own first, then the best relevant pins from others - so no board looks empty.",
     "**Shop owners:** install the Pinterest tag for checkout events and connect your product catalog, so every product can appear as a shoppable pin.",
   ]);
@@ -70,10 +70,10 @@ export async function buildSuccessPlan(): Promise<Uint8Array> {
   );
   flow.bullets([
     "**Use a 2:3 vertical image (1000 x 1500 px).** Taller pins may be cropped in the feed; square ones look small next to vertical neighbours.",
-    "**Put a clear title on the image.** Five to eight words in a large, heavy font, readable at thumbnail size: \"15-Minute Chickpea Curry\" beats an unlabelled photo.",
+    '**Put a clear title on the image.** Five to eight words in a large, heavy font, readable at thumbnail size: "15-Minute Chickpea Curry" beats an unlabelled photo.',
     "**Keep contrast high.** Dark text on a light band or light text on a dark overlay. If you have to squint on your phone, so will everyone else.",
     "**Stay on brand, lightly.** Two fonts, two or three colours and a small logo or URL at the bottom make your pins recognisable without looking like ads.",
-    "**Show the result or the benefit.** The finished dish, the styled room, the product in use; numbers and outcomes (\"Save $200 a month\") earn clicks.",
+    '**Show the result or the benefit.** The finished dish, the styled room, the product in use; numbers and outcomes ("Save $200 a month") earn clicks.',
     "**Make 3 to 5 designs per URL.** Different photos, titles and layouts for the same post give you fresh pins to publish over several weeks and show you which angle works.",
     "**Try short video.** A 6 to 15 second vertical clip with a text overlay stands out among still images and needs no sound.",
   ]);
@@ -99,7 +99,7 @@ export async function buildSuccessPlan(): Promise<Uint8Array> {
   );
   flow.callout(
     "Before and after",
-    "**Before:** \"Yummy dinner!! #food #vegan #easy #recipe\"\n**After:** \"Easy vegan chickpea curry ready in 15 minutes. A creamy weeknight dinner with pantry staples, naturally gluten-free and great for meal prep. Get the full recipe and shopping list.\"",
+    '**Before:** "Yummy dinner!! #food #vegan #easy #recipe"\n**After:** "Easy vegan chickpea curry ready in 15 minutes. A creamy weeknight dinner with pantry staples, naturally gluten-free and great for meal prep. Get the full recipe and shopping list."',
   );
 
   // ---- schedule
@@ -121,10 +121,13 @@ export async function buildSuccessPlan(): Promise<Uint8Array> {
     ["Evening", "7 pins between 5 and 10 pm, the busiest browsing hours: newest content and seasonal pins."],
     ["Night", "4 pins between 10 pm and 1 am for readers in other time zones."],
   ]);
-  flow.paragraph("These are starting times. After a month, check when your own audience is most active (Analytics, Audience insights) and move your pins there.", {
-    size: 9.5,
-    color: MUTED,
-  });
+  flow.paragraph(
+    "These are starting times. After a month, check when your own audience is most active (Analytics, Audience insights) and move your pins there.",
+    {
+      size: 9.5,
+      color: MUTED,
+    },
+  );
 
   // ---- measure
   flow.section("Measure and improve", "Week 4");
@@ -230,8 +233,14 @@ function cover(doc: PDFDocument, fonts: Fonts) {
   ["The Pinterest", "Success Plan"].forEach((line, index) => {
     page.drawText(line, { x: MARGIN.left, y: PAGE.height - 250 - index * 46, size: titleSize, font: fonts.bold, color: WHITE });
   });
-  const subtitle = wrap(runs("A 30-day playbook for bloggers and shop owners who want steady traffic and sales from Pinterest", fonts.regular, fonts.bold), 15, 300);
-  subtitle.forEach((line, index) => { drawLine(page, line, MARGIN.left, PAGE.height - 330 - index * 20, 15, WHITE); });
+  const subtitle = wrap(
+    runs("A 30-day playbook for bloggers and shop owners who want steady traffic and sales from Pinterest", fonts.regular, fonts.bold),
+    15,
+    300,
+  );
+  subtitle.forEach((line, index) => {
+    drawLine(page, line, MARGIN.left, PAGE.height - 330 - index * 20, 15, WHITE);
+  });
 
   let y = PAGE.height - bandHeight - 60;
   page.drawText("What is inside", { x: MARGIN.left, y, size: 14, font: fonts.bold, color: BRAND_DARK });

@@ -41,7 +41,12 @@ function attributes(source: string): Map<string, string> {
 }
 
 function decodeEntities(value: string): string {
-  return value.replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+  return value
+    .replace(/&amp;/g, "&")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">");
 }
 
 /** Every script URL the HTML makes the browser load, resolved against the page's URL, in order, once each. */
@@ -96,7 +101,10 @@ export const kilobytes = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 /** A printable table of one page's files, largest first. */
 export function describePageJs(measured: PageJs): string {
   const rows = [...measured.files].sort((a, b) => b.gzippedBytes - a.gzippedBytes).map((file) => `  ${kilobytes(file.gzippedBytes).padStart(9)}  ${file.url}`);
-  return [`${measured.path}: ${kilobytes(measured.gzippedBytes)} gzipped in ${measured.files.length} files (${kilobytes(measured.bytes)} as served)`, ...rows].join("\n");
+  return [
+    `${measured.path}: ${kilobytes(measured.gzippedBytes)} gzipped in ${measured.files.length} files (${kilobytes(measured.bytes)} as served)`,
+    ...rows,
+  ].join("\n");
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

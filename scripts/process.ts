@@ -47,8 +47,6 @@ export function run(command: string, args: string[], options: { quiet?: boolean;
     child.stdout.on("data", collect);
     child.stderr.on("data", collect);
     child.on("error", reject);
-    child.on("close", (code) =>
-      code === 0 ? resolveRun(output) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`)),
-    );
+    child.on("close", (code) => (code === 0 ? resolveRun(output) : reject(new Error(`${command} ${args.join(" ")} exited with ${code}\n${output}`))));
   });
 }

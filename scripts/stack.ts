@@ -30,7 +30,12 @@ export function localSecrets(): Record<string, string> {
   const missing = SECRET_NAMES.filter((name) => !existing[name]);
   if (missing.length > 0) {
     for (const name of missing) existing[name] = `local-${randomBytes(24).toString("base64url")}`;
-    writeFileSync(path, `${Object.entries(existing).map(([k, v]) => `${k}=${v}`).join("\n")}\n`);
+    writeFileSync(
+      path,
+      `${Object.entries(existing)
+        .map(([k, v]) => `${k}=${v}`)
+        .join("\n")}\n`,
+    );
   }
   return existing;
 }
@@ -101,7 +106,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
 
   const envFile = join(ROOT, ".wrangler", `stack-${appPort}.env`);
   const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };
-  writeFileSync(envFile, `${Object.entries(vars).map(([k, v]) => `${k}=${v}`).join("\n")}\n`);
+  writeFileSync(
+    envFile,
+    `${Object.entries(vars)
+      .map(([k, v]) => `${k}=${v}`)
+      .join("\n")}\n`,
+  );
 
   const inspectorPort = await freePort();
   let workerOutput = "";
@@ -110,13 +120,19 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       WRANGLER,
       [
         "dev",
-        "--ip", "127.0.0.1",
-        "--port", String(appPort),
-        "--persist-to", persistTo,
-        "--env-file", envFile,
+        "--ip",
+        "127.0.0.1",
+        "--port",
+        String(appPort),
+        "--persist-to",
+        persistTo,
+        "--env-file",
+        envFile,
         "--show-interactive-dev-session=false",
-        "--inspector-port", String(inspectorPort),
-        "--log-level", quiet ? "error" : "info",
+        "--inspector-port",
+        String(inspectorPort),
+        "--log-level",
+        quiet ? "error" : "info",
       ],
       {
         cwd: ROOT,

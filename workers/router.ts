@@ -108,7 +108,6 @@ videoApi.route("/", schedulingVideo);
 videoApi.route("/", pinterestVideo);
 videoApi.route("/", videoPins);
 
-
 const handleRemixRequest = createRequestHandler(remixBuild, "production");
 // Cached pages are kept per build: a deployment never serves the previous build's pages.
 setPageCacheBuild(remixBuild.assets.version);
@@ -123,7 +122,11 @@ app.use(async (c, next) => {
 });
 
 app.onError(apiOnError);
-for (const [prefix, router] of [["/api", api], ["/highMemLimitApi", highMemLimitApi], ["/videoApi", videoApi]] as const) {
+for (const [prefix, router] of [
+  ["/api", api],
+  ["/highMemLimitApi", highMemLimitApi],
+  ["/videoApi", videoApi],
+] as const) {
   // Bodies are bounded in size and depth before any route reads them.
   app.use(`${prefix}/*`, guardRequestBody);
   app.route(prefix, router);
@@ -172,8 +175,10 @@ app.all("*", (c) => {
   return cachedPage(c, () =>
     handleRemixRequest(
       c.req.raw,
-      getLoadContext({ request: c.req.raw, context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce, services: { backupGenerator } } }),
+      getLoadContext({
+        request: c.req.raw,
+        context: { cloudflare: { env: c.env, ctx: c.executionCtx }, cspNonce: c.var.cspNonce, services: { backupGenerator } },
+      }),
     ),
   );
 });
-

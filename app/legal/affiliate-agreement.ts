@@ -1,10 +1,4 @@
-import {
-  ATTRIBUTION_WINDOW_DAYS,
-  COMMISSION_RATE,
-  HOLD_MONTHS,
-  MINIMUM_PAYOUT_CENTS,
-  PAYOUT_DAY_OF_MONTH,
-} from "../../workers/domain/affiliates.ts";
+import { ATTRIBUTION_WINDOW_DAYS, COMMISSION_RATE, HOLD_MONTHS, MINIMUM_PAYOUT_CENTS, PAYOUT_DAY_OF_MONTH } from "../../workers/domain/affiliates.ts";
 import type { LegalDocument } from "./document.ts";
 
 const RATE = `${Math.round(COMMISSION_RATE * 100)}%`;

@@ -13,7 +13,10 @@ export const PRIVACY_POLICY: LegalDocument = {
       id: "who-we-are",
       title: "Who we are",
       blocks: [
-        { paragraph: "Pinboard Studio (\"we\", \"us\") runs the Pinboard Studio web application and is the controller of the personal data described here. You can reach us about anything in this policy at [hello@pinboard.studio](mailto:hello@pinboard.studio)." },
+        {
+          paragraph:
+            'Pinboard Studio ("we", "us") runs the Pinboard Studio web application and is the controller of the personal data described here. You can reach us about anything in this policy at [hello@pinboard.studio](mailto:hello@pinboard.studio).',
+        },
       ],
     },
     {
@@ -53,7 +56,10 @@ export const PRIVACY_POLICY: LegalDocument = {
       id: "cookies",
       title: "Cookies and local storage",
       blocks: [
-        { paragraph: "A session cookie keeps you signed in; your browser's local storage holds your sign-in tokens, your answer to the cookie banner and whether you asked for the Success plan. These are needed for the app to work. Anything beyond that, such as usage statistics, is used only if you choose Accept on the cookie banner; if you choose Deny, we do not use it. Clearing your browser's storage lets you choose again." },
+        {
+          paragraph:
+            "A session cookie keeps you signed in; your browser's local storage holds your sign-in tokens, your answer to the cookie banner and whether you asked for the Success plan. These are needed for the app to work. Anything beyond that, such as usage statistics, is used only if you choose Accept on the cookie banner; if you choose Deny, we do not use it. Clearing your browser's storage lets you choose again.",
+        },
       ],
     },
     {
@@ -72,7 +78,10 @@ export const PRIVACY_POLICY: LegalDocument = {
             "OpenAI: writing titles, descriptions and alt text when you ask for AI text (we send the text and images of the pin, not your account details).",
           ],
         },
-        { paragraph: "We do not sell your personal data. We disclose it to authorities only when the law requires us to. Some of these providers process data outside the United Kingdom; where they do, the transfer is protected by an adequacy decision or by standard contractual clauses." },
+        {
+          paragraph:
+            "We do not sell your personal data. We disclose it to authorities only when the law requires us to. Some of these providers process data outside the United Kingdom; where they do, the transfer is protected by an adequacy decision or by standard contractual clauses.",
+        },
       ],
     },
     {
@@ -93,36 +102,49 @@ export const PRIVACY_POLICY: LegalDocument = {
       id: "your-rights",
       title: "Your rights",
       blocks: [
-        { paragraph: "You have the right to ask for a copy of your personal data, to have it corrected or erased, to restrict or object to how we use it, to receive it in a portable format, and to withdraw consent at any time (this does not affect what we did before). Most details you can change or delete yourself on your [profile](/profile); for anything else write to [hello@pinboard.studio](mailto:hello@pinboard.studio). We answer within one month." },
-        { paragraph: "If you are unhappy with how we handle your data, please tell us first. You may also complain to the Information Commissioner's Office (ico.org.uk) or to the data protection authority where you live." },
+        {
+          paragraph:
+            "You have the right to ask for a copy of your personal data, to have it corrected or erased, to restrict or object to how we use it, to receive it in a portable format, and to withdraw consent at any time (this does not affect what we did before). Most details you can change or delete yourself on your [profile](/profile); for anything else write to [hello@pinboard.studio](mailto:hello@pinboard.studio). We answer within one month.",
+        },
+        {
+          paragraph:
+            "If you are unhappy with how we handle your data, please tell us first. You may also complain to the Information Commissioner's Office (ico.org.uk) or to the data protection authority where you live.",
+        },
       ],
     },
     {
       id: "security",
       title: "Security",
       blocks: [
-        { paragraph: "Data travels encrypted (HTTPS), passwords are stored as salted hashes, sign-in tokens are short-lived and can be revoked, and access to our systems is limited to the people who need it." },
+        {
+          paragraph:
+            "Data travels encrypted (HTTPS), passwords are stored as salted hashes, sign-in tokens are short-lived and can be revoked, and access to our systems is limited to the people who need it.",
+        },
       ],
     },
     {
       id: "children",
       title: "Children",
-      blocks: [
-        { paragraph: "Pinboard Studio is a business tool and is not meant for children under 16. We do not knowingly collect their data." },
-      ],
+      blocks: [{ paragraph: "Pinboard Studio is a business tool and is not meant for children under 16. We do not knowingly collect their data." }],
     },
     {
       id: "changes",
       title: "Changes to this policy",
       blocks: [
-        { paragraph: "When we change this policy we update the date at the top, and we tell signed-in users by e-mail about any change that matters to them before it takes effect." },
+        {
+          paragraph:
+            "When we change this policy we update the date at the top, and we tell signed-in users by e-mail about any change that matters to them before it takes effect.",
+        },
       ],
     },
     {
       id: "law",
       title: "Governing law",
       blocks: [
-        { paragraph: "This privacy policy is governed by the law of England and Wales, including the UK General Data Protection Regulation and the Data Protection Act 2018. Our [terms and conditions](/terms-and-conditions) cover the rest of your use of Pinboard Studio." },
+        {
+          paragraph:
+            "This privacy policy is governed by the law of England and Wales, including the UK General Data Protection Regulation and the Data Protection Act 2018. Our [terms and conditions](/terms-and-conditions) cover the rest of your use of Pinboard Studio.",
+        },
       ],
     },
   ],

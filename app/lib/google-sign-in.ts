@@ -51,7 +51,8 @@ export function googleSignInPopup(env: Pick<PublicEnv, "googleClientId" | "googl
       if (event.origin !== window.location.origin || event.data?.type !== GOOGLE_MESSAGE_TYPE) return;
       done();
       if (event.data.state !== state) return reject(new Error("Google sign-in failed. Please try again."));
-      if (!event.data.idToken) return reject(new Error(event.data.error === "access_denied" ? "Google sign-in was cancelled." : "Google sign-in failed. Please try again."));
+      if (!event.data.idToken)
+        return reject(new Error(event.data.error === "access_denied" ? "Google sign-in was cancelled." : "Google sign-in failed. Please try again."));
       resolve(event.data.idToken);
     };
     const closedWatch = setInterval(() => {

@@ -74,7 +74,15 @@ export function weekLabel(date: string, options: Intl.DateTimeFormatOptions = { 
 
 /** The table as CSV (papaparse): one row per term with its figures, then its weekly interest. */
 export function termsCsv(terms: readonly KeywordTerm[], weeks: readonly string[]): string {
-  const fields = ["Keyword", "Found as", "Pinterest trend lists", "Weekly change %", "Monthly change %", "Yearly change %", ...weeks.map((week) => `Interest week ending ${week}`)];
+  const fields = [
+    "Keyword",
+    "Found as",
+    "Pinterest trend lists",
+    "Weekly change %",
+    "Monthly change %",
+    "Yearly change %",
+    ...weeks.map((week) => `Interest week ending ${week}`),
+  ];
   const data = terms.map((term) => [
     term.term,
     sourcesText(term),
@@ -89,6 +97,9 @@ export function termsCsv(terms: readonly KeywordTerm[], weeks: readonly string[]
 
 /** A file name for the export: "pinterest-keywords-christmas-nails-us.csv". */
 export function csvFileName(keyword: string, region: string) {
-  const slug = `${keyword}-${region}`.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug = `${keyword}-${region}`
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
   return `pinterest-keywords-${slug || "export"}.csv`;
 }

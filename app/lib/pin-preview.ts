@@ -221,7 +221,9 @@ export async function warmEngine(designs: TemplateDesign[], steps?: PreviewSteps
     steps?.push(["warm-engine", started, now()]);
     return module;
   });
-  const fontsLoading = Promise.all(designs.map((design) => fontLoader().loadAll(fontsNeeded(design, content)))).then(() => steps?.push(["warm-fonts", started, now()]));
+  const fontsLoading = Promise.all(designs.map((design) => fontLoader().loadAll(fontsNeeded(design, content)))).then(() =>
+    steps?.push(["warm-fonts", started, now()]),
+  );
   const [engine] = await Promise.allSettled([engineLoading, fontsLoading]);
   if (engine.status !== "fulfilled") return;
   const satori = engine.value.default;

@@ -20,7 +20,8 @@ scope.onmessage = (event: MessageEvent<PreviewRequest>) => {
   } else {
     const steps: PreviewSteps = [];
     renderPreviewSvg(request.design, request.post, steps).then(
-      (svg) => scope.postMessage({ id: request.id, svg: new Blob([svg], { type: "image/svg+xml" }), steps: [...steps, ...takePictureSteps()] } satisfies PreviewReply),
+      (svg) =>
+        scope.postMessage({ id: request.id, svg: new Blob([svg], { type: "image/svg+xml" }), steps: [...steps, ...takePictureSteps()] } satisfies PreviewReply),
       (error: unknown) => scope.postMessage({ id: request.id, error: error instanceof Error ? error.message : String(error) } satisfies PreviewReply),
     );
   }

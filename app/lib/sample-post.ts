@@ -29,7 +29,13 @@ const RECIPES: Topic = {
   description: "Crispy chicken, golden potatoes and bright lemon, roasted together on one pan in 45 minutes.",
   URLText: "linenandlark.com",
   brandName: "Linen & Lark",
-  pictures: [sample("one-pan-lemon-garlic-chicken-1"), sample("berry-smoothie-bowls-1"), sample("one-pan-lemon-garlic-chicken-2"), sample("berry-smoothie-bowls-3"), sample("berry-smoothie-bowls-2")],
+  pictures: [
+    sample("one-pan-lemon-garlic-chicken-1"),
+    sample("berry-smoothie-bowls-1"),
+    sample("one-pan-lemon-garlic-chicken-2"),
+    sample("berry-smoothie-bowls-3"),
+    sample("berry-smoothie-bowls-2"),
+  ],
   listTitle: "5 easy weeknight dinners",
   listItems: ["Lemon garlic chicken", "Berry smoothie bowls", "One-pot chili", "Sheet-pan salmon", "Pesto pasta"],
   quote: "Good food is very often, even most often, simple food.",
@@ -41,7 +47,13 @@ const TRAVEL: Topic = {
   description: "Ferries, buses and footpaths: where to stay, swim, eat and hike on an unhurried trip.",
   URLText: "linenandlark.com",
   brandName: "Linen & Lark",
-  pictures: [sample("amalfi-coast-itinerary-1"), sample("mountain-cabin-weekend-packing-list-1"), sample("golden-hour-phone-photography-1"), sample("amalfi-coast-itinerary-2"), sample("mountain-cabin-weekend-packing-list-2")],
+  pictures: [
+    sample("amalfi-coast-itinerary-1"),
+    sample("mountain-cabin-weekend-packing-list-1"),
+    sample("golden-hour-phone-photography-1"),
+    sample("amalfi-coast-itinerary-2"),
+    sample("mountain-cabin-weekend-packing-list-2"),
+  ],
   listTitle: "Cabin weekend packing list",
   listItems: ["Warm base layers", "Broken-in hiking boots", "Headlamp and maps", "A small first aid kit", "Cards and a paperback"],
   quote: "The coast rewards people who slow down to its pace.",
@@ -53,7 +65,13 @@ const HOME: Topic = {
   description: "Layered lighting, leggy furniture, mirrors and a smarter rug size for a warm, open room.",
   URLText: "linenandlark.com",
   brandName: "Linen & Lark",
-  pictures: [sample("cozy-small-living-room-ideas-1"), sample("balcony-herb-garden-1"), sample("cozy-small-living-room-ideas-2"), sample("diy-yarn-wall-hanging-1"), sample("balcony-herb-garden-2")],
+  pictures: [
+    sample("cozy-small-living-room-ideas-1"),
+    sample("balcony-herb-garden-1"),
+    sample("cozy-small-living-room-ideas-2"),
+    sample("diy-yarn-wall-hanging-1"),
+    sample("balcony-herb-garden-2"),
+  ],
   listTitle: "5 ways to make a small room feel bigger",
   listItems: ["Choose a bigger rug", "Lift furniture off the floor", "Layer your lighting", "Hang curtains high", "Edit your surfaces"],
   quote: "A calm room always feels bigger than a full one.",
@@ -65,7 +83,13 @@ const SHOP: Topic = {
   description: "Camel, rust and cream basics that mix and match all season.",
   URLText: "linenandlark.com",
   brandName: "Linen & Lark",
-  pictures: [sample("fall-capsule-wardrobe-1"), sample("fall-capsule-wardrobe-2"), sample("backyard-wedding-on-a-budget-2"), sample("diy-yarn-wall-hanging-1"), sample("cozy-small-living-room-ideas-2")],
+  pictures: [
+    sample("fall-capsule-wardrobe-1"),
+    sample("fall-capsule-wardrobe-2"),
+    sample("backyard-wedding-on-a-budget-2"),
+    sample("diy-yarn-wall-hanging-1"),
+    sample("cozy-small-living-room-ideas-2"),
+  ],
   listTitle: "Fall capsule essentials",
   listItems: ["A camel coat", "Two knit sweaters", "Dark straight jeans", "Ankle boots", "A silk scarf"],
   quote: "Buy less, choose well, make it last.",
@@ -101,7 +125,10 @@ const TOPICS: [category: string, topic: Topic][] = [
 ];
 
 /** A before and an after from the demo blog (materials, then the finished piece). */
-const BEFORE_AFTER = { title: "Yarn wall hanging: from leftover yarn to wall art", pictures: [sample("diy-yarn-wall-hanging-2"), sample("diy-yarn-wall-hanging-1")] };
+const BEFORE_AFTER = {
+  title: "Yarn wall hanging: from leftover yarn to wall art",
+  pictures: [sample("diy-yarn-wall-hanging-2"), sample("diy-yarn-wall-hanging-1")],
+};
 
 /** A small stable number from text, so a card keeps its picture from one visit to the next. */
 function hash(text: string): number {

@@ -1,7 +1,23 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
 
 /** The public pages a search engine should find (besides published posts and pages): listed in /sitemap.xml. */
-export const PUBLIC_PAGES = ["/", "/pricing", "/lifetime", "/blog", "/help", "/affiliate", "/email-signup", "/signup", "/login", "/privacy-policy", "/terms-and-conditions", "/contact", "/pinterest-mini-course", "/savings-calculator", "/pinterest-keyword-research-tool"];
+export const PUBLIC_PAGES = [
+  "/",
+  "/pricing",
+  "/lifetime",
+  "/blog",
+  "/help",
+  "/affiliate",
+  "/email-signup",
+  "/signup",
+  "/login",
+  "/privacy-policy",
+  "/terms-and-conditions",
+  "/contact",
+  "/pinterest-mini-course",
+  "/savings-calculator",
+  "/pinterest-keyword-research-tool",
+];
 
 export const SITE_NAME = "Pinboard Studio";
 

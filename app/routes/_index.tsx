@@ -37,7 +37,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         price: plan.amount,
         charged: parity ? adjustedPrice(plan.amount, parity) : plan.amount,
       })),
-      lifetime: lifetime ? { price: lifetime.amount, charged: parity ? adjustedPrice(lifetime.amount, parity) : lifetime.amount, credits: lifetime.creditsPerMonth } : null,
+      lifetime: lifetime
+        ? { price: lifetime.amount, charged: parity ? adjustedPrice(lifetime.amount, parity) : lifetime.amount, credits: lifetime.creditsPerMonth }
+        : null,
     },
     { headers: priceVaryHeaders() },
   );
@@ -55,10 +57,25 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   }),
   // The largest pin of the hero (the page's largest paint) is asked for with the stylesheets, not after the scripts.
   ...(data?.examples[1]
-    ? [{ tagName: "link", rel: "preload", as: "image", href: data.examples[1].src, imageSrcSet: data.examples[1].srcSet, imageSizes: HERO_SIZES, fetchpriority: "high" }]
+    ? [
+        {
+          tagName: "link",
+          rel: "preload",
+          as: "image",
+          href: data.examples[1].src,
+          imageSrcSet: data.examples[1].srcSet,
+          imageSizes: HERO_SIZES,
+          fetchpriority: "high",
+        },
+      ]
     : []),
   { property: "og:image:type", content: "image/png" },
-  ...(data ? [{ property: "og:image:width", content: String(data.ogSize.width) }, { property: "og:image:height", content: String(data.ogSize.height) }] : []),
+  ...(data
+    ? [
+        { property: "og:image:width", content: String(data.ogSize.width) },
+        { property: "og:image:height", content: String(data.ogSize.height) },
+      ]
+    : []),
 ];
 
 /** The hero pins' displayed width, for the browser's choice among their widths. */
@@ -102,14 +119,49 @@ const AUDIENCES = [
 
 /** What the product does (spec section 1), each with the page where it is done. */
 const FEATURES = [
-  { title: "Pins and videos from any source", text: "Generate pins from a blog post, a sitemap, an RSS feed or a product, as images or short videos.", to: "/generate", link: "Generate pins" },
-  { title: "AI copy and alt text", text: "AI rewrites titles and descriptions with your keywords and tone, and writes alt text for every pin.", to: "/generate", link: "Try it on a post" },
-  { title: "Bulk scheduling and auto-posting", text: "Schedule pins singly or in bulk to your connected profiles and boards; they are posted at the right time.", to: "/scheduling", link: "Scheduling" },
-  { title: "Your own templates", text: "More than 100 standard templates and 18 colour palettes, an editor for your own designs, drafts and design profiles.", to: "/templates", link: "Browse templates" },
-  { title: "Products from your shop", text: "Import products from Etsy, Shopify or WooCommerce, or upload a CSV file, and pin them with their prices.", to: "/products", link: "Connect a shop" },
+  {
+    title: "Pins and videos from any source",
+    text: "Generate pins from a blog post, a sitemap, an RSS feed or a product, as images or short videos.",
+    to: "/generate",
+    link: "Generate pins",
+  },
+  {
+    title: "AI copy and alt text",
+    text: "AI rewrites titles and descriptions with your keywords and tone, and writes alt text for every pin.",
+    to: "/generate",
+    link: "Try it on a post",
+  },
+  {
+    title: "Bulk scheduling and auto-posting",
+    text: "Schedule pins singly or in bulk to your connected profiles and boards; they are posted at the right time.",
+    to: "/scheduling",
+    link: "Scheduling",
+  },
+  {
+    title: "Your own templates",
+    text: "More than 100 standard templates and 18 colour palettes, an editor for your own designs, drafts and design profiles.",
+    to: "/templates",
+    link: "Browse templates",
+  },
+  {
+    title: "Products from your shop",
+    text: "Import products from Etsy, Shopify or WooCommerce, or upload a CSV file, and pin them with their prices.",
+    to: "/products",
+    link: "Connect a shop",
+  },
   { title: "Pin history", text: "Every pin you pinned, downloaded or scheduled, in one place.", to: "/pin-history", link: "Pin history" },
-  { title: "Referral and affiliate programmes", text: "Gift a month and get a month, or earn as an affiliate: no paid account needed to join.", to: "/affiliate", link: "Affiliate programme" },
-  { title: "Free guides", text: "A Pinterest mini-course, a savings calculator and a blog of practical Pinterest marketing guides.", to: "/pinterest-mini-course", link: "Start the mini-course" },
+  {
+    title: "Referral and affiliate programmes",
+    text: "Gift a month and get a month, or earn as an affiliate: no paid account needed to join.",
+    to: "/affiliate",
+    link: "Affiliate programme",
+  },
+  {
+    title: "Free guides",
+    text: "A Pinterest mini-course, a savings calculator and a blog of practical Pinterest marketing guides.",
+    to: "/pinterest-mini-course",
+    link: "Start the mini-course",
+  },
 ];
 
 export default function Home() {
@@ -127,8 +179,8 @@ export default function Home() {
           <p className="eyebrow">Pinterest marketing, done for you</p>
           <h1 id="hero-title">Pins from every post, scheduled while you sleep</h1>
           <p className="lead">
-            Pinboard Studio turns your blog posts, feeds and products into on-brand pin images and videos, writes the
-            copy with AI, and posts them to your boards at the right time.
+            Pinboard Studio turns your blog posts, feeds and products into on-brand pin images and videos, writes the copy with AI, and posts them to your
+            boards at the right time.
           </p>
           <div className="hero__actions">
             <Link className="button button--primary button--large" to={start.to}>
@@ -191,7 +243,12 @@ export default function Home() {
                     src={example.src}
                     srcSet={example.srcSet}
                     sizes="(min-width: 800px) 120px, 96px"
-                    alt={example.alt} width={example.width} height={example.height} loading="lazy" decoding="async" />
+                    alt={example.alt}
+                    width={example.width}
+                    height={example.height}
+                    loading="lazy"
+                    decoding="async"
+                  />
                 ) : null}
                 <div>
                   <h3>{audience.name}</h3>

@@ -39,9 +39,8 @@ const SECTIONS: DocumentSection[] = [
             question: "How do I start?",
             answer: (
               <p>
-                <Link to="/signup">Create a free account</Link> with your e-mail address or with Google. After signing up
-                you land on the <Link to="/onboarding">onboarding checklist</Link>: eight short steps that take you from
-                connecting Pinterest to your first scheduled pin.
+                <Link to="/signup">Create a free account</Link> with your e-mail address or with Google. After signing up you land on the{" "}
+                <Link to="/onboarding">onboarding checklist</Link>: eight short steps that take you from connecting Pinterest to your first scheduled pin.
               </p>
             ),
           },
@@ -50,9 +49,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Why do I need to verify my e-mail address?",
             answer: (
               <p>
-                We send you a link when you sign up. Generating pins needs a verified address, so we know where to reach
-                you about your account and your scheduled pins. If the e-mail did not arrive, check your spam folder, then
-                ask for a new link from the Generate page.
+                We send you a link when you sign up. Generating pins needs a verified address, so we know where to reach you about your account and your
+                scheduled pins. If the e-mail did not arrive, check your spam folder, then ask for a new link from the Generate page.
               </p>
             ),
           },
@@ -71,9 +69,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Where can the pins come from?",
             answer: (
               <p>
-                Paste the address of a blog post, a sitemap or an RSS feed, pick a product from a connected Etsy, Shopify
-                or WooCommerce shop, or upload a CSV file with one row per product. We read the title, the description
-                and the images worth pinning, and make a pin draft for each.
+                Paste the address of a blog post, a sitemap or an RSS feed, pick a product from a connected Etsy, Shopify or WooCommerce shop, or upload a CSV
+                file with one row per product. We read the title, the description and the images worth pinning, and make a pin draft for each.
               </p>
             ),
           },
@@ -82,9 +79,8 @@ const SECTIONS: DocumentSection[] = [
             question: "What does the AI write?",
             answer: (
               <p>
-                If you switch it on, AI rewrites pin titles (kept under 40 characters) and descriptions, in the language,
-                tone and keywords you choose, and writes alt text for the image. If the AI cannot produce alt text, the
-                pin keeps the text it already had.
+                If you switch it on, AI rewrites pin titles (kept under 40 characters) and descriptions, in the language, tone and keywords you choose, and
+                writes alt text for the image. If the AI cannot produce alt text, the pin keeps the text it already had.
               </p>
             ),
           },
@@ -93,8 +89,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Can I make video pins?",
             answer: (
               <p>
-                Yes. Templates with a video layer produce video pins, which you can download or schedule like image pins.
-                A video pin uses more credits than an image pin (see <a href="#credits">pin credits</a>).
+                Yes. Templates with a video layer produce video pins, which you can download or schedule like image pins. A video pin uses more credits than an
+                image pin (see <a href="#credits">pin credits</a>).
               </p>
             ),
           },
@@ -102,10 +98,7 @@ const SECTIONS: DocumentSection[] = [
             id: "lock-pins",
             question: "How do I keep a pin I like while regenerating the rest?",
             answer: (
-              <p>
-                Lock it. Locked pins are skipped when you regenerate colours, templates or images and when you change the
-                design of all pins at once.
-              </p>
+              <p>Lock it. Locked pins are skipped when you regenerate colours, templates or images and when you change the design of all pins at once.</p>
             ),
           },
         ]}
@@ -123,8 +116,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Which templates can I use?",
             answer: (
               <p>
-                More than 100 standard templates and 18 colour palettes, plus your own. Mark templates as favourites to
-                find them quickly, or let us pick templates and images at random for variety.
+                More than 100 standard templates and 18 colour palettes, plus your own. Mark templates as favourites to find them quickly, or let us pick
+                templates and images at random for variety.
               </p>
             ),
           },
@@ -133,9 +126,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Can I design my own templates?",
             answer: (
               <p>
-                Yes. The template editor lets you add and arrange text, image, SVG and video layers, use your logo and
-                your own fonts (woff, woff2, ttf or otf), and undo or redo your last ten steps. Duplicate a standard
-                template to start from a design you like.
+                Yes. The template editor lets you add and arrange text, image, SVG and video layers, use your logo and your own fonts (woff, woff2, ttf or otf),
+                and undo or redo your last ten steps. Duplicate a standard template to start from a design you like.
               </p>
             ),
           },
@@ -144,8 +136,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Can I save my brand settings?",
             answer: (
               <p>
-                Your design settings (colours, fonts, templates, AI options) are saved with your account. Save several
-                named profiles if you design for more than one brand.
+                Your design settings (colours, fonts, templates, AI options) are saved with your account. Save several named profiles if you design for more
+                than one brand.
               </p>
             ),
           },
@@ -164,9 +156,8 @@ const SECTIONS: DocumentSection[] = [
             question: "How does scheduling work?",
             answer: (
               <p>
-                Connect your Pinterest profile, choose boards, and schedule pins one by one or in bulk. Each profile has
-                its own queue: pins are posted automatically at the next free time slot, even when your computer is off.
-                You can also pick a specific date and time for a pin.
+                Connect your Pinterest profile, choose boards, and schedule pins one by one or in bulk. Each profile has its own queue: pins are posted
+                automatically at the next free time slot, even when your computer is off. You can also pick a specific date and time for a pin.
               </p>
             ),
           },
@@ -175,8 +166,8 @@ const SECTIONS: DocumentSection[] = [
             question: "What is the default schedule?",
             answer: (
               <p>
-                20 pins a day, at least 15 minutes apart, in two posting windows (20:00 to 23:00 and 02:00 to 04:00 GMT).
-                Change the number of pins, the windows and your time zone in the scheduling settings.
+                20 pins a day, at least 15 minutes apart, in two posting windows (20:00 to 23:00 and 02:00 to 04:00 GMT). Change the number of pins, the windows
+                and your time zone in the scheduling settings.
               </p>
             ),
           },
@@ -185,9 +176,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Pinterest asks me to reconnect. Why?",
             answer: (
               <p>
-                Pinterest ends a connection after a while, or when you change your Pinterest password. Reconnect the
-                profile and your queue carries on. If Pinterest has blocked the profile, pins cannot be posted to it
-                until Pinterest lifts the block.
+                Pinterest ends a connection after a while, or when you change your Pinterest password. Reconnect the profile and your queue carries on. If
+                Pinterest has blocked the profile, pins cannot be posted to it until Pinterest lifts the block.
               </p>
             ),
           },
@@ -228,9 +218,8 @@ const SECTIONS: DocumentSection[] = [
             question: "Which plans are there?",
             answer: (
               <p>
-                Free, Starter, Pro, Growth and Agency, each paid monthly or yearly, and a one-off Lifetime plan. Paid
-                plans differ in credits per month; every plan has access to all features. Most plans start with a free
-                trial; Agency plans do not.
+                Free, Starter, Pro, Growth and Agency, each paid monthly or yearly, and a one-off Lifetime plan. Paid plans differ in credits per month; every
+                plan has access to all features. Most plans start with a free trial; Agency plans do not.
               </p>
             ),
           },
@@ -239,9 +228,8 @@ const SECTIONS: DocumentSection[] = [
             question: "How do I cancel or change my plan?",
             answer: (
               <p>
-                Choose Manage subscription in the account menu. When you cancel, your plan stays active until the end of
-                the period you paid for. Switching plans through PayPal needs your approval in PayPal and shows up after
-                about five minutes.
+                Choose Manage subscription in the account menu. When you cancel, your plan stays active until the end of the period you paid for. Switching
+                plans through PayPal needs your approval in PayPal and shows up after about five minutes.
               </p>
             ),
           },
@@ -254,9 +242,8 @@ const SECTIONS: DocumentSection[] = [
     title: "Refunds",
     body: (
       <p>
-        Refunds are not offered. Try the free plan or a free trial first to see whether Pinboard Studio suits you; if you
-        cancel, you keep your plan until the end of the period you paid for. The details are in our{" "}
-        <Link to="/terms-and-conditions">terms and conditions</Link>.
+        Refunds are not offered. Try the free plan or a free trial first to see whether Pinboard Studio suits you; if you cancel, you keep your plan until the
+        end of the period you paid for. The details are in our <Link to="/terms-and-conditions">terms and conditions</Link>.
       </p>
     ),
   },
@@ -280,9 +267,8 @@ const SECTIONS: DocumentSection[] = [
             question: "How do I delete my account?",
             answer: (
               <p>
-                From your <Link to="/profile">profile</Link>. Deleting your account removes your details, your uploads
-                and your pins from Pinboard Studio; pins already posted to Pinterest stay on Pinterest. Read how we
-                handle your data in our <Link to="/privacy-policy">privacy policy</Link>.
+                From your <Link to="/profile">profile</Link>. Deleting your account removes your details, your uploads and your pins from Pinboard Studio; pins
+                already posted to Pinterest stay on Pinterest. Read how we handle your data in our <Link to="/privacy-policy">privacy policy</Link>.
               </p>
             ),
           },
@@ -300,8 +286,8 @@ const SECTIONS: DocumentSection[] = [
             question: "My question is not answered here.",
             answer: (
               <p>
-                Write to us at <a href="mailto:hello@pinboard.studio">hello@pinboard.studio</a>. Paid plans get e-mail
-                support, and the higher plans priority support.
+                Write to us at <a href="mailto:hello@pinboard.studio">hello@pinboard.studio</a>. Paid plans get e-mail support, and the higher plans priority
+                support.
               </p>
             ),
           },
@@ -312,11 +298,5 @@ const SECTIONS: DocumentSection[] = [
 ];
 
 export default function Help() {
-  return (
-    <DocumentPage
-      title="Help centre"
-      lead="Answers to the questions we hear most about generating, designing and scheduling pins."
-      sections={SECTIONS}
-    />
-  );
+  return <DocumentPage title="Help centre" lead="Answers to the questions we hear most about generating, designing and scheduling pins." sections={SECTIONS} />;
 }

@@ -23,7 +23,13 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => {
   if (!loaded?.found) return [{ title: "Page Not Found | Pinboard Studio" }, { name: "robots", content: "noindex" }];
-  return seoMeta({ title: `${loaded.page.title} | Pinboard Studio`, description: loaded.page.description, url: loaded.canonical, image: loaded.image, imageAlt: loaded.page.coverAlt });
+  return seoMeta({
+    title: `${loaded.page.title} | Pinboard Studio`,
+    description: loaded.page.description,
+    url: loaded.canonical,
+    image: loaded.image,
+    imageAlt: loaded.page.coverAlt,
+  });
 };
 
 export default function ContentPage() {

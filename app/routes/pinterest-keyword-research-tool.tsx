@@ -35,7 +35,8 @@ export const meta: MetaFunction = () => [
   { title: "Free Pinterest keyword research tool | Pinboard Studio" },
   {
     name: "description",
-    content: "Find what people search for on Pinterest: suggested and related keywords with their weekly, monthly and yearly trends, by region. Chart them, export them, and use them in your pins.",
+    content:
+      "Find what people search for on Pinterest: suggested and related keywords with their weekly, monthly and yearly trends, by region. Chart them, export them, and use them in your pins.",
   },
 ];
 
@@ -118,10 +119,17 @@ export default function KeywordResearchPage() {
     }
   };
 
-  const shown = useMemo(() => (result ? sortTerms(filterTerms(result.terms, filterText, source), sort.key, sort.direction) : []), [result, filterText, source, sort]);
+  const shown = useMemo(
+    () => (result ? sortTerms(filterTerms(result.terms, filterText, source), sort.key, sort.direction) : []),
+    [result, filterText, source, sort],
+  );
   const chosenTerms = useMemo(() => (result ? result.terms.filter((term) => chosen.has(term.term)) : []), [result, chosen]);
   const charted = useMemo(
-    () => chosenTerms.filter((term) => term.series !== null).slice(0, MAX_CHARTED_TERMS).map((term) => ({ term: term.term, values: term.series! })),
+    () =>
+      chosenTerms
+        .filter((term) => term.series !== null)
+        .slice(0, MAX_CHARTED_TERMS)
+        .map((term) => ({ term: term.term, values: term.series! })),
     [chosenTerms],
   );
 
@@ -142,7 +150,10 @@ export default function KeywordResearchPage() {
       return next;
     });
   const sortBy = (key: SortKey) =>
-    setSort((current) => ({ key, direction: current.key === key && current.direction === "descending" ? "ascending" : key === "term" && current.key !== key ? "ascending" : "descending" }));
+    setSort((current) => ({
+      key,
+      direction: current.key === key && current.direction === "descending" ? "ascending" : key === "term" && current.key !== key ? "ascending" : "descending",
+    }));
 
   const chosenWords = (count: number) => `${count} keyword${count === 1 ? "" : "s"}`;
 
@@ -195,8 +206,8 @@ export default function KeywordResearchPage() {
     <main className="page keywords">
       <h1>Pinterest keyword research tool</h1>
       <p className="lead">
-        Type a keyword to see what people search for on Pinterest: popular searches that start with it, related terms, and how
-        searches for each have moved over the last week, month and year in your region.
+        Type a keyword to see what people search for on Pinterest: popular searches that start with it, related terms, and how searches for each have moved over
+        the last week, month and year in your region.
         {user ? null : " Try one search free; sign up to keep researching."}
       </p>
 
@@ -228,7 +239,13 @@ export default function KeywordResearchPage() {
           <label className="field__label" htmlFor={ids.region}>
             Region
           </label>
-          <select id={ids.region} className="field__input field__select" name="region" value={region} onChange={(event) => setRegion(event.target.value as PinterestTrendRegion)}>
+          <select
+            id={ids.region}
+            className="field__input field__select"
+            name="region"
+            value={region}
+            onChange={(event) => setRegion(event.target.value as PinterestTrendRegion)}
+          >
             {PINTEREST_TREND_REGION_CODES.map((code) => (
               <option key={code} value={code}>
                 {PINTEREST_TREND_REGIONS[code]}
@@ -294,13 +311,25 @@ export default function KeywordResearchPage() {
                 <label className="field__label" htmlFor={ids.filter}>
                   Filter terms
                 </label>
-                <input id={ids.filter} className="field__input" type="search" value={filterText} onChange={(event) => setFilterText(event.target.value)} placeholder="words the term contains" />
+                <input
+                  id={ids.filter}
+                  className="field__input"
+                  type="search"
+                  value={filterText}
+                  onChange={(event) => setFilterText(event.target.value)}
+                  placeholder="words the term contains"
+                />
               </div>
               <div className="field">
                 <label className="field__label" htmlFor={ids.source}>
                   Show
                 </label>
-                <select id={ids.source} className="field__input field__select" value={source} onChange={(event) => setSource(event.target.value as SourceFilter)}>
+                <select
+                  id={ids.source}
+                  className="field__input field__select"
+                  value={source}
+                  onChange={(event) => setSource(event.target.value as SourceFilter)}
+                >
                   {(Object.keys(SOURCE_FILTERS) as SourceFilter[]).map((key) => (
                     <option key={key} value={key}>
                       {SOURCE_FILTERS[key]}
@@ -325,9 +354,8 @@ export default function KeywordResearchPage() {
               />
             )}
             <p className="keywords__hint">
-              Changes compare searches in the last week, month and year with the period before, in {regionName}. Pinterest shares
-              trends for popular searches only: terms without them show &ldquo;no data&rdquo;. Write pins for them with the{" "}
-              <Link to="/generate">pin generator</Link>.
+              Changes compare searches in the last week, month and year with the period before, in {regionName}. Pinterest shares trends for popular searches
+              only: terms without them show &ldquo;no data&rdquo;. Write pins for them with the <Link to="/generate">pin generator</Link>.
             </p>
           </>
         ) : (

@@ -13,7 +13,10 @@ export const meta: MetaFunction = ({ location }) => {
   const lesson = lessonOf(new URLSearchParams(location.search).get("lesson"));
   return [
     { title: lesson ? `${lesson.title} | Pinterest mini-course | Pinboard Studio` : "Free Pinterest mini-course | Pinboard Studio" },
-    { name: "description", content: lesson ? lesson.summary : "Six short lessons on getting steady traffic from Pinterest: boards, keywords, pin design, batching and scheduling." },
+    {
+      name: "description",
+      content: lesson ? lesson.summary : "Six short lessons on getting steady traffic from Pinterest: boards, keywords, pin design, batching and scheduling.",
+    },
   ];
 };
 
@@ -63,16 +66,20 @@ export default function MiniCoursePage() {
     <main className="page course">
       {lesson ? (
         <article className="course__lesson-body prose" aria-labelledby="lesson-title">
-          <p className="eyebrow">
-            {`Lesson ${index + 1} of ${LESSONS.length} · ${lesson.minutes} min read`}
-          </p>
+          <p className="eyebrow">{`Lesson ${index + 1} of ${LESSONS.length} · ${lesson.minutes} min read`}</p>
           <h1 id="lesson-title" ref={heading} tabIndex={-1}>
             {lesson.title}
           </h1>
           <p className="lead">{lesson.summary}</p>
           {lesson.body}
           <div className="course__done">
-            <button type="button" className={done.has(lesson.slug) ? "button button--ghost" : "button button--primary"} aria-pressed={done.has(lesson.slug)} onClick={() => toggleDone(lesson.slug)} disabled={!loaded}>
+            <button
+              type="button"
+              className={done.has(lesson.slug) ? "button button--ghost" : "button button--primary"}
+              aria-pressed={done.has(lesson.slug)}
+              onClick={() => toggleDone(lesson.slug)}
+              disabled={!loaded}
+            >
               {done.has(lesson.slug) ? "Lesson done" : "Mark lesson as done"}
             </button>
           </div>
@@ -101,9 +108,8 @@ export default function MiniCoursePage() {
             Free Pinterest mini-course
           </h1>
           <p className="lead">
-            Six short lessons, about half an hour in all, on getting steady visitors and sales from Pinterest: how it
-            decides who sees a pin, boards and keywords, pins that get clicked, and a routine that keeps your schedule
-            full without eating your week.
+            Six short lessons, about half an hour in all, on getting steady visitors and sales from Pinterest: how it decides who sees a pin, boards and
+            keywords, pins that get clicked, and a routine that keeps your schedule full without eating your week.
           </p>
           <ol className="course__overview">
             {LESSONS.map((item) => (
@@ -124,9 +130,7 @@ export default function MiniCoursePage() {
           <Link to="/pinterest-mini-course">Pinterest traffic in six lessons</Link>
         </h2>
         <div className="course__progress">
-          <label htmlFor="course-progress">
-            {loaded ? `${done.size} of ${LESSONS.length} lessons done` : `${LESSONS.length} lessons`}
-          </label>
+          <label htmlFor="course-progress">{loaded ? `${done.size} of ${LESSONS.length} lessons done` : `${LESSONS.length} lessons`}</label>
           <progress id="course-progress" max={LESSONS.length} value={done.size} />
         </div>
         <ol className="course__lessons">
@@ -145,7 +149,6 @@ export default function MiniCoursePage() {
           ))}
         </ol>
       </nav>
-
     </main>
   );
 }

@@ -6,7 +6,10 @@ import { loadPlans, priceHeaders, priceVaryHeaders, visitorParity } from "../lib
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: billingStyles }];
 export const meta: MetaFunction = () => [
   { title: "Pricing | Pinboard Studio" },
-  { name: "description", content: "Plans with monthly pin credits for generating and scheduling Pinterest pins: Free, Starter, Pro, Growth and Agency, monthly or annual." },
+  {
+    name: "description",
+    content: "Plans with monthly pin credits for generating and scheduling Pinterest pins: Free, Starter, Pro, Growth and Agency, monthly or annual.",
+  },
 ];
 
 /** The plans and the visitor's pricing parity, rendered on the server (issue 17): the HTML varies by the parity country only. */

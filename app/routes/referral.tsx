@@ -83,12 +83,12 @@ export default function ReferralPage() {
       ) : null}
       {gift.state === "ready" && !isOwnCode ? <FriendsGift profile={gift.profile} /> : null}
       {isOwnCode ? <p className="lead">This is your own invite link: share it with a friend.</p> : null}
-      {user && ownCode ? (
-        <ReferralCard inviteLink={inviteLinkFor(origin, ownCode)} referralCode={ownCode} />
-      ) : null}
+      {user && ownCode ? <ReferralCard inviteLink={inviteLinkFor(origin, ownCode)} referralCode={ownCode} /> : null}
       {!user && gift.state !== "ready" ? (
         <>
-          <p className="lead">Invite friends to Pinboard Studio: each gets a free month of the Starter plan, and you get $16.99 off your next payment when they subscribe.</p>
+          <p className="lead">
+            Invite friends to Pinboard Studio: each gets a free month of the Starter plan, and you get $16.99 off your next payment when they subscribe.
+          </p>
           <LoginPrompt action="get your invite link" />
         </>
       ) : null}
@@ -144,8 +144,8 @@ function FriendsGift({ profile }: { profile: ReferralProfile }) {
     <section className="referral-gift" aria-labelledby="gift-title">
       <h2 id="gift-title">{profile.firstName} gifted you a free month of Starter</h2>
       <p>
-        Design pins from your posts and products and schedule them to Pinterest with 150 pin credits a month. The month is free, and nothing renews
-        unless you choose a plan.
+        Design pins from your posts and products and schedule them to Pinterest with 150 pin credits a month. The month is free, and nothing renews unless you
+        choose a plan.
       </p>
       {claimed ? (
         <p role="status" data-testid="referral-claimed">

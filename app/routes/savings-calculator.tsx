@@ -2,14 +2,7 @@ import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId, useMemo, useState } from "react";
 import { SavingsChart } from "../components/savings/savings-chart.tsx";
-import {
-  calculatorPlans,
-  INPUT_LIMITS,
-  inputNumber,
-  savings,
-  savingsInputsFrom,
-  type SavingsInputs,
-} from "../../workers/domain/savings.ts";
+import { calculatorPlans, INPUT_LIMITS, inputNumber, savings, savingsInputsFrom, type SavingsInputs } from "../../workers/domain/savings.ts";
 import { ParityNote } from "../components/billing/parity.tsx";
 import { loadPlans, priceHeaders, priceVaryHeaders, visitorParity } from "../lib/pricing.server.ts";
 import accountStyles from "../styles/account.css?url";
@@ -21,7 +14,10 @@ export const links: LinksFunction = () => [
 ];
 export const meta: MetaFunction = () => [
   { title: "Pinterest time and money savings calculator | Pinboard Studio" },
-  { name: "description", content: "How many hours and dollars a month you save by generating and scheduling your pins in bulk instead of making them one by one." },
+  {
+    name: "description",
+    content: "How many hours and dollars a month you save by generating and scheduling your pins in bulk instead of making them one by one.",
+  },
 ];
 
 /**
@@ -79,8 +75,8 @@ export default function SavingsCalculatorPage() {
     <main className="page savings">
       <h1>Pinterest savings calculator</h1>
       <p className="lead">
-        How much time and money you save by generating pins from your posts and products and bulk-scheduling them, instead
-        of designing and posting each one by hand.
+        How much time and money you save by generating pins from your posts and products and bulk-scheduling them, instead of designing and posting each one by
+        hand.
       </p>
       <ParityNote parity={parity} />
       <div className="savings__layout">
@@ -143,7 +139,9 @@ export default function SavingsCalculatorPage() {
               <span className="savings__big" data-testid="net-saving">
                 {dollars(figures.netSavingPerMonth)}
               </span>{" "}
-              {figures.netSavingPerMonth >= 0 ? "a month better off, after the plan's price" : "a month: at these numbers the plan costs more than the time it saves"}
+              {figures.netSavingPerMonth >= 0
+                ? "a month better off, after the plan's price"
+                : "a month: at these numbers the plan costs more than the time it saves"}
             </p>
             <p className="savings__year">{`That is ${figures.hoursSavedPerYear.toLocaleString("en-US")} hours and ${dollars(figures.netSavingPerYear)} a year.`}</p>
           </div>

@@ -14,7 +14,10 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const env = context.cloudflare.env;
   const pin = await publicPin(env, params.handle ?? "", params.postId ?? "");
   if (!pin) return data({ found: false as const }, { status: 404 });
-  return data({ found: true as const, pin, canonical: canonicalUrl(env.APP_URL, publicPinPath(pin.handle, pin.id)) }, { headers: { "cache-control": "private, no-store" } });
+  return data(
+    { found: true as const, pin, canonical: canonicalUrl(env.APP_URL, publicPinPath(pin.handle, pin.id)) },
+    { headers: { "cache-control": "private, no-store" } },
+  );
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded, params }) => {

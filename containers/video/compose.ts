@@ -105,7 +105,8 @@ export function composeArgs(input: ComposeInput): { args: string[]; seconds: num
   const clipAudio = probe.kind === "video" && probe.hasAudio;
   if (!clipAudio) args.push("-f", "lavfi", "-t", String(seconds), "-i", "anullsrc=channel_layout=stereo:sample_rate=44100");
 
-  const still = (label: string, out: string) => `[${label}]scale=${VIDEO_WIDTH}:${VIDEO_HEIGHT},setsar=1,format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${fps}/TB[${out}]`;
+  const still = (label: string, out: string) =>
+    `[${label}]scale=${VIDEO_WIDTH}:${VIDEO_HEIGHT},setsar=1,format=yuv420p,loop=loop=-1:size=1:start=0,setpts=N/${fps}/TB[${out}]`;
   let moving: string;
   if (probe.kind === "video") {
     moving = `[2:v]scale=${box.width}:${box.height}:force_original_aspect_ratio=increase,crop=${box.width}:${box.height},setsar=1,fps=${fps},setpts=PTS-STARTPTS[clip]`;
@@ -127,15 +128,40 @@ export function composeArgs(input: ComposeInput): { args: string[]; seconds: num
     clipAudio ? `[2:a]aresample=44100,apad[a]` : `[3:a]anull[a]`,
   ].join(";");
   args.push(
-    "-filter_complex", graph,
-    "-map", "[v]", "-map", "[a]",
-    "-t", String(seconds),
-    "-r", String(fps),
-    "-c:v", "libx264", "-preset", settings.preset, "-crf", String(settings.crf),
-    "-maxrate", `${settings.maxrateKbps}k`, "-bufsize", `${settings.maxrateKbps * 2}k`,
-    "-pix_fmt", "yuv420p", "-profile:v", "high",
-    "-c:a", "aac", "-b:a", "128k", "-ac", "2", "-ar", "44100",
-    "-movflags", "+faststart",
+    "-filter_complex",
+    graph,
+    "-map",
+    "[v]",
+    "-map",
+    "[a]",
+    "-t",
+    String(seconds),
+    "-r",
+    String(fps),
+    "-c:v",
+    "libx264",
+    "-preset",
+    settings.preset,
+    "-crf",
+    String(settings.crf),
+    "-maxrate",
+    `${settings.maxrateKbps}k`,
+    "-bufsize",
+    `${settings.maxrateKbps * 2}k`,
+    "-pix_fmt",
+    "yuv420p",
+    "-profile:v",
+    "high",
+    "-c:a",
+    "aac",
+    "-b:a",
+    "128k",
+    "-ac",
+    "2",
+    "-ar",
+    "44100",
+    "-movflags",
+    "+faststart",
     input.output,
   );
   return { args, seconds };

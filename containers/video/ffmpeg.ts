@@ -33,7 +33,10 @@ export function ffprobePath(): string | null {
 export async function ffmpegVersion(path = ffmpegPath()): Promise<string> {
   const { stdout } = await run(path, ["-hide_banner", "-version"], { timeout: 10_000 });
   const first = stdout.split("\n")[0] ?? "";
-  return first.replace(/\s+Copyright.*$/, "").replace(/\s+https?:\/\/\S+/, "").trim();
+  return first
+    .replace(/\s+Copyright.*$/, "")
+    .replace(/\s+https?:\/\/\S+/, "")
+    .trim();
 }
 
 /** What a file is, by its content (never its name). */
@@ -67,7 +70,16 @@ export function classify(input: {
   if (!input.videoCodec || !(input.width > 0) || !(input.height > 0)) return null;
   const still = IMAGE_FORMATS.test(input.formatName) || (IMAGE_CODECS.has(input.videoCodec) && (input.frames ?? 1) <= 1 && !(input.durationSeconds > 0.1));
   if (still && input.videoCodec !== "gif") {
-    return { kind: "image", width: input.width, height: input.height, durationSeconds: 0, hasAudio: false, videoCodec: input.videoCodec, audioCodec: null, formatName: input.formatName };
+    return {
+      kind: "image",
+      width: input.width,
+      height: input.height,
+      durationSeconds: 0,
+      hasAudio: false,
+      videoCodec: input.videoCodec,
+      audioCodec: null,
+      formatName: input.formatName,
+    };
   }
   if (!(input.durationSeconds > 0)) return null;
   return {
@@ -93,7 +105,10 @@ export async function probe(file: string, timeoutMs = 20_000): Promise<Probe | n
   if (!ffprobe) return probeWithFfmpeg(file, timeoutMs);
   let parsed: FfprobeOutput;
   try {
-    const { stdout } = await run(ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file], { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await run(ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", file], {
+      timeout: timeoutMs,
+      maxBuffer: 4 * 1024 * 1024,
+    });
     parsed = JSON.parse(stdout) as FfprobeOutput;
   } catch {
     return null; // ffprobe could not read it: not a video or image

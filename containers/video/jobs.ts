@@ -165,10 +165,13 @@ export class JobRunner {
       job.child = child;
       let stderr = "";
       let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        child.kill("SIGKILL");
-      }, Math.max(0, deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          timedOut = true;
+          child.kill("SIGKILL");
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       let pending = "";
       child.stdout.setEncoding("utf8");
       child.stdout.on("data", (chunk: string) => {
@@ -219,5 +222,13 @@ export class JobRunner {
 
 function view(job: Job): JobView {
   const { jobId, status, progress, durationSeconds, source, error, videoBytes, thumbnailBytes } = job;
-  return { jobId, status, progress: Math.round(progress * 1000) / 1000, durationSeconds, source, ...(error ? { error } : {}), ...(videoBytes ? { videoBytes, thumbnailBytes } : {}) };
+  return {
+    jobId,
+    status,
+    progress: Math.round(progress * 1000) / 1000,
+    durationSeconds,
+    source,
+    ...(error ? { error } : {}),
+    ...(videoBytes ? { videoBytes, thumbnailBytes } : {}),
+  };
 }

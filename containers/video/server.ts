@@ -63,7 +63,12 @@ export function createVideoService(overrides: Partial<VideoServiceOptions> = {})
     if (declared > options.maxUploadBytes) throw new BadInput(`The upload is larger than ${Math.round(options.maxUploadBytes / 1048576)} MB`, "body", 413);
     let form: FormData;
     try {
-      form = await new Request("http://service/jobs", { method: "POST", headers: { "content-type": type }, body: limited(req, options.maxUploadBytes), duplex: "half" } as RequestInit).formData();
+      form = await new Request("http://service/jobs", {
+        method: "POST",
+        headers: { "content-type": type },
+        body: limited(req, options.maxUploadBytes),
+        duplex: "half",
+      } as RequestInit).formData();
     } catch (error) {
       if (error instanceof BadInput) throw error;
       throw new BadInput("Body must be multipart/form-data", "body");
@@ -82,7 +87,11 @@ export function createVideoService(overrides: Partial<VideoServiceOptions> = {})
     if (existing) await runner.remove(jobId);
     const dir = await runner.jobDir(jobId);
     try {
-      const paths = { overlay: join(dir, "overlay.in"), source: join(dir, "source.in"), base: base instanceof Blob && base.size > 0 ? join(dir, "base.in") : null };
+      const paths = {
+        overlay: join(dir, "overlay.in"),
+        source: join(dir, "source.in"),
+        base: base instanceof Blob && base.size > 0 ? join(dir, "base.in") : null,
+      };
       await writeFile(paths.overlay, new Uint8Array(await overlay.arrayBuffer()));
       await writeFile(paths.source, new Uint8Array(await source.arrayBuffer()));
       if (paths.base) await writeFile(paths.base, new Uint8Array(await (base as Blob).arrayBuffer()));
@@ -118,7 +127,12 @@ export function createVideoService(overrides: Partial<VideoServiceOptions> = {})
         return send(res, 200, {
           status: "ok",
           ffmpeg: { path: ffmpegPath(), version, ffprobe: ffprobePath() },
-          limits: { concurrency: options.concurrency, timeoutMs: options.timeoutMs, maxClipSeconds: options.maxClipSeconds, maxUploadBytes: options.maxUploadBytes },
+          limits: {
+            concurrency: options.concurrency,
+            timeoutMs: options.timeoutMs,
+            maxClipSeconds: options.maxClipSeconds,
+            maxUploadBytes: options.maxUploadBytes,
+          },
         });
       } catch (error) {
         cachedVersion = null;
@@ -145,7 +159,8 @@ export function createVideoService(overrides: Partial<VideoServiceOptions> = {})
         const job = runner.get(jobId);
         return job ? send(res, 200, job) : send(res, 404, { error: "No such job" });
       }
-      if (req.method === "DELETE" && !match[2]) return (await runner.remove(jobId)) ? send(res, 200, { jobId, deleted: true }) : send(res, 404, { error: "No such job" });
+      if (req.method === "DELETE" && !match[2])
+        return (await runner.remove(jobId)) ? send(res, 200, { jobId, deleted: true }) : send(res, 404, { error: "No such job" });
     }
     return send(res, 404, { error: "Not found" });
   }
@@ -174,16 +189,25 @@ function parseSpec(raw: FormDataEntryValue | null): VideoSpec {
   if ((box.width as number) < 2 || (box.height as number) < 2) throw new BadInput("spec.box is too small", "spec.box");
   const fitted = fitBox(box as unknown as VideoSpec["box"]);
   if (fitted.width < 2 || fitted.height < 2) throw new BadInput("spec.box lies outside the pin", "spec.box");
-  if (spec.durationSeconds !== undefined && (!number(spec.durationSeconds) || (spec.durationSeconds as number) < MIN_SECONDS || (spec.durationSeconds as number) > MAX_SECONDS)) {
+  if (
+    spec.durationSeconds !== undefined &&
+    (!number(spec.durationSeconds) || (spec.durationSeconds as number) < MIN_SECONDS || (spec.durationSeconds as number) > MAX_SECONDS)
+  ) {
     throw new BadInput(`spec.durationSeconds must be from ${MIN_SECONDS} to ${MAX_SECONDS}`, "spec.durationSeconds");
   }
-  if (spec.trimStart !== undefined && (!number(spec.trimStart) || (spec.trimStart as number) < 0)) throw new BadInput("spec.trimStart must be a number of seconds", "spec.trimStart");
-  return { box: box as unknown as VideoSpec["box"], durationSeconds: spec.durationSeconds as number | undefined, trimStart: spec.trimStart as number | undefined };
+  if (spec.trimStart !== undefined && (!number(spec.trimStart) || (spec.trimStart as number) < 0))
+    throw new BadInput("spec.trimStart must be a number of seconds", "spec.trimStart");
+  return {
+    box: box as unknown as VideoSpec["box"],
+    durationSeconds: spec.durationSeconds as number | undefined,
+    trimStart: spec.trimStart as number | undefined,
+  };
 }
 
 function checkFullPicture(found: Probe | null, field: string) {
   if (found?.kind !== "image") throw new BadInput(`${field} is not a picture`, field);
-  if (found.width !== VIDEO_WIDTH || found.height !== VIDEO_HEIGHT) throw new BadInput(`${field} must be ${VIDEO_WIDTH}x${VIDEO_HEIGHT}, not ${found.width}x${found.height}`, field);
+  if (found.width !== VIDEO_WIDTH || found.height !== VIDEO_HEIGHT)
+    throw new BadInput(`${field} must be ${VIDEO_WIDTH}x${VIDEO_HEIGHT}, not ${found.width}x${found.height}`, field);
 }
 
 function checkSource(found: Probe | null, maxClipSeconds: number, spec: VideoSpec): Probe {
@@ -191,7 +215,8 @@ function checkSource(found: Probe | null, maxClipSeconds: number, spec: VideoSpe
   if (found.kind === "video" && found.durationSeconds > maxClipSeconds) {
     throw new BadInput(`source is too long: ${Math.round(found.durationSeconds)} s, at most ${maxClipSeconds} s`, "source");
   }
-  if (found.kind === "video" && (spec.trimStart ?? 0) >= found.durationSeconds) throw new BadInput("spec.trimStart is past the end of the clip", "spec.trimStart");
+  if (found.kind === "video" && (spec.trimStart ?? 0) >= found.durationSeconds)
+    throw new BadInput("spec.trimStart is past the end of the clip", "spec.trimStart");
   return found;
 }
 
@@ -216,7 +241,11 @@ function send(res: ServerResponse, status: number, body: unknown) {
 }
 
 /** Starts the service (VIDEO_PORT, default 8790; 0 picks a free port). */
-export function startVideoService(port = Number(process.env.VIDEO_PORT ?? 8790), hostname = process.env.VIDEO_HOST ?? "127.0.0.1", overrides: Partial<VideoServiceOptions> = {}) {
+export function startVideoService(
+  port = Number(process.env.VIDEO_PORT ?? 8790),
+  hostname = process.env.VIDEO_HOST ?? "127.0.0.1",
+  overrides: Partial<VideoServiceOptions> = {},
+) {
   const { server, runner, options } = createVideoService(overrides);
   return new Promise<{ url: string; runner: JobRunner; options: VideoServiceOptions; close: () => Promise<void> }>((resolve) => {
     server.listen(port, hostname, () => {

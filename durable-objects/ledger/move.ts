@@ -30,7 +30,14 @@ export interface MoveOutcome {
   moved: boolean;
 }
 
-export async function moveFromD1(db: D1Database, sql: SqlStorage, storage: DurableObjectStorage, meta: Meta, userId: string, now = Date.now()): Promise<MoveOutcome> {
+export async function moveFromD1(
+  db: D1Database,
+  sql: SqlStorage,
+  storage: DurableObjectStorage,
+  meta: Meta,
+  userId: string,
+  now = Date.now(),
+): Promise<MoveOutcome> {
   const copied = Object.fromEntries(MOVED_TABLES.map((table) => [table, 0])) as Record<MovedTable, number>;
   if (meta.get("moved") === "done") {
     if (meta.get("d1_cleared") !== "done") await clearD1(db, meta, userId, now);
@@ -97,7 +104,10 @@ async function copyTable(db: D1Database, sql: SqlStorage, storage: DurableObject
 async function d1Counts(db: D1Database, userId: string, markIfEmpty?: number): Promise<Record<MovedTable, number>> {
   const counts = MOVED_TABLES.map((table) => db.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?1`).bind(userId));
   const none = MOVED_TABLES.map((table) => `NOT EXISTS (SELECT 1 FROM ${table} WHERE user_id = ?1)`).join(" AND ");
-  const mark = markIfEmpty === undefined ? [] : [db.prepare(`UPDATE users SET ledger_moved_at = ?2 WHERE id = ?1 AND ledger_moved_at IS NULL AND ${none}`).bind(userId, markIfEmpty)];
+  const mark =
+    markIfEmpty === undefined
+      ? []
+      : [db.prepare(`UPDATE users SET ledger_moved_at = ?2 WHERE id = ?1 AND ledger_moved_at IS NULL AND ${none}`).bind(userId, markIfEmpty)];
   const results = await db.batch<{ n: number }>([...counts, ...mark]);
   return Object.fromEntries(MOVED_TABLES.map((table, i) => [table, results[i].results[0]?.n ?? 0])) as Record<MovedTable, number>;
 }

@@ -115,12 +115,18 @@ export class LedgerRetention {
       const month = monthOf(oldest);
       const [from, to] = [monthStart(month, 0), monthStart(month, 1)];
       const body = await this.monthFile(from, to);
-      await this.media.put(archiveKey(this.userId, month), body.bytes, { httpMetadata: { contentType: "application/gzip" }, customMetadata: { entries: String(body.entries) } });
+      await this.media.put(archiveKey(this.userId, month), body.bytes, {
+        httpMetadata: { contentType: "application/gzip" },
+        customMetadata: { entries: String(body.entries) },
+      });
       // The month's downloaded JPEGs go with its entries (the file names them without a picture); a run cut short
       // deletes what is left next time, before the rows go.
       for (let i = 0; i < body.downloads.length; i += 1000) await this.media.delete(body.downloads.slice(i, i + 1000));
       this.storage.transactionSync(() => {
-        archived += this.sql.exec(`DELETE FROM pin_history WHERE user_id = ? AND created_at >= ? AND created_at < ?`, this.userId, from, to).rowsWritten > 0 ? body.entries : 0;
+        archived +=
+          this.sql.exec(`DELETE FROM pin_history WHERE user_id = ? AND created_at >= ? AND created_at < ?`, this.userId, from, to).rowsWritten > 0
+            ? body.entries
+            : 0;
       });
     }
   }

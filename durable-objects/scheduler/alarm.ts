@@ -110,13 +110,23 @@ export class QueueAlarm {
    */
   private async settleExpiredHolds(profileKey: string) {
     const sql = this.store.sql;
-    const rows = sql.exec<{ id: string; user_id: string }>(`SELECT id, user_id FROM pins WHERE status = 'held' AND created_at < ? LIMIT 90`, Date.now() - HOLD_TTL_MS).toArray();
+    const rows = sql
+      .exec<{ id: string; user_id: string }>(`SELECT id, user_id FROM pins WHERE status = 'held' AND created_at < ? LIMIT 90`, Date.now() - HOLD_TTL_MS)
+      .toArray();
     if (rows.length === 0) return;
     const awaitingApproval = await approvalRequired(this.env, profileKey);
     const charged = await ledgerOf(this.env, rows[0].user_id)
       .db.select({ reference: pinHistory.reference })
       .from(pinHistory)
-      .where(and(eq(pinHistory.userId, rows[0].user_id), inArray(pinHistory.reference, rows.map((row) => `scheduled:${row.id}`))));
+      .where(
+        and(
+          eq(pinHistory.userId, rows[0].user_id),
+          inArray(
+            pinHistory.reference,
+            rows.map((row) => `scheduled:${row.id}`),
+          ),
+        ),
+      );
     const paid = new Set(charged.map((row) => row.reference.slice("scheduled:".length)));
     const now = Date.now();
     this.store.transaction(() => {
@@ -133,7 +143,11 @@ export class QueueAlarm {
   private forgetOldPins() {
     const now = Date.now();
     this.store.transaction(() => {
-      this.store.sql.exec(`INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status = 'posted' AND posted_at < ?`, now, now - KEEP_POSTED_MS);
+      this.store.sql.exec(
+        `INSERT OR IGNORE INTO retired_pins (id, retired_at) SELECT id, ? FROM pins WHERE status = 'posted' AND posted_at < ?`,
+        now,
+        now - KEEP_POSTED_MS,
+      );
       this.store.sql.exec(`DELETE FROM pins WHERE status = 'posted' AND posted_at < ?`, now - KEEP_POSTED_MS);
       this.store.sql.exec(`DELETE FROM retired_pins WHERE retired_at < ?`, now - KEEP_RETIRED_MS);
       this.store.sql.exec(`DELETE FROM rejected_pins WHERE rejected_at < ?`, now - KEEP_RETIRED_MS);

@@ -41,7 +41,9 @@ export class ApprovalQueue {
   }
 
   migrate() {
-    this.store.sql.exec(`CREATE TABLE IF NOT EXISTS rejected_pins (id TEXT PRIMARY KEY, data TEXT NOT NULL, scheduled_time INTEGER NOT NULL, rejected_at INTEGER NOT NULL)`);
+    this.store.sql.exec(
+      `CREATE TABLE IF NOT EXISTS rejected_pins (id TEXT PRIMARY KEY, data TEXT NOT NULL, scheduled_time INTEGER NOT NULL, rejected_at INTEGER NOT NULL)`,
+    );
   }
 
   /** The pins waiting for a reviewer, soonest first. */
@@ -82,12 +84,19 @@ export class ApprovalQueue {
   /** Approves every waiting pin (the owner turned approval off), with the same rule for late pins. Answers how many. */
   releaseAll(settings: SchedulingSettings, pausedReason: string | null, now: number): number {
     const ids = this.store.sql.exec<{ id: string }>(`SELECT id FROM pins WHERE status = 'awaiting' ORDER BY scheduled_time, id`).toArray();
-    return this.review(ids.map(({ id }) => ({ id, decision: "approve" })), settings, pausedReason, now).filter((outcome) => outcome.ok).length;
+    return this.review(
+      ids.map(({ id }) => ({ id, decision: "approve" })),
+      settings,
+      pausedReason,
+      now,
+    ).filter((outcome) => outcome.ok).length;
   }
 
   private reject(id: string, row: PinRow | undefined, now: number): ReviewOutcome {
     if (row?.status !== "awaiting") {
-      const rejected = this.store.sql.exec<{ data: string; scheduled_time: number }>(`SELECT data, scheduled_time FROM rejected_pins WHERE id = ?`, id).toArray()[0];
+      const rejected = this.store.sql
+        .exec<{ data: string; scheduled_time: number }>(`SELECT data, scheduled_time FROM rejected_pins WHERE id = ?`, id)
+        .toArray()[0];
       if (rejected) return { id, ok: true, decision: "rejected", pin: reviewedPin(rejected.data, rejected.scheduled_time), again: true };
       return { id, ok: false, message: NOT_AWAITING_MESSAGE };
     }

@@ -119,12 +119,15 @@ export class HistoryMirror {
     }
     const ledger = this.ledgerFor(this.owner);
     for (;;) {
-      const notes = sql.exec<ChangeRow>(`SELECT pin_id, state, scheduled_time, error, version FROM history_changes LIMIT ?`, NOTES_PER_STATEMENT * STATEMENTS_PER_BATCH).toArray();
+      const notes = sql
+        .exec<ChangeRow>(`SELECT pin_id, state, scheduled_time, error, version FROM history_changes LIMIT ?`, NOTES_PER_STATEMENT * STATEMENTS_PER_BATCH)
+        .toArray();
       if (notes.length === 0) return true;
       const statements: ReturnType<typeof queueStatesStatement>[] = [];
       for (let start = 0; start < notes.length; start += NOTES_PER_STATEMENT) {
         const states: Record<string, MirroredQueueState> = {};
-        for (const note of notes.slice(start, start + NOTES_PER_STATEMENT)) states[note.pin_id] = [note.state as MirroredQueueState[0], note.scheduled_time, note.error];
+        for (const note of notes.slice(start, start + NOTES_PER_STATEMENT))
+          states[note.pin_id] = [note.state as MirroredQueueState[0], note.scheduled_time, note.error];
         statements.push(queueStatesStatement(ledger as Ledger, states));
       }
       try {

@@ -27,14 +27,23 @@ export function placeNewPins(store: QueueStore, request: ReserveRequest, now: nu
   const ids = JSON.stringify(request.pins.map((pin) => pin.id));
   const known = new Map(
     store.sql
-      .exec<{ id: string; status: string; scheduled_time: number }>(`SELECT id, status, scheduled_time FROM pins WHERE id IN (SELECT value FROM json_each(?))`, ids)
+      .exec<{ id: string; status: string; scheduled_time: number }>(
+        `SELECT id, status, scheduled_time FROM pins WHERE id IN (SELECT value FROM json_each(?))`,
+        ids,
+      )
       .toArray()
       .map((row) => [row.id, row]),
   );
-  const retired = new Set(store.sql.exec<{ id: string }>(`SELECT id FROM retired_pins WHERE id IN (SELECT value FROM json_each(?))`, ids).toArray().map((row) => row.id));
+  const retired = new Set(
+    store.sql
+      .exec<{ id: string }>(`SELECT id FROM retired_pins WHERE id IN (SELECT value FROM json_each(?))`, ids)
+      .toArray()
+      .map((row) => row.id),
+  );
   request.pins.forEach((pin, index) => {
     const existing = known.get(pin.id);
-    if (existing) result.push(existing.status === "held" ? { id: pin.id, state: "held", scheduledTime: existing.scheduled_time } : { id: pin.id, state: "existing" });
+    if (existing)
+      result.push(existing.status === "held" ? { id: pin.id, state: "held", scheduledTime: existing.scheduled_time } : { id: pin.id, state: "existing" });
     else if (retired.has(pin.id)) result.push({ id: pin.id, state: "gone" });
     else {
       result.push({ id: pin.id, state: "held", scheduledTime: 0 });
@@ -121,14 +130,27 @@ export function changePins(store: QueueStore, changes: PinChanges[], settings: S
       row.id,
     );
     const placementChanged =
-      time !== row.scheduled_time || content.boardId !== row.board_id || linkKey(content.url) !== row.link_key || (!content.allowDuplicate && row.allow_duplicate === 1);
+      time !== row.scheduled_time ||
+      content.boardId !== row.board_id ||
+      linkKey(content.url) !== row.link_key ||
+      (!content.allowDuplicate && row.allow_duplicate === 1);
     if (placementChanged || row.status === "failed") checks.push({ row: { ...row, scheduled_time: time }, prefix });
   });
   moveToNextFreeSlots(store, reslot, settings, now);
   for (const { row, prefix } of checks) {
     const current = store.sql.exec<PinRow>(`SELECT * FROM pins WHERE id = ?`, row.id).one();
     const content = JSON.parse(current.data) as PinContent;
-    const clash = duplicateOf(store, current.id, current.board_id, content.url, content.boardName, content.title, current.scheduled_time, current.allow_duplicate === 1, prefix);
+    const clash = duplicateOf(
+      store,
+      current.id,
+      current.board_id,
+      content.url,
+      content.boardName,
+      content.title,
+      current.scheduled_time,
+      current.allow_duplicate === 1,
+      prefix,
+    );
     if (clash) throw refusal(clash.status, clash.message, clash.field);
   }
 }
@@ -147,15 +169,25 @@ export function moveToNextFreeSlots(store: QueueStore, pins: { id: string; key: 
     keyTimes.set(key, timesOfLink(store, row.board_id, row.link_key, ids));
   }
   const taken = takenTimes(store, now, ids);
-  const slots = assignQueueSlots(settings, now, taken, pins.map((r) => ({ duplicateKey: r.key })), keyTimes);
-  pins.forEach(({ id }, i) => { store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ? WHERE id = ?`, slots[i], slots[i], id); });
+  const slots = assignQueueSlots(
+    settings,
+    now,
+    taken,
+    pins.map((r) => ({ duplicateKey: r.key })),
+    keyTimes,
+  );
+  pins.forEach(({ id }, i) => {
+    store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ? WHERE id = ?`, slots[i], slots[i], id);
+  });
   return slots;
 }
 
 /** Gives every Queue pin not posted yet the next free slots from now under these settings, in queue order. Answers how many moved. */
 export function reslotQueue(store: QueueStore, settings: SchedulingSettings, now: number): number {
   const rows = store.sql
-    .exec<PinRow>(`SELECT id, board_id, link_key, allow_duplicate FROM pins WHERE type = 'Queue' AND status IN ('scheduled', 'awaiting', 'paused') ORDER BY scheduled_time, id`)
+    .exec<PinRow>(
+      `SELECT id, board_id, link_key, allow_duplicate FROM pins WHERE type = 'Queue' AND status IN ('scheduled', 'awaiting', 'paused') ORDER BY scheduled_time, id`,
+    )
     .toArray();
   if (rows.length === 0) return 0;
   const ids = new Set(rows.map((row) => row.id));
@@ -167,13 +199,7 @@ export function reslotQueue(store: QueueStore, settings: SchedulingSettings, now
   });
   const slots = assignQueueSlots(settings, now, takenTimes(store, now, ids), requests, keyTimes);
   rows.forEach((row, i) => {
-    store.sql.exec(
-      `UPDATE pins SET scheduled_time = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-      slots[i],
-      slots[i],
-      now,
-      row.id,
-    );
+    store.sql.exec(`UPDATE pins SET scheduled_time = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?`, slots[i], slots[i], now, row.id);
   });
   return rows.length;
 }
@@ -241,7 +267,10 @@ function timesOfLink(store: QueueStore, boardId: string, key: string | null, exc
 /** Slot instants already used by pins waiting to post. */
 function takenTimes(store: QueueStore, now: number, except: ReadonlySet<string> = new Set()): Set<number> {
   const taken = new Set<number>();
-  for (const row of store.sql.exec<{ id: string; scheduled_time: number }>(`SELECT id, scheduled_time FROM pins WHERE status IN ${ACTIVE_STATES} AND scheduled_time > ?`, now)) {
+  for (const row of store.sql.exec<{ id: string; scheduled_time: number }>(
+    `SELECT id, scheduled_time FROM pins WHERE status IN ${ACTIVE_STATES} AND scheduled_time > ?`,
+    now,
+  )) {
     if (!except.has(row.id)) taken.add(row.scheduled_time);
   }
   return taken;

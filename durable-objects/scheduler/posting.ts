@@ -48,7 +48,9 @@ export const LATE_CREATE_MS = 120_000;
 /** PINTEREST_LATE_CREATE_SECONDS, else LATE_CREATE_MS: no look on the board for an uncertain create comes sooner. */
 export function lateCreateMs(env: Pick<Env, "PINTEREST_LATE_CREATE_SECONDS">): number {
   const seconds = Number(env.PINTEREST_LATE_CREATE_SECONDS);
-  return env.PINTEREST_LATE_CREATE_SECONDS !== undefined && env.PINTEREST_LATE_CREATE_SECONDS !== "" && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : LATE_CREATE_MS;
+  return env.PINTEREST_LATE_CREATE_SECONDS !== undefined && env.PINTEREST_LATE_CREATE_SECONDS !== "" && Number.isFinite(seconds) && seconds >= 0
+    ? seconds * 1000
+    : LATE_CREATE_MS;
 }
 
 export class PostingEngine {
@@ -168,18 +170,19 @@ export class PostingEngine {
     if (pin.type === "Queue") this.store.setMeta("last_queue_post_at", String(now));
   }
 
-  private async recordFailure(
-    pin: PinRow,
-    attemptId: string,
-    startedAt: number,
-    error: unknown,
-  ): Promise<"posted" | "retry" | "failed" | "paused"> {
+  private async recordFailure(pin: PinRow, attemptId: string, startedAt: number, error: unknown): Promise<"posted" | "retry" | "failed" | "paused"> {
     const sql = this.store.sql;
     const now = Date.now();
     if (error instanceof ServiceError && (error.status === 401 || error.status === 423)) {
       // withPinterest marked the profile: nothing was created (401 and 403 come before the pin exists).
       const reason = pauseReason(error.status === 423 ? "blocked" : "reauth", null);
-      sql.exec(`UPDATE pins SET status = 'paused', attempt_id = NULL, last_error = ?, updated_at = ? WHERE id = ? AND attempt_id = ?`, reason, now, pin.id, attemptId);
+      sql.exec(
+        `UPDATE pins SET status = 'paused', attempt_id = NULL, last_error = ?, updated_at = ? WHERE id = ? AND attempt_id = ?`,
+        reason,
+        now,
+        pin.id,
+        attemptId,
+      );
       this.store.pauseAll(reason);
       return "paused";
     }
@@ -279,9 +282,18 @@ export class PostingEngine {
   }
 
   /** One look on the board for a pin about to be given up, whose last attempts may have created it. */
-  private async lastLook(profile: PinterestProfile, boardId: string, sent: SentPin, sinceMs: number, pinId: string): Promise<{ found: string | null; failed: boolean }> {
+  private async lastLook(
+    profile: PinterestProfile,
+    boardId: string,
+    sent: SentPin,
+    sinceMs: number,
+    pinId: string,
+  ): Promise<{ found: string | null; failed: boolean }> {
     try {
-      return { found: await withPinterest(this.env, profile, (client, token) => this.findOnBoard(client, token, boardId, sent, sinceMs, pinId)), failed: false };
+      return {
+        found: await withPinterest(this.env, profile, (client, token) => this.findOnBoard(client, token, boardId, sent, sinceMs, pinId)),
+        failed: false,
+      };
     } catch (error) {
       console.warn(`ProfileScheduler: the last look on the board for pin ${pinId} failed:`, error instanceof Error ? error.message : error);
       return { found: null, failed: true };
@@ -316,7 +328,9 @@ export class PostingEngine {
    */
   recoverCutShortAttempts() {
     const rows = this.store.sql
-      .exec<{ id: string; attempt_id: string | null; attempt_started_at: number | null }>(`SELECT id, attempt_id, attempt_started_at FROM pins WHERE status = 'posting'`)
+      .exec<{ id: string; attempt_id: string | null; attempt_started_at: number | null }>(
+        `SELECT id, attempt_id, attempt_started_at FROM pins WHERE status = 'posting'`,
+      )
       .toArray();
     for (const row of rows) {
       if (this.isUnderWay(row.attempt_id)) continue;

@@ -138,7 +138,10 @@ export class QueueStore {
         final_look INTEGER NOT NULL DEFAULT 0
       )`);
     // Objects made before the columns (decisions 084 and 085).
-    for (const [column, type] of [["pinterest_image_url", "TEXT"], ["final_look", "INTEGER NOT NULL DEFAULT 0"]]) {
+    for (const [column, type] of [
+      ["pinterest_image_url", "TEXT"],
+      ["final_look", "INTEGER NOT NULL DEFAULT 0"],
+    ]) {
       try {
         this.sql.exec(`SELECT ${column} FROM pins LIMIT 0`);
       } catch {
@@ -279,7 +282,9 @@ export class QueueStore {
     const filter = VIEW_FILTERS[options.view];
     let cursor: { scheduledTime: number; id: string } | null = null;
     if (options.lastPinId) {
-      const row = this.sql.exec<{ scheduled_time: number }>(`SELECT scheduled_time FROM pins WHERE id = ? AND status != 'held'`, options.lastPinId).toArray()[0];
+      const row = this.sql
+        .exec<{ scheduled_time: number }>(`SELECT scheduled_time FROM pins WHERE id = ? AND status != 'held'`, options.lastPinId)
+        .toArray()[0];
       if (!row) return { ok: false, status: 400, message: "lastPinId is not a pin of this queue", field: "lastPinId" };
       cursor = { scheduledTime: row.scheduled_time, id: options.lastPinId };
     }
@@ -287,12 +292,18 @@ export class QueueStore {
     const limit = Math.min(Math.max(options.limit ?? QUEUE_PAGE_SIZE, 1), 500);
     const rows = this.sql
       // Walk an index in page order: never a sort of the whole queue.
-      .exec<PinViewRow>(`SELECT ${VIEW_COLUMNS} FROM pins INDEXED BY ${VIEW_INDEXES[options.view]} WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`, ...page.params, limit)
+      .exec<PinViewRow>(
+        `SELECT ${VIEW_COLUMNS} FROM pins INDEXED BY ${VIEW_INDEXES[options.view]} WHERE ${filter} AND ${page.where} ORDER BY ${page.orderBy} LIMIT ?`,
+        ...page.params,
+        limit,
+      )
       .toArray();
     const totalCount = this.countIn(VIEW_STATES[options.view]);
     const last =
       this.sql
-        .exec<{ t: number }>(`SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'awaiting', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`)
+        .exec<{ t: number }>(
+          `SELECT scheduled_time AS t FROM pins INDEXED BY pins_by_time WHERE status IN ('scheduled', 'awaiting', 'posting', 'paused') ORDER BY scheduled_time DESC, id DESC LIMIT 1`,
+        )
         .toArray()[0]?.t ?? null;
     return { rows, totalCount, lastPinScheduledTime: last === null ? null : new Date(last).toISOString() };
   }
@@ -335,7 +346,11 @@ export class QueueStore {
       now,
       JSON.stringify(ids),
     );
-    this.sql.exec(`UPDATE repeating_pins SET held = 0, updated_at = ? WHERE held = 1 AND id IN (SELECT value FROM json_each(?))`, now, JSON.stringify(ids.map(repeatingIdOf)));
+    this.sql.exec(
+      `UPDATE repeating_pins SET held = 0, updated_at = ? WHERE held = 1 AND id IN (SELECT value FROM json_each(?))`,
+      now,
+      JSON.stringify(ids.map(repeatingIdOf)),
+    );
   }
 
   /** The views of these pins (not held), by id, in one query. */
@@ -346,7 +361,9 @@ export class QueueStore {
 
   /** The views of these repeating pins (not held), by id, in one query. */
   repeatingViews(ids: string[]): Map<string, RepeatingPin> {
-    const rows = this.sql.exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE id IN (SELECT value FROM json_each(?)) AND held = 0`, JSON.stringify(ids)).toArray();
+    const rows = this.sql
+      .exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE id IN (SELECT value FROM json_each(?)) AND held = 0`, JSON.stringify(ids))
+      .toArray();
     return new Map(rows.map((row) => [row.id, toRepeatingView(row)]));
   }
 
@@ -465,7 +482,18 @@ function iso(ms: number | null): string | null {
 /** The columns a pin's view is made of (a page reads only these: each value read costs). */
 type PinViewRow = Pick<
   PinRow,
-  "id" | "type" | "status" | "scheduled_time" | "next_attempt_at" | "data" | "attempts" | "last_error" | "pinterest_pin_id" | "posted_at" | "repeating_pin_id" | "created_at"
+  | "id"
+  | "type"
+  | "status"
+  | "scheduled_time"
+  | "next_attempt_at"
+  | "data"
+  | "attempts"
+  | "last_error"
+  | "pinterest_pin_id"
+  | "posted_at"
+  | "repeating_pin_id"
+  | "created_at"
 >;
 const VIEW_COLUMNS = "id, type, status, scheduled_time, next_attempt_at, data, attempts, last_error, pinterest_pin_id, posted_at, repeating_pin_id, created_at";
 

@@ -71,7 +71,9 @@ export class RepeatingPins {
   /** Each repeating pin that is due becomes a scheduled pin (its credit charged once by its id) and moves on by its interval. */
   async materialize() {
     const now = Date.now();
-    const due = this.store.sql.exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE held = 0 AND next_pin_date <= ? ORDER BY next_pin_date LIMIT 20`, now).toArray();
+    const due = this.store.sql
+      .exec<RepeatingRow>(`SELECT * FROM repeating_pins WHERE held = 0 AND next_pin_date <= ? ORDER BY next_pin_date LIMIT 20`, now)
+      .toArray();
     for (const rep of due) {
       const content = JSON.parse(rep.data) as PinContent;
       const occurrenceId = `${rep.id}-${rep.occurrences + 1}`;

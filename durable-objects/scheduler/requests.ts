@@ -111,7 +111,21 @@ export function refusalOf(change: () => void): Refusal | null {
   }
 }
 
-const CHANGEABLE_FIELDS = ["title", "description", "altText", "url", "imageURL", "mediaURL", "videoURL", "videoThumbnail", "media_id", "boardId", "boardName", "sectionId", "allowDuplicate"] as const;
+const CHANGEABLE_FIELDS = [
+  "title",
+  "description",
+  "altText",
+  "url",
+  "imageURL",
+  "mediaURL",
+  "videoURL",
+  "videoThumbnail",
+  "media_id",
+  "boardId",
+  "boardName",
+  "sectionId",
+  "allowDuplicate",
+] as const;
 
 /** A pin's content with the given changes (a new board without a section leaves the old board's section); refuses a pin left without media. */
 export function changedContent(content: PinContent, change: Omit<PinChanges, "scheduledTime" | "type">, prefix: string): PinContent {
@@ -120,6 +134,7 @@ export function changedContent(content: PinContent, change: Omit<PinChanges, "sc
   const changed = next as unknown as PinContent;
   if (change.boardId !== undefined && change.boardId !== content.boardId && change.sectionId === undefined) changed.sectionId = null;
   if (changed.mediaType === "image" && !changed.imageURL && !changed.mediaURL) throw refusal(400, "imageURL is required for an image pin", `${prefix}imageURL`);
-  if (changed.mediaType === "video" && !changed.media_id) throw refusal(400, "media_id is required for a video pin (upload the video first)", `${prefix}media_id`);
+  if (changed.mediaType === "video" && !changed.media_id)
+    throw refusal(400, "media_id is required for a video pin (upload the video first)", `${prefix}media_id`);
   return changed;
 }

@@ -39,12 +39,7 @@ const IMAGES_DIR = fileURLToPath(new URL("./images/", import.meta.url));
 const CONTENT_TYPES: Record<string, string> = { jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png", gif: "image/gif" };
 const IMAGE_CACHE_CONTROL = "public, max-age=86400";
 
-const SERVED_IMAGES = new Set<string>([
-  ...DEMO_POSTS.flatMap((p) => p.images.map((i) => i.file)),
-  AVATAR_IMAGE.file,
-  FAVICON_IMAGE.file,
-  TRACKING_PIXEL.file,
-]);
+const SERVED_IMAGES = new Set<string>([...DEMO_POSTS.flatMap((p) => p.images.map((i) => i.file)), AVATAR_IMAGE.file, FAVICON_IMAGE.file, TRACKING_PIXEL.file]);
 
 interface CachedImage {
   bytes: Uint8Array<ArrayBuffer>;
@@ -97,7 +92,6 @@ figcaption{font-size:.85rem;color:#7a716a;margin-top:6px}
 .related{max-width:760px;margin:40px auto 0;border-top:1px solid #e6ddd2;padding-top:20px}
 .pixel{position:absolute;left:-9999px;top:0}
 `;
-
 
 /** Same escaping is correct for XML text and attribute values. */
 const escapeXml = escapeHtml;
@@ -344,7 +338,9 @@ function archiveSitemapXml(u: Urls): string {
 }
 
 function sitemapIndexXml(u: Urls): string {
-  const newestArchive = ARCHIVE_POSTS.map((p) => p.publishedAt).sort().at(-1)!;
+  const newestArchive = ARCHIVE_POSTS.map((p) => p.publishedAt)
+    .sort()
+    .at(-1)!;
   return `<?xml version="1.0" encoding="UTF-8"?>
 <sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
 <sitemap><loc>${escapeXml(u.sitemap)}</loc><lastmod>${day(sortedPosts()[0]!.publishedAt)}</lastmod></sitemap>

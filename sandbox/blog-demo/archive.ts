@@ -14,14 +14,36 @@ interface Angle {
 }
 
 const ANGLES: Angle[] = [
-  { label: "Reader Questions", intro: (p) => `You sent in so many questions about "${p.title}" that they deserved a post of their own. Here are the ones that came up most, answered one by one.` },
-  { label: "One Year Later", intro: (p) => `A year after I first wrote about "${p.title}", here is what stuck, what I quietly dropped and what I would tell anyone starting today.` },
-  { label: "The Budget Version", intro: (p) => `Everything from "${p.title}", done for as little money as possible, with the swaps that made the biggest difference to the total.` },
-  { label: "Mistakes to Avoid", intro: (p) => `Before you try "${p.title}", learn from the mistakes I made the first few times so you can skip straight to the good part.` },
-  { label: "A Printable Checklist", intro: (p) => `This is the one-page checklist version of "${p.title}": print it, stick it somewhere you will see it and tick things off as you go.` },
+  {
+    label: "Reader Questions",
+    intro: (p) =>
+      `You sent in so many questions about "${p.title}" that they deserved a post of their own. Here are the ones that came up most, answered one by one.`,
+  },
+  {
+    label: "One Year Later",
+    intro: (p) => `A year after I first wrote about "${p.title}", here is what stuck, what I quietly dropped and what I would tell anyone starting today.`,
+  },
+  {
+    label: "The Budget Version",
+    intro: (p) => `Everything from "${p.title}", done for as little money as possible, with the swaps that made the biggest difference to the total.`,
+  },
+  {
+    label: "Mistakes to Avoid",
+    intro: (p) => `Before you try "${p.title}", learn from the mistakes I made the first few times so you can skip straight to the good part.`,
+  },
+  {
+    label: "A Printable Checklist",
+    intro: (p) => `This is the one-page checklist version of "${p.title}": print it, stick it somewhere you will see it and tick things off as you go.`,
+  },
   { label: "Quick Tips", intro: (p) => `Short on time? These are the quickest wins from "${p.title}", each one small enough to try this week.` },
-  { label: "Behind the Scenes", intro: (p) => `How "${p.title}" actually came together: the planning, the false starts and the photos that did not make the cut.` },
-  { label: "Your Questions, Round Two", intro: (p) => `The second round of your questions about "${p.title}", with the follow-ups from readers who tried it themselves.` },
+  {
+    label: "Behind the Scenes",
+    intro: (p) => `How "${p.title}" actually came together: the planning, the false starts and the photos that did not make the cut.`,
+  },
+  {
+    label: "Your Questions, Round Two",
+    intro: (p) => `The second round of your questions about "${p.title}", with the follow-ups from readers who tried it themselves.`,
+  },
 ];
 
 export interface ArchivePost extends DemoPost {

@@ -52,8 +52,7 @@ export const DEMO_POSTS: DemoPost[] = [
   post({
     slug: "one-pan-lemon-garlic-chicken",
     title: "One-Pan Lemon Garlic Chicken and Potatoes for Busy Weeknights",
-    description:
-      "Crispy chicken thighs, golden potatoes and bright lemon roast together on one pan in 45 minutes, with almost no washing up afterwards.",
+    description: "Crispy chicken thighs, golden potatoes and bright lemon roast together on one pan in 45 minutes, with almost no washing up afterwards.",
     publishedAt: "2025-03-04T08:30:00Z",
     category: "Recipes",
     images: [
@@ -77,7 +76,13 @@ export const DEMO_POSTS: DemoPost[] = [
     publishedAt: "2025-02-18T07:00:00Z",
     category: "Recipes",
     images: [
-      image("berry-smoothie-bowls", 1, "Purple berry smoothie bowl topped with banana slices, blueberries, strawberries and granola on a marble counter", 1200, 800),
+      image(
+        "berry-smoothie-bowls",
+        1,
+        "Purple berry smoothie bowl topped with banana slices, blueberries, strawberries and granola on a marble counter",
+        1200,
+        800,
+      ),
       image("berry-smoothie-bowls", 2, "Two smoothie bowls seen from above with mint leaves and a wooden spoon", 1000, 1500),
       image("berry-smoothie-bowls", 3, "Frozen berries and sliced banana ready to be blended", 1080, 1080),
     ],
@@ -98,7 +103,13 @@ export const DEMO_POSTS: DemoPost[] = [
     publishedAt: "2025-01-27T10:00:00Z",
     category: "Home Decor",
     images: [
-      image("cozy-small-living-room-ideas", 1, "Small living room with a mustard sofa, a floor lamp, a potted plant and framed art on a sage green wall", 1200, 800),
+      image(
+        "cozy-small-living-room-ideas",
+        1,
+        "Small living room with a mustard sofa, a floor lamp, a potted plant and framed art on a sage green wall",
+        1200,
+        800,
+      ),
       image("cozy-small-living-room-ideas", 2, "Corner of a cozy living room with a bookshelf, an armchair and warm window light", 1000, 1500),
     ],
     paragraphs: [
@@ -120,8 +131,7 @@ export const DEMO_POSTS: DemoPost[] = [
   post({
     slug: "balcony-herb-garden",
     title: "How to Start a Balcony Herb Garden",
-    description:
-      "Everything you need to grow basil, mint, rosemary and thyme on a small balcony: choosing pots, soil, sunlight, watering and harvesting tips.",
+    description: "Everything you need to grow basil, mint, rosemary and thyme on a small balcony: choosing pots, soil, sunlight, watering and harvesting tips.",
     publishedAt: "2025-04-12T09:15:00Z",
     category: "Gardening",
     images: [
@@ -141,8 +151,7 @@ export const DEMO_POSTS: DemoPost[] = [
   post({
     slug: "amalfi-coast-itinerary",
     title: "A Slow 5-Day Amalfi Coast Itinerary Without a Car",
-    description:
-      "How to spend five unhurried days on the Amalfi Coast using ferries, buses and your own two feet, with where to stay, swim, eat and hike.",
+    description: "How to spend five unhurried days on the Amalfi Coast using ferries, buses and your own two feet, with where to stay, swim, eat and hike.",
     publishedAt: "2024-11-20T12:00:00Z",
     category: "Travel",
     images: [
@@ -260,7 +269,13 @@ export const DEMO_POSTS: DemoPost[] = [
     publishedAt: "2024-09-16T08:00:00Z",
     category: "Parenting",
     images: [
-      image("rainy-day-activities-for-toddlers", 1, "Blanket fort with fairy lights beside a rainy window, colourful building blocks and crayons on the rug", 1200, 800),
+      image(
+        "rainy-day-activities-for-toddlers",
+        1,
+        "Blanket fort with fairy lights beside a rainy window, colourful building blocks and crayons on the rug",
+        1200,
+        800,
+      ),
       image("rainy-day-activities-for-toddlers", 2, "Wooden toys, stacking rings and a paper rainbow on a playroom rug", 1000, 1500),
     ],
     paragraphs: [
@@ -315,8 +330,7 @@ export const DEMO_POSTS: DemoPost[] = [
   post({
     slug: "sunday-weekly-planning-routine",
     title: "My Sunday Weekly Planning Routine",
-    description:
-      "A calm 30-minute Sunday weekly planning routine to review last week, set three priorities, time-block the calendar and plan meals ahead.",
+    description: "A calm 30-minute Sunday weekly planning routine to review last week, set three priorities, time-block the calendar and plan meals ahead.",
     publishedAt: "2025-03-23T18:00:00Z",
     category: "Productivity",
     images: [

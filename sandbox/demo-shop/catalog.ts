@@ -32,13 +32,62 @@ export interface DemoProduct {
 export type ProductKind = "mug" | "vase" | "candle" | "tote" | "print" | "pillow" | "planter";
 
 const KINDS: { kind: ProductKind; noun: string; category: string; material: string[]; base: number; blurb: string }[] = [
-  { kind: "mug", noun: "Mug", category: "Kitchen & Dining", material: ["Speckled Stoneware", "Hand-Thrown Ceramic", "Matte Porcelain"], base: 24, blurb: "holds a generous 12 oz, is dishwasher safe and feels good in both hands" },
-  { kind: "vase", noun: "Bud Vase", category: "Home Decor", material: ["Ribbed Glass", "Terracotta", "Glazed Ceramic"], base: 32, blurb: "is sized for a few stems from the garden and stands 18 cm tall" },
-  { kind: "candle", noun: "Soy Candle", category: "Home Fragrance", material: ["Cedar & Fig", "Sea Salt & Sage", "Amber & Vanilla"], base: 22, blurb: "is hand-poured in small batches and burns cleanly for about 45 hours" },
-  { kind: "tote", noun: "Tote Bag", category: "Bags & Accessories", material: ["Waxed Canvas", "Organic Cotton", "Linen Blend"], base: 38, blurb: "carries a laptop and a week's groceries, with an inside pocket for keys" },
-  { kind: "print", noun: "Art Print", category: "Wall Art", material: ["Botanical", "Abstract Landscape", "Minimal Line"], base: 28, blurb: "is printed on heavyweight archival paper and ships flat in a rigid mailer" },
-  { kind: "pillow", noun: "Cushion Cover", category: "Textiles", material: ["Stonewashed Linen", "Chunky Knit", "Block-Printed Cotton"], base: 35, blurb: "fits a 45 cm insert and closes with a hidden zip" },
-  { kind: "planter", noun: "Planter", category: "Garden", material: ["Concrete", "Glazed Stoneware", "Woven Seagrass"], base: 29, blurb: "has a drainage hole and a matching saucer, for pots up to 15 cm" },
+  {
+    kind: "mug",
+    noun: "Mug",
+    category: "Kitchen & Dining",
+    material: ["Speckled Stoneware", "Hand-Thrown Ceramic", "Matte Porcelain"],
+    base: 24,
+    blurb: "holds a generous 12 oz, is dishwasher safe and feels good in both hands",
+  },
+  {
+    kind: "vase",
+    noun: "Bud Vase",
+    category: "Home Decor",
+    material: ["Ribbed Glass", "Terracotta", "Glazed Ceramic"],
+    base: 32,
+    blurb: "is sized for a few stems from the garden and stands 18 cm tall",
+  },
+  {
+    kind: "candle",
+    noun: "Soy Candle",
+    category: "Home Fragrance",
+    material: ["Cedar & Fig", "Sea Salt & Sage", "Amber & Vanilla"],
+    base: 22,
+    blurb: "is hand-poured in small batches and burns cleanly for about 45 hours",
+  },
+  {
+    kind: "tote",
+    noun: "Tote Bag",
+    category: "Bags & Accessories",
+    material: ["Waxed Canvas", "Organic Cotton", "Linen Blend"],
+    base: 38,
+    blurb: "carries a laptop and a week's groceries, with an inside pocket for keys",
+  },
+  {
+    kind: "print",
+    noun: "Art Print",
+    category: "Wall Art",
+    material: ["Botanical", "Abstract Landscape", "Minimal Line"],
+    base: 28,
+    blurb: "is printed on heavyweight archival paper and ships flat in a rigid mailer",
+  },
+  {
+    kind: "pillow",
+    noun: "Cushion Cover",
+    category: "Textiles",
+    material: ["Stonewashed Linen", "Chunky Knit", "Block-Printed Cotton"],
+    base: 35,
+    blurb: "fits a 45 cm insert and closes with a hidden zip",
+  },
+  {
+    kind: "planter",
+    noun: "Planter",
+    category: "Garden",
+    material: ["Concrete", "Glazed Stoneware", "Woven Seagrass"],
+    base: 29,
+    blurb: "has a drainage hole and a matching saucer, for pots up to 15 cm",
+  },
 ];
 
 const COLOURS = [
@@ -51,7 +100,12 @@ const COLOURS = [
   { name: "Mustard", hex: "#d1a33c" },
 ];
 
-const slug = (text: string) => text.toLowerCase().replace(/&/g, "and").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/&/g, "and")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 function build(): DemoProduct[] {
   const products: DemoProduct[] = [];

@@ -32,7 +32,9 @@ export const hostile: Hono = new Hono();
 const KB64 = 64 * 1024;
 /** 64 KB of filler text in a `tag` element. */
 const filler = (tag: "p" | "div") =>
-  new TextEncoder().encode(`<${tag}>${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(Math.ceil(KB64 / 57)).slice(0, KB64 - 6 - 2 * tag.length)}</${tag}>\n`);
+  new TextEncoder().encode(
+    `<${tag}>${"Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(Math.ceil(KB64 / 57)).slice(0, KB64 - 6 - 2 * tag.length)}</${tag}>\n`,
+  );
 const FILLERS = { p: filler("p"), div: filler("div") };
 
 function sizeParam(value: string | undefined, fallback: number, max: number): number {
@@ -112,7 +114,9 @@ hostile.get("/redirect-loop-b", (c) => c.redirect(new URL("redirect-loop", c.req
 hostile.get("/redirect-chain/:n", (c) => {
   const n = Math.min(Math.max(Math.floor(Number(c.req.param("n")) || 0), 0), 50);
   if (n === 0) {
-    return c.html(`<!doctype html><html><head><title>End of the chain</title><meta name="description" content="You followed every redirect."></head><body><h1>End of the chain</h1></body></html>`);
+    return c.html(
+      `<!doctype html><html><head><title>End of the chain</title><meta name="description" content="You followed every redirect."></head><body><h1>End of the chain</h1></body></html>`,
+    );
   }
   // Relative Location headers, as many servers send them.
   return c.body(null, 302, { location: String(n - 1) });
@@ -152,7 +156,9 @@ hostile.get("/broken-feed.xml", (c) =>
 
 hostile.get("/feed-link", (c) => {
   const feed = new URL("/blog-demo/feed.xml", c.req.url).href;
-  return c.html(`<!doctype html><html><head><title>A page with a feed</title><link rel="alternate" type="application/rss+xml" href="${feed}"></head><body><h1>Subscribe</h1></body></html>`);
+  return c.html(
+    `<!doctype html><html><head><title>A page with a feed</title><link rel="alternate" type="application/rss+xml" href="${feed}"></head><body><h1>Subscribe</h1></body></html>`,
+  );
 });
 
 hostile.get("/atom.xml", (c) => {

@@ -89,7 +89,9 @@ function answer(c: Context, table: Map<string, DnsRecordSet>, name: string, type
     AD: false,
     CD: false,
     Question: [{ name: dotted(name), type }],
-    ...(records.length ? { Answer: records } : { Authority: [{ name: dotted(zone), type: TYPES.SOA, TTL: 1800, data: `ns.sandbox.invalid. hostmaster.sandbox.invalid. 1 10800 3600 604800 1800` }] }),
+    ...(records.length
+      ? { Answer: records }
+      : { Authority: [{ name: dotted(zone), type: TYPES.SOA, TTL: 1800, data: `ns.sandbox.invalid. hostmaster.sandbox.invalid. 1 10800 3600 604800 1800` }] }),
   };
   return c.body(JSON.stringify(body), 200, { "content-type": "application/dns-json" });
 }
@@ -101,7 +103,8 @@ function recordSetProblem(input: Record<string, unknown>): string | null {
   ] as const) {
     const list = input[field];
     if (list === undefined) continue;
-    if (!Array.isArray(list) || !list.every((value) => typeof value === "string" && valid(value))) return `${field} must be a list of ${field === "A" ? "IPv4" : "IPv6"} addresses`;
+    if (!Array.isArray(list) || !list.every((value) => typeof value === "string" && valid(value)))
+      return `${field} must be a list of ${field === "A" ? "IPv4" : "IPv6"} addresses`;
   }
   if (input.CNAME !== undefined && (typeof input.CNAME !== "string" || !input.CNAME.trim())) return "CNAME must be a name";
   if (input.ttl !== undefined && (!Number.isInteger(input.ttl) || (input.ttl as number) < 0)) return "ttl must be a whole number of seconds";

@@ -33,7 +33,13 @@ export function emailProvider(state: SandboxState) {
       return c.json({ statusCode: 422, name: "validation_error", message: "Missing `html` or `text` field." }, 422);
     }
     const replyTo = typeof body.reply_to === "string" ? [body.reply_to] : Array.isArray(body.reply_to) ? body.reply_to.map(String) : [];
-    if (body.headers !== undefined && (typeof body.headers !== "object" || body.headers === null || Array.isArray(body.headers) || Object.values(body.headers).some((value) => typeof value !== "string"))) {
+    if (
+      body.headers !== undefined &&
+      (typeof body.headers !== "object" ||
+        body.headers === null ||
+        Array.isArray(body.headers) ||
+        Object.values(body.headers).some((value) => typeof value !== "string"))
+    ) {
       return c.json({ statusCode: 422, name: "validation_error", message: "`headers` must be an object of strings." }, 422);
     }
     const headers = (body.headers ?? {}) as Record<string, string>;

@@ -284,7 +284,10 @@ function authorizeProblem(params: Record<string, string>): AuthorizeProblem | nu
   }
   if (!params.response_type) return missing("response_type");
   if (params.response_type !== "id_token") {
-    return { error: "unsupported_response_type", message: `Unsupported response_type: ${params.response_type} (the sandbox implements response_type=id_token)` };
+    return {
+      error: "unsupported_response_type",
+      message: `Unsupported response_type: ${params.response_type} (the sandbox implements response_type=id_token)`,
+    };
   }
   if (params.response_mode && params.response_mode !== "fragment") {
     return { error: "invalid_request", message: `Invalid parameter value for response_mode: ${params.response_mode} (the sandbox answers in the fragment)` };
@@ -319,7 +322,10 @@ function isEmail(value: string) {
 /** "jane.doe+pins@x.test" → Jane / Doe; "ann@x.test" → Ann / "". */
 export function namesFromEmail(email: string) {
   const local = email.split("@")[0].split("+")[0];
-  const parts = local.split(/[._-]+/).filter(Boolean).map((part) => part.charAt(0).toUpperCase() + part.slice(1));
+  const parts = local
+    .split(/[._-]+/)
+    .filter(Boolean)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1));
   return { givenName: parts[0] ?? "User", familyName: parts.slice(1).join(" ") };
 }
 
@@ -450,4 +456,3 @@ function baseUrl(c: Context, routePath: string) {
 function hex(buffer: ArrayBuffer) {
   return [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 }
-

@@ -44,7 +44,12 @@ export function openAIProvider(state: SandboxState): Hono {
   app.use("/v1/*", async (c, next) => {
     const key = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (!key) {
-      return openAIError(c, 401, "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", null);
+      return openAIError(
+        c,
+        401,
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+        null,
+      );
     }
     if (!/^[A-Za-z0-9_-]{8,}$/.test(key)) {
       return openAIError(c, 401, `Incorrect API key provided: ${key.slice(0, 3)}****${key.slice(-4)}.`, "invalid_api_key");
@@ -79,7 +84,8 @@ export function openAIProvider(state: SandboxState): Hono {
     const mode = misbehaviourFor(state, messages, ask.text);
     const contents = answers(ask, n, mode);
 
-    const maxTokens = typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : typeof body.max_tokens === "number" ? body.max_tokens : null;
+    const maxTokens =
+      typeof body.max_completion_tokens === "number" ? body.max_completion_tokens : typeof body.max_tokens === "number" ? body.max_tokens : null;
     const choices = contents.map((content, index) => {
       const cut = maxTokens !== null && content.length > maxTokens * 4;
       return {
@@ -125,8 +131,10 @@ export function openAIControl(state: SandboxState): Hono {
       return c.json({ error: "Body must be JSON" }, 400);
     }
     if (!input || typeof input !== "object") return c.json({ error: "Body must be a JSON object" }, 400);
-    if (!OPENAI_MISBEHAVIOURS.includes(input.mode as OpenAIMisbehaviour)) return c.json({ error: `mode must be one of ${OPENAI_MISBEHAVIOURS.join(", ")}` }, 400);
-    if (input.times !== undefined && (!Number.isInteger(input.times) || (input.times as number) < 1)) return c.json({ error: "times must be a positive integer" }, 400);
+    if (!OPENAI_MISBEHAVIOURS.includes(input.mode as OpenAIMisbehaviour))
+      return c.json({ error: `mode must be one of ${OPENAI_MISBEHAVIOURS.join(", ")}` }, 400);
+    if (input.times !== undefined && (!Number.isInteger(input.times) || (input.times as number) < 1))
+      return c.json({ error: "times must be a positive integer" }, 400);
     if (input.match !== undefined && (typeof input.match !== "string" || !input.match)) return c.json({ error: "match must be a non-empty string" }, 400);
     const planned: PlannedMisbehaviour = {
       mode: input.mode as OpenAIMisbehaviour,
@@ -192,7 +200,16 @@ function textOf(message: ChatMessage): string {
 }
 
 type Ask =
-  | { kind: "title" | "description" | "other"; text: string; language: string; tone: string; keywords: string[]; each: boolean; avoid: string[]; limits: Limits }
+  | {
+      kind: "title" | "description" | "other";
+      text: string;
+      language: string;
+      tone: string;
+      keywords: string[];
+      each: boolean;
+      avoid: string[];
+      limits: Limits;
+    }
   | { kind: "altText"; text: string; imageUrl: string; language: string; tone: string; limits: Limits };
 
 interface Limits {
@@ -203,7 +220,10 @@ interface Limits {
 
 /** What the messages ask for, read the way a model reads its instructions. */
 function readAsk(messages: ChatMessage[]): Ask {
-  const instructions = messages.filter((m) => m.role === "system" || m.role === "developer").map(textOf).join("\n");
+  const instructions = messages
+    .filter((m) => m.role === "system" || m.role === "developer")
+    .map(textOf)
+    .join("\n");
   const userMessages = messages.filter((m) => m.role === "user");
   const userText = userMessages.map(textOf).join("\n");
   const all = `${instructions}\n${userText}`;
@@ -261,15 +281,43 @@ function misbehaviourFor(state: SandboxState, messages: ChatMessage[], text: str
 // ---- answers ----------------------------------------------------------------------------------
 
 const LANGUAGE_TAGS: Record<string, string> = {
-  Spanish: "es", French: "fr", German: "de", Italian: "it", Portuguese: "pt", Dutch: "nl", Swedish: "sv", Danish: "da",
-  Norwegian: "no", Finnish: "fi", Polish: "pl", Czech: "cs", Romanian: "ro", Hungarian: "hu", Greek: "el", Turkish: "tr",
-  Russian: "ru", Ukrainian: "uk", Japanese: "ja", Korean: "ko", Chinese: "zh", Hindi: "hi", Indonesian: "id", Arabic: "ar", Hebrew: "he",
+  Spanish: "es",
+  French: "fr",
+  German: "de",
+  Italian: "it",
+  Portuguese: "pt",
+  Dutch: "nl",
+  Swedish: "sv",
+  Danish: "da",
+  Norwegian: "no",
+  Finnish: "fi",
+  Polish: "pl",
+  Czech: "cs",
+  Romanian: "ro",
+  Hungarian: "hu",
+  Greek: "el",
+  Turkish: "tr",
+  Russian: "ru",
+  Ukrainian: "uk",
+  Japanese: "ja",
+  Korean: "ko",
+  Chinese: "zh",
+  Hindi: "hi",
+  Indonesian: "id",
+  Arabic: "ar",
+  Hebrew: "he",
 };
 
 /** The word a title opens with, per tone (none for Neutral). */
 const TONE_WORDS: Record<string, string> = {
-  Friendly: "Your", Professional: "Expert", Playful: "Fun", Persuasive: "Must-Try", Inspirational: "Inspiring",
-  Informative: "Complete", Luxurious: "Luxe", Witty: "Clever",
+  Friendly: "Your",
+  Professional: "Expert",
+  Playful: "Fun",
+  Persuasive: "Must-Try",
+  Inspirational: "Inspiring",
+  Informative: "Complete",
+  Luxurious: "Luxe",
+  Witty: "Clever",
 };
 
 /** The sentence a description carries, per tone. */
@@ -286,10 +334,35 @@ const TONE_SENTENCES: Record<string, string> = {
 };
 
 const DANGLING = new Set(["a", "an", "the", "and", "or", "of", "for", "to", "with", "in", "on", "at", "by", "your", "from"]);
-const TITLE_SUFFIXES = ["", "Ideas", "Tips", "Guide", "Made Easy", "Secrets", "Essentials", "Inspiration", "Basics", "Favorites", "Checklist", "Hacks", "Done Right", "Simplified"];
+const TITLE_SUFFIXES = [
+  "",
+  "Ideas",
+  "Tips",
+  "Guide",
+  "Made Easy",
+  "Secrets",
+  "Essentials",
+  "Inspiration",
+  "Basics",
+  "Favorites",
+  "Checklist",
+  "Hacks",
+  "Done Right",
+  "Simplified",
+];
 const DESCRIPTION_OPENERS = [
-  "Discover", "Take a closer look at", "Get to know", "Explore", "Learn all about", "Dive into", "Find out more about", "Enjoy",
-  "Make the most of", "Fall in love with", "Get inspired by", "Rediscover",
+  "Discover",
+  "Take a closer look at",
+  "Get to know",
+  "Explore",
+  "Learn all about",
+  "Dive into",
+  "Find out more about",
+  "Enjoy",
+  "Make the most of",
+  "Fall in love with",
+  "Get inspired by",
+  "Rediscover",
 ];
 const DESCRIPTION_FILLERS = [
   "Save this pin for later so you can come back to it whenever you need it.",
@@ -323,7 +396,10 @@ function key(text: string) {
 }
 
 function write(ask: Extract<Ask, { kind: "title" | "description" | "other" }>, variant: number): string {
-  const source = ask.text.replace(/\[sandbox:[a-z-]+\]/g, " ").replace(/\s+/g, " ").trim();
+  const source = ask.text
+    .replace(/\[sandbox:[a-z-]+\]/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   const tag = LANGUAGE_TAGS[ask.language] ? ` [${LANGUAGE_TAGS[ask.language]}]` : "";
   if (ask.kind === "title") return title(source, ask, variant, tag);
   if (ask.kind === "description") return description(source, ask, variant, tag);
@@ -335,7 +411,10 @@ function title(source: string, ask: Extract<Ask, { kind: "title" | "description"
   const toneWord = TONE_WORDS[ask.tone] ?? "";
   const keyword = ask.keywords.length > 0 ? ask.keywords[variant % ask.keywords.length] : "";
   const suffix = variant < TITLE_SUFFIXES.length ? TITLE_SUFFIXES[variant] : `No. ${variant + 1}`;
-  const words = source.replace(/[.!?:;,]+(\s|$)/g, "$1").split(" ").filter(Boolean);
+  const words = source
+    .replace(/[.!?:;,]+(\s|$)/g, "$1")
+    .split(" ")
+    .filter(Boolean);
   const lead = [toneWord, keyword ? `${capitalise(keyword)}:` : ""].filter(Boolean);
   const trail = suffix ? [suffix] : [];
   const fixed = [...lead, ...trail].join(" ").length + tag.length;
@@ -385,7 +464,9 @@ function altText(ask: Extract<Ask, { kind: "altText" }>): string {
 function misbehave(text: string, kind: Ask["kind"], mode: OpenAIMisbehaviour | null): string {
   switch (mode) {
     case "too-long":
-      return kind === "title" ? `${text} ${"and so much more to say about it ".repeat(3)}`.trim() : `${text} ${"This sentence only makes the answer much too long. ".repeat(20)}`.trim();
+      return kind === "title"
+        ? `${text} ${"and so much more to say about it ".repeat(3)}`.trim()
+        : `${text} ${"This sentence only makes the answer much too long. ".repeat(20)}`.trim();
     case "slightly-long":
       if (kind === "title") return lengthenTitle(text);
       return `${text} ${"It keeps going a little longer than it should. ".repeat(kind === "description" ? 6 : 12)}`.trim();

@@ -69,7 +69,12 @@ export class Flow {
     // Running header on content pages.
     this.page.drawRectangle({ x: 0, y: PAGE.height - 8, width: PAGE.width, height: 8, color: BRAND });
     this.page.drawText(this.header.toUpperCase(), { x: MARGIN.left, y: PAGE.height - 40, size: 8, font: this.fonts.bold, color: BRAND });
-    this.page.drawLine({ start: { x: MARGIN.left, y: PAGE.height - 47 }, end: { x: PAGE.width - MARGIN.right, y: PAGE.height - 47 }, thickness: 0.5, color: BRAND_TINT });
+    this.page.drawLine({
+      start: { x: MARGIN.left, y: PAGE.height - 47 },
+      end: { x: PAGE.width - MARGIN.right, y: PAGE.height - 47 },
+      thickness: 0.5,
+      color: BRAND_TINT,
+    });
   }
 
   /** Starts a new page unless `height` points still fit on this one. */
@@ -263,4 +268,3 @@ export function footers(doc: PDFDocument, fonts: Fonts, label: string, cover = t
     page.drawText(pageNumber, { x: PAGE.width - MARGIN.right - fonts.regular.widthOfTextAtSize(pageNumber, size), y, size, font: fonts.bold, color: BRAND });
   });
 }
-

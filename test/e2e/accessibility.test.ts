@@ -29,7 +29,7 @@ function pagePaths(): string[] {
       const segments = name
         .split(".")
         .filter((segment) => segment !== "_index")
-        .map((segment) => (segment.startsWith("$") ? PARAMS[segment.slice(1)] ?? "x" : segment));
+        .map((segment) => (segment.startsWith("$") ? (PARAMS[segment.slice(1)] ?? "x") : segment));
       return `/${segments.join("/")}`;
     })
     .sort();
@@ -95,7 +95,12 @@ describe("accessibility of every page (axe-core)", () => {
     await page.getByRole("heading", { name: "Your pins" }).waitFor({ timeout: 60_000 });
     const generated = page.url();
     const rendered = await callApi(page, "/highMemLimitApi/scraping/renderTemplateImage", {
-      post: { template: { title: "Plain", background: "#f4efe6", layers: [], categories: [] }, title: "A public pin", description: "Its page.", url: "https://linen.example/a" },
+      post: {
+        template: { title: "Plain", background: "#f4efe6", layers: [], categories: [] },
+        title: "A public pin",
+        description: "Its page.",
+        url: "https://linen.example/a",
+      },
     });
     expect(rendered.status).toBe(200);
     const history = await callApi(page, "/api/user/getPinHistory", { startAtDate: null });
@@ -131,7 +136,12 @@ describe("accessibility of every page (axe-core)", () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await serious(page, "/admin");
-      await page.getByRole("row").filter({ hasText: "Axe" }).first().getByRole("button", { name: /^Show codes/ }).click();
+      await page
+        .getByRole("row")
+        .filter({ hasText: "Axe" })
+        .first()
+        .getByRole("button", { name: /^Show codes/ })
+        .click();
       await page.getByRole("table", { name: "Codes of the batch" }).waitFor();
       found.push(...(await seriousAxeViolations(page, `/admin (redeem codes, ${width} px)`)));
     }
@@ -155,14 +165,21 @@ describe("accessibility of every page (axe-core)", () => {
     const send = (method: string, path: string, body: unknown) =>
       owner.evaluate(
         async ({ method, path, body }) => {
-          const response = await fetch(path, { method, headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` }, body: JSON.stringify(body) });
+          const response = await fetch(path, {
+            method,
+            headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
+            body: JSON.stringify(body),
+          });
           return response.status;
         },
         { method, path, body },
       );
     expect(await send("PUT", "/api/approvals/settings", { pinterestProfileUsername: username, approvalRequired: true })).toBe(200);
     expect(await send("POST", "/api/approvals/reviewers", { pinterestProfileUsername: username, email: reviewerEmail })).toBe(201);
-    const accounts = (await (await fetch(`${sandboxUrl()}/__sandbox/pinterest/accounts`)).json()) as { username: string; boards: { id: string; name: string }[] }[];
+    const accounts = (await (await fetch(`${sandboxUrl()}/__sandbox/pinterest/accounts`)).json()) as {
+      username: string;
+      boards: { id: string; name: string }[];
+    }[];
     const board = accounts.find((account) => account.username === username)!.boards[0];
     const pin = {
       title: "Amalfi coast in three days",

@@ -367,7 +367,6 @@ describe("profile", () => {
     });
     expect(chooser).toEqual(ghost);
 
-
     // Signed-in pages fit a phone too.
     await page.setViewportSize({ width: 375, height: 740 });
     for (const path of ["/profile", "/onboarding"]) {
@@ -437,7 +436,11 @@ describe("onboarding and public profiles", () => {
     const answered = new Promise<void>((resolve) => (answer = resolve));
     await page.route("**/api/user/setOnboardingChecklist", async (route) => {
       await answered;
-      await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: "Something went wrong on our side. Please try again." }) });
+      await route.fulfill({
+        status: 500,
+        contentType: "application/json",
+        body: JSON.stringify({ error: "Something went wrong on our side. Please try again." }),
+      });
     });
     const generate = page.getByLabel("Generate pins from a blog post");
     await generate.click();

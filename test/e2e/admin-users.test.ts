@@ -73,7 +73,10 @@ describe("admin console: users", () => {
     const log = admin.getByRole("list", { name: "Admin actions, newest first" });
     await log.getByText(`Blocked ${email}`).waitFor();
     const summaries = await log.locator(".admin-audit__summary").allTextContents();
-    expect(summaries.slice(0, 2)).toEqual([`Blocked ${email}: 1 open sign-in ended, posting paused.`, `Granted 40 credits to ${email}: Sorry for Tuesday's outage`]);
+    expect(summaries.slice(0, 2)).toEqual([
+      `Blocked ${email}: 1 open sign-in ended, posting paused.`,
+      `Granted 40 credits to ${email}: Sorry for Tuesday's outage`,
+    ]);
 
     // Logging in again is refused with a plain message.
     await hydrated(member, "/login");

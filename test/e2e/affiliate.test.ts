@@ -98,13 +98,20 @@ describe("affiliate programme", () => {
 
     // The affiliate sees the click, the sign-up, the paying customer, the $16.99 sale and its $4.25 commission (held a month).
     await expect
-      .poll(async () => {
-        await hydrated(affiliate, "/affiliate");
-        await affiliate.getByRole("heading", { name: "Latest sales" }).waitFor();
-        return (await affiliate.getByRole("table", { name: "Latest sales" }).count()) > 0;
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await hydrated(affiliate, "/affiliate");
+          await affiliate.getByRole("heading", { name: "Latest sales" }).waitFor();
+          return (await affiliate.getByRole("table", { name: "Latest sales" }).count()) > 0;
+        },
+        { timeout: 20_000 },
+      )
       .toBe(true);
-    const figure = (label: string) => affiliate.locator(".affiliate-figure").filter({ has: affiliate.getByText(label, { exact: true }) }).locator(".affiliate-figure__value");
+    const figure = (label: string) =>
+      affiliate
+        .locator(".affiliate-figure")
+        .filter({ has: affiliate.getByText(label, { exact: true }) })
+        .locator(".affiliate-figure__value");
     expect(await figure("Clicks").textContent()).toBe("1");
     expect(await figure("Sign-ups").textContent()).toBe("1");
     expect(await figure("Paying customers").textContent()).toBe("1");
@@ -123,13 +130,24 @@ describe("affiliate programme", () => {
 
     // The payment is refunded (from Stripe's dashboard): its commission is taken back, and the visitor is told (decision 077).
     const [charge] = (await (await fetch(`${sandboxUrl()}/__sandbox/stripe/charges?customer=${(await renewed.json()).customer}`)).json()) as { id: string }[];
-    expect((await fetch(`${sandboxUrl()}/__sandbox/stripe/charges/${charge.id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${sandboxUrl()}/__sandbox/stripe/charges/${charge.id}/refund`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: "{}",
+        })
+      ).status,
+    ).toBe(200);
     await expect
-      .poll(async () => {
-        await hydrated(affiliate, "/affiliate");
-        await affiliate.getByRole("heading", { name: "Latest sales" }).waitFor();
-        return affiliate.getByRole("table", { name: "Latest sales" }).getByRole("row").count();
-      }, { timeout: 20_000 })
+      .poll(
+        async () => {
+          await hydrated(affiliate, "/affiliate");
+          await affiliate.getByRole("heading", { name: "Latest sales" }).waitFor();
+          return affiliate.getByRole("table", { name: "Latest sales" }).getByRole("row").count();
+        },
+        { timeout: 20_000 },
+      )
       .toBe(3);
     const refund = affiliate.getByRole("table", { name: "Latest sales" }).getByRole("row").filter({ hasText: "Refunded" });
     expect(await refund.getByRole("cell").nth(1).textContent()).toBe("Refunded $16.99");
@@ -142,7 +160,9 @@ describe("affiliate programme", () => {
     await hydrated(visitor, "/pricing#manage");
     const notice = visitor.getByTestId("plan-taken-back");
     await notice.waitFor();
-    expect(await notice.textContent()).toMatch(/^Your Starter plan ended on \d{1,2} [A-Z][a-z]+ \d{4} because its payment was refunded\. You are on the Free plan now\.$/);
+    expect(await notice.textContent()).toMatch(
+      /^Your Starter plan ended on \d{1,2} [A-Z][a-z]+ \d{4} because its payment was refunded\. You are on the Free plan now\.$/,
+    );
 
     // The terms are on the page.
     await affiliate.getByText("When do payouts happen?").click();
@@ -178,7 +198,13 @@ describe("affiliate programme", () => {
     await withOwnAddress(payee);
     await signUpInBrowser(payee);
     const joined = await payee.evaluate(async () =>
-      (await fetch("/api/affiliate/createAffiliateProfile", { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` }, body: "{}" })).json(),
+      (
+        await fetch("/api/affiliate/createAffiliateProfile", {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
+          body: "{}",
+        })
+      ).json(),
     );
     const affiliateID: string = joined.affiliateProfile.affiliateID;
     // A second such sale was refunded: its negative entry nets it away (decision 077).

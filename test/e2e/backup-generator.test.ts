@@ -39,7 +39,9 @@ describe("/backupGenerator", () => {
     await page.getByRole("heading", { name: "Your pins" }).waitFor({ timeout: 60_000 });
     const images = page.getByRole("img", { name: /^Pin \d:/ });
     expect(await images.count()).toBe(2);
-    for (const src of await images.evaluateAll((nodes) => nodes.map((node) => (node as HTMLImageElement).src)).catch(async () => [await images.first().getAttribute("src")])) {
+    for (const src of await images
+      .evaluateAll((nodes) => nodes.map((node) => (node as HTMLImageElement).src))
+      .catch(async () => [await images.first().getAttribute("src")])) {
       const image = await page.context().request.get(src!);
       expect(image.headers()["content-type"]).toBe("image/jpeg");
     }
@@ -92,7 +94,12 @@ describe("public pins", () => {
     const page = await browser.newPage({ allowConsoleErrors: /404|Failed to load resource/ });
     await signUpVerified(page);
     const rendered = await callApi(page, "/highMemLimitApi/scraping/renderTemplateImage", {
-      post: { template: { title: "Plain", background: "#f4efe6", layers: [], categories: [] }, title: "Berry smoothie bowls", description: "Three toppings.", url: "https://linen.example/bowls" },
+      post: {
+        template: { title: "Plain", background: "#f4efe6", layers: [], categories: [] },
+        title: "Berry smoothie bowls",
+        description: "Three toppings.",
+        url: "https://linen.example/bowls",
+      },
     });
     expect(rendered.status).toBe(200);
 

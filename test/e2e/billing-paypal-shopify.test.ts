@@ -37,10 +37,13 @@ interface Delivery {
 /** Waits until every webhook event about `subject` was delivered and answered 200 by the app. */
 async function expectDelivered(provider: "paypal" | "shopify", subject: string, types: string[]) {
   await expect
-    .poll(async () => {
-      const events = await sandbox<Delivery[]>(`/${provider}/events?subject=${encodeURIComponent(subject)}`);
-      return events.filter((event) => event.delivery === "delivered" && event.attempts.at(-1)?.status === 200).map((event) => event.type);
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const events = await sandbox<Delivery[]>(`/${provider}/events?subject=${encodeURIComponent(subject)}`);
+        return events.filter((event) => event.delivery === "delivered" && event.attempts.at(-1)?.status === 200).map((event) => event.type);
+      },
+      { timeout: 15_000 },
+    )
     .toEqual(expect.arrayContaining(types));
 }
 
@@ -139,7 +142,10 @@ describe("paying with Shopify", () => {
     expect(await overflowing(page)).toEqual([]);
     expect(await seriousAxeViolations(page, "/pricing, a connected Shopify store")).toEqual([]);
 
-    await sandbox("/faults", { method: "POST", json: { service: "shopify", path: `/${shop}/admin/api/*`, status: 401, body: { errors: "[API] Invalid API key or access token" } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "shopify", path: `/${shop}/admin/api/*`, status: 401, body: { errors: "[API] Invalid API key or access token" } },
+    });
     await growth.click();
     await page.getByText(SHOPIFY_MESSAGES.expired, { exact: true }).waitFor();
     await sandbox("/faults", { method: "POST", json: { service: "shopify", path: `/${shop}/admin/api/*`, status: 403, body: { errors: "Forbidden" } } });

@@ -28,7 +28,9 @@ describe("blog", () => {
     expect(new URL(page.url()).pathname).toBe("/blog/pinterest-seo-basics");
     await page.getByRole("heading", { name: "Where Pinterest reads your keywords" }).waitFor();
     expect(await page.getByRole("heading", { name: "Related posts" }).isVisible()).toBe(true);
-    expect(await page.locator('head meta[property="og:title"]').getAttribute("content")).toBe("Pinterest SEO basics: how people find your pins | Pinboard Studio");
+    expect(await page.locator('head meta[property="og:title"]').getAttribute("content")).toBe(
+      "Pinterest SEO basics: how people find your pins | Pinboard Studio",
+    );
     // The post's link to the old blog host stays on this site.
     await page.getByRole("link", { name: "how often to pin" }).click();
     await page.getByRole("heading", { level: 1, name: "How often should you pin? A schedule that keeps growing" }).waitFor();
@@ -59,7 +61,9 @@ describe("blog", () => {
     await section.getByLabel(/^Description/).fill("When group boards still help, and how to leave the ones that do not.");
     await section
       .getByLabel("Text (Markdown)")
-      .fill("## Are group boards worth it?\n\nSome are. See [our SEO guide](https://blog.pinboard.studio/pinterest-seo-basics/).\n\n<script>window.hacked = true</script>");
+      .fill(
+        "## Are group boards worth it?\n\nSome are. See [our SEO guide](https://blog.pinboard.studio/pinterest-seo-basics/).\n\n<script>window.hacked = true</script>",
+      );
     await section.getByRole("button", { name: "Preview" }).click();
     const preview = section.getByLabel("Preview");
     await preview.getByRole("heading", { name: "Are group boards worth it?" }).waitFor();

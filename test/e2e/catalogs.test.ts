@@ -51,10 +51,20 @@ describe("Pinterest catalogs", () => {
 
     // The catalog, its items with their pictures, publishing to the connected profile.
     await page.getByRole("heading", { name: "Studio favourites" }).waitFor();
-    const items = page.getByRole("list", { name: "Items of Studio favourites" }).getByRole("listitem").filter({ has: page.getByRole("heading") });
+    const items = page
+      .getByRole("list", { name: "Items of Studio favourites" })
+      .getByRole("listitem")
+      .filter({ has: page.getByRole("heading") });
     await expect.poll(() => items.count()).toBe(3);
     const mug = items.filter({ hasText: "Speckled Stoneware Mug in Sage" });
-    await expect.poll(() => mug.getByRole("img").first().evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        mug
+          .getByRole("img")
+          .first()
+          .evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth),
+      )
+      .toBeGreaterThan(0);
     expect(await page.getByLabel("Publishes to").inputValue()).toBe(username);
     const feedUrl = await page.getByLabel("Feed address (Pinterest reads the catalog here)").inputValue();
     expect(feedUrl).toMatch(new RegExp(`^${origin}/catalog-feeds/[A-Za-z0-9_-]{32}\\.csv$`));
@@ -62,7 +72,11 @@ describe("Pinterest catalogs", () => {
     // A picture removed; a failed removal puts it back.
     const pictures = mug.getByRole("list", { name: "Pictures of Speckled Stoneware Mug in Sage" }).getByRole("img");
     expect(await pictures.count()).toBe(3);
-    await page.route("**/api/catalogs/deleteCatalogItemImage", (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "Please try again." }) }), { times: 1 });
+    await page.route(
+      "**/api/catalogs/deleteCatalogItemImage",
+      (route) => route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ error: "Please try again." }) }),
+      { times: 1 },
+    );
     await mug.getByRole("button", { name: "Remove picture 3 of Speckled Stoneware Mug in Sage" }).click();
     await page.getByText("Unable to remove the picture").first().waitFor();
     await expect.poll(() => pictures.count()).toBe(3);
@@ -113,13 +127,26 @@ describe("Pinterest catalogs", () => {
     expect(new URL(page.url()).searchParams.get("catalog")).toBeTruthy();
 
     // Rows of a CSV file added on the catalog page itself; the spec's messages when adding or updating fails.
-    await page.getByLabel("Add items from a CSV file").setInputFiles({ name: "demo-products.csv", mimeType: "text/csv", buffer: Buffer.from(demoProductsCsv(new URL(page.url()).origin)) });
+    await page
+      .getByLabel("Add items from a CSV file")
+      .setInputFiles({ name: "demo-products.csv", mimeType: "text/csv", buffer: Buffer.from(demoProductsCsv(new URL(page.url()).origin)) });
     await page.getByText("5 items added to Summer").first().waitFor();
     await expect.poll(() => page.getByRole("list", { name: "Items of Summer" }).getByRole("heading").count()).toBe(5);
-    await page.route("**/api/catalogs/addItemsToCatalog", (route) => route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "A catalog holds at most 2000 items; this one has 5." }) }), { times: 1 });
-    await page.getByLabel("Add items from a CSV file").setInputFiles({ name: "more.csv", mimeType: "text/csv", buffer: Buffer.from(demoProductsCsv(new URL(page.url()).origin)) });
+    await page.route(
+      "**/api/catalogs/addItemsToCatalog",
+      (route) =>
+        route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "A catalog holds at most 2000 items; this one has 5." }) }),
+      { times: 1 },
+    );
+    await page
+      .getByLabel("Add items from a CSV file")
+      .setInputFiles({ name: "more.csv", mimeType: "text/csv", buffer: Buffer.from(demoProductsCsv(new URL(page.url()).origin)) });
     await page.getByText("Error adding items to catalog: A catalog holds at most 2000 items; this one has 5.").first().waitFor();
-    await page.route("**/api/catalogs/updateCatalog/*", (route) => route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "Please try again." }) }), { times: 1 });
+    await page.route(
+      "**/api/catalogs/updateCatalog/*",
+      (route) => route.fulfill({ status: 409, contentType: "application/json", body: JSON.stringify({ error: "Please try again." }) }),
+      { times: 1 },
+    );
     await page.getByLabel("Name", { exact: true }).fill("Summer sale");
     await page.getByRole("button", { name: "Rename" }).click();
     await page.getByText("Error updating catalog: Please try again.").first().waitFor();

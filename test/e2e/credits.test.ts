@@ -29,7 +29,11 @@ describe("pin credits in sight", () => {
     await expect.poll(() => navCredits(page).textContent()).toContain("0/10");
     expect(await navCredits(page).getAttribute("href")).toBe("/pricing#manage");
     await creditsPanel(page).getByText("0 of 10 pin credits used this month").waitFor();
-    expect(await creditsPanel(page).getByText(/Credits start again on \d{1,2} [A-Z][a-z]+\./).isVisible()).toBe(true);
+    expect(
+      await creditsPanel(page)
+        .getByText(/Credits start again on \d{1,2} [A-Z][a-z]+\./)
+        .isVisible(),
+    ).toBe(true);
 
     await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
     await page.getByRole("button", { name: "Generate", exact: true }).click();

@@ -19,7 +19,11 @@ describe("the running app", () => {
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Pins from every post, scheduled while you sleep");
     expect(await page.getByRole("link", { name: "Generate pins" }).getAttribute("href")).toBe("/generate");
     // Hydrated: React took over the server-rendered page.
-    await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown; __remixRouteModules?: Record<string, unknown> }).__remixRouteModules?.["routes/_index"] !== undefined);
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __reactRouterRouteModules?: unknown; __remixRouteModules?: Record<string, unknown> }).__remixRouteModules?.["routes/_index"] !==
+        undefined,
+    );
   });
 
   it("lines up each home page section's cards with its heading on a wide screen", async () => {

@@ -39,10 +39,20 @@ describe("pin previews on /generate", () => {
 
     const grid = page.getByRole("list", { name: "Generated pins" });
     await expect.poll(() => grid.getByRole("listitem").count(), { timeout: 20_000 }).toBe(3);
-    expect(await grid.getByRole("listitem").evaluateAll((items) => items.map((item) => item.getAttribute("data-template")))).toEqual(chosen.map((template) => template.templateId));
-    await page.waitForFunction(() => [...document.querySelectorAll(".post-grid .post-preview")].every((preview) => preview.getAttribute("data-preview") === "ready"), null, { timeout: 30_000 });
+    expect(await grid.getByRole("listitem").evaluateAll((items) => items.map((item) => item.getAttribute("data-template")))).toEqual(
+      chosen.map((template) => template.templateId),
+    );
+    await page.waitForFunction(
+      () => [...document.querySelectorAll(".post-grid .post-preview")].every((preview) => preview.getAttribute("data-preview") === "ready"),
+      null,
+      { timeout: 30_000 },
+    );
     // Each preview is a whole pin drawn by the engine (an SVG of the pin's size, from a Blob made in the preview worker).
-    const shown = await grid.locator(".post-preview img").evaluateAll((images) => (images as HTMLImageElement[]).map((image) => ({ width: image.naturalWidth, height: image.naturalHeight, blob: image.src.startsWith("blob:") })));
+    const shown = await grid
+      .locator(".post-preview img")
+      .evaluateAll((images) =>
+        (images as HTMLImageElement[]).map((image) => ({ width: image.naturalWidth, height: image.naturalHeight, blob: image.src.startsWith("blob:") })),
+      );
     expect(shown).toEqual(Array.from({ length: 3 }, () => ({ width: 1000, height: 1500, blob: true })));
     expect(held, "the page asked for the standard templates (and is still waiting)").toBeGreaterThan(0);
     await page.unrouteAll({ behavior: "ignoreErrors" });

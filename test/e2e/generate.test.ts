@@ -11,8 +11,6 @@ const DEMO_POST = "berry-smoothie-bowls";
 /** The demo post has three images: "One of each image" makes a pin of each. */
 const DEMO_IMAGES = 3;
 
-
-
 /** Width and height from a baseline or progressive JPEG's SOF marker. */
 function jpegSize(bytes: Uint8Array): { width: number; height: number } {
   let offset = 2;
@@ -27,7 +25,6 @@ function jpegSize(bytes: Uint8Array): { width: number; height: number } {
   }
   throw new Error("no SOF marker");
 }
-
 
 /** /generate, hydrated. */
 async function openGenerator(page: Page) {
@@ -158,9 +155,9 @@ describe("the pin generator", () => {
       await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBe(DEMO_IMAGES);
       await previewsSettled(page, DEMO_IMAGES);
       // Each preview shows a whole pin: a 2:3 picture drawn from the post's photo.
-      const shown = await page.locator(".post-grid .post-preview img").evaluateAll((images) =>
-        (images as HTMLImageElement[]).map((image) => ({ width: image.naturalWidth, height: image.naturalHeight, alt: image.alt })),
-      );
+      const shown = await page
+        .locator(".post-grid .post-preview img")
+        .evaluateAll((images) => (images as HTMLImageElement[]).map((image) => ({ width: image.naturalWidth, height: image.naturalHeight, alt: image.alt })));
       expect(shown).toHaveLength(DEMO_IMAGES);
       for (const image of shown) expect(image).toMatchObject({ width: 1000, height: 1500 });
       // The workers report each drawing's steps to the page's timeline; the page's own engine does not.

@@ -12,7 +12,10 @@ describe("the JavaScript a first visit ships", () => {
     it(`stays under 100 KB gzipped on ${path}`, async () => {
       const measured = await measurePageJs(appUrl(), path);
       // The page loads its framework and its own route module at least: a measure that found nothing measured nothing.
-      expect(measured.files.some((file) => /\/assets\/entry\.client-/.test(file.url)), describePageJs(measured)).toBe(true);
+      expect(
+        measured.files.some((file) => /\/assets\/entry\.client-/.test(file.url)),
+        describePageJs(measured),
+      ).toBe(true);
       expect(measured.files.length, describePageJs(measured)).toBeGreaterThan(2);
       expect(measured.gzippedBytes, describePageJs(measured)).toBeLessThan(PAGE_JS_BUDGET_BYTES);
     });

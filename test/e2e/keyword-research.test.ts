@@ -75,7 +75,9 @@ describe("/pinterest-keyword-research-tool", () => {
     // Export the table as shown (the suggested terms) as CSV.
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
     expect(download.suggestedFilename()).toBe("pinterest-keywords-christmas-nails-us.csv");
-    const csv = readFileSync((await download.path())!, "utf8").trim().split(/\r?\n/);
+    const csv = readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split(/\r?\n/);
     expect(csv[0]).toMatch(/^Keyword,Found as,Pinterest trend lists,Weekly change %,Monthly change %,Yearly change %,Interest week ending \d{4}-\d{2}-\d{2}/);
     expect(csv).toHaveLength(suggested.length + 1);
     expect(csv.slice(1).map((line) => line.split(",")[0])).toEqual(suggested);

@@ -8,7 +8,12 @@ const browser = useBrowser();
 async function pdfAt(href: string) {
   const response = await fetch(new URL(href, appUrl()));
   const bytes = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, type: response.headers.get("content-type"), nosniff: response.headers.get("x-content-type-options"), head: bytes.subarray(0, 5).toString("latin1") };
+  return {
+    status: response.status,
+    type: response.headers.get("content-type"),
+    nosniff: response.headers.get("x-content-type-options"),
+    head: bytes.subarray(0, 5).toString("latin1"),
+  };
 }
 
 describe("legal pages", () => {

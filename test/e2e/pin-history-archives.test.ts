@@ -24,7 +24,13 @@ describe("older months of pin history", () => {
     await signUpVerified(page);
     for (const title of ["Linen napkins, three folds", "A table for six"]) {
       const charged = await callApi(page, "/api/scraping/addPinHistoryAndAdjustCredits", {
-        pinDetails: { action: "downloaded", title, description: "For a dinner table.", url: "https://linen.example/napkins", imageUrl: "https://linen.example/napkins.jpeg" },
+        pinDetails: {
+          action: "downloaded",
+          title,
+          description: "For a dinner table.",
+          url: "https://linen.example/napkins",
+          imageUrl: "https://linen.example/napkins.jpeg",
+        },
         category: "image",
       });
       expect(charged.status).toBe(200);

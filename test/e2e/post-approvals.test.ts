@@ -26,11 +26,14 @@ async function sandboxJson<T>(path: string): Promise<T> {
 async function reviewLink(address: string): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(async () => {
-      const mails = await sandboxJson<{ subject: string; links: string[] }[]>(`/outbox?to=${encodeURIComponent(address)}`);
-      link = mails.at(-1)?.links.find((candidate) => new URL(candidate).pathname === "/post-approvals");
-      return Boolean(link);
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const mails = await sandboxJson<{ subject: string; links: string[] }[]>(`/outbox?to=${encodeURIComponent(address)}`);
+        link = mails.at(-1)?.links.find((candidate) => new URL(candidate).pathname === "/post-approvals");
+        return Boolean(link);
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
   return link as string;
 }
@@ -52,7 +55,9 @@ describe("post approvals", () => {
     await page.getByText("Login or sign up to have your pins approved before they are posted.", { exact: true }).waitFor();
   });
 
-  it("an owner invites a reviewer, who approves two of three pins and rejects one: the two post, the third's credit returns", { timeout: 300_000 }, async () => {
+  it("an owner invites a reviewer, who approves two of three pins and rejects one: the two post, the third's credit returns", {
+    timeout: 300_000,
+  }, async () => {
     const owner = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const { email: ownerEmail } = await signUpVerified(owner);
     const username = uniquePinterestUsername();
@@ -72,7 +77,10 @@ describe("post approvals", () => {
     await card.getByLabel("Reviewer's e-mail").fill(reviewerEmail);
     await card.getByRole("button", { name: "Invite reviewer" }).click();
     await owner.getByText(`An invitation is already on its way to ${reviewerEmail}`).first().waitFor();
-    await owner.getByText(/^It was e-mailed on \w+day,? \d{1,2} \w+ \d{4},?( at)? \d{2}:\d{2}, less than a day ago, so it was not sent again\. The link in it works\.$/).first().waitFor();
+    await owner
+      .getByText(/^It was e-mailed on \w+day,? \d{1,2} \w+ \d{4},?( at)? \d{2}:\d{2}, less than a day ago, so it was not sent again\. The link in it works\.$/)
+      .first()
+      .waitFor();
     expect(await sandboxJson<unknown[]>(`/outbox?to=${encodeURIComponent(reviewerEmail)}`)).toHaveLength(1);
     expect(await seriousAxeViolations(owner, "/post-approvals (owner)")).toEqual([]);
 
@@ -143,7 +151,10 @@ describe("post approvals", () => {
 
     // At their time the two approved pins post, once each; the rejected one never does.
     await expect
-      .poll(async () => (await sandboxJson<{ title: string }[]>(`/pinterest/pins?username=${username}`)).map((pin) => pin.title).sort(), { timeout: 180_000, interval: 2_000 })
+      .poll(async () => (await sandboxJson<{ title: string }[]>(`/pinterest/pins?username=${username}`)).map((pin) => pin.title).sort(), {
+        timeout: 180_000,
+        interval: 2_000,
+      })
       .toEqual([titles[0], titles[1]].sort());
   });
 });

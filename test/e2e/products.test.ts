@@ -117,11 +117,19 @@ describe("the products page", () => {
     await page.getByRole("alert").filter({ hasText: "Failed to parse CSV file. The header row (row 1) has no images column." }).waitFor();
 
     const origin = new URL(page.url()).origin;
-    const good = (title: string) => `"${title}",A thing,12.00,EUR,https://shop.example.com/p,"${origin}/demo-products/cedar-and-fig-soy-candle-in-oat-1.jpg, ${origin}/demo-products/cedar-and-fig-soy-candle-in-oat-2.jpg",Candles`;
+    const good = (title: string) =>
+      `"${title}",A thing,12.00,EUR,https://shop.example.com/p,"${origin}/demo-products/cedar-and-fig-soy-candle-in-oat-1.jpg, ${origin}/demo-products/cedar-and-fig-soy-candle-in-oat-2.jpg",Candles`;
     await upload(
       page,
       "mixed.csv",
-      ["title,description,price,currency,url,images,categories", good("Good candle"), ",No title,12.00,EUR,https://shop.example.com/p,https://shop.example.com/a.jpg,", "Bad price,x,twelve,EUR,https://shop.example.com/p,https://shop.example.com/a.jpg,", "", good("Another good candle")].join("\n"),
+      [
+        "title,description,price,currency,url,images,categories",
+        good("Good candle"),
+        ",No title,12.00,EUR,https://shop.example.com/p,https://shop.example.com/a.jpg,",
+        "Bad price,x,twelve,EUR,https://shop.example.com/p,https://shop.example.com/a.jpg,",
+        "",
+        good("Another good candle"),
+      ].join("\n"),
     );
     await page.getByText("Loaded 2 products from mixed.csv.").waitFor();
     const problems = page.getByRole("region", { name: "2 rows could not be loaded:" });
@@ -139,7 +147,10 @@ describe("the products page", () => {
     await openProducts(page);
     const origin = new URL(page.url()).origin;
     const lines = ["title,price,currency,url,images"];
-    for (let i = 1; i <= 10_000; i++) lines.push(`Product ${i},${(i % 90) + 10}.00,USD,https://shop.example.com/products/${i},${origin}/demo-products/speckled-stoneware-mug-in-sage-${(i % 3) + 1}.jpg`);
+    for (let i = 1; i <= 10_000; i++)
+      lines.push(
+        `Product ${i},${(i % 90) + 10}.00,USD,https://shop.example.com/products/${i},${origin}/demo-products/speckled-stoneware-mug-in-sage-${(i % 3) + 1}.jpg`,
+      );
     await upload(page, "big.csv", lines.join("\n"));
     await page.getByText("Loaded 10,000 products from big.csv.").waitFor({ timeout: 20_000 });
     expect(await productCards(page).count()).toBe(50);
@@ -161,7 +172,15 @@ describe("the products page with connected shops (the shop calls answered by the
   // The listing routes are built by the shop connections of issue 14; here the browser's calls to them are
   // answered by the test, so the page's own behaviour is checked: the switcher, Shopify's status filter and
   // links, numbered pages, the server's message on failure, Reconnect, and removal with a confirmation.
-  const shopView = (id: string, shopType: string, shopName: string, extra: object = {}) => ({ id, shopType, shopName, shopUrl: null, isActive: false, status: "ok", ...extra });
+  const shopView = (id: string, shopType: string, shopName: string, extra: object = {}) => ({
+    id,
+    shopType,
+    shopName,
+    shopUrl: null,
+    isActive: false,
+    status: "ok",
+    ...extra,
+  });
   const listing = (shop: string, n: number) => ({
     id: String(n),
     title: `${shop} product ${n}`,
@@ -176,7 +195,11 @@ describe("the products page with connected shops (the shop calls answered by the
   it("switches shops, filters and pages their listings, shows failures, asks to reconnect and confirms removal", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, allowConsoleErrors: /Failed to load resource/ });
     await signUpVerified(page);
-    let shops = [shopView("s1", "Shopify", "Sage Studio", { isActive: true }), shopView("e1", "Etsy", "Oat House"), shopView("w1", "WooCommerce", "Ink Shop", { status: "reauth" })];
+    let shops = [
+      shopView("s1", "Shopify", "Sage Studio", { isActive: true }),
+      shopView("e1", "Etsy", "Oat House"),
+      shopView("w1", "WooCommerce", "Ink Shop", { status: "reauth" }),
+    ];
     const asked: string[] = [];
     await page.route(/\/api\/(shops|etsyAPI|shopifyAPI|woocommerce)/, async (route) => {
       const url = new URL(route.request().url());
@@ -191,7 +214,12 @@ describe("the products page with connected shops (the shop calls answered by the
       if (url.pathname === "/api/shopifyAPI/getShopifyShopListings") {
         const second = url.searchParams.get("paginationLink") === "after-50";
         const from = second ? 51 : 1;
-        return json({ listings: Array.from({ length: second ? 20 : 50 }, (_, i) => listing("shopify", from + i)), count: 70, nextPageLink: second ? null : "after-50", previousPageLink: second ? "before-51" : null });
+        return json({
+          listings: Array.from({ length: second ? 20 : 50 }, (_, i) => listing("shopify", from + i)),
+          count: 70,
+          nextPageLink: second ? null : "after-50",
+          previousPageLink: second ? "before-51" : null,
+        });
       }
       if (url.pathname === "/api/etsyAPI/getEtsyShopListings") {
         if (url.searchParams.get("searchInput") === "broken") return json({ error: "Unable to get Etsy shop listings: Etsy is down for maintenance" }, 502);

@@ -68,7 +68,10 @@ describe("/referral", () => {
     expect(await seriousAxeViolations(page, "/referral with a code, signed in")).toEqual([]);
     await page.getByRole("button", { name: "Claim your free month" }).click();
     await page.getByText("Referral recorded successfully").first().waitFor();
-    await page.getByTestId("referral-claimed").getByText(/^Your free month of Starter runs until .+ \d{4}\./).waitFor();
+    await page
+      .getByTestId("referral-claimed")
+      .getByText(/^Your free month of Starter runs until .+ \d{4}\./)
+      .waitFor();
 
     await open(page, "/profile");
     await page.getByRole("region", { name: "Plan" }).getByText("Starter (monthly)").waitFor();

@@ -67,7 +67,10 @@ describe("/pinterest-rss-feeds", () => {
     await expect.poll(() => pins.count(), { timeout: 20_000 }).toBe(RSS_FIRST_CHECK_POSTS);
     // Every image has loaded: real 1000x1500 pins, not broken images.
     await expect
-      .poll(() => pins.evaluateAll((images) => images.map((image) => `${(image as HTMLImageElement).naturalWidth}x${(image as HTMLImageElement).naturalHeight}`)), { timeout: 20_000 })
+      .poll(
+        () => pins.evaluateAll((images) => images.map((image) => `${(image as HTMLImageElement).naturalWidth}x${(image as HTMLImageElement).naturalHeight}`)),
+        { timeout: 20_000 },
+      )
       .toEqual(Array.from({ length: RSS_FIRST_CHECK_POSTS }, () => "1000x1500"));
     expect(await card.getByText("Last checked", { exact: true }).count()).toBe(1);
     expect(await card.getByText("Not yet: the first check runs within a few minutes.").count()).toBe(0);

@@ -13,7 +13,11 @@ async function open(page: Page, path: string) {
 }
 
 const figure = (page: Page, id: string) => page.getByTestId(id).textContent();
-const row = (page: Page, name: string) => page.getByRole("row", { name: new RegExp(`^${name}`) }).getByRole("cell").allTextContents();
+const row = (page: Page, name: string) =>
+  page
+    .getByRole("row", { name: new RegExp(`^${name}`) })
+    .getByRole("cell")
+    .allTextContents();
 
 describe("/savings-calculator", () => {
   it("renders the default figures on the server, and the query's without JavaScript", async () => {

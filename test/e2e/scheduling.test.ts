@@ -12,7 +12,6 @@ const DEMO_POST = "berry-smoothie-bowls";
 const DEMO_IMAGES = 3;
 const SECTION = "Breakfast";
 
-
 interface SandboxPin {
   id: string;
   username: string;
@@ -22,8 +21,6 @@ interface SandboxPin {
   link: string;
   media: { source_type: string; url?: string };
 }
-
-
 
 async function open(page: Page, path: string) {
   await page.goto(path);
@@ -54,7 +51,9 @@ describe("scheduling pins to Pinterest", () => {
     await page.getByText("Login or sign up to see your pin history.", { exact: true }).waitFor();
   });
 
-  it("connects a profile, schedules 3 generated pins to a board, posts the refused duplicates anyway, shows them queued, then posted and once each in the pin history", { timeout: 240_000 }, async () => {
+  it("connects a profile, schedules 3 generated pins to a board, posts the refused duplicates anyway, shows them queued, then posted and once each in the pin history", {
+    timeout: 240_000,
+  }, async () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await signUpVerified(page);
     const username = uniquePinterestUsername();
@@ -101,12 +100,21 @@ describe("scheduling pins to Pinterest", () => {
     await page.getByText(`1 of ${DEMO_IMAGES} pins scheduled to ${BOARD}`, { exact: true }).waitFor({ timeout: 30_000 });
     await page.getByText("2 pins could not be scheduled. Each card says why.", { exact: true }).waitFor();
     expect(await cards(page).nth(0).getByText("Scheduled", { exact: true }).count()).toBe(1);
-    const shownAt = new Intl.DateTimeFormat("en-GB", { timeZone: "Etc/GMT", hourCycle: "h23", weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(
-      new Date(`${gmtFieldValue(dueAt)}Z`),
-    );
+    const shownAt = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Etc/GMT",
+      hourCycle: "h23",
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+    }).format(new Date(`${gmtFieldValue(dueAt)}Z`));
     for (const n of [1, 2]) {
       const problem = (await cards(page).nth(n).locator(".post-card__error").textContent()) ?? "";
-      expect(problem).toBe(`Not scheduled: the same link is already scheduled to ${BOARD} for ${shownAt} GMT ("${titles[0]}"). A link is posted to a board at most once in 48 hours.`);
+      expect(problem).toBe(
+        `Not scheduled: the same link is already scheduled to ${BOARD} for ${shownAt} GMT ("${titles[0]}"). A link is posted to a board at most once in 48 hours.`,
+      );
       expect(problem).not.toMatch(/allowDuplicate|scheduledTime|409|\d{4}-\d{2}-\d{2}T/);
     }
     expect(await cards(page).locator(".post-card__error").count()).toBe(2);
@@ -124,7 +132,16 @@ describe("scheduling pins to Pinterest", () => {
     // "Post it anyway", one card at a time: each is scheduled for the time chosen.
     for (const n of [2, 3]) {
       await page.getByRole("button", { name: `Post it anyway: pin ${n}` }).click();
-      await expect.poll(() => cards(page).nth(n - 1).getByText("Scheduled", { exact: true }).count(), { timeout: 30_000 }).toBe(1);
+      await expect
+        .poll(
+          () =>
+            cards(page)
+              .nth(n - 1)
+              .getByText("Scheduled", { exact: true })
+              .count(),
+          { timeout: 30_000 },
+        )
+        .toBe(1);
     }
     expect(await cards(page).locator(".post-card__error").count()).toBe(0);
     expect(await page.getByRole("button", { name: /^Post it anyway/ }).count()).toBe(0);
@@ -140,7 +157,12 @@ describe("scheduling pins to Pinterest", () => {
     await expect.poll(() => today.getAttribute("aria-label")).toMatch(/3 scheduled/);
     await today.click();
     await page.getByRole("heading", { name: /^Pins on / }).waitFor();
-    expect(await page.getByRole("list", { name: /^Pins on / }).getByRole("listitem").count()).toBe(DEMO_IMAGES);
+    expect(
+      await page
+        .getByRole("list", { name: /^Pins on / })
+        .getByRole("listitem")
+        .count(),
+    ).toBe(DEMO_IMAGES);
 
     // At their time the engine posts them to the board and section, once each.
     await expect.poll(async () => (await postedPins(username)).length, { timeout: 90_000, interval: 1_000 }).toBe(DEMO_IMAGES);
@@ -158,7 +180,10 @@ describe("scheduling pins to Pinterest", () => {
         async () => {
           await open(page, "/pin-history");
           const list = page.getByRole("list", { name: "Pin history" });
-          await list.or(page.getByText("No pins yet.", { exact: false })).first().waitFor();
+          await list
+            .or(page.getByText("No pins yet.", { exact: false }))
+            .first()
+            .waitFor();
           return list.getByRole("listitem", { name: /^Posted: / }).count();
         },
         { timeout: 30_000, interval: 1_000 },
@@ -261,7 +286,10 @@ describe("scheduling pins to Pinterest", () => {
     await page.getByRole("list", { name: "Repeating pins" }).getByText("Every 14 days", { exact: true }).waitFor({ timeout: 15_000 });
 
     // Delete it: gone from the panel (and after a reload); the pin already queued stays.
-    await page.getByRole("list", { name: "Repeating pins" }).getByRole("button", { name: `Delete repeating pin ${title}` }).click();
+    await page
+      .getByRole("list", { name: "Repeating pins" })
+      .getByRole("button", { name: `Delete repeating pin ${title}` })
+      .click();
     await page.getByRole("alertdialog", { name: "Delete this repeating pin?" }).getByRole("button", { name: "Delete" }).click();
     await page.getByText("Repeating pin deleted", { exact: true }).waitFor();
     await page.getByText("No repeating pins.", { exact: false }).waitFor();

@@ -54,7 +54,9 @@ describe("two tabs", () => {
     for (const page of [first, second]) {
       await page.getByText("No pins yet.").waitFor();
       expect(await page.getByRole("banner").getByRole("button", { name: "Account menu" }).textContent()).toContain("TM");
-      const status = await page.evaluate(async () => (await fetch("/api/user", { headers: { authorization: `Bearer ${localStorage.getItem("FBIdToken")}` } })).status);
+      const status = await page.evaluate(
+        async () => (await fetch("/api/user", { headers: { authorization: `Bearer ${localStorage.getItem("FBIdToken")}` } })).status,
+      );
       expect(status).toBe(200);
     }
     expect(await first.evaluate(() => localStorage.getItem("FBRefreshToken"))).not.toBe(oldRefreshToken);

@@ -215,7 +215,11 @@ describe("the newsletter popup", () => {
     expect(download, JSON.stringify(outbox[0].links)).toBeDefined();
     const pdf = await fetch(download!);
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString("latin1"),
+    ).toBe("%PDF-");
 
     // A subscriber is not asked again.
     expect(await popupReturnsAfterClosing(page, "Close")).toBe(false);
@@ -284,7 +288,10 @@ describe("the update notice and toasts", () => {
     const notice = page.getByRole("alert").filter({ hasText: UPDATE_MESSAGE });
     await notice.waitFor();
     expect(await notice.getByText(UPDATE_MESSAGE, { exact: true }).isVisible()).toBe(true);
-    const toast = page.getByRole("region", { name: /^Notifications/ }).getByRole("listitem").filter({ hasText: "Your cookie choice is saved in this browser only." });
+    const toast = page
+      .getByRole("region", { name: /^Notifications/ })
+      .getByRole("listitem")
+      .filter({ hasText: "Your cookie choice is saved in this browser only." });
     await toast.waitFor();
     expect(await toast.textContent()).toContain("The service is busy. Please try again.");
 
@@ -349,7 +356,17 @@ describe("the help centre and legal pages", () => {
     // The footer links only to pages that exist: each answers 200 (the not-found page answers 404).
     const hrefs = await footer.getByRole("link").evaluateAll((links) => links.map((link) => link.getAttribute("href")));
     expect(hrefs).toEqual(
-      expect.arrayContaining(["/blog", "/page/about", "/contact", "/pinterest-mini-course", "/savings-calculator", "/pinterest-keyword-research-tool", "/pinterest-trend-alerts", "/pinterest-catalogs", "/pinterest-rss-feeds"]),
+      expect.arrayContaining([
+        "/blog",
+        "/page/about",
+        "/contact",
+        "/pinterest-mini-course",
+        "/savings-calculator",
+        "/pinterest-keyword-research-tool",
+        "/pinterest-trend-alerts",
+        "/pinterest-catalogs",
+        "/pinterest-rss-feeds",
+      ]),
     );
     for (const href of hrefs) {
       expect((await fetch(new URL(String(href), appUrl()), { redirect: "manual" })).status, String(href)).toBe(200);

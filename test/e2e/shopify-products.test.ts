@@ -30,7 +30,10 @@ describe("a Shopify store on the products page", () => {
     await ask.getByRole("button", { name: "Connect" }).click();
     await page.getByRole("button", { name: "Install app" }).click();
     await page.waitForURL((url) => url.pathname === "/products");
-    await page.getByText(/ is connected$/).first().waitFor();
+    await page
+      .getByText(/ is connected$/)
+      .first()
+      .waitFor();
 
     // Every product of the store (status 'all'), 50 a page, paged by link.
     await expect.poll(() => productCards(page).count(), { timeout: 20_000 }).toBe(50);

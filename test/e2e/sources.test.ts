@@ -70,7 +70,10 @@ describe("choosing the posts to generate from", () => {
     expect(await cards(page).first().getByRole("heading").textContent()).toMatch(/smoothie/i);
 
     await page.getByRole("button", { name: "Drafts" }).click();
-    await page.getByRole("dialog", { name: "Drafts" }).getByRole("button", { name: /^Load Earlier pins / }).waitFor();
+    await page
+      .getByRole("dialog", { name: "Drafts" })
+      .getByRole("button", { name: /^Load Earlier pins / })
+      .waitFor();
   });
 
   it("lets the user choose a feed's posts before generating", async () => {

@@ -235,7 +235,10 @@ describe("templates", () => {
     await page.waitForURL((url) => url.pathname.startsWith("/template-builder/") && !url.pathname.endsWith(standard.templateId));
     await page.getByRole("heading", { name: `${standard.title} (copy)` }).waitFor();
     // Copies have no categories (spec section 4): the user is told so.
-    await page.getByRole("region", { name: /Notifications/ }).getByText("Copies start without categories: pick them under Categories in the editor.", { exact: false }).waitFor();
+    await page
+      .getByRole("region", { name: /Notifications/ })
+      .getByText("Copies start without categories: pick them under Categories in the editor.", { exact: false })
+      .waitFor();
     await page.getByRole("button", { name: "Save" }).waitFor();
     await page.getByRole("button", { name: first, exact: true }).click();
     expect(await positionOfSelected(page)).toEqual({ x: before.x + 1, y: before.y });
@@ -347,7 +350,9 @@ describe("templates", () => {
       return image.evaluate(async (img: HTMLImageElement) => {
         const svg = await (await fetch(img.src)).text();
         // Each embedded photo, by a fingerprint of its bytes.
-        return [...svg.matchAll(/href="data:image\/[a-z]+;base64,([^"]+)"/g)].map(([, data]) => `${data.length}:${data.slice(data.length / 2, data.length / 2 + 120)}`);
+        return [...svg.matchAll(/href="data:image\/[a-z]+;base64,([^"]+)"/g)].map(
+          ([, data]) => `${data.length}:${data.slice(data.length / 2, data.length / 2 + 120)}`,
+        );
       });
     };
     const leads = new Set<string>();

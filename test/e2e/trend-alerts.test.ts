@@ -98,7 +98,12 @@ describe("trend alerts page", () => {
     expect(await card.getByText(/is rising in Canada/).isVisible()).toBe(true);
     const history = page.getByRole("list", { name: "Trend e-mails sent" });
     await history.getByRole("heading", { name: digest.subject }).waitFor();
-    expect(await history.getByRole("listitem").filter({ has: page.getByRole("heading") }).count()).toBe(1);
+    expect(
+      await history
+        .getByRole("listitem")
+        .filter({ has: page.getByRole("heading") })
+        .count(),
+    ).toBe(1);
     expect(await page.locator("main").textContent()).not.toMatch(/\d{4}-\d{2}-\d{2}T|pct_growth|weeklyChange/);
     const found: string[] = [];
     found.push(...(await seriousAxeViolations(page, "/pinterest-trend-alerts with an alert and a digest (desk)")));
@@ -123,6 +128,10 @@ describe("trend alerts page", () => {
     await card.getByRole("button", { name: "Delete alert", exact: true }).click();
     await page.getByText("Trend alert deleted").first().waitFor();
     await page.getByText("No trend alerts yet. Create one to hear when your keywords rise.").waitFor();
-    expect(await fetch(`${sandboxUrl()}/__sandbox/outbox?to=${encodeURIComponent(email)}`).then(async (response) => ((await response.json()) as SentEmail[]).filter((mail) => mail.headers?.["List-Unsubscribe"]).length)).toBe(1);
+    expect(
+      await fetch(`${sandboxUrl()}/__sandbox/outbox?to=${encodeURIComponent(email)}`).then(
+        async (response) => ((await response.json()) as SentEmail[]).filter((mail) => mail.headers?.["List-Unsubscribe"]).length,
+      ),
+    ).toBe(1);
   });
 });

@@ -107,7 +107,9 @@ describe("video pins", () => {
     expect(media).toHaveLength(1);
     expect(media[0].status).toBe("succeeded");
     expect(media[0].uploaded_bytes).toBe((await file.body()).length);
-    await expect.poll(async () => (await sandboxJson<SandboxPin[]>(`/pinterest/pins?username=${username}`)).length, { timeout: 60_000, interval: 1_000 }).toBe(1);
+    await expect
+      .poll(async () => (await sandboxJson<SandboxPin[]>(`/pinterest/pins?username=${username}`)).length, { timeout: 60_000, interval: 1_000 })
+      .toBe(1);
     const [pin] = await sandboxJson<SandboxPin[]>(`/pinterest/pins?username=${username}`);
     expect(pin.title).toBe(title);
     expect(pin.media).toMatchObject({ source_type: "video_id", media_id: media[0].media_id, cover_image_url: poster });

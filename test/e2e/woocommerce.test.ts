@@ -19,7 +19,11 @@ describe("a WooCommerce store on the products page", () => {
     await signUpVerified(page);
     const slug = `e2e-${Date.now().toString(36)}`;
     const store = `${sandboxUrl()}/woocommerce/${slug}`;
-    await fetch(`${sandboxUrl()}/__sandbox/woocommerce/stores/${slug}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Kiln & Co" }) });
+    await fetch(`${sandboxUrl()}/__sandbox/woocommerce/stores/${slug}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Kiln & Co" }),
+    });
 
     await page.goto("/products");
     await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });

@@ -36,7 +36,10 @@ describe("/profile, the WordPress access key", () => {
     const field = card.getByLabel("Your new access key");
     const key = await field.inputValue();
     expect(key).toMatch(/^pbwp_[A-Za-z0-9_-]{43}$/);
-    await card.getByTestId("wordpress-key-shown").getByText(`${key.slice(0, 9)}…`).waitFor();
+    await card
+      .getByTestId("wordpress-key-shown")
+      .getByText(`${key.slice(0, 9)}…`)
+      .waitFor();
     await card.getByText("Not used yet").waitFor();
     await card.getByRole("button", { name: "Copy key" }).click();
     await page.getByText("Access key copied.").first().waitFor();
@@ -47,7 +50,10 @@ describe("/profile, the WordPress access key", () => {
 
     // Shown once: after a reload, only its first characters.
     await open(page, "/profile");
-    await card.getByTestId("wordpress-key-shown").getByText(`${key.slice(0, 9)}…`).waitFor();
+    await card
+      .getByTestId("wordpress-key-shown")
+      .getByText(`${key.slice(0, 9)}…`)
+      .waitFor();
     expect(await card.getByLabel("Your new access key").count()).toBe(0);
     expect(await page.content()).not.toContain(key);
     // Used once by the plugin above: the card says when, in words.
@@ -63,7 +69,10 @@ describe("/profile, the WordPress access key", () => {
     await page.getByText("Your WordPress access key was rotated. The old key no longer works.").first().waitFor();
     const rotated = await card.getByLabel("Your new access key").inputValue();
     expect(rotated).not.toBe(key);
-    await card.getByTestId("wordpress-key-shown").getByText(`${rotated.slice(0, 9)}…`).waitFor();
+    await card
+      .getByTestId("wordpress-key-shown")
+      .getByText(`${rotated.slice(0, 9)}…`)
+      .waitFor();
     expect(await pluginStatus(key)).toBe(401);
     expect(await pluginStatus(rotated)).toBe(200);
 

@@ -98,7 +98,18 @@ async function timed(target: Target, bytes: Uint8Array): Promise<{ ms: number; o
 export async function runCampaign(target: Target, options: { cases: number; seed: number; onProgress?: (done: number) => void }): Promise<CampaignResult> {
   const started = performance.now();
   const cpuStarted = target.clock?.();
-  const result: CampaignResult = { parser: target.name, cases: 0, accepted: 0, refused: 0, failures: 0, examples: [], slowest: { seed: 0, ms: 0, bytes: 0 }, memory: [], seconds: 0, cpuSeconds: null };
+  const result: CampaignResult = {
+    parser: target.name,
+    cases: 0,
+    accepted: 0,
+    refused: 0,
+    failures: 0,
+    examples: [],
+    slowest: { seed: 0, ms: 0, bytes: 0 },
+    memory: [],
+    seconds: 0,
+    cpuSeconds: null,
+  };
   const fail = (failure: CaseFailure) => {
     result.failures += 1;
     if (result.examples.length < 25) result.examples.push(failure);
@@ -117,7 +128,8 @@ export async function runCampaign(target: Target, options: { cases: number; seed
     else if (run.ms > TIME_LIMIT_MS) fail({ seed, kind: "slow", message: `${Math.round(run.ms)} ms for one input`, bytes: bytes.length });
     else if (run.outcome === "accepted") result.accepted += 1;
     else result.refused += 1;
-    if (index + 1 === warmUp || (index + 1 > warmUp && (index + 1 - warmUp) % every === 0 && samples.length <= CHECKPOINTS)) samples.push((await target.memory?.()) ?? {});
+    if (index + 1 === warmUp || (index + 1 > warmUp && (index + 1 - warmUp) % every === 0 && samples.length <= CHECKPOINTS))
+      samples.push((await target.memory?.()) ?? {});
     if ((index + 1) % 1000 === 0) options.onProgress?.(index + 1);
   }
   for (const name of Object.keys(samples[0] ?? {})) {

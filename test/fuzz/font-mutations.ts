@@ -1,5 +1,18 @@
 import { brotliCompressSync, brotliDecompressSync, constants, deflateSync, inflateSync } from "node:zlib";
-import { BYTE_MUTATORS, bitFlips, byteSets, concat, duplicateRun, edgeNumber, hugeSize, readU32, truncation, writeU16, writeU32, type Mutator } from "./mutations.ts";
+import {
+  BYTE_MUTATORS,
+  bitFlips,
+  byteSets,
+  concat,
+  duplicateRun,
+  edgeNumber,
+  hugeSize,
+  readU32,
+  truncation,
+  writeU16,
+  writeU32,
+  type Mutator,
+} from "./mutations.ts";
 import type { Target } from "./campaign.ts";
 
 /**
@@ -53,8 +66,14 @@ const woffDirectory: Mutator = (bytes, random) => {
   const entry = random.pick(entries);
   const out = bytes.slice();
   const field = random.int(4);
-  if (field === 0) writeU32(out, entry.record, random.pick([0x676c7966, 0x6c6f6361, 0x68656164, 0x636d6170, 0, 0xffffffff])); // glyf, loca, head, cmap
-  else writeU32(out, entry.record + 4 * field, random.chance(0.6) ? hugeSize(random, 32) : readU32(out, entry.record + 4 * field) + random.pick([-4, -1, 1, 4, 4096]));
+  if (field === 0)
+    writeU32(out, entry.record, random.pick([0x676c7966, 0x6c6f6361, 0x68656164, 0x636d6170, 0, 0xffffffff])); // glyf, loca, head, cmap
+  else
+    writeU32(
+      out,
+      entry.record + 4 * field,
+      random.chance(0.6) ? hugeSize(random, 32) : readU32(out, entry.record + 4 * field) + random.pick([-4, -1, 1, 4, 4096]),
+    );
   return out;
 };
 
@@ -141,7 +160,9 @@ const woff2Stream: Mutator = (bytes, random) => {
   let stream: Uint8Array;
   try {
     // A font's tables, not a bomb an earlier mutation put there (unpacking and packing 100 MB again took 2 s).
-    stream = new Uint8Array(brotliDecompressSync(bytes.subarray(layout.directoryEnd, layout.directoryEnd + layout.compressedLength), { maxOutputLength: MAX_REPACKED }));
+    stream = new Uint8Array(
+      brotliDecompressSync(bytes.subarray(layout.directoryEnd, layout.directoryEnd + layout.compressedLength), { maxOutputLength: MAX_REPACKED }),
+    );
   } catch {
     return bytes;
   }
@@ -171,7 +192,17 @@ const woff2Bomb: Mutator = (bytes, random) => {
   return out;
 };
 
-export const WOFF2_MUTATORS: Mutator[] = [...BYTE_MUTATORS, woff2Header, woff2Directory, woff2Directory, woff2Stream, woff2Stream, woff2Stream, woff2Stream, woff2Bomb];
+export const WOFF2_MUTATORS: Mutator[] = [
+  ...BYTE_MUTATORS,
+  woff2Header,
+  woff2Directory,
+  woff2Directory,
+  woff2Stream,
+  woff2Stream,
+  woff2Stream,
+  woff2Stream,
+  woff2Bomb,
+];
 
 /** A font campaign's cases: its name, seeds (real fonts of the format) and mutators; font-target.ts reads them. */
 export function fontCases(format: "woff" | "woff2", seeds: Uint8Array[]): Omit<Target, "run"> {

@@ -17,9 +17,12 @@ import { fontCases } from "./font-mutations.ts";
  * GPOS and GDEF, composite glyphs, a script face. Each costs a case a few milliseconds; the latin subsets of
  * 200 to 500 glyphs cost 80 to 100.
  */
-export const SMALL_FONT_FILES = ["roboto/files/roboto-greek-ext", "great-vibes/files/great-vibes-greek-ext", "lato/files/lato-latin-ext", "open-sans/files/open-sans-greek-ext"].map(
-  (name) => `@fontsource/${name}-400-normal`,
-);
+export const SMALL_FONT_FILES = [
+  "roboto/files/roboto-greek-ext",
+  "great-vibes/files/great-vibes-greek-ext",
+  "lato/files/lato-latin-ext",
+  "open-sans/files/open-sans-greek-ext",
+].map((name) => `@fontsource/${name}-400-normal`);
 
 /**
  * The upload check (readUploadedFont: unpack, then opentype.js, every outline drawn); for a font it accepts, what

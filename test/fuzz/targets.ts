@@ -91,7 +91,14 @@ function runPicture(bytes: Uint8Array): Outcome {
  */
 export function jpegTarget(): Target {
   const fixtures = readdirSync(join(ROOT, "test", "fixtures", "jpeg")).map((name) => file("test", "fixtures", "jpeg", name));
-  const encoded = ([[17, 9, 40], [32, 32, 75], [48, 32, 90], [128, 96, 85]] as const).map(([width, height, quality]) => encodeJpeg(testPicture(width, height), width, height, quality));
+  const encoded = (
+    [
+      [17, 9, 40],
+      [32, 32, 75],
+      [48, 32, 90],
+      [128, 96, 85],
+    ] as const
+  ).map(([width, height, quality]) => encodeJpeg(testPicture(width, height), width, height, quality));
   return { ...inNode, name: "JPEG pictures", seeds: [...fixtures, ...encoded], mutators: JPEG_MUTATORS, run: runPicture, memory: pictureMemory };
 }
 
@@ -101,7 +108,15 @@ function pngFile(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, bi
   const rowBytes = (w: number) => Math.ceil((w * channels * bitDepth) / 8);
   // Adam7's passes (or the whole picture), each row a filter byte (cycling through all five) and random samples.
   const passes = interlaced
-    ? [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]].map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)])
+    ? [
+        [0, 0, 8, 8],
+        [4, 0, 8, 8],
+        [0, 4, 4, 8],
+        [2, 0, 4, 4],
+        [0, 2, 2, 4],
+        [1, 0, 2, 2],
+        [0, 1, 1, 2],
+      ].map(([x0, y0, dx, dy]) => [Math.ceil((width - x0) / dx), Math.ceil((height - y0) / dy)])
     : [[width, height]];
   const raw: number[] = [];
   let state = 7;
@@ -118,8 +133,18 @@ function pngFile(width: number, height: number, colorType: 0 | 2 | 3 | 4 | 6, bi
   header.set([bitDepth, colorType, 0, 0, interlaced ? 1 : 0], 8);
   const parts = [Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a), pngChunk("IHDR", header)];
   if (colorType === 3) {
-    parts.push(pngChunk("PLTE", Uint8Array.from({ length: 3 * (1 << bitDepth) }, (_, i) => (i * 37) & 255)));
-    parts.push(pngChunk("tRNS", Uint8Array.from({ length: 1 << (bitDepth - 1) }, (_, i) => i * 9)));
+    parts.push(
+      pngChunk(
+        "PLTE",
+        Uint8Array.from({ length: 3 * (1 << bitDepth) }, (_, i) => (i * 37) & 255),
+      ),
+    );
+    parts.push(
+      pngChunk(
+        "tRNS",
+        Uint8Array.from({ length: 1 << (bitDepth - 1) }, (_, i) => i * 9),
+      ),
+    );
   }
   if (colorType === 0) parts.push(pngChunk("tRNS", Uint8Array.of(0, 1)));
   parts.push(pngChunk("IDAT", zlibSync(Uint8Array.from(raw))), pngChunk("IEND", new Uint8Array(0)));
@@ -173,7 +198,9 @@ function csvOfMeasuredSize(bytes: Uint8Array): Uint8Array {
 
 export function csvTarget(): Target {
   const demo = utf8(demoProductsCsv("https://shop.example"));
-  const small = utf8('title;url;images;price\r\n"A ""quoted"" vase";https://shop.example/a;"https://shop.example/a.jpg, https://shop.example/b.jpg";$12.50\r\n');
+  const small = utf8(
+    'title;url;images;price\r\n"A ""quoted"" vase";https://shop.example/a;"https://shop.example/a.jpg, https://shop.example/b.jpg";$12.50\r\n',
+  );
   const tabs = utf8("\ufefftitle\turl\timages\tcategories\tnumberOfPinsToGenerate\nLamp\t/lamp\thttps://x.example/l.jpg\tHome, Light\t3\n");
   return { ...inNode, name: "products CSV", seeds: [demo, small, tabs], mutators: CSV_MUTATORS, run: runCsv, fit: csvOfMeasuredSize };
 }
@@ -193,7 +220,11 @@ const RDF_FEED = utf8(
 const asFetched = (bytes: Uint8Array) => bytes.subarray(0, MAX_XML_BYTES);
 
 export async function feedTarget(): Promise<Target> {
-  const seeds = [firstElements(await served(blogDemo, "http://blog.example/feed.xml"), "item", 3), await served(hostile, "http://blog.example/atom.xml"), RDF_FEED];
+  const seeds = [
+    firstElements(await served(blogDemo, "http://blog.example/feed.xml"), "item", 3),
+    await served(hostile, "http://blog.example/atom.xml"),
+    RDF_FEED,
+  ];
   return {
     ...inNode,
     name: "feed XML",
@@ -207,7 +238,14 @@ export async function feedTarget(): Promise<Target> {
 export async function sitemapTarget(): Promise<Target> {
   const files = await Promise.all(["sitemap.xml", "sitemap_index.xml", "sitemap-archive.xml"].map((name) => served(blogDemo, `http://blog.example/${name}`)));
   const seeds = files.map((xml) => firstElements(xml, "url", 4));
-  return { ...inNode, name: "sitemap XML", seeds, mutators: XML_MUTATORS, run: (bytes) => (parseSitemap(text.decode(bytes)) ? "accepted" : "refused"), fit: asFetched };
+  return {
+    ...inNode,
+    name: "sitemap XML",
+    seeds,
+    mutators: XML_MUTATORS,
+    run: (bytes) => (parseSitemap(text.decode(bytes)) ? "accepted" : "refused"),
+    fit: asFetched,
+  };
 }
 
 /** The scraped-HTML campaign's seed pages (HTML_SEED_PATHS), as the sandbox serves them. */

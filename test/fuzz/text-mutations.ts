@@ -55,7 +55,13 @@ const hugeToken: Mutator = (bytes, random) => {
   const size = random.pick([10_000, 100_000, 1_000_000]);
   const kind = random.int(4);
   const text =
-    kind === 0 ? `<${repeat("n", size)}>` : kind === 1 ? ` attr="${repeat("v", size)}"` : kind === 2 ? repeat("&amp;", size / 5) : `<![CDATA[${repeat("]", size)}`;
+    kind === 0
+      ? `<${repeat("n", size)}>`
+      : kind === 1
+        ? ` attr="${repeat("v", size)}"`
+        : kind === 2
+          ? repeat("&amp;", size / 5)
+          : `<![CDATA[${repeat("]", size)}`;
   return splice(bytes, random, utf8(text));
 };
 
@@ -129,7 +135,7 @@ const csvField: Mutator = (bytes, random) => {
     `"${repeat("line\n", size / 5)}"`, // a quoted field of many lines
     `"unclosed,${repeat("z", 100)}`,
     'a"b"c,"d"e',
-    "=HYPERLINK(\"http://x\"),@SUM(1),+1,-1",
+    '=HYPERLINK("http://x"),@SUM(1),+1,-1',
     repeat("\r", 1000),
     "\u0000\u0001\u0002",
     "\ufeff\ufeff",

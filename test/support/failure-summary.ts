@@ -34,6 +34,10 @@ function where(module: TestModule): string {
 }
 
 function short(errors: ReadonlyArray<{ message?: string }>): string {
-  const text = errors.map((error) => error.message ?? "").join(" | ").replace(/\s+/g, " ").trim();
+  const text = errors
+    .map((error) => error.message ?? "")
+    .join(" | ")
+    .replace(/\s+/g, " ")
+    .trim();
   return text.length > 700 ? `${text.slice(0, 700)}…` : text;
 }

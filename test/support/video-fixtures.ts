@@ -36,19 +36,49 @@ export async function makeVideoFixtures(options: { longSeconds?: number; clipSec
   const clipSeconds = options.clipSeconds ?? 12;
   const [overlay, base, photo, clip, silentClip, longClip] = await Promise.all([
     make(join(dir, "overlay.png"), [
-      "-f", "lavfi", "-i", "color=c=0xe60023:s=1000x1500,format=rgba",
-      "-vf", "geq=r='if(lt(Y,220),230,255)':g='if(lt(Y,220),0,255)':b='if(lt(Y,220),35,255)':a='if(lt(Y,220),255,if(between(Y,1300,1420)*between(X,100,900),217,0))'",
-      "-frames:v", "1",
+      "-f",
+      "lavfi",
+      "-i",
+      "color=c=0xe60023:s=1000x1500,format=rgba",
+      "-vf",
+      "geq=r='if(lt(Y,220),230,255)':g='if(lt(Y,220),0,255)':b='if(lt(Y,220),35,255)':a='if(lt(Y,220),255,if(between(Y,1300,1420)*between(X,100,900),217,0))'",
+      "-frames:v",
+      "1",
     ]),
     make(join(dir, "base.jpg"), ["-f", "lavfi", "-i", "color=c=0x1d2226:s=1000x1500", "-frames:v", "1", "-q:v", "3"]),
     make(join(dir, "photo.jpg"), ["-f", "lavfi", "-i", "testsrc2=s=1600x1000", "-frames:v", "1", "-q:v", "3"]),
     make(join(dir, "clip.mp4"), [
-      "-f", "lavfi", "-i", `testsrc2=s=1280x720:r=30:d=${clipSeconds}`,
-      "-f", "lavfi", "-i", `sine=frequency=440:sample_rate=44100:duration=${clipSeconds}`,
-      "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=s=1280x720:r=30:d=${clipSeconds}`,
+      "-f",
+      "lavfi",
+      "-i",
+      `sine=frequency=440:sample_rate=44100:duration=${clipSeconds}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+      "-c:a",
+      "aac",
+      "-shortest",
     ]),
     make(join(dir, "silent.mp4"), ["-f", "lavfi", "-i", "testsrc=s=640x360:r=25:d=3", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]),
-    make(join(dir, "long.mp4"), ["-f", "lavfi", "-i", `color=c=blue:s=64x64:r=1:d=${(options.longSeconds ?? 300) + 10}`, "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]),
+    make(join(dir, "long.mp4"), [
+      "-f",
+      "lavfi",
+      "-i",
+      `color=c=blue:s=64x64:r=1:d=${(options.longSeconds ?? 300) + 10}`,
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-pix_fmt",
+      "yuv420p",
+    ]),
   ]);
   const notVideo = join(dir, "holiday.mp4");
   await import("node:fs/promises").then((fs) => fs.writeFile(notVideo, "This is a shopping list, not a video.\n".repeat(50)));
@@ -56,7 +86,14 @@ export async function makeVideoFixtures(options: { longSeconds?: number; clipSec
 }
 
 /** The multipart body of POST /jobs. */
-export async function jobForm(input: { jobId: string; spec: unknown; overlay: string; source: string; base?: string | null; sourceName?: string }): Promise<FormData> {
+export async function jobForm(input: {
+  jobId: string;
+  spec: unknown;
+  overlay: string;
+  source: string;
+  base?: string | null;
+  sourceName?: string;
+}): Promise<FormData> {
   const form = new FormData();
   form.set("jobId", input.jobId);
   form.set("spec", JSON.stringify(input.spec));

@@ -79,10 +79,15 @@ describe("onboarding checklist", () => {
   });
 
   it("applies changes in checklist order and ignores unknown steps", () => {
-    expect(applyOnboardingChanges(["inviteFriend"], [{ name: "generatePins", isChecked: true }, { name: "bogus", isChecked: true }])).toEqual([
-      "generatePins",
-      "inviteFriend",
-    ]);
+    expect(
+      applyOnboardingChanges(
+        ["inviteFriend"],
+        [
+          { name: "generatePins", isChecked: true },
+          { name: "bogus", isChecked: true },
+        ],
+      ),
+    ).toEqual(["generatePins", "inviteFriend"]);
     expect(applyOnboardingChanges(["generatePins"], [{ name: "generatePins", isChecked: false }])).toEqual([]);
     // Steps that follow the account cannot be ticked by hand.
     expect(applyOnboardingChanges([], [{ name: "verifyEmail", isChecked: true }])).toEqual([]);

@@ -92,9 +92,19 @@ describe("payout eligibility", () => {
     ];
     expect(nextPayoutDay(rows, now)).toBe(at("2026-07-05T00:00:00Z"));
     // Already $100 payable on the 3rd: this month's 5th.
-    expect(nextPayoutDay([{ commissionCents: 10000, payableAt: at("2026-06-01T00:00:00Z"), paid: false }], at("2026-06-03T00:00:00Z"))).toBe(at("2026-06-05T00:00:00Z"));
+    expect(nextPayoutDay([{ commissionCents: 10000, payableAt: at("2026-06-01T00:00:00Z"), paid: false }], at("2026-06-03T00:00:00Z"))).toBe(
+      at("2026-06-05T00:00:00Z"),
+    );
     // Under $100 even when all is out of its hold: no payout day yet; paid rows do not count.
-    expect(nextPayoutDay([{ commissionCents: 9000, payableAt: now, paid: false }, { commissionCents: 5000, payableAt: now, paid: true }], now)).toBeNull();
+    expect(
+      nextPayoutDay(
+        [
+          { commissionCents: 9000, payableAt: now, paid: false },
+          { commissionCents: 5000, payableAt: now, paid: true },
+        ],
+        now,
+      ),
+    ).toBeNull();
   });
 });
 

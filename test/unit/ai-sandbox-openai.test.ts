@@ -29,7 +29,9 @@ describe("the OpenAI stand-in", () => {
   it("refuses a missing or malformed API key with 401, and records requests with the key masked", async () => {
     const noKey = await fetch(`${sandbox.url}/openai/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(noKey.status).toBe(401);
-    await expect(completeChat({ ...env(), OPENAI_API_KEY: "bad key!" }, { model: "m", messages: titleAsk("x"), maxCompletionTokens: 50 })).rejects.toMatchObject({
+    await expect(
+      completeChat({ ...env(), OPENAI_API_KEY: "bad key!" }, { model: "m", messages: titleAsk("x"), maxCompletionTokens: 50 }),
+    ).rejects.toMatchObject({
       status: 401,
     });
     const requests = await (await fetch(`${sandbox.url}/__sandbox/requests?service=openai`)).json();
@@ -65,7 +67,13 @@ describe("the OpenAI stand-in", () => {
   it("writes descriptions between the asked bounds that include every keyword", async () => {
     const answers = await completeChat(env(), {
       model: "gpt-4o-mini",
-      messages: rewriteMessages({ text: "A cozy autumn soup.", kind: "description", keywords: ["pumpkin", "fall dinner"], language: "English", tone: "Luxurious" }),
+      messages: rewriteMessages({
+        text: "A cozy autumn soup.",
+        kind: "description",
+        keywords: ["pumpkin", "fall dinner"],
+        language: "English",
+        tone: "Luxurious",
+      }),
       n: 2,
       maxCompletionTokens: 400,
     });
@@ -120,14 +128,22 @@ describe("the OpenAI stand-in", () => {
     const [empty] = await completeChat(env(), { model: "m", messages: titleAsk("Lemon cake [sandbox:empty]"), maxCompletionTokens: 80 });
     expect(empty).toBe("");
 
-    const refused = await fetch(`${sandbox.url}/__sandbox/openai/behaviour`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"mode":"sleepy"}' });
+    const refused = await fetch(`${sandbox.url}/__sandbox/openai/behaviour`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"mode":"sleepy"}',
+    });
     expect(refused.status).toBe(400);
   });
 });
 
 describe("the OpenAI integration", () => {
   it("retries a server error once after a short backoff", async () => {
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "openai", status: 500 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "openai", status: 500 }),
+    });
     const answers = await completeChat(env(), { model: "m", messages: titleAsk("Garden ideas"), maxCompletionTokens: 80 });
     expect(answers).toHaveLength(1);
     const requests = await (await fetch(`${sandbox.url}/__sandbox/requests?service=openai`)).json();
@@ -135,7 +151,11 @@ describe("the OpenAI integration", () => {
   });
 
   it("retries a timed-out call once", async () => {
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "openai", delayMs: 1500 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "openai", delayMs: 1500 }),
+    });
     const answers = await completeChat(env(), { model: "m", messages: titleAsk("Garden paths"), maxCompletionTokens: 80, timeoutMs: 300 });
     expect(answers).toHaveLength(1);
     const requests = await (await fetch(`${sandbox.url}/__sandbox/requests?service=openai`)).json();
@@ -143,12 +163,20 @@ describe("the OpenAI integration", () => {
   });
 
   it("gives up after the one retry, and does not retry a rate limit", async () => {
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "openai", status: 503, times: 5 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "openai", status: 503, times: 5 }),
+    });
     const failure = await completeChat(env(), { model: "m", messages: titleAsk("Garden ideas"), maxCompletionTokens: 80 }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ProviderError);
     expect(failure).toMatchObject({ status: 503 });
     await fetch(`${sandbox.url}/__sandbox/faults`, { method: "DELETE" });
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "openai", status: 429, times: 5 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "openai", status: 429, times: 5 }),
+    });
     await expect(completeChat(env(), { model: "m", messages: titleAsk("Garden ideas"), maxCompletionTokens: 80 })).rejects.toMatchObject({ status: 429 });
     const requests = await (await fetch(`${sandbox.url}/__sandbox/requests?service=openai`)).json();
     expect(requests).toHaveLength(3);

@@ -6,7 +6,11 @@ import { useSandbox } from "../support/sandbox.ts";
 const sandbox = useSandbox();
 const blog = (path = "") => `${sandbox.url}/blog-demo/${path}`;
 
-const decode = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+const decode = (text: string) =>
+  text
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&");
 const attribute = (html: string, pattern: RegExp) => pattern.exec(html)?.[1];
 
 /** Width and height of a PNG or JPEG from its header bytes. */
@@ -42,9 +46,7 @@ describe("demo blog", () => {
       const ogImage = attribute(html, /<meta property="og:image" content="([^"]+)"/);
       expect(ogImage).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/blog-demo\/images\//);
 
-      const contentImages = [...html.matchAll(/<img[^>]+src="([^"]+)"[^>]*>/g)]
-        .map((m) => m[0])
-        .filter((tag) => !/width="(1|32)"/.test(tag));
+      const contentImages = [...html.matchAll(/<img[^>]+src="([^"]+)"[^>]*>/g)].map((m) => m[0]).filter((tag) => !/width="(1|32)"/.test(tag));
       expect(contentImages.length, post.slug).toBeGreaterThanOrEqual(2);
       for (const tag of [ogImage!, ...contentImages.map((t) => attribute(t, /src="([^"]+)"/)!)]) {
         const image = await fetch(tag);

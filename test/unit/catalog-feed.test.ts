@@ -1,6 +1,15 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import { feedFile, feedRecord, FEED_COLUMNS, isRefused, issueInWords, itemProblems, REQUIRED_FEED_COLUMNS, type FeedItem } from "../../workers/domain/catalog-feed.ts";
+import {
+  feedFile,
+  feedRecord,
+  FEED_COLUMNS,
+  isRefused,
+  issueInWords,
+  itemProblems,
+  REQUIRED_FEED_COLUMNS,
+  type FeedItem,
+} from "../../workers/domain/catalog-feed.ts";
 
 // The feed file against Pinterest's product data specification (decision 043): the columns, the price format,
 // the rules that make Pinterest refuse an item, and quoting that survives commas, quotes and line breaks.
@@ -51,7 +60,11 @@ describe("the checks Pinterest would make", () => {
 
   it("says what is wrong in plain words, and only warns where Pinterest takes the item with a loss", () => {
     const [problem] = itemProblems(item({ images: ["https://linen.example/a.jpg"] }), "USD", { "https://linen.example/a.jpg": [32, 32] });
-    expect(problem).toEqual({ column: "image_link", severity: "refused", message: "The main picture is too small (32 x 32 pixels); Pinterest needs at least 75 x 75." });
+    expect(problem).toEqual({
+      column: "image_link",
+      severity: "refused",
+      message: "The main picture is too small (32 x 32 pixels); Pinterest needs at least 75 x 75.",
+    });
     const long = itemProblems(item({ description: "d".repeat(10_001) }), "USD");
     expect(long.map((entry) => entry.severity)).toEqual(["warning"]);
     expect(isRefused(long)).toBe(false);

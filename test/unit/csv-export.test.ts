@@ -8,7 +8,10 @@ describe("CSV files for spreadsheets (OWASP's CSV-injection rule)", () => {
     const safe = ["Ada", "a=b", "1-2", "email@example.com", "", "'quoted", "Smith-Jones"];
     for (const cell of risky) expect(FORMULA_START.test(cell), JSON.stringify(cell)).toBe(true);
     for (const cell of safe) expect(FORMULA_START.test(cell), JSON.stringify(cell)).toBe(false);
-    const csv = csvForSpreadsheets(["cell", "number"], [...risky, ...safe].map((cell) => [cell, -5]));
+    const csv = csvForSpreadsheets(
+      ["cell", "number"],
+      [...risky, ...safe].map((cell) => [cell, -5]),
+    );
     const rows = Papa.parse<string[]>(csv).data.slice(1);
     expect(rows.map((row) => row[0])).toEqual([...risky.map((cell) => `'${cell}`), ...safe]);
     expect(rows.every((row) => row[1] === "-5")).toBe(true);

@@ -50,7 +50,9 @@ describe("CSV products", () => {
       ["First", 3],
       ["Third", 6],
     ]);
-    expect(result.problems.map(problemText)).toEqual(['Row 5, price: "abc" is not a price. Write it as a number such as 24.00, with the currency in the currency column.']);
+    expect(result.problems.map(problemText)).toEqual([
+      'Row 5, price: "abc" is not a price. Write it as a number such as 24.00, with the currency in the currency column.',
+    ]);
     expect(result.products[0].description).toBe("A lovely thing");
   });
 
@@ -94,21 +96,35 @@ describe("CSV products", () => {
   });
 
   it("reads columns in any order and case, a semicolon-separated file, and numberOfPinsToGenerate", () => {
-    const text = ["Images;URL;Title;numberofpinstogenerate", "https://shop.example.com/a.jpg;https://shop.example.com/p;Planter;3", "https://shop.example.com/a.jpg;https://shop.example.com/p;Vase;99"].join("\n");
+    const text = [
+      "Images;URL;Title;numberofpinstogenerate",
+      "https://shop.example.com/a.jpg;https://shop.example.com/p;Planter;3",
+      "https://shop.example.com/a.jpg;https://shop.example.com/p;Vase;99",
+    ].join("\n");
     const result = parseProductCsv(text);
-    expect(result.products.map((product) => [product.title, product.numberOfPinsToGenerate, product.price, product.currency])).toEqual([["Planter", 3, "", ""]]);
+    expect(result.products.map((product) => [product.title, product.numberOfPinsToGenerate, product.price, product.currency])).toEqual([
+      ["Planter", 3, "", ""],
+    ]);
     expect(result.problems.map(problemText)).toEqual(['Row 3, numberOfPinsToGenerate: "99" is not a number of pins: use a whole number from 1 to 20.']);
   });
 
   it("reports a quoted value that is never closed, keeping the rows before it", () => {
-    const result = parseProductCsv([HEADER, row("Before"), `"Never closed,desc,24,USD,https://shop.example.com/p,https://shop.example.com/a.jpg,Home`, row("After")].join("\n"));
+    const result = parseProductCsv(
+      [HEADER, row("Before"), `"Never closed,desc,24,USD,https://shop.example.com/p,https://shop.example.com/a.jpg,Home`, row("After")].join("\n"),
+    );
     expect(result.products.map((product) => product.title)).toEqual(["Before"]);
     expect(result.problems.map(problemText)).toEqual(["Row 3 a quoted value is never closed, so the rest of the file could not be read."]);
   });
 
   it("reads 10,000 rows, reporting a first page early and then progress", () => {
     const lines = [HEADER];
-    for (let i = 1; i <= 10_000; i++) lines.push(row(`Product ${i}`, { url: `https://shop.example.com/products/${i}`, images: `"https://shop.example.com/${i}-1.jpg, https://shop.example.com/${i}-2.jpg"` }));
+    for (let i = 1; i <= 10_000; i++)
+      lines.push(
+        row(`Product ${i}`, {
+          url: `https://shop.example.com/products/${i}`,
+          images: `"https://shop.example.com/${i}-1.jpg, https://shop.example.com/${i}-2.jpg"`,
+        }),
+      );
     const reports: CsvProgress[] = [];
     const started = performance.now();
     const result = parseProductCsv(lines.join("\r\n"), { onProgress: (progress) => reports.push(progress) });
@@ -148,7 +164,9 @@ describe("the delimiter and line ending, read off the header row", () => {
   });
 
   it("keeps a stray carriage return of a CRLF file inside its row", () => {
-    const read = parseProductCsv("title,url,images\r\nLamp\r\r\r,https://shop.example/l,https://shop.example/l.jpg\r\nVase,https://shop.example/v,https://shop.example/v.jpg\r\n");
+    const read = parseProductCsv(
+      "title,url,images\r\nLamp\r\r\r,https://shop.example/l,https://shop.example/l.jpg\r\nVase,https://shop.example/v,https://shop.example/v.jpg\r\n",
+    );
     expect(read.rows).toBe(2);
     expect(read.products.map((product) => product.url)).toEqual(["https://shop.example/l", "https://shop.example/v"]);
   });

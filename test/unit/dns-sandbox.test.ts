@@ -15,9 +15,21 @@ describe("the DNS stand-in", () => {
     expect(await ask("public.example")).toEqual({
       status: 200,
       type: "application/dns-json",
-      body: { Status: 0, TC: false, RD: true, RA: true, AD: false, CD: false, Question: [{ name: "public.example.", type: 1 }], Answer: [{ name: "public.example.", type: 1, TTL: 300, data: "93.184.216.34" }] },
+      body: {
+        Status: 0,
+        TC: false,
+        RD: true,
+        RA: true,
+        AD: false,
+        CD: false,
+        Question: [{ name: "public.example.", type: 1 }],
+        Answer: [{ name: "public.example.", type: 1, TTL: 300, data: "93.184.216.34" }],
+      },
     });
-    expect((await ask("PUBLIC.example.", "28")).body).toMatchObject({ Status: 0, Answer: [{ name: "public.example.", type: 28, data: "2606:2800:220:1:248:1893:25c8:1946" }] });
+    expect((await ask("PUBLIC.example.", "28")).body).toMatchObject({
+      Status: 0,
+      Answer: [{ name: "public.example.", type: 28, data: "2606:2800:220:1:248:1893:25c8:1946" }],
+    });
   });
 
   it("follows a CNAME as a recursive resolver does, and answers NXDOMAIN for names it does not know", async () => {
@@ -37,17 +49,29 @@ describe("the DNS stand-in", () => {
   });
 
   it("takes names from its control, forgets them on reset, records the questions and fails on demand", async () => {
-    const put = await fetch(`${sandbox.url}/__sandbox/dns/records/shop.test-rebind.example`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ A: ["10.1.2.3"], AAAA: ["fd00::7"], ttl: 5 }) });
+    const put = await fetch(`${sandbox.url}/__sandbox/dns/records/shop.test-rebind.example`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ A: ["10.1.2.3"], AAAA: ["fd00::7"], ttl: 5 }),
+    });
     expect(put.status).toBe(200);
     expect((await ask("shop.test-rebind.example")).body).toMatchObject({ Answer: [{ TTL: 5, data: "10.1.2.3" }] });
     expect((await ask("shop.test-rebind.example", "AAAA")).body).toMatchObject({ Answer: [{ data: "fd00::7" }] });
-    const bad = await fetch(`${sandbox.url}/__sandbox/dns/records/x.example`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ A: ["::1"] }) });
+    const bad = await fetch(`${sandbox.url}/__sandbox/dns/records/x.example`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ A: ["::1"] }),
+    });
     expect(bad.status).toBe(400);
 
     const requests = (await (await fetch(`${sandbox.url}/__sandbox/requests?service=dns`)).json()) as { path: string; query: Record<string, string> }[];
     expect(requests.map((request) => `${request.path} ${request.query.name} ${request.query.type}`)).toContain("/dns-query shop.test-rebind.example AAAA");
 
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "dns", path: "/dns-query", status: 503 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "dns", path: "/dns-query", status: 503 }),
+    });
     expect((await ask("public.example")).status).toBe(503);
     expect((await ask("public.example")).status).toBe(200);
 

@@ -41,10 +41,13 @@ function token(form: Record<string, string>) {
   });
 }
 
-const exchange = async (value: string, verifier = VERIFIER) => token({ grant_type: "authorization_code", redirect_uri: REDIRECT, code: value, code_verifier: verifier });
+const exchange = async (value: string, verifier = VERIFIER) =>
+  token({ grant_type: "authorization_code", redirect_uri: REDIRECT, code: value, code_verifier: verifier });
 
 function api(path: string, accessToken?: string, key = KEY) {
-  return fetch(`${sandbox.url}/etsy/v3/application${path}`, { headers: { "x-api-key": key, ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}) } });
+  return fetch(`${sandbox.url}/etsy/v3/application${path}`, {
+    headers: { "x-api-key": key, ...(accessToken ? { authorization: `Bearer ${accessToken}` } : {}) },
+  });
 }
 
 describe("the Etsy stand-in's OAuth", () => {
@@ -70,7 +73,12 @@ describe("the Etsy stand-in's OAuth", () => {
   });
 
   it("refuses an authorization request without an S256 challenge, or for an unknown app", async () => {
-    const refusals: Record<string, string>[] = [{ code_challenge: "" }, { code_challenge_method: "plain" }, { client_id: "someone-else" }, { scope: "everything" }];
+    const refusals: Record<string, string>[] = [
+      { code_challenge: "" },
+      { code_challenge_method: "plain" },
+      { client_id: "someone-else" },
+      { scope: "everything" },
+    ];
     for (const overrides of refusals) {
       const page = await fetch(authorizeUrl(overrides));
       expect(page.status).toBe(400);
@@ -101,7 +109,11 @@ describe("the Etsy stand-in's Open API v3", () => {
   it("answers 429 with Retry-After and without the budget headers once the second's budget is spent", async () => {
     const shopName = "TightBudgetShop";
     const { access_token } = (await (await exchange(await code(shopName))).json()) as { access_token: string };
-    await fetch(`${sandbox.url}/__sandbox/etsy/rate-limit`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ shop_name: shopName, perSecond: 2, perDay: 100 }) });
+    await fetch(`${sandbox.url}/__sandbox/etsy/rate-limit`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ shop_name: shopName, perSecond: 2, perDay: 100 }),
+    });
     // Five calls within well under a second span at most two seconds: one of them holds three or more.
     const answers = await Promise.all([1, 2, 3, 4, 5].map(() => api("/users/me", access_token)));
     const refused = answers.filter((answer) => answer.status === 429);
@@ -123,7 +135,9 @@ describe("the Etsy stand-in's Open API v3", () => {
     const ids = page.results.map((listing: { listing_id: number }) => listing.listing_id).join(",");
     const batch = await (await api(`/listings/batch?listing_ids=${ids}&includes=Images`, access_token)).json();
     const image = batch.results[0].images[0];
-    const sizes = await Promise.all([image.url_170x135, image.url_570xN, image.url_fullxfull].map(async (url: string) => (await (await fetch(url)).arrayBuffer()).byteLength));
+    const sizes = await Promise.all(
+      [image.url_170x135, image.url_570xN, image.url_fullxfull].map(async (url: string) => (await (await fetch(url)).arrayBuffer()).byteLength),
+    );
     expect(sizes[0]).toBeLessThan(sizes[1]!);
     expect(sizes[1]).toBeLessThan(sizes[2]!);
   });

@@ -111,13 +111,37 @@ describe("the guarded fetch's address judgement", () => {
   });
 
   it("judges a resolver's answers in any textual form, and refuses what it cannot read", () => {
-    for (const answer of ["127.0.0.1", "0:0:0:0:0:0:0:1", "::FFFF:127.0.0.1", "FE80::1", "2001:DB8::1", "", "not an address", "1.2.3", "1.2.3.256", "1::2::3", "12345::1", "127.0.0.1.5"]) {
+    for (const answer of [
+      "127.0.0.1",
+      "0:0:0:0:0:0:0:1",
+      "::FFFF:127.0.0.1",
+      "FE80::1",
+      "2001:DB8::1",
+      "",
+      "not an address",
+      "1.2.3",
+      "1.2.3.256",
+      "1::2::3",
+      "12345::1",
+      "127.0.0.1.5",
+    ]) {
       expect(isPublicAddress(answer), answer).toBe(false);
     }
   });
 
   it("refuses names that only mean something inside a network, without asking DNS", () => {
-    for (const host of ["localhost", "localhost.", "api.localhost", "printer.local", "metadata.google.internal", "nas.lan", "router.home.arpa", "box.localdomain", "router", "intranet"]) {
+    for (const host of [
+      "localhost",
+      "localhost.",
+      "api.localhost",
+      "printer.local",
+      "metadata.google.internal",
+      "nas.lan",
+      "router.home.arpa",
+      "box.localdomain",
+      "router",
+      "intranet",
+    ]) {
       expect(ipLiteral(host), host).toBeNull();
       expect(isPrivateHost(host), host).toBe(true);
     }

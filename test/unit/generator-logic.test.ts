@@ -28,10 +28,26 @@ import { seededRandom } from "../../app/lib/generator/random.ts";
 
 function template(id: string, slots: number): Template {
   const layers: TemplateDesignInput["layers"] = [
-    ...Array.from({ length: slots }, (_, i) => ({ type: "Image" as const, id: `photo-${i}`, name: `Photo ${i}`, x: 0, y: i * 300, width: 1000, height: 300, imageIndex: i })),
+    ...Array.from({ length: slots }, (_, i) => ({
+      type: "Image" as const,
+      id: `photo-${i}`,
+      name: `Photo ${i}`,
+      x: 0,
+      y: i * 300,
+      width: 1000,
+      height: 300,
+      imageIndex: i,
+    })),
     { type: "text" as const, id: "title", name: "Title", x: 100, y: 1000, width: 800, height: 300, content: "title" as const },
   ];
-  return { ...v.parse(TemplateDesign, { title: `Template ${id}`, layers, imageSlots: slots }), templateId: id, isStandardTemplate: true, isShared: false, isOwn: false, updatedAt: "2026-01-01" };
+  return {
+    ...v.parse(TemplateDesign, { title: `Template ${id}`, layers, imageSlots: slots }),
+    templateId: id,
+    isStandardTemplate: true,
+    isShared: false,
+    isOwn: false,
+    updatedAt: "2026-01-01",
+  };
 }
 
 const TEMPLATES = [template("t-one", 1), template("t-two", 2), template("t-three", 3)];
@@ -109,7 +125,10 @@ describe("generatePosts", () => {
   });
 
   it("picks random templates from the pool, and one of each template when asked", () => {
-    const random = generatePosts(Array.from({ length: 30 }, (_, i) => source(`s${i}`)), context({ isRandomTemplates: true }));
+    const random = generatePosts(
+      Array.from({ length: 30 }, (_, i) => source(`s${i}`)),
+      context({ isRandomTemplates: true }),
+    );
     const used = new Set(random.map((p) => p.templateType));
     expect(used.size).toBe(3);
 
@@ -151,21 +170,48 @@ describe("generatePosts", () => {
 
   it("chooses pictures: selected detected ones, uploaded ones, at random", () => {
     const s = source("a", 4);
-    expect(imageCandidates(s, settings({ useAllDetectedImages: false, selectedDetectedImages: [s.allImages[2]], selectedUploadedImages: ["https://app/media/u.png"] }))).toEqual([
-      s.allImages[2],
-      "https://app/media/u.png",
-    ]);
+    expect(
+      imageCandidates(
+        s,
+        settings({ useAllDetectedImages: false, selectedDetectedImages: [s.allImages[2]], selectedUploadedImages: ["https://app/media/u.png"] }),
+      ),
+    ).toEqual([s.allImages[2], "https://app/media/u.png"]);
     // Nothing chosen at all: the source's own pictures.
     expect(imageCandidates(s, settings({ useAllDetectedImages: false }))).toEqual(s.allImages);
-    const shuffledPosts = generatePosts(Array.from({ length: 12 }, () => s), context({ isRandomImages: true, templateSelections: [] }, [TEMPLATES[0]]));
+    const shuffledPosts = generatePosts(
+      Array.from({ length: 12 }, () => s),
+      context({ isRandomImages: true, templateSelections: [] }, [TEMPLATES[0]]),
+    );
     expect(new Set(shuffledPosts.map((p) => p.selectedImages[0])).size).toBeGreaterThan(1);
-    const ordered = generatePosts(Array.from({ length: 4 }, () => s), context({ isRandomImages: false }, [TEMPLATES[0]]));
+    const ordered = generatePosts(
+      Array.from({ length: 4 }, () => s),
+      context({ isRandomImages: false }, [TEMPLATES[0]]),
+    );
     expect(new Set(ordered.map((p) => p.selectedImages[0]))).toEqual(new Set([s.allImages[0]]));
   });
 
   it("applies pin overrides to every post", () => {
-    const [post] = generatePosts([source("a")], context({ pinOverrides: { title: "My title", URLText: "shop.example", description: "Mine", url: "https://shop.example/x", brandName: "Brand", logoImage: "https://shop.example/logo.png" } }));
-    expect(post).toMatchObject({ title: "My title", URLText: "shop.example", description: "Mine", url: "https://shop.example/x", brandName: "Brand", logoImage: "https://shop.example/logo.png" });
+    const [post] = generatePosts(
+      [source("a")],
+      context({
+        pinOverrides: {
+          title: "My title",
+          URLText: "shop.example",
+          description: "Mine",
+          url: "https://shop.example/x",
+          brandName: "Brand",
+          logoImage: "https://shop.example/logo.png",
+        },
+      }),
+    );
+    expect(post).toMatchObject({
+      title: "My title",
+      URLText: "shop.example",
+      description: "Mine",
+      url: "https://shop.example/x",
+      brandName: "Brand",
+      logoImage: "https://shop.example/logo.png",
+    });
     expect(post.fileName).toMatch(/^My-title-\d+\.jpeg$/);
   });
 
@@ -181,7 +227,15 @@ describe("changes to the grid", () => {
   const base = () => generatePosts([source("a"), source("b"), source("c"), source("d")], context({ isRandomTemplates: false, useAllColors: true }));
 
   it("a new generation resets the flags and keeps only the locked posts", () => {
-    const old = base().map((post, i) => ({ ...post, isDownloaded: true, isDownloading: true, isScheduled: true, isScheduling: true, error: "boom", isLocked: i === 1 }));
+    const old = base().map((post, i) => ({
+      ...post,
+      isDownloaded: true,
+      isDownloading: true,
+      isScheduled: true,
+      isScheduling: true,
+      error: "boom",
+      isLocked: i === 1,
+    }));
     const fresh = generatePosts([source("z")], context());
     const next = startGeneration(old, [{ ...fresh[0], isDownloaded: true }]);
     expect(next.map((p) => p.title)).toEqual(["Title of b", "Title of z"]);
@@ -214,15 +268,39 @@ describe("changes to the grid", () => {
 
   it("a bulk design change skips locked posts", () => {
     const posts = base().map((post, i) => ({ ...post, isLocked: i === 2 }));
-    const next = applyDesignToPosts(posts, settings({ fontFamily: "Lobster", useUpperCaseFont: false, fontColor: "#112233", pinOverrides: { brandName: "New brand" } }), seededRandom(1));
+    const next = applyDesignToPosts(
+      posts,
+      settings({ fontFamily: "Lobster", useUpperCaseFont: false, fontColor: "#112233", pinOverrides: { brandName: "New brand" } }),
+      seededRandom(1),
+    );
     expect(next[2]).toBe(posts[2]);
     for (const i of [0, 1, 3]) expect(next[i]).toMatchObject({ fontFamily: "Lobster", useUpperCaseFont: false, fontColor: "#112233", brandName: "New brand" });
   });
 
   it("duplicating resets pinning, downloading and scheduling flags", () => {
-    const post = { ...base()[0], isPinned: true, isPinning: true, isDownloaded: true, isDownloading: true, isScheduled: true, isScheduling: true, error: "x", isLocked: true };
+    const post = {
+      ...base()[0],
+      isPinned: true,
+      isPinning: true,
+      isDownloaded: true,
+      isDownloading: true,
+      isScheduled: true,
+      isScheduling: true,
+      error: "x",
+      isLocked: true,
+    };
     const copy = duplicatePost(post, "copy-1", seededRandom(2));
-    expect(copy).toMatchObject({ id: "copy-1", isPinned: false, isPinning: false, isDownloaded: false, isDownloading: false, isScheduled: false, isScheduling: false, error: "", title: post.title });
+    expect(copy).toMatchObject({
+      id: "copy-1",
+      isPinned: false,
+      isPinning: false,
+      isDownloaded: false,
+      isDownloading: false,
+      isScheduled: false,
+      isScheduling: false,
+      error: "",
+      title: post.title,
+    });
     expect(copy.template).toEqual(post.template);
     expect(copy.template).not.toBe(post.template);
     expect(copy.fileName).not.toBe(post.fileName);
@@ -233,7 +311,11 @@ describe("changes to the grid", () => {
     const number = /-(\d+)\.jpeg$/.exec(post.fileName)![1];
     const edited = editPost(post, { title: "A new title!" }, seededRandom(4));
     expect(edited.fileName).toBe(`A-new-title-${number}.jpeg`);
-    expect(editPost(post, { description: "d", altText: "alt", url: "https://x.example", URLText: "x.example" }, seededRandom(4))).toMatchObject({ fileName: post.fileName, description: "d", altText: "alt" });
+    expect(editPost(post, { description: "d", altText: "alt", url: "https://x.example", URLText: "x.example" }, seededRandom(4))).toMatchObject({
+      fileName: post.fileName,
+      description: "d",
+      altText: "alt",
+    });
   });
 
   it("draws what the post shows: its chosen pictures in slot order, uploads as uploaded images", () => {

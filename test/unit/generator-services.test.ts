@@ -31,7 +31,14 @@ const TEMPLATE: Template = {
 };
 
 function source(slug: string): Source {
-  return { url: `https://blog.example/${slug}`, title: `Title ${slug}`, description: `About ${slug}`, allImages: [`https://blog.example/${slug}.jpg`], date: "", siteName: "Blog" };
+  return {
+    url: `https://blog.example/${slug}`,
+    title: `Title ${slug}`,
+    description: `About ${slug}`,
+    allImages: [`https://blog.example/${slug}.jpg`],
+    date: "",
+    siteName: "Blog",
+  };
 }
 
 function posts(sources: Source[], overrides: DesignSettingsInput = {}): { posts: Post[]; settings: DesignSettings } {
@@ -92,7 +99,11 @@ describe("AI copy", () => {
   });
 
   it("writes alt text once per lead picture, and leaves locked posts and overridden titles alone", async () => {
-    const { posts: generated, settings } = posts([source("a"), source("a"), source("b")], { generateAltTextWithAI: true, rewriteTitle: true, pinOverrides: { title: "Mine" } });
+    const { posts: generated, settings } = posts([source("a"), source("a"), source("b")], {
+      generateAltTextWithAI: true,
+      rewriteTitle: true,
+      pinOverrides: { title: "Mine" },
+    });
     const locked = generated.map((post, i) => ({ ...post, isLocked: i === 2 }));
     const altText = vi.fn(async ({ imageURL }: { imageURL: string }) => `Alt for ${imageURL}`);
     const { client, rewrites } = fakeAi({ altText });

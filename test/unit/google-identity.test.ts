@@ -8,7 +8,6 @@ const GOOGLE = "https://accounts.google.com";
 const clientId = "1234567890-sandbox.apps.googleusercontent.com";
 const redirectUri = "http://127.0.0.1:8787/auth/google/callback";
 
-
 const discovery = async () => (await (await fetch(`${sandbox.url}/google/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
 const jwks = () => createRemoteJWKSet(new URL(`${sandbox.url}/google/oauth2/v3/certs`));
 const verify = (token: string, audience = clientId) => jwtVerify(token, jwks(), { issuer: GOOGLE, audience });
@@ -33,7 +32,12 @@ function hiddenFields(html: string) {
   const fields: Record<string, string> = {};
   const mainForm = html.slice(html.lastIndexOf("<form"));
   for (const match of mainForm.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[match[1]] = match[2].replace(/&amp;/g, "&").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">");
+    fields[match[1]] = match[2]
+      .replace(/&amp;/g, "&")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">");
   }
   return fields;
 }
@@ -192,7 +196,14 @@ describe("sign-in popup (implicit flow, response_type=id_token)", () => {
     const fragment = fragmentOf(response);
     expect(fragment.get("state")).toBe("af0ifjsldkj");
     const { payload } = await verify(fragment.get("id_token")!);
-    expect(payload).toMatchObject({ email: "pat.smith+pins@example.com", email_verified: true, given_name: "Pat", family_name: "Smith", name: "Pat Smith", nonce: "n-0S6_WzA2Mj" });
+    expect(payload).toMatchObject({
+      email: "pat.smith+pins@example.com",
+      email_verified: true,
+      given_name: "Pat",
+      family_name: "Smith",
+      name: "Pat Smith",
+      nonce: "n-0S6_WzA2Mj",
+    });
   });
 
   it("offers identities used before as quick picks, most recent first", async () => {
@@ -225,7 +236,15 @@ describe("sign-in popup (implicit flow, response_type=id_token)", () => {
   });
 
   it("re-validates what the form posts", async () => {
-    const response = await approve({ client_id: clientId, redirect_uri: "ftp://x.test/cb", response_type: "id_token", scope: "openid", nonce: "n", email: "a@example.com", given_name: "A" });
+    const response = await approve({
+      client_id: clientId,
+      redirect_uri: "ftp://x.test/cb",
+      response_type: "id_token",
+      scope: "openid",
+      nonce: "n",
+      email: "a@example.com",
+      given_name: "A",
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
   });
@@ -250,16 +269,30 @@ describe("POST /__sandbox/google/id-token", () => {
     const { id_token: token, claims } = await response.json();
     const { payload } = await verify(token);
     expect(payload).toEqual(claims);
-    expect(payload).toMatchObject({ iss: GOOGLE, aud: clientId, azp: clientId, email: "worker@example.com", email_verified: true, given_name: "Wor", family_name: "Ker", name: "Wor Ker", nonce: "abc" });
+    expect(payload).toMatchObject({
+      iss: GOOGLE,
+      aud: clientId,
+      azp: clientId,
+      email: "worker@example.com",
+      email_verified: true,
+      given_name: "Wor",
+      family_name: "Ker",
+      name: "Wor Ker",
+      nonce: "abc",
+    });
   });
 
   it("mints tokens that fail verification: expired, wrong issuer, wrong audience, unknown key", async () => {
-    const tokenFor = async (body: Record<string, unknown>) => (await (await mint({ email: "x@example.com", aud: clientId, ...body })).json()).id_token as string;
+    const tokenFor = async (body: Record<string, unknown>) =>
+      (await (await mint({ email: "x@example.com", aud: clientId, ...body })).json()).id_token as string;
 
     const expired = await tokenFor({ expiresInSeconds: -60 });
     await expect(verify(expired)).rejects.toMatchObject({ code: "ERR_JWT_EXPIRED" });
 
-    await expect(verify(await tokenFor({ issuer: "https://evil.example.com" }))).rejects.toMatchObject({ code: "ERR_JWT_CLAIM_VALIDATION_FAILED", claim: "iss" });
+    await expect(verify(await tokenFor({ issuer: "https://evil.example.com" }))).rejects.toMatchObject({
+      code: "ERR_JWT_CLAIM_VALIDATION_FAILED",
+      claim: "iss",
+    });
     await expect(verify(await tokenFor({}), "another-client")).rejects.toMatchObject({ code: "ERR_JWT_CLAIM_VALIDATION_FAILED", claim: "aud" });
 
     const forged = await tokenFor({ signWithUnknownKey: true });

@@ -26,8 +26,18 @@ const terms = [
 
 describe("keyword research table", () => {
   it("sorts by a change either way, always keeping terms without data last, and by name", () => {
-    expect(sortTerms(terms, "monthlyChange", "descending").map((t) => t.term)).toEqual(["holiday nails", "christmas nails", "nail ideas", "christmas nails short"]);
-    expect(sortTerms(terms, "monthlyChange", "ascending").map((t) => t.term)).toEqual(["nail ideas", "christmas nails", "holiday nails", "christmas nails short"]);
+    expect(sortTerms(terms, "monthlyChange", "descending").map((t) => t.term)).toEqual([
+      "holiday nails",
+      "christmas nails",
+      "nail ideas",
+      "christmas nails short",
+    ]);
+    expect(sortTerms(terms, "monthlyChange", "ascending").map((t) => t.term)).toEqual([
+      "nail ideas",
+      "christmas nails",
+      "holiday nails",
+      "christmas nails short",
+    ]);
     expect(sortTerms(terms, "weeklyChange", "descending")[0].term).toBe("christmas nails");
     expect(sortTerms(terms, "term", "ascending").map((t) => t.term)).toEqual(["christmas nails", "christmas nails short", "holiday nails", "nail ideas"]);
     expect(terms[0].term).toBe("christmas nails");
@@ -54,7 +64,16 @@ describe("keyword research table", () => {
   it("exports the rows as CSV that reads back to the same figures, with the weekly interest", () => {
     const csv = termsCsv(terms.slice(2), ["2026-11-15", "2026-11-22"]);
     const parsed = Papa.parse<string[]>(csv).data;
-    expect(parsed[0]).toEqual(["Keyword", "Found as", "Pinterest trend lists", "Weekly change %", "Monthly change %", "Yearly change %", "Interest week ending 2026-11-15", "Interest week ending 2026-11-22"]);
+    expect(parsed[0]).toEqual([
+      "Keyword",
+      "Found as",
+      "Pinterest trend lists",
+      "Weekly change %",
+      "Monthly change %",
+      "Yearly change %",
+      "Interest week ending 2026-11-15",
+      "Interest week ending 2026-11-22",
+    ]);
     expect(parsed[1]).toEqual(["nail ideas", "related", "monthly", "2", "-12", "0", "10", "100"]);
     expect(parsed[2]).toEqual(["christmas nails short", "suggested", "", "", "", "", "", ""]);
     expect(termsCsv([term('say "hi", then')], [])).toContain('"say ""hi"", then"');

@@ -16,11 +16,15 @@ function apply(db: DatabaseSync, file: string) {
 }
 
 const objects = (db: DatabaseSync, type: string) =>
-  (db.prepare(`SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name`).all(type) as { name: string }[]).map((row) => row.name);
+  (db.prepare(`SELECT name FROM sqlite_master WHERE type = ? AND name NOT LIKE 'sqlite_%' ORDER BY name`).all(type) as { name: string }[]).map(
+    (row) => row.name,
+  );
 
 describe("the migration waiting for the end of the move", () => {
   it("is not among the migrations applied today, and drops exactly the moved tables after them", () => {
-    const applied = readdirSync(MIGRATIONS).filter((name) => name.endsWith(".sql")).sort();
+    const applied = readdirSync(MIGRATIONS)
+      .filter((name) => name.endsWith(".sql"))
+      .sort();
     expect(applied).not.toContain("0045_drop_moved_tables.sql");
     expect(Number(applied.at(-1)!.slice(0, 4)), "its number comes after the last applied one").toBeLessThan(45);
 

@@ -20,21 +20,12 @@ describe("a plain name", () => {
     expect(plainName(name)).toBe(plain);
   });
 
-  it.each([
-    EVIL,
-    "evil.example",
-    "Maya2",
-    "Dr. Maya",
-    "Maya <maya@example.com>",
-    "-Maya",
-    "Maya-",
-    "Maya  --  Lind",
-    "",
-    "   ",
-    "A".repeat(41),
-  ])("%j is not a plain name", (name) => {
-    expect(plainName(name)).toBeNull();
-  });
+  it.each([EVIL, "evil.example", "Maya2", "Dr. Maya", "Maya <maya@example.com>", "-Maya", "Maya-", "Maya  --  Lind", "", "   ", "A".repeat(41)])(
+    "%j is not a plain name",
+    (name) => {
+      expect(plainName(name)).toBeNull();
+    },
+  );
 
   it("drops invisible characters before looking", () => {
     expect(plainName("Maya\u200bLindqvist")).toBe("MayaLindqvist");

@@ -44,7 +44,9 @@ describe("what a payment lost", () => {
   });
 
   it("tells the user in plain words", () => {
-    expect(planTakenBackNotice("Pro", "refunded", "5 December 2026")).toBe("Your Pro plan ended on 5 December 2026 because its payment was refunded. You are on the Free plan now.");
+    expect(planTakenBackNotice("Pro", "refunded", "5 December 2026")).toBe(
+      "Your Pro plan ended on 5 December 2026 because its payment was refunded. You are on the Free plan now.",
+    );
     expect(planTakenBackNotice("Lifetime", "disputed", "5 December 2026")).toContain("because its payment was disputed and returned to you");
   });
 });

@@ -155,7 +155,10 @@ describe("PayPal stand-in sales, refunds and disputes (decision 077)", () => {
     return ((await response.json()) as { access_token: string }).access_token;
   }
   async function control<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-    const response = await fetch(`${sandbox.url}/__sandbox/paypal${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const response = await fetch(
+      `${sandbox.url}/__sandbox/paypal${path}`,
+      body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+    );
     return { status: response.status, body: (await response.json()) as T };
   }
   const eventTypes = async (subscription: string) => (await control<{ type: string }[]>(`/events?subject=${subscription}`)).body.map((event) => event.type);
@@ -190,7 +193,11 @@ describe("PayPal stand-in sales, refunds and disputes (decision 077)", () => {
     const lost = await activeSubscription("pro-monthly", "user-lost");
     const [sale] = (await control<{ id: string }[]>(`/sales?subscription=${lost}`)).body;
     const opened = (await control<{ dispute_id: string }>(`/sales/${sale.id}/dispute`, {})).body;
-    expect(await paypal.getDispute(env(), opened.dispute_id)).toMatchObject({ status: "OPEN", disputed_transactions: [{ seller_transaction_id: sale.id }], dispute_amount: { value: "29.99" } });
+    expect(await paypal.getDispute(env(), opened.dispute_id)).toMatchObject({
+      status: "OPEN",
+      disputed_transactions: [{ seller_transaction_id: sale.id }],
+      dispute_amount: { value: "29.99" },
+    });
     const adjudicated = await fetch(`${sandbox.url}/paypal/v1/customer/disputes/${opened.dispute_id}/adjudicate`, {
       method: "POST",
       headers: { authorization: `Bearer ${await token()}`, "content-type": "application/json" },
@@ -204,7 +211,10 @@ describe("PayPal stand-in sales, refunds and disputes (decision 077)", () => {
     const won = await activeSubscription("pro-monthly", "user-won");
     const [kept] = (await control<{ id: string }[]>(`/sales?subscription=${won}`)).body;
     const dispute = (await control<{ dispute_id: string }>(`/sales/${kept.id}/dispute`, {})).body;
-    expect((await control(`/disputes/${dispute.dispute_id}/resolve`, { outcome: "SELLER_FAVOR" })).body).toMatchObject({ status: "RESOLVED", dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" } });
+    expect((await control(`/disputes/${dispute.dispute_id}/resolve`, { outcome: "SELLER_FAVOR" })).body).toMatchObject({
+      status: "RESOLVED",
+      dispute_outcome: { outcome_code: "RESOLVED_SELLER_FAVOUR" },
+    });
     expect((await paypal.getSale(env(), kept.id)).state).toBe("completed");
     expect((await control(`/disputes/${dispute.dispute_id}/resolve`, { outcome: "BUYER_FAVOR" })).status).toBe(409);
     expect((await eventTypes(won)).slice(-2)).toEqual(["CUSTOMER.DISPUTE.CREATED", "CUSTOMER.DISPUTE.RESOLVED"]);

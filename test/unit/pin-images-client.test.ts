@@ -3,13 +3,15 @@ import { ApiError } from "../../app/lib/api-client.ts";
 import { renderTemplateImage } from "../../app/lib/pin-images.ts";
 
 const post = { post: { title: "A pin", template: { title: "T", layers: [] } }, purpose: "download" as const, reference: "pin-download:0123456789abcdef" };
-const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": "2.2.5" } });
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": "2.2.5" } });
 
 afterEach(() => vi.unstubAllGlobals());
 
 describe("renderTemplateImage (browser)", () => {
   it("tries once more after a 500 and answers the image", async () => {
-    const fetch = vi.fn()
+    const fetch = vi
+      .fn()
       .mockResolvedValueOnce(answer(500, { error: "Something went wrong on our side. Please try again." }))
       .mockResolvedValueOnce(answer(200, { url: "/media/x.jpeg", fileName: "A-pin-1.jpeg", width: 1000, height: 1500 }));
     vi.stubGlobal("fetch", fetch);

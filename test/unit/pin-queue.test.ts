@@ -69,7 +69,11 @@ describe("Queue slots", () => {
   it("takes the next free slots in order, skipping taken ones", () => {
     const free = nextFreeSlots(settings, new Set(), now, 5);
     const taken = new Set([free[1], free[3]]);
-    expect(assignQueueSlots(settings, now, taken, [{ duplicateKey: null }, { duplicateKey: null }, { duplicateKey: null }])).toEqual([free[0], free[2], free[4]]);
+    expect(assignQueueSlots(settings, now, taken, [{ duplicateKey: null }, { duplicateKey: null }, { duplicateKey: null }])).toEqual([
+      free[0],
+      free[2],
+      free[4],
+    ]);
   });
 
   it("places pins with the same board and link at least 48 hours apart, and others in the gaps", () => {
@@ -90,7 +94,12 @@ describe("Queue slots", () => {
 
   it("fills many days quickly and says so when no slot is left", () => {
     const busy = v.parse(SchedulingSettings, { numberOfPinsPerDay: 100, postingIntervalInSeconds: 60 });
-    const slots = assignQueueSlots(busy, now, new Set(), Array.from({ length: 1000 }, () => ({ duplicateKey: null })));
+    const slots = assignQueueSlots(
+      busy,
+      now,
+      new Set(),
+      Array.from({ length: 1000 }, () => ({ duplicateKey: null })),
+    );
     expect(new Set(slots).size).toBe(1000);
     expect(slots.every((slot, i) => i === 0 || slot > slots[i - 1])).toBe(true);
     const key = "1 https://linen.example/a";
@@ -120,16 +129,33 @@ describe("retries", () => {
 
   it("reads a failed call: look before repeating after 5xx or no answer, hold on 429, fail on a refusal or too many failures", () => {
     const failure = (kind: string, status: number | null, message = "boom") => ({ kind, status, message, retryAfterMs: null });
-    expect(pinFailureOutcome(failure("server", 503), 1, middle)).toEqual({ action: "retry", check: true, counts: true, delayMs: 2_000, reason: "Pinterest answered 503: boom" });
-    expect(pinFailureOutcome(failure("timeout", null, "Pinterest did not answer within 15000 ms"), 2, middle)).toMatchObject({ action: "retry", check: true, delayMs: 4_000 });
+    expect(pinFailureOutcome(failure("server", 503), 1, middle)).toEqual({
+      action: "retry",
+      check: true,
+      counts: true,
+      delayMs: 2_000,
+      reason: "Pinterest answered 503: boom",
+    });
+    expect(pinFailureOutcome(failure("timeout", null, "Pinterest did not answer within 15000 ms"), 2, middle)).toMatchObject({
+      action: "retry",
+      check: true,
+      delayMs: 4_000,
+    });
     expect(pinFailureOutcome(failure("network", null), 1, middle)).toMatchObject({ action: "retry", check: true });
     expect(pinFailureOutcome({ ...failure("rate_limited", 429), retryAfterMs: 1_000 }, 1, () => 0)).toMatchObject({ action: "hold", delayMs: 1_000 });
     expect(pinFailureOutcome(failure("bad_request", 400, "Invalid parameters: 'link' must be an absolute http(s) URL."), 1)).toEqual({
       action: "fail",
       reason: "Pinterest refused the pin (400): Invalid parameters: 'link' must be an absolute http(s) URL.",
     });
-    expect(pinFailureOutcome(failure("not_found", 404, "Board not found."), 1)).toMatchObject({ action: "fail", reason: expect.stringContaining("Board not found.") });
-    expect(pinFailureOutcome(failure("server", 502), MAX_FAILURES)).toMatchObject({ action: "fail", mayExist: true, reason: expect.stringContaining(`gave up after ${MAX_FAILURES} attempts`) });
+    expect(pinFailureOutcome(failure("not_found", 404, "Board not found."), 1)).toMatchObject({
+      action: "fail",
+      reason: expect.stringContaining("Board not found."),
+    });
+    expect(pinFailureOutcome(failure("server", 502), MAX_FAILURES)).toMatchObject({
+      action: "fail",
+      mayExist: true,
+      reason: expect.stringContaining(`gave up after ${MAX_FAILURES} attempts`),
+    });
     expect(pinFailureOutcome(failure("bad_request", 400), MAX_FAILURES)).not.toHaveProperty("mayExist");
   });
 });
@@ -156,7 +182,9 @@ describe("finding a pin whose answer was lost", () => {
   });
 
   it("recognises it by link, title and image, or by description and alt text when Pinterest shows its own image URL", () => {
-    expect(matchesSentPin(listed({ description: "changed", media: { media_type: "image", images: { "600x": { url: sent.imageUrl } } } }), sent, since, new Set())).toBe(true);
+    expect(
+      matchesSentPin(listed({ description: "changed", media: { media_type: "image", images: { "600x": { url: sent.imageUrl } } } }), sent, since, new Set()),
+    ).toBe(true);
     expect(matchesSentPin(listed(), sent, since, new Set())).toBe(true);
   });
 

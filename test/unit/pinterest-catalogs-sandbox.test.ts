@@ -31,7 +31,15 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => shop.close(() => resolve())));
 
 async function connect(username: string, scope = ALL_SCOPES): Promise<string> {
-  const query = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, response_type: "code", scope, state: "st", auto_approve: "1", username });
+  const query = new URLSearchParams({
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    response_type: "code",
+    scope,
+    state: "st",
+    auto_approve: "1",
+    username,
+  });
   const consent = await fetch(`${sandbox.url}/pinterest/oauth/?${query}`, { redirect: "manual" });
   const code = new URL(consent.headers.get("location")!).searchParams.get("code")!;
   const answer = await fetch(`${sandbox.url}/pinterest/v5/oauth/token`, {
@@ -53,7 +61,15 @@ function api(token: string, path: string, json?: unknown) {
 // biome-ignore lint/suspicious/noExplicitAny: the sandbox's JSON answers, read field by field in assertions.
 type Json = Record<string, any>;
 
-const feedBody = (location: string, fields: Record<string, unknown> = {}) => ({ name: "Shop", format: "CSV", location, default_country: "US", default_locale: "en-US", default_currency: "USD", ...fields });
+const feedBody = (location: string, fields: Record<string, unknown> = {}) => ({
+  name: "Shop",
+  format: "CSV",
+  location,
+  default_country: "US",
+  default_locale: "en-US",
+  default_currency: "USD",
+  ...fields,
+});
 const image = () => `${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg`;
 
 async function latestResult(token: string, feedId: string) {
@@ -93,14 +109,20 @@ describe("the stand-in's catalog data sources", () => {
         `a1\tMug again\tDuplicate.\thttps://shop.example/mug2\t${image()}\t12.00 USD\tout of stock\t`,
       ].join("\n"),
     );
-    const feed = (await (await api(token, "/catalogs/feeds", feedBody(`${shopUrl}/feed.tsv`, { format: "TSV" }))).json()) as { id: string; catalog_type: string };
+    const feed = (await (await api(token, "/catalogs/feeds", feedBody(`${shopUrl}/feed.tsv`, { format: "TSV" }))).json()) as {
+      id: string;
+      catalog_type: string;
+    };
     expect(feed.catalog_type).toBe("RETAIL");
     const result = await latestResult(token, feed.id);
     expect(result).toMatchObject({
       status: "COMPLETED",
       product_counts: { original: 4, ingested: 2 },
       ingestion_details: { info: { IN_STOCK: 1, PREORDER: 1 } },
-      validation_details: { errors: { TITLE_MISSING: 1, ITEM_MAIN_IMAGE_DOWNLOAD_FAILURE: 1, AVAILABILITY_INVALID: 1, DUPLICATE_PRODUCTS: 1 }, warnings: { OPTIONAL_CONDITION_INVALID: 1 } },
+      validation_details: {
+        errors: { TITLE_MISSING: 1, ITEM_MAIN_IMAGE_DOWNLOAD_FAILURE: 1, AVAILABILITY_INVALID: 1, DUPLICATE_PRODUCTS: 1 },
+        warnings: { OPTIONAL_CONDITION_INVALID: 1 },
+      },
     });
     // A price without a currency takes the feed's default currency.
     expect(result.validation_details.errors.PRODUCT_PRICE_INVALID).toBeUndefined();
@@ -111,13 +133,24 @@ describe("the stand-in's catalog data sources", () => {
       [2, "a3"],
       [3, "a1"],
     ]);
-    expect(issues.items[1].errors.ITEM_MAIN_IMAGE_DOWNLOAD_FAILURE).toEqual({ attribute_name: "IMAGE_LINK", provided_value: `${sandbox.url}/blog-demo/images/missing.jpg` });
+    expect(issues.items[1].errors.ITEM_MAIN_IMAGE_DOWNLOAD_FAILURE).toEqual({
+      attribute_name: "IMAGE_LINK",
+      provided_value: `${sandbox.url}/blog-demo/images/missing.jpg`,
+    });
     expect(issues.items[0].warnings.OPTIONAL_CONDITION_INVALID).toEqual({ attribute_name: "CONDITION", provided_value: "vintage" });
-    const onlyTitles = (await (await api(token, `/catalogs/processing_results/${result.id}/item_issues?item_validation_issue=TITLE_MISSING`)).json()) as { items: { item_id: string }[] };
+    const onlyTitles = (await (await api(token, `/catalogs/processing_results/${result.id}/item_issues?item_validation_issue=TITLE_MISSING`)).json()) as {
+      items: { item_id: string }[];
+    };
     expect(onlyTitles.items.map((entry) => entry.item_id)).toEqual(["a3"]);
-    const paged = (await (await api(token, `/catalogs/processing_results/${result.id}/item_issues?page_size=2`)).json()) as { items: unknown[]; bookmark: string };
+    const paged = (await (await api(token, `/catalogs/processing_results/${result.id}/item_issues?page_size=2`)).json()) as {
+      items: unknown[];
+      bookmark: string;
+    };
     expect(paged.items).toHaveLength(2);
-    const rest = (await (await api(token, `/catalogs/processing_results/${result.id}/item_issues?page_size=2&bookmark=${paged.bookmark}`)).json()) as { items: unknown[]; bookmark: null };
+    const rest = (await (await api(token, `/catalogs/processing_results/${result.id}/item_issues?page_size=2&bookmark=${paged.bookmark}`)).json()) as {
+      items: unknown[];
+      bookmark: null;
+    };
     expect([rest.items.length, rest.bookmark]).toEqual([1, null]);
   });
 
@@ -143,7 +176,11 @@ describe("the stand-in's catalog data sources", () => {
     const stranger = await connect("feeds_stranger");
     const hidden = await api(stranger, `/catalogs/feeds/${columns.id}/ingest`);
     expect([hidden.status, ((await hidden.json()) as { code: number }).code]).toEqual([404, 4161]);
-    await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ service: "pinterest", method: "POST", path: `/v5/catalogs/feeds/${columns.id}/ingest`, status: 503, times: 1 }) });
+    await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ service: "pinterest", method: "POST", path: `/v5/catalogs/feeds/${columns.id}/ingest`, status: 503, times: 1 }),
+    });
     expect((await api(token, `/catalogs/feeds/${columns.id}/ingest`)).status).toBe(503);
     expect((await api(token, `/catalogs/feeds/${columns.id}/ingest`)).status).toBe(200);
   });

@@ -16,8 +16,24 @@ import {
   type ScheduleTarget,
 } from "../../app/lib/pinterest/bulk-schedule.ts";
 import { addMonths, collectUntil, countsByDay, monthRange, monthWeeks, pinsOnDay } from "../../app/lib/pinterest/calendar.ts";
-import { newStateCheck, oauthOutcome, PinterestConnection, ReauthorizationNeeded, reauthorizePrompt, withoutOauthOutcome, type ConnectionDeps } from "../../app/lib/pinterest/connection.ts";
-import { ACCESS_TOKEN_KEY, jwtExpiry, REFRESH_TOKEN_KEY, saveHandles, usableAccessToken, usableRefreshToken, type HandleStore } from "../../app/lib/pinterest/handles.ts";
+import {
+  newStateCheck,
+  oauthOutcome,
+  PinterestConnection,
+  ReauthorizationNeeded,
+  reauthorizePrompt,
+  withoutOauthOutcome,
+  type ConnectionDeps,
+} from "../../app/lib/pinterest/connection.ts";
+import {
+  ACCESS_TOKEN_KEY,
+  jwtExpiry,
+  REFRESH_TOKEN_KEY,
+  saveHandles,
+  usableAccessToken,
+  usableRefreshToken,
+  type HandleStore,
+} from "../../app/lib/pinterest/handles.ts";
 import { mergePins, queueCursor, queuePages, swapWithNeighbour } from "../../app/lib/pinterest/queue.ts";
 import { nextPinHistoryCursor, RETRY_503_MESSAGE, scheduleFailureMessage, schedulePins } from "../../app/lib/pinterest/scheduling-api.ts";
 import { clockOf, dailyTimes, dateTimeFieldValue, instantOfDateTimeField, secondsOfClock, timeZoneOptions } from "../../app/lib/pinterest/times.ts";
@@ -49,14 +65,24 @@ describe("Pinterest handles in session storage", () => {
     const store = new MemoryStore();
     const refreshExp = NOW / 1000 + 30 * 86_400;
     saveHandles(store, { userId: USER, username: "anna" }, { authToken: "access-1", refreshToken: handle("r", refreshExp), expiresAt: NOW + 3_600_000 }, NOW);
-    expect(JSON.parse(store.getItem(ACCESS_TOKEN_KEY)!)).toMatchObject({ access_token: "access-1", expires_at: NOW + 3_600_000, username: "anna", userId: USER });
+    expect(JSON.parse(store.getItem(ACCESS_TOKEN_KEY)!)).toMatchObject({
+      access_token: "access-1",
+      expires_at: NOW + 3_600_000,
+      username: "anna",
+      userId: USER,
+    });
     expect(JSON.parse(store.getItem(REFRESH_TOKEN_KEY)!)).toMatchObject({ refresh_token_expires_in: 30 * 86_400, refresh_token_expires_at: refreshExp * 1000 });
     expect(jwtExpiry("not a token")).toBeNull();
   });
 
   it("never hands out a handle of another user or profile, nor one about to expire", () => {
     const store = new MemoryStore();
-    saveHandles(store, { userId: USER, username: "anna" }, { authToken: "access-1", refreshToken: handle("r", NOW / 1000 + 100), expiresAt: NOW + 3_600_000 }, NOW);
+    saveHandles(
+      store,
+      { userId: USER, username: "anna" },
+      { authToken: "access-1", refreshToken: handle("r", NOW / 1000 + 100), expiresAt: NOW + 3_600_000 },
+      NOW,
+    );
     expect(usableAccessToken(store, { userId: USER, username: "anna" }, NOW)).toBe("access-1");
     expect(usableAccessToken(store, { userId: "someone-else", username: "anna" }, NOW)).toBeNull();
     expect(usableAccessToken(store, { userId: USER, username: "bert" }, NOW)).toBeNull();
@@ -135,13 +161,17 @@ describe("pin-board calls: refresh on 401 and retry, then the re-authorisation p
   });
 
   it("asks the user too when the retried call is refused again", async () => {
-    const api = fakeApi((call) => (call.path === "activatePinterestProfile" ? activation(1) : call.path === "refreshPinterestAccessToken" ? issued(2) : unauthorized()));
+    const api = fakeApi((call) =>
+      call.path === "activatePinterestProfile" ? activation(1) : call.path === "refreshPinterestAccessToken" ? issued(2) : unauthorized(),
+    );
     const connection = new PinterestConnection(USER, api.deps);
     await expect(connection.createBoard("anna", { boardName: "New" })).rejects.toBeInstanceOf(ReauthorizationNeeded);
   });
 
   it("shows activation's own 401 and 423 messages rather than the prompt", async () => {
-    const api = fakeApi((call) => (call.body.username === "blocked" ? new ApiError(423, "Pinterest profile is blocked") : unauthorized("User needs to reauthenticate")));
+    const api = fakeApi((call) =>
+      call.body.username === "blocked" ? new ApiError(423, "Pinterest profile is blocked") : unauthorized("User needs to reauthenticate"),
+    );
     const connection = new PinterestConnection(USER, api.deps);
     await expect(connection.activate("anna")).rejects.toMatchObject({ status: 401, message: "User needs to reauthenticate" });
     await expect(connection.activate("blocked")).rejects.toMatchObject({ status: 423, message: "Pinterest profile is blocked" });
@@ -188,7 +218,10 @@ describe("schedule times in the profile's time zone", () => {
     expect(times[0]).toBe("02:00");
     expect(times).toContain("20:00");
     // Fewer fit when the interval is long: two 1-hour windows, one pin an hour.
-    expect(dailyTimes({ numberOfPinsPerDay: 20, windowOneTimes: [72_000, 75_600], windowTwoTimes: [7_200, 10_800], postingIntervalInSeconds: 3_600 })).toEqual(["02:00", "20:00"]);
+    expect(dailyTimes({ numberOfPinsPerDay: 20, windowOneTimes: [72_000, 75_600], windowTwoTimes: [7_200, 10_800], postingIntervalInSeconds: 3_600 })).toEqual([
+      "02:00",
+      "20:00",
+    ]);
   });
 
   it("reads a date-time field as a wall time of the zone, across daylight-saving changes", () => {
@@ -387,7 +420,12 @@ function flagLog() {
   };
 }
 
-const response = (n: number, failedPins: ScheduleResponse["failedPins"] = []): ScheduleResponse => ({ scheduledPins: [], repeatingPins: [], failedPins, creditsCharged: n });
+const response = (n: number, failedPins: ScheduleResponse["failedPins"] = []): ScheduleResponse => ({
+  scheduledPins: [],
+  repeatingPins: [],
+  failedPins,
+  creditsCharged: n,
+});
 
 describe("bulk scheduling from the generator", () => {
   it("builds schedulePin bodies within Pinterest's limits, with a stable reference", () => {
@@ -395,7 +433,15 @@ describe("bulk scheduling from the generator", () => {
     const body = pinBodyOf(long, "https://app.example/media/p1.jpeg", TARGET);
     expect([...body.title!].length).toBeLessThanOrEqual(100);
     expect(body.title!.endsWith("word")).toBe(true);
-    expect(body).toMatchObject({ url: "", imageURL: "https://app.example/media/p1.jpeg", type: "SpecificDate", scheduledTime: NOW + 60_000, boardId: "b1", allowDuplicate: true, pinterestProfileUsername: "anna" });
+    expect(body).toMatchObject({
+      url: "",
+      imageURL: "https://app.example/media/p1.jpeg",
+      type: "SpecificDate",
+      scheduledTime: NOW + 60_000,
+      boardId: "b1",
+      allowDuplicate: true,
+      pinterestProfileUsername: "anna",
+    });
     expect(body.reference).toMatch(/^[A-Za-z0-9:_.-]{8,120}$/);
     expect(pinBodyOf(long, "https://app.example/media/p1.jpeg", TARGET).reference).toBe(body.reference);
     expect(pinBodyOf(long, "https://app.example/media/p1.jpeg", { ...TARGET, boardId: "b2" }).reference).not.toBe(body.reference);
@@ -478,7 +524,11 @@ describe("bulk scheduling from the generator", () => {
     });
     expect(result.scheduled).toBe(0);
     expect(log.flags.get("broken")).toEqual({ isScheduling: false, isScheduled: false, error: "Unable to render the pin: The template could not be drawn" });
-    expect(log.flags.get("a")).toEqual({ isScheduling: false, isScheduled: false, error: "409 - The same link is not posted to the same board twice within 48 hours" });
+    expect(log.flags.get("a")).toEqual({
+      isScheduling: false,
+      isScheduled: false,
+      error: "409 - The same link is not posted to the same board twice within 48 hours",
+    });
     // The render was that pin's own problem; the call's failure is told once, in the summary.
     expect(scheduleSummary(result, TARGET)).toEqual({
       title: "None of the 3 pins could be scheduled",
@@ -496,7 +546,8 @@ describe("bulk scheduling from the generator", () => {
       reference: "post:b",
       status: 409,
       reason: "duplicate",
-      error: '"Title b" links to https://blog.example/post, which is scheduled to board "Recipes to Try" at 2026-11-24T19:05:00Z ("Lemon chicken"). … or set allowDuplicate to post it anyway.',
+      error:
+        '"Title b" links to https://blog.example/post, which is scheduled to board "Recipes to Try" at 2026-11-24T19:05:00Z ("Lemon chicken"). … or set allowDuplicate to post it anyway.',
       field: "pins.1.scheduledTime",
       conflict: { title: "Lemon chicken", state: "scheduled", at: new Date(otherAt).toISOString(), atUTCTimestamp: otherAt, boardName: "Recipes to Try" },
     };
@@ -514,7 +565,11 @@ describe("bulk scheduling from the generator", () => {
     );
     expect(text).not.toMatch(/allowDuplicate|scheduledTime|\d{4}-\d{2}-\d{2}T|409/);
     for (const id of ["a", "c", "d", "e"]) expect(log.flags.get(id)).toEqual({ isScheduling: false, isScheduled: true, error: "" });
-    expect(scheduleSummary(result, target)).toEqual({ title: "4 of 5 pins scheduled to Recipes to Try", description: "1 pin could not be scheduled. Its card says why.", kind: "error" });
+    expect(scheduleSummary(result, target)).toEqual({
+      title: "4 of 5 pins scheduled to Recipes to Try",
+      description: "1 pin could not be scheduled. Its card says why.",
+      kind: "error",
+    });
 
     // A posted twin, and a time that passed on the way: said in the zone too.
     expect(pinRefusalText({ ...duplicate, conflict: { ...duplicate.conflict!, state: "posted" } }, { ...target, timeZone: "Etc/GMT" })).toBe(
@@ -524,7 +579,9 @@ describe("bulk scheduling from the generator", () => {
       "Not scheduled: the chosen time, Tue, 24 Nov 2026, 20:05 Europe/Paris, had passed by the time the pin was sent. Schedule it again for a later time.",
     );
     // Posting it anyway is a request of its own: a new reference.
-    expect(pinBodyOf(post("b"), "https://app.example/media/b.jpeg", { ...target, allowDuplicate: true }).reference).not.toBe(pinBodyOf(post("b"), "https://app.example/media/b.jpeg", target).reference);
+    expect(pinBodyOf(post("b"), "https://app.example/media/b.jpeg", { ...target, allowDuplicate: true }).reference).not.toBe(
+      pinBodyOf(post("b"), "https://app.example/media/b.jpeg", target).reference,
+    );
   });
 
   it("schedulePin: a 503 is tried once more, and a second 503 reads 'Please try again - Error 503'", async () => {

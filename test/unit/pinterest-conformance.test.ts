@@ -30,12 +30,17 @@ const SCHEMA_KEYWORDS_LIST = new Set(["oneOf", "anyOf"]);
 
 /** Component schemas used as allOf members elsewhere stay open: the schema that includes them closes the object. */
 function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
-  if (Array.isArray(node)) node.forEach((item) => { allOfTargets(item, found); });
+  if (Array.isArray(node))
+    node.forEach((item) => {
+      allOfTargets(item, found);
+    });
   else if (node && typeof node === "object") {
     if (Array.isArray(node.allOf)) {
       for (const member of node.allOf) if (typeof member?.$ref === "string") found.add(member.$ref.split("/").pop());
     }
-    Object.values(node).forEach((value) => { allOfTargets(value, found); });
+    Object.values(node).forEach((value) => {
+      allOfTargets(value, found);
+    });
   }
   return found;
 }
@@ -100,7 +105,9 @@ function validatorFor(key: string, schema: Json): ValidateFunction {
 function schemaProblems(where: string, key: string, schema: Json, value: unknown): string[] {
   const validate = validatorFor(key, schema);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => `${where}${error.instancePath || ""} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ""}`);
+  return (validate.errors ?? []).map(
+    (error) => `${where}${error.instancePath || ""} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ""}`,
+  );
 }
 
 interface Operation {
@@ -192,7 +199,9 @@ function conformanceProblems(exchange: Exchange, apiBase: URL, options: { reques
           problems.push(`${label} answered ${status} with a body that is not JSON`);
         }
         if (body !== undefined) {
-          problems.push(...schemaProblems(`${label} response ${status}`, `${operation.id}#response:${statusKey}:${answeredType}`, content[answeredType].schema, body));
+          problems.push(
+            ...schemaProblems(`${label} response ${status}`, `${operation.id}#response:${statusKey}:${answeredType}`, content[answeredType].schema, body),
+          );
         }
       }
     }
@@ -232,7 +241,8 @@ function requestProblems(exchange: Exchange, operation: Operation, label: string
     if (definition.type === "oauth2") return /^Bearer\s+\S+/.test(authorization);
     return false;
   });
-  if (schemes.length > 0 && !accepted) problems.push(`${label} authorization "${authorization.split(" ")[0]}" does not fit the security schemes ${schemes.join(", ")}`);
+  if (schemes.length > 0 && !accepted)
+    problems.push(`${label} authorization "${authorization.split(" ")[0]}" does not fit the security schemes ${schemes.join(", ")}`);
 
   // Request body.
   const requestBody = operation.definition.requestBody;
@@ -246,11 +256,13 @@ function requestProblems(exchange: Exchange, operation: Operation, label: string
   } else {
     let body: unknown;
     try {
-      body = sentType === "application/x-www-form-urlencoded" ? Object.fromEntries(new URLSearchParams(exchange.requestBody)) : JSON.parse(exchange.requestBody);
+      body =
+        sentType === "application/x-www-form-urlencoded" ? Object.fromEntries(new URLSearchParams(exchange.requestBody)) : JSON.parse(exchange.requestBody);
     } catch {
       problems.push(`${label} the request body is not valid ${sentType}`);
     }
-    if (body !== undefined) problems.push(...schemaProblems(`${label} request body`, `${operation.id}#request:${sentType}`, requestBody.content[sentType].schema, body));
+    if (body !== undefined)
+      problems.push(...schemaProblems(`${label} request body`, `${operation.id}#request:${sentType}`, requestBody.content[sentType].schema, body));
   }
 
   return problems;
@@ -325,12 +337,18 @@ async function connect(client: PinterestClient, username: string) {
 }
 
 async function control(path: string, json: unknown) {
-  const response = await fetch(`${sandbox.url}/__sandbox${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
+  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(json),
+  });
   expect(response.ok).toBe(true);
 }
 
 function expectAllConform() {
-  const problems = exchanges.filter((exchange) => exchange.url.pathname.startsWith(apiBase().pathname)).flatMap((exchange) => conformanceProblems(exchange, apiBase()));
+  const problems = exchanges
+    .filter((exchange) => exchange.url.pathname.startsWith(apiBase().pathname))
+    .flatMap((exchange) => conformanceProblems(exchange, apiBase()));
   expect(problems).toEqual([]);
 }
 
@@ -359,7 +377,9 @@ describe("the OpenAPI check itself", () => {
     expect(conformanceProblems(pinRequest({ ...good, media_source: { source_type: "image_url", url: "u", content_type: "image/png" } }), base)).not.toEqual([]);
     expect(conformanceProblems(pinRequest({ ...good, media_source: { source_type: "gif_url", url: "u" } }), base)).not.toEqual([]);
     expect(conformanceProblems(pinRequest({ ...good, title: "t".repeat(101) }), base).join("\n")).toContain("must NOT have more than 100 characters");
-    expect(conformanceProblems({ ...pinRequest(good), requestHeaders: new Headers({ "content-type": "application/json" }) }, base).join("\n")).toContain("security");
+    expect(conformanceProblems({ ...pinRequest(good), requestHeaders: new Headers({ "content-type": "application/json" }) }, base).join("\n")).toContain(
+      "security",
+    );
   });
 
   it("refuses answers missing a required field or with a wrong type, and undeclared query parameters", () => {
@@ -389,12 +409,26 @@ describe("the OpenAPI check itself", () => {
       ...init,
     });
     expect(conformanceProblems(tokenExchange({}), base)).toEqual([]);
-    expect(conformanceProblems(tokenExchange({ requestHeaders: new Headers({ authorization: "Basic eDp5", "content-type": "application/json" }) }), base)).not.toEqual([]);
+    expect(
+      conformanceProblems(tokenExchange({ requestHeaders: new Headers({ authorization: "Basic eDp5", "content-type": "application/json" }) }), base),
+    ).not.toEqual([]);
     expect(conformanceProblems(tokenExchange({ requestHeaders: new Headers({ "content-type": "application/x-www-form-urlencoded" }) }), base)).not.toEqual([]);
     expect(conformanceProblems(tokenExchange({ requestBody: "grant_type=refresh_token" }), base).join("\n")).toContain("refresh_token");
     const answer = (body: unknown) =>
-      conformanceProblems(tokenExchange({ status: 200, responseHeaders: new Headers({ "content-type": "application/json" }), responseBody: JSON.stringify(body) }), base);
-    const refreshAnswer = { access_token: "a", refresh_token: "r", response_type: "refresh_token", token_type: "bearer", expires_in: 1, scope: "s", refresh_token_expires_in: 2, refresh_token_expires_at: 3 };
+      conformanceProblems(
+        tokenExchange({ status: 200, responseHeaders: new Headers({ "content-type": "application/json" }), responseBody: JSON.stringify(body) }),
+        base,
+      );
+    const refreshAnswer = {
+      access_token: "a",
+      refresh_token: "r",
+      response_type: "refresh_token",
+      token_type: "bearer",
+      expires_in: 1,
+      scope: "s",
+      refresh_token_expires_in: 2,
+      refresh_token_expires_at: 3,
+    };
     expect(answer(refreshAnswer)).toEqual([]);
     const { refresh_token_expires_at: _dropped, ...withoutExpiry } = refreshAnswer;
     expect(answer(withoutExpiry).join("\n")).toContain("refresh_token_expires_at");
@@ -428,7 +462,9 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
     // Every scope the operations we use need is asked for.
     const needed = OPERATIONS_WE_USE.flatMap((id) => {
       const [template, method] = Object.entries(spec.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
-        Object.entries(item).filter(([, op]) => op?.operationId === id).map(([verb]) => [path, verb] as const),
+        Object.entries(item)
+          .filter(([, op]) => op?.operationId === id)
+          .map(([verb]) => [path, verb] as const),
       )[0];
       return (spec.paths[template][method].security ?? []).find((requirement: Json) => requirement.pinterest_oauth2)?.pinterest_oauth2 ?? [];
     });
@@ -464,7 +500,11 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
       alt_text: "Alt",
       media_source: { source_type: "image_url", url: "https://blog.test/image.jpg" },
     });
-    await client.createPin(token, { board_id: board.id, title: "Base64 pin", media_source: { source_type: "image_base64", content_type: "image/png", data: PNG_1X1 } });
+    await client.createPin(token, {
+      board_id: board.id,
+      title: "Base64 pin",
+      media_source: { source_type: "image_base64", content_type: "image/png", data: PNG_1X1 },
+    });
 
     const upload = await client.registerMedia(token);
     const video = new Uint8Array(64);
@@ -490,9 +530,22 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
       `good-1,Linen napkins,Three folds.,https://shop.example/napkins,${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg,12.99 USD,in stock,,Linen Co,new,Home > Kitchen`,
       `bad-2,Plain mug,,http://shop.example/mug,${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg,twelve,sold out,,,,`,
     ].join("\r\n");
-    const handed = await fetch(`${sandbox.url}/__sandbox/pinterest/feed-files`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: feedUrl, body: file }) });
+    const handed = await fetch(`${sandbox.url}/__sandbox/pinterest/feed-files`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: feedUrl, body: file }),
+    });
     expect(handed.ok).toBe(true);
-    const feed = await client.createCatalogFeed(token, { name: "Conformance", format: "CSV", location: feedUrl, default_currency: "USD", default_locale: "en-US", default_country: "US", default_availability: "IN_STOCK", status: "ACTIVE" });
+    const feed = await client.createCatalogFeed(token, {
+      name: "Conformance",
+      format: "CSV",
+      location: feedUrl,
+      default_currency: "USD",
+      default_locale: "en-US",
+      default_country: "US",
+      default_availability: "IN_STOCK",
+      status: "ACTIVE",
+    });
     const ingestion = await client.ingestCatalogFeed(token, feed.id);
     expect(ingestion).toMatchObject({ feed_id: feed.id, status: "PROCESSING" });
     const results = await client.listFeedProcessingResults(token, feed.id, { pageSize: 1 });
@@ -505,7 +558,9 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
     const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
     expect([...covered].sort()).toEqual([...OPERATIONS_WE_USE].sort());
     // The only call outside the API base is the video upload, to the upload_url Pinterest named.
-    expect(exchanges.filter((exchange) => !exchange.url.pathname.startsWith(apiBase().pathname)).map((exchange) => exchange.url.toString())).toEqual([upload.upload_url]);
+    expect(exchanges.filter((exchange) => !exchange.url.pathname.startsWith(apiBase().pathname)).map((exchange) => exchange.url.toString())).toEqual([
+      upload.upload_url,
+    ]);
     expectAllConform();
   });
 
@@ -515,7 +570,9 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
     const token = tokens.accessToken;
     const [board] = await client.listAllBoards(token);
 
-    const tooLong = await failure(client.createPin(token, { board_id: board.id, title: "t".repeat(101), media_source: { source_type: "image_url", url: "https://blog.test/a.jpg" } }));
+    const tooLong = await failure(
+      client.createPin(token, { board_id: board.id, title: "t".repeat(101), media_source: { source_type: "image_url", url: "https://blog.test/a.jpg" } }),
+    );
     expect(tooLong).toMatchObject({ kind: "bad_request", status: 400, code: 1 });
     expect(tooLong.message).toContain("'title'");
     // That request breaks the description on purpose: check its answer only, then leave it out.
@@ -561,7 +618,12 @@ describe("our client and the stand-in, against the OpenAPI description", () => {
     const { accessToken } = await connect(client, "conformance_timeout");
     const [board] = await client.listAllBoards(accessToken);
     await control("/pinterest/drop-after-create", { times: 1, delayMs: 2000 });
-    const pin = { board_id: board.id, title: "Did it post?", link: "https://blog.test/p", media_source: { source_type: "image_url" as const, url: "https://blog.test/p.jpg" } };
+    const pin = {
+      board_id: board.id,
+      title: "Did it post?",
+      link: "https://blog.test/p",
+      media_source: { source_type: "image_url" as const, url: "https://blog.test/p.jpg" },
+    };
     const timedOut = await failure(client.createPin(accessToken, pin));
     expect(timedOut).toMatchObject({ kind: "timeout", status: null, outcomeUnknown: true, retryable: true });
     const { items } = await client.listBoardPins(accessToken, board.id);
@@ -611,7 +673,8 @@ describe("keyword research: the client token, terms and trends operations agains
     expect(sent.url.pathname).toContain("/trends/keywords/GB+IE/top/monthly");
     expect(sent.url.searchParams.getAll("include_keywords")).toEqual(["christmas", "nails"]);
 
-    for (const type of ["growing", "yearly", "seasonal"] as const) expect((await client.trendingKeywords(appToken.accessToken, "US", type)).trends.length).toBeGreaterThan(0);
+    for (const type of ["growing", "yearly", "seasonal"] as const)
+      expect((await client.trendingKeywords(appToken.accessToken, "US", type)).trends.length).toBeGreaterThan(0);
 
     const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
     expect([...covered].sort()).toEqual([...KEYWORD_OPERATIONS].sort());

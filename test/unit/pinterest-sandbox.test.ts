@@ -81,7 +81,11 @@ describe("OAuth", () => {
     expect(html).toMatch(/Give access/);
 
     const form = new URLSearchParams({ client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, response_type: "code", scope: SCOPES, state: "st-9" });
-    const allow = await fetch(url("/pinterest/oauth/approve"), { method: "POST", body: new URLSearchParams([...form, ["username", "jane_pins"], ["action", "allow"]]), redirect: "manual" });
+    const allow = await fetch(url("/pinterest/oauth/approve"), {
+      method: "POST",
+      body: new URLSearchParams([...form, ["username", "jane_pins"], ["action", "allow"]]),
+      redirect: "manual",
+    });
     expect(allow.status).toBe(302);
     const back = new URL(allow.headers.get("location")!);
     expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
@@ -281,7 +285,10 @@ describe("pins", () => {
       [{ board_id: undefined }, "'board_id' is required"],
       [{ media_source: undefined, image_url: "https://blog.test/a.jpg" }, "'media_source' is required"],
       [{ media_source: { source_type: "image_url" } }, "'media_source.url'"],
-      [{ media_source: { source_type: "image_base64", content_type: "image/png", data: Buffer.from("not an image").toString("base64") } }, "is not a image/png image"],
+      [
+        { media_source: { source_type: "image_base64", content_type: "image/png", data: Buffer.from("not an image").toString("base64") } },
+        "is not a image/png image",
+      ],
       [{ media_source: { source_type: "video_id", media_id: "123", cover_image_url: "https://blog.test/c.jpg" } }, "'media_source.media_id' 123"],
     ];
     for (const [extra, message] of cases) {
@@ -293,7 +300,12 @@ describe("pins", () => {
     }
     // Exactly at the limits is fine (characters, not bytes).
     const atLimits = await api(tokens.access_token, "/pins", {
-      json: imagePin(board.id, { title: "é".repeat(100), description: "d".repeat(800), alt_text: "a".repeat(500), link: `https://blog.test/${"l".repeat(2048 - 18)}` }),
+      json: imagePin(board.id, {
+        title: "é".repeat(100),
+        description: "d".repeat(800),
+        alt_text: "a".repeat(500),
+        link: `https://blog.test/${"l".repeat(2048 - 18)}`,
+      }),
     });
     expect(atLimits.status).toBe(201);
     expect(await (await control("/pins")).json()).toHaveLength(1);
@@ -359,7 +371,9 @@ describe("pins", () => {
     const status = async () => (await (await api(tokens.access_token, `/media/${upload.media_id}`)).json()).status;
     expect(await status()).toBe("registered");
 
-    const videoPin = imagePin(board.id, { media_source: { source_type: "video_id", media_id: upload.media_id, cover_image_url: "https://blog.test/cover.jpg" } });
+    const videoPin = imagePin(board.id, {
+      media_source: { source_type: "video_id", media_id: upload.media_id, cover_image_url: "https://blog.test/cover.jpg" },
+    });
     expect((await api(tokens.access_token, "/pins", { json: videoPin })).status).toBe(400);
 
     const form = new FormData();
@@ -375,10 +389,17 @@ describe("pins", () => {
     expect(created.status).toBe(201);
     expect((await created.json()).media).toMatchObject({ media_type: "video", cover_image_url: "https://blog.test/cover.jpg" });
     const [recorded] = await (await control("/pins")).json();
-    expect(recorded.media).toEqual({ source_type: "video_id", media_id: upload.media_id, cover_image_url: "https://blog.test/cover.jpg", cover_image_key_frame_time: null });
+    expect(recorded.media).toEqual({
+      source_type: "video_id",
+      media_id: upload.media_id,
+      cover_image_url: "https://blog.test/cover.jpg",
+      cover_image_key_frame_time: null,
+    });
 
     // A cover image is required, and uploads need the signed parameters.
-    const noCover = await api(tokens.access_token, "/pins", { json: imagePin(board.id, { media_source: { source_type: "video_id", media_id: upload.media_id } }) });
+    const noCover = await api(tokens.access_token, "/pins", {
+      json: imagePin(board.id, { media_source: { source_type: "video_id", media_id: upload.media_id } }),
+    });
     expect((await noCover.json()).message).toContain("cover image");
     const second = await (await api(tokens.access_token, "/media", { json: { media_type: "video" } })).json();
     const forged = new FormData();

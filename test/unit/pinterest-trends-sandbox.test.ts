@@ -37,7 +37,11 @@ async function trends(token: string, region: string, type: string, query = ""): 
 }
 
 async function control(path: string, json: unknown) {
-  const response = await fetch(`${sandbox.url}/__sandbox/pinterest${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(json) });
+  const response = await fetch(`${sandbox.url}/__sandbox/pinterest${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(json),
+  });
   expect(response.status, await response.clone().text()).toBeLessThan(300);
   return response.json();
 }
@@ -203,7 +207,11 @@ describe("rate limits and faults", () => {
 
   it("gives client tokens only for known scopes, and only with a scope", async () => {
     const token = (body: Record<string, string>) =>
-      fetch(`${sandbox.url}/pinterest/v5/oauth/token`, { method: "POST", headers: { authorization: BASIC, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(body) });
+      fetch(`${sandbox.url}/pinterest/v5/oauth/token`, {
+        method: "POST",
+        headers: { authorization: BASIC, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(body),
+      });
     expect((await token({ grant_type: "client_credentials" })).status).toBe(400);
     expect((await token({ grant_type: "client_credentials", scope: "ads:read,everything" })).status).toBe(400);
     const answer = (await (await token({ grant_type: "client_credentials", scope: "user_accounts:read" })).json()) as Record<string, unknown>;
@@ -238,8 +246,19 @@ describe("making a trend rise (sandbox control)", () => {
   });
 
   it("refuses a bad rise", async () => {
-    for (const body of [{}, { keyword: "" }, { keyword: "x", region: "UK" }, { keyword: "x", factor: 0 }, { keyword: "x", weeks: 60 }, { keyword: "x", interest: "food" }]) {
-      const response = await fetch(`${sandbox.url}/__sandbox/pinterest/trends/rise`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    for (const body of [
+      {},
+      { keyword: "" },
+      { keyword: "x", region: "UK" },
+      { keyword: "x", factor: 0 },
+      { keyword: "x", weeks: 60 },
+      { keyword: "x", interest: "food" },
+    ]) {
+      const response = await fetch(`${sandbox.url}/__sandbox/pinterest/trends/rise`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       expect(response.status, JSON.stringify(body)).toBe(400);
     }
   });

@@ -126,7 +126,16 @@ describe("billing months", () => {
     expect(creditAnchor({ effectivePlanId: "free", record: null, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW)).toBe(signup);
     const ended = Date.UTC(2026, 9, 20);
     expect(creditAnchor({ effectivePlanId: "free", record: null, userCreatedAt: signup, cancelSubscriptionDate: ended }, NOW)).toBe(ended);
-    const record: PlanRecord = { planId: "pro-monthly", kind: "subscription", status: "active", startedAt: signup, periodStart: Date.UTC(2026, 10, 2), periodEnd: Date.UTC(2026, 11, 2), cancelAtPeriodEnd: false, endedAt: null };
+    const record: PlanRecord = {
+      planId: "pro-monthly",
+      kind: "subscription",
+      status: "active",
+      startedAt: signup,
+      periodStart: Date.UTC(2026, 10, 2),
+      periodEnd: Date.UTC(2026, 11, 2),
+      cancelAtPeriodEnd: false,
+      endedAt: null,
+    };
     expect(creditAnchor({ effectivePlanId: "pro-monthly", record, userCreatedAt: signup, cancelSubscriptionDate: null }, NOW)).toBe(Date.UTC(2026, 10, 2));
   });
 });
@@ -156,7 +165,14 @@ describe("credit months that open with a plan change (decision 081)", () => {
     // A record we did not know is a plan taken: its first period.
     expect(changePeriodStart(null, { planId: "pro-monthly", periodStart: NOW })).toBe(NOW);
     // A lifetime plan's later months.
-    const lifetime = paid({ planId: "lifetime", kind: "lifetime", startedAt: NOW - 50 * DAY, periodStart: NOW - 50 * DAY, periodEnd: null, changePeriodStart: NOW - 50 * DAY });
+    const lifetime = paid({
+      planId: "lifetime",
+      kind: "lifetime",
+      startedAt: NOW - 50 * DAY,
+      periodStart: NOW - 50 * DAY,
+      periodEnd: null,
+      changePeriodStart: NOW - 50 * DAY,
+    });
     expect(creditMonth(onPlan(lifetime), NOW)).toMatchObject({ start: addMonths(NOW - 50 * DAY, 1), opensWithChange: false });
     // Records from before decision 081 know no change.
     expect(creditMonth(onPlan(paid({})), NOW).opensWithChange).toBe(false);
@@ -167,7 +183,13 @@ describe("credit months that open with a plan change (decision 081)", () => {
     expect(changePeriodStart(known, { planId: "pro-annual", periodStart: NOW - DAY })).toBe(NOW - DAY);
     // A switch within the interval keeps the period: nothing opens.
     expect(changePeriodStart(known, { planId: "growth-monthly", periodStart: NOW - 10 * DAY })).toBe(NOW - 40 * DAY);
-    const switched = paid({ planId: "pro-annual", startedAt: NOW - 40 * DAY, periodStart: NOW - DAY, periodEnd: addMonths(NOW - DAY, 12), changePeriodStart: NOW - DAY });
+    const switched = paid({
+      planId: "pro-annual",
+      startedAt: NOW - 40 * DAY,
+      periodStart: NOW - DAY,
+      periodEnd: addMonths(NOW - DAY, 12),
+      changePeriodStart: NOW - DAY,
+    });
     expect(creditMonth(onPlan(switched), NOW).opensWithChange).toBe(true);
     expect(creditMonth(onPlan(switched), addMonths(NOW - DAY, 1) + DAY).opensWithChange).toBe(false);
   });

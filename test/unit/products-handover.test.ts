@@ -8,7 +8,9 @@ const sessionStorage = {
   removeItem: (key: string) => void store.delete(key),
 };
 const plan = {
-  sources: [{ url: "https://shop.example.com/products/mug", title: "Speckled Stoneware Mug in Sage", description: "", allImages: ["https://shop.example.com/mug.jpg"] }],
+  sources: [
+    { url: "https://shop.example.com/products/mug", title: "Speckled Stoneware Mug in Sage", description: "", allImages: ["https://shop.example.com/mug.jpg"] },
+  ],
   pinCounts: [5],
 };
 

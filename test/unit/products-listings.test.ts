@@ -20,7 +20,14 @@ import { ListingsModel, pageCount } from "../../app/lib/shops/listings-model.ts"
 // asked for, the 300 ms search debounce, paging by number and by Shopify's links, answers that arrive
 // late, the server's message on failure, and choosing products ("Select all on this page", pins per product).
 
-const shop = (shopType: ShopProfileView["shopType"], id = `${shopType.toLowerCase()}-1`): ShopProfileView => ({ id, shopType, shopName: `My ${shopType} shop`, shopUrl: null, isActive: true, status: "ok" });
+const shop = (shopType: ShopProfileView["shopType"], id = `${shopType.toLowerCase()}-1`): ShopProfileView => ({
+  id,
+  shopType,
+  shopName: `My ${shopType} shop`,
+  shopUrl: null,
+  isActive: true,
+  status: "ok",
+});
 const listing = (n: number): ShopListing => ({
   id: String(n),
   title: `Product ${n}`,
@@ -31,7 +38,11 @@ const listing = (n: number): ShopListing => ({
   currency: "USD",
   url: `https://shop.example.com/products/${n}`,
 });
-const page = (from: number, size: number, count: number, links: Partial<ShopListingsPage> = {}): ShopListingsPage => ({ listings: Array.from({ length: size }, (_, i) => listing(from + i)), count, ...links });
+const page = (from: number, size: number, count: number, links: Partial<ShopListingsPage> = {}): ShopListingsPage => ({
+  listings: Array.from({ length: size }, (_, i) => listing(from + i)),
+  count,
+  ...links,
+});
 
 /** A client whose answers the test releases by hand. */
 function fakeClient() {
@@ -162,7 +173,12 @@ describe("a shop's listings on the products page", () => {
 });
 
 describe("choosing products", () => {
-  const items: ProductItem[] = [1, 2, 3].map((n) => ({ key: shopItemKey("etsy-1", String(n)), listing: listing(n), sourceName: "My Etsy shop", defaultPins: 5 }));
+  const items: ProductItem[] = [1, 2, 3].map((n) => ({
+    key: shopItemKey("etsy-1", String(n)),
+    listing: listing(n),
+    sourceName: "My Etsy shop",
+    defaultPins: 5,
+  }));
 
   it("selects all on a page, keeps choices from other pages, and counts the pins (at most 200)", () => {
     const other: ProductItem = { key: "csv:7", listing: listing(7), sourceName: "", defaultPins: 3 };

@@ -71,7 +71,8 @@ describe("template operations", () => {
   });
 
   it("keeps a picture layer's spec flags in step with its source", () => {
-    const logo = v.parse(TemplateDesign, { title: "x", layers: [{ type: "Image", id: "l", name: "Logo", x: 0, y: 0, width: 10, height: 10, source: "logo" }] }).layers[0];
+    const logo = v.parse(TemplateDesign, { title: "x", layers: [{ type: "Image", id: "l", name: "Logo", x: 0, y: 0, width: 10, height: 10, source: "logo" }] })
+      .layers[0];
     expect(withLayerFlags(logo)).toMatchObject({ containsImage: true, useLogoImage: true, useDetectedImages: false });
   });
 

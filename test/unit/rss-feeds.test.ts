@@ -24,6 +24,11 @@ describe("RSS feed rules (decision 044)", () => {
       { id: "d", date: 10 },
     ];
     expect(newestPostsFirst(posts).map((post) => post.id)).toEqual(["c", "a", "d", "b"]);
-    expect(newestPostsFirst([{ id: "x", date: null }, { id: "y", date: null }]).map((post) => post.id)).toEqual(["x", "y"]);
+    expect(
+      newestPostsFirst([
+        { id: "x", date: null },
+        { id: "y", date: null },
+      ]).map((post) => post.id),
+    ).toEqual(["x", "y"]);
   });
 });

@@ -32,7 +32,13 @@ describe("sandbox control API", () => {
   });
 
   it("keeps the headers an e-mail was sent with (Resend's `headers`) and refuses headers that are not strings", async () => {
-    const sent = await sendEmail({ from: "a@x.test", to: "h@x.test", subject: "Digest", text: "t", headers: { "List-Unsubscribe": "<https://app.test/u?t=1>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" } });
+    const sent = await sendEmail({
+      from: "a@x.test",
+      to: "h@x.test",
+      subject: "Digest",
+      text: "t",
+      headers: { "List-Unsubscribe": "<https://app.test/u?t=1>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    });
     expect(sent.status).toBe(200);
     const [mail] = await (await fetch(`${sandbox.url}/__sandbox/outbox?to=h@x.test`)).json();
     expect(mail.headers).toEqual({ "List-Unsubscribe": "<https://app.test/u?t=1>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });

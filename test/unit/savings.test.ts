@@ -3,18 +3,37 @@ import { calculatorPlans, DEFAULT_INPUTS, savings, savingsInputsFrom, suggestedP
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
 import { adjustedPrice } from "../../workers/domain/pricing-parity.ts";
 
-const plans = calculatorPlans(PLAN_ROWS.map((plan) => ({ planId: plan.id, planName: plan.name, billingPeriod: plan.billingPeriod, amount: plan.price, creditsPerMonth: plan.creditsPerMonth })));
+const plans = calculatorPlans(
+  PLAN_ROWS.map((plan) => ({
+    planId: plan.id,
+    planName: plan.name,
+    billingPeriod: plan.billingPeriod,
+    amount: plan.price,
+    creditsPerMonth: plan.creditsPerMonth,
+  })),
+);
 
 describe("the savings calculator's rules", () => {
   it("prices the recurring paid plans per month: annual prices spread over 12 months; no Free or Lifetime", () => {
     expect(plans.map((plan) => plan.planId)).not.toContain("free");
     expect(plans.map((plan) => plan.planId)).not.toContain("lifetime");
-    expect(plans.find((plan) => plan.planId === "starter-monthly")).toEqual({ planId: "starter-monthly", label: "Starter, monthly", pricePerMonth: 16.99, creditsPerMonth: 150 });
+    expect(plans.find((plan) => plan.planId === "starter-monthly")).toEqual({
+      planId: "starter-monthly",
+      label: "Starter, monthly",
+      pricePerMonth: 16.99,
+      creditsPerMonth: 150,
+    });
     expect(plans.find((plan) => plan.planId === "pro-annual")?.pricePerMonth).toBe(24.92);
   });
 
   it("prices the plans at what checkout charges a parity country: Stripe's rounding, annual prices then spread over 12 months", () => {
-    const rows = PLAN_ROWS.map((plan) => ({ planId: plan.id, planName: plan.name, billingPeriod: plan.billingPeriod, amount: plan.price, creditsPerMonth: plan.creditsPerMonth }));
+    const rows = PLAN_ROWS.map((plan) => ({
+      planId: plan.id,
+      planName: plan.name,
+      billingPeriod: plan.billingPeriod,
+      amount: plan.price,
+      creditsPerMonth: plan.creditsPerMonth,
+    }));
     const half = calculatorPlans(rows, { percentageAdjustment: 50 });
     // 1699 cents less a rounded 850-cent discount: 8.49, as the parity coupon charges it.
     expect(half.find((plan) => plan.planId === "starter-monthly")?.pricePerMonth).toBe(adjustedPrice(16.99, { percentageAdjustment: 50 }));
@@ -55,7 +74,13 @@ describe("the savings calculator's rules", () => {
 
   it("reads the form's query, clamping numbers and falling back to defaults and the suggested plan", () => {
     const inputs = savingsInputsFrom(new URLSearchParams("pinsPerWeek=99999&minutesPerPinByHand=abc&hourlyValue=-5&planId=nope"), plans);
-    expect(inputs).toEqual({ pinsPerWeek: 2000, minutesPerPinByHand: DEFAULT_INPUTS.minutesPerPinByHand, minutesPerPinWithApp: 1, hourlyValue: 0, planId: "agency-annual" });
+    expect(inputs).toEqual({
+      pinsPerWeek: 2000,
+      minutesPerPinByHand: DEFAULT_INPUTS.minutesPerPinByHand,
+      minutesPerPinWithApp: 1,
+      hourlyValue: 0,
+      planId: "agency-annual",
+    });
     expect(savingsInputsFrom(new URLSearchParams("planId=pro-monthly"), plans).planId).toBe("pro-monthly");
     expect(savingsInputsFrom(new URLSearchParams(""), plans)).toEqual({ ...DEFAULT_INPUTS, planId: "starter-annual" });
   });

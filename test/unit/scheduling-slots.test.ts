@@ -25,7 +25,13 @@ describe("time zones", () => {
 describe("daily slots", () => {
   it("spreads the default 20 pins over 20:00-23:00 and 02:00-04:00, 15 minutes apart", () => {
     const settings = defaultSchedulingSettings();
-    expect(settings).toMatchObject({ numberOfPinsPerDay: 20, postingIntervalInSeconds: 900, timeSlots: 20, windowOneTimes: [72000, 82800], windowTwoTimes: [7200, 14400] });
+    expect(settings).toMatchObject({
+      numberOfPinsPerDay: 20,
+      postingIntervalInSeconds: 900,
+      timeSlots: 20,
+      windowOneTimes: [72000, 82800],
+      windowTwoTimes: [7200, 14400],
+    });
     expect(settings.timezone.label).toBe("GMT");
     const slots = dailySlotSeconds(settings).map(hhmm);
     expect(slots).toHaveLength(20);

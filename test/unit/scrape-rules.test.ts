@@ -50,7 +50,14 @@ describe("choosing images", () => {
   });
 
   it("skips URLs the page names as its icons", () => {
-    const chosen = chooseImages([{ url: "/brand/mark.png", from: "page" }, { url: "/uploads/a.jpg", from: "page" }], PAGE, ["/brand/mark.png"]);
+    const chosen = chooseImages(
+      [
+        { url: "/brand/mark.png", from: "page" },
+        { url: "/uploads/a.jpg", from: "page" },
+      ],
+      PAGE,
+      ["/brand/mark.png"],
+    );
     expect(chosen).toEqual(["https://blog.example.com/uploads/a.jpg"]);
   });
 
@@ -122,7 +129,10 @@ describe("a page's source", () => {
       { url: "/uploads/kitchen-after-%E0%A4%A.jpg", from: "article" },
     ];
     const source = pageSource({ ...emptyFacts(), title: "A kitchen", images }, PAGE);
-    expect(source.allImages).toEqual(["https://blog.example.com/uploads/kitchen-before-100%.jpg", "https://blog.example.com/uploads/kitchen-after-%E0%A4%A.jpg"]);
+    expect(source.allImages).toEqual([
+      "https://blog.example.com/uploads/kitchen-before-100%.jpg",
+      "https://blog.example.com/uploads/kitchen-after-%E0%A4%A.jpg",
+    ]);
     expect(source.comparison).toEqual(source.allImages);
   });
 
@@ -158,9 +168,19 @@ describe("text", () => {
 
 describe("sitemaps", () => {
   it("reads urlsets and indexes", () => {
-    const urlset = parseSitemap(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/x </loc><lastmod>2025-01-01</lastmod></url><url><loc>https://a.example/y?a=1&amp;b=2</loc></url></urlset>`);
-    expect(urlset).toEqual({ kind: "urlset", entries: [{ loc: "https://a.example/x", lastmod: "2025-01-01", title: "" }, { loc: "https://a.example/y?a=1&b=2", lastmod: "", title: "" }] });
-    const index = parseSitemap(`<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://a.example/post-sitemap.xml</loc></sitemap></sitemapindex>`);
+    const urlset = parseSitemap(
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc> https://a.example/x </loc><lastmod>2025-01-01</lastmod></url><url><loc>https://a.example/y?a=1&amp;b=2</loc></url></urlset>`,
+    );
+    expect(urlset).toEqual({
+      kind: "urlset",
+      entries: [
+        { loc: "https://a.example/x", lastmod: "2025-01-01", title: "" },
+        { loc: "https://a.example/y?a=1&b=2", lastmod: "", title: "" },
+      ],
+    });
+    const index = parseSitemap(
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://a.example/post-sitemap.xml</loc></sitemap></sitemapindex>`,
+    );
     expect(index).toEqual({ kind: "index", sitemaps: ["https://a.example/post-sitemap.xml"] });
     expect(parseSitemap(`<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>`)).toEqual({ kind: "urlset", entries: [] });
     expect(parseSitemap("<!doctype html><html><body>Not found</body></html>")).toBeNull();
@@ -181,7 +201,8 @@ describe("sitemaps", () => {
   });
 
   it("reads Sitemap lines of robots.txt", () => {
-    const robots = "User-agent: *\nDisallow: /wp-admin/\nSitemap: https://a.example/sitemap_index.xml\nsitemap:/news-sitemap.xml\r\nSitemap: https://a.example/sitemap_index.xml\n";
+    const robots =
+      "User-agent: *\nDisallow: /wp-admin/\nSitemap: https://a.example/sitemap_index.xml\nsitemap:/news-sitemap.xml\r\nSitemap: https://a.example/sitemap_index.xml\n";
     expect(sitemapsFromRobots(robots, "https://a.example/robots.txt")).toEqual(["https://a.example/sitemap_index.xml", "https://a.example/news-sitemap.xml"]);
   });
 
@@ -202,7 +223,12 @@ describe("sitemaps", () => {
 
   it("keeps posts and drops the home page, archives and files", () => {
     const sitemap = "https://a.example/sitemap.xml";
-    for (const url of ["https://a.example/lemon-chicken/", "https://a.example/2025/03/lemon-chicken/", "https://a.example/recipes/soup", "https://a.example/post.html"]) {
+    for (const url of [
+      "https://a.example/lemon-chicken/",
+      "https://a.example/2025/03/lemon-chicken/",
+      "https://a.example/recipes/soup",
+      "https://a.example/post.html",
+    ]) {
       expect(isPostUrl(url, sitemap), url).toBe(true);
     }
     for (const url of [
@@ -248,7 +274,14 @@ describe("sitemaps", () => {
   });
 
   it("orders newest first, undated last", () => {
-    expect(newestFirst([{ loc: "a", lastmod: "" }, { loc: "b", lastmod: "2024-01-01" }, { loc: "c", lastmod: "2025-01-01" }, { loc: "d", lastmod: "" }]).map((entry) => entry.loc)).toEqual(["c", "b", "a", "d"]);
+    expect(
+      newestFirst([
+        { loc: "a", lastmod: "" },
+        { loc: "b", lastmod: "2024-01-01" },
+        { loc: "c", lastmod: "2025-01-01" },
+        { loc: "d", lastmod: "" },
+      ]).map((entry) => entry.loc),
+    ).toEqual(["c", "b", "a", "d"]);
     expect(MAX_SITEMAP_URLS).toBeGreaterThanOrEqual(100);
   });
 });
@@ -299,7 +332,12 @@ describe("feeds", () => {
       "https://b.example/atom.xml",
     );
     expect(feed).toMatchObject({ format: "atom", title: "Field Notes", siteUrl: "https://b.example/blog/" });
-    expect(feed!.items[0]).toMatchObject({ title: "Press &amp; Dry", link: "https://b.example/blog/press", summaryHtml: "Short", date: "2025-05-02T10:00:00Z" });
+    expect(feed!.items[0]).toMatchObject({
+      title: "Press &amp; Dry",
+      link: "https://b.example/blog/press",
+      summaryHtml: "Short",
+      date: "2025-05-02T10:00:00Z",
+    });
   });
 
   it("answers null for what is not a feed", () => {

@@ -6,7 +6,8 @@ import { productSearchQuery, signedMessage, toListing, verifyQueryHmac, type Sho
 
 describe("Shopify's redirect HMAC", () => {
   // Shopify's documented example: secret "hush".
-  const query = "code=0907a61c0c8d55e99db179b68161bc00&hmac=700e2dadb827fcc8609e9d5ce208b2e9cdaab9df07390d2cbca10d7c328fc4bf&shop=some-shop.myshopify.com&state=0.6784241404160823&timestamp=1337178173";
+  const query =
+    "code=0907a61c0c8d55e99db179b68161bc00&hmac=700e2dadb827fcc8609e9d5ce208b2e9cdaab9df07390d2cbca10d7c328fc4bf&shop=some-shop.myshopify.com&state=0.6784241404160823&timestamp=1337178173";
 
   it("signs every parameter but hmac, sorted by name", async () => {
     const params = new URLSearchParams(query);

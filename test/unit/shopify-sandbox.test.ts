@@ -116,7 +116,9 @@ describe("Shopify stand-in", () => {
       status: 200,
       body: {
         errors: [{ message: "Throttled", extensions: { code: "THROTTLED" } }],
-        extensions: { cost: { requestedQueryCost: 10, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 0, restoreRate: 1000 } } },
+        extensions: {
+          cost: { requestedQueryCost: 10, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 0, restoreRate: 1000 } },
+        },
       },
     };
     await fault(throttled);
@@ -146,7 +148,11 @@ describe("Shopify stand-in's Partner API (decision 077)", () => {
     SHOPIFY_TIMEOUT_MS: "1000",
   });
   const refund = (id: string, body: unknown = {}) =>
-    fetch(`${sandbox.url}/__sandbox/shopify/subscriptions/${id}/refund`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${sandbox.url}/__sandbox/shopify/subscriptions/${id}/refund`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("lists a refund of an app charge as an AppSaleAdjustment of our app, never a billed interval, and refuses what was not billed", async () => {
     const shop = `partner-${Date.now()}.myshopify.com`;
@@ -168,7 +174,11 @@ describe("Shopify stand-in's Partner API (decision 077)", () => {
     expect(ours[0]).toMatchObject({ chargeId: created.appSubscription.id, netAmount: { amount: "-8.50" } });
     expect(hasNextPage).toBe(false);
     // Another app's transactions, or a token that is not a Partner API token: nothing, or 401.
-    expect((await shopify.appSaleAdjustments({ ...partner(), SHOPIFY_PARTNER_APP_ID: "gid://partners/App/1" }, { createdAtMin: since, after: null })).adjustments).toEqual([]);
-    expect(await failure(shopify.appSaleAdjustments({ ...partner(), SHOPIFY_PARTNER_ACCESS_TOKEN: "shpat_not_partner" }, { createdAtMin: since, after: null }))).toMatchObject({ kind: "http", status: 401 });
+    expect(
+      (await shopify.appSaleAdjustments({ ...partner(), SHOPIFY_PARTNER_APP_ID: "gid://partners/App/1" }, { createdAtMin: since, after: null })).adjustments,
+    ).toEqual([]);
+    expect(
+      await failure(shopify.appSaleAdjustments({ ...partner(), SHOPIFY_PARTNER_ACCESS_TOKEN: "shpat_not_partner" }, { createdAtMin: since, after: null })),
+    ).toMatchObject({ kind: "http", status: 401 });
   });
 });

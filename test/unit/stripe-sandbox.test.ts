@@ -11,7 +11,10 @@ const sandbox = useSandbox();
 const stripe = () => new Stripe("sk_test_unit_tests", stripeClientConfig(`${sandbox.url}/stripe`));
 
 async function control<T = unknown>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${sandbox.url}/__sandbox/stripe${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(
+    `${sandbox.url}/__sandbox/stripe${path}`,
+    body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) },
+  );
   if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
@@ -85,7 +88,14 @@ async function waitFor<T>(check: () => T | undefined, timeoutMs = 5_000): Promis
 describe("Stripe stand-in through the official SDK", () => {
   it("seeds the plan prices with the ids of our plan data", async () => {
     const price = await stripe().prices.retrieve("price_starter_monthly");
-    expect(price).toMatchObject({ object: "price", unit_amount: 1699, currency: "usd", type: "recurring", recurring: { interval: "month", interval_count: 1 }, lookup_key: "starter-monthly" });
+    expect(price).toMatchObject({
+      object: "price",
+      unit_amount: 1699,
+      currency: "usd",
+      type: "recurring",
+      recurring: { interval: "month", interval_count: 1 },
+      lookup_key: "starter-monthly",
+    });
     const lifetime = await stripe().prices.retrieve("price_lifetime", { expand: ["product"] });
     expect(lifetime).toMatchObject({ unit_amount: 24900, type: "one_time", recurring: null, product: { object: "product", name: "Pinboard Studio Lifetime" } });
     const annual = await stripe().prices.list({ lookup_keys: ["pro-annual", "agency-annual"] });
@@ -154,7 +164,13 @@ describe("Stripe stand-in through the official SDK", () => {
     expect((await payOnHostedPage(session.url!)).status).toBe(303);
     const done = await client.checkout.sessions.retrieve(session.id, { expand: ["payment_intent"] });
     expect(done).toMatchObject({ status: "complete", payment_status: "paid", subscription: null });
-    expect(done.payment_intent).toMatchObject({ object: "payment_intent", status: "succeeded", amount: 24900, amount_received: 24900, metadata: { planId: "lifetime" } });
+    expect(done.payment_intent).toMatchObject({
+      object: "payment_intent",
+      status: "succeeded",
+      amount: 24900,
+      amount_received: 24900,
+      metadata: { planId: "lifetime" },
+    });
   });
 
   it("answers Stripe's error objects, which the SDK turns into its typed errors", async () => {
@@ -203,7 +219,11 @@ describe("Stripe stand-in through the official SDK", () => {
   it("switches a subscription's price with an immediate proration invoice, cancels at period end, then cancels", async () => {
     const client = stripe();
     const customer = await client.customers.create({ email: "switch@example.com" });
-    const created = await client.subscriptions.create({ customer: customer.id, items: [{ price: "price_starter_monthly" }], metadata: { planId: "starter-monthly" } });
+    const created = await client.subscriptions.create({
+      customer: customer.id,
+      items: [{ price: "price_starter_monthly" }],
+      metadata: { planId: "starter-monthly" },
+    });
     expect(created.status).toBe("active");
 
     const switched = await client.subscriptions.update(created.id, {
@@ -222,12 +242,19 @@ describe("Stripe stand-in through the official SDK", () => {
     expect(invoice.parent?.subscription_details?.subscription).toBe(created.id);
 
     const cancelling = await client.subscriptions.update(created.id, { cancel_at_period_end: true, cancellation_details: { comment: "Too expensive" } });
-    expect(cancelling).toMatchObject({ status: "active", cancel_at_period_end: true, cancel_at: created.items.data[0].current_period_end, cancellation_details: { comment: "Too expensive" } });
+    expect(cancelling).toMatchObject({
+      status: "active",
+      cancel_at_period_end: true,
+      cancel_at: created.items.data[0].current_period_end,
+      cancellation_details: { comment: "Too expensive" },
+    });
 
     const canceled = await client.subscriptions.cancel(created.id);
     expect(canceled.status).toBe("canceled");
     expect(canceled.ended_at).not.toBeNull();
-    const refused = await client.subscriptions.update(created.id, { items: [{ id: created.items.data[0].id, price: "price_growth_monthly" }] }).catch((error: unknown) => error);
+    const refused = await client.subscriptions
+      .update(created.id, { items: [{ id: created.items.data[0].id, price: "price_growth_monthly" }] })
+      .catch((error: unknown) => error);
     expect(refused).toMatchObject({ statusCode: 400 });
   });
 
@@ -261,9 +288,19 @@ describe("Stripe stand-in refunds and disputes (decision 077)", () => {
     const [paid] = (await client.invoicePayments.list({ invoice })).data;
     expect(paid).toMatchObject({ object: "invoice_payment", invoice, status: "paid", payment: { type: "payment_intent" } });
     const intent = paid.payment.payment_intent as string;
-    expect((await client.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent } })).data.map((row) => row.invoice)).toEqual([invoice]);
+    expect((await client.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent } })).data.map((row) => row.invoice)).toEqual([
+      invoice,
+    ]);
     const [charge] = (await client.charges.list({ payment_intent: intent })).data;
-    expect(charge).toMatchObject({ object: "charge", amount: 2999, amount_refunded: 0, refunded: false, disputed: false, customer: customer.id, status: "succeeded" });
+    expect(charge).toMatchObject({
+      object: "charge",
+      amount: 2999,
+      amount_refunded: 0,
+      refunded: false,
+      disputed: false,
+      customer: customer.id,
+      status: "succeeded",
+    });
     return { customer, subscription, invoice, charge };
   }
 
@@ -298,13 +335,17 @@ describe("Stripe stand-in refunds and disputes (decision 077)", () => {
     expect((await client.disputes.list({ charge: lost.charge.id })).data.map((row) => row.id)).toEqual([dispute.id]);
     expect(await client.disputes.close(dispute.id)).toMatchObject({ status: "lost" });
     expect(await client.disputes.close(dispute.id).catch((error: unknown) => error)).toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
-    const lostEvents = (await control<{ type: string }[]>(`/events?customer=${lost.customer.id}`)).map((event) => event.type).filter((type) => type.startsWith("charge.dispute."));
+    const lostEvents = (await control<{ type: string }[]>(`/events?customer=${lost.customer.id}`))
+      .map((event) => event.type)
+      .filter((type) => type.startsWith("charge.dispute."));
     expect(lostEvents).toEqual(["charge.dispute.created", "charge.dispute.funds_withdrawn", "charge.dispute.closed"]);
 
     const won = await paidCharge(client, "won@example.com");
     const second = await control<Stripe.Dispute>(`/charges/${won.charge.id}/dispute`, {});
     expect(await control(`/disputes/${second.id}/resolve`, { outcome: "won" })).toMatchObject({ status: "won" });
-    const wonEvents = (await control<{ type: string }[]>(`/events?customer=${won.customer.id}`)).map((event) => event.type).filter((type) => type.startsWith("charge.dispute."));
+    const wonEvents = (await control<{ type: string }[]>(`/events?customer=${won.customer.id}`))
+      .map((event) => event.type)
+      .filter((type) => type.startsWith("charge.dispute."));
     expect(wonEvents).toEqual(["charge.dispute.created", "charge.dispute.funds_withdrawn", "charge.dispute.closed", "charge.dispute.funds_reinstated"]);
   });
 });
@@ -373,9 +414,17 @@ describe("Stripe stand-in webhooks", () => {
 
   it("offers each event's signed delivery for a test to send itself", async () => {
     const customer = await stripe().customers.create({ email: "relay@example.com" });
-    const [event] = await control<{ delivery: string; request: { body: string; headers: Record<string, string> } }[]>(`/events?customer=${customer.id}&signed=1`);
+    const [event] = await control<{ delivery: string; request: { body: string; headers: Record<string, string> } }[]>(
+      `/events?customer=${customer.id}&signed=1`,
+    );
     expect(event.delivery).toBe("pending");
-    const verified = await Stripe.webhooks.constructEventAsync(event.request.body, event.request.headers["stripe-signature"], SANDBOX_STRIPE_WEBHOOK_SECRET, undefined, Stripe.createSubtleCryptoProvider());
+    const verified = await Stripe.webhooks.constructEventAsync(
+      event.request.body,
+      event.request.headers["stripe-signature"],
+      SANDBOX_STRIPE_WEBHOOK_SECRET,
+      undefined,
+      Stripe.createSubtleCryptoProvider(),
+    );
     expect(verified.type).toBe("customer.created");
   });
 });

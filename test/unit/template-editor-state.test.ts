@@ -15,7 +15,22 @@ import {
 import { DUPLICATE_LAYER_OFFSET, TEMPLATE_UNDO_STEPS } from "../../workers/domain/templates.ts";
 
 function shape(id: string, x = 0, y = 0): Layer {
-  return { type: "SVG", id, name: `Shape ${id}`, x, y, width: 100, height: 50, rotation: 0, opacity: 1, hidden: false, shape: "rect", fill: "pin", strokeWidth: 0, borderRadius: 0 };
+  return {
+    type: "SVG",
+    id,
+    name: `Shape ${id}`,
+    x,
+    y,
+    width: 100,
+    height: 50,
+    rotation: 0,
+    opacity: 1,
+    hidden: false,
+    shape: "rect",
+    fill: "pin",
+    strokeWidth: 0,
+    borderRadius: 0,
+  };
 }
 
 function design(...layers: Layer[]): TemplateDesign {
@@ -114,7 +129,14 @@ describe("template editor state", () => {
   it("duplicates a layer: named 'name (copy)', offset by 20 px, above the original, selected", () => {
     const state = run(initialEditorState(design(shape("a", 100, 200), shape("b"))), { type: "select", id: "a" }, { type: "duplicateLayer", newId: "a2" });
     expect(ids(state)).toEqual(["a", "a2", "b"]);
-    expect(selectedLayer(state)).toMatchObject({ id: "a2", name: "Shape a (copy)", x: 100 + DUPLICATE_LAYER_OFFSET, y: 200 + DUPLICATE_LAYER_OFFSET, width: 100, height: 50 });
+    expect(selectedLayer(state)).toMatchObject({
+      id: "a2",
+      name: "Shape a (copy)",
+      x: 100 + DUPLICATE_LAYER_OFFSET,
+      y: 200 + DUPLICATE_LAYER_OFFSET,
+      width: 100,
+      height: 50,
+    });
     expect(state.design.layers[0]).toMatchObject({ name: "Shape a", x: 100, y: 200 });
     const undone = run(state, { type: "undo" });
     expect(ids(undone)).toEqual(["a", "b"]);

@@ -49,7 +49,9 @@ describe("near-duplicate pictures (decision 023)", () => {
     ]) {
       expect(pictureKey(variant), variant).toBe(key);
     }
-    expect(pictureKey("https://shop.example/cdn/shop/products/mug_600x600_crop_center.jpg?v=1699")).toBe(pictureKey("https://shop.example/cdn/shop/products/mug.jpg"));
+    expect(pictureKey("https://shop.example/cdn/shop/products/mug_600x600_crop_center.jpg?v=1699")).toBe(
+      pictureKey("https://shop.example/cdn/shop/products/mug.jpg"),
+    );
     expect(pictureKey("https://res.example/image/upload/w_300,h_200,c_fill/v1/cat.jpg")).toBe(pictureKey("https://res.example/image/upload/v1/cat.jpg"));
   });
 
@@ -119,7 +121,10 @@ describe("the generator picks only templates a post can fill", () => {
   };
 
   it("random choice draws no video, price, quote, list or before-and-after template a blog post cannot fill", () => {
-    const posts = generatePosts(Array.from({ length: 40 }, () => source()), context());
+    const posts = generatePosts(
+      Array.from({ length: 40 }, () => source()),
+      context(),
+    );
     expect(posts).toHaveLength(200);
     for (const post of posts) expect(canFill(post.template!, offerOf(post)), post.templateType).toBe(true);
     const families = new Set(posts.map((post) => post.template!.family));
@@ -129,16 +134,25 @@ describe("the generator picks only templates a post can fill", () => {
   });
 
   it("a post with a price, a list, a quote and a before and after can be drawn with those templates, before first and after second", () => {
-    const rich = source({ price: "$59", listItems: ["One", "Two", "Three", "Four", "Five"], quote: "Less, but better.", comparison: [photo("spoon.jpg"), photo("bowl.jpg")] });
+    const rich = source({
+      price: "$59",
+      listItems: ["One", "Two", "Three", "Four", "Five"],
+      quote: "Less, but better.",
+      comparison: [photo("spoon.jpg"), photo("bowl.jpg")],
+    });
     const posts = generatePosts([rich], context({ useOneOfEachTemplate: true }));
     const families = new Set(posts.map((post) => post.template!.family));
     for (const family of ["product", "quote", "before-after", "list"]) expect(families.has(family as never), family).toBe(true);
-    for (const post of posts.filter((p) => p.template!.family === "before-after")) expect(post.selectedImages.slice(0, 2)).toEqual([photo("spoon.jpg"), photo("bowl.jpg")]);
+    for (const post of posts.filter((p) => p.template!.family === "before-after"))
+      expect(post.selectedImages.slice(0, 2)).toEqual([photo("spoon.jpg"), photo("bowl.jpg")]);
     expect(posts.every((post) => post.template!.family !== "video")).toBe(true);
   });
 
   it("selected templates the post cannot fill give way to a fitting variant", () => {
-    const posts = generatePosts([source({ allImages: [photo("a.jpg"), photo("a-300x200.jpg")] })], context({ pinsPerSource: 1 }, [byId("std-list-numbered-grid-01")]));
+    const posts = generatePosts(
+      [source({ allImages: [photo("a.jpg"), photo("a-300x200.jpg")] })],
+      context({ pinsPerSource: 1 }, [byId("std-list-numbered-grid-01")]),
+    );
     expect(posts).toHaveLength(1);
     expect(posts[0].template!.family).toBe("list");
     expect(templateNeeds(posts[0].template!).pictures).toBeLessThanOrEqual(1);
@@ -166,8 +180,20 @@ describe("the generator picks only templates a post can fill", () => {
 
 describe("reading what a post offers from its page", () => {
   it("takes its longest list of short items, else its section headings, without their numbering", () => {
-    expect(chooseListItems([["Home", "Blog"], ["1. Pack layers", "2) Boots", "Step 3: Maps", "A headlamp"]], [])).toEqual(["Pack layers", "Boots", "Maps", "A headlamp"]);
-    expect(chooseListItems([], ["1. Choose a bigger rug", "2. Lift furniture", "3. Layer lighting"])).toEqual(["Choose a bigger rug", "Lift furniture", "Layer lighting"]);
+    expect(
+      chooseListItems(
+        [
+          ["Home", "Blog"],
+          ["1. Pack layers", "2) Boots", "Step 3: Maps", "A headlamp"],
+        ],
+        [],
+      ),
+    ).toEqual(["Pack layers", "Boots", "Maps", "A headlamp"]);
+    expect(chooseListItems([], ["1. Choose a bigger rug", "2. Lift furniture", "3. Layer lighting"])).toEqual([
+      "Choose a bigger rug",
+      "Lift furniture",
+      "Layer lighting",
+    ]);
     expect(chooseListItems([["One", "Two"]], ["Intro", "Outro"])).toEqual([]);
     const paragraphs = ["x".repeat(200), "Short", "Also short"];
     expect(chooseListItems([paragraphs], [])).toEqual([]);
@@ -182,9 +208,24 @@ describe("reading what a post offers from its page", () => {
     expect(choosePrice({ description: "Only $5" })).toBe("");
     const base = "https://blog.example/posts/a";
     const shown = [photo("kitchen-after.jpg"), photo("kitchen-before.jpg")];
-    expect(chooseComparison([{ url: shown[0], from: "article" }, { url: shown[1], from: "article" }], shown, base)).toEqual([shown[1], shown[0]]);
+    expect(
+      chooseComparison(
+        [
+          { url: shown[0], from: "article" },
+          { url: shown[1], from: "article" },
+        ],
+        shown,
+        base,
+      ),
+    ).toEqual([shown[1], shown[0]]);
     const bowls = [photo("bowl-1.jpg"), photo("bowl-2.jpg")];
-    expect(chooseComparison(bowls.map((url) => ({ url, from: "article" as const, alt: "A smoothie bowl" })), bowls, base)).toBeUndefined();
+    expect(
+      chooseComparison(
+        bowls.map((url) => ({ url, from: "article" as const, alt: "A smoothie bowl" })),
+        bowls,
+        base,
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -225,7 +266,10 @@ describe("video templates", () => {
     for (const { id, design } of videos) {
       const layers = design.layers as { type: string; name?: string; x: number; y: number; width: number; height: number }[];
       const videoAt = layers.findIndex((layer) => layer.type === "Video");
-      expect(layers.filter((layer) => layer.type === "Video"), id).toHaveLength(1);
+      expect(
+        layers.filter((layer) => layer.type === "Video"),
+        id,
+      ).toHaveLength(1);
       const box = layers[videoAt];
       // A play button or a progress bar floats in the video's middle: Pinterest draws its own controls on a playing video.
       const floating = layers.slice(videoAt + 1).filter((layer) => {
@@ -234,8 +278,14 @@ describe("video templates", () => {
         const cy = layer.y + layer.height / 2;
         return cx > box.x + box.width / 3 && cx < box.x + (2 * box.width) / 3 && cy > box.y + box.height / 3 && cy < box.y + (2 * box.height) / 3;
       });
-      expect(floating.map((layer) => layer.name), id).toEqual([]);
-      expect(layers.filter((layer) => /play button|progress/i.test(layer.name ?? "")).map((layer) => layer.name), id).toEqual([]);
+      expect(
+        floating.map((layer) => layer.name),
+        id,
+      ).toEqual([]);
+      expect(
+        layers.filter((layer) => /play button|progress/i.test(layer.name ?? "")).map((layer) => layer.name),
+        id,
+      ).toEqual([]);
     }
   });
 });

@@ -60,7 +60,13 @@ describe("auto-fit", () => {
 
 describe("fixed-size text", () => {
   it("wraps to the box and cuts with an ellipsis when it would overflow", () => {
-    const text = fixedSizeText({ font: carter, text: "A fairly long description that cannot possibly fit in two lines of this narrow box", box: { width: 300, height: 80 }, lineHeight: 1.2, fontSize: 30 });
+    const text = fixedSizeText({
+      font: carter,
+      text: "A fairly long description that cannot possibly fit in two lines of this narrow box",
+      box: { width: 300, height: 80 },
+      lineHeight: 1.2,
+      fontSize: 30,
+    });
     expect(text.truncated).toBe(true);
     expect(text.height).toBeLessThanOrEqual(80);
     expect(text.lines.at(-1)).toMatch(/…$/);

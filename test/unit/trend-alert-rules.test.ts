@@ -42,7 +42,13 @@ describe("trend alert rules", () => {
   it("only remembers what trends on an interest's first check, then reports newcomers (not followed keywords)", () => {
     const first = newTrendsIn("US", ["home_decor"], [], [trend("japandi living room", 30, 60)], {});
     expect(first.findings).toEqual([]);
-    const later = newTrendsIn("US", ["home_decor"], ["boho bedroom"], [trend("japandi living room", 30, 60), trend("mocha mousse walls", 80, 120), trend("boho bedroom", 40, 50)], { trending: first.trending });
+    const later = newTrendsIn(
+      "US",
+      ["home_decor"],
+      ["boho bedroom"],
+      [trend("japandi living room", 30, 60), trend("mocha mousse walls", 80, 120), trend("boho bedroom", 40, 50)],
+      { trending: first.trending },
+    );
     expect(later.findings.map((finding) => [finding.kind, finding.keyword, finding.interests])).toEqual([["new", "mocha mousse walls", ["home_decor"]]]);
     // Other interests start over.
     expect(newTrendsIn("US", ["beauty"], [], [trend("mocha mousse walls", 80, 120)], { trending: later.trending }).findings).toEqual([]);

@@ -16,7 +16,12 @@ import {
 } from "../../app/lib/video/video-pins.ts";
 
 const post = (id: string): Post => ({ id, title: `Linen ${id}`, description: "Folded", altText: "Napkins", url: "https://linen.example/napkins" }) as Post;
-const ready = (id: string): ReadyVideo => ({ id, post: post(id), videoURL: `http://app.test/media/users/u/videos/${id}.mp4`, videoThumbnail: `http://app.test/media/users/u/videos/${id}.jpg` });
+const ready = (id: string): ReadyVideo => ({
+  id,
+  post: post(id),
+  videoURL: `http://app.test/media/users/u/videos/${id}.mp4`,
+  videoThumbnail: `http://app.test/media/users/u/videos/${id}.jpg`,
+});
 const target: ScheduleTarget = {
   pinterestProfileUsername: "linen_shop",
   boardId: "1234567890",
@@ -26,8 +31,16 @@ const target: ScheduleTarget = {
   allowDuplicate: false,
   timeZone: "Europe/London",
 };
-const job = (status: VideoJob["status"], progress = 0): VideoJob => ({ jobId: "j1", status, progress, videoURL: "v", videoFileName: "v.mp4", videoThumbnail: "t" });
-const scheduled = (charged: number): ScheduleResponse => ({ scheduledPins: [], repeatingPins: [], failedPins: [], creditsCharged: charged }) as unknown as ScheduleResponse;
+const job = (status: VideoJob["status"], progress = 0): VideoJob => ({
+  jobId: "j1",
+  status,
+  progress,
+  videoURL: "v",
+  videoFileName: "v.mp4",
+  videoThumbnail: "t",
+});
+const scheduled = (charged: number): ScheduleResponse =>
+  ({ scheduledPins: [], repeatingPins: [], failedPins: [], creditsCharged: charged }) as unknown as ScheduleResponse;
 
 describe("scheduling video pins", () => {
   it("uploads then schedules each video pin in a call of its own, waiting 100 ms before each call, and tells a failure on that pin alone", async () => {
@@ -50,7 +63,12 @@ describe("scheduling video pins", () => {
     });
     expect(VIDEO_SCHEDULE_WAIT_MS).toBe(100);
     expect(events).toEqual(["upload a", "wait 100", "schedule media-a", "upload b", "upload c", "wait 100", "schedule media-c"]);
-    expect(result).toMatchObject({ total: 3, scheduled: 2, creditsCharged: 10, failed: [{ id: "b", error: "Pinterest could not process this video. Please create the video again, or choose another one." }] });
+    expect(result).toMatchObject({
+      total: 3,
+      scheduled: 2,
+      creditsCharged: 10,
+      failed: [{ id: "b", error: "Pinterest could not process this video. Please create the video again, or choose another one." }],
+    });
     expect(flags.get("a")).toEqual({ isScheduling: false, isScheduled: true, scheduleError: "" });
     expect(flags.get("b")).toMatchObject({ isScheduling: false, isScheduled: false });
     expect(bodies[0]).toMatchObject({
@@ -68,7 +86,12 @@ describe("scheduling video pins", () => {
   it("says in plain words when the server refuses a video pin on its own", async () => {
     const flags = new Map<string, { scheduleError?: string }>();
     const refused = { ...scheduled(0), failedPins: [{ index: 0, reason: "past", field: "scheduledTime", error: "x" }] } as unknown as ScheduleResponse;
-    const result = await scheduleVideoPins([ready("a")], target, { upload: async () => "m", schedule: async () => refused, setFlags: (id, value) => flags.set(id, value), sleep: async () => {} });
+    const result = await scheduleVideoPins([ready("a")], target, {
+      upload: async () => "m",
+      schedule: async () => refused,
+      setFlags: (id, value) => flags.set(id, value),
+      sleep: async () => {},
+    });
     expect(result.scheduled).toBe(0);
     expect(flags.get("a")?.scheduleError).toMatch(/^Not scheduled: the chosen time, .* had passed/);
   });
@@ -79,7 +102,13 @@ describe("following a video job", () => {
     const answers = [job("queued"), job("rendering", 0.5), job("done", 1)];
     const seen: string[] = [];
     const pauses: number[] = [];
-    const done = await followVideoJob("j1", { read: async () => answers.shift()!, onStatus: (j) => seen.push(j.status), sleep: async (ms) => void pauses.push(ms), intervalMs: 1_000, maxIntervalMs: 2_000 });
+    const done = await followVideoJob("j1", {
+      read: async () => answers.shift()!,
+      onStatus: (j) => seen.push(j.status),
+      sleep: async (ms) => void pauses.push(ms),
+      intervalMs: 1_000,
+      maxIntervalMs: 2_000,
+    });
     expect(done.status).toBe("done");
     expect(seen).toEqual(["queued", "rendering", "done"]);
     expect(pauses).toEqual([1_000, 1_500]);
@@ -101,6 +130,8 @@ describe("following a video job", () => {
   });
 
   it("shows the bar from queued to done", () => {
-    expect([videoPercent(job("queued")), videoPercent(job("rendering", 0)), videoPercent(job("rendering", 0.5)), videoPercent(job("done", 1))]).toEqual([0, 5, 52, 100]);
+    expect([videoPercent(job("queued")), videoPercent(job("rendering", 0)), videoPercent(job("rendering", 0.5)), videoPercent(job("done", 1))]).toEqual([
+      0, 5, 52, 100,
+    ]);
   });
 });

@@ -37,7 +37,13 @@ afterAll(async () => {
 const BOX = { x: 100, y: 260, width: 800, height: 1000 };
 
 async function submit(target: Service, input: { jobId: string; source: string; spec?: unknown; overlay?: string; base?: string | null }) {
-  const form = await jobForm({ jobId: input.jobId, spec: input.spec ?? { box: BOX }, overlay: input.overlay ?? fixtures.overlay, base: input.base === undefined ? fixtures.base : input.base, source: input.source });
+  const form = await jobForm({
+    jobId: input.jobId,
+    spec: input.spec ?? { box: BOX },
+    overlay: input.overlay ?? fixtures.overlay,
+    base: input.base === undefined ? fixtures.base : input.base,
+    source: input.source,
+  });
   return fetch(`${target.url}/jobs`, { method: "POST", body: form });
 }
 
@@ -140,9 +146,21 @@ describe("video service", () => {
   }, 120_000);
 
   it("pans over a photo for the length asked, with a silent sound track, and loops a short silent clip up to 4 s", async () => {
-    expect((await submit(service, { jobId: "photo-1", source: fixtures.photo, spec: { box: { x: 0, y: 0, width: 1000, height: 1500 }, durationSeconds: 5 }, base: null })).status).toBe(202);
+    expect(
+      (
+        await submit(service, {
+          jobId: "photo-1",
+          source: fixtures.photo,
+          spec: { box: { x: 0, y: 0, width: 1000, height: 1500 }, durationSeconds: 5 },
+          base: null,
+        })
+      ).status,
+    ).toBe(202);
     expect((await submit(service, { jobId: "short-1", source: fixtures.silentClip })).status).toBe(202);
-    for (const [jobId, seconds] of [["photo-1", 5], ["short-1", 4]] as const) {
+    for (const [jobId, seconds] of [
+      ["photo-1", 5],
+      ["short-1", 4],
+    ] as const) {
       expect(await until(service, jobId, ["done", "failed"])).toMatchObject({ status: "done", durationSeconds: seconds });
       const probed = await ffprobeJson((await download(service, jobId, "video")).file);
       expect(probed.streams.map((s) => s.codec_name).sort()).toEqual(["aac", "h264"]);

@@ -31,7 +31,14 @@ afterAll(() => new Promise<void>((resolve) => app.close(() => resolve())));
 
 const store = (slug: string) => `${sandbox.url}/woocommerce/${slug}`;
 function authorize(slug: string, overrides: Record<string, string> = {}) {
-  const query = new URLSearchParams({ app_name: "Pinboard Studio", scope: "read", user_id: "connection-42", return_url: `${appUrl}/back`, callback_url: `${appUrl}/keys`, ...overrides });
+  const query = new URLSearchParams({
+    app_name: "Pinboard Studio",
+    scope: "read",
+    user_id: "connection-42",
+    return_url: `${appUrl}/back`,
+    callback_url: `${appUrl}/keys`,
+    ...overrides,
+  });
   return `${store(slug)}/wc-auth/v1/authorize?${query}`;
 }
 async function approveLink(url: string) {
@@ -123,7 +130,9 @@ describe("the WooCommerce stand-in's REST API", () => {
     expect(await other.json()).toEqual({ code: "woocommerce_rest_authentication_error", message: "Consumer key is invalid.", data: { status: 401 } });
     const none = await fetch(`${store("owner-a")}/wp-json/wc/v3/products`);
     expect(none.status).toBe(401);
-    const query = await fetch(`${store("owner-a")}/wp-json/wc/v3/settings/general/woocommerce_currency?consumer_key=${keys.consumer_key}&consumer_secret=${keys.consumer_secret}`);
+    const query = await fetch(
+      `${store("owner-a")}/wp-json/wc/v3/settings/general/woocommerce_currency?consumer_key=${keys.consumer_key}&consumer_secret=${keys.consumer_secret}`,
+    );
     expect(await query.json()).toMatchObject({ id: "woocommerce_currency", value: "USD" });
 
     const writeOnly = await connect("owner-c", "write");

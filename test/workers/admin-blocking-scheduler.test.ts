@@ -37,9 +37,12 @@ describe("a blocked account's scheduled pins", () => {
     const page = await scheduler.list({ view: "all", sortBy: "scheduledTimeUTCTimestamp-asc" });
     if (!("scheduledPins" in page)) throw new Error(page.message);
     expect(page.scheduledPins[0]).toMatchObject({ status: "paused" });
-    expect(await runInDurableObject(scheduler, (_instance, state) => state.storage.sql.exec<{ e: string }>(`SELECT last_error AS e FROM pins WHERE id = ?`, pinId).one().e)).toBe(
-      ACCOUNT_BLOCKED_PAUSE,
-    );
+    expect(
+      await runInDurableObject(
+        scheduler,
+        (_instance, state) => state.storage.sql.exec<{ e: string }>(`SELECT last_error AS e FROM pins WHERE id = ?`, pinId).one().e,
+      ),
+    ).toBe(ACCOUNT_BLOCKED_PAUSE);
     expect(await sandboxPins(profile.username)).toHaveLength(0);
 
     expect((await app(`/api/admin/users/${owner.userId}/unblock`, json({}, bearer(admin.tokens)))).status).toBe(200);

@@ -22,7 +22,11 @@ const db = database(testEnv.DB);
 const runAll = (statements: SqlStatement[]) => testEnv.DB.batch(statements.map(({ sql, params }) => testEnv.DB.prepare(sql).bind(...params)));
 const lookUp = async (email: string) => {
   const { sql, params } = adminGrantLookup(email);
-  return (await testEnv.DB.prepare(sql).bind(...params).first<{ id: string; role: string; blocked_at: number | null }>()) ?? undefined;
+  return (
+    (await testEnv.DB.prepare(sql)
+      .bind(...params)
+      .first<{ id: string; role: string; blocked_at: number | null }>()) ?? undefined
+  );
 };
 
 describe("npm run admin:grant", () => {
@@ -36,7 +40,14 @@ describe("npm run admin:grant", () => {
 
     const entries = await db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, user.userId));
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ adminId: null, adminEmail: ADMIN_GRANT_ACTOR, action: "user.role", targetKind: "user", before: { role: "user" }, after: { role: "admin" } });
+    expect(entries[0]).toMatchObject({
+      adminId: null,
+      adminEmail: ADMIN_GRANT_ACTOR,
+      action: "user.role",
+      targetKind: "user",
+      before: { role: "user" },
+      after: { role: "admin" },
+    });
     expect(entries[0].summary).toBe(`Made ${user.email} an admin with npm run admin:grant.`);
 
     expect(adminGrantRefusal(user.email, await lookUp(user.email))).toEqual({ message: `${user.email} is already an admin: nothing changed.`, failed: false });

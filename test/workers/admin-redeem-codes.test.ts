@@ -56,7 +56,10 @@ describe("admin calls for redeem codes are refused to everyone but admins", () =
       ["POST", `/api/admin/redeemCodes/${codes[0]}/disable`, {}],
     ];
     for (const [method, path, body] of calls) {
-      for (const [who, status] of [[user, 403], [null, 401]] as const) {
+      for (const [who, status] of [
+        [user, 403],
+        [null, 401],
+      ] as const) {
         const response = method === "GET" ? await get(path, who) : await post(path, who, body);
         expect(response.status, `${method} ${path} as ${who ? "a user" : "a visitor"}`).toBe(status);
         if (status === 403) expect((await read(response)).error).toBe("Only admins can create redeem codes.");
@@ -80,7 +83,16 @@ describe("creating a batch", () => {
     for (const row of rows) expect(row).toMatchObject({ planId: "pro-monthly", months: 3, redeemedAt: null, disabledAt: null });
 
     const batch = await batchDetail(admin, created.batchId);
-    expect(batch).toMatchObject({ planId: "pro-monthly", planName: "Pro", months: 3, count: 25, used: 0, expiresAt, note: "Podcast listeners", createdBy: admin.email });
+    expect(batch).toMatchObject({
+      planId: "pro-monthly",
+      planName: "Pro",
+      months: 3,
+      count: 25,
+      used: 0,
+      expiresAt,
+      note: "Podcast listeners",
+      createdBy: admin.email,
+    });
 
     const [entry, ...more] = await auditOf("redeem-batch", created.batchId);
     expect(more).toEqual([]);
@@ -125,7 +137,10 @@ describe("redeeming codes of a batch", () => {
     const admin = await signUpAdmin();
     const { batchId, codes } = await createBatch(admin, { planId: "starter-monthly", count: 1, months: 1, expiresAt: Date.now() + DAY });
     // The day has passed.
-    await db.update(redeemCodeBatches).set({ expiresAt: Date.now() - 1000 }).where(eq(redeemCodeBatches.id, batchId));
+    await db
+      .update(redeemCodeBatches)
+      .set({ expiresAt: Date.now() - 1000 })
+      .where(eq(redeemCodeBatches.id, batchId));
     const user = await signUpUser();
     const response = await post(REDEEM, user, { redemptionCode: codes[0] });
     expect(response.status).toBe(409);
@@ -187,7 +202,10 @@ describe("redeeming codes of a batch", () => {
     expect((await post(`${BATCHES}/${batchId}/disable`, admin, {})).status).toBe(200);
     const entries = await auditOf("redeem-batch", batchId);
     expect(entries.map((entry) => entry.action).sort()).toEqual(["codes.create", "codes.disable"]);
-    expect(entries.find((entry) => entry.action === "codes.disable")).toMatchObject({ before: { disabled: false, used: 1, unused: 2 }, after: { disabled: true, unused: 0 } });
+    expect(entries.find((entry) => entry.action === "codes.disable")).toMatchObject({
+      before: { disabled: false, used: 1, unused: 2 },
+      after: { disabled: true, unused: 0 },
+    });
   });
 
   it("answers 404 for a batch or code that does not exist, 400 for a malformed code", async () => {
@@ -219,7 +237,14 @@ describe("the CSV of a batch", () => {
     expect(parsed.data.map((row) => row.Code).sort()).toEqual([...codes].sort());
     const byCode = new Map(parsed.data.map((row) => [row.Code, row]));
     // 23:30 UTC on 15 January is 08:30 on the 16th in Tokyo.
-    expect(byCode.get(codes[1]!)).toMatchObject({ Plan: "Starter", Gives: "2 months of the Starter plan", Expires: "16 Jan 2099, 08:30", Status: "Not used", "Redeemed by": "", "Redeemed at": "" });
+    expect(byCode.get(codes[1]!)).toMatchObject({
+      Plan: "Starter",
+      Gives: "2 months of the Starter plan",
+      Expires: "16 Jan 2099, 08:30",
+      Status: "Not used",
+      "Redeemed by": "",
+      "Redeemed at": "",
+    });
     expect(byCode.get(codes[0]!)).toMatchObject({ Status: "Disabled" });
     expect(byCode.get(codes[2]!)).toMatchObject({ Status: "Used", "Redeemed by": `Cora Csv <${user.email}>` });
     expect(byCode.get(codes[2]!)!["Redeemed at"]).toMatch(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/);
@@ -233,7 +258,7 @@ describe("the CSV of a batch", () => {
     const admin = await signUpAdmin();
     const { batchId, codes } = await createBatch(admin, { planId: "starter-monthly", count: 4, months: 1 });
     const names = [
-      ["=HYPERLINK(\"http://evil.example\",\"x\")", "Smith"],
+      ['=HYPERLINK("http://evil.example","x")', "Smith"],
       ["+1", "Plus"],
       ["-2+3", "Minus"],
       ["@SUM(A1)", "At"],

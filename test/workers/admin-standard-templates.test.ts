@@ -100,7 +100,7 @@ describe("standard template admin calls are refused to everyone but admins", () 
     const edits = (await auditOf("template", id)).filter((entry) => entry.action === "template.edit");
     expect(edits).toHaveLength(1);
     expect(edits[0]).toMatchObject({ adminEmail: admin.email, before: { title: "Editable" }, after: { title: "Edited by an admin", categories: [category] } });
-    expect((await standardTitlesFor(user, category))).toContain("Edited by an admin");
+    expect(await standardTitlesFor(user, category)).toContain("Edited by an admin");
   });
 });
 
@@ -134,7 +134,11 @@ describe("publishing", () => {
     const actions = (await auditOf("template", id)).map((entry) => entry.action).sort();
     expect(actions).toEqual(["template.create", "template.publish", "template.unpublish"]);
     const unpublish = (await auditOf("template", id)).find((entry) => entry.action === "template.unpublish");
-    expect(unpublish).toMatchObject({ before: { isPublished: true }, after: { isPublished: false }, summary: 'Unpublished the standard template "Seasonal": users no longer see it.' });
+    expect(unpublish).toMatchObject({
+      before: { isPublished: true },
+      after: { isPublished: false },
+      summary: 'Unpublished the standard template "Seasonal": users no longer see it.',
+    });
   });
 
   it("the admin list shows published and unpublished ones; 404 for a template that is not standard", async () => {
@@ -156,7 +160,9 @@ describe("reordering", () => {
     expect(await standardTitlesFor(user, reorderCategory)).toEqual(["Alpha", "Bravo", "Charlie"]);
     // The whole gallery's order (the database may hold other files' standard templates, and gaps they left).
     const galleryOrder = async () =>
-      (await db.select({ id: templates.id }).from(templates).where(eq(templates.isStandard, true)).orderBy(asc(templates.position), asc(templates.id))).map((row) => row.id);
+      (await db.select({ id: templates.id }).from(templates).where(eq(templates.isStandard, true)).orderBy(asc(templates.position), asc(templates.id))).map(
+        (row) => row.id,
+      );
     const before = await galleryOrder();
 
     const response = await call(`${ADMIN_LIST}/reorder`, admin, { category: reorderCategory, templateIds: [c, a, b] });
@@ -164,7 +170,11 @@ describe("reordering", () => {
     expect(await standardTitlesFor(user, reorderCategory)).toEqual(["Charlie", "Alpha", "Bravo"]);
     // The whole gallery: the three take the places the three held, and every other template keeps its place (the
     // outsider stays between them).
-    const moved = new Map([[a, c], [b, a], [c, b]]);
+    const moved = new Map([
+      [a, c],
+      [b, a],
+      [c, b],
+    ]);
     const after = await galleryOrder();
     expect(after).toEqual(before.map((id) => moved.get(id) ?? id));
     expect(after.indexOf(other)).toBeGreaterThan(after.indexOf(a));
@@ -174,10 +184,18 @@ describe("reordering", () => {
     expect(rows.map((row) => row.position).sort((x, y) => x - y)).toEqual(rows.map((_, i) => i));
 
     const [entry] = await auditOf("template-category", reorderCategory);
-    expect(entry).toMatchObject({ action: "templates.reorder", before: { order: ["Alpha", "Bravo", "Charlie"] }, after: { order: ["Charlie", "Alpha", "Bravo"] } });
+    expect(entry).toMatchObject({
+      action: "templates.reorder",
+      before: { order: ["Alpha", "Bravo", "Charlie"] },
+      after: { order: ["Charlie", "Alpha", "Bravo"] },
+    });
 
     // The list must be the category's templates, each once.
-    for (const templateIds of [[c, a], [c, a, b, b], [c, a, other]]) {
+    for (const templateIds of [
+      [c, a],
+      [c, a, b, b],
+      [c, a, other],
+    ]) {
       const refused = await call(`${ADMIN_LIST}/reorder`, admin, { category: reorderCategory, templateIds });
       expect(refused.status).toBe(400);
       expect(await read(refused)).toMatchObject({ field: "templateIds" });
@@ -192,7 +210,10 @@ describe("reordering", () => {
     const { category: made } = await read(created);
     expect((await call("/api/admin/templateCategories", admin, { name: name.toUpperCase() })).status).toBe(409);
 
-    const userCategories = async () => (await read(await call("/api/templates/categories/getTemplateCategories", user))).categories.filter((c: { isStandard: boolean }) => c.isStandard).map((c: { id: string }) => c.id);
+    const userCategories = async () =>
+      (await read(await call("/api/templates/categories/getTemplateCategories", user))).categories
+        .filter((c: { isStandard: boolean }) => c.isStandard)
+        .map((c: { id: string }) => c.id);
     const before: string[] = await userCategories();
     expect(before.at(-1)).toBe(made.id);
     const moved = [made.id, ...before.filter((id) => id !== made.id).reverse()];

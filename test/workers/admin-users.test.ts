@@ -29,7 +29,9 @@ describe("every admin call is for admins only", () => {
   it("walks Hono's route table: each /api/admin route answers 401 signed out and 403 to a signed-in non-admin, and changes nothing", async () => {
     const adminRoutes = servedRoutes(router.routes).filter((key) => key.split(" ")[1].startsWith("/api/admin/"));
     // Not only this section's: the payout report and the content editor are walked too (and any added later).
-    expect(adminRoutes).toEqual(expect.arrayContaining(["GET /api/admin/users", "POST /api/admin/users/:userId/block", "GET /api/admin/affiliatePayouts", "GET /api/admin/content"]));
+    expect(adminRoutes).toEqual(
+      expect.arrayContaining(["GET /api/admin/users", "POST /api/admin/users/:userId/block", "GET /api/admin/affiliatePayouts", "GET /api/admin/content"]),
+    );
     const regular = await signUpUser();
     for (const key of adminRoutes) {
       const [method, template] = key.split(" ");
@@ -53,7 +55,15 @@ describe("finding users", () => {
     const byEmail = await read(await get(`/api/admin/users?q=${encodeURIComponent("MAYA.Q")}`, admin));
     expect(byEmail.users.map((u: { id: string }) => u.id)).toContain(maya.userId);
     const byHandle = await read(await get(`/api/admin/users?q=${encodeURIComponent(maya.handle)}`, admin));
-    expect(byHandle.users[0]).toMatchObject({ id: maya.userId, email: maya.email, handle: maya.handle, name: "Maya Quistgaard", planName: "Free", role: "user", blocked: false });
+    expect(byHandle.users[0]).toMatchObject({
+      id: maya.userId,
+      email: maya.email,
+      handle: maya.handle,
+      name: "Maya Quistgaard",
+      planName: "Free",
+      role: "user",
+      blocked: false,
+    });
     const byName = await read(await get(`/api/admin/users?q=${encodeURIComponent("maya quist")}`, admin));
     expect(byName.users.map((u: { id: string }) => u.id)).toEqual([maya.userId]);
     // % and _ are taken as themselves, not as wildcards.
@@ -100,7 +110,10 @@ describe("granting credits", () => {
     expect(await read(await post(`/api/admin/users/${user.userId}/credits`, admin, grant))).toEqual({ granted: false, remaining: before + 25 });
     expect(await remaining(user)).toBe(before + 25);
 
-    const rows = await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")));
+    const rows = await ledgerOf(testEnv, user.userId)
+      .db.select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ amount: 25, reason: grant.reason });
 
@@ -135,7 +148,12 @@ describe("granting credits", () => {
     const bodies = await Promise.all(answers.map(read));
     expect(bodies.filter((body) => body.granted)).toHaveLength(1);
     expect(await remaining(user)).toBe(before + 7);
-    expect(await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant")))).toHaveLength(1);
+    expect(
+      await ledgerOf(testEnv, user.userId)
+        .db.select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "admin-grant"))),
+    ).toHaveLength(1);
     expect(await auditOf(user.userId)).toHaveLength(1);
   });
 
@@ -174,7 +192,10 @@ describe("changing the role", () => {
     ]);
 
     // Alone as admin: stepping down is refused and nothing is recorded.
-    await db.update(users).set({ role: "user" }).where(and(eq(users.role, "admin"), ne(users.id, admin.userId)));
+    await db
+      .update(users)
+      .set({ role: "user" })
+      .where(and(eq(users.role, "admin"), ne(users.id, admin.userId)));
     const alone = await post(`/api/admin/users/${admin.userId}/role`, admin, { role: "user" });
     expect(alone.status).toBe(409);
     expect((await read(alone)).error).toBe(LAST_ADMIN);

@@ -47,7 +47,10 @@ async function newAffiliate(affiliateID = uniqueId("aff")): Promise<TestUser & {
 async function click(affiliateID: string, visitor: { cookie?: string; ip?: string; userAgent?: string } = {}) {
   const response = await app(
     "/api/affiliate/incrementAffiliateClicks",
-    json({ affiliateID }, { "user-agent": visitor.userAgent ?? CHROME, "cf-connecting-ip": visitor.ip ?? freshIp(), ...(visitor.cookie ? { cookie: visitor.cookie } : {}) }),
+    json(
+      { affiliateID },
+      { "user-agent": visitor.userAgent ?? CHROME, "cf-connecting-ip": visitor.ip ?? freshIp(), ...(visitor.cookie ? { cookie: visitor.cookie } : {}) },
+    ),
   );
   return { response, cookie: visitor.cookie ?? /pb_visitor=[a-f0-9]{64}/.exec(response.headers.get("set-cookie") ?? "")?.[0] };
 }
@@ -68,7 +71,9 @@ describe("pgref redirects", () => {
   ])("%s answers 302 to %s", async (path, target) => {
     const response = await app(path, { redirect: "manual" });
     expect(response.status).toBe(302);
-    expect(new URL(response.headers.get("location")!, "http://app.test").pathname + new URL(response.headers.get("location")!, "http://app.test").search).toBe(target);
+    expect(new URL(response.headers.get("location")!, "http://app.test").pathname + new URL(response.headers.get("location")!, "http://app.test").search).toBe(
+      target,
+    );
   });
 });
 
@@ -115,7 +120,8 @@ describe("click counting", () => {
   it("limits clicks from one address: over the limit answers 429 and counts nothing", async () => {
     const affiliate = await newAffiliate();
     const ip = freshIp();
-    for (let i = 0; i < AFFILIATE_CLICKS_PER_IP.limit; i++) expect((await click(affiliate.affiliateID, { ip, userAgent: `${CHROME} visitor/${i}` })).response.status).toBe(200);
+    for (let i = 0; i < AFFILIATE_CLICKS_PER_IP.limit; i++)
+      expect((await click(affiliate.affiliateID, { ip, userAgent: `${CHROME} visitor/${i}` })).response.status).toBe(200);
     const limited = await click(affiliate.affiliateID, { ip, userAgent: `${CHROME} visitor/over` });
     expect(limited.response.status).toBe(429);
     expect(limited.response.headers.get("retry-after")).toBeTruthy();
@@ -137,8 +143,22 @@ describe("attribution", () => {
     await countAffiliateClick(testEnv, { affiliateID: affiliate.affiliateID, visitorKey: "b".repeat(64), ip: freshIp(), userAgent: CHROME }, clickedAt);
     const day29 = await signUpUser();
     const day31 = await signUpUser();
-    expect(await attributeCustomer(testEnv, day29.userId, { affiliateID: affiliate.affiliateID, visitorKey: "a".repeat(64), source: "signup" }, clickedAt + 29 * DAY)).toBe(true);
-    expect(await attributeCustomer(testEnv, day31.userId, { affiliateID: affiliate.affiliateID, visitorKey: "b".repeat(64), source: "signup" }, clickedAt + 31 * DAY)).toBe(false);
+    expect(
+      await attributeCustomer(
+        testEnv,
+        day29.userId,
+        { affiliateID: affiliate.affiliateID, visitorKey: "a".repeat(64), source: "signup" },
+        clickedAt + 29 * DAY,
+      ),
+    ).toBe(true);
+    expect(
+      await attributeCustomer(
+        testEnv,
+        day31.userId,
+        { affiliateID: affiliate.affiliateID, visitorKey: "b".repeat(64), source: "signup" },
+        clickedAt + 31 * DAY,
+      ),
+    ).toBe(false);
     expect(await db.select().from(affiliateCustomers).where(eq(affiliateCustomers.userId, day31.userId))).toHaveLength(0);
   });
 
@@ -146,14 +166,23 @@ describe("attribution", () => {
     const affiliate = await newAffiliate();
     const visitor = await click(affiliate.affiliateID);
     const customer = await signUpUser();
-    const attributed = await app("/api/affiliate/setUserAffiliateID", json({ affiliateID: affiliate.affiliateID }, bearer(customer.tokens, { cookie: visitor.cookie! })));
+    const attributed = await app(
+      "/api/affiliate/setUserAffiliateID",
+      json({ affiliateID: affiliate.affiliateID }, bearer(customer.tokens, { cookie: visitor.cookie! })),
+    );
     expect(await read(attributed)).toEqual({ attributed: true });
     // Someone who never clicked (another browser) cannot claim to come from the affiliate.
     const stranger = await signUpUser();
-    const refused = await app("/api/affiliate/setUserAffiliateID", json({ affiliateID: affiliate.affiliateID }, bearer(stranger.tokens, { "user-agent": CHROME, "cf-connecting-ip": freshIp() })));
+    const refused = await app(
+      "/api/affiliate/setUserAffiliateID",
+      json({ affiliateID: affiliate.affiliateID }, bearer(stranger.tokens, { "user-agent": CHROME, "cf-connecting-ip": freshIp() })),
+    );
     expect(await read(refused)).toEqual({ attributed: false });
     // The affiliate clicking their own link is not their customer.
-    const own = await app("/api/affiliate/setUserAffiliateID", json({ affiliateID: affiliate.affiliateID }, bearer(affiliate.tokens, { cookie: visitor.cookie! })));
+    const own = await app(
+      "/api/affiliate/setUserAffiliateID",
+      json({ affiliateID: affiliate.affiliateID }, bearer(affiliate.tokens, { cookie: visitor.cookie! })),
+    );
     expect(await read(own)).toEqual({ attributed: false });
     expect((await dashboard(affiliate)).signUps).toBe(1);
   });
@@ -166,7 +195,10 @@ describe("self-attribution by mailbox (issue 37, decision 079)", () => {
     const affiliate = await newAffiliate();
     const visitor = await click(affiliate.affiliateID);
     const self = await signUpUser({ email: alias(affiliate.email, "shopper") });
-    const attributed = await app("/api/affiliate/setUserAffiliateID", json({ affiliateID: affiliate.affiliateID }, bearer(self.tokens, { cookie: visitor.cookie! })));
+    const attributed = await app(
+      "/api/affiliate/setUserAffiliateID",
+      json({ affiliateID: affiliate.affiliateID }, bearer(self.tokens, { cookie: visitor.cookie! })),
+    );
     expect(await read(attributed)).toEqual({ attributed: false });
 
     // Paying through Stripe, naming the affiliate at checkout too.
@@ -182,7 +214,12 @@ describe("self-attribution by mailbox (issue 37, decision 079)", () => {
 
     expect(await db.select().from(affiliateCustomers).where(eq(affiliateCustomers.userId, self.userId))).toHaveLength(0);
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, self.userId))).toHaveLength(0);
-    expect(await dashboard(affiliate)).toMatchObject({ signUps: 0, sales: 0, payingCustomers: 0, commission: { pendingCents: 0, payableCents: 0, paidCents: 0 } });
+    expect(await dashboard(affiliate)).toMatchObject({
+      signUps: 0,
+      sales: 0,
+      payingCustomers: 0,
+      commission: { pendingCents: 0, payableCents: 0, paidCents: 0 },
+    });
   });
 
   it("reads Gmail's dots and googlemail.com as the same inbox", async () => {
@@ -202,9 +239,19 @@ describe("self-attribution by mailbox (issue 37, decision 079)", () => {
   it("an alias attributed before the rule earns no commission on its payments", async () => {
     const affiliate = await newAffiliate();
     const self = await signUpUser({ email: alias(affiliate.email, "old") });
-    await db.insert(affiliateCustomers).values({ userId: self.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
+    await db
+      .insert(affiliateCustomers)
+      .values({ userId: self.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
     const plan = await planById(testEnv, "starter-monthly");
-    const earned = await recordCommission(testEnv, { provider: "stripe", chargeRef: `in_${crypto.randomUUID()}`, userId: self.userId, plan, amountCents: 1699, currency: "usd", chargedAt: Date.now() });
+    const earned = await recordCommission(testEnv, {
+      provider: "stripe",
+      chargeRef: `in_${crypto.randomUUID()}`,
+      userId: self.userId,
+      plan,
+      amountCents: 1699,
+      currency: "usd",
+      chargedAt: Date.now(),
+    });
     expect(earned).toBe(false);
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, self.userId))).toHaveLength(0);
   });
@@ -228,7 +275,9 @@ describe("commissions from Stripe", () => {
     await deliver(paid[0]);
     await deliver(paid[0]);
     const rows = () => db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId));
-    expect(await rows()).toMatchObject([{ affiliateId: affiliate.affiliateID, amountCents: 1699, commissionCents: 425, chargeRef: JSON.parse(paid[0].request.body).data.object.id }]);
+    expect(await rows()).toMatchObject([
+      { affiliateId: affiliate.affiliateID, amountCents: 1699, commissionCents: 425, chargeRef: JSON.parse(paid[0].request.body).data.object.id },
+    ]);
 
     // Renewal: a new invoice, a new commission.
     await sandbox(`/stripe/subscriptions/${paymentDetails.subscriptionID}/renew`, { method: "POST", json: {} });
@@ -274,7 +323,9 @@ describe("commissions from Stripe", () => {
     expect((await post("/api/affiliate/recordAffiliateSale", customer, { session_id: "cs_test_invented" })).status).toBe(404);
     expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toHaveLength(0);
     expect(await read(await post("/api/affiliate/recordAffiliateSale", customer, { session_id: sessionId }))).toEqual({ recorded: true });
-    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toMatchObject([{ commissionCents: 425 }]);
+    expect(await db.select().from(affiliateCommissions).where(eq(affiliateCommissions.customerUserId, customer.userId))).toMatchObject([
+      { commissionCents: 425 },
+    ]);
   });
 
   it("earns 25% of a PayPal subscription's sale (PAYMENT.SALE.COMPLETED), once per sale id", async () => {
@@ -334,10 +385,30 @@ describe("commissions from Stripe", () => {
     const affiliate = await newAffiliate();
     const { customer } = await attributedCustomer(affiliate);
     const lifetime = await planById(testEnv, "lifetime");
-    expect(await recordCommission(testEnv, { provider: "stripe", chargeRef: uniqueId("in_life"), userId: customer.userId, plan: lifetime, amountCents: 24900, currency: "usd", chargedAt: Date.now() })).toBe(false);
+    expect(
+      await recordCommission(testEnv, {
+        provider: "stripe",
+        chargeRef: uniqueId("in_life"),
+        userId: customer.userId,
+        plan: lifetime,
+        amountCents: 24900,
+        currency: "usd",
+        chargedAt: Date.now(),
+      }),
+    ).toBe(false);
     const walkIn = await signUpUser();
     const monthly = await planById(testEnv, "starter-monthly");
-    expect(await recordCommission(testEnv, { provider: "stripe", chargeRef: uniqueId("in_walk"), userId: walkIn.userId, plan: monthly, amountCents: 1699, currency: "usd", chargedAt: Date.now() })).toBe(false);
+    expect(
+      await recordCommission(testEnv, {
+        provider: "stripe",
+        chargeRef: uniqueId("in_walk"),
+        userId: walkIn.userId,
+        plan: monthly,
+        amountCents: 1699,
+        currency: "usd",
+        chargedAt: Date.now(),
+      }),
+    ).toBe(false);
     expect((await dashboard(affiliate)).sales).toBe(0);
   });
 });
@@ -348,7 +419,9 @@ describe("affiliate profile and payouts", () => {
     const bad = await post("/api/affiliate/saveWiseTag", affiliate, { wiseTag: "not a tag!" });
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "wiseTag" });
-    expect(await read(await post("/api/affiliate/saveWiseTag", affiliate, { wiseTag: "janedoe" }))).toMatchObject({ affiliateProfile: { wiseTag: "@janedoe" } });
+    expect(await read(await post("/api/affiliate/saveWiseTag", affiliate, { wiseTag: "janedoe" }))).toMatchObject({
+      affiliateProfile: { wiseTag: "@janedoe" },
+    });
     const data = await dashboard(affiliate);
     expect(data.affiliateProfile).toEqual({ affiliateID: affiliate.affiliateID, wiseTag: "@janedoe" });
     expect(data.link).toMatch(new RegExp(`/\\?pgref=${affiliate.affiliateID}$`));
@@ -364,18 +437,41 @@ describe("affiliate profile and payouts", () => {
     const affiliate = await newAffiliate();
     await post("/api/affiliate/saveWiseTag", affiliate, { wiseTag: "@payme" });
     const customer = await signUpUser();
-    await db.insert(affiliateCustomers).values({ userId: customer.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
+    await db
+      .insert(affiliateCustomers)
+      .values({ userId: customer.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
     const monthly = await planById(testEnv, "agency-annual");
     // 699 a year earns 174.75: held a month, then payable. A charge of yesterday is still pending.
-    await recordCommission(testEnv, { provider: "stripe", chargeRef: uniqueId("in_old"), userId: customer.userId, plan: monthly, amountCents: 69900, currency: "usd", chargedAt: Date.now() - 40 * DAY });
-    await recordCommission(testEnv, { provider: "stripe", chargeRef: uniqueId("in_new"), userId: customer.userId, plan: monthly, amountCents: 69900, currency: "usd", chargedAt: Date.now() - DAY });
+    await recordCommission(testEnv, {
+      provider: "stripe",
+      chargeRef: uniqueId("in_old"),
+      userId: customer.userId,
+      plan: monthly,
+      amountCents: 69900,
+      currency: "usd",
+      chargedAt: Date.now() - 40 * DAY,
+    });
+    await recordCommission(testEnv, {
+      provider: "stripe",
+      chargeRef: uniqueId("in_new"),
+      userId: customer.userId,
+      plan: monthly,
+      amountCents: 69900,
+      currency: "usd",
+      chargedAt: Date.now() - DAY,
+    });
 
     const admin = await signUpUser();
     await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
     expect((await app("/api/admin/affiliatePayouts", { headers: bearer(customer.tokens) })).status).toBe(403);
     expect((await post("/api/admin/affiliatePayouts/markPaid", customer, { affiliateID: affiliate.affiliateID, amountCents: 17475 })).status).toBe(403);
     const report = await read(await app("/api/admin/affiliatePayouts", { headers: bearer(admin.tokens) }));
-    expect(report.payouts.find((row: { affiliateID: string }) => row.affiliateID === affiliate.affiliateID)).toMatchObject({ payableCents: 17475, wiseTag: "@payme", email: affiliate.email, sales: 1 });
+    expect(report.payouts.find((row: { affiliateID: string }) => row.affiliateID === affiliate.affiliateID)).toMatchObject({
+      payableCents: 17475,
+      wiseTag: "@payme",
+      email: affiliate.email,
+      sales: 1,
+    });
     expect(new Date(report.payBy).getUTCDate()).toBe(5);
 
     // Another amount than the report showed: refused, nothing paid.
@@ -390,15 +486,30 @@ describe("affiliate profile and payouts", () => {
     // One audit entry, for the payout made (the refused attempts changed nothing and wrote nothing).
     const log = await db.select().from(adminAuditLog).where(eq(adminAuditLog.targetId, affiliate.affiliateID));
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ action: "payout.markPaid", adminId: admin.userId, before: { unpaidCents: 17475 }, after: expect.objectContaining({ amountCents: 17475, wiseTag: "@payme" }) });
+    expect(log[0]).toMatchObject({
+      action: "payout.markPaid",
+      adminId: admin.userId,
+      before: { unpaidCents: 17475 },
+      after: expect.objectContaining({ amountCents: 17475, wiseTag: "@payme" }),
+    });
   });
 
   it("does not list an affiliate with less than $100 payable", async () => {
     const affiliate = await newAffiliate();
     const customer = await signUpUser();
-    await db.insert(affiliateCustomers).values({ userId: customer.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
+    await db
+      .insert(affiliateCustomers)
+      .values({ userId: customer.userId, affiliateId: affiliate.affiliateID, clickedAt: Date.now(), attributedAt: Date.now(), source: "signup" });
     const plan = await planById(testEnv, "starter-annual");
-    await recordCommission(testEnv, { provider: "stripe", chargeRef: uniqueId("in_small"), userId: customer.userId, plan, amountCents: 16900, currency: "usd", chargedAt: Date.now() - 40 * DAY });
+    await recordCommission(testEnv, {
+      provider: "stripe",
+      chargeRef: uniqueId("in_small"),
+      userId: customer.userId,
+      plan,
+      amountCents: 16900,
+      currency: "usd",
+      chargedAt: Date.now() - 40 * DAY,
+    });
     const admin = await signUpUser();
     await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
     const report = await read(await app("/api/admin/affiliatePayouts", { headers: bearer(admin.tokens) }));

@@ -44,15 +44,22 @@ async function openAIRequestsFor(text: string): Promise<RecordedRequest[]> {
 
 /** The user's spends (the ledger also holds the plan's monthly grants). */
 async function ledger(user: TestUser): Promise<LedgerRow[]> {
-  const { results } = await ledgerOf(testEnv, user.userId).prepare("SELECT amount, category, reason, reference FROM credit_ledger WHERE user_id = ? AND amount < 0 ORDER BY created_at")
+  const { results } = await ledgerOf(testEnv, user.userId)
+    .prepare("SELECT amount, category, reason, reference FROM credit_ledger WHERE user_id = ? AND amount < 0 ORDER BY created_at")
     .bind(user.userId)
     .all<LedgerRow>();
   return results;
 }
 
 const misbehave = (mode: string, match: string, times = 1) => sandbox("/openai/behaviour", { method: "POST", json: { mode, match, times } });
-const fault = (status: number, times: number) => sandbox("/faults", { method: "POST", json: { service: "openai", path: "/v1/chat/completions", status, times } });
-const comparable = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim().replace(/[.!?…]+$/, "");
+const fault = (status: number, times: number) =>
+  sandbox("/faults", { method: "POST", json: { service: "openai", path: "/v1/chat/completions", status, times } });
+const comparable = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!?…]+$/, "");
 
 describe("rewriting titles and descriptions", () => {
   let user: TestUser;

@@ -27,7 +27,10 @@ describe("POST /api/signup", () => {
     const email = uniqueEmail("Signup");
     const response = await app(
       "/api/signup",
-      json({ email: `  ${email} `, password: GOOD_PASSWORD, firstName: "Ana", lastName: "Sousa", leadSource: "Other", leadSourceOther: "A podcast" }, { "cf-connecting-ip": "203.0.113.7" }),
+      json(
+        { email: `  ${email} `, password: GOOD_PASSWORD, firstName: "Ana", lastName: "Sousa", leadSource: "Other", leadSourceOther: "A podcast" },
+        { "cf-connecting-ip": "203.0.113.7" },
+      ),
     );
     expect(response.status).toBe(201);
     const tokens = await read(response);
@@ -39,7 +42,15 @@ describe("POST /api/signup", () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
 
     const user = await db.query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
-    expect(user).toMatchObject({ firstName: "Ana", lastName: "Sousa", signupIp: "203.0.113.7", leadSource: "Other", leadSourceOther: "A podcast", isEmailVerified: false, role: "user" });
+    expect(user).toMatchObject({
+      firstName: "Ana",
+      lastName: "Sousa",
+      signupIp: "203.0.113.7",
+      leadSource: "Other",
+      leadSourceOther: "A podcast",
+      isEmailVerified: false,
+      role: "user",
+    });
     expect(user!.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(await verifyPassword(GOOD_PASSWORD, user!.passwordHash!)).toBe(true);
 
@@ -56,7 +67,10 @@ describe("POST /api/signup", () => {
     const before = (await testEnv.DB.prepare("SELECT COUNT(*) AS n FROM users").first<{ n: number }>())!.n;
     const answers = [];
     for (let attempt = 0; attempt < 4; attempt += 1) {
-      const response = await app("/api/signup", json({ email: existing.email.toUpperCase(), password: `${GOOD_PASSWORD}${attempt}`, firstName: "A", lastName: "B" }));
+      const response = await app(
+        "/api/signup",
+        json({ email: existing.email.toUpperCase(), password: `${GOOD_PASSWORD}${attempt}`, firstName: "A", lastName: "B" }),
+      );
       answers.push({ status: response.status, body: await response.text(), cookie: response.headers.get("set-cookie") });
     }
     for (const answer of answers) expect(answer).toEqual({ status: 202, body: JSON.stringify({ message: SIGNUP_CHECK_EMAIL }), cookie: null });
@@ -77,9 +91,17 @@ describe("POST /api/signup", () => {
       [{ email: "not-an-email", password: GOOD_PASSWORD, firstName: "A", lastName: "B" }, "email", "Please enter a valid email address."],
       [{ email: uniqueEmail(), password: "short", firstName: "A", lastName: "B" }, "password", "Password must be at least 8 characters."],
       [{ email: uniqueEmail(), password: "x".repeat(129), firstName: "A", lastName: "B" }, "password", "Password must be at most 128 characters."],
-      [{ email: uniqueEmail(), password: "password123", firstName: "A", lastName: "B" }, "password", "This password is too common. Please choose a less guessable one."],
+      [
+        { email: uniqueEmail(), password: "password123", firstName: "A", lastName: "B" },
+        "password",
+        "This password is too common. Please choose a less guessable one.",
+      ],
       [{ email: uniqueEmail(), password: GOOD_PASSWORD, firstName: "", lastName: "B" }, "firstName", "firstName is required"],
-      [{ email: uniqueEmail(), password: GOOD_PASSWORD, firstName: "A", lastName: "B", leadSource: "Carrier pigeon" }, "leadSource", "leadSource must be one of the listed choices"],
+      [
+        { email: uniqueEmail(), password: GOOD_PASSWORD, firstName: "A", lastName: "B", leadSource: "Carrier pigeon" },
+        "leadSource",
+        "leadSource must be one of the listed choices",
+      ],
       [{ email: 42, password: GOOD_PASSWORD }, "email", "email is required"],
     ];
     for (const [body, field, message] of cases) {
@@ -119,7 +141,11 @@ describe("POST /api/login", () => {
   });
 
   it("answers malformed bodies with 400 naming the field", async () => {
-    for (const [body, field] of [[{ password: "x" }, "email"], [{ email: "a@b.co" }, "password"], [{ email: "nope", password: "x" }, "email"]] as const) {
+    for (const [body, field] of [
+      [{ password: "x" }, "email"],
+      [{ email: "a@b.co" }, "password"],
+      [{ email: "nope", password: "x" }, "email"],
+    ] as const) {
       const response = await app("/api/login", json(body));
       expect(response.status).toBe(400);
       expect((await errorOf(response)).field).toBe(field);
@@ -140,7 +166,9 @@ describe("POST /api/login", () => {
     const limited = await login(user.email, user.password, "192.0.2.99");
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect((await errorOf(limited)).error).toMatch(/^There were too many failed sign-ins for this account from new devices\. Please try again in \d+ minutes?, or reset your password to sign in now\.$/);
+    expect((await errorOf(limited)).error).toMatch(
+      /^There were too many failed sign-ins for this account from new devices\. Please try again in \d+ minutes?, or reset your password to sign in now\.$/,
+    );
     // ...the owner's own browser gets in, from any address.
     const owner = await login(user.email, user.password, "203.0.113.7", device);
     expect(owner.status).toBe(200);
@@ -207,7 +235,13 @@ describe("id tokens", () => {
     expect((await callWith(await sign(secret))).status).toBe(200);
 
     const forged = await sign(new TextEncoder().encode("an-attacker-secret-0123456789-0123456789"));
-    const unsigned = new UnsecuredJWT({ sid }).setIssuer(ISSUER).setAudience("pinboard:api").setSubject(user.userId).setIssuedAt().setExpirationTime("10m").encode();
+    const unsigned = new UnsecuredJWT({ sid })
+      .setIssuer(ISSUER)
+      .setAudience("pinboard:api")
+      .setSubject(user.userId)
+      .setIssuedAt()
+      .setExpirationTime("10m")
+      .encode();
     const otherAlgorithm = await sign(secret, { alg: "HS512" });
     const expired = await sign(secret, { iat: now - 7200, exp: now - 3600 });
     const tooLong = await sign(secret, { iat: now, exp: now + 24 * 3600 });
@@ -241,12 +275,14 @@ describe("POST /api/auth/token (refresh)", () => {
 
   /** As if the token had been used `ms` ago. */
   async function usedAgo(refreshToken: string, ms: number) {
-    await testEnv.DB.prepare("UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2").bind(Date.now() - ms, await sha256Hex(refreshToken)).run();
+    await testEnv.DB.prepare("UPDATE refresh_tokens SET used_at = ?1 WHERE token_hash = ?2")
+      .bind(Date.now() - ms, await sha256Hex(refreshToken))
+      .run();
   }
 
   it("revokes the whole family when a used refresh token is presented again after the grace", async () => {
     const user = await signUpUser();
-    const next = await read((await refresh(user.tokens.refreshToken)));
+    const next = await read(await refresh(user.tokens.refreshToken));
     await usedAgo(user.tokens.refreshToken, REFRESH_GRACE_MS + 1_000);
 
     const replay = await refresh(user.tokens.refreshToken);
@@ -268,14 +304,16 @@ describe("POST /api/auth/token (refresh)", () => {
     expect((await read(await refresh(user.tokens.refreshToken))).refreshToken).toBe(pairs[0].refreshToken);
     expect((await refresh(pairs[0].refreshToken)).status).toBe(200);
     // Nothing readable is kept: the successor is stored sealed.
-    const row = await testEnv.DB.prepare("SELECT successor_sealed FROM refresh_tokens WHERE token_hash = ?1").bind(await sha256Hex(user.tokens.refreshToken)).first<{ successor_sealed: string }>();
+    const row = await testEnv.DB.prepare("SELECT successor_sealed FROM refresh_tokens WHERE token_hash = ?1")
+      .bind(await sha256Hex(user.tokens.refreshToken))
+      .first<{ successor_sealed: string }>();
     expect(row!.successor_sealed).toMatch(/^v1\./);
     expect(row!.successor_sealed).not.toContain(pairs[0].refreshToken);
   });
 
   it("leaves the user's other sign-ins alone", async () => {
     const user = await signUpUser();
-    const other = await read((await app("/api/login", json({ email: user.email, password: user.password }))));
+    const other = await read(await app("/api/login", json({ email: user.email, password: user.password })));
     await refresh(user.tokens.refreshToken);
     await usedAgo(user.tokens.refreshToken, REFRESH_GRACE_MS + 1_000);
     await refresh(user.tokens.refreshToken);

@@ -26,7 +26,10 @@ function sendForm(user: TestUser, path: string, fields: Record<string, string>, 
 const page = (user: TestUser, path: string) => app(path, { headers: { cookie: user.cookie } });
 
 async function spends(user: TestUser) {
-  return ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
+  return ledgerOf(testEnv, user.userId)
+    .db.select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
 }
 
 /** The hidden idempotency keys of a page's forms, in order: [download, schedule] per pin. */
@@ -35,7 +38,15 @@ function hiddenReferences(html: string): string[] {
 }
 
 async function generate(user: TestUser, count = 2): Promise<{ batch: string; html: string }> {
-  const response = await sendForm(user, "/backupGenerator", { intent: "generate", url: blogPost(), templateSet: "all", color1: "#1d3557", color2: "#e63946", color3: "#f1faee", count: String(count) });
+  const response = await sendForm(user, "/backupGenerator", {
+    intent: "generate",
+    url: blogPost(),
+    templateSet: "all",
+    color1: "#1d3557",
+    color2: "#e63946",
+    color3: "#f1faee",
+    count: String(count),
+  });
   expect(response.status, await response.clone().text()).toBe(303);
   const location = new URL(response.headers.get("location")!, "http://app.test");
   expect(location.pathname).toBe("/backupGenerator");
@@ -139,7 +150,12 @@ describe("/backupGenerator", () => {
     expect(shown.status).toBe(404);
     expect(await shown.text()).not.toContain("backup-pin__image");
 
-    const forged = await sendForm(user, `/backupGenerator?batch=${batch}`, { intent: "download", batch, pin: "1", reference: "forged-ref-0001" }, "https://evil.example");
+    const forged = await sendForm(
+      user,
+      `/backupGenerator?batch=${batch}`,
+      { intent: "download", batch, pin: "1", reference: "forged-ref-0001" },
+      "https://evil.example",
+    );
     expect(forged.status).toBe(403);
     expect(await spends(other)).toEqual([]);
   });

@@ -22,7 +22,10 @@ async function spendAll(user: TestUser) {
 }
 
 async function spendRows(user: TestUser) {
-  return ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
+  return ledgerOf(testEnv, user.userId)
+    .db.select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
 }
 
 describe("monthly credits", () => {
@@ -55,7 +58,9 @@ describe("monthly credits", () => {
     // Month 2: 10 again, not 16; the 6 left over are gone, so 11 cannot be paid.
     const month2 = await creditsSummary(testEnv, user.userId, inMonth2);
     expect(month2).toMatchObject({ usedPinCredits: 0, remaining: 10, periodStart: new Date(addMonths(signup, 1)).toISOString() });
-    await expect(consumeCredits(testEnv, user.userId, { category: "image", amount: 11, reason: "Pin download", reference: "rollover:month2:a" }, inMonth2)).rejects.toMatchObject({
+    await expect(
+      consumeCredits(testEnv, user.userId, { category: "image", amount: 11, reason: "Pin download", reference: "rollover:month2:a" }, inMonth2),
+    ).rejects.toMatchObject({
       status: 402,
     });
     await consumeCredits(testEnv, user.userId, { category: "video", amount: 10, reason: "Pin download", reference: "rollover:month2:b" }, inMonth2);
@@ -64,7 +69,10 @@ describe("monthly credits", () => {
     // Month 3 starts afresh; month 1 still reads as it was.
     expect(await creditsSummary(testEnv, user.userId, inMonth3)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
     expect(await creditsSummary(testEnv, user.userId, inMonth1)).toMatchObject({ usedPinCredits: 4, remaining: 6 });
-    const grants = await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
+    const grants = await ledgerOf(testEnv, user.userId)
+      .db.select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
     expect(grants.map((grant) => grant.amount)).toEqual([10, 10, 10]);
   });
 
@@ -104,7 +112,13 @@ describe("out of credits", () => {
     await spendAll(user);
     const before = await spendRows(user);
     const response = await post(PIN_HISTORY, user, {
-      pinDetails: { action: "downloaded", title: "Linen napkins", description: "", url: "https://linen.example/napkins", imageUrl: "https://app.test/media/x.jpeg" },
+      pinDetails: {
+        action: "downloaded",
+        title: "Linen napkins",
+        description: "",
+        url: "https://linen.example/napkins",
+        imageUrl: "https://app.test/media/x.jpeg",
+      },
       numCreditsToConsume: 1,
       category: "image",
       reference: "download:out-of-credits:1",
@@ -123,14 +137,20 @@ describe("out of credits", () => {
     const user = await signUpUser();
     await spendAll(user);
     const marker = `Copper kettles ${Date.now().toString(36)}`;
-    const rewrite = await app("/api/openAI/rewriteText", { method: "POST", headers: { "content-type": "application/json", ...bearer(user.tokens) }, body: JSON.stringify({ prompt: marker, numResults: 2 }) });
+    const rewrite = await app("/api/openAI/rewriteText", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(user.tokens) },
+      body: JSON.stringify({ prompt: marker, numResults: 2 }),
+    });
     expect(rewrite.status).toBe(402);
     expect(await read(rewrite)).toEqual({ error: OUT_OF_CREDITS_MESSAGE, upgradeUrl: "/pricing" });
     const altText = await post("/api/openAI/getAltTextFromImage", user, { imageURL: `https://blog.example/${encodeURIComponent(marker)}.jpg` });
     expect(altText.status).toBe(402);
 
     const requests = await sandbox<{ body: unknown }[]>("/requests?service=openai");
-    expect(requests.filter((request) => JSON.stringify(request.body).includes(encodeURIComponent(marker)) || JSON.stringify(request.body).includes(marker))).toHaveLength(0);
+    expect(
+      requests.filter((request) => JSON.stringify(request.body).includes(encodeURIComponent(marker)) || JSON.stringify(request.body).includes(marker)),
+    ).toHaveLength(0);
     expect((await creditsOf(user)).usedPinCredits).toBe(10);
   });
 

@@ -108,7 +108,8 @@ describe("receipts", () => {
     await subscribeShopify(merchant, "agency-monthly", shop);
     const updates = await shopifyDeliveries(shop);
     expect(updates.length).toBeGreaterThan(0);
-    for (const update of [...updates, ...updates]) expect((await deliverTo(SHOPIFY_WEBHOOK, update.request, { headers: { "x-shopify-webhook-id": crypto.randomUUID() } })).status).toBe(200);
+    for (const update of [...updates, ...updates])
+      expect((await deliverTo(SHOPIFY_WEBHOOK, update.request, { headers: { "x-shopify-webhook-id": crypto.randomUUID() } })).status).toBe(200);
     const shopifyReceipt = expectOne(await receipts(merchant), "Receipt: $69.99 for the Agency plan");
     expect(shopifyReceipt.text).toContain("Paid with your Shopify store.");
   });
@@ -151,7 +152,10 @@ describe("cancelling and re-activating", () => {
 
     const reactivated = await post(REACTIVATE, user, { subscriptionID });
     expect(reactivated.status).toBe(200);
-    expect(await read(reactivated)).toMatchObject({ message: "Your subscription has been re-activated", profileUpdates: { planStatus: "Active", cancelSubscriptionDate: null } });
+    expect(await read(reactivated)).toMatchObject({
+      message: "Your subscription has been re-activated",
+      profileUpdates: { planStatus: "Active", cancelSubscriptionDate: null },
+    });
     expect((await sandboxSubscription(subscriptionID)).cancel_at_period_end).toBe(false);
     expect(await credentialsOf(user)).toMatchObject({ planId: "starter-monthly", planStatus: "Active" });
     // Running again: nothing to re-activate.

@@ -115,7 +115,7 @@ describe("pricing parity at Stripe Checkout", () => {
     expect(await coupon("parity-50")).toMatchObject({ percent_off: 50, duration: "forever", valid: true });
 
     const checkoutPage = await (await fetch(redirectUrl)).text();
-    expect(checkoutPage).toContain("<s class=\"was\">$69.99</s>$34.99");
+    expect(checkoutPage).toContain('<s class="was">$69.99</s>$34.99');
 
     const paid = await payHostedCheckout(redirectUrl);
     const sessionId = new URL(paid.location!).searchParams.get("session_id")!;
@@ -148,7 +148,7 @@ describe("pricing parity at Stripe Checkout", () => {
     const user = await signUpUser();
     const { redirectUrl, session } = await startFrom("NG", user, "starter-monthly");
     expect(session).toMatchObject({ amount_total: 0, discounts: [{ coupon: "parity-50" }] });
-    expect(await (await fetch(redirectUrl)).text()).toContain("Then <s class=\"was\">$16.99</s>$8.49 per month");
+    expect(await (await fetch(redirectUrl)).text()).toContain('Then <s class="was">$16.99</s>$8.49 per month');
     await payHostedCheckout(redirectUrl);
     const customer = await stripeCustomerOf(user);
     const [subscription] = await sandbox<{ id: string; status: string }[]>(`/stripe/subscriptions?customer=${customer}`);
@@ -161,10 +161,19 @@ describe("pricing parity at Stripe Checkout", () => {
   it("charges the lifetime payment less the parity of the country the test configuration names", async () => {
     const user = await signUpUser();
     // The header stands in for the edge here (APP_ENV=test); production reads only request.cf.country.
-    const start = await app(ONCE_OFF, json({ stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" }, bearer(user.tokens, { "cf-ipcountry": "BR" })));
+    const start = await app(
+      ONCE_OFF,
+      json({ stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" }, bearer(user.tokens, { "cf-ipcountry": "BR" })),
+    );
     expect(start.status).toBe(200);
     const [session] = await sessionsOf(user);
-    expect(session).toMatchObject({ mode: "payment", amount_subtotal: 24900, amount_total: 14940, discounts: [{ coupon: "parity-40" }], total_details: { amount_discount: 9960 } });
+    expect(session).toMatchObject({
+      mode: "payment",
+      amount_subtotal: 24900,
+      amount_total: 14940,
+      discounts: [{ coupon: "parity-40" }],
+      total_details: { amount_discount: 9960 },
+    });
 
     const paid = await payHostedCheckout((await read(start)).redirectUrl);
     const sessionId = new URL(paid.location!).searchParams.get("session_id")!;
@@ -218,11 +227,25 @@ describe("the Stripe stand-in's coupons", () => {
 
     const id = `sandbox-test-${crypto.randomUUID().slice(0, 8)}`;
     expect((await stripeApi("POST", "/coupons", { id, percent_off: "12.5", duration: "repeating", duration_in_months: "3" })).status).toBe(200);
-    expect(await read(await stripeApi("GET", `/coupons/${id}`))).toMatchObject({ id, object: "coupon", percent_off: 12.5, duration: "repeating", duration_in_months: 3, times_redeemed: 0, valid: true });
+    expect(await read(await stripeApi("GET", `/coupons/${id}`))).toMatchObject({
+      id,
+      object: "coupon",
+      percent_off: 12.5,
+      duration: "repeating",
+      duration_in_months: 3,
+      times_redeemed: 0,
+      valid: true,
+    });
     const duplicate = await stripeApi("POST", "/coupons", { id, percent_off: "10", duration: "forever" });
     expect(duplicate.status).toBe(400);
     expect((await read(duplicate)).error).toMatchObject({ code: "resource_already_exists" });
-    const refusals: Record<string, string>[] = [{ percent_off: "0" }, { percent_off: "101" }, { duration: "forever" }, { amount_off: "500" }, { percent_off: "10", duration: "repeating" }];
+    const refusals: Record<string, string>[] = [
+      { percent_off: "0" },
+      { percent_off: "101" },
+      { duration: "forever" },
+      { amount_off: "500" },
+      { percent_off: "10", duration: "repeating" },
+    ];
     for (const form of refusals) {
       const refused = await stripeApi("POST", "/coupons", form);
       expect(refused.status, JSON.stringify(form)).toBe(400);

@@ -71,7 +71,9 @@ describe("PayPal free trial", () => {
     expect(subscription.billing_info?.last_payment).toBeUndefined();
     const trialEnd = Date.parse(subscription.billing_info!.next_billing_time!);
     expect(Math.abs(trialEnd - (Date.parse(subscription.start_time!) + 7 * DAY))).toBeLessThan(1_000);
-    expect((await sandbox<{ type: string }[]>(`/paypal/events?subject=${subscriptionID}`)).map((event) => event.type)).toEqual(["BILLING.SUBSCRIPTION.ACTIVATED"]);
+    expect((await sandbox<{ type: string }[]>(`/paypal/events?subject=${subscriptionID}`)).map((event) => event.type)).toEqual([
+      "BILLING.SUBSCRIPTION.ACTIVATED",
+    ]);
     expect(await recordOf(subscriptionID)).toMatchObject({ status: "trialing", trialEnd });
     expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, remaining: 150 });
 
@@ -111,7 +113,10 @@ describe("PayPal free trial", () => {
     await approvePayPal(paypal.approveLink(created.links)!);
     const activated = await post(ACTIVATE, user, { subscriptionID: created.id, planId: "growth-monthly" });
     expect(activated.status).toBe(400);
-    expect(await read(activated)).toMatchObject({ field: "subscriptionID", error: "This PayPal subscription has a free trial, and you have already used yours." });
+    expect(await read(activated)).toMatchObject({
+      field: "subscriptionID",
+      error: "This PayPal subscription has a free trial, and you have already used yours.",
+    });
     expect(await credentialsOf(user)).toMatchObject({ planId: "agency-monthly" });
   });
 });
@@ -131,7 +136,12 @@ describe("PayPal pricing parity", () => {
     expect(renewed.billing_info?.last_payment?.amount.value).toBe("14.99");
 
     // A switch to Growth keeps 50 % off: 4999 less 2500 = 24.99, charged once the payer approves.
-    const revised = await post(REVISE, user, { subscriptionID, newPlanPayPalID: PAYPAL_PLAN_IDS["growth-monthly"], newPlanName: "Growth", newPlanId: "growth-monthly" });
+    const revised = await post(REVISE, user, {
+      subscriptionID,
+      newPlanPayPalID: PAYPAL_PLAN_IDS["growth-monthly"],
+      newPlanName: "Growth",
+      newPlanId: "growth-monthly",
+    });
     expect(revised.status).toBe(202);
     const { approvalLink } = await read(revised);
     expect(await (await fetch(approvalLink)).text()).toContain("Growth (monthly): $24.99 per month");
@@ -173,14 +183,19 @@ describe("PayPal pricing parity", () => {
     expect(await credentialsOf(user)).toMatchObject({ planId: "free" });
 
     // PayPal's own checks of an override: a sequence the plan does not have, a bad amount.
-    for (const cycle of [{ sequence: 2, value: "10.00" }, { sequence: 1, value: "ten" }]) {
+    for (const cycle of [
+      { sequence: 2, value: "10.00" },
+      { sequence: 1, value: "ten" },
+    ]) {
       await expect(
         paypal.createSubscription(testEnv, {
           planId: PAYPAL_PLAN_IDS["agency-monthly"],
           customId: user.userId,
           returnUrl: "http://app.test/pricing",
           cancelUrl: "http://app.test/pricing",
-          plan: { billing_cycles: [{ sequence: cycle.sequence, total_cycles: 0, pricing_scheme: { fixed_price: { value: cycle.value, currency_code: "USD" } } }] },
+          plan: {
+            billing_cycles: [{ sequence: cycle.sequence, total_cycles: 0, pricing_scheme: { fixed_price: { value: cycle.value, currency_code: "USD" } } }],
+          },
         }),
       ).rejects.toMatchObject({ status: 422 });
     }
@@ -192,7 +207,9 @@ describe("Shopify pricing parity and trial", () => {
     const started = await startBilledToStore(user, { planId, shop }, { "cf-ipcountry": country });
     expect(started.status).toBe(200);
     const { confirmationUrl } = await read(started);
-    const [charge] = await sandbox<{ trialDays: number; lineItems: { plan: { pricingDetails: { price: { amount: string } } } }[] }[]>(`/shopify/subscriptions?shop=${shop}`);
+    const [charge] = await sandbox<{ trialDays: number; lineItems: { plan: { pricingDetails: { price: { amount: string } } } }[] }[]>(
+      `/shopify/subscriptions?shop=${shop}`,
+    );
     return { shop, confirmationUrl: confirmationUrl as string, charge };
   }
 
@@ -205,7 +222,11 @@ describe("Shopify pricing parity and trial", () => {
     const back = await confirmShopifyCharge(confirmationUrl);
     const activated = await post(SHOPIFY_ACTIVATE, user, { chargeId: back.searchParams.get("charge_id") });
     expect(activated.status).toBe(200);
-    expect(await read(activated)).toMatchObject({ planName: "Starter", amount: 10.19, profileUpdates: { planId: "starter-monthly", planStatus: "Active", usedFreeTrial: true } });
+    expect(await read(activated)).toMatchObject({
+      planName: "Starter",
+      amount: 10.19,
+      profileUpdates: { planId: "starter-monthly", planStatus: "Active", usedFreeTrial: true },
+    });
     expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", remaining: 150 });
     // Trialing until the 7 days are over, as with Stripe and PayPal.
     const record = await db.query.subscriptions.findFirst({ where: (table, { and, eq }) => and(eq(table.userId, user.userId), eq(table.provider, "shopify")) });

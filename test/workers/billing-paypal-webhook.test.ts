@@ -48,7 +48,12 @@ describe("startPayPalSubscription", () => {
 
     const back = await approvePayPal(approvalLink);
     expect(back.origin + back.pathname).toBe("http://app.test/pricing");
-    expect(Object.fromEntries(back.searchParams)).toMatchObject({ provider: "paypal", planId: "pro-monthly", paymentMessage: "success", subscription_id: subscriptionID });
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({
+      provider: "paypal",
+      planId: "pro-monthly",
+      paymentMessage: "success",
+      subscription_id: subscriptionID,
+    });
   });
 
   it("refuses bad input naming the field, a lifetime plan, and a second subscription while one runs", async () => {
@@ -84,7 +89,9 @@ describe("PayPal webhook", () => {
       await deliver(activated, { body: activated.request.body.replace('"status":"ACTIVE"', '"status":"SUSPENDED"') }),
       await deliver(activated, { body: activated.request.body.replace(subscriptionID, "I-SOMEONEELSE01") }),
       // Another delivery's signature, a certificate that is not PayPal's, another algorithm.
-      await deliver(activated, { headers: { "paypal-transmission-sig": (await deliveries(subscriptionID, "PAYMENT.SALE.COMPLETED"))[0].request.headers["paypal-transmission-sig"] } }),
+      await deliver(activated, {
+        headers: { "paypal-transmission-sig": (await deliveries(subscriptionID, "PAYMENT.SALE.COMPLETED"))[0].request.headers["paypal-transmission-sig"] },
+      }),
       await deliver(activated, { headers: { "paypal-cert-url": "https://evil.example/v1/notifications/certs/CERT-1" } }),
       await deliver(activated, { headers: { "paypal-auth-algo": "SHA1withRSA" } }),
     ];

@@ -138,9 +138,12 @@ describe("Stripe refunds and disputes", () => {
     });
     // No paid grant counts in the month any more: each one in it is kept as taken back (amount 0).
     const month = await creditsOf(friend);
-    const inMonth = (await ledgerOf(testEnv, friend.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, friend.userId), eq(creditLedger.category, "grant")))).filter(
-      (row) => row.createdAt >= Date.parse(month.periodStart) && row.createdAt < Date.parse(month.periodEnd),
-    );
+    const inMonth = (
+      await ledgerOf(testEnv, friend.userId)
+        .db.select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, friend.userId), eq(creditLedger.category, "grant")))
+    ).filter((row) => row.createdAt >= Date.parse(month.periodStart) && row.createdAt < Date.parse(month.periodEnd));
     expect(inMonth.filter((row) => row.amount > 0 && !row.reference.startsWith("grant:free:"))).toEqual([]);
     expect(inMonth.some((row) => row.reference.startsWith("taken-back:grant:") && row.amount === 0)).toBe(true);
     // The referrer's balance is back where it was, and the friend is no referred sale any more.
@@ -177,23 +180,38 @@ describe("Stripe refunds and disputes", () => {
     const customer = await signUpUser();
     await usedTrial(customer);
     const now = Date.now();
-    await db.insert(affiliateCustomers).values({ userId: customer.userId, affiliateId: affiliate.affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
+    await db
+      .insert(affiliateCustomers)
+      .values({ userId: customer.userId, affiliateId: affiliate.affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
     await subscribe(customer, "agency-annual");
     const stripeCustomer = await stripeCustomerOf(customer);
     await deliverStripe(stripeCustomer);
     const [sale] = await commissionsOf(customer.userId);
     expect(sale).toMatchObject({ amountCents: 69900, commissionCents: 17475 });
     // The sale was 40 days ago: out of its hold, and paid out.
-    await db.update(affiliateCommissions).set({ chargedAt: now - 40 * DAY, payableAt: now - 10 * DAY }).where(eq(affiliateCommissions.chargeRef, sale.chargeRef));
+    await db
+      .update(affiliateCommissions)
+      .set({ chargedAt: now - 40 * DAY, payableAt: now - 10 * DAY })
+      .where(eq(affiliateCommissions.chargeRef, sale.chargeRef));
     const adminUser = await admin();
     expect((await post("/api/admin/affiliatePayouts/markPaid", adminUser, { affiliateID: affiliate.affiliateID, amountCents: 17475 })).status).toBe(200);
 
     // Two more sales of another customer, payable now; then the first one is refunded.
     const other = await signUpUser();
-    await db.insert(affiliateCustomers).values({ userId: other.userId, affiliateId: affiliate.affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
+    await db
+      .insert(affiliateCustomers)
+      .values({ userId: other.userId, affiliateId: affiliate.affiliateID, clickedAt: now, attributedAt: now, source: "signup" });
     const plan = await planById(testEnv, "agency-annual");
     for (const n of [1, 2]) {
-      await recordCommission(testEnv, { provider: "stripe", chargeRef: `in_netting_${crypto.randomUUID().slice(0, 8)}_${n}`, userId: other.userId, plan, amountCents: 69900, currency: "usd", chargedAt: now - 40 * DAY });
+      await recordCommission(testEnv, {
+        provider: "stripe",
+        chargeRef: `in_netting_${crypto.randomUUID().slice(0, 8)}_${n}`,
+        userId: other.userId,
+        plan,
+        amountCents: 69900,
+        currency: "usd",
+        chargedAt: now - 40 * DAY,
+      });
     }
     const [charge] = await chargesOf(stripeCustomer);
     await sandbox(`/stripe/charges/${charge.id}/refund`, { method: "POST", json: {} });
@@ -211,7 +229,11 @@ describe("Stripe refunds and disputes", () => {
     const affiliate = await newAffiliate();
     const { customer: referrerCustomer, code } = await stripeReferrer();
     const friend = await referredCustomer(code, affiliate.affiliateID);
-    const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", friend, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
+    const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", friend, {
+      stripePriceID: "price_lifetime",
+      planId: "lifetime",
+      returnUrl: "/lifetime",
+    });
     expect(start.status).toBe(200);
     expect((await payHostedCheckout((await read(start)).redirectUrl)).status).toBe(303);
     const customer = await stripeCustomerOf(friend);
@@ -313,7 +335,11 @@ describe("PayPal refunds and disputes", () => {
     const friend = await referredCustomer(code, affiliate.affiliateID, { freeMonthOver: false });
     const subscriptionID = await startAndApprovePayPal(friend, "pro-monthly");
     await deliverAllTo(PAYPAL_WEBHOOK, await paypalDeliveries(subscriptionID));
-    expect(await takenBackState(friend, referrerCustomer)).toMatchObject({ plan: { planId: "pro-monthly" }, credits: { planId: "pro-monthly", remaining: 400 }, referralCredits: [-1699] });
+    expect(await takenBackState(friend, referrerCustomer)).toMatchObject({
+      plan: { planId: "pro-monthly" },
+      credits: { planId: "pro-monthly", remaining: 400 },
+      referralCredits: [-1699],
+    });
     await spendCredits(friend, 20);
 
     const [sale] = await sandbox<{ id: string }[]>(`/paypal/sales?subscription=${subscriptionID}`);
@@ -375,7 +401,11 @@ describe("Shopify refunds", () => {
     const { shop, gid, chargeId } = await subscribeShopify(friend, "growth-monthly", newShop("refund"));
     expect((await shopifyCharge(gid)).trialDays).toBe(0);
     await deliverAllTo(SHOPIFY_WEBHOOK, await shopifyDeliveries(shop));
-    expect(await takenBackState(friend, referrerCustomer)).toMatchObject({ plan: { planId: "growth-monthly" }, commissions: [{ commissionCents: 1250 }], referralCredits: [-1699] });
+    expect(await takenBackState(friend, referrerCustomer)).toMatchObject({
+      plan: { planId: "growth-monthly" },
+      commissions: [{ commissionCents: 1250 }],
+      referralCredits: [-1699],
+    });
 
     // Shopify support refunds the merchant: no webhook, an AppSaleAdjustment of the Partner API.
     const webhooks = (await shopifyDeliveries(shop)).length;

@@ -37,7 +37,8 @@ const deliver = (event: OutboxDelivery, override?: DeliveryOverride) => deliverT
 const deliverAll = (events: OutboxDelivery[]) => deliverAllTo(WEBHOOK, events);
 
 /** Starts a charge for the user's own new store and approves it on Shopify's page; the browser does not come back. */
-const startAndApprove = (user: TestUser, planId: string, shop = newShop("hooks"), action: "approve" | "decline" = "approve") => startShopifyCharge(user, planId, shop, action);
+const startAndApprove = (user: TestUser, planId: string, shop = newShop("hooks"), action: "approve" | "decline" = "approve") =>
+  startShopifyCharge(user, planId, shop, action);
 const subscribe = (user: TestUser, planId: string) => subscribeShopify(user, planId, newShop("hooks"));
 
 describe("Shopify webhook", () => {

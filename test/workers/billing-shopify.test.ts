@@ -201,7 +201,12 @@ describe("the store billed is a connected store (decision 029)", () => {
     const unconnected = await post(SHOPIFY_START, user, { planId: "pro-monthly" });
     expect(unconnected.status).toBe(409);
     expect(await read(unconnected)).toMatchObject({ error: SHOPIFY_CONNECT_FIRST_MESSAGE, code: "connect_store" });
-    expect(await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(billingCustomers)
+        .where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify"))),
+    ).toEqual([]);
 
     const owner = await signUpUser();
     const ownersStore = await connectShopifyStore(owner, newShop("store"));
@@ -220,7 +225,10 @@ describe("the store billed is a connected store (decision 029)", () => {
     expect((await read(started)).confirmationUrl).toContain(`/shopify/${shop}/admin/charges/`);
     const calls = await sandbox<{ path: string; headers: Record<string, string> }[]>("/requests?service=shopify");
     expect(calls.filter((call) => call.path === `/${shop}/admin/api/2025-01/graphql.json`).length).toBeGreaterThan(0);
-    const [record] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
+    const [record] = await db
+      .select()
+      .from(billingCustomers)
+      .where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
     expect(record.customerRef.startsWith(`${shop} shop:`)).toBe(true);
     expect(record.customerRef).not.toContain(token);
   });
@@ -229,12 +237,18 @@ describe("the store billed is a connected store (decision 029)", () => {
     const user = await signUpUser();
     const shop = newShop("store");
     expect((await startShopify(user, { planId: "pro-monthly", shop })).status).toBe(200);
-    const [before] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
+    const [before] = await db
+      .select()
+      .from(billingCustomers)
+      .where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
     await fault(shop, { status: 401, body: { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" } });
     const refused = await post(SHOPIFY_START, user, { planId: "pro-monthly" });
     expect(refused.status).toBe(409);
     expect(await read(refused)).toMatchObject({ error: SHOPIFY_MESSAGES.expired });
-    const [after] = await db.select().from(billingCustomers).where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
+    const [after] = await db
+      .select()
+      .from(billingCustomers)
+      .where(and(eq(billingCustomers.userId, user.userId), eq(billingCustomers.provider, "shopify")));
     expect(after.customerRef).toBe(before.customerRef);
   });
 });

@@ -3,7 +3,18 @@ import { describe, expect, it } from "vitest";
 import { creditLedger } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { signUpUser } from "./accounts-support.ts";
-import { checkoutAndPay, creditsOf, credentialsOf, expectBadInput, payHostedCheckout, post, sandboxSubscription, stripeCustomerOf, subscribe, spendCredits } from "./billing-support.ts";
+import {
+  checkoutAndPay,
+  creditsOf,
+  credentialsOf,
+  expectBadInput,
+  payHostedCheckout,
+  post,
+  sandboxSubscription,
+  stripeCustomerOf,
+  subscribe,
+  spendCredits,
+} from "./billing-support.ts";
 import { read, sandbox, testEnv } from "./support.ts";
 
 // The Stripe calls of spec section 7 against the sandbox's Stripe stand-in, through the official SDK.
@@ -15,7 +26,9 @@ const REVISE = "/api/stripeSubscriptions/reviseStripeSubscription";
 const ONCE_OFF = "/api/stripeSubscriptions/startStripeOnceOffPayment";
 
 async function sessionsOf(customer: string) {
-  return sandbox<{ id: string; mode: string; amount_total: number; success_url: string; cancel_url: string; client_reference_id: string }[]>(`/stripe/checkout_sessions?customer=${customer}`);
+  return sandbox<{ id: string; mode: string; amount_total: number; success_url: string; cancel_url: string; client_reference_id: string }[]>(
+    `/stripe/checkout_sessions?customer=${customer}`,
+  );
 }
 
 describe("Starter through Stripe Checkout", () => {
@@ -47,12 +60,21 @@ describe("Starter through Stripe Checkout", () => {
     expect(Date.parse(body.paymentDetails.trialEnd) - Date.parse(body.paymentDetails.periodStart)).toBe(7 * 86_400_000);
 
     expect(await credentialsOf(user)).toMatchObject({ planId: "starter-monthly", planStatus: "Active", usedFreeTrial: true });
-    expect(await creditsOf(user)).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 0, remaining: 150, periodStart: body.paymentDetails.periodStart });
+    expect(await creditsOf(user)).toMatchObject({
+      planId: "starter-monthly",
+      creditsPerMonth: 150,
+      usedPinCredits: 0,
+      remaining: 150,
+      periodStart: body.paymentDetails.periodStart,
+    });
 
     const again = await post(ACTIVATE, user, { session_id: sessionId, affiliateID: "aff_123" });
     expect(again.status).toBe(200);
     expect((await read(again)).profileUpdates).toEqual(body.profileUpdates);
-    const grants = await ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
+    const grants = await ledgerOf(testEnv, user.userId)
+      .db.select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, user.userId), eq(creditLedger.category, "grant")));
     expect(grants.filter((grant) => grant.reference.startsWith("grant:starter-monthly:"))).toHaveLength(1);
     expect((await creditsOf(user)).remaining).toBe(150);
 
@@ -104,7 +126,10 @@ describe("Starter through Stripe Checkout", () => {
 
     await expectBadInput(await post(REVISE, user, { subscriptionID: "sub_abc", newPlanId: "pro-monthly" }), "newStripePriceID");
     await expectBadInput(await post(REVISE, user, { subscriptionID: "sub_abc", newStripePriceID: "price_pro_monthly", newPlanId: "nope" }), "newPlanId");
-    await expectBadInput(await post(REVISE, user, { subscriptionID: "sub_abc", newStripePriceID: "price_growth_monthly", newPlanId: "pro-monthly" }), "newStripePriceID");
+    await expectBadInput(
+      await post(REVISE, user, { subscriptionID: "sub_abc", newStripePriceID: "price_growth_monthly", newPlanId: "pro-monthly" }),
+      "newStripePriceID",
+    );
     await expectBadInput(await post(REVISE, user, { subscriptionID: "sub_abc", newStripePriceID: "price_lifetime", newPlanId: "lifetime" }), "newPlanId");
 
     await expectBadInput(await post(ONCE_OFF, user, { stripePriceID: "price_lifetime", planId: "lifetime" }), "returnUrl");

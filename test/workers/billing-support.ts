@@ -35,7 +35,14 @@ export function post(path: string, user: TestUser | null, body: unknown) {
  * the billing tests use (the stand-in accepts any shpat_ token). Answers our id of the store.
  */
 export async function connectShopifyStore(user: TestUser, shop: string, accessToken = SHOPIFY_TOKEN): Promise<string> {
-  const profile = await saveShopConnection(testEnv, user.userId, { shopType: "Shopify", shopId: shop, shopName: shop, shopUrl: `https://${shop}`, credentials: { accessToken, scope: "read_products" }, scopes: "read_products" });
+  const profile = await saveShopConnection(testEnv, user.userId, {
+    shopType: "Shopify",
+    shopId: shop,
+    shopName: shop,
+    shopUrl: `https://${shop}`,
+    credentials: { accessToken, scope: "read_products" },
+    scopes: "read_products",
+  });
   return profile.id;
 }
 
@@ -115,7 +122,11 @@ export async function afterTheSecondOf(at: number | string) {
 
 /** Starts the lifetime checkout, pays it, and answers the success URL's session id and planId. */
 export async function payLifetime(user: TestUser) {
-  const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", user, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
+  const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", user, {
+    stripePriceID: "price_lifetime",
+    planId: "lifetime",
+    returnUrl: "/lifetime",
+  });
   expect(start.status).toBe(200);
   const paid = await payHostedCheckout((await read(start)).redirectUrl);
   expect(paid.status).toBe(303);
@@ -175,9 +186,9 @@ export function deliver(event: SandboxEvent, override: { body?: string; signatur
 }
 
 export async function sandboxSubscription(id: string) {
-  const [subscription] = (await sandbox<{ id: string; status: string; cancel_at_period_end: boolean; items: { data: { price: { id: string } }[] } }[]>("/stripe/subscriptions")).filter(
-    (candidate) => candidate.id === id,
-  );
+  const [subscription] = (
+    await sandbox<{ id: string; status: string; cancel_at_period_end: boolean; items: { data: { price: { id: string } }[] } }[]>("/stripe/subscriptions")
+  ).filter((candidate) => candidate.id === id);
   return subscription;
 }
 
@@ -193,7 +204,10 @@ export async function usedTrial(user: TestUser) {
 
 /** The user's credit grants for a plan (one a month granted). */
 export async function grantsOf(userId: string, planId: string) {
-  const rows = await ledgerOf(testEnv, userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
+  const rows = await ledgerOf(testEnv, userId)
+    .db.select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, userId), eq(creditLedger.category, "grant")));
   return rows.filter((row) => row.reference.startsWith(`grant:${planId}:`));
 }
 
@@ -441,7 +455,13 @@ export async function referralCreditsAt(customer: string, referredUserId: string
   const found = await stripe.customers.retrieve(customer);
   if (found.deleted) throw new Error(`customer ${customer} deleted`);
   const { data } = await stripe.customers.listBalanceTransactions(customer, { limit: 100 });
-  return { balance: found.balance, amounts: data.filter((t) => t.metadata?.referredUserId === referredUserId).map((t) => t.amount).sort((a, b) => a - b) };
+  return {
+    balance: found.balance,
+    amounts: data
+      .filter((t) => t.metadata?.referredUserId === referredUserId)
+      .map((t) => t.amount)
+      .sort((a, b) => a - b),
+  };
 }
 
 /** The user's commission rows, sales and reversals, oldest first. */
@@ -454,5 +474,8 @@ export async function commissionsOf(userId: string) {
 export async function currentSubscriptionOf(user: TestUser) {
   const response = await app("/api/subscriptions/current", { headers: bearer(user.tokens) });
   expect(response.status).toBe(200);
-  return read(response) as Promise<{ subscription: { planId: string; status: string } | null; takenBack: { planName: string; reason: string; at: string } | null }>;
+  return read(response) as Promise<{
+    subscription: { planId: string; status: string } | null;
+    takenBack: { planName: string; reason: string; at: string } | null;
+  }>;
 }

@@ -27,10 +27,11 @@ function seeded(seed: number) {
   };
 }
 const random = seeded(SEED);
-const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 
 /** What an answer must never show: traces, exception names, code locations, database errors. */
-const INTERNAL = /\b(TypeError|ReferenceError|RangeError|SyntaxError|D1_ERROR|SQLITE_\w+|Cannot read propert|is not a function|is not defined|undefined is not)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|\bstack\b/;
+const INTERNAL =
+  /\b(TypeError|ReferenceError|RangeError|SyntaxError|D1_ERROR|SQLITE_\w+|Cannot read propert|is not a function|is not defined|undefined is not)\b|\bat \S+ \(|\.(ts|js):\d+|node_modules|\bstack\b/;
 
 const ONE_MB = "x".repeat(1024 * 1024);
 const nested = (levels: number) => JSON.parse(`${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`);
@@ -65,8 +66,14 @@ function casesFor(key: string, route: RouteExample): Case[] {
   // Odd path parameters.
   for (const name of template.match(/:([A-Za-z]+)/g)?.map((p) => p.slice(1)) ?? []) {
     for (const odd of ODD_PARAMS) {
-      const raw = template.replace(/:([A-Za-z]+)/g, (_, param: string) => (param === name ? (/%/.test(odd) ? odd : encodeURIComponent(odd)) : encodeURIComponent(route.params?.[param] ?? "x")));
-      add(`${name}=${JSON.stringify(odd.slice(0, 20))}`, { path: `${raw}${query}`, body: method === "GET" || method === "DELETE" ? null : json(route.body ?? {}), headers: { "content-type": "application/json" } });
+      const raw = template.replace(/:([A-Za-z]+)/g, (_, param: string) =>
+        param === name ? (/%/.test(odd) ? odd : encodeURIComponent(odd)) : encodeURIComponent(route.params?.[param] ?? "x"),
+      );
+      add(`${name}=${JSON.stringify(odd.slice(0, 20))}`, {
+        path: `${raw}${query}`,
+        body: method === "GET" || method === "DELETE" ? null : json(route.body ?? {}),
+        headers: { "content-type": "application/json" },
+      });
     }
   }
   // Odd queries.
@@ -77,10 +84,15 @@ function casesFor(key: string, route: RouteExample): Case[] {
       params.set(name, odd);
       add(`?${name}=${JSON.stringify(odd.slice(0, 12))}`, { path: `${path}?${params}`.replace("%25E0%25A4%25A", "%E0%A4%A") });
     }
-    add(`?${name} twice`, { path: `${path}?${new URLSearchParams([[name, "a"], [name, "b"]])}` });
+    add(`?${name} twice`, {
+      path: `${path}?${new URLSearchParams([
+        [name, "a"],
+        [name, "b"],
+      ])}`,
+    });
   }
   if (method === "GET" || method === "DELETE") {
-    add("junk query", { path: `${path}?${new URLSearchParams({ "__proto__": "x", constructor: "y", lastPinId: "'--" })}` });
+    add("junk query", { path: `${path}?${new URLSearchParams({ __proto__: "x", constructor: "y", lastPinId: "'--" })}` });
     if (method === "DELETE") add("an unexpected body", { path: `${path}${query}`, body: json({ a: 1 }), headers: { "content-type": "application/json" } });
     return cases;
   }
@@ -92,7 +104,13 @@ function casesFor(key: string, route: RouteExample): Case[] {
   add("no body, no type", { path: target, everyone: !route.sacrificial });
   add("invalid JSON", { path: target, headers: jsonHeaders, body: '{"a": ' });
   add("JSON with a BOM and trailing junk", { path: target, headers: jsonHeaders, body: '\ufeff{"a":1}}}' });
-  for (const [name, value] of [["an array", "[]"], ["a string", '"x"'], ["a number", "1"], ["null", "null"], ["true", "true"]] as const) {
+  for (const [name, value] of [
+    ["an array", "[]"],
+    ["a string", '"x"'],
+    ["a number", "1"],
+    ["null", "null"],
+    ["true", "true"],
+  ] as const) {
     add(`a body that is ${name}`, { path: target, headers: jsonHeaders, body: value });
   }
   add("JSON said to be text", { path: target, headers: { "content-type": "text/plain" }, body: json(route.body === "multipart" ? {} : (route.body ?? {})) });
@@ -118,7 +136,8 @@ function casesFor(key: string, route: RouteExample): Case[] {
     add(`${field.join(".")} nested 80 levels`, { path: target, headers: jsonHeaders, body: json(withField(example, field, nested(80))) });
     add(`${field.join(".")} = control characters`, { path: target, headers: jsonHeaders, body: json(withField(example, field, "\u0000\u202e\u0007x")) });
   }
-  if (!route.slow && !route.sacrificial) add("unknown fields", { path: target, headers: jsonHeaders, body: json({ ...example, __proto__x: 1, extra: { deep: [1, 2, 3] } }) });
+  if (!route.slow && !route.sacrificial)
+    add("unknown fields", { path: target, headers: jsonHeaders, body: json({ ...example, __proto__x: 1, extra: { deep: [1, 2, 3] } }) });
   return cases;
 }
 
@@ -143,58 +162,63 @@ describe("malformed requests, every route", () => {
     expect(gone, "examples of routes the app no longer serves").toEqual([]);
   });
 
-  it(
-    "answers every generated bad input without a 5xx or internal error text, signed out and signed in",
-    async () => {
-      const user = await signUpUser({ firstName: "Mal" });
-      // The key the WordPress plugin's routes are sent with (RouteExample.wordpressKey).
-      const wordpressKey = (await (await app("/api/wordpress/accessKey", { method: "POST", headers: { authorization: `Bearer ${user.tokens.idToken}` } })).json<{ key: string }>()).key;
-      const failures: string[] = [];
-      let sent = 0;
-      let ip = 0;
-      const send = async (label: string, request: Case, credentials: Record<string, string>) => {
-        sent += 1;
-        ip += 1;
-        const headers = { ...request.headers, ...credentials, "cf-connecting-ip": `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}` };
-        let response: Response;
-        try {
-          response = await app(request.path, { method: request.method, headers, body: request.body ?? undefined, redirect: "manual" });
-        } catch (error) {
-          failures.push(`${label}: the request could not be made (${String(error).slice(0, 120)})`);
-          return;
-        }
-        const text = await response.text();
-        if (response.status >= 500) failures.push(`${label}: ${response.status} ${text.slice(0, 160)}`);
-        else if (INTERNAL.test(text)) failures.push(`${label}: ${response.status} shows internal text: ${text.match(INTERNAL)?.[0]} in ${text.slice(0, 160)}`);
-      };
-
-      const ordered = Object.entries(ROUTES).sort(([, a], [, b]) => Number(a.sacrificial ?? false) - Number(b.sacrificial ?? false));
-      for (const [key, route] of ordered) {
-        const cases = casesFor(key, route);
-        // Sacrificial routes (logout, account deletion) get a user of their own.
-        const caller = route.sacrificial ? await signUpUser({ firstName: "Sac" }) : user;
-        for (const request of cases) {
-          const label = `${key} [${request.name}]`;
-          await send(`${label} (bearer)`, request, { authorization: `Bearer ${route.wordpressKey ? wordpressKey : caller.tokens.idToken}` });
-          if (route.public || request.everyone) await send(`${label} (signed out)`, request, {});
-        }
-        for (const request of cases.slice(0, 4)) {
-          await send(`${key} [${request.name}] (cookie)`, request, { cookie: caller.cookie, origin: "http://app.test" });
-        }
+  it("answers every generated bad input without a 5xx or internal error text, signed out and signed in", async () => {
+    const user = await signUpUser({ firstName: "Mal" });
+    // The key the WordPress plugin's routes are sent with (RouteExample.wordpressKey).
+    const wordpressKey = (
+      await (await app("/api/wordpress/accessKey", { method: "POST", headers: { authorization: `Bearer ${user.tokens.idToken}` } })).json<{ key: string }>()
+    ).key;
+    const failures: string[] = [];
+    let sent = 0;
+    let ip = 0;
+    const send = async (label: string, request: Case, credentials: Record<string, string>) => {
+      sent += 1;
+      ip += 1;
+      const headers = { ...request.headers, ...credentials, "cf-connecting-ip": `10.${(ip >> 16) & 255}.${(ip >> 8) & 255}.${ip & 255}` };
+      let response: Response;
+      try {
+        response = await app(request.path, { method: request.method, headers, body: request.body ?? undefined, redirect: "manual" });
+      } catch (error) {
+        failures.push(`${label}: the request could not be made (${String(error).slice(0, 120)})`);
+        return;
       }
+      const text = await response.text();
+      if (response.status >= 500) failures.push(`${label}: ${response.status} ${text.slice(0, 160)}`);
+      else if (INTERNAL.test(text)) failures.push(`${label}: ${response.status} shows internal text: ${text.match(INTERNAL)?.[0]} in ${text.slice(0, 160)}`);
+    };
 
-      for (const path of pagePaths()) {
-        const base = path.replace(/:([A-Za-z]+)/g, "x").replace(/\*$/, "no-such-page");
-        for (const suffix of ["", "?redirectTo=//evil.example", "?%E0%A4%A=1", `?q=${"a".repeat(4000)}`, "/..%2f..%2f", "?pinterestError=%00%202e"]) {
-          const request: Case = { name: suffix || "plain", method: "GET", path: `${suffix.startsWith("/") ? base.replace(/\/$/, "") : base}${suffix}`, everyone: true };
-          await send(`page ${base}${suffix.slice(0, 30)} (signed out)`, request, {});
-          await send(`page ${base}${suffix.slice(0, 30)} (cookie)`, request, { cookie: user.cookie });
-        }
+    const ordered = Object.entries(ROUTES).sort(([, a], [, b]) => Number(a.sacrificial ?? false) - Number(b.sacrificial ?? false));
+    for (const [key, route] of ordered) {
+      const cases = casesFor(key, route);
+      // Sacrificial routes (logout, account deletion) get a user of their own.
+      const caller = route.sacrificial ? await signUpUser({ firstName: "Sac" }) : user;
+      for (const request of cases) {
+        const label = `${key} [${request.name}]`;
+        await send(`${label} (bearer)`, request, { authorization: `Bearer ${route.wordpressKey ? wordpressKey : caller.tokens.idToken}` });
+        if (route.public || request.everyone) await send(`${label} (signed out)`, request, {});
       }
+      for (const request of cases.slice(0, 4)) {
+        await send(`${key} [${request.name}] (cookie)`, request, { cookie: caller.cookie, origin: "http://app.test" });
+      }
+    }
 
-      console.log(`malformed-request campaign (seed ${SEED}): ${Object.keys(ROUTES).length} API routes and ${pagePaths().length} pages, ${sent} requests, ${failures.length} failures`);
-      expect(failures.join("\n"), "answers with a 5xx or internal error text").toBe("");
-    },
-    600_000,
-  );
+    for (const path of pagePaths()) {
+      const base = path.replace(/:([A-Za-z]+)/g, "x").replace(/\*$/, "no-such-page");
+      for (const suffix of ["", "?redirectTo=//evil.example", "?%E0%A4%A=1", `?q=${"a".repeat(4000)}`, "/..%2f..%2f", "?pinterestError=%00%202e"]) {
+        const request: Case = {
+          name: suffix || "plain",
+          method: "GET",
+          path: `${suffix.startsWith("/") ? base.replace(/\/$/, "") : base}${suffix}`,
+          everyone: true,
+        };
+        await send(`page ${base}${suffix.slice(0, 30)} (signed out)`, request, {});
+        await send(`page ${base}${suffix.slice(0, 30)} (cookie)`, request, { cookie: user.cookie });
+      }
+    }
+
+    console.log(
+      `malformed-request campaign (seed ${SEED}): ${Object.keys(ROUTES).length} API routes and ${pagePaths().length} pages, ${sent} requests, ${failures.length} failures`,
+    );
+    expect(failures.join("\n"), "answers with a 5xx or internal error text").toBe("");
+  }, 600_000);
 });

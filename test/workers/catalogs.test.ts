@@ -78,7 +78,13 @@ describe("catalog calls", () => {
     expect(state.allCatalogs.map((catalog) => catalog.name)).toEqual(["Candles", "Kitchen linens"]);
     expect(state.activeCatalog?.id).toBe(second.id);
 
-    const added = await ok(owner, "POST", "/api/catalogs/addItemsToCatalog", { catalogID: first.id, items: [item("Napkins"), item("Tea towel", { price: 12 }), item("Apron")] }, 201);
+    const added = await ok(
+      owner,
+      "POST",
+      "/api/catalogs/addItemsToCatalog",
+      { catalogID: first.id, items: [item("Napkins"), item("Tea towel", { price: 12 }), item("Apron")] },
+      201,
+    );
     expect(added.added).toBe(3);
     expect(added.catalogItems.map((entry: { title: string; price: string }) => [entry.title, entry.price])).toEqual([
       ["Napkins", "24.50"],
@@ -90,16 +96,26 @@ describe("catalog calls", () => {
     expect(state.catalogItems).toHaveLength(3);
     const [napkins, towel, apron] = (await ok(owner, "GET", `/api/catalogs/getCatalogItems/${first.id}`)).catalogItems;
 
-    const edited = await ok(owner, "PATCH", `/api/catalogs/updateCatalogItem/${towel.id}`, { title: "Striped tea towel", availability: "preorder", price: "9.9" });
+    const edited = await ok(owner, "PATCH", `/api/catalogs/updateCatalogItem/${towel.id}`, {
+      title: "Striped tea towel",
+      availability: "preorder",
+      price: "9.9",
+    });
     expect(edited.catalogItem).toMatchObject({ title: "Striped tea towel", availability: "preorder", price: "9.90", description: towel.description });
 
     const fewer = await ok(owner, "DELETE", "/api/catalogs/deleteCatalogItemImage", { catalogItemID: napkins.id, image: napkins.images[1] });
     expect(fewer.catalogItem.images).toEqual([napkins.images[0]]);
     // A picture the item does not have changes nothing.
-    expect((await ok(owner, "DELETE", "/api/catalogs/deleteCatalogItemImage", { catalogItemID: napkins.id, image: "https://elsewhere.example/x.jpg" })).catalogItem.images).toEqual([napkins.images[0]]);
+    expect(
+      (await ok(owner, "DELETE", "/api/catalogs/deleteCatalogItemImage", { catalogItemID: napkins.id, image: "https://elsewhere.example/x.jpg" })).catalogItem
+        .images,
+    ).toEqual([napkins.images[0]]);
 
     expect(await ok(owner, "DELETE", `/api/catalogs/deleteCatalogItem/${apron.id}`)).toEqual({ deletedCatalogItemID: apron.id, catalogID: first.id });
-    expect((await ok(owner, "GET", `/api/catalogs/getCatalogItems/${first.id}`)).catalogItems.map((entry: { title: string }) => entry.title)).toEqual(["Napkins", "Striped tea towel"]);
+    expect((await ok(owner, "GET", `/api/catalogs/getCatalogItems/${first.id}`)).catalogItems.map((entry: { title: string }) => entry.title)).toEqual([
+      "Napkins",
+      "Striped tea towel",
+    ]);
 
     const renamed = await ok(owner, "PATCH", `/api/catalogs/updateCatalog/${first.id}`, { name: "Table linens", currency: "EUR" });
     expect(renamed.catalog).toMatchObject({ name: "Table linens", currency: "EUR", feedUrl: first.feedUrl });
@@ -122,7 +138,12 @@ describe("catalog calls", () => {
       ["POST", "/api/catalogs/createCatalog", { name: "X", currency: "dollars" }, "currency"],
       ["POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [] }, "items"],
       ["POST", "/api/catalogs/addItemsToCatalog", { items: [item("A")] }, "catalogID"],
-      ["POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [item("Good"), item("Bad", { link: "not a link" }), item("Fine")] }, "items.1.link"],
+      [
+        "POST",
+        "/api/catalogs/addItemsToCatalog",
+        { catalogID: catalog.id, items: [item("Good"), item("Bad", { link: "not a link" }), item("Fine")] },
+        "items.1.link",
+      ],
       ["POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [item("Bad", { price: "cheap" })] }, "items.0.price"],
       ["POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [item("Bad", { availability: "soon" })] }, "items.0.availability"],
       ["POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [item("Bad", { images: ["ftp://x.example/a.jpg"] })] }, "items.0.images.0"],
@@ -174,20 +195,28 @@ describe("catalog calls", () => {
 describe("the feed file, against Pinterest's column rules", () => {
   it("has Pinterest's required columns, prices as '12.99 USD', https links, and leaves out the items Pinterest would refuse, saying why", async () => {
     const catalog = await createCatalog(owner, "Rules", profile);
-    await ok(owner, "POST", "/api/catalogs/addItemsToCatalog", {
-      catalogID: catalog.id,
-      items: [
-        item("Linen napkins, set of 4"),
-        item("No price", { price: "" }),
-        item("Insecure link", { link: "http://linen.example/insecure" }),
-        item("Tiny picture", { images: [image("avatar.png")] }),
-        item("No picture", { images: [] }),
-        item("T".repeat(501), { link: "https://linen.example/products/long-title" }),
-        item("No description", { description: "" }),
-      ],
-    }, 201);
+    await ok(
+      owner,
+      "POST",
+      "/api/catalogs/addItemsToCatalog",
+      {
+        catalogID: catalog.id,
+        items: [
+          item("Linen napkins, set of 4"),
+          item("No price", { price: "" }),
+          item("Insecure link", { link: "http://linen.example/insecure" }),
+          item("Tiny picture", { images: [image("avatar.png")] }),
+          item("No picture", { images: [] }),
+          item("T".repeat(501), { link: "https://linen.example/products/long-title" }),
+          item("No description", { description: "" }),
+        ],
+      },
+      201,
+    );
     const status: CatalogStatus = await ok(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
-    const why = Object.fromEntries(status.refusedItems.map((entry) => [entry.title.slice(0, 20), entry.problems.map((problem) => `${problem.column}: ${problem.message}`)]));
+    const why = Object.fromEntries(
+      status.refusedItems.map((entry) => [entry.title.slice(0, 20), entry.problems.map((problem) => `${problem.column}: ${problem.message}`)]),
+    );
     expect(why).toEqual({
       "No price": ["price: The item has no price."],
       "Insecure link": ["link: The product link must start with https:// (Pinterest refuses links that are not secure)."],
@@ -227,10 +256,19 @@ describe("the feed file, against Pinterest's column rules", () => {
 describe("publishing to Pinterest (the stand-in)", () => {
   it("registers the feed for the connected profile, re-ingests after changes, and shows processing results and item issues in plain words", async () => {
     const catalog = await createCatalog(owner, "Published", profile);
-    await ok(owner, "POST", "/api/catalogs/addItemsToCatalog", {
-      catalogID: catalog.id,
-      items: [item("Herb planter", { images: [image("amalfi-coast-itinerary-1.jpg")] }), item("Watering can", { images: [image("berry-smoothie-bowls-1.jpg")] })],
-    }, 201);
+    await ok(
+      owner,
+      "POST",
+      "/api/catalogs/addItemsToCatalog",
+      {
+        catalogID: catalog.id,
+        items: [
+          item("Herb planter", { images: [image("amalfi-coast-itinerary-1.jpg")] }),
+          item("Watering can", { images: [image("berry-smoothie-bowls-1.jpg")] }),
+        ],
+      },
+      201,
+    );
 
     // Before the first publish: nothing asked of Pinterest.
     const before: CatalogStatus = await ok(owner, "GET", `/api/catalogs/getCatalogStatus/${catalog.id}`);
@@ -239,21 +277,41 @@ describe("publishing to Pinterest (the stand-in)", () => {
     const published: CatalogStatus = await ok(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
     expect(published.catalog.pinterestFeedId).toMatch(/^\d+$/);
     expect(published.processing?.status).toBe("processing");
-    const [created] = (await pinterestRequests("/v5/catalogs/feeds")).filter((request) => (request.body as { location?: string } | null)?.location === catalog.feedUrl);
+    const [created] = (await pinterestRequests("/v5/catalogs/feeds")).filter(
+      (request) => (request.body as { location?: string } | null)?.location === catalog.feedUrl,
+    );
     expect(created).toMatchObject({
       method: "POST",
-      body: { name: "Published", format: "CSV", location: catalog.feedUrl, default_currency: "USD", default_locale: "en-US", default_country: "US", status: "ACTIVE" },
+      body: {
+        name: "Published",
+        format: "CSV",
+        location: catalog.feedUrl,
+        default_currency: "USD",
+        default_locale: "en-US",
+        default_country: "US",
+        status: "ACTIVE",
+      },
     });
     const feeds = await sandbox<{ id: string; username: string; location: string }[]>(`/pinterest/feeds?username=${profile.username}`);
     expect(feeds.map((feed) => [feed.id, feed.location])).toContainEqual([published.catalog.pinterestFeedId, catalog.feedUrl]);
 
     // Pinterest downloads the file: the first image has gone missing meanwhile.
     await handFeedToPinterest(catalog.feedUrl);
-    await sandbox("/faults", { method: "POST", json: { service: "blog-demo", method: "GET", path: "/images/amalfi-coast-itinerary-1.jpg", status: 404, times: 1 } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "blog-demo", method: "GET", path: "/images/amalfi-coast-itinerary-1.jpg", status: 404, times: 1 },
+    });
     const processed: CatalogStatus = await ok(owner, "GET", `/api/catalogs/getCatalogStatus/${catalog.id}`);
     expect(processed.processing).toMatchObject({ status: "completed", itemsInFile: 2, itemsAccepted: 1 });
     expect(processed.processing?.itemIssues).toEqual([
-      { itemId: expect.any(String), title: "Herb planter", column: "image_link", severity: "error", message: "Pinterest could not download the main picture.", providedValue: image("amalfi-coast-itinerary-1.jpg") },
+      {
+        itemId: expect.any(String),
+        title: "Herb planter",
+        column: "image_link",
+        severity: "error",
+        message: "Pinterest could not download the main picture.",
+        providedValue: image("amalfi-coast-itinerary-1.jpg"),
+      },
     ]);
 
     // A change, then publish again: the same data source is ingested again (no second feed).
@@ -262,7 +320,11 @@ describe("publishing to Pinterest (the stand-in)", () => {
     expect((await ok(owner, "GET", `/api/catalogs/getCatalogs/${catalog.id}`)).activeCatalog.changedSincePublish).toBe(true);
     await ok(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
     expect((await pinterestRequests(`/v5/catalogs/feeds/${published.catalog.pinterestFeedId}/ingest`)).map((request) => request.method)).toEqual(["POST"]);
-    expect((await pinterestRequests("/v5/catalogs/feeds")).filter((request) => request.path === "/v5/catalogs/feeds" && (request.body as { location?: string } | null)?.location === catalog.feedUrl)).toHaveLength(1);
+    expect(
+      (await pinterestRequests("/v5/catalogs/feeds")).filter(
+        (request) => request.path === "/v5/catalogs/feeds" && (request.body as { location?: string } | null)?.location === catalog.feedUrl,
+      ),
+    ).toHaveLength(1);
     await handFeedToPinterest(catalog.feedUrl);
     const again: CatalogStatus = await ok(owner, "GET", `/api/catalogs/getCatalogStatus/${catalog.id}`);
     expect(again.processing).toMatchObject({ status: "completed", itemsInFile: 2, itemsAccepted: 2, itemIssues: [], feedErrors: [] });
@@ -287,12 +349,25 @@ describe("publishing to Pinterest (the stand-in)", () => {
   it("answers 409 with a clear message, never 401, when Pinterest refuses the connection or the request", async () => {
     const catalog = await createCatalog(owner, "Refused", profile);
     await ok(owner, "POST", "/api/catalogs/addItemsToCatalog", { catalogID: catalog.id, items: [item("Vase")] }, 201);
-    await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "POST", path: "/v5/catalogs/feeds", status: 403, times: 1, body: { code: 654, message: "You must have a business account to use catalogs." } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: {
+        service: "pinterest",
+        method: "POST",
+        path: "/v5/catalogs/feeds",
+        status: 403,
+        times: 1,
+        body: { code: 654, message: "You must have a business account to use catalogs." },
+      },
+    });
     const forbidden = await call(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
     expect(forbidden.status).toBe(409);
     expect((await read(forbidden)).error).toBe("Pinterest refused the catalog: You must have a business account to use catalogs.");
     const state = await ok(owner, "GET", `/api/catalogs/getCatalogs/${catalog.id}`);
-    expect(state.activeCatalog).toMatchObject({ pinterestFeedId: null, lastError: "Pinterest refused the catalog: You must have a business account to use catalogs." });
+    expect(state.activeCatalog).toMatchObject({
+      pinterestFeedId: null,
+      lastError: "Pinterest refused the catalog: You must have a business account to use catalogs.",
+    });
 
     await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "POST", path: "/v5/catalogs/feeds", status: 503, times: 1 } });
     const down = await call(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
@@ -303,11 +378,21 @@ describe("publishing to Pinterest (the stand-in)", () => {
     // A connection made before catalogs were asked for: Pinterest's 401 code 3 asks for a reconnection, the profile stays usable.
     await sandbox("/faults", {
       method: "POST",
-      json: { service: "pinterest", method: "POST", path: `/v5/catalogs/feeds/${(await ok(owner, "GET", `/api/catalogs/getCatalogs/${catalog.id}`)).activeCatalog.pinterestFeedId}/ingest`, status: 401, times: 1, body: { code: 3, message: "Your token does not have sufficient permissions to perform this operation." } },
+      json: {
+        service: "pinterest",
+        method: "POST",
+        path: `/v5/catalogs/feeds/${(await ok(owner, "GET", `/api/catalogs/getCatalogs/${catalog.id}`)).activeCatalog.pinterestFeedId}/ingest`,
+        status: 401,
+        times: 1,
+        body: { code: 3, message: "Your token does not have sufficient permissions to perform this operation." },
+      },
     });
     const scope = await call(owner, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
     expect(scope.status).toBe(409);
-    expect(await read(scope)).toMatchObject({ code: "reconnect", error: "Your Pinterest connection does not allow catalogs yet. Please reconnect your Pinterest profile on the scheduling page, then publish again." });
+    expect(await read(scope)).toMatchObject({
+      code: "reconnect",
+      error: "Your Pinterest connection does not allow catalogs yet. Please reconnect your Pinterest profile on the scheduling page, then publish again.",
+    });
   });
 
   it("asks to reconnect (409, not 401: the user stays signed in) when Pinterest no longer accepts the connection", async () => {
@@ -318,7 +403,10 @@ describe("publishing to Pinterest (the stand-in)", () => {
     await sandbox("/pinterest/revoke", { method: "POST", json: { username: revoked.username } });
     const refused = await call(user, "POST", `/api/catalogs/publishCatalog/${catalog.id}`);
     expect(refused.status).toBe(409);
-    expect(await read(refused)).toMatchObject({ code: "reconnect", error: `Pinterest no longer accepts the connection to ${revoked.username}. Please reconnect it on the scheduling page, then publish again.` });
+    expect(await read(refused)).toMatchObject({
+      code: "reconnect",
+      error: `Pinterest no longer accepts the connection to ${revoked.username}. Please reconnect it on the scheduling page, then publish again.`,
+    });
     // Still signed in.
     expect((await call(user, "GET", "/api/catalogs/getCatalogs/latest")).status).toBe(200);
   });

@@ -119,7 +119,7 @@ describe("content API", () => {
 
   it("keeps a draft private until an admin publishes it, and takes it back when unpublished or deleted", async () => {
     const editor = await admin();
-    const entry = await create(editor, draft({ body: 'Hello <script>alert(1)</script> [x](javascript:alert(1))' }));
+    const entry = await create(editor, draft({ body: "Hello <script>alert(1)</script> [x](javascript:alert(1))" }));
     expect(entry.status).toBe("draft");
     expect(entry.publishedAt).toBeNull();
     expect((await app(`/api/blogs/getBlogPost/${entry.slug}`)).status).toBe(404);

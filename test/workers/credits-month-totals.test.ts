@@ -30,10 +30,15 @@ interface LedgerRow {
  * [spendsFrom, end) (a month that opens with a plan change counts from the month it interrupted: decision 081).
  */
 async function ledgerSums(userId: string, start: number, end: number, spendsFrom = start) {
-  const { results: all } = await ledgerOf(testEnv, userId).prepare("SELECT amount, reference, created_at FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3")
+  const { results: all } = await ledgerOf(testEnv, userId)
+    .prepare("SELECT amount, reference, created_at FROM credit_ledger WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3")
     .bind(userId, spendsFrom, end)
     .all<LedgerRow>();
-  const results = all.map((row) => (row.created_at < start && row.amount > 0 && !row.reference.startsWith("reversal:") && !row.reference.startsWith("admin-grant:") ? { ...row, amount: 0 } : row));
+  const results = all.map((row) =>
+    row.created_at < start && row.amount > 0 && !row.reference.startsWith("reversal:") && !row.reference.startsWith("admin-grant:")
+      ? { ...row, amount: 0 }
+      : row,
+  );
   const reversal = (row: LedgerRow) => row.reference.startsWith("reversal:");
   const admin = (row: LedgerRow) => row.reference.startsWith("admin-grant:");
   const grant = (row: LedgerRow) => row.amount > 0 && !reversal(row) && !admin(row);
@@ -48,7 +53,8 @@ async function ledgerSums(userId: string, start: number, end: number, spendsFrom
 
 /** Where the month's row counts spends from (its start unless it opens with a plan change). */
 async function spendsFromOf(userId: string, start: number, end: number) {
-  const row = await ledgerOf(testEnv, userId).prepare("SELECT spends_from AS spendsFrom FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3")
+  const row = await ledgerOf(testEnv, userId)
+    .prepare("SELECT spends_from AS spendsFrom FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3")
     .bind(userId, start, end)
     .first<{ spendsFrom: number }>();
   return row?.spendsFrom ?? start;
@@ -56,9 +62,10 @@ async function spendsFromOf(userId: string, start: number, end: number) {
 
 /** The month's row of credit_month_totals, or null. */
 async function totalsRow(userId: string, start: number, end: number) {
-  return ledgerOf(testEnv, userId).prepare(
-    "SELECT grants, paid_grants AS paidGrants, admin_grants AS adminGrants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3",
-  )
+  return ledgerOf(testEnv, userId)
+    .prepare(
+      "SELECT grants, paid_grants AS paidGrants, admin_grants AS adminGrants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3",
+    )
     .bind(userId, start, end)
     .first<{ grants: number; paidGrants: number; adminGrants: number; spends: number }>();
 }
@@ -85,13 +92,21 @@ async function summaryOf(user: TestUser, now?: number) {
 }
 
 async function insertLedger(userId: string, amount: number, reference: string, createdAt: number) {
-  await ledgerOf(testEnv, userId).prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, ?4, 'test row', ?5, ?6)")
+  await ledgerOf(testEnv, userId)
+    .prepare("INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, ?4, 'test row', ?5, ?6)")
     .bind(crypto.randomUUID(), userId, amount, amount < 0 ? "image" : "grant", reference, createdAt)
     .run();
 }
 
 const pin = (reference: string, amount = 1): PinHistoryItem => ({
-  details: { action: "downloaded", title: "Linen napkins", description: "Fold them", url: "https://linen.example/napkins", imageUrl: "https://app.test/media/x.jpeg", mediaType: "image" },
+  details: {
+    action: "downloaded",
+    title: "Linen napkins",
+    description: "Fold them",
+    url: "https://linen.example/napkins",
+    imageUrl: "https://app.test/media/x.jpeg",
+    mediaType: "image",
+  },
   spend: { category: "image", amount, reason: "Pin download", reference },
 });
 
@@ -144,14 +159,19 @@ describe("credit month totals", () => {
     expect(await summaryOf(user)).toMatchObject({ usedPinCredits: 1, remaining: 9 });
     // An admin's bonus comes on top of the plan's grant.
     const actor = { id: user.userId, email: user.email };
-    expect(await grantCredits(testEnv, actor, user.userId, { amount: 20, reason: "Sorry for the outage", reference: "totals-bonus" })).toMatchObject({ granted: true });
+    expect(await grantCredits(testEnv, actor, user.userId, { amount: 20, reason: "Sorry for the outage", reference: "totals-bonus" })).toMatchObject({
+      granted: true,
+    });
     const afterBonus = await summaryOf(user);
     expect(afterBonus.remaining).toBe(29);
 
     // A paid plan from just after the last ledger row: its month starts then, with the plan's 150, and as it opens
     // with a plan change it counts the Free month's spend and the admin's bonus too (decision 081); the Free month's
     // row stays as its ledger is. (Times from here on are given, so that no write shares a millisecond.)
-    const last = await ledgerOf(testEnv, user.userId).prepare("SELECT max(created_at) AS at FROM credit_ledger WHERE user_id = ?1").bind(user.userId).first<{ at: number }>();
+    const last = await ledgerOf(testEnv, user.userId)
+      .prepare("SELECT max(created_at) AS at FROM credit_ledger WHERE user_id = ?1")
+      .bind(user.userId)
+      .first<{ at: number }>();
     const paidFrom = Math.max(last!.at, Date.now()) + 1;
     const freeMonth = { start: Date.parse(afterBonus.periodStart), end: Date.parse(afterBonus.periodEnd) };
     const record = {
@@ -169,7 +189,13 @@ describe("credit month totals", () => {
     };
     await savePlanRecord(testEnv, user.userId, record, paidFrom);
     const starter = await summaryOf(user, paidFrom);
-    expect(starter).toMatchObject({ planId: "starter-monthly", creditsPerMonth: 150, usedPinCredits: 1, remaining: 169, periodStart: new Date(paidFrom).toISOString() });
+    expect(starter).toMatchObject({
+      planId: "starter-monthly",
+      creditsPerMonth: 150,
+      usedPinCredits: 1,
+      remaining: 169,
+      periodStart: new Date(paidFrom).toISOString(),
+    });
     expect(await spendsFromOf(user.userId, paidFrom, addMonths(paidFrom, 1))).toBe(freeMonth.start);
     await consumeCredits(testEnv, user.userId, { category: "image", amount: 30, reason: "Pin downloads", reference: "totals:starter-spend" }, paidFrom + 10);
     expect(await summaryOf(user, paidFrom + 10)).toMatchObject({ usedPinCredits: 31, remaining: 139 });
@@ -231,7 +257,10 @@ describe("credit month totals", () => {
     await ledgerOf(testEnv, user.userId).prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference = 'boundary:first'").bind(user.userId).run();
     expect(await summaryOf(user, inMonth2)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
     // Moved from one month to the other, it leaves one and joins the other.
-    await ledgerOf(testEnv, user.userId).prepare("UPDATE credit_ledger SET created_at = ?2 WHERE user_id = ?1 AND reference = 'boundary:last'").bind(user.userId, month2Start).run();
+    await ledgerOf(testEnv, user.userId)
+      .prepare("UPDATE credit_ledger SET created_at = ?2 WHERE user_id = ?1 AND reference = 'boundary:last'")
+      .bind(user.userId, month2Start)
+      .run();
     expect(await summaryOf(user, inMonth1)).toMatchObject({ usedPinCredits: 0, remaining: 10 });
     expect(await summaryOf(user, inMonth2)).toMatchObject({ usedPinCredits: 1, remaining: 9 });
   });
@@ -271,7 +300,9 @@ describe("credit month totals", () => {
     const singles = Array.from({ length: 12 }, (_, i) =>
       consumeCredits(testEnv, user.userId, { category: "image", amount: 1, reason: "Pin download", reference: `race:single-${i}` }),
     );
-    const batches = Array.from({ length: 6 }, (_, b) => addPinHistories(testEnv, user.userId, [pin(`race:batch-${b}-a`), pin(`race:batch-${b}-b`), pin(`race:batch-${b}-c`)]));
+    const batches = Array.from({ length: 6 }, (_, b) =>
+      addPinHistories(testEnv, user.userId, [pin(`race:batch-${b}-a`), pin(`race:batch-${b}-b`), pin(`race:batch-${b}-c`)]),
+    );
     const results = await Promise.allSettled([...singles, ...batches]);
     const refused = results.filter((result) => result.status === "rejected");
     for (const result of refused) expect((result as PromiseRejectedResult).reason).toMatchObject({ status: 402 });
@@ -284,7 +315,10 @@ describe("credit month totals", () => {
     expect(summary.usedPinCredits).toBe(paidSingles + 3 * paidBatches);
     expect(summary.remaining).toBe(10 - summary.usedPinCredits);
     // A batch is all or nothing: no pin of a refused batch is in the ledger.
-    const { results: spends } = await ledgerOf(testEnv, user.userId).prepare("SELECT reference FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'race:batch-%'").bind(user.userId).all<{ reference: string }>();
+    const { results: spends } = await ledgerOf(testEnv, user.userId)
+      .prepare("SELECT reference FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'race:batch-%'")
+      .bind(user.userId)
+      .all<{ reference: string }>();
     expect(spends).toHaveLength(3 * paidBatches);
   });
 });

@@ -105,7 +105,11 @@ describe("credits used this month count across plan changes", () => {
     // Stripe's periods start on whole seconds: the switch's new period must start after the first one did.
     await afterTheSecondOf(monthly.periodStart);
 
-    const switched = await post("/api/stripeSubscriptions/reviseStripeSubscription", user, { subscriptionID, newStripePriceID: "price_starter_annual", newPlanId: "starter-annual" });
+    const switched = await post("/api/stripeSubscriptions/reviseStripeSubscription", user, {
+      subscriptionID,
+      newStripePriceID: "price_starter_annual",
+      newPlanId: "starter-annual",
+    });
     expect(switched.status).toBe(200);
     expect((await sandboxSubscription(subscriptionID)).items.data[0].price.id).toBe("price_starter_annual");
     const annual = await creditsOf(user);

@@ -48,7 +48,10 @@ describe("credit consumption and pin history", () => {
 
   it("charges half credits for AI text through incrementUsedPinCredits", async () => {
     const before = await usedCredits(bob);
-    const response = await app("/api/user/incrementUsedPinCredits", json({ creditAmount: 0.5, category: "aiText", reference: "ai:title:abc123" }, bearer(bob.tokens)));
+    const response = await app(
+      "/api/user/incrementUsedPinCredits",
+      json({ creditAmount: 0.5, category: "aiText", reference: "ai:title:abc123" }, bearer(bob.tokens)),
+    );
     expect(response.status).toBe(200);
     expect((await read(response)).usedPinCredits).toBe(before + 0.5);
     const rows = await ledgerDb(bob).select().from(creditLedger).where(eq(creditLedger.userId, bob.userId));

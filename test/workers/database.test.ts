@@ -42,8 +42,16 @@ describe("seed", () => {
     expect(await seed(db)).toBeGreaterThan(0);
     const first = await dump("plans", db);
     expect(first.map((p) => p.id)).toEqual([
-      "agency-annual", "agency-monthly", "free", "growth-annual", "growth-monthly",
-      "lifetime", "pro-annual", "pro-monthly", "starter-annual", "starter-monthly",
+      "agency-annual",
+      "agency-monthly",
+      "free",
+      "growth-annual",
+      "growth-monthly",
+      "lifetime",
+      "pro-annual",
+      "pro-monthly",
+      "starter-annual",
+      "starter-monthly",
     ]);
     expect(first.find((p) => p.id === "starter-monthly")).toMatchObject({ price: 16.99, credits_per_month: 150, free_trial_days: 7 });
 

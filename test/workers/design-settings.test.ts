@@ -121,7 +121,10 @@ describe("design settings profiles", () => {
     await saveAs(user, "Evergreen");
     const duplicate = await post(user, "/api/user/saveDesignSettings", { designSettings: {}, newProfileName: "  EVERGREEN " });
     expect(duplicate.status).toBe(409);
-    expect(await read(duplicate)).toEqual({ error: 'You already have a design profile named "EVERGREEN". Please choose another name.', field: "newProfileName" });
+    expect(await read(duplicate)).toEqual({
+      error: 'You already have a design profile named "EVERGREEN". Please choose another name.',
+      field: "newProfileName",
+    });
     const other = await saveAs(user, "Seasonal");
     const rename = await post(user, "/api/user/renameDesignProfile", { profileId: other.profileId, newProfileName: "evergreen" });
     expect(rename.status).toBe(409);
@@ -225,7 +228,9 @@ describe("design settings profiles", () => {
 
     expect((await get(bob, `/api/user/getDesignSettingsProfiles/${alicesProfile.profileId}`)).status).toBe(404);
     expect((await get(bob, "/api/user/getDesignSettingsProfile/Alice%20private")).status).toBe(404);
-    expect((await post(bob, "/api/user/saveDesignSettings", { designSettings: { aiKeywords: "mine now" }, profileId: alicesProfile.profileId })).status).toBe(404);
+    expect((await post(bob, "/api/user/saveDesignSettings", { designSettings: { aiKeywords: "mine now" }, profileId: alicesProfile.profileId })).status).toBe(
+      404,
+    );
     expect((await post(bob, "/api/user/renameDesignProfile", { profileId: alicesProfile.profileId, newProfileName: "Taken" })).status).toBe(404);
     expect((await del(bob, `/api/user/deleteDesignProfile/${alicesProfile.profileId}`)).status).toBe(404);
 

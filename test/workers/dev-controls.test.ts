@@ -2,7 +2,17 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../workers/app.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
-import { connectProfile, grantCredits, imagePin, pinterestName, post, runAlarm, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
+import {
+  connectProfile,
+  grantCredits,
+  imagePin,
+  pinterestName,
+  post,
+  runAlarm,
+  sandboxPins,
+  schedulerOf,
+  type ConnectedProfile,
+} from "./scheduling-support.ts";
 import { eventually, read, testEnv } from "./support.ts";
 
 /** The dev control that re-runs a profile's alarm (bench:faults, the fault campaign): never in production. */
@@ -44,7 +54,7 @@ describe("POST /api/dev/scheduling/rerunAlarm", () => {
     expect((await read(theirs)).field).toBe("pinterestProfileUsername");
   });
 
-  it("does not exist unless DEV_CONTROLS is exactly \"on\": not in production, nor in a staging deploy or any other APP_ENV", async () => {
+  it('does not exist unless DEV_CONTROLS is exactly "on": not in production, nor in a staging deploy or any other APP_ENV', async () => {
     const { DEV_CONTROLS: _on, ...withoutControls } = testEnv;
     const environments = [
       { ...testEnv, APP_ENV: "production", DEV_CONTROLS: "off" },

@@ -85,12 +85,18 @@ describe("drafts", () => {
 
   it("an update without a name takes the date; with a name it takes the name", async () => {
     const draft = await create(alice, "Weekend batch", [aPost("w1")]);
-    const response = await post(alice, "/api/user/drafts/updateDraft", { draftId: draft.draftId, posts: [aPost("w1"), aPost("w2")], date: "23/11/2026, 14:05:09" });
+    const response = await post(alice, "/api/user/drafts/updateDraft", {
+      draftId: draft.draftId,
+      posts: [aPost("w1"), aPost("w2")],
+      date: "23/11/2026, 14:05:09",
+    });
     expect(response.status).toBe(200);
     const updated = (await read(response)).draft;
     expect(updated).toMatchObject({ draftId: draft.draftId, name: "23/11/2026, 14:05:09", date: "23/11/2026, 14:05:09", postCount: 2 });
 
-    const named = await read(await post(alice, "/api/user/drafts/updateDraft", { draftId: draft.draftId, posts: [aPost("w3")], name: "Gift guide", date: "23/11/2026, 15:00:00" }));
+    const named = await read(
+      await post(alice, "/api/user/drafts/updateDraft", { draftId: draft.draftId, posts: [aPost("w3")], name: "Gift guide", date: "23/11/2026, 15:00:00" }),
+    );
     expect(named.draft).toMatchObject({ name: "Gift guide", postCount: 1 });
     const { draft: full } = await read(await get(alice, `/api/user/drafts/getDraft/${draft.draftId}`));
     expect(full.posts.map((p: { id: string }) => p.id)).toEqual(["w3"]);
@@ -121,14 +127,20 @@ describe("drafts", () => {
     const full = await create(user, "Has posts", [aPost("l1"), aPost("l2")]);
     const empty = await create(user, "Empty one", []);
     // Make sure the empty draft is the newest of all.
-    await ledgerOf(testEnv, user.userId).db.update(drafts).set({ updatedAt: Date.now() + 60_000 }).where(eq(drafts.id, empty.draftId));
+    await ledgerOf(testEnv, user.userId)
+      .db.update(drafts)
+      .set({ updatedAt: Date.now() + 60_000 })
+      .where(eq(drafts.id, empty.draftId));
     expect((await read(await get(user, "/api/user/drafts/getDrafts"))).drafts[0].name).toBe("Empty one");
     const latest = await read(await get(user, "/api/user/drafts/latestDraft"));
     expect(latest.draft).toMatchObject({ draftId: full.draftId, name: "Has posts", postCount: 2 });
     expect(latest.draft.posts).toHaveLength(2);
 
     const newer = await create(user, "Newer", [aPost("n1")]);
-    await ledgerOf(testEnv, user.userId).db.update(drafts).set({ updatedAt: Date.now() + 120_000 }).where(eq(drafts.id, newer.draftId));
+    await ledgerOf(testEnv, user.userId)
+      .db.update(drafts)
+      .set({ updatedAt: Date.now() + 120_000 })
+      .where(eq(drafts.id, newer.draftId));
     expect((await read(await get(user, "/api/user/drafts/latestDraft"))).draft.draftId).toBe(newer.draftId);
   });
 
@@ -168,7 +180,11 @@ describe("drafts", () => {
     expect(noDate.status).toBe(400);
     expect(await read(noDate)).toMatchObject({ error: "date is required" });
 
-    const tooMany = await post(alice, "/api/user/drafts/createDraft", { name: "Huge", date: "now", posts: Array.from({ length: 201 }, (_, i) => aPost(`m${i}`)) });
+    const tooMany = await post(alice, "/api/user/drafts/createDraft", {
+      name: "Huge",
+      date: "now",
+      posts: Array.from({ length: 201 }, (_, i) => aPost(`m${i}`)),
+    });
     expect(tooMany.status).toBe(400);
     expect(await read(tooMany)).toMatchObject({ error: "posts may hold at most 200 posts", field: "posts" });
 

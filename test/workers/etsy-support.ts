@@ -44,7 +44,9 @@ export async function connectEtsyShop(user: TestUser, shopName: string): Promise
   expect(back.searchParams.get("etsyError")).toBeNull();
   expect(back.searchParams.get("etsyConnected")).toBe(shopName);
   const { authorizedShops } = await read(await app("/api/shops", { headers: bearer(user.tokens) }));
-  const shop = (authorizedShops as { id: string; shopType: string; shopName: string }[]).find((candidate) => candidate.shopType === "Etsy" && candidate.shopName === shopName);
+  const shop = (authorizedShops as { id: string; shopType: string; shopName: string }[]).find(
+    (candidate) => candidate.shopType === "Etsy" && candidate.shopName === shopName,
+  );
   expect(shop).toBeDefined();
   return shop!.id;
 }

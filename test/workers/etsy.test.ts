@@ -36,7 +36,8 @@ beforeAll(async () => {
   bob = await signUpUser({ firstName: "Bob" });
 });
 
-const listings = (user: TestUser, query: Record<string, string>) => app(`/api/etsyAPI/getEtsyShopListings?${new URLSearchParams(query)}`, { headers: bearer(user.tokens) });
+const listings = (user: TestUser, query: Record<string, string>) =>
+  app(`/api/etsyAPI/getEtsyShopListings?${new URLSearchParams(query)}`, { headers: bearer(user.tokens) });
 
 interface RecordedCall {
   method: string;
@@ -68,7 +69,10 @@ describe("connecting an Etsy shop", () => {
     expect(challenge).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // The verifier stays on the server, sealed with the state, and is the one behind the challenge.
-    const [row] = await db.select().from(etsyOauthStates).where(eq(etsyOauthStates.stateHash, await sha256Hex(state)));
+    const [row] = await db
+      .select()
+      .from(etsyOauthStates)
+      .where(eq(etsyOauthStates.stateHash, await sha256Hex(state)));
     expect(row!.userId).toBe(alice.userId);
     const verifier = await unseal(testEnv.AUTH_SECRET, "etsy-pkce", row!.codeVerifierSealed, row!.stateHash);
     expect(await pkceChallenge(verifier!)).toBe(challenge);
@@ -101,8 +105,14 @@ describe("connecting an Etsy shop", () => {
     expect(credentials!.expiresAt - Date.now()).toBeLessThanOrEqual(60 * 60_000);
 
     // What we sent Etsy's token endpoint: the code with its verifier, for our callback.
-    const tokenCall = (await sandbox<RecordedCall[]>("/requests?service=etsy")).find((call) => call.path === "/v3/public/oauth/token" && call.body?.code_verifier === `****${verifier!.slice(-4)}`);
-    expect(tokenCall?.body).toMatchObject({ grant_type: "authorization_code", client_id: testEnv.ETSY_KEYSTRING, redirect_uri: "http://app.test/api/etsyAPI/oauthCallback" });
+    const tokenCall = (await sandbox<RecordedCall[]>("/requests?service=etsy")).find(
+      (call) => call.path === "/v3/public/oauth/token" && call.body?.code_verifier === `****${verifier!.slice(-4)}`,
+    );
+    expect(tokenCall?.body).toMatchObject({
+      grant_type: "authorization_code",
+      client_id: testEnv.ETSY_KEYSTRING,
+      redirect_uri: "http://app.test/api/etsyAPI/oauthCallback",
+    });
     expect(account.grants.map((grant) => grant.grant_type)).toEqual(["authorization_code"]);
 
     // The state is good once, even in the browser that started it.
@@ -111,7 +121,10 @@ describe("connecting an Etsy shop", () => {
   });
 
   it("refuses a forged state and a callback in another browser, which the browser that started it can still finish", async () => {
-    const forged = await finishEtsyConnection({ callbackPath: "/api/etsyAPI/oauthCallback?code=abc&state=never-recorded-state" }, "pb_etsy_0123456789abcdef=forged");
+    const forged = await finishEtsyConnection(
+      { callbackPath: "/api/etsyAPI/oauthCallback?code=abc&state=never-recorded-state" },
+      "pb_etsy_0123456789abcdef=forged",
+    );
     expect(forged.searchParams.get("etsyError")).toBe(ETSY_STATE_EXPIRED_MESSAGE);
     expect(forged.searchParams.get("etsyConnected")).toBeNull();
 
@@ -126,7 +139,8 @@ describe("connecting an Etsy shop", () => {
     // Another connection's cookie does not finish this one either.
     const other = await startEtsyConnection(bob, etsyShopName("other"));
     expect((await finishEtsyConnection(attempt, other.cookie)).searchParams.get("etsyError")).toBe(ETSY_OTHER_BROWSER_MESSAGE);
-    const bobShops = async () => (await read(await app("/api/shops", { headers: bearer(bob.tokens) }))).authorizedShops.map((shop: { shopName: string }) => shop.shopName);
+    const bobShops = async () =>
+      (await read(await app("/api/shops", { headers: bearer(bob.tokens) }))).authorizedShops.map((shop: { shopName: string }) => shop.shopName);
     expect(await bobShops()).not.toContain(shopName);
 
     // Refused elsewhere, the state stays good for the browser that started it.
@@ -139,7 +153,9 @@ describe("connecting an Etsy shop", () => {
     // Etsy's side: the stand-in refuses a verifier whose S256 is not the challenge.
     const attempt = await startEtsyConnection(alice, etsyShopName("pkce"));
     const code = new URL(attempt.callbackPath, "http://app.test").searchParams.get("code")!;
-    const refused = await new EtsyClient(testEnv).exchangeCode(code, "a-wrong-verifier-of-forty-three-characters-x", etsyCallbackUrl(testEnv)).catch((error: unknown) => error);
+    const refused = await new EtsyClient(testEnv)
+      .exchangeCode(code, "a-wrong-verifier-of-forty-three-characters-x", etsyCallbackUrl(testEnv))
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(EtsyApiError);
     expect(refused).toMatchObject({ kind: "invalid_grant", status: 400 });
     expect((refused as Error).message).toContain("code_verifier is invalid");
@@ -167,7 +183,10 @@ describe("connecting an Etsy shop", () => {
     const denied = await fetch(`${testEnv.SANDBOX_URL}/etsy/oauth/connect/approve`, { method: "POST", body: form, redirect: "manual" });
     const deniedBack = new URL(denied.headers.get("location")!);
     expect(deniedBack.searchParams.get("error")).toBe("access_denied");
-    const cookie = started.headers.getSetCookie().map((value) => value.split(";")[0]).join("; ");
+    const cookie = started.headers
+      .getSetCookie()
+      .map((value) => value.split(";")[0])
+      .join("; ");
     const cancelled = await finishEtsyConnection({ callbackPath: `${deniedBack.pathname}${deniedBack.search}` }, cookie);
     expect(cancelled.pathname).toBe("/products");
     expect(cancelled.searchParams.get("etsyError")).toBe(ETSY_NOT_GRANTED_MESSAGE);
@@ -333,8 +352,11 @@ describe("Etsy's tokens", () => {
     await sandbox("/etsy/revoke", { method: "POST", json: { shop_name: shopName } });
     const refused = await listings(alice, { shopID, pageNumber: "1" });
     expect(refused.status).toBe(401);
-    expect(await read(refused)).toEqual({ error: "Unable to get Etsy shop listings: Etsy no longer accepts this connection. Please reconnect your Etsy shop." });
-    const shops = async () => (await read(await app("/api/shops", { headers: bearer(alice.tokens) }))).authorizedShops.find((shop: { id: string }) => shop.id === shopID);
+    expect(await read(refused)).toEqual({
+      error: "Unable to get Etsy shop listings: Etsy no longer accepts this connection. Please reconnect your Etsy shop.",
+    });
+    const shops = async () =>
+      (await read(await app("/api/shops", { headers: bearer(alice.tokens) }))).authorizedShops.find((shop: { id: string }) => shop.id === shopID);
     expect((await shops()).status).toBe("reauth");
 
     // Until reconnected, the page answers at once without asking Etsy.
@@ -380,7 +402,9 @@ describe("Etsy's limits and failures", () => {
     await sandbox("/etsy/rate-limit", { method: "POST", json: { shop_name: shopName, perSecond: 10, perDay: 2 } });
     const response = await listings(alice, { shopID, pageNumber: "1" });
     expect(response.status).toBe(429);
-    expect(await read(response)).toEqual({ error: "Unable to get Etsy shop listings: Etsy's daily limit of requests for this shop has been reached. Please try again later." });
+    expect(await read(response)).toEqual({
+      error: "Unable to get Etsy shop listings: Etsy's daily limit of requests for this shop has been reached. Please try again later.",
+    });
     // The third call was never sent: the answers had said the day's budget was spent.
     expect(await etsyAccount(shopName)).toMatchObject({ calls_today: 2, refused: 0 });
   });
@@ -390,17 +414,27 @@ describe("Etsy's limits and failures", () => {
     const shopID = await connectEtsyShop(alice, shopName);
     const { shop_id } = await etsyAccount(shopName);
     const path = `/v3/application/shops/${shop_id}/listings/active`;
-    await sandbox("/faults", { method: "POST", json: { service: "etsy", path, status: 429, headers: { "retry-after": "1" }, body: { error: "You have exceeded your quota of requests per second" } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "etsy", path, status: 429, headers: { "retry-after": "1" }, body: { error: "You have exceeded your quota of requests per second" } },
+    });
     expect((await listings(alice, { shopID, pageNumber: "1" })).status).toBe(200);
 
-    await sandbox("/faults", { method: "POST", json: { service: "etsy", path, status: 429, headers: { "retry-after": "30" }, body: { error: "You have exceeded your quota of requests per second" } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "etsy", path, status: 429, headers: { "retry-after": "30" }, body: { error: "You have exceeded your quota of requests per second" } },
+    });
     const busy = await listings(alice, { shopID, pageNumber: "1" });
     expect(busy.status).toBe(429);
     expect(busy.headers.get("retry-after")).toBe("30");
-    expect((await read(busy)).error).toBe("Unable to get Etsy shop listings: Etsy is receiving too many requests for this shop. Please try again in 30 seconds.");
+    expect((await read(busy)).error).toBe(
+      "Unable to get Etsy shop listings: Etsy is receiving too many requests for this shop. Please try again in 30 seconds.",
+    );
 
     await sandbox("/faults", { method: "POST", json: { service: "etsy", path, status: 429, headers: { "retry-after": "600" } } });
-    expect((await read(await listings(alice, { shopID, pageNumber: "1" }))).error).toBe("Unable to get Etsy shop listings: Etsy is receiving too many requests for this shop. Please try again in 10 minutes.");
+    expect((await read(await listings(alice, { shopID, pageNumber: "1" }))).error).toBe(
+      "Unable to get Etsy shop listings: Etsy is receiving too many requests for this shop. Please try again in 10 minutes.",
+    );
   });
 
   it("turns Etsy's server errors, slow answers and an injected 401 into plain messages, never a 500", async () => {
@@ -421,7 +455,10 @@ describe("Etsy's limits and failures", () => {
     expect(await read(slow)).toEqual({ error: "Unable to get Etsy shop listings: Etsy took too long to answer. Please try again." });
 
     // One 401 (an expired token, as Etsy says it): refreshed and tried again.
-    await sandbox("/faults", { method: "POST", json: { service: "etsy", path, status: 401, body: { error: "invalid_token", error_description: "The access token is expired" } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "etsy", path, status: 401, body: { error: "invalid_token", error_description: "The access token is expired" } },
+    });
     expect((await listings(alice, { shopID, pageNumber: "1" })).status).toBe(200);
 
     // 401 twice over: the shop needs reconnecting.

@@ -12,7 +12,16 @@ beforeEach(async () => {
 });
 
 /** An ID token from the sandbox's Google, for our client id unless told otherwise. */
-async function googleToken(fields: { email: string; aud?: string; emailVerified?: boolean; expiresInSeconds?: number; issuer?: string; signWithUnknownKey?: boolean; givenName?: string; familyName?: string }) {
+async function googleToken(fields: {
+  email: string;
+  aud?: string;
+  emailVerified?: boolean;
+  expiresInSeconds?: number;
+  issuer?: string;
+  signWithUnknownKey?: boolean;
+  givenName?: string;
+  familyName?: string;
+}) {
   const { id_token } = await sandbox<{ id_token: string }>("/google/id-token", {
     method: "POST",
     json: { aud: testEnv.GOOGLE_CLIENT_ID, ...fields },
@@ -23,7 +32,10 @@ async function googleToken(fields: { email: string; aud?: string; emailVerified?
 describe("POST /api/signInWithGoogle", () => {
   it("creates a verified account on first sign-in (201), then signs the same person in (200)", async () => {
     const email = uniqueEmail("google");
-    const first = await app("/api/signInWithGoogle", json({ idToken: await googleToken({ email, givenName: "Grace", familyName: "Hopper" }) }, { "cf-connecting-ip": "203.0.113.50" }));
+    const first = await app(
+      "/api/signInWithGoogle",
+      json({ idToken: await googleToken({ email, givenName: "Grace", familyName: "Hopper" }) }, { "cf-connecting-ip": "203.0.113.50" }),
+    );
     expect(first.status).toBe(201);
     const tokens = await read(first);
     sessionCookie(first);

@@ -97,7 +97,8 @@ async function judgeRoute(item: Case, response: Response, field: string, private
   const seen = `${status} ${JSON.stringify(body)}`;
   if (item.mode === "redirected" && item.scheme) {
     // A public page sending us to file: and the like: the redirect is not followed (502, decision 005).
-    const named = field === "storeUrl" || body?.error === `The ${noun} redirected to ${new URL(item.destination).protocol}, which is not a web address we can fetch.`;
+    const named =
+      field === "storeUrl" || body?.error === `The ${noun} redirected to ${new URL(item.destination).protocol}, which is not a web address we can fetch.`;
     return status === 502 && body?.field === field && named ? null : seen;
   }
   if (status !== 400 || body?.field !== field) return seen;
@@ -151,7 +152,10 @@ describe("the guarded fetch, at every entry point", () => {
       let storeInput = item.url;
       if (item.mode === "redirected") {
         const slug = newStore("moves-away");
-        await sandbox("/faults", { method: "POST", json: { service: "woocommerce", method: "GET", path: `/${slug}/wp-json/`, status: 302, headers: { location: item.destination } } });
+        await sandbox("/faults", {
+          method: "POST",
+          json: { service: "woocommerce", method: "GET", path: `/${slug}/wp-json/`, status: 302, headers: { location: item.destination } },
+        });
         storeInput = storeUrl(slug);
       }
       const response = await app("/api/woocommerce/connect", json({ storeUrl: storeInput }, bearer(user.tokens)));
@@ -177,14 +181,19 @@ describe("the guarded fetch, at every entry point", () => {
       categories: [],
     });
     const render = async (allImages: string[]) => {
-      const response = await app("/highMemLimitApi/scraping/renderTemplateImage", json({ post: { title: "Sunday soup club", template: design, allImages } }, bearer(user.tokens)));
+      const response = await app(
+        "/highMemLimitApi/scraping/renderTemplateImage",
+        json({ post: { title: "Sunday soup club", template: design, allImages } }, bearer(user.tokens)),
+      );
       expect(response.status).toBe(200);
       const stored = await app(new URL((await read(response)).url).pathname);
       return new Uint8Array(await stored.arrayBuffer());
     };
     const none = await render([]);
     const refused = await render([`http://[::ffff:127.0.0.1]:${port}/${target}/pin.jpg`]);
-    const behindRedirect = await render([`${testEnv.SANDBOX_URL}/hostile/redirect-to/photo.jpg?to=${encodeURIComponent(`http://localhost:${port}/blog-demo/images/amalfi-coast-itinerary-1.jpg`)}`]);
+    const behindRedirect = await render([
+      `${testEnv.SANDBOX_URL}/hostile/redirect-to/photo.jpg?to=${encodeURIComponent(`http://localhost:${port}/blog-demo/images/amalfi-coast-itinerary-1.jpg`)}`,
+    ]);
     const photo = await render([`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`]);
     expect(refused).toEqual(none);
     expect(behindRedirect).toEqual(none);
@@ -197,8 +206,19 @@ describe("what stays reachable", () => {
   it("reaches the sandbox by its configured origin, and by no other spelling of it", async () => {
     const page = `${testEnv.SANDBOX_URL}/blog-demo/`;
     expect((await scrape("scrapeWebsite", page)).status).toBe(200);
-    expect((await app(`/api/scraping/imageProxy?url=${encodeURIComponent(`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`)}`, { headers: bearer(user.tokens) })).status).toBe(200);
-    for (const other of [`http://localhost:${port}/blog-demo/`, `https://127.0.0.1:${port}/blog-demo/`, `http://127.0.0.1:${otherPort}/blog-demo/`, `http://[::ffff:127.0.0.1]:${port}/blog-demo/`]) {
+    expect(
+      (
+        await app(`/api/scraping/imageProxy?url=${encodeURIComponent(`${testEnv.SANDBOX_URL}/blog-demo/images/amalfi-coast-itinerary-1.jpg`)}`, {
+          headers: bearer(user.tokens),
+        })
+      ).status,
+    ).toBe(200);
+    for (const other of [
+      `http://localhost:${port}/blog-demo/`,
+      `https://127.0.0.1:${port}/blog-demo/`,
+      `http://127.0.0.1:${otherPort}/blog-demo/`,
+      `http://[::ffff:127.0.0.1]:${port}/blog-demo/`,
+    ]) {
       const response = await scrape("scrapeWebsite", other);
       expect(response.status, other).toBe(400);
       expect(await read(response), other).toMatchObject({ field: "url" });
@@ -218,7 +238,10 @@ describe("what stays reachable", () => {
     // The resolver down (503) or failing (SERVFAIL): refused, never fetched unchecked.
     for (const [name, fault] of [
       [`down-${run}.example`, { status: 503 }],
-      [`servfail-${run}.example`, { status: 200, body: { Status: 2, TC: false, RD: true, RA: true, AD: false, CD: false, Question: [{ name: "x.", type: 1 }] } }],
+      [
+        `servfail-${run}.example`,
+        { status: 200, body: { Status: 2, TC: false, RD: true, RA: true, AD: false, CD: false, Question: [{ name: "x.", type: 1 }] } },
+      ],
     ] as const) {
       await sandbox(`/dns/records/${name}`, { method: "PUT", json: { A: ["93.184.216.34"] } });
       await sandbox("/faults", { method: "POST", json: { service: "dns", path: "/dns-query", times: 2, ...fault } });
@@ -241,7 +264,17 @@ describe("credentials and redirects", () => {
     const otherOrigin = `http://localhost:${port}`;
     const products = "/wp-json/wc/v3/products";
     const redirectProducts = (times = 1) =>
-      sandbox("/faults", { method: "POST", json: { service: "woocommerce", method: "GET", path: `/${slug}${products}`, status: 301, times, headers: { location: `${otherOrigin}/woocommerce/${elsewhere}${products}?page=1&per_page=50&status=publish` } } });
+      sandbox("/faults", {
+        method: "POST",
+        json: {
+          service: "woocommerce",
+          method: "GET",
+          path: `/${slug}${products}`,
+          status: 301,
+          times,
+          headers: { location: `${otherOrigin}/woocommerce/${elsewhere}${products}?page=1&per_page=50&status=publish` },
+        },
+      });
 
     // Through the app: the listing stops at the redirect and says why.
     await redirectProducts();
@@ -254,17 +287,40 @@ describe("credentials and redirects", () => {
     // Even with the other origin trusted (so that its address is no reason to stop), the keys do not go there.
     const bothTrusted = { ...testEnv, TRUSTED_FETCH_ORIGINS: `${sandboxOrigin.origin},${otherOrigin}` };
     await redirectProducts();
-    await expect(listProducts(bothTrusted, storeUrl(slug), keys, { page: 1, perPage: 50 })).rejects.toMatchObject({ kind: "moved" } satisfies Partial<WooCommerceError>);
-    const atElsewhere = () => sandbox<{ path: string; headers: Record<string, string> }[]>("/requests?service=woocommerce").then((requests) => requests.filter((request) => request.path.startsWith(`/${elsewhere}/`)));
+    await expect(listProducts(bothTrusted, storeUrl(slug), keys, { page: 1, perPage: 50 })).rejects.toMatchObject({
+      kind: "moved",
+    } satisfies Partial<WooCommerceError>);
+    const atElsewhere = () =>
+      sandbox<{ path: string; headers: Record<string, string> }[]>("/requests?service=woocommerce").then((requests) =>
+        requests.filter((request) => request.path.startsWith(`/${elsewhere}/`)),
+      );
     expect(await atElsewhere()).toEqual([]);
 
     // A redirect within the store's origin keeps the keys.
-    await sandbox("/faults", { method: "POST", json: { service: "woocommerce", method: "GET", path: `/${slug}${products}`, status: 302, headers: { location: `/woocommerce/${slug}${products}?page=1&per_page=50&status=publish&moved=1` } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: {
+        service: "woocommerce",
+        method: "GET",
+        path: `/${slug}${products}`,
+        status: 302,
+        headers: { location: `/woocommerce/${slug}${products}?page=1&per_page=50&status=publish&moved=1` },
+      },
+    });
     const followed = await listProducts(testEnv, storeUrl(slug), keys, { page: 1, perPage: 50 });
     expect(followed.products.length).toBeGreaterThan(0);
 
     // The site index is read without keys: it may follow the store to another origin, which receives no Authorization.
-    await sandbox("/faults", { method: "POST", json: { service: "woocommerce", method: "GET", path: `/${slug}/wp-json/`, status: 301, headers: { location: `${otherOrigin}/woocommerce/${elsewhere}/wp-json/` } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: {
+        service: "woocommerce",
+        method: "GET",
+        path: `/${slug}/wp-json/`,
+        status: 301,
+        headers: { location: `${otherOrigin}/woocommerce/${elsewhere}/wp-json/` },
+      },
+    });
     const index = await readStoreIndex(bothTrusted, storeUrl(slug));
     expect(index.storeUrl).toBe(`${otherOrigin}/woocommerce/${elsewhere}`);
     const arrived = await atElsewhere();

@@ -21,7 +21,10 @@ const RENDER = "/highMemLimitApi/scraping/renderTemplateImage";
 const SCHEDULE = "/api/scheduling/schedulePin";
 
 async function spends(user: TestUser) {
-  return ledgerOf(testEnv, user.userId).db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
+  return ledgerOf(testEnv, user.userId)
+    .db.select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.userId, user.userId), lt(creditLedger.amount, 0)));
 }
 
 async function spent(user: TestUser): Promise<number> {
@@ -38,8 +41,36 @@ const design = {
   title: "Plain title card",
   background: "#f4efe6",
   layers: [
-    { type: "SVG", id: "band", name: "Band", shape: "rect", x: 60, y: 500, width: 880, height: 500, fill: "pin", borderRadius: 24, rotation: 0, opacity: 1, hidden: false, strokeWidth: 0 },
-    { type: "text", id: "title", name: "Title", content: "title", x: 100, y: 540, width: 800, height: 420, rotation: 0, opacity: 1, hidden: false, style: { fontSize: "auto", align: "center", color: "auto" } },
+    {
+      type: "SVG",
+      id: "band",
+      name: "Band",
+      shape: "rect",
+      x: 60,
+      y: 500,
+      width: 880,
+      height: 500,
+      fill: "pin",
+      borderRadius: 24,
+      rotation: 0,
+      opacity: 1,
+      hidden: false,
+      strokeWidth: 0,
+    },
+    {
+      type: "text",
+      id: "title",
+      name: "Title",
+      content: "title",
+      x: 100,
+      y: 540,
+      width: 800,
+      height: 420,
+      rotation: 0,
+      opacity: 1,
+      hidden: false,
+      style: { fontSize: "auto", align: "center", color: "auto" },
+    },
   ],
   categories: [],
 };
@@ -96,7 +127,12 @@ describe("idempotency keys name one request", () => {
   it("accepts the key in an Idempotency-Key header, and refuses a header that disagrees with the body", async () => {
     const key = `header-key-${crypto.randomUUID().slice(0, 8)}`;
     const before = await spent(user);
-    const send = (body: unknown, header: string) => app(REWRITE, { method: "POST", headers: { "content-type": "application/json", "idempotency-key": header, authorization: `Bearer ${user.tokens.idToken}` }, body: JSON.stringify(body) });
+    const send = (body: unknown, header: string) =>
+      app(REWRITE, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": header, authorization: `Bearer ${user.tokens.idToken}` },
+        body: JSON.stringify(body),
+      });
     const first = await send({ prompt: "Linen napkins for spring" }, key);
     expect(first.status).toBe(200);
     expect((await send({ prompt: "Linen napkins for autumn" }, key)).status).toBe(409);
@@ -122,11 +158,12 @@ describe("idempotency keys name one request", () => {
     const reference = `running-key-${crypto.randomUUID().slice(0, 8)}`;
     const body = { prompt: "Woven baskets for a small hallway" };
     const claim = (updatedAt: number) =>
-      ledgerOf(testEnv, user.userId).prepare(
-        `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
+      ledgerOf(testEnv, user.userId)
+        .prepare(
+          `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
          VALUES (?1, 'rewriteText', ?2, ?3, ?4, 'pending', NULL, ?5, ?5)
          ON CONFLICT (user_id, operation, key) DO UPDATE SET updated_at = excluded.updated_at`,
-      )
+        )
         .bind(user.userId, reference, requestHashOf, claimId, updatedAt)
         .run();
     // The server remembers the validated body (defaults filled in).
@@ -147,7 +184,10 @@ describe("idempotency keys name one request", () => {
   it("forgets a key after 30 days: it then names a new request", async () => {
     const reference = `old-key-${crypto.randomUUID().slice(0, 8)}`;
     expect((await post(user, REWRITE, { prompt: "Rattan chairs", reference })).status).toBe(200);
-    await ledgerOf(testEnv, user.userId).prepare(`UPDATE idempotency_keys SET created_at = ?1 WHERE user_id = ?2 AND key = ?3`).bind(Date.now() - 31 * 86_400_000, user.userId, reference).run();
+    await ledgerOf(testEnv, user.userId)
+      .prepare(`UPDATE idempotency_keys SET created_at = ?1 WHERE user_id = ?2 AND key = ?3`)
+      .bind(Date.now() - 31 * 86_400_000, user.userId, reference)
+      .run();
     const before = await spent(user);
     expect((await post(user, REWRITE, { prompt: "Rattan stools", reference })).status).toBe(200);
     expect(await spent(user)).toBe(before + 0.5);
@@ -155,7 +195,16 @@ describe("idempotency keys name one request", () => {
 
   it("lets a refused request's key be used again for the corrected request", async () => {
     const poor = await signUpUser({ firstName: "Penny" });
-    await ledgerOf(testEnv, poor.userId).db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: poor.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${poor.userId}` });
+    await ledgerOf(testEnv, poor.userId)
+      .db.insert(creditLedger)
+      .values({
+        id: crypto.randomUUID(),
+        userId: poor.userId,
+        amount: -10,
+        category: "image",
+        reason: "test: spend the month",
+        reference: `spend-${poor.userId}`,
+      });
     const reference = `poor-key-${crypto.randomUUID().slice(0, 8)}`;
     const refused = await post(poor, REWRITE, { prompt: "Velvet cushions", numResults: 2, reference });
     expect(refused.status).toBe(402);
@@ -227,7 +276,10 @@ describe("schedulePin references", () => {
     const pin = imagePin(profile, { reference });
     const first = await read(await post(user, SCHEDULE, pin));
     // As if the first request had died after charging, before recording its answer.
-    await ledgerOf(testEnv, user.userId).prepare(`UPDATE idempotency_keys SET status = 'pending', response = NULL WHERE user_id = ?1 AND key = ?2`).bind(user.userId, reference).run();
+    await ledgerOf(testEnv, user.userId)
+      .prepare(`UPDATE idempotency_keys SET status = 'pending', response = NULL WHERE user_id = ?1 AND key = ?2`)
+      .bind(user.userId, reference)
+      .run();
     expect((await post(user, "/api/scheduling/deleteScheduledPin", { pinId: first.scheduledPin.id })).status).toBe(200);
     const before = await spent(user);
     const again = await post(user, SCHEDULE, pin);
@@ -285,7 +337,9 @@ describe("full-size pins are paid for once", () => {
     expect(again).toEqual(rendered);
     expect(await spent(user)).toBe(before + 1);
     const history = await ledgerOf(testEnv, user.userId).db.select().from(pinHistory).where(eq(pinHistory.userId, user.userId));
-    expect(history.filter((row) => row.imageUrl === rendered.url)).toMatchObject([{ action: "downloaded", category: "image", credits: 1, url: "https://linen.example/napkins" }]);
+    expect(history.filter((row) => row.imageUrl === rendered.url)).toMatchObject([
+      { action: "downloaded", category: "image", credits: 1, url: "https://linen.example/napkins" },
+    ]);
     // Without a key every render is a new download.
     await post(user, RENDER, renderBody("Linen napkins, three ways"));
     expect(await spent(user)).toBe(before + 2);
@@ -293,7 +347,16 @@ describe("full-size pins are paid for once", () => {
 
   it("renders nothing for a user with no credits left (402), and stores nothing", async () => {
     const broke = await signUpUser({ firstName: "Nell" });
-    await ledgerOf(testEnv, broke.userId).db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: broke.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${broke.userId}` });
+    await ledgerOf(testEnv, broke.userId)
+      .db.insert(creditLedger)
+      .values({
+        id: crypto.randomUUID(),
+        userId: broke.userId,
+        amount: -10,
+        category: "image",
+        reason: "test: spend the month",
+        reference: `spend-${broke.userId}`,
+      });
     for (let i = 0; i < 5; i += 1) {
       const response = await post(broke, RENDER, renderBody(`Free pin ${i}`));
       expect(response.status).toBe(402);
@@ -332,7 +395,16 @@ describe("full-size pins are paid for once", () => {
     const poor = await signUpUser({ firstName: "Poppy" });
     const profile = await connectProfile(poor, pinterestName("poor"));
     const rendered = await read(await post(poor, RENDER, renderBody("Velvet cushions", { purpose: "schedule" })));
-    await ledgerOf(testEnv, poor.userId).db.insert(creditLedger).values({ id: crypto.randomUUID(), userId: poor.userId, amount: -10, category: "image", reason: "test: spend the month", reference: `spend-${poor.userId}` });
+    await ledgerOf(testEnv, poor.userId)
+      .db.insert(creditLedger)
+      .values({
+        id: crypto.randomUUID(),
+        userId: poor.userId,
+        amount: -10,
+        category: "image",
+        reason: "test: spend the month",
+        reference: `spend-${poor.userId}`,
+      });
     const refused = await post(poor, SCHEDULE, imagePin(profile, { imageURL: rendered.url }));
     expect(refused.status).toBe(402);
     expect((await app(new URL(rendered.url).pathname)).status).toBe(404);

@@ -79,23 +79,35 @@ describe("keyword research", () => {
 
     const again = (await read(await research("keyword=Linen%20Napkin%20Folding&region=IT", signedIn(user)))) as KeywordResearch;
     expect(again).toEqual({ ...first, cached: true });
-    expect(await pinterestRequests(since, (request) => request.path === "/v5/terms/suggested" && request.query.term === "linen napkin folding")).toHaveLength(1);
+    expect(await pinterestRequests(since, (request) => request.path === "/v5/terms/suggested" && request.query.term === "linen napkin folding")).toHaveLength(
+      1,
+    );
     expect(await pinterestRequests(since, (request) => request.path.startsWith("/v5/trends/keywords/IT/"))).toHaveLength(4);
 
     const elsewhere = (await read(await research("keyword=linen%20napkin%20folding&region=ES", signedIn(user)))) as KeywordResearch;
     expect(elsewhere).toMatchObject({ region: "ES", cached: false });
 
     // A day later the answer is stale: Pinterest is asked again.
-    await testEnv.DB.prepare("UPDATE keyword_research_cache SET expires_at = ?1 WHERE term_key = ?2 AND region = 'IT'").bind(Date.now() - 1, "linen napkin folding").run();
+    await testEnv.DB.prepare("UPDATE keyword_research_cache SET expires_at = ?1 WHERE term_key = ?2 AND region = 'IT'")
+      .bind(Date.now() - 1, "linen napkin folding")
+      .run();
     const later = (await read(await research("keyword=linen%20napkin%20folding&region=IT", signedIn(user)))) as KeywordResearch;
     expect(later.cached).toBe(false);
-    expect(await pinterestRequests(since, (request) => request.path === "/v5/terms/suggested" && request.query.term === "linen napkin folding")).toHaveLength(3);
+    expect(await pinterestRequests(since, (request) => request.path === "/v5/terms/suggested" && request.query.term === "linen napkin folding")).toHaveLength(
+      3,
+    );
   });
 
   it("answers Pinterest's rate limit with 429 and when to try again in words, caches nothing, and works once Pinterest does", async () => {
     await sandbox("/faults", {
       method: "POST",
-      json: { service: "pinterest", path: "/v5/trends/keywords/SE+DK+FI+NO/top/seasonal", status: 429, headers: { "retry-after": "120" }, body: { code: 8, message: "This request exceeded a rate limit." } },
+      json: {
+        service: "pinterest",
+        path: "/v5/trends/keywords/SE+DK+FI+NO/top/seasonal",
+        status: 429,
+        headers: { "retry-after": "120" },
+        body: { code: 8, message: "This request exceeded a rate limit." },
+      },
     });
     const limited = await research("keyword=sauna%20decor&region=SE%2BDK%2BFI%2BNO", signedIn(user));
     expect(limited.status).toBe(429);
@@ -142,7 +154,10 @@ describe("keyword research", () => {
     const since = new Date().toISOString();
     expect((await research("keyword=fjord%20cabin&region=SE%2BDK%2BFI%2BNO", signedIn(connected))).status).toBe(200);
     const terms = await pinterestRequests(since, (request) => request.path === "/v5/terms/suggested" && request.query.term === "fjord cabin");
-    const trends = await pinterestRequests(since, (request) => request.path.startsWith("/v5/trends/keywords/SE+DK+FI+NO/") && request.query.include_keywords !== undefined);
+    const trends = await pinterestRequests(
+      since,
+      (request) => request.path.startsWith("/v5/trends/keywords/SE+DK+FI+NO/") && request.query.include_keywords !== undefined,
+    );
     expect(terms).toHaveLength(1);
     expect(trends).toHaveLength(4);
     const trendsTokens = new Set(trends.map((request) => request.headers.authorization));
@@ -155,7 +170,10 @@ describe("use as AI keywords", () => {
   it("puts the chosen terms, one per line, into the active design settings that /generate opens, keeping the rest", async () => {
     const user = await signUpUser({ firstName: "Ada" });
     const before = await read(await app("/api/user/getDesignSettingsProfiles/active", signedIn(user)));
-    const answer = await app("/api/keywords/useAsAiKeywords", json({ keywords: ["Christmas Nails", "holiday nails", "christmas nails", "nail ideas"] }, bearer(user.tokens)));
+    const answer = await app(
+      "/api/keywords/useAsAiKeywords",
+      json({ keywords: ["Christmas Nails", "holiday nails", "christmas nails", "nail ideas"] }, bearer(user.tokens)),
+    );
     expect(answer.status).toBe(200);
     expect(await read(answer)).toEqual({ profileName: "Default", aiKeywords: "christmas nails\nholiday nails\nnail ideas" });
     const after = await read(await app("/api/user/getDesignSettingsProfiles/active", signedIn(user)));

@@ -18,10 +18,14 @@ const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x4
 
 /** Rings the ledger's alarm (when it is set; it may have rung by itself already) and answers when `check` holds. */
 async function afterAlarm<T>(user: TestUser, check: () => Promise<T | undefined>, what: string): Promise<T> {
-  return eventually(async () => {
-    await runDurableObjectAlarm(stubOf(user.userId));
-    return check();
-  }, 15_000, what);
+  return eventually(
+    async () => {
+      await runDurableObjectAlarm(stubOf(user.userId));
+      return check();
+    },
+    15_000,
+    what,
+  );
 }
 
 async function renderFor(user: TestUser, paid: boolean, createdAt = Date.now()) {
@@ -39,31 +43,53 @@ describe("what a user's ledger forgets, and when", () => {
     await grantCredits(user, 5);
     const key = await renderFor(user, false);
     const imageURL = `http://app.test/media/${key}`;
-    const scheduled = await post(user, "/api/scheduling/schedulePin", imagePin(profile, { imageURL, type: "SpecificDate", scheduledTime: new Date(Date.now() + 300).toISOString() }));
+    const scheduled = await post(
+      user,
+      "/api/scheduling/schedulePin",
+      imagePin(profile, { imageURL, type: "SpecificDate", scheduledTime: new Date(Date.now() + 300).toISOString() }),
+    );
     expect(scheduled.status).toBe(201);
-    const [posted] = await eventually(async () => {
-      const pins = await sandboxPins(profile.username);
-      return pins.length === 1 ? pins : undefined;
-    }, 15_000, "the pin to post");
-    const entry = async () => (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory[0] as { state: string; imageUrl: string; pinterestPinId: string };
-    const before = await eventually(async () => {
-      const found = await entry();
-      return found.state === "posted" ? found : undefined;
-    }, 15_000, "the history to say posted");
+    const [posted] = await eventually(
+      async () => {
+        const pins = await sandboxPins(profile.username);
+        return pins.length === 1 ? pins : undefined;
+      },
+      15_000,
+      "the pin to post",
+    );
+    const entry = async () =>
+      (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory[0] as { state: string; imageUrl: string; pinterestPinId: string };
+    const before = await eventually(
+      async () => {
+        const found = await entry();
+        return found.state === "posted" ? found : undefined;
+      },
+      15_000,
+      "the history to say posted",
+    );
     expect(before.imageUrl, "our render while it is kept").toBe(imageURL);
     const served = await app(`/media/${key}`);
     expect(served.status).toBe(200);
     await served.arrayBuffer();
 
     const ledger = ledgerOf(testEnv, user.userId);
-    const record = await ledger.prepare(`SELECT posted_at, pin_id FROM pin_renders WHERE media_key = ?1`).bind(key).first<{ posted_at: number | null; pin_id: string }>();
+    const record = await ledger
+      .prepare(`SELECT posted_at, pin_id FROM pin_renders WHERE media_key = ?1`)
+      .bind(key)
+      .first<{ posted_at: number | null; pin_id: string }>();
     expect(record?.posted_at, "the render knows when its pin was posted").not.toBeNull();
     // A day short of 30: kept.
-    await ledger.prepare(`UPDATE pin_renders SET posted_at = ?2 WHERE media_key = ?1`).bind(key, Date.now() - POSTED_RENDER_TTL_MS + DAY).run();
+    await ledger
+      .prepare(`UPDATE pin_renders SET posted_at = ?2 WHERE media_key = ?1`)
+      .bind(key, Date.now() - POSTED_RENDER_TTL_MS + DAY)
+      .run();
     await runDurableObjectAlarm(stubOf(user.userId));
     expect(await testEnv.MEDIA.head(key), "kept until 30 days after posting").not.toBeNull();
     // Past 30 days: gone, and the entry shows Pinterest's image.
-    await ledger.prepare(`UPDATE pin_renders SET posted_at = ?2 WHERE media_key = ?1`).bind(key, Date.now() - POSTED_RENDER_TTL_MS - 1_000).run();
+    await ledger
+      .prepare(`UPDATE pin_renders SET posted_at = ?2 WHERE media_key = ?1`)
+      .bind(key, Date.now() - POSTED_RENDER_TTL_MS - 1_000)
+      .run();
     await afterAlarm(user, async () => ((await testEnv.MEDIA.head(key)) === null ? true : undefined), "the render to be deleted");
     const after = await entry();
     expect(after.state).toBe("posted");
@@ -114,7 +140,8 @@ describe("what a user's ledger forgets, and when", () => {
     // The oldest and the one still on the page were downloads whose JPEGs we keep; the others show a blog's picture.
     const downloaded = [0, 3].map((i) => `users/${user.userId}/pins/dl00000${i}/pin-${i}.jpeg`);
     for (const key of downloaded) await testEnv.MEDIA.put(key, new Uint8Array([0xff, 0xd8, 0xff, 0xd9]));
-    const pictureOf = (i: number) => (i === 0 ? mediaUrl(testEnv.APP_URL, downloaded[0]) : i === 3 ? mediaUrl(testEnv.APP_URL, downloaded[1]) : "https://example.com/a.jpg");
+    const pictureOf = (i: number) =>
+      i === 0 ? mediaUrl(testEnv.APP_URL, downloaded[0]) : i === 3 ? mediaUrl(testEnv.APP_URL, downloaded[1]) : "https://example.com/a.jpg";
     const ledger = ledgerOf(testEnv, user.userId);
     await ledger.batch(
       entries.map(([title, createdAt], i) =>
@@ -147,8 +174,14 @@ describe("what a user's ledger forgets, and when", () => {
     expect(file.headers.get("content-disposition")).toBe(`attachment; filename="pin-history-${older}.ndjson.gz"`);
     expect(file.headers.get("x-content-type-options"), "the security headers on the new route").toBe("nosniff");
     const text = await new Response(file.body!.pipeThrough(new DecompressionStream("gzip"))).text();
-    const lines = text.trim().split("\n").map((line) => JSON.parse(line));
-    expect(lines.map((line) => line.title), "oldest first").toEqual(["Oldest, 14 months back", "Also 14 months back"]);
+    const lines = text
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(
+      lines.map((line) => line.title),
+      "oldest first",
+    ).toEqual(["Oldest, 14 months back", "Also 14 months back"]);
     expect(lines[0]).toMatchObject({ action: "downloaded", credits: 1, url: "https://example.com/post", createdAt: new Date(at(14, 2)).toISOString() });
     // A download's JPEG goes with its month; a picture that is not ours is named as it was; a month still on the page keeps its JPEG.
     expect(lines.map((line) => line.imageUrl)).toEqual([null, "https://example.com/a.jpg"]);
@@ -156,7 +189,10 @@ describe("what a user's ledger forgets, and when", () => {
     expect(await testEnv.MEDIA.head(downloaded[1]), "the JPEG of a download still on the page").not.toBeNull();
 
     const page = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as { title: string }[];
-    expect(page.map((entry) => entry.title), "the page keeps 13 months").toEqual(["This month", "12 months back: still on the page"]);
+    expect(
+      page.map((entry) => entry.title),
+      "the page keeps 13 months",
+    ).toEqual(["This month", "12 months back: still on the page"]);
 
     const theirs = await get(other, `/api/user/pinHistory/archives/${older}`);
     expect(theirs.status, "another user names only their own months").toBe(404);

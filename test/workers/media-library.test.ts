@@ -51,8 +51,22 @@ function picture(width: number, height: number, format: "png" | "jpeg" | "webp")
 }
 
 const ascii = (text: string) => Uint8Array.from(text, (c) => c.charCodeAt(0));
-const mp4 = concat(new Uint8Array([0, 0, 0, 0x18]), ascii("ftypisom"), new Uint8Array([0, 0, 2, 0]), ascii("isomiso2"), new Uint8Array([0, 0, 0, 8]), ascii("mdat"));
-const mov = concat(new Uint8Array([0, 0, 0, 0x14]), ascii("ftypqt  "), new Uint8Array([0, 0, 2, 0]), ascii("qt  "), new Uint8Array([0, 0, 0, 8]), ascii("mdat"));
+const mp4 = concat(
+  new Uint8Array([0, 0, 0, 0x18]),
+  ascii("ftypisom"),
+  new Uint8Array([0, 0, 2, 0]),
+  ascii("isomiso2"),
+  new Uint8Array([0, 0, 0, 8]),
+  ascii("mdat"),
+);
+const mov = concat(
+  new Uint8Array([0, 0, 0, 0x14]),
+  ascii("ftypqt  "),
+  new Uint8Array([0, 0, 2, 0]),
+  ascii("qt  "),
+  new Uint8Array([0, 0, 0, 8]),
+  ascii("mdat"),
+);
 const webm = concat(new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84]), ascii("webm"), new Uint8Array(16));
 
 /**
@@ -93,7 +107,11 @@ describe("media library uploads", () => {
   });
 
   it("stores images under the user's media prefix with their size read from the header", async () => {
-    for (const [format, width, height] of [["png", 64, 48], ["jpeg", 40, 30], ["webp", 20, 10]] as const) {
+    for (const [format, width, height] of [
+      ["png", 64, 48],
+      ["jpeg", 40, 30],
+      ["webp", 20, 10],
+    ] as const) {
       const bytes = picture(width, height, format);
       const media = await uploaded(alice, bytes, `photo.${format}`, "image");
       expect(media).toMatchObject({ mediaType: "image", contentType: `image/${format}`, fileName: `photo.${format}`, size: bytes.length, width, height });
@@ -103,7 +121,10 @@ describe("media library uploads", () => {
       expect(await stored(media.url)).toEqual(bytes);
     }
     // GIF (a whole one: a picture must be complete and decodable to be kept).
-    const gif = Uint8Array.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x21, 0xf9, 4, 1, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3b]);
+    const gif = Uint8Array.from([
+      0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xff, 0xff, 0xff, 0, 0, 0, 0x21, 0xf9, 4, 1, 0, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2,
+      2, 0x44, 1, 0, 0x3b,
+    ]);
     expect(await uploaded(alice, gif, "anim.gif", "image")).toMatchObject({ contentType: "image/gif", width: 1, height: 1 });
   });
 
@@ -120,7 +141,10 @@ describe("media library uploads", () => {
     const png = picture(8, 8, "png");
     const renamed = await upload(alice, png, "totally-a-font.ttf", "font", "font/ttf");
     expect(renamed.status).toBe(415);
-    expect(await read(renamed)).toEqual({ error: "This file is not a font we can use. Please upload a font file in TTF, OTF, WOFF or WOFF2 format.", field: "file" });
+    expect(await read(renamed)).toEqual({
+      error: "This file is not a font we can use. Please upload a font file in TTF, OTF, WOFF or WOFF2 format.",
+      field: "file",
+    });
 
     const text = await upload(alice, ascii("Just some notes about soup.\n".repeat(10)), "notes.png", "image", "image/png");
     expect(text.status).toBe(415);
@@ -150,7 +174,11 @@ describe("media library uploads", () => {
     expect(noFile.status).toBe(400);
     expect(await read(noFile)).toEqual({ error: "Please choose a file to upload.", field: "file" });
 
-    const notForm = await app("/api/user/media/uploadMedia", { method: "POST", headers: { ...bearer(alice.tokens), "content-type": "application/json" }, body: "{}" });
+    const notForm = await app("/api/user/media/uploadMedia", {
+      method: "POST",
+      headers: { ...bearer(alice.tokens), "content-type": "application/json" },
+      body: "{}",
+    });
     expect(notForm.status).toBe(400);
     expect((await read(notForm)).field).toBe("file");
 
@@ -256,10 +284,11 @@ describe("font uploads", () => {
       ],
     };
     async function render(fonts: { fontFamily?: string; fontUrl?: string }) {
-      const response = await app(
-        "/highMemLimitApi/scraping/renderTemplateImage",
-        { method: "POST", headers: { ...bearer(alice.tokens), "content-type": "application/json" }, body: JSON.stringify({ post: { title: "Sunday soup club", useUpperCaseFont: false, template, ...fonts } }) },
-      );
+      const response = await app("/highMemLimitApi/scraping/renderTemplateImage", {
+        method: "POST",
+        headers: { ...bearer(alice.tokens), "content-type": "application/json" },
+        body: JSON.stringify({ post: { title: "Sunday soup club", useUpperCaseFont: false, template, ...fonts } }),
+      });
       const body = await read(response);
       expect(response.status, JSON.stringify(body)).toBe(200);
       const jpeg = await stored(body.url);
@@ -281,7 +310,10 @@ describe("font uploads", () => {
 
   it("loads fonts for rendering only from the media library", async () => {
     const media = await uploaded(alice, pacificoWoff2, "pacifico.woff2", "font");
-    const template = { title: "Font check", layers: [{ type: "text", id: "t", name: "T", content: "title", x: 60, y: 300, width: 880, height: 700, style: { fontSize: 110 } }] };
+    const template = {
+      title: "Font check",
+      layers: [{ type: "text", id: "t", name: "T", content: "title", x: 60, y: 300, width: 880, height: 700, style: { fontSize: 110 } }],
+    };
     const render = async (fontUrl: string) => {
       const response = await app("/highMemLimitApi/scraping/renderTemplateImage", {
         method: "POST",

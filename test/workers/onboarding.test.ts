@@ -15,7 +15,13 @@ async function ticked(user: TestUser): Promise<string[]> {
   return (credentials.onboardingChecklist as { name: string; isChecked: boolean }[]).filter((step) => step.isChecked).map((step) => step.name);
 }
 
-const draftPost = { id: "p1", title: "Five cosy soups", description: "Soups for cold evenings.", url: "https://linenandlark.com/soups", allImages: ["https://linenandlark.com/images/soup.jpg"] };
+const draftPost = {
+  id: "p1",
+  title: "Five cosy soups",
+  description: "Soups for cold evenings.",
+  url: "https://linenandlark.com/soups",
+  allImages: ["https://linenandlark.com/images/soup.jpg"],
+};
 
 const template = {
   title: "My banner",
@@ -51,7 +57,10 @@ describe("the onboarding checklist follows what the user does", () => {
     const profile = await connectProfile(user, pinterestName("onboard"), { settings: null });
     expect(await ticked(user)).toEqual(["connectPinterest"]);
 
-    const saved = await post(user, "/api/scheduling/saveSchedulingSettings", { newSettings: { numberOfPinsPerDay: 5 }, pinterestProfileUsername: profile.username });
+    const saved = await post(user, "/api/scheduling/saveSchedulingSettings", {
+      newSettings: { numberOfPinsPerDay: 5 },
+      pinterestProfileUsername: profile.username,
+    });
     expect(saved.status).toBe(200);
     expect(await ticked(user)).toEqual(["connectPinterest", "setPostingSchedule"]);
 
@@ -90,7 +99,10 @@ describe("migration 0012: users who did the steps before", () => {
    */
   async function copyToD1(user: TestUser, table: "pin_history" | "drafts") {
     const columns = MOVED_COLUMNS[table];
-    const rows = await ledgerOf(testEnv, user.userId).prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE user_id = ?1`).bind(user.userId).raw<SqlStorageValue[]>();
+    const rows = await ledgerOf(testEnv, user.userId)
+      .prepare(`SELECT ${columns.join(", ")} FROM ${table} WHERE user_id = ?1`)
+      .bind(user.userId)
+      .raw<SqlStorageValue[]>();
     expect(rows.length, `${table} rows of the user`).toBeGreaterThan(0);
     const placeholders = columns.map((_, i) => `?${i + 1}`).join(", ");
     await testEnv.DB.batch(rows.map((row) => testEnv.DB.prepare(`INSERT INTO ${table} (${columns.join(", ")}) VALUES (${placeholders})`).bind(...row)));
@@ -122,7 +134,15 @@ describe("migration 0012: users who did the steps before", () => {
       await testEnv.DB.batch(copies);
     }
 
-    expect(await ticked(busy)).toEqual(["connectPinterest", "generatePins", "saveDesignSettings", "createTemplate", "schedulePins", "setPostingSchedule", "inviteFriend"]);
+    expect(await ticked(busy)).toEqual([
+      "connectPinterest",
+      "generatePins",
+      "saveDesignSettings",
+      "createTemplate",
+      "schedulePins",
+      "setPostingSchedule",
+      "inviteFriend",
+    ]);
     expect(await ticked(idle)).toEqual([]);
   });
 

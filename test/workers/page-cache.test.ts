@@ -141,7 +141,13 @@ describe("edge page cache", () => {
   it("purges a post when an admin edits, unpublishes or deletes it, so the next visit shows the change", async () => {
     const editor = await admin();
     const slug = `cache-purge-${Date.now().toString(36)}`;
-    const fields = { kind: "post", slug, title: "Board names that help search", description: "Why focused board names bring more readers.", author: "Test Author" };
+    const fields = {
+      kind: "post",
+      slug,
+      title: "Board names that help search",
+      description: "Why focused board names bring more readers.",
+      author: "Test Author",
+    };
     const created = await read(await app("/api/admin/content", json({ ...fields, body: "The first version of the text." }, bearer(editor.tokens))));
     const id = created.entry.id as string;
     expect((await app(`/api/admin/content/${id}/publish`, json({ published: true }, bearer(editor.tokens)))).status).toBe(200);
@@ -155,7 +161,10 @@ describe("edge page cache", () => {
     expect((await app("/sitemap.xml")).headers.get("x-cache")).toMatch(/HIT|MISS/);
     expect((await app("/sitemap.xml")).headers.get("x-cache")).toBe("HIT");
 
-    const edited = await app(`/api/admin/content/${id}`, json({ ...fields, body: "The second, corrected text.", title: "Board names that people search for" }, bearer(editor.tokens)));
+    const edited = await app(
+      `/api/admin/content/${id}`,
+      json({ ...fields, body: "The second, corrected text.", title: "Board names that people search for" }, bearer(editor.tokens)),
+    );
     expect(edited.status).toBe(200);
     const after = await app(`/blog/${slug}`);
     expect(after.headers.get("x-cache")).toBe("MISS");
@@ -191,7 +200,16 @@ describe("edge page cache", () => {
     expect(at("/pricing?anything=1")).toBe("uncached-query");
     expect(at("/savings-calculator?pinsPerWeek=40&hourlyValue=30")).toEqual({ path: "/savings-calculator?hourlyValue=30&pinsPerWeek=40", edgeSeconds: 3600 });
     for (const path of ["/generate", "/profile", "/admin", "/api/health", "/blog/Not_A_Slug", "/login"]) expect(at(path), path).toBeNull();
-    for (const path of ["/pricing", "/lifetime", "/privacy-policy", "/terms-and-conditions", "/pinterest-mini-course", "/blog/a-post", "/page/about", "/sitemap.xml"]) {
+    for (const path of [
+      "/pricing",
+      "/lifetime",
+      "/privacy-policy",
+      "/terms-and-conditions",
+      "/pinterest-mini-course",
+      "/blog/a-post",
+      "/page/about",
+      "/sitemap.xml",
+    ]) {
       expect(at(path), path).not.toBeNull();
     }
   });
@@ -223,7 +241,12 @@ describe("home page pictures rendered by the pin engine", () => {
     const sources = [...new Set([...html.matchAll(/<img[^>]+src="(\/example-pins\/[^"]+)"/g)].map((match) => match[1].replaceAll("&amp;", "&")))];
     expect(sources.length).toBe(EXAMPLE_PINS.length);
     // Each in every width it is offered in (srcset), each the size it says.
-    const offered = [...html.matchAll(/srcSet="([^"]+)"/gi)].flatMap((match) => match[1].replaceAll("&amp;", "&").split(", ").map((item) => item.split(" ")));
+    const offered = [...html.matchAll(/srcSet="([^"]+)"/gi)].flatMap((match) =>
+      match[1]
+        .replaceAll("&amp;", "&")
+        .split(", ")
+        .map((item) => item.split(" ")),
+    );
     for (const [source, width] of offered) {
       const response = await app(source);
       expect(response.status, source).toBe(200);

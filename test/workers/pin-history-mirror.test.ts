@@ -24,7 +24,9 @@ const historyOf = async (user: TestUser) => (await read(await post(user, "/api/u
 const entryOf = async (user: TestUser, pinId: string) => (await historyOf(user)).find((entry) => entry.pinId === pinId)!;
 /** What the ledger holds for a pin's entry (the mirror's columns). */
 const stored = (user: TestUser, pinId: string) =>
-  ledgerOf(testEnv, user.userId).prepare(`SELECT queue_state, queue_error, scheduled_for FROM pin_history WHERE user_id = ?1 AND pin_id = ?2`).bind(user.userId, pinId)
+  ledgerOf(testEnv, user.userId)
+    .prepare(`SELECT queue_state, queue_error, scheduled_for FROM pin_history WHERE user_id = ?1 AND pin_id = ?2`)
+    .bind(user.userId, pinId)
     .first<{ queue_state: string | null; queue_error: string | null; scheduled_for: number }>();
 const mirrorOf = (instance: ProfileScheduler) => (instance as unknown as { mirror: HistoryMirror }).mirror;
 const notesIn = (profile: ConnectedProfile) =>
@@ -78,7 +80,10 @@ describe("the pin history mirrors each queue", () => {
     expect(await entryOf(user, ids[0])).toMatchObject({ state: "awaiting" });
 
     // The page reads the entry alone: it believes D1 (here changed behind the queue's back), not the queue.
-    await ledgerOf(testEnv, user.userId).prepare(`UPDATE pin_history SET queue_state = 'failed', queue_error = 'Board not found' WHERE user_id = ?1 AND pin_id = ?2`).bind(user.userId, ids[1]).run();
+    await ledgerOf(testEnv, user.userId)
+      .prepare(`UPDATE pin_history SET queue_state = 'failed', queue_error = 'Board not found' WHERE user_id = ?1 AND pin_id = ?2`)
+      .bind(user.userId, ids[1])
+      .run();
     expect(await entryOf(user, ids[1])).toMatchObject({ state: "failed", error: "Board not found" });
   });
 
@@ -92,7 +97,9 @@ describe("the pin history mirrors each queue", () => {
     }
     const states = async () =>
       (
-        await ledgerOf(testEnv, user.userId).prepare(`SELECT queue_state AS state, COUNT(*) AS n FROM pin_history WHERE user_id = ?1 GROUP BY queue_state`).bind(user.userId)
+        await ledgerOf(testEnv, user.userId)
+          .prepare(`SELECT queue_state AS state, COUNT(*) AS n FROM pin_history WHERE user_id = ?1 GROUP BY queue_state`)
+          .bind(user.userId)
           .all<{ state: string; n: number }>()
       ).results;
     expect(await states()).toEqual([{ state: "scheduled", n: 1_200 }]);

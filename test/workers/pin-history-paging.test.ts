@@ -16,18 +16,23 @@ describe("pin history paging", () => {
     const at = Date.now() - 3_600_000;
     // 100 entries in 8 milliseconds (runs of 13 across every page boundary), stored as created_at is written: ms plus a fraction.
     const entry = (userId: string, i: number) =>
-      ledgerOf(testEnv, userId).db.insert(pinHistory).values({
-        id: `h-${userId.slice(0, 8)}-${String(i).padStart(3, "0")}`,
-        userId,
-        action: "downloaded",
-        category: "image",
-        credits: 1,
-        title: `Entry ${i}`,
-        reference: `pin:${userId}-${i}`,
-        createdAt: at + Math.floor(i / 13) + (i % 13) / 20,
-      });
+      ledgerOf(testEnv, userId)
+        .db.insert(pinHistory)
+        .values({
+          id: `h-${userId.slice(0, 8)}-${String(i).padStart(3, "0")}`,
+          userId,
+          action: "downloaded",
+          category: "image",
+          credits: 1,
+          title: `Entry ${i}`,
+          reference: `pin:${userId}-${i}`,
+          createdAt: at + Math.floor(i / 13) + (i % 13) / 20,
+        });
     // Each user's entries go into their own ledger (one transaction each).
-    for (const [owner, count] of [[user, 100], [other, 40]] as const) {
+    for (const [owner, count] of [
+      [user, 100],
+      [other, 40],
+    ] as const) {
       const [first, ...rest] = Array.from({ length: count }, (_, i) => entry(owner.userId, i));
       await ledgerOf(testEnv, owner.userId).db.batch([first, ...rest]);
     }

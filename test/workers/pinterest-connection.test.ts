@@ -44,7 +44,9 @@ describe("connecting a Pinterest profile", () => {
     const { authorizeUrl, callback, callbackPath, cookie } = await connect(alice, username);
     expect(authorizeUrl.searchParams.get("client_id")).toBe(testEnv.PINTEREST_CLIENT_ID);
     expect(authorizeUrl.searchParams.get("redirect_uri")).toBe("http://app.test/api/pinterestAPI/oauthCallback");
-    expect(authorizeUrl.searchParams.get("scope")!.split(",")).toEqual(expect.arrayContaining(["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"]));
+    expect(authorizeUrl.searchParams.get("scope")!.split(",")).toEqual(
+      expect.arrayContaining(["boards:read", "boards:write", "pins:read", "pins:write", "user_accounts:read"]),
+    );
     expect(callback.status).toBe(302);
     expect(callback.headers.get("location")).toBe(`/scheduling?pinterestConnected=${username}`);
 
@@ -63,7 +65,10 @@ describe("connecting a Pinterest profile", () => {
   });
 
   it("refuses a redirect that leaves the site and a state that was never recorded", async () => {
-    const bad = await app("/api/pinterestAPI/recordPinterestStateCheck", json({ stateCheck: "abcdefghijklmnopqrstuvwxyz", redirectUrl: "https://evil.example/" }, bearer(alice.tokens)));
+    const bad = await app(
+      "/api/pinterestAPI/recordPinterestStateCheck",
+      json({ stateCheck: "abcdefghijklmnopqrstuvwxyz", redirectUrl: "https://evil.example/" }, bearer(alice.tokens)),
+    );
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "redirectUrl" });
     const forged = await app("/api/pinterestAPI/oauthCallback?code=abc&state=never-recorded-state", { redirect: "manual" });
@@ -92,20 +97,35 @@ describe("a connection belongs to the browser that started it", () => {
     expect(me.credentials.authorizedPinterestProfiles.map((p: { username: string }) => p.username)).not.toContain(username);
   });
 
-  it.each(["/.//evil.example/x", "/%2e//evil.example", "//evil.example", "/\\evil.example", "/\\/evil.example", "https://evil.example/", "javascript:alert(1)", "/\t/evil.example"])(
-    "refuses the redirect %j, which could leave the site",
-    async (redirectUrl) => {
-      const bad = await app("/api/pinterestAPI/recordPinterestStateCheck", json({ stateCheck: `state-${crypto.randomUUID()}`, redirectUrl }, bearer(alice.tokens)));
-      expect(bad.status).toBe(400);
-      expect(await read(bad)).toMatchObject({ field: "redirectUrl" });
-    },
-  );
+  it.each([
+    "/.//evil.example/x",
+    "/%2e//evil.example",
+    "//evil.example",
+    "/\\evil.example",
+    "/\\/evil.example",
+    "https://evil.example/",
+    "javascript:alert(1)",
+    "/\t/evil.example",
+  ])("refuses the redirect %j, which could leave the site", async (redirectUrl) => {
+    const bad = await app(
+      "/api/pinterestAPI/recordPinterestStateCheck",
+      json({ stateCheck: `state-${crypto.randomUUID()}`, redirectUrl }, bearer(alice.tokens)),
+    );
+    expect(bad.status).toBe(400);
+    expect(await read(bad)).toMatchObject({ field: "redirectUrl" });
+  });
 
   it("never answers a Location that leaves the site, whatever the stored path", async () => {
     for (const stored of ["/.//evil.example/x", "/%2e//evil.example", "//evil.example/x"]) {
       const stateCheck = `state-${crypto.randomUUID()}`;
       const binding = "test-binding-secret";
-      await db.insert(pinterestOauthStates).values({ stateHash: await sha256Hex(stateCheck), userId: alice.userId, redirectUrl: stored, browserHash: await sha256Hex(binding), expiresAt: Date.now() + 60_000 });
+      await db.insert(pinterestOauthStates).values({
+        stateHash: await sha256Hex(stateCheck),
+        userId: alice.userId,
+        redirectUrl: stored,
+        browserHash: await sha256Hex(binding),
+        expiresAt: Date.now() + 60_000,
+      });
       const cookie = `${await oauthBindingCookieName(stateCheck)}=${binding}`;
       const answer = await app(`/api/pinterestAPI/oauthCallback?state=${stateCheck}&error=x`, { redirect: "manual", headers: { cookie } });
       const location = answer.headers.get("location")!;
@@ -129,14 +149,22 @@ describe("activating a profile and reading boards", () => {
 
     const boards = await read(await app("/api/pinterestAPI/getAllUserPinterestBoards", json({ access_token: activated.authToken }, bearer(alice.tokens))));
     expect(boards.items).toHaveLength(30);
-    const sections = await app("/api/pinterestAPI/getBoardSections", json({ access_token: activated.authToken, boardId: boards.items[0].id }, bearer(alice.tokens)));
+    const sections = await app(
+      "/api/pinterestAPI/getBoardSections",
+      json({ access_token: activated.authToken, boardId: boards.items[0].id }, bearer(alice.tokens)),
+    );
     expect(sections.status).toBe(200);
     expect(Array.isArray((await read(sections)).items)).toBe(true);
-    const created = await app("/api/pinterestAPI/createPinterestBoard", json({ access_token: activated.authToken, boardName: "Autumn tables", boardDescription: "Linen and candles" }, bearer(alice.tokens)));
+    const created = await app(
+      "/api/pinterestAPI/createPinterestBoard",
+      json({ access_token: activated.authToken, boardName: "Autumn tables", boardDescription: "Linen and candles" }, bearer(alice.tokens)),
+    );
     expect(created.status).toBe(201);
     expect((await read(created)).board).toMatchObject({ name: "Autumn tables" });
 
-    const renewed = await read(await app("/api/pinterestAPI/refreshPinterestAccessToken", json({ refresh_token: activated.refreshToken }, bearer(alice.tokens))));
+    const renewed = await read(
+      await app("/api/pinterestAPI/refreshPinterestAccessToken", json({ refresh_token: activated.refreshToken }, bearer(alice.tokens))),
+    );
     expect(renewed.authToken).toBeTruthy();
 
     // Bob can use neither Alice's profile nor her handle.

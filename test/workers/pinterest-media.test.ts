@@ -14,7 +14,17 @@ import { uploadVideoToPinterest } from "../../workers/services/pinterest-media.t
 import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";
 import tinyThumbnailUrl from "../fixtures/video/tiny-thumbnail.jpg?inline";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
-import { connectProfile, grantCredits, imagePin, pinterestName, post, remainingCredits, runAlarm, sandboxPins, type ConnectedProfile } from "./scheduling-support.ts";
+import {
+  connectProfile,
+  grantCredits,
+  imagePin,
+  pinterestName,
+  post,
+  remainingCredits,
+  runAlarm,
+  sandboxPins,
+  type ConnectedProfile,
+} from "./scheduling-support.ts";
 import { eventually, read, sandbox, testEnv } from "./support.ts";
 
 /**
@@ -54,7 +64,12 @@ async function setUp(name: string): Promise<Setup> {
 }
 
 const upload = (s: Setup, fields: Partial<{ videoURL: string; videoThumbnail: string; access_token: string }> = {}) =>
-  post(s.user, "/videoApi/pinterestAPI/uploadVideoToPinterest", { videoURL: s.videoURL, videoThumbnail: s.videoThumbnail, access_token: s.accessToken, ...fields });
+  post(s.user, "/videoApi/pinterestAPI/uploadVideoToPinterest", {
+    videoURL: s.videoURL,
+    videoThumbnail: s.videoThumbnail,
+    access_token: s.accessToken,
+    ...fields,
+  });
 
 interface SandboxRequest {
   method: string;
@@ -90,14 +105,26 @@ describe("uploading a video to Pinterest", () => {
     const scheduled = await post(
       s.user,
       "/videoApi/scheduling/schedulePin",
-      imagePin(s.profile, { mediaType: "video", imageURL: "", videoURL: s.videoURL, videoThumbnail: s.videoThumbnail, media_id, type: "SpecificDate", scheduledTime: Date.now() + 1_000 }),
+      imagePin(s.profile, {
+        mediaType: "video",
+        imageURL: "",
+        videoURL: s.videoURL,
+        videoThumbnail: s.videoThumbnail,
+        media_id,
+        type: "SpecificDate",
+        scheduledTime: Date.now() + 1_000,
+      }),
     );
     expect(scheduled.status).toBe(201);
-    const pins = await eventually(async () => {
-      await runAlarm(s.profile);
-      const found = await sandboxPins(s.profile.username);
-      return found.length > 0 ? found : undefined;
-    }, 15_000, "the video pin to be posted");
+    const pins = await eventually(
+      async () => {
+        await runAlarm(s.profile);
+        const found = await sandboxPins(s.profile.username);
+        return found.length > 0 ? found : undefined;
+      },
+      15_000,
+      "the video pin to be posted",
+    );
     expect(pins).toHaveLength(1);
     expect(pins[0].media).toMatchObject({ source_type: "video_id", media_id, cover_image_url: s.videoThumbnail });
   });
@@ -107,7 +134,14 @@ describe("uploading a video to Pinterest", () => {
     // The video was made by a finished job of this user, which charged its 5 credits then.
     await database(testEnv.DB)
       .insert(videoJobs)
-      .values({ id: crypto.randomUUID(), userId: s.user.userId, status: "done", progress: 1, payload: { videoKey: mediaKeyOf(testEnv.APP_URL, s.videoURL) }, updatedAt: Date.now() });
+      .values({
+        id: crypto.randomUUID(),
+        userId: s.user.userId,
+        status: "done",
+        progress: 1,
+        payload: { videoKey: mediaKeyOf(testEnv.APP_URL, s.videoURL) },
+        updatedAt: Date.now(),
+      });
     const { media_id } = await read(await upload(s));
     const before = await remainingCredits(s.user);
     const videoPin = (reference: string) =>
@@ -126,7 +160,14 @@ describe("uploading a video to Pinterest", () => {
     const other = await setUp("vid_other");
     await database(testEnv.DB)
       .insert(videoJobs)
-      .values({ id: crypto.randomUUID(), userId: s.user.userId, status: "done", progress: 1, payload: { videoKey: mediaKeyOf(testEnv.APP_URL, other.videoURL) }, updatedAt: Date.now() });
+      .values({
+        id: crypto.randomUUID(),
+        userId: s.user.userId,
+        status: "done",
+        progress: 1,
+        payload: { videoKey: mediaKeyOf(testEnv.APP_URL, other.videoURL) },
+        updatedAt: Date.now(),
+      });
     await grantCredits(other.user, 10);
     const otherBefore = await remainingCredits(other.user);
     const { media_id: otherMedia } = await read(await upload(other));

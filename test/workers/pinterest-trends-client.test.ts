@@ -24,7 +24,10 @@ describe("the Pinterest client's keyword research calls", () => {
   it("turns Pinterest's 429 into a rate_limited error that says when to retry", async () => {
     const client = pinterestClient(testEnv);
     const { accessToken } = await client.clientToken(["user_accounts:read"]);
-    await sandbox("/faults", { method: "POST", json: { service: "pinterest", path: "/v5/trends/keywords/PL+RO+HU+SK+CZ/top/growing", status: 429, headers: { "retry-after": "90" } } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "pinterest", path: "/v5/trends/keywords/PL+RO+HU+SK+CZ/top/growing", status: 429, headers: { "retry-after": "90" } },
+    });
     const error = await client.trendingKeywords(accessToken, "PL+RO+HU+SK+CZ", "growing").then(
       () => null,
       (thrown: unknown) => thrown,

@@ -19,7 +19,8 @@ async function previewOf(user: TestUser, query: Record<string, string>): Promise
   return read(response);
 }
 
-const dateIn = (iso: string, timeZone: string) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone }).format(new Date(iso));
+const dateIn = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone }).format(new Date(iso));
 
 describe("what a plan change does, before checkout", () => {
   it("says a redeemed Growth month ends when Lifetime starts, with the credits a month and the credits used; buying then gives exactly that", async () => {
@@ -60,7 +61,12 @@ describe("what a plan change does, before checkout", () => {
     // Stripe dates the purchase to its whole second; a person pays after the second they redeemed in.
     await afterTheSecondOf(growth.periodStart);
     await buyLifetime(user);
-    expect(await creditsOf(user)).toMatchObject({ planId: "lifetime", creditsPerMonth: 400, usedPinCredits: paris.usedThisMonth, remaining: paris.remainingThisMonth });
+    expect(await creditsOf(user)).toMatchObject({
+      planId: "lifetime",
+      creditsPerMonth: 400,
+      usedPinCredits: paris.usedThisMonth,
+      remaining: paris.remainingThisMonth,
+    });
   });
 
   it("tells a Free user that the credits used this month still count, and asks only when something carries over", async () => {

@@ -54,7 +54,16 @@ describe("plans", () => {
     expect(response.status).toBe(200);
     const [lifetime, ...others] = await read(response);
     expect(others).toEqual([]);
-    expect(lifetime).toMatchObject({ planId: "lifetime", planName: "Lifetime", amount: 249, stripePriceID: "price_lifetime", freeTrialDays: 0, planOrder: 5, paymentPeriod: "once", planDuration: "lifetime" });
+    expect(lifetime).toMatchObject({
+      planId: "lifetime",
+      planName: "Lifetime",
+      amount: 249,
+      stripePriceID: "price_lifetime",
+      freeTrialDays: 0,
+      planOrder: 5,
+      paymentPeriod: "once",
+      planDuration: "lifetime",
+    });
     expect(lifetime.previousPrice).toBeGreaterThan(lifetime.amount);
     expect(lifetime.features).toContain("Access to all features");
     expect(typeof lifetime.planImage).toBe("string");
@@ -122,7 +131,14 @@ describe("the current subscription", () => {
     expect(await read(await current())).toEqual({ subscription: null, takenBack: null });
     await subscribe(user, "growth-monthly");
     const { subscription } = await read(await current());
-    expect(subscription).toMatchObject({ provider: "stripe", kind: "subscription", planId: "growth-monthly", planName: "Growth", status: "trialing", cancelAtPeriodEnd: false });
+    expect(subscription).toMatchObject({
+      provider: "stripe",
+      kind: "subscription",
+      planId: "growth-monthly",
+      planName: "Growth",
+      status: "trialing",
+      cancelAtPeriodEnd: false,
+    });
     expect(subscription.subscriptionID).toMatch(/^sub_/);
     expect(Date.parse(subscription.periodEnd)).toBeGreaterThan(Date.now());
     expect((await app("/api/subscriptions/current")).status).toBe(401);

@@ -3,7 +3,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_LINK_INVALID_MESSAGE } from "../../contracts/approvals.ts";
 import { reviewBatchEmail } from "../../workers/services/emails.ts";
 import { bearer, json, lastLinkTo, outboxFor, signUpUser, signUpVerifiedUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
-import { connectProfile, get, grantCredits, imagePin, pinterestName, post, remainingCredits, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
+import {
+  connectProfile,
+  get,
+  grantCredits,
+  imagePin,
+  pinterestName,
+  post,
+  remainingCredits,
+  sandboxPins,
+  schedulerOf,
+  type ConnectedProfile,
+} from "./scheduling-support.ts";
 import { app, eventually, read, testEnv } from "./support.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 
@@ -36,7 +47,11 @@ async function inviteReviewer(profile: ConnectedProfile, email = uniqueEmail("re
 }
 
 async function schedule(profile: ConnectedProfile, fields: Record<string, unknown> = {}) {
-  const response = await post(owner, "/api/scheduling/schedulePin", imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + 3_600_000, ...fields }));
+  const response = await post(
+    owner,
+    "/api/scheduling/schedulePin",
+    imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + 3_600_000, ...fields }),
+  );
   expect(response.status).toBe(201);
   return (await read(response)).scheduledPin as { id: string; title: string; status: string; scheduledTimeUTCTimestamp: number };
 }
@@ -92,7 +107,13 @@ describe("post approvals", () => {
     ]);
     expect(answer.status).toBe(200);
     const { results } = await read(answer);
-    expect(results[0]).toMatchObject({ pinId: onTime.id, ok: true, decision: "approved", moved: false, scheduledTimeUTCTimestamp: onTime.scheduledTimeUTCTimestamp });
+    expect(results[0]).toMatchObject({
+      pinId: onTime.id,
+      ok: true,
+      decision: "approved",
+      moved: false,
+      scheduledTimeUTCTimestamp: onTime.scheduledTimeUTCTimestamp,
+    });
     expect(results[1]).toMatchObject({ pinId: late.id, ok: true, decision: "approved", moved: true });
     expect(results[1].scheduledTimeUTCTimestamp).toBeGreaterThan(before);
     const scheduler = schedulerOf(profile);
@@ -106,10 +127,14 @@ describe("post approvals", () => {
     // The alarm rings at once (its time has passed); a second ring joins the run going.
     await runDurableObjectAlarm(scheduler);
     await scheduler.rerunAlarm();
-    const posted = await eventually(async () => {
-      const pins = await sandboxPins(profile.username);
-      return pins.length > 0 ? pins : undefined;
-    }, 10_000, "the approved pin to post");
+    const posted = await eventually(
+      async () => {
+        const pins = await sandboxPins(profile.username);
+        return pins.length > 0 ? pins : undefined;
+      },
+      10_000,
+      "the approved pin to post",
+    );
     expect(posted.map((p) => p.title)).toEqual([onTime.title]);
     expect((await scheduler.findPin(onTime.id))?.status).toBe("posted");
 
@@ -117,7 +142,10 @@ describe("post approvals", () => {
     const overview = await read(await get(owner, "/api/approvals"));
     const mine = overview.profiles.find((p: { pinterestProfileUsername: string }) => p.pinterestProfileUsername === profile.username);
     expect(mine.decisions.map((d: { pinId: string; decision: string; comment: string }) => [d.pinId, d.decision, d.comment]).sort()).toEqual(
-      [[onTime.id, "approved", "Lovely"], [late.id, "approved", ""]].sort(),
+      [
+        [onTime.id, "approved", "Lovely"],
+        [late.id, "approved", ""],
+      ].sort(),
     );
     const mails = (await outboxFor(owner.email)).filter((mail) => mail.subject.includes(profile.username));
     expect(mails).toHaveLength(1);
@@ -141,7 +169,10 @@ describe("post approvals", () => {
     const again = await read(await review(reviewer.token, [{ pinId: pin.id, decision: "reject" }]));
     expect(again.results[0]).toEqual({ pinId: pin.id, ok: true, decision: "rejected", creditsReturned: 0 });
     expect(await remainingCredits(owner)).toBe(start);
-    const reversals = await ledgerOf(testEnv, owner.userId).prepare(`SELECT amount FROM credit_ledger WHERE user_id = ? AND reference = ?`).bind(owner.userId, `reversal:scheduled:${pin.id}`).all();
+    const reversals = await ledgerOf(testEnv, owner.userId)
+      .prepare(`SELECT amount FROM credit_ledger WHERE user_id = ? AND reference = ?`)
+      .bind(owner.userId, `reversal:scheduled:${pin.id}`)
+      .all();
     expect(reversals.results).toEqual([{ amount: 1 }]);
     // A second rejection is not a second e-mail either.
     expect((await outboxFor(owner.email)).filter((mail) => mail.subject.includes(profile.username))).toHaveLength(1);
@@ -195,7 +226,11 @@ describe("post approvals", () => {
       const response = await app(path, body ? { ...json(body, headers), method } : { method, headers });
       expect(response.status, `${method} ${path}`).toBe(403);
     }
-    expect((await read(await get(owner, "/api/approvals"))).profiles.find((p: { pinterestProfileUsername: string }) => p.pinterestProfileUsername === profile.username).approvalRequired).toBe(true);
+    expect(
+      (await read(await get(owner, "/api/approvals"))).profiles.find(
+        (p: { pinterestProfileUsername: string }) => p.pinterestProfileUsername === profile.username,
+      ).approvalRequired,
+    ).toBe(true);
   });
 
   it("refuses a removed reviewer's link, a forged one and no link at all", async () => {
@@ -232,10 +267,17 @@ describe("post approvals", () => {
   });
 
   it("tells the owner about a review batch in one e-mail: each pin, its decision, comment and returned credit", () => {
-    const mail = reviewBatchEmail("owner@example.com", "Ines", "linen_studio", "client@example.com", [
-      { title: "Napkins", decision: "approved", comment: "", moved: true, creditsReturned: 0 },
-      { title: "Table <runner>", decision: "rejected", comment: "Wrong colours", moved: false, creditsReturned: 1 },
-    ], "https://app.example/post-approvals");
+    const mail = reviewBatchEmail(
+      "owner@example.com",
+      "Ines",
+      "linen_studio",
+      "client@example.com",
+      [
+        { title: "Napkins", decision: "approved", comment: "", moved: true, creditsReturned: 0 },
+        { title: "Table <runner>", decision: "rejected", comment: "Wrong colours", moved: false, creditsReturned: 1 },
+      ],
+      "https://app.example/post-approvals",
+    );
     expect(mail.subject).toBe("client@example.com reviewed 2 pins for linen_studio (1 approved, 1 rejected)");
     expect(mail.text).toContain('"Napkins": approved (its time had passed while it waited, so it moved to the next free slot)');
     expect(mail.text).toContain('"Table <runner>": rejected (its credit was returned). Comment: Wrong colours');

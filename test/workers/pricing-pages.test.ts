@@ -29,7 +29,9 @@ function shownCents(html: string, headingId: string): number | null {
 async function checkoutTotal(user: TestUser, country: string, planId: string): Promise<number> {
   const response = await app(START, json({ planId }, bearer(user.tokens, { "cf-ipcountry": country })));
   expect(response.status).toBe(200);
-  const sessions = await sandbox<{ amount_total: number; metadata?: Record<string, string> }[]>(`/stripe/checkout_sessions?customer=${await stripeCustomerOf(user)}`);
+  const sessions = await sandbox<{ amount_total: number; metadata?: Record<string, string> }[]>(
+    `/stripe/checkout_sessions?customer=${await stripeCustomerOf(user)}`,
+  );
   return sessions[0]!.amount_total;
 }
 
@@ -79,7 +81,10 @@ describe("/lifetime rendered on the server", () => {
     expect(shown).toBe(14940);
 
     const user = await signUpUser();
-    const start = await app(ONCE_OFF, json({ stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" }, bearer(user.tokens, { "cf-ipcountry": "CO" })));
+    const start = await app(
+      ONCE_OFF,
+      json({ stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" }, bearer(user.tokens, { "cf-ipcountry": "CO" })),
+    );
     expect(start.status).toBe(200);
     expect((await read(start)).redirectUrl).toBeTruthy();
     const [session] = await sandbox<{ amount_total: number }[]>(`/stripe/checkout_sessions?customer=${await stripeCustomerOf(user)}`);

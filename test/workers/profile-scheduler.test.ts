@@ -207,7 +207,10 @@ describe("giving up on a pin", () => {
     const profile = await connectProfile(user, pinterestName("oskar_blind"));
     const scheduler = await pinOnItsLastAttempt(profile);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 1, kinds: ["lost_answer"] } });
-    await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "GET", path: `/v5/boards/${profile.boards[0].id}/pins`, status: 503, times: 1 } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "pinterest", method: "GET", path: `/v5/boards/${profile.boards[0].id}/pins`, status: 503, times: 1 },
+    });
     await lastAttemptThenLook(scheduler);
     await sandbox("/pinterest/fault-rate", { method: "POST", json: { username: profile.username, rate: 0 } });
 
@@ -260,10 +263,14 @@ describe("cron sweep", () => {
     await runCron();
 
     await eventually(async () => ((await sandboxPins(profile.username)).length === 1 ? true : undefined), 15_000, "the re-armed alarm to post");
-    await eventually(async () => {
-      const row = await indexRow(profile.profileId);
-      return row?.pendingCount === 0 && row.nextDueAt === null ? row : undefined;
-    }, 10_000, "the index to show an empty queue");
+    await eventually(
+      async () => {
+        const row = await indexRow(profile.profileId);
+        return row?.pendingCount === 0 && row.nextDueAt === null ? row : undefined;
+      },
+      10_000,
+      "the index to show an empty queue",
+    );
   });
 
   it("leaves schedulers that are not overdue alone", async () => {

@@ -9,7 +9,22 @@ import { app, read } from "./support.ts";
 const design = {
   title: "Plain title card",
   background: "#f4efe6",
-  layers: [{ type: "text", id: "title", name: "Title", content: "title", x: 100, y: 540, width: 800, height: 420, rotation: 0, opacity: 1, hidden: false, style: { fontSize: "auto", align: "center", color: "auto" } }],
+  layers: [
+    {
+      type: "text",
+      id: "title",
+      name: "Title",
+      content: "title",
+      x: 100,
+      y: 540,
+      width: 800,
+      height: 420,
+      rotation: 0,
+      opacity: 1,
+      hidden: false,
+      style: { fontSize: "auto", align: "center", color: "auto" },
+    },
+  ],
   categories: [],
 };
 

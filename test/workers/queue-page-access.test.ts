@@ -63,7 +63,11 @@ describe("the queue page after its sign-in and profile checks became one query",
   it("refuses a visitor, a bad token and another user, and tells no one whether the name exists", async () => {
     await ownerPage();
     await expectRefused(await app(pagePath()), 401, "Please log in to continue.");
-    await expectRefused(await app(pagePath(), { headers: { authorization: `Bearer ${owner.tokens.idToken}x` } }), 403, "Your sign-in has expired. Please log in again.");
+    await expectRefused(
+      await app(pagePath(), { headers: { authorization: `Bearer ${owner.tokens.idToken}x` } }),
+      403,
+      "Your sign-in has expired. Please log in again.",
+    );
     await expectRefused(await app(pagePath(), { headers: { authorization: "Bearer" } }), 403, "Your sign-in has expired. Please log in again.");
     const notConnected = `No Pinterest profile named ${profile.username} is connected.`;
     await expectRefused(await app(pagePath(), { headers: bearer(stranger.tokens) }), 404, notConnected);

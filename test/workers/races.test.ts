@@ -15,13 +15,22 @@ const post = (user: TestUser, path: string, body: unknown) => app(path, json(bod
 describe("check-then-act under concurrency", () => {
   it("keeps a template's favourite count equal to its favourites through 20 parallel toggles", async () => {
     const user = await signUpUser({ firstName: "Fay" });
-    const [template] = await db.select({ id: templates.id, favoriteCount: templates.favoriteCount }).from(templates).where(eq(templates.isStandard, true)).limit(1);
-    const responses = await Promise.all(Array.from({ length: 20 }, () => post(user, "/api/user/templates/toggleTemplateFavorite", { templateId: template.id })));
+    const [template] = await db
+      .select({ id: templates.id, favoriteCount: templates.favoriteCount })
+      .from(templates)
+      .where(eq(templates.isStandard, true))
+      .limit(1);
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => post(user, "/api/user/templates/toggleTemplateFavorite", { templateId: template.id })),
+    );
     expect(responses.every((response) => response.status === 200)).toBe(true);
     const answers = await Promise.all(responses.map((response) => read(response)));
     // Toggles alternate exactly: ten turned it on, ten off.
     expect(answers.filter((answer) => answer.isFavorite)).toHaveLength(10);
-    const mine = await db.select().from(templateFavorites).where(and(eq(templateFavorites.userId, user.userId), eq(templateFavorites.templateId, template.id)));
+    const mine = await db
+      .select()
+      .from(templateFavorites)
+      .where(and(eq(templateFavorites.userId, user.userId), eq(templateFavorites.templateId, template.id)));
     expect(mine).toHaveLength(0);
     const rows = await db.select().from(templateFavorites).where(eq(templateFavorites.templateId, template.id));
     const [after] = await db.select({ favoriteCount: templates.favoriteCount }).from(templates).where(eq(templates.id, template.id));
@@ -38,15 +47,14 @@ describe("check-then-act under concurrency", () => {
     const ledger = ledgerOf(testEnv, user.userId);
     await ledger.batch(
       Array.from({ length: MAX_DRAFTS - 10 }, (_, i) =>
-        ledger.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) VALUES (?1, ?2, ?3, '1/1/2026', '[]', 0, ?4)`).bind(
-          `race-${user.userId.slice(0, 8)}-${i}`,
-          user.userId,
-          `Old draft ${i}`,
-          Date.now(),
-        ),
+        ledger
+          .prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) VALUES (?1, ?2, ?3, '1/1/2026', '[]', 0, ?4)`)
+          .bind(`race-${user.userId.slice(0, 8)}-${i}`, user.userId, `Old draft ${i}`, Date.now()),
       ),
     );
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(user, "/api/user/drafts/createDraft", { name: `Race ${i}`, date: "24/11/2026", posts: [] })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(user, "/api/user/drafts/createDraft", { name: `Race ${i}`, date: "24/11/2026", posts: [] })),
+    );
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 201)).toHaveLength(10);
     expect(statuses.filter((status) => status === 409)).toHaveLength(10);

@@ -7,14 +7,18 @@ import { testEnv } from "./support.ts";
 /** rate_limits only grew: the cron sweep now forgets expired windows (issue 37, point 7; decision 083). */
 
 const bucketsLike = async (prefix: string) =>
-  (await testEnv.DB.prepare("SELECT bucket FROM rate_limits WHERE substr(bucket, 1, length(?1)) = ?1 ORDER BY bucket").bind(prefix).all<{ bucket: string }>()).results.map((row) => row.bucket);
+  (
+    await testEnv.DB.prepare("SELECT bucket FROM rate_limits WHERE substr(bucket, 1, length(?1)) = ?1 ORDER BY bucket").bind(prefix).all<{ bucket: string }>()
+  ).results.map((row) => row.bucket);
 
 async function fill(prefix: string, expired: number, live: number, now: number) {
   const rows = [
     ...Array.from({ length: expired }, (_, i) => [`${prefix}expired:${String(i).padStart(5, "0")}`, now - 1_000 - i]),
     ...Array.from({ length: live }, (_, i) => [`${prefix}live:${String(i).padStart(5, "0")}`, now + 60_000 + i]),
   ] as const;
-  await testEnv.DB.batch(rows.map(([bucket, resetAt]) => testEnv.DB.prepare("INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)").bind(bucket, resetAt)));
+  await testEnv.DB.batch(
+    rows.map(([bucket, resetAt]) => testEnv.DB.prepare("INSERT INTO rate_limits (bucket, count, reset_at) VALUES (?1, 1, ?2)").bind(bucket, resetAt)),
+  );
 }
 
 describe("expired rate-limit windows", () => {

@@ -159,7 +159,8 @@ describe("guessing codes", () => {
     const [good] = await createCodes(admin, { planId: "starter-monthly", count: 1, months: 1 });
     const ip = "203.0.113.77";
     const guesser = await signUpUser();
-    const from = (who: TestUser, redemptionCode: string, address = ip) => app(REDEEM, json({ redemptionCode }, { ...bearer(who.tokens), "cf-connecting-ip": address }));
+    const from = (who: TestUser, redemptionCode: string, address = ip) =>
+      app(REDEEM, json({ redemptionCode }, { ...bearer(who.tokens), "cf-connecting-ip": address }));
     const letters = (n: number) => Array.from({ length: 4 }, (_, i) => REDEEM_CODE_ALPHABET[Math.floor(n / 32 ** i) % 32]).join("");
     const guess = (who: TestUser, n: number) => from(who, `QQQQ-QQQQ-QQQQ-${letters(n)}`);
     for (let n = 0; n < 10; n += 1) expect((await guess(guesser, n)).status).toBe(404);

@@ -127,7 +127,10 @@ describe("claiming a free month", () => {
     const referrer = await signUpUser();
     const refused = await post(RECORD, payer, { referralCode: await codeOf(referrer) });
     expect(refused.status).toBe(409);
-    expect(await read(refused)).toMatchObject({ error: "Unable to record referral", reason: "The free month is for new customers, and your account already has a plan." });
+    expect(await read(refused)).toMatchObject({
+      error: "Unable to record referral",
+      reason: "The free month is for new customers, and your account already has a plan.",
+    });
     expect((await credentialsOf(payer)).planId).toBe("pro-monthly");
     expect(await db.select().from(referrals).where(eq(referrals.referredUserId, payer.userId))).toHaveLength(0);
     expect(await db.select().from(referrals).where(eq(referrals.referredUserId, user.userId))).toHaveLength(0);
@@ -175,7 +178,8 @@ async function claimFor(user: TestUser, referrer: TestUser) {
 const OWN_CODE = { error: "Unable to record referral", reason: "This is your own invite link: share it with a friend instead." };
 const MAILBOX_CLAIMED = {
   error: "Unable to record referral",
-  reason: "A free month was already claimed with this e-mail inbox. It is given once per inbox, and addresses that differ only by dots or a +tag are the same inbox.",
+  reason:
+    "A free month was already claimed with this e-mail inbox. It is given once per inbox, and addresses that differ only by dots or a +tag are the same inbox.",
 };
 
 describe("one free month per mailbox (issue 37, decision 079)", () => {
@@ -255,12 +259,18 @@ describe("one free month per mailbox (issue 37, decision 079)", () => {
   it("counts a claim made before the rule: the cron records its mailbox, and then an alias gets nothing", async () => {
     const [early, tom] = await Promise.all([signUpVerifiedUser(), signUpUser({ firstName: "Tom" })]);
     // A claim as it was written before migration 0040: a referral row, its mailbox not recorded.
-    await testEnv.DB.prepare("INSERT INTO referrals (referred_user_id, referrer_id, referral_code, recorded_at, mailbox_recorded, created_at) VALUES (?1, ?2, 'OLDCODE', ?3, 0, ?3)")
+    await testEnv.DB.prepare(
+      "INSERT INTO referrals (referred_user_id, referrer_id, referral_code, recorded_at, mailbox_recorded, created_at) VALUES (?1, ?2, 'OLDCODE', ?3, 0, ?3)",
+    )
       .bind(early.userId, tom.userId, Date.now() - 86_400_000)
       .run();
     let recorded = 0;
     // The shared database may hold other such rows; the sweep takes them a batch at a time.
-    for (let run = 0; run < 50 && (await db.select().from(referrals).where(eq(referrals.referredUserId, early.userId)))[0]?.mailboxRecorded !== true; run += 1) {
+    for (
+      let run = 0;
+      run < 50 && (await db.select().from(referrals).where(eq(referrals.referredUserId, early.userId)))[0]?.mailboxRecorded !== true;
+      run += 1
+    ) {
       recorded += await recordClaimedMailboxes(testEnv);
     }
     expect(recorded).toBeGreaterThan(0);
@@ -269,7 +279,11 @@ describe("one free month per mailbox (issue 37, decision 079)", () => {
     expect(refused.status).toBe(409);
     expect(refused.body).toEqual(MAILBOX_CLAIMED);
     // Once recorded, a run finds nothing more of it.
-    expect(await testEnv.DB.prepare("SELECT count(*) AS n FROM free_month_mailboxes WHERE mailbox_key = ?1").bind(await mailboxKey(testEnv, early.email)).first("n")).toBe(1);
+    expect(
+      await testEnv.DB.prepare("SELECT count(*) AS n FROM free_month_mailboxes WHERE mailbox_key = ?1")
+        .bind(await mailboxKey(testEnv, early.email))
+        .first("n"),
+    ).toBe(1);
   });
 
   it("gives the mailbox back when the claim is not recorded, so a refused claim costs nothing", async () => {
@@ -277,7 +291,11 @@ describe("one free month per mailbox (issue 37, decision 079)", () => {
     const payer = await signUpVerifiedUser();
     await subscribe(payer, "pro-monthly");
     expect((await claimFor(payer, referrer)).status).toBe(409);
-    expect(await testEnv.DB.prepare(`SELECT 1 FROM free_month_mailboxes WHERE mailbox_key = ?`).bind(await mailboxKey(testEnv, payer.email)).first()).toBeNull();
+    expect(
+      await testEnv.DB.prepare(`SELECT 1 FROM free_month_mailboxes WHERE mailbox_key = ?`)
+        .bind(await mailboxKey(testEnv, payer.email))
+        .first(),
+    ).toBeNull();
   });
 });
 
@@ -322,7 +340,11 @@ describe("the referrer's credit", () => {
     const { customer, before, friend } = await payingReferrerAndClaimedFriend();
 
     // Bought in the same second as the claim (Stripe keeps whole seconds): the purchase still wins over the free month.
-    const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", friend, { stripePriceID: "price_lifetime", planId: "lifetime", returnUrl: "/lifetime" });
+    const start = await post("/api/stripeSubscriptions/startStripeOnceOffPayment", friend, {
+      stripePriceID: "price_lifetime",
+      planId: "lifetime",
+      returnUrl: "/lifetime",
+    });
     expect(start.status).toBe(200);
     expect((await payHostedCheckout((await read(start)).redirectUrl)).status).toBe(303);
     const [completed] = await signedEvents(await stripeCustomerOf(friend), "checkout.session.completed");

@@ -98,7 +98,11 @@ describe("JPEG decoding in the pixel module", () => {
     const full = photonPixels(bytes);
     // Each output pixel averages a 2x2 block of the full picture.
     const at = (x: number, y: number, c: number) => full.data[(y * full.width + x) * 4 + c];
-    for (const [x, y] of [[10, 10], [300, 200], [599, 399]]) {
+    for (const [x, y] of [
+      [10, 10],
+      [300, 200],
+      [599, 399],
+    ]) {
       for (let c = 0; c < 3; c++) {
         const mean = (at(2 * x, 2 * y, c) + at(2 * x + 1, 2 * y, c) + at(2 * x, 2 * y + 1, c) + at(2 * x + 1, 2 * y + 1, c)) / 4;
         expect(Math.abs(small.data[(y * 600 + x) * 4 + c] - mean)).toBeLessThanOrEqual(2);
@@ -175,7 +179,10 @@ describe("fonts unpacked before parsing", () => {
         const fromModule = new Uint8Array(await bundledFontBytes(path));
         expect(new DataView(fromModule.buffer).getUint32(0), path).toBe(0x00010000);
         expect(fromModule.length, path).toBe(fromWoff.length);
-        expect(fromModule.every((byte, i) => byte === fromWoff[i]), path).toBe(true);
+        expect(
+          fromModule.every((byte, i) => byte === fromWoff[i]),
+          path,
+        ).toBe(true);
       }
     }
     // One module per file of the catalog, and no path outside it reaches a module.
@@ -186,7 +193,13 @@ describe("fonts unpacked before parsing", () => {
   });
 
   it("lays out every text of a template exactly as from the WOFF: same fit, same outlines", async () => {
-    const post = { title: "15 cozy fall decor ideas for a small living room", URLText: "linenandlark.com", brandName: "Linen & Lark", price: "$24", allImages: [] };
+    const post = {
+      title: "15 cozy fall decor ideas for a small living room",
+      URLText: "linenandlark.com",
+      brandName: "Linen & Lark",
+      price: "$24",
+      allImages: [],
+    };
     // The worker's fonts (data modules of the sfnt) against the WOFF files as fetched.
     const unpacked = new FontLoader({ fetchFont: bundledFontBytes });
     const asFetched = woffLoader();
@@ -201,7 +214,12 @@ describe("fonts unpacked before parsing", () => {
       for (const [id, text] of a.texts) expect(text.metrics, `${template.id} ${id}`).toEqual(b.texts.get(id)!.metrics);
       const texts = design.layers.filter((layer) => layer.type === "text" && !layer.hidden);
       const frame = paintedFrame(a, texts as never)!;
-      const svg = (plan: typeof a) => satori(satoriElement(plan, texts as never, false, frame, { omitShadows: true }) as never, { width: frame.width, height: frame.height, fonts: satoriFonts(plan) });
+      const svg = (plan: typeof a) =>
+        satori(satoriElement(plan, texts as never, false, frame, { omitShadows: true }) as never, {
+          width: frame.width,
+          height: frame.height,
+          fonts: satoriFonts(plan),
+        });
       expect(await svg(a), template.id).toBe(await svg(b));
     }
   });
@@ -225,7 +243,10 @@ describe("fonts unpacked before parsing", () => {
         for (let i = 0; i < tables; i++) {
           const record = 12 + 16 * i;
           const [tag, offset, length] = [0, 8, 12].map((at) => b.getUint32(record + at));
-          expect([0, 8, 12].map((at) => a.getUint32(record + at)), name).toEqual([tag, offset, length]);
+          expect(
+            [0, 8, 12].map((at) => a.getUint32(record + at)),
+            name,
+          ).toEqual([tag, offset, length]);
           const same = stated.subarray(offset, offset + length).every((byte, k) => byte === computed[offset + k] || (tag === HEAD && k >= 8 && k < 12));
           expect(same, `${name} table ${tag.toString(16)}`).toBe(true);
         }

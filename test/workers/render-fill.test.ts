@@ -11,9 +11,24 @@ describe("rounded boxes of one colour", () => {
     fillBox(canvas, { x: 20, y: 10, width: 150, height: 90 }, { r: 250, g: 200, b: 100, a: 1 }, { radius: 24 });
     const d = canvas.data;
     // Inside, including the stretches between the corners and next to them.
-    for (const [x, y] of [[95, 55], [20, 55], [169, 55], [95, 10], [95, 99], [45, 11], [145, 98]]) expect(at(d, 200, x, y), `${x},${y}`).toEqual([250, 200, 100, 255]);
+    for (const [x, y] of [
+      [95, 55],
+      [20, 55],
+      [169, 55],
+      [95, 10],
+      [95, 99],
+      [45, 11],
+      [145, 98],
+    ])
+      expect(at(d, 200, x, y), `${x},${y}`).toEqual([250, 200, 100, 255]);
     // Outside the rounding of each corner: the background.
-    for (const [x, y] of [[20, 10], [169, 10], [20, 99], [169, 99]]) expect(at(d, 200, x, y), `${x},${y}`).toEqual([10, 20, 30, 255]);
+    for (const [x, y] of [
+      [20, 10],
+      [169, 10],
+      [20, 99],
+      [169, 99],
+    ])
+      expect(at(d, 200, x, y), `${x},${y}`).toEqual([10, 20, 30, 255]);
     // The four corners are mirror images, with anti-aliased steps along the curve.
     let shaded = 0;
     for (let dy = 0; dy < 26; dy++) {
@@ -34,10 +49,18 @@ describe("rounded boxes of one colour", () => {
     fillBox(canvas, { x: 10, y: 10, width: 80, height: 80 }, { r: 0, g: 0, b: 255, a: 0.5 }, { radius: 12, opacity: 0.8 });
     // 40% blue over the background, within a level of rounding.
     const expected = [200 * 0.6, 100 * 0.6, 255 * 0.4];
-    for (const [x, y] of [[50, 50], [10, 50], [89, 50], [50, 10], [50, 89]]) {
+    for (const [x, y] of [
+      [50, 50],
+      [10, 50],
+      [89, 50],
+      [50, 10],
+      [50, 89],
+    ]) {
       at(canvas.data, 100, x, y)
         .slice(0, 3)
-        .forEach((value, channel) => { expect(Math.abs(value - expected[channel]), `${x},${y} channel ${channel}`).toBeLessThanOrEqual(1); });
+        .forEach((value, channel) => {
+          expect(Math.abs(value - expected[channel]), `${x},${y} channel ${channel}`).toBeLessThanOrEqual(1);
+        });
     }
   });
 

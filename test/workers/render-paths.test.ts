@@ -57,7 +57,13 @@ describe("the pixel module's path flattening", () => {
         const loaded = await loader.load({ family: font.family, weight });
         for (const [i, size] of [13, 37.5, 96, 211].entries()) {
           const svg = await satori(
-            { type: "div", props: { style: { display: "flex", fontFamily: font.family, fontWeight: weight, fontSize: size, color: "#222", width: 1000 }, children: texts[i % texts.length] } } as never,
+            {
+              type: "div",
+              props: {
+                style: { display: "flex", fontFamily: font.family, fontWeight: weight, fontSize: size, color: "#222", width: 1000 },
+                children: texts[i % texts.length],
+              },
+            } as never,
             { width: 1000, height: 900, fonts: [{ name: font.family, data: loaded.data, weight, style: "normal" }] },
           );
           for (const match of svg.matchAll(/ d="([^"]*)"/g)) {
@@ -109,7 +115,24 @@ describe("the pixel module's path flattening", () => {
   });
 
   it("answers malformed data as flattenPath does, and leaves arcs and inexact numbers to it", () => {
-    for (const d of ["", "   ", "M1 2", "M1 2 3 4 5 6Z", "L1 2", "1 2", "M1 2Z 3 4", "M1", "M1 2Q3", "M 1 2 L", "M1,2l3-4h5v-6z", "M.5.5L1.5.5", "M1e2 2E-1L3. 4.", "m10 10q5 5 10 0t10 0", "M0 0C1 2 3 4 5 6S7 8 9 10", "M-0 -0L5 5"]) {
+    for (const d of [
+      "",
+      "   ",
+      "M1 2",
+      "M1 2 3 4 5 6Z",
+      "L1 2",
+      "1 2",
+      "M1 2Z 3 4",
+      "M1",
+      "M1 2Q3",
+      "M 1 2 L",
+      "M1,2l3-4h5v-6z",
+      "M.5.5L1.5.5",
+      "M1e2 2E-1L3. 4.",
+      "m10 10q5 5 10 0t10 0",
+      "M0 0C1 2 3 4 5 6S7 8 9 10",
+      "M-0 -0L5 5",
+    ]) {
       expect(expectSame(d, 3.25, -7.5)).toBe("same");
     }
     expect(flattenPathData("M0 0A5 5 0 0 1 10 0Z", 0, 0, TOLERANCE)).toBeNull();

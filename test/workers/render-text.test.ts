@@ -29,7 +29,20 @@ const whiteOnGreen = v.parse(TemplateDesign, {
   title: "White title on a flat colour",
   background: "#2d6b5b",
   layers: [
-    { type: "text", id: "title", name: "Title", content: "title", x: 80, y: 200, width: 840, height: 600, rotation: 0, opacity: 1, hidden: false, style: { fontSize: "auto", align: "center", color: "#ffffff" } },
+    {
+      type: "text",
+      id: "title",
+      name: "Title",
+      content: "title",
+      x: 80,
+      y: 200,
+      width: 840,
+      height: 600,
+      rotation: 0,
+      opacity: 1,
+      hidden: false,
+      style: { fontSize: "auto", align: "center", color: "#ffffff" },
+    },
   ],
   categories: [],
 });
@@ -50,7 +63,13 @@ describe("text drawn by the renderer's own rasteriser", () => {
   });
   afterAll(() => {
     scores.sort((a, b) => a.db - b.db);
-    console.log("lowest PSNR, own rasteriser vs resvg:", scores.slice(0, 5).map((s) => `${s.id} ${s.db.toFixed(1)} dB`).join(", "));
+    console.log(
+      "lowest PSNR, own rasteriser vs resvg:",
+      scores
+        .slice(0, 5)
+        .map((s) => `${s.id} ${s.db.toFixed(1)} dB`)
+        .join(", "),
+    );
   });
 
   it("gives white text on a colour soft edges, never a dark fringe, with either rasteriser", async () => {
@@ -70,7 +89,8 @@ describe("text drawn by the renderer's own rasteriser", () => {
   });
 
   it("leaves SVG beyond plain filled shapes to resvg", () => {
-    const plain = '<svg width="10" height="10" viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg"><mask id="m"><rect x="0" y="0" width="10" height="10" fill="#fff"/></mask><g  ><path fill="#111111" d="M1 1L9 1L9 9Z"/></g></svg>';
+    const plain =
+      '<svg width="10" height="10" viewBox="0 0 10 10" xmlns="http://www.w3.org/2000/svg"><mask id="m"><rect x="0" y="0" width="10" height="10" fill="#fff"/></mask><g  ><path fill="#111111" d="M1 1L9 1L9 9Z"/></g></svg>';
     expect(parseSatoriSvg(plain, 0, 0)).toHaveLength(1);
     expect(parseSatoriSvg(plain.replace("<g  >", '<g mask="url(#m)">'), 0, 0)).toBeNull();
     expect(parseSatoriSvg(plain.replace('fill="#111111"', 'fill="url(#g)"'), 0, 0)).toBeNull();

@@ -25,14 +25,17 @@ beforeAll(async () => {
 });
 
 describe("JSON nesting", () => {
-  it.each(["/api/user/drafts/createDraft", "/api/user/drafts/updateDraft"])("%s refuses textDesignOverrides nested 5,100 levels with 400 and saves nothing", async (path) => {
-    const body = `{"date":"24/11/2026","draftId":"d-1","posts":[{"id":"p1","title":"Soup","textDesignOverrides":{"title":${nested(5_100)}}}]}`;
-    expect(body.length).toBeGreaterThan(10_000);
-    const response = await send(user, path, body);
-    expect(response.status).toBe(400);
-    expect(await read(response)).toEqual({ error: BODY_TOO_DEEP_MESSAGE });
-    expect(await draftsOf(user)).toEqual([]);
-  });
+  it.each(["/api/user/drafts/createDraft", "/api/user/drafts/updateDraft"])(
+    "%s refuses textDesignOverrides nested 5,100 levels with 400 and saves nothing",
+    async (path) => {
+      const body = `{"date":"24/11/2026","draftId":"d-1","posts":[{"id":"p1","title":"Soup","textDesignOverrides":{"title":${nested(5_100)}}}]}`;
+      expect(body.length).toBeGreaterThan(10_000);
+      const response = await send(user, path, body);
+      expect(response.status).toBe(400);
+      expect(await read(response)).toEqual({ error: BODY_TOO_DEEP_MESSAGE });
+      expect(await draftsOf(user)).toEqual([]);
+    },
+  );
 
   it("refuses deep nesting on other routes too, and lets ordinary bodies through", async () => {
     const deep = await send(user, "/api/openAI/rewriteText", `{"prompt":"Soup","extra":${nested(200)}}`);
@@ -60,13 +63,23 @@ describe("body size", () => {
         controller.close();
       },
     });
-    const chunked = await app("/api/user/drafts/createDraft", { method: "POST", headers: { "content-type": "application/json", ...bearer(user.tokens) }, body: stream, duplex: "half" } as RequestInit);
+    const chunked = await app("/api/user/drafts/createDraft", {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(user.tokens) },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(await draftsOf(user)).toEqual([]);
   });
 
   it("lets a large legitimate body through (a 1 MB draft) and uploads keep their own limits", async () => {
-    const posts = Array.from({ length: 40 }, (_, i) => ({ id: `p${i}`, title: `Post ${i}`, description: "d".repeat(1_900), allImages: Array.from({ length: 10 }, (_, j) => `https://linenandlark.com/images/${i}-${j}-${"x".repeat(2_000)}.jpg`) }));
+    const posts = Array.from({ length: 40 }, (_, i) => ({
+      id: `p${i}`,
+      title: `Post ${i}`,
+      description: "d".repeat(1_900),
+      allImages: Array.from({ length: 10 }, (_, j) => `https://linenandlark.com/images/${i}-${j}-${"x".repeat(2_000)}.jpg`),
+    }));
     const body = JSON.stringify({ date: "24/11/2026", name: "Big but fine", posts });
     expect(body.length).toBeGreaterThan(800_000);
     const response = await send(user, "/api/user/drafts/createDraft", body);

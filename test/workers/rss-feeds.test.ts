@@ -37,11 +37,17 @@ async function newFeed(user: TestUser, profile: ConnectedProfile, fields: Record
 }
 
 async function items(feedId: string) {
-  return (await testEnv.DB.prepare(`SELECT * FROM rss_feed_items WHERE feed_id = ?1 ORDER BY created_at, id`).bind(feedId).all<Record<string, unknown>>()).results;
+  return (await testEnv.DB.prepare(`SELECT * FROM rss_feed_items WHERE feed_id = ?1 ORDER BY created_at, id`).bind(feedId).all<Record<string, unknown>>())
+    .results;
 }
 
 async function imageCharges(user: TestUser) {
-  return (await ledgerOf(testEnv, user.userId).prepare(`SELECT reference, amount FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'rss:%'`).bind(user.userId).all<{ reference: string; amount: number }>()).results;
+  return (
+    await ledgerOf(testEnv, user.userId)
+      .prepare(`SELECT reference, amount FROM credit_ledger WHERE user_id = ?1 AND reference LIKE 'rss:%'`)
+      .bind(user.userId)
+      .all<{ reference: string; amount: number }>()
+  ).results;
 }
 
 /** Only this feed is due: other files' feeds never run in these tests' sweeps (each test's feeds are checked through checkRssFeed or sweeps at times only they are due). */
@@ -72,7 +78,12 @@ describe("RSS feed calls", () => {
 
     const settings = await call(owner, `/api/rss/getRSSFeedDesignSettings/${feed.id}`);
     expect(settings.status).toBe(200);
-    expect((await read(settings)).designSettings).toMatchObject({ aiRewrite: true, designColors: [{ r: 200, g: 40, b: 60, a: 1 }], fontFamily: "Carter One", templateIds: [] });
+    expect((await read(settings)).designSettings).toMatchObject({
+      aiRewrite: true,
+      designColors: [{ r: 200, g: 40, b: 60, a: 1 }],
+      fontFamily: "Carter One",
+      templateIds: [],
+    });
   });
 
   it("refuses bad input naming the field, and a source that is not a web address", async () => {
@@ -80,7 +91,12 @@ describe("RSS feed calls", () => {
     expect(missing.status).toBe(400);
     expect((await read(missing)).field).toBe("sourceUrl");
 
-    const badUrl = await call(owner, "/api/rss/createRSSFeed", "POST", { sourceUrl: "not a url", pinterestProfileUsername: profile.username, boardId: "1", boardName: "B" });
+    const badUrl = await call(owner, "/api/rss/createRSSFeed", "POST", {
+      sourceUrl: "not a url",
+      pinterestProfileUsername: profile.username,
+      boardId: "1",
+      boardName: "B",
+    });
     expect(badUrl.status).toBe(400);
     expect((await read(badUrl)).field).toBe("sourceUrl");
 
@@ -94,7 +110,12 @@ describe("RSS feed calls", () => {
     expect(badTemplate.status).toBe(400);
     expect((await read(badTemplate)).field).toBe("designSettings.templateIds.0");
 
-    const notMine = await call(owner, "/api/rss/createRSSFeed", "POST", { sourceUrl: FEED_URL(), pinterestProfileUsername: "someone_else", boardId: "1", boardName: "B" });
+    const notMine = await call(owner, "/api/rss/createRSSFeed", "POST", {
+      sourceUrl: FEED_URL(),
+      pinterestProfileUsername: "someone_else",
+      boardId: "1",
+      boardName: "B",
+    });
     expect(notMine.status).toBe(404);
     expect((await read(notMine)).field).toBe("pinterestProfileUsername");
   });
@@ -208,7 +229,9 @@ describe("checking a feed's source", () => {
     }
     expect(guids.size).toBe(RSS_FIRST_CHECK_POSTS);
     // The same items keep the same guids on the next read.
-    const again = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => name === "item" }).parse(await (await app(`/api/rss/feed/${token}`)).text());
+    const again = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: (name) => name === "item" }).parse(
+      await (await app(`/api/rss/feed/${token}`)).text(),
+    );
     expect(new Set(again.rss.channel.item.map((item: { guid: { "#text": string } }) => item.guid["#text"]))).toEqual(guids);
 
     // The page's list shows the same items with their images.
@@ -229,7 +252,9 @@ describe("checking a feed's source", () => {
     )
       .bind(feed.id, user.userId, RSS_ITEMS_PER_DAY - 2, now)
       .run();
-    await testEnv.DB.prepare(`UPDATE rss_feeds SET last_checked_at = ?2 WHERE id = ?1`).bind(feed.id, now - 2 * HOUR).run();
+    await testEnv.DB.prepare(`UPDATE rss_feeds SET last_checked_at = ?2 WHERE id = ?1`)
+      .bind(feed.id, now - 2 * HOUR)
+      .run();
 
     const today = await checkRssFeed(testEnv, feed.id, { now });
     expect(today).toMatchObject({ added: 2, waiting: DEMO_POSTS.length - 2 });

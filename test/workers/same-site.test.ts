@@ -29,7 +29,11 @@ describe("resetScheduledTimes (a GET that changes pins)", () => {
     profile = await connectProfile(user, pinterestName("reset"));
     // Pins placed with a slot an hour apart, so a reset would move them.
     for (const when of [5, 6, 7]) {
-      const response = await post(user, "/api/scheduling/schedulePin", imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + when * 3_600_000 }));
+      const response = await post(
+        user,
+        "/api/scheduling/schedulePin",
+        imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + when * 3_600_000 }),
+      );
       expect(response.status).toBe(201);
     }
     for (let i = 0; i < 3; i += 1) expect((await post(user, "/api/scheduling/schedulePin", imagePin(profile))).status).toBe(201);
@@ -44,7 +48,11 @@ describe("resetScheduledTimes (a GET that changes pins)", () => {
   });
 
   it("answers our own pages (same-origin fetch metadata or Origin) and bearer callers", async () => {
-    const proofs: Record<string, string>[] = [{ cookie: user.cookie, "sec-fetch-site": "same-origin" }, { cookie: user.cookie, origin: "http://app.test" }, bearer(user.tokens)];
+    const proofs: Record<string, string>[] = [
+      { cookie: user.cookie, "sec-fetch-site": "same-origin" },
+      { cookie: user.cookie, origin: "http://app.test" },
+      bearer(user.tokens),
+    ];
     for (const headers of proofs) {
       const response = await app(`/highMemLimitApi/scheduling/resetScheduledTimes/${profile.username}`, { headers });
       expect(response.status).toBe(200);

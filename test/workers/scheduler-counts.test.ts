@@ -68,7 +68,9 @@ describe("queue totals", () => {
     await grantCredits(user, 50);
     const profile = await connectProfile(user, pinterestName("joaquim_counts"));
     const pins = Array.from({ length: 5 }, () => imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + 86_400_000 * 3 }));
-    pins.forEach((pin, i) => { pin.url = `https://linen.example/posts/old-queue-${i}`; });
+    pins.forEach((pin, i) => {
+      pin.url = `https://linen.example/posts/old-queue-${i}`;
+    });
     expect((await post(user, "/api/scheduling/schedulePin", { pins })).status).toBe(201);
     await runInDurableObject(schedulerOf(profile), (_instance, state) => {
       // The object as it was before: no counts table, no triggers; then it starts again.

@@ -21,7 +21,11 @@ describe("the scheduler's parts", () => {
     const profile = await connectProfile(user, pinterestName("tove_repeat"));
     const ids: string[] = [];
     for (const days of [3, 4]) {
-      const scheduled = await post(user, "/api/scheduling/schedulePin", imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + days * DAY, repeatIntervalInDays: 7 }));
+      const scheduled = await post(
+        user,
+        "/api/scheduling/schedulePin",
+        imagePin(profile, { type: "SpecificDate", scheduledTime: Date.now() + days * DAY, repeatIntervalInDays: 7 }),
+      );
       expect(scheduled.status).toBe(201);
       ids.push((await read(scheduled)).repeatingPins[0].id);
     }

@@ -55,11 +55,7 @@ export function farWindow(now = Date.now()): [number, number] {
  * auto-approved consent, callback) and gives it scheduling settings whose
  * slots are hours away (`settings: null` keeps the defaults).
  */
-export async function connectProfile(
-  user: TestUser,
-  username: string,
-  options: { settings?: Record<string, unknown> | null } = {},
-): Promise<ConnectedProfile> {
+export async function connectProfile(user: TestUser, username: string, options: { settings?: Record<string, unknown> | null } = {}): Promise<ConnectedProfile> {
   const stateCheck = `state-${crypto.randomUUID()}`;
   const started = await app("/api/pinterestAPI/recordPinterestStateCheck", json({ stateCheck, redirectUrl: "/scheduling" }, bearer(user.tokens)));
   if (started.status !== 200) throw new Error(`state check answered ${started.status}`);
@@ -83,9 +79,8 @@ export async function connectProfile(
 
 /** Gives a test user credits for this month (a grant row in the ledger, as a plan's grant would be). */
 export async function grantCredits(user: TestUser, amount: number) {
-  await ledgerOf(testEnv, user.userId).prepare(
-    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'grant', 'test grant', ?4, ?5)`,
-  )
+  await ledgerOf(testEnv, user.userId)
+    .prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'grant', 'test grant', ?4, ?5)`)
     .bind(crypto.randomUUID(), user.userId, amount, `test-grant:${crypto.randomUUID()}`, Date.now())
     .run();
 }

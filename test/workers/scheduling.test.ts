@@ -34,7 +34,8 @@ beforeAll(async () => {
 });
 
 const schedule = (user: TestUser, body: unknown) => post(user, "/api/scheduling/schedulePin", body);
-const queueOf = async (user: TestUser, profile: ConnectedProfile, query = "") => read(await get(user, `/api/scheduling/getScheduledPins/${profile.username}${query}`));
+const queueOf = async (user: TestUser, profile: ConnectedProfile, query = "") =>
+  read(await get(user, `/api/scheduling/getScheduledPins/${profile.username}${query}`));
 const soon = (ms = 1_000) => new Date(Date.now() + ms).toISOString();
 
 describe("scheduling settings and slots", () => {
@@ -64,7 +65,9 @@ describe("scheduling settings and slots", () => {
     expect(scheduledPins.map((p: { scheduledTimeUTCTimestamp: number }) => p.scheduledTimeUTCTimestamp)).toEqual(expected);
     // 09:00, 10:00 and 11:00 in New York, whatever the season.
     const hours = scheduledPins.map((p: { scheduledTime: string }) =>
-      new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(p.scheduledTime)),
+      new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+        new Date(p.scheduledTime),
+      ),
     );
     for (const hour of hours) expect(["09:00", "10:00", "11:00"]).toContain(hour);
 
@@ -79,7 +82,10 @@ describe("scheduling settings and slots", () => {
   });
 
   it("refuses bad settings and a profile that is not the caller's", async () => {
-    const bad = await post(alice, "/api/scheduling/saveSchedulingSettings", { newSettings: { numberOfPinsPerDay: 0 }, pinterestProfileUsername: aliceProfile.username });
+    const bad = await post(alice, "/api/scheduling/saveSchedulingSettings", {
+      newSettings: { numberOfPinsPerDay: 0 },
+      pinterestProfileUsername: aliceProfile.username,
+    });
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "newSettings.numberOfPinsPerDay" });
     const zone = await post(alice, "/api/scheduling/saveSchedulingSettings", { newSettings: { timezone: { label: "x", value: "Mars/Base" } } });
@@ -119,7 +125,11 @@ describe("schedulePin", () => {
       expect(refused.status, field).toBe(400);
       expect((await read(refused)).field).toBe(field);
     }
-    const notJson = await app("/api/scheduling/schedulePin", { method: "POST", headers: { ...bearer(alice.tokens), "content-type": "application/json" }, body: "{" });
+    const notJson = await app("/api/scheduling/schedulePin", {
+      method: "POST",
+      headers: { ...bearer(alice.tokens), "content-type": "application/json" },
+      body: "{",
+    });
     expect(notJson.status).toBe(400);
 
     const unknown = await schedule(alice, imagePin(aliceProfile, { pinterestProfileUsername: "nobody_here" }));
@@ -146,13 +156,22 @@ describe("schedulePin", () => {
     expect((await queueOf(user, profile)).totalCount).toBe(2);
 
     // Video pins come through /videoApi (spec section 7) and cost 5.
-    const video = await post(user, "/videoApi/scheduling/schedulePin", imagePin(profile, { mediaType: "video", media_id: "123456789", videoThumbnail: "https://linen.example/cover.jpeg", imageURL: "" }));
+    const video = await post(
+      user,
+      "/videoApi/scheduling/schedulePin",
+      imagePin(profile, { mediaType: "video", media_id: "123456789", videoThumbnail: "https://linen.example/cover.jpeg", imageURL: "" }),
+    );
     expect(video.status).toBe(201);
     expect((await read(video)).creditsCharged).toBe(5);
     expect(await remainingCredits(user)).toBe(start - 7);
 
     const history = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
-    expect(history.filter((h: { action: string }) => h.action === "scheduled").map((h: { credits: number }) => h.credits).sort()).toEqual([1, 1, 5]);
+    expect(
+      history
+        .filter((h: { action: string }) => h.action === "scheduled")
+        .map((h: { credits: number }) => h.credits)
+        .sort(),
+    ).toEqual([1, 1, 5]);
   });
 
   it("schedules nothing when the credits do not cover the whole batch", async () => {
@@ -171,7 +190,10 @@ describe("schedulePin", () => {
     const profile = await connectProfile(user, pinterestName("eun_bulk"));
     await grantCredits(user, 2000);
     const windowOneTimes = farWindow();
-    await post(user, "/api/scheduling/saveSchedulingSettings", { newSettings: { numberOfPinsPerDay: 100, postingIntervalInSeconds: 60, windowOneTimes, windowTwoTimes: null }, pinterestProfileUsername: profile.username });
+    await post(user, "/api/scheduling/saveSchedulingSettings", {
+      newSettings: { numberOfPinsPerDay: 100, postingIntervalInSeconds: 60, windowOneTimes, windowTwoTimes: null },
+      pinterestProfileUsername: profile.username,
+    });
 
     // One malformed pin refuses the whole call, naming it.
     const batch = Array.from({ length: 200 }, () => imagePin(profile));
@@ -231,7 +253,12 @@ describe("a batch with pins refused on their own", () => {
 
     // Five pins at one time: the first shares the earlier pin's link, the others do not.
     const pins = Array.from({ length: 5 }, (_, i) =>
-      imagePin(profile, { reference: `olu-post-${i}`, type: "SpecificDate", scheduledTime: at + 3_600_000, ...(i === 0 ? { url: link, title: "Lemon chicken, again" } : {}) }),
+      imagePin(profile, {
+        reference: `olu-post-${i}`,
+        type: "SpecificDate",
+        scheduledTime: at + 3_600_000,
+        ...(i === 0 ? { url: link, title: "Lemon chicken, again" } : {}),
+      }),
     );
     const response = await schedule(user, { pins });
     expect(response.status).toBe(201);
@@ -262,7 +289,11 @@ describe("a batch with pins refused on their own", () => {
     // "Post it anyway": that one pin again, allowing the duplicate, under its own reference.
     const anyway = await schedule(user, { pins: [{ ...pins[0], allowDuplicate: true }] });
     expect(anyway.status).toBe(201);
-    expect(await read(anyway)).toMatchObject({ scheduledPins: [{ title: "Lemon chicken, again", scheduledTimeUTCTimestamp: at + 3_600_000 }], failedPins: [], creditsCharged: 1 });
+    expect(await read(anyway)).toMatchObject({
+      scheduledPins: [{ title: "Lemon chicken, again", scheduledTimeUTCTimestamp: at + 3_600_000 }],
+      failedPins: [],
+      creditsCharged: 1,
+    });
     expect(await remainingCredits(user)).toBe(before - 5);
     expect((await queueOf(user, profile)).totalCount).toBe(6);
   });
@@ -282,7 +313,14 @@ describe("a batch with pins refused on their own", () => {
     });
     const none = await schedule(user, { pins: [late, { ...late, title: "Also late" }] });
     expect(none.status).toBe(200);
-    expect(await read(none)).toMatchObject({ scheduledPins: [], creditsCharged: 0, failedPins: [{ index: 0, reason: "past" }, { index: 1, reason: "past" }] });
+    expect(await read(none)).toMatchObject({
+      scheduledPins: [],
+      creditsCharged: 0,
+      failedPins: [
+        { index: 0, reason: "past" },
+        { index: 1, reason: "past" },
+      ],
+    });
     expect(await remainingCredits(user)).toBe(before - 1);
     // A single pin's refusal is still the call's error.
     const single = await schedule(user, late);
@@ -297,7 +335,15 @@ describe("the 48-hour rule", () => {
     const at = Date.now() + 5 * 86_400_000;
     const first = await schedule(alice, imagePin(aliceProfile, { url, title: "Table linen guide", type: "SpecificDate", scheduledTime: at }));
     expect(first.status).toBe(201);
-    const again = await schedule(alice, imagePin(aliceProfile, { url: `${url}/?utm_source=pinterest#top`, title: "Table linen guide, take two", type: "SpecificDate", scheduledTime: at + 47 * 3_600_000 }));
+    const again = await schedule(
+      alice,
+      imagePin(aliceProfile, {
+        url: `${url}/?utm_source=pinterest#top`,
+        title: "Table linen guide, take two",
+        type: "SpecificDate",
+        scheduledTime: at + 47 * 3_600_000,
+      }),
+    );
     expect(again.status).toBe(409);
     const refusal = await read(again);
     expect(refusal.field).toBe("scheduledTime");
@@ -305,12 +351,18 @@ describe("the 48-hour rule", () => {
     expect(refusal.error).toContain("48 hours");
 
     // Another board, 48 hours later, or insisting: fine.
-    expect((await schedule(alice, imagePin(aliceProfile, { url, type: "SpecificDate", scheduledTime: at + 3_600_000, boardId: aliceProfile.boards[1].id }))).status).toBe(201);
+    expect(
+      (await schedule(alice, imagePin(aliceProfile, { url, type: "SpecificDate", scheduledTime: at + 3_600_000, boardId: aliceProfile.boards[1].id }))).status,
+    ).toBe(201);
     expect((await schedule(alice, imagePin(aliceProfile, { url, type: "SpecificDate", scheduledTime: at + DUPLICATE_WINDOW_MS }))).status).toBe(201);
     expect((await schedule(alice, imagePin(aliceProfile, { url, type: "SpecificDate", scheduledTime: at + 60_000, allowDuplicate: true }))).status).toBe(201);
 
     // Queue pins with one link on one board are placed at least 48 hours apart.
-    const queued = await read(await schedule(alice, { pins: [imagePin(aliceProfile, { url: `${url}-q` }), imagePin(aliceProfile, { url: `${url}-q` }), imagePin(aliceProfile, { url: `${url}-q` })] }));
+    const queued = await read(
+      await schedule(alice, {
+        pins: [imagePin(aliceProfile, { url: `${url}-q` }), imagePin(aliceProfile, { url: `${url}-q` }), imagePin(aliceProfile, { url: `${url}-q` })],
+      }),
+    );
     const times = queued.scheduledPins.map((p: { scheduledTimeUTCTimestamp: number }) => p.scheduledTimeUTCTimestamp);
     expect(times[1] - times[0]).toBeGreaterThanOrEqual(DUPLICATE_WINDOW_MS);
     expect(times[2] - times[1]).toBeGreaterThanOrEqual(DUPLICATE_WINDOW_MS);
@@ -335,10 +387,14 @@ describe("posting", () => {
     expect(scheduledPin.status).toBe("scheduled");
 
     // The alarm fires on its own when the pin falls due.
-    const posted = await eventually(async () => {
-      const pins = await sandboxPins(profile.username);
-      return pins.length > 0 ? pins : undefined;
-    }, 15_000, "the pin to be posted");
+    const posted = await eventually(
+      async () => {
+        const pins = await sandboxPins(profile.username);
+        return pins.length > 0 ? pins : undefined;
+      },
+      15_000,
+      "the pin to be posted",
+    );
     expect(posted).toHaveLength(1);
     expect(posted[0]).toMatchObject({
       board_id: board.id,
@@ -350,11 +406,21 @@ describe("posting", () => {
       media: { source_type: "image_url", url: pin.imageURL },
     });
 
-    const view = await eventually(async () => {
-      const page = await queueOf(user, profile, "?status=posted");
-      return page.scheduledPins[0]?.status === "posted" ? page.scheduledPins[0] : undefined;
-    }, 10_000, "the pin to be recorded as posted");
-    expect(view).toMatchObject({ id: scheduledPin.id, pinterestPinId: posted[0].id, pinterestUrl: `https://www.pinterest.com/pin/${posted[0].id}/`, error: null, attempts: 1 });
+    const view = await eventually(
+      async () => {
+        const page = await queueOf(user, profile, "?status=posted");
+        return page.scheduledPins[0]?.status === "posted" ? page.scheduledPins[0] : undefined;
+      },
+      10_000,
+      "the pin to be recorded as posted",
+    );
+    expect(view).toMatchObject({
+      id: scheduledPin.id,
+      pinterestPinId: posted[0].id,
+      pinterestUrl: `https://www.pinterest.com/pin/${posted[0].id}/`,
+      error: null,
+      attempts: 1,
+    });
     expect((await queueOf(user, profile)).totalCount).toBe(0);
 
     // Alarms are at least once: running it again posts nothing more.
@@ -363,10 +429,14 @@ describe("posting", () => {
     expect(await sandboxPins(profile.username)).toHaveLength(1);
 
     // One history entry for the pin: when it was scheduled for, when it was posted, its credit.
-    const history = await eventually(async () => {
-      const rows = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
-      return rows.some((row: { state: string }) => row.state === "posted") ? rows : undefined;
-    }, 10_000, "the pin to be posted in the history");
+    const history = await eventually(
+      async () => {
+        const rows = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
+        return rows.some((row: { state: string }) => row.state === "posted") ? rows : undefined;
+      },
+      10_000,
+      "the pin to be posted in the history",
+    );
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({
       action: "scheduled",
@@ -387,7 +457,10 @@ describe("posting", () => {
     });
     expect(history[0].postedAtUTCTimestamp).toBeGreaterThanOrEqual(history[0].scheduledForUTCTimestamp);
     // It stays one entry once the queue forgets the pin: the posting was written to the history itself.
-    const stored = await ledgerOf(testEnv, user.userId).prepare("SELECT COUNT(*) AS n, MAX(posted_at) AS posted FROM pin_history WHERE user_id = ?1").bind(user.userId).first<{ n: number; posted: number }>();
+    const stored = await ledgerOf(testEnv, user.userId)
+      .prepare("SELECT COUNT(*) AS n, MAX(posted_at) AS posted FROM pin_history WHERE user_id = ?1")
+      .bind(user.userId)
+      .first<{ n: number; posted: number }>();
     expect(stored).toEqual({ n: 1, posted: Date.parse(view.postedAt) });
   });
 
@@ -395,10 +468,14 @@ describe("posting", () => {
     const user = await signUpUser({ firstName: "Gil" });
     const profile = await connectProfile(user, pinterestName("gil_fail"));
     const { scheduledPin } = await read(await schedule(user, imagePin(profile, { boardId: "999999999999", type: "SpecificDate", scheduledTime: soon(500) })));
-    const failed = await eventually(async () => {
-      const page = await queueOf(user, profile);
-      return page.scheduledPins[0]?.status === "failed" ? page.scheduledPins[0] : undefined;
-    }, 15_000, "the pin to fail");
+    const failed = await eventually(
+      async () => {
+        const page = await queueOf(user, profile);
+        return page.scheduledPins[0]?.status === "failed" ? page.scheduledPins[0] : undefined;
+      },
+      15_000,
+      "the pin to fail",
+    );
     expect(failed.id).toBe(scheduledPin.id);
     expect(failed.error).toContain("Board not found");
     expect(await sandboxPins(profile.username)).toHaveLength(0);
@@ -409,7 +486,9 @@ describe("posting", () => {
     expect(entry.error).toContain("Board not found");
 
     // Fixing the board queues it again; it is then posted.
-    const fixed = await post(user, "/api/scheduling/updateScheduledPin", { pin: { id: scheduledPin.id, boardId: profile.boards[0].id, scheduledTime: soon(500) } });
+    const fixed = await post(user, "/api/scheduling/updateScheduledPin", {
+      pin: { id: scheduledPin.id, boardId: profile.boards[0].id, scheduledTime: soon(500) },
+    });
     expect(fixed.status).toBe(200);
     expect((await read(fixed)).pin).toMatchObject({ status: "scheduled", error: null });
     await eventually(async () => ((await sandboxPins(profile.username)).length === 1 ? true : undefined), 15_000, "the fixed pin to post");
@@ -421,10 +500,14 @@ describe("posting", () => {
     await sandbox("/pinterest/revoke", { method: "POST", json: { username: profile.username } });
     await sandbox("/pinterest/expire-token", { method: "POST", json: { username: profile.username } });
     await schedule(user, imagePin(profile, { type: "SpecificDate", scheduledTime: soon(500) }));
-    const paused = await eventually(async () => {
-      const page = await queueOf(user, profile);
-      return page.scheduledPins[0]?.status === "paused" ? page.scheduledPins[0] : undefined;
-    }, 15_000, "the pin to pause");
+    const paused = await eventually(
+      async () => {
+        const page = await queueOf(user, profile);
+        return page.scheduledPins[0]?.status === "paused" ? page.scheduledPins[0] : undefined;
+      },
+      15_000,
+      "the pin to pause",
+    );
     expect(paused.error).toContain("User needs to reauthenticate");
     expect(await sandboxPins(profile.username)).toHaveLength(0);
 
@@ -437,7 +520,9 @@ describe("posting", () => {
     const user = await signUpUser({ firstName: "Ines" });
     const profile = await connectProfile(user, pinterestName("ines_repeat"));
     await grantCredits(user, 20);
-    const { scheduledPin, repeatingPins } = await read(await schedule(user, imagePin(profile, { type: "SpecificDate", scheduledTime: soon(3 * 86_400_000), repeatIntervalInDays: 7 })));
+    const { scheduledPin, repeatingPins } = await read(
+      await schedule(user, imagePin(profile, { type: "SpecificDate", scheduledTime: soon(3 * 86_400_000), repeatIntervalInDays: 7 })),
+    );
     expect(repeatingPins).toHaveLength(1);
     const repeating = repeatingPins[0];
     expect(repeating.intervalInDays).toBe(7);
@@ -450,18 +535,28 @@ describe("posting", () => {
     const updated = await post(user, "/api/scheduling/updateRepeatingPin", { pin: { id: repeating.id, nextPinDate: next, title: "Weekly linen tip" } });
     expect(updated.status).toBe(200);
     expect(await read(updated)).toMatchObject({ message: "Updated pins successfully", pin: { title: "Weekly linen tip" } });
-    const posted = await eventually(async () => {
-      const pins = await sandboxPins(profile.username);
-      return pins.length > 0 ? pins : undefined;
-    }, 15_000, "the repeated pin to post");
+    const posted = await eventually(
+      async () => {
+        const pins = await sandboxPins(profile.username);
+        return pins.length > 0 ? pins : undefined;
+      },
+      15_000,
+      "the repeated pin to post",
+    );
     expect(posted[0].title).toBe("Weekly linen tip");
     const after = await read(await get(user, `/api/scheduling/getRepeatingPins/${profile.username}`));
     expect(after.repeatingPins[0].nextPinDateUTCTimestamp).toBe(next + 7 * 86_400_000);
     expect(after.repeatingPins[0].occurrences).toBe(2);
 
-    const many = await post(user, "/api/scheduling/updateRepeatingPins", { pinterestUsername: profile.username, pinsToUpdate: [{ id: repeating.id, intervalInDays: 14 }] });
+    const many = await post(user, "/api/scheduling/updateRepeatingPins", {
+      pinterestUsername: profile.username,
+      pinsToUpdate: [{ id: repeating.id, intervalInDays: 14 }],
+    });
     expect((await read(many)).pins[0].intervalInDays).toBe(14);
-    const badInterval = await post(user, "/api/scheduling/updateRepeatingPins", { pinterestUsername: profile.username, pinsToUpdate: [{ id: repeating.id, intervalInDays: 0 }] });
+    const badInterval = await post(user, "/api/scheduling/updateRepeatingPins", {
+      pinterestUsername: profile.username,
+      pinsToUpdate: [{ id: repeating.id, intervalInDays: 0 }],
+    });
     expect(badInterval.status).toBe(400);
     expect(await read(badInterval)).toMatchObject({ field: "pinsToUpdate.0.intervalInDays" });
 
@@ -484,7 +579,10 @@ describe("changing the queue", () => {
 
     const edited = await post(user, "/api/scheduling/updateScheduledPin", { pin: { id: a.id, title: "Better title", altText: "Better alt text" } });
     expect(edited.status).toBe(200);
-    expect(await read(edited)).toMatchObject({ message: "Updated pins successfully", pin: { id: a.id, title: "Better title", altText: "Better alt text", scheduledTime: a.scheduledTime } });
+    expect(await read(edited)).toMatchObject({
+      message: "Updated pins successfully",
+      pin: { id: a.id, title: "Better title", altText: "Better alt text", scheduledTime: a.scheduledTime },
+    });
 
     // Reorder: swap the first two times in one call.
     const swapped = await post(user, "/api/scheduling/updateScheduledPins", {
@@ -502,7 +600,10 @@ describe("changing the queue", () => {
     // All or nothing: one pin in the past refuses the whole call.
     const partial = await post(user, "/api/scheduling/updateScheduledPins", {
       pinterestUsername: profile.username,
-      pinsToUpdate: [{ id: c.id, title: "Changed" }, { id: a.id, scheduledTime: Date.now() - 1000 }],
+      pinsToUpdate: [
+        { id: c.id, title: "Changed" },
+        { id: a.id, scheduledTime: Date.now() - 1000 },
+      ],
     });
     expect(partial.status).toBe(400);
     expect(await read(partial)).toMatchObject({ field: "pinsToUpdate.1.scheduledTime" });
@@ -550,11 +651,26 @@ describe("another user's profile and pins", () => {
       ["getScheduledPins", await get(bob, `/api/scheduling/getScheduledPins/${aliceProfile.username}`)],
       ["getRepeatingPins", await get(bob, `/api/scheduling/getRepeatingPins/${aliceProfile.username}`)],
       ["updateScheduledPin", await post(bob, "/api/scheduling/updateScheduledPin", { pin: { id: scheduledPin.id, title: "Bob was here" } })],
-      ["updateScheduledPins", await post(bob, "/api/scheduling/updateScheduledPins", { pinterestUsername: aliceProfile.username, pinsToUpdate: [{ id: scheduledPin.id, title: "Bob was here" }] })],
-      ["updateScheduledPins (own profile)", await post(bob, "/api/scheduling/updateScheduledPins", { pinterestUsername: bobProfile.username, pinsToUpdate: [{ id: scheduledPin.id, title: "Bob was here" }] })],
+      [
+        "updateScheduledPins",
+        await post(bob, "/api/scheduling/updateScheduledPins", {
+          pinterestUsername: aliceProfile.username,
+          pinsToUpdate: [{ id: scheduledPin.id, title: "Bob was here" }],
+        }),
+      ],
+      [
+        "updateScheduledPins (own profile)",
+        await post(bob, "/api/scheduling/updateScheduledPins", {
+          pinterestUsername: bobProfile.username,
+          pinsToUpdate: [{ id: scheduledPin.id, title: "Bob was here" }],
+        }),
+      ],
       ["deleteScheduledPin", await post(bob, "/api/scheduling/deleteScheduledPin", { pinId: scheduledPin.id })],
       ["deleteRepeatingPin", await post(bob, "/api/scheduling/deleteRepeatingPin", { pinId: scheduledPin.id })],
-      ["updateRepeatingPins", await post(bob, "/api/scheduling/updateRepeatingPins", { pinterestUsername: aliceProfile.username, pinsToUpdate: [{ id: scheduledPin.id }] })],
+      [
+        "updateRepeatingPins",
+        await post(bob, "/api/scheduling/updateRepeatingPins", { pinterestUsername: aliceProfile.username, pinsToUpdate: [{ id: scheduledPin.id }] }),
+      ],
       ["resetScheduledTimes", await get(bob, `/highMemLimitApi/scheduling/resetScheduledTimes/${aliceProfile.username}`)],
       ["deleteAllScheduledPins", await post(bob, "/highMemLimitApi/scheduling/deleteAllScheduledPins", { pinterestProfileUsername: aliceProfile.username })],
     ];
@@ -576,12 +692,26 @@ describe("pin history", () => {
       pinterestProfileUsername: profile.username,
     });
     const clickedAt = Date.now();
-    const { scheduledPins } = await read(await schedule(user, { pins: [imagePin(profile, { title: "Queued pin" }), imagePin(profile, { title: "Pin to delete" })] }));
-    const history = async () => (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as { title: string; state: string; scheduledForUTCTimestamp: number; timeZone: string }[];
+    const { scheduledPins } = await read(
+      await schedule(user, { pins: [imagePin(profile, { title: "Queued pin" }), imagePin(profile, { title: "Pin to delete" })] }),
+    );
+    const history = async () =>
+      (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory as {
+        title: string;
+        state: string;
+        scheduledForUTCTimestamp: number;
+        timeZone: string;
+      }[];
     const entry = async (title: string) => (await history()).find((row) => row.title === title)!;
     expect(await history()).toHaveLength(2);
     const queued = await entry("Queued pin");
-    expect(queued).toMatchObject({ state: "scheduled", scheduledForUTCTimestamp: scheduledPins[0].scheduledTimeUTCTimestamp, postedAt: null, credits: 1, timeZone: "America/New_York" });
+    expect(queued).toMatchObject({
+      state: "scheduled",
+      scheduledForUTCTimestamp: scheduledPins[0].scheduledTimeUTCTimestamp,
+      postedAt: null,
+      credits: 1,
+      timeZone: "America/New_York",
+    });
     expect(queued.scheduledForUTCTimestamp, "when it posts, not when it was clicked").toBeGreaterThan(clickedAt + 3_600_000);
 
     // Moved in the queue: the history follows.
@@ -605,23 +735,34 @@ describe("pin history", () => {
     const scheduledAt = 1_790_000_000_000;
     const postedAt = scheduledAt + 60_000;
     const legacy = (id: string, action: string, credits: number, reference: string, createdAt: number, pinterestPinId: string | null) =>
-      ledger.prepare(
-        `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at)
+      ledger
+        .prepare(
+          `INSERT INTO pin_history (id, user_id, action, category, credits, title, url, image_url, board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at)
          VALUES (?1, ?2, ?3, 'image', ?4, 'Old oats', 'https://linen.example/oats', 'https://linen.example/oats.jpeg', 'b1', 'Breakfast', 'old_profile', ?5, ?6, ?7)`,
-      ).bind(id, user.userId, action, credits, pinterestPinId, reference, createdAt);
+        )
+        .bind(id, user.userId, action, credits, pinterestPinId, reference, createdAt);
     await ledger.batch([
       legacy(crypto.randomUUID(), "scheduled", 1, "scheduled:oldpin0001", scheduledAt - 86_400_000, null),
       legacy(crypto.randomUUID(), "pinned", 0, "pinned:oldpin0001", postedAt, "98765"),
       legacy(crypto.randomUUID(), "downloaded", 1, "pin-download:abc", scheduledAt - 2 * 86_400_000, null),
     ]);
     // Its data statements, run again over these rows (its columns and index exist already).
-    const dataStatements = (migration!.queries as string[]).map((query) => query.replace(/^--.*$/gm, "").trim()).filter((query) => /^(UPDATE|DELETE)/i.test(query));
+    const dataStatements = (migration!.queries as string[])
+      .map((query) => query.replace(/^--.*$/gm, "").trim())
+      .filter((query) => /^(UPDATE|DELETE)/i.test(query));
     expect(dataStatements.length).toBeGreaterThanOrEqual(4);
     await ledger.batch(dataStatements.map((query) => ledger.prepare(query)));
 
     const rows = (await read(await post(user, "/api/user/getPinHistory", {}))).pinHistory;
     expect(rows.map((row: { state: string }) => row.state)).toEqual(["posted", "downloaded"]);
-    expect(rows[0]).toMatchObject({ action: "scheduled", pinId: "oldpin0001", credits: 1, postedAtUTCTimestamp: postedAt, pinterestPinId: "98765", pinterestUrl: "https://www.pinterest.com/pin/98765/" });
+    expect(rows[0]).toMatchObject({
+      action: "scheduled",
+      pinId: "oldpin0001",
+      credits: 1,
+      postedAtUTCTimestamp: postedAt,
+      pinterestPinId: "98765",
+      pinterestUrl: "https://www.pinterest.com/pin/98765/",
+    });
     expect(rows[1]).toMatchObject({ action: "downloaded", credits: 1, scheduledFor: null, postedAt: null });
   });
 

@@ -61,7 +61,11 @@ describe("POST /highMemLimitApi/scraping/scrapeWebsite", () => {
     const { source } = (await read(response)) as ScrapeWebsiteResponse;
     expectPostSource(source, post);
     expect(source.url).toBe(blog(`posts/${post.slug}`));
-    for (const decoy of DECOYS) expect(source.allImages.some((url) => url.endsWith(decoy)), decoy).toBe(false);
+    for (const decoy of DECOYS)
+      expect(
+        source.allImages.some((url) => url.endsWith(decoy)),
+        decoy,
+      ).toBe(false);
   });
 
   it("reads the home page: the blog's name and its posts' thumbnails, the newest post's image first", async () => {
@@ -129,7 +133,10 @@ describe("hostile pages", () => {
 
   it("refuses what is not a web page", async () => {
     expect(await refused(hostile("image.png"))).toEqual({ status: 415, body: { error: "That address is not a web page (it is image/png).", field: "url" } });
-    expect(await refused(hostile("document.pdf"))).toEqual({ status: 415, body: { error: "That address is not a web page (it is application/pdf).", field: "url" } });
+    expect(await refused(hostile("document.pdf"))).toEqual({
+      status: 415,
+      body: { error: "That address is not a web page (it is application/pdf).", field: "url" },
+    });
   });
 
   it("stops redirect loops and long chains, and follows short ones", async () => {
@@ -171,7 +178,9 @@ describe("POST /highMemLimitApi/scraping/scrapeWebsites", () => {
     expect(response.status).toBe(200);
     const { sources, failures } = (await read(response)) as ScrapeWebsitesResponse;
     expect(sources).toHaveLength(DEMO_POSTS.length);
-    DEMO_POSTS.forEach((post, i) => { expectPostSource(sources[i]!, post); });
+    DEMO_POSTS.forEach((post, i) => {
+      expectPostSource(sources[i]!, post);
+    });
     expect(failures).toEqual([
       { url: hostile("image.png"), error: "That address is not a web page (it is image/png)." },
       { url: "https://intranet/x", error: "url must be a web address whose host contains a dot, such as https://example.com/my-post." },
@@ -193,7 +202,10 @@ describe("POST /highMemLimitApi/scraping/getSitemapPostURLs", () => {
     expect(usedSitemap).toBe(blog("sitemap_index.xml"));
     // The same posts with something to show a person: titles from addresses that have words, dates from the sitemap.
     expect(posts.map((post) => post.url)).toEqual(allPostURLs);
-    expect(posts.find((post) => post.url === blog("posts/berry-smoothie-bowls"))).toMatchObject({ title: "Berry Smoothie Bowls", lastmod: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/) });
+    expect(posts.find((post) => post.url === blog("posts/berry-smoothie-bowls"))).toMatchObject({
+      title: "Berry Smoothie Bowls",
+      lastmod: expect.stringMatching(/^\d{4}-\d{2}-\d{2}/),
+    });
     expect(posts.find((post) => post.url === blog("archive/1"))?.title, "an address with no words gives no title").toBe("");
     expect(allPostURLs.length).toBeGreaterThanOrEqual(100);
     expect(allPostURLs).toHaveLength(DEMO_POSTS.length + ARCHIVE_POSTS.length);
@@ -227,7 +239,10 @@ describe("POST /highMemLimitApi/scraping/getSitemapPostURLs", () => {
   it("says so when a site has no sitemap, or an address is not one", async () => {
     const none = await call("getSitemapPostURLs", { url: `${testEnv.SANDBOX_URL}/nowhere/` });
     expect(none.status).toBe(404);
-    expect(await read(none)).toEqual({ field: "url", error: expect.stringMatching(/^We could not find a sitemap for 127\.0\.0\.1:\d+\. Enter the sitemap's address instead/) });
+    expect(await read(none)).toEqual({
+      field: "url",
+      error: expect.stringMatching(/^We could not find a sitemap for 127\.0\.0\.1:\d+\. Enter the sitemap's address instead/),
+    });
     const notSitemap = await call("getSitemapPostURLs", { url: hostile("broken-feed.xml") });
     expect(notSitemap.status).toBe(415);
     expect(await read(notSitemap)).toEqual({ field: "url", error: "That address is not a sitemap." });

@@ -30,7 +30,12 @@ async function page(user: TestUser, query: Record<string, string>): Promise<Shop
 }
 
 async function shopsOf(user: TestUser) {
-  return (await read(await app("/api/shops", { headers: bearer(user.tokens) }))).authorizedShops as { id: string; shopType: string; shopName: string; status: string }[];
+  return (await read(await app("/api/shops", { headers: bearer(user.tokens) }))).authorizedShops as {
+    id: string;
+    shopType: string;
+    shopName: string;
+    status: string;
+  }[];
 }
 
 async function storeCalls(shop: string) {
@@ -39,7 +44,8 @@ async function storeCalls(shop: string) {
 }
 
 /** A Shopify Plus sized cost bucket, for tests that read many pages in a row. */
-const roomyBucket = (shop: string) => sandbox("/shopify/throttle", { method: "POST", json: { shop, maximumAvailable: 20_000, currentlyAvailable: 20_000, restoreRate: 1_000 } });
+const roomyBucket = (shop: string) =>
+  sandbox("/shopify/throttle", { method: "POST", json: { shop, maximumAvailable: 20_000, currentlyAvailable: 20_000, restoreRate: 1_000 } });
 
 const graphqlCalls = async (shop: string) => (await storeCalls(shop)).filter((call) => call.path.endsWith("/graphql.json"));
 
@@ -93,10 +99,14 @@ describe("connecting a Shopify store (the app install flow)", () => {
     const forged = new URL(redirect);
     const hmac = forged.searchParams.get("hmac")!;
     forged.searchParams.set("hmac", `${hmac[0] === "0" ? "1" : "0"}${hmac.slice(1)}`);
-    expect((await callback(forged, cookie)).location.searchParams.get("shopifyError")).toBe("This Shopify connection could not be verified. Please connect your store again.");
+    expect((await callback(forged, cookie)).location.searchParams.get("shopifyError")).toBe(
+      "This Shopify connection could not be verified. Please connect your store again.",
+    );
     const tampered = new URL(redirect);
     tampered.searchParams.set("code", "0123456789abcdef0123456789abcdef");
-    expect((await callback(tampered, cookie)).location.searchParams.get("shopifyError")).toBe("This Shopify connection could not be verified. Please connect your store again.");
+    expect((await callback(tampered, cookie)).location.searchParams.get("shopifyError")).toBe(
+      "This Shopify connection could not be verified. Please connect your store again.",
+    );
     const unsigned = new URL(redirect);
     unsigned.searchParams.delete("hmac");
     expect((await callback(unsigned, cookie)).location.searchParams.get("shopifyError")).toMatch(/could not be verified/);
@@ -119,7 +129,9 @@ describe("connecting a Shopify store (the app install flow)", () => {
     const started = await recordState(attacker, shop);
     const redirect = await installOnShopify(started.authorizeUrl);
     const victim = await callback(redirect, user.cookie);
-    expect(victim.location.searchParams.get("shopifyError")).toBe("This Shopify connection was started in another browser. Please connect again from your account here.");
+    expect(victim.location.searchParams.get("shopifyError")).toBe(
+      "This Shopify connection was started in another browser. Please connect again from your account here.",
+    );
     expect(await shopsOf(user)).toEqual([]);
     expect(await shopsOf(attacker)).toEqual([]);
 
@@ -128,29 +140,46 @@ describe("connecting a Shopify store (the app install flow)", () => {
     const mine = await recordState(user, shop);
     const swapped = signed({ code: "c0de", host: "aG9zdA", shop: other, state: mine.state, timestamp: String(Math.floor(Date.now() / 1000)) });
     const wrongStore = await callback(new URL(`http://app.test/api/shopifyAPI/oauthCallback?${swapped}`), mine.cookie);
-    expect(wrongStore.location.searchParams.get("shopifyError")).toBe("Shopify answered for another store than the one you asked to connect. Please connect again.");
+    expect(wrongStore.location.searchParams.get("shopifyError")).toBe(
+      "Shopify answered for another store than the one you asked to connect. Please connect again.",
+    );
     expect(await shopsOf(user)).toEqual([]);
 
     // A store address that is not a myshopify.com store is refused before anything starts.
-    const bad = await app("/api/shopifyAPI/recordShopifyStateCheck", json({ shop: "evil.example.com", stateCheck: "state0123456789abcdef", redirectUrl: "/products" }, bearer(user.tokens)));
+    const bad = await app(
+      "/api/shopifyAPI/recordShopifyStateCheck",
+      json({ shop: "evil.example.com", stateCheck: "state0123456789abcdef", redirectUrl: "/products" }, bearer(user.tokens)),
+    );
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "shop" });
     // What people paste is forgiven.
-    const pasted = await app("/api/shopifyAPI/recordShopifyStateCheck", json({ shop: "https://My-Store.myshopify.com/admin", stateCheck: stateCheck(), redirectUrl: "/products" }, bearer(user.tokens)));
+    const pasted = await app(
+      "/api/shopifyAPI/recordShopifyStateCheck",
+      json({ shop: "https://My-Store.myshopify.com/admin", stateCheck: stateCheck(), redirectUrl: "/products" }, bearer(user.tokens)),
+    );
     expect(new URL((await read(pasted)).authorizeUrl).pathname).toBe("/shopify/my-store.myshopify.com/admin/oauth/authorize");
   });
 });
 
 describe("the anonymous Shopify entry (an install begun on Shopify's side)", () => {
   async function installFromShopify(shop: string) {
-    const launch = await fetch(`${testEnv.SANDBOX_URL}/__sandbox/shopify/launch?${new URLSearchParams({ shop, appUrl: "http://app.test/api/shopifyAPI/install" })}`, { redirect: "manual" });
+    const launch = await fetch(
+      `${testEnv.SANDBOX_URL}/__sandbox/shopify/launch?${new URLSearchParams({ shop, appUrl: "http://app.test/api/shopifyAPI/install" })}`,
+      { redirect: "manual" },
+    );
     const appUrl = new URL(launch.headers.get("location")!);
     const started = await app(`${appUrl.pathname}${appUrl.search}`, { redirect: "manual" });
     expect(started.status).toBe(302);
     const redirect = await installOnShopify(started.headers.get("location")!);
     const outcome = await callback(redirect, cookiesSetBy(started));
     // The browser keeps the anonymous entry's cookie (the state's binding cookie is deleted).
-    return { location: outcome.location, cookies: outcome.cookies.split("; ").filter((cookie) => cookie.startsWith("pb_shopify_install=")).join("; ") };
+    return {
+      location: outcome.location,
+      cookies: outcome.cookies
+        .split("; ")
+        .filter((cookie) => cookie.startsWith("pb_shopify_install="))
+        .join("; "),
+    };
   }
 
   it("is kept without its token until the account signs up in that browser, then becomes its store", async () => {
@@ -159,7 +188,11 @@ describe("the anonymous Shopify entry (an install begun on Shopify's side)", () 
     expect(location.pathname).toBe("/signup");
     expect(cookies).toMatch(/^pb_shopify_install=/);
     const entry = await read(await app("/api/shopifyAPI/anonymousShop", { headers: { cookie: cookies } }));
-    expect(entry.anonymousShop).toMatchObject({ shopType: "Shopify", shopName: expect.stringMatching(/^Harbour Goods/), authDetails: { shop, scope: "read_products" } });
+    expect(entry.anonymousShop).toMatchObject({
+      shopType: "Shopify",
+      shopName: expect.stringMatching(/^Harbour Goods/),
+      authDetails: { shop, scope: "read_products" },
+    });
     const [install] = await sandbox<{ token: string }[]>(`/shopify/installs?shop=${shop}`);
     expect(JSON.stringify(entry)).not.toContain(install.token);
     const [kept] = await db.select().from(shopifyAnonymousInstalls).where(eq(shopifyAnonymousInstalls.shop, shop));
@@ -169,7 +202,10 @@ describe("the anonymous Shopify entry (an install begun on Shopify's side)", () 
 
     const signup = await app(
       "/api/signup",
-      json({ email: uniqueEmail("shopify"), password: GOOD_PASSWORD, firstName: "Ines", lastName: "Moreau", leadSource: "Pinterest" }, { cookie: cookies, "cf-connecting-ip": "198.51.100.77" }),
+      json(
+        { email: uniqueEmail("shopify"), password: GOOD_PASSWORD, firstName: "Ines", lastName: "Moreau", leadSource: "Pinterest" },
+        { cookie: cookies, "cf-connecting-ip": "198.51.100.77" },
+      ),
     );
     expect(signup.status).toBe(201);
     expect(signup.headers.getSetCookie().some((cookie) => cookie.startsWith("pb_shopify_install=;"))).toBe(true);
@@ -180,7 +216,10 @@ describe("the anonymous Shopify entry (an install begun on Shopify's side)", () 
     expect(await shopCredentials(testEnv, row!)).toMatchObject({ accessToken: install.token });
     // Taken once: the entry is gone, and its cookie attaches nothing to the next account.
     expect((await read(await app("/api/shopifyAPI/anonymousShop", { headers: { cookie: cookies } }))).anonymousShop).toBeNull();
-    const second = await app("/api/signup", json({ email: uniqueEmail("second"), password: GOOD_PASSWORD, firstName: "Ada", lastName: "Quinn", leadSource: "Pinterest" }, { cookie: cookies }));
+    const second = await app(
+      "/api/signup",
+      json({ email: uniqueEmail("second"), password: GOOD_PASSWORD, firstName: "Ada", lastName: "Quinn", leadSource: "Pinterest" }, { cookie: cookies }),
+    );
     const secondTokens = await read(second);
     expect((await read(await app("/api/shops", { headers: { authorization: `Bearer ${secondTokens.idToken}` } }))).authorizedShops).toEqual([]);
   });
@@ -338,7 +377,10 @@ describe("Shopify listings (Admin GraphQL products)", () => {
     const [install] = await sandbox<{ token: string; revokedAt: string | null }[]>(`/shopify/installs?shop=${shop}`);
     expect(install.revokedAt).not.toBeNull();
     // The token no longer opens the store.
-    const withOldToken = await app(`/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: install.token, shopName: shop })}`, { headers: bearer(owner.tokens) });
+    const withOldToken = await app(
+      `/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: install.token, shopName: shop })}`,
+      { headers: bearer(owner.tokens) },
+    );
     expect(withOldToken.status).toBe(409);
     expect((await read(withOldToken)).error).toBe(SHOPIFY_RECONNECT_MESSAGE);
   });
@@ -349,16 +391,24 @@ describe("listings from an access token the caller holds", () => {
     const user = await signUpUser();
     const shop = newStore("custom-app");
     const token = "shpat_customapp0123456789abcdef";
-    const response = await app(`/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: token, shopName: shop, searchInput: "candle" })}`, {
-      headers: bearer(user.tokens),
-    });
+    const response = await app(
+      `/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: token, shopName: shop, searchInput: "candle" })}`,
+      {
+        headers: bearer(user.tokens),
+      },
+    );
     expect(response.status).toBe(200);
     const body = (await read(response)) as ShopListingsPage;
     expect(body.count).toBe(searchProducts(DEMO_PRODUCTS, "candle").length);
     expect(JSON.stringify(body)).not.toContain(token);
     expect(await shopsOf(user)).toEqual([]);
-    expect((await app(`/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: token, shopName: shop })}`)).status).toBe(401);
-    const bad = await app(`/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: token, shopName: "evil.example.com" })}`, { headers: bearer(user.tokens) });
+    expect((await app(`/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: token, shopName: shop })}`)).status).toBe(
+      401,
+    );
+    const bad = await app(
+      `/api/shopifyAPI/getShopifyShopListingsFromAccessToken?${new URLSearchParams({ accessToken: token, shopName: "evil.example.com" })}`,
+      { headers: bearer(user.tokens) },
+    );
     expect(bad.status).toBe(400);
     expect(await read(bad)).toMatchObject({ field: "shopName" });
   });

@@ -52,7 +52,9 @@ export async function connectStore(user: TestUser, shop = newStore()): Promise<{
   const shopName = location.searchParams.get("shopifyConnected");
   expect(shopName).toBeTruthy();
   const { authorizedShops } = await read(await app("/api/shops", { headers: bearer(user.tokens) }));
-  const profile = (authorizedShops as { id: string; shopType: string; shopName: string }[]).find((candidate) => candidate.shopType === "Shopify" && candidate.shopName === shopName);
+  const profile = (authorizedShops as { id: string; shopType: string; shopName: string }[]).find(
+    (candidate) => candidate.shopType === "Shopify" && candidate.shopName === shopName,
+  );
   expect(profile).toBeTruthy();
   return { id: profile!.id, shop, shopName: shopName! };
 }

@@ -10,7 +10,13 @@ import { app, read, testEnv } from "./support.ts";
 // credentials of the user's shops in GET /api/user without a token in sight.
 
 const connect = (userId: string, shopId: string, token: string) =>
-  saveShopConnection(testEnv, userId, { shopType: "Etsy", shopId, shopName: `Shop ${shopId}`, shopUrl: `https://www.etsy.example/shop/${shopId}`, credentials: { accessToken: token, refreshToken: `${token}-refresh` } });
+  saveShopConnection(testEnv, userId, {
+    shopType: "Etsy",
+    shopId,
+    shopName: `Shop ${shopId}`,
+    shopUrl: `https://www.etsy.example/shop/${shopId}`,
+    credentials: { accessToken: token, refreshToken: `${token}-refresh` },
+  });
 
 describe("shop profiles", () => {
   it("keep credentials sealed at rest, bound to their row, and show users their shops without them", async () => {

@@ -18,7 +18,7 @@ const CSS = [
   "@keyframes spin{to{transform:rotate(360deg)}}",
   ".cookie-banner{position:fixed}",
   ".update-notice__text{margin:0}",
-  "a[href^=\"http\"]:after{content:\"}\"}",
+  'a[href^="http"]:after{content:"}"}',
   ".credits-panel{padding:8px}",
 ].join("");
 
@@ -37,7 +37,7 @@ describe("a page's own site styles", () => {
         "@keyframes spin{to{transform:rotate(360deg)}}",
         ".cookie-banner{position:fixed}",
         ".update-notice__text{margin:0}",
-        "a[href^=\"http\"]:after{content:\"}\"}",
+        'a[href^="http"]:after{content:"}"}',
       ].join(""),
     );
   });

@@ -12,13 +12,32 @@ describe("tables that grow per request are pruned by the cron", () => {
     const now = Date.now();
     const tag = crypto.randomUUID().slice(0, 8);
     await testEnv.DB.batch([
-      testEnv.DB.prepare(`INSERT INTO pinterest_oauth_states (state_hash, user_id, redirect_url, expires_at) VALUES (?1, ?2, '/scheduling', ?3)`).bind(`old-${tag}`, user.userId, now - 2 * DAY),
-      testEnv.DB.prepare(`INSERT INTO pinterest_oauth_states (state_hash, user_id, redirect_url, expires_at) VALUES (?1, ?2, '/scheduling', ?3)`).bind(`new-${tag}`, user.userId, now + 600_000),
-      testEnv.DB.prepare(`INSERT INTO webhook_events (provider, event_id, type, created_at) VALUES ('stripe', ?1, 'invoice.paid', ?2)`).bind(`evt_old_${tag}`, now - 91 * DAY),
-      testEnv.DB.prepare(`INSERT INTO webhook_events (provider, event_id, type, created_at) VALUES ('stripe', ?1, 'invoice.paid', ?2)`).bind(`evt_new_${tag}`, now - 89 * DAY),
-      testEnv.DB.prepare(
-        `INSERT INTO auth_sessions (id, user_id, cookie_hash, last_used_at, expires_at, revoked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`,
-      ).bind(`ended-${tag}`, user.userId, `cookie-ended-${tag}`, now - 40 * DAY, now + DAY, now - 31 * DAY),
+      testEnv.DB.prepare(`INSERT INTO pinterest_oauth_states (state_hash, user_id, redirect_url, expires_at) VALUES (?1, ?2, '/scheduling', ?3)`).bind(
+        `old-${tag}`,
+        user.userId,
+        now - 2 * DAY,
+      ),
+      testEnv.DB.prepare(`INSERT INTO pinterest_oauth_states (state_hash, user_id, redirect_url, expires_at) VALUES (?1, ?2, '/scheduling', ?3)`).bind(
+        `new-${tag}`,
+        user.userId,
+        now + 600_000,
+      ),
+      testEnv.DB.prepare(`INSERT INTO webhook_events (provider, event_id, type, created_at) VALUES ('stripe', ?1, 'invoice.paid', ?2)`).bind(
+        `evt_old_${tag}`,
+        now - 91 * DAY,
+      ),
+      testEnv.DB.prepare(`INSERT INTO webhook_events (provider, event_id, type, created_at) VALUES ('stripe', ?1, 'invoice.paid', ?2)`).bind(
+        `evt_new_${tag}`,
+        now - 89 * DAY,
+      ),
+      testEnv.DB.prepare(`INSERT INTO auth_sessions (id, user_id, cookie_hash, last_used_at, expires_at, revoked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)`).bind(
+        `ended-${tag}`,
+        user.userId,
+        `cookie-ended-${tag}`,
+        now - 40 * DAY,
+        now + DAY,
+        now - 31 * DAY,
+      ),
       testEnv.DB.prepare(`INSERT INTO refresh_tokens (token_hash, session_id) VALUES (?1, ?2)`).bind(`token-${tag}`, `ended-${tag}`),
     ]);
     const deleted = await pruneGrowingTables(testEnv, now);

@@ -47,7 +47,13 @@ const POSTS: PostContent[] = [
     URLText: "wanderlustjournal.co",
     brandName: "Wanderlust Journal",
     price: "$24",
-    listItems: ["Arrive by ferry from Salerno", "Hike the Path of the Gods", "Ride the bus up to Ravello", "Take a boat to Capri", "Keep the last day unplanned"],
+    listItems: [
+      "Arrive by ferry from Salerno",
+      "Hike the Path of the Gods",
+      "Ride the bus up to Ravello",
+      "Take a boat to Capri",
+      "Keep the last day unplanned",
+    ],
     quote: "The coast rewards people who slow down to its pace.",
     allImages: [
       photo("amalfi-coast-itinerary-1.jpg"),
@@ -58,8 +64,7 @@ const POSTS: PostContent[] = [
   },
   {
     title: "Cozy Small Living Room Ideas That Make Every Inch Count",
-    description:
-      "Layered textiles, clever storage and warm lighting: twelve budget-friendly ideas to make a tiny living room feel calm, bright and inviting.",
+    description: "Layered textiles, clever storage and warm lighting: twelve budget-friendly ideas to make a tiny living room feel calm, bright and inviting.",
     URLText: "homebyhazel.com",
     brandName: "Home by Hazel",
     price: "$24",
@@ -170,7 +175,10 @@ describe("standard templates", () => {
       expect(new Set(layerIds).size, `${id}: layer ids are unique`).toBe(layerIds.length);
       // Quote pins show the post's quotation in the title's place (issue 13).
       const headline = design.family === "quote" ? "quote" : "title";
-      expect(design.layers.some((layer) => layer.type === "text" && layer.content === headline && !layer.hidden), `${id}: shows the ${headline}`).toBe(true);
+      expect(
+        design.layers.some((layer) => layer.type === "text" && layer.content === headline && !layer.hidden),
+        `${id}: shows the ${headline}`,
+      ).toBe(true);
       expect(design.categories?.length ?? 0, `${id}: 1-3 categories`).toBeGreaterThanOrEqual(1);
       expect(design.categories?.length ?? 0, `${id}: 1-3 categories`).toBeLessThanOrEqual(3);
     }
@@ -226,17 +234,14 @@ describe("standard templates", () => {
           problems.push(`${layer.name}: draws nothing`);
           continue;
         }
-        const outside = [
-          layer.x - ink.x,
-          layer.y - ink.y,
-          ink.x + ink.width - (layer.x + layer.width),
-          ink.y + ink.height - (layer.y + layer.height),
-        ];
+        const outside = [layer.x - ink.x, layer.y - ink.y, ink.x + ink.width - (layer.x + layer.width), ink.y + ink.height - (layer.y + layer.height)];
         const by = Math.max(...outside);
         if (by > TOLERANCE) {
           // Ink reaching the margin's edge was clipped there: it strays at least that far.
           const amount = by >= MARGIN ? `at least ${MARGIN}px` : `${by}px`;
-          problems.push(`${layer.name}: ink ${ink.x},${ink.y} ${ink.width}x${ink.height} leaves its box ${layer.x},${layer.y} ${layer.width}x${layer.height} by ${amount}`);
+          problems.push(
+            `${layer.name}: ink ${ink.x},${ink.y} ${ink.width}x${ink.height} leaves its box ${layer.x},${layer.y} ${layer.width}x${layer.height} by ${amount}`,
+          );
         }
       }
       expect(problems).toEqual([]);

@@ -29,7 +29,15 @@ async function addTemplate(user: TestUser, title?: string) {
 async function insertStandard(id: string, title = "Standard") {
   await db
     .insert(templates)
-    .values({ id, ownerId: null, title, design: { layers: design().layers, background: "#ffffff" }, categories: ["Blog"], isStandard: true, updatedAt: Date.now() })
+    .values({
+      id,
+      ownerId: null,
+      title,
+      design: { layers: design().layers, background: "#ffffff" },
+      categories: ["Blog"],
+      isStandard: true,
+      updatedAt: Date.now(),
+    })
     .onConflictDoNothing();
 }
 
@@ -57,7 +65,10 @@ describe("user templates", () => {
     const fetched = await read(await app(`/api/template/${created.templateId}`, { headers: bearer(alice.tokens) }));
     expect(fetched.template.title).toBe("Alice banner");
 
-    const updated = await app("/api/templates/updateTemplate", json({ template: { ...design("Renamed"), templateId: created.templateId, isShared: true } }, bearer(alice.tokens)));
+    const updated = await app(
+      "/api/templates/updateTemplate",
+      json({ template: { ...design("Renamed"), templateId: created.templateId, isShared: true } }, bearer(alice.tokens)),
+    );
     expect(updated.status).toBe(200);
     expect((await read(updated)).template).toMatchObject({ title: "Renamed", isShared: true });
 
@@ -98,7 +109,10 @@ describe("user templates", () => {
 
   it("shares a template: others see it with its favourite count but cannot change it; unsharing hides it", async () => {
     const shared = await addTemplate(alice, "Alice shared");
-    await app("/api/templates/updateTemplate", json({ template: { ...design("Alice shared"), templateId: shared.templateId, isShared: true } }, bearer(alice.tokens)));
+    await app(
+      "/api/templates/updateTemplate",
+      json({ template: { ...design("Alice shared"), templateId: shared.templateId, isShared: true } }, bearer(alice.tokens)),
+    );
     const listed = await app("/api/templates/sharedTemplates/getSharedTemplates", { headers: bearer(bob.tokens) });
     const listText = await listed.text();
     // Others see whether a template is theirs, never whose it is.
@@ -112,7 +126,10 @@ describe("user templates", () => {
     const again = await read(await app("/api/user/templates/toggleTemplateFavorite", json({ templateId: shared.templateId }, bearer(bob.tokens))));
     expect(again).toEqual({ templateId: shared.templateId, isFavorite: false, favoriteCount: 0 });
 
-    const change = await app("/api/templates/updateTemplate", json({ template: { ...design("Bob was here"), templateId: shared.templateId } }, bearer(bob.tokens)));
+    const change = await app(
+      "/api/templates/updateTemplate",
+      json({ template: { ...design("Bob was here"), templateId: shared.templateId } }, bearer(bob.tokens)),
+    );
     expect(change.status).toBe(403);
     expect((await app(`/api/template/${shared.templateId}`, { method: "DELETE", headers: bearer(bob.tokens) })).status).toBe(403);
 
@@ -154,7 +171,10 @@ describe("standard templates", () => {
 
     const admin = await signUpUser({ firstName: "Admin" });
     await db.update(users).set({ role: "admin" }).where(eq(users.id, admin.userId));
-    const allowed = await app("/api/templates/updateTemplate", json({ template: { ...design("Standard one, improved"), templateId: "std-test-1" } }, bearer(admin.tokens)));
+    const allowed = await app(
+      "/api/templates/updateTemplate",
+      json({ template: { ...design("Standard one, improved"), templateId: "std-test-1" } }, bearer(admin.tokens)),
+    );
     expect(allowed.status).toBe(200);
     expect((await read(allowed)).template).toMatchObject({ title: "Standard one, improved", isStandardTemplate: true });
   });
@@ -169,7 +189,10 @@ describe("standard templates", () => {
   it("a template set keeps its order, and an id that is not found falls back to another template", async () => {
     const mine = await addTemplate(bob, "Bob set");
     const secret = await addTemplate(alice, "Alice secret");
-    const response = await app("/api/templates/getTemplateSet", json({ templateSet: [mine.templateId, "does-not-exist", secret.templateId] }, bearer(bob.tokens)));
+    const response = await app(
+      "/api/templates/getTemplateSet",
+      json({ templateSet: [mine.templateId, "does-not-exist", secret.templateId] }, bearer(bob.tokens)),
+    );
     const { templates: set } = await read(response);
     expect(set).toHaveLength(3);
     expect(set[0].templateId).toBe(mine.templateId);
@@ -192,7 +215,9 @@ describe("template categories", () => {
     const bobsView = await read(await app("/api/templates/categories/getTemplateCategories", { headers: bearer(bob.tokens) }));
     expect(bobsView.categories.map((c: { id: string }) => c.id)).not.toContain(category.id);
     expect((await app(`/api/templates/categories/deleteTemplateCategory/${category.id}`, { method: "DELETE", headers: bearer(bob.tokens) })).status).toBe(404);
-    expect((await app(`/api/templates/categories/deleteTemplateCategory/${category.id}`, { method: "DELETE", headers: bearer(alice.tokens) })).status).toBe(200);
+    expect((await app(`/api/templates/categories/deleteTemplateCategory/${category.id}`, { method: "DELETE", headers: bearer(alice.tokens) })).status).toBe(
+      200,
+    );
 
     const empty = await app("/api/templates/categories/addTemplateCategory", json({ name: "   " }, bearer(alice.tokens)));
     expect(empty.status).toBe(400);

@@ -34,7 +34,14 @@ const input = (overrides: Partial<TrackingInput> = {}): TrackingInput => ({
 describe("conversion tracking", () => {
   it("is off in the test configuration: the call answers sent false and no provider hears of it", async () => {
     const before = (await received("meta")).length + (await received("tiktok")).length;
-    for (const path of ["/api/facebook/addToCart", "/api/facebook/subscribe", "/api/facebook/completeRegistration", "/api/tiktok/addToCart", "/api/tiktok/subscribe", "/api/tiktok/signup"]) {
+    for (const path of [
+      "/api/facebook/addToCart",
+      "/api/facebook/subscribe",
+      "/api/facebook/completeRegistration",
+      "/api/tiktok/addToCart",
+      "/api/tiktok/subscribe",
+      "/api/tiktok/signup",
+    ]) {
       const response = await app(path, json({ value: 16.99, planId: "starter-monthly" }, bearer(user.tokens)));
       expect(response.status, path).toBe(200);
       expect(await read(response)).toMatchObject({ sent: false });

@@ -17,7 +17,11 @@ interface Mail {
   headers: Record<string, string>;
 }
 
-const TAG = crypto.randomUUID().replace(/[^a-f]/g, "").slice(0, 6) || "tag";
+const TAG =
+  crypto
+    .randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 6) || "tag";
 const DAY = 86_400_000;
 /** A Wednesday at noon (UTC) of the current week: the sweeps below move from it by whole days. */
 const WEDNESDAY = (() => {
@@ -30,7 +34,9 @@ const call = (user: TestUser, path: string, body?: unknown, method = "POST") =>
   app(`/api/trendAlerts/${path}`, body === undefined ? { method, headers: bearer(user.tokens) } : { ...json(body, bearer(user.tokens)), method });
 
 async function createAlert(user: TestUser, settings: Record<string, unknown>): Promise<TrendAlertView> {
-  const response = await call(user, "createTrendAlert", { newTrendAlertSettings: { keywords: [], regions: ["US"], interests: [], frequency: "daily", ...settings } });
+  const response = await call(user, "createTrendAlert", {
+    newTrendAlertSettings: { keywords: [], regions: ["US"], interests: [], frequency: "daily", ...settings },
+  });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await read(response)).trendAlert;
 }
@@ -40,8 +46,10 @@ async function alertsOf(user: TestUser): Promise<TrendAlertView[]> {
 }
 
 /** The trend digests sent to a user (sign-up's verification e-mail left out). */
-const mailsTo = async (user: TestUser) => (await sandbox<Mail[]>(`/outbox?to=${encodeURIComponent(user.email)}`)).filter((mail) => mail.headers?.["List-Unsubscribe"]);
-const rise = (keyword: string, region: string, factor = 3, interest?: string) => sandbox("/pinterest/trends/rise", { method: "POST", json: { keyword, region, factor, weeks: 2, ...(interest ? { interest } : {}) } });
+const mailsTo = async (user: TestUser) =>
+  (await sandbox<Mail[]>(`/outbox?to=${encodeURIComponent(user.email)}`)).filter((mail) => mail.headers?.["List-Unsubscribe"]);
+const rise = (keyword: string, region: string, factor = 3, interest?: string) =>
+  sandbox("/pinterest/trends/rise", { method: "POST", json: { keyword, region, factor, weeks: 2, ...(interest ? { interest } : {}) } });
 
 describe("trend alert calls", () => {
   let user: TestUser;
@@ -75,14 +83,38 @@ describe("trend alert calls", () => {
   });
 
   it("creates, edits, pauses, resumes and deletes an alert; keywords are trimmed, lowercased and kept once", async () => {
-    const created = await createAlert(user, { keywords: ["  Linen  Napkins ", "linen napkins", "table runner"], regions: ["US", "GB+IE"], interests: ["home_decor"], frequency: "weekly" });
-    expect(created).toMatchObject({ keywords: ["linen napkins", "table runner"], regions: ["US", "GB+IE"], interests: ["home_decor"], frequency: "weekly", paused: false, pausedReason: null, lastResult: null });
+    const created = await createAlert(user, {
+      keywords: ["  Linen  Napkins ", "linen napkins", "table runner"],
+      regions: ["US", "GB+IE"],
+      interests: ["home_decor"],
+      frequency: "weekly",
+    });
+    expect(created).toMatchObject({
+      keywords: ["linen napkins", "table runner"],
+      regions: ["US", "GB+IE"],
+      interests: ["home_decor"],
+      frequency: "weekly",
+      paused: false,
+      pausedReason: null,
+      lastResult: null,
+    });
 
-    const edited = await read(await call(user, "updateTrendAlert", { alertId: created.alertId, newTrendAlertSettings: { keywords: ["table runner"], regions: ["CA"], interests: [], frequency: "daily" } }));
+    const edited = await read(
+      await call(user, "updateTrendAlert", {
+        alertId: created.alertId,
+        newTrendAlertSettings: { keywords: ["table runner"], regions: ["CA"], interests: [], frequency: "daily" },
+      }),
+    );
     expect(edited.trendAlert).toMatchObject({ alertId: created.alertId, keywords: ["table runner"], regions: ["CA"], interests: [], frequency: "daily" });
 
-    expect((await read(await call(user, "pauseTrendAlert", { alertId: created.alertId, paused: true }))).trendAlert).toMatchObject({ paused: true, pausedReason: "user" });
-    expect((await read(await call(user, "pauseTrendAlert", { alertId: created.alertId, paused: false }))).trendAlert).toMatchObject({ paused: false, pausedReason: null });
+    expect((await read(await call(user, "pauseTrendAlert", { alertId: created.alertId, paused: true }))).trendAlert).toMatchObject({
+      paused: true,
+      pausedReason: "user",
+    });
+    expect((await read(await call(user, "pauseTrendAlert", { alertId: created.alertId, paused: false }))).trendAlert).toMatchObject({
+      paused: false,
+      pausedReason: null,
+    });
     expect((await alertsOf(user)).map((alert) => alert.alertId)).toEqual([created.alertId]);
 
     const deleted = await app(`/api/trendAlerts/deleteTrendAlert/${created.alertId}`, { method: "DELETE", headers: bearer(user.tokens) });
@@ -94,7 +126,11 @@ describe("trend alert calls", () => {
     const mine = await createAlert(user, { keywords: ["private keyword"] });
     expect(await alertsOf(other)).toEqual([]);
     for (const [path, body, method] of [
-      ["updateTrendAlert", { alertId: mine.alertId, newTrendAlertSettings: { keywords: ["stolen"], regions: ["US"], interests: [], frequency: "daily" } }, "POST"],
+      [
+        "updateTrendAlert",
+        { alertId: mine.alertId, newTrendAlertSettings: { keywords: ["stolen"], regions: ["US"], interests: [], frequency: "daily" } },
+        "POST",
+      ],
       ["pauseTrendAlert", { alertId: mine.alertId, paused: true }, "POST"],
       [`deleteTrendAlert/${mine.alertId}`, undefined, "DELETE"],
     ] as const) {
@@ -109,7 +145,9 @@ describe("trend alert calls", () => {
   it(`keeps at most ${TREND_ALERT_LIMITS.alerts} alerts per user, with a clear 400`, async () => {
     const crowded = await signUpUser({ firstName: "Cara" });
     for (let i = 0; i < TREND_ALERT_LIMITS.alerts; i += 1) await createAlert(crowded, { keywords: [`crowded keyword ${i}`] });
-    const refused = await call(crowded, "createTrendAlert", { newTrendAlertSettings: { keywords: ["one too many"], regions: ["US"], interests: [], frequency: "daily" } });
+    const refused = await call(crowded, "createTrendAlert", {
+      newTrendAlertSettings: { keywords: ["one too many"], regions: ["US"], interests: [], frequency: "daily" },
+    });
     expect(refused.status).toBe(400);
     expect(await read(refused)).toMatchObject({ error: TREND_ALERTS_FULL, field: "newTrendAlertSettings" });
     expect(await alertsOf(crowded)).toHaveLength(TREND_ALERT_LIMITS.alerts);
@@ -206,7 +244,8 @@ describe("trend alert checks (the cron sweep)", () => {
     await rise(keyword, "FR", 3);
     const daily = await createAlert(user, { keywords: [keyword], regions: ["FR"], frequency: "daily" });
     const weekly = await createAlert(user, { keywords: ["kitchen ideas"], regions: ["FR"], frequency: "weekly" });
-    const checkedAt = async () => Object.fromEntries((await alertsOf(user)).map((alert) => [alert.alertId, alert.lastResult && Date.parse(alert.lastResult.checkedAt)]));
+    const checkedAt = async () =>
+      Object.fromEntries((await alertsOf(user)).map((alert) => [alert.alertId, alert.lastResult && Date.parse(alert.lastResult.checkedAt)]));
 
     await sweepTrendAlerts(testEnv, WEDNESDAY);
     expect(await checkedAt()).toEqual({ [daily.alertId]: WEDNESDAY, [weekly.alertId]: WEDNESDAY });
@@ -233,7 +272,10 @@ describe("trend alert checks (the cron sweep)", () => {
     const region = "MX+AR+CO+CL";
     await rise(keyword, region, 3);
     await createAlert(user, { keywords: [keyword], regions: [region], frequency: "weekly" });
-    await sandbox("/faults", { method: "POST", json: { service: "pinterest", method: "GET", path: `/v5/trends/keywords/${region}/top/monthly`, status: 429, times: 1 } });
+    await sandbox("/faults", {
+      method: "POST",
+      json: { service: "pinterest", method: "GET", path: `/v5/trends/keywords/${region}/top/monthly`, status: 429, times: 1 },
+    });
 
     const refused = await sweepTrendAlerts(testEnv, WEDNESDAY + 2 * 3_600_000);
     expect(refused.failed).toBe(1);

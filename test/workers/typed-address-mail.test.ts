@@ -93,7 +93,10 @@ describe("reviewer invites to typed addresses", () => {
     const victim = uniqueEmail("victim");
     for (let i = 1; i <= 3; i += 1) expect((await invite(first.owner, first.profile, alias(victim, `a${i}`))).status).toBe(201);
     for (let i = 1; i <= 2; i += 1) expect((await invite(second.owner, second.profile, alias(victim, `b${i}`))).status).toBe(201);
-    for (const [{ owner, profile }, tag] of [[second, "b3"], [first, "a4"]] as const) {
+    for (const [{ owner, profile }, tag] of [
+      [second, "b3"],
+      [first, "a4"],
+    ] as const) {
       const refused = await invite(owner, profile, alias(victim, tag));
       expect(refused.status).toBe(429);
       expect((await read(refused)).error).toMatch(RECIPIENT_REFUSED);

@@ -99,7 +99,8 @@ describe("the campaigns that run in workerd (memory is watched by bench:fuzz, th
 
 describe("scraped pages and feeds the campaign found: a result or a clear refusal, in bounded work", () => {
   const scrape = (route: string, url: string) => app(`/highMemLimitApi/scraping/${route}`, json({ url }, bearer(user.tokens)));
-  const page = (body: string) => `<!doctype html><html><head><title>A post</title></head><body><article><p>${"A paragraph long enough to describe the post. ".repeat(3)}</p>${body}</article></body></html>`;
+  const page = (body: string) =>
+    `<!doctype html><html><head><title>A post</title></head><body><article><p>${"A paragraph long enough to describe the post. ".repeat(3)}</p>${body}</article></body></html>`;
 
   it("refuses with a 422 naming the address a page HTMLRewriter will not read (tags nested 20,000 deep; it was a 502 saying to try again)", async () => {
     const url = await serve("nested-page", utf8(page("<div>".repeat(20_000))), "text/html; charset=utf-8");
@@ -119,7 +120,10 @@ describe("scraped pages and feeds the campaign found: a result or a clear refusa
   it("stops reading a page after its handler budget and keeps what it read: 20,000 pictures, then a heading nobody reaches", async () => {
     // Each tag the reader looks at costs a call from HTMLRewriter (about 20 us of CPU): 100,000 of them took seconds.
     const pictures = Array.from({ length: 20_000 }, (_, i) => `<img src="/p/${i}.jpg" width="800" height="1200">`).join("");
-    const html = page(`${pictures}<h1>A heading far below</h1>`).replace("<title>A post</title>", "<title>A post</title><meta name=\"description\" content=\"Early facts are kept\">");
+    const html = page(`${pictures}<h1>A heading far below</h1>`).replace(
+      "<title>A post</title>",
+      '<title>A post</title><meta name="description" content="Early facts are kept">',
+    );
     const facts = await readPageFacts(new Response(html));
     expect(facts.title).toBe("A post");
     expect(facts.meta.description).toBe("Early facts are kept");
@@ -155,7 +159,10 @@ describe("untrusted bytes through the real routes: a result or a clear refusal, 
     const jpeg = await fetched(blog("images/golden-hour-phone-photography-1.jpg"));
     const png = await fetched(blog("images/avatar.png"));
     const answers: number[] = [];
-    for (const [type, seed, mutators] of [["jpeg", jpeg, JPEG_MUTATORS], ["png", png, PNG_MUTATORS]] as const) {
+    for (const [type, seed, mutators] of [
+      ["jpeg", jpeg, JPEG_MUTATORS],
+      ["png", png, PNG_MUTATORS],
+    ] as const) {
       for (const mutant of mutants({ seeds: [seed], mutators }, 12)) {
         const what = `${type} mutant ${mutant.seed}`;
         answers.push((await expectClearAnswer(await upload(mutant.bytes, `picture.${type}`, "image"), `upload of ${what}`)).status);
@@ -199,7 +206,10 @@ describe("untrusted bytes through the real routes: a result or a clear refusal, 
 
   it("font uploads: mutated WOFF and WOFF2 files", async () => {
     const answers: number[] = [];
-    for (const [type, seed, mutators] of [["woff", fromDataUrl(woffUrl), WOFF_MUTATORS], ["woff2", fromDataUrl(woff2Url), WOFF2_MUTATORS]] as const) {
+    for (const [type, seed, mutators] of [
+      ["woff", fromDataUrl(woffUrl), WOFF_MUTATORS],
+      ["woff2", fromDataUrl(woff2Url), WOFF2_MUTATORS],
+    ] as const) {
       for (const mutant of mutants({ seeds: [seed], mutators }, 15)) {
         answers.push((await expectClearAnswer(await upload(mutant.bytes, `font.${type}`, "font"), `${type} mutant ${mutant.seed}`)).status);
       }

@@ -42,25 +42,28 @@ async function fillD1(user: TestUser, entries: number) {
   // Three pins were paid for this month (which began when the account was made): 3 credits spent.
   for (let i = 0; i < 3; i++) {
     statements.push(
-      testEnv.DB.prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, -1, 'image', 'Pin download', ?3, ?4)`).bind(
-        crypto.randomUUID(),
-        user.userId,
-        `old:${i}`,
-        now + i,
-      ),
+      testEnv.DB.prepare(
+        `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, -1, 'image', 'Pin download', ?3, ?4)`,
+      ).bind(crypto.randomUUID(), user.userId, `old:${i}`, now + i),
     );
   }
   statements.push(
-    testEnv.DB.prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, ?3, ?3)`).bind(`users/${user.userId}/pin-renders/paid0001/pin.jpg`, user.userId, now),
-    testEnv.DB.prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, NULL, ?3)`).bind(`users/${user.userId}/pin-renders/unpaid01/pin.jpg`, user.userId, now),
-    testEnv.DB.prepare(
-      `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at) VALUES (?1, 'schedule', 'key-1', 'hash', 'claim-1', 'done', '{"ok":true}', ?2, ?2)`,
-    ).bind(user.userId, now),
-    testEnv.DB.prepare(`INSERT INTO drafts (id, user_id, name, date, posts, post_count, created_at, updated_at) VALUES (?1, ?2, 'Spring posts', '3/1/2026', '[]', 0, ?3, ?3)`).bind(
-      `old-draft-${user.userId}`,
+    testEnv.DB.prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, ?3, ?3)`).bind(
+      `users/${user.userId}/pin-renders/paid0001/pin.jpg`,
       user.userId,
       now,
     ),
+    testEnv.DB.prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, NULL, ?3)`).bind(
+      `users/${user.userId}/pin-renders/unpaid01/pin.jpg`,
+      user.userId,
+      now,
+    ),
+    testEnv.DB.prepare(
+      `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at) VALUES (?1, 'schedule', 'key-1', 'hash', 'claim-1', 'done', '{"ok":true}', ?2, ?2)`,
+    ).bind(user.userId, now),
+    testEnv.DB.prepare(
+      `INSERT INTO drafts (id, user_id, name, date, posts, post_count, created_at, updated_at) VALUES (?1, ?2, 'Spring posts', '3/1/2026', '[]', 0, ?3, ?3)`,
+    ).bind(`old-draft-${user.userId}`, user.userId, now),
     ...[0, 1].map((i) =>
       testEnv.DB.prepare(
         `INSERT INTO user_media (id, user_id, media_type, object_key, file_name, content_type, size, width, height, created_at)
@@ -74,7 +77,9 @@ async function fillD1(user: TestUser, entries: number) {
 }
 
 async function d1Rows(userId: string) {
-  const results = await testEnv.DB.batch<{ n: number }>(MOVED.map((table) => testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?1`).bind(userId)));
+  const results = await testEnv.DB.batch<{ n: number }>(
+    MOVED.map((table) => testEnv.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE user_id = ?1`).bind(userId)),
+  );
   return Object.fromEntries(MOVED.map((table, i) => [table, results[i].results[0].n]));
 }
 
@@ -89,8 +94,15 @@ async function wholeHistory(user: TestUser): Promise<{ id: string; title: string
   const all: { id: string; title: string; createdAt: string }[] = [];
   let body: Record<string, unknown> = { startAtDate: null };
   for (;;) {
-    const page = (await read(await app("/api/user/getPinHistory", { method: "POST", headers: { ...bearer(user.tokens), "content-type": "application/json" }, body: JSON.stringify(body) })))
-      .pinHistory as { id: string; title: string; createdAt: string }[];
+    const page = (
+      await read(
+        await app("/api/user/getPinHistory", {
+          method: "POST",
+          headers: { ...bearer(user.tokens), "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+      )
+    ).pinHistory as { id: string; title: string; createdAt: string }[];
     all.push(...page);
     if (page.length === 0) return all;
     const last = page[page.length - 1];
@@ -122,12 +134,33 @@ describe("the move of a user's records into their ledger", () => {
     await unpaid.arrayBuffer();
 
     const drafts = await read(await app("/api/user/drafts/getDrafts", { headers: bearer(user.tokens) }));
-    expect(drafts.drafts.map((draft: { name: string }) => draft.name), "the same drafts").toEqual(["Spring posts"]);
+    expect(
+      drafts.drafts.map((draft: { name: string }) => draft.name),
+      "the same drafts",
+    ).toEqual(["Spring posts"]);
     const media = await read(await app("/api/user/media/getUserMedia", { headers: bearer(user.tokens) }));
-    expect(media.media.map((item: { fileName: string }) => item.fileName), "the same media library, newest first").toEqual(["old-1.png", "old-0.png"]);
+    expect(
+      media.media.map((item: { fileName: string }) => item.fileName),
+      "the same media library, newest first",
+    ).toEqual(["old-1.png", "old-0.png"]);
 
-    expect(await ledgerRows(user.userId)).toMatchObject({ credit_ledger: 4, pin_history: entries, pin_renders: 2, idempotency_keys: 1, drafts: 1, user_media: 2 });
-    expect(await d1Rows(user.userId), "D1 holds nothing of theirs any more").toEqual({ credit_ledger: 0, pin_history: 0, pin_renders: 0, idempotency_keys: 0, drafts: 0, user_media: 0, credit_month_totals: 0 });
+    expect(await ledgerRows(user.userId)).toMatchObject({
+      credit_ledger: 4,
+      pin_history: entries,
+      pin_renders: 2,
+      idempotency_keys: 1,
+      drafts: 1,
+      user_media: 2,
+    });
+    expect(await d1Rows(user.userId), "D1 holds nothing of theirs any more").toEqual({
+      credit_ledger: 0,
+      pin_history: 0,
+      pin_renders: 0,
+      idempotency_keys: 0,
+      drafts: 0,
+      user_media: 0,
+      credit_month_totals: 0,
+    });
     const mark = await testEnv.DB.prepare(`SELECT ledger_moved_at AS at FROM users WHERE id = ?1`).bind(user.userId).first<{ at: number | null }>();
     expect(mark?.at).not.toBeNull();
 
@@ -179,8 +212,23 @@ describe("the move of a user's records into their ledger", () => {
       if (left?.at != null) break;
     }
     expect(outcome?.failed).toBe(0);
-    expect(await ledgerRows(user.userId)).toMatchObject({ credit_ledger: 3, pin_history: entries, pin_renders: 2, idempotency_keys: 1, drafts: 1, user_media: 2 });
-    expect(await d1Rows(user.userId)).toEqual({ credit_ledger: 0, pin_history: 0, pin_renders: 0, idempotency_keys: 0, drafts: 0, user_media: 0, credit_month_totals: 0 });
+    expect(await ledgerRows(user.userId)).toMatchObject({
+      credit_ledger: 3,
+      pin_history: entries,
+      pin_renders: 2,
+      idempotency_keys: 1,
+      drafts: 1,
+      user_media: 2,
+    });
+    expect(await d1Rows(user.userId)).toEqual({
+      credit_ledger: 0,
+      pin_history: 0,
+      pin_renders: 0,
+      idempotency_keys: 0,
+      drafts: 0,
+      user_media: 0,
+      credit_month_totals: 0,
+    });
 
     // Asked again: nothing more.
     const again = await ledgerOf(testEnv, user.userId).move();

@@ -11,9 +11,8 @@ beforeEach(async () => {
   await sandbox("/reset?service=email", { method: "POST" }); // only our stand-ins: other files run alongside
 });
 
-const PNG_1x1 = Uint8Array.from(
-  atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="),
-  (c) => c.charCodeAt(0),
+const PNG_1x1 = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
 );
 
 function imageForm(bytes: Uint8Array<ArrayBuffer>, name = "me.png", type = "image/png") {
@@ -94,7 +93,13 @@ describe("POST /api/user {updates}", () => {
     expect(row?.lastName).not.toContain("\uFFFD");
 
     const email = `lone-${crypto.randomUUID()}@example.com`;
-    const signup = await app("/api/signup", json({ email, password: "Correct-Horse-Battery-42", firstName: "Ada\ud800", lastName: "Byron", leadSource: "Pinterest" }, { "cf-connecting-ip": "198.51.100.201" }));
+    const signup = await app(
+      "/api/signup",
+      json(
+        { email, password: "Correct-Horse-Battery-42", firstName: "Ada\ud800", lastName: "Byron", leadSource: "Pinterest" },
+        { "cf-connecting-ip": "198.51.100.201" },
+      ),
+    );
     expect(signup.status).toBe(400);
     expect(await read(signup)).toMatchObject({ field: "firstName" });
     expect(await db.query.users.findFirst({ where: eq(users.email, email) })).toBeUndefined();
@@ -265,7 +270,15 @@ describe("onboarding, cookie consent and newsletter", () => {
     const user = await signUpUser();
     const response = await app(
       "/api/user/setOnboardingChecklist",
-      json({ onboardingChecklist: [{ name: "generatePins", isChecked: true }, { name: "madeUp", isChecked: true }] }, bearer(user.tokens)),
+      json(
+        {
+          onboardingChecklist: [
+            { name: "generatePins", isChecked: true },
+            { name: "madeUp", isChecked: true },
+          ],
+        },
+        bearer(user.tokens),
+      ),
     );
     expect(response.status).toBe(200);
     const { onboardingChecklist } = await read(response);

@@ -172,7 +172,10 @@ describe("POST /videoApi/video/createFFMPEGVideo through to a finished video", (
     const posts = (await sandbox<{ method: string; path: string }[]>("/requests?service=video")).filter((c) => c.method === "POST" && c.path === "/jobs");
     expect(posts).toHaveLength(4);
     expect(await remaining(user)).toBe(10);
-    const ledger = await ledgerOf(testEnv, user.userId).prepare("SELECT amount, reference FROM credit_ledger WHERE user_id = ?1 AND category = 'video' ORDER BY amount").bind(user.userId).all();
+    const ledger = await ledgerOf(testEnv, user.userId)
+      .prepare("SELECT amount, reference FROM credit_ledger WHERE user_id = ?1 AND category = 'video' ORDER BY amount")
+      .bind(user.userId)
+      .all();
     expect(ledger.results).toEqual([
       { amount: -5, reference: expect.stringMatching(/^createFFMPEGVideo:/) },
       { amount: 5, reference: expect.stringMatching(/^reversal:createFFMPEGVideo:/) },
@@ -278,7 +281,10 @@ describe("video API: who may see a job, and bad requests", () => {
   it("draws with the caller's own template or a standard one, never another user's", async () => {
     const owner = await signUpUser();
     const layers = [{ type: "Video", id: "video", name: "Video", x: 0, y: 0, width: 1000, height: 1500 }];
-    const added = await app("/api/templates/addNewTemplate", json({ template: { title: "My video", background: "#000000", layers, categories: [] } }, bearer(owner.tokens)));
+    const added = await app(
+      "/api/templates/addNewTemplate",
+      json({ template: { title: "My video", background: "#000000", layers, categories: [] } }, bearer(owner.tokens)),
+    );
     expect(added.status).toBe(201);
     const { templateId } = (await read(added)).template;
     const other = await signUpUser();

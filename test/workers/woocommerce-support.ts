@@ -58,7 +58,10 @@ export async function approveWooCommerce(authorizeUrl: URL): Promise<HeldCallbac
 export async function deliverWooCommerceKeys(callback: HeldCallback, body = callback.body) {
   const url = new URL(callback.url);
   const response = await app(`${url.pathname}${url.search}`, { method: "POST", headers: callback.headers, body });
-  const settled = await sandbox<{ returnUrl?: string; error?: string }>(`/woocommerce/callbacks/${callback.id}/answered`, { method: "POST", json: { status: response.status } });
+  const settled = await sandbox<{ returnUrl?: string; error?: string }>(`/woocommerce/callbacks/${callback.id}/answered`, {
+    method: "POST",
+    json: { status: response.status },
+  });
   return { response, settled };
 }
 

@@ -76,7 +76,12 @@ describe("connecting a WooCommerce store", () => {
     const [row] = await db.select().from(shopProfiles).where(eq(shopProfiles.id, shop.id));
     expect(JSON.stringify(row)).not.toContain(consumer_key);
     expect(JSON.stringify(row)).not.toContain(consumer_secret);
-    expect(await shopCredentials(testEnv, row!)).toMatchObject({ consumerKey: consumer_key, consumerSecret: consumer_secret, keyId: callback.keyId, currency: "USD" });
+    expect(await shopCredentials(testEnv, row!)).toMatchObject({
+      consumerKey: consumer_key,
+      consumerSecret: consumer_secret,
+      keyId: callback.keyId,
+      currency: "USD",
+    });
     const connections = await db.select().from(woocommerceConnections).where(eq(woocommerceConnections.userId, alice.userId));
     expect(JSON.stringify(connections)).not.toContain(consumer_secret);
     // Nor do the answers the browser sees.
@@ -98,7 +103,10 @@ describe("connecting a WooCommerce store", () => {
       expect(await read(forged)).toMatchObject({ error: NOT_STARTED_MESSAGE, field: "user_id" });
     }
     // Expired: signed by us, for a real pending connection, but past its time.
-    const connection = await db.query.woocommerceConnections.findFirst({ where: eq(woocommerceConnections.userId, alice.userId), orderBy: (c, { desc }) => desc(c.createdAt) });
+    const connection = await db.query.woocommerceConnections.findFirst({
+      where: eq(woocommerceConnections.userId, alice.userId),
+      orderBy: (c, { desc }) => desc(c.createdAt),
+    });
     const expiredToken = await signToken(tokenSettings(testEnv), "wooConnect", {}, connection!.id, -60);
     const expired = await app("/api/woocommerce/callback", json({ ...body, user_id: expiredToken }));
     expect(expired.status).toBe(400);
@@ -124,7 +132,10 @@ describe("connecting a WooCommerce store", () => {
   it("refuses a connection past its 15 minutes even with a good user_id", async () => {
     const { authorizeUrl, cookie } = await start(bob, storeUrl(newStore("late")));
     const callback = await approve(authorizeUrl);
-    await db.update(woocommerceConnections).set({ expiresAt: Date.now() - 1 }).where(eq(woocommerceConnections.userId, bob.userId));
+    await db
+      .update(woocommerceConnections)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(woocommerceConnections.userId, bob.userId));
     const { response, settled } = await deliver(callback);
     expect(response.status).toBe(409);
     expect(settled.error).toBeTruthy();
@@ -140,10 +151,16 @@ describe("connecting a WooCommerce store", () => {
     const bobStart = await start(bob, storeUrl(bobStore));
     const aliceCallback = await approve(aliceStart.authorizeUrl);
     // Alice's store's keys, sent for Bob's pending connection: they do not open the store Bob named.
-    const slipped = await app("/api/woocommerce/callback", json({ ...JSON.parse(aliceCallback.body), user_id: bobStart.authorizeUrl.searchParams.get("user_id") }));
+    const slipped = await app(
+      "/api/woocommerce/callback",
+      json({ ...JSON.parse(aliceCallback.body), user_id: bobStart.authorizeUrl.searchParams.get("user_id") }),
+    );
     expect(slipped.status).toBe(400);
     expect(await read(slipped)).toMatchObject({ field: "consumer_key" });
-    const bobBack = await comeBack(`http://app.test/api/woocommerce/return?success=1&user_id=${encodeURIComponent(bobStart.authorizeUrl.searchParams.get("user_id")!)}`, bobStart.cookie);
+    const bobBack = await comeBack(
+      `http://app.test/api/woocommerce/return?success=1&user_id=${encodeURIComponent(bobStart.authorizeUrl.searchParams.get("user_id")!)}`,
+      bobStart.cookie,
+    );
     expect(bobBack.searchParams.get("shopError")).toBeTruthy();
     const bobShops = (await read(await app("/api/shops", { headers: bearer(bob.tokens) }))).authorizedShops;
     expect(bobShops).toEqual([]);
@@ -171,7 +188,11 @@ describe("connecting a WooCommerce store", () => {
     const bobBack = await comeBack(settled.returnUrl!, bobStart.cookie);
     expect(bobBack.searchParams.get("shopConnected")).toBeNull();
     expect((await read(await app("/api/shops", { headers: bearer(bob.tokens) }))).authorizedShops).toEqual([]);
-    expect((await db.select().from(woocommerceConnections).where(eq(woocommerceConnections.userId, bob.userId))).every((connection) => connection.keysSealed === null)).toBe(true);
+    expect(
+      (await db.select().from(woocommerceConnections).where(eq(woocommerceConnections.userId, bob.userId))).every(
+        (connection) => connection.keysSealed === null,
+      ),
+    ).toBe(true);
   });
 
   it("comes back with a plain message when the owner denies access, and refuses an address that is not a WooCommerce store", async () => {
@@ -251,9 +272,9 @@ describe("WooCommerce listings", () => {
     expect(found.count).toBe(expected.length);
     expect(found.listings.map((listing: { title: string }) => listing.title).sort()).toEqual(expected.map((product) => product.title).sort());
 
-    const requests = (await sandbox<{ path: string; query: Record<string, string>; headers: Record<string, string> }[]>("/requests?service=woocommerce")).filter((request) =>
-      request.path.startsWith(`/${slug}/wp-json/wc/v3/`),
-    );
+    const requests = (
+      await sandbox<{ path: string; query: Record<string, string>; headers: Record<string, string> }[]>("/requests?service=woocommerce")
+    ).filter((request) => request.path.startsWith(`/${slug}/wp-json/wc/v3/`));
     const search = requests.filter((request) => request.path.endsWith("/products")).at(-1)!;
     expect(search.query).toEqual({ page: "1", per_page: "50", status: "publish", search: "candle sage" });
     expect(search.headers.authorization).toMatch(/^\*\*\*\*/);
@@ -279,12 +300,19 @@ describe("WooCommerce listings", () => {
     expect(slow.status).toBe(502);
     expect((await read(slow)).error).toBe("Unable to get shop listings: The store did not answer within 1.5 seconds. Please try again.");
 
-    await fault(slug, { status: 200, body: "<html><body>Briefly unavailable for scheduled maintenance.</body></html>", headers: { "content-type": "text/html" } });
+    await fault(slug, {
+      status: 200,
+      body: "<html><body>Briefly unavailable for scheduled maintenance.</body></html>",
+      headers: { "content-type": "text/html" },
+    });
     const maintenance = await listings(alice, shopID);
     expect(maintenance.status).toBe(502);
     expect((await read(maintenance)).error).toMatch(/^Unable to get shop listings: The store answered with something other than WooCommerce's API/);
 
-    await fault(slug, { status: 404, body: { code: "rest_no_route", message: "No route was found matching the URL and request method.", data: { status: 404 } } });
+    await fault(slug, {
+      status: 404,
+      body: { code: "rest_no_route", message: "No route was found matching the URL and request method.", data: { status: 404 } },
+    });
     const gone = await listings(alice, shopID);
     expect(gone.status).toBe(502);
     expect((await read(gone)).error).toMatch(/^Unable to get shop listings: .* permalinks are not set to Plain\.$/);
@@ -308,7 +336,10 @@ describe("WooCommerce listings", () => {
           regular_price: "",
           categories: [{ id: 1, name: "Kitchen &amp; Dining", slug: "kitchen" }],
           tags: [{ id: 2, name: "Kitchen &amp; Dining", slug: "kitchen-tag" }],
-          images: [{ id: 3, src: "https://shop.example/wp-content/uploads/mug.jpg" }, { id: 4, src: "javascript:alert(1)" }],
+          images: [
+            { id: 3, src: "https://shop.example/wp-content/uploads/mug.jpg" },
+            { id: 4, src: "javascript:alert(1)" },
+          ],
         },
       ],
     });
@@ -320,7 +351,13 @@ describe("WooCommerce listings", () => {
           id: "7",
           title: "Tom’s Mug",
           description: "Holds 12 oz. Dishwasher safe & sturdy.",
-          images: [{ full: "https://shop.example/wp-content/uploads/mug.jpg", medium: "https://shop.example/wp-content/uploads/mug.jpg", small: "https://shop.example/wp-content/uploads/mug.jpg" }],
+          images: [
+            {
+              full: "https://shop.example/wp-content/uploads/mug.jpg",
+              medium: "https://shop.example/wp-content/uploads/mug.jpg",
+              small: "https://shop.example/wp-content/uploads/mug.jpg",
+            },
+          ],
           categories: ["Kitchen & Dining"],
           price: "",
           currency: "EUR",
@@ -359,7 +396,13 @@ describe("a WooCommerce shop is its owner's alone", () => {
     }
     expect((await listings(alice, shop.id)).status).toBe(200);
 
-    const etsy = await saveShopConnection(testEnv, bob.userId, { shopType: "Etsy", shopId: newStore("etsy"), shopName: "Bob's Etsy", shopUrl: null, credentials: { accessToken: "x" } });
+    const etsy = await saveShopConnection(testEnv, bob.userId, {
+      shopType: "Etsy",
+      shopId: newStore("etsy"),
+      shopName: "Bob's Etsy",
+      shopUrl: null,
+      credentials: { accessToken: "x" },
+    });
     const wrongKind = await listings(bob, etsy.id);
     expect(wrongKind.status).toBe(400);
     expect(await read(wrongKind)).toMatchObject({ error: "That shop is not a WooCommerce shop.", field: "shopID" });
@@ -374,7 +417,9 @@ describe("when the store owner revokes the keys, and when the user removes the s
     await sandbox(`/woocommerce/keys/${callback.keyId}`, { method: "DELETE" });
     const refused = await listings(alice, shop.id);
     expect(refused.status).toBe(409);
-    expect((await read(refused)).error).toBe(`Unable to get shop listings: ${new URL(storeUrl(slug)).host} no longer accepts our keys. Please reconnect your store.`);
+    expect((await read(refused)).error).toBe(
+      `Unable to get shop listings: ${new URL(storeUrl(slug)).host} no longer accepts our keys. Please reconnect your store.`,
+    );
     const shops = (await read(await app("/api/shops", { headers: bearer(alice.tokens) }))).authorizedShops as { id: string; status: string }[];
     expect(shops.find((candidate) => candidate.id === shop.id)?.status).toBe("reauth");
 

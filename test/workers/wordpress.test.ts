@@ -46,7 +46,13 @@ function wordpressPost(fields: Record<string, unknown> = {}) {
 async function useDesign(user: TestUser, templateId: string, pinsPerSource: number) {
   const response = await app(
     "/api/user/saveDesignSettings",
-    json({ designSettings: { templateSelections: [templateId], pinsPerSource, useOneOfEachTemplate: false, useOneOfEachImage: false }, newProfileName: `WordPress ${templateId}` }, bearer(user.tokens)),
+    json(
+      {
+        designSettings: { templateSelections: [templateId], pinsPerSource, useOneOfEachTemplate: false, useOneOfEachImage: false },
+        newProfileName: `WordPress ${templateId}`,
+      },
+      bearer(user.tokens),
+    ),
   );
   expect(response.status).toBe(200);
 }
@@ -218,7 +224,12 @@ describe("the plugin's post to pins", () => {
   it("queues the pins on the chosen profile and board, charging one credit per pin once, even when the request is sent twice", async () => {
     await grantCredits(user, 20);
     const before = await remainingCredits(user);
-    const sent = wordpressPost({ destination: "queue", pinterestProfileUsername: profile.username, boardId: profile.boards[0].id, boardName: profile.boards[0].name });
+    const sent = wordpressPost({
+      destination: "queue",
+      pinterestProfileUsername: profile.username,
+      boardId: profile.boards[0].id,
+      boardName: profile.boards[0].name,
+    });
     const reference = `wp-post-${crypto.randomUUID()}`;
     const first = await withKey(key, "/api/wordpress/pins", sent, { "idempotency-key": reference });
     expect(first.status).toBe(201);
@@ -250,13 +261,16 @@ describe("the plugin's post to pins", () => {
     const poor = await signUpUser();
     const poorKey = await makeKey(poor);
     const poorProfile = await connectProfile(poor, pinterestName("wpp"));
-    await ledgerOf(testEnv, poor.userId).prepare(
-      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'image', 'test spend', ?4, ?5)`,
-    )
+    await ledgerOf(testEnv, poor.userId)
+      .prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'image', 'test spend', ?4, ?5)`)
       .bind(crypto.randomUUID(), poor.userId, -(await remainingCredits(poor)), `test-spend:${crypto.randomUUID()}`, Date.now())
       .run();
     expect(await remainingCredits(poor)).toBe(0);
-    const response = await withKey(poorKey, "/api/wordpress/pins", wordpressPost({ destination: "queue", pinterestProfileUsername: poorProfile.username, boardId: poorProfile.boards[0].id }));
+    const response = await withKey(
+      poorKey,
+      "/api/wordpress/pins",
+      wordpressPost({ destination: "queue", pinterestProfileUsername: poorProfile.username, boardId: poorProfile.boards[0].id }),
+    );
     expect(response.status).toBe(402);
     const queue = await read(await asUser(poor, `/api/scheduling/getScheduledPins/${poorProfile.username}`));
     expect(queue.scheduledPins).toEqual([]);
@@ -271,7 +285,11 @@ describe("one user's key and another user's things", () => {
     const bobProfile = await connectProfile(bob, pinterestName("wpb"));
     const bobCredits = await remainingCredits(bob);
 
-    const queued = await withKey(aliceKey, "/api/wordpress/pins", wordpressPost({ destination: "queue", pinterestProfileUsername: bobProfile.username, boardId: bobProfile.boards[0].id }));
+    const queued = await withKey(
+      aliceKey,
+      "/api/wordpress/pins",
+      wordpressPost({ destination: "queue", pinterestProfileUsername: bobProfile.username, boardId: bobProfile.boards[0].id }),
+    );
     expect(queued.status).toBe(404);
     expect((await read(queued)).field).toBe("pinterestProfileUsername");
     const boards = await withKey(aliceKey, `/api/wordpress/boards/${bobProfile.username}`);

@@ -41,7 +41,16 @@ function firstChars(text: string, count: number): string {
 const LABEL =
   /^(?:(?:here(?:'s| is)\s+(?:an?|the|your)\s+)?(?:rewritten|new|improved|suggested|pin|pinterest|option|version)?\s*(?:title|description|alt[\s-]?text|text|option|version|rewrite)\s*(?:#?\d+)?\s*[:：\-–—]\s*)/i;
 const LIST_MARKER = /^(?:\(?\d{1,2}[.)]|[-*•])\s+/;
-const QUOTE_PAIRS: [string, string][] = [['"', '"'], ["'", "'"], ["“", "”"], ["‘", "’"], ["«", "»"], ["„", "“"], ["「", "」"], ["`", "`"]];
+const QUOTE_PAIRS: [string, string][] = [
+  ['"', '"'],
+  ["'", "'"],
+  ["“", "”"],
+  ["‘", "’"],
+  ["«", "»"],
+  ["„", "“"],
+  ["「", "」"],
+  ["`", "`"],
+];
 
 function unquote(text: string): string {
   for (const [open, close] of QUOTE_PAIRS) {
@@ -61,7 +70,10 @@ function unquote(text: string): string {
  * their lines into one paragraph.
  */
 export function cleanAnswer(raw: string, kind: AiTextKind): string {
-  let text = raw.replace(/\r\n?/g, "\n").replace(/\*\*|__/g, "").trim();
+  let text = raw
+    .replace(/\r\n?/g, "\n")
+    .replace(/\*\*|__/g, "")
+    .trim();
   if (kind === "title") text = text.split("\n").find((line) => line.trim() !== "") ?? "";
   text = text.replace(/\s+/g, " ").trim();
   for (let pass = 0; pass < 3; pass += 1) {

@@ -25,14 +25,21 @@ adminRedeemCodesApi.get("/admin/redeemCodeBatches/:batchId", requireUser, admins
   c.json({ batch: await redeemBatchDetail(c.env, c.req.valid("param").batchId) }),
 );
 
-adminRedeemCodesApi.get("/admin/redeemCodeBatches/:batchId/csv", requireUser, admins, valid("param", RedeemBatchIdParam), valid("query", RedeemCsvQuery), async (c) => {
-  const { fileName, csv } = await redeemBatchCsv(c.env, c.req.valid("param").batchId, c.req.valid("query").timeZone);
-  return c.body(csv, 200, {
-    "content-type": "text/csv; charset=utf-8",
-    "content-disposition": `attachment; filename="${fileName}"`,
-    "cache-control": "no-store",
-  });
-});
+adminRedeemCodesApi.get(
+  "/admin/redeemCodeBatches/:batchId/csv",
+  requireUser,
+  admins,
+  valid("param", RedeemBatchIdParam),
+  valid("query", RedeemCsvQuery),
+  async (c) => {
+    const { fileName, csv } = await redeemBatchCsv(c.env, c.req.valid("param").batchId, c.req.valid("query").timeZone);
+    return c.body(csv, 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${fileName}"`,
+      "cache-control": "no-store",
+    });
+  },
+);
 
 adminRedeemCodesApi.post("/admin/redeemCodeBatches/:batchId/disable", requireUser, admins, valid("param", RedeemBatchIdParam), async (c) =>
   c.json({ batch: await disableRedeemBatch(c.env, c.var.auth.user, c.req.valid("param").batchId) }),

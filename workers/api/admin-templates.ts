@@ -42,11 +42,18 @@ adminTemplatesApi.post("/admin/standardTemplates/reorder", requireUser, admins, 
   return c.json({ templates });
 });
 
-adminTemplatesApi.post("/admin/standardTemplates/:templateId/publish", requireUser, admins, valid("param", StandardTemplateIdParam), valid("json", PublishStandardTemplateBody), async (c) => {
-  const template = await setStandardTemplatePublished(c.env, c.var.auth.user, c.req.valid("param").templateId, c.req.valid("json").published);
-  await purgePages(c.env, STANDARD_TEMPLATE_PAGES);
-  return c.json({ template });
-});
+adminTemplatesApi.post(
+  "/admin/standardTemplates/:templateId/publish",
+  requireUser,
+  admins,
+  valid("param", StandardTemplateIdParam),
+  valid("json", PublishStandardTemplateBody),
+  async (c) => {
+    const template = await setStandardTemplatePublished(c.env, c.var.auth.user, c.req.valid("param").templateId, c.req.valid("json").published);
+    await purgePages(c.env, STANDARD_TEMPLATE_PAGES);
+    return c.json({ template });
+  },
+);
 
 adminTemplatesApi.post("/admin/templateCategories", requireUser, admins, valid("json", CreateStandardCategoryBody), async (c) =>
   c.json({ category: await createStandardCategory(c.env, c.var.auth.user, c.req.valid("json").name) }, 201),

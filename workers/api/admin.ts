@@ -1,12 +1,4 @@
-import {
-  ADMINS_ONLY,
-  AdminUserParam,
-  AUDIT_PAGE_SIZE,
-  AuditLogQuery,
-  ChangeRoleBody,
-  GrantCreditsBody,
-  UserSearchQuery,
-} from "../../contracts/admin-users.ts";
+import { ADMINS_ONLY, AdminUserParam, AUDIT_PAGE_SIZE, AuditLogQuery, ChangeRoleBody, GrantCreditsBody, UserSearchQuery } from "../../contracts/admin-users.ts";
 import { adminOnly, requireUser } from "../auth/middleware.ts";
 import { actorOf } from "../services/admin-audit.ts";
 import { auditLogPage, blockUser, changeRole, grantCredits, searchUsers, unblockUser, userDetail } from "../services/admin-users.ts";
@@ -27,7 +19,9 @@ adminApi.get("/admin/users", requireUser, admins, valid("query", UserSearchQuery
   return c.json(await searchUsers(c.env, q ?? "", page ?? 1));
 });
 
-adminApi.get("/admin/users/:userId", requireUser, admins, valid("param", AdminUserParam), async (c) => c.json(await userDetail(c.env, c.req.valid("param").userId)));
+adminApi.get("/admin/users/:userId", requireUser, admins, valid("param", AdminUserParam), async (c) =>
+  c.json(await userDetail(c.env, c.req.valid("param").userId)),
+);
 
 adminApi.post("/admin/users/:userId/credits", requireUser, admins, valid("param", AdminUserParam), valid("json", GrantCreditsBody), async (c) =>
   c.json(await grantCredits(c.env, actorOf(c.var.auth.user), c.req.valid("param").userId, c.req.valid("json"))),
@@ -45,4 +39,6 @@ adminApi.post("/admin/users/:userId/unblock", requireUser, admins, valid("param"
   c.json(await unblockUser(c.env, actorOf(c.var.auth.user), c.req.valid("param").userId)),
 );
 
-adminApi.get("/admin/auditLog", requireUser, admins, valid("query", AuditLogQuery), async (c) => c.json(await auditLogPage(c.env, c.req.valid("query"), AUDIT_PAGE_SIZE)));
+adminApi.get("/admin/auditLog", requireUser, admins, valid("query", AuditLogQuery), async (c) =>
+  c.json(await auditLogPage(c.env, c.req.valid("query"), AUDIT_PAGE_SIZE)),
+);

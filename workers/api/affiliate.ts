@@ -60,7 +60,11 @@ affiliateApi.post("/affiliate/incrementAffiliateClicks", valid("json", Increment
 });
 
 affiliateApi.post("/affiliate/setUserAffiliateID", requireUser, valid("json", SetUserAffiliateIdBody), async (c) => {
-  const attributed = await attributeCustomer(c.env, c.var.auth.user.id, { affiliateID: c.req.valid("json").affiliateID, visitorKey: await visitorKeyOf(c), source: "signup" });
+  const attributed = await attributeCustomer(c.env, c.var.auth.user.id, {
+    affiliateID: c.req.valid("json").affiliateID,
+    visitorKey: await visitorKeyOf(c),
+    source: "signup",
+  });
   return c.json({ attributed });
 });
 

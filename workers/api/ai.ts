@@ -15,9 +15,14 @@ export const FREE_REWRITES_PER_USER: RateLimitRule = { name: "ai-free:user", lim
  * the AI again or charging; the key with another body answers 409.
  */
 function rewrite(c: Context<AppBindings>, operation: string, input: RewriteInput, options: { unique: boolean; free: boolean }) {
-  return once(c, operation, input, async (chargeReference): Promise<RewriteTextResponse> => ({
-    results: await rewriteText(c.env, c.var.auth.user.id, input, { ...options, chargeReference }),
-  }));
+  return once(
+    c,
+    operation,
+    input,
+    async (chargeReference): Promise<RewriteTextResponse> => ({
+      results: await rewriteText(c.env, c.var.auth.user.id, input, { ...options, chargeReference }),
+    }),
+  );
 }
 
 /** AI copy under /api (spec section 7, AI). */
@@ -30,9 +35,14 @@ ai.post("/openAI/rewriteText", requireUser, valid("json", RewriteTextBody), asyn
 ai.post("/openAI/getAltTextFromImage", requireUser, valid("json", AltTextBody), async (c) => {
   const input = c.req.valid("json");
   return c.json(
-    await once(c, "getAltTextFromImage", input, async (chargeReference): Promise<AltTextResponse> => ({
-      altText: await altTextForImage(c.env, c.var.auth.user.id, input, chargeReference),
-    })),
+    await once(
+      c,
+      "getAltTextFromImage",
+      input,
+      async (chargeReference): Promise<AltTextResponse> => ({
+        altText: await altTextForImage(c.env, c.var.auth.user.id, input, chargeReference),
+      }),
+    ),
   );
 });
 

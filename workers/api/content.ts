@@ -1,4 +1,12 @@
-import { CONTENT_ADMINS_ONLY, ContentIdParam, ContentInput, ContentListQuery, ContentSlugParam, PreviewContentBody, PublishContentBody } from "../../contracts/content.ts";
+import {
+  CONTENT_ADMINS_ONLY,
+  ContentIdParam,
+  ContentInput,
+  ContentListQuery,
+  ContentSlugParam,
+  PreviewContentBody,
+  PublishContentBody,
+} from "../../contracts/content.ts";
 import { adminOnly, requireUser } from "../auth/middleware.ts";
 import { purgePages } from "../http/page-cache.ts";
 import type { Env } from "../env.ts";
@@ -26,7 +34,9 @@ import { valid } from "./validation.ts";
  */
 export const contentApi = router();
 
-contentApi.get("/blogs/getBlogPost/:slug", valid("param", ContentSlugParam), async (c) => c.json({ post: await publishedPost(c.env, c.req.valid("param").slug) }));
+contentApi.get("/blogs/getBlogPost/:slug", valid("param", ContentSlugParam), async (c) =>
+  c.json({ post: await publishedPost(c.env, c.req.valid("param").slug) }),
+);
 
 contentApi.get("/blogs/getRelatedBlogPosts/:slug", valid("param", ContentSlugParam), async (c) =>
   c.json({ posts: await relatedPosts(c.env, c.req.valid("param").slug) }),
@@ -49,9 +59,13 @@ contentApi.post("/admin/content/preview", requireUser, contentAdmins, valid("jso
   c.json({ html: renderContent(c.env, c.req.valid("json").body) }),
 );
 
-contentApi.post("/admin/content", requireUser, contentAdmins, valid("json", ContentInput), async (c) => c.json({ entry: await createContent(c.env, actorOf(c.var.auth.user), c.req.valid("json")) }));
+contentApi.post("/admin/content", requireUser, contentAdmins, valid("json", ContentInput), async (c) =>
+  c.json({ entry: await createContent(c.env, actorOf(c.var.auth.user), c.req.valid("json")) }),
+);
 
-contentApi.get("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), async (c) => c.json({ entry: await getContent(c.env, c.req.valid("param").id) }));
+contentApi.get("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), async (c) =>
+  c.json({ entry: await getContent(c.env, c.req.valid("param").id) }),
+);
 
 contentApi.post("/admin/content/:id", requireUser, contentAdmins, valid("param", ContentIdParam), valid("json", ContentInput), async (c) => {
   const before = await getContent(c.env, c.req.valid("param").id);

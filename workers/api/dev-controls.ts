@@ -31,7 +31,14 @@ devControls.post("/dev/scheduling/rerunAlarm", requireUser, valid("json", RerunA
   return c.json({ counts: await schedulerFor(c.env, profile.id).rerunAlarm() });
 });
 
-const GrantBody = v.object({ amount: v.pipe(v.number("amount must be a number"), v.integer("amount must be a whole number"), v.minValue(1, "amount must be at least 1"), v.maxValue(1_000_000, "amount must be at most 1,000,000")) });
+const GrantBody = v.object({
+  amount: v.pipe(
+    v.number("amount must be a number"),
+    v.integer("amount must be a whole number"),
+    v.minValue(1, "amount must be at least 1"),
+    v.maxValue(1_000_000, "amount must be at most 1,000,000"),
+  ),
+});
 
 /**
  * Grants the caller credits for this billing month (the benchmarks' large accounts), as an admin's grant does: a
@@ -40,13 +47,22 @@ const GrantBody = v.object({ amount: v.pipe(v.number("amount must be a number"),
 devControls.post("/dev/credits/grant", requireUser, valid("json", GrantBody), async (c) => {
   const user = c.var.auth.user;
   await ledgerOf(c.env, user.id)
-    .prepare(`INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'admin-grant', 'Development grant', ?4, ?5)`)
+    .prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'admin-grant', 'Development grant', ?4, ?5)`,
+    )
     .bind(crypto.randomUUID(), user.id, c.req.valid("json").amount, `${ADMIN_GRANT_PREFIX}dev-${crypto.randomUUID()}`, Date.now())
     .run();
   return c.json({ remaining: (await creditsSummary(c.env, user.id)).remaining });
 });
 
-const BackdateBody = v.object({ days: v.pipe(v.number("days must be a number"), v.integer("days must be a whole number"), v.minValue(1, "days must be at least 1"), v.maxValue(3_650, "days must be at most 3,650")) });
+const BackdateBody = v.object({
+  days: v.pipe(
+    v.number("days must be a number"),
+    v.integer("days must be a whole number"),
+    v.minValue(1, "days must be at least 1"),
+    v.maxValue(3_650, "days must be at most 3,650"),
+  ),
+});
 
 /**
  * Moves the caller's pin history `days` back in time (the tests' way to an account with old history): entries past

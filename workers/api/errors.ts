@@ -27,7 +27,11 @@ export function apiOnError(error: Error, c: Context) {
   }
   if (error instanceof HTTPException) {
     const status = error.status as Parameters<typeof apiError>[1];
-    return apiError(c, status, error.status === 400 && /JSON/i.test(error.message) ? "The request body must be valid JSON." : error.message || "Request refused");
+    return apiError(
+      c,
+      status,
+      error.status === 400 && /JSON/i.test(error.message) ? "The request body must be valid JSON." : error.message || "Request refused",
+    );
   }
   console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, error);
   return apiError(c, 500, "Something went wrong on our side. Please try again.");

@@ -27,7 +27,9 @@ etsyApi.post("/etsyAPI/connectEtsyShop", requireUser, valid("json", ConnectEtsyS
  */
 etsyApi.get("/etsyAPI/oauthCallback", async (c) => {
   const state = c.req.query("state");
-  const outcome = await completeEtsyConnection(c.env, { code: c.req.query("code"), state, error: c.req.query("error") }, async (value) => getCookie(c, await etsyBindingCookieName(value)));
+  const outcome = await completeEtsyConnection(c.env, { code: c.req.query("code"), state, error: c.req.query("error") }, async (value) =>
+    getCookie(c, await etsyBindingCookieName(value)),
+  );
   if (state) deleteCookie(c, await etsyBindingCookieName(state), BINDING_COOKIE);
   const target = new URL(outcome.redirectUrl, c.env.APP_URL);
   if (outcome.shopName) target.searchParams.set("etsyConnected", outcome.shopName);

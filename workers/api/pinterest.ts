@@ -48,7 +48,9 @@ const CALLBACK_PATH = "/api/pinterestAPI/oauthCallback";
  */
 pinterestApi.get("/pinterestAPI/oauthCallback", async (c) => {
   const state = c.req.query("state");
-  const outcome = await completeOAuth(c.env, { code: c.req.query("code"), state, error: c.req.query("error") }, async (stateCheck) => getCookie(c, await oauthBindingCookieName(stateCheck)));
+  const outcome = await completeOAuth(c.env, { code: c.req.query("code"), state, error: c.req.query("error") }, async (stateCheck) =>
+    getCookie(c, await oauthBindingCookieName(stateCheck)),
+  );
   if (state) deleteCookie(c, await oauthBindingCookieName(state), { path: CALLBACK_PATH, secure: true, httpOnly: true, sameSite: "Lax" });
   const target = new URL(outcome.redirectUrl, c.env.APP_URL);
   if (outcome.username) target.searchParams.set("pinterestConnected", outcome.username);

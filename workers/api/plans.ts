@@ -26,7 +26,6 @@ plansApi.post("/subscriptions/redeemPurchaseCode", requireUser, valid("json", Re
   c.json(await redeemPurchaseCode(c.env, c.var.auth.user, c.req.valid("json"), requestMeta(c))),
 );
 
-
 /** What taking a plan (or redeeming a code) would do to the caller's plan and credits, before checkout (decision 082). */
 plansApi.get("/subscriptions/planChangePreview", requireUser, valid("query", PlanChangePreviewQuery), async (c) => {
   const { planId, redemptionCode, timeZone } = c.req.valid("query");

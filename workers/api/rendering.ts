@@ -14,5 +14,7 @@ export const rendering = router();
  */
 rendering.post("/scraping/renderTemplateImage", requireUser, valid("json", RenderTemplateImageBody), async (c) => {
   const input = c.req.valid("json");
-  return c.json(await once<RenderedPin>(c, "renderTemplateImage", input, (reference) => renderAndStorePin(c.env, c.var.auth.user, input.post, input.purpose, reference)));
+  return c.json(
+    await once<RenderedPin>(c, "renderTemplateImage", input, (reference) => renderAndStorePin(c.env, c.var.auth.user, input.post, input.purpose, reference)),
+  );
 });

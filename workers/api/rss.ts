@@ -59,7 +59,8 @@ rssApi.post("/rss/checkRSSFeed/:id", requireUser, valid("param", RssFeedIdParam)
   const user = c.var.auth.user;
   const row = await ownFeedRow(c.env, user, c.req.valid("param").id);
   if (!row.isEnabled) throw new ServiceError(409, "This feed is switched off. Switch it on to check it.");
-  if (row.pausedReason === "credits") throw new ServiceError(409, "This feed is paused because you ran out of pin credits. Switch it back on once you have credits.");
+  if (row.pausedReason === "credits")
+    throw new ServiceError(409, "This feed is paused because you ran out of pin credits. Switch it back on once you have credits.");
   const check = await checkRssFeed(c.env, row.id, { userId: user.id });
   if (!check) throw new ServiceError(409, "This feed is being checked right now. Try again in a minute.");
   const answer: RssCheckResponse = { check, rssFeed: await getRssFeed(c.env, user, row.id) };

@@ -109,7 +109,9 @@ schedulingApi.use("/scheduling/*", requireUser);
 
 schedulingApi.post("/scheduling/saveSchedulingSettings", valid("json", SaveSchedulingSettingsBody), async (c) => {
   const { newSettings, pinterestProfileUsername } = c.req.valid("json");
-  return c.json({ schedulingSettings: await saveSchedulingSettings(c.env, c.var.auth.user, newSettings, pinterestProfileUsername) } satisfies SaveSchedulingSettingsResponse);
+  return c.json({
+    schedulingSettings: await saveSchedulingSettings(c.env, c.var.auth.user, newSettings, pinterestProfileUsername),
+  } satisfies SaveSchedulingSettingsResponse);
 });
 
 /**
@@ -133,7 +135,8 @@ async function schedulePinHandler(c: Context<AppBindings>) {
   }
   const pins = batch ? (parsed.output as v.InferOutput<typeof ScheduleBatchBody>).pins : [parsed.output as NewScheduledPin];
   // One pin may name its idempotency key in the Idempotency-Key header too; a batch names one per pin.
-  if (batch && c.req.header("idempotency-key") !== undefined) return apiError(c, 400, "Send a reference with each pin instead of an Idempotency-Key header.", "Idempotency-Key");
+  if (batch && c.req.header("idempotency-key") !== undefined)
+    return apiError(c, 400, "Send a reference with each pin instead of an Idempotency-Key header.", "Idempotency-Key");
   if (!batch) pins[0] = { ...pins[0], reference: idempotencyKey(c, pins[0].reference) };
   const result = await schedulePins(c.env, c.var.auth.user, pins, { batch, fieldPrefix: batch ? (index) => `pins.${index}.` : () => "" });
   if (batch) return c.json(result satisfies ScheduleResponse, result.scheduledPins.length > 0 ? 201 : 200);
@@ -148,7 +151,10 @@ schedulingApi.post("/scheduling/updateScheduledPin", valid("json", UpdateSchedul
 
 schedulingApi.post("/scheduling/updateScheduledPins", valid("json", UpdateScheduledPinsBody), async (c) => {
   const { pinterestUsername, pinsToUpdate } = c.req.valid("json");
-  return c.json({ message: UPDATED_PINS_MESSAGE, pins: await updateScheduledPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate) } satisfies UpdatedPinsResponse);
+  return c.json({
+    message: UPDATED_PINS_MESSAGE,
+    pins: await updateScheduledPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate),
+  } satisfies UpdatedPinsResponse);
 });
 
 schedulingApi.post("/scheduling/deleteScheduledPin", valid("json", PinIdBody), async (c) => {
@@ -168,7 +174,10 @@ schedulingApi.post("/scheduling/updateRepeatingPin", valid("json", UpdateRepeati
 
 schedulingApi.post("/scheduling/updateRepeatingPins", valid("json", UpdateRepeatingPinsBody), async (c) => {
   const { pinterestUsername, pinsToUpdate } = c.req.valid("json");
-  return c.json({ message: UPDATED_PINS_MESSAGE, pins: await updateRepeatingPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate) } satisfies UpdatedPinsResponse<RepeatingPin>);
+  return c.json({
+    message: UPDATED_PINS_MESSAGE,
+    pins: await updateRepeatingPins(c.env, c.var.auth.user, pinterestUsername, pinsToUpdate),
+  } satisfies UpdatedPinsResponse<RepeatingPin>);
 });
 
 schedulingApi.get("/scheduling/getRepeatingPins/:username", valid("param", UsernameParam), valid("query", RepeatingPinsQuery), async (c) => {

@@ -1,4 +1,13 @@
-import { ScrapeFeedBody, ScrapeWebsiteBody, ScrapeWebsitesBody, SitemapBody, type ScrapeFeedResponse, type ScrapeWebsiteResponse, type ScrapeWebsitesResponse, type SitemapResponse } from "../../contracts/scrape.ts";
+import {
+  ScrapeFeedBody,
+  ScrapeWebsiteBody,
+  ScrapeWebsitesBody,
+  SitemapBody,
+  type ScrapeFeedResponse,
+  type ScrapeWebsiteResponse,
+  type ScrapeWebsitesResponse,
+  type SitemapResponse,
+} from "../../contracts/scrape.ts";
 import type { Context } from "hono";
 import { requireUser } from "../auth/middleware.ts";
 import { getSitemapPostURLs, scrapeFeed, scrapeWebsite, scrapeWebsites } from "../scrape/sources.ts";

@@ -27,7 +27,12 @@ shopifyBillingApi.post("/shopifySubscriptions/cancelShopifySubscription", requir
  */
 shopifyBillingApi.post("/shopify/webhook", async (c) => {
   const header = (name: string) => c.req.header(name)?.trim() ?? "";
-  const delivery = { hmac: header("x-shopify-hmac-sha256"), topic: header("x-shopify-topic"), shop: header("x-shopify-shop-domain"), webhookId: header("x-shopify-webhook-id") };
+  const delivery = {
+    hmac: header("x-shopify-hmac-sha256"),
+    topic: header("x-shopify-topic"),
+    shop: header("x-shopify-shop-domain"),
+    webhookId: header("x-shopify-webhook-id"),
+  };
   if (!delivery.hmac) return apiError(c, 400, "Missing X-Shopify-Hmac-Sha256 header");
   if (!delivery.topic || !delivery.shop || !delivery.webhookId) return apiError(c, 400, "Missing Shopify webhook headers");
   return c.json(await handleShopifyWebhook(c.env, delivery, await c.req.text()));

@@ -66,7 +66,13 @@ shopifyShopApi.get("/shopifyAPI/oauthCallback", async (c) => {
   const outcome = await completeShopifyInstall(c.env, params, async (value) => getCookie(c, await bindingCookieName(value)));
   if (state) deleteCookie(c, await bindingCookieName(state), STATE_COOKIE);
   if (outcome.anonymousCookie)
-    setCookie(c, ANONYMOUS_INSTALL_COOKIE, outcome.anonymousCookie, { httpOnly: true, secure: true, sameSite: "Lax", path: "/api/", maxAge: ANONYMOUS_INSTALL_TTL_MS / 1000 });
+    setCookie(c, ANONYMOUS_INSTALL_COOKIE, outcome.anonymousCookie, {
+      httpOnly: true,
+      secure: true,
+      sameSite: "Lax",
+      path: "/api/",
+      maxAge: ANONYMOUS_INSTALL_TTL_MS / 1000,
+    });
   const target = new URL(outcome.redirectUrl, c.env.APP_URL);
   if (outcome.shopName && !outcome.anonymousCookie) target.searchParams.set(SHOPIFY_CONNECTED_PARAM, outcome.shopName);
   if (outcome.error) target.searchParams.set(SHOPIFY_ERROR_PARAM, outcome.error);

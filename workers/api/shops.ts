@@ -13,7 +13,9 @@ shopsApi.post("/etsyAPI/activateShopProfile", requireUser, valid("json", Activat
   c.json({ authorizedShops: await activateShopProfile(c.env, c.var.auth.user.id, c.req.valid("json").shopID) }),
 );
 
-shopsApi.post("/etsyAPI/deactivateAllShopProfiles", requireUser, async (c) => c.json({ authorizedShops: await deactivateAllShopProfiles(c.env, c.var.auth.user.id) }));
+shopsApi.post("/etsyAPI/deactivateAllShopProfiles", requireUser, async (c) =>
+  c.json({ authorizedShops: await deactivateAllShopProfiles(c.env, c.var.auth.user.id) }),
+);
 
 shopsApi.delete("/etsyAPI/removeShopProfile/:shop", requireUser, valid("param", RemoveShopProfileParam), async (c) =>
   c.json(await removeShopProfile(c.env, c.var.auth.user.id, c.req.valid("param").shop)),

@@ -20,7 +20,11 @@ export function valid<Target extends "json" | "query" | "param" | "form", S exte
       return c.json(field ? { error: issue.message, field } : { error: issue.message }, 400);
     }
     const broken = illFormedTextPath(result.output);
-    if (broken !== null) return c.json({ error: `${broken || "The request"} holds a character that is not valid text (half of a surrogate pair).`, field: broken || undefined }, 400);
+    if (broken !== null)
+      return c.json(
+        { error: `${broken || "The request"} holds a character that is not valid text (half of a surrogate pair).`, field: broken || undefined },
+        400,
+      );
   });
 }
 
@@ -49,7 +53,8 @@ export function idempotencyKey(c: Context, bodyReference: string | undefined): s
   const header = c.req.header("idempotency-key");
   if (header === undefined) return bodyReference;
   if (!IDEMPOTENCY_KEY_PATTERN.test(header)) throw new ServiceError(400, "The Idempotency-Key header must be 8-120 letters, digits or :_.-", "Idempotency-Key");
-  if (bodyReference !== undefined && bodyReference !== header) throw new ServiceError(400, "reference and the Idempotency-Key header name different requests", "reference");
+  if (bodyReference !== undefined && bodyReference !== header)
+    throw new ServiceError(400, "reference and the Idempotency-Key header name different requests", "reference");
   return header;
 }
 

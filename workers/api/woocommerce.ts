@@ -1,9 +1,23 @@
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sameSitePath } from "../../contracts/paths.ts";
 import type { ShopListingsPage } from "../../contracts/shops.ts";
-import { ConnectWooCommerceBody, WooCommerceKeysBody, WooCommerceProductsQuery, WooCommerceReturnQuery, type ConnectWooCommerceResponse } from "../../contracts/woocommerce.ts";
+import {
+  ConnectWooCommerceBody,
+  WooCommerceKeysBody,
+  WooCommerceProductsQuery,
+  WooCommerceReturnQuery,
+  type ConnectWooCommerceResponse,
+} from "../../contracts/woocommerce.ts";
 import { requireUser } from "../auth/middleware.ts";
-import { bindingCookieName, CALLBACK_PATH, finishConnection, receiveKeys, RETURN_PATH, startConnection, wooCommerceListings } from "../services/woocommerce-connection.ts";
+import {
+  bindingCookieName,
+  CALLBACK_PATH,
+  finishConnection,
+  receiveKeys,
+  RETURN_PATH,
+  startConnection,
+  wooCommerceListings,
+} from "../services/woocommerce-connection.ts";
 import { router } from "./hono.ts";
 import { valid } from "./validation.ts";
 

@@ -2,7 +2,15 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppBindings } from "../api/hono.ts";
 import { apiError } from "../api/errors.ts";
-import { authenticateBearer, authenticateCookie, authenticateWithProfile, tokenSettings, type Authenticated, type Credential, type RequestMeta } from "../services/accounts.ts";
+import {
+  authenticateBearer,
+  authenticateCookie,
+  authenticateWithProfile,
+  tokenSettings,
+  type Authenticated,
+  type Credential,
+  type RequestMeta,
+} from "../services/accounts.ts";
 import { verifyIdToken } from "./tokens.ts";
 import { readSessionCookie } from "./session-cookie.ts";
 
@@ -33,7 +41,10 @@ function credentialOf(c: Context): Credential | null | "malformed" {
  * section 7); no credentials answer 401. Writes authenticated by the cookie must come from our
  * own origin (cross-site request forgery).
  */
-function signInCheck<T extends { auth: Authenticated }>(open: (c: Context<AppBindings>, credential: Credential) => Promise<T | null>, found: (c: Context<AppBindings>, value: T) => void) {
+function signInCheck<T extends { auth: Authenticated }>(
+  open: (c: Context<AppBindings>, credential: Credential) => Promise<T | null>,
+  found: (c: Context<AppBindings>, value: T) => void,
+) {
   return createMiddleware<AppBindings>(async (c, next) => {
     const credential = credentialOf(c);
     if (credential === "malformed") return apiError(c, 403, EXPIRED);

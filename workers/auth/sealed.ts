@@ -33,7 +33,11 @@ function sealingKey(secret: string, purpose: string): Promise<CryptoKey> {
 export async function seal(secret: string, purpose: string, plaintext: string, boundTo: string): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const key = await sealingKey(secret, purpose);
-  const data = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: new TextEncoder().encode(boundTo) }, key, new TextEncoder().encode(plaintext));
+  const data = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: new TextEncoder().encode(boundTo) },
+    key,
+    new TextEncoder().encode(plaintext),
+  );
   return `${VERSION}.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(data))}`;
 }
 
@@ -43,7 +47,11 @@ export async function unseal(secret: string, purpose: string, sealed: string, bo
   if (version !== VERSION || !iv || !data) return null;
   try {
     const key = await sealingKey(secret, purpose);
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv), additionalData: new TextEncoder().encode(boundTo) }, key, fromBase64Url(data));
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: fromBase64Url(iv), additionalData: new TextEncoder().encode(boundTo) },
+      key,
+      fromBase64Url(data),
+    );
     return new TextDecoder().decode(plain);
   } catch {
     return null;

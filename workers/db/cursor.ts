@@ -33,9 +33,17 @@ export function olderThanCursor({ table, time, id, owner, cursorId, ownerId }: C
  * nothing for anyone else's), so the cursor is looked up only when the page comes back empty: the end
  * of the list, or a cursor that is not the owner's. Most pages are one statement.
  */
-export async function pageAfterCursor<Row>(db: Pick<BaseSQLiteDatabase<"async", unknown, typeof schema>, "select">, page: PromiseLike<Row[]>, cursor: Cursor | null): Promise<Row[] | null> {
+export async function pageAfterCursor<Row>(
+  db: Pick<BaseSQLiteDatabase<"async", unknown, typeof schema>, "select">,
+  page: PromiseLike<Row[]>,
+  cursor: Cursor | null,
+): Promise<Row[] | null> {
   const rows = await page;
   if (!cursor || rows.length > 0) return rows;
-  const found = await db.select({ id: cursor.id }).from(cursor.table).where(and(eq(cursor.id, cursor.cursorId), eq(cursor.owner, cursor.ownerId))).limit(1);
+  const found = await db
+    .select({ id: cursor.id })
+    .from(cursor.table)
+    .where(and(eq(cursor.id, cursor.cursorId), eq(cursor.owner, cursor.ownerId)))
+    .limit(1);
   return found.length === 0 ? null : rows;
 }

@@ -2,10 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /** Milliseconds since the epoch, set by SQLite when a row is written. */
-const createdAt = () =>
-  integer("created_at", { mode: "number" })
-    .notNull()
-    .default(sql`(unixepoch('subsec') * 1000)`);
+const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 /**
  * Subscription plans (spec section 9). Seeded data, not code paths: prices and
@@ -75,7 +72,9 @@ export const users = sqliteTable(
     lastName: text("last_name").notNull(),
     handle: text("handle").notNull().unique(),
     /** Authorization comes from this column only, never from the client. */
-    role: text("role", { enum: ["user", "admin"] }).notNull().default("user"),
+    role: text("role", { enum: ["user", "admin"] })
+      .notNull()
+      .default("user"),
     imageKey: text("image_key"),
     leadSource: text("lead_source"),
     leadSourceOther: text("lead_source_other"),
@@ -85,7 +84,10 @@ export const users = sqliteTable(
     /** Names of the onboarding steps the user has done (workers/domain/onboarding.ts). */
     onboardingDone: text("onboarding_done", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
     referralCode: text("referral_code").notNull().unique(),
-    planId: text("plan_id").notNull().default("free").references(() => plans.id),
+    planId: text("plan_id")
+      .notNull()
+      .default("free")
+      .references(() => plans.id),
     planStatus: text("plan_status").notNull().default("Inactive"),
     cancelSubscriptionDate: integer("cancel_subscription_date"),
     usedFreeTrial: integer("used_free_trial", { mode: "boolean" }).notNull().default(false),
@@ -199,7 +201,11 @@ export const templates = sqliteTable(
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("templates_owner_updated").on(t.ownerId, t.updatedAt), index("templates_shared").on(t.isShared, t.updatedAt), index("templates_standard").on(t.isStandard, t.position)],
+  (t) => [
+    index("templates_owner_updated").on(t.ownerId, t.updatedAt),
+    index("templates_shared").on(t.isShared, t.updatedAt),
+    index("templates_standard").on(t.isStandard, t.position),
+  ],
 );
 
 /** Template categories: standard ones (no owner) and each user's own. */
@@ -387,7 +393,9 @@ export const pinHistory = sqliteTable(
     description: text("description").notNull().default(""),
     url: text("url").notNull().default(""),
     imageUrl: text("image_url").notNull().default(""),
-    mediaType: text("media_type", { enum: ["image", "video"] }).notNull().default("image"),
+    mediaType: text("media_type", { enum: ["image", "video"] })
+      .notNull()
+      .default("image"),
     boardId: text("board_id"),
     boardName: text("board_name"),
     pinterestProfile: text("pinterest_profile"),
@@ -445,7 +453,9 @@ export const pinterestProfiles = sqliteTable(
     scopes: text("scopes").notNull().default(""),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
     /** ok; reauth: the tokens no longer work and the user must reconnect; blocked: Pinterest refuses the account. */
-    status: text("status", { enum: ["ok", "reauth", "blocked"] }).notNull().default("ok"),
+    status: text("status", { enum: ["ok", "reauth", "blocked"] })
+      .notNull()
+      .default("ok"),
     lastError: text("last_error"),
     schedulingSettings: text("scheduling_settings", { mode: "json" }),
     createdAt: createdAt(),
@@ -476,7 +486,9 @@ export const shopProfiles = sqliteTable(
     credentialsSealed: text("credentials_sealed").notNull(),
     scopes: text("scopes").notNull().default(""),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(false),
-    status: text("status", { enum: ["ok", "reauth"] }).notNull().default("ok"),
+    status: text("status", { enum: ["ok", "reauth"] })
+      .notNull()
+      .default("ok"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -1045,7 +1057,9 @@ export const catalogItems = sqliteTable(
     currency: text("currency").notNull(),
     availability: text("availability", { enum: ["in stock", "out of stock", "preorder"] }).notNull(),
     brand: text("brand").notNull().default(""),
-    condition: text("condition", { enum: ["", "new", "used", "refurbished"] }).notNull().default(""),
+    condition: text("condition", { enum: ["", "new", "used", "refurbished"] })
+      .notNull()
+      .default(""),
     categories: text("categories", { mode: "json" }).$type<string[]>().notNull().default([]),
     images: text("images", { mode: "json" }).$type<string[]>().notNull().default([]),
     imageSizes: text("image_sizes", { mode: "json" }).$type<Record<string, [number, number] | null>>().notNull().default({}),

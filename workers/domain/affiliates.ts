@@ -96,7 +96,8 @@ export function lastMonths(now: number, count: number): string[] {
 export const AFFILIATE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{2,39}$/;
 
 /** A visitor's browser by its user agent: crawlers, previews and scripts are not clicks. */
-const BOT_AGENT = /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|curl|wget|python|httpclient|okhttp|java\/|go-http|phantomjs|lighthouse|monitor|scan/i;
+const BOT_AGENT =
+  /bot|crawl|spider|slurp|preview|facebookexternalhit|embedly|curl|wget|python|httpclient|okhttp|java\/|go-http|phantomjs|lighthouse|monitor|scan/i;
 
 export function isBotAgent(userAgent: string | null | undefined): boolean {
   return !userAgent || userAgent.trim().length < 10 || BOT_AGENT.test(userAgent);

@@ -73,7 +73,8 @@ export function itemProblems(item: FeedItem, catalogCurrency: string, sizes: Ima
 
   if (characters(item.id) > FEED_LIMITS.id) refuse("id", `The item's id is longer than Pinterest's ${FEED_LIMITS.id} characters.`);
   if (!item.title.trim()) refuse("title", "The item has no title.");
-  else if (characters(item.title) > FEED_LIMITS.title) refuse("title", `The title is ${characters(item.title)} characters long; Pinterest takes at most ${FEED_LIMITS.title}.`);
+  else if (characters(item.title) > FEED_LIMITS.title)
+    refuse("title", `The title is ${characters(item.title)} characters long; Pinterest takes at most ${FEED_LIMITS.title}.`);
   if (!item.description.trim()) refuse("description", "The item has no description.");
   else if (characters(item.description) > FEED_LIMITS.description) {
     warn("description", `The description is longer than Pinterest's ${FEED_LIMITS.description.toLocaleString("en")} characters; Pinterest will cut it short.`);
@@ -88,19 +89,28 @@ export function itemProblems(item: FeedItem, catalogCurrency: string, sizes: Ima
   if (!main) refuse("image_link", "The item has no picture.");
   else {
     if (httpsAddress(main) === "invalid") refuse("image_link", "The main picture's address is not a web address.");
-    else if (characters(main) > FEED_LIMITS.imageLink) refuse("image_link", `The main picture's address is longer than Pinterest's ${FEED_LIMITS.imageLink} characters.`);
+    else if (characters(main) > FEED_LIMITS.imageLink)
+      refuse("image_link", `The main picture's address is longer than Pinterest's ${FEED_LIMITS.imageLink} characters.`);
     const size = sizes[main];
     if (size === null) refuse("image_link", "The main picture could not be read: Pinterest would not find it either.");
     else if (size && (size[0] < FEED_LIMITS.minImageSide || size[1] < FEED_LIMITS.minImageSide)) {
-      refuse("image_link", `The main picture is too small (${size[0]} x ${size[1]} pixels); Pinterest needs at least ${FEED_LIMITS.minImageSide} x ${FEED_LIMITS.minImageSide}.`);
+      refuse(
+        "image_link",
+        `The main picture is too small (${size[0]} x ${size[1]} pixels); Pinterest needs at least ${FEED_LIMITS.minImageSide} x ${FEED_LIMITS.minImageSide}.`,
+      );
     }
   }
-  if (more.length > FEED_LIMITS.additionalImages) warn("additional_image_link", `Pinterest shows at most ${FEED_LIMITS.additionalImages} more pictures; the rest are left out.`);
+  if (more.length > FEED_LIMITS.additionalImages)
+    warn("additional_image_link", `Pinterest shows at most ${FEED_LIMITS.additionalImages} more pictures; the rest are left out.`);
   const smallExtra = more.filter((url) => {
     const size = sizes[url];
     return size === null || (size && (size[0] < FEED_LIMITS.minImageSide || size[1] < FEED_LIMITS.minImageSide));
   });
-  if (smallExtra.length > 0) warn("additional_image_link", `${smallExtra.length === 1 ? "One more picture is" : `${smallExtra.length} more pictures are`} too small or could not be read; ${smallExtra.length === 1 ? "it is" : "they are"} left out.`);
+  if (smallExtra.length > 0)
+    warn(
+      "additional_image_link",
+      `${smallExtra.length === 1 ? "One more picture is" : `${smallExtra.length} more pictures are`} too small or could not be read; ${smallExtra.length === 1 ? "it is" : "they are"} left out.`,
+    );
 
   if (!item.price) refuse("price", "The item has no price.");
   else if (!/^\d+(\.\d{1,2})?$/.test(item.price)) refuse("price", `"${item.price}" is not a price Pinterest can read.`);
@@ -117,7 +127,12 @@ function additionalImages(item: FeedItem, sizes: ImageSizes): string[] {
     .slice(1)
     .filter((url) => {
       const size = sizes[url];
-      return size !== null && !(size && (size[0] < FEED_LIMITS.minImageSide || size[1] < FEED_LIMITS.minImageSide)) && httpsAddress(url) !== "invalid" && !url.includes(",");
+      return (
+        size !== null &&
+        !(size && (size[0] < FEED_LIMITS.minImageSide || size[1] < FEED_LIMITS.minImageSide)) &&
+        httpsAddress(url) !== "invalid" &&
+        !url.includes(",")
+      );
     })
     .slice(0, FEED_LIMITS.additionalImages);
 }

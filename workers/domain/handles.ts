@@ -8,7 +8,10 @@ export function handleBase(firstName: string, lastName: string, email: string): 
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]/g, "");
-  const fromEmail = email.split("@")[0].toLowerCase().replace(/[^a-z0-9]/g, "");
+  const fromEmail = email
+    .split("@")[0]
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "");
   const base = (fromName.length >= 3 ? fromName : fromEmail.length >= 3 ? fromEmail : `pinner${fromName}`).slice(0, 24);
   return base;
 }

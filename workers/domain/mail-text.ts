@@ -15,7 +15,12 @@ const INVISIBLE = /[\p{Cc}\p{Cf}]/gu;
 const PLAIN_NAME = /^\p{L}[\p{L}\p{M}]*(?:[ '’-]\p{L}[\p{L}\p{M}]*)*$/u;
 
 function tidy(text: string): string {
-  return text.normalize("NFKC").replace(/[\t\r\n]/g, " ").replace(INVISIBLE, "").replace(/\s+/g, " ").trim();
+  return text
+    .normalize("NFKC")
+    .replace(/[\t\r\n]/g, " ")
+    .replace(INVISIBLE, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /**

@@ -9,9 +9,7 @@ import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../contracts/fields
 let commonPasswords: Set<string> | null = null;
 
 function commonPasswordSet(): Set<string> {
-  commonPasswords ??= new Set(
-    (dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()).filter((p) => p.length >= PASSWORD_MIN_LENGTH),
-  );
+  commonPasswords ??= new Set((dictionary["passwords-common"] as string[]).map((p) => p.toLowerCase()).filter((p) => p.length >= PASSWORD_MIN_LENGTH));
   return commonPasswords;
 }
 

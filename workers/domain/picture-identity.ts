@@ -15,8 +15,33 @@ const SHOPIFY_SUFFIX = /(?:_(?:\d{1,5}x\d{0,5}|x\d{1,5}|pico|icon|thumb|small|co
 const RASTER_EXTENSION = /\.(?:jpe?g|png|webp|avif|gif|jfif)$/;
 /** Query parameters that only choose a size, crop, format, quality or cache version. */
 const RENDITION_PARAMETERS = new Set([
-  "w", "h", "width", "height", "resize", "fit", "crop", "quality", "q", "format", "fm", "auto", "dpr", "strip", "zoom", "ssl",
-  "size", "scale", "v", "ver", "version", "itok", "cb", "rect", "ixlib", "cs", "lossless",
+  "w",
+  "h",
+  "width",
+  "height",
+  "resize",
+  "fit",
+  "crop",
+  "quality",
+  "q",
+  "format",
+  "fm",
+  "auto",
+  "dpr",
+  "strip",
+  "zoom",
+  "ssl",
+  "size",
+  "scale",
+  "v",
+  "ver",
+  "version",
+  "itok",
+  "cb",
+  "rect",
+  "ixlib",
+  "cs",
+  "lossless",
 ]);
 /** Cloudinary-style transformation segments ("/upload/w_300,h_200,c_fill/"). */
 const TRANSFORM_SEGMENT = /^(?:[a-z]{1,3}_[^/,]+)(?:,[a-z]{1,3}_[^/,]+)*$/;
@@ -54,7 +79,10 @@ export function pictureKey(raw: string): string {
     }
   }
   let host = url.hostname.toLowerCase().replace(/^www\./, "");
-  let segments = url.pathname.split("/").filter(Boolean).map((segment) => decodedUrlPart(segment).toLowerCase());
+  let segments = url.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((segment) => decodedUrlPart(segment).toLowerCase());
   if (PHOTON_HOST.test(host) && segments.length > 1) {
     host = segments[0]!.replace(/^www\./, "");
     segments = segments.slice(1);

@@ -208,7 +208,12 @@ export function retryDelayMs(failures: number, providerAskedMs: number | null = 
 }
 
 /** How long to hold every pin of a profile after a 429: what Pinterest said, else a backoff; plus up to 250 ms of spread. */
-export function rateLimitHoldMs(retryAfterMs: number | null, rateLimitResetSeconds: number | null, failures: number, random: () => number = Math.random): number {
+export function rateLimitHoldMs(
+  retryAfterMs: number | null,
+  rateLimitResetSeconds: number | null,
+  failures: number,
+  random: () => number = Math.random,
+): number {
   const asked = retryAfterMs ?? (rateLimitResetSeconds !== null ? rateLimitResetSeconds * 1000 : null);
   const base = asked ?? retryDelayMs(Math.max(1, failures), null, random);
   return Math.min(RETRY_CAP_MS, base) + Math.round(250 * random());
@@ -240,7 +245,11 @@ export function pinFailureOutcome(error: PinterestFailure, failures: number, ran
   const said = error.message ? `: ${error.message}` : "";
   switch (error.kind) {
     case "rate_limited":
-      return { action: "hold", delayMs: rateLimitHoldMs(error.retryAfterMs, error.rateLimitReset ?? null, failures, random), reason: `Pinterest is rate limiting this profile (429)${said}` };
+      return {
+        action: "hold",
+        delayMs: rateLimitHoldMs(error.retryAfterMs, error.rateLimitReset ?? null, failures, random),
+        reason: `Pinterest is rate limiting this profile (429)${said}`,
+      };
     case "server":
     case "timeout":
     case "network":
@@ -349,7 +358,10 @@ export const QUEUE_PAGE_SIZE = 50;
  * Keyset paging over (scheduled_time, id): the SQL condition for the rows
  * after the cursor in the given order, and the ORDER BY to read them in.
  */
-export function keysetPage(order: SortOrder, cursor: { scheduledTime: number; id: string } | null): { where: string; params: (string | number)[]; orderBy: string } {
+export function keysetPage(
+  order: SortOrder,
+  cursor: { scheduledTime: number; id: string } | null,
+): { where: string; params: (string | number)[]; orderBy: string } {
   const descending = order === "scheduledTimeUTCTimestamp-desc";
   const orderBy = descending ? "scheduled_time DESC, id DESC" : "scheduled_time ASC, id ASC";
   if (!cursor) return { where: "1 = 1", params: [], orderBy };

@@ -219,7 +219,8 @@ export function planStateOf(record: PlanRecord | null, now: number): PlanState {
   // Taken back: no plan, as if the period had never been bought (the Free month starts at its start, stoppedAt).
   if (isRecordRevoked(record)) return { planId: FREE_PLAN_ID, planStatus: "Inactive", cancelSubscriptionDate: null };
   if (isRecordLive(record, now)) {
-    if (record.cancelAtPeriodEnd && record.periodEnd !== null) return { planId: record.planId, planStatus: "Cancelled", cancelSubscriptionDate: record.periodEnd };
+    if (record.cancelAtPeriodEnd && record.periodEnd !== null)
+      return { planId: record.planId, planStatus: "Cancelled", cancelSubscriptionDate: record.periodEnd };
     return { planId: record.planId, planStatus: "Active", cancelSubscriptionDate: null };
   }
   const endedAt = record.endedAt ?? record.periodEnd;
@@ -247,7 +248,10 @@ export function stoppedAt(record: PlanRecord, now: number): number | null {
  * stopped (ended, or suspended): from then the Free month holds only Free's
  * grant and what was spent since, nothing of the paid month.
  */
-export function creditAnchor(input: { effectivePlanId: string; record: PlanRecord | null; userCreatedAt: number; cancelSubscriptionDate: number | null }, now: number): number {
+export function creditAnchor(
+  input: { effectivePlanId: string; record: PlanRecord | null; userCreatedAt: number; cancelSubscriptionDate: number | null },
+  now: number,
+): number {
   const { record } = input;
   if (input.effectivePlanId !== FREE_PLAN_ID && record && record.planId === input.effectivePlanId) return record.periodStart;
   if (input.effectivePlanId === FREE_PLAN_ID) {
@@ -256,7 +260,6 @@ export function creditAnchor(input: { effectivePlanId: string; record: PlanRecor
   }
   return input.userCreatedAt;
 }
-
 
 export interface CreditMonth extends BillingMonth {
   /**
@@ -298,7 +301,10 @@ function opensWithChange({ effectivePlanId: planId, record, userCreatedAt }: Cre
  * period) and a trial's end keep what we knew. Decided by what changed, never by how long it took: the providers'
  * test clocks renew at any moment.
  */
-export function changePeriodStart(known: Pick<PlanRecord, "planId" | "periodStart" | "changePeriodStart"> | null, next: Pick<PlanRecord, "planId" | "periodStart">): number | null {
+export function changePeriodStart(
+  known: Pick<PlanRecord, "planId" | "periodStart" | "changePeriodStart"> | null,
+  next: Pick<PlanRecord, "planId" | "periodStart">,
+): number | null {
   if (!known) return next.periodStart;
   if (next.periodStart !== known.periodStart && next.planId !== known.planId) return next.periodStart;
   return known.changePeriodStart ?? null;

@@ -6,7 +6,10 @@
  */
 const PARITY_GROUPS: { percentageAdjustment: number; countries: string[] }[] = [
   { percentageAdjustment: 50, countries: ["IN", "PK", "BD", "NG", "EG", "KE", "GH", "NP", "LK", "VN", "PH", "ID", "UA", "ET", "TZ", "UG", "MM", "KH", "LA"] },
-  { percentageAdjustment: 40, countries: ["BR", "CO", "PE", "AR", "ZA", "TR", "MA", "TN", "DZ", "BO", "PY", "EC", "GT", "HN", "NI", "SV", "DO", "JM", "GE", "AM", "AZ", "KZ", "UZ", "MN"] },
+  {
+    percentageAdjustment: 40,
+    countries: ["BR", "CO", "PE", "AR", "ZA", "TR", "MA", "TN", "DZ", "BO", "PY", "EC", "GT", "HN", "NI", "SV", "DO", "JM", "GE", "AM", "AZ", "KZ", "UZ", "MN"],
+  },
   { percentageAdjustment: 30, countries: ["MX", "CL", "MY", "TH", "RO", "BG", "RS", "BA", "MK", "AL", "ME", "MD", "BY", "RU", "CN", "UY", "CR", "PA"] },
   { percentageAdjustment: 20, countries: ["PL", "HU", "HR", "LT", "LV", "EE", "SK", "CZ", "GR", "PT", "SI", "CY", "MT", "SA", "OM", "BH", "KW"] },
 ];

@@ -17,7 +17,9 @@ const DAY_MS = 86_400_000;
 const SECONDS_PER_DAY = 86_400;
 
 /** The seconds of the local day at which the profile posts, ascending. */
-export function dailySlotSeconds(settings: Pick<SchedulingSettings, "numberOfPinsPerDay" | "windowOneTimes" | "windowTwoTimes" | "postingIntervalInSeconds">): number[] {
+export function dailySlotSeconds(
+  settings: Pick<SchedulingSettings, "numberOfPinsPerDay" | "windowOneTimes" | "windowTwoTimes" | "postingIntervalInSeconds">,
+): number[] {
   const windows = [settings.windowOneTimes, settings.windowTwoTimes].filter((w): w is [number, number] => Array.isArray(w));
   const lengths = windows.map(([start, end]) => (end > start ? end - start : end + SECONDS_PER_DAY - start));
   const total = lengths.reduce((sum, length) => sum + length, 0);

@@ -28,7 +28,12 @@ const NOTHING: Required<TemplateNeeds> = { pictures: 0, listItems: 0, price: fal
 /** The design's picture boxes fed by the post's own pictures. */
 function postPictureLayers(design: Pick<TemplateDesign, "layers">) {
   return design.layers.filter(
-    (layer) => (layer.type === "Image" || layer.type === "Video") && !layer.hidden && !layer.useLogoImage && (layer.source ?? "detected") !== "logo" && layer.source !== "url",
+    (layer) =>
+      (layer.type === "Image" || layer.type === "Video") &&
+      !layer.hidden &&
+      !layer.useLogoImage &&
+      (layer.source ?? "detected") !== "logo" &&
+      layer.source !== "url",
   );
 }
 
@@ -119,7 +124,11 @@ function slotCount(needs: Required<TemplateNeeds>): number {
  * sharing a category, else the first fitting candidate. Undefined only when
  * no candidate fits.
  */
-export function fittingVariant<T extends Pick<TemplateDesign, "layers" | "family" | "needs" | "categories">>(wanted: T, candidates: readonly T[], offer: PostOffer): T | undefined {
+export function fittingVariant<T extends Pick<TemplateDesign, "layers" | "family" | "needs" | "categories">>(
+  wanted: T,
+  candidates: readonly T[],
+  offer: PostOffer,
+): T | undefined {
   if (canFill(wanted, offer)) return wanted;
   const fitting = candidates.filter((candidate) => candidate !== wanted && canFill(candidate, offer));
   if (fitting.length === 0) return undefined;

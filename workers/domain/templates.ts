@@ -35,5 +35,13 @@ export function storedDesign(design: TemplateDesign): Pick<TemplateDesign, "back
 /** Only the design fields of a template (a stored template also carries its id, owner flags and dates). */
 export function designFields(template: TemplateDesign): TemplateDesign {
   const { title, background, layers, categories, family, imageSlots, needs } = template;
-  return { title, background, layers, categories, ...(family ? { family } : {}), ...(imageSlots === undefined ? {} : { imageSlots }), ...(needs ? { needs } : {}) };
+  return {
+    title,
+    background,
+    layers,
+    categories,
+    ...(family ? { family } : {}),
+    ...(imageSlots === undefined ? {} : { imageSlots }),
+    ...(needs ? { needs } : {}),
+  };
 }

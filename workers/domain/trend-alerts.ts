@@ -46,7 +46,10 @@ export interface TrendAlertMemory {
   trending?: Record<string, string[]>;
 }
 
-const latestWeek = (trend: PinterestTrendingKeyword) => Object.keys(trend.time_series ?? {}).sort().at(-1) ?? null;
+const latestWeek = (trend: PinterestTrendingKeyword) =>
+  Object.keys(trend.time_series ?? {})
+    .sort()
+    .at(-1) ?? null;
 const norm = (keyword: string) => keyword.trim().toLowerCase();
 
 /**
@@ -54,7 +57,12 @@ const norm = (keyword: string) => keyword.trim().toLowerCase();
  * (trends asked with include_keywords): each rise is reported once per week of
  * Pinterest's data, so a daily alert does not repeat last week's news all week.
  */
-export function risesIn(region: PinterestTrendRegion, keywords: readonly string[], trends: readonly PinterestTrendingKeyword[], memory: TrendAlertMemory): { findings: TrendFinding[]; reported: Record<string, string> } {
+export function risesIn(
+  region: PinterestTrendRegion,
+  keywords: readonly string[],
+  trends: readonly PinterestTrendingKeyword[],
+  memory: TrendAlertMemory,
+): { findings: TrendFinding[]; reported: Record<string, string> } {
   const reported = { ...memory.reported };
   const findings: TrendFinding[] = [];
   const byKeyword = new Map(trends.map((trend) => [norm(trend.keyword), trend]));
@@ -65,7 +73,14 @@ export function risesIn(region: PinterestTrendRegion, keywords: readonly string[
     const key = `${region}|${norm(keyword)}`;
     if (week !== null && reported[key] === week) continue;
     if (week !== null) reported[key] = week;
-    findings.push({ kind: "rise", keyword: norm(keyword), region, weeklyChange: trend.pct_growth_wow ?? null, monthlyChange: trend.pct_growth_mom ?? null, weekEnding: week });
+    findings.push({
+      kind: "rise",
+      keyword: norm(keyword),
+      region,
+      weeklyChange: trend.pct_growth_wow ?? null,
+      monthlyChange: trend.pct_growth_mom ?? null,
+      weekEnding: week,
+    });
   }
   return { findings, reported };
 }

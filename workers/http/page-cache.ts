@@ -66,7 +66,10 @@ export const CACHED_PAGES: CachedPage[] = [
     pattern: /^\/savings-calculator$/,
     edgeSeconds: STATIC_EDGE_SECONDS,
     // The calculator's form (workers/domain/savings.ts savingsInputsFrom).
-    query: (name, value) => /^(pinsPerWeek|minutesPerPinByHand|minutesPerPinWithApp|hourlyValue)$/.test(name) ? /^[0-9]{1,6}(\.[0-9]{1,2})?$/.test(value) : name === "planId" && /^[a-z0-9-]{1,40}$/.test(value),
+    query: (name, value) =>
+      /^(pinsPerWeek|minutesPerPinByHand|minutesPerPinWithApp|hourlyValue)$/.test(name)
+        ? /^[0-9]{1,6}(\.[0-9]{1,2})?$/.test(value)
+        : name === "planId" && /^[a-z0-9-]{1,40}$/.test(value),
   },
   { pattern: /^\/robots\.txt$/, edgeSeconds: STATIC_EDGE_SECONDS },
   { pattern: /^\/blog$/, edgeSeconds: CONTENT_EDGE_SECONDS, query: (name, value) => name === "page" && /^[1-9][0-9]{0,3}$/.test(value) },
@@ -236,7 +239,12 @@ function variesBy(response: Response): string[] | null {
 
 function storable(response: Response): boolean {
   const type = response.headers.get("content-type") ?? "";
-  return response.status === 200 && !response.headers.has("set-cookie") && /^(text\/html|text\/plain|application\/xml|text\/xml)/.test(type) && !/no-store|private/.test(response.headers.get("cache-control") ?? "");
+  return (
+    response.status === 200 &&
+    !response.headers.has("set-cookie") &&
+    /^(text\/html|text\/plain|application\/xml|text\/xml)/.test(type) &&
+    !/no-store|private/.test(response.headers.get("cache-control") ?? "")
+  );
 }
 
 const countryOf = (request: Request, env: Pick<Env, "APP_ENV">) => (edgeCountry(request, env.APP_ENV) ?? "").replace(/[^A-Z]/g, "") || "XX";

@@ -17,7 +17,7 @@
 /** Parts that scripts show on their own right after the first paint, with no click: kept whatever the markup has. */
 const SHOWN_BY_SCRIPTS = ["cookie-banner", "update-notice"];
 
-const STYLE_OPEN = "<style data-site-styles=\"\">";
+const STYLE_OPEN = '<style data-site-styles="">';
 const STYLE_CLOSE = "</style>";
 
 type Rule = { kind: "style"; text: string; selectors: string[][] } | { kind: "group"; prelude: string; rules: Rule[] } | { kind: "other"; text: string };
@@ -29,7 +29,7 @@ function statements(css: string): string[] {
   let start = 0;
   for (let i = 0; i < css.length; i++) {
     const ch = css[i];
-    if (ch === "\"" || ch === "'") {
+    if (ch === '"' || ch === "'") {
       for (i++; i < css.length && css[i] !== ch; i++) if (css[i] === "\\") i++;
     } else if (ch === "/" && css[i + 1] === "*") {
       const end = css.indexOf("*/", i + 2);
@@ -126,7 +126,9 @@ let parsed: { css: string; rules: Rule[]; scripted: string[] } | null = null;
 function rulesOf(css: string) {
   if (parsed?.css !== css) {
     const classes = new Set([...css.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]));
-    const scripted = [...classes].filter((name) => SHOWN_BY_SCRIPTS.some((part) => name === part || name.startsWith(`${part}_`) || name.startsWith(`${part}-`)));
+    const scripted = [...classes].filter((name) =>
+      SHOWN_BY_SCRIPTS.some((part) => name === part || name.startsWith(`${part}_`) || name.startsWith(`${part}-`)),
+    );
     parsed = { css, rules: parse(css), scripted };
   }
   return parsed;

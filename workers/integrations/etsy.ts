@@ -37,7 +37,17 @@ export interface EtsyEnv {
  * - `rate_limited` (429, or the daily budget spent; see retryAfterSeconds), `server` (5xx);
  * - `unexpected`: a success answer we could not read.
  */
-export type EtsyErrorKind = "timeout" | "network" | "unauthorized" | "invalid_grant" | "forbidden" | "not_found" | "bad_request" | "rate_limited" | "server" | "unexpected";
+export type EtsyErrorKind =
+  | "timeout"
+  | "network"
+  | "unauthorized"
+  | "invalid_grant"
+  | "forbidden"
+  | "not_found"
+  | "bad_request"
+  | "rate_limited"
+  | "server"
+  | "unexpected";
 
 export class EtsyApiError extends ProviderError {
   readonly kind: EtsyErrorKind;
@@ -282,7 +292,11 @@ export class EtsyClient {
    * (kept a few minutes) as their first category. The calls go one after the
    * other, so a tight per-second budget is waited out rather than overrun.
    */
-  async listingsPage(accessToken: string, shopId: string, page: { limit: number; offset: number; keywords?: string }): Promise<{ count: number; listings: ShopListing[] }> {
+  async listingsPage(
+    accessToken: string,
+    shopId: string,
+    page: { limit: number; offset: number; keywords?: string },
+  ): Promise<{ count: number; listings: ShopListing[] }> {
     const sectionTitles = await this.#sectionTitles(accessToken, shopId);
     const active = await this.activeListings(accessToken, shopId, page);
     const ids = active.results.map((listing) => listing.listing_id);
@@ -347,7 +361,13 @@ export class EtsyClient {
       try {
         return JSON.parse(text) as T;
       } catch {
-        throw new EtsyApiError({ operation, kind: "unexpected", status: response.status, message: "Etsy answered something that is not JSON", body: text.slice(0, 2000) });
+        throw new EtsyApiError({
+          operation,
+          kind: "unexpected",
+          status: response.status,
+          message: "Etsy answered something that is not JSON",
+          body: text.slice(0, 2000),
+        });
       }
     }
   }
@@ -387,7 +407,12 @@ function noAnswer(operation: string, error: unknown, timeoutMs: number) {
   if (name === "TimeoutError" || name === "AbortError") {
     return new EtsyApiError({ operation, kind: "timeout", status: null, message: `Etsy did not answer within ${timeoutMs} ms` });
   }
-  return new EtsyApiError({ operation, kind: "network", status: null, message: `Etsy could not be reached: ${error instanceof Error ? error.message : String(error)}` });
+  return new EtsyApiError({
+    operation,
+    kind: "network",
+    status: null,
+    message: `Etsy could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+  });
 }
 
 function errorFrom(operation: string, status: number, text: string, tokenEndpoint: boolean) {
@@ -419,7 +444,12 @@ function errorFrom(operation: string, status: number, text: string, tokenEndpoin
 function tokensFrom(answer: EtsyTokenAnswer): EtsyTokens {
   const userId = typeof answer?.access_token === "string" ? /^(\d+)\.\S+$/.exec(answer.access_token)?.[1] : undefined;
   if (!userId || typeof answer.refresh_token !== "string" || typeof answer.expires_in !== "number") {
-    throw new EtsyApiError({ operation: "oauth/token", kind: "unexpected", status: 200, message: "Etsy's token answer has no <user_id>.<token> access token, refresh token or expiry" });
+    throw new EtsyApiError({
+      operation: "oauth/token",
+      kind: "unexpected",
+      status: 200,
+      message: "Etsy's token answer has no <user_id>.<token> access token, refresh token or expiry",
+    });
   }
   return { accessToken: answer.access_token, refreshToken: answer.refresh_token, expiresAt: Date.now() + answer.expires_in * 1000, etsyUserId: userId };
 }
@@ -431,7 +461,9 @@ export function priceText(money: EtsyMoney | null | undefined): string {
   if (!money || !Number.isInteger(money.amount) || !Number.isInteger(money.divisor) || money.divisor <= 0) return "";
   const decimals = Math.round(Math.log10(money.divisor));
   if (10 ** decimals !== money.divisor) return (money.amount / money.divisor).toFixed(2);
-  const digits = Math.abs(money.amount).toString().padStart(decimals + 1, "0");
+  const digits = Math.abs(money.amount)
+    .toString()
+    .padStart(decimals + 1, "0");
   const whole = decimals > 0 ? `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}` : digits;
   return money.amount < 0 ? `-${whole}` : whole;
 }

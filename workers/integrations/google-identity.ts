@@ -21,10 +21,7 @@ export interface GoogleIdentity {
  * Google's in production, the sandbox's locally): RS256 only, Google's issuer,
  * our client id as audience, not expired, and a verified e-mail.
  */
-export async function verifyGoogleIdToken(
-  env: Pick<Env, "GOOGLE_JWKS_URL" | "GOOGLE_CLIENT_ID">,
-  idToken: string,
-): Promise<GoogleVerification> {
+export async function verifyGoogleIdToken(env: Pick<Env, "GOOGLE_JWKS_URL" | "GOOGLE_CLIENT_ID">, idToken: string): Promise<GoogleVerification> {
   let jwks = jwksByUrl.get(env.GOOGLE_JWKS_URL);
   if (!jwks) {
     jwks = createRemoteJWKSet(new URL(env.GOOGLE_JWKS_URL), { timeoutDuration: 5_000, cooldownDuration: 30_000 });

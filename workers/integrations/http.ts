@@ -23,11 +23,7 @@ export class ProviderError extends Error {
  * fetch with a time limit, turning network failures and error statuses into
  * ProviderError so callers decide retries on one shape.
  */
-export async function providerFetch(
-  provider: string,
-  url: string,
-  init: RequestInit & { timeoutMs?: number } = {},
-): Promise<Response> {
+export async function providerFetch(provider: string, url: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
   const { timeoutMs = 10_000, ...rest } = init;
   try {
     new Headers(rest.headers);

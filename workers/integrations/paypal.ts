@@ -244,7 +244,12 @@ export function saleOf(resource: Record<string, unknown>): { id: string; total: 
   const total = Number(amount?.total);
   if (typeof resource.id !== "string" || !resource.id || !Number.isFinite(total)) return null;
   const created = typeof resource.create_time === "string" ? Date.parse(resource.create_time) : Number.NaN;
-  return { id: resource.id, total, currency: typeof amount?.currency === "string" ? amount.currency : "USD", createdAt: Number.isFinite(created) ? created : null };
+  return {
+    id: resource.id,
+    total,
+    currency: typeof amount?.currency === "string" ? amount.currency : "USD",
+    createdAt: Number.isFinite(created) ? created : null,
+  };
 }
 
 export interface PayPalTransmission {

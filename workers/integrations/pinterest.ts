@@ -224,7 +224,11 @@ export class PinterestClient {
   /** Every section of a board, following bookmarks to the last page. */
   listSections(accessToken: string, boardId: string, options: { pageSize?: number } = {}): Promise<PinterestBoardSection[]> {
     return this.#all(
-      (bookmark) => this.#page<PinterestBoardSection>("board_sections/list", `/boards/${encodeURIComponent(boardId)}/sections`, accessToken, { bookmark, pageSize: options.pageSize }),
+      (bookmark) =>
+        this.#page<PinterestBoardSection>("board_sections/list", `/boards/${encodeURIComponent(boardId)}/sections`, accessToken, {
+          bookmark,
+          pageSize: options.pageSize,
+        }),
       "board_sections/list",
     );
   }
@@ -287,12 +291,20 @@ export class PinterestClient {
   }
 
   /** One page of the feed's processing results, newest first. */
-  listFeedProcessingResults(accessToken: string, feedId: string, page: { bookmark?: string; pageSize?: number } = {}): Promise<PinterestPage<PinterestFeedProcessingResult>> {
+  listFeedProcessingResults(
+    accessToken: string,
+    feedId: string,
+    page: { bookmark?: string; pageSize?: number } = {},
+  ): Promise<PinterestPage<PinterestFeedProcessingResult>> {
     return this.#page("feed_processing_results/list", `/catalogs/feeds/${encodeURIComponent(feedId)}/processing_results`, accessToken, page);
   }
 
   /** One page of the item issues of a processing result. */
-  listItemIssues(accessToken: string, processingResultId: string, page: { bookmark?: string; pageSize?: number } = {}): Promise<PinterestPage<PinterestItemIssues>> {
+  listItemIssues(
+    accessToken: string,
+    processingResultId: string,
+    page: { bookmark?: string; pageSize?: number } = {},
+  ): Promise<PinterestPage<PinterestItemIssues>> {
     return this.#page("items_issues/list", `/catalogs/processing_results/${encodeURIComponent(processingResultId)}/item_issues`, accessToken, page);
   }
 
@@ -334,13 +346,22 @@ export class PinterestClient {
     }
     const related = new Map<string, string[]>();
     for (const entry of answer.related_terms_list ?? []) {
-      if (typeof entry?.term === "string") related.set(entry.term, (entry.related_terms ?? []).filter((term): term is string => typeof term === "string"));
+      if (typeof entry?.term === "string")
+        related.set(
+          entry.term,
+          (entry.related_terms ?? []).filter((term): term is string => typeof term === "string"),
+        );
     }
     return related;
   }
 
   /** The top trending keywords of a region by a trend type (trending_keywords/list, scope user_accounts:read), in trend order. */
-  async trendingKeywords(accessToken: string, region: PinterestTrendRegion, trendType: PinterestTrendType, filters: PinterestTrendsQuery = {}): Promise<PinterestTrendingKeywordsResponse> {
+  async trendingKeywords(
+    accessToken: string,
+    region: PinterestTrendRegion,
+    trendType: PinterestTrendType,
+    filters: PinterestTrendsQuery = {},
+  ): Promise<PinterestTrendingKeywordsResponse> {
     const operation = "trending_keywords/list";
     const list = (values: readonly string[] | undefined) => (values && values.length > 0 ? values : undefined);
     // The region stays as Pinterest writes it ("GB+IE"): "+" is a literal in a path segment.
@@ -407,7 +428,12 @@ export class PinterestClient {
     let body: string | undefined;
     if (options.form) {
       if (!this.#env.PINTEREST_CLIENT_SECRET) {
-        throw new PinterestApiError({ operation, kind: "unexpected", status: null, message: "Pinterest is not configured: PINTEREST_CLIENT_SECRET is required" });
+        throw new PinterestApiError({
+          operation,
+          kind: "unexpected",
+          status: null,
+          message: "Pinterest is not configured: PINTEREST_CLIENT_SECRET is required",
+        });
       }
       headers.set("authorization", `Basic ${btoa(`${this.#env.PINTEREST_CLIENT_ID}:${this.#env.PINTEREST_CLIENT_SECRET}`)}`);
       headers.set("content-type", "application/x-www-form-urlencoded");
@@ -425,7 +451,13 @@ export class PinterestClient {
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new PinterestApiError({ operation, kind: "unexpected", status: response.status, message: "Pinterest answered something that is not JSON", body: text.slice(0, 2000) });
+      throw new PinterestApiError({
+        operation,
+        kind: "unexpected",
+        status: response.status,
+        message: "Pinterest answered something that is not JSON",
+        body: text.slice(0, 2000),
+      });
     }
   }
 

@@ -188,8 +188,16 @@ export interface ProductsPageInput {
 }
 
 export async function productsPage(env: ShopifyEnv, shop: string, accessToken: string, input: ProductsPageInput) {
-  const variables = input.before ? { last: input.size, before: input.before, query: input.query ?? null } : { first: input.size, after: input.after ?? null, query: input.query ?? null };
-  const data = await graphql<{ products: { nodes: ShopifyProduct[]; pageInfo: PageInfo }; productsCount: { count: number } | null }>(env, shop, accessToken, PRODUCTS_QUERY, variables);
+  const variables = input.before
+    ? { last: input.size, before: input.before, query: input.query ?? null }
+    : { first: input.size, after: input.after ?? null, query: input.query ?? null };
+  const data = await graphql<{ products: { nodes: ShopifyProduct[]; pageInfo: PageInfo }; productsCount: { count: number } | null }>(
+    env,
+    shop,
+    accessToken,
+    PRODUCTS_QUERY,
+    variables,
+  );
   return { products: data.products.nodes, pageInfo: data.products.pageInfo, count: data.productsCount?.count ?? data.products.nodes.length };
 }
 
@@ -235,7 +243,9 @@ function priceText(amount: string, currency: string): string {
 
 /** A Shopify product as a listing (contracts/shops.ts). */
 export function toListing(product: ShopifyProduct, shopUrl: string): ShopListing {
-  const images: ListingImage[] = product.media.nodes.flatMap((node) => (node?.image?.full ? [{ full: node.image.full, medium: node.image.medium || node.image.full, small: node.image.small || node.image.full }] : []));
+  const images: ListingImage[] = product.media.nodes.flatMap((node) =>
+    node?.image?.full ? [{ full: node.image.full, medium: node.image.medium || node.image.full, small: node.image.small || node.image.full }] : [],
+  );
   const categories = [...new Set([product.productType, ...product.tags].map((value) => value.trim()).filter(Boolean))];
   const price = product.priceRangeV2?.minVariantPrice;
   return {

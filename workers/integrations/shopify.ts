@@ -63,7 +63,9 @@ export function adminGraphqlUrl(env: ShopifyEnv, shop: string): string {
 
 /** The store's admin (https://{shop}/admin): SHOPIFY_ADMIN_URL without its /api. OAuth and REST endpoints hang from it. */
 export function adminUrl(env: ShopifyEnv, shop: string): string {
-  return env.SHOPIFY_ADMIN_URL.replace("{shop}", shop).replace(/\/+$/, "").replace(/\/api$/, "");
+  return env.SHOPIFY_ADMIN_URL.replace("{shop}", shop)
+    .replace(/\/+$/, "")
+    .replace(/\/api$/, "");
 }
 
 export function timeoutOf(env: Pick<ShopifyEnv, "SHOPIFY_TIMEOUT_MS">): number {
@@ -198,7 +200,7 @@ export function errorText(text: string): string {
     const errors = parsed.errors;
     if (typeof errors === "string") return errors;
     if (Array.isArray(errors))
-      return errors.map((error) => (typeof error === "string" ? error : (error as { message?: string }).message ?? JSON.stringify(error))).join("; ");
+      return errors.map((error) => (typeof error === "string" ? error : ((error as { message?: string }).message ?? JSON.stringify(error)))).join("; ");
     if (errors && typeof errors === "object")
       return Object.entries(errors)
         .map(([field, messages]) => `${field} ${Array.isArray(messages) ? messages.join(", ") : String(messages)}`)
@@ -400,7 +402,8 @@ export async function appSaleAdjustments(
   } catch {
     throw new ShopifyError("http", 502, "The Partner API answered something that is not JSON");
   }
-  if (body.errors?.length || !body.data) throw new ShopifyError("graphql", response.status, (body.errors ?? [{ message: "no data" }]).map((error) => error.message).join("; "));
+  if (body.errors?.length || !body.data)
+    throw new ShopifyError("graphql", response.status, (body.errors ?? [{ message: "no data" }]).map((error) => error.message).join("; "));
   const { edges, pageInfo } = body.data.transactions;
   return { adjustments: edges.map((edge) => ({ ...edge.node, cursor: edge.cursor })), hasNextPage: pageInfo.hasNextPage };
 }

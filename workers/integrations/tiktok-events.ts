@@ -30,6 +30,7 @@ export async function sendTikTokEvents(env: TikTokEnv, data: TikTokEvent[]): Pro
     timeoutMs: 5_000,
   });
   const answer = (await response.json()) as { code: number; message: string };
-  if (answer.code !== 0) throw new ProviderError("tiktok", `TikTok refused the event: ${answer.code} ${answer.message}`, response.status, JSON.stringify(answer));
+  if (answer.code !== 0)
+    throw new ProviderError("tiktok", `TikTok refused the event: ${answer.code} ${answer.message}`, response.status, JSON.stringify(answer));
   return answer;
 }

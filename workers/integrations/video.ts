@@ -74,7 +74,10 @@ function base(env: Pick<Env, "VIDEO_SERVICE_URL">) {
 
 /** Hands a job over with all its inputs (the service never calls back). 400 from the service: the inputs are unusable. */
 export async function submitVideoJob(env: Pick<Env, "VIDEO_SERVICE_URL">, job: VideoJobSubmission): Promise<VideoServiceJob> {
-  const { body, contentType } = multipartBody({ jobId: job.jobId, spec: JSON.stringify(job.spec) }, { overlay: job.overlay, base: job.base, source: job.source });
+  const { body, contentType } = multipartBody(
+    { jobId: job.jobId, spec: JSON.stringify(job.spec) },
+    { overlay: job.overlay, base: job.base, source: job.source },
+  );
   const response = await providerFetch("video", `${base(env)}/jobs`, { method: "POST", headers: { "content-type": contentType }, body, timeoutMs: 120_000 });
   return (await response.json()) as VideoServiceJob;
 }

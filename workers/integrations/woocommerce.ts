@@ -87,7 +87,10 @@ export function storeEndpoint(storeUrl: string, path: string): string {
 }
 
 /** WooCommerce's app authorisation page for this store (class WC_Auth, /wc-auth/v1/authorize). */
-export function authorizeUrl(storeUrl: string, request: { appName: string; userId: string; returnUrl: string; callbackUrl: string; scope: "read" | "write" | "read_write" }): string {
+export function authorizeUrl(
+  storeUrl: string,
+  request: { appName: string; userId: string; returnUrl: string; callbackUrl: string; scope: "read" | "write" | "read_write" },
+): string {
   const url = new URL(storeEndpoint(storeUrl, "/wc-auth/v1/authorize"));
   url.searchParams.set("app_name", request.appName);
   url.searchParams.set("scope", request.scope);
@@ -133,7 +136,11 @@ function fetchFailure(refusal: FetchRefused, timeoutMs: number): WooCommerceErro
     case "private":
       return new WooCommerceError("private_address", null, `The store's address ${refusal.host} leads to a private network, which we do not connect to.`);
     case "credentials-redirect":
-      return new WooCommerceError("moved", null, `The store at ${refusal.host} sent us on to ${refusal.target}, and we do not send your store's keys to another address. If your store has moved, connect it again at its new address.`);
+      return new WooCommerceError(
+        "moved",
+        null,
+        `The store at ${refusal.host} sent us on to ${refusal.target}, and we do not send your store's keys to another address. If your store has moved, connect it again at its new address.`,
+      );
     case "too-large":
     case "unreadable":
       return new WooCommerceError("unreadable", null, "The store's answer could not be read completely. Please try again.");
@@ -147,7 +154,11 @@ function fetchFailure(refusal: FetchRefused, timeoutMs: number): WooCommerceErro
   }
 }
 
-async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | null): Promise<{ status: number; headers: Headers; url: string; redirected: boolean; body: unknown }> {
+async function call(
+  env: WooCommerceEnv,
+  url: string,
+  keys: WooCommerceKeys | null,
+): Promise<{ status: number; headers: Headers; url: string; redirected: boolean; body: unknown }> {
   const timeoutMs = timeoutOf(env);
   let fetched: GuardedResponse;
   let text: string;
@@ -168,7 +179,14 @@ async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | nu
     const { code, message } = errorOf(text);
     const status = fetched.status;
     if (status === 401 || status === 403) throw new WooCommerceError("unauthorized", status, message || "The store refused our keys.", code);
-    if (status === 429) throw new WooCommerceError("rate_limited", status, message || "The store is receiving too many requests.", code, retryAfter(fetched.headers.get("retry-after")));
+    if (status === 429)
+      throw new WooCommerceError(
+        "rate_limited",
+        status,
+        message || "The store is receiving too many requests.",
+        code,
+        retryAfter(fetched.headers.get("retry-after")),
+      );
     if (status === 404) throw new WooCommerceError("not_found", status, message || "The store's WooCommerce API was not found.", code);
     // A server error's page says nothing a shop owner can act on (a PHP notice, a host's page): our words instead.
     if (status >= 500) throw new WooCommerceError("server", status, `The store had a problem answering (error ${status}). Please try again in a moment.`, code);
@@ -177,7 +195,11 @@ async function call(env: WooCommerceEnv, url: string, keys: WooCommerceKeys | nu
   try {
     return { ...answer, body: JSON.parse(text) };
   } catch {
-    throw new WooCommerceError("unreadable", fetched.status, "The store answered with something other than WooCommerce's API (is a security plugin or a maintenance page in the way?).");
+    throw new WooCommerceError(
+      "unreadable",
+      fetched.status,
+      "The store answered with something other than WooCommerce's API (is a security plugin or a maintenance page in the way?).",
+    );
   }
 }
 
@@ -201,7 +223,8 @@ export async function readStoreIndex(env: WooCommerceEnv, storeUrl: string): Pro
 export async function readStoreCurrency(env: WooCommerceEnv, storeUrl: string, keys: WooCommerceKeys): Promise<string> {
   const { body } = await call(env, storeEndpoint(storeUrl, "/wp-json/wc/v3/settings/general/woocommerce_currency"), keys);
   const value = (body as { value?: unknown } | null)?.value;
-  if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) throw new WooCommerceError("unreadable", 200, "The store did not say which currency it sells in.");
+  if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value))
+    throw new WooCommerceError("unreadable", 200, "The store did not say which currency it sells in.");
   return value;
 }
 

@@ -11,9 +11,7 @@ export const MOVES_PER_RUN = 50;
  * how many failed (tried again next run).
  */
 export async function sweepLedgerMoves(env: Env, limit = MOVES_PER_RUN): Promise<{ moved: number; failed: number; left: boolean }> {
-  const rows = await env.DB.prepare(`SELECT id FROM users WHERE ledger_moved_at IS NULL ORDER BY created_at LIMIT ?1`)
-    .bind(limit)
-    .all<{ id: string }>();
+  const rows = await env.DB.prepare(`SELECT id FROM users WHERE ledger_moved_at IS NULL ORDER BY created_at LIMIT ?1`).bind(limit).all<{ id: string }>();
   let moved = 0;
   let failed = 0;
   await Promise.all(

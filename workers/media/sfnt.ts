@@ -242,7 +242,8 @@ export function woffToSfnt(bytes: Uint8Array, statedChecksums = false): Uint8Arr
     const compLength = reader.u32();
     const origLength = reader.u32();
     const statedChecksum = reader.u32();
-    if (offset + compLength > bytes.length || compLength > origLength || origLength > MAX_SFNT_BYTES) throw new UnreadableFont("a WOFF table lies outside the file");
+    if (offset + compLength > bytes.length || compLength > origLength || origLength > MAX_SFNT_BYTES)
+      throw new UnreadableFont("a WOFF table lies outside the file");
     // Checked before unpacking: each table may be within the limit while together they are far beyond it.
     unpacked += origLength;
     if (unpacked > MAX_SFNT_BYTES) throw new UnreadableFont("the font is too large once unpacked");
@@ -258,10 +259,69 @@ export function woffToSfnt(bytes: Uint8Array, statedChecksums = false): Uint8Arr
 
 /** Tags of the table directory's known-table index (WOFF2 section 4.1, table 2). */
 const KNOWN_TAGS = [
-  "cmap", "head", "hhea", "hmtx", "maxp", "name", "OS/2", "post", "cvt ", "fpgm", "glyf", "loca", "prep", "CFF ", "VORG", "EBDT",
-  "EBLC", "gasp", "hdmx", "kern", "LTSH", "PCLT", "VDMX", "vhea", "vmtx", "BASE", "GDEF", "GPOS", "GSUB", "EBSC", "JSTF", "MATH",
-  "CBDT", "CBLC", "COLR", "CPAL", "SVG ", "sbix", "acnt", "avar", "bdat", "bloc", "bsln", "cvar", "fdsc", "feat", "fmtx", "fvar",
-  "gvar", "hsty", "just", "lcar", "mort", "morx", "opbd", "prop", "trak", "Zapf", "Silf", "Glat", "Gloc", "Feat", "Sill",
+  "cmap",
+  "head",
+  "hhea",
+  "hmtx",
+  "maxp",
+  "name",
+  "OS/2",
+  "post",
+  "cvt ",
+  "fpgm",
+  "glyf",
+  "loca",
+  "prep",
+  "CFF ",
+  "VORG",
+  "EBDT",
+  "EBLC",
+  "gasp",
+  "hdmx",
+  "kern",
+  "LTSH",
+  "PCLT",
+  "VDMX",
+  "vhea",
+  "vmtx",
+  "BASE",
+  "GDEF",
+  "GPOS",
+  "GSUB",
+  "EBSC",
+  "JSTF",
+  "MATH",
+  "CBDT",
+  "CBLC",
+  "COLR",
+  "CPAL",
+  "SVG ",
+  "sbix",
+  "acnt",
+  "avar",
+  "bdat",
+  "bloc",
+  "bsln",
+  "cvar",
+  "fdsc",
+  "feat",
+  "fmtx",
+  "fvar",
+  "gvar",
+  "hsty",
+  "just",
+  "lcar",
+  "mort",
+  "morx",
+  "opbd",
+  "prop",
+  "trak",
+  "Zapf",
+  "Silf",
+  "Glat",
+  "Gloc",
+  "Feat",
+  "Sill",
 ].map(tag);
 
 const GLYF = tag("glyf");

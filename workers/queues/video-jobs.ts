@@ -38,11 +38,19 @@ async function inputOf(env: Env, key: string): Promise<ReadableStream<Uint8Array
  */
 async function makeVideo(env: Env, jobId: string, payload: VideoJobPayload, attempts: number) {
   const db = database(env.DB);
-  const setState = (values: Partial<typeof videoJobs.$inferInsert>) => db.update(videoJobs).set({ ...values, updatedAt: Date.now() }).where(eq(videoJobs.id, jobId));
+  const setState = (values: Partial<typeof videoJobs.$inferInsert>) =>
+    db
+      .update(videoJobs)
+      .set({ ...values, updatedAt: Date.now() })
+      .where(eq(videoJobs.id, jobId));
   await setState({ status: "rendering", attempts });
   let state: VideoServiceJob | null = await getVideoServiceJob(env, jobId);
   if (!state || state.status === "failed") {
-    const [base, overlay, source] = await Promise.all([inputOf(env, payload.inputs.base), inputOf(env, payload.inputs.overlay), inputOf(env, payload.inputs.source)]);
+    const [base, overlay, source] = await Promise.all([
+      inputOf(env, payload.inputs.base),
+      inputOf(env, payload.inputs.overlay),
+      inputOf(env, payload.inputs.source),
+    ]);
     state = await submitVideoJob(env, { jobId, spec: { box: payload.box }, base, overlay, source });
   }
   const deadline = Date.now() + VIDEO_FOLLOW_LIMIT_MS;

@@ -4,7 +4,6 @@ import { noteLoad } from "./load-stats.ts";
 
 export { BUNDLED_FONTS, bundledFont, FALLBACK_FONT_FAMILY, FONTS_PATH } from "./font-catalog.ts";
 
-
 /** A font ready for layout: its bytes (for satori) and parsed outlines (for measuring text). */
 export interface LoadedFont {
   /** The family name layout refers to (the one asked for, even when it fell back). */

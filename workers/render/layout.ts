@@ -150,7 +150,7 @@ function backdropOf(index: number, layers: Layer[], plan: Pick<PinPlan, "backgro
       const under = backdropBelow(i, layers, plan, base);
       const color = representative(below.fill, plan.pinColor, under === "photo" ? { r: 60, g: 60, b: 60, a: 1 } : under);
       // A mostly transparent shape over a photo still leaves a photo behind.
-      const alpha = isGradient(below.fill) ? 1 : (resolveColor(below.fill, plan.pinColor) as Rgba).a ?? 1;
+      const alpha = isGradient(below.fill) ? 1 : ((resolveColor(below.fill, plan.pinColor) as Rgba).a ?? 1);
       if (under === "photo" && alpha * (below.opacity ?? 1) < 0.6) return "photo";
       return color;
     }
@@ -190,9 +190,7 @@ export function planPin(design: TemplateDesign, postInput: PostInput, fonts: Loa
     fonts: [],
   };
   const fontFor = (family: string, weight: number) =>
-    fonts.find((font) => font.family === family && font.weight === weight) ??
-    fonts.find((font) => font.family === family) ??
-    fonts[0];
+    fonts.find((font) => font.family === family && font.weight === weight) ?? fonts.find((font) => font.family === family) ?? fonts[0];
 
   layers.forEach((layer, index) => {
     if (isPicture(layer)) {
@@ -216,7 +214,8 @@ export function planPin(design: TemplateDesign, postInput: PostInput, fonts: Loa
     };
     const lineHeight = style.lineHeight ?? 1.15;
     const fitOptions = { font: font.font, text, box: inner, lineHeight, letterSpacing: style.letterSpacing ?? 0, maxLines: layer.maxLines };
-    const metrics = style.fontSize === "auto" || style.fontSize === undefined ? autoFitText(fitOptions) : fixedSizeText({ ...fitOptions, fontSize: style.fontSize });
+    const metrics =
+      style.fontSize === "auto" || style.fontSize === undefined ? autoFitText(fitOptions) : fixedSizeText({ ...fitOptions, fontSize: style.fontSize });
 
     const backdrop = style.background
       ? representative(style.background.fill, pinColor, backdropColor(backdropOf(index, layers, plan)))
@@ -224,11 +223,7 @@ export function planPin(design: TemplateDesign, postInput: PostInput, fonts: Loa
     const wanted = resolveColor(style.color ?? "auto", pinColor);
     const designColor = wanted === "auto" && post.fontColor ? parseHex(post.fontColor) : wanted;
     const onPhoto = backdrop === "photo";
-    const color = onPhoto
-      ? designColor === "auto"
-        ? WHITE_TEXT
-        : designColor
-      : textColor(designColor, backdrop, post.fixLowContrastText);
+    const color = onPhoto ? (designColor === "auto" ? WHITE_TEXT : designColor) : textColor(designColor, backdrop, post.fixLowContrastText);
     plan.texts.set(layer.id, { layer, metrics, font, color, shadow: onPhoto, inner });
   });
 
@@ -321,10 +316,7 @@ function shapeNode(layer: SvgLayer, plan: PinPlan): SatoriNode {
           y1,
           x2,
           y2,
-          children: [
-            node("stop", { offset: "0", stopColor: color(layer.fill.from) }),
-            node("stop", { offset: "1", stopColor: color(layer.fill.to) }),
-          ],
+          children: [node("stop", { offset: "0", stopColor: color(layer.fill.from) }), node("stop", { offset: "1", stopColor: color(layer.fill.to) })],
         }),
       }),
     );
@@ -458,7 +450,11 @@ export function paintedFrame(plan: PinPlan, layers: Layer[], margin = 24): Frame
 
 /** The whole pin as one satori element: what the browser preview draws. */
 export function previewElement(plan: PinPlan, design: TemplateDesign): SatoriNode {
-  return satoriElement(plan, design.layers.filter((layer) => !layer.hidden), true);
+  return satoriElement(
+    plan,
+    design.layers.filter((layer) => !layer.hidden),
+    true,
+  );
 }
 
 /** The satori font list for a plan. */
@@ -470,7 +466,12 @@ export function satoriFonts(plan: PinPlan) {
 
 const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-function paintAttributes(fill: Fill, plan: PinPlan, gradientId: string, gradientLine: (angle: number) => [number, number, number, number]): { attrs: string; defs: string } {
+function paintAttributes(
+  fill: Fill,
+  plan: PinPlan,
+  gradientId: string,
+  gradientLine: (angle: number) => [number, number, number, number],
+): { attrs: string; defs: string } {
   if (isGradient(fill)) {
     const [x1, y1, x2, y2] = gradientLine(fill.angle);
     const stop = (offset: number, color: Fill) => {

@@ -71,7 +71,12 @@ export function encodePng(bitmap: Bitmap, level: 1 | 6 = 6): Uint8Array {
   view.setUint32(0, width);
   view.setUint32(4, height);
   header.set([8, 6, 0, 0, 0], 8); // 8-bit, RGBA, deflate, no filter method variants, no interlace
-  return concatBytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", header), pngChunk("IDAT", zlibSync(raw, { level })), pngChunk("IEND", new Uint8Array(0)));
+  return concatBytes(
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", header),
+    pngChunk("IDAT", zlibSync(raw, { level })),
+    pngChunk("IEND", new Uint8Array(0)),
+  );
 }
 
 /** The parts one after another, in one array. */

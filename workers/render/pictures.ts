@@ -62,7 +62,12 @@ export function pictureHeader(bytes: Uint8Array): { type: PictureType; width: nu
         continue;
       }
       const length = u16be(offset + 2);
-      if ((marker >= 0xc0 && marker <= 0xc3) || (marker >= 0xc5 && marker <= 0xc7) || (marker >= 0xc9 && marker <= 0xcb) || (marker >= 0xcd && marker <= 0xcf)) {
+      if (
+        (marker >= 0xc0 && marker <= 0xc3) ||
+        (marker >= 0xc5 && marker <= 0xc7) ||
+        (marker >= 0xc9 && marker <= 0xcb) ||
+        (marker >= 0xcd && marker <= 0xcf)
+      ) {
         return { type: "jpeg", height: u16be(offset + 5), width: u16be(offset + 7) };
       }
       offset += 2 + length;
@@ -126,7 +131,13 @@ export function readPicture(bytes: Uint8Array): { type: PictureType; width: numb
   const header = pictureHeader(bytes);
   if (!header) return null;
   if (!pictureIsComplete(bytes, header.type)) return { unreadable: "This image is incomplete (the file was cut short). Please upload it again." };
-  if (header.width < 1 || header.height < 1 || header.width > MAX_PICTURE_SIDE || header.height > MAX_PICTURE_SIDE || header.width * header.height > MAX_PICTURE_PIXELS) {
+  if (
+    header.width < 1 ||
+    header.height < 1 ||
+    header.width > MAX_PICTURE_SIDE ||
+    header.height > MAX_PICTURE_SIDE ||
+    header.width * header.height > MAX_PICTURE_PIXELS
+  ) {
     return { unreadable: `This image is too large or says it has no size. Images may be up to ${MAX_PICTURE_PIXELS / 1_000_000} megapixels.` };
   }
   if (cutShort(header, bytes)) return { unreadable: "This image is incomplete (the file was cut short). Please upload it again." };

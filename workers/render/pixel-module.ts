@@ -28,8 +28,41 @@ interface PixelExports {
   jpeg_decode_refusal(): number;
   jpeg_decoded_width(): number;
   jpeg_decoded_height(): number;
-  box_blend(region: number, rx0: number, ry0: number, rx1: number, ry1: number, bx: number, by: number, w: number, h: number, solid: number, steps: number, blend: number, sin: number, cos: number, length: number, opacity: number, radius: number, ellipse: number): void;
-  coverage_blend(cover: number, coverWidth: number, coverX: number, coverY: number, region: number, rx0: number, ry0: number, rx1: number, ry1: number, r: number, g: number, b: number, alpha: number): void;
+  box_blend(
+    region: number,
+    rx0: number,
+    ry0: number,
+    rx1: number,
+    ry1: number,
+    bx: number,
+    by: number,
+    w: number,
+    h: number,
+    solid: number,
+    steps: number,
+    blend: number,
+    sin: number,
+    cos: number,
+    length: number,
+    opacity: number,
+    radius: number,
+    ellipse: number,
+  ): void;
+  coverage_blend(
+    cover: number,
+    coverWidth: number,
+    coverX: number,
+    coverY: number,
+    region: number,
+    rx0: number,
+    ry0: number,
+    rx1: number,
+    ry1: number,
+    r: number,
+    g: number,
+    b: number,
+    alpha: number,
+  ): void;
   path_flatten(d: number, length: number, dx: number, dy: number, tolerance: number): number;
   path_lines(): number;
   path_bounds(): number;
@@ -78,7 +111,13 @@ export function resizeRegion(source: Bitmap, region: { x: number; y: number; wid
 }
 
 /** The resampled region, left in the module's scratch memory (the caller resets it): its address. */
-function resizedInModule(wasm: PixelExports, source: Bitmap, region: { x: number; y: number; width: number; height: number }, width: number, height: number): number {
+function resizedInModule(
+  wasm: PixelExports,
+  source: Bitmap,
+  region: { x: number; y: number; width: number; height: number },
+  width: number,
+  height: number,
+): number {
   const src = wasm.scratch_alloc(source.data.length);
   new Uint8Array(wasm.memory.buffer, src, source.data.length).set(source.data);
   const dst = wasm.scratch_alloc(width * height * 4);
@@ -98,7 +137,15 @@ const RESIZE_BAND_BYTES = 256 * 1024;
  * picture: on a fresh isolate, each megabyte of memory touched for the first
  * time costs about a millisecond, and a full-page photo is 6 MB.
  */
-export function resizeInto(canvas: Bitmap, source: Bitmap, region: { x: number; y: number; width: number; height: number }, width: number, height: number, x: number, y: number) {
+export function resizeInto(
+  canvas: Bitmap,
+  source: Bitmap,
+  region: { x: number; y: number; width: number; height: number },
+  width: number,
+  height: number,
+  x: number,
+  y: number,
+) {
   const ox = Math.round(x);
   const oy = Math.round(y);
   const x0 = Math.max(0, ox);
@@ -311,12 +358,7 @@ function copyRegion(wasm: PixelExports, canvas: Bitmap, at: number, x0: number, 
  * alpha (x 65536, plus a half for rounding), and what of the pixel under it
  * shows through (x 65536).
  */
-export function fillBox(
-  canvas: Bitmap,
-  box: { x: number; y: number; width: number; height: number },
-  paint: Rgba | LinearGradient,
-  options: DrawOptions = {},
-) {
+export function fillBox(canvas: Bitmap, box: { x: number; y: number; width: number; height: number }, paint: Rgba | LinearGradient, options: DrawOptions = {}) {
   const opacity = options.opacity ?? 1;
   const radius = options.radius ?? 0;
   const bx = Math.round(box.x);

@@ -162,13 +162,17 @@ function drawOutlines(canvas: Bitmap, shapes: VectorShape[], frame: Frame, shado
   let largest = coverages.reduce((max, c) => Math.max(max, c.values.byteLength), 0);
   if (shadow) {
     const plane = new Float32Array(frame.width * frame.height);
-    coverages.forEach((coverage, i) => { addToAlpha(plane, frame, coverage, shapes[i].color.a); });
+    coverages.forEach((coverage, i) => {
+      addToAlpha(plane, frame, coverage, shapes[i].color.a);
+    });
     const alpha = new Uint8Array(plane.length);
     for (let i = 0; i < plane.length; i++) alpha[i] = Math.round(plane[i] * 255);
     drawShadowOf(canvas, alpha, frame, frame.width, frame.height);
     largest = Math.max(largest, plane.byteLength + alpha.byteLength * 2);
   }
-  coverages.forEach((coverage, i) => { fillShape(canvas, coverage, shapes[i]); });
+  coverages.forEach((coverage, i) => {
+    fillShape(canvas, coverage, shapes[i]);
+  });
   return largest;
 }
 
@@ -187,7 +191,16 @@ async function warmLayout() {
   if (layoutWarmed) return;
   layoutWarmed = true;
   const started = performance.now();
-  await satori({ type: "div", props: { style: { display: "flex", flexDirection: "column", width: 40, height: 30, padding: 4, backgroundColor: "#ffffff" }, children: [{ type: "div", props: { style: { flexGrow: 1, borderRadius: 6, backgroundColor: "#336699" } } }] } } as never, { width: 40, height: 30, fonts: [] }).catch(() => undefined);
+  await satori(
+    {
+      type: "div",
+      props: {
+        style: { display: "flex", flexDirection: "column", width: 40, height: 30, padding: 4, backgroundColor: "#ffffff" },
+        children: [{ type: "div", props: { style: { flexGrow: 1, borderRadius: 6, backgroundColor: "#336699" } } }],
+      },
+    } as never,
+    { width: 40, height: 30, fonts: [] },
+  ).catch(() => undefined);
   noteLoad("warmUpMs", performance.now() - started);
 }
 
@@ -229,7 +242,9 @@ export async function renderPin(design: TemplateDesign, post: PostContent, deps:
   // Every picture the plan uses (the early ones already on their way; cached pictures come back at once).
   mark = performance.now();
   await early;
-  const pictures = await Promise.all([...new Set([...plan.pictures.values()].map((p) => p.url))].map((url) => (url ? decodedPicture(deps.pictures, url) : null)));
+  const pictures = await Promise.all(
+    [...new Set([...plan.pictures.values()].map((p) => p.url))].map((url) => (url ? decodedPicture(deps.pictures, url) : null)),
+  );
   picturesMs += performance.now() - mark;
   const pictureBytes = pictures.reduce((sum, bitmap) => sum + (bitmap ? bitmap.data.byteLength : 0), 0);
   let largestTemporary = 0;

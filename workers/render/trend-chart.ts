@@ -43,7 +43,10 @@ export function plotMarkup(values: number[]): string {
   const points = values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`);
   const baseline = (PLOT.top + plotHeight).toFixed(1);
   const grid = [0, 50, 100]
-    .map((level) => `<line x1="${PLOT.left}" x2="${width - PLOT.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" stroke="${GRID}" stroke-width="1"/>`)
+    .map(
+      (level) =>
+        `<line x1="${PLOT.left}" x2="${width - PLOT.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" stroke="${GRID}" stroke-width="1"/>`,
+    )
     .join("");
   const area = `<polygon points="${x(0).toFixed(1)},${baseline} ${points.join(" ")} ${x(values.length - 1).toFixed(1)},${baseline}" fill="${LINE}" fill-opacity="0.12"/>`;
   const line = `<polyline points="${points.join(" ")}" fill="none" stroke="${LINE}" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>`;
@@ -53,13 +56,35 @@ export function plotMarkup(values: number[]): string {
 
 function wordsElement(input: TrendChartInput): SatoriNode {
   const { width, height } = TREND_CHART_SIZE;
-  const text = (content: string, style: Record<string, unknown>) => node("div", { style: { position: "absolute", display: "flex", fontFamily: "Inter", ...style }, children: content });
+  const text = (content: string, style: Record<string, unknown>) =>
+    node("div", { style: { position: "absolute", display: "flex", fontFamily: "Inter", ...style }, children: content });
   const plotHeight = height - PLOT.top - PLOT.bottom;
   return node("div", {
     style: { position: "relative", display: "flex", width, height, backgroundColor: "#ffffff" },
     children: [
-      text(input.title, { left: 16, top: 12, width: width - 32, height: 24, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis", fontSize: 18, fontWeight: 700, color: INK }),
-      text(input.subtitle, { left: 16, top: 38, width: width - 32, height: 18, overflow: "hidden", whiteSpace: "nowrap", textOverflow: "ellipsis", fontSize: 13, color: MUTED }),
+      text(input.title, {
+        left: 16,
+        top: 12,
+        width: width - 32,
+        height: 24,
+        overflow: "hidden",
+        whiteSpace: "nowrap",
+        textOverflow: "ellipsis",
+        fontSize: 18,
+        fontWeight: 700,
+        color: INK,
+      }),
+      text(input.subtitle, {
+        left: 16,
+        top: 38,
+        width: width - 32,
+        height: 18,
+        overflow: "hidden",
+        whiteSpace: "nowrap",
+        textOverflow: "ellipsis",
+        fontSize: 13,
+        color: MUTED,
+      }),
       text("100", { left: 8, top: PLOT.top - 8, width: 32, fontSize: 11, color: MUTED, justifyContent: "flex-end" }),
       text("50", { left: 8, top: PLOT.top + plotHeight / 2 - 8, width: 32, fontSize: 11, color: MUTED, justifyContent: "flex-end" }),
       text("0", { left: 8, top: PLOT.top + plotHeight - 8, width: 32, fontSize: 11, color: MUTED, justifyContent: "flex-end" }),

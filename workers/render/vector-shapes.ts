@@ -81,7 +81,18 @@ export function layerShapes(layer: SvgLayer, plan: PinPlan): VectorShape[] | nul
   if (isBox) {
     const sw = stroke?.width ?? 0;
     const inset = sw / 2;
-    const gradient = gradientStops && gradientLine ? { x1: gradientLine[0], y1: gradientLine[1], x2: gradientLine[2], y2: gradientLine[3], from: gradientStops[0], to: gradientStops[1], toLocal: invert(rotate) } : undefined;
+    const gradient =
+      gradientStops && gradientLine
+        ? {
+            x1: gradientLine[0],
+            y1: gradientLine[1],
+            x2: gradientLine[2],
+            y2: gradientLine[3],
+            from: gradientStops[0],
+            to: gradientStops[1],
+            toLocal: invert(rotate),
+          }
+        : undefined;
     if (layer.shape === "ellipse") {
       const rx = w / 2 - inset;
       const ry = h / 2 - inset;
@@ -127,7 +138,18 @@ export function layerShapes(layer: SvgLayer, plan: PinPlan): VectorShape[] | nul
   const sink = new LineSink(local);
   const d = layer.shape === "path" ? (layer.path ?? "") : SHAPE_PATHS[layer.shape];
   if (!flattenPath(d, sink, 0, 0, Math.max(w, h) / 100)) return null;
-  const gradient = gradientStops && gradientLine ? { x1: gradientLine[0], y1: gradientLine[1], x2: gradientLine[2], y2: gradientLine[3], from: gradientStops[0], to: gradientStops[1], toLocal: invert(local) } : undefined;
+  const gradient =
+    gradientStops && gradientLine
+      ? {
+          x1: gradientLine[0],
+          y1: gradientLine[1],
+          x2: gradientLine[2],
+          y2: gradientLine[3],
+          from: gradientStops[0],
+          to: gradientStops[1],
+          toLocal: invert(local),
+        }
+      : undefined;
   const shape = shapeOf(sink, color, gradient);
   if (shape) shapes.push(shape);
   return shapes;

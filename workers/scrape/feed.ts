@@ -79,9 +79,10 @@ function numberOf(text: string): number | undefined {
 /** Atom's alternate link (or the first link without a rel). */
 function atomLink(links: XmlValue): string {
   const list = asList(links);
-  const alternate = list.find((link) => attributeOf(link, "rel") === "alternate" && attributeOf(link, "type") !== "application/atom+xml")
-    ?? list.find((link) => !attributeOf(link, "rel"))
-    ?? list.find((link) => attributeOf(link, "rel") === "alternate");
+  const alternate =
+    list.find((link) => attributeOf(link, "rel") === "alternate" && attributeOf(link, "type") !== "application/atom+xml") ??
+    list.find((link) => !attributeOf(link, "rel")) ??
+    list.find((link) => attributeOf(link, "rel") === "alternate");
   return alternate ? attributeOf(alternate, "href") || textOf(alternate) : "";
 }
 
@@ -125,7 +126,9 @@ export function parseFeed(text: string, feedUrl: string): ParsedFeed | null {
       format: "rss",
       title: textOf(channel.title),
       siteUrl,
-      items: asList(channel.item).slice(0, MAX_FEED_ITEMS).map((item) => rssItem(asNode(item) ?? {}, feedUrl)),
+      items: asList(channel.item)
+        .slice(0, MAX_FEED_ITEMS)
+        .map((item) => rssItem(asNode(item) ?? {}, feedUrl)),
     };
   }
   const atom = asNode(xml.feed);
@@ -135,7 +138,9 @@ export function parseFeed(text: string, feedUrl: string): ParsedFeed | null {
       format: "atom",
       title: textOf(atom.title),
       siteUrl: resolve(atomLink(atom.link), base),
-      items: asList(atom.entry).slice(0, MAX_FEED_ITEMS).map((entry) => atomEntry(asNode(entry) ?? {}, base)),
+      items: asList(atom.entry)
+        .slice(0, MAX_FEED_ITEMS)
+        .map((entry) => atomEntry(asNode(entry) ?? {}, base)),
     };
   }
   const rdf = asNode(xml["rdf:RDF"]);
@@ -145,7 +150,9 @@ export function parseFeed(text: string, feedUrl: string): ParsedFeed | null {
       format: "rdf",
       title: textOf(channel.title),
       siteUrl: resolve(textOf(channel.link), feedUrl),
-      items: asList(rdf.item).slice(0, MAX_FEED_ITEMS).map((item) => rssItem(asNode(item) ?? {}, feedUrl)),
+      items: asList(rdf.item)
+        .slice(0, MAX_FEED_ITEMS)
+        .map((item) => rssItem(asNode(item) ?? {}, feedUrl)),
     };
   }
   return null;

@@ -95,9 +95,15 @@ export const sourceErrors = {
   notWeb: () => new ServiceError(400, "url must be a web address starting with http:// or https://.", "url"),
   lookupFailed: (host: string) => new ServiceError(502, `We could not look up ${host} just now. Please try again in a moment.`, "url"),
   unreachable: (noun: string, host: string) => new ServiceError(502, `We could not reach the ${noun} at ${host}. Check the address and try again.`, "url"),
-  status: (noun: string, status: number) => new ServiceError(502, `The ${noun} answered ${status}${STATUS_HINTS[status] ? ` (${STATUS_HINTS[status]})` : status >= 500 ? " (a server error)" : ""}.`, "url"),
+  status: (noun: string, status: number) =>
+    new ServiceError(
+      502,
+      `The ${noun} answered ${status}${STATUS_HINTS[status] ? ` (${STATUS_HINTS[status]})` : status >= 500 ? " (a server error)" : ""}.`,
+      "url",
+    ),
   unreadable: (noun: string) => new ServiceError(502, `${capitalised(noun)} could not be read completely. Please try again.`, "url"),
-  tooComplex: (noun: string) => new ServiceError(422, `We could not read the ${noun}: its HTML has a tag megabytes long, or tags nested thousands deep.`, "url"),
+  tooComplex: (noun: string) =>
+    new ServiceError(422, `We could not read the ${noun}: its HTML has a tag megabytes long, or tags nested thousands deep.`, "url"),
 };
 
 const STATUS_HINTS: Record<number, string> = {

@@ -30,7 +30,8 @@ const RANK: Record<ImageOrigin, number> = { meta: 0, article: 1, page: 2 };
 
 const ICON = /(^|[/_.-])(favicon|apple-touch-icon|android-chrome|mstile|safari-pinned-tab)[^/]*$|\/icons?\/|\/sprites?\/|(^|[/_.-])sprites?\.[a-z]+$/i;
 const TRACKER_FILE = /(^|[/_.-])(pixel|spacer|blank|transparent|clear|tracking|tracker|beacon|1x1)\.(gif|png|jpe?g|webp)$/i;
-const TRACKER_HOST = /(^|\.)(pixel\.wp\.com|stats\.wp\.com|google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com|bat\.bing\.com|analytics\.twitter\.com|px\.ads\.linkedin\.com|ct\.pinterest\.com|quantserve\.com|scorecardresearch\.com)$/i;
+const TRACKER_HOST =
+  /(^|\.)(pixel\.wp\.com|stats\.wp\.com|google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com|bat\.bing\.com|analytics\.twitter\.com|px\.ads\.linkedin\.com|ct\.pinterest\.com|quantserve\.com|scorecardresearch\.com)$/i;
 const AVATAR_HOST = /(^|\.)gravatar\.com$/i;
 /** WordPress-style size suffixes ("photo-150x100.jpg") and the "-scaled" original. */
 const SIZE_SUFFIX = /-(\d{1,4})x(\d{1,4})(?=\.[a-z0-9]+$)/i;
@@ -117,8 +118,15 @@ export function imageKey(url: URL): string {
  * known to be page furniture (icon links).
  */
 export function chooseImages(candidates: readonly ImageCandidate[], base: string, exclude: readonly string[] = []): string[] {
-  const excluded = new Set(exclude.map((raw) => resolveImageUrl(raw, base)).filter((u): u is URL => u !== null).map(imageKey));
-  const ranked = candidates.map((candidate, index) => ({ candidate, index })).sort((a, b) => RANK[a.candidate.from] - RANK[b.candidate.from] || a.index - b.index);
+  const excluded = new Set(
+    exclude
+      .map((raw) => resolveImageUrl(raw, base))
+      .filter((u): u is URL => u !== null)
+      .map(imageKey),
+  );
+  const ranked = candidates
+    .map((candidate, index) => ({ candidate, index }))
+    .sort((a, b) => RANK[a.candidate.from] - RANK[b.candidate.from] || a.index - b.index);
   const seen = new Set<string>();
   const chosen: string[] = [];
   for (const { candidate } of ranked) {

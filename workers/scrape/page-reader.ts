@@ -394,7 +394,13 @@ export async function readFragment(html: string, budget = new ReadingBudget(MAX_
           const srcset = IMG_SRCSET_ATTRIBUTES.map((name) => element.getAttribute(name)).find((value) => value?.trim());
           const direct = IMG_URL_ATTRIBUTES.map((name) => element.getAttribute(name)).find((value) => value?.trim() && !/^data:/i.test(value.trim()));
           const url = (srcset ? largestFromSrcset(srcset) : undefined) ?? direct;
-          if (url) result.images.push({ url, from: "article", width: parseDimension(element.getAttribute("width")), height: parseDimension(element.getAttribute("height")) });
+          if (url)
+            result.images.push({
+              url,
+              from: "article",
+              width: parseDimension(element.getAttribute("width")),
+              height: parseDimension(element.getAttribute("height")),
+            });
         },
       }),
     )

@@ -68,7 +68,20 @@ export function emptyFacts(): PageFacts {
   };
 }
 
-const DATE_KEYS = ["article:published_time", "og:article:published_time", "datepublished", "article:published", "publish_date", "pubdate", "date", "dc.date", "dc.date.issued", "dcterms.created", "sailthru.date", "parsely-pub-date"];
+const DATE_KEYS = [
+  "article:published_time",
+  "og:article:published_time",
+  "datepublished",
+  "article:published",
+  "publish_date",
+  "pubdate",
+  "date",
+  "dc.date",
+  "dc.date.issued",
+  "dcterms.created",
+  "sailthru.date",
+  "parsely-pub-date",
+];
 
 function firstMeta(meta: Record<string, string>, keys: readonly string[], max: number): string {
   for (const key of keys) {

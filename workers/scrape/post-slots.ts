@@ -22,7 +22,10 @@ const MIN_QUOTE = 12;
 
 /** "1. Pack layers", "Step 2: Plan" and "#3 - Rug" lose their numbering: the templates number the lines themselves. */
 function withoutNumbering(item: string): string {
-  return item.replace(/^(?:(?:step|tip|idea|day|no\.?)\s*)?#?\d{1,3}\s*[.):\-–—]\s*/i, "").replace(/^[•·▪◦*-]\s*/, "").trim();
+  return item
+    .replace(/^(?:(?:step|tip|idea|day|no\.?)\s*)?#?\d{1,3}\s*[.):\-–—]\s*/i, "")
+    .replace(/^[•·▪◦*-]\s*/, "")
+    .trim();
 }
 
 function cleanItems(raw: readonly string[]): string[] {
@@ -46,7 +49,9 @@ export function chooseListItems(lists: readonly string[][], headings: readonly s
 /** The post's quotation: its first blockquote short enough for a pin, without the quotation marks around it. */
 export function chooseQuote(quotes: readonly string[]): string {
   for (const raw of quotes) {
-    const text = cleanText(raw, 2000).replace(/^["“”«„'‘’]+\s*|\s*["“”»'‘’]+$/g, "").trim();
+    const text = cleanText(raw, 2000)
+      .replace(/^["“”«„'‘’]+\s*|\s*["“”»'‘’]+$/g, "")
+      .trim();
     if (text.length >= MIN_QUOTE && text.length <= MAX_QUOTE) return text;
   }
   return "";
@@ -64,7 +69,8 @@ export function choosePrice(meta: Record<string, string>): string {
   if (!amountText) return "";
   const amount = Number(amountText.replace(/[\s,](?=\d{3}\b)/g, "").replace(",", "."));
   if (!Number.isFinite(amount) || amount <= 0) return "";
-  const currency = ["product:price:currency", "og:price:currency", "pricecurrency"].map((key) => cleanAttribute(meta[key], 10).toUpperCase()).find(Boolean) ?? "";
+  const currency =
+    ["product:price:currency", "og:price:currency", "pricecurrency"].map((key) => cleanAttribute(meta[key], 10).toUpperCase()).find(Boolean) ?? "";
   const whole = Number.isInteger(amount);
   if (!CURRENCY.test(currency)) return whole ? String(amount) : amount.toFixed(2);
   try {

@@ -13,9 +13,7 @@ export interface SitemapEntry {
   title: string;
 }
 
-export type ParsedSitemap =
-  | { kind: "urlset"; entries: SitemapEntry[] }
-  | { kind: "index"; sitemaps: string[] };
+export type ParsedSitemap = { kind: "urlset"; entries: SitemapEntry[] } | { kind: "index"; sitemaps: string[] };
 
 /** Reads a sitemap or a sitemap index; null when the text is neither. */
 export function parseSitemap(text: string): ParsedSitemap | null {
@@ -35,7 +33,12 @@ export function parseSitemap(text: string): ParsedSitemap | null {
   }
   const index = asNode(xml.sitemapindex);
   if (index || xml.sitemapindex === "") {
-    return { kind: "index", sitemaps: asList(index?.sitemap).map((entry) => textOf(asNode(entry)?.loc).trim()).filter(Boolean) };
+    return {
+      kind: "index",
+      sitemaps: asList(index?.sitemap)
+        .map((entry) => textOf(asNode(entry)?.loc).trim())
+        .filter(Boolean),
+    };
   }
   return null;
 }
@@ -85,8 +88,27 @@ export function postSitemapsFirst(sitemaps: readonly string[]): string[] {
   return sitemaps.filter((url) => !NON_POST_SITEMAP.test(new URL(url, "https://x.invalid").pathname)).sort((a, b) => score(a) - score(b));
 }
 
-const ARCHIVE_SEGMENTS = new Set(["category", "categories", "tag", "tags", "author", "authors", "page", "feed", "search", "wp-json", "wp-admin", "wp-login.php", "cart", "checkout", "my-account", "login", "account"]);
-const NON_HTML_EXTENSION = /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|xml|gz|zip|rar|7z|txt|json|csv|xlsx?|docx?|pptx?|mp3|mp4|m4a|mov|webm|ogg|wav|css|js|woff2?|ttf|eot|rss|atom)$/i;
+const ARCHIVE_SEGMENTS = new Set([
+  "category",
+  "categories",
+  "tag",
+  "tags",
+  "author",
+  "authors",
+  "page",
+  "feed",
+  "search",
+  "wp-json",
+  "wp-admin",
+  "wp-login.php",
+  "cart",
+  "checkout",
+  "my-account",
+  "login",
+  "account",
+]);
+const NON_HTML_EXTENSION =
+  /\.(jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|pdf|xml|gz|zip|rar|7z|txt|json|csv|xlsx?|docx?|pptx?|mp3|mp4|m4a|mov|webm|ogg|wav|css|js|woff2?|ttf|eot|rss|atom)$/i;
 
 /**
  * Whether a sitemap URL is a post: not the home page (nor the folder the
@@ -108,7 +130,10 @@ export function isPostUrl(raw: string, sitemapUrl: string): boolean {
   const homes = sitemapFolders.map((_, i) => `/${sitemapFolders.slice(0, i + 1).join("/")}`);
   if (homes.includes(path.replace(/\/index\.(html?|php)$/, ""))) return false;
   if (NON_HTML_EXTENSION.test(path)) return false;
-  const segments = path.split("/").filter(Boolean).map((s) => s.toLowerCase());
+  const segments = path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => s.toLowerCase());
   if (segments.some((segment) => ARCHIVE_SEGMENTS.has(segment))) return false;
   if (/\/\d{4}(\/\d{1,2}){0,2}$/.test(path)) return false; // /2024/, /blog/2024/05/: date archives
   if (/[?&](s|cat|tag|paged|page_id_all)=/.test(url.search)) return false;

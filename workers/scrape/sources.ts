@@ -1,4 +1,11 @@
-import { MAX_SITEMAP_URLS, type ScrapeFeedResponse, type ScrapeWebsitesResponse, type SitemapPost, type SitemapResponse, type Source } from "../../contracts/scrape.ts";
+import {
+  MAX_SITEMAP_URLS,
+  type ScrapeFeedResponse,
+  type ScrapeWebsitesResponse,
+  type SitemapPost,
+  type SitemapResponse,
+  type Source,
+} from "../../contracts/scrape.ts";
 import { trustedHosts } from "../http/guarded-fetch.ts";
 import { ServiceError } from "../services/errors.ts";
 import { parseFeed, type FeedItem } from "./feed.ts";
@@ -36,8 +43,20 @@ export const MAX_SITEMAP_DEPTH = 3;
 /** At most this many sitemap files are read for one site. */
 export const MAX_SITEMAP_FILES = 50;
 
-const PAGE: SourceRequest = { noun: "page", what: "a web page", accept: HTML_TYPES, maxBytes: MAX_HTML_BYTES, acceptHeader: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" };
-const SITEMAP: SourceRequest = { noun: "sitemap", what: "a sitemap", accept: SITEMAP_TYPES, maxBytes: MAX_XML_BYTES, acceptHeader: "application/xml,text/xml;q=0.9,*/*;q=0.5" };
+const PAGE: SourceRequest = {
+  noun: "page",
+  what: "a web page",
+  accept: HTML_TYPES,
+  maxBytes: MAX_HTML_BYTES,
+  acceptHeader: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5",
+};
+const SITEMAP: SourceRequest = {
+  noun: "sitemap",
+  what: "a sitemap",
+  accept: SITEMAP_TYPES,
+  maxBytes: MAX_XML_BYTES,
+  acceptHeader: "application/xml,text/xml;q=0.9,*/*;q=0.5",
+};
 const ROBOTS: SourceRequest = { noun: "robots.txt", what: "a robots.txt file", accept: ["text/plain"], maxBytes: MAX_ROBOTS_BYTES, acceptHeader: "text/plain" };
 const FEED: SourceRequest = {
   noun: "feed",
@@ -229,7 +248,11 @@ const MAX_FEED_HANDLER_CALLS = 4 * MAX_HANDLER_CALLS;
 
 /** One feed item as a source: its HTML turned into text (within the feed's budget), its images chosen like a page's. */
 async function itemSource(item: FeedItem, feed: { title: string; siteUrl: string; url: string }, budget: ReadingBudget): Promise<Source> {
-  const [summary, content, title] = await Promise.all([readFragment(item.summaryHtml, budget), readFragment(item.contentHtml, budget), readFragment(item.title, budget)]);
+  const [summary, content, title] = await Promise.all([
+    readFragment(item.summaryHtml, budget),
+    readFragment(item.contentHtml, budget),
+    readFragment(item.title, budget),
+  ]);
   const link = item.link || feed.siteUrl || feed.url;
   const description = cleanText(summary.text, MAX_DESCRIPTION_LENGTH) || cleanText(content.text, MAX_PARAGRAPH_DESCRIPTION_LENGTH);
   return {

@@ -142,7 +142,11 @@ export async function refreshSignIn(env: Env, refreshToken: string, presentedCoo
     if (!again) throw new ServiceError(401, "Invalid refresh token.");
     return alreadyUsed(again.token);
   }
-  if (cookie) await db.update(authSessions).set({ cookieHash: await sha256Hex(cookie) }).where(eq(authSessions.id, session.id));
+  if (cookie)
+    await db
+      .update(authSessions)
+      .set({ cookieHash: await sha256Hex(cookie) })
+      .where(eq(authSessions.id, session.id));
   return answer(nextRefreshToken, cookie);
 }
 
@@ -233,7 +237,12 @@ async function openSession(
   const db = database(env.DB);
   let row: { session: typeof authSessions.$inferSelect; user: User; profile: PinterestProfile | null } | undefined;
   if (username === null) {
-    const found = await db.select({ session: authSessions, user: users }).from(authSessions).innerJoin(users, eq(users.id, authSessions.userId)).where(open).get();
+    const found = await db
+      .select({ session: authSessions, user: users })
+      .from(authSessions)
+      .innerJoin(users, eq(users.id, authSessions.userId))
+      .where(open)
+      .get();
     row = found && { ...found, profile: null };
   } else {
     row = await db
@@ -309,7 +318,10 @@ async function tellOwnerOfSignUp(env: Env, owner: User, meta: RequestMeta): Prom
 /** createUser's refusal of an address another account holds (a race between two sign-ups). */
 class EmailTaken extends Error {}
 
-type NewUser = Pick<typeof users.$inferInsert, "email" | "passwordHash" | "firstName" | "lastName" | "leadSource" | "leadSourceOther" | "signupIp" | "googleSub" | "isEmailVerified">;
+type NewUser = Pick<
+  typeof users.$inferInsert,
+  "email" | "passwordHash" | "firstName" | "lastName" | "leadSource" | "leadSourceOther" | "signupIp" | "googleSub" | "isEmailVerified"
+>;
 
 /** Inserts a user with a free handle and referral code (retrying on the rare collision). */
 async function createUser(env: Env, fields: NewUser): Promise<User> {
@@ -392,18 +404,16 @@ export async function logIn(env: Env, email: string, password: string, meta: Req
   if (!(await verifyPassword(password, user.passwordHash))) return failed();
   if (user.blockedAt !== null) throw new ServiceError(403, ACCOUNT_BLOCKED);
   if (needsRehash(user.passwordHash)) {
-    await db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: Date.now() }).where(eq(users.id, user.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(password), updatedAt: Date.now() })
+      .where(eq(users.id, user.id));
   }
   return { ...(await startSession(env, user, meta)), device: await deviceTokenFor(env, user.email) };
 }
 
 /** Signs in with a Google ID token; `created` tells whether a new account was made (answered 201). */
-export async function signInWithGoogle(
-  env: Env,
-  idToken: string,
-  leadSource: string | null,
-  meta: RequestMeta,
-): Promise<SignIn & { created: boolean }> {
+export async function signInWithGoogle(env: Env, idToken: string, leadSource: string | null, meta: RequestMeta): Promise<SignIn & { created: boolean }> {
   await consumeRateLimits(env.DB, [[RATE_LIMITS.googlePerIp, meta.ip]]);
   const verification = await verifyGoogleIdToken(env, idToken);
   if (!verification.ok) {
@@ -486,16 +496,25 @@ export async function resetPassword(env: Env, token: string, password: string): 
   const problem = passwordProblem(password, user.email);
   if (problem) {
     // The link stays usable for a better password.
-    await db.update(passwordResets).set({ usedAt: null }).where(eq(passwordResets.tokenHash, await sha256Hex(token)));
+    await db
+      .update(passwordResets)
+      .set({ usedAt: null })
+      .where(eq(passwordResets.tokenHash, await sha256Hex(token)));
     throw new ServiceError(400, problem, "password");
   }
   await db.batch([
-    db.update(users).set({ passwordHash: await hashPassword(password), updatedAt: now }).where(eq(users.id, user.id)),
+    db
+      .update(users)
+      .set({ passwordHash: await hashPassword(password), updatedAt: now })
+      .where(eq(users.id, user.id)),
     db
       .update(authSessions)
       .set({ revokedAt: now, revokeReason: "password reset" })
       .where(and(eq(authSessions.userId, user.id), isNull(authSessions.revokedAt))),
-    db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt))),
+    db
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, user.id), isNull(passwordResets.usedAt))),
   ]);
   return { device: await deviceTokenFor(env, user.email) };
 }

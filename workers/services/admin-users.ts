@@ -145,7 +145,12 @@ export async function grantCredits(
       },
       `credits-grant:${userId}:${grant.reference}`,
     ).onConflictDoNothing();
-  const earlier = () => ledger.db.select().from(creditLedger).where(and(eq(creditLedger.userId, userId), eq(creditLedger.reference, reference))).get();
+  const earlier = () =>
+    ledger.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, userId), eq(creditLedger.reference, reference)))
+      .get();
   const repeated = async () => {
     const made = await earlier();
     if (!made) return null;
@@ -247,7 +252,13 @@ export async function blockUser(env: Env, actor: AuditActor, userId: string): Pr
       db
         .update(authSessions)
         .set({ revokedAt: now, revokeReason: "account blocked by an admin" })
-        .where(and(eq(authSessions.userId, userId), isNull(authSessions.revokedAt), sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.blockedAt} = ${now})`)),
+        .where(
+          and(
+            eq(authSessions.userId, userId),
+            isNull(authSessions.revokedAt),
+            sql`EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${userId} AND ${users.blockedAt} = ${now})`,
+          ),
+        ),
     ),
   ]);
   const after = await userById(env, userId);

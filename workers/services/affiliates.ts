@@ -321,9 +321,11 @@ export async function recordAffiliateSale(env: Env, user: User, input: { session
 /** The commission of the invoice a paid subscription checkout session paid (lifetime purchases earn none). */
 export async function recordCheckoutSessionCommission(env: Env, userId: string, session: Stripe.Checkout.Session): Promise<boolean> {
   if (session.status !== "complete" || session.mode !== "subscription" || !session.subscription) return false;
-  const subscription =
-    typeof session.subscription === "string" ? await stripeClient(env).subscriptions.retrieve(session.subscription) : session.subscription;
-  const invoice = typeof session.invoice === "string" ? session.invoice : (session.invoice?.id ?? (typeof subscription.latest_invoice === "string" ? subscription.latest_invoice : subscription.latest_invoice?.id));
+  const subscription = typeof session.subscription === "string" ? await stripeClient(env).subscriptions.retrieve(session.subscription) : session.subscription;
+  const invoice =
+    typeof session.invoice === "string"
+      ? session.invoice
+      : (session.invoice?.id ?? (typeof subscription.latest_invoice === "string" ? subscription.latest_invoice : subscription.latest_invoice?.id));
   if (!invoice) return false;
   return recordStripeInvoiceCommission(env, invoice, userId);
 }
@@ -357,12 +359,22 @@ export async function createAffiliateProfile(env: Env, user: User, input: v.Infe
   const db = database(env.DB);
   const existing = await profileOf(db, user.id);
   if (existing) return { affiliateProfile: { affiliateID: existing.affiliateId, wiseTag: existing.wiseTag } };
-  const fromHandle = user.handle.toLowerCase().replace(/[^a-z0-9_-]/g, "").slice(0, 32);
+  const fromHandle = user.handle
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, "")
+    .slice(0, 32);
   const candidates = input.affiliateID
     ? [input.affiliateID]
-    : [fromHandle.length >= 3 ? fromHandle : `pg${fromHandle}`, ...Array.from({ length: 3 }, () => `${fromHandle.slice(0, 30)}${Math.floor(1000 + Math.random() * 9000)}`)];
+    : [
+        fromHandle.length >= 3 ? fromHandle : `pg${fromHandle}`,
+        ...Array.from({ length: 3 }, () => `${fromHandle.slice(0, 30)}${Math.floor(1000 + Math.random() * 9000)}`),
+      ];
   for (const affiliateId of candidates) {
-    const inserted = await db.insert(affiliates).values({ userId: user.id, affiliateId }).onConflictDoNothing().returning({ affiliateId: affiliates.affiliateId });
+    const inserted = await db
+      .insert(affiliates)
+      .values({ userId: user.id, affiliateId })
+      .onConflictDoNothing()
+      .returning({ affiliateId: affiliates.affiliateId });
     if (inserted.length) return { affiliateProfile: { affiliateID: affiliateId, wiseTag: null } };
     const mine = await profileOf(db, user.id);
     // Two tabs joining at once: the other one won.
@@ -517,7 +529,9 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
   const refs = due.map((row) => `${row.provider}:${row.chargeRef}`);
   const paid = (amountCents: number) => ({ payoutId, amountCents, wiseTag: affiliate.wiseTag, commissions: refs.length });
   const [, updated] = await db.batch([
-    db.insert(affiliatePayouts).values({ id: payoutId, affiliateId: affiliate.affiliateId, amountCents: total, wiseTag: affiliate.wiseTag, paidAt: now, paidBy: admin.id }),
+    db
+      .insert(affiliatePayouts)
+      .values({ id: payoutId, affiliateId: affiliate.affiliateId, amountCents: total, wiseTag: affiliate.wiseTag, paidAt: now, paidBy: admin.id }),
     db
       .update(affiliateCommissions)
       .set({ payoutId })
@@ -548,7 +562,10 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
     else await db.batch([db.update(affiliatePayouts).set({ amountCents: settled }).where(eq(affiliatePayouts.id, payoutId)), audit]);
     throw new ServiceError(409, PAYOUT_CHANGED);
   }
-  return { message: `Payout of ${formatUsd(total)} to ${affiliate.affiliateId} marked paid.`, payout: { id: payoutId, affiliateID: affiliate.affiliateId, amountCents: total, paidAt: now } };
+  return {
+    message: `Payout of ${formatUsd(total)} to ${affiliate.affiliateId} marked paid.`,
+    payout: { id: payoutId, affiliateID: affiliate.affiliateId, amountCents: total, paidAt: now },
+  };
 }
 
 export function formatUsd(cents: number): string {

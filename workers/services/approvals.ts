@@ -110,7 +110,8 @@ export async function setApprovalRequired(env: Env, user: User, username: string
     .values({ profileId: profile.id, userId: user.id, required, updatedAt: now })
     .onConflictDoUpdate({ target: approvalSettings.profileId, set: { required, updatedAt: now } });
   let releasedCount = 0;
-  if (!required) releasedCount = (await schedulerFor(env, profile.id).releaseAwaiting(schedulingSettingsOf(profile), profile.status, profile.lastError)).releasedCount;
+  if (!required)
+    releasedCount = (await schedulerFor(env, profile.id).releaseAwaiting(schedulingSettingsOf(profile), profile.status, profile.lastError)).releasedCount;
   return { pinterestProfileUsername: profile.username, approvalRequired: required, releasedCount };
 }
 
@@ -147,7 +148,10 @@ export async function inviteReviewer(env: Env, user: User, username: string, ema
     if (!claimed) return pending((await db.query.approvalReviewers.findFirst({ where: eq(approvalReviewers.id, existing.id) })) ?? existing);
     row = claimed;
   } else {
-    [row] = await db.insert(approvalReviewers).values({ id: crypto.randomUUID(), profileId: profile.id, userId: user.id, email, linkId, inviteSentAt: now }).returning();
+    [row] = await db
+      .insert(approvalReviewers)
+      .values({ id: crypto.randomUUID(), profileId: profile.id, userId: user.id, email, linkId, inviteSentAt: now })
+      .returning();
   }
   const token = await signToken(tokenSettings(env), "approvalReviewer", { lid: linkId }, row.id, REVIEW_LINK_TTL_SECONDS);
   const link = new URL(`/post-approvals?review=${encodeURIComponent(token)}`, env.APP_URL).toString();
@@ -189,7 +193,9 @@ export async function reviewerFromToken(env: Env, token: string): Promise<Review
     where: and(eq(approvalReviewers.id, claims.sub), eq(approvalReviewers.linkId, claims.lid), isNull(approvalReviewers.removedAt)),
   });
   if (!reviewer) return null;
-  const profile = await db.query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.id, reviewer.profileId), eq(pinterestProfiles.userId, reviewer.userId)) });
+  const profile = await db.query.pinterestProfiles.findFirst({
+    where: and(eq(pinterestProfiles.id, reviewer.profileId), eq(pinterestProfiles.userId, reviewer.userId)),
+  });
   return profile ? { reviewer, profile } : null;
 }
 
@@ -262,13 +268,22 @@ export async function submitReview(env: Env, access: ReviewerAccess, decisions: 
     }
     if (outcome.decision === "approved") {
       const at = outcome.scheduledTime;
-      results.push({ pinId: outcome.id, ok: true, decision: "approved", scheduledTime: new Date(at).toISOString(), scheduledTimeUTCTimestamp: at, moved: outcome.moved });
-      if (inserted.has(outcome.id)) lines.push({ title: outcome.pin.title, decision: "approved", comment: comments.get(outcome.id) ?? "", moved: outcome.moved, creditsReturned: 0 });
+      results.push({
+        pinId: outcome.id,
+        ok: true,
+        decision: "approved",
+        scheduledTime: new Date(at).toISOString(),
+        scheduledTimeUTCTimestamp: at,
+        moved: outcome.moved,
+      });
+      if (inserted.has(outcome.id))
+        lines.push({ title: outcome.pin.title, decision: "approved", comment: comments.get(outcome.id) ?? "", moved: outcome.moved, creditsReturned: 0 });
       continue;
     }
     const reversal = await reverseCredits(env, reviewer.userId, `scheduled:${outcome.id}`, "Pin rejected by a reviewer: credit returned");
     results.push({ pinId: outcome.id, ok: true, decision: "rejected", creditsReturned: reversal.amount });
-    if (inserted.has(outcome.id)) lines.push({ title: outcome.pin.title, decision: "rejected", comment: comments.get(outcome.id) ?? "", moved: false, creditsReturned: reversal.amount });
+    if (inserted.has(outcome.id))
+      lines.push({ title: outcome.pin.title, decision: "rejected", comment: comments.get(outcome.id) ?? "", moved: false, creditsReturned: reversal.amount });
   }
   if (lines.length > 0) await tellOwner(env, access, lines);
   return results;
@@ -282,8 +297,15 @@ async function tellOwner(env: Env, access: ReviewerAccess, lines: ReviewedPinLin
   const owner = await database(env.DB).query.users.findFirst({ where: eq(users.id, access.reviewer.userId) });
   if (!owner) return;
   try {
-    await sendToAccountAddress(env, owner, reviewBatchEmail(owner.email, owner.firstName, access.profile.username, access.reviewer.email, lines, new URL("/post-approvals", env.APP_URL).toString()));
+    await sendToAccountAddress(
+      env,
+      owner,
+      reviewBatchEmail(owner.email, owner.firstName, access.profile.username, access.reviewer.email, lines, new URL("/post-approvals", env.APP_URL).toString()),
+    );
   } catch (error) {
-    console.warn(`Post approvals: the review e-mail to the owner of profile ${access.profile.id} was not sent:`, error instanceof Error ? error.message : error);
+    console.warn(
+      `Post approvals: the review e-mail to the owner of profile ${access.profile.id} was not sent:`,
+      error instanceof Error ? error.message : error,
+    );
   }
 }

@@ -95,7 +95,10 @@ export async function generateBackupPins(env: Env, user: User, form: BackupGener
     useOneOfEachTemplate: false,
     useOneOfEachImage: false,
   };
-  const posts = generatePosts([source], { settings, templates: pool, fallbacks: standard, random: Math.random, newId: () => crypto.randomUUID() }).slice(0, form.count);
+  const posts = generatePosts([source], { settings, templates: pool, fallbacks: standard, random: Math.random, newId: () => crypto.randomUUID() }).slice(
+    0,
+    form.count,
+  );
   const id = crypto.randomUUID();
   const folder = batchFolder(user.id, id);
   const fonts = workerFontLoader(env);
@@ -196,7 +199,8 @@ export async function scheduleBackupPin(
     const [year, month, day] = date.split("-").map(Number);
     const [hours, minutes] = time.split(":").map(Number);
     scheduledTime = zonedTimeToUtc(year, month - 1, day, hours * 3600 + minutes * 60, schedulingSettingsOf(profile).timezone.value);
-    if (!(scheduledTime > Date.now())) throw new ServiceError(400, "Choose a time in the future, or leave the time empty for the next free time in the queue.", "when");
+    if (!(scheduledTime > Date.now()))
+      throw new ServiceError(400, "Choose a time in the future, or leave the time empty for the next free time in the queue.", "when");
   }
   const parsed = v.safeParse(NewScheduledPin, {
     reference: form.reference,

@@ -53,8 +53,20 @@ export async function sendReceiptOnce(env: Env, userId: string, details: Omit<Re
  * A confirmation for one cancellation, sent once per cancellation. `stamp` tells apart two cancellations of one
  * subscription (Stripe's canceled_at: a cancellation undone and made again); empty where there can be only one.
  */
-export async function sendCancellationOnce(env: Env, userId: string, ref: { provider: Provider; subscription: string; stamp: string }, details: Omit<CancellationDetails, "kind" | "provider">, now = Date.now()) {
-  await sendOnce(env, `cancellation:${ref.provider}:${ref.subscription}:${ref.stamp}`, userId, { kind: "cancellation", provider: ref.provider, ...details }, now);
+export async function sendCancellationOnce(
+  env: Env,
+  userId: string,
+  ref: { provider: Provider; subscription: string; stamp: string },
+  details: Omit<CancellationDetails, "kind" | "provider">,
+  now = Date.now(),
+) {
+  await sendOnce(
+    env,
+    `cancellation:${ref.provider}:${ref.subscription}:${ref.stamp}`,
+    userId,
+    { kind: "cancellation", provider: ref.provider, ...details },
+    now,
+  );
 }
 
 async function sendOnce(env: Env, reference: string, userId: string, details: Details, now: number): Promise<void> {
@@ -129,11 +141,20 @@ async function deliver(env: Env, row: { reference: string; userId: string; detai
             link,
           );
     await sendEmail(env, email);
-    await db.update(billingEmails).set({ sentAt: now, attempts: sql`${billingEmails.attempts} + 1` }).where(eq(billingEmails.reference, row.reference));
+    await db
+      .update(billingEmails)
+      .set({ sentAt: now, attempts: sql`${billingEmails.attempts} + 1` })
+      .where(eq(billingEmails.reference, row.reference));
     return true;
   } catch (error) {
-    console.error("A billing e-mail could not be sent now; the cron tries again", { reference: row.reference, error: error instanceof Error ? error.message : String(error) });
-    await db.update(billingEmails).set({ attempts: sql`${billingEmails.attempts} + 1` }).where(eq(billingEmails.reference, row.reference));
+    console.error("A billing e-mail could not be sent now; the cron tries again", {
+      reference: row.reference,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    await db
+      .update(billingEmails)
+      .set({ attempts: sql`${billingEmails.attempts} + 1` })
+      .where(eq(billingEmails.reference, row.reference));
     return false;
   }
 }

@@ -50,7 +50,9 @@ function revocationOf(provider: Provider, providerRef: string) {
   const of = sql`${planRevocations.provider} = ${provider} AND ${planRevocations.providerRef} = ${providerRef}`;
   return {
     revokedPeriodStart: sql<number | null>`(SELECT max(${planRevocations.periodStart}) FROM ${planRevocations} WHERE ${of})`,
-    revokedReason: sql<"refunded" | "disputed" | null>`(SELECT ${planRevocations.reason} FROM ${planRevocations} WHERE ${of} ORDER BY ${planRevocations.periodStart} DESC LIMIT 1)`,
+    revokedReason: sql<
+      "refunded" | "disputed" | null
+    >`(SELECT ${planRevocations.reason} FROM ${planRevocations} WHERE ${of} ORDER BY ${planRevocations.periodStart} DESC LIMIT 1)`,
     revokedAt: sql<number | null>`(SELECT min(${planRevocations.createdAt}) FROM ${planRevocations} WHERE ${of})`,
   };
 }
@@ -97,7 +99,13 @@ export async function savePlanRecord(env: Env, userId: string, report: PlanRecor
       },
       setWhere: sql`${subscriptions.userId} = excluded.user_id AND NOT (${subscriptions.status} = 'canceled' AND excluded.status <> 'canceled')`,
     })
-    .returning({ userId: subscriptions.userId, planId: subscriptions.planId, periodStart: subscriptions.periodStart, revokedPeriodStart: subscriptions.revokedPeriodStart, revokedReason: subscriptions.revokedReason });
+    .returning({
+      userId: subscriptions.userId,
+      planId: subscriptions.planId,
+      periodStart: subscriptions.periodStart,
+      revokedPeriodStart: subscriptions.revokedPeriodStart,
+      revokedReason: subscriptions.revokedReason,
+    });
   const updates = await refreshUserPlan(env, userId, now);
   // Its payment was taken back (the refund's event may have come first): its month counts no paid credits of it.
   if (saved && saved.userId === userId && isRecordRevoked(saved)) await takeBackPaidGrants(env, userId, saved.planId, takenBackWhy(saved.revokedReason), now);
@@ -149,7 +157,11 @@ export async function revokePlanPeriod(
 }
 
 /** What a payment lost so far (decision 077): its reversals added up (at most the payment), and what it was. */
-export async function paymentTakenBack(env: Env, provider: "stripe" | "paypal" | "shopify", paymentRef: string): Promise<{ takenBackCents: number; paymentCents: number; disputed: boolean }> {
+export async function paymentTakenBack(
+  env: Env,
+  provider: "stripe" | "paypal" | "shopify",
+  paymentRef: string,
+): Promise<{ takenBackCents: number; paymentCents: number; disputed: boolean }> {
   const [row] = await database(env.DB)
     .select({
       sum: sql<number>`coalesce(sum(${paymentReversals.amountCents}), 0)`,
@@ -165,7 +177,10 @@ export async function paymentTakenBack(env: Env, provider: "stripe" | "paypal" |
 /** Derives the user's plan fields from their records, saves them and grants this month's credits. */
 export async function refreshUserPlan(env: Env, userId: string, now = Date.now()): Promise<ProfileUpdates> {
   const db = database(env.DB);
-  const [records, user] = await Promise.all([planRecordsOf(env, userId), db.query.users.findFirst({ where: eq(users.id, userId), columns: { usedFreeTrial: true } })]);
+  const [records, user] = await Promise.all([
+    planRecordsOf(env, userId),
+    db.query.users.findFirst({ where: eq(users.id, userId), columns: { usedFreeTrial: true } }),
+  ]);
   const state = planStateOf(currentRecord(records, now), now);
   // A trial is for first-time subscribers: any paid subscription, with or without a trial, uses it.
   // Months granted by a redeem code are not a subscription the user started: they leave the trial unused.
@@ -185,13 +200,17 @@ export async function refreshUserPlan(env: Env, userId: string, now = Date.now()
 
 /** The user's customer id at a provider, or null. */
 export async function customerRefOf(env: Env, userId: string, provider: "stripe"): Promise<string | null> {
-  const row = await database(env.DB).query.billingCustomers.findFirst({ where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)) });
+  const row = await database(env.DB).query.billingCustomers.findFirst({
+    where: and(eq(billingCustomers.userId, userId), eq(billingCustomers.provider, provider)),
+  });
   return row?.customerRef ?? null;
 }
 
 /** Whose customer this is at a provider, or null. */
 export async function userOfCustomer(env: Env, provider: "stripe", customerRef: string): Promise<string | null> {
-  const row = await database(env.DB).query.billingCustomers.findFirst({ where: and(eq(billingCustomers.provider, provider), eq(billingCustomers.customerRef, customerRef)) });
+  const row = await database(env.DB).query.billingCustomers.findFirst({
+    where: and(eq(billingCustomers.provider, provider), eq(billingCustomers.customerRef, customerRef)),
+  });
   return row?.userId ?? null;
 }
 
@@ -250,11 +269,17 @@ export function withOfferedParity(customerRef: string, offered: Set<number>, per
 
 /** Claims a webhook event for applying: false when it was applied (or is being applied) already. */
 export async function claimWebhookEvent(env: Env, provider: string, eventId: string, type: string): Promise<boolean> {
-  const claimed = await database(env.DB).insert(webhookEvents).values({ provider, eventId, type }).onConflictDoNothing().returning({ eventId: webhookEvents.eventId });
+  const claimed = await database(env.DB)
+    .insert(webhookEvents)
+    .values({ provider, eventId, type })
+    .onConflictDoNothing()
+    .returning({ eventId: webhookEvents.eventId });
   return claimed.length > 0;
 }
 
 /** Gives a claimed event back after applying it failed, so the provider's retry applies it. */
 export async function releaseWebhookEvent(env: Env, provider: string, eventId: string): Promise<void> {
-  await database(env.DB).delete(webhookEvents).where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
+  await database(env.DB)
+    .delete(webhookEvents)
+    .where(and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId)));
 }

@@ -188,7 +188,12 @@ export async function createCatalog(env: Env, user: User, input: { name: string;
 }
 
 /** PATCH /api/catalogs/updateCatalog/{id}: its name, the profile it publishes to, its currency. */
-export async function updateCatalog(env: Env, user: User, id: string, input: { name?: string; pinterestUsername?: string; currency?: string }): Promise<Catalog> {
+export async function updateCatalog(
+  env: Env,
+  user: User,
+  id: string,
+  input: { name?: string; pinterestUsername?: string; currency?: string },
+): Promise<Catalog> {
   const row = await ownCatalog(env, user, id, "id");
   const changes: Partial<CatalogRow> = { updatedAt: Date.now() };
   if (input.name !== undefined) changes.name = input.name;
@@ -207,7 +212,10 @@ export async function updateCatalog(env: Env, user: User, id: string, input: { n
       changes.changedSincePublish = true;
     }
   }
-  await database(env.DB).update(catalogs).set(changes).where(and(eq(catalogs.id, row.id), eq(catalogs.userId, user.id)));
+  await database(env.DB)
+    .update(catalogs)
+    .set(changes)
+    .where(and(eq(catalogs.id, row.id), eq(catalogs.userId, user.id)));
   return catalogOf(env, user, row.id);
 }
 
@@ -252,11 +260,21 @@ export async function addItemsToCatalog(env: Env, user: User, catalogId: string,
     throw new ServiceError(409, `A catalog holds at most ${MAX_CATALOG_ITEMS} items; this one has ${present}.`, "items");
   }
   const now = Date.now();
-  const rows = items.map((item, index) => ({ id: crypto.randomUUID(), catalogId: catalog.id, userId: user.id, ...itemValues(item), position: Number(last) + 1 + index, updatedAt: now }));
+  const rows = items.map((item, index) => ({
+    id: crypto.randomUUID(),
+    catalogId: catalog.id,
+    userId: user.id,
+    ...itemValues(item),
+    position: Number(last) + 1 + index,
+    updatedAt: now,
+  }));
   const inserts = [];
   // D1 binds at most 100 values per statement: a few rows per insert, every insert in one batch.
   for (let start = 0; start < rows.length; start += 5) inserts.push(db.insert(catalogItems).values(rows.slice(start, start + 5)));
-  await db.batch([...(inserts as [(typeof inserts)[number], ...typeof inserts]), db.update(catalogs).set({ changedSincePublish: true, updatedAt: now }).where(eq(catalogs.id, catalog.id))]);
+  await db.batch([
+    ...(inserts as [(typeof inserts)[number], ...typeof inserts]),
+    db.update(catalogs).set({ changedSincePublish: true, updatedAt: now }).where(eq(catalogs.id, catalog.id)),
+  ]);
   return { catalogItems: (await itemsOf(env, user, catalog)).map((row) => itemView(row, catalog.currency)), added: rows.length };
 }
 
@@ -348,7 +366,12 @@ async function measurePictures(env: Env, rows: ItemRow[]): Promise<Map<string, I
     sizes.set(row.id, known);
     if (learned) {
       const stored = Object.fromEntries(Object.entries(known).filter(([, size]) => size !== null));
-      updates.push(db.update(catalogItems).set({ imageSizes: stored }).where(and(eq(catalogItems.id, row.id), eq(catalogItems.images, row.images))));
+      updates.push(
+        db
+          .update(catalogItems)
+          .set({ imageSizes: stored })
+          .where(and(eq(catalogItems.id, row.id), eq(catalogItems.images, row.images))),
+      );
     }
   }
   if (updates.length > 0) await db.batch(updates as [(typeof updates)[number], ...typeof updates]);
@@ -365,7 +388,12 @@ function refusedItems(rows: ItemRow[], currency: string, sizes: Map<string, Imag
 /** A Pinterest refusal as the page should show it; 409, never 401 (a 401 of ours signs the user out: app/lib/api-client.ts). */
 function catalogRefusal(error: PinterestApiError): ServiceError | null {
   if (error.code === 3) {
-    return new ServiceError(409, "Your Pinterest connection does not allow catalogs yet. Please reconnect your Pinterest profile on the scheduling page, then publish again.", undefined, { code: "reconnect" });
+    return new ServiceError(
+      409,
+      "Your Pinterest connection does not allow catalogs yet. Please reconnect your Pinterest profile on the scheduling page, then publish again.",
+      undefined,
+      { code: "reconnect" },
+    );
   }
   if (error.kind === "forbidden" && !error.blocked) return new ServiceError(409, `Pinterest refused the catalog: ${error.message}`);
   if (error.kind === "bad_request") return new ServiceError(409, `Pinterest refused the catalog: ${error.message}`);
@@ -384,7 +412,12 @@ async function onPinterest<T>(env: Env, profile: PinterestProfile, call: Paramet
     });
   } catch (error) {
     if (error instanceof ServiceError && error.status === 401) {
-      throw new ServiceError(409, `Pinterest no longer accepts the connection to ${profile.username}. Please reconnect it on the scheduling page, then publish again.`, undefined, { code: "reconnect" });
+      throw new ServiceError(
+        409,
+        `Pinterest no longer accepts the connection to ${profile.username}. Please reconnect it on the scheduling page, then publish again.`,
+        undefined,
+        { code: "reconnect" },
+      );
     }
     throw error;
   }
@@ -392,7 +425,9 @@ async function onPinterest<T>(env: Env, profile: PinterestProfile, call: Paramet
 
 async function publishingProfile(env: Env, user: User, row: CatalogRow): Promise<PinterestProfile> {
   const profile = row.pinterestProfileId
-    ? await database(env.DB).query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.id, row.pinterestProfileId), eq(pinterestProfiles.userId, user.id)) })
+    ? await database(env.DB).query.pinterestProfiles.findFirst({
+        where: and(eq(pinterestProfiles.id, row.pinterestProfileId), eq(pinterestProfiles.userId, user.id)),
+      })
     : undefined;
   if (!profile) throw new ServiceError(409, "Choose the Pinterest profile this catalog is published to first.", "pinterestUsername");
   return profile;
@@ -413,11 +448,7 @@ export async function publishCatalog(env: Env, user: User, id: string): Promise<
   const refused = refusedItems(rows, row.currency, sizes);
   const accepted = rows.filter((item) => !refused.some((entry) => entry.id === item.id));
   if (accepted.length === 0) throw new ServiceError(409, "None of the catalog's items can be published yet: fix the problems shown with each item first.");
-  const file = feedFile(
-    accepted.map(feedItemOf),
-    row.currency,
-    Object.assign({}, ...accepted.map((item) => sizes.get(item.id) ?? {})),
-  );
+  const file = feedFile(accepted.map(feedItemOf), row.currency, Object.assign({}, ...accepted.map((item) => sizes.get(item.id) ?? {})));
   await env.MEDIA.put(`${FEED_KEY_PREFIX}${feedFileName(row.feedToken)}`, file.csv, {
     httpMetadata: { contentType: "text/csv; charset=utf-8" },
     customMetadata: { catalogId: row.id, userId: user.id },
@@ -471,7 +502,15 @@ export async function publishCatalog(env: Env, user: User, id: string): Promise<
     .where(and(eq(catalogs.id, row.id), eq(catalogs.userId, user.id)));
   // Pinterest downloads the file after this call: until the page asks again, it is processing.
   const status = await catalogStatus(env, user, row.id, { askPinterest: false });
-  const processing: CatalogProcessing = { status: "processing", createdAt: Date.now(), itemsInFile: null, itemsAccepted: null, feedErrors: [], feedWarnings: [], itemIssues: [] };
+  const processing: CatalogProcessing = {
+    status: "processing",
+    createdAt: Date.now(),
+    itemsInFile: null,
+    itemsAccepted: null,
+    feedErrors: [],
+    feedWarnings: [],
+    itemIssues: [],
+  };
   return { ...status, processing };
 }
 
@@ -508,9 +547,12 @@ export async function catalogStatus(env: Env, user: User, id: string, options: {
   const refused = refusedItems(rows, row.currency, sizes);
   if (!row.pinterestFeedId || options.askPinterest === false) return { catalog, refusedItems: refused, processing: null, processingError: null };
   const profile = row.pinterestProfileId
-    ? await database(env.DB).query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.id, row.pinterestProfileId), eq(pinterestProfiles.userId, user.id)) })
+    ? await database(env.DB).query.pinterestProfiles.findFirst({
+        where: and(eq(pinterestProfiles.id, row.pinterestProfileId), eq(pinterestProfiles.userId, user.id)),
+      })
     : undefined;
-  if (!profile) return { catalog, refusedItems: refused, processing: null, processingError: "The Pinterest profile this catalog was published to is no longer connected." };
+  if (!profile)
+    return { catalog, refusedItems: refused, processing: null, processingError: "The Pinterest profile this catalog was published to is no longer connected." };
   const feedId = row.pinterestFeedId;
   try {
     const results = await onPinterest(env, profile, (client, token) => client.listFeedProcessingResults(token, feedId, { pageSize: 1 }));
@@ -520,17 +562,19 @@ export async function catalogStatus(env: Env, user: User, id: string, options: {
     if (latest.status !== "PROCESSING") {
       const page = await onPinterest(env, profile, (client, token) => client.listItemIssues(token, latest.id, { pageSize: ISSUES_SHOWN }));
       const titles = new Map(rows.map((item) => [item.id, item.title]));
-      issues = page.items.flatMap((entry) => [
-        ...Object.entries(entry.errors ?? {}).map(([code, details]) => ({ entry, code, details, severity: "error" as const })),
-        ...Object.entries(entry.warnings ?? {}).map(([code, details]) => ({ entry, code, details, severity: "warning" as const })),
-      ]).map(({ entry, code, details, severity }) => ({
-        itemId: entry.item_id,
-        title: (entry.item_id && titles.get(entry.item_id)) ?? null,
-        column: columnOf(details?.attribute_name ?? null),
-        severity,
-        message: issueInWords(code),
-        providedValue: details?.provided_value ?? null,
-      }));
+      issues = page.items
+        .flatMap((entry) => [
+          ...Object.entries(entry.errors ?? {}).map(([code, details]) => ({ entry, code, details, severity: "error" as const })),
+          ...Object.entries(entry.warnings ?? {}).map(([code, details]) => ({ entry, code, details, severity: "warning" as const })),
+        ])
+        .map(({ entry, code, details, severity }) => ({
+          itemId: entry.item_id,
+          title: (entry.item_id && titles.get(entry.item_id)) ?? null,
+          column: columnOf(details?.attribute_name ?? null),
+          severity,
+          message: issueInWords(code),
+          providedValue: details?.provided_value ?? null,
+        }));
     }
     return { catalog, refusedItems: refused, processing: processingOf(latest, issues), processingError: null };
   } catch (error) {

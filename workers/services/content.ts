@@ -111,7 +111,13 @@ export async function blogPage(env: ContentEnv, page: number): Promise<{ posts: 
 const STOP_WORDS = new Set(
   "a an and are as at be by for from how in into is it its of on or that the this to what when why with you your pinterest pins pin".split(" "),
 );
-const wordsOf = (text: string) => new Set(text.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 2 && !STOP_WORDS.has(word)));
+const wordsOf = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((word) => word.length > 2 && !STOP_WORDS.has(word)),
+  );
 
 /**
  * GET /api/blogs/getRelatedBlogPosts/{slug}: up to 3 other published posts,
@@ -152,7 +158,10 @@ export async function addressesShowing(env: Pick<Env, "DB">, touched: { kind: Co
   const paths = new Set<string>(["/sitemap.xml"]);
   for (const entry of touched) paths.add(`${entry.kind === "post" ? "/blog/" : "/page/"}${entry.slug}`);
   if (touched.some((entry) => entry.kind === "post")) {
-    const posts = await database(env.DB).select({ slug: contentEntries.slug, status: contentEntries.status }).from(contentEntries).where(eq(contentEntries.kind, "post"));
+    const posts = await database(env.DB)
+      .select({ slug: contentEntries.slug, status: contentEntries.status })
+      .from(contentEntries)
+      .where(eq(contentEntries.kind, "post"));
     for (const post of posts) paths.add(`/blog/${post.slug}`);
     const published = posts.filter((post) => post.status === "published").length;
     paths.add("/blog");
@@ -183,7 +192,11 @@ export async function getContent(env: ContentEnv, id: string): Promise<AdminCont
 }
 
 const slugTaken = (input: ContentInput) =>
-  new ServiceError(409, `Another ${input.kind === "post" ? "blog post" : "page"} already uses the address ${input.kind === "post" ? "/blog/" : "/page/"}${input.slug}.`, "slug");
+  new ServiceError(
+    409,
+    `Another ${input.kind === "post" ? "blog post" : "page"} already uses the address ${input.kind === "post" ? "/blog/" : "/page/"}${input.slug}.`,
+    "slug",
+  );
 
 async function assertSlugFree(env: ContentEnv, input: ContentInput, exceptId?: string) {
   const clash = await database(env.DB).query.contentEntries.findFirst({
@@ -217,7 +230,13 @@ export async function createContent(env: ContentEnv, actor: AuditActor, input: C
   try {
     await db.batch([
       db.insert(contentEntries).values(row),
-      auditStatement(env, actor, { action: "content.create", targetKind: "content", targetId: row.id, summary: `Created the ${named(input.kind)} draft "${input.title}".`, after: audited(row) }),
+      auditStatement(env, actor, {
+        action: "content.create",
+        targetKind: "content",
+        targetId: row.id,
+        summary: `Created the ${named(input.kind)} draft "${input.title}".`,
+        after: audited(row),
+      }),
     ]);
   } catch (error) {
     if (String(error).includes("UNIQUE")) throw slugTaken(input); // a concurrent create took the slug
@@ -280,6 +299,12 @@ export async function deleteContent(env: ContentEnv, actor: AuditActor, id: stri
   const db = database(env.DB);
   await db.batch([
     db.delete(contentEntries).where(eq(contentEntries.id, id)),
-    auditStatement(env, actor, { action: "content.delete", targetKind: "content", targetId: id, summary: `Deleted the ${named(row.kind)} "${row.title}".`, before: audited(row) }),
+    auditStatement(env, actor, {
+      action: "content.delete",
+      targetKind: "content",
+      targetId: id,
+      summary: `Deleted the ${named(row.kind)} "${row.title}".`,
+      before: audited(row),
+    }),
   ]);
 }

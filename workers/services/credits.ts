@@ -97,7 +97,15 @@ export async function creditPeriod(env: Env, userId: string, now = Date.now()): 
     { effectivePlanId: planId, record: currentRecord(records, now), userCreatedAt: user.createdAt, cancelSubscriptionDate: user.cancelSubscriptionDate },
     now,
   );
-  return { userId, planId, planName: plan.name, creditsPerMonth: plan.creditsPerMonth, start: month.start, end: month.end, opensWithChange: month.opensWithChange };
+  return {
+    userId,
+    planId,
+    planName: plan.name,
+    creditsPerMonth: plan.creditsPerMonth,
+    start: month.start,
+    end: month.end,
+    opensWithChange: month.opensWithChange,
+  };
 }
 
 /**
@@ -113,13 +121,15 @@ function grantStatement(ledger: Ledger, period: CreditPeriod): LedgerStatement {
   const reason = `${period.planName} plan: ${period.creditsPerMonth} credits for the month from ${new Date(period.start).toISOString().slice(0, 10)}`;
   // All the month's grants for Free; for a paid plan, those of paid plans (paid_grants leaves out the Free grants).
   const counted = period.planId === FREE_PLAN_ID ? "grants" : "paid_grants";
-  return ledger.prepare(
-    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+  return ledger
+    .prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, ?3 - g.granted, 'grant', ?4, ?5, ?6
      FROM (SELECT ${counted} AS granted FROM credit_month_totals WHERE user_id = ?2 AND period_start = ?6 AND period_end = ?7) AS g
      WHERE ?3 - g.granted > 0
      ON CONFLICT (user_id, reference) DO NOTHING`,
-  ).bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);
+    )
+    .bind(crypto.randomUUID(), period.userId, period.creditsPerMonth, reason, `grant:${period.planId}:${period.start}`, period.start, period.end);
 }
 
 /**
@@ -165,8 +175,9 @@ const SPEND_ROW = `(amount < 0 OR reference LIKE '${REVERSAL_PREFIX}%')`;
  * The triggers of migration 0042 classify rows with the same expressions.
  */
 function monthTotalsStatement(ledger: Ledger, period: CreditPeriod, now: number): LedgerStatement {
-  return ledger.prepare(
-    `WITH f AS MATERIALIZED (
+  return ledger
+    .prepare(
+      `WITH f AS MATERIALIZED (
        SELECT CASE WHEN ?4 = 1 THEN coalesce(
          (SELECT min(?2, max(?2 - ${MAX_CARRY_MS}, p.spends_from)) FROM credit_month_totals AS p
           WHERE p.user_id = ?1 AND p.period_start <= ?5 AND p.period_end > ?5 AND p.period_start <> ?2
@@ -181,7 +192,8 @@ function monthTotalsStatement(ledger: Ledger, period: CreditPeriod, now: number)
      SELECT ?1, ?2, ?3, (SELECT spends_from FROM f), (SELECT grants FROM s), (SELECT paid_grants FROM s), (SELECT admin_grants FROM s), (SELECT spends FROM s)
      WHERE NOT EXISTS (SELECT 1 FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3)
      ON CONFLICT DO NOTHING`,
-  ).bind(period.userId, period.start, period.end, period.opensWithChange ? 1 : 0, now);
+    )
+    .bind(period.userId, period.start, period.end, period.opensWithChange ? 1 : 0, now);
 }
 
 /** How far back a month that opens with a plan change counts spends at most: 32 days (the CHECK of migration 0042). */
@@ -189,10 +201,12 @@ const MAX_CARRY_MS = 2_764_800_000;
 
 /** The month's usable grants and spends, from its row. */
 function totalsStatement(ledger: Ledger, period: CreditPeriod): LedgerStatement {
-  return ledger.prepare(
-    `SELECT ${usableGrants("?4")} AS granted, 0 - t.spends AS spent
+  return ledger
+    .prepare(
+      `SELECT ${usableGrants("?4")} AS granted, 0 - t.spends AS spent
      FROM credit_month_totals AS t WHERE t.user_id = ?1 AND t.period_start = ?2 AND t.period_end = ?3`,
-  ).bind(period.userId, period.start, period.end, period.creditsPerMonth);
+    )
+    .bind(period.userId, period.start, period.end, period.creditsPerMonth);
 }
 
 /**
@@ -201,15 +215,17 @@ function totalsStatement(ledger: Ledger, period: CreditPeriod): LedgerStatement 
  * spends can never both see the same balance.
  */
 function spendStatement(ledger: Ledger, period: CreditPeriod, spend: CreditSpend, reference: string, now: number): LedgerStatement {
-  return ledger.prepare(
-    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+  return ledger
+    .prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, ?2, -?3, ?4, ?5, ?6, ?7
      FROM (SELECT ${balanceOf("?10")} AS balance FROM credit_month_totals AS t
            WHERE t.user_id = ?2 AND t.period_start = ?8 AND t.period_end = ?9) AS b
      WHERE b.balance >= ?3
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING id`,
-  ).bind(crypto.randomUUID(), period.userId, spend.amount, spend.category, spend.reason, reference, now, period.start, period.end, period.creditsPerMonth);
+    )
+    .bind(crypto.randomUUID(), period.userId, spend.amount, spend.category, spend.reason, reference, now, period.start, period.end, period.creditsPerMonth);
 }
 
 function chargedBeforeStatement(ledger: Ledger, userId: string, reference: string): LedgerStatement {
@@ -220,7 +236,11 @@ function chargedBeforeStatement(ledger: Ledger, userId: string, reference: strin
 export async function creditsSummary(env: Env, userId: string, now = Date.now()): Promise<CreditsSummary> {
   const period = await creditPeriod(env, userId, now);
   const ledger = ledgerOf(env, userId);
-  const [, , totals] = await ledger.batch<{ granted: number; spent: number }>([monthTotalsStatement(ledger, period, now), grantStatement(ledger, period), totalsStatement(ledger, period)]);
+  const [, , totals] = await ledger.batch<{ granted: number; spent: number }>([
+    monthTotalsStatement(ledger, period, now),
+    grantStatement(ledger, period),
+    totalsStatement(ledger, period),
+  ]);
   const row = totals.results[0];
   if (!row) throw new Error(`The credit month totals of user ${userId} were not written`);
   const { granted, spent } = row;
@@ -254,11 +274,9 @@ export async function creditsAfterChange(
   const [, , totals] = await ledger.batch<MonthTotals>([
     monthTotalsStatement(ledger, period, now),
     grantStatement(ledger, period),
-    ledger.prepare("SELECT grants, paid_grants, admin_grants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3").bind(
-      userId,
-      period.start,
-      period.end,
-    ),
+    ledger
+      .prepare("SELECT grants, paid_grants, admin_grants, spends FROM credit_month_totals WHERE user_id = ?1 AND period_start = ?2 AND period_end = ?3")
+      .bind(userId, period.start, period.end),
   ]);
   const month = totals.results[0];
   if (!month) throw new Error(`The credit month totals of user ${userId} were not written`);
@@ -275,7 +293,8 @@ export async function creditsAfterChange(
     after = { grants: cap, paid_grants: paid ? cap : 0, admin_grants: carried ? month.admin_grants : 0, spends: carried ? month.spends : 0 };
   }
   // The balance with the one expression every spend is checked against.
-  const row = await ledger.prepare(`SELECT ${balanceOf("?5")} AS balance FROM (SELECT ?1 AS grants, ?2 AS paid_grants, ?3 AS admin_grants, ?4 AS spends) AS t`)
+  const row = await ledger
+    .prepare(`SELECT ${balanceOf("?5")} AS balance FROM (SELECT ?1 AS grants, ?2 AS paid_grants, ?3 AS admin_grants, ?4 AS spends) AS t`)
     .bind(after.grants, after.paid_grants, after.admin_grants, after.spends, cap)
     .first<{ balance: number }>();
   return { usedPinCredits: 0 - after.spends, remaining: Math.max(0, row?.balance ?? 0), sameMonth };
@@ -319,12 +338,14 @@ export async function takeBackPaidGrants(env: Env, userId: string, takenBackPlan
   const ofPlan = period.planId === FREE_PLAN_ID ? null : takenBackPlanId;
   const [, taken] = await ledger.batch<{ id: string }>([
     monthTotalsStatement(ledger, period, now),
-    ledger.prepare(
-      `UPDATE credit_ledger SET amount = 0, reference = '${TAKEN_BACK_PREFIX}' || reference, reason = reason || ?4
+    ledger
+      .prepare(
+        `UPDATE credit_ledger SET amount = 0, reference = '${TAKEN_BACK_PREFIX}' || reference, reason = reason || ?4
        WHERE user_id = ?1 AND created_at >= ?2 AND created_at < ?3 AND ${GRANT_ROW} AND reference LIKE 'grant:%'
          AND reference NOT LIKE 'grant:${FREE_PLAN_ID}:%' AND (?5 IS NULL OR reference LIKE 'grant:' || ?5 || ':%')
        RETURNING id`,
-    ).bind(userId, period.start, period.end, ` (taken back: ${why})`, ofPlan),
+      )
+      .bind(userId, period.start, period.end, ` (taken back: ${why})`, ofPlan),
     grantStatement(ledger, period),
   ]);
   return taken.results.length;
@@ -371,13 +392,14 @@ export async function consumeCredits(env: Env, userId: string, spend: CreditSpen
  */
 export async function reverseCredits(env: Env, userId: string, reference: string, reason: string): Promise<{ reversed: boolean; amount: number }> {
   const ledger = ledgerOf(env, userId);
-  const row = await ledger.prepare(
-    `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
+  const row = await ledger
+    .prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at)
      SELECT ?1, user_id, -amount, category, ?2, '${REVERSAL_PREFIX}' || reference, created_at
      FROM credit_ledger WHERE user_id = ?3 AND reference = ?4 AND amount < 0
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING amount`,
-  )
+    )
     .bind(crypto.randomUUID(), reason, userId, reference)
     .first<{ amount: number }>();
   return { reversed: row !== null, amount: row?.amount ?? 0 };
@@ -411,7 +433,8 @@ const CHUNK_CHARS = 400_000;
 
 /** Of these references, those already in a table for the user (one query: the references travel as one JSON parameter). */
 async function existingReferences(ledger: Ledger, table: "credit_ledger" | "pin_history", userId: string, references: string[]): Promise<Map<string, string>> {
-  const rows = await ledger.prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))`)
+  const rows = await ledger
+    .prepare(`SELECT id, reference FROM ${table} WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))`)
     .bind(userId, JSON.stringify(references))
     .all<{ id: string; reference: string }>();
   return new Map(rows.results.map((row) => [row.reference, row.id]));
@@ -449,8 +472,9 @@ interface HistoryRow {
  * written: the rows' triggers move the month's totals as they are inserted.
  */
 function spendsStatement(ledger: Ledger, period: CreditPeriod, rows: string, now: number): LedgerStatement {
-  return ledger.prepare(
-    `WITH b AS MATERIALIZED (
+  return ledger
+    .prepare(
+      `WITH b AS MATERIALIZED (
        SELECT ${balanceOf("?6")} AS balance FROM credit_month_totals AS t
        WHERE t.user_id = ?1 AND t.period_start = ?4 AND t.period_end = ?5),
      d AS MATERIALIZED (
@@ -464,14 +488,16 @@ function spendsStatement(ledger: Ledger, period: CreditPeriod, rows: string, now
      WHERE json_extract(j.value, '$.amount') > 0 AND b.balance >= d.need
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING reference AS id`,
-  ).bind(period.userId, now, rows, period.start, period.end, period.creditsPerMonth);
+    )
+    .bind(period.userId, now, rows, period.start, period.end, period.creditsPerMonth);
 }
 
 /** The history rows of a chunk (one statement): each written only if its spend was, or had been (or it is free). Answers the references written now. */
 function historiesStatement(ledger: Ledger, userId: string, rows: string, now: number): LedgerStatement {
   const field = (name: keyof HistoryRow) => `json_extract(j.value, '$.${name}')`;
-  return ledger.prepare(
-    `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
+  return ledger
+    .prepare(
+      `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
                               board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at, queue_state)
      SELECT ${field("historyId")}, ?1, ${field("action")}, ${field("category")}, ${field("amount")}, ${field("title")}, ${field("description")},
             ${field("url")}, ${field("imageUrl")}, ${field("mediaType")}, ${field("boardId")}, ${field("boardName")}, ${field("pinterestProfile")},
@@ -482,7 +508,8 @@ function historiesStatement(ledger: Ledger, userId: string, rows: string, now: n
      WHERE ${field("amount")} = 0 OR EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = ${field("reference")})
      ON CONFLICT (user_id, reference) DO NOTHING
      RETURNING reference AS id`,
-  ).bind(userId, now, rows);
+    )
+    .bind(userId, now, rows);
 }
 
 /** Splits the rows into JSON lists of at most CHUNK_CHARS characters each. */
@@ -515,8 +542,15 @@ function jsonChunks(rows: HistoryRow[]): string[] {
 export async function addPinHistories(env: Env, userId: string, items: PinHistoryItem[], now = Date.now()): Promise<{ charged: boolean; historyId: string }[]> {
   if (items.length === 0) return [];
   if (items.length > MAX_PIN_HISTORY_BATCH) throw new Error(`addPinHistories takes at most ${MAX_PIN_HISTORY_BATCH} pins per call`);
-  items.forEach(({ spend }) => { checkSpend(spend); });
-  const prepared = items.map((item) => ({ item, spend: item.spend, reference: item.spend.reference ?? `pin:${crypto.randomUUID()}`, historyId: crypto.randomUUID() }));
+  items.forEach(({ spend }) => {
+    checkSpend(spend);
+  });
+  const prepared = items.map((item) => ({
+    item,
+    spend: item.spend,
+    reference: item.spend.reference ?? `pin:${crypto.randomUUID()}`,
+    historyId: crypto.randomUUID(),
+  }));
   const seen = new Set<string>();
   for (const { reference } of prepared) {
     if (seen.has(reference)) throw new Error(`addPinHistories was given the reference ${reference} twice`);
@@ -550,7 +584,10 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
   const statements: LedgerStatement[] = period ? [monthTotalsStatement(ledger, period, now), grantStatement(ledger, period)] : [];
   for (const chunk of chunks) {
     // Without a paid item there is nothing to spend: a statement that returns nothing keeps two statements per chunk.
-    statements.push(period ? spendsStatement(ledger, period, chunk, now) : ledger.prepare("SELECT NULL AS id WHERE 0"), historiesStatement(ledger, userId, chunk, now));
+    statements.push(
+      period ? spendsStatement(ledger, period, chunk, now) : ledger.prepare("SELECT NULL AS id WHERE 0"),
+      historiesStatement(ledger, userId, chunk, now),
+    );
   }
   // Renders paid for by these spends are unlocked in the same transaction, only where the spend's row exists.
   const unlocks = prepared.flatMap((item, i) => (items[i].unlocksRender ? [{ key: items[i].unlocksRender as string, reference: item.reference }] : []));
@@ -578,9 +615,14 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
     const inserted = outcomes.flatMap((o) => (o.insertedHistory ? [o.insertedHistory] : []));
     const undo: LedgerStatement[] = [];
     if (charged.length > 0) {
-      undo.push(ledger.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(charged)));
+      undo.push(
+        ledger.prepare("DELETE FROM credit_ledger WHERE user_id = ?1 AND reference IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(charged)),
+      );
     }
-    if (inserted.length > 0) undo.push(ledger.prepare("DELETE FROM pin_history WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(inserted)));
+    if (inserted.length > 0)
+      undo.push(
+        ledger.prepare("DELETE FROM pin_history WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))").bind(userId, JSON.stringify(inserted)),
+      );
     if (unlocked.length > 0) undo.push(relockRendersStatement(ledger, userId, unlocked));
     if (undo.length > 0) await ledger.batch(undo);
     throw new OutOfCredits();

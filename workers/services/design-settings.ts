@@ -96,8 +96,14 @@ async function activate(env: Env, userId: string, profileId: string) {
   const db = database(env.DB);
   const mine = eq(designSettingsProfiles.userId, userId);
   await db.batch([
-    db.update(designSettingsProfiles).set({ isActive: false }).where(and(mine, ne(designSettingsProfiles.id, profileId))),
-    db.update(designSettingsProfiles).set({ isActive: true }).where(and(mine, eq(designSettingsProfiles.id, profileId))),
+    db
+      .update(designSettingsProfiles)
+      .set({ isActive: false })
+      .where(and(mine, ne(designSettingsProfiles.id, profileId))),
+    db
+      .update(designSettingsProfiles)
+      .set({ isActive: true })
+      .where(and(mine, eq(designSettingsProfiles.id, profileId))),
   ]);
 }
 
@@ -174,7 +180,10 @@ export async function saveDesignSettings(
     if (!target) throw new ServiceError(404, NOT_FOUND, "profileId");
     saved = { id: target.id, name: target.name };
     await db.batch([
-      db.update(designSettingsProfiles).set({ isActive: false }).where(and(mine, ne(designSettingsProfiles.id, target.id))),
+      db
+        .update(designSettingsProfiles)
+        .set({ isActive: false })
+        .where(and(mine, ne(designSettingsProfiles.id, target.id))),
       db
         .update(designSettingsProfiles)
         .set({ settings: input.designSettings, isActive: true, updatedAt: now })
@@ -187,7 +196,12 @@ export async function saveDesignSettings(
 }
 
 /** POST /api/user/renameDesignProfile */
-export async function renameDesignProfile(env: Env, user: User, profileId: string, newName: string): Promise<{ designSettingsProfiles: DesignProfileSummary[] }> {
+export async function renameDesignProfile(
+  env: Env,
+  user: User,
+  profileId: string,
+  newName: string,
+): Promise<{ designSettingsProfiles: DesignProfileSummary[] }> {
   const rows = await profileRows(env, user.id);
   const target = rows.find((row) => row.id === profileId);
   if (!target) throw new ServiceError(404, NOT_FOUND, "profileId");
@@ -223,7 +237,13 @@ export async function deleteDesignProfile(env: Env, user: User, profileId: strin
     await db.batch([remove, db.insert(designSettingsProfiles).values(newDefaultProfile(user.id, Date.now()))]);
   } else if (!stillActive) {
     const next = [...others].sort((a, b) => b.updatedAt - a.updatedAt)[0];
-    await db.batch([remove, db.update(designSettingsProfiles).set({ isActive: true }).where(and(mine, eq(designSettingsProfiles.id, next.id)))]);
+    await db.batch([
+      remove,
+      db
+        .update(designSettingsProfiles)
+        .set({ isActive: true })
+        .where(and(mine, eq(designSettingsProfiles.id, next.id))),
+    ]);
   } else {
     await remove;
   }

@@ -74,7 +74,11 @@ async function ownDraft(env: Env, user: User, draftId: string): Promise<DraftRow
 /** Refuses a second draft named Autosave. */
 async function checkAutosaveFree(env: Env, user: User, name: string, exceptId: string, field: string) {
   if (!isAutosave(name)) return;
-  const other = await ledgerOf(env, user.id).db.select({ id: drafts.id }).from(drafts).where(and(autosaveOf(user.id), ne(drafts.id, exceptId))).limit(1);
+  const other = await ledgerOf(env, user.id)
+    .db.select({ id: drafts.id })
+    .from(drafts)
+    .where(and(autosaveOf(user.id), ne(drafts.id, exceptId)))
+    .limit(1);
   if (other.length > 0) throw new ServiceError(409, `You already have a draft named ${AUTOSAVE_DRAFT_NAME}. Please choose another name.`, field);
 }
 
@@ -86,17 +90,14 @@ async function saveAutosave(env: Env, user: User, posts: PostValue[], json: stri
   const now = Date.now();
   const ledger = ledgerOf(env, user.id);
   await ledger.batch([
-    ledger.prepare("UPDATE drafts SET posts = ?, post_count = ?, date = ?, updated_at = ? WHERE user_id = ? AND lower(name) = lower(?)").bind(
-      json,
-      posts.length,
-      date,
-      now,
-      user.id,
-      AUTOSAVE_DRAFT_NAME,
-    ),
-    ledger.prepare(
-      "INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM drafts WHERE user_id = ? AND lower(name) = lower(?))",
-    ).bind(crypto.randomUUID(), user.id, AUTOSAVE_DRAFT_NAME, date, json, posts.length, now, user.id, AUTOSAVE_DRAFT_NAME),
+    ledger
+      .prepare("UPDATE drafts SET posts = ?, post_count = ?, date = ?, updated_at = ? WHERE user_id = ? AND lower(name) = lower(?)")
+      .bind(json, posts.length, date, now, user.id, AUTOSAVE_DRAFT_NAME),
+    ledger
+      .prepare(
+        "INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM drafts WHERE user_id = ? AND lower(name) = lower(?))",
+      )
+      .bind(crypto.randomUUID(), user.id, AUTOSAVE_DRAFT_NAME, date, json, posts.length, now, user.id, AUTOSAVE_DRAFT_NAME),
   ]);
   const [row] = await ledgerOf(env, user.id).db.select().from(drafts).where(autosaveOf(user.id)).orderBy(desc(drafts.updatedAt)).limit(1);
   return row;
@@ -110,11 +111,12 @@ export async function createDraft(env: Env, user: User, input: { posts: PostValu
   const name = input.name?.trim() || input.date;
   if (isAutosave(name)) return summaryOf(await saveAutosave(env, user, input.posts, json, input.date));
   // The limit is checked by the insert itself, so parallel saves never pass it.
-  const inserted = await ledgerOf(env, user.id).prepare(
-    `INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at)
+  const inserted = await ledgerOf(env, user.id)
+    .prepare(
+      `INSERT INTO drafts (id, user_id, name, date, posts, post_count, updated_at)
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE (SELECT count(*) FROM drafts WHERE user_id = ?2) < ?8
      RETURNING id`,
-  )
+    )
     .bind(crypto.randomUUID(), user.id, name, input.date, json, input.posts.length, Date.now(), MAX_DRAFTS)
     .first<{ id: string }>();
   if (!inserted) throw new ServiceError(409, `You can keep up to ${MAX_DRAFTS} drafts. Please delete some drafts before saving a new one.`);
@@ -123,18 +125,14 @@ export async function createDraft(env: Env, user: User, input: { posts: PostValu
 }
 
 /** POST /api/user/drafts/updateDraft: a missing or blank name takes `date`. */
-export async function updateDraft(
-  env: Env,
-  user: User,
-  input: { posts: PostValue[]; draftId: string; name?: string; date: string },
-): Promise<DraftSummary> {
+export async function updateDraft(env: Env, user: User, input: { posts: PostValue[]; draftId: string; name?: string; date: string }): Promise<DraftSummary> {
   const json = storedPosts(input.posts);
   await ownDraft(env, user, input.draftId);
   const name = input.name?.trim() || input.date;
   await checkAutosaveFree(env, user, name, input.draftId, "name");
   if (input.posts.length > 0) await tickOnboardingStep(env.DB, user, "generatePins");
-  const [row] = await ledgerOf(env, user.id).db
-    .update(drafts)
+  const [row] = await ledgerOf(env, user.id)
+    .db.update(drafts)
     .set({ name, date: input.date, posts: sql`${json}`, postCount: input.posts.length, updatedAt: Date.now() })
     .where(and(eq(drafts.id, input.draftId), eq(drafts.userId, user.id)))
     .returning(summaryColumns);
@@ -147,8 +145,8 @@ export async function renameDraft(env: Env, user: User, draftId: string, newName
   await ownDraft(env, user, draftId);
   const name = newName.trim();
   await checkAutosaveFree(env, user, name, draftId, "newName");
-  const [row] = await ledgerOf(env, user.id).db
-    .update(drafts)
+  const [row] = await ledgerOf(env, user.id)
+    .db.update(drafts)
     .set({ name, updatedAt: Date.now() })
     .where(and(eq(drafts.id, draftId), eq(drafts.userId, user.id)))
     .returning(summaryColumns);
@@ -158,8 +156,8 @@ export async function renameDraft(env: Env, user: User, draftId: string, newName
 
 /** GET /api/user/drafts/latestDraft: the most recently updated draft that has at least one post, or null. */
 export async function latestDraft(env: Env, user: User): Promise<Draft | null> {
-  const [row] = await ledgerOf(env, user.id).db
-    .select()
+  const [row] = await ledgerOf(env, user.id)
+    .db.select()
     .from(drafts)
     .where(and(eq(drafts.userId, user.id), gt(drafts.postCount, 0)))
     .orderBy(desc(drafts.updatedAt), desc(drafts.id))
@@ -180,7 +178,12 @@ export async function listDrafts(env: Env, user: User, lastDraftId?: string): Pr
   if (cursor) where.push(olderThanCursor(cursor));
   const rows = await pageAfterCursor(
     db,
-    db.select(summaryColumns).from(drafts).where(and(...where)).orderBy(desc(drafts.updatedAt), desc(drafts.id)).limit(DRAFTS_PAGE_SIZE + 1),
+    db
+      .select(summaryColumns)
+      .from(drafts)
+      .where(and(...where))
+      .orderBy(desc(drafts.updatedAt), desc(drafts.id))
+      .limit(DRAFTS_PAGE_SIZE + 1),
     cursor,
   );
   if (!rows) throw new ServiceError(400, "lastDraftId is not one of your drafts.", "lastDraftId");
@@ -189,8 +192,8 @@ export async function listDrafts(env: Env, user: User, lastDraftId?: string): Pr
 
 /** DELETE /api/user/drafts/deleteDraft/{id} */
 export async function deleteDraft(env: Env, user: User, draftId: string): Promise<{ deletedId: string }> {
-  const deleted = await ledgerOf(env, user.id).db
-    .delete(drafts)
+  const deleted = await ledgerOf(env, user.id)
+    .db.delete(drafts)
     .where(and(eq(drafts.id, draftId), eq(drafts.userId, user.id)))
     .returning({ id: drafts.id });
   if (deleted.length === 0) throw new ServiceError(404, NOT_FOUND);

@@ -64,7 +64,9 @@ export function existingAccountEmail(to: string, firstName: string, loginLink: s
     to,
     subject,
     text: `${lines.join("\n\n")}\n\nLog in: ${loginLink}\n\nForgot your password? ${resetLink}`,
-    html: layout(subject, lines, { label: "Log in", url: loginLink }, [`Forgot your password? <a href="${escapeHtml(resetLink)}" style="color:#6b7580">Choose a new one</a>`]),
+    html: layout(subject, lines, { label: "Log in", url: loginLink }, [
+      `Forgot your password? <a href="${escapeHtml(resetLink)}" style="color:#6b7580">Choose a new one</a>`,
+    ]),
   };
 }
 
@@ -158,7 +160,12 @@ export function trendAlertDigestEmail(
   lines: TrendDigestLine[],
   links: { alertsPage: string; unsubscribePage: string; oneClickUnsubscribe: string },
 ): OutgoingEmail {
-  const intro = [`Hi ${firstName},`, lines.length === 1 ? "Your trend alerts found a keyword on the move on Pinterest:" : `Your trend alerts found ${lines.length} keywords on the move on Pinterest:`];
+  const intro = [
+    `Hi ${firstName},`,
+    lines.length === 1
+      ? "Your trend alerts found a keyword on the move on Pinterest:"
+      : `Your trend alerts found ${lines.length} keywords on the move on Pinterest:`,
+  ];
   const footer = "You receive this e-mail because you set up trend alerts on Pinboard Studio.";
   const items = lines
     .map(
@@ -241,7 +248,14 @@ export interface ReviewedPinLine {
 }
 
 /** A reviewer finished a batch of decisions on an owner's pins: one e-mail per batch, never one per pin. */
-export function reviewBatchEmail(to: string, firstName: string, profileName: string, reviewerEmail: string, pins: ReviewedPinLine[], link: string): OutgoingEmail {
+export function reviewBatchEmail(
+  to: string,
+  firstName: string,
+  profileName: string,
+  reviewerEmail: string,
+  pins: ReviewedPinLine[],
+  link: string,
+): OutgoingEmail {
   const approved = pins.filter((pin) => pin.decision === "approved").length;
   const rejected = pins.length - approved;
   const counts = [approved > 0 ? `${approved} approved` : null, rejected > 0 ? `${rejected} rejected` : null].filter(Boolean).join(", ");
@@ -320,7 +334,9 @@ export function cancellationEmail(to: string, firstName: string, facts: Cancella
   const lines = [
     `Hi ${firstName},`,
     "Your subscription has been canceled.",
-    facts.endsOn ? `You keep the ${facts.planName} plan until ${facts.endsOn}; then you move to ${free}. You will not be charged again.` : `Your ${facts.planName} plan has ended: you are on ${free}.`,
+    facts.endsOn
+      ? `You keep the ${facts.planName} plan until ${facts.endsOn}; then you move to ${free}. You will not be charged again.`
+      : `Your ${facts.planName} plan has ended: you are on ${free}.`,
     facts.endsOn && facts.canReactivate
       ? `Changed your mind? Reactivate it under Manage subscription before ${facts.endsOn} and it carries on as before.`
       : "Changed your mind? Pick a plan again any time under Manage subscription.",

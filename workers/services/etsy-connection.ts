@@ -228,7 +228,8 @@ async function withEtsy<T>(env: Env, profile: ShopProfile, call: (client: EtsyCl
 
 /** An Etsy failure in plain words, after 'Unable to get Etsy shop listings: ' (spec section 8). */
 function listingsFailure(error: EtsyApiError): ServiceError {
-  const fail = (status: ServiceError["status"], reason: string, details?: Record<string, string>) => new ServiceError(status, `${ETSY_LISTINGS_ERROR}${reason}`, undefined, details);
+  const fail = (status: ServiceError["status"], reason: string, details?: Record<string, string>) =>
+    new ServiceError(status, `${ETSY_LISTINGS_ERROR}${reason}`, undefined, details);
   switch (error.kind) {
     case "rate_limited":
       if (error.retryAfterSeconds === null) return fail(429, "Etsy's daily limit of requests for this shop has been reached. Please try again later.");
@@ -255,7 +256,11 @@ function listingsFailure(error: EtsyApiError): ServiceError {
  * GET /api/etsyAPI/getEtsyShopListings: one page (1-based, 50 a page) of the
  * caller's Etsy shop's active listings, optionally matching `searchInput`.
  */
-export async function etsyShopListings(env: Env, userId: string, query: { shopID: string; pageNumber: number; searchInput: string }): Promise<ShopListingsPage> {
+export async function etsyShopListings(
+  env: Env,
+  userId: string,
+  query: { shopID: string; pageNumber: number; searchInput: string },
+): Promise<ShopListingsPage> {
   let profile: ShopProfile;
   try {
     profile = await shopProfileOf(env, userId, query.shopID);

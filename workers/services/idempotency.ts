@@ -74,21 +74,32 @@ export async function claimKeys(
   if (requests.length === 0) return [];
   const proposed = requests.map((request) => ({ key: request.key, hash: request.hash, id: crypto.randomUUID() }));
   const ledger = ledgerOf(env, userId);
-  const [, read] = await ledger.batch<{ key: string; request_hash: string; id: string; status: "pending" | "done"; response: string | null; updated_at: number }>([
+  const [, read] = await ledger.batch<{
+    key: string;
+    request_hash: string;
+    id: string;
+    status: "pending" | "done";
+    response: string | null;
+    updated_at: number;
+  }>([
     // A new key is claimed; an expired one is claimed anew (a new request); a live one is left as it is.
-    ledger.prepare(
-      `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
+    ledger
+      .prepare(
+        `INSERT INTO idempotency_keys (user_id, operation, key, request_hash, id, status, response, created_at, updated_at)
        SELECT ?1, ?2, json_extract(j.value, '$.key'), json_extract(j.value, '$.hash'), json_extract(j.value, '$.id'), 'pending', NULL, ?3, ?3
        FROM json_each(?4) AS j WHERE true
        ON CONFLICT (user_id, operation, key) DO UPDATE SET
          request_hash = excluded.request_hash, id = excluded.id, status = 'pending', response = NULL,
          created_at = excluded.created_at, updated_at = excluded.updated_at
        WHERE idempotency_keys.created_at < ?5`,
-    ).bind(userId, operation, now, JSON.stringify(proposed), now - KEY_TTL_MS),
-    ledger.prepare(
-      `SELECT key, request_hash, id, status, response, updated_at FROM idempotency_keys
+      )
+      .bind(userId, operation, now, JSON.stringify(proposed), now - KEY_TTL_MS),
+    ledger
+      .prepare(
+        `SELECT key, request_hash, id, status, response, updated_at FROM idempotency_keys
        WHERE user_id = ?1 AND operation = ?2 AND key IN (SELECT value FROM json_each(?3))`,
-    ).bind(userId, operation, JSON.stringify(requests.map((request) => request.key))),
+      )
+      .bind(userId, operation, JSON.stringify(requests.map((request) => request.key))),
   ]);
   const rows = new Map(read.results.map((row) => [row.key, row]));
   return requests.map((request, i) => {
@@ -107,15 +118,22 @@ export async function claimKeys(
 }
 
 /** Records the first answers of finished requests (one statement; a claim already finished keeps its first answer). */
-export async function finishKeys(env: Env, userId: string, operation: string, finished: { claim: Claim; response: unknown }[], now = Date.now()): Promise<void> {
+export async function finishKeys(
+  env: Env,
+  userId: string,
+  operation: string,
+  finished: { claim: Claim; response: unknown }[],
+  now = Date.now(),
+): Promise<void> {
   if (finished.length === 0) return;
   const answers = finished.map(({ claim, response }) => ({ key: claim.key, id: claim.id, response: JSON.stringify(response) }));
-  await ledgerOf(env, userId).prepare(
-    `UPDATE idempotency_keys SET status = 'done', response = json_extract(j.value, '$.response'), updated_at = ?1
+  await ledgerOf(env, userId)
+    .prepare(
+      `UPDATE idempotency_keys SET status = 'done', response = json_extract(j.value, '$.response'), updated_at = ?1
      FROM json_each(?4) AS j
      WHERE idempotency_keys.user_id = ?2 AND idempotency_keys.operation = ?3 AND idempotency_keys.status = 'pending'
        AND idempotency_keys.key = json_extract(j.value, '$.key') AND idempotency_keys.id = json_extract(j.value, '$.id')`,
-  )
+    )
     .bind(now, userId, operation, JSON.stringify(answers))
     .run();
 }
@@ -129,13 +147,14 @@ export async function finishKeys(env: Env, userId: string, operation: string, fi
 export async function releaseKeys(env: Env, userId: string, operation: string, claims: { claim: Claim; chargedReference?: string }[]): Promise<void> {
   if (claims.length === 0) return;
   const released = claims.map(({ claim, chargedReference }) => ({ key: claim.key, id: claim.id, charged: chargedReference ?? "" }));
-  await ledgerOf(env, userId).prepare(
-    `DELETE FROM idempotency_keys
+  await ledgerOf(env, userId)
+    .prepare(
+      `DELETE FROM idempotency_keys
      WHERE user_id = ?1 AND operation = ?2 AND status = 'pending'
        AND EXISTS (SELECT 1 FROM json_each(?3) AS j
                    WHERE json_extract(j.value, '$.key') = idempotency_keys.key AND json_extract(j.value, '$.id') = idempotency_keys.id
                      AND NOT EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?1 AND l.reference = json_extract(j.value, '$.charged')))`,
-  )
+    )
     .bind(userId, operation, JSON.stringify(released))
     .run();
 }
@@ -169,7 +188,8 @@ export async function idempotent<T>(call: IdempotentCall<T>): Promise<T> {
   if (!claim.fresh) {
     if (now - claim.updatedAt < STALE_PENDING_MS) throw new ServiceError(409, KEY_IN_PROGRESS_MESSAGE, call.field ?? "reference");
     // Its request died: this one continues it under the same id (what it charged is not charged again).
-    await ledgerOf(env, userId).prepare(`UPDATE idempotency_keys SET updated_at = ?1 WHERE user_id = ?2 AND operation = ?3 AND key = ?4 AND id = ?5`)
+    await ledgerOf(env, userId)
+      .prepare(`UPDATE idempotency_keys SET updated_at = ?1 WHERE user_id = ?2 AND operation = ?3 AND key = ?4 AND id = ?5`)
       .bind(now, userId, operation, key, claim.id)
       .run();
   }

@@ -46,7 +46,7 @@ type CachedAnswer = Omit<KeywordResearch, "cached" | "trialSearchesLeft">;
 
 export async function researchKeyword(env: Env, caller: User | null, query: KeywordResearchQuery, meta: RequestMeta): Promise<KeywordResearch> {
   const now = Date.now();
-  const trialBucket = caller ? null : meta.ip ?? "unknown";
+  const trialBucket = caller ? null : (meta.ip ?? "unknown");
   try {
     await consumeRateLimits(env.DB, caller ? [[KEYWORD_RATE_LIMITS.searchesPerUser, caller.id]] : [[KEYWORD_RATE_LIMITS.trialPerIp, trialBucket]], now);
   } catch (error) {
@@ -68,12 +68,16 @@ export async function researchKeyword(env: Env, caller: User | null, query: Keyw
       db
         .insert(keywordResearchCache)
         .values({ termKey: query.keyword, region: query.region, answer, fetchedAt: now, expiresAt: now + KEYWORD_CACHE_MS })
-        .onConflictDoUpdate({ target: [keywordResearchCache.termKey, keywordResearchCache.region], set: { answer, fetchedAt: now, expiresAt: now + KEYWORD_CACHE_MS } }),
+        .onConflictDoUpdate({
+          target: [keywordResearchCache.termKey, keywordResearchCache.region],
+          set: { answer, fetchedAt: now, expiresAt: now + KEYWORD_CACHE_MS },
+        }),
     ]);
     return { ...answer, cached: false, ...trial };
   } catch (error) {
     // A visitor whose one search failed on our side or Pinterest's keeps it.
-    if (trialBucket !== null) await env.DB.prepare("DELETE FROM rate_limits WHERE bucket = ?1").bind(`${KEYWORD_RATE_LIMITS.trialPerIp.name}:${trialBucket.toLowerCase()}`).run();
+    if (trialBucket !== null)
+      await env.DB.prepare("DELETE FROM rate_limits WHERE bucket = ?1").bind(`${KEYWORD_RATE_LIMITS.trialPerIp.name}:${trialBucket.toLowerCase()}`).run();
     throw error;
   }
 }
@@ -94,8 +98,12 @@ async function askPinterest(env: Env, caller: User | null, query: KeywordResearc
       sources.get(key)!.add(source);
     };
     add(query.keyword, "seed");
-    suggested.forEach((term) => { add(term, "suggested"); });
-    relatedTerms.forEach((term) => { add(term, "related"); });
+    suggested.forEach((term) => {
+      add(term, "suggested");
+    });
+    relatedTerms.forEach((term) => {
+      add(term, "related");
+    });
 
     const includeKeywords = [...sources.keys()].filter((term) => term.length <= 100).slice(0, PINTEREST_INCLUDE_KEYWORDS_MAX);
     const readTrends = await trendsReader(env, caller);
@@ -111,7 +119,11 @@ async function askPinterest(env: Env, caller: User | null, query: KeywordResearc
   }
 }
 
-function assemble(query: KeywordResearchQuery, sources: Map<string, Set<KeywordSource>>, lists: Array<{ trendType: PinterestTrendType; trends: PinterestTrendingKeyword[] }>): CachedAnswer {
+function assemble(
+  query: KeywordResearchQuery,
+  sources: Map<string, Set<KeywordSource>>,
+  lists: Array<{ trendType: PinterestTrendType; trends: PinterestTrendingKeyword[] }>,
+): CachedAnswer {
   const figures = new Map<string, PinterestTrendingKeyword>();
   const types = new Map<string, PinterestTrendType[]>();
   for (const { trendType, trends } of lists) {
@@ -163,7 +175,9 @@ export async function trendsReader(env: Env, caller: User | null) {
   const trendsToken = await trendsTokenFor(env, caller);
   return (region: PinterestTrendRegion, trendType: PinterestTrendType, filters: PinterestTrendsQuery) => {
     const call = (token: string) => client.trendingKeywords(token, region, trendType, filters);
-    return trendsToken ? call(trendsToken).catch((error: unknown) => (isUnauthorized(error) ? withAppToken(env, client, call) : Promise.reject(error))) : withAppToken(env, client, call);
+    return trendsToken
+      ? call(trendsToken).catch((error: unknown) => (isUnauthorized(error) ? withAppToken(env, client, call) : Promise.reject(error)))
+      : withAppToken(env, client, call);
   };
 }
 

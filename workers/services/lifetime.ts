@@ -113,7 +113,11 @@ export async function currentSubscriptionAnswer(env: Env, userId: string, now = 
   const [newest] = newestFirst(records);
   const takenBack =
     newest && isRecordRevoked(newest) && newest.revokedReason
-      ? { planName: (await planById(env, newest.planId))?.name ?? newest.planId, reason: newest.revokedReason, at: new Date(newest.revokedAt ?? newest.updatedAt).toISOString() }
+      ? {
+          planName: (await planById(env, newest.planId))?.name ?? newest.planId,
+          reason: newest.revokedReason,
+          at: new Date(newest.revokedAt ?? newest.updatedAt).toISOString(),
+        }
       : null;
   const record = currentRecord(records, now);
   // A suspended (PayPal) subscription gives no plan but is still there to re-activate.

@@ -25,4 +25,3 @@ export async function accountsShareMailbox(env: Env, firstUserId: string, second
   const [first, second] = [rows.find((row) => row.id === firstUserId), rows.find((row) => row.id === secondUserId)];
   return Boolean(first && second && sameMailbox(first.email, second.email));
 }
-

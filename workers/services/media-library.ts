@@ -159,11 +159,18 @@ export async function listMedia(env: Env, user: User, query: { mediaType?: Media
   const db = ledgerOf(env, user.id).db;
   const where: SQL[] = [eq(userMedia.userId, user.id)];
   if (query.mediaType) where.push(eq(userMedia.mediaType, query.mediaType));
-  const cursor = query.lastMediaId ? { table: userMedia, time: userMedia.createdAt, id: userMedia.id, owner: userMedia.userId, cursorId: query.lastMediaId, ownerId: user.id } : null;
+  const cursor = query.lastMediaId
+    ? { table: userMedia, time: userMedia.createdAt, id: userMedia.id, owner: userMedia.userId, cursorId: query.lastMediaId, ownerId: user.id }
+    : null;
   if (cursor) where.push(olderThanCursor(cursor));
   const rows = await pageAfterCursor(
     db,
-    db.select().from(userMedia).where(and(...where)).orderBy(desc(userMedia.createdAt), desc(userMedia.id)).limit(MEDIA_PAGE_SIZE + 1),
+    db
+      .select()
+      .from(userMedia)
+      .where(and(...where))
+      .orderBy(desc(userMedia.createdAt), desc(userMedia.id))
+      .limit(MEDIA_PAGE_SIZE + 1),
     cursor,
   );
   if (!rows) throw new ServiceError(400, "lastMediaId is not one of your media.", "lastMediaId");

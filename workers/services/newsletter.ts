@@ -26,7 +26,10 @@ export async function subscribeToNewsletter(env: Env, email: string, source: str
     .values({ email, source, subscribedAt: now })
     .onConflictDoUpdate({
       target: newsletterSubscribers.email,
-      set: { unsubscribedAt: null, subscribedAt: sql`CASE WHEN ${newsletterSubscribers.unsubscribedAt} IS NULL THEN ${newsletterSubscribers.subscribedAt} ELSE ${now} END` },
+      set: {
+        unsubscribedAt: null,
+        subscribedAt: sql`CASE WHEN ${newsletterSubscribers.unsubscribedAt} IS NULL THEN ${newsletterSubscribers.subscribedAt} ELSE ${now} END`,
+      },
     });
 }
 

@@ -109,7 +109,12 @@ function recordOf(subscription: paypal.PayPalSubscription, plan: Plan, known: Pl
   const nextBilling = ms(subscription.billing_info?.next_billing_time);
   const periodEnd = nextBilling ?? known?.periodEnd ?? periodStart + (plan.billingPeriod === "year" ? 365 : 30) * DAY;
   const trialDays = Number(plan.freeTrialDays);
-  const trialEnd = isPayPalTrialPlan(subscription.plan_id) && trialDays > 0 ? (nextBilling !== null && lastPayment === null ? nextBilling : startedAt + trialDays * DAY) : null;
+  const trialEnd =
+    isPayPalTrialPlan(subscription.plan_id) && trialDays > 0
+      ? nextBilling !== null && lastPayment === null
+        ? nextBilling
+        : startedAt + trialDays * DAY
+      : null;
   const record = {
     provider: "paypal" as const,
     providerRef: subscription.id,
@@ -357,7 +362,16 @@ export async function revisePayPalSubscription(
 
 /** A page of this site to come back to from PayPal: provider=paypal, planId and paymentMessage are added. */
 function paypalReturnUrls(env: Env, returnUrl: string | undefined, plan: Plan): { returnUrl: string; cancelUrl: string } {
-  const url = returnPageOf(env, returnUrl, "/pricing", ["provider", "planId", "paymentMessage", "subscription_id", "ba_token", "token", "session_id", "charge_id"]);
+  const url = returnPageOf(env, returnUrl, "/pricing", [
+    "provider",
+    "planId",
+    "paymentMessage",
+    "subscription_id",
+    "ba_token",
+    "token",
+    "session_id",
+    "charge_id",
+  ]);
   url.searchParams.set("provider", "paypal");
   url.searchParams.set("planId", plan.id);
   const success = new URL(url);
@@ -408,7 +422,9 @@ export async function startPayPalSubscription(
 function parityOverride(plan: Plan, paypalPlanId: string, percent: number): paypal.PayPalPlanOverride | undefined {
   if (percent <= 0) return undefined;
   const value = adjustedPrice(plan.price, { percentageAdjustment: percent }).toFixed(2);
-  return { billing_cycles: [{ sequence: regularCycleSequence(paypalPlanId), total_cycles: 0, pricing_scheme: { fixed_price: { value, currency_code: "USD" } } }] };
+  return {
+    billing_cycles: [{ sequence: regularCycleSequence(paypalPlanId), total_cycles: 0, pricing_scheme: { fixed_price: { value, currency_code: "USD" } } }],
+  };
 }
 
 /** Records that the user was offered `percent` off at a PayPal start (billing_customers, provider paypal). */
@@ -516,7 +532,13 @@ export async function handlePayPalWebhook(env: Env, transmission: paypal.PayPalT
 }
 
 /** Refunds, reversals (chargebacks) and disputes of a subscription's sales (decision 077). */
-const REVERSAL_EVENTS = new Set(["PAYMENT.SALE.REFUNDED", "PAYMENT.SALE.REVERSED", "CUSTOMER.DISPUTE.CREATED", "CUSTOMER.DISPUTE.UPDATED", "CUSTOMER.DISPUTE.RESOLVED"]);
+const REVERSAL_EVENTS = new Set([
+  "PAYMENT.SALE.REFUNDED",
+  "PAYMENT.SALE.REVERSED",
+  "CUSTOMER.DISPUTE.CREATED",
+  "CUSTOMER.DISPUTE.UPDATED",
+  "CUSTOMER.DISPUTE.RESOLVED",
+]);
 const PAYPAL_ID = /^[A-Za-z0-9-]{1,64}$/;
 
 async function applyPayPalEvent(env: Env, event: PayPalEvent): Promise<void> {
@@ -590,10 +612,17 @@ async function applyPayPalReversalEvent(env: Env, event: PayPalEvent): Promise<v
     if (typeof disputeId !== "string" || !PAYPAL_ID.test(disputeId)) return;
     const dispute = await unlessMissing(() => paypal.getDispute(env, disputeId));
     if (!dispute) return;
-    saleIds = (dispute.disputed_transactions ?? []).map((transaction) => transaction.seller_transaction_id).filter((id): id is string => typeof id === "string" && PAYPAL_ID.test(id));
+    saleIds = (dispute.disputed_transactions ?? [])
+      .map((transaction) => transaction.seller_transaction_id)
+      .filter((id): id is string => typeof id === "string" && PAYPAL_ID.test(id));
     if (isPayPalDisputeLost(dispute)) {
       const amount = Math.round(Number(dispute.dispute_amount?.value) * 100);
-      reversals.push({ ref: dispute.dispute_id, kind: "dispute", amountCents: Number.isFinite(amount) ? amount : 0, at: ms(dispute.create_time) ?? Date.now() });
+      reversals.push({
+        ref: dispute.dispute_id,
+        kind: "dispute",
+        amountCents: Number.isFinite(amount) ? amount : 0,
+        at: ms(dispute.create_time) ?? Date.now(),
+      });
     }
   } else {
     const refundId = event.resource.id;
@@ -603,7 +632,12 @@ async function applyPayPalReversalEvent(env: Env, event: PayPalEvent): Promise<v
     if (event.event_type === "PAYMENT.SALE.REFUNDED" && typeof refundId === "string" && PAYPAL_ID.test(refundId)) {
       const refund = await unlessMissing(() => paypal.getRefund(env, refundId));
       if (refund && refund.state === "completed" && refund.sale_id === saleId) {
-        reversals.push({ ref: refund.id, kind: "refund", amountCents: Math.round(Number(refund.amount.total) * 100), at: ms(refund.create_time) ?? Date.now() });
+        reversals.push({
+          ref: refund.id,
+          kind: "refund",
+          amountCents: Math.round(Number(refund.amount.total) * 100),
+          at: ms(refund.create_time) ?? Date.now(),
+        });
       }
     }
   }

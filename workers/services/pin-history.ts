@@ -131,7 +131,11 @@ export async function pinHistoryPage(env: Env, user: User, options: { startAtDat
   ]);
   const profiles = new Map(profileRows.map((profile) => [profile.username, profile]));
   // Only entries written before the queues mirrored their pins are asked of their queue.
-  const queueStates = await statesInQueues(env, rows.filter((row) => row.queueState === null), (username) => profiles.get(username)?.id ?? null);
+  const queueStates = await statesInQueues(
+    env,
+    rows.filter((row) => row.queueState === null),
+    (username) => profiles.get(username)?.id ?? null,
+  );
   // Each profile's settings read once a page, not once an entry.
   const zones = new Map<string, string>();
   const zoneOf = (username: string) => {

@@ -15,7 +15,10 @@ import { recordUnpaidRender, renderKey } from "./pin-renders.ts";
  * Pictures for rendering: our own media straight from R2 (no round trip
  * through the network), anything else through the guarded fetch.
  */
-export function pictureSourceFor(env: Pick<Env, "MEDIA" | "APP_URL" | "DNS_RESOLVER_URL" | "TRUSTED_FETCH_ORIGINS">, options: { bypassResize?: boolean } = {}): PictureSource {
+export function pictureSourceFor(
+  env: Pick<Env, "MEDIA" | "APP_URL" | "DNS_RESOLVER_URL" | "TRUSTED_FETCH_ORIGINS">,
+  options: { bypassResize?: boolean } = {},
+): PictureSource {
   const http = httpPictureSource(env, options);
   const ownMedia = new URL(MEDIA_PATH_PREFIX, env.APP_URL).toString();
   return {

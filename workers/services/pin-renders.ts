@@ -33,7 +33,10 @@ export function isRenderKey(key: string): boolean {
 
 /** Remembers an unpaid render (before its bytes are stored). */
 export async function recordUnpaidRender(env: Env, userId: string, key: string, now = Date.now()): Promise<void> {
-  await ledgerOf(env, userId).prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, NULL, ?3)`).bind(key, userId, now).run();
+  await ledgerOf(env, userId)
+    .prepare(`INSERT INTO pin_renders (media_key, user_id, paid_at, created_at) VALUES (?1, ?2, NULL, ?3)`)
+    .bind(key, userId, now)
+    .run();
 }
 
 /** Whether /media may serve this key: anything but an unpaid render. */
@@ -60,7 +63,8 @@ export async function rendersToUnlock(env: Env, userId: string, pins: { imageURL
   });
   if (wanted.size === 0) return wanted;
   const keys = [...new Set(wanted.values())];
-  const rows = await ledgerOf(env, userId).prepare(`SELECT media_key FROM pin_renders WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`)
+  const rows = await ledgerOf(env, userId)
+    .prepare(`SELECT media_key FROM pin_renders WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`)
     .bind(userId, JSON.stringify(keys))
     .all<{ media_key: string }>();
   const own = new Set(rows.results.map((row) => row.media_key));
@@ -76,18 +80,22 @@ export async function rendersToUnlock(env: Env, userId: string, pins: { imageURL
  * Answers the keys it marked (RETURNING), for taking them back.
  */
 export function unlockRendersStatement(ledger: Ledger, userId: string, unlocks: { key: string; reference: string }[], now: number): LedgerStatement {
-  return ledger.prepare(
-    `UPDATE pin_renders SET paid_at = ?1
+  return ledger
+    .prepare(
+      `UPDATE pin_renders SET paid_at = ?1
      WHERE user_id = ?2 AND paid_at IS NULL
        AND media_key IN (SELECT json_extract(j.value, '$.key') FROM json_each(?3) AS j
                          WHERE EXISTS (SELECT 1 FROM credit_ledger AS l WHERE l.user_id = ?2 AND l.reference = json_extract(j.value, '$.reference')))
      RETURNING media_key`,
-  ).bind(now, userId, JSON.stringify(unlocks));
+    )
+    .bind(now, userId, JSON.stringify(unlocks));
 }
 
 /** Takes back marks made by a batch that was then refused. */
 export function relockRendersStatement(ledger: Ledger, userId: string, keys: string[]): LedgerStatement {
-  return ledger.prepare(`UPDATE pin_renders SET paid_at = NULL WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`).bind(userId, JSON.stringify(keys));
+  return ledger
+    .prepare(`UPDATE pin_renders SET paid_at = NULL WHERE user_id = ?1 AND media_key IN (SELECT value FROM json_each(?2))`)
+    .bind(userId, JSON.stringify(keys));
 }
 
 /** Renders never paid for within a day: what each user's ledger deletes on its alarm, with their bytes (durable-objects/ledger/retention.ts). */

@@ -1,12 +1,7 @@
 import { and, asc, eq, isNull, lt, ne } from "drizzle-orm";
 import * as v from "valibot";
 import type { PinterestBoard, PinterestBoardSection } from "../../contracts/pinterest.ts";
-import {
-  BLOCKED_MESSAGE,
-  REAUTHENTICATE_MESSAGE,
-  type ActivateResponse,
-  type AuthorizedPinterestProfile,
-} from "../../contracts/pinterest-connection.ts";
+import { BLOCKED_MESSAGE, REAUTHENTICATE_MESSAGE, type ActivateResponse, type AuthorizedPinterestProfile } from "../../contracts/pinterest-connection.ts";
 import { defaultSchedulingSettings, SchedulingSettings } from "../../contracts/scheduling.ts";
 import { sameSitePath } from "../../contracts/paths.ts";
 import { seal, unseal } from "../auth/sealed.ts";
@@ -74,7 +69,13 @@ export async function recordStateCheck(env: Env, user: User, stateCheck: string,
   const binding = randomToken();
   const inserted = await database(env.DB)
     .insert(pinterestOauthStates)
-    .values({ stateHash: await sha256Hex(stateCheck), userId: user.id, redirectUrl: path, browserHash: await sha256Hex(binding), expiresAt: Date.now() + STATE_TTL_MS })
+    .values({
+      stateHash: await sha256Hex(stateCheck),
+      userId: user.id,
+      redirectUrl: path,
+      browserHash: await sha256Hex(binding),
+      expiresAt: Date.now() + STATE_TTL_MS,
+    })
     .onConflictDoNothing()
     .returning({ stateHash: pinterestOauthStates.stateHash });
   if (inserted.length === 0) throw new ServiceError(409, "This state check was used before. Please try connecting again.", "stateCheck");
@@ -94,7 +95,11 @@ export interface CallbackOutcome {
  * exchanges the code, reads the account and stores the profile. A state
  * arriving in another browser connects nothing and stays unused.
  */
-export async function completeOAuth(env: Env, query: { code?: string; state?: string; error?: string }, binding: (stateCheck: string) => Promise<string | undefined>): Promise<CallbackOutcome> {
+export async function completeOAuth(
+  env: Env,
+  query: { code?: string; state?: string; error?: string },
+  binding: (stateCheck: string) => Promise<string | undefined>,
+): Promise<CallbackOutcome> {
   const db = database(env.DB);
   if (!query.state) return { redirectUrl: "/scheduling", error: "The Pinterest connection was not started here. Please try again." };
   const stateHash = await sha256Hex(query.state);
@@ -122,7 +127,13 @@ export async function completeOAuth(env: Env, query: { code?: string; state?: st
   try {
     const tokens = await client.exchangeCode(query.code, oauthCallbackUrl(env));
     const account = await client.getUserAccount(tokens.accessToken);
-    if (!account.username) throw new PinterestApiError({ operation: "user_account/get", kind: "unexpected", status: 200, message: "Pinterest did not say which account was connected." });
+    if (!account.username)
+      throw new PinterestApiError({
+        operation: "user_account/get",
+        kind: "unexpected",
+        status: 200,
+        message: "Pinterest did not say which account was connected.",
+      });
     await saveConnection(env, claimed.userId, account.username, account, tokens);
     await tickOnboardingStep(env.DB, claimed.userId, "connectPinterest");
     return { redirectUrl, username: account.username };
@@ -143,7 +154,10 @@ async function saveConnection(
   const db = database(env.DB);
   const existing = await db.query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.userId, userId), eq(pinterestProfiles.username, username)) });
   const id = existing?.id ?? crypto.randomUUID();
-  const hasActive = await db.query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.userId, userId), eq(pinterestProfiles.isActive, true)), columns: { id: true } });
+  const hasActive = await db.query.pinterestProfiles.findFirst({
+    where: and(eq(pinterestProfiles.userId, userId), eq(pinterestProfiles.isActive, true)),
+    columns: { id: true },
+  });
   const sealed = {
     accessTokenSealed: await seal(env.AUTH_SECRET, SEAL_PURPOSE, tokens.accessToken, `${id}:access`),
     refreshTokenSealed: await seal(env.AUTH_SECRET, SEAL_PURPOSE, tokens.refreshToken ?? "", `${id}:refresh`),
@@ -222,7 +236,9 @@ export async function accessTokenFor(env: Env, profile: PinterestProfile, force 
   }
   const update = {
     accessTokenSealed: await seal(env.AUTH_SECRET, SEAL_PURPOSE, tokens.accessToken, `${profile.id}:access`),
-    refreshTokenSealed: tokens.refreshToken ? await seal(env.AUTH_SECRET, SEAL_PURPOSE, tokens.refreshToken, `${profile.id}:refresh`) : profile.refreshTokenSealed,
+    refreshTokenSealed: tokens.refreshToken
+      ? await seal(env.AUTH_SECRET, SEAL_PURPOSE, tokens.refreshToken, `${profile.id}:refresh`)
+      : profile.refreshTokenSealed,
     accessExpiresAt: tokens.accessTokenExpiresAt,
     refreshExpiresAt: tokens.refreshTokenExpiresAt ?? profile.refreshExpiresAt,
     updatedAt: Date.now(),
@@ -286,7 +302,9 @@ export async function profileOfHandle(env: Env, user: User, handle: string, kind
   if (!claims || claims.sub !== user.id || typeof claims.pid !== "string") {
     throw new ServiceError(401, "The Pinterest access token has expired.", kind === "pinterest" ? "access_token" : "refresh_token");
   }
-  const profile = await database(env.DB).query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.id, claims.pid), eq(pinterestProfiles.userId, user.id)) });
+  const profile = await database(env.DB).query.pinterestProfiles.findFirst({
+    where: and(eq(pinterestProfiles.id, claims.pid), eq(pinterestProfiles.userId, user.id)),
+  });
   if (!profile) throw new ServiceError(401, REAUTHENTICATE_MESSAGE);
   return profile;
 }
@@ -318,7 +336,9 @@ export async function authorizedProfiles(env: Env, userId: string): Promise<Auth
 }
 
 async function profileNamed(env: Env, user: User, username: string): Promise<PinterestProfile> {
-  const profile = await database(env.DB).query.pinterestProfiles.findFirst({ where: and(eq(pinterestProfiles.userId, user.id), eq(pinterestProfiles.username, username)) });
+  const profile = await database(env.DB).query.pinterestProfiles.findFirst({
+    where: and(eq(pinterestProfiles.userId, user.id), eq(pinterestProfiles.username, username)),
+  });
   if (!profile) throw new ServiceError(404, `No Pinterest profile named ${username} is connected.`, "username");
   return profile;
 }
@@ -338,8 +358,14 @@ export async function activateProfile(env: Env, user: User, username: string): P
   const db = database(env.DB);
   const now = Date.now();
   await db.batch([
-    db.update(pinterestProfiles).set({ isActive: false }).where(and(eq(pinterestProfiles.userId, user.id), ne(pinterestProfiles.id, profile.id))),
-    db.update(pinterestProfiles).set({ isActive: true, profileImage: account.profile_image ?? profile.profileImage, updatedAt: now }).where(eq(pinterestProfiles.id, profile.id)),
+    db
+      .update(pinterestProfiles)
+      .set({ isActive: false })
+      .where(and(eq(pinterestProfiles.userId, user.id), ne(pinterestProfiles.id, profile.id))),
+    db
+      .update(pinterestProfiles)
+      .set({ isActive: true, profileImage: account.profile_image ?? profile.profileImage, updatedAt: now })
+      .where(eq(pinterestProfiles.id, profile.id)),
   ]);
   return {
     ...(await issueHandles(env, user, profile)),
@@ -358,7 +384,9 @@ export async function removeProfile(env: Env, user: User, username: string): Pro
   await ledgerOf(env, user.id)
     .db.update(pinHistory)
     .set({ queueState: "deleted", queueError: null })
-    .where(and(eq(pinHistory.userId, user.id), eq(pinHistory.pinterestProfile, profile.username), eq(pinHistory.action, "scheduled"), isNull(pinHistory.postedAt)));
+    .where(
+      and(eq(pinHistory.userId, user.id), eq(pinHistory.pinterestProfile, profile.username), eq(pinHistory.action, "scheduled"), isNull(pinHistory.postedAt)),
+    );
   await schedulerFor(env, profile.id).clear();
   if (profile.isActive) {
     const next = (await listProfiles(env, user.id))[0];
@@ -368,9 +396,7 @@ export async function removeProfile(env: Env, user: User, username: string): Pro
 }
 
 export async function failingProfiles(env: Env, userId: string) {
-  return (await listProfiles(env, userId))
-    .filter((p) => p.status !== "ok")
-    .map((p) => ({ username: p.username, status: p.status, reason: p.lastError ?? "" }));
+  return (await listProfiles(env, userId)).filter((p) => p.status !== "ok").map((p) => ({ username: p.username, status: p.status, reason: p.lastError ?? "" }));
 }
 
 // ------------------------------------------------------------------ boards

@@ -45,10 +45,7 @@ async function ownMedia(env: Env, user: User, address: string, field: string, me
 }
 
 /** Waits out Pinterest's processing: registered and processing are read again with a growing pause, within maxWaitMs. */
-export async function waitForMedia(
-  readStatus: () => Promise<PinterestMediaStatus | undefined>,
-  options: MediaWaitOptions = {},
-): Promise<void> {
+export async function waitForMedia(readStatus: () => Promise<PinterestMediaStatus | undefined>, options: MediaWaitOptions = {}): Promise<void> {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
   const maxDelayMs = options.maxDelayMs ?? 5_000;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
@@ -71,7 +68,12 @@ export async function waitForMedia(
  * caller's videos to the Pinterest profile the access handle names, and
  * answers Pinterest's media id once Pinterest has processed it.
  */
-export async function uploadVideoToPinterest(env: Env, user: User, input: UploadVideoToPinterestBody, options: MediaWaitOptions = {}): Promise<{ media_id: string }> {
+export async function uploadVideoToPinterest(
+  env: Env,
+  user: User,
+  input: UploadVideoToPinterestBody,
+  options: MediaWaitOptions = {},
+): Promise<{ media_id: string }> {
   const profile = await profileOfHandle(env, user, input.access_token);
   const video = await ownMedia(env, user, input.videoURL, "videoURL", VIDEO_NOT_YOURS_MESSAGE, "video/");
   await ownMedia(env, user, input.videoThumbnail, "videoThumbnail", THUMBNAIL_NOT_YOURS_MESSAGE, "image/");

@@ -30,7 +30,14 @@ const DAY = 86_400_000;
 
 type Target = { planId: string; via: "plan" } | { redemptionCode: string; via: "code" };
 
-export async function planChangePreview(env: Env, user: User, target: Target, meta: Pick<RequestMeta, "ip">, timeZone = "UTC", now = Date.now()): Promise<PlanChangePreview> {
+export async function planChangePreview(
+  env: Env,
+  user: User,
+  target: Target,
+  meta: Pick<RequestMeta, "ip">,
+  timeZone = "UTC",
+  now = Date.now(),
+): Promise<PlanChangePreview> {
   const [plans, records] = await Promise.all([listPlans(env), planRecordsOf(env, user.id)]);
   const planOf = (id: string) => plans.find((plan) => plan.planId === id);
   const current = currentRecord(records, now);
@@ -43,7 +50,10 @@ export async function planChangePreview(env: Env, user: User, target: Target, me
   const afterRecord = currentRecord(after, now);
   const state = planStateOf(afterRecord, now);
   const afterPlan = planOf(state.planId) ?? next;
-  const month = creditMonth({ effectivePlanId: state.planId, record: afterRecord, userCreatedAt: user.createdAt, cancelSubscriptionDate: state.cancelSubscriptionDate }, now);
+  const month = creditMonth(
+    { effectivePlanId: state.planId, record: afterRecord, userCreatedAt: user.createdAt, cancelSubscriptionDate: state.cancelSubscriptionDate },
+    now,
+  );
   const credits = await creditsAfterChange(env, user.id, { planId: afterPlan.planId, creditsPerMonth: afterPlan.creditsPerMonth, ...month }, now);
 
   const nowPlan = planOf(live?.planId ?? FREE_PLAN_ID);
@@ -59,17 +69,21 @@ export async function planChangePreview(env: Env, user: User, target: Target, me
   });
   // A switch within the month keeps what the month granted (a downgrade takes nothing back): the new amount applies from the next month.
   const keeps = credits.sameMonth && credits.remaining + credits.usedPinCredits > afterPlan.creditsPerMonth;
-  const creditWords =
-    keeps
-      ? `you keep the ${count(credits.remaining)} credits left this month (the ${count(credits.usedPinCredits)} you used count), and have ${count(afterPlan.creditsPerMonth)} credits a month from ${date(month.end)}`
-      : credits.usedPinCredits > 0
-        ? `you will have ${count(afterPlan.creditsPerMonth)} credits a month from then, and the ${count(credits.usedPinCredits)} credits you used this month still count: ${count(credits.remaining)} left this month`
-        : `you will have ${count(afterPlan.creditsPerMonth)} credits a month from then`;
+  const creditWords = keeps
+    ? `you keep the ${count(credits.remaining)} credits left this month (the ${count(credits.usedPinCredits)} you used count), and have ${count(afterPlan.creditsPerMonth)} credits a month from ${date(month.end)}`
+    : credits.usedPinCredits > 0
+      ? `you will have ${count(afterPlan.creditsPerMonth)} credits a month from then, and the ${count(credits.usedPinCredits)} credits you used this month still count: ${count(credits.remaining)} left this month`
+      : `you will have ${count(afterPlan.creditsPerMonth)} credits a month from then`;
   return {
     planId: next.planId,
     planName: next.planName,
     creditsPerMonth: next.creditsPerMonth,
-    current: { planId: nowPlan?.planId ?? FREE_PLAN_ID, planName: nowPlan?.planName ?? "Free", creditsPerMonth: nowPlan?.creditsPerMonth ?? 0, kind: kindOf(live) },
+    current: {
+      planId: nowPlan?.planId ?? FREE_PLAN_ID,
+      planName: nowPlan?.planName ?? "Free",
+      creditsPerMonth: nowPlan?.creditsPerMonth ?? 0,
+      kind: kindOf(live),
+    },
     usedThisMonth: credits.usedPinCredits,
     remainingThisMonth: credits.remaining,
     message: `${whatEnds}; ${creditWords}.`,
@@ -102,7 +116,8 @@ async function changeRecord(
   const plan = planOf(target.planId);
   if (!plan) throw new ServiceError(404, "No such plan");
   if (plan.planId === FREE_PLAN_ID || plan.billingPeriod === "none") throw new ServiceError(400, "planId must be a paid plan", "planId");
-  if (live?.planId === plan.planId && live.provider !== "code" && live.provider !== "referral") throw new ServiceError(409, `You already have the ${plan.planName} plan.`);
+  if (live?.planId === plan.planId && live.provider !== "code" && live.provider !== "referral")
+    throw new ServiceError(409, `You already have the ${plan.planName} plan.`);
   const base = { planId: plan.planId, status: "active", startedAt: now, periodStart: now, changePeriodStart: now, cancelAtPeriodEnd: false, endedAt: null };
   if (isLifetimePlan(plan)) return { record: { ...base, kind: "lifetime", periodEnd: null, provider: "stripe" }, replaces: null };
   if (!isRecurringPlan(plan)) throw new ServiceError(400, "planId must be a monthly, annual or lifetime plan", "planId");
@@ -165,10 +180,12 @@ function currentPlanOutcome(input: {
     return `Your ${what} (${perMonth}, ${months === 1 ? "ends" : "end"} ${date(live.periodEnd ?? live.periodStart)}) ${months === 1 ? "ends" : "end"} when ${incoming} start${s}`;
   }
   if (kind === "lifetime") {
-    const back = change.record.periodEnd !== null && change.record.cancelAtPeriodEnd ? `comes back on ${date(change.record.periodEnd)}` : "comes back when it ends";
+    const back =
+      change.record.periodEnd !== null && change.record.cancelAtPeriodEnd ? `comes back on ${date(change.record.periodEnd)}` : "comes back when it ends";
     return `Your ${name} plan (${perMonth}) pauses while ${incoming} run${s}, and ${back}`;
   }
-  if (live.cancelAtPeriodEnd && live.periodEnd !== null) return `Your ${name} subscription (${perMonth}, cancelled, ends ${date(live.periodEnd)}) gives way to ${incoming} from today`;
+  if (live.cancelAtPeriodEnd && live.periodEnd !== null)
+    return `Your ${name} subscription (${perMonth}, cancelled, ends ${date(live.periodEnd)}) gives way to ${incoming} from today`;
   const until = redeemed && change.record.periodEnd !== null ? `until ${date(change.record.periodEnd)}` : "as your plan from today";
   return `Your ${name} subscription (${perMonth}) is not cancelled by this: it keeps billing you until you cancel it under Manage subscription, and ${incoming} take${s} its place ${until}`;
 }

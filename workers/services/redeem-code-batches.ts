@@ -79,7 +79,14 @@ function codeStatus(code: { redeemedAt: number | null; disabledAt: number | null
 export async function redeemBatchDetail(env: Env, batchId: string, now = Date.now()): Promise<RedeemBatchDetail> {
   const batch = await batchSummary(env, batchId);
   const rows = await database(env.DB)
-    .select({ code: redeemCodes.code, redeemedAt: redeemCodes.redeemedAt, disabledAt: redeemCodes.disabledAt, email: users.email, firstName: users.firstName, lastName: users.lastName })
+    .select({
+      code: redeemCodes.code,
+      redeemedAt: redeemCodes.redeemedAt,
+      disabledAt: redeemCodes.disabledAt,
+      email: users.email,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
     .from(redeemCodes)
     .leftJoin(users, eq(users.id, redeemCodes.redeemedBy))
     .where(eq(redeemCodes.batchId, batchId))
@@ -130,7 +137,10 @@ export async function disableRedeemBatch(env: Env, admin: User, batchId: string,
   const db = database(env.DB);
   const unused = before.count - before.used;
   await db.batch([
-    db.update(redeemCodeBatches).set({ disabledAt: now }).where(and(eq(redeemCodeBatches.id, batchId), isNull(redeemCodeBatches.disabledAt))),
+    db
+      .update(redeemCodeBatches)
+      .set({ disabledAt: now })
+      .where(and(eq(redeemCodeBatches.id, batchId), isNull(redeemCodeBatches.disabledAt))),
     // Only if the update above disabled it (another admin may have done so a moment before).
     auditStatementIfChanged(env, actorOf(admin), {
       action: "codes.disable",

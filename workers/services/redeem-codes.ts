@@ -6,7 +6,10 @@ import {
   CODE_DISABLED_MESSAGE,
   CODE_EXPIRED_MESSAGE,
   CODE_NOT_VALID_MESSAGE,
-  REDEEM_CODE_ALPHABET, type CreateRedeemCodesBody, type RedeemResult } from "../../contracts/plans-api.ts";
+  REDEEM_CODE_ALPHABET,
+  type CreateRedeemCodesBody,
+  type RedeemResult,
+} from "../../contracts/plans-api.ts";
 import { database } from "../db/client.ts";
 import { redeemCodeBatches, redeemCodes } from "../db/schema.ts";
 import { addMonths, isLifetimePlan, isRecordLive } from "../domain/plans.ts";
@@ -73,7 +76,9 @@ export async function createRedeemCodes(
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) inserts.push(db.insert(redeemCodes).values(rows.slice(i, i + ROWS_PER_INSERT)));
   const after = { planId: plan.id, planName: plan.name, months, count: codes.length, expiresAt, note };
   await db.batch([
-    db.insert(redeemCodeBatches).values({ id: batchId, planId: plan.id, months, codeCount: codes.length, expiresAt, note, createdBy: admin.id, createdAt: now }),
+    db
+      .insert(redeemCodeBatches)
+      .values({ id: batchId, planId: plan.id, months, codeCount: codes.length, expiresAt, note, createdBy: admin.id, createdAt: now }),
     ...inserts,
     auditStatement(env, actorOf(admin), {
       action: "codes.create",
@@ -137,7 +142,16 @@ async function notValid(env: Env, failures: Parameters<typeof waitBeforeTrying>[
 
 /** The plan record a redeemed code is: the plan for good, or months of it that end without renewing. */
 export function redeemedRecord(code: string, plan: Plan, months: number | null, now: number): PlanRecordInput {
-  const base = { provider: "code" as const, providerRef: code, planId: plan.id, status: "active", startedAt: now, periodStart: now, endedAt: null, trialEnd: null };
+  const base = {
+    provider: "code" as const,
+    providerRef: code,
+    planId: plan.id,
+    status: "active",
+    startedAt: now,
+    periodStart: now,
+    endedAt: null,
+    trialEnd: null,
+  };
   return months === null
     ? { ...base, kind: "lifetime", periodEnd: null, cancelAtPeriodEnd: false }
     : // A code's months do not renew: the plan runs to its end like a cancelled subscription.
@@ -145,7 +159,13 @@ export function redeemedRecord(code: string, plan: Plan, months: number | null, 
 }
 
 /** POST /api/subscriptions/redeemPurchaseCode: the code's plan for the caller; the code is used up. */
-export async function redeemPurchaseCode(env: Env, user: User, input: { redemptionCode: string }, meta: Pick<RequestMeta, "ip">, now = Date.now()): Promise<RedeemResult> {
+export async function redeemPurchaseCode(
+  env: Env,
+  user: User,
+  input: { redemptionCode: string },
+  meta: Pick<RequestMeta, "ip">,
+  now = Date.now(),
+): Promise<RedeemResult> {
   const db = database(env.DB);
   const { code, plan, months } = await redeemableCode(env, user.id, input.redemptionCode, meta, now);
   // The claim: only one UPDATE can find the code unredeemed.
@@ -171,10 +191,19 @@ export async function redeemPurchaseCode(env: Env, user: User, input: { redempti
   }
   try {
     const profileUpdates = await savePlanRecord(env, user.id, redeemedRecord(code, plan, months, now), now);
-    return { message: `Your code has been redeemed: you now have ${planGrantText(plan.name, months)}.`, planId: plan.id, planName: plan.name, months, profileUpdates };
+    return {
+      message: `Your code has been redeemed: you now have ${planGrantText(plan.name, months)}.`,
+      planId: plan.id,
+      planName: plan.name,
+      months,
+      profileUpdates,
+    };
   } catch (error) {
     // Give the code back so the user can try again.
-    await db.update(redeemCodes).set({ redeemedBy: null, redeemedAt: null }).where(and(eq(redeemCodes.code, code), eq(redeemCodes.redeemedBy, user.id)));
+    await db
+      .update(redeemCodes)
+      .set({ redeemedBy: null, redeemedAt: null })
+      .where(and(eq(redeemCodes.code, code), eq(redeemCodes.redeemedBy, user.id)));
     throw error;
   }
 }

@@ -117,9 +117,17 @@ export async function recordReferral(env: Env, user: User, input: v.InferOutput<
   });
   if (refusal) throw notRecorded(refusal === "email-not-verified" ? 403 : 409, CLAIM_REFUSAL_TEXT[refusal]);
   // The claim, mailbox first: of two simultaneous claims from one inbox only one inserts its row.
-  const mailboxClaimed = await db.insert(freeMonthMailboxes).values({ mailboxKey: mailbox, claimedAt: now }).onConflictDoNothing().returning({ key: freeMonthMailboxes.mailboxKey });
+  const mailboxClaimed = await db
+    .insert(freeMonthMailboxes)
+    .values({ mailboxKey: mailbox, claimedAt: now })
+    .onConflictDoNothing()
+    .returning({ key: freeMonthMailboxes.mailboxKey });
   if (mailboxClaimed.length === 0) throw notRecorded(409, CLAIM_REFUSAL_TEXT["mailbox-already-claimed"]);
-  const giveBack = () => db.batch([db.delete(referrals).where(eq(referrals.referredUserId, user.id)), db.delete(freeMonthMailboxes).where(eq(freeMonthMailboxes.mailboxKey, mailbox))]);
+  const giveBack = () =>
+    db.batch([
+      db.delete(referrals).where(eq(referrals.referredUserId, user.id)),
+      db.delete(freeMonthMailboxes).where(eq(freeMonthMailboxes.mailboxKey, mailbox)),
+    ]);
   const claimed = await db
     .insert(referrals)
     .values({ referredUserId: user.id, referrerId: referrer.id, referralCode: input.referralCode, recordedAt: now, mailboxRecorded: true })
@@ -185,7 +193,10 @@ export async function rewardReferrerOfPayer(env: Env, payerId: string, confirmPa
     const paymentRef = await confirmPayment();
     // A payment already refunded in full, or lost to a dispute, is not one that sticks (decision 077).
     if (!paymentRef || (await isReferralPaymentTakenBack(env, paymentRef))) return;
-    await db.update(referrals).set({ firstPaidAt: now, paymentRef }).where(and(eq(referrals.referredUserId, payerId), isNull(referrals.firstPaidAt)));
+    await db
+      .update(referrals)
+      .set({ firstPaidAt: now, paymentRef })
+      .where(and(eq(referrals.referredUserId, payerId), isNull(referrals.firstPaidAt)));
   }
   // A referrer who closed their account earns nothing.
   if (!row.referrerId) return;
@@ -195,7 +206,8 @@ export async function rewardReferrerOfPayer(env: Env, payerId: string, confirmPa
   await creditReferrer(env, payerId, customer, now);
   // Taken back while we were crediting (its refund's event ran beside this one): the credit goes back too.
   const credited = await db.query.referrals.findFirst({ where: eq(referrals.referredUserId, payerId), columns: { paymentRef: true } });
-  if (credited?.paymentRef && (await isReferralPaymentTakenBack(env, credited.paymentRef))) await takeBackReferralCredit(env, payerId, credited.paymentRef, now);
+  if (credited?.paymentRef && (await isReferralPaymentTakenBack(env, credited.paymentRef)))
+    await takeBackReferralCredit(env, payerId, credited.paymentRef, now);
 }
 
 /**
@@ -276,7 +288,10 @@ export async function creditPendingReferrals(env: Env, referrerId: string, custo
  * The key names the referred user; a credit earned again after one was taken back (decision 077) names its payment too.
  */
 async function creditReferrer(env: Env, referredUserId: string, customerId: string, now: number) {
-  const row = await database(env.DB).query.referrals.findFirst({ where: eq(referrals.referredUserId, referredUserId), columns: { paymentRef: true, reversedAt: true } });
+  const row = await database(env.DB).query.referrals.findFirst({
+    where: eq(referrals.referredUserId, referredUserId),
+    columns: { paymentRef: true, reversedAt: true },
+  });
   if (!row?.paymentRef) return;
   const transaction = await stripeClient(env).customers.createBalanceTransaction(
     customerId,
@@ -311,7 +326,9 @@ export async function recordClaimedMailboxes(env: Env, now = Date.now()): Promis
     .where(eq(referrals.mailboxRecorded, false))
     .limit(CLAIMED_MAILBOX_BATCH);
   if (claims.length === 0) return 0;
-  const rows = await Promise.all(claims.map(async (claim) => ({ userId: claim.userId, mailboxKey: await mailboxKey(env, claim.email), claimedAt: claim.recordedAt || now })));
+  const rows = await Promise.all(
+    claims.map(async (claim) => ({ userId: claim.userId, mailboxKey: await mailboxKey(env, claim.email), claimedAt: claim.recordedAt || now })),
+  );
   // D1 binds at most 100 values a statement: 45 rows of two, or 45 ids. One batch, one transaction.
   const chunks = Array.from({ length: Math.ceil(rows.length / 45) }, (_, i) => rows.slice(i * 45, i * 45 + 45));
   const statements = chunks.flatMap((chunk) => [
@@ -319,7 +336,15 @@ export async function recordClaimedMailboxes(env: Env, now = Date.now()): Promis
       .insert(freeMonthMailboxes)
       .values(chunk.map(({ mailboxKey: key, claimedAt }) => ({ mailboxKey: key, claimedAt })))
       .onConflictDoNothing(),
-    db.update(referrals).set({ mailboxRecorded: true }).where(inArray(referrals.referredUserId, chunk.map((row) => row.userId))),
+    db
+      .update(referrals)
+      .set({ mailboxRecorded: true })
+      .where(
+        inArray(
+          referrals.referredUserId,
+          chunk.map((row) => row.userId),
+        ),
+      ),
   ]);
   await db.batch(statements as [(typeof statements)[0], ...typeof statements]);
   return claims.length;

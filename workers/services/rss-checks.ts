@@ -139,7 +139,9 @@ async function leaveOut(env: Env, feed: FeedRow, posts: SourcePost[], now: numbe
 async function knownItems(env: Env, feedId: string, keys: string[]): Promise<Map<string, { id: string; status: string }>> {
   const known = new Map<string, { id: string; status: string }>();
   for (let i = 0; i < keys.length; i += 500) {
-    const rows = await env.DB.prepare(`SELECT id, source_key, status FROM rss_feed_items WHERE feed_id = ?1 AND source_key IN (SELECT value FROM json_each(?2))`)
+    const rows = await env.DB.prepare(
+      `SELECT id, source_key, status FROM rss_feed_items WHERE feed_id = ?1 AND source_key IN (SELECT value FROM json_each(?2))`,
+    )
       .bind(feedId, JSON.stringify(keys.slice(i, i + 500)))
       .all<{ id: string; source_key: string; status: string }>();
     for (const row of rows.results) known.set(row.source_key, { id: row.id, status: row.status });
@@ -206,9 +208,12 @@ type Drawn = { outcome: "ready"; credits: number } | { outcome: "failed" } | { o
 async function drawPost(env: Env, feed: FeedRow, drawing: Drawing, itemId: string, post: SourcePost, now: number): Promise<Drawn> {
   const { owner, settings } = drawing;
   const cost = CREDIT_COSTS.image + (settings.aiRewrite ? 2 * CREDIT_COSTS.aiText : 0);
-  const release = () => env.DB.prepare(`UPDATE rss_feed_items SET claimed_until = NULL, updated_at = ?2 WHERE id = ?1 AND status = 'pending'`).bind(itemId, now).run();
+  const release = () =>
+    env.DB.prepare(`UPDATE rss_feed_items SET claimed_until = NULL, updated_at = ?2 WHERE id = ?1 AND status = 'pending'`).bind(itemId, now).run();
   const fail = async (message: string) => {
-    await env.DB.prepare(`UPDATE rss_feed_items SET status = 'failed', error = ?2, claimed_until = NULL, updated_at = ?3 WHERE id = ?1 AND status = 'pending'`).bind(itemId, message, now).run();
+    await env.DB.prepare(`UPDATE rss_feed_items SET status = 'failed', error = ?2, claimed_until = NULL, updated_at = ?3 WHERE id = ?1 AND status = 'pending'`)
+      .bind(itemId, message, now)
+      .run();
     return { outcome: "failed" } as const;
   };
   let key: string | null = null;
@@ -241,7 +246,12 @@ async function drawPost(env: Env, feed: FeedRow, drawing: Drawing, itemId: strin
     }
     key = `${userMediaPrefix(owner.id)}rss-pins/${feed.id}/${itemId}/${generated.fileName}`;
     await putMedia(env, key, jpeg, "image/jpeg");
-    await consumeCredits(env, owner.id, { category: "image", amount: CREDIT_COSTS.image, reason: `RSS feed pin: ${feed.name}`, reference: `rss:${itemId}:image` }, now);
+    await consumeCredits(
+      env,
+      owner.id,
+      { category: "image", amount: CREDIT_COSTS.image, reason: `RSS feed pin: ${feed.name}`, reference: `rss:${itemId}:image` },
+      now,
+    );
     const credits = CREDIT_COSTS.image + copy.credits;
     const done = await env.DB.prepare(
       `UPDATE rss_feed_items SET status = 'ready', title = ?2, description = ?3, link = ?4, image_key = ?5, image_bytes = ?6, credits_charged = ?7,
@@ -270,12 +280,22 @@ async function drawPost(env: Env, feed: FeedRow, drawing: Drawing, itemId: strin
 
 /** Pauses the feed for credits; the first pause since the owner last switched it on e-mails the owner, once. */
 async function pauseForCredits(env: Env, feed: FeedRow, owner: User, now: number) {
-  await env.DB.prepare(`UPDATE rss_feeds SET paused_reason = 'credits', paused_at = ?2, updated_at = ?2 WHERE id = ?1 AND paused_reason IS NULL`).bind(feed.id, now).run();
-  const claim = await env.DB.prepare(`UPDATE rss_feeds SET pause_email_sent_at = ?2 WHERE id = ?1 AND pause_email_sent_at IS NULL RETURNING id`).bind(feed.id, now).first();
+  await env.DB.prepare(`UPDATE rss_feeds SET paused_reason = 'credits', paused_at = ?2, updated_at = ?2 WHERE id = ?1 AND paused_reason IS NULL`)
+    .bind(feed.id, now)
+    .run();
+  const claim = await env.DB.prepare(`UPDATE rss_feeds SET pause_email_sent_at = ?2 WHERE id = ?1 AND pause_email_sent_at IS NULL RETURNING id`)
+    .bind(feed.id, now)
+    .first();
   if (!claim) return;
   try {
     // Only to a verified address (decision 080); otherwise the next pause tries again.
-    if (!(await sendToAccountAddress(env, owner, rssFeedPausedEmail(owner.email, owner.firstName, feed.name, new URL("/pinterest-rss-feeds", env.APP_URL).toString())))) {
+    if (
+      !(await sendToAccountAddress(
+        env,
+        owner,
+        rssFeedPausedEmail(owner.email, owner.firstName, feed.name, new URL("/pinterest-rss-feeds", env.APP_URL).toString()),
+      ))
+    ) {
       await env.DB.prepare(`UPDATE rss_feeds SET pause_email_sent_at = NULL WHERE id = ?1`).bind(feed.id).run();
     }
   } catch (error) {
@@ -309,12 +329,18 @@ export async function checkRssFeed(env: Env, feedId: string, options: CheckOptio
     } catch (error) {
       if (!(error instanceof ServiceError)) throw error;
       result.error = error.message;
-      await env.DB.prepare(`UPDATE rss_feeds SET last_error = ?2, last_error_at = ?3, checking_until = NULL, updated_at = ?3 WHERE id = ?1`).bind(feed.id, error.message, now).run();
+      await env.DB.prepare(`UPDATE rss_feeds SET last_error = ?2, last_error_at = ?3, checking_until = NULL, updated_at = ?3 WHERE id = ?1`)
+        .bind(feed.id, error.message, now)
+        .run();
       return result;
     }
     const { take, leaveOut: older } = splitFirstCheck(posts, feed.lastCheckedAt === null, RSS_FIRST_CHECK_POSTS);
     if (older.length > 0) await leaveOut(env, feed, older, now);
-    const known = await knownItems(env, feed.id, take.map((post) => post.key));
+    const known = await knownItems(
+      env,
+      feed.id,
+      take.map((post) => post.key),
+    );
     const maxRenders = options.maxRenders ?? MAX_RENDERS_PER_CHECK;
     let drawing: Drawing | null = null;
     for (const post of take) {
@@ -340,7 +366,11 @@ export async function checkRssFeed(env: Env, feedId: string, options: CheckOptio
         break;
       }
     }
-    await env.DB.prepare(`UPDATE rss_feeds SET last_checked_at = ?2, last_error = NULL, last_error_at = NULL, checking_until = NULL, updated_at = ?2 WHERE id = ?1`).bind(feed.id, now).run();
+    await env.DB.prepare(
+      `UPDATE rss_feeds SET last_checked_at = ?2, last_error = NULL, last_error_at = NULL, checking_until = NULL, updated_at = ?2 WHERE id = ?1`,
+    )
+      .bind(feed.id, now)
+      .run();
     return result;
   } catch (error) {
     await env.DB.prepare(`UPDATE rss_feeds SET checking_until = NULL WHERE id = ?1`).bind(feed.id).run();
@@ -353,7 +383,11 @@ export async function checkRssFeed(env: Env, feedId: string, options: CheckOptio
  * paused, and not checked (or failed) in the last RSS_CHECK_INTERVAL_MS,
  * longest waiting first, a few per run. Answers what it did.
  */
-export async function sweepRssFeeds(env: Env, now = Date.now(), options: { maxFeeds?: number; maxRenders?: number } = {}): Promise<{ checked: number; added: number; paused: number }> {
+export async function sweepRssFeeds(
+  env: Env,
+  now = Date.now(),
+  options: { maxFeeds?: number; maxRenders?: number } = {},
+): Promise<{ checked: number; added: number; paused: number }> {
   const due = await env.DB.prepare(
     `SELECT id FROM rss_feeds
      WHERE is_enabled = 1 AND paused_reason IS NULL AND (checking_until IS NULL OR checking_until < ?1)

@@ -45,7 +45,10 @@ export function publicFeedUrl(env: Pick<Env, "APP_URL">, token: string): string 
 /** An unguessable token for a feed's public address: 32 random bytes, base64url. */
 function newPublicToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** The design settings stored in a row, read through the schema (older rows get today's defaults). */
@@ -111,7 +114,11 @@ export async function rssFeedView(env: Env, row: FeedRow, now = Date.now()): Pro
 
 export async function listRssFeeds(env: Env, user: User, now = Date.now()): Promise<RssFeed[]> {
   const rows = await database(env.DB).select().from(rssFeeds).where(eq(rssFeeds.userId, user.id)).orderBy(desc(rssFeeds.createdAt), desc(rssFeeds.id));
-  const counts = await countsOf(env, rows.map((row) => row.id), now);
+  const counts = await countsOf(
+    env,
+    rows.map((row) => row.id),
+    now,
+  );
   return rows.map((row) => toRssFeed(env, row, counts.get(row.id)));
 }
 
@@ -129,7 +136,8 @@ async function checkTemplates(env: Env, user: User, settings: RssDesignSettings)
     try {
       await getTemplate(env, user, id);
     } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) throw new ServiceError(400, "A chosen template was not found. Choose another one.", `designSettings.templateIds.${index}`);
+      if (error instanceof ServiceError && error.status === 404)
+        throw new ServiceError(400, "A chosen template was not found. Choose another one.", `designSettings.templateIds.${index}`);
       throw error;
     }
   }
@@ -195,7 +203,8 @@ export async function updateRssFeed(env: Env, user: User, id: string, input: Upd
     changes.sourceKind = input.sourceKind;
     changes.lastCheckedAt = null;
   }
-  if (input.pinterestProfileUsername !== undefined) changes.pinterestUsername = (await ownProfile(env, user, input.pinterestProfileUsername, "pinterestProfileUsername")).username;
+  if (input.pinterestProfileUsername !== undefined)
+    changes.pinterestUsername = (await ownProfile(env, user, input.pinterestProfileUsername, "pinterestProfileUsername")).username;
   if (input.boardId !== undefined) changes.boardId = input.boardId;
   if (input.boardName !== undefined) changes.boardName = input.boardName;
   if (input.designSettings !== undefined) {
@@ -212,7 +221,10 @@ export async function updateRssFeed(env: Env, user: User, id: string, input: Upd
     }
   }
   const db = database(env.DB);
-  await db.update(rssFeeds).set(changes).where(and(eq(rssFeeds.id, row.id), eq(rssFeeds.userId, user.id)));
+  await db
+    .update(rssFeeds)
+    .set(changes)
+    .where(and(eq(rssFeeds.id, row.id), eq(rssFeeds.userId, user.id)));
   return rssFeedView(env, (await db.query.rssFeeds.findFirst({ where: eq(rssFeeds.id, row.id) }))!);
 }
 
@@ -224,7 +236,9 @@ export async function deleteRssFeed(env: Env, user: User, id: string): Promise<{
     .all<{ image_key: string }>();
   const keys = images.results.map((item) => item.image_key);
   for (let i = 0; i < keys.length; i += 1000) await env.MEDIA.delete(keys.slice(i, i + 1000));
-  await database(env.DB).delete(rssFeeds).where(and(eq(rssFeeds.id, row.id), eq(rssFeeds.userId, user.id)));
+  await database(env.DB)
+    .delete(rssFeeds)
+    .where(and(eq(rssFeeds.id, row.id), eq(rssFeeds.userId, user.id)));
   return { deleted: row.id };
 }
 

@@ -135,7 +135,11 @@ export async function schedulePins(
       throw new ServiceError(404, `No Pinterest profile named ${pin.pinterestProfileUsername} is connected.`, `${fieldPrefix(index)}pinterestProfileUsername`);
     }
   });
-  const renders = await rendersToUnlock(env, user.id, pins.map((pin, index) => ({ imageURL: pin.imageURL, field: `${fieldPrefix(index)}imageURL` })));
+  const renders = await rendersToUnlock(
+    env,
+    user.id,
+    pins.map((pin, index) => ({ imageURL: pin.imageURL, field: `${fieldPrefix(index)}imageURL` })),
+  );
 
   // 0. Claim the idempotency keys: finished ones answer as first scheduled.
   const referenced = [...firstWithReference.values()];
@@ -143,7 +147,13 @@ export async function schedulePins(
     env,
     user.id,
     SCHEDULE_OPERATION,
-    await Promise.all(referenced.map(async (index) => ({ key: pins[index].reference as string, hash: await requestHash(pins[index]), field: `${fieldPrefix(index)}reference` }))),
+    await Promise.all(
+      referenced.map(async (index) => ({
+        key: pins[index].reference as string,
+        hash: await requestHash(pins[index]),
+        field: `${fieldPrefix(index)}reference`,
+      })),
+    ),
     now,
   );
   const claims = new Map(referenced.map((index, i) => [index, claimList[i]]));
@@ -152,14 +162,17 @@ export async function schedulePins(
 
   // Pins refused on their own, by their place in the request.
   const failures = new Map<number, PinScheduleFailure>();
-  const fail = (index: number, failure: Omit<PinScheduleFailure, "index" | "reference">) => failures.set(index, { index, reference: pins[index].reference ?? null, ...failure });
+  const fail = (index: number, failure: Omit<PinScheduleFailure, "index" | "reference">) =>
+    failures.set(index, { index, reference: pins[index].reference ?? null, ...failure });
 
   // Group the pins to place by profile, keeping each pin's place in the request.
   const groups = new Map<string, { profile: PinterestProfile; inputs: NewPinInput[]; indexes: number[] }>();
   const idOf = new Map<number, string>();
   // The ids are hashed all at once (not one await per pin).
   const newIds = await Promise.all(
-    pins.map((pin, index) => (replayed.has(index) ? null : pinIdFor((profiles.get(pin.pinterestProfileUsername) as PinterestProfile).id, claims.get(index)?.id))),
+    pins.map((pin, index) =>
+      replayed.has(index) ? null : pinIdFor((profiles.get(pin.pinterestProfileUsername) as PinterestProfile).id, claims.get(index)?.id),
+    ),
   );
   for (const [index, pin] of pins.entries()) {
     if (replayed.has(index)) continue;
@@ -184,7 +197,9 @@ export async function schedulePins(
       env,
       user.id,
       SCHEDULE_OPERATION,
-      [...claims.entries()].filter((entry) => newClaim(entry) && which(entry[0])).map(([index, claim]) => ({ claim, chargedReference: `scheduled:${idOf.get(index)}` })),
+      [...claims.entries()]
+        .filter((entry) => newClaim(entry) && which(entry[0]))
+        .map(([index, claim]) => ({ claim, chargedReference: `scheduled:${idOf.get(index)}` })),
     );
 
   // 1. Reserve the places in each queue (held: not posted until confirmed).
@@ -232,7 +247,9 @@ export async function schedulePins(
     creditsCharged = await chargeScheduledPins(
       env,
       user,
-      reserved.flatMap(({ profile, held }) => held.map(({ pin, index, scheduledFor }) => ({ username: profile.username, pin, scheduledFor, render: renders.get(index) }))),
+      reserved.flatMap(({ profile, held }) =>
+        held.map(({ pin, index, scheduledFor }) => ({ username: profile.username, pin, scheduledFor, render: renders.get(index) })),
+      ),
     );
   } catch (error) {
     await refuse(error);
@@ -278,7 +295,11 @@ export async function schedulePins(
  * after checking that the balance pays them all. Answers the credits charged
  * now (a retried pin was charged before).
  */
-async function chargeScheduledPins(env: Env, user: User, charges: { username: string; pin: NewPinInput; scheduledFor: number; render?: string }[]): Promise<number> {
+async function chargeScheduledPins(
+  env: Env,
+  user: User,
+  charges: { username: string; pin: NewPinInput; scheduledFor: number; render?: string }[],
+): Promise<number> {
   // A video made here paid for its first pin when it was made (decision 032).
   const paidAtCreation = await videoPinsPaidAtCreation(
     env,
@@ -286,7 +307,11 @@ async function chargeScheduledPins(env: Env, user: User, charges: { username: st
     charges.flatMap(({ pin }) => (pin.mediaType === "video" ? [{ id: pin.id, videoURL: pin.videoURL }] : [])),
   );
   const costOf = (pin: NewPinInput) => (paidAtCreation.has(pin.id) ? 0 : CREDIT_COSTS[pin.mediaType]);
-  await requireCredits(env, user.id, charges.reduce((sum, { pin }) => sum + costOf(pin), 0));
+  await requireCredits(
+    env,
+    user.id,
+    charges.reduce((sum, { pin }) => sum + costOf(pin), 0),
+  );
   // One call (one D1 batch) for every pin of the request: MAX_PINS_PER_SCHEDULE is at most MAX_PIN_HISTORY_BATCH.
   const results = await addPinHistories(
     env,
@@ -381,11 +406,11 @@ export async function scheduledPinsPageText(
   const page =
     usable ??
     unwrap(
-        (await schedulerFor(env, profile.id).pageText(
-          { view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId },
-          { profileStatus: profile.status, profileError: profile.lastError },
-        )) as PageText | Refusal,
-      );
+      (await schedulerFor(env, profile.id).pageText(
+        { view: query.status, sortBy: query.sortBy, lastPinId: query.lastPinId },
+        { profileStatus: profile.status, profileError: profile.lastError },
+      )) as PageText | Refusal,
+    );
   if (timings) timings.queueMs = performance.now() - looked;
   return page.json;
 }
@@ -424,7 +449,11 @@ export async function updateScheduledPin(env: Env, user: User, update: Scheduled
 export async function updateScheduledPins(env: Env, user: User, username: string, updates: ScheduledPinUpdate[]): Promise<ScheduledPin[]> {
   const profile = await ownProfile(env, user, username, "pinterestUsername");
   const answer = unwrap(
-    await schedulerFor(env, profile.id).updatePins(updates.map(changesOf), schedulingSettingsOf(profile), updates.map((_, i) => `pinsToUpdate.${i}.`)),
+    await schedulerFor(env, profile.id).updatePins(
+      updates.map(changesOf),
+      schedulingSettingsOf(profile),
+      updates.map((_, i) => `pinsToUpdate.${i}.`),
+    ),
   );
   return answer.pins;
 }
@@ -457,7 +486,12 @@ export async function updateRepeatingPin(env: Env, user: User, update: Repeating
 
 export async function updateRepeatingPins(env: Env, user: User, username: string, updates: RepeatingPinUpdate[]): Promise<RepeatingPin[]> {
   const profile = await ownProfile(env, user, username, "pinterestUsername");
-  return unwrap(await schedulerFor(env, profile.id).updateRepeating(updates, updates.map((_, i) => `pinsToUpdate.${i}.`))).pins;
+  return unwrap(
+    await schedulerFor(env, profile.id).updateRepeating(
+      updates,
+      updates.map((_, i) => `pinsToUpdate.${i}.`),
+    ),
+  ).pins;
 }
 
 export async function deleteRepeatingPin(env: Env, user: User, pinId: string): Promise<RepeatingPin> {

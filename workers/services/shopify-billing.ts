@@ -212,7 +212,11 @@ export async function startShopifySubscription(
  * charged amount. Two plans can meet at one amount (Growth at 40 % off is Pro's full price): the
  * plan the charge's name gives settles it; a charge matching no plan is not ours.
  */
-async function planOfCharge(env: Env, subscription: shopify.AppSubscription, offered: Set<number>): Promise<{ plan: Plan; amount: number; currency: string } | null> {
+async function planOfCharge(
+  env: Env,
+  subscription: shopify.AppSubscription,
+  offered: Set<number>,
+): Promise<{ plan: Plan; amount: number; currency: string } | null> {
   const pricing = subscription.lineItems[0]?.plan.pricingDetails;
   if (!pricing?.price || !pricing.interval || pricing.price.currencyCode !== "USD") return null;
   const amount = Number(pricing.price.amount);
@@ -441,10 +445,15 @@ async function refreshShopifyCharge(env: Env, owner: string, connection: ShopCon
   await recordShopifyIntervalCommission(env, owner, charged.plan, charge, now);
   await sendIntervalReceipt(env, owner, charged.plan, charge, record.periodEnd, now);
   // Referral programme: a referred user's first paid interval earns their referrer the credit, once.
-  await rewardReferrerOfPayer(env, owner, async () => {
-    const billed = shopifyBilledInterval(charged.plan, charge, now);
-    return billed ? `shopify:${billed.chargeRef}` : null;
-  }, now);
+  await rewardReferrerOfPayer(
+    env,
+    owner,
+    async () => {
+      const billed = shopifyBilledInterval(charged.plan, charge, now);
+      return billed ? `shopify:${billed.chargeRef}` : null;
+    },
+    now,
+  );
 }
 
 /** How long a charge the sweep re-read is left alone before it is read again. */
@@ -565,7 +574,9 @@ export async function sweepShopifyAdjustments(env: Env, now = Date.now()): Promi
 /** One adjustment applied to the interval it refunds. */
 async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjustment, now: number): Promise<"applied" | "not bound yet" | "not ours"> {
   const gid = adjustment.chargeId!;
-  const record = await database(env.DB).query.subscriptions.findFirst({ where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, gid)) });
+  const record = await database(env.DB).query.subscriptions.findFirst({
+    where: and(eq(subscriptions.provider, "shopify"), eq(subscriptions.providerRef, gid)),
+  });
   if (!record) return "not bound yet";
   // The charge as Shopify has it now; a store that uninstalled the app (Shopify then ends its charges) leaves
   // what our record knows: its plan at full price, its current interval.
@@ -577,9 +588,11 @@ async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjus
       })
     : null;
   const known = await planById(env, record.planId);
-  const charged = charge && connection ? await planOfCharge(env, charge, connection.offeredParities) : known && { plan: known, amount: known.price, currency: "USD" };
+  const charged =
+    charge && connection ? await planOfCharge(env, charge, connection.offeredParities) : known && { plan: known, amount: known.price, currency: "USD" };
   const at = ms(adjustment.createdAt) ?? now;
-  const interval = charged && shopifyIntervalAt(charged.plan, charge ?? { id: gid, currentPeriodEnd: record.periodEnd === null ? null : isoSeconds(record.periodEnd) }, at);
+  const interval =
+    charged && shopifyIntervalAt(charged.plan, charge ?? { id: gid, currentPeriodEnd: record.periodEnd === null ? null : isoSeconds(record.periodEnd) }, at);
   if (!charged || !interval) {
     console.warn("Shopify adjustment of a charge that is not one of our plans ignored", { id: adjustment.id, charge: gid });
     return "not ours";
@@ -598,7 +611,8 @@ async function applyShopifyAdjustment(env: Env, adjustment: shopify.AppSaleAdjus
       bought: { providerRef: gid, periodStart: interval.intervalStart },
       // Only a refund of the interval running now ends the charge (Shopify would bill the next one).
       endSubscription: async () => {
-        if (connection && charge && interval.current && charge.status.toUpperCase() === "ACTIVE") await shopify.cancelAppSubscription(env, connection.shop, connection.accessToken, gid);
+        if (connection && charge && interval.current && charge.status.toUpperCase() === "ACTIVE")
+          await shopify.cancelAppSubscription(env, connection.shop, connection.accessToken, gid);
       },
     },
     now,

@@ -65,7 +65,13 @@ export function bindingCookieName(state: string): Promise<string> {
   return sha256Hex(`shopify-binding\n${state}`).then((hash) => `pb_shopify_${hash.slice(0, 16)}`);
 }
 
-async function recordState(env: Env, userId: string | null, shop: string, state: string, redirectUrl: string): Promise<{ authorizeUrl: string; binding: string }> {
+async function recordState(
+  env: Env,
+  userId: string | null,
+  shop: string,
+  state: string,
+  redirectUrl: string,
+): Promise<{ authorizeUrl: string; binding: string }> {
   const binding = randomToken();
   const inserted = await database(env.DB)
     .insert(shopifyOauthStates)
@@ -124,7 +130,11 @@ export interface InstallOutcome {
  * fresh and came back to the browser that started it, and `shop` is the
  * store the state was recorded for.
  */
-export async function completeShopifyInstall(env: Env, params: URLSearchParams, binding: (state: string) => Promise<string | undefined>): Promise<InstallOutcome> {
+export async function completeShopifyInstall(
+  env: Env,
+  params: URLSearchParams,
+  binding: (state: string) => Promise<string | undefined>,
+): Promise<InstallOutcome> {
   const shop = params.get("shop") ?? "";
   const state = params.get("state") ?? "";
   if (!(await admin.verifyQueryHmac(env.SHOPIFY_CLIENT_SECRET, params))) {
@@ -217,7 +227,11 @@ async function anonymousInstallOf(env: Env, cookie: string | undefined) {
   const [id, secret] = (cookie ?? "").split(".");
   if (!id || !secret || !/^[0-9a-f-]{36}$/.test(id)) return null;
   const row = await database(env.DB).query.shopifyAnonymousInstalls.findFirst({
-    where: and(eq(shopifyAnonymousInstalls.id, id), eq(shopifyAnonymousInstalls.secretHash, await sha256Hex(secret)), gt(shopifyAnonymousInstalls.expiresAt, Date.now())),
+    where: and(
+      eq(shopifyAnonymousInstalls.id, id),
+      eq(shopifyAnonymousInstalls.secretHash, await sha256Hex(secret)),
+      gt(shopifyAnonymousInstalls.expiresAt, Date.now()),
+    ),
   });
   return row ?? null;
 }
@@ -226,7 +240,12 @@ async function anonymousInstallOf(env: Env, cookie: string | undefined) {
 export async function anonymousShop(env: Env, cookie: string | undefined): Promise<AnonymousShopifyEntry | null> {
   const row = await anonymousInstallOf(env, cookie);
   if (!row) return null;
-  return { shopType: "Shopify", shopName: row.shopName, shopUrl: row.shopUrl, authDetails: { shop: row.shop, scope: row.scopes, installedAt: new Date(row.createdAt).toISOString() } };
+  return {
+    shopType: "Shopify",
+    shopName: row.shopName,
+    shopUrl: row.shopUrl,
+    authDetails: { shop: row.shop, scope: row.scopes, installedAt: new Date(row.createdAt).toISOString() },
+  };
 }
 
 /**
@@ -242,7 +261,13 @@ export async function attachAnonymousInstall(env: Env, userId: string, cookie: s
   const plain = await unseal(env.AUTH_SECRET, ANONYMOUS_SEAL_PURPOSE, taken.credentialsSealed, taken.id);
   if (!plain) return null;
   const credentials = JSON.parse(plain) as admin.ShopifyCredentials;
-  await connectStore(env, userId, taken.shop, { name: taken.shopName, myshopifyDomain: taken.shop, url: taken.shopUrl ?? `https://${taken.shop}` }, credentials);
+  await connectStore(
+    env,
+    userId,
+    taken.shop,
+    { name: taken.shopName, myshopifyDomain: taken.shop, url: taken.shopUrl ?? `https://${taken.shop}` },
+    credentials,
+  );
   return taken.shopName;
 }
 
@@ -297,7 +322,9 @@ async function readListings(
   shopUrl: string,
   input: { searchInput: string; paginationLink: string; productStatus: ListingsInput["productStatus"] },
 ): Promise<ShopListingsPage> {
-  const [direction, cursor] = input.paginationLink ? [input.paginationLink.slice(0, input.paginationLink.indexOf(":")), input.paginationLink.slice(input.paginationLink.indexOf(":") + 1)] : [];
+  const [direction, cursor] = input.paginationLink
+    ? [input.paginationLink.slice(0, input.paginationLink.indexOf(":")), input.paginationLink.slice(input.paginationLink.indexOf(":") + 1)]
+    : [];
   const query = admin.productSearchQuery(input.searchInput, input.productStatus);
   const page = await admin.productsPage(env, shop, accessToken, {
     size: PRODUCTS_PER_PAGE,
@@ -329,7 +356,8 @@ function listingsFailure(error: unknown): ServiceError {
     case "graphql":
       return new ServiceError(502, shopListingsError(error.details));
     case "http":
-      if (error.status === 403) return new ServiceError(409, shopListingsError("Shopify did not give us permission to read your products. Please reconnect your store."));
+      if (error.status === 403)
+        return new ServiceError(409, shopListingsError("Shopify did not give us permission to read your products. Please reconnect your store."));
       if (error.status === 404) return new ServiceError(404, shopListingsError("Shopify does not know this store."));
       return new ServiceError(502, shopListingsError(`Shopify is unavailable (error ${error.status}). Please try again.`));
   }

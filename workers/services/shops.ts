@@ -20,7 +20,14 @@ const SEAL_PURPOSE = "shop-credentials";
 export type ShopProfile = typeof shopProfiles.$inferSelect;
 
 export function shopView(profile: ShopProfile): ShopProfileView {
-  return { id: profile.id, shopType: profile.shopType, shopName: profile.shopName, shopUrl: profile.shopUrl, isActive: profile.isActive, status: profile.status };
+  return {
+    id: profile.id,
+    shopType: profile.shopType,
+    shopName: profile.shopName,
+    shopUrl: profile.shopUrl,
+    isActive: profile.isActive,
+    status: profile.status,
+  };
 }
 
 /** The user's shops, oldest first. */
@@ -72,7 +79,10 @@ export async function saveShopConnection<C>(env: Env, userId: string, connection
     updatedAt: now,
   };
   await db.batch([
-    db.update(shopProfiles).set({ isActive: false }).where(and(eq(shopProfiles.userId, userId), ne(shopProfiles.id, id))),
+    db
+      .update(shopProfiles)
+      .set({ isActive: false })
+      .where(and(eq(shopProfiles.userId, userId), ne(shopProfiles.id, id))),
     existing
       ? db.update(shopProfiles).set(row).where(eq(shopProfiles.id, id))
       : db.insert(shopProfiles).values({ id, userId, shopType: connection.shopType, shopId: connection.shopId, ...row }),
@@ -103,8 +113,14 @@ export async function activateShopProfile(env: Env, userId: string, id: string):
   await shopProfileOf(env, userId, id);
   const db = database(env.DB);
   await db.batch([
-    db.update(shopProfiles).set({ isActive: false }).where(and(eq(shopProfiles.userId, userId), ne(shopProfiles.id, id))),
-    db.update(shopProfiles).set({ isActive: true }).where(and(eq(shopProfiles.userId, userId), eq(shopProfiles.id, id))),
+    db
+      .update(shopProfiles)
+      .set({ isActive: false })
+      .where(and(eq(shopProfiles.userId, userId), ne(shopProfiles.id, id))),
+    db
+      .update(shopProfiles)
+      .set({ isActive: true })
+      .where(and(eq(shopProfiles.userId, userId), eq(shopProfiles.id, id))),
   ]);
   return authorizedShops(env, userId);
 }
@@ -138,6 +154,8 @@ export async function removeShopProfile(env: Env, userId: string, id: string): P
   } catch (error) {
     console.warn(`revoking ${profile.shopType} shop ${profile.id} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  await database(env.DB).delete(shopProfiles).where(and(eq(shopProfiles.id, id), eq(shopProfiles.userId, userId)));
+  await database(env.DB)
+    .delete(shopProfiles)
+    .where(and(eq(shopProfiles.id, id), eq(shopProfiles.userId, userId)));
   return { authorizedShops: await authorizedShops(env, userId), ...(message ? { message } : {}) };
 }

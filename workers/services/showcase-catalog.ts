@@ -110,25 +110,38 @@ export async function exampleDesigns(env: Pick<Env, "DB">): Promise<Map<string, 
   const rows = await database(env.DB)
     .select()
     .from(templates)
-    .where(and(eq(templates.isStandard, true), eq(templates.isPublished, true), inArray(templates.id, EXAMPLE_PINS.map((pin) => pin.templateId))));
+    .where(
+      and(
+        eq(templates.isStandard, true),
+        eq(templates.isPublished, true),
+        inArray(
+          templates.id,
+          EXAMPLE_PINS.map((pin) => pin.templateId),
+        ),
+      ),
+    );
   return new Map(
-    rows.map((row) => [row.id, { design: v.parse(TemplateDesign, { ...(row.design as object), title: row.title, categories: row.categories }), version: row.updatedAt }]),
+    rows.map((row) => [
+      row.id,
+      { design: v.parse(TemplateDesign, { ...(row.design as object), title: row.title, categories: row.categories }), version: row.updatedAt },
+    ]),
   );
 }
 
 /** The address of an example pin's picture (its key names the template's version, so browsers may keep it for good). */
-export async function examplePins(env: Pick<Env, "DB">): Promise<{ src: string; srcSet: string; alt: string; audience: string; width: number; height: number }[]> {
+export async function examplePins(
+  env: Pick<Env, "DB">,
+): Promise<{ src: string; srcSet: string; alt: string; audience: string; width: number; height: number }[]> {
   const designs = await exampleDesigns(env);
   return EXAMPLE_PINS.filter((pin) => designs.has(pin.templateId)).map((pin) => {
     const address = (width: number) => `/example-pins/${pin.templateId}?v=${SHOWCASE_VERSION}.${designs.get(pin.templateId)!.version}&w=${width}`;
     return {
-    src: address(EXAMPLE_WIDTH),
-    srcSet: EXAMPLE_WIDTHS.map((width) => `${address(width)} ${width}w`).join(", "),
-    alt: pin.alt,
-    audience: pin.audience,
-    width: EXAMPLE_WIDTH,
-    height: EXAMPLE_HEIGHT,
+      src: address(EXAMPLE_WIDTH),
+      srcSet: EXAMPLE_WIDTHS.map((width) => `${address(width)} ${width}w`).join(", "),
+      alt: pin.alt,
+      audience: pin.audience,
+      width: EXAMPLE_WIDTH,
+      height: EXAMPLE_HEIGHT,
     };
   });
 }
-

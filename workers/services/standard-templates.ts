@@ -40,7 +40,11 @@ async function standardRows(env: Env): Promise<TemplateRow[]> {
 }
 
 async function standardCategoryRows(env: Env) {
-  return database(env.DB).select().from(templateCategories).where(isNull(templateCategories.ownerId)).orderBy(asc(templateCategories.position), asc(templateCategories.name));
+  return database(env.DB)
+    .select()
+    .from(templateCategories)
+    .where(isNull(templateCategories.ownerId))
+    .orderBy(asc(templateCategories.position), asc(templateCategories.name));
 }
 
 function inCategory(row: TemplateRow, category: string): boolean {
@@ -54,7 +58,12 @@ export async function adminStandardTemplates(env: Env): Promise<AdminStandardTem
   return {
     templates: rows.map(toAdminTemplate),
     categories: categories.map(
-      (category): AdminStandardCategory => ({ id: category.id, name: category.name, position: category.position, templateCount: rows.filter((row) => inCategory(row, category.name)).length }),
+      (category): AdminStandardCategory => ({
+        id: category.id,
+        name: category.name,
+        position: category.position,
+        templateCount: rows.filter((row) => inCategory(row, category.name)).length,
+      }),
     ),
   };
 }
@@ -104,7 +113,9 @@ export async function setStandardTemplatePublished(env: Env, admin: User, templa
       action: published ? "template.publish" : "template.unpublish",
       targetKind: "template",
       targetId: templateId,
-      summary: published ? `Published the standard template "${row.title}": users see it.` : `Unpublished the standard template "${row.title}": users no longer see it.`,
+      summary: published
+        ? `Published the standard template "${row.title}": users see it.`
+        : `Unpublished the standard template "${row.title}": users no longer see it.`,
       before: { isPublished: row.isPublished },
       after: { isPublished: published },
     }),
@@ -122,13 +133,23 @@ export async function reorderStandardTemplates(env: Env, admin: User, category: 
   const rows = await standardRows(env);
   const members = rows.filter((row) => inCategory(row, category));
   if (members.length === 0) throw new ServiceError(404, `No standard template is in the category "${category}"`);
-  if (!isSameSet(members.map((row) => row.id), templateIds)) {
+  if (
+    !isSameSet(
+      members.map((row) => row.id),
+      templateIds,
+    )
+  ) {
     throw new ServiceError(400, `templateIds must list each of the ${members.length} standard templates of "${category}" once`, "templateIds");
   }
-  const order = reorderWithinCategory(rows.map((row) => row.id), templateIds);
+  const order = reorderWithinCategory(
+    rows.map((row) => row.id),
+    templateIds,
+  );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const db = database(env.DB);
-  const updates = order.flatMap((id, position) => (byId.get(id)!.position === position ? [] : [db.update(templates).set({ position }).where(eq(templates.id, id))]));
+  const updates = order.flatMap((id, position) =>
+    byId.get(id)!.position === position ? [] : [db.update(templates).set({ position }).where(eq(templates.id, id))],
+  );
   const titles = (ids: string[]) => ids.map((id) => byId.get(id)!.title);
   await db.batch([
     auditStatement(env, actorOf(admin), {
@@ -156,7 +177,13 @@ export async function createStandardCategory(env: Env, admin: User, name: string
   const [[row]] = await db.batch([
     db
       .insert(templateCategories)
-      .values({ id, ownerId: null, name, nameKey, position: sql`(SELECT coalesce(max(${templateCategories.position}), -1) + 1 FROM ${templateCategories} WHERE ${templateCategories.ownerId} IS NULL)` })
+      .values({
+        id,
+        ownerId: null,
+        name,
+        nameKey,
+        position: sql`(SELECT coalesce(max(${templateCategories.position}), -1) + 1 FROM ${templateCategories} WHERE ${templateCategories.ownerId} IS NULL)`,
+      })
       .returning(),
     auditStatement(env, actorOf(admin), {
       action: "category.create",
@@ -173,12 +200,19 @@ export async function createStandardCategory(env: Env, admin: User, name: string
 /** POST /api/admin/templateCategories/reorder: every standard category, in its new order. */
 export async function reorderStandardCategories(env: Env, admin: User, categoryIds: string[]): Promise<AdminStandardCategory[]> {
   const rows = await standardCategoryRows(env);
-  if (!isSameSet(rows.map((row) => row.id), categoryIds)) {
+  if (
+    !isSameSet(
+      rows.map((row) => row.id),
+      categoryIds,
+    )
+  ) {
     throw new ServiceError(400, `categoryIds must list each of the ${rows.length} standard categories once`, "categoryIds");
   }
   const byId = new Map(rows.map((row) => [row.id, row]));
   const db = database(env.DB);
-  const updates = categoryIds.flatMap((id, position) => (byId.get(id)!.position === position ? [] : [db.update(templateCategories).set({ position }).where(eq(templateCategories.id, id))]));
+  const updates = categoryIds.flatMap((id, position) =>
+    byId.get(id)!.position === position ? [] : [db.update(templateCategories).set({ position }).where(eq(templateCategories.id, id))],
+  );
   await db.batch([
     auditStatement(env, actorOf(admin), {
       action: "categories.reorder",

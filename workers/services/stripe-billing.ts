@@ -56,7 +56,11 @@ async function stripeCall<T>(what: string, call: () => Promise<T>, notFound?: st
   } catch (error) {
     if (!(error instanceof Stripe.errors.StripeError)) throw error;
     if (notFound && error.statusCode === 404) throw new ServiceError(404, notFound);
-    if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError) {
+    if (
+      error instanceof Stripe.errors.StripeConnectionError ||
+      error instanceof Stripe.errors.StripeAPIError ||
+      error instanceof Stripe.errors.StripeRateLimitError
+    ) {
       console.warn(`Stripe unavailable: ${what}`, error.message);
     } else {
       // Our request or our configuration (key, price ids) is at fault: a bug to fix.
@@ -131,7 +135,13 @@ async function parityDiscounts(env: Env, country: string | null): Promise<Stripe
   });
   if (!coupon.valid || coupon.percent_off !== percentageAdjustment || coupon.amount_off !== null || coupon.duration !== "forever") {
     // Someone changed or used up the coupon in Stripe: charging another discount than the page shows would be wrong.
-    console.error("The pricing parity coupon in Stripe does not match", { id, valid: coupon.valid, percent_off: coupon.percent_off, amount_off: coupon.amount_off, duration: coupon.duration });
+    console.error("The pricing parity coupon in Stripe does not match", {
+      id,
+      valid: coupon.valid,
+      percent_off: coupon.percent_off,
+      amount_off: coupon.amount_off,
+      duration: coupon.duration,
+    });
     throw new ServiceError(502, PAYMENT_UNAVAILABLE);
   }
   return [{ coupon: coupon.id }];
@@ -398,7 +408,8 @@ export async function reactivateStripeSubscription(
   input: v.InferOutput<typeof ReactivateStripeSubscriptionBody>,
 ): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
   const record = await ownedSubscription(env, user, input.subscriptionID);
-  if (!record.cancelAtPeriodEnd || !isRecordLive(record, Date.now())) throw new ServiceError(409, "Only a cancelled subscription that has not ended can be re-activated.");
+  if (!record.cancelAtPeriodEnd || !isRecordLive(record, Date.now()))
+    throw new ServiceError(409, "Only a cancelled subscription that has not ended can be re-activated.");
   const subscription = await stripeCall(
     "re-activating a subscription",
     () => stripeClient(env).subscriptions.update(input.subscriptionID, { cancel_at_period_end: false }),
@@ -422,7 +433,8 @@ export async function reviseStripeSubscription(
 ): Promise<{ message: string; profileUpdates: ProfileUpdates }> {
   const plan = await planById(env, input.newPlanId);
   if (!plan || !isRecurringPlan(plan) || !plan.stripePriceId) throw new ServiceError(400, "newPlanId must be a monthly or annual plan", "newPlanId");
-  if (input.newStripePriceID !== plan.stripePriceId) throw new ServiceError(400, `newStripePriceID is not the price of the ${plan.name} plan`, "newStripePriceID");
+  if (input.newStripePriceID !== plan.stripePriceId)
+    throw new ServiceError(400, `newStripePriceID is not the price of the ${plan.name} plan`, "newStripePriceID");
   const record = await ownedSubscription(env, user, input.subscriptionID);
   if (record.planId === plan.id) throw new ServiceError(400, "You are already on this plan.", "newPlanId");
   const stripe = stripeClient(env);
@@ -571,8 +583,12 @@ async function applyStripeChargeReversals(env: Env, chargeId: string): Promise<v
   }
   const disputes = await stripeCall("listing a charge's disputes", () => stripe.disputes.list({ charge: chargeId, limit: 100 }));
   const reversals: PaymentReversalReport["reversals"] = [
-    ...(charge.refunds?.data ?? []).filter((refund) => refund.status === "succeeded").map((refund) => ({ ref: refund.id, kind: "refund" as const, amountCents: refund.amount, at: refund.created * 1000 })),
-    ...disputes.data.filter((dispute) => isStripeDisputeLost(dispute.status)).map((dispute) => ({ ref: dispute.id, kind: "dispute" as const, amountCents: dispute.amount, at: dispute.created * 1000 })),
+    ...(charge.refunds?.data ?? [])
+      .filter((refund) => refund.status === "succeeded")
+      .map((refund) => ({ ref: refund.id, kind: "refund" as const, amountCents: refund.amount, at: refund.created * 1000 })),
+    ...disputes.data
+      .filter((dispute) => isStripeDisputeLost(dispute.status))
+      .map((dispute) => ({ ref: dispute.id, kind: "dispute" as const, amountCents: dispute.amount, at: dispute.created * 1000 })),
   ];
   await applyPaymentReversals(env, {
     provider: "stripe",
@@ -600,9 +616,16 @@ async function applyStripeChargeReversals(env: Env, chargeId: string): Promise<v
  * its subscription line bought; a proration-only invoice bought no period) or a lifetime purchase (its
  * checkout session, bought at the session's creation); null for anything else.
  */
-async function stripePaymentOf(env: Env, intent: string): Promise<{ paymentRef: string; bought: PaymentReversalReport["bought"]; subscription: string | null } | null> {
+async function stripePaymentOf(
+  env: Env,
+  intent: string,
+): Promise<{ paymentRef: string; bought: PaymentReversalReport["bought"]; subscription: string | null } | null> {
   const stripe = stripeClient(env);
-  const [paid] = (await stripeCall("finding an invoice's payment", () => stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent }, limit: 1 }))).data;
+  const [paid] = (
+    await stripeCall("finding an invoice's payment", () =>
+      stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: intent }, limit: 1 }),
+    )
+  ).data;
   const invoiceId = typeof paid?.invoice === "string" ? paid.invoice : paid?.invoice?.id;
   if (invoiceId) {
     const invoice = await stripeCall("reading an invoice", () => stripe.invoices.retrieve(invoiceId));

@@ -56,16 +56,17 @@ function mayEdit(user: User, row: TemplateRow) {
  */
 async function favoritesOf(env: Env, user: User, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await database(env.DB)
-    .select({ templateId: templateFavorites.templateId })
-    .from(templateFavorites)
-    .where(eq(templateFavorites.userId, user.id));
+  const rows = await database(env.DB).select({ templateId: templateFavorites.templateId }).from(templateFavorites).where(eq(templateFavorites.userId, user.id));
   const wanted = new Set(ids);
   return new Set(rows.map((r) => r.templateId).filter((id) => wanted.has(id)));
 }
 
 async function withFavorites(env: Env, user: User, rows: TemplateRow[]) {
-  const favorites = await favoritesOf(env, user, rows.map((r) => r.id));
+  const favorites = await favoritesOf(
+    env,
+    user,
+    rows.map((r) => r.id),
+  );
   return rows.map((row) => toTemplate(row, user, favorites));
 }
 
@@ -155,7 +156,11 @@ export async function updateTemplate(env: Env, user: User, id: string, design: T
   const db = database(env.DB);
   const row = await db.query.templates.findFirst({ where: eq(templates.id, id) });
   if (!row || !(row.isStandard || row.isShared || row.ownerId === user.id)) throw new ServiceError(404, "Template not found");
-  if (!mayEdit(user, row)) throw new ServiceError(403, row.isStandard ? "Standard templates cannot be changed. Duplicate it to make your own." : "You can only change your own templates.");
+  if (!mayEdit(user, row))
+    throw new ServiceError(
+      403,
+      row.isStandard ? "Standard templates cannot be changed. Duplicate it to make your own." : "You can only change your own templates.",
+    );
   const normalized = normalizeDesign(design);
   const update = db
     .update(templates)
@@ -230,7 +235,12 @@ export async function getTemplateSet(env: Env, user: User, ids: string[]): Promi
   const rows: TemplateRow[] = [];
   // In chunks: D1 takes at most 100 bound parameters per query.
   for (let i = 0; i < unique.length; i += 80) {
-    rows.push(...(await db.select().from(templates).where(and(inArray(templates.id, unique.slice(i, i + 80)), visibleTo(user)))));
+    rows.push(
+      ...(await db
+        .select()
+        .from(templates)
+        .where(and(inArray(templates.id, unique.slice(i, i + 80)), visibleTo(user)))),
+    );
   }
   const found = new Map(rows.map((row) => [row.id, row]));
   const missing = unique.filter((id) => !found.has(id)).length;

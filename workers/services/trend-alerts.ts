@@ -1,5 +1,11 @@
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { PINTEREST_INTERESTS, PINTEREST_TREND_REGIONS, type PinterestInterest, type PinterestTrendingKeyword, type PinterestTrendRegion } from "../../contracts/pinterest-trends.ts";
+import {
+  PINTEREST_INTERESTS,
+  PINTEREST_TREND_REGIONS,
+  type PinterestInterest,
+  type PinterestTrendingKeyword,
+  type PinterestTrendRegion,
+} from "../../contracts/pinterest-trends.ts";
 import {
   TREND_ALERT_LIMITS,
   TREND_ALERT_NOT_FOUND,
@@ -59,7 +65,7 @@ function view(row: AlertRow): TrendAlertView {
     interests: row.interests as PinterestInterest[],
     frequency: row.frequency,
     paused: row.pausedAt !== null,
-    pausedReason: row.pausedAt !== null ? row.pausedReason ?? "user" : null,
+    pausedReason: row.pausedAt !== null ? (row.pausedReason ?? "user") : null,
     createdAt: new Date(row.createdAt).toISOString(),
     lastResult: (row.lastResult as TrendAlertResult | null) ?? null,
   };
@@ -89,7 +95,16 @@ export async function createTrendAlert(env: Env, user: User, settings: NewTrendA
      SELECT ?1, ?2, ?3, ?4, ?5, ?6, '{}', ?7, ?7
      WHERE (SELECT count(*) FROM trend_alerts WHERE user_id = ?2) < ?8`,
   )
-    .bind(id, user.id, JSON.stringify(settings.keywords), JSON.stringify(settings.regions), JSON.stringify(settings.interests), settings.frequency, now, TREND_ALERT_LIMITS.alerts)
+    .bind(
+      id,
+      user.id,
+      JSON.stringify(settings.keywords),
+      JSON.stringify(settings.regions),
+      JSON.stringify(settings.interests),
+      settings.frequency,
+      now,
+      TREND_ALERT_LIMITS.alerts,
+    )
     .run();
   if (inserted.meta.changes === 0) throw new ServiceError(400, TREND_ALERTS_FULL, "newTrendAlertSettings");
   return view(await ownAlert(env, user, id));
@@ -134,7 +149,14 @@ export async function trendAlertHistory(env: Env, user: User): Promise<{ history
     .orderBy(desc(trendAlertEmails.sentAt))
     .limit(HISTORY_SHOWN)
     .all();
-  return { history: rows.map((row) => ({ digestId: row.id, sentAt: new Date(row.sentAt).toISOString(), subject: row.subject, findings: row.findings as TrendFinding[] })) };
+  return {
+    history: rows.map((row) => ({
+      digestId: row.id,
+      sentAt: new Date(row.sentAt).toISOString(),
+      subject: row.subject,
+      findings: row.findings as TrendFinding[],
+    })),
+  };
 }
 
 // ---- unsubscribe -------------------------------------------------------------------------------
@@ -220,7 +242,11 @@ interface Checked {
 
 async function sweepUser(env: Env, userId: string, alerts: Array<{ id: string; period: string }>, now: number): Promise<TrendSweepResult> {
   // Claim first: only the run whose insert took the (alert, period) row goes on with that alert.
-  const claims = await env.DB.batch(alerts.map((alert) => env.DB.prepare(`INSERT OR IGNORE INTO trend_alert_runs (alert_id, period, claimed_at) VALUES (?1, ?2, ?3)`).bind(alert.id, alert.period, now)));
+  const claims = await env.DB.batch(
+    alerts.map((alert) =>
+      env.DB.prepare(`INSERT OR IGNORE INTO trend_alert_runs (alert_id, period, claimed_at) VALUES (?1, ?2, ?3)`).bind(alert.id, alert.period, now),
+    ),
+  );
   const claimed = alerts.filter((_, index) => claims[index].meta.changes > 0);
   const result: TrendSweepResult = { checked: 0, emailed: 0, failed: 0 };
   if (claimed.length === 0) return result;
@@ -238,7 +264,11 @@ async function sweepUser(env: Env, userId: string, alerts: Array<{ id: string; p
 
   const checked: Checked[] = [];
   for (const { id, period } of claimed) {
-    const row = await db.select().from(trendAlerts).where(and(eq(trendAlerts.id, id), eq(trendAlerts.userId, userId))).get();
+    const row = await db
+      .select()
+      .from(trendAlerts)
+      .where(and(eq(trendAlerts.id, id), eq(trendAlerts.userId, userId)))
+      .get();
     if (!row || row.pausedAt !== null) continue;
     result.checked += 1;
     try {
@@ -286,7 +316,11 @@ async function sweepUser(env: Env, userId: string, alerts: Array<{ id: string; p
       const last: TrendAlertResult = { checkedAt, outcome: found ? "found" : "nothing", findings: alert.findings, emailed: found && emailed };
       // A rise that could not be e-mailed is not remembered as reported, so the next period reports it.
       const memory = found && !emailed ? { ...alert.memory, reported: (alert.row.memory as TrendAlertMemory).reported } : alert.memory;
-      return env.DB.prepare(`UPDATE trend_alerts SET last_result = ?2, memory = ?3 WHERE id = ?1`).bind(alert.row.id, JSON.stringify(last), JSON.stringify(memory));
+      return env.DB.prepare(`UPDATE trend_alerts SET last_result = ?2, memory = ?3 WHERE id = ?1`).bind(
+        alert.row.id,
+        JSON.stringify(last),
+        JSON.stringify(memory),
+      );
     }),
   );
   return result;
@@ -351,10 +385,18 @@ async function drawChart(env: Env, finding: TrendFinding, series: { weeks: strin
   );
   const key = `trend-charts/${crypto.randomUUID()}.png`;
   await putMedia(env, key, png, "image/png");
-  return { url: mediaUrl(env.APP_URL, key), alt: `Chart of weekly Pinterest searches for "${finding.keyword}" in ${regionName(finding.region)} over the last ${series.values.length} weeks` };
+  return {
+    url: mediaUrl(env.APP_URL, key),
+    alt: `Chart of weekly Pinterest searches for "${finding.keyword}" in ${regionName(finding.region)} over the last ${series.values.length} weeks`,
+  };
 }
 
-async function sendDigest(env: Env, user: User, digest: Array<{ finding: TrendFinding; trend: PinterestTrendingKeyword | undefined }>, now: number): Promise<boolean> {
+async function sendDigest(
+  env: Env,
+  user: User,
+  digest: Array<{ finding: TrendFinding; trend: PinterestTrendingKeyword | undefined }>,
+  now: number,
+): Promise<boolean> {
   let charts = 0;
   const lines: TrendDigestLine[] = [];
   for (const { finding, trend } of digest) {

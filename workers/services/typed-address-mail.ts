@@ -20,7 +20,8 @@ export interface KindLimit {
 }
 
 export const SENDER_LIMIT_REFUSAL = (wait: string) => `You have asked us to e-mail a lot of people today. Please try again in ${wait}.`;
-export const RECIPIENT_LIMIT_REFUSAL = (wait: string) => `This address has already had several e-mails from Pinboard Studio today. Please try again in ${wait}.`;
+export const RECIPIENT_LIMIT_REFUSAL = (wait: string) =>
+  `This address has already had several e-mails from Pinboard Studio today. Please try again in ${wait}.`;
 
 /** Who has us send: a signed-in user, or a visitor known only by their client address (may be unknown). */
 export type TypedMailSender = Pick<User, "id"> | { ip: string | null };

@@ -63,11 +63,7 @@ export async function currentCredentials(env: Env, user: User): Promise<UserCred
   return credentialsOf(env, user, used, profiles, shops, wordpressKey);
 }
 
-export async function updateProfile(
-  env: Env,
-  user: User,
-  updates: { firstName?: string; lastName?: string; handle?: string },
-): Promise<User> {
+export async function updateProfile(env: Env, user: User, updates: { firstName?: string; lastName?: string; handle?: string }): Promise<User> {
   const db = database(env.DB);
   if (updates.handle && updates.handle !== user.handle) {
     const taken = await db.query.users.findFirst({ where: and(eq(users.handle, updates.handle), ne(users.id, user.id)), columns: { id: true } });

@@ -44,9 +44,7 @@ export interface VideoJobPayload {
 
 /** Creates a video job row and puts it on the queue. */
 export async function enqueueVideoJob(env: Pick<Env, "DB" | "VIDEO_JOBS">, job: { id: string; userId: string | null; payload: unknown }) {
-  await database(env.DB)
-    .insert(videoJobs)
-    .values({ id: job.id, userId: job.userId, status: "queued", payload: job.payload, updatedAt: Date.now() });
+  await database(env.DB).insert(videoJobs).values({ id: job.id, userId: job.userId, status: "queued", payload: job.payload, updatedAt: Date.now() });
   await env.VIDEO_JOBS.send({ jobId: job.id } satisfies VideoJobMessage);
 }
 
@@ -57,7 +55,8 @@ async function templateOf(env: Env, user: User, post: Post): Promise<TemplateDes
   try {
     return await getTemplate(env, user, post.templateType);
   } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) throw new ServiceError(400, "post.templateType names no template of yours or a standard one", "post.templateType");
+    if (error instanceof ServiceError && error.status === 404)
+      throw new ServiceError(400, "post.templateType names no template of yours or a standard one", "post.templateType");
     throw error;
   }
 }
@@ -160,7 +159,11 @@ export async function createVideoPin(env: Env, user: User, post: Post, chargeRef
 function resultUrls(env: Pick<Env, "APP_URL">, payload: VideoJobPayload) {
   // Rows written before migration 0017 carry no result keys.
   if (!payload.videoKey) return { videoURL: "", videoFileName: "", videoThumbnail: "" };
-  return { videoURL: mediaUrl(env.APP_URL, payload.videoKey), videoFileName: payload.videoFileName, videoThumbnail: mediaUrl(env.APP_URL, payload.thumbnailKey) };
+  return {
+    videoURL: mediaUrl(env.APP_URL, payload.videoKey),
+    videoFileName: payload.videoFileName,
+    videoThumbnail: mediaUrl(env.APP_URL, payload.thumbnailKey),
+  };
 }
 
 /** GET /videoApi/video/getVideoJob/:jobId: the caller's own job, else 404. */

@@ -6,7 +6,15 @@ import { randomToken, sha256Hex, signToken, verifyToken } from "../auth/tokens.t
 import { database } from "../db/client.ts";
 import { woocommerceConnections } from "../db/schema.ts";
 import type { Env } from "../env.ts";
-import { authorizeUrl, listProducts, readStoreCurrency, readStoreIndex, toShopListing, WooCommerceError, type WooCommerceKeys } from "../integrations/woocommerce.ts";
+import {
+  authorizeUrl,
+  listProducts,
+  readStoreCurrency,
+  readStoreIndex,
+  toShopListing,
+  WooCommerceError,
+  type WooCommerceKeys,
+} from "../integrations/woocommerce.ts";
 import { isPrivateHost } from "../http/address.ts";
 import { isTrustedOrigin, trustedHosts } from "../http/guarded-fetch.ts";
 import { normalizeSourceUrl } from "../scrape/url.ts";
@@ -91,7 +99,12 @@ export async function startConnection(env: Env, user: User, input: { storeUrl: s
   let storeName = host(storeUrl);
   try {
     const index = await readStoreIndex(env, storeUrl);
-    if (!index.hasWooCommerce) throw new ServiceError(400, `${host(storeUrl)} does not offer WooCommerce's REST API. Check that WooCommerce is installed and active, then try again.`, "storeUrl");
+    if (!index.hasWooCommerce)
+      throw new ServiceError(
+        400,
+        `${host(storeUrl)} does not offer WooCommerce's REST API. Check that WooCommerce is installed and active, then try again.`,
+        "storeUrl",
+      );
     storeName = index.name || storeName;
     // Where the store answered from after redirects, when that address passes the same rule.
     if (index.storeUrl !== storeUrl) storeUrl = checkStoreUrl(env, index.storeUrl);
@@ -101,7 +114,11 @@ export async function startConnection(env: Env, user: User, input: { storeUrl: s
     if (error.kind === "unauthorized") storeName = host(storeUrl);
     else if (error.kind === "private_address") throw new ServiceError(400, PUBLIC_STORE_MESSAGE, "storeUrl");
     else if (error.kind === "not_found" || error.kind === "refused" || error.kind === "unreadable") {
-      throw new ServiceError(400, `We could not find a WooCommerce store at ${host(storeUrl)}. Check the address your shop opens at and try again.`, "storeUrl");
+      throw new ServiceError(
+        400,
+        `We could not find a WooCommerce store at ${host(storeUrl)}. Check the address your shop opens at and try again.`,
+        "storeUrl",
+      );
     } else throw new ServiceError(502, `We could not reach ${host(storeUrl)}: ${error.message} Please try again.`, "storeUrl");
   }
   const id = randomToken(18);
@@ -182,8 +199,16 @@ export async function receiveKeys(
   } catch (error) {
     if (!(error instanceof WooCommerceError)) throw error;
     const refused = error.kind === "unauthorized";
-    await failConnection(env, id, refused ? `The keys your store sent did not open ${host(claimed.storeUrl)}. Please connect your store again.` : `We could not reach ${host(claimed.storeUrl)}: ${error.message}`);
-    throw refused ? new ServiceError(400, `These keys do not open ${host(claimed.storeUrl)}.`, "consumer_key") : new ServiceError(502, `We could not reach ${host(claimed.storeUrl)}.`);
+    await failConnection(
+      env,
+      id,
+      refused
+        ? `The keys your store sent did not open ${host(claimed.storeUrl)}. Please connect your store again.`
+        : `We could not reach ${host(claimed.storeUrl)}: ${error.message}`,
+    );
+    throw refused
+      ? new ServiceError(400, `These keys do not open ${host(claimed.storeUrl)}.`, "consumer_key")
+      : new ServiceError(502, `We could not reach ${host(claimed.storeUrl)}.`);
   }
   const received: ReceivedKeys = { ...keys, keyId: Number(body.key_id), permissions: body.key_permissions, currency };
   await db
@@ -205,7 +230,11 @@ export interface ReturnOutcome {
  * received are saved as the user's shop. Anywhere else the connection is
  * spent and its keys dropped: a link started by someone else connects nothing.
  */
-export async function finishConnection(env: Env, query: { success?: string; user_id?: string }, binding: (connectionId: string) => Promise<string | undefined>): Promise<ReturnOutcome> {
+export async function finishConnection(
+  env: Env,
+  query: { success?: string; user_id?: string },
+  binding: (connectionId: string) => Promise<string | undefined>,
+): Promise<ReturnOutcome> {
   const id = await connectionIdOf(env, query.user_id);
   const db = database(env.DB);
   const row = id ? await db.query.woocommerceConnections.findFirst({ where: eq(woocommerceConnections.id, id) }) : undefined;
@@ -242,7 +271,13 @@ export async function finishConnection(env: Env, query: { success?: string; user
     shopId: row.storeUrl,
     shopName: row.storeName,
     shopUrl: row.storeUrl,
-    credentials: { consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, keyId: keys.keyId, currency: keys.currency, currencyCheckedAt: Date.now() },
+    credentials: {
+      consumerKey: keys.consumerKey,
+      consumerSecret: keys.consumerSecret,
+      keyId: keys.keyId,
+      currency: keys.currency,
+      currencyCheckedAt: Date.now(),
+    },
     scopes: keys.permissions,
   });
   return { redirectUrl, shopName: row.storeName };
@@ -261,10 +296,16 @@ async function listingsFailure(env: Env, profile: ShopProfile, error: WooCommerc
       return reconnect(store);
     case "rate_limited": {
       const seconds = Math.max(1, error.retryAfterSeconds ?? 60);
-      return new RateLimited(seconds, () => `${LISTINGS_ERROR}: ${store} is receiving too many requests. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`);
+      return new RateLimited(
+        seconds,
+        () => `${LISTINGS_ERROR}: ${store} is receiving too many requests. Please try again in ${seconds} second${seconds === 1 ? "" : "s"}.`,
+      );
     }
     case "not_found":
-      return new ServiceError(502, `${LISTINGS_ERROR}: ${store} no longer answers WooCommerce's API. Check that WooCommerce is active and that permalinks are not set to Plain.`);
+      return new ServiceError(
+        502,
+        `${LISTINGS_ERROR}: ${store} no longer answers WooCommerce's API. Check that WooCommerce is active and that permalinks are not set to Plain.`,
+      );
     default:
       return new ServiceError(502, `${LISTINGS_ERROR}: ${error.message}`);
   }
@@ -274,7 +315,11 @@ async function listingsFailure(env: Env, profile: ShopProfile, error: WooCommerc
 const reconnect = (store: string) => new ServiceError(409, `${LISTINGS_ERROR}: ${store} no longer accepts our keys. Please reconnect your store.`);
 
 /** GET /api/woocommerce/products: a page of 50 of the shop's published products, with the count. */
-export async function wooCommerceListings(env: Env, userId: string, query: { shopID: string; pageNumber: number; searchInput: string }): Promise<ShopListingsPage> {
+export async function wooCommerceListings(
+  env: Env,
+  userId: string,
+  query: { shopID: string; pageNumber: number; searchInput: string },
+): Promise<ShopListingsPage> {
   const profile = await shopProfileOf(env, userId, query.shopID);
   if (profile.shopType !== "WooCommerce") throw new ServiceError(400, "That shop is not a WooCommerce shop.", "shopID");
   const store = profile.shopUrl ? host(profile.shopUrl) : profile.shopName;

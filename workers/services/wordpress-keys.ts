@@ -79,7 +79,10 @@ export async function rotateWordPressKey(env: Env, user: User, now = Date.now())
 
 /** Deletes the user's key (refused from then on); 404 when they have none. */
 export async function revokeWordPressKey(env: Env, user: User): Promise<void> {
-  const deleted = await database(env.DB).delete(wordpressAccessKeys).where(eq(wordpressAccessKeys.userId, user.id)).returning({ userId: wordpressAccessKeys.userId });
+  const deleted = await database(env.DB)
+    .delete(wordpressAccessKeys)
+    .where(eq(wordpressAccessKeys.userId, user.id))
+    .returning({ userId: wordpressAccessKeys.userId });
   if (deleted.length === 0) throw new ServiceError(404, WORDPRESS_KEY_NONE);
 }
 

@@ -42,7 +42,8 @@ async function generateFor(env: Env, user: User, input: WordPressPinsBody, seed:
   const standard = await listStandardTemplates(env, user);
   const found = settings.templateSelections.length > 0 ? await getTemplateSet(env, user, settings.templateSelections) : [];
   const pool = templatePool(settings.templateSelections, found, standard);
-  if (pool.length === 0) throw new ServiceError(409, "There are no templates to draw pins with. Choose templates in your design settings on the generator page.");
+  if (pool.length === 0)
+    throw new ServiceError(409, "There are no templates to draw pins with. Choose templates in your design settings on the generator page.");
   let next = 0;
   const posts = generatePosts([sourceOf(input)], {
     settings,
@@ -79,7 +80,13 @@ async function toQueue(env: Env, user: User, input: WordPressPinsBody, posts: Po
   const pins: NewScheduledPin[] = [];
   for (const [index, post] of posts.entries()) {
     // Drawn for scheduling: not served until the schedule below charges its credit (pin-renders.ts).
-    const rendered = await renderAndStorePin(env, user, { ...postContent(post), template: post.template!, fileName: post.fileName.slice(0, 100), url: post.url }, "schedule", "");
+    const rendered = await renderAndStorePin(
+      env,
+      user,
+      { ...postContent(post), template: post.template!, fileName: post.fileName.slice(0, 100), url: post.url },
+      "schedule",
+      "",
+    );
     pins.push({
       reference: `wp:${requestId}:${index}`,
       title: post.title.slice(0, 100),

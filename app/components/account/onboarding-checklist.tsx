@@ -23,8 +23,7 @@ export function OnboardingChecklist({ steps: saved }: { steps: OnboardingStepVie
     if (saving.current === 0) setSteps(saved);
   }, [saved]);
 
-  const mark = (name: string, isChecked: boolean) =>
-    setSteps((current) => current.map((step) => (step.name === name ? { ...step, isChecked } : step)));
+  const mark = (name: string, isChecked: boolean) => setSteps((current) => current.map((step) => (step.name === name ? { ...step, isChecked } : step)));
 
   async function toggle(name: string, isChecked: boolean) {
     mark(name, isChecked);
@@ -53,7 +52,14 @@ export function OnboardingChecklist({ steps: saved }: { steps: OnboardingStepVie
         <p className="progress__label" id="checklist-progress">
           {done} of {steps.length} steps done
         </p>
-        <div className="progress__track" role="progressbar" aria-labelledby="checklist-progress" aria-valuemin={0} aria-valuemax={steps.length} aria-valuenow={done}>
+        <div
+          className="progress__track"
+          role="progressbar"
+          aria-labelledby="checklist-progress"
+          aria-valuemin={0}
+          aria-valuemax={steps.length}
+          aria-valuenow={done}
+        >
           <span className="progress__fill" style={{ width: `${steps.length ? (done / steps.length) * 100 : 0}%` }} />
         </div>
       </div>
@@ -62,7 +68,14 @@ export function OnboardingChecklist({ steps: saved }: { steps: OnboardingStepVie
           const id = `onboarding-step-${step.name}`;
           return (
             <li key={step.name} className={step.isChecked ? "checklist__step checklist__step--done" : "checklist__step"}>
-              <input className="checklist__box" type="checkbox" id={id} checked={step.isChecked} disabled={!hydrated} onChange={(event) => void toggle(step.name, event.target.checked)} />
+              <input
+                className="checklist__box"
+                type="checkbox"
+                id={id}
+                checked={step.isChecked}
+                disabled={!hydrated}
+                onChange={(event) => void toggle(step.name, event.target.checked)}
+              />
               <label className="checklist__label" htmlFor={id}>
                 {step.label}
               </label>

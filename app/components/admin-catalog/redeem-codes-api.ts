@@ -14,7 +14,8 @@ export interface NewBatch {
 export const createBatch = (batch: NewBatch) => apiJson<{ batchId: string; codes: string[] }>("/api/admin/redeemCodes", { json: batch });
 export const listBatches = () => apiJson<{ batches: RedeemBatchSummary[] }>("/api/admin/redeemCodeBatches");
 export const getBatch = (batchId: string) => apiJson<{ batch: RedeemBatchDetail }>(`/api/admin/redeemCodeBatches/${encodeURIComponent(batchId)}`);
-export const disableBatch = (batchId: string) => apiJson<{ batch: RedeemBatchSummary }>(`/api/admin/redeemCodeBatches/${encodeURIComponent(batchId)}/disable`, { json: {} });
+export const disableBatch = (batchId: string) =>
+  apiJson<{ batch: RedeemBatchSummary }>(`/api/admin/redeemCodeBatches/${encodeURIComponent(batchId)}/disable`, { json: {} });
 export const disableCode = (code: string) => apiJson<{ code: RedeemCodeRow }>(`/api/admin/redeemCodes/${encodeURIComponent(code)}/disable`, { json: {} });
 
 /** Downloads a batch's CSV (times in the admin's zone) as a file. */
@@ -30,10 +31,12 @@ export async function downloadBatchCsv(batchId: string): Promise<void> {
 }
 
 /** A time in the admin's own zone, in words: "26 November 2026, 10:15". */
-export const localDateTime = (ms: number) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(ms);
+export const localDateTime = (ms: number) =>
+  new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(ms);
 
 /** What a code gives: "3 months of Pro", "Lifetime for good". */
-export const grantText = (planName: string, months: number | null) => (months === null ? `${planName}, for good` : `${months} ${months === 1 ? "month" : "months"} of ${planName}`);
+export const grantText = (planName: string, months: number | null) =>
+  months === null ? `${planName}, for good` : `${months} ${months === 1 ? "month" : "months"} of ${planName}`;
 
 /** The last moment of a day (yyyy-mm-dd) in the admin's zone. */
 export function endOfLocalDay(date: string): number {

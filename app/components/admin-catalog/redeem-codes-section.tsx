@@ -6,7 +6,17 @@ import { getPlans, serverMessage, toastedCall } from "../billing/billing-api.ts"
 import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
-import { createBatch, disableBatch, disableCode, downloadBatchCsv, endOfLocalDay, getBatch, grantText, listBatches, localDateTime } from "./redeem-codes-api.ts";
+import {
+  createBatch,
+  disableBatch,
+  disableCode,
+  downloadBatchCsv,
+  endOfLocalDay,
+  getBatch,
+  grantText,
+  listBatches,
+  localDateTime,
+} from "./redeem-codes-api.ts";
 import { StackTable } from "../shell/stack-table.tsx";
 
 const STATUS_WORDS: Record<RedeemCodeRow["status"], string> = { unused: "Not used", used: "Used", disabled: "Disabled", expired: "Expired" };
@@ -47,13 +57,23 @@ export function RedeemCodesSection() {
 
   async function download(batch: RedeemBatchSummary) {
     setBusy(`csv-${batch.batchId}`);
-    await toastedCall(toast, () => downloadBatchCsv(batch.batchId), () => ({ title: "The CSV file is downloading" }), "The CSV file was not downloaded");
+    await toastedCall(
+      toast,
+      () => downloadBatchCsv(batch.batchId),
+      () => ({ title: "The CSV file is downloading" }),
+      "The CSV file was not downloaded",
+    );
     setBusy(null);
   }
 
   async function disable(batch: RedeemBatchSummary) {
     setBusy(`disable-${batch.batchId}`);
-    await toastedCall(toast, () => disableBatch(batch.batchId), () => ({ title: "Batch disabled", description: "Its unused codes can no longer be redeemed." }), "The batch was not disabled");
+    await toastedCall(
+      toast,
+      () => disableBatch(batch.batchId),
+      () => ({ title: "Batch disabled", description: "Its unused codes can no longer be redeemed." }),
+      "The batch was not disabled",
+    );
     setBusy(null);
     setConfirmDisable(null);
     changed();
@@ -96,7 +116,12 @@ export function RedeemCodesSection() {
                 </td>
                 <td>
                   <div className="content-admin__actions">
-                    <button type="button" className="button button--ghost" aria-expanded={open === batch.batchId} onClick={() => setOpen(open === batch.batchId ? null : batch.batchId)}>
+                    <button
+                      type="button"
+                      className="button button--ghost"
+                      aria-expanded={open === batch.batchId}
+                      onClick={() => setOpen(open === batch.batchId ? null : batch.batchId)}
+                    >
                       {open === batch.batchId ? "Hide codes" : "Show codes"}
                       <span className="visually-hidden"> of {name}</span>
                     </button>
@@ -166,12 +191,25 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
     setSaving(true);
     setProblem(null);
     try {
-      const created = await createBatch({ planId, count: Number(count), months: forGood ? null : Number(months), expiresAt: expires ? endOfLocalDay(expires) : null, note: note.trim() });
-      toast({ kind: "success", title: `${created.codes.length} ${created.codes.length === 1 ? "code" : "codes"} created`, description: "Download them as CSV from the batch list." });
+      const created = await createBatch({
+        planId,
+        count: Number(count),
+        months: forGood ? null : Number(months),
+        expiresAt: expires ? endOfLocalDay(expires) : null,
+        note: note.trim(),
+      });
+      toast({
+        kind: "success",
+        title: `${created.codes.length} ${created.codes.length === 1 ? "code" : "codes"} created`,
+        description: "Download them as CSV from the batch list.",
+      });
       setNote("");
       onCreated(created.batchId);
     } catch (error) {
-      setProblem({ message: serverMessage(error) ?? "The codes were not created. Please try again.", field: error instanceof ApiError ? error.field : undefined });
+      setProblem({
+        message: serverMessage(error) ?? "The codes were not created. Please try again.",
+        field: error instanceof ApiError ? error.field : undefined,
+      });
     } finally {
       setSaving(false);
     }
@@ -199,20 +237,56 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
         ) : (
           <label htmlFor={`${id}-months`}>
             Months each code gives
-            <input id={`${id}-months`} type="number" inputMode="numeric" min={1} max={60} step={1} value={months} onChange={(event) => setMonths(event.target.value)} required {...invalid("months")} />
+            <input
+              id={`${id}-months`}
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={60}
+              step={1}
+              value={months}
+              onChange={(event) => setMonths(event.target.value)}
+              required
+              {...invalid("months")}
+            />
           </label>
         )}
         <label htmlFor={`${id}-count`}>
           Number of codes
-          <input id={`${id}-count`} type="number" inputMode="numeric" min={1} max={500} step={1} value={count} onChange={(event) => setCount(event.target.value)} required {...invalid("count")} />
+          <input
+            id={`${id}-count`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={500}
+            step={1}
+            value={count}
+            onChange={(event) => setCount(event.target.value)}
+            required
+            {...invalid("count")}
+          />
         </label>
         <label htmlFor={`${id}-expires`}>
           Last day to redeem (optional)
-          <input id={`${id}-expires`} type="date" min={minDate} value={expires} onChange={(event) => setExpires(event.target.value)} {...invalid("expiresAt")} />
+          <input
+            id={`${id}-expires`}
+            type="date"
+            min={minDate}
+            value={expires}
+            onChange={(event) => setExpires(event.target.value)}
+            {...invalid("expiresAt")}
+          />
         </label>
         <label htmlFor={`${id}-note`} className="code-batch-form__wide">
           Note for admins (optional)
-          <input id={`${id}-note`} value={note} maxLength={120} onChange={(event) => setNote(event.target.value)} placeholder="e.g. Podcast giveaway" {...invalid("note")} />
+          <input
+            id={`${id}-note`}
+            value={note}
+            maxLength={120}
+            onChange={(event) => setNote(event.target.value)}
+            placeholder="e.g. Podcast giveaway"
+            {...invalid("note")}
+          />
         </label>
       </div>
       {problem ? (
@@ -247,7 +321,12 @@ function BatchCodes({ batchId, onChanged }: { batchId: string; onChanged(): void
 
   async function disable(code: string) {
     setBusy(code);
-    await toastedCall(toast, () => disableCode(code), () => ({ title: `Code ${code} disabled` }), "The code was not disabled");
+    await toastedCall(
+      toast,
+      () => disableCode(code),
+      () => ({ title: `Code ${code} disabled` }),
+      "The code was not disabled",
+    );
     setBusy(null);
     setConfirm(null);
     onChanged();
@@ -267,7 +346,9 @@ function BatchCodes({ batchId, onChanged }: { batchId: string; onChanged(): void
               <code>{code.code}</code>
             </th>
             <td data-label="State">{STATUS_WORDS[code.status]}</td>
-            <td data-label="Redeemed by">{code.redeemedBy ? `${code.redeemedBy.name} (${code.redeemedBy.email})` : <span className="muted">No one yet</span>}</td>
+            <td data-label="Redeemed by">
+              {code.redeemedBy ? `${code.redeemedBy.name} (${code.redeemedBy.email})` : <span className="muted">No one yet</span>}
+            </td>
             <td data-label="Redeemed">{code.redeemedAt === null ? <span className="muted">Not yet</span> : localDateTime(code.redeemedAt)}</td>
             <td>
               {code.status !== "unused" ? null : confirm === code.code ? (

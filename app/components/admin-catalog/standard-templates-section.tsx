@@ -134,7 +134,10 @@ function TemplateList({ data, onChanged }: { data: AdminStandardTemplates; onCha
     await toastedCall(
       toast,
       () => publishStandardTemplate(template.templateId, published),
-      () => ({ title: published ? `"${template.title}" is published` : `"${template.title}" is unpublished`, description: published ? "Users see it now." : "Users no longer see it." }),
+      () => ({
+        title: published ? `"${template.title}" is published` : `"${template.title}" is unpublished`,
+        description: published ? "Users see it now." : "Users no longer see it.",
+      }),
       published ? "The template was not published" : "The template was not unpublished",
     );
     setBusy(null);
@@ -145,7 +148,16 @@ function TemplateList({ data, onChanged }: { data: AdminStandardTemplates; onCha
   async function move(index: number, step: -1 | 1) {
     const order = moved(shown, index, step);
     setBusy(`move-${shown[index]!.templateId}`);
-    await toastedCall(toast, () => reorderStandardTemplates(category, order.map((template) => template.templateId)), () => ({ title: `Moved "${shown[index]!.title}" ${step < 0 ? "up" : "down"}` }), "The order was not changed");
+    await toastedCall(
+      toast,
+      () =>
+        reorderStandardTemplates(
+          category,
+          order.map((template) => template.templateId),
+        ),
+      () => ({ title: `Moved "${shown[index]!.title}" ${step < 0 ? "up" : "down"}` }),
+      "The order was not changed",
+    );
     setBusy(null);
     onChanged();
   }
@@ -165,7 +177,9 @@ function TemplateList({ data, onChanged }: { data: AdminStandardTemplates; onCha
             ))}
           </select>
         </label>
-        <p className="muted small">{category ? "Use the arrows to change the order users see in this category." : "Choose a category to change the order of its templates."}</p>
+        <p className="muted small">
+          {category ? "Use the arrows to change the order users see in this category." : "Choose a category to change the order of its templates."}
+        </p>
       </div>
       {shown.length === 0 ? (
         <p className="muted">No standard template in this category.</p>
@@ -184,7 +198,12 @@ function TemplateList({ data, onChanged }: { data: AdminStandardTemplates; onCha
                     <button type="button" className="button button--ghost" disabled={busy !== null || index === 0} onClick={() => move(index, -1)}>
                       Up<span className="visually-hidden"> {template.title}</span>
                     </button>
-                    <button type="button" className="button button--ghost" disabled={busy !== null || index === shown.length - 1} onClick={() => move(index, 1)}>
+                    <button
+                      type="button"
+                      className="button button--ghost"
+                      disabled={busy !== null || index === shown.length - 1}
+                      onClick={() => move(index, 1)}
+                    >
                       Down<span className="visually-hidden"> {template.title}</span>
                     </button>
                   </span>
@@ -228,7 +247,12 @@ function CategoryList({ categories, onChanged }: { categories: AdminStandardCate
 
   async function move(index: number, step: -1 | 1) {
     setBusy(true);
-    await toastedCall(toast, () => reorderStandardCategories(moved(categories, index, step).map((category) => category.id)), () => ({ title: `Moved "${categories[index]!.name}" ${step < 0 ? "up" : "down"}` }), "The order was not changed");
+    await toastedCall(
+      toast,
+      () => reorderStandardCategories(moved(categories, index, step).map((category) => category.id)),
+      () => ({ title: `Moved "${categories[index]!.name}" ${step < 0 ? "up" : "down"}` }),
+      "The order was not changed",
+    );
     setBusy(false);
     onChanged();
   }
@@ -243,7 +267,10 @@ function CategoryList({ categories, onChanged }: { categories: AdminStandardCate
       setName("");
       onChanged();
     } catch (error) {
-      setProblem({ message: serverMessage(error) ?? "The category was not added. Please try again.", field: error instanceof ApiError ? error.field : undefined });
+      setProblem({
+        message: serverMessage(error) ?? "The category was not added. Please try again.",
+        field: error instanceof ApiError ? error.field : undefined,
+      });
     } finally {
       setBusy(false);
     }
@@ -257,7 +284,10 @@ function CategoryList({ categories, onChanged }: { categories: AdminStandardCate
         {categories.map((category, index) => (
           <li key={category.id} className="standard-categories__item">
             <span>
-              {category.name} <span className="muted small">({category.templateCount} {category.templateCount === 1 ? "template" : "templates"})</span>
+              {category.name}{" "}
+              <span className="muted small">
+                ({category.templateCount} {category.templateCount === 1 ? "template" : "templates"})
+              </span>
             </span>
             <span className="standard-templates__order" role="group" aria-label={`Order of ${category.name}`}>
               <button type="button" className="button button--ghost" disabled={busy || index === 0} onClick={() => move(index, -1)}>

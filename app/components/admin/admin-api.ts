@@ -21,14 +21,25 @@ export function getAuditLog(filter: { targetKind?: string; targetId?: string; be
 /** A moment in the reader's own time zone (the browser's), e.g. "Thu, 26 Nov 2026, 09:40". */
 export function localTime(at: number | string): string {
   const ms = typeof at === "number" ? at : Date.parse(at);
-  return new Intl.DateTimeFormat("en-GB", { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(ms));
+  return new Intl.DateTimeFormat("en-GB", {
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(ms));
 }
 
 /** A key of an audit entry's before/after record in words: "openSignIns" as "Open sign ins". */
 const KEY_WORDS: Record<string, string> = { remaining: "Credits left", openSignIns: "Open sign-ins", amount: "Credits granted", blockedAt: "Blocked since" };
 export function keyInWords(key: string): string {
   if (KEY_WORDS[key]) return KEY_WORDS[key];
-  const words = key.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = key
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

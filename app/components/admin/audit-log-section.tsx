@@ -18,7 +18,12 @@ function Change({ label, value }: { label: string; value: unknown }) {
   if (value === null || value === undefined) return null;
   return (
     <p className="small">
-      <strong>{label}:</strong> {typeof value === "object" && !Array.isArray(value) ? Object.entries(value as Record<string, unknown>).map(([key, item]) => `${keyInWords(key)}: ${valueInWords(item)}`).join("; ") : valueInWords(value)}
+      <strong>{label}:</strong>{" "}
+      {typeof value === "object" && !Array.isArray(value)
+        ? Object.entries(value as Record<string, unknown>)
+            .map(([key, item]) => `${keyInWords(key)}: ${valueInWords(item)}`)
+            .join("; ")
+        : valueInWords(value)}
     </p>
   );
 }

@@ -60,7 +60,11 @@ export function UserDetailDialog({ userId, onClose, onChanged }: { userId: strin
     try {
       if (pending.kind === "grant") {
         const result = await grantUserCredits(userId, { amount: pending.amount, reason: pending.reason, reference });
-        toast({ kind: "success", title: result.granted ? `Granted ${pending.amount} credits to ${who}` : "These credits were already granted", description: `${result.remaining} credits left this month.` });
+        toast({
+          kind: "success",
+          title: result.granted ? `Granted ${pending.amount} credits to ${who}` : "These credits were already granted",
+          description: `${result.remaining} credits left this month.`,
+        });
         setAmount("");
         setReason("");
         setReference(newReference());
@@ -69,7 +73,11 @@ export function UserDetailDialog({ userId, onClose, onChanged }: { userId: strin
         toast({ kind: "success", title: pending.role === "admin" ? `${who} is now an admin` : `${who} is now a regular user` });
       } else {
         await setUserBlocked(userId, pending.kind === "block");
-        toast({ kind: "success", title: pending.kind === "block" ? `${who} is blocked` : `${who} is unblocked`, description: pending.kind === "block" ? "Their sessions have ended." : "They can log in again." });
+        toast({
+          kind: "success",
+          title: pending.kind === "block" ? `${who} is blocked` : `${who} is unblocked`,
+          description: pending.kind === "block" ? "Their sessions have ended." : "They can log in again.",
+        });
       }
       setPending(null);
       load();
@@ -154,20 +162,43 @@ export function UserDetailDialog({ userId, onClose, onChanged }: { userId: strin
                       <label className="field__label" htmlFor="admin-grant-amount">
                         Credits
                       </label>
-                      <input id="admin-grant-amount" className="field__input" type="number" inputMode="numeric" min={1} max={MAX_ADMIN_GRANT} step={1} required value={amount} onChange={(event) => setAmount(event.target.value)} />
+                      <input
+                        id="admin-grant-amount"
+                        className="field__input"
+                        type="number"
+                        inputMode="numeric"
+                        min={1}
+                        max={MAX_ADMIN_GRANT}
+                        step={1}
+                        required
+                        value={amount}
+                        onChange={(event) => setAmount(event.target.value)}
+                      />
                     </div>
                     <div className="field">
                       <label className="field__label" htmlFor="admin-grant-reason">
                         Reason
                       </label>
-                      <input id="admin-grant-reason" className="field__input" type="text" maxLength={300} required value={reason} onChange={(event) => setReason(event.target.value)} />
+                      <input
+                        id="admin-grant-reason"
+                        className="field__input"
+                        type="text"
+                        maxLength={300}
+                        required
+                        value={reason}
+                        onChange={(event) => setReason(event.target.value)}
+                      />
                     </div>
                     <button type="submit" className="button button--primary">
                       Grant credits
                     </button>
                   </form>
                   <div className="admin-actions__row">
-                    <button type="button" className="button button--ghost" onClick={() => setPending({ kind: "role", role: user.role === "admin" ? "user" : "admin" })}>
+                    <button
+                      type="button"
+                      className="button button--ghost"
+                      onClick={() => setPending({ kind: "role", role: user.role === "admin" ? "user" : "admin" })}
+                    >
                       {user.role === "admin" ? "Make regular user" : "Make admin"}
                     </button>
                     {user.role === "user" &&

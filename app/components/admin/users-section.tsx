@@ -105,7 +105,11 @@ export function UsersSection() {
         <UserDetailDialog
           userId={openUser}
           onClose={() => setOpenUser(null)}
-          onChanged={() => searchUsers(search.q, search.page).then(setResult).catch(() => undefined)}
+          onChanged={() =>
+            searchUsers(search.q, search.page)
+              .then(setResult)
+              .catch(() => undefined)
+          }
         />
       )}
     </section>

@@ -5,7 +5,8 @@ import { apiJson } from "../../lib/api-client.ts";
 export const getAffiliateData = () => apiJson<AffiliateData>("/api/affiliate/getAffiliateData");
 export const createAffiliateProfile = (affiliateID: string | undefined) =>
   apiJson<{ affiliateProfile: AffiliateProfile }>("/api/affiliate/createAffiliateProfile", { json: affiliateID ? { affiliateID } : {} });
-export const saveWiseTag = (wiseTag: string) => apiJson<{ message: string; affiliateProfile: AffiliateProfile }>("/api/affiliate/saveWiseTag", { json: { wiseTag } });
+export const saveWiseTag = (wiseTag: string) =>
+  apiJson<{ message: string; affiliateProfile: AffiliateProfile }>("/api/affiliate/saveWiseTag", { json: { wiseTag } });
 export const getPayoutReport = () => apiJson<AffiliatePayoutReport>("/api/admin/affiliatePayouts");
 export const markPayoutPaid = (affiliateID: string, amountCents: number) =>
   apiJson<{ message: string }>("/api/admin/affiliatePayouts/markPaid", { json: { affiliateID, amountCents } });

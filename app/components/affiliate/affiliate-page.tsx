@@ -27,8 +27,8 @@ export function AffiliatePage() {
         <p className="eyebrow">Affiliate programme</p>
         <h1>Earn 25% of every payment from the people you send</h1>
         <p className="lead">
-          Share your link with your audience. When someone signs up through it within 30 days and pays for a plan, you earn a quarter of
-          every payment they make, renewals included, for as long as they stay. No paid plan needed to join.
+          Share your link with your audience. When someone signs up through it within 30 days and pays for a plan, you earn a quarter of every payment they
+          make, renewals included, for as long as they stay. No paid plan needed to join.
         </p>
       </header>
       {!user ? <LoginPrompt action="become an affiliate" /> : <AffiliateArea />}
@@ -192,9 +192,7 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
           ))}
         </dl>
         <p className="affiliate-payout" data-testid="next-payout">
-          {data.nextPayoutDate !== null
-            ? `Next payout: on or before ${payoutDate(data.nextPayoutDate)}.`
-            : "Payouts start once $100 of commission is payable."}
+          {data.nextPayoutDate !== null ? `Next payout: on or before ${payoutDate(data.nextPayoutDate)}.` : "Payouts start once $100 of commission is payable."}
         </p>
       </section>
 
@@ -302,13 +300,20 @@ function WiseTagForm({ current, onSaved }: { current: string | null; onSaved(mes
 }
 
 const FAQ: { question: string; answer: string }[] = [
-  { question: "How much do I earn?", answer: "25% of every payment a customer you sent makes, including every monthly or yearly renewal, for as long as they stay subscribed." },
+  {
+    question: "How much do I earn?",
+    answer: "25% of every payment a customer you sent makes, including every monthly or yearly renewal, for as long as they stay subscribed.",
+  },
   { question: "Is there anything I do not earn on?", answer: "Lifetime deals earn no commission." },
   {
     question: "How long does my link count?",
-    answer: "30 days. When someone clicks your link and signs up or subscribes within 30 days, they are your customer. A later link from someone else replaces yours.",
+    answer:
+      "30 days. When someone clicks your link and signs up or subscribes within 30 days, they are your customer. A later link from someone else replaces yours.",
   },
-  { question: "When is a commission paid?", answer: "We do not offer refunds, so each commission is held for one month after the payment and then becomes payable." },
+  {
+    question: "When is a commission paid?",
+    answer: "We do not offer refunds, so each commission is held for one month after the payment and then becomes payable.",
+  },
   { question: "When do payouts happen?", answer: "Once at least $100 is payable, we pay it on or before the 5th of the month, to your Wise account." },
   { question: "Do I need a paid plan?", answer: "No. Any account can join the affiliate programme." },
 ];

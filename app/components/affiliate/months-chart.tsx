@@ -40,7 +40,14 @@ export function AffiliateMonthsChart({ months, describedBy }: { months: Affiliat
         type="bar"
         data={data}
         options={OPTIONS}
-        parts={({ BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip }) => [BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip]}
+        parts={({ BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip }) => [
+          BarController,
+          BarElement,
+          CategoryScale,
+          LinearScale,
+          Legend,
+          Tooltip,
+        ]}
         label={`Clicks and sign-ups by month over the last ${months.length} months: ${plural(clicks, "click")}, ${plural(signUps, "sign-up")}. Details in the table.`}
         aria-describedby={describedBy}
         data-clicks={String(clicks)}

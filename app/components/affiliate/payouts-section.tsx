@@ -27,7 +27,12 @@ export function AffiliatePayoutsSection() {
 
   async function markPaid(row: AffiliatePayoutRow) {
     setBusy(row.affiliateID);
-    await toastedCall(toast, () => markPayoutPaid(row.affiliateID, row.payableCents), (result) => ({ title: result.message }), "The payout was not marked paid");
+    await toastedCall(
+      toast,
+      () => markPayoutPaid(row.affiliateID, row.payableCents),
+      (result) => ({ title: result.message }),
+      "The payout was not marked paid",
+    );
     setBusy(null);
     load();
   }
@@ -55,7 +60,9 @@ export function AffiliatePayoutsSection() {
                 <td data-label="Sales">{row.sales}</td>
                 <td data-label="Payable">
                   <span>{dollars(row.payableCents)}</span>
-                  {row.refundedCents > 0 ? <span className="muted small admin-section__who">{`after ${dollars(row.refundedCents)} of refunded sales`}</span> : null}
+                  {row.refundedCents > 0 ? (
+                    <span className="muted small admin-section__who">{`after ${dollars(row.refundedCents)} of refunded sales`}</span>
+                  ) : null}
                 </td>
                 <td>
                   <button

@@ -35,8 +35,8 @@ export function OwnerApprovals() {
       <header>
         <h1>Post approvals</h1>
         <p className="muted">
-          Let a client approve pins before they go out. Turn approval on for a Pinterest profile and invite reviewers by e-mail: each gets a private link to the pins waiting
-          for them, and nothing else. Pins wait until a reviewer approves them; a rejected pin leaves your queue and its credit comes back.
+          Let a client approve pins before they go out. Turn approval on for a Pinterest profile and invite reviewers by e-mail: each gets a private link to the
+          pins waiting for them, and nothing else. Pins wait until a reviewer approves them; a rejected pin leaves your queue and its credit comes back.
         </p>
       </header>
       {profiles === null ? (
@@ -91,7 +91,10 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
       }
       toast({
         title: on ? `Approval is now required for ${name}` : `Approval turned off for ${name}`,
-        description: !on && answer.releasedCount > 0 ? `${answer.releasedCount} waiting ${answer.releasedCount === 1 ? "pin joined" : "pins joined"} your queue.` : undefined,
+        description:
+          !on && answer.releasedCount > 0
+            ? `${answer.releasedCount} waiting ${answer.releasedCount === 1 ? "pin joined" : "pins joined"} your queue.`
+            : undefined,
         kind: "success",
       });
     }, "Unable to change approval");
@@ -212,7 +215,9 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
             {profile.decisions.map((decision) => (
               <li key={decision.pinId} className="approvals-row">
                 <span className="approvals-row__title">{decision.title || "Untitled pin"}</span>
-                <span className={decision.decision === "approved" ? "badge badge--success" : "badge badge--danger"}>{decision.decision === "approved" ? "Approved" : "Rejected"}</span>
+                <span className={decision.decision === "approved" ? "badge badge--success" : "badge badge--danger"}>
+                  {decision.decision === "approved" ? "Approved" : "Rejected"}
+                </span>
                 <span className="muted">
                   by {decision.reviewerEmail} on {plainTime(decision.decidedAtUTCTimestamp)}
                 </span>

@@ -14,7 +14,10 @@ type Decision = "approve" | "reject";
 function batchSummary(results: ReviewResult[]): string {
   const approved = results.filter((r) => r.ok && r.decision === "approved").length;
   const rejected = results.filter((r) => r.ok && r.decision === "rejected").length;
-  const parts = [approved > 0 ? `${approved} ${approved === 1 ? "pin" : "pins"} approved` : null, rejected > 0 ? `${rejected} ${rejected === 1 ? "pin" : "pins"} rejected` : null];
+  const parts = [
+    approved > 0 ? `${approved} ${approved === 1 ? "pin" : "pins"} approved` : null,
+    rejected > 0 ? `${rejected} ${rejected === 1 ? "pin" : "pins"} rejected` : null,
+  ];
   return parts.filter(Boolean).join(", ");
 }
 
@@ -66,7 +69,8 @@ export function ReviewQueue({ token }: { token: string }) {
         });
         const summary = batchSummary(results);
         const refused = results.filter((r) => !r.ok).length;
-        if (summary) toast({ title: summary, description: refused > 0 ? `${refused} could not be reviewed: see the message on each.` : undefined, kind: "success" });
+        if (summary)
+          toast({ title: summary, description: refused > 0 ? `${refused} could not be reviewed: see the message on each.` : undefined, kind: "success" });
         else toast({ title: "Nothing was reviewed", description: "See the message on each pin.", kind: "error" });
       } catch (error) {
         toast({ title: "Unable to send your review", description: failureText(error), kind: "error" });
@@ -92,8 +96,8 @@ export function ReviewQueue({ token }: { token: string }) {
       <header>
         <h1>Pins waiting for your approval</h1>
         <p className="muted">
-          {queue.ownerName} asks you to approve pins for the Pinterest profile <strong>{queue.pinterestProfileUsername}</strong> before they are posted. Times are in your
-          time zone.
+          {queue.ownerName} asks you to approve pins for the Pinterest profile <strong>{queue.pinterestProfileUsername}</strong> before they are posted. Times
+          are in your time zone.
         </p>
       </header>
       {queue.pins.length === 0 ? (
@@ -111,7 +115,12 @@ export function ReviewQueue({ token }: { token: string }) {
               />
               Select all
             </label>
-            <button type="button" className="button button--primary" disabled={busy || selected.size === 0} onClick={() => void decide([...selected], "approve")}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={busy || selected.size === 0}
+              onClick={() => void decide([...selected], "approve")}
+            >
               Approve selected ({selected.size})
             </button>
             <button type="button" className="button button--danger" disabled={busy || selected.size === 0} onClick={() => void decide([...selected], "reject")}>

@@ -26,7 +26,13 @@ export function Avatar({
   const initials = initialsOf(firstName, lastName);
   return (
     // biome-ignore lint/a11y/useAriaPropsSupportedByRole: role="img" and its aria-label are set together, or neither (then the initials are hidden).
-    <span className="user-avatar user-avatar--initials" style={style} role={alt === "" ? undefined : "img"} aria-label={alt === "" ? undefined : (alt ?? name)} aria-hidden={alt === "" ? true : undefined}>
+    <span
+      className="user-avatar user-avatar--initials"
+      style={style}
+      role={alt === "" ? undefined : "img"}
+      aria-label={alt === "" ? undefined : (alt ?? name)}
+      aria-hidden={alt === "" ? true : undefined}
+    >
       {initials}
     </span>
   );

@@ -48,10 +48,7 @@ export function EmailVerificationScreen({ email }: { email: string }) {
   return (
     <section className="card verification-screen" aria-labelledby="verification-title">
       <svg className="verification-screen__icon" viewBox="0 0 24 24" width="48" height="48" aria-hidden="true" focusable="false">
-        <path
-          fill="currentColor"
-          d="M20 4H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V6a2 2 0 0 0-2-2zm0 4.24-8 5-8-5V6l8 5 8-5v2.24z"
-        />
+        <path fill="currentColor" d="M20 4H4a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V6a2 2 0 0 0-2-2zm0 4.24-8 5-8-5V6l8 5 8-5v2.24z" />
       </svg>
       <h1 id="verification-title">Verify your e-mail address</h1>
       <p>

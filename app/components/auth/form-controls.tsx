@@ -58,7 +58,15 @@ export function TextField({ label, name, error, hint, id, ...input }: FieldFrame
   );
 }
 
-export function TextAreaField({ label, name, error, hint, id, className, ...textarea }: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+export function TextAreaField({
+  label,
+  name,
+  error,
+  hint,
+  id,
+  className,
+  ...textarea
+}: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
   return (
     <Field label={label} name={name} error={error} hint={hint} id={id}>
       {(control) => <textarea className={`field__input${className ? ` ${className}` : ""}`} {...textarea} {...control} />}
@@ -80,15 +88,7 @@ export function NewPasswordField({ label = "Password", name = "password", error 
   );
 }
 
-export function SelectField({
-  label,
-  name,
-  error,
-  hint,
-  id,
-  children,
-  ...select
-}: FieldFrame & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name">) {
+export function SelectField({ label, name, error, hint, id, children, ...select }: FieldFrame & Omit<SelectHTMLAttributes<HTMLSelectElement>, "name">) {
   return (
     <Field label={label} name={name} error={error} hint={hint} id={id}>
       {(control) => (

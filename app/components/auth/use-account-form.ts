@@ -66,37 +66,36 @@ export function useAccountForm<S extends v.GenericSchema>({
   const [pending, setPending] = useState(false);
 
   const onSubmit = useCallback(
-    (read: (data: FormData) => unknown, send: (output: v.InferOutput<S>) => Promise<void>) =>
-      async (event: FormEvent<HTMLFormElement>) => {
-        event.preventDefault();
-        if (pending) return;
-        const form = event.currentTarget;
-        setGeneral(null);
-        const checked = validateInput(schema, read(new FormData(form)), labels, fieldPrefix);
-        if (checked.errors) {
-          const fields = Object.keys(checked.errors).filter((field) => field in labels);
-          setErrors(checked.errors);
-          // A problem with a value the user cannot edit here (a link's token) is a general one.
-          if (fields.length === 0) setGeneral(Object.values(checked.errors)[0] ?? null);
-          focusField(form, fields[0]);
-          return;
+    (read: (data: FormData) => unknown, send: (output: v.InferOutput<S>) => Promise<void>) => async (event: FormEvent<HTMLFormElement>) => {
+      event.preventDefault();
+      if (pending) return;
+      const form = event.currentTarget;
+      setGeneral(null);
+      const checked = validateInput(schema, read(new FormData(form)), labels, fieldPrefix);
+      if (checked.errors) {
+        const fields = Object.keys(checked.errors).filter((field) => field in labels);
+        setErrors(checked.errors);
+        // A problem with a value the user cannot edit here (a link's token) is a general one.
+        if (fields.length === 0) setGeneral(Object.values(checked.errors)[0] ?? null);
+        focusField(form, fields[0]);
+        return;
+      }
+      setErrors({});
+      setPending(true);
+      try {
+        await send(checked.output);
+      } catch (error) {
+        const field = error instanceof ApiError && error.field ? withoutPrefix(error.field, fieldPrefix) : null;
+        if (field && field in labels) {
+          setErrors({ [field]: problemMessage(error) });
+          focusField(form, field);
+        } else {
+          setGeneral(problemMessage(error));
         }
-        setErrors({});
-        setPending(true);
-        try {
-          await send(checked.output);
-        } catch (error) {
-          const field = error instanceof ApiError && error.field ? withoutPrefix(error.field, fieldPrefix) : null;
-          if (field && field in labels) {
-            setErrors({ [field]: problemMessage(error) });
-            focusField(form, field);
-          } else {
-            setGeneral(problemMessage(error));
-          }
-        } finally {
-          setPending(false);
-        }
-      },
+      } finally {
+        setPending(false);
+      }
+    },
     [schema, labels, fieldPrefix, pending],
   );
 

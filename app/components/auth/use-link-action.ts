@@ -1,11 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { problemMessage } from "./use-account-form.ts";
 
-export type LinkActionState<T> =
-  | { status: "idle" }
-  | { status: "pending" }
-  | { status: "done"; value: T }
-  | { status: "failed"; message: string };
+export type LinkActionState<T> = { status: "idle" } | { status: "pending" } | { status: "done"; value: T } | { status: "failed"; message: string };
 
 /**
  * Runs once, when the page opened from an e-mailed link loads (verify the

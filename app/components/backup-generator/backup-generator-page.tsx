@@ -26,14 +26,15 @@ function Generator({ loaded, answer }: { loaded: SignedIn; answer: Answer | unde
   const generateAnswer = answer?.intent === "generate" ? answer : null;
   const values = generateAnswer?.values;
   const fieldError = (field: string) => (generateAnswer?.field === field ? generateAnswer.error : null);
-  const formError = generateAnswer && !["url", "templateSet", "color1", "color2", "color3", "count"].includes(generateAnswer.field ?? "") ? generateAnswer.error : null;
+  const formError =
+    generateAnswer && !["url", "templateSet", "color1", "color2", "color3", "count"].includes(generateAnswer.field ?? "") ? generateAnswer.error : null;
   return (
     <main className="page backup-generator">
       <header className="backup-generator__header">
         <h1>Basic pin generator</h1>
         <p className="muted">
-          A simpler generator for browsers that cannot show the live previews of the <a href="/generate">generator</a>: your pins are drawn on our server. Credits are used as on the
-          generator: one for each pin you download or schedule.
+          A simpler generator for browsers that cannot show the live previews of the <a href="/generate">generator</a>: your pins are drawn on our server.
+          Credits are used as on the generator: one for each pin you download or schedule.
         </p>
         <p className="backup-generator__credits">
           Credits left this month: <strong>{loaded.creditsLeft}</strong>

@@ -49,9 +49,19 @@ async function boardsOf(context: AppLoadContext, user: User): Promise<BoardGroup
       const timeZone = schedulingSettingsOf(profile).timezone.value;
       try {
         const boards = await profileBoards(env, profile);
-        return { username: profile.username, timeZone, boards: boards.map((board) => ({ value: `${profile.username}/${board.id}`, name: board.name })), problem: null };
+        return {
+          username: profile.username,
+          timeZone,
+          boards: boards.map((board) => ({ value: `${profile.username}/${board.id}`, name: board.name })),
+          problem: null,
+        };
       } catch (error) {
-        return { username: profile.username, timeZone, boards: [], problem: isServiceError(error) ? error.message : "Its boards could not be loaded. Please try again later." };
+        return {
+          username: profile.username,
+          timeZone,
+          boards: [],
+          problem: isServiceError(error) ? error.message : "Its boards could not be loaded. Please try again later.",
+        };
       }
     }),
   );
@@ -81,7 +91,11 @@ export async function backupLoader(request: Request, context: AppLoadContext): P
       status = error.status;
     }
   }
-  const [sets, credits, boards] = await Promise.all([templateSets(env, user), creditsSummary(env, user.id), batch ? boardsOf(context, user) : Promise.resolve([])]);
+  const [sets, credits, boards] = await Promise.all([
+    templateSets(env, user),
+    creditsSummary(env, user.id),
+    batch ? boardsOf(context, user) : Promise.resolve([]),
+  ]);
   return {
     signedIn: true,
     status,
@@ -137,7 +151,20 @@ export async function backupAction(request: Request, context: AppLoadContext): P
   const pin = /^\d{1,2}$/.test(fields.pin ?? "") ? Number(fields.pin) : -1;
   const refuse = (status: number, error: string, field: string | null): BackupAnswer =>
     intent === "generate"
-      ? { status, intent, error, field, values: { url: fields.url ?? "", templateSet: fields.templateSet ?? ALL_TEMPLATES, color1: fields.color1 ?? "", color2: fields.color2 ?? "", color3: fields.color3 ?? "", count: fields.count ?? "" } }
+      ? {
+          status,
+          intent,
+          error,
+          field,
+          values: {
+            url: fields.url ?? "",
+            templateSet: fields.templateSet ?? ALL_TEMPLATES,
+            color1: fields.color1 ?? "",
+            color2: fields.color2 ?? "",
+            color3: fields.color3 ?? "",
+            count: fields.count ?? "",
+          },
+        }
       : { status, intent, pin, error, field };
   if (!cameFromOurSite(request, env.APP_URL)) return refuse(403, NOT_OUR_SITE, null);
   const user = await signedInAccount(request, context);

@@ -16,7 +16,9 @@ export const startSubscription = (planId: string, returnUrl: string) =>
 export const activateSubscription = (sessionId: string, affiliateID: string | null) =>
   apiJson<{ paymentDetails: { planName: string } }>("/api/stripeSubscriptions/activateStripeSubscription", { json: { session_id: sessionId, affiliateID } });
 export const startLifetimePayment = (plan: LifetimePlan, returnUrl: string) =>
-  apiJson<{ redirectUrl: string }>("/api/stripeSubscriptions/startStripeOnceOffPayment", { json: { stripePriceID: plan.stripePriceID, planId: plan.planId, returnUrl } });
+  apiJson<{ redirectUrl: string }>("/api/stripeSubscriptions/startStripeOnceOffPayment", {
+    json: { stripePriceID: plan.stripePriceID, planId: plan.planId, returnUrl },
+  });
 export const activateLifetime = (sessionId: string, planId: string) =>
   apiJson<{ paymentDetails: { planName: string } }>("/api/subscriptions/activateLifetimePurchase", { json: { session_id: sessionId, planId } });
 export const cancelSubscription = (subscriptionID: string, cancelReason: string) =>
@@ -49,7 +51,12 @@ export function serverMessage(error: unknown): string | null {
  * toast titled `failed` with the server's words (else "Please try again."). Answers whether it succeeded;
  * the caller's own clean-up (busy state, confirmations, reloading) follows it either way.
  */
-export async function toastedCall<T>(toast: Toaster, call: () => Promise<T>, done: (result: T) => Omit<ToastOptions, "kind">, failed: string): Promise<boolean> {
+export async function toastedCall<T>(
+  toast: Toaster,
+  call: () => Promise<T>,
+  done: (result: T) => Omit<ToastOptions, "kind">,
+  failed: string,
+): Promise<boolean> {
   try {
     const result = await call();
     toast({ kind: "success", ...done(result) });
@@ -81,7 +88,8 @@ export const activatePayPalSubscription = (subscriptionID: string, planId: strin
   apiJson<{ paymentDetails: { planName: string } }>("/api/subscriptions/activateUserSubscription", { json: { subscriptionID, planId } });
 export const cancelPayPalSubscription = (subscriptionID: string, cancelReason: string) =>
   apiJson<{ message: string }>("/api/subscriptions/cancelSubscription", { json: { subscriptionID, cancelReason } });
-export const suspendPayPalSubscription = (subscriptionID: string) => apiJson<{ message: string }>("/api/subscriptions/suspendSubscription", { json: { subscriptionID } });
+export const suspendPayPalSubscription = (subscriptionID: string) =>
+  apiJson<{ message: string }>("/api/subscriptions/suspendSubscription", { json: { subscriptionID } });
 export const reactivatePayPalSubscription = (subscriptionID: string) =>
   apiJson<{ message: string }>("/api/subscriptions/reactivateSubscription", { json: { subscriptionID } });
 /** 202 {approvalLink, message}: the payer must approve the switch in PayPal; otherwise {message}: done. */

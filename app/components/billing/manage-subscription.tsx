@@ -86,8 +86,10 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
   // The month's total counts credits an admin granted on top of the plan's (decision 051), as the navbar does.
   const { used, total: monthTotal } = creditMeter(credits);
   const percentLeft = monthTotal > 0 ? Math.round((Math.max(0, credits.remaining) / monthTotal) * 100) : 0;
-  const stripeSubscription = subscription && subscription.provider === "stripe" && subscription.kind === "subscription" && subscription.subscriptionID ? subscription : null;
-  const running = subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
+  const stripeSubscription =
+    subscription && subscription.provider === "stripe" && subscription.kind === "subscription" && subscription.subscriptionID ? subscription : null;
+  const running =
+    subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled" ? subscription : null;
   const paypalSubscription = running?.provider === "paypal" ? running : null;
   const shopifySubscription = running?.provider === "shopify" ? running : null;
   const freeCredits = plans.find((plan) => plan.planId === FREE_PLAN_ID)?.creditsPerMonth ?? 10;
@@ -125,8 +127,8 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
 
       <div className="manage__credits">
         <p id="credits-left-label">
-          <strong data-testid="credits-left">{Math.max(0, credits.remaining).toLocaleString("en-US")}</strong> of{" "}
-          {monthTotal.toLocaleString("en-US")} credits left this month
+          <strong data-testid="credits-left">{Math.max(0, credits.remaining).toLocaleString("en-US")}</strong> of {monthTotal.toLocaleString("en-US")} credits
+          left this month
         </p>
         <div
           className="credit-bar"
@@ -143,11 +145,17 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
         </p>
       </div>
 
-      {stripeSubscription && subscription?.status !== "canceled" && <SwitchPlan subscription={stripeSubscription} plans={plans} actions={actions} switchTo={switchTo} />}
-      {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={stripeSubscription} cancel={cancelSubscription} actions={actions} />}
+      {stripeSubscription && subscription?.status !== "canceled" && (
+        <SwitchPlan subscription={stripeSubscription} plans={plans} actions={actions} switchTo={switchTo} />
+      )}
+      {stripeSubscription && !stripeSubscription.cancelAtPeriodEnd && (
+        <CancelSubscription subscription={stripeSubscription} cancel={cancelSubscription} actions={actions} />
+      )}
       {stripeSubscription?.cancelAtPeriodEnd && stripeSubscription.status !== "canceled" && <Reactivate subscription={stripeSubscription} onDone={changed} />}
       {paypalSubscription && <PayPalActions subscription={paypalSubscription} plans={plans} actions={actions} switchTo={switchTo} />}
-      {paypalSubscription && !paypalSubscription.cancelAtPeriodEnd && <CancelSubscription subscription={paypalSubscription} cancel={cancelPayPalSubscription} actions={actions} />}
+      {paypalSubscription && !paypalSubscription.cancelAtPeriodEnd && (
+        <CancelSubscription subscription={paypalSubscription} cancel={cancelPayPalSubscription} actions={actions} />
+      )}
       {shopifySubscription && !shopifySubscription.cancelAtPeriodEnd && (
         <>
           <p className="muted">Your plan is billed to your Shopify store. To change plan, cancel it and pick the new plan above with Shopify.</p>
@@ -156,8 +164,8 @@ export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo
       )}
       {(paypalSubscription ?? shopifySubscription)?.cancelAtPeriodEnd && (
         <p className="muted" data-testid="cannot-reactivate">
-          {paypalSubscription ? "PayPal" : "Shopify"} cannot undo a cancellation: your plan stays until {longDate((paypalSubscription ?? shopifySubscription)!.periodEnd ?? "")}. To
-          go on after that, pick a plan again above once it has ended.
+          {paypalSubscription ? "PayPal" : "Shopify"} cannot undo a cancellation: your plan stays until{" "}
+          {longDate((paypalSubscription ?? shopifySubscription)!.periodEnd ?? "")}. To go on after that, pick a plan again above once it has ended.
         </p>
       )}
       {confirm.dialog}
@@ -192,9 +200,21 @@ interface Actions {
   freeCredits: number;
 }
 
-function SwitchPlan({ subscription, plans, actions, switchTo }: { subscription: CurrentSubscription; plans: PlanInfo[]; actions: Actions; switchTo: SwitchRequest }) {
+function SwitchPlan({
+  subscription,
+  plans,
+  actions,
+  switchTo,
+}: {
+  subscription: CurrentSubscription;
+  plans: PlanInfo[];
+  actions: Actions;
+  switchTo: SwitchRequest;
+}) {
   const { onDone, confirm } = actions;
-  const options = plans.filter((plan) => (plan.billingPeriod === "month" || plan.billingPeriod === "year") && plan.stripePriceID && plan.planId !== subscription.planId);
+  const options = plans.filter(
+    (plan) => (plan.billingPeriod === "month" || plan.billingPeriod === "year") && plan.stripePriceID && plan.planId !== subscription.planId,
+  );
   const [planId, setPlanId] = useState("");
   const [busy, setBusy] = useState(false);
 
@@ -262,7 +282,8 @@ function SwitchPlanForm({
         <option value="">Choose a plan</option>
         {options.map((plan) => (
           <option key={plan.planId} value={plan.planId}>
-            {plan.planName} {plan.billingPeriod === "year" ? "annual" : "monthly"}: {money(plan.amount)}/{plan.billingPeriod} · {plan.creditsPerMonth.toLocaleString("en-US")} credits per month
+            {plan.planName} {plan.billingPeriod === "year" ? "annual" : "monthly"}: {money(plan.amount)}/{plan.billingPeriod} ·{" "}
+            {plan.creditsPerMonth.toLocaleString("en-US")} credits per month
           </option>
         ))}
       </select>
@@ -326,7 +347,17 @@ function CancelSubscription({
 }
 
 /** PayPal: switch plan (may need approval in PayPal), suspend an active subscription, re-activate a suspended one. */
-function PayPalActions({ subscription, plans, actions, switchTo }: { subscription: CurrentSubscription; plans: PlanInfo[]; actions: Actions; switchTo: SwitchRequest }) {
+function PayPalActions({
+  subscription,
+  plans,
+  actions,
+  switchTo,
+}: {
+  subscription: CurrentSubscription;
+  plans: PlanInfo[];
+  actions: Actions;
+  switchTo: SwitchRequest;
+}) {
   const { onDone, confirm } = actions;
   const subscriptionID = subscription.subscriptionID ?? "";
   const active = (subscription.status === "active" || subscription.status === "trialing") && !subscription.cancelAtPeriodEnd;
@@ -368,7 +399,15 @@ function PayPalActions({ subscription, plans, actions, switchTo }: { subscriptio
   return (
     <>
       {active && options.length > 0 && (
-        <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy !== null} switching={busy === "switch"} switchTo={switchTo}>
+        <SwitchPlanForm
+          options={options}
+          planId={planId}
+          onPlanId={setPlanId}
+          onSubmit={submit}
+          busy={busy !== null}
+          switching={busy === "switch"}
+          switchTo={switchTo}
+        >
           A dearer plan needs your approval in PayPal; the change shows here about 5 minutes after you approve it.
         </SwitchPlanForm>
       )}
@@ -408,8 +447,8 @@ function Reactivate({ subscription, onDone }: { subscription: CurrentSubscriptio
     <div className="manage__form">
       <h3>Reactivate subscription</h3>
       <p className="muted">
-        Your {subscription.planName} plan ends on {subscription.periodEnd ? longDate(subscription.periodEnd) : "the end of this period"}. Reactivate it to keep it: it renews then as
-        before, and nothing is charged now.
+        Your {subscription.planName} plan ends on {subscription.periodEnd ? longDate(subscription.periodEnd) : "the end of this period"}. Reactivate it to keep
+        it: it renews then as before, and nothing is charged now.
       </p>
       <button type="button" className="button button--primary" onClick={reactivate} disabled={busy}>
         {busy ? "Re-activating…" : "Reactivate subscription"}

@@ -155,4 +155,3 @@ export function PaymentMethodPicker({ payment }: { payment: PaymentChoice }) {
     </fieldset>
   );
 }
-

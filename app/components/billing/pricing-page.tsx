@@ -91,10 +91,17 @@ export function PricingPage() {
     );
   }, [searchParams, setSearchParams]);
   // Back from PayPal (subscription_id) or Shopify (charge_id): activate, say so, clean the URL.
-  useProviderReturn({ user, searchParams, setSearchParams, handledReturn, setNotice, onActivated: () => {
-    reloadUser();
-    setManageVersion((version) => version + 1);
-  } });
+  useProviderReturn({
+    user,
+    searchParams,
+    setSearchParams,
+    handledReturn,
+    setNotice,
+    onActivated: () => {
+      reloadUser();
+      setManageVersion((version) => version + 1);
+    },
+  });
 
   // Again whenever the plan changes (an activation, a switch, a cancel: they reload the user).
   const subscription = useCurrentSubscription(user ? `${user.userId}|${user.planId}|${user.planStatus}|${manageVersion}` : null);

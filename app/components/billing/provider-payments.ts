@@ -29,4 +29,3 @@ export async function startProviderPayment(payment: PaymentChoice, planId: strin
     return { kind: "error", text: serverMessage(error) ?? "Error making payment" };
   }
 }
-

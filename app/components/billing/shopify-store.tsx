@@ -11,8 +11,7 @@ import type { PaymentChoice } from "./payment-methods.tsx";
 export default function ShopifyStore({ payment }: { payment: PaymentChoice }) {
   const [connecting, setConnecting] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (!payment.signedIn)
-    return <p className="muted billing-pay-with__note">Log in and connect your Shopify store: Shopify bills the plan to your store.</p>;
+  if (!payment.signedIn) return <p className="muted billing-pay-with__note">Log in and connect your Shopify store: Shopify bills the plan to your store.</p>;
   if (payment.stores === null) return <p className="muted billing-pay-with__note">Loading your Shopify stores…</p>;
   if (payment.stores.length > 0)
     return (

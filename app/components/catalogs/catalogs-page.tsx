@@ -48,9 +48,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export function CatalogsPage() {
   const { user } = useAuth();
   if (!user) {
-    return (
-      <SignInPage title="Pinterest catalogs" action="build Pinterest catalogs" />
-    );
+    return <SignInPage title="Pinterest catalogs" action="build Pinterest catalogs" />;
   }
   return <Catalogs profiles={user.authorizedPinterestProfiles ?? []} />;
 }
@@ -128,7 +126,9 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
   }, [activeId, watchStatus]);
 
   const replaceItem = (item: CatalogItem) =>
-    setState((current) => (current ? { ...current, catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? item : candidate)) } : current));
+    setState((current) =>
+      current ? { ...current, catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? item : candidate)) } : current,
+    );
   const replaceCatalog = (catalog: Catalog) =>
     setState((current) =>
       current
@@ -199,7 +199,11 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
       if (items.length === 0) throw new Error("the file has no rows that can become items.");
       const added = await addAllItems(active.id, items);
       await load(active.id);
-      toast({ title: `${added} ${added === 1 ? "item" : "items"} added to ${active.name}`, description: skipped > 0 ? `${skipped} rows were left out: they have no title or no product link.` : undefined, kind: "success" });
+      toast({
+        title: `${added} ${added === 1 ? "item" : "items"} added to ${active.name}`,
+        description: skipped > 0 ? `${skipped} rows were left out: they have no title or no product link.` : undefined,
+        kind: "success",
+      });
     } catch (error) {
       toast({ title: addItemsError(message(error)), kind: "error" });
     } finally {
@@ -214,7 +218,12 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
       replaceItem(await deleteCatalogItemImage(item.id, image));
     } catch (error) {
       setState((current) =>
-        current ? { ...current, catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? { ...candidate, images: item.images } : candidate)) } : current,
+        current
+          ? {
+              ...current,
+              catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? { ...candidate, images: item.images } : candidate)),
+            }
+          : current,
       );
       toast({ title: "Unable to remove the picture", description: message(error), kind: "error" });
     }
@@ -249,7 +258,9 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
     <main className="page catalogs-page">
       <header className="catalogs-page__header">
         <h1>Pinterest catalogs</h1>
-        <p className="muted">Group your products into catalogs and publish each one to Pinterest as a product feed: Pinterest turns its items into shoppable product pins.</p>
+        <p className="muted">
+          Group your products into catalogs and publish each one to Pinterest as a product feed: Pinterest turns its items into shoppable product pins.
+        </p>
       </header>
 
       {state === null ? (
@@ -266,7 +277,12 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
                   <label className="field__label" htmlFor="catalog-choice">
                     Catalog
                   </label>
-                  <select id="catalog-choice" className="field__input field__select" value={activeId ?? ""} onChange={(event) => void load(event.target.value || null)}>
+                  <select
+                    id="catalog-choice"
+                    className="field__input field__select"
+                    value={activeId ?? ""}
+                    onChange={(event) => void load(event.target.value || null)}
+                  >
                     {activeId === null ? <option value="">Choose a catalog</option> : null}
                     {state.allCatalogs.map((catalog) => (
                       <option key={catalog.id} value={catalog.id}>
@@ -292,23 +308,41 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
             <>
               <section className="catalogs-section" aria-labelledby="catalog-settings-title">
                 <h2 id="catalog-settings-title">{active.name}</h2>
-                <CatalogSettings catalog={active} profiles={profiles} onChange={(input) => void changeCatalog(input)} onRemove={() => setRemovingCatalog(active)} />
+                <CatalogSettings
+                  catalog={active}
+                  profiles={profiles}
+                  onChange={(input) => void changeCatalog(input)}
+                  onRemove={() => setRemovingCatalog(active)}
+                />
               </section>
 
               <section className="catalogs-section" aria-labelledby="catalog-publish-title">
                 <h2 id="catalog-publish-title">Publish to Pinterest</h2>
-                <PublishPanel catalog={active} status={status} publishing={publishing} hasProfile={Boolean(active.pinterestUsername)} onPublish={() => void publish()} />
+                <PublishPanel
+                  catalog={active}
+                  status={status}
+                  publishing={publishing}
+                  hasProfile={Boolean(active.pinterestUsername)}
+                  onPublish={() => void publish()}
+                />
               </section>
 
               <section className="catalogs-section" aria-labelledby="catalog-items-title">
                 <h2 id="catalog-items-title">Items</h2>
                 <div className="catalogs-add">
                   <p className="muted small">
-                    Add products from your shops on the <Link to="/products">Products page</Link> (choose them, then "Add to catalog"), or from a CSV file with the columns title, description, price, currency, url, images and categories.
+                    Add products from your shops on the <Link to="/products">Products page</Link> (choose them, then "Add to catalog"), or from a CSV file with
+                    the columns title, description, price, currency, url, images and categories.
                   </p>
                   <label className="button button--ghost catalogs-add__file">
                     {adding ? <Spinner label="Adding items" /> : null} Add items from a CSV file
-                    <input type="file" accept=".csv,text/csv" className="visually-hidden" disabled={adding} onChange={(event) => void addCsv(event.target.files?.[0])} />
+                    <input
+                      type="file"
+                      accept=".csv,text/csv"
+                      className="visually-hidden"
+                      disabled={adding}
+                      onChange={(event) => void addCsv(event.target.files?.[0])}
+                    />
                   </label>
                 </div>
                 {state.catalogItems.length === 0 ? (
@@ -316,7 +350,13 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
                 ) : (
                   <ul className="catalog-items" aria-label={`Items of ${active.name}`}>
                     {state.catalogItems.map((item) => (
-                      <CatalogItemCard key={item.id} item={item} onRemoveImage={(image) => void removeImage(item, image)} onEdit={() => setEditing(item)} onRemove={() => void removeItem(item)} />
+                      <CatalogItemCard
+                        key={item.id}
+                        item={item}
+                        onRemoveImage={(image) => void removeImage(item, image)}
+                        onEdit={() => setEditing(item)}
+                        onRemove={() => void removeItem(item)}
+                      />
                     ))}
                   </ul>
                 )}
@@ -344,7 +384,9 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
           <Dialog.Overlay className="dialog-overlay" />
           <Dialog.Content className="dialog" role="alertdialog">
             <Dialog.Title className="dialog__title">Remove {removingCatalog?.name}?</Dialog.Title>
-            <Dialog.Description className="dialog__text">Its items are deleted and its feed address stops answering, so Pinterest stops updating the products from it.</Dialog.Description>
+            <Dialog.Description className="dialog__text">
+              Its items are deleted and its feed address stops answering, so Pinterest stops updating the products from it.
+            </Dialog.Description>
             <DialogActions>
               <button type="button" className="button button--danger" onClick={() => removingCatalog && void confirmRemoveCatalog(removingCatalog)}>
                 Remove catalog
@@ -482,7 +524,19 @@ function publishedWhen(epoch: number): string {
   return new Date(epoch).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
-function PublishPanel({ catalog, status, publishing, hasProfile, onPublish }: { catalog: Catalog; status: CatalogStatus | null; publishing: boolean; hasProfile: boolean; onPublish(): void }) {
+function PublishPanel({
+  catalog,
+  status,
+  publishing,
+  hasProfile,
+  onPublish,
+}: {
+  catalog: Catalog;
+  status: CatalogStatus | null;
+  publishing: boolean;
+  hasProfile: boolean;
+  onPublish(): void;
+}) {
   const processing = status?.processing ?? null;
   const refused = status?.refusedItems ?? [];
   return (
@@ -547,7 +601,11 @@ function PublishPanel({ catalog, status, publishing, hasProfile, onPublish }: { 
           <ul className="catalog-issues">
             {refused.map((entry) => (
               <li key={entry.id}>
-                <strong>{entry.title || "An item without a title"}</strong>: {entry.problems.filter((problem) => problem.severity === "refused").map((problem) => problem.message).join(" ")}
+                <strong>{entry.title || "An item without a title"}</strong>:{" "}
+                {entry.problems
+                  .filter((problem) => problem.severity === "refused")
+                  .map((problem) => problem.message)
+                  .join(" ")}
               </li>
             ))}
           </ul>
@@ -557,7 +615,17 @@ function PublishPanel({ catalog, status, publishing, hasProfile, onPublish }: { 
   );
 }
 
-function CatalogItemCard({ item, onRemoveImage, onEdit, onRemove }: { item: CatalogItem; onRemoveImage(image: string): void; onEdit(): void; onRemove(): void }) {
+function CatalogItemCard({
+  item,
+  onRemoveImage,
+  onEdit,
+  onRemove,
+}: {
+  item: CatalogItem;
+  onRemoveImage(image: string): void;
+  onEdit(): void;
+  onRemove(): void;
+}) {
   const locale = typeof navigator === "undefined" ? undefined : navigator.language;
   const refused = item.problems.filter((problem) => problem.severity === "refused");
   const warnings = item.problems.filter((problem) => problem.severity === "warning");
@@ -569,7 +637,12 @@ function CatalogItemCard({ item, onRemoveImage, onEdit, onRemove }: { item: Cata
           <li key={image} className="catalog-item__image">
             {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
             <img src={image} alt={`${item.title}, picture ${index + 1}`} loading="lazy" width={96} height={96} />
-            <button type="button" className="catalog-item__remove-image" aria-label={`Remove picture ${index + 1} of ${item.title}`} onClick={() => onRemoveImage(image)}>
+            <button
+              type="button"
+              className="catalog-item__remove-image"
+              aria-label={`Remove picture ${index + 1} of ${item.title}`}
+              onClick={() => onRemoveImage(image)}
+            >
               ×
             </button>
           </li>
@@ -607,7 +680,17 @@ function CatalogItemCard({ item, onRemoveImage, onEdit, onRemove }: { item: Cata
 }
 
 function EditItemDialog({ item, onClose, onSaved }: { item: CatalogItem | null; onClose(): void; onSaved(item: CatalogItem): void }) {
-  const [form, setForm] = useState({ title: "", description: "", link: "", price: "", currency: "", availability: "in stock" as CatalogAvailability, brand: "", condition: "" as CatalogCondition, categories: "" });
+  const [form, setForm] = useState({
+    title: "",
+    description: "",
+    link: "",
+    price: "",
+    currency: "",
+    availability: "in stock" as CatalogAvailability,
+    brand: "",
+    condition: "" as CatalogCondition,
+    categories: "",
+  });
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   useEffect(() => {

@@ -29,9 +29,12 @@ export function FeedbackDialog() {
   const [state, setState] = useState<"editing" | "sending" | "sent" | "failed">("editing");
   const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  useEffect(() => () => {
-    if (closing.current) clearTimeout(closing.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (closing.current) clearTimeout(closing.current);
+    },
+    [],
+  );
 
   function onOpenChange(next: boolean) {
     if (!next) {

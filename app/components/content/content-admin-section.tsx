@@ -25,7 +25,8 @@ const pathOf = (entry: Pick<AdminContent, "kind" | "slug">) => `${entry.kind ===
 const kindName = (kind: ContentKind) => (kind === "post" ? "blog post" : "page");
 
 /** When something last changed, in the admin's own time zone. */
-const localDateTime = (ms: number) => new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(ms);
+const localDateTime = (ms: number) =>
+  new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit" }).format(ms);
 
 type Editing = { id: string | null; draft: ContentDraft; slugTouched: boolean };
 
@@ -52,14 +53,28 @@ export function ContentAdminSection() {
 
   async function setLive(entry: AdminContent, published: boolean) {
     setBusy(entry.id);
-    await toastedCall(toast, () => publishContent(entry.id, published), () => ({ title: published ? `Published at ${pathOf(entry)}` : `“${entry.title}” is a draft again` }), published ? "The post was not published" : "The post was not unpublished");
+    await toastedCall(
+      toast,
+      () => publishContent(entry.id, published),
+      () => ({ title: published ? `Published at ${pathOf(entry)}` : `“${entry.title}” is a draft again` }),
+      published ? "The post was not published" : "The post was not unpublished",
+    );
     setBusy(null);
     load();
   }
 
   async function remove(entry: AdminContent) {
     setBusy(entry.id);
-    if ((await toastedCall(toast, () => deleteContent(entry.id), () => ({ title: `Deleted “${entry.title}”` }), "Nothing was deleted")) && editing?.id === entry.id) setEditing(null);
+    if (
+      (await toastedCall(
+        toast,
+        () => deleteContent(entry.id),
+        () => ({ title: `Deleted “${entry.title}”` }),
+        "Nothing was deleted",
+      )) &&
+      editing?.id === entry.id
+    )
+      setEditing(null);
     setBusy(null);
     setConfirmDelete(null);
     load();
@@ -69,7 +84,11 @@ export function ContentAdminSection() {
     <section className="card admin-section" aria-labelledby="content-admin-title">
       <h2 id="content-admin-title">Blog posts and pages</h2>
       <div className="content-admin__actions">
-        <button type="button" className="button button--primary" onClick={() => setEditing({ id: null, draft: { ...EMPTY, kind: "post" }, slugTouched: false })}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => setEditing({ id: null, draft: { ...EMPTY, kind: "post" }, slugTouched: false })}
+        >
           New blog post
         </button>
         <button type="button" className="button button--ghost" onClick={() => setEditing({ id: null, draft: { ...EMPTY, kind: "page" }, slugTouched: false })}>
@@ -111,7 +130,12 @@ export function ContentAdminSection() {
                 <button type="button" className="button button--ghost" onClick={() => setEditing({ id: entry.id, draft: draftOf(entry), slugTouched: true })}>
                   Edit<span className="visually-hidden"> {entry.title}</span>
                 </button>
-                <button type="button" className="button button--ghost" disabled={busy === entry.id} onClick={() => setLive(entry, entry.status !== "published")}>
+                <button
+                  type="button"
+                  className="button button--ghost"
+                  disabled={busy === entry.id}
+                  onClick={() => setLive(entry, entry.status !== "published")}
+                >
                   {entry.status === "published" ? "Unpublish" : "Publish"}
                   <span className="visually-hidden"> {entry.title}</span>
                 </button>
@@ -174,7 +198,10 @@ function ContentEditor({ editing, onClose, onSaved }: { editing: Editing; onClos
       setPreview(await previewContent(draft.body));
     } catch (error) {
       setPreview(null);
-      setProblem({ message: serverMessage(error) ?? "The preview could not be made. Please try again.", field: error instanceof ApiError ? error.field : undefined });
+      setProblem({
+        message: serverMessage(error) ?? "The preview could not be made. Please try again.",
+        field: error instanceof ApiError ? error.field : undefined,
+      });
     }
   }
 

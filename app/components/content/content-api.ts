@@ -15,7 +15,8 @@ export interface ContentDraft {
 
 export const listContent = () => apiJson<{ entries: AdminContent[] }>("/api/admin/content");
 export const createContent = (draft: ContentDraft) => apiJson<{ entry: AdminContent }>("/api/admin/content", { json: draft });
-export const updateContent = (id: string, draft: ContentDraft) => apiJson<{ entry: AdminContent }>(`/api/admin/content/${encodeURIComponent(id)}`, { json: draft });
+export const updateContent = (id: string, draft: ContentDraft) =>
+  apiJson<{ entry: AdminContent }>(`/api/admin/content/${encodeURIComponent(id)}`, { json: draft });
 export const publishContent = (id: string, published: boolean) =>
   apiJson<{ entry: AdminContent }>(`/api/admin/content/${encodeURIComponent(id)}/publish`, { json: { published } });
 export const deleteContent = (id: string) => apiJson<{ deleted: true }>(`/api/admin/content/${encodeURIComponent(id)}`, { method: "DELETE" });

@@ -25,33 +25,28 @@ export const LESSONS: Lesson[] = [
     body: (
       <>
         <p>
-          Pinterest looks like a social network, but people use it like a search engine. They come to plan: tonight's
-          dinner, a kitchen makeover, a wedding, a new side business. They type what they want, save the ideas they like
-          and click through to the pages that promise to help. That is why a blogger or a shop owner can get steady
-          visitors from Pinterest without a large following.
+          Pinterest looks like a social network, but people use it like a search engine. They come to plan: tonight's dinner, a kitchen makeover, a wedding, a
+          new side business. They type what they want, save the ideas they like and click through to the pages that promise to help. That is why a blogger or a
+          shop owner can get steady visitors from Pinterest without a large following.
         </p>
         <h3>Pins live for months, not hours</h3>
         <p>
-          A post on most social networks is forgotten within a day. A pin keeps being shown for as long as people search
-          for its topic, and it often takes weeks before it reaches its audience. The pins you publish this month build
-          the traffic of the next six. Judge a pin after 30 days, not after 30 minutes.
+          A post on most social networks is forgotten within a day. A pin keeps being shown for as long as people search for its topic, and it often takes weeks
+          before it reaches its audience. The pins you publish this month build the traffic of the next six. Judge a pin after 30 days, not after 30 minutes.
         </p>
         <h3>Pinterest decides who sees a pin mostly from its words</h3>
         <p>
-          Pinterest reads the pin's title and description, the text on the image, the board it is saved to and the page
-          it links to. When these all speak about the same topic with the words people search for, the pin is shown in
-          those searches and in the feeds of people interested in the topic.
+          Pinterest reads the pin's title and description, the text on the image, the board it is saved to and the page it links to. When these all speak about
+          the same topic with the words people search for, the pin is shown in those searches and in the feeds of people interested in the topic.
         </p>
         <h3>Fresh pins win</h3>
         <p>
-          Pinterest favours new images. A new design for a post you published years ago counts as a fresh pin; saving the
-          same image again and again does not. The accounts that grow publish new pins every day, spread across the
-          week, for months.
+          Pinterest favours new images. A new design for a post you published years ago counts as a fresh pin; saving the same image again and again does not.
+          The accounts that grow publish new pins every day, spread across the week, for months.
         </p>
         <p>
-          The rest of this course turns these three facts into a routine: a profile and boards Pinterest understands
-          (lesson 2), the words people search for (lesson 3), pins that get clicked (lesson 4), and enough of them,
-          published steadily, without it eating your week (lessons 5 and 6).
+          The rest of this course turns these three facts into a routine: a profile and boards Pinterest understands (lesson 2), the words people search for
+          (lesson 3), pins that get clicked (lesson 4), and enough of them, published steadily, without it eating your week (lessons 5 and 6).
         </p>
       </>
     ),
@@ -66,14 +61,13 @@ export const LESSONS: Lesson[] = [
         <p>Your profile and boards are the frame every pin sits in. An hour spent here pays off on every pin you publish.</p>
         <h3>Use a free business account and claim your website</h3>
         <p>
-          A business account costs nothing and gives you analytics and rich pins. Claim your website in the account
-          settings: your pins then show your name and logo, and you can see the results of every pin that links to your
-          site, including the ones other people saved.
+          A business account costs nothing and gives you analytics and rich pins. Claim your website in the account settings: your pins then show your name and
+          logo, and you can see the results of every pin that links to your site, including the ones other people saved.
         </p>
         <h3>Name your profile for a search</h3>
         <p>
-          Put what you offer next to your name: "Anna | Easy Vegan Dinners" tells both people and Pinterest what to
-          expect. Write a bio of one or two sentences that says who you help and why they should visit your site.
+          Put what you offer next to your name: "Anna | Easy Vegan Dinners" tells both people and Pinterest what to expect. Write a bio of one or two sentences
+          that says who you help and why they should visit your site.
         </p>
         <h3>Create 10 to 15 focused boards</h3>
         <ul>
@@ -82,14 +76,10 @@ export const LESSONS: Lesson[] = [
           <li>Your most important boards in the top row of your profile.</li>
           <li>Five to ten pins on each board before you start, so none looks empty.</li>
         </ul>
+        <p>Shop owners: install the Pinterest tag on your checkout and connect your product catalog, so products can appear as shoppable pins.</p>
         <p>
-          Shop owners: install the Pinterest tag on your checkout and connect your product catalog, so products can
-          appear as shoppable pins.
-        </p>
-        <p>
-          <strong>With Pinboard Studio:</strong> connect your Pinterest profile once; your boards and board sections
-          appear when you schedule, so each pin goes to the right board without copying names around. Agencies can
-          connect several profiles and switch between them.
+          <strong>With Pinboard Studio:</strong> connect your Pinterest profile once; your boards and board sections appear when you schedule, so each pin goes
+          to the right board without copying names around. Agencies can connect several profiles and switch between them.
         </p>
       </>
     ),
@@ -101,10 +91,7 @@ export const LESSONS: Lesson[] = [
     minutes: 5,
     body: (
       <>
-        <p>
-          Keywords are how your pin meets the person searching. Find them where your audience types them: in
-          Pinterest's own search.
-        </p>
+        <p>Keywords are how your pin meets the person searching. Find them where your audience types them: in Pinterest's own search.</p>
         <h3>Collect keywords in ten minutes</h3>
         <ol>
           <li>Type your topic into Pinterest's search bar and note the suggestions that appear.</li>
@@ -115,24 +102,20 @@ export const LESSONS: Lesson[] = [
         <h3>Write around one main keyword</h3>
         <ul>
           <li>
-            <strong>Title:</strong> start with the main keyword and make it read like a headline: "Easy Vegan Chickpea
-            Curry in 15 Minutes".
+            <strong>Title:</strong> start with the main keyword and make it read like a headline: "Easy Vegan Chickpea Curry in 15 Minutes".
           </li>
           <li>
-            <strong>Description:</strong> two or three sentences. The important words first, what the reader gets,
-            and a reason to click.
+            <strong>Description:</strong> two or three sentences. The important words first, what the reader gets, and a reason to click.
           </li>
           <li>
-            <strong>Alt text:</strong> describe the image for people using screen readers. It helps accessibility
-            first and search second.
+            <strong>Alt text:</strong> describe the image for people using screen readers. It helps accessibility first and search second.
           </li>
         </ul>
         <p>Avoid piles of hashtags and comma-separated keyword lists: they read as spam to people and to Pinterest.</p>
         <p>
-          <strong>With Pinboard Studio:</strong> the AI writer rewrites titles (kept under 40 characters),
-          descriptions (between 200 and 500 characters) and alt text for every pin. Give it your keywords, one phrase per
-          line, and it works them in naturally; leave the box empty for a free rewrite. Each AI text costs 0.5 pin
-          credits, alt text from the image 2.
+          <strong>With Pinboard Studio:</strong> the AI writer rewrites titles (kept under 40 characters), descriptions (between 200 and 500 characters) and alt
+          text for every pin. Give it your keywords, one phrase per line, and it works them in naturally; leave the box empty for a free rewrite. Each AI text
+          costs 0.5 pin credits, alt text from the image 2.
         </p>
       </>
     ),
@@ -144,22 +127,17 @@ export const LESSONS: Lesson[] = [
     minutes: 5,
     body: (
       <>
-        <p>
-          Most people browse Pinterest on a phone, scrolling fast. Your pin has about a second to say what it is and why
-          it is worth a tap.
-        </p>
+        <p>Most people browse Pinterest on a phone, scrolling fast. Your pin has about a second to say what it is and why it is worth a tap.</p>
         <h3>The basics</h3>
         <ul>
           <li>
-            <strong>Vertical 2:3, 1000 by 1500 pixels.</strong> Taller pins get cropped; square ones look small next to
-            their neighbours.
+            <strong>Vertical 2:3, 1000 by 1500 pixels.</strong> Taller pins get cropped; square ones look small next to their neighbours.
           </li>
           <li>
             <strong>A title on the image,</strong> five to eight words in a heavy font, readable at thumbnail size.
           </li>
           <li>
-            <strong>High contrast:</strong> dark text on a light band or light text on a dark overlay. If you squint on
-            your phone, so does everyone else.
+            <strong>High contrast:</strong> dark text on a light band or light text on a dark overlay. If you squint on your phone, so does everyone else.
           </li>
           <li>
             <strong>Show the result:</strong> the finished dish, the styled room, the product in use.
@@ -170,15 +148,13 @@ export const LESSONS: Lesson[] = [
         </ul>
         <h3>Three to five designs per post</h3>
         <p>
-          Different photos, titles and layouts for the same post give you fresh pins to publish over several weeks, and
-          show you which angle your audience prefers. Short vertical videos of 6 to 15 seconds with a text overlay stand
-          out among still images too.
+          Different photos, titles and layouts for the same post give you fresh pins to publish over several weeks, and show you which angle your audience
+          prefers. Short vertical videos of 6 to 15 seconds with a text overlay stand out among still images too.
         </p>
         <p>
-          <strong>With Pinboard Studio:</strong> pick from more than 100 templates and 18 colour palettes, or build
-          your own in the <Link to="/templates">template editor</Link> with your fonts and colours. Every template
-          renders every post, so five designs per post is a click, not an afternoon; what you see in the preview is
-          exactly the image that is posted.
+          <strong>With Pinboard Studio:</strong> pick from more than 100 templates and 18 colour palettes, or build your own in the{" "}
+          <Link to="/templates">template editor</Link> with your fonts and colours. Every template renders every post, so five designs per post is a click, not
+          an afternoon; what you see in the preview is exactly the image that is posted.
         </p>
       </>
     ),
@@ -191,8 +167,8 @@ export const LESSONS: Lesson[] = [
     body: (
       <>
         <p>
-          Publishing fresh pins every day means making a lot of them. The way to keep it up is batching: make a week or a
-          month of pins in one sitting, then let a scheduler publish them.
+          Publishing fresh pins every day means making a lot of them. The way to keep it up is batching: make a week or a month of pins in one sitting, then let
+          a scheduler publish them.
         </p>
         <h3>Start from what you already have</h3>
         <ul>
@@ -217,10 +193,9 @@ export const LESSONS: Lesson[] = [
           <li>Schedule them all (lesson 6). An hour a week keeps a daily schedule full.</li>
         </ol>
         <p>
-          <strong>With Pinboard Studio:</strong> paste an address on the <Link to="/generate">Generate</Link> page or
-          connect a shop on <Link to="/products">Products</Link>. An image pin costs 1 pin credit when it is pinned,
-          downloaded or scheduled, a video pin 5. Credits come with your plan each month; see{" "}
-          <Link to="/pricing">pricing</Link>.
+          <strong>With Pinboard Studio:</strong> paste an address on the <Link to="/generate">Generate</Link> page or connect a shop on{" "}
+          <Link to="/products">Products</Link>. An image pin costs 1 pin credit when it is pinned, downloaded or scheduled, a video pin 5. Credits come with
+          your plan each month; see <Link to="/pricing">pricing</Link>.
         </p>
       </>
     ),
@@ -247,19 +222,18 @@ export const LESSONS: Lesson[] = [
           <li>What season or event is 30 to 45 days away, and is its content scheduled?</li>
         </ol>
         <p>
-          Then make three new designs for each of your five best addresses. Add UTM tags (utm_source=pinterest) to your
-          links so your own analytics shows which pins bring sign-ups and sales, not only visits.
+          Then make three new designs for each of your five best addresses. Add UTM tags (utm_source=pinterest) to your links so your own analytics shows which
+          pins bring sign-ups and sales, not only visits.
         </p>
         <p>
-          <strong>With Pinboard Studio:</strong> set your pins per day and your time windows once on{" "}
-          <Link to="/scheduling">Scheduling</Link> (20 pins a day, 15 minutes apart, is the starting point), then
-          bulk-schedule a whole batch into your queue. Pins are posted at their times whether or not your computer is on,
-          and your pin history shows what went out.
+          <strong>With Pinboard Studio:</strong> set your pins per day and your time windows once on <Link to="/scheduling">Scheduling</Link> (20 pins a day, 15
+          minutes apart, is the starting point), then bulk-schedule a whole batch into your queue. Pins are posted at their times whether or not your computer
+          is on, and your pin history shows what went out.
         </p>
         <p>
-          That is the whole routine: boards that match searches, keywords, pins that get clicked, batches, and a steady
-          schedule. <Link to="/savings-calculator">Work out how much time it saves you</Link>, or{" "}
-          <Link to="/signup">create a free account</Link> and make your first batch today.
+          That is the whole routine: boards that match searches, keywords, pins that get clicked, batches, and a steady schedule.{" "}
+          <Link to="/savings-calculator">Work out how much time it saves you</Link>, or <Link to="/signup">create a free account</Link> and make your first
+          batch today.
         </p>
       </>
     ),

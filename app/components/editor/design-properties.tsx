@@ -19,8 +19,19 @@ export function DesignProperties({
   const names = [...categories.map((c) => c.name), ...chosen.filter((name) => !categories.some((c) => c.name.toLowerCase() === name.toLowerCase()))];
   return (
     <PropSection title="Template">
-      <TextInputField label="Template title" value={design.title} maxLength={120} field="design:title" onChange={(title, mergeKey) => onChange({ title }, mergeKey)} />
-      <FillField label="Background" value={design.background ?? "#ffffff"} field="design:background" onChange={(background, mergeKey) => onChange({ background }, mergeKey)} />
+      <TextInputField
+        label="Template title"
+        value={design.title}
+        maxLength={120}
+        field="design:title"
+        onChange={(title, mergeKey) => onChange({ title }, mergeKey)}
+      />
+      <FillField
+        label="Background"
+        value={design.background ?? "#ffffff"}
+        field="design:background"
+        onChange={(background, mergeKey) => onChange({ background }, mergeKey)}
+      />
       <fieldset className="prop prop--wide prop-group">
         <legend className="prop__label">Categories</legend>
         {names.length === 0 ? <p className="muted small">No categories yet: add them on the templates page.</p> : null}

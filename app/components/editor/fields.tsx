@@ -90,9 +90,24 @@ export function TextInputField({
         {label}
       </label>
       {multiline ? (
-        <textarea id={id} className="prop__input prop__input--text" rows={3} value={value} maxLength={maxLength} placeholder={placeholder} onChange={(event) => onChange(event.target.value, field)} />
+        <textarea
+          id={id}
+          className="prop__input prop__input--text"
+          rows={3}
+          value={value}
+          maxLength={maxLength}
+          placeholder={placeholder}
+          onChange={(event) => onChange(event.target.value, field)}
+        />
       ) : (
-        <input id={id} className="prop__input prop__input--text" value={value} maxLength={maxLength} placeholder={placeholder} onChange={(event) => onChange(event.target.value, field)} />
+        <input
+          id={id}
+          className="prop__input prop__input--text"
+          value={value}
+          maxLength={maxLength}
+          placeholder={placeholder}
+          onChange={(event) => onChange(event.target.value, field)}
+        />
       )}
     </div>
   );
@@ -162,7 +177,19 @@ function sixDigits(hex: string): string {
 }
 
 /** A colour: a role the post decides (pin, pin-dark, pin-light, auto for text) or a custom colour. */
-export function ColorField({ label, value, onChange, field, allowAuto = false }: { label: string; value: Color; onChange: Change<Color>; field: string; allowAuto?: boolean }) {
+export function ColorField({
+  label,
+  value,
+  onChange,
+  field,
+  allowAuto = false,
+}: {
+  label: string;
+  value: Color;
+  onChange: Change<Color>;
+  field: string;
+  allowAuto?: boolean;
+}) {
   const id = useId();
   const roles = COLOR_ROLES.filter((role) => allowAuto || role !== "auto" || value === "auto");
   const custom = !isRole(value);
@@ -222,7 +249,14 @@ export function FillField({ label, value, onChange, field }: { label: string; va
         <>
           <ColorField label={`${label} from`} value={value.from} field={`${field}:from`} onChange={(from, key) => onChange({ ...value, from }, key)} />
           <ColorField label={`${label} to`} value={value.to} field={`${field}:to`} onChange={(to, key) => onChange({ ...value, to }, key)} />
-          <NumberField label={`${label} angle (°)`} value={value.angle} min={0} max={360} field={`${field}:angle`} onChange={(angle, key) => angle !== undefined && onChange({ ...value, angle }, key)} />
+          <NumberField
+            label={`${label} angle (°)`}
+            value={value.angle}
+            min={0}
+            max={360}
+            field={`${field}:angle`}
+            onChange={(angle, key) => angle !== undefined && onChange({ ...value, angle }, key)}
+          />
         </>
       ) : (
         <ColorField label={`${label} colour`} value={value} field={field} onChange={onChange} />

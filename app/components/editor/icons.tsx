@@ -1,7 +1,8 @@
 /** Small line icons for the editor's buttons (decorative: every button carries its own label). */
 const PATHS = {
   eye: "M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6z",
-  eyeOff: "M3 3l18 18 M10.6 5.1A10.8 10.8 0 0 1 12 5c7 0 11 7 11 7a18 18 0 0 1-3.2 4.1 M6.6 6.6C3.2 8.6 1 12 1 12s4 7 11 7a10.6 10.6 0 0 0 5.4-1.5 M9.9 9.9a3 3 0 0 0 4.2 4.2",
+  eyeOff:
+    "M3 3l18 18 M10.6 5.1A10.8 10.8 0 0 1 12 5c7 0 11 7 11 7a18 18 0 0 1-3.2 4.1 M6.6 6.6C3.2 8.6 1 12 1 12s4 7 11 7a10.6 10.6 0 0 0 5.4-1.5 M9.9 9.9a3 3 0 0 0 4.2 4.2",
   up: "M12 19V5 M5 12l7-7 7 7",
   down: "M12 5v14 M19 12l-7 7-7-7",
   front: "M5 4h14 M12 20V9 M6 14l6-6 6 6",
@@ -22,7 +23,19 @@ export type IconName = keyof typeof PATHS;
 
 export function Icon({ name, size = 18 }: { name: IconName; size?: number }) {
   return (
-    <svg className="icon" aria-hidden="true" focusable="false" viewBox="0 0 24 24" width={size} height={size} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <svg
+      className="icon"
+      aria-hidden="true"
+      focusable="false"
+      viewBox="0 0 24 24"
+      width={size}
+      height={size}
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
       <path d={PATHS[name]} />
     </svg>
   );

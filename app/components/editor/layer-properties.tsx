@@ -128,7 +128,11 @@ function TextProperties({ layer, onChange }: { layer: TextLayer; onChange: Updat
       </PropSection>
       <PropSection title="Font">
         <ChoiceField wide label="Font family" value={fontFamily} options={fonts} onChange={(family) => setStyle({ fontFamily: family })} />
-        <CheckboxField label="Fit the text to the box (auto size)" checked={fontSize === "auto"} onChange={(auto) => setStyle({ fontSize: auto ? "auto" : 64 })} />
+        <CheckboxField
+          label="Fit the text to the box (auto size)"
+          checked={fontSize === "auto"}
+          onChange={(auto) => setStyle({ fontSize: auto ? "auto" : 64 })}
+        />
         <NumberField
           label="Font size (px)"
           value={fontSize === "auto" ? undefined : fontSize}
@@ -138,19 +142,15 @@ function TextProperties({ layer, onChange }: { layer: TextLayer; onChange: Updat
           field={key("fontSize")}
           onChange={(size, mergeKey) => size !== undefined && setStyle({ fontSize: size }, mergeKey)}
         />
-        <ChoiceField
-          label="Weight"
-          value={style.fontWeight ?? 700}
-          options={WEIGHTS}
-          onChange={(fontWeight) => setStyle({ fontWeight })}
+        <ChoiceField label="Weight" value={style.fontWeight ?? 700} options={WEIGHTS} onChange={(fontWeight) => setStyle({ fontWeight })} />
+        <ColorField
+          label="Text colour"
+          allowAuto
+          value={style.color ?? "auto"}
+          field={key("color")}
+          onChange={(color, mergeKey) => setStyle({ color }, mergeKey)}
         />
-        <ColorField label="Text colour" allowAuto value={style.color ?? "auto"} field={key("color")} onChange={(color, mergeKey) => setStyle({ color }, mergeKey)} />
-        <ChoiceField
-          label="Align"
-          value={style.align ?? "center"}
-          options={ALIGNS}
-          onChange={(align) => setStyle({ align })}
-        />
+        <ChoiceField label="Align" value={style.align ?? "center"} options={ALIGNS} onChange={(align) => setStyle({ align })} />
         <ChoiceField
           label="Vertical align"
           value={style.verticalAlign ?? "middle"}
@@ -163,8 +163,24 @@ function TextProperties({ layer, onChange }: { layer: TextLayer; onChange: Updat
           options={UPPERCASE_CHOICES}
           onChange={(choice) => setStyle({ uppercase: choice === "design" ? "design" : choice === "on" })}
         />
-        <NumberField label="Line height" value={style.lineHeight ?? 1.15} min={0.7} max={3} step={0.05} field={key("lineHeight")} onChange={(lineHeight, mergeKey) => lineHeight !== undefined && setStyle({ lineHeight }, mergeKey)} />
-        <NumberField label="Letter spacing (em)" value={style.letterSpacing ?? 0} min={-0.2} max={1} step={0.01} field={key("letterSpacing")} onChange={(letterSpacing, mergeKey) => letterSpacing !== undefined && setStyle({ letterSpacing }, mergeKey)} />
+        <NumberField
+          label="Line height"
+          value={style.lineHeight ?? 1.15}
+          min={0.7}
+          max={3}
+          step={0.05}
+          field={key("lineHeight")}
+          onChange={(lineHeight, mergeKey) => lineHeight !== undefined && setStyle({ lineHeight }, mergeKey)}
+        />
+        <NumberField
+          label="Letter spacing (em)"
+          value={style.letterSpacing ?? 0}
+          min={-0.2}
+          max={1}
+          step={0.01}
+          field={key("letterSpacing")}
+          onChange={(letterSpacing, mergeKey) => letterSpacing !== undefined && setStyle({ letterSpacing }, mergeKey)}
+        />
       </PropSection>
       <PropSection title="Background shape">
         <CheckboxField
@@ -183,11 +199,30 @@ function TextProperties({ layer, onChange }: { layer: TextLayer; onChange: Updat
               ]}
               onChange={(shape) => setStyle({ background: { ...background, shape } })}
             />
-            <NumberField label="Padding" value={background.padding ?? 24} min={0} max={200} field={key("bg.padding")} onChange={(padding, mergeKey) => padding !== undefined && setStyle({ background: { ...background, padding } }, mergeKey)} />
+            <NumberField
+              label="Padding"
+              value={background.padding ?? 24}
+              min={0}
+              max={200}
+              field={key("bg.padding")}
+              onChange={(padding, mergeKey) => padding !== undefined && setStyle({ background: { ...background, padding } }, mergeKey)}
+            />
             {background.shape === "rect" ? (
-              <NumberField label="Corner radius" value={background.radius ?? 0} min={0} max={500} field={key("bg.radius")} onChange={(radius, mergeKey) => radius !== undefined && setStyle({ background: { ...background, radius } }, mergeKey)} />
+              <NumberField
+                label="Corner radius"
+                value={background.radius ?? 0}
+                min={0}
+                max={500}
+                field={key("bg.radius")}
+                onChange={(radius, mergeKey) => radius !== undefined && setStyle({ background: { ...background, radius } }, mergeKey)}
+              />
             ) : null}
-            <FillField label="Background fill" value={background.fill} field={key("bg.fill")} onChange={(fill, mergeKey) => setStyle({ background: { ...background, fill } }, mergeKey)} />
+            <FillField
+              label="Background fill"
+              value={background.fill}
+              field={key("bg.fill")}
+              onChange={(fill, mergeKey) => setStyle({ background: { ...background, fill } }, mergeKey)}
+            />
           </>
         ) : null}
       </PropSection>
@@ -224,7 +259,14 @@ function PictureProperties({ layer, onChange }: { layer: ImageLayer | VideoLayer
         />
       ) : null}
       {source === "url" ? (
-        <TextInputField label="Picture URL" value={layer.src ?? ""} maxLength={2048} placeholder="https://…" field={`${layer.id}:src`} onChange={(src, mergeKey) => onChange({ src }, mergeKey)} />
+        <TextInputField
+          label="Picture URL"
+          value={layer.src ?? ""}
+          maxLength={2048}
+          placeholder="https://…"
+          field={`${layer.id}:src`}
+          onChange={(src, mergeKey) => onChange({ src }, mergeKey)}
+        />
       ) : null}
       <ChoiceField
         label="Fit"
@@ -235,7 +277,14 @@ function PictureProperties({ layer, onChange }: { layer: ImageLayer | VideoLayer
         ]}
         onChange={(fit) => onChange({ fit })}
       />
-      <NumberField label="Corner radius" value={layer.borderRadius ?? 0} min={0} max={2000} field={`${layer.id}:borderRadius`} onChange={(radius, mergeKey) => radius !== undefined && onChange({ borderRadius: radius }, mergeKey)} />
+      <NumberField
+        label="Corner radius"
+        value={layer.borderRadius ?? 0}
+        min={0}
+        max={2000}
+        field={`${layer.id}:borderRadius`}
+        onChange={(radius, mergeKey) => radius !== undefined && onChange({ borderRadius: radius }, mergeKey)}
+      />
     </PropSection>
   );
 }
@@ -259,14 +308,44 @@ function ShapeProperties({ layer, onChange }: { layer: SvgLayer; onChange: Updat
         onChange={(shape) => onChange(shape === "path" && !layer.path ? { shape, path: "M0 0 L100 0 L100 100 Z" } : { shape })}
       />
       {layer.shape === "rect" ? (
-        <NumberField label="Corner radius" value={layer.borderRadius ?? 0} min={0} max={2000} field={`${layer.id}:borderRadius`} onChange={(radius, mergeKey) => radius !== undefined && onChange({ borderRadius: radius }, mergeKey)} />
+        <NumberField
+          label="Corner radius"
+          value={layer.borderRadius ?? 0}
+          min={0}
+          max={2000}
+          field={`${layer.id}:borderRadius`}
+          onChange={(radius, mergeKey) => radius !== undefined && onChange({ borderRadius: radius }, mergeKey)}
+        />
       ) : null}
       {layer.shape === "path" ? (
-        <TextInputField multiline label="Path (SVG path data in a 100 × 100 box)" value={layer.path ?? ""} maxLength={4000} field={`${layer.id}:path`} onChange={(path, mergeKey) => onChange({ path }, mergeKey)} />
+        <TextInputField
+          multiline
+          label="Path (SVG path data in a 100 × 100 box)"
+          value={layer.path ?? ""}
+          maxLength={4000}
+          field={`${layer.id}:path`}
+          onChange={(path, mergeKey) => onChange({ path }, mergeKey)}
+        />
       ) : null}
       <FillField label="Fill" value={layer.fill} field={`${layer.id}:fill`} onChange={(fill, mergeKey) => onChange({ fill }, mergeKey)} />
-      <NumberField label="Outline width" value={layer.strokeWidth ?? 0} min={0} max={100} field={`${layer.id}:strokeWidth`} onChange={(strokeWidth, mergeKey) => strokeWidth !== undefined && onChange({ strokeWidth, ...(strokeWidth > 0 && !layer.stroke ? { stroke: "pin-dark" } : {}) }, mergeKey)} />
-      {layer.strokeWidth ? <ColorField label="Outline colour" value={layer.stroke ?? "pin-dark"} field={`${layer.id}:stroke`} onChange={(stroke, mergeKey) => onChange({ stroke }, mergeKey)} /> : null}
+      <NumberField
+        label="Outline width"
+        value={layer.strokeWidth ?? 0}
+        min={0}
+        max={100}
+        field={`${layer.id}:strokeWidth`}
+        onChange={(strokeWidth, mergeKey) =>
+          strokeWidth !== undefined && onChange({ strokeWidth, ...(strokeWidth > 0 && !layer.stroke ? { stroke: "pin-dark" } : {}) }, mergeKey)
+        }
+      />
+      {layer.strokeWidth ? (
+        <ColorField
+          label="Outline colour"
+          value={layer.stroke ?? "pin-dark"}
+          field={`${layer.id}:stroke`}
+          onChange={(stroke, mergeKey) => onChange({ stroke }, mergeKey)}
+        />
+      ) : null}
     </PropSection>
   );
 }

@@ -137,7 +137,11 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
     setBusy("duplicate");
     try {
       const copy = await addTemplateCopy(design);
-      toast({ title: `"${copy.title}" created`, description: editable ? COPY_HAS_NO_CATEGORIES : `Your changes are in the copy. ${COPY_HAS_NO_CATEGORIES}`, kind: "success" });
+      toast({
+        title: `"${copy.title}" created`,
+        description: editable ? COPY_HAS_NO_CATEGORIES : `Your changes are in the copy. ${COPY_HAS_NO_CATEGORIES}`,
+        kind: "success",
+      });
       // Edits of a template the user may not save live on in the copy: nothing is lost by leaving.
       allowLeaving.current = !editable;
       navigate(`/template-builder/${copy.templateId}`);
@@ -240,7 +244,10 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
       ) : null}
       {!editable ? (
         <p className="notice notice--info editor__notice">
-          {refusal ?? (template.isStandardTemplate ? "Standard templates cannot be changed. Duplicate it to edit your own copy." : "This template belongs to someone else. Duplicate it to edit your own copy.")}
+          {refusal ??
+            (template.isStandardTemplate
+              ? "Standard templates cannot be changed. Duplicate it to edit your own copy."
+              : "This template belongs to someone else. Duplicate it to edit your own copy.")}
         </p>
       ) : null}
 
@@ -315,7 +322,11 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
                 />
               </AfterHydration>
               {!hydrated || (preview.image === null && !preview.failed) ? <StageLoading /> : null}
-              {preview.rendering && preview.image ? <span className="editor__rendering" aria-hidden="true"><Spinner /></span> : null}
+              {preview.rendering && preview.image ? (
+                <span className="editor__rendering" aria-hidden="true">
+                  <Spinner />
+                </span>
+              ) : null}
             </div>
           </div>
           <p id="editor-canvas-hint" className="muted small editor__hint">
@@ -357,7 +368,19 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
   );
 }
 
-function ToolButton({ icon, label, onClick, disabled, showLabel = false }: { icon: IconName; label: string; onClick(): void; disabled?: boolean; showLabel?: boolean }) {
+function ToolButton({
+  icon,
+  label,
+  onClick,
+  disabled,
+  showLabel = false,
+}: {
+  icon: IconName;
+  label: string;
+  onClick(): void;
+  disabled?: boolean;
+  showLabel?: boolean;
+}) {
   return (
     <button
       type="button"

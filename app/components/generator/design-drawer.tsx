@@ -67,7 +67,13 @@ function Check({ label, checked, onChange, hint }: { label: string; checked: boo
   const id = useId();
   return (
     <div className="check-field">
-      <input id={id} type="checkbox" checked={checked} onChange={(event) => onChange(event.target.checked)} aria-describedby={hint ? `${id}-hint` : undefined} />
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      />
       <label htmlFor={id}>{label}</label>
       {hint ? (
         <p id={`${id}-hint`} className="field__hint">
@@ -78,7 +84,23 @@ function Check({ label, checked, onChange, hint }: { label: string; checked: boo
   );
 }
 
-function TextField({ label, value, onChange, max, multiline = false, placeholder, hint }: { label: string; value: string; onChange(value: string): void; max: number; multiline?: boolean; placeholder?: string; hint?: string }) {
+function TextField({
+  label,
+  value,
+  onChange,
+  max,
+  multiline = false,
+  placeholder,
+  hint,
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  max: number;
+  multiline?: boolean;
+  placeholder?: string;
+  hint?: string;
+}) {
   const id = useId();
   return (
     <div className="field">
@@ -86,9 +108,26 @@ function TextField({ label, value, onChange, max, multiline = false, placeholder
         {label}
       </label>
       {multiline ? (
-        <textarea id={id} className="field__input" rows={4} value={value} maxLength={max} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} aria-describedby={hint ? `${id}-hint` : undefined} />
+        <textarea
+          id={id}
+          className="field__input"
+          rows={4}
+          value={value}
+          maxLength={max}
+          placeholder={placeholder}
+          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+        />
       ) : (
-        <input id={id} className="field__input" value={value} maxLength={max} placeholder={placeholder} onChange={(event) => onChange(event.target.value)} aria-describedby={hint ? `${id}-hint` : undefined} />
+        <input
+          id={id}
+          className="field__input"
+          value={value}
+          maxLength={max}
+          placeholder={placeholder}
+          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={hint ? `${id}-hint` : undefined}
+        />
       )}
       {hint ? (
         <p id={`${id}-hint`} className="field__hint">
@@ -99,7 +138,17 @@ function TextField({ label, value, onChange, max, multiline = false, placeholder
   );
 }
 
-function SelectField<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: readonly { value: T; label: string }[]; onChange(value: T): void }) {
+function SelectField<T extends string>({
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: T;
+  options: readonly { value: T; label: string }[];
+  onChange(value: T): void;
+}) {
   const id = useId();
   return (
     <div className="field">
@@ -139,7 +188,13 @@ function ColorsSection({ settings, onChange }: { settings: DesignSettings; onCha
           {colors.map((color, index) => (
             <li key={index} className="color-list__item">
               <label className="swatch swatch--large" style={{ background: cssColor(color) }}>
-                <input type="radio" name={`${id}-selected`} className="visually-hidden" checked={settings.selectedColorIndex === index} onChange={() => onChange({ selectedColorIndex: index })} />
+                <input
+                  type="radio"
+                  name={`${id}-selected`}
+                  className="visually-hidden"
+                  checked={settings.selectedColorIndex === index}
+                  onChange={() => onChange({ selectedColorIndex: index })}
+                />
                 <span className="visually-hidden">Use colour {index + 1}</span>
               </label>
               <input
@@ -149,7 +204,18 @@ function ColorsSection({ settings, onChange }: { settings: DesignSettings; onCha
                 value={hexOf(color)}
                 onChange={(event) => setColors(colors.map((other, i) => (i === index ? rgbaOf(event.target.value) : other)))}
               />
-              <button type="button" className="icon-button" aria-label={`Remove colour ${index + 1}`} disabled={colors.length <= 1} onClick={() => setColors(colors.filter((_, i) => i !== index), settings.selectedColorIndex > index ? settings.selectedColorIndex - 1 : settings.selectedColorIndex)}>
+              <button
+                type="button"
+                className="icon-button"
+                aria-label={`Remove colour ${index + 1}`}
+                disabled={colors.length <= 1}
+                onClick={() =>
+                  setColors(
+                    colors.filter((_, i) => i !== index),
+                    settings.selectedColorIndex > index ? settings.selectedColorIndex - 1 : settings.selectedColorIndex,
+                  )
+                }
+              >
                 <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -162,7 +228,12 @@ function ColorsSection({ settings, onChange }: { settings: DesignSettings; onCha
           </button>
         </div>
       </fieldset>
-      <Check label="Use all colours" checked={settings.useAllColors} onChange={(useAllColors) => onChange({ useAllColors })} hint="Pins take the colours in turn." />
+      <Check
+        label="Use all colours"
+        checked={settings.useAllColors}
+        onChange={(useAllColors) => onChange({ useAllColors })}
+        hint="Pins take the colours in turn."
+      />
       <div className="field">
         <label className="field__label" htmlFor={`${id}-palette`}>
           Palette
@@ -174,7 +245,11 @@ function ColorsSection({ settings, onChange }: { settings: DesignSettings; onCha
           disabled={!palettes || palettes.length === 0}
           onChange={(event) => {
             const palette = palettes?.find((candidate) => candidate.id === event.target.value);
-            if (palette && palette.colors.length > 0) setColors(palette.colors.slice(0, 24).map((c) => ({ r: c.r, g: c.g, b: c.b, a: c.a ?? 1 })), 0);
+            if (palette && palette.colors.length > 0)
+              setColors(
+                palette.colors.slice(0, 24).map((c) => ({ r: c.r, g: c.g, b: c.b, a: c.a ?? 1 })),
+                0,
+              );
           }}
         >
           <option value="">{paletteError ? "Palettes are unavailable" : palettes ? "Use a palette…" : "Loading palettes…"}</option>
@@ -212,13 +287,21 @@ function PinsPerSource({ settings, onChange }: { settings: DesignSettings; onCha
         }}
       />
       <p id={`${id}-hint`} className="field__hint">
-        {decidedElsewhere ? "\"One of each\" decides how many pins each post gets." : "Each with another template, 1 to 20."}
+        {decidedElsewhere ? '"One of each" decides how many pins each post gets.' : "Each with another template, 1 to 20."}
       </p>
     </div>
   );
 }
 
-function TemplatesSection({ settings, onChange, standardTemplates }: { settings: DesignSettings; onChange: Change; standardTemplates: () => Promise<Template[]> }) {
+function TemplatesSection({
+  settings,
+  onChange,
+  standardTemplates,
+}: {
+  settings: DesignSettings;
+  onChange: Change;
+  standardTemplates: () => Promise<Template[]>;
+}) {
   const [picking, setPicking] = useState(false);
   const count = settings.templateSelections.length;
   return (
@@ -230,9 +313,25 @@ function TemplatesSection({ settings, onChange, standardTemplates }: { settings:
         Choose templates
       </button>
       <PinsPerSource settings={settings} onChange={onChange} />
-      <Check label="Random templates" checked={settings.isRandomTemplates} onChange={(isRandomTemplates) => onChange({ isRandomTemplates })} hint="Otherwise pins take the templates in turn." />
-      <Check label="One of each template" checked={settings.useOneOfEachTemplate} onChange={(useOneOfEachTemplate) => onChange({ useOneOfEachTemplate })} hint="Every post gets a pin in each chosen template." />
-      <TemplatePicker open={picking} selected={settings.templateSelections} standardTemplates={standardTemplates} onClose={() => setPicking(false)} onChange={(templateSelections) => onChange({ templateSelections })} />
+      <Check
+        label="Random templates"
+        checked={settings.isRandomTemplates}
+        onChange={(isRandomTemplates) => onChange({ isRandomTemplates })}
+        hint="Otherwise pins take the templates in turn."
+      />
+      <Check
+        label="One of each template"
+        checked={settings.useOneOfEachTemplate}
+        onChange={(useOneOfEachTemplate) => onChange({ useOneOfEachTemplate })}
+        hint="Every post gets a pin in each chosen template."
+      />
+      <TemplatePicker
+        open={picking}
+        selected={settings.templateSelections}
+        standardTemplates={standardTemplates}
+        onClose={() => setPicking(false)}
+        onChange={(templateSelections) => onChange({ templateSelections })}
+      />
     </Section>
   );
 }
@@ -242,7 +341,12 @@ function ImagesSection({ settings, onChange, detectedImages }: { settings: Desig
   const chosenDetected = new Set(settings.selectedDetectedImages);
   return (
     <Section title="Images">
-      <Check label="Use all detected images" checked={settings.useAllDetectedImages} onChange={(useAllDetectedImages) => onChange({ useAllDetectedImages })} hint="Otherwise only the images you choose below." />
+      <Check
+        label="Use all detected images"
+        checked={settings.useAllDetectedImages}
+        onChange={(useAllDetectedImages) => onChange({ useAllDetectedImages })}
+        hint="Otherwise only the images you choose below."
+      />
       {!settings.useAllDetectedImages ? (
         <fieldset className="field">
           <legend className="field__label">Detected images to use</legend>
@@ -259,7 +363,9 @@ function ImagesSection({ settings, onChange, detectedImages }: { settings: Desig
                       checked={chosenDetected.has(image)}
                       onChange={(event) =>
                         onChange({
-                          selectedDetectedImages: event.target.checked ? [...settings.selectedDetectedImages, image] : settings.selectedDetectedImages.filter((other) => other !== image),
+                          selectedDetectedImages: event.target.checked
+                            ? [...settings.selectedDetectedImages, image]
+                            : settings.selectedDetectedImages.filter((other) => other !== image),
                         })
                       }
                     />
@@ -282,7 +388,12 @@ function ImagesSection({ settings, onChange, detectedImages }: { settings: Desig
               <li key={image} className="image-choice image-choice--static">
                 {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
                 <img src={image} alt={`Uploaded image ${index + 1}`} loading="lazy" />
-                <button type="button" className="icon-button" aria-label={`Stop using uploaded image ${index + 1}`} onClick={() => onChange({ selectedUploadedImages: settings.selectedUploadedImages.filter((other) => other !== image) })}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Stop using uploaded image ${index + 1}`}
+                  onClick={() => onChange({ selectedUploadedImages: settings.selectedUploadedImages.filter((other) => other !== image) })}
+                >
                   <span aria-hidden="true">×</span>
                 </button>
               </li>
@@ -295,9 +406,24 @@ function ImagesSection({ settings, onChange, detectedImages }: { settings: Desig
           Choose uploaded images
         </button>
       </div>
-      <Check label="Random images" checked={settings.isRandomImages} onChange={(isRandomImages) => onChange({ isRandomImages })} hint="Shuffle which picture goes where." />
-      <Check label="One of each image" checked={settings.useOneOfEachImage} onChange={(useOneOfEachImage) => onChange({ useOneOfEachImage })} hint="A pin for every picture of a post." />
-      <Check label="Bypass resize" checked={settings.bypassResize} onChange={(bypassResize) => onChange({ bypassResize })} hint="Draw pictures at their own size in the download." />
+      <Check
+        label="Random images"
+        checked={settings.isRandomImages}
+        onChange={(isRandomImages) => onChange({ isRandomImages })}
+        hint="Shuffle which picture goes where."
+      />
+      <Check
+        label="One of each image"
+        checked={settings.useOneOfEachImage}
+        onChange={(useOneOfEachImage) => onChange({ useOneOfEachImage })}
+        hint="A pin for every picture of a post."
+      />
+      <Check
+        label="Bypass resize"
+        checked={settings.bypassResize}
+        onChange={(bypassResize) => onChange({ bypassResize })}
+        hint="Draw pictures at their own size in the download."
+      />
       <MediaPicker
         open={picking}
         mediaType="image"
@@ -348,11 +474,23 @@ function TextSection({ settings, onChange }: { settings: DesignSettings; onChang
         </span>
         <div className="font-color">
           <Check label="Template's own text colours" checked={settings.fontColor === ""} onChange={(own) => onChange({ fontColor: own ? "" : "#1d2226" })} />
-          {settings.fontColor ? <input type="color" aria-labelledby={`${id}-font-color-label`} value={settings.fontColor.length === 4 ? `#${[...settings.fontColor.slice(1)].map((c) => c + c).join("")}` : settings.fontColor} onChange={(event) => onChange({ fontColor: event.target.value })} /> : null}
+          {settings.fontColor ? (
+            <input
+              type="color"
+              aria-labelledby={`${id}-font-color-label`}
+              value={settings.fontColor.length === 4 ? `#${[...settings.fontColor.slice(1)].map((c) => c + c).join("")}` : settings.fontColor}
+              onChange={(event) => onChange({ fontColor: event.target.value })}
+            />
+          ) : null}
         </div>
       </div>
       <Check label="Uppercase" checked={settings.useUpperCaseFont} onChange={(useUpperCaseFont) => onChange({ useUpperCaseFont })} />
-      <Check label="Fix low-contrast text" checked={settings.fixLowContrastText} onChange={(fixLowContrastText) => onChange({ fixLowContrastText })} hint="Text that would be hard to read turns black or white." />
+      <Check
+        label="Fix low-contrast text"
+        checked={settings.fixLowContrastText}
+        onChange={(fixLowContrastText) => onChange({ fixLowContrastText })}
+        hint="Text that would be hard to read turns black or white."
+      />
       <MediaPicker
         open={picking}
         mediaType="font"
@@ -373,12 +511,45 @@ function TextSection({ settings, onChange }: { settings: DesignSettings; onChang
 function AiSection({ settings, onChange }: { settings: DesignSettings; onChange: Change }) {
   return (
     <Section title="AI copy" open={false}>
-      <Check label="Rewrite titles with AI" checked={settings.rewriteTitle} onChange={(rewriteTitle) => onChange({ rewriteTitle })} hint="Under 40 characters (AI text credits)." />
-      <Check label="Rewrite descriptions with AI" checked={settings.rewriteDescription} onChange={(rewriteDescription) => onChange({ rewriteDescription })} hint="Between 200 and 500 characters." />
-      <Check label="Write alt text with AI" checked={settings.generateAltTextWithAI} onChange={(generateAltTextWithAI) => onChange({ generateAltTextWithAI })} hint="Describes each pin's main picture (AI alt text credits)." />
-      <SelectField label="AI language" value={settings.aiLanguage} options={AI_LANGUAGES.map((value) => ({ value, label: value }))} onChange={(aiLanguage) => onChange({ aiLanguage })} />
-      <SelectField label="Tone" value={settings.aiTone} options={AI_TONES.map((value) => ({ value, label: value }))} onChange={(aiTone) => onChange({ aiTone })} />
-      <TextField label="Keywords" value={settings.aiKeywords} onChange={(aiKeywords) => onChange({ aiKeywords })} max={2000} multiline placeholder={"one keyword phrase per line"} hint="One phrase per line; leave empty for a free rewrite." />
+      <Check
+        label="Rewrite titles with AI"
+        checked={settings.rewriteTitle}
+        onChange={(rewriteTitle) => onChange({ rewriteTitle })}
+        hint="Under 40 characters (AI text credits)."
+      />
+      <Check
+        label="Rewrite descriptions with AI"
+        checked={settings.rewriteDescription}
+        onChange={(rewriteDescription) => onChange({ rewriteDescription })}
+        hint="Between 200 and 500 characters."
+      />
+      <Check
+        label="Write alt text with AI"
+        checked={settings.generateAltTextWithAI}
+        onChange={(generateAltTextWithAI) => onChange({ generateAltTextWithAI })}
+        hint="Describes each pin's main picture (AI alt text credits)."
+      />
+      <SelectField
+        label="AI language"
+        value={settings.aiLanguage}
+        options={AI_LANGUAGES.map((value) => ({ value, label: value }))}
+        onChange={(aiLanguage) => onChange({ aiLanguage })}
+      />
+      <SelectField
+        label="Tone"
+        value={settings.aiTone}
+        options={AI_TONES.map((value) => ({ value, label: value }))}
+        onChange={(aiTone) => onChange({ aiTone })}
+      />
+      <TextField
+        label="Keywords"
+        value={settings.aiKeywords}
+        onChange={(aiKeywords) => onChange({ aiKeywords })}
+        max={2000}
+        multiline
+        placeholder={"one keyword phrase per line"}
+        hint="One phrase per line; leave empty for a free rewrite."
+      />
     </Section>
   );
 }

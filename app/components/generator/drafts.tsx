@@ -144,14 +144,32 @@ export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose
                     <span className="muted small">{describe(draft)}</span>
                   </div>
                   <div className="drafts-list__actions">
-                    <button type="button" className="chip-button" disabled={busyId !== null || draft.postCount === 0} onClick={() => void loadOne(draft)} aria-label={`Load ${draft.name}`}>
+                    <button
+                      type="button"
+                      className="chip-button"
+                      disabled={busyId !== null || draft.postCount === 0}
+                      onClick={() => void loadOne(draft)}
+                      aria-label={`Load ${draft.name}`}
+                    >
                       {busyId === draft.draftId ? <Spinner /> : null}
                       Load
                     </button>
-                    <button type="button" className="chip-button" disabled={busyId !== null} onClick={() => setRenaming(draft)} aria-label={`Rename ${draft.name}`}>
+                    <button
+                      type="button"
+                      className="chip-button"
+                      disabled={busyId !== null}
+                      onClick={() => setRenaming(draft)}
+                      aria-label={`Rename ${draft.name}`}
+                    >
                       Rename
                     </button>
-                    <button type="button" className="chip-button chip-button--danger" disabled={busyId !== null} onClick={() => void remove(draft)} aria-label={`Delete ${draft.name}`}>
+                    <button
+                      type="button"
+                      className="chip-button chip-button--danger"
+                      disabled={busyId !== null}
+                      onClick={() => void remove(draft)}
+                      aria-label={`Delete ${draft.name}`}
+                    >
                       Delete
                     </button>
                   </div>
@@ -159,9 +177,7 @@ export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose
               ))}
             </ul>
           )}
-          {hasMore ? (
-            <LoadMoreButton loading={loading} onClick={() => void load(drafts?.at(-1)?.draftId)} />
-          ) : null}
+          {hasMore ? <LoadMoreButton loading={loading} onClick={() => void load(drafts?.at(-1)?.draftId)} /> : null}
           <DialogActions close="Close" />
           <NameDialog
             open={renaming !== null}

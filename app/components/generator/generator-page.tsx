@@ -43,9 +43,7 @@ const WARM_TEMPLATES = 40;
 export function GeneratorPage() {
   const { user } = useAuth();
   if (!user) {
-    return (
-      <SignInPage title="Pin generator" action="generate pins" />
-    );
+    return <SignInPage title="Pin generator" action="generate pins" />;
   }
   if (!user.isEmailVerified) {
     return (
@@ -110,7 +108,11 @@ function Generator() {
       .then(
         (answer) => {
           if (!current) return;
-          setProfiles({ profiles: answer.designSettingsProfiles, activeId: answer.activeDesignSettings?.profileId ?? null, activeName: answer.activeDesignSettings?.name ?? null });
+          setProfiles({
+            profiles: answer.designSettingsProfiles,
+            activeId: answer.activeDesignSettings?.profileId ?? null,
+            activeName: answer.activeDesignSettings?.name ?? null,
+          });
           if (answer.activeDesignSettings) setSettings(settingsFrom(answer.activeDesignSettings));
         },
         (error: unknown) => current && toast({ title: `Unable to load design settings: ${reasonOf(error)}`, kind: "error" }),
@@ -193,7 +195,12 @@ function Generator() {
     const name = `Earlier pins ${localDateTimeName()}`;
     try {
       const { draft } = await createDraft(previous, name, localDateTimeName());
-      toast({ title: `Your ${count} earlier ${count === 1 ? "pin was" : "pins were"} kept as the draft "${draft.name}"`, description: "Open Drafts to load them again, or undo now.", kind: "info", action: undo });
+      toast({
+        title: `Your ${count} earlier ${count === 1 ? "pin was" : "pins were"} kept as the draft "${draft.name}"`,
+        description: "Open Drafts to load them again, or undo now.",
+        kind: "info",
+        action: undo,
+      });
     } catch (error) {
       toast({ title: "Unable to keep your earlier pins as a draft", description: `${reasonOf(error)} You can still undo now.`, kind: "error", action: undo });
     }
@@ -329,7 +336,13 @@ function Generator() {
   return (
     <main className={`generator${drawerOpen ? " generator--drawer-open" : ""}`} aria-busy={working || settingsLoading}>
       <aside id="design-drawer" className="generator__drawer" aria-label="Design settings">
-        <button ref={drawerClose} type="button" className="icon-button generator__drawer-close" aria-label="Close design settings" onClick={() => setDrawerOpen(false)}>
+        <button
+          ref={drawerClose}
+          type="button"
+          className="icon-button generator__drawer-close"
+          aria-label="Close design settings"
+          onClick={() => setDrawerOpen(false)}
+        >
           <span aria-hidden="true">×</span>
         </button>
         {settingsLoading ? (
@@ -359,12 +372,17 @@ function Generator() {
         <h1 className="visually-hidden">Pin generator</h1>
         {engineFailed ? (
           <p className="notice notice--error generator__engine-failed" role="alert">
-            The live pin previews cannot start in this browser.{" "}
-            <a href="/backupGenerator">Use the basic generator</a>, which draws your pins on our server.
+            The live pin previews cannot start in this browser. <a href="/backupGenerator">Use the basic generator</a>, which draws your pins on our server.
           </p>
         ) : null}
         <div className="generator__menubar" role="toolbar" aria-label="Pins">
-          <button type="button" className="button button--ghost generator__drawer-toggle" aria-controls="design-drawer" aria-expanded={drawerOpen} onClick={() => setDrawerOpen(true)}>
+          <button
+            type="button"
+            className="button button--ghost generator__drawer-toggle"
+            aria-controls="design-drawer"
+            aria-expanded={drawerOpen}
+            onClick={() => setDrawerOpen(true)}
+          >
             Design settings
           </button>
           <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => void regenerate("templates")}>
@@ -377,7 +395,12 @@ function Generator() {
             Regenerate images
           </button>
           <span className="generator__menubar-gap" />
-          <button type="button" className="chip-button" disabled={working || posts.length === 0} onClick={() => (currentDraft ? void saveDraft(currentDraft.name, false).catch(() => undefined) : setNaming(true))}>
+          <button
+            type="button"
+            className="chip-button"
+            disabled={working || posts.length === 0}
+            onClick={() => (currentDraft ? void saveDraft(currentDraft.name, false).catch(() => undefined) : setNaming(true))}
+          >
             Save draft
           </button>
           {currentDraft ? (
@@ -435,13 +458,23 @@ function Generator() {
             >
               Download selected
             </button>
-            <button type="button" className="chip-button" disabled={working || chosen.length === 0} onClick={() => setToSchedule(chosen.map((post) => post.id))}>
+            <button
+              type="button"
+              className="chip-button"
+              disabled={working || chosen.length === 0}
+              onClick={() => setToSchedule(chosen.map((post) => post.id))}
+            >
               Schedule selected
             </button>
             <button type="button" className="chip-button" disabled={working || chosen.length === 0} onClick={() => void regenerate("templates", selected)}>
               Regenerate selected
             </button>
-            <button type="button" className="chip-button chip-button--danger" disabled={working || chosen.length === 0} onClick={() => setConfirmDelete(new Set(selected))}>
+            <button
+              type="button"
+              className="chip-button chip-button--danger"
+              disabled={working || chosen.length === 0}
+              onClick={() => setConfirmDelete(new Set(selected))}
+            >
               Delete selected
             </button>
           </div>
@@ -463,7 +496,14 @@ function Generator() {
         ) : (
           <ul className="post-grid" aria-label="Generated pins">
             {posts.map((post, index) => (
-              <PostCard key={post.id} post={post} index={index} selected={selected.has(post.id)} canPostAnyway={!working && duplicates.has(post.id) && Boolean(post.error)} actions={actions} />
+              <PostCard
+                key={post.id}
+                post={post}
+                index={index}
+                selected={selected.has(post.id)}
+                canPostAnyway={!working && duplicates.has(post.id) && Boolean(post.error)}
+                actions={actions}
+              />
             ))}
           </ul>
         )}
@@ -475,7 +515,13 @@ function Generator() {
           <Dialog.Content className="dialog dialog--wide post-dialog" aria-describedby={undefined}>
             <Dialog.Title className="dialog__title">Edit pin {editingPost ? posts.indexOf(editingPost) + 1 : ""}</Dialog.Title>
             {editingPost ? (
-              <PostEditor post={editingPost} templates={generator.pool} settings={settings} extraImages={settings.selectedUploadedImages} onChange={generator.updatePost} />
+              <PostEditor
+                post={editingPost}
+                templates={generator.pool}
+                settings={settings}
+                extraImages={settings.selectedUploadedImages}
+                onChange={generator.updatePost}
+              />
             ) : null}
             <DialogActions close="Done" closeKind="primary" />
           </Dialog.Content>
@@ -489,7 +535,12 @@ function Generator() {
         onCancel={() => setToSchedule(null)}
         onConfirm={(target) => toSchedule && void schedule(toSchedule, target)}
       />
-      <VideoPinDialog post={posts.find((post) => post.id === videoFor) ?? null} templates={videoTemplates} onCancel={() => setVideoFor(null)} onCreate={videoPins.create} />
+      <VideoPinDialog
+        post={posts.find((post) => post.id === videoFor) ?? null}
+        templates={videoTemplates}
+        onCancel={() => setVideoFor(null)}
+        onCreate={videoPins.create}
+      />
       {pinterest.reauthorizeDialog}
       <DraftsDialog open={draftsOpen} onClose={() => setDraftsOpen(false)} onLoad={loadDraft} />
       <NameDialog

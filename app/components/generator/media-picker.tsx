@@ -128,7 +128,15 @@ export function MediaPicker({
               {uploading ? <Spinner /> : null}
               Upload {mediaType === "font" ? "a font (woff, woff2, ttf, otf)" : mediaType}
             </label>
-            <input id={uploadId} className="visually-hidden" type="file" accept={ACCEPT[mediaType]} multiple={multiple} disabled={uploading} onChange={(event) => void upload(event.target.files)} />
+            <input
+              id={uploadId}
+              className="visually-hidden"
+              type="file"
+              accept={ACCEPT[mediaType]}
+              multiple={multiple}
+              disabled={uploading}
+              onChange={(event) => void upload(event.target.files)}
+            />
           </div>
           {error ? (
             <p className="notice notice--error" role="alert">
@@ -157,9 +165,7 @@ export function MediaPicker({
               ))}
             </ul>
           )}
-          {hasMore ? (
-            <LoadMoreButton loading={loading} onClick={() => void load(media?.at(-1)?.id)} />
-          ) : null}
+          {hasMore ? <LoadMoreButton loading={loading} onClick={() => void load(media?.at(-1)?.id)} /> : null}
           <DialogActions>
             <button type="button" className="button button--primary" onClick={done}>
               Use {multiple ? `${picked.size} chosen` : "the chosen one"}

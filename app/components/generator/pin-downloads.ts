@@ -36,13 +36,18 @@ export async function downloadManyPins(
   options.setFlags(ids, { isDownloading: true, error: "" });
   const result = await downloadPins(posts, browserDownloads, options.onProgress, { bypassResize: options.bypassResize });
   options.setFlags(new Set(result.pins.map((pin) => pin.postId)), { isDownloading: false, isDownloaded: true });
-  for (const failure of result.failed) options.setFlags(new Set([failure.postId]), { isDownloading: false, error: `Unable to download the pin: ${reasonOf(failure.error)}` });
+  for (const failure of result.failed)
+    options.setFlags(new Set([failure.postId]), { isDownloading: false, error: `Unable to download the pin: ${reasonOf(failure.error)}` });
   if (result.pins.length > 0) {
     const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, "-");
     saveFile(zipPins(result.pins), `pins-${stamp}.zip`, "application/zip");
     options.toast({ title: `${result.pins.length} ${result.pins.length === 1 ? "pin" : "pins"} downloaded`, kind: "success" });
   }
   if (result.failed.length > 0) {
-    options.toast({ title: `${result.failed.length} ${result.failed.length === 1 ? "pin" : "pins"} could not be downloaded`, description: reasonOf(result.failed[0].error), kind: "error" });
+    options.toast({
+      title: `${result.failed.length} ${result.failed.length === 1 ? "pin" : "pins"} could not be downloaded`,
+      description: reasonOf(result.failed[0].error),
+      kind: "error",
+    });
   }
 }

@@ -20,11 +20,28 @@ export interface PostCardActions {
 }
 
 /** One post in the grid: its live preview, title, state and actions. */
-export function PostCard({ post, index, selected, canPostAnyway = false, actions }: { post: Post; index: number; selected: boolean; canPostAnyway?: boolean; actions: PostCardActions }) {
+export function PostCard({
+  post,
+  index,
+  selected,
+  canPostAnyway = false,
+  actions,
+}: {
+  post: Post;
+  index: number;
+  selected: boolean;
+  canPostAnyway?: boolean;
+  actions: PostCardActions;
+}) {
   const name = post.title || `Pin ${index + 1}`;
   const errorId = useId();
   return (
-    <li className={`post-card${post.isLocked ? " post-card--locked" : ""}${selected ? " post-card--selected" : ""}`} data-post-id={post.id} data-template={post.templateType} aria-label={`Pin ${index + 1}: ${name}`}>
+    <li
+      className={`post-card${post.isLocked ? " post-card--locked" : ""}${selected ? " post-card--selected" : ""}`}
+      data-post-id={post.id}
+      data-template={post.templateType}
+      aria-label={`Pin ${index + 1}: ${name}`}
+    >
       <div className="post-card__top">
         <label className="check">
           <input type="checkbox" checked={selected} onChange={(event) => actions.onSelect(post, event.target.checked)} aria-label={`Select pin ${index + 1}`} />
@@ -53,7 +70,13 @@ export function PostCard({ post, index, selected, canPostAnyway = false, actions
             {post.error}
           </p>
           {canPostAnyway ? (
-            <button type="button" className="chip-button" aria-label={`Post it anyway: pin ${index + 1}`} aria-describedby={errorId} onClick={() => actions.onPostAnyway(post)}>
+            <button
+              type="button"
+              className="chip-button"
+              aria-label={`Post it anyway: pin ${index + 1}`}
+              aria-describedby={errorId}
+              onClick={() => actions.onPostAnyway(post)}
+            >
               Post it anyway
             </button>
           ) : null}
@@ -63,16 +86,34 @@ export function PostCard({ post, index, selected, canPostAnyway = false, actions
         <button type="button" className="chip-button" onClick={() => actions.onEdit(post)} aria-label={`Edit pin ${index + 1}`}>
           Edit
         </button>
-        <button type="button" className="chip-button" aria-pressed={post.isLocked} onClick={() => actions.onToggleLock(post)} aria-label={`${post.isLocked ? "Unlock" : "Lock"} pin ${index + 1}`}>
+        <button
+          type="button"
+          className="chip-button"
+          aria-pressed={post.isLocked}
+          onClick={() => actions.onToggleLock(post)}
+          aria-label={`${post.isLocked ? "Unlock" : "Lock"} pin ${index + 1}`}
+        >
           {post.isLocked ? "Unlock" : "Lock"}
         </button>
         <button type="button" className="chip-button" onClick={() => actions.onDuplicate(post)} aria-label={`Duplicate pin ${index + 1}`}>
           Duplicate
         </button>
-        <button type="button" className="chip-button" onClick={() => actions.onDownload(post)} disabled={post.isDownloading} aria-label={`Download pin ${index + 1}`}>
+        <button
+          type="button"
+          className="chip-button"
+          onClick={() => actions.onDownload(post)}
+          disabled={post.isDownloading}
+          aria-label={`Download pin ${index + 1}`}
+        >
           Download
         </button>
-        <button type="button" className="chip-button" onClick={() => actions.onSchedule(post)} disabled={post.isScheduling} aria-label={`Schedule pin ${index + 1}`}>
+        <button
+          type="button"
+          className="chip-button"
+          onClick={() => actions.onSchedule(post)}
+          disabled={post.isScheduling}
+          aria-label={`Schedule pin ${index + 1}`}
+        >
           Schedule
         </button>
         <button type="button" className="chip-button" onClick={() => actions.onMakeVideo(post)} aria-label={`Make video of pin ${index + 1}`}>

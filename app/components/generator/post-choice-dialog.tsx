@@ -53,7 +53,8 @@ export function PostChoiceDialog({
   }, [posts, readTitles]);
 
   const rows = useMemo(
-    () => posts.map((post) => ({ ...post, title: post.title || titles.get(post.url) || "", pending: !post.title && Boolean(readTitles) && !titles.has(post.url) })),
+    () =>
+      posts.map((post) => ({ ...post, title: post.title || titles.get(post.url) || "", pending: !post.title && Boolean(readTitles) && !titles.has(post.url) })),
     [posts, titles, readTitles],
   );
   const shown = useMemo(() => {
@@ -101,7 +102,14 @@ export function PostChoiceDialog({
               <input type="checkbox" checked={allShownChosen} onChange={toggleAll} />
               Select all{filter.trim() ? ` ${shown.length} shown` : ""}
             </label>
-            <input className="field__input post-choice__filter" type="search" placeholder="Search posts" aria-label="Search posts" value={filter} onChange={(event) => setFilter(event.target.value)} />
+            <input
+              className="field__input post-choice__filter"
+              type="search"
+              placeholder="Search posts"
+              aria-label="Search posts"
+              value={filter}
+              onChange={(event) => setFilter(event.target.value)}
+            />
           </div>
           <p className="muted small" aria-live="polite">
             {chosen.size} of {posts.length} chosen{filter.trim() ? ` · ${shown.length} match the search` : ""}
@@ -114,7 +122,9 @@ export function PostChoiceDialog({
                   <label className="check post-choice__item">
                     <input type="checkbox" checked={chosen.has(row.url)} onChange={() => toggle(row.url)} />
                     <span className="post-choice__text">
-                      <span className={row.title ? "post-choice__title" : "post-choice__title post-choice__title--pending"}>{row.title || (row.pending ? "Reading the title…" : "Untitled post")}</span>
+                      <span className={row.title ? "post-choice__title" : "post-choice__title post-choice__title--pending"}>
+                        {row.title || (row.pending ? "Reading the title…" : "Untitled post")}
+                      </span>
                       <span className="post-choice__url">
                         {row.url}
                         {date ? ` · ${date}` : ""}
@@ -132,7 +142,12 @@ export function PostChoiceDialog({
             </p>
           ) : null}
           <DialogActions>
-            <button type="button" className="button button--primary" disabled={chosen.size === 0 || tooMany} onClick={() => onGenerate(posts.filter((post) => chosen.has(post.url)).map((post) => post.url))}>
+            <button
+              type="button"
+              className="button button--primary"
+              disabled={chosen.size === 0 || tooMany}
+              onClick={() => onGenerate(posts.filter((post) => chosen.has(post.url)).map((post) => post.url))}
+            >
               {label(chosen.size)}
             </button>
           </DialogActions>

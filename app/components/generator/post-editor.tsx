@@ -42,7 +42,14 @@ export function PostEditor({
         {label}
       </label>
       {multiline ? (
-        <textarea id={`${id}-${field}`} className="field__input" rows={4} maxLength={max} value={post[field]} onChange={(event) => edit({ [field]: event.target.value })} />
+        <textarea
+          id={`${id}-${field}`}
+          className="field__input"
+          rows={4}
+          maxLength={max}
+          value={post[field]}
+          onChange={(event) => edit({ [field]: event.target.value })}
+        />
       ) : (
         <input id={`${id}-${field}`} className="field__input" maxLength={max} value={post[field]} onChange={(event) => edit({ [field]: event.target.value })} />
       )}
@@ -110,7 +117,13 @@ export function PostEditor({
             <div className="image-choices">
               {choices.map((image, index) => (
                 <label key={image} className="image-choice">
-                  <input type="radio" name={`${id}-slot-${slot}`} className="visually-hidden" checked={post.selectedImages[slot] === image} onChange={() => onChange(changeImage(post, slot, image))} />
+                  <input
+                    type="radio"
+                    name={`${id}-slot-${slot}`}
+                    className="visually-hidden"
+                    checked={post.selectedImages[slot] === image}
+                    onChange={() => onChange(changeImage(post, slot, image))}
+                  />
                   {/* biome-ignore lint/a11y/noRedundantAlt: the number tells several pictures apart ("Picture 2"): the word is part of that name, not a description of the element. */}
                   <img src={image} alt={`Picture ${index + 1}`} loading="lazy" />
                 </label>

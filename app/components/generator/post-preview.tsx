@@ -16,7 +16,9 @@ export function PostPreview({ post, alt, urgent = false, onReady }: { post: Post
   const design = post.template;
   // Only what is drawn counts: flags and alt text change nothing in the picture.
   const key = design ? JSON.stringify([design.background, design.layers, previewContent(post, "")]) : "";
-  const { url, failed } = usePreviewUrl(() => (post.template ? { design: post.template, post: previewContent(post, window.location.origin) } : null), key, { urgent });
+  const { url, failed } = usePreviewUrl(() => (post.template ? { design: post.template, post: previewContent(post, window.location.origin) } : null), key, {
+    urgent,
+  });
 
   const ready = url !== null && drawnKey === url;
   return (

@@ -5,7 +5,16 @@ import { DesignSettings } from "../../../contracts/design-settings.ts";
 import type { Post } from "../../../contracts/post.ts";
 import type { Template } from "../../../contracts/template.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { fetchDesignProfiles, fetchDraft, fetchDrafts, fetchLatestDraft, reasonOf, updateDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
+import {
+  fetchDesignProfiles,
+  fetchDraft,
+  fetchDrafts,
+  fetchLatestDraft,
+  reasonOf,
+  updateDraft,
+  type Draft,
+  type DraftSummary,
+} from "../../lib/generator/api.ts";
 import { draftPosts, localDateTimeName } from "../../lib/generator/drafts.ts";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -61,9 +70,7 @@ export function SinglePostPage({ testView = false }: { testView?: boolean }) {
   const postId = searchParams.get("postID");
   const heading = testView ? "Pin (test view)" : "Pin";
   if (!user) {
-    return (
-      <SignInPage title={heading} action="see your pins" />
-    );
+    return <SignInPage title={heading} action="see your pins" />;
   }
   if (!postId) {
     return (
@@ -100,8 +107,14 @@ function SinglePost({ postId, heading, testView }: { postId: string; heading: st
       );
     }
     // The post's colour choices are the user's design colours; templates to switch to, the standard ones.
-    fetchStandardTemplates().then((list) => current && setTemplates(list), () => undefined);
-    fetchDesignProfiles("active").then((answer) => current && answer.activeDesignSettings && setSettings(settingsFrom(answer.activeDesignSettings)), () => undefined);
+    fetchStandardTemplates().then(
+      (list) => current && setTemplates(list),
+      () => undefined,
+    );
+    fetchDesignProfiles("active").then(
+      (answer) => current && answer.activeDesignSettings && setSettings(settingsFrom(answer.activeDesignSettings)),
+      () => undefined,
+    );
     return () => {
       current = false;
     };
@@ -121,7 +134,13 @@ function SinglePost({ postId, heading, testView }: { postId: string; heading: st
     return (
       <main className="page page--narrow">
         <h1>{heading}</h1>
-        {state.status === "missing" ? <p>This pin is not in your generator or your drafts any more.</p> : <p className="notice notice--error" role="alert">{state.reason}</p>}
+        {state.status === "missing" ? (
+          <p>This pin is not in your generator or your drafts any more.</p>
+        ) : (
+          <p className="notice notice--error" role="alert">
+            {state.reason}
+          </p>
+        )}
         <Link className="button button--primary" to="/generate">
           Go to the generator
         </Link>
@@ -167,7 +186,12 @@ function SinglePost({ postId, heading, testView }: { postId: string; heading: st
           <p className="muted">{draft ? `From the draft "${draft.name}"` : "From the generator"}</p>
         </div>
         <div className="single-post__actions">
-          <button type="button" className="button button--primary" disabled={post.isDownloading} onClick={() => void downloadOnePin(post, { bypassResize: false, setFlags, toast })}>
+          <button
+            type="button"
+            className="button button--primary"
+            disabled={post.isDownloading}
+            onClick={() => void downloadOnePin(post, { bypassResize: false, setFlags, toast })}
+          >
             {post.isDownloading ? <Spinner /> : null}
             Download
           </button>

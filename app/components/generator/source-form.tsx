@@ -150,14 +150,26 @@ export function SourceForm({ generator, disabled }: { generator: Generator; disa
     setChoice(null);
     if (current.sources) {
       const wanted = new Set(urls);
-      await run(() => generateFrom(current.sources!.filter((source) => wanted.has(source.url)), "feed"));
+      await run(() =>
+        generateFrom(
+          current.sources!.filter((source) => wanted.has(source.url)),
+          "feed",
+        ),
+      );
       return;
     }
     await run(async () => {
       const { failures, generated } = await generator.generateFromUrls(urls, read.current);
       if (generated > 0) toast({ title: `Pins generated from ${generated} of ${urls.length} posts`, kind: "success" });
       if (failures.length > 0) {
-        toast({ title: `${failures.length} posts could not be read`, description: failures.slice(0, 3).map((f) => `${f.url}: ${f.error}`).join(" "), kind: "error" });
+        toast({
+          title: `${failures.length} posts could not be read`,
+          description: failures
+            .slice(0, 3)
+            .map((f) => `${f.url}: ${f.error}`)
+            .join(" "),
+          kind: "error",
+        });
       }
     });
   }
@@ -248,7 +260,10 @@ function ProductForm({ disabled, onGenerate }: { disabled: boolean; onGenerate(s
     const link = normalizeSourceUrl(fields.url, { field: "Product URL" });
     if (!link.ok) return setError({ field: "url", message: link.error });
     const images: string[] = [];
-    for (const line of fields.images.split(/\n|,/).map((part) => part.trim()).filter(Boolean)) {
+    for (const line of fields.images
+      .split(/\n|,/)
+      .map((part) => part.trim())
+      .filter(Boolean)) {
       const image = normalizeSourceUrl(line, { field: "Image URL" });
       if (!image.ok) return setError({ field: "images", message: image.error });
       images.push(image.url);
@@ -283,12 +298,27 @@ function ProductForm({ disabled, onGenerate }: { disabled: boolean; onGenerate(s
     <form className="product-form" onSubmit={submit} noValidate>
       {field("title", "Product title", <input id={`${id}-title`} className="field__input" value={fields.title} maxLength={500} onChange={set("title")} />)}
       {field("url", "Product URL", <input id={`${id}-url`} className="field__input" type="url" value={fields.url} maxLength={2048} onChange={set("url")} />)}
-      {field("price", "Price (optional)", <input id={`${id}-price`} className="field__input" value={fields.price} maxLength={40} placeholder="$24" onChange={set("price")} />)}
-      {field("description", "Description", <textarea id={`${id}-description`} className="field__input" rows={3} value={fields.description} maxLength={2000} onChange={set("description")} />)}
+      {field(
+        "price",
+        "Price (optional)",
+        <input id={`${id}-price`} className="field__input" value={fields.price} maxLength={40} placeholder="$24" onChange={set("price")} />,
+      )}
+      {field(
+        "description",
+        "Description",
+        <textarea id={`${id}-description`} className="field__input" rows={3} value={fields.description} maxLength={2000} onChange={set("description")} />,
+      )}
       {field(
         "images",
         "Image URLs (one per line)",
-        <textarea id={`${id}-images`} className="field__input" rows={3} value={fields.images} onChange={set("images")} placeholder="https://yourshop.com/images/product.jpg" />,
+        <textarea
+          id={`${id}-images`}
+          className="field__input"
+          rows={3}
+          value={fields.images}
+          onChange={set("images")}
+          placeholder="https://yourshop.com/images/product.jpg"
+        />,
       )}
       <button type="submit" className="button button--primary" disabled={disabled}>
         Generate

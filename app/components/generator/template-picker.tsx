@@ -28,14 +28,22 @@ export function TemplatePicker({
   onChange(ids: string[]): void;
 }) {
   const [tab, setTab] = useState<Tab>("standard");
-  const [lists, setLists] = useState<{ standard: Template[] | null; mine: Template[] | null; mineMore: string | null }>({ standard: null, mine: null, mineMore: null });
+  const [lists, setLists] = useState<{ standard: Template[] | null; mine: Template[] | null; mineMore: string | null }>({
+    standard: null,
+    mine: null,
+    mineMore: null,
+  });
   const [error, setError] = useState<string | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
 
   useEffect(() => {
     if (!open) return;
     let current = true;
-    if (!lists.standard) standardTemplates().then((templates) => current && setLists((all) => ({ ...all, standard: templates })), (e: unknown) => current && setError(reasonOf(e)));
+    if (!lists.standard)
+      standardTemplates().then(
+        (templates) => current && setLists((all) => ({ ...all, standard: templates })),
+        (e: unknown) => current && setError(reasonOf(e)),
+      );
     if (!lists.mine) {
       fetchUserTemplates().then(
         (page) => current && setLists((all) => ({ ...all, mine: page.templates, mineMore: page.hasMore ? page.lastTemplateId : null })),
@@ -109,9 +117,7 @@ export function TemplatePicker({
               ))}
             </ul>
           )}
-          {tab === "mine" && lists.mineMore ? (
-            <LoadMoreButton loading={loadingMore} onClick={() => void loadMore()} />
-          ) : null}
+          {tab === "mine" && lists.mineMore ? <LoadMoreButton loading={loadingMore} onClick={() => void loadMore()} /> : null}
           <DialogActions close="Done" closeKind="primary" />
         </Dialog.Content>
       </Dialog.Portal>

@@ -38,7 +38,8 @@ export interface Busy {
 }
 
 const random: Random = () => Math.random();
-export const newPostId = () => (typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `p-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
+export const newPostId = () =>
+  typeof crypto !== "undefined" && "randomUUID" in crypto ? crypto.randomUUID() : `p-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 
 /** Pictures previews fetch ahead, while the posts are being made: a few of each source's, at most 24 in all. */
 const PRELOAD_PICTURES = 24;
@@ -222,7 +223,8 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
       },
       async regenerate(what: "templates" | "colors" | "images", only?: ReadonlySet<string>) {
         const current = settingsRef.current;
-        const [templates, fallbacks] = what === "templates" ? await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]) : [[], []];
+        const [templates, fallbacks] =
+          what === "templates" ? await Promise.all([templatesFor(current), standardTemplates().catch((): Template[] => [])]) : [[], []];
         const within = (change: (subset: Post[]) => Post[]) => (all: Post[]) => {
           if (!only || only.size === 0) return change(all);
           return replacePosts(all, change(all.filter((post) => only.has(post.id))));

@@ -154,7 +154,8 @@ export function VideoPinDialog({
           <Dialog.Content className="dialog dialog--wide video-dialog" aria-describedby={`${id}-text`}>
             <Dialog.Title className="dialog__title">Make a video pin</Dialog.Title>
             <p id={`${id}-text`} className="dialog__text">
-              “{post?.title || "This pin"}” as a video of 1000 × 1500 pixels. It costs {CREDIT_COSTS.video} credits; if the video cannot be made, they are returned.
+              “{post?.title || "This pin"}” as a video of 1000 × 1500 pixels. It costs {CREDIT_COSTS.video} credits; if the video cannot be made, they are
+              returned.
             </p>
             {templates.length === 0 ? (
               <p className="muted">The video templates could not be loaded. Please try again.</p>
@@ -163,18 +164,24 @@ export function VideoPinDialog({
                 <legend>Video template</legend>
                 {templates.map((candidate) => (
                   <label key={candidate.templateId} className="check video-dialog__template">
-                    <input type="radio" name={`${id}-template`} value={candidate.templateId} checked={candidate.templateId === templateId} onChange={() => setTemplateId(candidate.templateId)} />
+                    <input
+                      type="radio"
+                      name={`${id}-template`}
+                      value={candidate.templateId}
+                      checked={candidate.templateId === templateId}
+                      onChange={() => setTemplateId(candidate.templateId)}
+                    />
                     {candidate.title}
                   </label>
                 ))}
               </fieldset>
             )}
             <div className="video-dialog__video">
-              <p className="video-dialog__label">
-                Video in the template
-              </p>
+              <p className="video-dialog__label">Video in the template</p>
               <p className="muted small">
-                {video ? `Your video “${video.fileName}” plays in the template's video area.` : "No video chosen: the pin's picture slowly zooms and pans there instead."}
+                {video
+                  ? `Your video “${video.fileName}” plays in the template's video area.`
+                  : "No video chosen: the pin's picture slowly zooms and pans there instead."}
               </p>
               <div className="video-dialog__video-actions">
                 <button type="button" className="chip-button" onClick={() => setPicking(true)}>
@@ -227,7 +234,8 @@ export function VideoPinsSection({ videoPins, pinterest, toast, disabled }: { vi
     setScheduling({ done: 0, total: chosen.length });
     try {
       const result = await scheduleVideoPins(chosen, target, {
-        upload: (video) => pinterest.guard(() => pinterest.connection.withAccessToken(target.pinterestProfileUsername, (token) => uploadVideoToPinterest(video, token))),
+        upload: (video) =>
+          pinterest.guard(() => pinterest.connection.withAccessToken(target.pinterestProfileUsername, (token) => uploadVideoToPinterest(video, token))),
         schedule: (body) => scheduleVideoPin(body),
         setFlags: (id, flags) => update(id, flags),
         onProgress: (done, total) => setScheduling({ done, total }),
@@ -235,8 +243,18 @@ export function VideoPinsSection({ videoPins, pinterest, toast, disabled }: { vi
       const board = target.boardName || "the board";
       const pins = (n: number) => `${n} video ${n === 1 ? "pin" : "pins"}`;
       if (result.failed.length === 0) toast({ title: `${pins(result.scheduled)} scheduled to ${board}`, kind: "success" });
-      else if (result.scheduled === 0) toast({ title: result.total === 1 ? "The video pin could not be scheduled" : `None of the ${pins(result.total)} could be scheduled`, description: result.total === 1 ? result.failed[0].error : "Each card says why.", kind: "error" });
-      else toast({ title: `${result.scheduled} of ${pins(result.total)} scheduled to ${board}`, description: `${pins(result.failed.length)} could not be scheduled. Each card says why.`, kind: "error" });
+      else if (result.scheduled === 0)
+        toast({
+          title: result.total === 1 ? "The video pin could not be scheduled" : `None of the ${pins(result.total)} could be scheduled`,
+          description: result.total === 1 ? result.failed[0].error : "Each card says why.",
+          kind: "error",
+        });
+      else
+        toast({
+          title: `${result.scheduled} of ${pins(result.total)} scheduled to ${board}`,
+          description: `${pins(result.failed.length)} could not be scheduled. Each card says why.`,
+          kind: "error",
+        });
     } finally {
       setScheduling(null);
     }
@@ -247,7 +265,12 @@ export function VideoPinsSection({ videoPins, pinterest, toast, disabled }: { vi
       <div className="video-pins__head">
         <h2 id="video-pins-heading">Video pins</h2>
         {ready.length > 1 ? (
-          <button type="button" className="chip-button" disabled={disabled || scheduling !== null} onClick={() => setToSchedule(ready.map((video) => video.id))}>
+          <button
+            type="button"
+            className="chip-button"
+            disabled={disabled || scheduling !== null}
+            onClick={() => setToSchedule(ready.map((video) => video.id))}
+          >
             Schedule all {ready.length} videos
           </button>
         ) : null}
@@ -257,7 +280,14 @@ export function VideoPinsSection({ videoPins, pinterest, toast, disabled }: { vi
           <p className="progress__label" id="video-scheduling-label">
             Scheduling video pins ({scheduling.done} of {scheduling.total})
           </p>
-          <div className="progress__track" role="progressbar" aria-labelledby="video-scheduling-label" aria-valuemin={0} aria-valuemax={scheduling.total} aria-valuenow={scheduling.done}>
+          <div
+            className="progress__track"
+            role="progressbar"
+            aria-labelledby="video-scheduling-label"
+            aria-valuemin={0}
+            aria-valuemax={scheduling.total}
+            aria-valuenow={scheduling.done}
+          >
             <span className="progress__fill" style={{ width: `${Math.round((100 * scheduling.done) / Math.max(1, scheduling.total))}%` }} />
           </div>
         </div>
@@ -299,7 +329,17 @@ function VideoPinCard({ video, number, busy, onSchedule, onRemove }: { video: Vi
       <p className="muted small video-card__template">{video.templateTitle}</p>
       {done ? (
         // biome-ignore lint/a11y/useMediaCaption: a pin video is a photo or clip with the pin's text over it: there is no speech to caption.
-        <video className="video-card__player" controls playsInline preload="metadata" poster={job.videoThumbnail} src={job.videoURL} aria-label={`Video pin: ${name}`} width={1000} height={1500} />
+        <video
+          className="video-card__player"
+          controls
+          playsInline
+          preload="metadata"
+          poster={job.videoThumbnail}
+          src={job.videoURL}
+          aria-label={`Video pin: ${name}`}
+          width={1000}
+          height={1500}
+        />
       ) : video.failed ? (
         <p className="post-card__error video-card__failed" role="alert">
           {VIDEO_PIN_FAILED_MESSAGE}
@@ -309,13 +349,27 @@ function VideoPinCard({ video, number, busy, onSchedule, onRemove }: { video: Vi
           <p className="progress__label" id={`${id}-progress`}>
             {videoStatusText(job)}
           </p>
-          <div className="progress__track" role="progressbar" aria-labelledby={`${id}-progress`} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={videoStatusText(job)}>
+          <div
+            className="progress__track"
+            role="progressbar"
+            aria-labelledby={`${id}-progress`}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={percent}
+            aria-valuetext={videoStatusText(job)}
+          >
             <span className="progress__fill" style={{ width: `${Math.max(percent, 3)}%` }} />
           </div>
         </div>
       )}
       <p className="muted small video-card__state" role="status">
-        {video.isScheduling ? "Uploading to Pinterest and scheduling…" : video.isScheduled ? "Scheduled" : done ? `Done${job.durationSeconds ? ` · ${Math.round(job.durationSeconds)} s` : ""}` : ""}
+        {video.isScheduling
+          ? "Uploading to Pinterest and scheduling…"
+          : video.isScheduled
+            ? "Scheduled"
+            : done
+              ? `Done${job.durationSeconds ? ` · ${Math.round(job.durationSeconds)} s` : ""}`
+              : ""}
       </p>
       {video.scheduleError ? (
         <p className="post-card__error" role="alert">
@@ -328,13 +382,25 @@ function VideoPinCard({ video, number, busy, onSchedule, onRemove }: { video: Vi
             <a className="chip-button" href={job.videoURL} download={job.videoFileName} aria-label={`Download video pin ${number}`}>
               Download
             </a>
-            <button type="button" className="chip-button" disabled={busy || video.isScheduling || video.isScheduled} onClick={onSchedule} aria-label={`${video.isScheduled ? "Scheduled" : "Schedule"} video pin ${number}`}>
+            <button
+              type="button"
+              className="chip-button"
+              disabled={busy || video.isScheduling || video.isScheduled}
+              onClick={onSchedule}
+              aria-label={`${video.isScheduled ? "Scheduled" : "Schedule"} video pin ${number}`}
+            >
               {video.isScheduled ? "Scheduled" : "Schedule"}
             </button>
           </>
         ) : null}
         {done || video.failed ? (
-          <button type="button" className="chip-button" disabled={video.isScheduling} onClick={onRemove} aria-label={`Remove video pin ${number} from this page`}>
+          <button
+            type="button"
+            className="chip-button"
+            disabled={video.isScheduling}
+            onClick={onRemove}
+            aria-label={`Remove video pin ${number} from this page`}
+          >
             Remove
           </button>
         ) : null}

@@ -38,7 +38,12 @@ export function InterestChart({ weeks, terms, describedBy }: { weeks: string[]; 
           interaction: { mode: "index", intersect: false },
           scales: {
             x: { grid: { display: false }, ticks: { color: "#1d2226", maxTicksLimit: 12, autoSkip: true } },
-            y: { min: 0, max: 100, ticks: { color: "#4b5560", stepSize: 25 }, title: { display: true, text: "Interest (busiest week = 100)", color: "#4b5560" } },
+            y: {
+              min: 0,
+              max: 100,
+              ticks: { color: "#4b5560", stepSize: 25 },
+              title: { display: true, text: "Interest (busiest week = 100)", color: "#4b5560" },
+            },
           },
           plugins: {
             legend: { position: "bottom", labels: { color: "#1d2226", usePointStyle: true } },

@@ -67,7 +67,12 @@ export function ResultsTable(props: {
           {terms.map((term) => (
             <tr key={term.term} className={chosen.has(term.term) ? "keywords__row--chosen" : undefined}>
               <td className="keywords__choose">
-                <input type="checkbox" aria-label={`Choose ${term.term}`} checked={chosen.has(term.term)} onChange={(event) => props.onChoose(term.term, event.target.checked)} />
+                <input
+                  type="checkbox"
+                  aria-label={`Choose ${term.term}`}
+                  checked={chosen.has(term.term)}
+                  onChange={(event) => props.onChoose(term.term, event.target.checked)}
+                />
               </td>
               <th scope="row" className="keywords__term">
                 {term.term}
@@ -75,7 +80,10 @@ export function ResultsTable(props: {
               <td className="keywords__detail">{sourcesText(term)}</td>
               <td className="keywords__detail">{trendTypesText(term)}</td>
               {[term.weeklyChange, term.monthlyChange, term.yearlyChange].map((change, index) => (
-                <td key={index} className={`keywords__number ${change === null ? "keywords__none" : change > 0 ? "keywords__up" : change < 0 ? "keywords__down" : ""}`}>
+                <td
+                  key={index}
+                  className={`keywords__number ${change === null ? "keywords__none" : change > 0 ? "keywords__up" : change < 0 ? "keywords__down" : ""}`}
+                >
                   {changeText(change)}
                 </td>
               ))}

@@ -60,7 +60,9 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
   return (
     <section className="products-section" aria-labelledby="catalog-section-title">
       <h2 id="catalog-section-title">Create a Pinterest Catalog</h2>
-      <p className="muted">Put the chosen products in a catalog, then publish it to Pinterest from the catalogs page: Pinterest turns them into shoppable product pins.</p>
+      <p className="muted">
+        Put the chosen products in a catalog, then publish it to Pinterest from the catalogs page: Pinterest turns them into shoppable product pins.
+      </p>
       <form className="products-catalog" onSubmit={(event) => void add(event)}>
         <div className="field">
           <label className="field__label" htmlFor="catalog-target">

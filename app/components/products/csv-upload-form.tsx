@@ -74,16 +74,16 @@ export function CsvUpload({ state, onUpload }: { state: CsvState; onUpload(file:
       {state.problems.length > 0 ? (
         <div className="notice notice--error csv-upload__problems" role="region" aria-labelledby={`${id}-problems`}>
           <p id={`${id}-problems`}>
-            <strong>
-              {badRows === 1 ? "1 row could not be loaded:" : `${badRows.toLocaleString()} rows could not be loaded:`}
-            </strong>
+            <strong>{badRows === 1 ? "1 row could not be loaded:" : `${badRows.toLocaleString()} rows could not be loaded:`}</strong>
           </p>
           <ul>
             {state.problems.slice(0, PROBLEMS_SHOWN).map((problem, index) => (
               <li key={index}>{problemText(problem)}</li>
             ))}
           </ul>
-          {state.problems.length > PROBLEMS_SHOWN ? <p>…and {(state.problems.length - PROBLEMS_SHOWN).toLocaleString()} more. Correct these rows and upload the file again.</p> : null}
+          {state.problems.length > PROBLEMS_SHOWN ? (
+            <p>…and {(state.problems.length - PROBLEMS_SHOWN).toLocaleString()} more. Correct these rows and upload the file again.</p>
+          ) : null}
         </div>
       ) : null}
     </div>

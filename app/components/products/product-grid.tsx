@@ -1,6 +1,15 @@
 import { useEffect, useId, useState } from "react";
 import { MAX_PINS_PER_SOURCE } from "../../../contracts/design-settings.ts";
-import { formatPrice, pageAllChosen, pageNumbers, pinCountOf, pinsOf, type Chosen, type PinCounts, type ProductItem } from "../../lib/products/chosen-products.ts";
+import {
+  formatPrice,
+  pageAllChosen,
+  pageNumbers,
+  pinCountOf,
+  pinsOf,
+  type Chosen,
+  type PinCounts,
+  type ProductItem,
+} from "../../lib/products/chosen-products.ts";
 import { Spinner } from "../spinner.tsx";
 
 export type Paging =
@@ -61,7 +70,15 @@ export function ProductGrid({
       ) : (
         <ul className="product-cards" aria-label="Products">
           {items.map((item) => (
-            <ProductCard key={item.key} item={item} checked={chosen.has(item.key)} pins={pinsOf(item, pins)} locale={locale} onChoose={onChoose} onPins={onPins} />
+            <ProductCard
+              key={item.key}
+              item={item}
+              checked={chosen.has(item.key)}
+              pins={pinsOf(item, pins)}
+              locale={locale}
+              onChoose={onChoose}
+              onPins={onPins}
+            />
           ))}
         </ul>
       )}
@@ -94,7 +111,13 @@ function ProductCard({
   const invalid = pinCountOf(typed) === null;
   return (
     <li className={checked ? "product-card product-card--chosen" : "product-card"}>
-      <div className="product-card__picture">{picture ? <img src={picture.medium || picture.full} alt="" loading="lazy" decoding="async" /> : <span className="product-card__no-picture">No picture</span>}</div>
+      <div className="product-card__picture">
+        {picture ? (
+          <img src={picture.medium || picture.full} alt="" loading="lazy" decoding="async" />
+        ) : (
+          <span className="product-card__no-picture">No picture</span>
+        )}
+      </div>
       <div className="product-card__body">
         <label className="check product-card__check">
           <input type="checkbox" checked={checked} onChange={(event) => onChoose(item, event.target.checked)} aria-describedby={`${id}-price`} />
@@ -165,7 +188,13 @@ function Pagination({ paging }: { paging: Paging }) {
             </li>
           ) : (
             <li key={page}>
-              <button type="button" className="pagination__page" aria-current={page === paging.page ? "page" : undefined} aria-label={`Page ${page}`} onClick={() => paging.onPage(page)}>
+              <button
+                type="button"
+                className="pagination__page"
+                aria-current={page === paging.page ? "page" : undefined}
+                aria-label={`Page ${page}`}
+                onClick={() => paging.onPage(page)}
+              >
                 {page}
               </button>
             </li>

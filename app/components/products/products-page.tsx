@@ -1,7 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useNavigate } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { DEFAULT_PINS_PER_PRODUCT, PRODUCTS_PER_PAGE, SHOPIFY_PRODUCT_STATUSES, type ShopifyProductStatus, type ShopProfileView } from "../../../contracts/shops.ts";
+import {
+  DEFAULT_PINS_PER_PRODUCT,
+  PRODUCTS_PER_PAGE,
+  SHOPIFY_PRODUCT_STATUSES,
+  type ShopifyProductStatus,
+  type ShopProfileView,
+} from "../../../contracts/shops.ts";
 import { MAX_POSTS } from "../../../contracts/post.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { chosenPinTotal, csvItemKey, generationPlan, setChosen, setPageChosen, shopItemKey, type ProductItem } from "../../lib/products/chosen-products.ts";
@@ -24,9 +30,7 @@ import { CSV_MARKS, useCsvProducts } from "./use-csv-products.ts";
 export function ProductsPage() {
   const { user } = useAuth();
   if (!user) {
-    return (
-      <SignInPage title="Products" action="turn your shop's products into pins" />
-    );
+    return <SignInPage title="Products" action="turn your shop's products into pins" />;
   }
   return <Products />;
 }
@@ -94,7 +98,8 @@ function Products() {
     if (connected === null && failed === null) return;
     if (connected !== null) toast({ title: `${connected || "Your shop"} is connected`, kind: "success" });
     if (failed !== null) toast({ title: "Unable to connect your shop", description: failed, kind: "error" });
-    for (const name of ["shopConnected", "shopError", "etsyConnected", "etsyError", SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM]) url.searchParams.delete(name);
+    for (const name of ["shopConnected", "shopError", "etsyConnected", "etsyError", SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM])
+      url.searchParams.delete(name);
     window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
   }, [toast]);
 
@@ -160,9 +165,16 @@ function Products() {
   const csvPages = pageCount(csvFiltered.length);
   const items: ProductItem[] =
     view === CSV_VIEW
-      ? csvFiltered.slice((csvPage - 1) * PRODUCTS_PER_PAGE, csvPage * PRODUCTS_PER_PAGE).map((product) => ({ key: csvItemKey(product.row), listing: product, sourceName: "", defaultPins: product.numberOfPinsToGenerate }))
+      ? csvFiltered
+          .slice((csvPage - 1) * PRODUCTS_PER_PAGE, csvPage * PRODUCTS_PER_PAGE)
+          .map((product) => ({ key: csvItemKey(product.row), listing: product, sourceName: "", defaultPins: product.numberOfPinsToGenerate }))
       : shop
-        ? listings.listings.map((listing) => ({ key: shopItemKey(shop.id, listing.id), listing, sourceName: shop.shopName, defaultPins: DEFAULT_PINS_PER_PRODUCT }))
+        ? listings.listings.map((listing) => ({
+            key: shopItemKey(shop.id, listing.id),
+            listing,
+            sourceName: shop.shopName,
+            defaultPins: DEFAULT_PINS_PER_PRODUCT,
+          }))
         : [];
 
   const paging: Paging | null =
@@ -203,7 +215,12 @@ function Products() {
   }
 
   const loading = view === CSV_VIEW ? csvState.phase === "reading" && items.length === 0 : listings.phase === "loading";
-  const options = [...(shops ?? []).map((candidate) => ({ value: candidate.id, label: `${candidate.shopName} (${candidate.shopType})${candidate.status === "reauth" ? ", needs reconnecting" : ""}` }))];
+  const options = [
+    ...(shops ?? []).map((candidate) => ({
+      value: candidate.id,
+      label: `${candidate.shopName} (${candidate.shopType})${candidate.status === "reauth" ? ", needs reconnecting" : ""}`,
+    })),
+  ];
   if (csvState.count > 0 || csvState.phase === "reading") options.push({ value: CSV_VIEW, label: `CSV file: ${csvState.fileName}` });
 
   return (
@@ -277,7 +294,12 @@ function Products() {
                   <label className="field__label" htmlFor="products-status">
                     Status
                   </label>
-                  <select id="products-status" className="field__input field__select" value={listings.status} onChange={(event) => model.setStatus(event.target.value as ShopifyProductStatus)}>
+                  <select
+                    id="products-status"
+                    className="field__input field__select"
+                    value={listings.status}
+                    onChange={(event) => model.setStatus(event.target.value as ShopifyProductStatus)}
+                  >
                     {SHOPIFY_PRODUCT_STATUSES.map((status) => (
                       <option key={status} value={status}>
                         {STATUS_LABELS[status]}
@@ -301,7 +323,9 @@ function Products() {
 
             {shop?.status === "reauth" ? (
               <div className="notice notice--error products-reconnect" role="region" aria-label="Reconnect your shop">
-                <span>We can no longer read the products of {shop.shopName}: {shop.shopType} asks you to connect it again.</span>
+                <span>
+                  We can no longer read the products of {shop.shopName}: {shop.shopType} asks you to connect it again.
+                </span>
                 <button type="button" className="button button--primary" onClick={() => connector.connect(shop.shopType, shop.shopUrl ?? "")}>
                   Reconnect
                 </button>
@@ -327,7 +351,15 @@ function Products() {
                 onChoose={(item, on) => setChosenMap((current) => setChosen(current, item, on))}
                 onChoosePage={(on) => setChosenMap((current) => setPageChosen(current, items, on))}
                 onPins={(key, count) => setPins((current) => new Map(current).set(key, count))}
-                emptyText={view === CSV_VIEW ? (csvSearch ? "No rows of the file match your search." : "The file has no products yet.") : listings.search ? "No products match your search." : "This shop has no products to show."}
+                emptyText={
+                  view === CSV_VIEW
+                    ? csvSearch
+                      ? "No rows of the file match your search."
+                      : "The file has no products yet."
+                    : listings.search
+                      ? "No products match your search."
+                      : "This shop has no products to show."
+                }
               />
             ) : null}
           </>
@@ -335,7 +367,9 @@ function Products() {
 
         <div className="products-generate" role="region" aria-label="Generate pins from the chosen products">
           <p className="products-generate__count" aria-live="polite">
-            {chosen.size === 0 ? "Choose products to make pins from." : `${chosen.size} ${chosen.size === 1 ? "product" : "products"} chosen, ${totals.wanted} ${totals.wanted === 1 ? "pin" : "pins"}.`}
+            {chosen.size === 0
+              ? "Choose products to make pins from."
+              : `${chosen.size} ${chosen.size === 1 ? "product" : "products"} chosen, ${totals.wanted} ${totals.wanted === 1 ? "pin" : "pins"}.`}
             {totals.wanted > MAX_POSTS ? ` One generation holds at most ${MAX_POSTS} pins: the first ${MAX_POSTS} are made.` : ""}
           </p>
           <div className="products-generate__actions">

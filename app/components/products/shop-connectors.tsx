@@ -6,8 +6,16 @@ import { Spinner } from "../spinner.tsx";
 
 const ADDRESS_PROMPTS: Record<ShopType, { label: string; placeholder: string; hint: string }> = {
   Etsy: { label: "", placeholder: "", hint: "" },
-  Shopify: { label: "Your Shopify store's address", placeholder: "yourstore.myshopify.com", hint: "You approve the connection in your Shopify admin and come back here." },
-  WooCommerce: { label: "Your shop's web address", placeholder: "https://yourshop.com", hint: "You approve the connection in your WordPress admin and come back here." },
+  Shopify: {
+    label: "Your Shopify store's address",
+    placeholder: "yourstore.myshopify.com",
+    hint: "You approve the connection in your Shopify admin and come back here.",
+  },
+  WooCommerce: {
+    label: "Your shop's web address",
+    placeholder: "https://yourshop.com",
+    hint: "You approve the connection in your WordPress admin and come back here.",
+  },
 };
 
 /**
@@ -70,7 +78,12 @@ export function ShopConnectors({ connector }: { connector: ShopConnect }) {
       <ul className="shop-connectors__list" aria-label="Connect a shop">
         {SHOP_TYPES.map((shopType) => (
           <li key={shopType}>
-            <button type="button" className={`button button--ghost shop-connect shop-connect--${shopType.toLowerCase()}`} disabled={connector.starting !== null} onClick={() => connector.connect(shopType)}>
+            <button
+              type="button"
+              className={`button button--ghost shop-connect shop-connect--${shopType.toLowerCase()}`}
+              disabled={connector.starting !== null}
+              onClick={() => connector.connect(shopType)}
+            >
               {connector.starting === shopType ? <Spinner label={`Connecting ${shopType}`} /> : <span className="shop-connect__mark" aria-hidden="true" />}
               Connect {shopType}
             </button>

@@ -56,7 +56,13 @@ export function useCsvProducts(onFirstRows: () => void) {
           products.current = read;
           firstRows.current();
         }
-        setState((current) => ({ ...current, count: read.length, problems: problems.length > 0 ? [...current.problems, ...problems] : current.problems, progress, batches: current.batches + 1 }));
+        setState((current) => ({
+          ...current,
+          count: read.length,
+          problems: problems.length > 0 ? [...current.problems, ...problems] : current.problems,
+          progress,
+          batches: current.batches + 1,
+        }));
       },
       onDone({ rows, failure }) {
         stop.current = null;

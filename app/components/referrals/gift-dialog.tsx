@@ -27,9 +27,12 @@ export function GiftDialog({ referralCode }: { referralCode: string }) {
   const [state, setState] = useState<"editing" | "sending" | "sent">("editing");
   const closing = useRef<ReturnType<typeof setTimeout> | null>(null);
 
-  useEffect(() => () => {
-    if (closing.current) clearTimeout(closing.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (closing.current) clearTimeout(closing.current);
+    },
+    [],
+  );
 
   function reset() {
     setEmail("");

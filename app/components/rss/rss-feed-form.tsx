@@ -1,4 +1,3 @@
-
 import { useEffect, useId, useState } from "react";
 import { AI_LANGUAGES, AI_TONES, type RgbaColor } from "../../../contracts/design-settings.ts";
 import { defaultRssDesignSettings, MAX_RSS_TEMPLATES, type RssDesignSettings, type RssFeed, type RssSourceKind } from "../../../contracts/rss.ts";
@@ -21,7 +20,15 @@ export interface RssFeedDraft {
 }
 
 export function draftOf(feed: RssFeed | null, username: string): RssFeedDraft {
-  if (!feed) return { name: "", sourceUrl: "", sourceKind: "feed", pinterestProfileUsername: username, board: { boardId: "", boardName: "", sectionId: null }, designSettings: defaultRssDesignSettings() };
+  if (!feed)
+    return {
+      name: "",
+      sourceUrl: "",
+      sourceKind: "feed",
+      pinterestProfileUsername: username,
+      board: { boardId: "", boardName: "", sectionId: null },
+      designSettings: defaultRssDesignSettings(),
+    };
   return {
     name: feed.name,
     sourceUrl: feed.sourceUrl,
@@ -33,7 +40,12 @@ export function draftOf(feed: RssFeed | null, username: string): RssFeedDraft {
 }
 
 const hex = ({ r, g, b }: RgbaColor) => `#${[r, g, b].map((n) => n.toString(16).padStart(2, "0")).join("")}`;
-const rgba = (value: string): RgbaColor => ({ r: parseInt(value.slice(1, 3), 16), g: parseInt(value.slice(3, 5), 16), b: parseInt(value.slice(5, 7), 16), a: 1 });
+const rgba = (value: string): RgbaColor => ({
+  r: parseInt(value.slice(1, 3), 16),
+  g: parseInt(value.slice(3, 5), 16),
+  b: parseInt(value.slice(5, 7), 16),
+  a: 1,
+});
 const MAX_COLOURS = 6;
 
 /** The user's own and favourite templates, to choose from (standard templates are the default). */
@@ -78,7 +90,8 @@ export function RssFeedForm({
   const [ownTemplates, setOwnTemplates] = useState(initial.designSettings.templateIds.length > 0);
   const choosable = useChoosableTemplates();
   const settings = draft.designSettings;
-  const setSettings = (changes: Partial<RssDesignSettings>) => setDraft((current) => ({ ...current, designSettings: { ...current.designSettings, ...changes } }));
+  const setSettings = (changes: Partial<RssDesignSettings>) =>
+    setDraft((current) => ({ ...current, designSettings: { ...current.designSettings, ...changes } }));
   const fieldError = (field: string) => (error?.field === field || error?.field?.startsWith(`${field}.`) ? error.message : undefined);
 
   async function submit(event: React.FormEvent) {
@@ -140,7 +153,14 @@ export function RssFeedForm({
             ] as const
           ).map(([kind, label]) => (
             <label key={kind} className="rss-form__choice">
-              <input type="radio" name={`${id}-kind`} value={kind} checked={draft.sourceKind === kind} onChange={() => setDraft({ ...draft, sourceKind: kind })} /> {label}
+              <input
+                type="radio"
+                name={`${id}-kind`}
+                value={kind}
+                checked={draft.sourceKind === kind}
+                onChange={() => setDraft({ ...draft, sourceKind: kind })}
+              />{" "}
+              {label}
             </label>
           ))}
         </div>
@@ -148,7 +168,14 @@ export function RssFeedForm({
           <label className="field__label" htmlFor={`${id}-name`}>
             Feed name <span className="muted small">(optional)</span>
           </label>
-          <input id={`${id}-name`} className="field__input" maxLength={100} value={draft.name} placeholder="Your blog's name" onChange={(event) => setDraft({ ...draft, name: event.target.value })} />
+          <input
+            id={`${id}-name`}
+            className="field__input"
+            maxLength={100}
+            value={draft.name}
+            placeholder="Your blog's name"
+            onChange={(event) => setDraft({ ...draft, name: event.target.value })}
+          />
         </div>
       </fieldset>
 
@@ -177,7 +204,8 @@ export function RssFeedForm({
         <legend>Pin design</legend>
         <div className="rss-form__choices" role="radiogroup" aria-label="Templates">
           <label className="rss-form__choice">
-            <input type="radio" name={`${id}-templates`} checked={!ownTemplates} onChange={() => setOwnTemplates(false)} /> Standard templates that fit each post
+            <input type="radio" name={`${id}-templates`} checked={!ownTemplates} onChange={() => setOwnTemplates(false)} /> Standard templates that fit each
+            post
           </label>
           <label className="rss-form__choice">
             <input type="radio" name={`${id}-templates`} checked={ownTemplates} onChange={() => setOwnTemplates(true)} /> My own and favourite templates
@@ -194,7 +222,9 @@ export function RssFeedForm({
                 <Spinner label="Loading your templates" /> Loading your templates…
               </p>
             ) : choosable.templates.length === 0 ? (
-              <p className="field__hint">You have no templates of your own or favourites yet. Design one in the template builder, or favourite a standard template.</p>
+              <p className="field__hint">
+                You have no templates of your own or favourites yet. Design one in the template builder, or favourite a standard template.
+              </p>
             ) : (
               <fieldset className="rss-form__template-list">
                 <legend className="field__label">Templates the feed takes turns with (up to {MAX_RSS_TEMPLATES})</legend>
@@ -207,7 +237,11 @@ export function RssFeedForm({
                         checked={checked}
                         disabled={!checked && settings.templateIds.length >= MAX_RSS_TEMPLATES}
                         onChange={() =>
-                          setSettings({ templateIds: checked ? settings.templateIds.filter((t) => t !== template.templateId) : [...settings.templateIds, template.templateId] })
+                          setSettings({
+                            templateIds: checked
+                              ? settings.templateIds.filter((t) => t !== template.templateId)
+                              : [...settings.templateIds, template.templateId],
+                          })
                         }
                       />{" "}
                       {template.title}
@@ -232,14 +266,22 @@ export function RssFeedForm({
                   onChange={(event) => setSettings({ designColors: settings.designColors.map((c, i) => (i === index ? rgba(event.target.value) : c)) })}
                 />
                 {settings.designColors.length > 1 ? (
-                  <button type="button" className="link-button small" onClick={() => setSettings({ designColors: settings.designColors.filter((_, i) => i !== index) })}>
+                  <button
+                    type="button"
+                    className="link-button small"
+                    onClick={() => setSettings({ designColors: settings.designColors.filter((_, i) => i !== index) })}
+                  >
                     Remove colour {index + 1}
                   </button>
                 ) : null}
               </span>
             ))}
             {settings.designColors.length < MAX_COLOURS ? (
-              <button type="button" className="chip-button" onClick={() => setSettings({ designColors: [...settings.designColors, { r: 242, g: 107, b: 91, a: 1 }] })}>
+              <button
+                type="button"
+                className="chip-button"
+                onClick={() => setSettings({ designColors: [...settings.designColors, { r: 242, g: 107, b: 91, a: 1 }] })}
+              >
                 Add a colour
               </button>
             ) : null}
@@ -251,7 +293,12 @@ export function RssFeedForm({
             <label className="field__label" htmlFor={`${id}-font`}>
               Font
             </label>
-            <select id={`${id}-font`} className="field__input field__select" value={settings.fontFamily} onChange={(event) => setSettings({ fontFamily: event.target.value })}>
+            <select
+              id={`${id}-font`}
+              className="field__input field__select"
+              value={settings.fontFamily}
+              onChange={(event) => setSettings({ fontFamily: event.target.value })}
+            >
               {BUNDLED_FONTS.map((font) => (
                 <option key={font.family} value={font.family}>
                   {font.family}
@@ -260,7 +307,8 @@ export function RssFeedForm({
             </select>
           </div>
           <label className="rss-form__choice rss-form__inline">
-            <input type="checkbox" checked={settings.useUpperCaseFont} onChange={(event) => setSettings({ useUpperCaseFont: event.target.checked })} /> Titles in capitals
+            <input type="checkbox" checked={settings.useUpperCaseFont} onChange={(event) => setSettings({ useUpperCaseFont: event.target.checked })} /> Titles
+            in capitals
           </label>
         </div>
       </fieldset>
@@ -268,7 +316,8 @@ export function RssFeedForm({
       <fieldset className="rss-form__group">
         <legend>Text</legend>
         <label className="rss-form__choice">
-          <input type="checkbox" checked={settings.aiRewrite} onChange={(event) => setSettings({ aiRewrite: event.target.checked })} /> Rewrite each post's title and description with AI (0.5 credit each, besides 1 credit for the pin)
+          <input type="checkbox" checked={settings.aiRewrite} onChange={(event) => setSettings({ aiRewrite: event.target.checked })} /> Rewrite each post's
+          title and description with AI (0.5 credit each, besides 1 credit for the pin)
         </label>
         {settings.aiRewrite ? (
           <div className="field-row">
@@ -276,7 +325,12 @@ export function RssFeedForm({
               <label className="field__label" htmlFor={`${id}-tone`}>
                 Tone
               </label>
-              <select id={`${id}-tone`} className="field__input field__select" value={settings.aiTone} onChange={(event) => setSettings({ aiTone: event.target.value as RssDesignSettings["aiTone"] })}>
+              <select
+                id={`${id}-tone`}
+                className="field__input field__select"
+                value={settings.aiTone}
+                onChange={(event) => setSettings({ aiTone: event.target.value as RssDesignSettings["aiTone"] })}
+              >
                 {AI_TONES.map((tone) => (
                   <option key={tone}>{tone}</option>
                 ))}

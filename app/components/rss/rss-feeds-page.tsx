@@ -16,9 +16,7 @@ import { draftOf, RssFeedForm, type RssFeedDraft } from "./rss-feed-form.tsx";
 export function RssFeedsPage() {
   const { user } = useAuth();
   if (!user) {
-    return (
-      <SignInPage title="Pinterest RSS feeds" action="create RSS feeds that Pinterest publishes as pins" />
-    );
+    return <SignInPage title="Pinterest RSS feeds" action="create RSS feeds that Pinterest publishes as pins" />;
   }
   return <RssFeeds />;
 }
@@ -66,8 +64,8 @@ function RssFeeds() {
       <header className="rss-page__header">
         <h1>Pinterest RSS feeds</h1>
         <p className="muted">
-          Turn your blog's new posts into designed pins that Pinterest publishes by itself. Each feed reads your blog, draws a pin for every new post with your design, and
-          serves them as an RSS feed for your Pinterest business account to claim. A pin costs 1 credit; an AI rewrite 0.5 credit per text.
+          Turn your blog's new posts into designed pins that Pinterest publishes by itself. Each feed reads your blog, draws a pin for every new post with your
+          design, and serves them as an RSS feed for your Pinterest business account to claim. A pin costs 1 credit; an AI rewrite 0.5 credit per text.
         </p>
       </header>
 
@@ -77,7 +75,9 @@ function RssFeeds() {
           <button
             type="button"
             className="button button--primary"
-            onClick={() => void pinterest.connect().catch((error: unknown) => toast({ title: "Unable to open Pinterest", description: failureText(error), kind: "error" }))}
+            onClick={() =>
+              void pinterest.connect().catch((error: unknown) => toast({ title: "Unable to open Pinterest", description: failureText(error), kind: "error" }))
+            }
           >
             Connect Pinterest
           </button>
@@ -94,7 +94,11 @@ function RssFeeds() {
               const feed = await createRssFeed(bodyOf(draft));
               setFeeds((list) => [feed, ...(list ?? [])]);
               setAdding(false);
-              toast({ title: `RSS feed "${feed.name}" created`, description: "Its first pins are drawn within the next few minutes, or now with Check now.", kind: "success" });
+              toast({
+                title: `RSS feed "${feed.name}" created`,
+                description: "Its first pins are drawn within the next few minutes, or now with Check now.",
+                kind: "success",
+              });
             }}
           />
         </section>
@@ -112,7 +116,12 @@ function RssFeeds() {
         <ul className="rss-list" aria-label="Your RSS feeds">
           {feeds.map((feed) => (
             <li key={feed.id}>
-              <FeedCard feed={feed} pinterest={pinterest} onChanged={replace} onDeleted={() => setFeeds((list) => (list ?? []).filter((known) => known.id !== feed.id))} />
+              <FeedCard
+                feed={feed}
+                pinterest={pinterest}
+                onChanged={replace}
+                onDeleted={() => setFeeds((list) => (list ?? []).filter((known) => known.id !== feed.id))}
+              />
             </li>
           ))}
         </ul>
@@ -208,7 +217,8 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
             checked={switching ?? (feed.isEnabled && !feed.pausedReason)}
             disabled={switching !== null}
             aria-busy={switching !== null}
-            onChange={(event) => void toggle(event.target.checked)} />
+            onChange={(event) => void toggle(event.target.checked)}
+          />
           <span>Feed on</span>
         </label>
       </header>
@@ -268,8 +278,14 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
       <details className="rss-card__steps">
         <summary>How to claim this feed in Pinterest</summary>
         <ol>
-          <li>Sign in to Pinterest with your business account ({feed.pinterestProfileUsername}). A personal account cannot publish from a feed: convert it in Settings → Account management.</li>
-          <li>Claim your blog's website if you have not: Settings → Claimed accounts → Websites → Claim, then add the meta tag or file Pinterest gives you to your blog.</li>
+          <li>
+            Sign in to Pinterest with your business account ({feed.pinterestProfileUsername}). A personal account cannot publish from a feed: convert it in
+            Settings → Account management.
+          </li>
+          <li>
+            Claim your blog's website if you have not: Settings → Claimed accounts → Websites → Claim, then add the meta tag or file Pinterest gives you to your
+            blog.
+          </li>
           <li>Open Settings → Bulk create Pins, and choose Connect RSS feed (Auto-publish).</li>
           <li>Paste the public feed address above, choose the board {feed.boardName}, and save.</li>
           <li>Pinterest then reads the feed on its own (about once a day) and publishes its new pins to that board, up to {RSS_ITEMS_PER_DAY} a day.</li>
@@ -277,7 +293,12 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
       </details>
 
       <div className="rss-card__actions">
-        <button type="button" className="button button--primary" onClick={() => void checkNow()} disabled={checking || !feed.isEnabled || Boolean(feed.pausedReason)}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => void checkNow()}
+          disabled={checking || !feed.isEnabled || Boolean(feed.pausedReason)}
+        >
           {checking ? <Spinner label="Checking your blog" /> : null} {checking ? "Checking…" : "Check now"}
         </button>
         <button type="button" className="button button--ghost" onClick={() => setEditing((open) => !open)} aria-expanded={editing}>
@@ -348,7 +369,9 @@ function DeleteFeed({ feed, onDeleted }: { feed: RssFeed; onDeleted(): void }) {
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog" role="alertdialog">
           <Dialog.Title className="dialog__title">Delete "{feed.name}"?</Dialog.Title>
-          <Dialog.Description className="dialog__text">Its public address stops working and its pins are deleted. Pins Pinterest already published stay on Pinterest.</Dialog.Description>
+          <Dialog.Description className="dialog__text">
+            Its public address stops working and its pins are deleted. Pins Pinterest already published stay on Pinterest.
+          </Dialog.Description>
           <DialogActions>
             <button
               type="button"

@@ -45,7 +45,14 @@ export function SavingsChart({ figures, describedBy }: { figures: Savings; descr
         type="bar"
         data={data}
         options={OPTIONS}
-        parts={({ BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip }) => [BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip]}
+        parts={({ BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip }) => [
+          BarController,
+          BarElement,
+          CategoryScale,
+          LinearScale,
+          Legend,
+          Tooltip,
+        ]}
         label={`Cost per month: by hand $${figures.timeCostByHand.toFixed(0)}; with Pinboard Studio $${(figures.timeCostWithApp + figures.planPrice).toFixed(0)}, of which the plan $${figures.planPrice.toFixed(2)}. Details in the table.`}
         aria-describedby={describedBy}
         data-total={String(figures.timeCostByHand)}

@@ -1,6 +1,17 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { ScheduledPin } from "../../../contracts/scheduling-api.ts";
-import { addMonths, calendarInstant, collectUntil, countsByDay, dayKeyOf, monthOf, monthRange, monthWeeks, type DayCounts, type Month } from "../../lib/pinterest/calendar.ts";
+import {
+  addMonths,
+  calendarInstant,
+  collectUntil,
+  countsByDay,
+  dayKeyOf,
+  monthOf,
+  monthRange,
+  monthWeeks,
+  type DayCounts,
+  type Month,
+} from "../../lib/pinterest/calendar.ts";
 import { queuePages } from "../../lib/pinterest/queue.ts";
 import { getScheduledPins } from "../../lib/pinterest/scheduling-api.ts";
 import { timeZoneLabel } from "../../lib/pinterest/times.ts";
@@ -14,7 +25,9 @@ const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Satur
 /** A date key ("2026-05-05") as words: "Tuesday 5 May 2026". */
 export function dayLabel(key: string): string {
   const [year, month, day] = key.split("-").map(Number);
-  return new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(new Date(Date.UTC(year, month - 1, day)));
+  return new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" }).format(
+    new Date(Date.UTC(year, month - 1, day)),
+  );
 }
 
 function countsText(counts: DayCounts | undefined): string {
@@ -69,7 +82,13 @@ export function CalendarPanel({
     setState({ kind: "loading" });
     const upcoming =
       range.end > now
-        ? collectUntil(queuePages((cursor) => getScheduledPins(username, { status: "pending", lastPinId: cursor })), (pin) => pin.scheduledTimeUTCTimestamp, range.end, "asc", MAX_PAGES)
+        ? collectUntil(
+            queuePages((cursor) => getScheduledPins(username, { status: "pending", lastPinId: cursor })),
+            (pin) => pin.scheduledTimeUTCTimestamp,
+            range.end,
+            "asc",
+            MAX_PAGES,
+          )
         : Promise.resolve({ items: [] as ScheduledPin[], complete: true });
     const past =
       range.start < now
@@ -102,7 +121,9 @@ export function CalendarPanel({
   const counts = useMemo(() => countsByDay(pins, zone), [pins, zone]);
   const weeks = useMemo(() => monthWeeks(month), [month]);
   const today = dayKeyOf(Date.now(), zone);
-  const monthName = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" }).format(new Date(Date.UTC(month.year, month.monthIndex, 1)));
+  const monthName = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" }).format(
+    new Date(Date.UTC(month.year, month.monthIndex, 1)),
+  );
   const daysInMonth = weeks.flat().filter((day) => day.inMonth);
   const rovingKey = [focusKey, selectedDay, today].find((key) => key && daysInMonth.some((day) => day.key === key)) ?? daysInMonth[0]?.key;
 
@@ -205,8 +226,8 @@ export function CalendarPanel({
         </tbody>
       </table>
       <p className="calendar__legend small" aria-hidden="true">
-        <span className="calendar__count calendar__count--scheduled">n</span> scheduled <span className="calendar__count calendar__count--posted">n</span> posted{" "}
-        <span className="calendar__count calendar__count--failed">n</span> failed
+        <span className="calendar__count calendar__count--scheduled">n</span> scheduled <span className="calendar__count calendar__count--posted">n</span>{" "}
+        posted <span className="calendar__count calendar__count--failed">n</span> failed
       </p>
     </section>
   );

@@ -50,7 +50,8 @@ export function PinEditDialog({
     if (!pin) return;
     const found: Partial<Record<Field, string>> = {};
     if ([...title].length > PINTEREST_PIN_LIMITS.title) found.title = `The title must be at most ${PINTEREST_PIN_LIMITS.title} characters`;
-    if ([...description].length > PINTEREST_PIN_LIMITS.description) found.description = `The description must be at most ${PINTEREST_PIN_LIMITS.description} characters`;
+    if ([...description].length > PINTEREST_PIN_LIMITS.description)
+      found.description = `The description must be at most ${PINTEREST_PIN_LIMITS.description} characters`;
     if (url.trim() && !isWebUrl(url.trim())) found.url = "The link must be a web address starting with http:// or https://";
     if (!board.boardId) found.board = "Choose a board";
     const original = dateTimeFieldValue(pin.scheduledTimeUTCTimestamp, zone).slice(0, 16);
@@ -61,16 +62,34 @@ export function PinEditDialog({
     setErrors(found);
     if (Object.keys(found).length > 0) return;
 
-    const update: PinUpdateBody = { id: pin.id, title, description, url: url.trim(), boardId: board.boardId, boardName: board.boardName, sectionId: board.sectionId };
+    const update: PinUpdateBody = {
+      id: pin.id,
+      title,
+      description,
+      url: url.trim(),
+      boardId: board.boardId,
+      boardName: board.boardName,
+      sectionId: board.sectionId,
+    };
     // A time the user picks is theirs: the pin no longer follows the queue's slots.
     if (timeChanged) Object.assign(update, { scheduledTime: instant, type: "SpecificDate" as const });
     setSaving(true);
     try {
       await onSave(update);
     } catch (error) {
-      const field = error instanceof ApiError ? error.field ?? "" : "";
+      const field = error instanceof ApiError ? (error.field ?? "") : "";
       const message = error instanceof Error ? error.message : "Please try again.";
-      const key: Field = /title/.test(field) ? "title" : /description/.test(field) ? "description" : /url/.test(field) ? "url" : /board/i.test(field) ? "board" : /scheduledTime/.test(field) ? "time" : "form";
+      const key: Field = /title/.test(field)
+        ? "title"
+        : /description/.test(field)
+          ? "description"
+          : /url/.test(field)
+            ? "url"
+            : /board/i.test(field)
+              ? "board"
+              : /scheduledTime/.test(field)
+                ? "time"
+                : "form";
       setErrors({ [key]: message });
     } finally {
       setSaving(false);
@@ -83,7 +102,10 @@ export function PinEditDialog({
         {errors[field]}
       </p>
     ) : null;
-  const invalid = (field: Field) => ({ "aria-invalid": errors[field] ? true : undefined, "aria-describedby": errors[field] ? `${id}-${field}-error` : undefined });
+  const invalid = (field: Field) => ({
+    "aria-invalid": errors[field] ? true : undefined,
+    "aria-describedby": errors[field] ? `${id}-${field}-error` : undefined,
+  });
 
   return (
     <Dialog.Root open={pin !== null} onOpenChange={(open) => !open && !saving && onCancel()}>
@@ -103,30 +125,63 @@ export function PinEditDialog({
                   Title
                 </label>
                 <input id={`${id}-title`} className="field__input" value={title} onChange={(event) => setTitle(event.target.value)} {...invalid("title")} />
-                <p className="field__hint">{[...title].length} / {PINTEREST_PIN_LIMITS.title}</p>
+                <p className="field__hint">
+                  {[...title].length} / {PINTEREST_PIN_LIMITS.title}
+                </p>
                 {errorText("title")}
               </div>
               <div className={errors.description ? "field field--invalid" : "field"}>
                 <label className="field__label" htmlFor={`${id}-description`}>
                   Description
                 </label>
-                <textarea id={`${id}-description`} className="field__input" rows={4} value={description} onChange={(event) => setDescription(event.target.value)} {...invalid("description")} />
-                <p className="field__hint">{[...description].length} / {PINTEREST_PIN_LIMITS.description}</p>
+                <textarea
+                  id={`${id}-description`}
+                  className="field__input"
+                  rows={4}
+                  value={description}
+                  onChange={(event) => setDescription(event.target.value)}
+                  {...invalid("description")}
+                />
+                <p className="field__hint">
+                  {[...description].length} / {PINTEREST_PIN_LIMITS.description}
+                </p>
                 {errorText("description")}
               </div>
               <div className={errors.url ? "field field--invalid" : "field"}>
                 <label className="field__label" htmlFor={`${id}-url`}>
                   Link
                 </label>
-                <input id={`${id}-url`} className="field__input" type="url" inputMode="url" value={url} onChange={(event) => setUrl(event.target.value)} {...invalid("url")} />
+                <input
+                  id={`${id}-url`}
+                  className="field__input"
+                  type="url"
+                  inputMode="url"
+                  value={url}
+                  onChange={(event) => setUrl(event.target.value)}
+                  {...invalid("url")}
+                />
                 {errorText("url")}
               </div>
-              <BoardFields pinterest={pinterest} username={pin.pinterestProfileUsername} value={board} onChange={setBoard} allowCreate={false} error={errors.board} />
+              <BoardFields
+                pinterest={pinterest}
+                username={pin.pinterestProfileUsername}
+                value={board}
+                onChange={setBoard}
+                allowCreate={false}
+                error={errors.board}
+              />
               <div className={errors.time ? "field field--invalid" : "field"}>
                 <label className="field__label" htmlFor={`${id}-time`}>
                   Time ({timeZoneLabel(zone)})
                 </label>
-                <input id={`${id}-time`} className="field__input" type="datetime-local" value={time} onChange={(event) => setTime(event.target.value)} {...invalid("time")} />
+                <input
+                  id={`${id}-time`}
+                  className="field__input"
+                  type="datetime-local"
+                  value={time}
+                  onChange={(event) => setTime(event.target.value)}
+                  {...invalid("time")}
+                />
                 {errorText("time")}
               </div>
               <div className="dialog__actions">

@@ -41,9 +41,7 @@ function zoneOf(item: PinHistoryItem): string {
 export function PinHistoryPage() {
   const { user } = useAuth();
   if (!user) {
-    return (
-      <SignInPage title="Pin history" action="see your pin history" />
-    );
+    return <SignInPage title="Pin history" action="see your pin history" />;
   }
   return <PinHistory />;
 }
@@ -97,7 +95,11 @@ function PinHistory() {
       ) : (
         <ol className="history-list" aria-label="Pin history">
           {items.map((item) => (
-            <HistoryItem key={item.id} item={item} onChange={(changed) => setItems((all) => (loaded.current = all.map((known) => (known.id === changed.id ? changed : known))))} />
+            <HistoryItem
+              key={item.id}
+              item={item}
+              onChange={(changed) => setItems((all) => (loaded.current = all.map((known) => (known.id === changed.id ? changed : known))))}
+            />
           ))}
         </ol>
       )}
@@ -150,7 +152,8 @@ function HistoryArchives() {
     <section className="history-archives" aria-labelledby="history-archives-title">
       <h2 id="history-archives-title">Older months</h2>
       <p className="muted">
-        This page shows the last {HISTORY_ONLINE_MONTHS} months. Older pins are kept as one file per month (JSON lines, compressed with gzip) that you can download.
+        This page shows the last {HISTORY_ONLINE_MONTHS} months. Older pins are kept as one file per month (JSON lines, compressed with gzip) that you can
+        download.
       </p>
       <ul className="history-archives__list">
         {archives.map((archive) => (
@@ -179,7 +182,11 @@ function HistoryItem({ item, onChange }: { item: PinHistoryItem; onChange(item: 
   const label = STATE_LABELS[item.state];
   return (
     <li className="history-item" aria-label={`${label}: ${name}`}>
-      {item.imageUrl ? <img className="history-item__thumb" src={item.imageUrl} alt="" loading="lazy" width={64} height={96} /> : <span className="history-item__thumb" aria-hidden="true" />}
+      {item.imageUrl ? (
+        <img className="history-item__thumb" src={item.imageUrl} alt="" loading="lazy" width={64} height={96} />
+      ) : (
+        <span className="history-item__thumb" aria-hidden="true" />
+      )}
       <div className="history-item__body">
         <h2 className="history-item__title">{name}</h2>
         <p className="history-item__meta">
@@ -226,7 +233,11 @@ function PublicSwitch({ item, onChange }: { item: PinHistoryItem; onChange(item:
     try {
       const { pin } = await apiJson<{ pin: PinPublicState }>("/api/user/pinHistory/setPublic", { json: { id: item.id, isPublic } });
       onChange({ ...item, publicUrl: pin.publicUrl });
-      toast({ title: isPublic ? "Your pin is public" : "Your pin is private again", description: isPublic ? "Anyone with its link can see it." : "Its public page is gone.", kind: "success" });
+      toast({
+        title: isPublic ? "Your pin is public" : "Your pin is private again",
+        description: isPublic ? "Anyone with its link can see it." : "Its public page is gone.",
+        kind: "success",
+      });
     } catch (error) {
       toast({ title: isPublic ? "Unable to make the pin public" : "Unable to make the pin private", description: failureText(error), kind: "error" });
     } finally {

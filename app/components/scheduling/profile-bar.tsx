@@ -97,11 +97,22 @@ export function ProfileBar({ pinterest, active, onChoose }: { pinterest: Pintere
                   </button>
                 ) : null}
                 {problem ? (
-                  <button type="button" className="chip-button" disabled={pending !== null} onClick={() => void startConnect()} aria-label={`Reconnect ${profile.username}`}>
+                  <button
+                    type="button"
+                    className="chip-button"
+                    disabled={pending !== null}
+                    onClick={() => void startConnect()}
+                    aria-label={`Reconnect ${profile.username}`}
+                  >
                     Reconnect
                   </button>
                 ) : null}
-                <button type="button" className="chip-button chip-button--danger" onClick={() => setRemoving(profile.username)} aria-label={`Remove ${profile.username}`}>
+                <button
+                  type="button"
+                  className="chip-button chip-button--danger"
+                  onClick={() => setRemoving(profile.username)}
+                  aria-label={`Remove ${profile.username}`}
+                >
                   Remove
                 </button>
               </span>
@@ -109,7 +120,12 @@ export function ProfileBar({ pinterest, active, onChoose }: { pinterest: Pintere
           );
         })}
       </ul>
-      <button type="button" className={profiles.length === 0 ? "button button--primary" : "button button--ghost"} disabled={pending !== null} onClick={() => void startConnect()}>
+      <button
+        type="button"
+        className={profiles.length === 0 ? "button button--primary" : "button button--ghost"}
+        disabled={pending !== null}
+        onClick={() => void startConnect()}
+      >
         {pending === "connect" ? <Spinner label="Opening Pinterest" /> : null}
         {profiles.length === 0 ? "Connect a Pinterest profile" : "Connect another profile"}
       </button>

@@ -1,6 +1,12 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useState } from "react";
-import { DELETED_ALL_PINS_MESSAGE, RESET_TIMES_FAILED_MESSAGE, UPDATED_PINS_MESSAGE, type QueueView, type ScheduledPin } from "../../../contracts/scheduling-api.ts";
+import {
+  DELETED_ALL_PINS_MESSAGE,
+  RESET_TIMES_FAILED_MESSAGE,
+  UPDATED_PINS_MESSAGE,
+  type QueueView,
+  type ScheduledPin,
+} from "../../../contracts/scheduling-api.ts";
 import { mapLimit } from "../../lib/generator/tasks.ts";
 import { isWaiting, STATUS_LABELS, swapWithNeighbour } from "../../lib/pinterest/queue.ts";
 import {
@@ -131,7 +137,8 @@ export function QueuePanel({
         });
         const deleted = ids.length - failures.length;
         if (deleted > 0) toast({ title: deleted === 1 ? "Pin deleted" : `${deleted} pins deleted`, kind: "success" });
-        if (failures.length > 0) toast({ title: `${failures.length} ${failures.length === 1 ? "pin" : "pins"} could not be deleted`, description: failures[0], kind: "error" });
+        if (failures.length > 0)
+          toast({ title: `${failures.length} ${failures.length === 1 ? "pin" : "pins"} could not be deleted`, description: failures[0], kind: "error" });
       }
       setSelected(new Set());
       onChanged();
@@ -176,10 +183,20 @@ export function QueuePanel({
 
       <div className="queue-panel__bulk" role="toolbar" aria-label="Queue actions">
         <label className="check">
-          <input type="checkbox" checked={allChosen} disabled={shown.length === 0} onChange={() => setSelected(allChosen ? new Set() : new Set(shown.map((pin) => pin.id)))} />
+          <input
+            type="checkbox"
+            checked={allChosen}
+            disabled={shown.length === 0}
+            onChange={() => setSelected(allChosen ? new Set() : new Set(shown.map((pin) => pin.id)))}
+          />
           Select all
         </label>
-        <button type="button" className="chip-button chip-button--danger" disabled={working !== null || chosen.length === 0} onClick={() => setConfirm({ kind: "selected", ids: chosen.map((pin) => pin.id) })}>
+        <button
+          type="button"
+          className="chip-button chip-button--danger"
+          disabled={working !== null || chosen.length === 0}
+          onClick={() => setConfirm({ kind: "selected", ids: chosen.map((pin) => pin.id) })}
+        >
           Delete selected{chosen.length > 0 ? ` (${chosen.length})` : ""}
         </button>
         <button type="button" className="chip-button" disabled={working !== null} onClick={() => void resetTimes()}>
@@ -203,7 +220,9 @@ export function QueuePanel({
           </button>
         </p>
       ) : shown.length === 0 ? (
-        <p className="queue-panel__empty muted">{day ? "No pins on this day." : view === "pending" ? "Nothing is scheduled. Schedule pins from the generator." : "No pins here."}</p>
+        <p className="queue-panel__empty muted">
+          {day ? "No pins on this day." : view === "pending" ? "Nothing is scheduled. Schedule pins from the generator." : "No pins here."}
+        </p>
       ) : (
         <ol className="queue-list" aria-label={heading}>
           {shown.map((pin, index) => (
@@ -244,10 +263,16 @@ export function QueuePanel({
           <Dialog.Overlay className="dialog-overlay" />
           <Dialog.Content className="dialog" role="alertdialog">
             <Dialog.Title className="dialog__title">
-              {confirm?.kind === "all" ? "Delete all scheduled pins?" : confirm?.kind === "selected" ? `Delete ${confirm.ids.length} pins?` : "Delete this pin?"}
+              {confirm?.kind === "all"
+                ? "Delete all scheduled pins?"
+                : confirm?.kind === "selected"
+                  ? `Delete ${confirm.ids.length} pins?`
+                  : "Delete this pin?"}
             </Dialog.Title>
             <Dialog.Description className="dialog__text">
-              {confirm?.kind === "all" ? `Every pin waiting in ${username}'s queue is removed and will not be posted.` : "Deleted pins are not posted. Credits already used are not returned."}
+              {confirm?.kind === "all"
+                ? `Every pin waiting in ${username}'s queue is removed and will not be posted.`
+                : "Deleted pins are not posted. Credits already used are not returned."}
             </Dialog.Description>
             <DialogActions>
               <button type="button" className="button button--danger" onClick={() => confirm && void confirmed(confirm)}>
@@ -290,11 +315,28 @@ function QueueItem({
   const thumbnail = pin.mediaType === "video" ? pin.videoThumbnail || pin.imageURL : pin.imageURL || pin.mediaURL;
   const when = pin.status === "posted" && pin.postedAt ? Date.parse(pin.postedAt) : pin.scheduledTimeUTCTimestamp;
   const waiting = isWaiting(pin.status);
-  const badge = pin.status === "posted" ? "badge badge--success" : pin.status === "failed" ? "badge badge--danger" : pin.status === "paused" ? "badge badge--warning" : "badge badge--neutral";
+  const badge =
+    pin.status === "posted"
+      ? "badge badge--success"
+      : pin.status === "failed"
+        ? "badge badge--danger"
+        : pin.status === "paused"
+          ? "badge badge--warning"
+          : "badge badge--neutral";
   return (
     <li className={`queue-item${selected ? " queue-item--selected" : ""}`} data-pin-id={pin.id} aria-label={name}>
-      <input className="queue-item__check" type="checkbox" checked={selected} onChange={(event) => onSelect(event.target.checked)} aria-label={`Select ${name}`} />
-      {thumbnail ? <img className="queue-item__thumb" src={thumbnail} alt="" loading="lazy" width={56} height={84} /> : <span className="queue-item__thumb" aria-hidden="true" />}
+      <input
+        className="queue-item__check"
+        type="checkbox"
+        checked={selected}
+        onChange={(event) => onSelect(event.target.checked)}
+        aria-label={`Select ${name}`}
+      />
+      {thumbnail ? (
+        <img className="queue-item__thumb" src={thumbnail} alt="" loading="lazy" width={56} height={84} />
+      ) : (
+        <span className="queue-item__thumb" aria-hidden="true" />
+      )}
       <div className="queue-item__body">
         <h3 className="queue-item__title">{name}</h3>
         <p className="queue-item__meta">

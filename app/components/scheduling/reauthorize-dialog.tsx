@@ -9,7 +9,15 @@ import { Spinner } from "../spinner.tsx";
  * Reauthorize leaves for Pinterest's consent page; Cancel aborts what was
  * being done.
  */
-export function ReauthorizeDialog({ username, onReauthorize, onCancel }: { username: string | null; onReauthorize(username: string): Promise<void>; onCancel(): void }) {
+export function ReauthorizeDialog({
+  username,
+  onReauthorize,
+  onCancel,
+}: {
+  username: string | null;
+  onReauthorize(username: string): Promise<void>;
+  onCancel(): void;
+}) {
   const [leaving, setLeaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   return (

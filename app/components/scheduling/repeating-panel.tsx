@@ -20,11 +20,24 @@ const days = (n: number) => `${n} ${n === 1 ? "day" : "days"}`;
 export function RepeatingPanel({ username, zone, revision }: { username: string; zone: string; revision: number }) {
   const id = useId();
   const toast = useToast();
-  const fetchPage = useCallback(async (lastId: string | null) => {
-    const answer = await getRepeatingPins(username, lastId ?? undefined);
-    return { items: answer.repeatingPins, totalCount: answer.totalCount };
-  }, [username]);
-  const { items: pins, setItems: setPins, totalCount, setTotalCount, next, state, loadError, load, loadMore } = usePagedList(fetchPage, revision, "Unable to load more repeating pins");
+  const fetchPage = useCallback(
+    async (lastId: string | null) => {
+      const answer = await getRepeatingPins(username, lastId ?? undefined);
+      return { items: answer.repeatingPins, totalCount: answer.totalCount };
+    },
+    [username],
+  );
+  const {
+    items: pins,
+    setItems: setPins,
+    totalCount,
+    setTotalCount,
+    next,
+    state,
+    loadError,
+    load,
+    loadMore,
+  } = usePagedList(fetchPage, revision, "Unable to load more repeating pins");
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<RepeatingPin | null>(null);
   const [working, setWorking] = useState(false);
@@ -169,7 +182,11 @@ function RepeatingItem({
 
   return (
     <li className="queue-item repeating-item" data-pin-id={pin.id} aria-label={name}>
-      {thumbnail ? <img className="queue-item__thumb" src={thumbnail} alt="" loading="lazy" width={56} height={84} /> : <span className="queue-item__thumb" aria-hidden="true" />}
+      {thumbnail ? (
+        <img className="queue-item__thumb" src={thumbnail} alt="" loading="lazy" width={56} height={84} />
+      ) : (
+        <span className="queue-item__thumb" aria-hidden="true" />
+      )}
       <div className="queue-item__body">
         <h3 className="queue-item__title">{name}</h3>
         <p className="queue-item__meta">

@@ -199,7 +199,9 @@ export function ScheduleDialog({
                         ) : null}
                       </div>
                     ) : (
-                      <p className="field__hint">Each pin takes the next free time of the profile's schedule; pins with the same link go to a board at least 48 hours apart.</p>
+                      <p className="field__hint">
+                        Each pin takes the next free time of the profile's schedule; pins with the same link go to a board at least 48 hours apart.
+                      </p>
                     )}
                   </fieldset>
 
@@ -238,7 +240,8 @@ export function ScheduleDialog({
                         </p>
                       ) : (
                         <p className="field__hint" id={`${id}-repeat-hint`}>
-                          {REPEAT_INTERVAL_DAYS.min}-{REPEAT_INTERVAL_DAYS.max} days. Each pin is posted again every so many days until you delete its repeating pin on the Scheduling page.
+                          {REPEAT_INTERVAL_DAYS.min}-{REPEAT_INTERVAL_DAYS.max} days. Each pin is posted again every so many days until you delete its repeating
+                          pin on the Scheduling page.
                         </p>
                       )}
                     </div>

@@ -24,9 +24,7 @@ import { failureText, usePinterest } from "./use-pinterest.tsx";
 export function SchedulingPage() {
   const { user } = useAuth();
   if (!user) {
-    return (
-      <SignInPage title="Scheduling" action="edit scheduling settings" />
-    );
+    return <SignInPage title="Scheduling" action="edit scheduling settings" />;
   }
   return <Scheduling />;
 }
@@ -119,12 +117,16 @@ function Scheduling() {
             <section className="card settings-panel" aria-label="Scheduling settings">
               <p className="notice notice--error" role="alert">
                 {activation.error}
-                <span className="notice__detail">
-                  The settings of {active} show once Pinterest accepts the profile again. Its queue is below.
-                </span>
+                <span className="notice__detail">The settings of {active} show once Pinterest accepts the profile again. Its queue is below.</span>
               </p>
               {activation.status === 401 || activation.status === 423 ? (
-                <button type="button" className="button button--primary" onClick={() => void connect().catch((error: unknown) => toast({ title: "Unable to open Pinterest", description: failureText(error), kind: "error" }))}>
+                <button
+                  type="button"
+                  className="button button--primary"
+                  onClick={() =>
+                    void connect().catch((error: unknown) => toast({ title: "Unable to open Pinterest", description: failureText(error), kind: "error" }))
+                  }
+                >
                   Reconnect {active}
                 </button>
               ) : (
@@ -152,7 +154,15 @@ function Scheduling() {
               day={dayFilter}
               onClearDay={() => setDay(null)}
             />
-            <CalendarPanel key={`calendar-${active}`} username={active} zone={zone} revision={revision} selectedDay={day} onSelectDay={setDay} onPins={setCalendarPins} />
+            <CalendarPanel
+              key={`calendar-${active}`}
+              username={active}
+              zone={zone}
+              revision={revision}
+              selectedDay={day}
+              onSelectDay={setDay}
+              onPins={setCalendarPins}
+            />
             <RepeatingPanel key={`repeating-${active}`} username={active} zone={zone} revision={revision} />
           </div>
         </>

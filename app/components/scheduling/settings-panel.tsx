@@ -74,7 +74,15 @@ function settingsOf(draft: Draft, base: SchedulingSettings): { settings: Schedul
  * windows, the time zone and the posting interval, with the daily times they
  * give. Save sends saveSchedulingSettings for the active profile.
  */
-export function SettingsPanel({ username, settings, onSaved }: { username: string; settings: SchedulingSettings; onSaved(settings: SchedulingSettings): void }) {
+export function SettingsPanel({
+  username,
+  settings,
+  onSaved,
+}: {
+  username: string;
+  settings: SchedulingSettings;
+  onSaved(settings: SchedulingSettings): void;
+}) {
   const id = useId();
   const toast = useToast();
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));

@@ -67,13 +67,20 @@ export function usePinterest() {
     [connection, guard],
   );
 
-  const sections = useCallback((username: string, boardId: string): Promise<PinterestBoardSection[]> => guard(() => connection.sections(username, boardId)), [connection, guard]);
+  const sections = useCallback(
+    (username: string, boardId: string): Promise<PinterestBoardSection[]> => guard(() => connection.sections(username, boardId)),
+    [connection, guard],
+  );
 
   const createBoard = useCallback(
     async (username: string, board: { boardName: string; boardDescription?: string }): Promise<PinterestBoard> => {
       const created = await guard(() => connection.createBoard(username, board));
       const known = boardLists.current.get(username);
-      if (known) boardLists.current.set(username, known.then((list) => [...list, created]).catch(() => [created]));
+      if (known)
+        boardLists.current.set(
+          username,
+          known.then((list) => [...list, created]).catch(() => [created]),
+        );
       return created;
     },
     [connection, guard],

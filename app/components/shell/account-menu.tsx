@@ -7,7 +7,11 @@ export function AccountMenu() {
   const { user } = useAuth();
   return (
     // A name that holds the initials it shows, so that speech input ("click TM") finds it too.
-    <DeferredMenu kind="account" className="account-trigger" label={user && !user.imageUrl ? `Account menu: ${initialsOf(user.firstName, user.lastName)}` : "Account menu"}>
+    <DeferredMenu
+      kind="account"
+      className="account-trigger"
+      label={user && !user.imageUrl ? `Account menu: ${initialsOf(user.firstName, user.lastName)}` : "Account menu"}
+    >
       {user ? <Avatar imageUrl={user.imageUrl} firstName={user.firstName} lastName={user.lastName} size={36} alt="" /> : <PersonIcon />}
     </DeferredMenu>
   );

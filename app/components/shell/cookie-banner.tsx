@@ -48,8 +48,8 @@ export function CookieBanner() {
   return (
     <section className="cookie-banner" aria-label="Cookie consent">
       <p className="cookie-banner__text">
-        We use cookies to keep you signed in and, if you accept, to understand how Pinboard Studio is used so we can
-        improve it. Read our <Link to="/privacy-policy">privacy policy</Link>.
+        We use cookies to keep you signed in and, if you accept, to understand how Pinboard Studio is used so we can improve it. Read our{" "}
+        <Link to="/privacy-policy">privacy policy</Link>.
       </p>
       <div className="cookie-banner__actions">
         <button type="button" className="button button--ghost" onClick={() => void choose(false)}>

@@ -54,13 +54,21 @@ export function CreditsPanel() {
         <strong>{creditsSentence(meter)}</strong>
         <span className="credits-panel__restart"> · Credits start again on {restartDay(summary)}.</span>
       </p>
-      <div className="credits-panel__bar" role="progressbar" aria-labelledby="credits-panel-text" aria-valuemin={0} aria-valuemax={meter.total} aria-valuenow={meter.used}>
+      <div
+        className="credits-panel__bar"
+        role="progressbar"
+        aria-labelledby="credits-panel-text"
+        aria-valuemin={0}
+        aria-valuemax={meter.total}
+        aria-valuenow={meter.used}
+      >
         <span className="credits-panel__fill" style={{ width: `${percentUsed}%` }} />
       </div>
       <div role="status" className="credits-panel__note">
         {meter.standing === "low" ? (
           <p>
-            Only {creditCount(meter.remaining)} {meter.remaining === 1 ? "credit" : "credits"} left this month. <Link to={UPGRADE_URL}>Upgrade your plan</Link> for more.
+            Only {creditCount(meter.remaining)} {meter.remaining === 1 ? "credit" : "credits"} left this month. <Link to={UPGRADE_URL}>Upgrade your plan</Link>{" "}
+            for more.
           </p>
         ) : meter.standing === "out" ? (
           <p>
@@ -76,7 +84,13 @@ function CoinIcon() {
   return (
     <svg className="credits-pill__icon" viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
       <circle cx="12" cy="12" r="9" fill="none" stroke="currentColor" strokeWidth="2" />
-      <path d="M12 7v10M9.5 9.5h3.75a1.75 1.75 0 0 1 0 3.5h-2.5a1.75 1.75 0 0 0 0 3.5H14.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+      <path
+        d="M12 7v10M9.5 9.5h3.75a1.75 1.75 0 0 1 0 3.5h-2.5a1.75 1.75 0 0 0 0 3.5H14.5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+      />
     </svg>
   );
 }

@@ -61,8 +61,8 @@ function SuccessPlanForm() {
   return (
     <>
       <Dialog.Description className="dialog__text">
-        A 30-day plan to set up your boards, design pins that get clicked and keep a posting schedule you can stick to.
-        We e-mail you the download link, and now and then a short Pinterest tip.
+        A 30-day plan to set up your boards, design pins that get clicked and keep a posting schedule you can stick to. We e-mail you the download link, and now
+        and then a short Pinterest tip.
       </Dialog.Description>
       <form className="newsletter__form" noValidate onSubmit={(event) => void submit(event)}>
         <div className="newsletter__field">

@@ -5,7 +5,19 @@ import type { ReactNode } from "react";
  * affiliate dashboard's sales and the admin page's accounts, payouts and redeem codes. `action` names a last
  * column of row buttons for screen readers only. The rows (`<tr>`, a `<th scope="row">` first) are the children.
  */
-export function StackTable({ label, columns, action, className, children }: { label: string; columns: string[]; action?: string; className?: string; children: ReactNode }) {
+export function StackTable({
+  label,
+  columns,
+  action,
+  className,
+  children,
+}: {
+  label: string;
+  columns: string[];
+  action?: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="table-scroll">
       <table className={`affiliate-table affiliate-table--stack${className ? ` ${className}` : ""}`} aria-label={label}>

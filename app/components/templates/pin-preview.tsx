@@ -23,12 +23,15 @@ export function PinPreview({ design, post, alt, className }: { design: TemplateD
       setNear(true);
       return;
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) {
-        setNear(true);
-        observer.disconnect();
-      }
-    }, { rootMargin: NEAR_VIEWPORT });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          setNear(true);
+          observer.disconnect();
+        }
+      },
+      { rootMargin: NEAR_VIEWPORT },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [near]);

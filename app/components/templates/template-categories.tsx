@@ -96,7 +96,9 @@ export function ManageCategories({
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog">
           <Dialog.Title className="dialog__title">Your categories</Dialog.Title>
-          <Dialog.Description className="dialog__text">Group your templates with your own categories. Standard categories cannot be changed.</Dialog.Description>
+          <Dialog.Description className="dialog__text">
+            Group your templates with your own categories. Standard categories cannot be changed.
+          </Dialog.Description>
           {own.length === 0 ? (
             <p className="muted">You have no categories of your own yet.</p>
           ) : (

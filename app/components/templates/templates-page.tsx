@@ -30,7 +30,12 @@ export type TemplateTab = "standard" | "mine" | "shared" | "favourites";
 
 const TABS: { id: TemplateTab; label: string; empty: string; failed: string }[] = [
   { id: "standard", label: "Standard", empty: "No standard templates here yet.", failed: "Unable to get standard templates" },
-  { id: "mine", label: "My templates", empty: "You have no templates yet. Start one with New template, or duplicate a standard one.", failed: "Unable to get user templates" },
+  {
+    id: "mine",
+    label: "My templates",
+    empty: "You have no templates yet. Start one with New template, or duplicate a standard one.",
+    failed: "Unable to get user templates",
+  },
   { id: "shared", label: "Shared", empty: "Nobody has shared a template yet.", failed: "Unable to get shared templates" },
   { id: "favourites", label: "Favourites", empty: "Tap the heart on a template to keep it here.", failed: "Unable to get favourite templates" },
 ];
@@ -119,7 +124,13 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
     try {
       const page = await fetchList(tab, category, list.lastTemplateId);
       if (id !== request.current) return;
-      setList((state) => ({ status: "ready", templates: [...state.templates, ...page.templates], lastTemplateId: page.lastTemplateId, hasMore: page.hasMore, loadingMore: false }));
+      setList((state) => ({
+        status: "ready",
+        templates: [...state.templates, ...page.templates],
+        lastTemplateId: page.lastTemplateId,
+        hasMore: page.hasMore,
+        loadingMore: false,
+      }));
     } catch {
       if (id !== request.current) return;
       setList((state) => ({ ...state, loadingMore: false }));

@@ -64,7 +64,8 @@ export function TrendAlertsPage() {
       <header className="trend-alerts__header">
         <h1>Pinterest trend alerts</h1>
         <p className="muted">
-          Follow keywords and interests on Pinterest. We check Pinterest's trends daily or weekly and e-mail you when a keyword of yours rises or something new starts trending in your interests.
+          Follow keywords and interests on Pinterest. We check Pinterest's trends daily or weekly and e-mail you when a keyword of yours rises or something new
+          starts trending in your interests.
         </p>
       </header>
       {user && !user.isEmailVerified ? (
@@ -107,7 +108,11 @@ function TrendAlerts() {
   const saved = (alert: TrendAlertView, created: boolean) => {
     setAlerts((current) => (created ? [...current, alert] : current.map((known) => (known.alertId === alert.alertId ? alert : known))));
     setEditing(null);
-    toast({ title: created ? "Trend alert created" : "Trend alert saved", description: `We will check it within a few minutes, then ${alert.frequency === "daily" ? "every day." : "every week."}`, kind: "success" });
+    toast({
+      title: created ? "Trend alert created" : "Trend alert saved",
+      description: `We will check it within a few minutes, then ${alert.frequency === "daily" ? "every day." : "every week."}`,
+      kind: "success",
+    });
   };
 
   if (state === "loading") {
@@ -214,7 +219,17 @@ function resultInWords(result: TrendAlertResult | null, paused: boolean): string
   return `${at}: found ${count}${result.emailed ? ", and we e-mailed you about it" : ", but the e-mail could not be sent"}.`;
 }
 
-function AlertCard({ alert, onEdit, onChanged, onDeleted }: { alert: TrendAlertView; onEdit(): void; onChanged(alert: TrendAlertView): void; onDeleted(): void }) {
+function AlertCard({
+  alert,
+  onEdit,
+  onChanged,
+  onDeleted,
+}: {
+  alert: TrendAlertView;
+  onEdit(): void;
+  onChanged(alert: TrendAlertView): void;
+  onDeleted(): void;
+}) {
   const toast = useToast();
   const [busy, setBusy] = useState<"pause" | "delete" | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -224,7 +239,9 @@ function AlertCard({ alert, onEdit, onChanged, onDeleted }: { alert: TrendAlertV
   const pause = async () => {
     setBusy("pause");
     try {
-      const { trendAlert } = await apiJson<{ trendAlert: TrendAlertView }>("/api/trendAlerts/pauseTrendAlert", { json: { alertId: alert.alertId, paused: !alert.paused } });
+      const { trendAlert } = await apiJson<{ trendAlert: TrendAlertView }>("/api/trendAlerts/pauseTrendAlert", {
+        json: { alertId: alert.alertId, paused: !alert.paused },
+      });
       onChanged(trendAlert);
       toast({ title: trendAlert.paused ? "Trend alert paused" : "Trend alert resumed", kind: "success" });
     } catch (failure) {
@@ -269,7 +286,9 @@ function AlertCard({ alert, onEdit, onChanged, onDeleted }: { alert: TrendAlertV
           <dd>{alert.frequency === "daily" ? "Every day" : "Every week"}</dd>
         </div>
       </dl>
-      {alert.pausedReason === "unsubscribed" ? <p className="notice notice--info">Paused because you unsubscribed from trend alert e-mails. Resume it to get them again.</p> : null}
+      {alert.pausedReason === "unsubscribed" ? (
+        <p className="notice notice--info">Paused because you unsubscribed from trend alert e-mails. Resume it to get them again.</p>
+      ) : null}
       <p className="trend-alert__result">{resultInWords(alert.lastResult, alert.paused)}</p>
       {alert.lastResult && alert.lastResult.findings.length > 0 ? <FindingList findings={alert.lastResult.findings} /> : null}
       <div className="trend-alert__actions">
@@ -302,8 +321,18 @@ function AlertCard({ alert, onEdit, onChanged, onDeleted }: { alert: TrendAlertV
   );
 }
 
-function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | null; onSaved(alert: TrendAlertView, created: boolean): void; onCancel(): void }) {
-  const [draft, setDraft] = useState<Draft>(editing ? { keywords: editing.keywords, regions: editing.regions, interests: editing.interests, frequency: editing.frequency } : EMPTY_DRAFT);
+function AlertForm({
+  editing,
+  onSaved,
+  onCancel,
+}: {
+  editing: TrendAlertView | null;
+  onSaved(alert: TrendAlertView, created: boolean): void;
+  onCancel(): void;
+}) {
+  const [draft, setDraft] = useState<Draft>(
+    editing ? { keywords: editing.keywords, regions: editing.regions, interests: editing.interests, frequency: editing.frequency } : EMPTY_DRAFT,
+  );
   const [keywordText, setKeywordText] = useState("");
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [general, setGeneral] = useState("");
@@ -335,14 +364,27 @@ function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | n
     }
   };
   const toggle = <K extends "regions" | "interests">(field: K, value: Draft[K][number], on: boolean) => {
-    setDraft((current) => ({ ...current, [field]: on ? [...(current[field] as string[]), value] : (current[field] as string[]).filter((known) => known !== value) }));
+    setDraft((current) => ({
+      ...current,
+      [field]: on ? [...(current[field] as string[]), value] : (current[field] as string[]).filter((known) => known !== value),
+    }));
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setGeneral("");
-    const pending = keywordText.trim() ? [...new Set([...draft.keywords, ...keywordText.split(",").map((phrase) => phrase.trim().toLowerCase().replace(/\s+/g, " ")).filter(Boolean)])] : draft.keywords;
+    const pending = keywordText.trim()
+      ? [
+          ...new Set([
+            ...draft.keywords,
+            ...keywordText
+              .split(",")
+              .map((phrase) => phrase.trim().toLowerCase().replace(/\s+/g, " "))
+              .filter(Boolean),
+          ]),
+        ]
+      : draft.keywords;
     const settings = { ...draft, keywords: pending };
     const checked = v.safeParse(NewTrendAlertSettings, settings);
     if (!checked.success) {
@@ -358,7 +400,9 @@ function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | n
     setSaving(true);
     try {
       const answer = editing
-        ? await apiJson<{ trendAlert: TrendAlertView }>("/api/trendAlerts/updateTrendAlert", { json: { alertId: editing.alertId, newTrendAlertSettings: settings } })
+        ? await apiJson<{ trendAlert: TrendAlertView }>("/api/trendAlerts/updateTrendAlert", {
+            json: { alertId: editing.alertId, newTrendAlertSettings: settings },
+          })
         : await apiJson<{ trendAlert: TrendAlertView }>("/api/trendAlerts/createTrendAlert", { json: { newTrendAlertSettings: settings } });
       setKeywordText("");
       onSaved(answer.trendAlert, !editing);
@@ -386,7 +430,12 @@ function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | n
             {draft.keywords.map((keyword) => (
               <li key={keyword} className="keyword-chip">
                 <span>{keyword}</span>
-                <button type="button" className="keyword-chip__remove" aria-label={`Remove keyword ${keyword}`} onClick={() => setDraft((current) => ({ ...current, keywords: current.keywords.filter((known) => known !== keyword) }))}>
+                <button
+                  type="button"
+                  className="keyword-chip__remove"
+                  aria-label={`Remove keyword ${keyword}`}
+                  onClick={() => setDraft((current) => ({ ...current, keywords: current.keywords.filter((known) => known !== keyword) }))}
+                >
                   ×
                 </button>
               </li>
@@ -439,7 +488,13 @@ function AlertForm({ editing, onSaved, onCancel }: { editing: TrendAlertView | n
         <div className="choice-group__options choice-group__options--inline">
           {(["daily", "weekly"] as const).map((frequency) => (
             <label key={frequency} className="choice">
-              <input type="radio" name={ids.frequency} value={frequency} checked={draft.frequency === frequency} onChange={() => setDraft((current) => ({ ...current, frequency }))} />
+              <input
+                type="radio"
+                name={ids.frequency}
+                value={frequency}
+                checked={draft.frequency === frequency}
+                onChange={() => setDraft((current) => ({ ...current, frequency }))}
+              />
               {frequency === "daily" ? "Daily" : "Weekly"}
             </label>
           ))}

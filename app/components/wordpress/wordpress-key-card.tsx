@@ -58,11 +58,16 @@ export function WordPressKeyCard({ shownKey }: { shownKey: string | null }) {
   async function issue(kind: "create" | "rotate") {
     setPending(true);
     try {
-      const answer = await apiJson<WordPressNewKeyResponse>(kind === "create" ? "/api/wordpress/accessKey" : "/api/wordpress/accessKey/rotate", { method: "POST" });
+      const answer = await apiJson<WordPressNewKeyResponse>(kind === "create" ? "/api/wordpress/accessKey" : "/api/wordpress/accessKey/rotate", {
+        method: "POST",
+      });
       setSummary(answer.wordpressAccessKey);
       setNewKey(answer.key);
       setConfirming(null);
-      toast({ title: kind === "create" ? "Your WordPress access key is ready. Copy it now." : "Your WordPress access key was rotated. The old key no longer works.", kind: "success" });
+      toast({
+        title: kind === "create" ? "Your WordPress access key is ready. Copy it now." : "Your WordPress access key was rotated. The old key no longer works.",
+        kind: "success",
+      });
     } catch (error) {
       toast({ title: kind === "create" ? "Unable to create the access key" : "Unable to rotate the access key", description: problemOf(error), kind: "error" });
     } finally {
@@ -101,7 +106,10 @@ export function WordPressKeyCard({ shownKey }: { shownKey: string | null }) {
   return (
     <section className="card profile-block wordpress-key" aria-labelledby={titleId} aria-busy={pending}>
       <h2 id={titleId}>WordPress</h2>
-      <p>Send your blog posts here from WordPress: the plugin turns each post into pins with your current design settings, as a draft or straight into a board's queue.</p>
+      <p>
+        Send your blog posts here from WordPress: the plugin turns each post into pins with your current design settings, as a draft or straight into a board's
+        queue.
+      </p>
       {newKey ? (
         <div className="field wordpress-key__new">
           <label className="field__label" htmlFor={keyFieldId}>

@@ -37,11 +37,13 @@ export function addItemsToCatalog(catalogID: string, items: CatalogItemInput[]):
 }
 
 export async function updateCatalogItem(id: string, input: UpdateCatalogItemInput): Promise<CatalogItem> {
-  return (await apiJson<{ catalogItem: CatalogItem }>(`/api/catalogs/updateCatalogItem/${encodeURIComponent(id)}`, { method: "PATCH", json: input })).catalogItem;
+  return (await apiJson<{ catalogItem: CatalogItem }>(`/api/catalogs/updateCatalogItem/${encodeURIComponent(id)}`, { method: "PATCH", json: input }))
+    .catalogItem;
 }
 
 export async function deleteCatalogItemImage(catalogItemID: string, image: string): Promise<CatalogItem> {
-  return (await apiJson<{ catalogItem: CatalogItem }>("/api/catalogs/deleteCatalogItemImage", { method: "DELETE", json: { catalogItemID, image } })).catalogItem;
+  return (await apiJson<{ catalogItem: CatalogItem }>("/api/catalogs/deleteCatalogItemImage", { method: "DELETE", json: { catalogItemID, image } }))
+    .catalogItem;
 }
 
 export function deleteCatalogItem(id: string): Promise<{ deletedCatalogItemID: string }> {

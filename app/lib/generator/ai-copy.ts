@@ -47,7 +47,11 @@ export function leadImage(post: Pick<Post, "selectedImages" | "allImages">): str
 }
 
 export function needsAi(settings: DesignSettings): boolean {
-  return (settings.rewriteTitle && !settings.pinOverrides.title) || (settings.rewriteDescription && !settings.pinOverrides.description) || settings.generateAltTextWithAI;
+  return (
+    (settings.rewriteTitle && !settings.pinOverrides.title) ||
+    (settings.rewriteDescription && !settings.pinOverrides.description) ||
+    settings.generateAltTextWithAI
+  );
 }
 
 export async function applyAiCopy(

@@ -95,7 +95,8 @@ export async function uploadMedia(file: File, mediaType: MediaType): Promise<Med
   form.set("mediaType", mediaType);
   const response = await apiFetch("/api/user/media/uploadMedia", { method: "POST", body: form });
   const body = (await response.json().catch(() => null)) as { media?: MediaItem; error?: string; field?: string } | null;
-  if (!response.ok || !body?.media) throw new ApiError(response.status, body?.error ?? `The upload failed (${response.status}). Please try again.`, body?.field);
+  if (!response.ok || !body?.media)
+    throw new ApiError(response.status, body?.error ?? `The upload failed (${response.status}). Please try again.`, body?.field);
   return body.media;
 }
 export function fetchUserMedia(mediaType: MediaType, lastMediaId?: string | null) {

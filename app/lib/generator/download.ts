@@ -53,7 +53,12 @@ export interface ManyResult {
 }
 
 /** Several pins, two at a time; a failed pin does not stop the others. */
-export async function downloadPins(posts: readonly Post[], deps: DownloadDeps, onProgress: (done: number, total: number) => void, options: { bypassResize?: boolean } = {}): Promise<ManyResult> {
+export async function downloadPins(
+  posts: readonly Post[],
+  deps: DownloadDeps,
+  onProgress: (done: number, total: number) => void,
+  options: { bypassResize?: boolean } = {},
+): Promise<ManyResult> {
   const outcomes = await mapLimit(
     posts,
     2,

@@ -57,7 +57,13 @@ export function imageSlotCount(design: TemplateDesign | undefined): number {
   if (design.imageSlots !== undefined) return design.imageSlots;
   let slots = 0;
   for (const layer of design.layers) {
-    if ((layer.type === "Image" || layer.type === "Video") && !layer.hidden && !layer.useLogoImage && (layer.source ?? "detected") !== "logo" && layer.source !== "url") {
+    if (
+      (layer.type === "Image" || layer.type === "Video") &&
+      !layer.hidden &&
+      !layer.useLogoImage &&
+      (layer.source ?? "detected") !== "logo" &&
+      layer.source !== "url"
+    ) {
       slots = Math.max(slots, (layer.imageIndex ?? 0) + 1);
     }
   }
@@ -73,7 +79,10 @@ function colours(settings: Pick<DesignSettings, "designColors">): RgbaColor[] {
 }
 
 /** The colour of the n-th post: the selected colour, or all colours in turn. */
-export function colourFor(settings: Pick<DesignSettings, "designColors" | "selectedColorIndex" | "useAllColors">, postIndex: number): { colorIndex: number; color: RgbaColor } {
+export function colourFor(
+  settings: Pick<DesignSettings, "designColors" | "selectedColorIndex" | "useAllColors">,
+  postIndex: number,
+): { colorIndex: number; color: RgbaColor } {
   const all = colours(settings);
   const colorIndex = settings.useAllColors ? postIndex % all.length : clampIndex(settings.selectedColorIndex, all.length);
   return { colorIndex, color: { ...all[colorIndex] } };
@@ -84,7 +93,10 @@ export function colourFor(settings: Pick<DesignSettings, "designColors" | "selec
  * or those the user selected), then the uploaded images the user selected.
  * When the choice leaves nothing, the source's own images are used.
  */
-export function imageCandidates(source: Pick<Source, "allImages">, settings: Pick<DesignSettings, "useAllDetectedImages" | "selectedDetectedImages" | "selectedUploadedImages">): string[] {
+export function imageCandidates(
+  source: Pick<Source, "allImages">,
+  settings: Pick<DesignSettings, "useAllDetectedImages" | "selectedDetectedImages" | "selectedUploadedImages">,
+): string[] {
   const selected = new Set(settings.selectedDetectedImages);
   const detected = settings.useAllDetectedImages ? source.allImages : source.allImages.filter((image) => selected.has(image));
   const candidates = distinctPictures([...detected, ...settings.selectedUploadedImages]);
@@ -233,7 +245,13 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
         const lead = settings.useOneOfEachImage ? start : variant;
         const ordered = settings.isRandomImages
           ? settings.useOneOfEachImage
-            ? [candidates[start], ...shuffled(candidates.filter((_, i) => i !== start), random)]
+            ? [
+                candidates[start],
+                ...shuffled(
+                  candidates.filter((_, i) => i !== start),
+                  random,
+                ),
+              ]
             : shuffled(candidates, random)
           : rotated(candidates, lead);
         const images = picturesFor(template, ordered, source.comparison ?? []);
@@ -343,7 +361,10 @@ export function regenerateImages(posts: readonly Post[], random: Random): Post[]
     // A before-and-after keeps its before and after where they are.
     if (images.length < 2 || slots === 0 || (post.template && templateNeeds(post.template).comparison)) return post;
     const lead = randomOtherIndex(images.length, 0, random);
-    const rest = shuffled(images.filter((_, i) => i !== lead), random);
+    const rest = shuffled(
+      images.filter((_, i) => i !== lead),
+      random,
+    );
     return { ...post, selectedImages: fillSlots([images[lead], ...rest], slots) };
   });
 }

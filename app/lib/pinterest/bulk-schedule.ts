@@ -129,11 +129,15 @@ function zonedTime(ms: number, zone: string): string {
  * What a post's card says when the server refused its pin on its own: plain
  * words, times in the profile's time zone, no field names.
  */
-export function pinRefusalText(failure: Pick<PinScheduleFailure, "reason" | "conflict">, target: Pick<ScheduleTarget, "when" | "boardName" | "timeZone">): string {
+export function pinRefusalText(
+  failure: Pick<PinScheduleFailure, "reason" | "conflict">,
+  target: Pick<ScheduleTarget, "when" | "boardName" | "timeZone">,
+): string {
   if (failure.reason === "duplicate") {
     const conflict = failure.conflict;
     const board = conflict?.boardName || target.boardName || "this board";
-    if (!conflict) return `Not scheduled: the same link already goes to ${board} within 48 hours of this time. A link is posted to a board at most once in 48 hours.`;
+    if (!conflict)
+      return `Not scheduled: the same link already goes to ${board} within 48 hours of this time. A link is posted to a board at most once in 48 hours.`;
     const other = conflict.title ? ` ("${conflict.title}")` : "";
     const clash =
       conflict.state === "posted"
@@ -210,12 +214,21 @@ const pinsText = (n: number) => `${n} ${n === 1 ? "pin" : "pins"}`;
 export function scheduleSummary(result: BulkScheduleResult, target: ScheduleTarget): { title: string; description: string; kind: "success" | "error" } {
   const board = target.boardName || "the board";
   const failed = result.failed.length;
-  const whereTimes = target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.";
+  const whereTimes =
+    target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.";
   if (failed === 0) return { title: `${pinsText(result.scheduled)} scheduled to ${board}`, description: whereTimes, kind: "success" };
   const callFailure = result.failed.find((failure) => failure.cause === "call");
   const why = callFailure ? callFailure.error : failed === 1 ? "Its card says why." : "Each card says why.";
   if (result.scheduled === 0) {
-    return { title: result.total === 1 ? "The pin could not be scheduled" : `None of the ${pinsText(result.total)} could be scheduled`, description: why, kind: "error" };
+    return {
+      title: result.total === 1 ? "The pin could not be scheduled" : `None of the ${pinsText(result.total)} could be scheduled`,
+      description: why,
+      kind: "error",
+    };
   }
-  return { title: `${result.scheduled} of ${pinsText(result.total)} scheduled to ${board}`, description: `${pinsText(failed)} could not be scheduled. ${why}`, kind: "error" };
+  return {
+    title: `${result.scheduled} of ${pinsText(result.total)} scheduled to ${board}`,
+    description: `${pinsText(failed)} could not be scheduled. ${why}`,
+    kind: "error",
+  };
 }

@@ -82,7 +82,10 @@ export function calendarInstant(pin: Pick<ScheduledPin, "status" | "postedAt" | 
 }
 
 /** Counts per local day (pins counted once, by id). */
-export function countsByDay(pins: readonly Pick<ScheduledPin, "id" | "status" | "postedAt" | "scheduledTimeUTCTimestamp">[], zone: string): Map<string, DayCounts> {
+export function countsByDay(
+  pins: readonly Pick<ScheduledPin, "id" | "status" | "postedAt" | "scheduledTimeUTCTimestamp">[],
+  zone: string,
+): Map<string, DayCounts> {
   const counts = new Map<string, DayCounts>();
   const seen = new Set<string>();
   for (const pin of pins) {
@@ -97,7 +100,11 @@ export function countsByDay(pins: readonly Pick<ScheduledPin, "id" | "status" | 
 }
 
 /** The pins of one local day, earliest first. */
-export function pinsOnDay<T extends Pick<ScheduledPin, "id" | "status" | "postedAt" | "scheduledTimeUTCTimestamp">>(pins: readonly T[], key: string, zone: string): T[] {
+export function pinsOnDay<T extends Pick<ScheduledPin, "id" | "status" | "postedAt" | "scheduledTimeUTCTimestamp">>(
+  pins: readonly T[],
+  key: string,
+  zone: string,
+): T[] {
   const seen = new Set<string>();
   return pins
     .filter((pin) => {

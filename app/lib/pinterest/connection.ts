@@ -118,16 +118,31 @@ export class PinterestConnection {
   }
 
   async boards(username: string): Promise<PinterestBoard[]> {
-    return this.withAccessToken(username, async (access_token) => (await this.deps.post<{ items: PinterestBoard[] }>("/api/pinterestAPI/getAllUserPinterestBoards", { access_token })).items);
+    return this.withAccessToken(
+      username,
+      async (access_token) => (await this.deps.post<{ items: PinterestBoard[] }>("/api/pinterestAPI/getAllUserPinterestBoards", { access_token })).items,
+    );
   }
 
   async sections(username: string, boardId: string): Promise<PinterestBoardSection[]> {
-    return this.withAccessToken(username, async (access_token) => (await this.deps.post<{ items: PinterestBoardSection[] }>("/api/pinterestAPI/getBoardSections", { access_token, boardId })).items);
+    return this.withAccessToken(
+      username,
+      async (access_token) => (await this.deps.post<{ items: PinterestBoardSection[] }>("/api/pinterestAPI/getBoardSections", { access_token, boardId })).items,
+    );
   }
 
   async createBoard(username: string, board: { boardName: string; boardDescription?: string; boardCategory?: string }): Promise<PinterestBoard> {
-    return this.withAccessToken(username, async (access_token) =>
-      (await this.deps.post<{ board: PinterestBoard }>("/api/pinterestAPI/createPinterestBoard", { access_token, boardCategory: "", boardDescription: "", ...board })).board,
+    return this.withAccessToken(
+      username,
+      async (access_token) =>
+        (
+          await this.deps.post<{ board: PinterestBoard }>("/api/pinterestAPI/createPinterestBoard", {
+            access_token,
+            boardCategory: "",
+            boardDescription: "",
+            ...board,
+          })
+        ).board,
     );
   }
 }

@@ -46,7 +46,10 @@ export function jwtExpiry(token: string): number | null {
   const payload = token.split(".")[1];
   if (!payload) return null;
   try {
-    const base64 = payload.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(payload.length / 4) * 4, "=");
+    const base64 = payload
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(payload.length / 4) * 4, "=");
     const claims = JSON.parse(atob(base64)) as { exp?: unknown };
     return typeof claims.exp === "number" && Number.isFinite(claims.exp) ? claims.exp : null;
   } catch {

@@ -35,7 +35,9 @@ export function getScheduledPins(username: string, options: { lastPinId?: string
 }
 
 export function getRepeatingPins(username: string, lastPinId?: string | null) {
-  return apiJson<RepeatingPinsPage>(`${profilePath("/api/scheduling/getRepeatingPins", username)}${lastPinId ? `?lastPinId=${encodeURIComponent(lastPinId)}` : ""}`);
+  return apiJson<RepeatingPinsPage>(
+    `${profilePath("/api/scheduling/getRepeatingPins", username)}${lastPinId ? `?lastPinId=${encodeURIComponent(lastPinId)}` : ""}`,
+  );
 }
 
 export function saveSchedulingSettings(newSettings: SchedulingSettings, pinterestProfileUsername: string) {
@@ -104,7 +106,10 @@ export function scheduleFailureMessage(error: unknown): string {
 }
 
 /** POST /api/scheduling/schedulePin with {pins}: all or nothing. A 503 is tried once more. */
-export async function schedulePins(pins: NewPinBody[], post: <T>(path: string, body: unknown) => Promise<T> = (path, body) => apiJson(path, { json: body })): Promise<ScheduleResponse> {
+export async function schedulePins(
+  pins: NewPinBody[],
+  post: <T>(path: string, body: unknown) => Promise<T> = (path, body) => apiJson(path, { json: body }),
+): Promise<ScheduleResponse> {
   const call = () => post<ScheduleResponse>("/api/scheduling/schedulePin", { pins });
   try {
     return await call();

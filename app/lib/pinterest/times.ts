@@ -28,18 +28,26 @@ export function secondsOfClock(text: string): number | null {
 }
 
 /** The local times of day the profile posts at, e.g. ["02:00", "02:24", ...]. */
-export function dailyTimes(settings: Pick<SchedulingSettings, "numberOfPinsPerDay" | "windowOneTimes" | "windowTwoTimes" | "postingIntervalInSeconds">): string[] {
+export function dailyTimes(
+  settings: Pick<SchedulingSettings, "numberOfPinsPerDay" | "windowOneTimes" | "windowTwoTimes" | "postingIntervalInSeconds">,
+): string[] {
   return dailySlotSeconds(settings).map(clockOf);
 }
 
 /** An instant shown in a zone, e.g. "Tue, 5 May 2026, 20:15". */
-export function formatInZone(ms: number, zone: string, options: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" }): string {
+export function formatInZone(
+  ms: number,
+  zone: string,
+  options: Intl.DateTimeFormatOptions = { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" },
+): string {
   return new Intl.DateTimeFormat("en-GB", { timeZone: zone, hourCycle: "h23", ...options }).format(new Date(ms));
 }
 
 /** The wall clock (seconds of the day) of an instant in a zone. */
 function secondOfDay(ms: number, zone: string): number {
-  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(new Date(ms));
+  const parts = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hourCycle: "h23", hour: "2-digit", minute: "2-digit", second: "2-digit" }).formatToParts(
+    new Date(ms),
+  );
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return part("hour") * 3600 + part("minute") * 60 + part("second");
 }
@@ -76,7 +84,10 @@ export function timeZoneLabel(zone: string): string {
 }
 
 /** Every IANA zone the browser knows, GMT first, with `current` kept even if the browser lacks it. */
-export function timeZoneOptions(current?: string, supported: () => string[] = () => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [])): TimeZoneOption[] {
+export function timeZoneOptions(
+  current?: string,
+  supported: () => string[] = () => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []),
+): TimeZoneOption[] {
   const zones = new Set(supported());
   zones.delete(GMT.value);
   if (current && current !== GMT.value) zones.add(current);

@@ -73,7 +73,9 @@ export function formatPrice(price: string, currency: string, locale: string | un
   const amount = Number(price);
   if (!Number.isFinite(amount)) return price;
   try {
-    return currency ? new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount) : new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(amount);
+    return currency
+      ? new Intl.NumberFormat(locale, { style: "currency", currency }).format(amount)
+      : new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(amount);
   } catch {
     // An unknown locale or currency code: the number and the code as given.
     return currency ? `${price} ${currency}` : price;

@@ -95,7 +95,9 @@ export function parsePrice(raw: string): Parsed<{ price: string; symbolCurrency:
   const trailing = number && CURRENCY_SIGNS.includes(number[number.length - 1]) ? number[number.length - 1] : null;
   if (trailing) number = number.slice(0, -1).trimEnd();
   if (!PRICE.test(number)) {
-    const hint = /^\d+,\d{1,2}$/.test(number) ? " Write the decimals after a dot, such as 24.99." : " Write it as a number such as 24.00, with the currency in the currency column.";
+    const hint = /^\d+,\d{1,2}$/.test(number)
+      ? " Write the decimals after a dot, such as 24.99."
+      : " Write it as a number such as 24.00, with the currency in the currency column.";
     return { ok: false, message: `"${text}" is not a price.${hint}` };
   }
   const sign = leading ?? trailing;
@@ -142,19 +144,35 @@ export function readHeader(fields: readonly string[]): { columns: Map<CsvColumn,
   const byName = new Map(CSV_COLUMNS.map((column) => [column.toLowerCase(), column]));
   const columns = new Map<CsvColumn, number>();
   fields.forEach((field, index) => {
-    const column = byName.get(field.trim().replace(/^\uFEFF/, "").toLowerCase());
+    const column = byName.get(
+      field
+        .trim()
+        .replace(/^\uFEFF/, "")
+        .toLowerCase(),
+    );
     if (column && !columns.has(column)) columns.set(column, index);
   });
   return { columns, missing: REQUIRED_COLUMNS.filter((column) => !columns.has(column)) };
 }
 
 /** One data row -> a product, or the problems that keep it out. */
-export function readRow(fields: readonly string[], row: number, columns: ReadonlyMap<CsvColumn, number>, headerLength: number): { product: CsvProduct | null; problems: CsvRowProblem[] } {
+export function readRow(
+  fields: readonly string[],
+  row: number,
+  columns: ReadonlyMap<CsvColumn, number>,
+  headerLength: number,
+): { product: CsvProduct | null; problems: CsvRowProblem[] } {
   const extra = fields.slice(headerLength).filter((field) => field.trim() !== "");
   if (extra.length > 0) {
     return {
       product: null,
-      problems: [{ row, column: null, message: `has ${fields.length} values but the header row has ${headerLength} columns: a value that contains a comma must be in double quotes.` }],
+      problems: [
+        {
+          row,
+          column: null,
+          message: `has ${fields.length} values but the header row has ${headerLength} columns: a value that contains a comma must be in double quotes.`,
+        },
+      ],
     };
   }
   const cell = (column: CsvColumn) => {
@@ -162,7 +180,7 @@ export function readRow(fields: readonly string[], row: number, columns: Readonl
     return index === undefined ? "" : (fields[index] ?? "");
   };
   const problems: CsvRowProblem[] = [];
-  const take = <T,>(column: CsvColumn, parsed: Parsed<T>): T | null => {
+  const take = <T>(column: CsvColumn, parsed: Parsed<T>): T | null => {
     if (parsed.ok) return parsed.value;
     problems.push({ row, column, message: parsed.message });
     return null;
@@ -170,7 +188,8 @@ export function readRow(fields: readonly string[], row: number, columns: Readonl
 
   const title = cell("title").trim();
   if (!title) problems.push({ row, column: "title", message: "is empty: each product needs a title." });
-  else if (title.length > MAX_TITLE) problems.push({ row, column: "title", message: `is ${title.length} characters long; a title may have at most ${MAX_TITLE}.` });
+  else if (title.length > MAX_TITLE)
+    problems.push({ row, column: "title", message: `is ${title.length} characters long; a title may have at most ${MAX_TITLE}.` });
   const url = take("url", parseLink(cell("url"), "each product needs the address of its page"));
   const images = take("images", parseImages(cell("images")));
   const price = take("price", parsePrice(cell("price")));
@@ -255,7 +274,14 @@ export function parseProductCsv(input: string, options: CsvParseOptions = {}): C
           return;
         }
         if (unclosed) {
-          const problem: CsvRowProblem = { row: record, column: null, message: unclosed.code === "MissingQuotes" ? "a quoted value is never closed, so the rest of the file could not be read." : "has a stray double quote: a quote inside a quoted value is written twice (\"\")." };
+          const problem: CsvRowProblem = {
+            row: record,
+            column: null,
+            message:
+              unclosed.code === "MissingQuotes"
+                ? "a quoted value is never closed, so the rest of the file could not be read."
+                : 'has a stray double quote: a quote inside a quoted value is written twice ("").',
+          };
           result.problems.push(problem);
           pending.problems.push(problem);
           if (unclosed.code === "MissingQuotes") parser.abort();

@@ -11,7 +11,8 @@ export const DEMO_CSV_PRODUCTS = [
   {
     handle: "speckled-stoneware-mug-in-sage",
     title: "Speckled Stoneware Mug in Sage",
-    description: "Our speckled stoneware mug in sage holds a generous 12 oz, is dishwasher safe and feels good in both hands. Made in our studio and packed plastic-free.",
+    description:
+      "Our speckled stoneware mug in sage holds a generous 12 oz, is dishwasher safe and feels good in both hands. Made in our studio and packed plastic-free.",
     price: "24.50",
     currency: "USD",
     categories: ["Kitchen & Dining", "Mugs"],
@@ -21,7 +22,8 @@ export const DEMO_CSV_PRODUCTS = [
   {
     handle: "ribbed-glass-bud-vase-in-terracotta",
     title: "Ribbed Glass Bud Vase in Terracotta",
-    description: "Our ribbed glass bud vase in terracotta is sized for a few stems from the garden and stands 18 cm tall. Made in our studio and packed plastic-free.",
+    description:
+      "Our ribbed glass bud vase in terracotta is sized for a few stems from the garden and stands 18 cm tall. Made in our studio and packed plastic-free.",
     price: "34.50",
     currency: "USD",
     categories: ["Home Decor", "Vases"],

@@ -65,7 +65,6 @@ export interface ConnectRequest {
   storeAddress?: string;
 }
 
-
 /** Etsy: OAuth 2.0 with PKCE; Etsy sends the browser back to /products with `etsyConnected` or `etsyError` (decision 028). */
 export async function startEtsyConnection(_request: ConnectRequest): Promise<void> {
   const { authorizeUrl } = await apiJson<ConnectEtsyShopResponse>("/api/etsyAPI/connectEtsyShop", { json: { redirectUrl: "/products" } });
@@ -83,7 +82,9 @@ export async function startShopifyConnection(request: ConnectRequest): Promise<v
  * `shopConnected` or `shopError` (decision 030).
  */
 export async function startWooCommerceConnection(request: ConnectRequest): Promise<void> {
-  const { authorizeUrl } = await apiJson<ConnectWooCommerceResponse>("/api/woocommerce/connect", { json: { storeUrl: request.storeAddress ?? "", redirectUrl: "/products" } });
+  const { authorizeUrl } = await apiJson<ConnectWooCommerceResponse>("/api/woocommerce/connect", {
+    json: { storeUrl: request.storeAddress ?? "", redirectUrl: "/products" },
+  });
   window.location.assign(authorizeUrl);
 }
 

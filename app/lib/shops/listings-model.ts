@@ -163,7 +163,12 @@ export class ListingsModel {
     const mine = ++this.sequence;
     this.set({ phase: "loading", error: "" });
     try {
-      const answer = await this.client.fetchShopListings(shop, { search: this.searched.trim(), page: this.state.page, status: this.state.status, paginationLink: this.link });
+      const answer = await this.client.fetchShopListings(shop, {
+        search: this.searched.trim(),
+        page: this.state.page,
+        status: this.state.status,
+        paginationLink: this.link,
+      });
       if (mine !== this.sequence) return;
       this.set({
         phase: "ready",

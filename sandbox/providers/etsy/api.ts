@@ -86,7 +86,8 @@ export function etsyApplicationApi(state: SandboxState) {
     const sortOn = c.req.query("sort_on") ?? "created";
     if (!["created", "price", "updated", "score"].includes(sortOn)) return etsyError(c, 400, "sort_on must be one of created, price, updated, score");
     const sortOrder = c.req.query("sort_order") ?? "desc";
-    if (!["asc", "ascending", "desc", "descending", "up", "down"].includes(sortOrder)) return etsyError(c, 400, "sort_order must be one of asc, ascending, desc, descending, up, down");
+    if (!["asc", "ascending", "desc", "descending", "up", "down"].includes(sortOrder))
+      return etsyError(c, 400, "sort_order must be one of asc, ascending, desc, descending, up, down");
     const products = searchProducts(activeProducts(), c.req.query("keywords") ?? "");
     const byPrice = sortOn === "price";
     products.sort((a, b) => (byPrice ? Number(a.price) - Number(b.price) : a.createdAt.localeCompare(b.createdAt)) || a.number - b.number);

@@ -18,7 +18,9 @@ export function etsyControl(state: SandboxState) {
   control.get("/accounts", (c) => {
     const etsy = etsyState(state);
     const name = c.req.query("shop_name")?.toLowerCase();
-    return c.json([...etsy.accounts.values()].filter((account) => !name || account.shopName.toLowerCase() === name).map((account) => accountView(etsy, account)));
+    return c.json(
+      [...etsy.accounts.values()].filter((account) => !name || account.shopName.toLowerCase() === name).map((account) => accountView(etsy, account)),
+    );
   });
 
   /** {shop_name, has_shop?}: a member (with or without a shop). */

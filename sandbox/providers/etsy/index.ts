@@ -61,7 +61,10 @@ export function etsyProvider(state: SandboxState) {
     const account = SHOP_NAME.test(name) ? etsyState(state).accounts.get(name.toLowerCase()) : undefined;
     if (!account?.hasShop) return c.html(standalonePage("Shop not found", PAGE_CSS, "<h1>Sorry, this shop is unavailable.</h1>"), 404);
     const items = activeProducts()
-      .map((product) => `<li><a href="../listing/${listingId(account, product)}/${escapeHtml(product.handle)}">${escapeHtml(product.title)}</a> $${escapeHtml(product.price)}</li>`)
+      .map(
+        (product) =>
+          `<li><a href="../listing/${listingId(account, product)}/${escapeHtml(product.handle)}">${escapeHtml(product.title)}</a> $${escapeHtml(product.price)}</li>`,
+      )
       .join("\n");
     return c.html(standalonePage(account.shopName, PAGE_CSS, `<h1>${escapeHtml(account.shopName)}</h1><ul>${items}</ul>`));
   });

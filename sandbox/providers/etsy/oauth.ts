@@ -73,9 +73,11 @@ async function tokenEndpoint(c: Context, state: SandboxState) {
     const code = form.get("code");
     const redirectUri = form.get("redirect_uri");
     const verifier = form.get("code_verifier");
-    if (!code || !redirectUri || !verifier) return oauthError(c, "invalid_request", "code, redirect_uri and code_verifier are required with grant_type=authorization_code");
+    if (!code || !redirectUri || !verifier)
+      return oauthError(c, "invalid_request", "code, redirect_uri and code_verifier are required with grant_type=authorization_code");
     const record = etsy.codes.get(code);
-    if (!record || record.used || record.expiresAt < Date.now() || record.clientId !== clientId) return oauthError(c, "invalid_grant", "The authorization code is invalid or expired");
+    if (!record || record.used || record.expiresAt < Date.now() || record.clientId !== clientId)
+      return oauthError(c, "invalid_grant", "The authorization code is invalid or expired");
     if (record.redirectUri !== redirectUri) return oauthError(c, "invalid_grant", "redirect_uri does not match the authorization request");
     // A code whose verifier is wrong is used up all the same: it cannot be tried again.
     record.used = true;
@@ -127,7 +129,8 @@ function authorizeProblem(params: Record<string, string>): string | null {
   if (!params.scope) return "scope is required";
   const unknown = params.scope.split(" ").filter((scope) => scope && !(scope in ETSY_SCOPE_DESCRIPTIONS));
   if (unknown.length > 0) return `Unknown scope: ${unknown.join(", ")}`;
-  if (!params.code_challenge || !/^[A-Za-z0-9_-]{43,128}$/.test(params.code_challenge)) return "code_challenge is required: the base64url SHA-256 of the code verifier";
+  if (!params.code_challenge || !/^[A-Za-z0-9_-]{43,128}$/.test(params.code_challenge))
+    return "code_challenge is required: the base64url SHA-256 of the code verifier";
   if (params.code_challenge_method !== "S256") return "code_challenge_method must be S256";
   return null;
 }
@@ -167,4 +170,13 @@ function consentPage(c: Context, etsy: EtsyState, params: Record<string, string>
   );
 }
 
-const PAGE_CSS = consentPageCss({ page: "#f5f0eb", text: "#222", accent: "#222", soft: "#eee", border: "#bbb", radius: "0.75rem", focus: "#0066cc", error: "#a61a00" });
+const PAGE_CSS = consentPageCss({
+  page: "#f5f0eb",
+  text: "#222",
+  accent: "#222",
+  soft: "#eee",
+  border: "#bbb",
+  radius: "0.75rem",
+  focus: "#0066cc",
+  error: "#a61a00",
+});

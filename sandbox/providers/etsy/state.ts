@@ -87,7 +87,14 @@ export interface EtsyState {
 }
 
 export function etsyState(state: SandboxState): EtsyState {
-  return providerState(state, "etsy", () => ({ accounts: new Map(), codes: new Map(), tokens: new Map(), rateLimit: { ...DEFAULT_RATE_LIMIT }, app: null, recentShopNames: [] }));
+  return providerState(state, "etsy", () => ({
+    accounts: new Map(),
+    codes: new Map(),
+    tokens: new Map(),
+    rateLimit: { ...DEFAULT_RATE_LIMIT },
+    app: null,
+    recentShopNames: [],
+  }));
 }
 
 function newAccount(index: number, shopName: string, hasShop: boolean): EtsyAccount {
@@ -137,11 +144,25 @@ export function accountByShopId(etsy: EtsyState, shopId: number): EtsyAccount | 
 // ---- tokens -----------------------------------------------------------------------------------
 
 /** An access token (lifetime of the account) and a refresh token (90 days), each `<user_id>.<random>` as Etsy's. */
-export function issueTokens(etsy: EtsyState, account: EtsyAccount, clientId: string, scopes: string[], grant: EtsyAccount["grants"][number]["type"] = "authorization_code") {
+export function issueTokens(
+  etsy: EtsyState,
+  account: EtsyAccount,
+  clientId: string,
+  scopes: string[],
+  grant: EtsyAccount["grants"][number]["type"] = "authorization_code",
+) {
   const now = Date.now();
   account.grants.push({ type: grant, at: now });
   const make = (kind: TokenRecord["kind"], seconds: number): TokenRecord => {
-    const record = { value: `${account.userId}.${randomBytes(48).toString("base64url")}`, kind, userId: account.userId, clientId, scopes, expiresAt: now + seconds * 1000, spent: false };
+    const record = {
+      value: `${account.userId}.${randomBytes(48).toString("base64url")}`,
+      kind,
+      userId: account.userId,
+      clientId,
+      scopes,
+      expiresAt: now + seconds * 1000,
+      spent: false,
+    };
     etsy.tokens.set(record.value, record);
     return record;
   };

@@ -6,7 +6,17 @@ import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_PAYPAL_WEBHOOK_ID } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
 import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
-import { createPayPalPayments, createSale, disputeSale, paymentsRoutes, PaymentsError, refundSale, resolveDispute, type PayPalPayments, type PaymentsContext } from "./payments.ts";
+import {
+  createPayPalPayments,
+  createSale,
+  disputeSale,
+  paymentsRoutes,
+  PaymentsError,
+  refundSale,
+  resolveDispute,
+  type PayPalPayments,
+  type PaymentsContext,
+} from "./payments.ts";
 import { certPem, crc32, CERT_PATH, signTransmission, verifyTransmission } from "./signing.ts";
 
 /**
@@ -152,7 +162,10 @@ function emit(state: SandboxState, origin: string, type: string, subscription: P
     resourceType: "subscription",
     resourceVersion: "2.0",
     summary: EVENT_SUMMARIES[type] ?? type,
-    resource: { ...structuredClone(subscription), links: [{ href: `${origin}/paypal/v1/billing/subscriptions/${subscription.id}`, rel: "self", method: "GET" }] },
+    resource: {
+      ...structuredClone(subscription),
+      links: [{ href: `${origin}/paypal/v1/billing/subscriptions/${subscription.id}`, rel: "self", method: "GET" }],
+    },
     created: now,
   });
 }
@@ -161,7 +174,15 @@ function emit(state: SandboxState, origin: string, type: string, subscription: P
 function raiseEvent(
   state: SandboxState,
   origin: string,
-  fields: { type: string; subject: string; resourceType: string; resourceVersion?: string; summary: string; resource: Record<string, unknown>; created?: string },
+  fields: {
+    type: string;
+    subject: string;
+    resourceType: string;
+    resourceVersion?: string;
+    summary: string;
+    resource: Record<string, unknown>;
+    created?: string;
+  },
 ) {
   const paypal = paypalState(state);
   const id = `WH-${randomId(17)}-${randomId(17)}`;
@@ -262,7 +283,8 @@ interface BillingCycleView {
 /** The plan's billing cycles (a free TRIAL first when it has one), with a subscription's override applied. */
 function billingCycles(plan: PlanView, override?: CycleOverride): BillingCycleView[] {
   const cycles: BillingCycleView[] = [];
-  if (plan.trialDays > 0) cycles.push({ frequency: { interval_unit: "DAY", interval_count: plan.trialDays }, tenure_type: "TRIAL", sequence: 1, total_cycles: 1 });
+  if (plan.trialDays > 0)
+    cycles.push({ frequency: { interval_unit: "DAY", interval_count: plan.trialDays }, tenure_type: "TRIAL", sequence: 1, total_cycles: 1 });
   cycles.push({
     frequency: { interval_unit: plan.interval, interval_count: 1 },
     tenure_type: "REGULAR",
@@ -299,14 +321,21 @@ function parseOverride(plan: PlanView, input: unknown): { override: CycleOverrid
   for (const [index, raw] of cycles.entries()) {
     const cycle = raw as { sequence?: unknown; total_cycles?: unknown; pricing_scheme?: { fixed_price?: { value?: unknown; currency_code?: unknown } } } | null;
     const at = `/billing_cycles/${index}`;
-    if (!cycle || typeof cycle.sequence !== "number" || !sequences.has(cycle.sequence)) return bad(`${at}/sequence`, "The sequence is not a billing cycle of the plan.");
-    if (cycle.total_cycles !== undefined && !(Number.isInteger(cycle.total_cycles) && (cycle.total_cycles as number) >= 0 && (cycle.total_cycles as number) <= 999))
+    if (!cycle || typeof cycle.sequence !== "number" || !sequences.has(cycle.sequence))
+      return bad(`${at}/sequence`, "The sequence is not a billing cycle of the plan.");
+    if (
+      cycle.total_cycles !== undefined &&
+      !(Number.isInteger(cycle.total_cycles) && (cycle.total_cycles as number) >= 0 && (cycle.total_cycles as number) <= 999)
+    )
       return bad(`${at}/total_cycles`, "total_cycles must be between 0 and 999.");
     const price = cycle.pricing_scheme?.fixed_price;
     if (!price || typeof price.value !== "string" || !/^\d{1,7}(\.\d{1,2})?$/.test(price.value))
       return bad(`${at}/pricing_scheme/fixed_price/value`, "The value must be a decimal amount such as 9.99.");
     if (price.currency_code !== plan.price.currency_code) return bad(`${at}/pricing_scheme/fixed_price/currency_code`, "The currency must be the plan's.");
-    override.set(cycle.sequence, { totalCycles: (cycle.total_cycles as number | undefined) ?? null, price: { currency_code: plan.price.currency_code, value: Number(price.value).toFixed(2) } });
+    override.set(cycle.sequence, {
+      totalCycles: (cycle.total_cycles as number | undefined) ?? null,
+      price: { currency_code: plan.price.currency_code, value: Number(price.value).toFixed(2) },
+    });
   }
   return { override };
 }
@@ -417,7 +446,8 @@ function setStatus(subscription: PayPalSubscriptionObject, status: PayPalSubscri
 /** The cycle executions of a subscription on `plan`: the trial's (done or not) and the regular one's. */
 function cycleExecutions(plan: PlanView, trialDone: boolean, regularCompleted: number) {
   const executions = [];
-  if (plan.trialDays > 0) executions.push({ tenure_type: "TRIAL", sequence: 1, cycles_completed: trialDone ? 1 : 0, cycles_remaining: trialDone ? 0 : 1, total_cycles: 1 });
+  if (plan.trialDays > 0)
+    executions.push({ tenure_type: "TRIAL", sequence: 1, cycles_completed: trialDone ? 1 : 0, cycles_remaining: trialDone ? 0 : 1, total_cycles: 1 });
   executions.push({ tenure_type: "REGULAR", sequence: executions.length + 1, cycles_completed: regularCompleted, cycles_remaining: 0, total_cycles: 0 });
   return executions;
 }
@@ -480,7 +510,7 @@ export function paypalProvider(state: SandboxState) {
         },
         401,
       );
-    const form = await c.req.parseBody().catch(() => ({} as Record<string, unknown>));
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     if (form.grant_type !== "client_credentials")
       return c.json(
         {
@@ -769,7 +799,8 @@ export function paypalProvider(state: SandboxState) {
     const price = !plan
       ? null
       : approval.revisePlanId
-        ? (billingCycles(plan, approval.reviseOverride ?? undefined).find((cycle) => cycle.tenure_type === "REGULAR")?.pricing_scheme?.fixed_price ?? plan.price)
+        ? (billingCycles(plan, approval.reviseOverride ?? undefined).find((cycle) => cycle.tenure_type === "REGULAR")?.pricing_scheme?.fixed_price ??
+          plan.price)
         : subscription && regularPrice(state, subscription);
     const trial = plan && plan.trialDays > 0 && !approval.revisePlanId ? `${plan.trialDays} days free, then ` : "";
     const what = plan && price ? `${plan.name}: ${trial}$${price.value} per ${plan.interval.toLowerCase()}` : "Subscription";
@@ -821,7 +852,9 @@ function applyRevision(state: SandboxState, subscription: PayPalSubscriptionObje
 }
 
 function unprocessable(c: C, detail: { issue: string; field: string; description: string }) {
-  return paypalError(c, 422, "UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [detail]);
+  return paypalError(c, 422, "UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [
+    detail,
+  ]);
 }
 
 function backUrl(approval: Approval): string {
@@ -950,7 +983,8 @@ export function paypalControl(state: SandboxState) {
   paymentAction("/disputes/:id/resolve", (ctx, id, input) => {
     const dispute = ctx.payments.disputes.get(id);
     if (!dispute) return null;
-    if (input.outcome !== "BUYER_FAVOR" && input.outcome !== "SELLER_FAVOR") throw new PaymentsError(400, "VALIDATION_ERROR", 'outcome must be "BUYER_FAVOR" or "SELLER_FAVOR"');
+    if (input.outcome !== "BUYER_FAVOR" && input.outcome !== "SELLER_FAVOR")
+      throw new PaymentsError(400, "VALIDATION_ERROR", 'outcome must be "BUYER_FAVOR" or "SELLER_FAVOR"');
     return resolveDispute(ctx, dispute, input.outcome);
   });
 

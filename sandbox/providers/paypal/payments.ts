@@ -111,7 +111,8 @@ export class PaymentsError extends Error {
 
 /** Refunds all that is left of a sale, or `amount` of it: PAYMENT.SALE.REFUNDED. */
 export function refundSale(ctx: PaymentsContext, sale: Sale, amount?: { total?: unknown; currency?: unknown }): SaleRefund {
-  if (sale.state === "refunded" || sale.state === "reversed") throw new PaymentsError(400, "TRANSACTION_REFUSED", `The sale was ${sale.state}; nothing is left to refund.`);
+  if (sale.state === "refunded" || sale.state === "reversed")
+    throw new PaymentsError(400, "TRANSACTION_REFUSED", `The sale was ${sale.state}; nothing is left to refund.`);
   const left = cents(sale.amount.total) - refundedCents(ctx, sale);
   let wanted = left;
   if (amount !== undefined) {
@@ -123,7 +124,14 @@ export function refundSale(ctx: PaymentsContext, sale: Sale, amount?: { total?: 
   if (wanted < 1) throw new PaymentsError(400, "VALIDATION_ERROR", "Invalid request: the refund must be more than 0.");
   if (wanted > left) throw new PaymentsError(400, "REFUND_EXCEEDED_TRANSACTION_AMOUNT", "Refund amount exceeded transaction amount.");
   const now = ctx.isoNow();
-  const refund: SaleRefund = { id: ctx.randomId(17), state: "completed", amount: { total: dollars(wanted), currency: sale.amount.currency }, sale_id: sale.id, create_time: now, update_time: now };
+  const refund: SaleRefund = {
+    id: ctx.randomId(17),
+    state: "completed",
+    amount: { total: dollars(wanted), currency: sale.amount.currency },
+    sale_id: sale.id,
+    create_time: now,
+    update_time: now,
+  };
   ctx.payments.refunds.set(refund.id, refund);
   sale.state = wanted === left ? "refunded" : "partially_refunded";
   sale.update_time = now;
@@ -139,16 +147,25 @@ export function refundSale(ctx: PaymentsContext, sale: Sale, amount?: { total?: 
 
 /** A buyer disputes a sale (sandbox control): CUSTOMER.DISPUTE.CREATED. */
 export function disputeSale(ctx: PaymentsContext, sale: Sale, amount?: number): Dispute {
-  if (sale.state === "refunded" || sale.state === "reversed") throw new PaymentsError(422, "UNPROCESSABLE_ENTITY", `The sale was ${sale.state}; it cannot be disputed.`);
+  if (sale.state === "refunded" || sale.state === "reversed")
+    throw new PaymentsError(422, "UNPROCESSABLE_ENTITY", `The sale was ${sale.state}; it cannot be disputed.`);
   const left = cents(sale.amount.total) - refundedCents(ctx, sale);
   const disputed = amount ?? left;
-  if (!Number.isInteger(disputed) || disputed < 1 || disputed > left) throw new PaymentsError(400, "VALIDATION_ERROR", `A dispute can be for 1 to ${left} cents of this sale.`);
+  if (!Number.isInteger(disputed) || disputed < 1 || disputed > left)
+    throw new PaymentsError(400, "VALIDATION_ERROR", `A dispute can be for 1 to ${left} cents of this sale.`);
   const now = ctx.isoNow();
   const dispute: Dispute = {
     dispute_id: `PP-D-${ctx.randomId(5)}`,
     create_time: now,
     update_time: now,
-    disputed_transactions: [{ seller_transaction_id: sale.id, create_time: sale.create_time, transaction_status: "COMPLETED", gross_amount: { currency_code: sale.amount.currency, value: sale.amount.total } }],
+    disputed_transactions: [
+      {
+        seller_transaction_id: sale.id,
+        create_time: sale.create_time,
+        transaction_status: "COMPLETED",
+        gross_amount: { currency_code: sale.amount.currency, value: sale.amount.total },
+      },
+    ],
     reason: "UNAUTHORISED",
     status: "OPEN",
     dispute_amount: { currency_code: sale.amount.currency, value: dollars(disputed) },
@@ -156,7 +173,13 @@ export function disputeSale(ctx: PaymentsContext, sale: Sale, amount?: number): 
     dispute_channel: "EXTERNAL",
   };
   ctx.payments.disputes.set(dispute.dispute_id, dispute);
-  ctx.emit({ type: "CUSTOMER.DISPUTE.CREATED", subject: sale.billing_agreement_id, resourceType: "dispute", summary: "A new dispute opened", resource: { ...dispute } });
+  ctx.emit({
+    type: "CUSTOMER.DISPUTE.CREATED",
+    subject: sale.billing_agreement_id,
+    resourceType: "dispute",
+    summary: "A new dispute opened",
+    resource: { ...dispute },
+  });
   return dispute;
 }
 
@@ -168,8 +191,16 @@ export function resolveDispute(ctx: PaymentsContext, dispute: Dispute, outcome: 
   dispute.status = "RESOLVED";
   dispute.update_time = now;
   dispute.dispute_outcome =
-    outcome === "BUYER_FAVOR" ? { outcome_code: "RESOLVED_BUYER_FAVOUR", amount_refunded: { ...dispute.dispute_amount } } : { outcome_code: "RESOLVED_SELLER_FAVOUR" };
-  ctx.emit({ type: "CUSTOMER.DISPUTE.RESOLVED", subject: sale.billing_agreement_id, resourceType: "dispute", summary: "A dispute was resolved", resource: { ...dispute } });
+    outcome === "BUYER_FAVOR"
+      ? { outcome_code: "RESOLVED_BUYER_FAVOUR", amount_refunded: { ...dispute.dispute_amount } }
+      : { outcome_code: "RESOLVED_SELLER_FAVOUR" };
+  ctx.emit({
+    type: "CUSTOMER.DISPUTE.RESOLVED",
+    subject: sale.billing_agreement_id,
+    resourceType: "dispute",
+    summary: "A dispute was resolved",
+    resource: { ...dispute },
+  });
   if (outcome === "BUYER_FAVOR") {
     sale.state = "reversed";
     sale.reason_code = "CHARGEBACK";
@@ -197,9 +228,26 @@ export function resolveDispute(ctx: PaymentsContext, dispute: Dispute, outcome: 
 /** Registers the payments and disputes routes on the stand-in's app (their token check is the app's). */
 export function paymentsRoutes(app: Hono, contextOf: (c: Context) => PaymentsContext) {
   const origin = (c: Context) => new URL(c.req.url).origin;
-  const notFound = (c: Context) => c.json({ name: "RESOURCE_NOT_FOUND", message: "The requested resource was not found.", information_link: "https://developer.paypal.com/docs/api/payments/v1/#error-RESOURCE_NOT_FOUND", debug_id: contextOf(c).randomId(13).toLowerCase() }, 404);
+  const notFound = (c: Context) =>
+    c.json(
+      {
+        name: "RESOURCE_NOT_FOUND",
+        message: "The requested resource was not found.",
+        information_link: "https://developer.paypal.com/docs/api/payments/v1/#error-RESOURCE_NOT_FOUND",
+        debug_id: contextOf(c).randomId(13).toLowerCase(),
+      },
+      404,
+    );
   const refused = (c: Context, error: PaymentsError) =>
-    c.json({ name: error.issue, message: error.message, information_link: `https://developer.paypal.com/docs/api/payments/v1/#error-${error.issue}`, debug_id: contextOf(c).randomId(13).toLowerCase() }, error.status);
+    c.json(
+      {
+        name: error.issue,
+        message: error.message,
+        information_link: `https://developer.paypal.com/docs/api/payments/v1/#error-${error.issue}`,
+        debug_id: contextOf(c).randomId(13).toLowerCase(),
+      },
+      error.status,
+    );
   const saleView = (c: Context, sale: Sale) => ({
     ...sale,
     links: [
@@ -219,7 +267,10 @@ export function paymentsRoutes(app: Hono, contextOf: (c: Context) => PaymentsCon
     const body = (await c.req.json().catch(() => ({}))) as { amount?: { total?: unknown; currency?: unknown } } | null;
     try {
       const refund = refundSale(ctx, sale, body?.amount);
-      return c.json({ ...refund, parent_payment: `PAYID-${sale.id}`, links: [{ href: `${origin(c)}/paypal/v1/payments/refund/${refund.id}`, rel: "self", method: "GET" }] }, 201);
+      return c.json(
+        { ...refund, parent_payment: `PAYID-${sale.id}`, links: [{ href: `${origin(c)}/paypal/v1/payments/refund/${refund.id}`, rel: "self", method: "GET" }] },
+        201,
+      );
     } catch (error) {
       if (error instanceof PaymentsError) return refused(c, error);
       throw error;
@@ -227,11 +278,15 @@ export function paymentsRoutes(app: Hono, contextOf: (c: Context) => PaymentsCon
   });
   app.get("/v1/payments/refund/:id", (c) => {
     const refund = contextOf(c).payments.refunds.get(c.req.param("id"));
-    return refund ? c.json({ ...refund, links: [{ href: `${origin(c)}/paypal/v1/payments/sale/${refund.sale_id}`, rel: "sale", method: "GET" }] }) : notFound(c);
+    return refund
+      ? c.json({ ...refund, links: [{ href: `${origin(c)}/paypal/v1/payments/sale/${refund.sale_id}`, rel: "sale", method: "GET" }] })
+      : notFound(c);
   });
   app.get("/v1/customer/disputes/:id", (c) => {
     const dispute = contextOf(c).payments.disputes.get(c.req.param("id"));
-    return dispute ? c.json({ ...dispute, links: [{ href: `${origin(c)}/paypal/v1/customer/disputes/${dispute.dispute_id}`, rel: "self", method: "GET" }] }) : notFound(c);
+    return dispute
+      ? c.json({ ...dispute, links: [{ href: `${origin(c)}/paypal/v1/customer/disputes/${dispute.dispute_id}`, rel: "self", method: "GET" }] })
+      : notFound(c);
   });
   app.post("/v1/customer/disputes/:id/adjudicate", async (c) => {
     const ctx = contextOf(c);
@@ -239,7 +294,8 @@ export function paymentsRoutes(app: Hono, contextOf: (c: Context) => PaymentsCon
     if (!dispute) return notFound(c);
     const body = (await c.req.json().catch(() => ({}))) as { adjudication_outcome?: unknown } | null;
     const outcome = body?.adjudication_outcome;
-    if (outcome !== "BUYER_FAVOR" && outcome !== "SELLER_FAVOR") return refused(c, new PaymentsError(400, "INVALID_REQUEST", "adjudication_outcome must be BUYER_FAVOR or SELLER_FAVOR."));
+    if (outcome !== "BUYER_FAVOR" && outcome !== "SELLER_FAVOR")
+      return refused(c, new PaymentsError(400, "INVALID_REQUEST", "adjudication_outcome must be BUYER_FAVOR or SELLER_FAVOR."));
     try {
       resolveDispute(ctx, dispute, outcome);
       return c.json({ links: [{ href: `${origin(c)}/paypal/v1/customer/disputes/${dispute.dispute_id}`, rel: "self", method: "GET" }] });

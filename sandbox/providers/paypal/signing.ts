@@ -40,10 +40,13 @@ export function crc32(text: string): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-const message = (transmissionId: string, transmissionTime: string, webhookId: string, crc: number) => `${transmissionId}|${transmissionTime}|${webhookId}|${crc}`;
+const message = (transmissionId: string, transmissionTime: string, webhookId: string, crc: number) =>
+  `${transmissionId}|${transmissionTime}|${webhookId}|${crc}`;
 
 export function signTransmission(transmissionId: string, transmissionTime: string, webhookId: string, crc: number): string {
-  return createSign("RSA-SHA256").update(message(transmissionId, transmissionTime, webhookId, crc)).sign(keyPair().privateKey, "base64");
+  return createSign("RSA-SHA256")
+    .update(message(transmissionId, transmissionTime, webhookId, crc))
+    .sign(keyPair().privateKey, "base64");
 }
 
 export function verifyTransmission(input: { transmissionId: string; transmissionTime: string; webhookId: string; crc: number; signature: string }): boolean {

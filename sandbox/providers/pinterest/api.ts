@@ -166,8 +166,26 @@ export function pinterestV5(state: SandboxState) {
     if (denied) return denied;
     const board = ownBoard(c);
     if (board instanceof Response) return board;
-    const creativeTypes = c.req.queries("creative_types")?.flatMap((value) => value.split(",")).filter(Boolean) ?? [];
-    const knownTypes = ["REGULAR", "VIDEO", "SHOPPING", "CAROUSEL", "MAX_VIDEO", "SHOP_THE_PIN", "COLLECTION", "IDEA", "SHOWCASE", "QUIZ", "COLLAGE", "MAX_WIDTH_REGULAR_COLLECTION", "MAX_WIDTH_VIDEO_COLLECTION"];
+    const creativeTypes =
+      c.req
+        .queries("creative_types")
+        ?.flatMap((value) => value.split(","))
+        .filter(Boolean) ?? [];
+    const knownTypes = [
+      "REGULAR",
+      "VIDEO",
+      "SHOPPING",
+      "CAROUSEL",
+      "MAX_VIDEO",
+      "SHOP_THE_PIN",
+      "COLLECTION",
+      "IDEA",
+      "SHOWCASE",
+      "QUIZ",
+      "COLLAGE",
+      "MAX_WIDTH_REGULAR_COLLECTION",
+      "MAX_WIDTH_VIDEO_COLLECTION",
+    ];
     const unknownType = creativeTypes.find((type) => !knownTypes.includes(type));
     if (unknownType) return invalid(c, `'creative_types' has an unknown creative type: ${unknownType}.`);
     const pinMetrics = c.req.query("pin_metrics");
@@ -197,7 +215,13 @@ export function pinterestV5(state: SandboxState) {
     if (body.board_section_id !== undefined && body.board_section_id !== null) {
       if (typeof body.board_section_id !== "string" || !DIGITS.test(body.board_section_id)) return invalid(c, "'board_section_id' must be a string of digits.");
     }
-    for (const [field, max] of [["title", 100], ["description", 800], ["alt_text", 500], ["link", 2048], ["dominant_color", undefined]] as const) {
+    for (const [field, max] of [
+      ["title", 100],
+      ["description", 800],
+      ["alt_text", 500],
+      ["link", 2048],
+      ["dominant_color", undefined],
+    ] as const) {
       const problem = stringFieldProblem(body, field, max);
       if (problem) return invalid(c, problem);
     }
@@ -277,9 +301,15 @@ export function pinterestV5(state: SandboxState) {
     };
     pinterest.media.set(id, media);
     const now = new Date();
-    const amzDate = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+    const amzDate = now
+      .toISOString()
+      .replace(/[-:]/g, "")
+      .replace(/\.\d{3}/, "");
     const policy = Buffer.from(
-      JSON.stringify({ expiration: new Date(now.getTime() + 3600_000).toISOString(), conditions: [{ bucket: "pinterest-media-upload" }, ["eq", "$key", uploadKey]] }),
+      JSON.stringify({
+        expiration: new Date(now.getTime() + 3600_000).toISOString(),
+        conditions: [{ bucket: "pinterest-media-upload" }, ["eq", "$key", uploadKey]],
+      }),
     ).toString("base64");
     return c.json(
       {
@@ -477,7 +507,8 @@ function mediaSource(c: Context, pinterest: PinterestState, account: AccountReco
         return invalid(c, "'media_source.media_id' is required with source_type video_id and must be a string of digits.");
       }
       const upload = pinterest.media.get(media.media_id);
-      if (!upload || upload.username !== account.username) return invalid(c, `'media_source.media_id' ${media.media_id} is not a media upload of this account.`);
+      if (!upload || upload.username !== account.username)
+        return invalid(c, `'media_source.media_id' ${media.media_id} is not a media upload of this account.`);
       if (upload.status !== "succeeded") {
         return invalid(c, `'media_source.media_id' ${media.media_id} is not ready: its status is ${upload.status}, and a pin needs "succeeded".`);
       }
@@ -557,10 +588,14 @@ function pinJson(c: Context, pin: PinRecord) {
   const base = mountBase(c, "/v5/");
   const url = pinImageUrl(base, pin);
   const images = Object.fromEntries(
-    ([["150x150", 150, 150], ["400x300", 400, 300], ["600x", 600, null], ["1200x", 1200, null]] as const).map(([size, width, height]) => [
-      size,
-      { url, width, height },
-    ]),
+    (
+      [
+        ["150x150", 150, 150],
+        ["400x300", 400, 300],
+        ["600x", 600, null],
+        ["1200x", 1200, null],
+      ] as const
+    ).map(([size, width, height]) => [size, { url, width, height }]),
   );
   const media =
     pin.media.sourceType === "video_id"

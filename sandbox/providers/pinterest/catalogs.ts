@@ -67,7 +67,18 @@ const AVAILABILITY = ["in stock", "out of stock", "preorder"];
 const CONDITIONS = ["new", "used", "refurbished"];
 const MAX_FEED_BYTES = 20 * 1024 * 1024;
 const FETCH_TIMEOUT_MS = 8_000;
-const CREATE_FIELDS = ["credentials", "default_availability", "default_country", "default_currency", "default_locale", "format", "location", "name", "preferred_processing_schedule", "status"];
+const CREATE_FIELDS = [
+  "credentials",
+  "default_availability",
+  "default_country",
+  "default_currency",
+  "default_locale",
+  "format",
+  "location",
+  "name",
+  "preferred_processing_schedule",
+  "status",
+];
 
 function requireScopes(c: Context<Env>, scopes: string[]) {
   const granted = c.var.token.scopes;
@@ -151,22 +162,36 @@ export function catalogFeedRoutes(app: Hono<Env>, state: SandboxState) {
     if (unknown) return invalid(c, `Invalid request: '${unknown}' is not a field of a feed.`);
     if (typeof body.name !== "string" || !body.name.trim()) return invalid(c, "Invalid request: 'name' is required.");
     if (body.format !== "CSV" && body.format !== "TSV") {
-      return invalid(c, body.format === "XML" ? "Invalid request: 'format' XML is not implemented by the sandbox." : "Invalid request: 'format' must be TSV, CSV or XML.");
+      return invalid(
+        c,
+        body.format === "XML" ? "Invalid request: 'format' XML is not implemented by the sandbox." : "Invalid request: 'format' must be TSV, CSV or XML.",
+      );
     }
     if (typeof body.location !== "string" || !/^(http|https|ftp|sftp):\/\//.test(body.location)) {
       return invalid(c, "Invalid request: 'location' is required and must match ^(http|https|ftp|sftp)://");
     }
     if (!/^https?:\/\//.test(body.location)) return invalid(c, "Invalid request: ftp and sftp locations are not implemented by the sandbox.");
     // "default_country and default_locale are not required in the spec ... but for now the API will not accept requests without those fields."
-    if (typeof body.default_country !== "string" || !/^[A-Z]{2}$/.test(body.default_country)) return invalid(c, "Invalid request: 'default_country' is required (ISO 3166-1 alpha-2).");
-    if (typeof body.default_locale !== "string" || !/^[a-z]{2}(-[A-Z0-9]{2,3})?$/.test(body.default_locale)) return invalid(c, "Invalid request: 'default_locale' is required (such as en-US).");
-    if (body.default_currency !== undefined && body.default_currency !== null && (typeof body.default_currency !== "string" || !/^[A-Z]{3}$/.test(body.default_currency))) {
+    if (typeof body.default_country !== "string" || !/^[A-Z]{2}$/.test(body.default_country))
+      return invalid(c, "Invalid request: 'default_country' is required (ISO 3166-1 alpha-2).");
+    if (typeof body.default_locale !== "string" || !/^[a-z]{2}(-[A-Z0-9]{2,3})?$/.test(body.default_locale))
+      return invalid(c, "Invalid request: 'default_locale' is required (such as en-US).");
+    if (
+      body.default_currency !== undefined &&
+      body.default_currency !== null &&
+      (typeof body.default_currency !== "string" || !/^[A-Z]{3}$/.test(body.default_currency))
+    ) {
       return invalid(c, "Invalid request: 'default_currency' must be an ISO 4217 code.");
     }
-    if (body.default_availability !== undefined && body.default_availability !== null && !["IN_STOCK", "OUT_OF_STOCK", "PREORDER"].includes(String(body.default_availability))) {
+    if (
+      body.default_availability !== undefined &&
+      body.default_availability !== null &&
+      !["IN_STOCK", "OUT_OF_STOCK", "PREORDER"].includes(String(body.default_availability))
+    ) {
       return invalid(c, "Invalid request: 'default_availability' must be IN_STOCK, OUT_OF_STOCK or PREORDER.");
     }
-    if (body.status !== undefined && body.status !== "ACTIVE" && body.status !== "INACTIVE") return invalid(c, "Invalid request: 'status' must be ACTIVE or INACTIVE.");
+    if (body.status !== undefined && body.status !== "ACTIVE" && body.status !== "INACTIVE")
+      return invalid(c, "Invalid request: 'status' must be ACTIVE or INACTIVE.");
     if (body.credentials !== undefined && body.credentials !== null) return invalid(c, "Invalid request: 'credentials' are not implemented by the sandbox.");
     const pinterest = pinterestState(state);
     const now = new Date().toISOString();
@@ -241,11 +266,17 @@ export function catalogFeedRoutes(app: Hono<Env>, state: SandboxState) {
     const id = c.req.param("processing_result_id");
     if (!DIGITS.test(id)) return invalid(c, `'processing_result_id' value '${id}' must match the pattern: ^\\d+$`);
     const pinterest = pinterestState(state);
-    const feed = [...pinterest.feeds.values()].find((candidate) => candidate.username === c.var.account.username && candidate.results.some((result) => result.id === id));
+    const feed = [...pinterest.feeds.values()].find(
+      (candidate) => candidate.username === c.var.account.username && candidate.results.some((result) => result.id === id),
+    );
     const result = feed?.results.find((candidate) => candidate.id === id);
     if (!feed || !result) return pinterestError(c, RESULT_NOT_FOUND);
     await processPending(pinterest, feed);
-    const numbers = c.req.queries("item_numbers")?.flatMap((value) => value.split(",")).filter(Boolean) ?? [];
+    const numbers =
+      c.req
+        .queries("item_numbers")
+        ?.flatMap((value) => value.split(","))
+        .filter(Boolean) ?? [];
     if (numbers.some((value) => !/^\d+$/.test(value))) return invalid(c, "'item_numbers' must be integers.");
     const issue = c.req.query("item_validation_issue");
     const page = pageRequest(c, "item_issues", result.id);
@@ -384,7 +415,9 @@ async function processFeed(pinterest: PinterestState, feed: FeedRecord, result: 
     const price = value("price");
     if (!price) error("PRICE_MISSING", "PRICE", null);
     else {
-      const match = /^(\d+(?:\.\d{1,2})?) ([A-Z]{3})$/.exec(price) ?? (feed.defaultCurrency && /^\d+(?:\.\d{1,2})?$/.test(price) ? [price, price, feed.defaultCurrency] : null);
+      const match =
+        /^(\d+(?:\.\d{1,2})?) ([A-Z]{3})$/.exec(price) ??
+        (feed.defaultCurrency && /^\d+(?:\.\d{1,2})?$/.test(price) ? [price, price, feed.defaultCurrency] : null);
       if (!match) error("PRODUCT_PRICE_INVALID", "PRICE", price);
     }
     const availability = value("availability").toLowerCase();
@@ -393,7 +426,10 @@ async function processFeed(pinterest: PinterestState, feed: FeedRecord, result: 
     if (columns.includes("condition") && condition && !CONDITIONS.includes(condition)) warn("OPTIONAL_CONDITION_INVALID", "CONDITION", value("condition"));
     const extra = value("additional_image_link");
     if (extra) {
-      const links = extra.split(",").map((part) => part.trim()).filter(Boolean);
+      const links = extra
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean);
       if (links.length > 10) warn("TOO_MANY_ADDITIONAL_IMAGE_LINKS", "ADDITIONAL_IMAGE_LINK", String(links.length));
       if (links.some((part) => !webUrl(part))) warn("ADDITIONAL_IMAGE_LINK_WARNING", "ADDITIONAL_IMAGE_LINK", extra.slice(0, 80));
     }
@@ -414,5 +450,9 @@ async function processFeed(pinterest: PinterestState, feed: FeedRecord, result: 
 export function feedsView(pinterest: PinterestState, username?: string) {
   return [...pinterest.feeds.values()]
     .filter((feed) => !username || feed.username === username)
-    .map((feed) => ({ ...feedJson(feed), username: feed.username, processing_results: feed.results.map((result) => ({ ...resultJson(result), fetched: result.fetched, issues: result.issues })) }));
+    .map((feed) => ({
+      ...feedJson(feed),
+      username: feed.username,
+      processing_results: feed.results.map((result) => ({ ...resultJson(result), fetched: result.fetched, issues: result.issues })),
+    }));
 }

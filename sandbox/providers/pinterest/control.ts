@@ -39,7 +39,10 @@ export function pinterestControl(state: SandboxState) {
     // `?count=1`: only how many (the fleet benchmark waits on hundreds of thousands).
     if (c.req.query("count") === "1") {
       const prefix = c.req.query("username_prefix") ?? "";
-      return c.json({ count: pinterestState(state).pins.filter((pin) => pin.username.startsWith(prefix) && (!username || pin.username === normalizeUsername(username))).length });
+      return c.json({
+        count: pinterestState(state).pins.filter((pin) => pin.username.startsWith(prefix) && (!username || pin.username === normalizeUsername(username)))
+          .length,
+      });
     }
     const base = `${new URL(c.req.url).origin}/pinterest`;
     const pins = pinterestState(state)
@@ -57,7 +60,11 @@ export function pinterestControl(state: SandboxState) {
         media: {
           source_type: pin.media.sourceType,
           ...(pin.media.sourceType === "video_id"
-            ? { media_id: pin.media.mediaId, cover_image_url: pin.media.coverImageUrl ?? null, cover_image_key_frame_time: pin.media.coverImageKeyFrameTime ?? null }
+            ? {
+                media_id: pin.media.mediaId,
+                cover_image_url: pin.media.coverImageUrl ?? null,
+                cover_image_key_frame_time: pin.media.coverImageKeyFrameTime ?? null,
+              }
             : { url: pin.media.sourceType === "image_url" ? pin.media.url : pinImageUrl(base, pin) }),
           ...(pin.media.sourceType === "image_base64" ? { content_type: pin.media.contentType, bytes: pin.media.bytes } : {}),
         },
@@ -87,7 +94,8 @@ export function pinterestControl(state: SandboxState) {
     if (input instanceof Response) return input;
     const username = usernameOf(input);
     if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
-    if (input.client_id !== undefined && (typeof input.client_id !== "string" || !input.client_id)) return c.json({ error: "client_id must be a non-empty string" }, 400);
+    if (input.client_id !== undefined && (typeof input.client_id !== "string" || !input.client_id))
+      return c.json({ error: "client_id must be a non-empty string" }, 400);
     if (input.scope !== undefined && typeof input.scope !== "string") return c.json({ error: "scope must be a comma-separated string" }, 400);
     const scopes = parseScopes(typeof input.scope === "string" ? input.scope : Object.keys(PINTEREST_SCOPE_DESCRIPTIONS).join(","));
     const unknown = scopes.filter((scope) => !(scope in PINTEREST_SCOPE_DESCRIPTIONS));
@@ -114,7 +122,8 @@ export function pinterestControl(state: SandboxState) {
   control.post("/token-lifetime", async (c) => {
     const input = await jsonInput(c);
     if (input instanceof Response) return input;
-    if (typeof input.seconds !== "number" || !Number.isInteger(input.seconds) || input.seconds < 1) return c.json({ error: "seconds must be a positive integer" }, 400);
+    if (typeof input.seconds !== "number" || !Number.isInteger(input.seconds) || input.seconds < 1)
+      return c.json({ error: "seconds must be a positive integer" }, 400);
     const pinterest = pinterestState(state);
     if (input.username === undefined) {
       for (const account of pinterest.accounts.values()) account.accessTokenLifetime = input.seconds;
@@ -261,7 +270,8 @@ export function pinterestControl(state: SandboxState) {
     };
     const registeredReads = count("registeredReads");
     const processingReads = count("processingReads");
-    if (registeredReads === null || processingReads === null) return c.json({ error: "registeredReads and processingReads must be whole numbers from 0 to 100000" }, 400);
+    if (registeredReads === null || processingReads === null)
+      return c.json({ error: "registeredReads and processingReads must be whole numbers from 0 to 100000" }, 400);
     const outcome = input.outcome ?? "succeeded";
     if (outcome !== "succeeded" && outcome !== "failed") return c.json({ error: "outcome must be succeeded or failed" }, 400);
     const plan = { registeredReads, processingReads, outcome } as const;
@@ -282,7 +292,13 @@ export function pinterestControl(state: SandboxState) {
     return c.json(
       [...pinterestState(state).media.values()]
         .filter((media) => !username || media.username === normalizeUsername(username))
-        .map((media) => ({ media_id: media.id, username: media.username, status: media.status, uploaded_bytes: media.uploadedBytes, created_at: media.createdAt })),
+        .map((media) => ({
+          media_id: media.id,
+          username: media.username,
+          status: media.status,
+          uploaded_bytes: media.uploadedBytes,
+          created_at: media.createdAt,
+        })),
     );
   });
 
@@ -316,15 +332,20 @@ export function pinterestControl(state: SandboxState) {
   control.post("/trends/rise", async (c) => {
     const input = await jsonInput(c);
     if (input instanceof Response) return input;
-    if (typeof input.keyword !== "string" || !input.keyword.trim() || input.keyword.length > 100) return c.json({ error: "keyword must be a string of 1 to 100 characters" }, 400);
+    if (typeof input.keyword !== "string" || !input.keyword.trim() || input.keyword.length > 100)
+      return c.json({ error: "keyword must be a string of 1 to 100 characters" }, 400);
     const region = input.region ?? "*";
-    if (region !== "*" && !(TREND_REGIONS as readonly string[]).includes(region as string)) return c.json({ error: `region must be one of ${TREND_REGIONS.join(", ")}` }, 400);
+    if (region !== "*" && !(TREND_REGIONS as readonly string[]).includes(region as string))
+      return c.json({ error: `region must be one of ${TREND_REGIONS.join(", ")}` }, 400);
     const factor = input.factor ?? 3;
-    if (typeof factor !== "number" || !Number.isFinite(factor) || factor <= 0 || factor > 1000) return c.json({ error: "factor must be a number above 0, at most 1000" }, 400);
+    if (typeof factor !== "number" || !Number.isFinite(factor) || factor <= 0 || factor > 1000)
+      return c.json({ error: "factor must be a number above 0, at most 1000" }, 400);
     const weeks = input.weeks ?? 2;
-    if (typeof weeks !== "number" || !Number.isInteger(weeks) || weeks < 1 || weeks > 52) return c.json({ error: "weeks must be a whole number from 1 to 52" }, 400);
+    if (typeof weeks !== "number" || !Number.isInteger(weeks) || weeks < 1 || weeks > 52)
+      return c.json({ error: "weeks must be a whole number from 1 to 52" }, 400);
     const interest = input.interest ?? null;
-    if (interest !== null && !(INTERESTS as readonly string[]).includes(interest as string)) return c.json({ error: `interest must be one of ${INTERESTS.join(", ")}` }, 400);
+    if (interest !== null && !(INTERESTS as readonly string[]).includes(interest as string))
+      return c.json({ error: `interest must be one of ${INTERESTS.join(", ")}` }, 400);
     const keyword = normalizeKeyword(input.keyword);
     const rises = pinterestState(state).trends.rises;
     const key = `${region}|${keyword}`;

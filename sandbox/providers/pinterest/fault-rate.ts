@@ -70,7 +70,15 @@ export function parseFaultPlan(input: Record<string, unknown>): FaultPlan | stri
 }
 
 export function planView(scope: string, plan: FaultPlan) {
-  return { username: scope === "*" ? null : scope, rate: plan.rate, seed: plan.seed, kinds: plan.kinds, delayMs: plan.delayMs, seen: plan.seen, injected: plan.injected };
+  return {
+    username: scope === "*" ? null : scope,
+    rate: plan.rate,
+    seed: plan.seed,
+    kinds: plan.kinds,
+    delayMs: plan.delayMs,
+    seen: plan.seen,
+    injected: plan.injected,
+  };
 }
 
 /** Two numbers in [0, 1) from a seed text. */

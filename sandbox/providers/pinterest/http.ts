@@ -11,7 +11,8 @@ export const ERRORS = {
   insufficientScope: {
     status: 401,
     code: 3,
-    message: "Your token does not have sufficient permissions to perform this operation. Please ensure your token is authorized with the correct set of scopes.",
+    message:
+      "Your token does not have sufficient permissions to perform this operation. Please ensure your token is authorized with the correct set of scopes.",
   },
   invalidGrant: { status: 401, code: 283, message: "The authorization grant is invalid" },
   notPermitted: { status: 403, code: 29, message: "You are not permitted to access that resource." },

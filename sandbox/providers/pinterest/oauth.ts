@@ -54,10 +54,17 @@ export function pinterestOAuthPages(state: SandboxState) {
     if (fields.action === "deny") return redirectBack(c, params.redirect_uri, { error: "access_denied", state: params.state });
     const username = (fields.username ?? "").trim();
     if (!USERNAME_PATTERN.test(username)) {
-      return consentPage(c, pinterestState(state), mountBase(c, "/oauth"), params, {
-        username,
-        error: "Enter a username of 3 to 30 letters, digits or underscores.",
-      }, 400);
+      return consentPage(
+        c,
+        pinterestState(state),
+        mountBase(c, "/oauth"),
+        params,
+        {
+          username,
+          error: "Enter a username of 3 to 30 letters, digits or underscores.",
+        },
+        400,
+      );
     }
     return approve(c, pinterestState(state), params, username);
   });
@@ -239,7 +246,16 @@ function consentPage(
   );
 }
 
-const PAGE_CSS = consentPageCss({ page: "#efefef", text: "#111", accent: "#e60023", soft: "#efefef", border: "#cdcdcd", radius: "1.5rem", focus: "#0074e8", error: "#b60000" });
+const PAGE_CSS = consentPageCss({
+  page: "#efefef",
+  text: "#111",
+  accent: "#e60023",
+  soft: "#efefef",
+  border: "#cdcdcd",
+  radius: "1.5rem",
+  focus: "#0074e8",
+  error: "#b60000",
+});
 
 function page(title: string, body: string) {
   return standalonePage(title, PAGE_CSS, body);

@@ -168,7 +168,8 @@ function trendsRequest(c: Context): TrendsRequest | Response {
   const includeDemographics = flag("include_demographics");
   if (includeDemographics instanceof Response) return includeDemographics;
   const rawLimit = c.req.query("limit");
-  if (rawLimit !== undefined && (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 50)) return fail("'limit' must be an integer from 1 to 50.");
+  if (rawLimit !== undefined && (!/^\d+$/.test(rawLimit) || Number(rawLimit) < 1 || Number(rawLimit) > 50))
+    return fail("'limit' must be an integer from 1 to 50.");
   return {
     region: region as TrendRegion,
     trendType: trendType as TrendType,
@@ -252,14 +253,20 @@ export function topTrends(pinterest: PinterestState, request: TrendsRequest) {
       const futureEnds = Array.from({ length: 13 }, (_, index) => ends.at(-1)! + (index + 1) * 7 * 86_400_000);
       const future = weeklyVolumes(candidate.profile, request.region, futureEnds, null);
       const futurePeak = Math.max(...future);
-      trend.predicted_time_series = Object.fromEntries(future.map((volume, index) => [isoDate(futureEnds[index]), futurePeak > 0 ? Math.round((volume / futurePeak) * 100) : 0]));
+      trend.predicted_time_series = Object.fromEntries(
+        future.map((volume, index) => [isoDate(futureEnds[index]), futurePeak > 0 ? Math.round((volume / futurePeak) * 100) : 0]),
+      );
     }
     if (request.includeDemographics) {
       const demographics = demographicsOf(candidate.profile);
       const privacy = (value: number) => (value < 0.05 ? 0.04 : value);
       trend.demographics = {
         age_distribution: Object.fromEntries(Object.entries(demographics.age).map(([bucket, share]) => [bucket, privacy(share)])),
-        gender_distribution: { female: privacy(demographics.gender.female), male: privacy(demographics.gender.male), unspecified: privacy(demographics.gender.unknown) },
+        gender_distribution: {
+          female: privacy(demographics.gender.female),
+          male: privacy(demographics.gender.male),
+          unspecified: privacy(demographics.gender.unknown),
+        },
       };
     }
     return trend;

@@ -5,7 +5,18 @@ import { SANDBOX_SHOPIFY_CLIENT_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
 import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
 import { createPartnerState, partnerRoutes, recordTransaction, refundableCents, type PartnerState } from "./partners.ts";
-import { bucketOf, costExtension, createStoreState, isStoreQuery, requestedCost, signQuery, storeQuery, storeRoutes, tokenRevoked, type ShopifyStoreState } from "./store.ts";
+import {
+  bucketOf,
+  costExtension,
+  createStoreState,
+  isStoreQuery,
+  requestedCost,
+  signQuery,
+  storeQuery,
+  storeRoutes,
+  tokenRevoked,
+  type ShopifyStoreState,
+} from "./store.ts";
 
 /**
  * Stand-in for Shopify's Admin GraphQL API billing, mounted at /shopify
@@ -484,7 +495,11 @@ export function shopifyControl(state: SandboxState) {
     const appUrl = c.req.query("appUrl") ?? "";
     if (!SHOP.test(shop)) return c.json({ error: "shop must be a myshopify.com domain" }, 400);
     if (!/^https?:\/\//.test(appUrl)) return c.json({ error: "appUrl must be the app's URL" }, 400);
-    const params: Record<string, string> = { host: Buffer.from(`admin.shopify.com/store/${shop.replace(/\.myshopify\.com$/, "")}`).toString("base64url"), shop, timestamp: String(Math.floor(Date.now() / 1000)) };
+    const params: Record<string, string> = {
+      host: Buffer.from(`admin.shopify.com/store/${shop.replace(/\.myshopify\.com$/, "")}`).toString("base64url"),
+      shop,
+      timestamp: String(Math.floor(Date.now() / 1000)),
+    };
     params.hmac = signQuery(params, shopifyState(state).clientSecret);
     const target = new URL(appUrl);
     for (const [name, value] of Object.entries(params)) target.searchParams.set(name, value);
@@ -516,12 +531,22 @@ export function shopifyControl(state: SandboxState) {
     const intervalStart = subscription.currentPeriodEnd
       ? new Date(Date.parse(subscription.currentPeriodEnd) - (pricing.interval === "ANNUAL" ? 365 : 30) * DAY).toISOString().replace(/\.\d{3}Z$/, "Z")
       : null;
-    if (!intervalStart || Date.parse(intervalStart) > Date.now()) return c.json({ error: "Nothing was billed yet: the charge is pending or in its free trial" }, 409);
+    if (!intervalStart || Date.parse(intervalStart) > Date.now())
+      return c.json({ error: "Nothing was billed yet: the charge is pending or in its free trial" }, 409);
     const left = refundableCents(shopifyState(state).partner, gid, intervalStart);
-    if (input?.amount !== undefined && (typeof input.amount !== "string" || !/^\d{1,7}(\.\d{1,2})?$/.test(input.amount))) return c.json({ error: 'amount must be text such as "9.99"' }, 400);
+    if (input?.amount !== undefined && (typeof input.amount !== "string" || !/^\d{1,7}(\.\d{1,2})?$/.test(input.amount)))
+      return c.json({ error: 'amount must be text such as "9.99"' }, 400);
     const amount = input?.amount === undefined ? left : Math.round(Number(input.amount) * 100);
     if (amount < 1 || amount > left) return c.json({ error: `The refund can be 1 to ${left} cents of this interval` }, 409);
-    return c.json(recordTransaction(shopifyState(state).partner, { type: "AppSaleAdjustment", chargeId: gid, shop: subscription.shop, grossCents: -amount, currencyCode: pricing.price.currencyCode }));
+    return c.json(
+      recordTransaction(shopifyState(state).partner, {
+        type: "AppSaleAdjustment",
+        chargeId: gid,
+        shop: subscription.shop,
+        grossCents: -amount,
+        currencyCode: pricing.price.currencyCode,
+      }),
+    );
   });
   control.get("/transactions", (c) => {
     const shop = c.req.query("shop");

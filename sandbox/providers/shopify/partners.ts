@@ -49,7 +49,14 @@ const cents = (amount: string) => Math.round(Number(amount) * 100);
 /** A transaction of our app for a charge of `shop`: a sale (positive) or an adjustment (negative), Shopify keeping its share. */
 export function recordTransaction(
   partner: PartnerState,
-  fields: { type: PartnerTransaction["__typename"]; chargeId: string; shop: string; grossCents: number; currencyCode: string; billingInterval?: PartnerTransaction["billingInterval"] },
+  fields: {
+    type: PartnerTransaction["__typename"];
+    chargeId: string;
+    shop: string;
+    grossCents: number;
+    currencyCode: string;
+    billingInterval?: PartnerTransaction["billingInterval"];
+  },
 ): PartnerTransaction {
   const fee = Math.round(fields.grossCents * REVENUE_SHARE);
   const transaction: PartnerTransaction = {
@@ -60,7 +67,11 @@ export function recordTransaction(
     grossAmount: money(fields.grossCents, fields.currencyCode),
     netAmount: money(fields.grossCents - fee, fields.currencyCode),
     shopifyFee: money(fee, fields.currencyCode),
-    shop: { id: `gid://partners/Shop/${[...fields.shop].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 1_000_000_007, 7)}`, myshopifyDomain: fields.shop, name: fields.shop.replace(/\.myshopify\.com$/, "") },
+    shop: {
+      id: `gid://partners/Shop/${[...fields.shop].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 1_000_000_007, 7)}`,
+      myshopifyDomain: fields.shop,
+      name: fields.shop.replace(/\.myshopify\.com$/, ""),
+    },
     app: { id: PARTNER_APP_ID, name: "Pinboard Studio" },
     ...(fields.billingInterval ? { billingInterval: fields.billingInterval } : {}),
   };
@@ -79,7 +90,8 @@ const TYPE_OF: Record<string, PartnerTransaction["__typename"]> = { APP_SUBSCRIP
 export function partnerRoutes(app: Hono, partnerOf: () => PartnerState) {
   app.post("/partners/:organization/api/:version/graphql.json", async (c: Context) => {
     const token = c.req.header("x-shopify-access-token") ?? "";
-    if (!/^prtapi_[A-Za-z0-9_]{8,}$/.test(token)) return c.json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
+    if (!/^prtapi_[A-Za-z0-9_]{8,}$/.test(token))
+      return c.json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
     let body: { query?: unknown; variables?: unknown };
     try {
       body = await c.req.json();
@@ -90,13 +102,38 @@ export function partnerRoutes(app: Hono, partnerOf: () => PartnerState) {
     const variables = body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : {};
     if (!/\btransactions\s*\(/.test(query)) {
       const field = /\{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? "unknown";
-      return c.json({ errors: [{ message: `Field '${field}' doesn't exist on type 'QueryRoot'`, locations: [{ line: 1, column: 1 }], path: ["query", field] }] });
+      return c.json({
+        errors: [{ message: `Field '${field}' doesn't exist on type 'QueryRoot'`, locations: [{ line: 1, column: 1 }], path: ["query", field] }],
+      });
     }
     // Arguments written in the query itself (types: [APP_SALE_ADJUSTMENT]) or passed as variables.
     const literalTypes = /types:\s*\[([A-Z_,\s]*)\]/.exec(query)?.[1];
-    const typeNames = literalTypes !== undefined ? literalTypes.split(/[\s,]+/).filter(Boolean) : Array.isArray(variables.types) ? (variables.types as string[]) : null;
-    const unknownType = typeNames?.find((name) => !(name in TYPE_OF) && !["APP_ONE_TIME_SALE", "APP_SALE_CREDIT", "APP_USAGE_SALE", "LEGACY", "REFERRAL", "REFERRAL_ADJUSTMENT", "SERVICE_SALE", "SERVICE_SALE_ADJUSTMENT", "TAX"].includes(name));
-    if (unknownType) return c.json({ errors: [{ message: `Argument 'types' on Field 'transactions' has an invalid value. Expected type '[TransactionType!]'.`, path: ["query", "transactions", "types"] }] });
+    const typeNames =
+      literalTypes !== undefined ? literalTypes.split(/[\s,]+/).filter(Boolean) : Array.isArray(variables.types) ? (variables.types as string[]) : null;
+    const unknownType = typeNames?.find(
+      (name) =>
+        !(name in TYPE_OF) &&
+        ![
+          "APP_ONE_TIME_SALE",
+          "APP_SALE_CREDIT",
+          "APP_USAGE_SALE",
+          "LEGACY",
+          "REFERRAL",
+          "REFERRAL_ADJUSTMENT",
+          "SERVICE_SALE",
+          "SERVICE_SALE_ADJUSTMENT",
+          "TAX",
+        ].includes(name),
+    );
+    if (unknownType)
+      return c.json({
+        errors: [
+          {
+            message: `Argument 'types' on Field 'transactions' has an invalid value. Expected type '[TransactionType!]'.`,
+            path: ["query", "transactions", "types"],
+          },
+        ],
+      });
     const first = Number(variables.first ?? /first:\s*(\d+)/.exec(query)?.[1] ?? 50);
     if (!Number.isInteger(first) || first < 1 || first > 100) return c.json({ errors: [{ message: "first must be between 1 and 100" }] });
     const text = (name: string) => (typeof variables[name] === "string" ? (variables[name] as string) : null);

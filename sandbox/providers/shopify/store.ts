@@ -110,7 +110,12 @@ export function storeRoutes(app: Hono, store: () => ShopifyStoreState, clientSec
   app.get("/:shop/admin/oauth/authorize", (c) => {
     const shop = c.req.param("shop");
     if (!SHOP.test(shop)) return c.text("Not Found", 404);
-    const input: AuthorizeRequest = { clientId: c.req.query("client_id") ?? "", scope: c.req.query("scope") ?? "", redirectUri: c.req.query("redirect_uri") ?? "", state: c.req.query("state") ?? "" };
+    const input: AuthorizeRequest = {
+      clientId: c.req.query("client_id") ?? "",
+      scope: c.req.query("scope") ?? "",
+      redirectUri: c.req.query("redirect_uri") ?? "",
+      state: c.req.query("state") ?? "",
+    };
     const problem = authorizeProblem(input);
     if (problem) return oauthError(c, problem);
     const hidden = Object.entries({ client_id: input.clientId, scope: input.scope, redirect_uri: input.redirectUri, state: input.state })
@@ -136,7 +141,12 @@ export function storeRoutes(app: Hono, store: () => ShopifyStoreState, clientSec
     const shop = c.req.param("shop");
     if (!SHOP.test(shop)) return c.text("Not Found", 404);
     const form = await c.req.parseBody();
-    const input: AuthorizeRequest = { clientId: String(form.client_id ?? ""), scope: String(form.scope ?? ""), redirectUri: String(form.redirect_uri ?? ""), state: String(form.state ?? "") };
+    const input: AuthorizeRequest = {
+      clientId: String(form.client_id ?? ""),
+      scope: String(form.scope ?? ""),
+      redirectUri: String(form.redirect_uri ?? ""),
+      state: String(form.state ?? ""),
+    };
     const problem = authorizeProblem(input);
     if (problem) return oauthError(c, problem);
     const code = randomBytes(16).toString("hex");
@@ -172,7 +182,8 @@ export function storeRoutes(app: Hono, store: () => ShopifyStoreState, clientSec
   app.delete("/:shop/admin/api_permissions/current.json", (c) => {
     const token = c.req.header("x-shopify-access-token") ?? "";
     const known = store().tokens.get(token);
-    if (!/^shpat_[A-Za-z0-9]{8,}$/.test(token) || known?.revokedAt) return c.json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
+    if (!/^shpat_[A-Za-z0-9]{8,}$/.test(token) || known?.revokedAt)
+      return c.json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
     if (known) known.revokedAt = new Date().toISOString();
     else store().tokens.set(token, { shop: c.req.param("shop"), scope: "", issuedAt: new Date().toISOString(), revokedAt: new Date().toISOString() });
     return c.json({});
@@ -222,7 +233,8 @@ export const isStoreQuery = (query: string) => /\bproducts\s*\(|\bproductsCount\
 type GraphqlError = { message: string; extensions?: Record<string, unknown>; path?: string[] };
 
 const productGid = (product: DemoProduct) => `gid://shopify/Product/${PRODUCT_ID_BASE + product.number}`;
-const cursorOf = (product: DemoProduct) => Buffer.from(JSON.stringify({ last_id: PRODUCT_ID_BASE + product.number, last_value: String(PRODUCT_ID_BASE + product.number) })).toString("base64");
+const cursorOf = (product: DemoProduct) =>
+  Buffer.from(JSON.stringify({ last_id: PRODUCT_ID_BASE + product.number, last_value: String(PRODUCT_ID_BASE + product.number) })).toString("base64");
 function numberOfCursor(cursor: string): number | null {
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64").toString("utf8")) as { last_id?: unknown };
@@ -337,24 +349,42 @@ export function requestedCost(query: string, variables: Record<string, unknown>)
 }
 
 /** Answers a store query: `{data, errors?, actual}` (actual: the points it really cost). */
-export function storeQuery(shop: string, origin: string, query: string, variables: Record<string, unknown>): { data: Record<string, unknown> | null; errors?: GraphqlError[]; actual: number } {
+export function storeQuery(
+  shop: string,
+  origin: string,
+  query: string,
+  variables: Record<string, unknown>,
+): { data: Record<string, unknown> | null; errors?: GraphqlError[]; actual: number } {
   const data: Record<string, unknown> = {};
   let actual = 1;
   if (/\bshop\s*\{/.test(query)) {
-    data.shop = { id: `gid://shopify/Shop/${shop.length * 7919}`, name: storeName(shop), myshopifyDomain: shop, email: `owner@${shop}`, currencyCode: "USD", primaryDomain: { url: `https://${shop}`, host: shop } };
+    data.shop = {
+      id: `gid://shopify/Shop/${shop.length * 7919}`,
+      name: storeName(shop),
+      myshopifyDomain: shop,
+      email: `owner@${shop}`,
+      currencyCode: "USD",
+      primaryDomain: { url: `https://${shop}`, host: shop },
+    };
   }
-  const search = typeof variables.query === "string" ? variables.query : stringArg(query, variables, "query") ?? "";
+  const search = typeof variables.query === "string" ? variables.query : (stringArg(query, variables, "query") ?? "");
   if (/\bproducts\s*\(/.test(query)) {
     const first = intArg(query, variables, "first");
     const last = intArg(query, variables, "last");
     const after = stringArg(query, variables, "after");
     const before = stringArg(query, variables, "before");
-    if ((first === undefined) === (last === undefined)) return { data: null, errors: [{ message: "you must provide one of first or last", path: ["products"] }], actual };
+    if ((first === undefined) === (last === undefined))
+      return { data: null, errors: [{ message: "you must provide one of first or last", path: ["products"] }], actual };
     const size = (first ?? last)!;
     if (size < 1 || size > 250) return { data: null, errors: [{ message: "The maximum page size is 250 and the minimum is 1", path: ["products"] }], actual };
     const cursor = after ?? before;
     const at = cursor === undefined ? null : numberOfCursor(cursor);
-    if (cursor !== undefined && at === null) return { data: null, errors: [{ message: "Invalid cursor for current pagination sort.", path: ["products"], extensions: { code: "BAD_REQUEST" } }], actual };
+    if (cursor !== undefined && at === null)
+      return {
+        data: null,
+        errors: [{ message: "Invalid cursor for current pagination sort.", path: ["products"], extensions: { code: "BAD_REQUEST" } }],
+        actual,
+      };
     const all = filterProducts(search);
     let page: DemoProduct[];
     let hasNextPage: boolean;

@@ -120,7 +120,11 @@ export function stripeV1(state: SandboxState) {
   );
   on("GET", "/customers", ({ params, stripe }) => {
     const email = optionalString(params, "email");
-    return list([...stripe.customers.values()].filter((customer) => !email || customer.email === email), params, "/v1/customers");
+    return list(
+      [...stripe.customers.values()].filter((customer) => !email || customer.email === email),
+      params,
+      "/v1/customers",
+    );
   });
   on("GET", "/customers/:id", ({ c, stripe }) => customerOf(stripe, param(c, "id")));
   on("POST", "/customers/:id", ({ c, params, ctx, stripe }) => {
@@ -141,11 +145,20 @@ export function stripeV1(state: SandboxState) {
     if (amount === 0) throw invalidParam("amount", "Amount must be non-zero.", "parameter_invalid_integer");
     const currency = requiredString(params, "currency");
     if (currency !== "usd") throw invalidParam("currency", `The currency of this customer is usd; ${currency} is not supported.`);
-    return addBalanceTransaction(ctx, customer, { amount, currency, description: optionalString(params, "description") ?? null, metadata: applyMetadata({}, params) });
+    return addBalanceTransaction(ctx, customer, {
+      amount,
+      currency,
+      description: optionalString(params, "description") ?? null,
+      metadata: applyMetadata({}, params),
+    });
   });
   on("GET", "/customers/:id/balance_transactions", ({ c, params, stripe }) => {
     const customer = customerOf(stripe, param(c, "id"));
-    return list([...stripe.balanceTransactions.values()].filter((t) => t.customer === customer.id), params, `/v1/customers/${customer.id}/balance_transactions`);
+    return list(
+      [...stripe.balanceTransactions.values()].filter((t) => t.customer === customer.id),
+      params,
+      `/v1/customers/${customer.id}/balance_transactions`,
+    );
   });
   on("GET", "/customers/:id/balance_transactions/:txn", ({ c, stripe }) => {
     const customer = customerOf(stripe, param(c, "id"));
@@ -178,12 +191,19 @@ export function stripeV1(state: SandboxState) {
 
   // --- Coupons
   on("POST", "/coupons", ({ params, stripe }) => createCoupon(stripe, params));
-  on("GET", "/coupons", ({ params, stripe }) => list([...stripe.coupons.values()].map((coupon) => refreshCoupon(coupon)), params, "/v1/coupons"));
+  on("GET", "/coupons", ({ params, stripe }) =>
+    list(
+      [...stripe.coupons.values()].map((coupon) => refreshCoupon(coupon)),
+      params,
+      "/v1/coupons",
+    ),
+  );
   on("GET", "/coupons/:id", ({ c, stripe }) => refreshCoupon(couponOf(stripe, param(c, "id"), "coupon")));
   on("POST", "/coupons/:id", ({ c, params, stripe }) => {
     const coupon = couponOf(stripe, param(c, "id"), "coupon");
     for (const field of ["percent_off", "amount_off", "duration", "currency", "duration_in_months", "max_redemptions", "redeem_by", "id"]) {
-      if (params[field] !== undefined) throw invalidParam(field, `Received unknown parameter: ${field}. Coupons can only have their name and metadata changed.`, "parameter_unknown");
+      if (params[field] !== undefined)
+        throw invalidParam(field, `Received unknown parameter: ${field}. Coupons can only have their name and metadata changed.`, "parameter_unknown");
     }
     const name = optionalString(params, "name");
     if (name !== undefined) coupon.name = name === "" ? null : name;
@@ -200,7 +220,12 @@ export function stripeV1(state: SandboxState) {
   // --- Checkout sessions
   on("POST", "/checkout/sessions", ({ params, stripe, base }) => createCheckoutSession(stripe, params, base));
   on("GET", "/checkout/sessions", ({ params, stripe }) => {
-    const filters = { customer: optionalString(params, "customer"), subscription: optionalString(params, "subscription"), payment_intent: optionalString(params, "payment_intent"), status: optionalString(params, "status") };
+    const filters = {
+      customer: optionalString(params, "customer"),
+      subscription: optionalString(params, "subscription"),
+      payment_intent: optionalString(params, "payment_intent"),
+      status: optionalString(params, "status"),
+    };
     return list(
       [...stripe.sessions.values()].filter((session) => Object.entries(filters).every(([field, value]) => !value || session[field] === value)),
       params,
@@ -214,7 +239,11 @@ export function stripeV1(state: SandboxState) {
   });
   on("POST", "/checkout/sessions/:id/expire", ({ c, ctx, stripe }) => {
     const session = sessionOf(stripe, param(c, "id"));
-    if (session.status !== "open") throw new StripeApiError(400, `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`);
+    if (session.status !== "open")
+      throw new StripeApiError(
+        400,
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      );
     session.status = "expired";
     session.url = null;
     emitEvent(ctx.state, stripe, "checkout.session.expired", session, { idempotencyKey: ctx.idempotencyKey });
@@ -296,7 +325,11 @@ export function stripeV1(state: SandboxState) {
   });
   on("GET", "/payment_intents", ({ params, stripe }) => {
     const customer = optionalString(params, "customer");
-    return list([...stripe.paymentIntents.values()].filter((intent) => !customer || intent.customer === customer), params, "/v1/payment_intents");
+    return list(
+      [...stripe.paymentIntents.values()].filter((intent) => !customer || intent.customer === customer),
+      params,
+      "/v1/payment_intents",
+    );
   });
   on("GET", "/payment_intents/:id", ({ c, stripe }) => paymentIntentOf(stripe, param(c, "id")));
   on("POST", "/payment_intents/:id/confirm", ({ c, params, ctx, stripe }) =>
@@ -305,7 +338,9 @@ export function stripeV1(state: SandboxState) {
   on("POST", "/payment_intents/:id/cancel", ({ c, params, ctx, stripe }) => {
     const intent = paymentIntentOf(stripe, param(c, "id"));
     if (intent.status === "succeeded" || intent.status === "canceled") {
-      throw new StripeApiError(400, `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, { code: "payment_intent_unexpected_state" });
+      throw new StripeApiError(400, `You cannot cancel this PaymentIntent because it has a status of ${intent.status}.`, {
+        code: "payment_intent_unexpected_state",
+      });
     }
     intent.status = "canceled";
     intent.canceled_at = nowSeconds();
@@ -318,17 +353,28 @@ export function stripeV1(state: SandboxState) {
   on("GET", "/charges", ({ params, stripe }) => {
     const customer = optionalString(params, "customer");
     const intent = optionalString(params, "payment_intent");
-    return list([...stripe.charges.values()].filter((charge) => (!customer || charge.customer === customer) && (!intent || charge.payment_intent === intent)), params, "/v1/charges");
+    return list(
+      [...stripe.charges.values()].filter((charge) => (!customer || charge.customer === customer) && (!intent || charge.payment_intent === intent)),
+      params,
+      "/v1/charges",
+    );
   });
   on("GET", "/charges/:id", ({ c, stripe }) => chargeOf(stripe, param(c, "id"), "charge"));
   on("POST", "/refunds", ({ params, ctx, stripe }) => {
     const chargeId = optionalString(params, "charge");
     const intentId = optionalString(params, "payment_intent");
-    if (!chargeId && !intentId) throw new StripeApiError(400, "One of the following params should be provided for this request: charge or payment_intent.", { code: "parameter_missing" });
+    if (!chargeId && !intentId)
+      throw new StripeApiError(400, "One of the following params should be provided for this request: charge or payment_intent.", {
+        code: "parameter_missing",
+      });
     let charge = chargeId ? chargeOf(stripe, chargeId, "charge") : undefined;
     if (intentId) {
       const intent = paymentIntentOf(stripe, intentId);
-      if (!intent.latest_charge) throw new StripeApiError(400, `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, { code: "charge_not_refundable", param: "payment_intent" });
+      if (!intent.latest_charge)
+        throw new StripeApiError(400, `This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, {
+          code: "charge_not_refundable",
+          param: "payment_intent",
+        });
       if (charge && charge.id !== intent.latest_charge) throw invalidParam("charge", "The charge is not the payment intent's.");
       charge = chargeOf(stripe, String(intent.latest_charge), "payment_intent");
     }
@@ -341,22 +387,33 @@ export function stripeV1(state: SandboxState) {
   on("GET", "/refunds", ({ params, stripe }) => {
     const charge = optionalString(params, "charge");
     const intent = optionalString(params, "payment_intent");
-    return list([...stripe.refunds.values()].filter((refund) => (!charge || refund.charge === charge) && (!intent || refund.payment_intent === intent)), params, "/v1/refunds");
+    return list(
+      [...stripe.refunds.values()].filter((refund) => (!charge || refund.charge === charge) && (!intent || refund.payment_intent === intent)),
+      params,
+      "/v1/refunds",
+    );
   });
   on("GET", "/refunds/:id", ({ c, stripe }) => stripe.refunds.get(param(c, "id")) ?? raise(noSuch("refund", param(c, "id"))));
   on("GET", "/disputes", ({ params, stripe }) => {
     const charge = optionalString(params, "charge");
     const intent = optionalString(params, "payment_intent");
-    return list([...stripe.disputes.values()].filter((dispute) => (!charge || dispute.charge === charge) && (!intent || dispute.payment_intent === intent)), params, "/v1/disputes");
+    return list(
+      [...stripe.disputes.values()].filter((dispute) => (!charge || dispute.charge === charge) && (!intent || dispute.payment_intent === intent)),
+      params,
+      "/v1/disputes",
+    );
   });
   on("GET", "/disputes/:id", ({ c, stripe }) => stripe.disputes.get(param(c, "id")) ?? raise(noSuch("dispute", param(c, "id"))));
   // The merchant accepts the dispute: it is lost.
-  on("POST", "/disputes/:id/close", ({ c, ctx, stripe }) => closeDispute(ctx, stripe.disputes.get(param(c, "id")) ?? raise(noSuch("dispute", param(c, "id"))), "lost"));
+  on("POST", "/disputes/:id/close", ({ c, ctx, stripe }) =>
+    closeDispute(ctx, stripe.disputes.get(param(c, "id")) ?? raise(noSuch("dispute", param(c, "id"))), "lost"),
+  );
   on("GET", "/invoice_payments", ({ params, stripe }) => {
     const invoice = optionalString(params, "invoice");
     const payment = optionalObject(params, "payment");
     const type = payment ? requiredString(payment, "type", "payment[type]") : undefined;
-    if (type !== undefined && type !== "payment_intent") throw invalidParam("payment[type]", "The Stripe sandbox lists invoice payments by payment_intent only.");
+    if (type !== undefined && type !== "payment_intent")
+      throw invalidParam("payment[type]", "The Stripe sandbox lists invoice payments by payment_intent only.");
     const intent = payment ? requiredString(payment, "payment_intent", "payment[payment_intent]") : undefined;
     return list(
       [...stripe.invoicePayments.values()].filter((paid) => (!invoice || paid.invoice === invoice) && (!intent || paid.payment.payment_intent === intent)),
@@ -370,13 +427,24 @@ export function stripeV1(state: SandboxState) {
   on("GET", "/events", ({ params, stripe }) => {
     const type = optionalString(params, "type");
     const matches = (eventType: string) => !type || (type.endsWith(".*") ? eventType.startsWith(type.slice(0, -1)) : eventType === type);
-    return list(stripe.outbox.events.map((record) => record.event).filter((event) => matches(event.type)), params, "/v1/events");
+    return list(
+      stripe.outbox.events.map((record) => record.event).filter((event) => matches(event.type)),
+      params,
+      "/v1/events",
+    );
   });
-  on("GET", "/events/:id", ({ c, stripe }) => stripe.outbox.events.find((record) => record.event.id === param(c, "id"))?.event ?? raise(noSuch("event", param(c, "id"))));
+  on(
+    "GET",
+    "/events/:id",
+    ({ c, stripe }) => stripe.outbox.events.find((record) => record.event.id === param(c, "id"))?.event ?? raise(noSuch("event", param(c, "id"))),
+  );
 
   app.all("*", (c) =>
     c.json(
-      new StripeApiError(404, `Unrecognized request URL (${c.req.method}: /v1${c.req.path.replace(/^.*?\/v1/, "")}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`).body(),
+      new StripeApiError(
+        404,
+        `Unrecognized request URL (${c.req.method}: /v1${c.req.path.replace(/^.*?\/v1/, "")}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
+      ).body(),
       404,
     ),
   );
@@ -413,7 +481,11 @@ function responseHeaders(stripe: StripeState): Record<string, string> {
 }
 
 function previousOf(before: Record<string, unknown>, after: Record<string, unknown>) {
-  return Object.fromEntries(Object.keys(after).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key])).map((key) => [key, before[key] ?? null]));
+  return Object.fromEntries(
+    Object.keys(after)
+      .filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+      .map((key) => [key, before[key] ?? null]),
+  );
 }
 
 /** A list object, newest first, with limit (1-100, default 10), starting_after and ending_before. */
@@ -463,7 +535,11 @@ function expandPath(stripe: StripeState, value: unknown, segments: string[], pat
     field = session ? list(sessionLineItems(stripe, session), {}, `/v1/checkout/sessions/${session.id}/line_items`, false) : null;
   } else if (head === "refunds" && object.object === "charge") {
     // Includable since API version 2022-11-15: a charge's refunds are listed only when expanded.
-    field = list([...stripe.refunds.values()].filter((refund) => refund.charge === object.id), { limit: "100" }, `/v1/charges/${String(object.id)}/refunds`);
+    field = list(
+      [...stripe.refunds.values()].filter((refund) => refund.charge === object.id),
+      { limit: "100" },
+      `/v1/charges/${String(object.id)}/refunds`,
+    );
   } else if (typeof field === "string") {
     field = structuredClone(objectById(stripe, field) ?? field);
   } else if (field === undefined) {
@@ -517,10 +593,16 @@ function createCoupon(stripe: StripeState, params: Params): Coupon {
   if (stripe.coupons.has(id)) throw new StripeApiError(400, "Coupon already exists.", { code: "resource_already_exists", param: "id" });
   const percentOff = optionalDecimal(params, "percent_off") ?? null;
   const amountOff = optionalInteger(params, "amount_off") ?? null;
-  if (percentOff === null && amountOff === null) throw new StripeApiError(400, "You must pass either `amount_off` or `percent_off`.", { code: "parameter_missing" });
-  if (percentOff !== null && amountOff !== null) throw invalidParam("percent_off", "You can only pass one of `amount_off` and `percent_off`.", "parameter_invalid_decimal");
+  if (percentOff === null && amountOff === null)
+    throw new StripeApiError(400, "You must pass either `amount_off` or `percent_off`.", { code: "parameter_missing" });
+  if (percentOff !== null && amountOff !== null)
+    throw invalidParam("percent_off", "You can only pass one of `amount_off` and `percent_off`.", "parameter_invalid_decimal");
   if (percentOff !== null && (percentOff <= 0 || percentOff > 100 || Math.round(percentOff * 100) !== percentOff * 100)) {
-    throw invalidParam("percent_off", "Invalid percent_off: must be greater than 0 and at most 100, with at most two decimal places.", "parameter_invalid_decimal");
+    throw invalidParam(
+      "percent_off",
+      "Invalid percent_off: must be greater than 0 and at most 100, with at most two decimal places.",
+      "parameter_invalid_decimal",
+    );
   }
   const currency = optionalString(params, "currency") ?? null;
   if (amountOff !== null) {
@@ -528,12 +610,15 @@ function createCoupon(stripe: StripeState, params: Params): Coupon {
     if (!currency) throw missingParam("currency");
   }
   const duration = optionalString(params, "duration") ?? "once";
-  if (duration !== "forever" && duration !== "once" && duration !== "repeating") throw invalidParam("duration", "Invalid duration: must be one of forever, once, or repeating");
+  if (duration !== "forever" && duration !== "once" && duration !== "repeating")
+    throw invalidParam("duration", "Invalid duration: must be one of forever, once, or repeating");
   const months = optionalInteger(params, "duration_in_months") ?? null;
   if (duration === "repeating" && (months === null || months < 1)) throw missingParam("duration_in_months");
-  if (duration !== "repeating" && months !== null) throw invalidParam("duration_in_months", "duration_in_months can only be set when duration is repeating.", "parameter_invalid_integer");
+  if (duration !== "repeating" && months !== null)
+    throw invalidParam("duration_in_months", "duration_in_months can only be set when duration is repeating.", "parameter_invalid_integer");
   const maxRedemptions = optionalInteger(params, "max_redemptions") ?? null;
-  if (maxRedemptions !== null && maxRedemptions < 1) throw invalidParam("max_redemptions", "Invalid max_redemptions: must be at least 1.", "parameter_invalid_integer");
+  if (maxRedemptions !== null && maxRedemptions < 1)
+    throw invalidParam("max_redemptions", "Invalid max_redemptions: must be at least 1.", "parameter_invalid_integer");
   const coupon: Coupon = {
     id,
     object: "coupon",
@@ -564,12 +649,16 @@ function sessionDiscount(stripe: StripeState, params: Params, currency: string, 
   const discounts = optionalArray(params, "discounts");
   if (!discounts || discounts.length === 0) return null;
   if (discounts.length > 1) throw invalidParam("discounts", "You may only specify one discount for a Checkout Session.", "parameter_invalid_array");
-  if (params.allow_promotion_codes !== undefined) throw invalidParam("allow_promotion_codes", "You may only specify one of these parameters: allow_promotion_codes, discounts.", "parameter_invalid_boolean");
+  if (params.allow_promotion_codes !== undefined)
+    throw invalidParam("allow_promotion_codes", "You may only specify one of these parameters: allow_promotion_codes, discounts.", "parameter_invalid_boolean");
   const entry = discounts[0];
   if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw invalidParam("discounts[0]", "Invalid hash", "parameter_invalid_hash");
   if (entry.promotion_code !== undefined) throw invalidParam("discounts[0][promotion_code]", "The Stripe sandbox supports coupons only, not promotion codes.");
   const couponId = requiredString(entry, "coupon", "discounts[0][coupon]");
-  const coupon = refreshCoupon(stripe.coupons.get(couponId) ?? raise(new StripeApiError(400, `No such coupon: '${couponId}'`, { code: "resource_missing", param: "discounts[0][coupon]" })));
+  const coupon = refreshCoupon(
+    stripe.coupons.get(couponId) ??
+      raise(new StripeApiError(400, `No such coupon: '${couponId}'`, { code: "resource_missing", param: "discounts[0][coupon]" })),
+  );
   if (!coupon.valid) throw invalidParam("discounts[0][coupon]", `This coupon is no longer valid: '${coupon.id}'.`, "coupon_expired");
   if (coupon.amount_off !== null && coupon.currency !== currency) {
     throw invalidParam("discounts[0][coupon]", `The coupon '${coupon.id}' is in ${coupon.currency}; this Checkout Session is in ${currency}.`);
@@ -608,8 +697,15 @@ function createPrice(stripe: StripeState, params: Params): Price {
   let recurring: Price["recurring"] = null;
   if (recurringParams) {
     const interval = requiredString(recurringParams, "interval", "recurring[interval]");
-    if (!["day", "week", "month", "year"].includes(interval)) throw invalidParam("recurring[interval]", "Invalid recurring[interval]: must be one of day, week, month, or year");
-    recurring = { interval: interval as "month", interval_count: optionalInteger(recurringParams, "interval_count", "recurring[interval_count]") ?? 1, meter: null, trial_period_days: null, usage_type: "licensed" };
+    if (!["day", "week", "month", "year"].includes(interval))
+      throw invalidParam("recurring[interval]", "Invalid recurring[interval]: must be one of day, week, month, or year");
+    recurring = {
+      interval: interval as "month",
+      interval_count: optionalInteger(recurringParams, "interval_count", "recurring[interval_count]") ?? 1,
+      meter: null,
+      trial_period_days: null,
+      usage_type: "licensed",
+    };
   }
   const price: Price = {
     id: stripeId("price"),
@@ -676,7 +772,10 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
       throw invalidParam(`line_items[${index}][price]`, "You must specify at least one recurring price in `subscription` mode when using prices.");
     }
     if (mode === "payment" && price.recurring) {
-      throw invalidParam(`line_items[${index}][price]`, "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.");
+      throw invalidParam(
+        `line_items[${index}][price]`,
+        "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.",
+      );
     }
   });
   const customerId = optionalString(params, "customer");
@@ -734,7 +833,13 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     expires_at: optionalInteger(params, "expires_at") ?? created + 86_400,
     integration_identifier: null,
     invoice: null,
-    invoice_creation: mode === "payment" ? { enabled: false, invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null } } : null,
+    invoice_creation:
+      mode === "payment"
+        ? {
+            enabled: false,
+            invoice_data: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: null, metadata: {}, rendering_options: null },
+          }
+        : null,
     livemode: false,
     locale: null,
     managed_payments: null,

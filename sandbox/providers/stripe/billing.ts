@@ -57,7 +57,10 @@ const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0,
 // ---------------------------------------------------------------------------
 // Customers and their balance
 
-export function createCustomer(ctx: Context, fields: { email?: string | null; name?: string | null; description?: string | null; metadata?: Record<string, string> }): Customer {
+export function createCustomer(
+  ctx: Context,
+  fields: { email?: string | null; name?: string | null; description?: string | null; metadata?: Record<string, string> },
+): Customer {
   const id = stripeId("cus", 14);
   const customer: Customer = {
     id,
@@ -157,10 +160,18 @@ export function issueInvoice(
   // The subscription's discounts that still last take their share of every line (credits for unused time too).
   const discounts = subscription ? activeDiscounts(ctx, subscription, created) : [];
   const lineDiscounts = fields.lines.map((line) =>
-    discounts.map((discount) => ({ amount: Math.sign(line.amount) * couponDiscount(discount.source.coupon, Math.abs(line.amount)), discount: discount.id })).filter((entry) => entry.amount !== 0),
+    discounts
+      .map((discount) => ({ amount: Math.sign(line.amount) * couponDiscount(discount.source.coupon, Math.abs(line.amount)), discount: discount.id }))
+      .filter((entry) => entry.amount !== 0),
   );
   const totalDiscounts = discounts
-    .map((discount) => ({ amount: lineDiscounts.flat().filter((entry) => entry.discount === discount.id).reduce((sum, entry) => sum + entry.amount, 0), discount: discount.id }))
+    .map((discount) => ({
+      amount: lineDiscounts
+        .flat()
+        .filter((entry) => entry.discount === discount.id)
+        .reduce((sum, entry) => sum + entry.amount, 0),
+      discount: discount.id,
+    }))
     .filter((entry) => entry.amount !== 0);
   const total = subtotal - totalDiscounts.reduce((sum, entry) => sum + entry.amount, 0);
   const startingBalance = customer.balance;
@@ -239,12 +250,22 @@ export function issueInvoice(
           ? {
               type: "subscription_item_details",
               invoice_item_details: null,
-              subscription_item_details: { invoice_item: null, proration: line.proration, proration_details: { credited_items: null }, subscription: subscription.id, subscription_item: line.subscriptionItem },
+              subscription_item_details: {
+                invoice_item: null,
+                proration: line.proration,
+                proration_details: { credited_items: null },
+                subscription: subscription.id,
+                subscription_item: line.subscriptionItem,
+              },
             }
           : null,
         period: line.period,
         pretax_credit_amounts: [],
-        pricing: { price_details: { price: line.price.id, product: line.price.product }, type: "price_details", unit_amount_decimal: String(line.price.unit_amount) },
+        pricing: {
+          price_details: { price: line.price.id, product: line.price.product },
+          type: "price_details",
+          unit_amount_decimal: String(line.price.unit_amount),
+        },
         quantity: 1,
         subtotal: line.amount,
         taxes: [],
@@ -258,7 +279,9 @@ export function issueInvoice(
     next_payment_attempt: paid ? null : created + 3 * 86_400,
     number: `${String(customer.invoice_prefix)}-${String(customer.next_invoice_sequence).padStart(4, "0")}`,
     on_behalf_of: null,
-    parent: subscription ? { type: "subscription_details", quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id } } : null,
+    parent: subscription
+      ? { type: "subscription_details", quote_details: null, subscription_details: { metadata: { ...subscription.metadata }, subscription: subscription.id } }
+      : null,
     payment_settings: { default_mandate: null, payment_method_options: null, payment_method_types: null },
     period_end: Math.max(created, ...periods.map((p) => p.start)),
     period_start: Math.min(created, ...periods.map((p) => p.start)),
@@ -316,7 +339,14 @@ function endOnceDiscounts(ctx: Context, subscription: Subscription, applied: Dis
 
 function fullPeriodLine(price: Price, quantity: number, period: { start: number; end: number }, item: string | null): InvoiceLine {
   const interval = price.recurring ? ` / ${price.recurring.interval}` : "";
-  return { amount: price.unit_amount * quantity, description: `${quantity} × ${price.nickname ?? price.id} (at ${money(price.unit_amount)}${interval})`, period, price, proration: false, subscriptionItem: item };
+  return {
+    amount: price.unit_amount * quantity,
+    description: `${quantity} × ${price.nickname ?? price.id} (at ${money(price.unit_amount)}${interval})`,
+    period,
+    price,
+    proration: false,
+    subscriptionItem: item,
+  };
 }
 
 // ---------------------------------------------------------------------------
@@ -418,7 +448,14 @@ export function createSubscription(
   emit(ctx, "customer.subscription.created", subscription);
   const lines = items.map((item) =>
     trialEnd
-      ? { amount: 0, description: `Trial period for ${item.price.nickname ?? item.price.id}`, period: { start, end }, price: item.price, proration: false, subscriptionItem: item.id }
+      ? {
+          amount: 0,
+          description: `Trial period for ${item.price.nickname ?? item.price.id}`,
+          period: { start, end },
+          price: item.price,
+          proration: false,
+          subscriptionItem: item.id,
+        }
       : fullPeriodLine(item.price, item.quantity, { start, end }, item.id),
   );
   const invoice = issueInvoice(ctx, { customer: fields.customer, subscription, billingReason: "subscription_create", lines });
@@ -446,11 +483,15 @@ export function updateSubscription(ctx: Context, subscription: Subscription, cha
 
   for (const [index, wanted] of (change.items ?? []).entries()) {
     const item = wanted.id ? subscription.items.data.find((candidate) => candidate.id === wanted.id) : undefined;
-    if (wanted.id && !item) throw new StripeApiError(400, `No such subscription item: '${wanted.id}'`, { code: "resource_missing", param: `items[${index}][id]` });
+    if (wanted.id && !item)
+      throw new StripeApiError(400, `No such subscription item: '${wanted.id}'`, { code: "resource_missing", param: `items[${index}][id]` });
     if (!item) throw new StripeApiError(400, "This sandbox only changes existing subscription items: pass items[0][id].", { param: `items[${index}][id]` });
     const newPrice = wanted.price ?? item.price;
     const quantity = wanted.quantity ?? item.quantity;
-    if (!newPrice.recurring) throw new StripeApiError(400, "The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", { param: `items[${index}][price]` });
+    if (!newPrice.recurring)
+      throw new StripeApiError(400, "The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.", {
+        param: `items[${index}][price]`,
+      });
     const oldPrice = item.price;
     if (newPrice.id === oldPrice.id && quantity === item.quantity) continue;
     const lines = prorationLines(subscription, item, newPrice, quantity, now, change.prorationBehavior ?? "create_prorations");
@@ -531,7 +572,8 @@ function prorationLines(subscription: Subscription, item: SubscriptionItem, pric
 
 /** DELETE /v1/subscriptions/:id: ends it now. */
 export function cancelSubscription(ctx: Context, subscription: Subscription, details: { comment?: string; feedback?: string } = {}): Subscription {
-  if (subscription.status === "canceled") throw new StripeApiError(400, `This subscription has already been canceled: '${subscription.id}'`, { code: "resource_missing" });
+  if (subscription.status === "canceled")
+    throw new StripeApiError(400, `This subscription has already been canceled: '${subscription.id}'`, { code: "resource_missing" });
   const before = structuredClone(subscription);
   const now = nowSeconds();
   subscription.status = "canceled";
@@ -587,7 +629,14 @@ export function isDeclined(paymentMethod: string): boolean {
 
 export function createPaymentIntent(
   ctx: Context,
-  fields: { amount: number; currency: string; customer: string | null; description?: string | null; metadata?: Record<string, string>; paymentMethod?: string | null },
+  fields: {
+    amount: number;
+    currency: string;
+    customer: string | null;
+    description?: string | null;
+    metadata?: Record<string, string>;
+    paymentMethod?: string | null;
+  },
 ): PaymentIntent {
   const id = stripeId("pi");
   const intent: PaymentIntent = {
@@ -640,7 +689,11 @@ export function confirmPaymentIntent(ctx: Context, intent: PaymentIntent, paymen
     throw new StripeApiError(400, `This PaymentIntent's status is ${intent.status}, so it cannot be confirmed.`, { code: "payment_intent_unexpected_state" });
   }
   const method = paymentMethod ?? intent.payment_method;
-  if (!method) throw new StripeApiError(400, "You cannot confirm this PaymentIntent because it's missing a payment method.", { code: "payment_intent_unexpected_state", param: "payment_method" });
+  if (!method)
+    throw new StripeApiError(400, "You cannot confirm this PaymentIntent because it's missing a payment method.", {
+      code: "payment_intent_unexpected_state",
+      param: "payment_method",
+    });
   intent.payment_method = method;
   if (isDeclined(method)) {
     intent.status = "requires_payment_method";
@@ -754,7 +807,10 @@ export function refundCharge(ctx: Context, charge: Charge, fields: { amount?: nu
   const amount = fields.amount ?? left;
   if (amount < 1) throw new StripeApiError(400, "Refund amount must be at least 1 cent.", { code: "parameter_invalid_integer", param: "amount" });
   if (amount > left) {
-    throw new StripeApiError(400, `Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(left)})`, { code: "amount_too_large", param: "amount" });
+    throw new StripeApiError(400, `Refund amount (${money(amount)}) is greater than unrefunded amount on charge (${money(left)})`, {
+      code: "amount_too_large",
+      param: "amount",
+    });
   }
   const refund: Refund = {
     id: stripeId("re"),
@@ -786,7 +842,8 @@ export function refundCharge(ctx: Context, charge: Charge, fields: { amount?: nu
 export function disputeCharge(ctx: Context, charge: Charge, fields: { amount?: number; reason?: string }): Dispute {
   if (charge.disputed) throw new StripeApiError(400, `Charge ${charge.id} is already disputed.`, { code: "charge_disputed" });
   const amount = fields.amount ?? charge.amount - charge.amount_refunded;
-  if (amount < 1 || amount > charge.amount - charge.amount_refunded) throw new StripeApiError(400, `A dispute can be for 1 to ${charge.amount - charge.amount_refunded} cents of this charge.`, { param: "amount" });
+  if (amount < 1 || amount > charge.amount - charge.amount_refunded)
+    throw new StripeApiError(400, `A dispute can be for 1 to ${charge.amount - charge.amount_refunded} cents of this charge.`, { param: "amount" });
   const created = nowSeconds();
   const dispute: Dispute = {
     id: stripeId("du"),

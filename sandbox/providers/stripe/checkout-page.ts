@@ -82,7 +82,13 @@ function page(stripe: StripeState, session: CheckoutSession, error: string | nul
   // What each period costs: the discounted amount, the full price struck through before it.
   const price = off > 0 ? `<s class="was">${dollars(unit)}</s>${dollars(unit - off)}` : dollars(unit);
   const interval = item?.price.recurring ? ` per ${item.price.recurring.interval}` : "";
-  const lasts = !coupon ? "" : coupon.duration === "forever" || !item?.price.recurring ? "" : coupon.duration === "once" ? ", first payment" : `, for ${coupon.duration_in_months} months`;
+  const lasts = !coupon
+    ? ""
+    : coupon.duration === "forever" || !item?.price.recurring
+      ? ""
+      : coupon.duration === "once"
+        ? ", first payment"
+        : `, for ${coupon.duration_in_months} months`;
   const discountNote = coupon && off > 0 ? `<p class="discount">${escapeHtml(coupon.name ?? coupon.id)}: −${dollars(off)}${lasts}</p>` : "";
   const trial = details?.trialPeriodDays ?? null;
   const customer = session.customer ? stripe.customers.get(session.customer) : undefined;

@@ -49,7 +49,8 @@ export function stripeControl(state: SandboxState) {
     if (!subscription) return c.json({ error: `No such subscription: ${c.req.param("id")}` }, 404);
     const input = await optionalJson(c);
     if (input instanceof Response) return input;
-    if (input.payment !== undefined && input.payment !== "succeed" && input.payment !== "fail") return c.json({ error: 'payment must be "succeed" or "fail"' }, 400);
+    if (input.payment !== undefined && input.payment !== "succeed" && input.payment !== "fail")
+      return c.json({ error: 'payment must be "succeed" or "fail"' }, 400);
     try {
       return c.json(renewSubscription({ state, stripe, automatic: true }, subscription, { fail: input.payment === "fail" }));
     } catch (error) {
@@ -104,7 +105,9 @@ export function stripeControl(state: SandboxState) {
   const inspect = (path: string, pick: (stripe: StripeState) => StripeObject[]) =>
     control.get(path, (c) => {
       const customer = c.req.query("customer");
-      return c.json(pick(stripeState(state)).filter((object) => !customer || object.customer === customer || (object.object === "customer" && object.id === customer)));
+      return c.json(
+        pick(stripeState(state)).filter((object) => !customer || object.customer === customer || (object.object === "customer" && object.id === customer)),
+      );
     });
   inspect("/customers", (stripe) => [...stripe.customers.values()]);
   inspect("/subscriptions", (stripe) => [...stripe.subscriptions.values()]);

@@ -28,7 +28,13 @@ const SCOPES = { read: "Read", write: "Write", read_write: "Read/Write" } as con
 const PERMISSIONS: Record<keyof typeof SCOPES, string[]> = {
   read: ["View coupons", "View customers", "View orders and sales reports", "View products"],
   write: ["Create webhooks", "Create coupons", "Create customers", "Create orders", "Create products"],
-  read_write: ["Create webhooks", "View and manage coupons", "View and manage customers", "View and manage orders and sales reports", "View and manage products"],
+  read_write: [
+    "Create webhooks",
+    "View and manage coupons",
+    "View and manage customers",
+    "View and manage orders and sales reports",
+    "View and manage products",
+  ],
 };
 const NONCE_LIFETIME_MS = 60 * 60_000;
 
@@ -111,7 +117,8 @@ export function wooAuthPages(state: SandboxState) {
     if (typeof params === "string") return accessDenied(c, params);
     const woo = wooState(state);
     const nonce = woo.nonces.get(c.req.query("wc_auth_nonce") ?? "");
-    if (!nonce || nonce.store !== store || nonce.query !== authQuery(params) || nonce.expiresAt < Date.now()) return accessDenied(c, "Invalid nonce verification");
+    if (!nonce || nonce.store !== store || nonce.query !== authQuery(params) || nonce.expiresAt < Date.now())
+      return accessDenied(c, "Invalid nonce verification");
     woo.nonces.delete(c.req.query("wc_auth_nonce")!);
     const key = createKey(woo, store, params);
     const callback: WooCallback = {
@@ -120,7 +127,13 @@ export function wooAuthPages(state: SandboxState) {
       keyId: key.keyId,
       url: formatted(params.callback_url),
       headers: { "content-type": "application/json;charset=UTF-8", "user-agent": "WordPress/6.8; WooCommerce/9.9" },
-      body: JSON.stringify({ key_id: key.keyId, user_id: params.user_id, consumer_key: key.consumerKey, consumer_secret: key.consumerSecret, key_permissions: key.permissions }),
+      body: JSON.stringify({
+        key_id: key.keyId,
+        user_id: params.user_id,
+        consumer_key: key.consumerKey,
+        consumer_secret: key.consumerSecret,
+        key_permissions: key.permissions,
+      }),
       userId: params.user_id,
       returnUrl: withQuery(params.return_url, { success: "1", user_id: params.user_id }),
       delivery: "held",
@@ -142,7 +155,13 @@ export function wooAuthPages(state: SandboxState) {
       );
     }
     try {
-      const response = await fetch(callback.url, { method: "POST", headers: callback.headers, body: callback.body, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+      const response = await fetch(callback.url, {
+        method: "POST",
+        headers: callback.headers,
+        body: callback.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(60_000),
+      });
       await response.arrayBuffer().catch(() => undefined);
       callback.status = response.status;
       callback.delivery = response.status === 200 ? "delivered" : "refused";

@@ -57,7 +57,8 @@ export function woocommerceControl(state: SandboxState) {
     if (callback.delivery !== "held") return c.json({ error: `That callback was ${callback.delivery} already` }, 409);
     const input = await optionalJson(c);
     if (input instanceof Response) return input;
-    if (!Number.isInteger(input.status) || (input.status as number) < 100 || (input.status as number) > 599) return c.json({ error: "status must be an HTTP status" }, 400);
+    if (!Number.isInteger(input.status) || (input.status as number) < 100 || (input.status as number) > 599)
+      return c.json({ error: "status must be an HTTP status" }, 400);
     return c.json(settleCallback(woo, callback, input.status as number));
   });
 
@@ -67,10 +68,15 @@ export function woocommerceControl(state: SandboxState) {
     const input = await optionalJson(c);
     if (input instanceof Response) return input;
     if (input.name !== undefined && (typeof input.name !== "string" || !input.name.trim())) return c.json({ error: "name must be text" }, 400);
-    if (input.currency !== undefined && (typeof input.currency !== "string" || !/^[A-Z]{3}$/.test(input.currency))) return c.json({ error: "currency must be an ISO 4217 code" }, 400);
+    if (input.currency !== undefined && (typeof input.currency !== "string" || !/^[A-Z]{3}$/.test(input.currency)))
+      return c.json({ error: "currency must be an ISO 4217 code" }, 400);
     const woo = wooState(state);
     const current = woo.stores.get(store) ?? {};
-    woo.stores.set(store, { ...current, ...(input.name ? { name: input.name as string } : {}), ...(input.currency ? { currency: input.currency as string } : {}) });
+    woo.stores.set(store, {
+      ...current,
+      ...(input.name ? { name: input.name as string } : {}),
+      ...(input.currency ? { currency: input.currency as string } : {}),
+    });
     return c.json({ store, ...woo.stores.get(store) });
   });
 

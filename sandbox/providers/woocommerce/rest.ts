@@ -35,7 +35,12 @@ export function storeBase(c: Context, store: string): string {
 }
 
 const local = (iso: string) => iso.replace(/Z$/, "");
-const slug = (text: string) => text.toLowerCase().replace(/&/g, "and").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/&/g, "and")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 const termId = (text: string) => 10 + ([...slug(text)].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) % 9973, 7) % 9000);
 
 /** Every fifth product is on sale: `price` is the sale price, `regular_price` the usual one. */
@@ -94,7 +99,10 @@ function productJson(base: string, product: DemoProduct) {
     default_attributes: [],
     variations: [],
     meta_data: [],
-    _links: { self: [{ href: `${base}/wp-json/wc/v3/products/${PRODUCT_ID_BASE + product.number}` }], collection: [{ href: `${base}/wp-json/wc/v3/products` }] },
+    _links: {
+      self: [{ href: `${base}/wp-json/wc/v3/products/${PRODUCT_ID_BASE + product.number}` }],
+      collection: [{ href: `${base}/wp-json/wc/v3/products` }],
+    },
   };
 }
 
@@ -113,7 +121,8 @@ function authenticate(c: Context, state: SandboxState, store: string): WooKey | 
   const key = wooState(state).keys.get(consumerKey);
   if (!key || key.store !== store) return c.json(wooError("woocommerce_rest_authentication_error", "Consumer key is invalid.", 401), 401);
   if (key.consumerSecret !== consumerSecret) return c.json(wooError("woocommerce_rest_authentication_error", "Consumer secret is invalid.", 401), 401);
-  if (key.permissions === "write") return c.json(wooError("woocommerce_rest_authentication_error", "The API key provided does not have read permissions.", 401), 401);
+  if (key.permissions === "write")
+    return c.json(wooError("woocommerce_rest_authentication_error", "The API key provided does not have read permissions.", 401), 401);
   return key;
 }
 
@@ -130,13 +139,25 @@ function integerParam(value: string | undefined, fallback: number, min: number, 
 
 function generalSettings(state: SandboxState, store: string) {
   const woo = wooState(state);
-  const setting = (id: string, label: string, type: string, value: string, extra: Record<string, unknown> = {}) => ({ id, label, description: "", type, default: "", tip: "", value, ...extra });
+  const setting = (id: string, label: string, type: string, value: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    label,
+    description: "",
+    type,
+    default: "",
+    tip: "",
+    value,
+    ...extra,
+  });
   return [
     setting("woocommerce_store_address", "Address line 1", "text", "12 Kiln Lane"),
     setting("woocommerce_store_city", "City", "text", "Portland"),
     setting("woocommerce_default_country", "Country and state", "select", "US:OR"),
     setting("woocommerce_store_postcode", "Postcode / ZIP", "text", "97201"),
-    setting("woocommerce_currency", "Currency", "select", storeCurrency(woo, store), { default: "USD", options: { USD: "United States (US) dollar ($)", EUR: "Euro (€)", GBP: "Pound sterling (£)" } }),
+    setting("woocommerce_currency", "Currency", "select", storeCurrency(woo, store), {
+      default: "USD",
+      options: { USD: "United States (US) dollar ($)", EUR: "Euro (€)", GBP: "Pound sterling (£)" },
+    }),
     setting("woocommerce_currency_pos", "Currency position", "select", "left"),
     setting("woocommerce_price_thousand_sep", "Thousand separator", "text", ","),
     setting("woocommerce_price_decimal_sep", "Decimal separator", "text", "."),
@@ -150,7 +171,8 @@ export function wooRestApi(state: SandboxState) {
   const app = new Hono();
 
   app.use("/:store/*", async (c, next) => {
-    if (!STORE_SLUG.test(c.req.param("store") ?? "")) return c.json(wooError("rest_no_route", "No route was found matching the URL and request method.", 404), 404);
+    if (!STORE_SLUG.test(c.req.param("store") ?? ""))
+      return c.json(wooError("rest_no_route", "No route was found matching the URL and request method.", 404), 404);
     await next();
   });
 
@@ -197,7 +219,9 @@ export function wooRestApi(state: SandboxState) {
       url.searchParams.set("page", String(n));
       return `<${base}/wp-json/wc/v3/products?${url.searchParams}>`;
     };
-    const links = [page > 1 && page <= totalPages + 1 ? `${link(page - 1)}; rel="prev"` : "", page < totalPages ? `${link(page + 1)}; rel="next"` : ""].filter(Boolean);
+    const links = [page > 1 && page <= totalPages + 1 ? `${link(page - 1)}; rel="prev"` : "", page < totalPages ? `${link(page + 1)}; rel="next"` : ""].filter(
+      Boolean,
+    );
     if (links.length) c.header("Link", links.join(", "));
     return c.json(matching.slice((page - 1) * perPage, page * perPage).map((product) => productJson(base, product)));
   });

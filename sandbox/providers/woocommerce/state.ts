@@ -72,7 +72,13 @@ export const STORE_SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 export const randHash = () => randomBytes(20).toString("hex");
 
 export function storeName(woo: WooState, store: string): string {
-  return woo.stores.get(store)?.name ?? store.split("-").map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(" ");
+  return (
+    woo.stores.get(store)?.name ??
+    store
+      .split("-")
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join(" ")
+  );
 }
 
 /** The demo catalogue's currency unless a test set another for this store. */

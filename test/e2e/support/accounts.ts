@@ -47,18 +47,21 @@ export async function signUpInBrowser(page: Page, overrides: Partial<SignUpField
   await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
   signUps += 1;
   const clientAddress = `2001:db8:${fileTag()}::${signUps.toString(16)}`;
-  const failure = await page.evaluate(async ({ body, clientAddress }) => {
-    const response = await fetch("/api/signup", {
-      method: "POST",
-      headers: { "content-type": "application/json", "cf-connecting-ip": clientAddress },
-      body: JSON.stringify(body),
-    });
-    const answer = (await response.json()) as { idToken?: string; refreshToken?: string; error?: string };
-    if (!response.ok || !answer.idToken || !answer.refreshToken) return `${response.status} ${answer.error ?? "no tokens"}`;
-    localStorage.setItem("FBIdToken", answer.idToken);
-    localStorage.setItem("FBRefreshToken", answer.refreshToken);
-    return null;
-  }, { body: fields, clientAddress });
+  const failure = await page.evaluate(
+    async ({ body, clientAddress }) => {
+      const response = await fetch("/api/signup", {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": clientAddress },
+        body: JSON.stringify(body),
+      });
+      const answer = (await response.json()) as { idToken?: string; refreshToken?: string; error?: string };
+      if (!response.ok || !answer.idToken || !answer.refreshToken) return `${response.status} ${answer.error ?? "no tokens"}`;
+      localStorage.setItem("FBIdToken", answer.idToken);
+      localStorage.setItem("FBRefreshToken", answer.refreshToken);
+      return null;
+    },
+    { body: fields, clientAddress },
+  );
   if (failure) throw new Error(`signing up ${fields.email} failed: ${failure}`);
   await page.reload();
   return { email: fields.email, password: fields.password };

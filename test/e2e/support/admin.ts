@@ -11,7 +11,17 @@ const WRANGLER = join(process.cwd(), "node_modules", ".bin", "wrangler");
 export async function promoteToAdmin(email: string) {
   await run(
     WRANGLER,
-    ["d1", "execute", "DB", "--local", "--persist-to", inject("persistTo"), "--yes", "--command", `UPDATE users SET role = 'admin' WHERE email = '${email.replaceAll("'", "''")}'`],
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      "--persist-to",
+      inject("persistTo"),
+      "--yes",
+      "--command",
+      `UPDATE users SET role = 'admin' WHERE email = '${email.replaceAll("'", "''")}'`,
+    ],
     { env: { ...process.env, CI: "1" } },
   );
 }

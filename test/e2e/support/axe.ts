@@ -21,5 +21,11 @@ export async function seriousAxeViolations(page: Page, where: string): Promise<s
   })) as Violation[];
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${where}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) =>
+        `${where}: ${violation.id} (${violation.impact}) ${violation.help}: ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join(", ")}`,
+    );
 }

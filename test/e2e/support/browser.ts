@@ -45,9 +45,7 @@ export function useBrowser() {
   });
 
   return {
-    async newPage(
-      options: { viewport?: { width: number; height: number }; allowConsoleErrors?: RegExp; javaScriptEnabled?: boolean } = {},
-    ): Promise<Page> {
+    async newPage(options: { viewport?: { width: number; height: number }; allowConsoleErrors?: RegExp; javaScriptEnabled?: boolean } = {}): Promise<Page> {
       const context = await browser.newContext({
         baseURL: appUrl(),
         viewport: options.viewport ?? { width: 1280, height: 800 },

@@ -71,7 +71,8 @@ Read on in [how often to pin](https://blog.pinboard.studio/how-often-should-you-
     kind: "post",
     slug: "how-often-should-you-pin",
     title: "How often should you pin? A schedule that keeps growing",
-    description: "Posting 50 pins in one evening and then nothing for a week hurts your reach. A steady daily schedule works better, and it is easy to automate.",
+    description:
+      "Posting 50 pins in one evening and then nothing for a week hurts your reach. A steady daily schedule works better, and it is easy to automate.",
     author: AUTHOR,
     coverImage: null,
     coverAlt: null,
@@ -208,7 +209,8 @@ If you are not sure which posts to start with, [read about Pinterest SEO](https:
     kind: "post",
     slug: "pinterest-for-shop-owners",
     title: "Pinterest for shop owners: turning product listings into pins that sell",
-    description: "Etsy, Shopify and WooCommerce sellers can reach buyers who are planning a purchase. How to present products on Pinterest so they get saved and bought.",
+    description:
+      "Etsy, Shopify and WooCommerce sellers can reach buyers who are planning a purchase. How to present products on Pinterest so they get saved and bought.",
     author: AUTHOR,
     coverImage: null,
     coverAlt: null,
@@ -259,7 +261,8 @@ Fifteen fresh pins a week, every week, is enough for most small shops to see Pin
     kind: "post",
     slug: "pinterest-for-affiliate-marketers",
     title: "Pinterest for affiliate marketers: the rules, and what works",
-    description: "Affiliate links are allowed on Pinterest, with conditions. How to disclose them, why landing pages beat direct links, and how to build pins that earn.",
+    description:
+      "Affiliate links are allowed on Pinterest, with conditions. How to disclose them, why landing pages beat direct links, and how to build pins that earn.",
     author: AUTHOR,
     coverImage: null,
     coverAlt: null,

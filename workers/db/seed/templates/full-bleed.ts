@@ -81,7 +81,15 @@ export const FULL_BLEED_TEMPLATES: StandardTemplateSeed[] = [
     rect("bottom-shade", "Bottom shade", [0, 1240, 1000, 260], { from: "#00000000", to: "#000000a0", angle: 180 }),
     brand([80, 80, 840, 40], small("Montserrat", 24, "#ffffff", { align: "left", letterSpacing: 0.4 })),
     rect("rule", "Rule", [80, 138, 840, 3], "#ffffff", { opacity: 0.85 }),
-    title([80, 175, 840, 400], { fontFamily: "Abril Fatface", fontWeight: 400, uppercase: false, align: "left", verticalAlign: "top", color: "#ffffff", lineHeight: 1.2 }),
+    title([80, 175, 840, 400], {
+      fontFamily: "Abril Fatface",
+      fontWeight: 400,
+      uppercase: false,
+      align: "left",
+      verticalAlign: "top",
+      color: "#ffffff",
+      lineHeight: 1.2,
+    }),
     url([80, 1400, 840, 44], small("Montserrat", 24, "#ffffff", { align: "left", letterSpacing: 0.25 })),
   ]),
 

@@ -40,12 +40,30 @@ function numberBadge(n: number, x: number, y: number, size: number, fill: FillIn
 }
 
 /** A checklist row: a box (ticked or not) and the post's list item `n` written on a line. */
-function checkRow(n: number, y: number, ticked: boolean, x = 100, line = "#d9d9d9", box: ColorInput = "pin-dark", font = "Lato", color: ColorInput = DARK): LayerInput[] {
+function checkRow(
+  n: number,
+  y: number,
+  ticked: boolean,
+  x = 100,
+  line = "#d9d9d9",
+  box: ColorInput = "pin-dark",
+  font = "Lato",
+  color: ColorInput = DARK,
+): LayerInput[] {
   return [
     frame(`box-${n}`, `Checkbox ${n}`, [x, y, 64, 64], box, 4, 12),
     ...(ticked ? [path(`tick-${n}`, `Tick ${n}`, [x + 6, y + 2, 60, 54], PATHS.check, "pin")] : []),
     rect(`line-${n}`, `Line ${n}`, [x + 100, y + 60, 900 - x - 100, 3], line),
-    listItem(n, [x + 100, y, 900 - x - 100, 56], { fontFamily: font, fontSize: 38, fontWeight: 700, color, uppercase: false, align: "left", verticalAlign: "bottom", lineHeight: 1.2 }),
+    listItem(n, [x + 100, y, 900 - x - 100, 56], {
+      fontFamily: font,
+      fontSize: 38,
+      fontWeight: 700,
+      color,
+      uppercase: false,
+      align: "left",
+      verticalAlign: "bottom",
+      lineHeight: 1.2,
+    }),
   ];
 }
 
@@ -195,7 +213,13 @@ export const LIST_TEMPLATES: StandardTemplateSeed[] = [
   ]),
 
   template("std-list-save-12", "list", "Save this list", ["Lists", "Bold"], "pin-dark", [
-    label("kicker", "Kicker", "Save this list", [300, 70, 400, 70], small("Montserrat", 22, "auto", { background: { shape: "pill", fill: "pin", padding: 18 }, letterSpacing: 0.2 })),
+    label(
+      "kicker",
+      "Kicker",
+      "Save this list",
+      [300, 70, 400, 70],
+      small("Montserrat", 22, "auto", { background: { shape: "pill", fill: "pin", padding: 18 }, letterSpacing: 0.2 }),
+    ),
     title([70, 175, 860, 380], { color: "#ffffff", lineHeight: 1.05 }),
     ...[0, 1, 2].flatMap((i) => [
       photo(`photo-${i + 1}`, `Photo ${i + 1}`, [40 + i * 313, 640, 294, 540], { index: i, radius: 16 }),

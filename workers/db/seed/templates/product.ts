@@ -1,4 +1,20 @@
-import { brand, ellipse, frame, label, path, PATHS, photo, price, rect, small, template, title, url, type StandardTemplateSeed, type TextStyleInput } from "./kit.ts";
+import {
+  brand,
+  ellipse,
+  frame,
+  label,
+  path,
+  PATHS,
+  photo,
+  price,
+  rect,
+  small,
+  template,
+  title,
+  url,
+  type StandardTemplateSeed,
+  type TextStyleInput,
+} from "./kit.ts";
 
 /** Product pins: the photo, the name and the price on a badge, tag or bar. */
 

@@ -1,17 +1,4 @@
-import {
-  brand,
-  label,
-  path,
-  PATHS,
-  photo,
-  rect,
-  small,
-  template,
-  title,
-  url,
-  video,
-  type StandardTemplateSeed,
-} from "./kit.ts";
+import { brand, label, path, PATHS, photo, rect, small, template, title, url, video, type StandardTemplateSeed } from "./kit.ts";
 
 /** Video-ready pins: a Video box where the video plays (a still pin shows the post's photo there). */
 
@@ -28,7 +15,13 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
   template("std-video-panel-02", "video", "Video over colour panel", ["Video", "Blog"], "pin", [
     video("video", "Video", [0, 0, 1000, 900]),
     title([70, 950, 860, 300], { lineHeight: 1.05 }),
-    label("watch", "Watch button", "Watch now", [320, 1300, 360, 90], small("Montserrat", 24, "#ffffff", { background: { shape: "pill", fill: DARK, padding: 20 }, letterSpacing: 0.2 })),
+    label(
+      "watch",
+      "Watch button",
+      "Watch now",
+      [320, 1300, 360, 90],
+      small("Montserrat", 24, "#ffffff", { background: { shape: "pill", fill: DARK, padding: 20 }, letterSpacing: 0.2 }),
+    ),
   ]),
 
   template("std-video-phone-03", "video", "Video in a phone", ["Video", "Minimal"], "pin", [
@@ -71,7 +64,13 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
   ]),
 
   template("std-video-tutorial-08", "video", "Video tutorial", ["Video", "Lists"], "pin-dark", [
-    label("kicker", "Kicker", "Video tutorial", [300, 60, 400, 70], small("Montserrat", 22, "auto", { background: { shape: "pill", fill: "pin", padding: 18 }, letterSpacing: 0.2 })),
+    label(
+      "kicker",
+      "Kicker",
+      "Video tutorial",
+      [300, 60, 400, 70],
+      small("Montserrat", 22, "auto", { background: { shape: "pill", fill: "pin", padding: 18 }, letterSpacing: 0.2 }),
+    ),
     title([70, 170, 860, 330], { color: "#ffffff", lineHeight: 1.05 }),
     video("video", "Video", [100, 550, 800, 800], { radius: 24 }),
     url([70, 1395, 860, 44], small("Montserrat", 24, "pin-light", { letterSpacing: 0.3 })),
@@ -97,13 +96,21 @@ export const VIDEO_TEMPLATES: StandardTemplateSeed[] = [
     brand([70, 1400, 860, 40], small("Oswald", 22, "#ffffff", { fontWeight: 400, letterSpacing: 0.35 })),
   ]),
 
-  template("std-video-with-still-11", "video", "Video with still photo", ["Video", "Recipes"], "pin", [
-    video("video", "Video", [0, 0, 1000, 1000]),
-    rect("still-frame", "Photo frame", [590, 800, 360, 360], "#ffffff"),
-    photo("photo", "Photo", [605, 815, 330, 330], { index: 1 }),
-    title([60, 1040, 500, 380], { align: "left", lineHeight: 1.05 }),
-    url([60, 1430, 880, 40], small("Montserrat", 22, "auto", { align: "left", letterSpacing: 0.25 })),
-  ], 2),
+  template(
+    "std-video-with-still-11",
+    "video",
+    "Video with still photo",
+    ["Video", "Recipes"],
+    "pin",
+    [
+      video("video", "Video", [0, 0, 1000, 1000]),
+      rect("still-frame", "Photo frame", [590, 800, 360, 360], "#ffffff"),
+      photo("photo", "Photo", [605, 815, 330, 330], { index: 1 }),
+      title([60, 1040, 500, 380], { align: "left", lineHeight: 1.05 }),
+      url([60, 1430, 880, 40], small("Montserrat", 22, "auto", { align: "left", letterSpacing: 0.25 })),
+    ],
+    2,
+  ),
 
   template("std-video-reel-12", "video", "Vertical reel", ["Video", "Bold"], "pin-dark", [
     rect("glow", "Colour wash", [0, 0, 1000, 1000], { from: "pin", to: "pin-dark", angle: 180 }),
