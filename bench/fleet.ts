@@ -1,8 +1,8 @@
 // `npm run bench:fleet` (issue 38, decision 084): does D1 grow per user and not per pin?
 // Against a stack started the way `npm start` starts it (free ports, fresh local state):
 //   1. BENCH_USERS users (2,000) sign up, get credits (the dev control) and connect a Pinterest profile each;
-//      one more account stays empty (the reference), and a fresh account per round stands for an empty one's
-//      first schedule.
+//      one more account stays empty (the reference for reads), and one empty account for every 4 x CONCURRENCY
+//      users a day is made with them (its objects as old as theirs) to make one first day beside the fleet.
 //   2. A week, time compressed: each simulated day every user schedules BENCH_PINS_PER_DAY pins (30, one call,
 //      due a minute later, so they post that "day"), downloads BENCH_DOWNLOADS_PER_DAY pins (1, rendered with a
 //      plain template), and reads their credits and the first page of their pin history. The users go
@@ -212,10 +212,21 @@ try {
     },
   );
   const empty = await newAccount(USERS, 0);
-  say(`  ${USERS + 1} accounts with a connected profile in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // The empty accounts whose first day is measured beside the fleet's days: made now, with the fleet, so that their
+  // objects are as old (as cold) as the fleet's when their day comes, and only their data differs.
+  const firstDays: Account[] = [];
+  await pool(
+    Array.from({ length: Math.floor(USERS / (CONCURRENCY * 4)) * DAYS }, (_, i) => USERS + 1 + i),
+    CONCURRENCY,
+    async (n) => {
+      firstDays.push(await newAccount(n, credits));
+    },
+  );
+  const users = USERS + 1 + firstDays.length;
+  say(`  ${users} accounts with a connected profile in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const before = sizes();
 
-  let nextFresh = USERS + 1;
+  let firstDaysRun = 0;
   for (let d = 1; d <= DAYS; d++) {
     const dayStarted = Date.now();
     let done = 0;
@@ -228,8 +239,9 @@ try {
       if (place % CONCURRENCY === 0) {
         note("empty", "credits", (await call(empty, "/api/user/credits")).ms);
         note("empty", "pin history, first page", (await call(empty, "/api/user/getPinHistory", { startAtDate: null })).ms);
-        if (place % (CONCURRENCY * 4) === 0) {
-          const fresh = await newAccount(nextFresh++, credits);
+        const fresh = place % (CONCURRENCY * 4) === 0 ? firstDays.pop() : undefined;
+        if (fresh) {
+          firstDaysRun++;
           await day(fresh, d, "empty");
         }
       }
@@ -238,7 +250,7 @@ try {
   }
 
   // Every pin on the stand-in (posted by the profiles' alarms).
-  const expected = USERS * DAYS * PINS_PER_DAY + (nextFresh - USERS - 1) * PINS_PER_DAY - refused;
+  const expected = (USERS * DAYS + firstDaysRun) * PINS_PER_DAY - refused;
   const deadline = Date.now() + 30 * 60_000;
   let onPinterest = 0;
   while (Date.now() < deadline) {
@@ -253,11 +265,12 @@ try {
   const twice = [...copies.values()].filter((n) => n > 1).length;
   const extra = [...copies.values()].reduce((sum, n) => sum + n - 1, 0);
   const after = sizes();
-  const pins = expected + (nextFresh - USERS - 1) * PINS_PER_DAY;
+  const pins = expected;
   const d1PerPin = (after.d1 - before.d1) / pins;
-  const d1PerUser = (before.d1 - empty0.d1) / (USERS + 1);
-  // What the week added to the objects (each object's schema pages were written at its first wake, before the week).
-  const ledgerPerUserDay = (after.ledgers.bytes - before.ledgers.bytes) / USERS / DAYS;
+  const d1PerUser = (before.d1 - empty0.d1) / users;
+  // What the week added to the objects (each object's schema pages were written at its first wake, before the week),
+  // per user-day (the fleet's days and the first days of the empty accounts).
+  const ledgerPerUserDay = (after.ledgers.bytes - before.ledgers.bytes) / (USERS * DAYS + firstDaysRun);
   const r2PerPin = after.r2 / pins;
   say("");
   if (connectRetries > 0) say(`profile connections tried again: ${connectRetries}`);
