@@ -62,15 +62,7 @@ describe("ProfileScheduler", () => {
     const pinterestPin = (await created.json()) as { id: string };
     // Long enough ago that a create the dead instance sent would have landed by now.
     const startedAt = Date.now() - PINTEREST_TIMEOUT_MS - lateCreateMs(testEnv) - 1_000;
-    await runInDurableObject(scheduler, (_instance, state) => {
-      state.storage.sql.exec(
-        `UPDATE pins SET status = 'posting', attempt_id = 'attempt-of-a-dead-instance', attempt_started_at = ?, attempts = 1, scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
-        startedAt,
-        startedAt,
-        startedAt,
-        pin.id,
-      );
-    });
+    await cutShortAt(scheduler, pin.id, startedAt);
 
     await runInDurableObject(scheduler, (instance) => instance.alarm());
 
@@ -86,15 +78,7 @@ describe("ProfileScheduler", () => {
     const pin = await scheduleAt(profile, Date.now() + 3_600_000);
     const scheduler = schedulerOf(profile);
     const startedAt = Date.now() - 500;
-    await runInDurableObject(scheduler, (_instance, state) => {
-      state.storage.sql.exec(
-        `UPDATE pins SET status = 'posting', attempt_id = 'attempt-of-a-dead-instance', attempt_started_at = ?, attempts = 1, scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
-        startedAt,
-        startedAt,
-        startedAt,
-        pin.id,
-      );
-    });
+    await cutShortAt(scheduler, pin.id, startedAt);
     await runInDurableObject(scheduler, (instance) => instance.alarm());
     const row = await pinRow(scheduler);
     expect(row).toMatchObject({ status: "scheduled", check_since: startedAt });
@@ -125,6 +109,19 @@ describe("a create still under way at Pinterest when our call ends", () => {
     expect(await sandboxPins(profile.username)).toHaveLength(1);
   });
 });
+
+/** Leaves the pin as an instance that died mid-call would: `posting`, with an attempt that began at `startedAt`. */
+async function cutShortAt(scheduler: DurableObjectStub<ProfileScheduler>, pinId: string, startedAt: number) {
+  await runInDurableObject(scheduler, (_instance, state) => {
+    state.storage.sql.exec(
+      `UPDATE pins SET status = 'posting', attempt_id = 'attempt-of-a-dead-instance', attempt_started_at = ?, attempts = 1, scheduled_time = ?, next_attempt_at = ? WHERE id = ?`,
+      startedAt,
+      startedAt,
+      startedAt,
+      pinId,
+    );
+  });
+}
 
 /** The pin's row in its scheduler (the test's profile has one pin). */
 async function pinRow(scheduler: DurableObjectStub<ProfileScheduler>) {

@@ -14,6 +14,19 @@ const MOVED = ["credit_ledger", "pin_history", "pin_renders", "idempotency_keys"
 
 const stubOf = (userId: string) => testEnv.USER_LEDGER.get(testEnv.USER_LEDGER.idFromName(userId));
 
+/** The test D1, showing `see` every statement prepared on it before it is (see may throw, as a failing D1 would). */
+function d1Seeing(see: (sql: string) => unknown): D1Database {
+  return new Proxy(testEnv.DB, {
+    get(target, name) {
+      if (name !== "prepare") return Reflect.get(target, name).bind?.(target) ?? Reflect.get(target, name);
+      return (sql: string) => {
+        see(sql);
+        return target.prepare(sql);
+      };
+    },
+  });
+}
+
 /** Makes a signed-up user look like one made before the change: an object that never woke, nothing moved. */
 async function asBeforeTheChange(user: TestUser) {
   await runInDurableObject(stubOf(user.userId), async (instance: UserLedger, state) => {
@@ -181,14 +194,8 @@ describe("the move of a user's records into their ledger", () => {
     await fillD1(user, entries);
     // A move whose D1 fails after its second page of history.
     let pages = 0;
-    const flaky = new Proxy(testEnv.DB, {
-      get(target, name) {
-        if (name !== "prepare") return Reflect.get(target, name).bind?.(target) ?? Reflect.get(target, name);
-        return (sql: string) => {
-          if (/FROM pin_history WHERE user_id = \?1 AND rowid > \?2/.test(sql) && ++pages > 2) throw new Error("D1_ERROR: Network connection lost.");
-          return target.prepare(sql);
-        };
-      },
+    const flaky = d1Seeing((sql) => {
+      if (/FROM pin_history WHERE user_id = \?1 AND rowid > \?2/.test(sql) && ++pages > 2) throw new Error("D1_ERROR: Network connection lost.");
     });
     const cut = await runInDurableObject(stubOf(user.userId), async (instance: UserLedger, state) => {
       const meta = (instance as unknown as { meta: { get(key: string): string | null; set(key: string, value: string): void } }).meta;
@@ -242,15 +249,7 @@ describe("the move of a user's records into their ledger", () => {
     await asBeforeTheChange(user);
     await testEnv.DB.prepare(`UPDATE users SET ledger_moved_at = ?2 WHERE id = ?1`).bind(user.userId, Date.now()).run();
     const read: string[] = [];
-    const recording = new Proxy(testEnv.DB, {
-      get(target, name) {
-        if (name !== "prepare") return Reflect.get(target, name).bind?.(target) ?? Reflect.get(target, name);
-        return (sql: string) => {
-          read.push(sql);
-          return target.prepare(sql);
-        };
-      },
-    });
+    const recording = d1Seeing((sql) => read.push(sql));
     const outcome = await runInDurableObject(stubOf(user.userId), async (instance: UserLedger, state) => {
       const meta = (instance as unknown as { meta: { get(key: string): string | null; set(key: string, value: string): void } }).meta;
       meta.set("user_id", user.userId);

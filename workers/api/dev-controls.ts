@@ -31,14 +31,16 @@ devControls.post("/dev/scheduling/rerunAlarm", requireUser, valid("json", RerunA
   return c.json({ counts: await schedulerFor(c.env, profile.id).rerunAlarm() });
 });
 
-const GrantBody = v.object({
-  amount: v.pipe(
-    v.number("amount must be a number"),
-    v.integer("amount must be a whole number"),
-    v.minValue(1, "amount must be at least 1"),
-    v.maxValue(1_000_000, "amount must be at most 1,000,000"),
-  ),
-});
+/** A whole number field of a dev control's body, from 1 to `max`. */
+const wholeNumber = (field: string, max: number) =>
+  v.pipe(
+    v.number(`${field} must be a number`),
+    v.integer(`${field} must be a whole number`),
+    v.minValue(1, `${field} must be at least 1`),
+    v.maxValue(max, `${field} must be at most ${max.toLocaleString("en-US")}`),
+  );
+
+const GrantBody = v.object({ amount: wholeNumber("amount", 1_000_000) });
 
 /**
  * Grants the caller credits for this billing month (the benchmarks' large accounts), as an admin's grant does: a
@@ -55,14 +57,7 @@ devControls.post("/dev/credits/grant", requireUser, valid("json", GrantBody), as
   return c.json({ remaining: (await creditsSummary(c.env, user.id)).remaining });
 });
 
-const BackdateBody = v.object({
-  days: v.pipe(
-    v.number("days must be a number"),
-    v.integer("days must be a whole number"),
-    v.minValue(1, "days must be at least 1"),
-    v.maxValue(3_650, "days must be at most 3,650"),
-  ),
-});
+const BackdateBody = v.object({ days: wholeNumber("days", 3_650) });
 
 /**
  * Moves the caller's pin history `days` back in time (the tests' way to an account with old history): entries past
