@@ -5,7 +5,10 @@
  * compared with the client's version to tell the user when the app was updated.
  */
 
-export const CLIENT_VERSION = "2.2.5";
+import { version } from "../../package.json";
+
+/** package.json's version, put in the bundle at build time (only this field of the file is). */
+export const CLIENT_VERSION: string = version;
 export const ID_TOKEN_KEY = "FBIdToken";
 export const REFRESH_TOKEN_KEY = "FBRefreshToken";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
+import packageJson from "../../package.json";
 
 const browser = useBrowser();
 
@@ -7,15 +8,15 @@ describe("the running app", () => {
   it("answers /api/health over real HTTP with its version", async () => {
     const response = await fetch(`${appUrl()}/api/health`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok", version: "2.2.5" });
-    expect(response.headers.get("x-app-version")).toBe("2.2.5");
+    expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
+    expect(response.headers.get("x-app-version")).toBe(packageJson.version);
   });
 
   it("renders the home page in Chromium with no console errors", async () => {
     const page = await browser.newPage();
     const response = await page.goto("/");
     expect(response?.status()).toBe(200);
-    expect(response?.headers()["x-app-version"]).toBe("2.2.5");
+    expect(response?.headers()["x-app-version"]).toBe(packageJson.version);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Pins from every post, scheduled while you sleep");
     expect(await page.getByRole("link", { name: "Generate pins" }).getAttribute("href")).toBe("/generate");
     // Hydrated: React took over the server-rendered page.
@@ -50,7 +51,7 @@ describe("the running app", () => {
     await page.waitForLoadState("networkidle");
     expect(assets.length).toBeGreaterThan(0);
     for (const asset of assets) {
-      expect(asset.headers["x-app-version"], asset.url).toBe("2.2.5");
+      expect(asset.headers["x-app-version"], asset.url).toBe(packageJson.version);
       expect(asset.headers["cache-control"], asset.url).toBe("public, max-age=31536000, immutable");
     }
   });

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpInBrowser, uniqueEmail } from "./support/accounts.ts";
 import { appUrl, sandboxUrl, useBrowser } from "./support/browser.ts";
+import packageJson from "../../package.json";
 
 const browser = useBrowser();
 
@@ -316,7 +317,7 @@ describe("the update notice and toasts", () => {
   it("compares the server's version on first load", async () => {
     const page = await browser.newPage();
     // The root loader's data travels in the page as an escaped turbo-stream.
-    const version = /(\\"appVersion\\",\\")2\.2\.5(\\")/;
+    const version = new RegExp(`(\\\\"appVersion\\\\",\\\\")${packageJson.version.replaceAll(".", "\\.")}(\\\\")`);
     let rewritten = false;
     await page.route("**/help", async (route) => {
       const response = await route.fetch();

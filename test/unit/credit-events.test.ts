@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CLIENT_VERSION } from "../../app/lib/api-client.ts";
 import { CREDITS_CHANGED_EVENT } from "../../app/lib/credit-events.ts";
 import { aiClient } from "../../app/lib/generator/api.ts";
 import { renderTemplateImage } from "../../app/lib/pin-images.ts";
@@ -7,7 +8,7 @@ import { schedulePins } from "../../app/lib/pinterest/scheduling-api.ts";
 // Issue 13: every call that may spend credits tells the page to read the balance again, charged or refused.
 
 const answer = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": "2.2.5" } });
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": CLIENT_VERSION } });
 const outOfCredits = () => answer(402, { error: "You have run out of pin credits for this month. Upgrade your plan to get more.", upgradeUrl: "/pricing" });
 const template = { title: "T", layers: [] };
 

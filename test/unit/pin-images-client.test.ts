@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { ApiError } from "../../app/lib/api-client.ts";
+import { ApiError, CLIENT_VERSION } from "../../app/lib/api-client.ts";
 import { renderTemplateImage } from "../../app/lib/pin-images.ts";
 
 const post = { post: { title: "A pin", template: { title: "T", layers: [] } }, purpose: "download" as const, reference: "pin-download:0123456789abcdef" };
 const answer = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": "2.2.5" } });
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "x-app-version": CLIENT_VERSION } });
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -7,7 +7,7 @@ describe("GET /api/health", () => {
     const response = await app("/api/health");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok", version: packageJson.version });
-    expect(response.headers.get("x-app-version")).toBe("2.2.5");
+    expect(response.headers.get("x-app-version")).toBe(packageJson.version);
   });
 
   it("answers unknown API paths with a JSON 404, not a page", async () => {
@@ -15,7 +15,7 @@ describe("GET /api/health", () => {
       const response = await app(path);
       expect(response.status, path).toBe(404);
       expect(await response.json()).toEqual({ error: "Not found" });
-      expect(response.headers.get("x-app-version")).toBe("2.2.5");
+      expect(response.headers.get("x-app-version")).toBe(packageJson.version);
     }
   });
 });
@@ -25,7 +25,7 @@ describe("pages", () => {
     const response = await app("/");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("text/html");
-    expect(response.headers.get("x-app-version")).toBe("2.2.5");
+    expect(response.headers.get("x-app-version")).toBe(packageJson.version);
     const html = await response.text();
     expect(html).toContain("Pins from every post, scheduled while you sleep");
   });
