@@ -1,8 +1,8 @@
 /** HTML helpers shared by the sandbox's pages (consent screens, the demo blog). */
 
-export function escapeHtml(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-}
+import { escapeHtml } from "../contracts/html.ts";
+
+export { escapeHtml };
 
 /** A small standalone page: the stand-in's own look comes in `css`. */
 export function standalonePage(title: string, css: string, body: string): string {

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from "@remix-run/cloudflare";
+import { escapeHtml } from "../../contracts/html.ts";
 
 /** The public pages a search engine should find (besides published posts and pages): listed in /sitemap.xml. */
 export const PUBLIC_PAGES = [
@@ -62,5 +63,5 @@ export function seoMeta(page: PageMeta): MetaDescriptor[] {
   return tags;
 }
 
-const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
-export const escapeXml = (text: string) => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]);
+/** Text in the sitemap's XML: the one escape (`&#39;` for `'` reads in XML as in HTML). */
+export const escapeXml = escapeHtml;

@@ -1,4 +1,5 @@
 import { micromark } from "micromark";
+import { escapeHtml } from "../../contracts/html.ts";
 
 /**
  * Markdown of blog posts and pages to HTML (docs/decisions/039-content-in-d1.md).
@@ -70,9 +71,7 @@ function decodeAttribute(value: string): string {
     .replace(/&amp;/g, "&");
 }
 
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
+const escapeAttribute = escapeHtml;
 
 /** Words a reader takes a minute to read, for "n min read". */
 export function readingMinutes(markdown: string): number {

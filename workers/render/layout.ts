@@ -17,6 +17,7 @@ import { DEFAULT_FONT_FAMILY } from "../../contracts/template.ts";
 import { fillToCss, isGradient, parseHex, representative, resolveColor, textColor, toCss, WHITE_TEXT, type Rgba } from "./colors.ts";
 import type { FontRequest, LoadedFont } from "./fonts.ts";
 import { autoFitText, fixedSizeText, type TextMetrics } from "./text-fit.ts";
+import { escapeHtml } from "../../contracts/html.ts";
 
 /**
  * The layout half of the engine (isomorphic: the browser preview and the worker
@@ -464,7 +465,7 @@ export function satoriFonts(plan: PinPlan) {
 
 // ---------------------------------------------------------------- plain SVG for shapes (worker)
 
-const escapeAttribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+const escapeAttribute = escapeHtml;
 
 function paintAttributes(
   fill: Fill,

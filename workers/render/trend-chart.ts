@@ -2,6 +2,7 @@ import { Resvg } from "@cf-wasm/resvg/workerd";
 import { satori } from "@cf-wasm/satori/workerd";
 import type { FontLoader } from "./fonts.ts";
 import type { SatoriNode } from "./layout.ts";
+import { escapeHtml } from "../../contracts/html.ts";
 
 /**
  * A small line chart of a keyword's recent weekly interest (0-100) for trend
@@ -30,7 +31,7 @@ export interface TrendChartInput {
 }
 
 const node = (type: string, props: SatoriNode["props"]): SatoriNode => ({ type, props });
-const escapeXml = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
+const escapeXml = escapeHtml;
 
 /** The chart's line, area and grid as SVG markup in chart coordinates. */
 export function plotMarkup(values: number[]): string {

@@ -1,11 +1,8 @@
 import { greeting, plainName, quoted } from "../domain/mail-text.ts";
 import type { OutgoingEmail } from "../integrations/email.ts";
+import { escapeHtml } from "../../contracts/html.ts";
 
 /** The e-mails the product sends: each has a text part and an HTML part carrying the same links. */
-
-function escapeHtml(text: string) {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
 
 /** The frame every e-mail shares: brand, heading, then `content` (HTML) in a card `width` pixels wide. */
 function frame(title: string, content: string, width = 560) {
