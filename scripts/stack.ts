@@ -139,13 +139,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         // Wrangler's local trace collector is off unless asked for (X_LOCAL_OBSERVABILITY=true): it writes every
         // request, D1 query and fetch to a SQLite file under the state directory, about 2 ms a request
         // (docs/decisions/065-local-trace-collector-off.md). Production logging is wrangler.toml's [observability].
-        // Each stack keeps its own dev registry (wrangler's list of running local workers, by default shared by every
-        // `wrangler dev` of the machine, which watches it): a benchmark's worker closed its connections mid-run while
-        // the test suite's stacks, under the same worker name, came and went beside it. Ours binds no other session's worker.
-        env: childEnv({
-          X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
-          WRANGLER_REGISTRY_PATH: process.env.WRANGLER_REGISTRY_PATH ?? join(persistTo, "dev-registry"),
-        }),
+        env: childEnv({ X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false" }),
         stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
         detached: true,
       },
