@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, 
 import type { ReactNode } from "react";
 import { NotFound } from "./components/not-found.tsx";
 import { SiteShell } from "./components/shell/site-shell.tsx";
-import { AuthProvider, type RootData } from "./lib/auth.tsx";
+import { AuthProvider, type RootData, rootShouldRevalidate } from "./lib/auth.tsx";
 import { InlineStyles, SiteStylesLink } from "./lib/inline-styles.tsx";
 import { useNonce } from "./lib/nonce.tsx";
 import { currentUser, publicEnv } from "./lib/session.server.ts";
@@ -44,6 +44,8 @@ export function Layout({ children }: { children: ReactNode }) {
 export async function loader({ request, context }: LoaderFunctionArgs): Promise<RootData> {
   return { user: await currentUser(request, context), env: publicEnv(context) };
 }
+
+export const shouldRevalidate = rootShouldRevalidate;
 
 export default function App() {
   return (

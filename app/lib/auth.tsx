@@ -1,4 +1,4 @@
-import { useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
+import { type ShouldRevalidateFunction, useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
 import type { AuthTokens, SignupBody, SignupElsewhere } from "../../contracts/auth.ts";
 import { sameSitePath } from "../../contracts/paths.ts";
@@ -17,6 +17,7 @@ export interface AuthApi {
   /** The signed-in user's credentials, or null. */
   user: UserCredentials | null;
   env: PublicEnv;
+  /** The sign-ins below keep the tokens; the caller then navigates (the root's user reloads with it) or calls reloadUser(). */
   logIn(email: string, password: string): Promise<void>;
   /** signedIn is false when the address already had an account: nobody is signed in, and its owner is e-mailed. */
   signUp(fields: Omit<SignupBody, "ip">): Promise<{ signedIn: boolean }>;
@@ -28,6 +29,17 @@ export interface AuthApi {
 }
 
 const AuthContext = createContext<AuthApi | null>(null);
+
+/**
+ * Set when the session changed (signed in, or logged out) and the root loader has not run since. A sign-in is
+ * followed by the host's navigation (to /onboarding, or back where the user came from): that navigation reloads
+ * the root's user too, in the same request, rather than a revalidation of the page being left that the
+ * navigation would cut off half-read (and whose sign-in page's loader would send the user to / meanwhile).
+ */
+let sessionChanged = false;
+
+/** The root route's rule: its loader (the signed-in user) runs again on the navigation after a change of session. */
+export const rootShouldRevalidate: ShouldRevalidateFunction = ({ defaultShouldRevalidate }) => defaultShouldRevalidate || sessionChanged;
 
 export function useRootData(): RootData {
   const data = useRouteLoaderData("root") as RootData | undefined;
@@ -44,15 +56,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const revalidator = useRevalidator();
   const navigate = useNavigate();
 
-  // A full logout (a failed refresh, spec section 8) sends the user to /login.
+  // The root's data is fresh again: each new root answer (a new user object) came after the change.
+  useEffect(() => {
+    sessionChanged = false;
+  }, [user]);
+
+  // A full logout (a failed refresh, spec section 8) sends the user to /login, whose load reloads the root's user.
   useEffect(() => {
     const onLoggedOut = () => {
-      revalidator.revalidate();
+      sessionChanged = true;
       navigate("/login");
     };
     window.addEventListener(LOGGED_OUT_EVENT, onLoggedOut);
     return () => window.removeEventListener(LOGGED_OUT_EVENT, onLoggedOut);
-  }, [revalidator, navigate]);
+  }, [navigate]);
 
   // Tokens but no session cookie (it expired or was cleared): a refresh restores both.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only on first load: stored tokens without a session are refreshed once, as the app starts.
@@ -62,13 +79,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
-  const signedIn = useCallback(
-    (tokens: AuthTokens) => {
-      storeTokens(tokens);
-      revalidator.revalidate();
-    },
-    [revalidator],
-  );
+  // The host navigates next, or calls reloadUser() to stay on the page (the AuthDialog's login).
+  const signedIn = useCallback((tokens: AuthTokens) => {
+    storeTokens(tokens);
+    sessionChanged = true;
+  }, []);
 
   const api = useMemo<AuthApi>(
     () => ({

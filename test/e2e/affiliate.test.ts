@@ -73,6 +73,11 @@ describe("affiliate programme", () => {
     // They sign up on /signup: the stored id is recorded for the new account.
     await hydrated(visitor, "/signup");
     const attributed = visitor.waitForResponse((response) => new URL(response.url()).pathname === "/api/affiliate/setUserAffiliateID");
+    const dataLoads: string[] = [];
+    visitor.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.endsWith(".data")) dataLoads.push(pathname);
+    });
     await visitor.getByLabel("First name").fill("Vera");
     await visitor.getByLabel("Last name").fill("Visitor");
     await visitor.getByLabel("E-mail", { exact: true }).fill(uniqueEmail("referred"));
@@ -80,6 +85,10 @@ describe("affiliate programme", () => {
     await visitor.getByRole("button", { name: "Create account" }).click();
     expect(await (await attributed).json()).toEqual({ attributed: true });
     await visitor.waitForURL(/\/onboarding$/);
+    await visitor.getByText("Welcome, Vera!").waitFor();
+    // The way to /onboarding brings the new user with it, in one request: not a reload of /signup as well while the
+    // sign-up is recorded, which the way to /onboarding would cut off half-read (an error in the console).
+    expect(dataLoads).toEqual(["/onboarding.data"]);
 
     // Starter through the sandbox's Checkout (a trial), then the trial ends and the card is charged.
     await hydrated(visitor, "/pricing");

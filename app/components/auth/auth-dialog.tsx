@@ -1,6 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useAuth } from "../../lib/auth.tsx";
 import { Spinner } from "../spinner.tsx";
 import { LoginForm } from "./login-form.tsx";
 import { SIGNED_UP_STATE } from "./signup-alert.tsx";
@@ -23,6 +24,7 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
   const [current, setCurrent] = useState<AuthMode>(mode);
   const location = useLocation();
   const navigate = useNavigate();
+  const { reloadUser } = useAuth();
   const openedAt = useRef(location.key);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when it opens (the location it opened at is noted then): switching between the forms inside stays as the user chose.
@@ -41,6 +43,7 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
   function succeeded({ created }: { created: boolean }) {
     onOpenChange(false);
     if (created) navigate("/onboarding", { state: SIGNED_UP_STATE });
+    else reloadUser();
   }
 
   const isLogin = current === "login";

@@ -38,7 +38,8 @@ export function useBrowser() {
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
     const found = problems.splice(0);
-    expect(found, "console errors or page errors during the test").toEqual([]);
+    // Joined into one string, so that the failure's one-line summary (all a CI log keeps) shows what they were.
+    expect(found.join("\n"), "console errors or page errors during the test").toBe("");
   });
   afterAll(async () => {
     await browser?.close();
