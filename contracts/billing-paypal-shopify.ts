@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import type { ProfileUpdates } from "./billing.ts";
-import { body } from "./fields.ts";
+import { body, PlanId } from "./fields.ts";
 import { ShopId } from "./shops.ts";
 
 /**
@@ -61,7 +61,6 @@ export function planIdOfPayPalPlan(paypalPlanId: string): string | null {
 
 const text = (field: string, max: number) =>
   v.pipe(v.string(`${field} is required`), v.trim(), v.nonEmpty(`${field} is required`), v.maxLength(max, `${field} is too long`));
-const planId = (field: string) => v.pipe(text(field, 64), v.regex(/^[a-z0-9-]+$/, `${field} must be a plan id such as starter-monthly`));
 /** PayPal subscription ids look like I-BW452GLLEP1G. */
 const paypalSubscriptionId = v.pipe(text("subscriptionID", 64), v.regex(/^I-[A-Z0-9]+$/, "subscriptionID must be a PayPal subscription id (I-...)"));
 const paypalPlanId = (field: string) => v.pipe(text(field, 64), v.regex(/^P-[A-Z0-9]+$/, `${field} must be a PayPal plan id (P-...)`));
@@ -73,7 +72,7 @@ const cancelReason = text("cancelReason", 1000);
  * (default /pricing) with provider=paypal, planId, paymentMessage and subscription_id.
  */
 export const StartPayPalSubscriptionBody = body({
-  planId: planId("planId"),
+  planId: PlanId("planId"),
   returnUrl: v.optional(text("returnUrl", 2048)),
 });
 
@@ -88,7 +87,7 @@ export const PROVIDER_RETURN_PARAMS = ["provider", "planId", "paymentMessage", "
 /** POST /api/subscriptions/activateUserSubscription -> {message, profileUpdates, paymentDetails} */
 export const ActivatePayPalSubscriptionBody = body({
   subscriptionID: paypalSubscriptionId,
-  planId: planId("planId"),
+  planId: PlanId("planId"),
 });
 /** POST /api/subscriptions/cancelSubscription -> {message, profileUpdates} */
 export const CancelPayPalSubscriptionBody = body({
@@ -104,7 +103,7 @@ export const RevisePayPalSubscriptionBody = body({
   subscriptionID: paypalSubscriptionId,
   newPlanPayPalID: paypalPlanId("newPlanPayPalID"),
   newPlanName: text("newPlanName", 100),
-  newPlanId: planId("newPlanId"),
+  newPlanId: PlanId("newPlanId"),
 });
 
 export const SUBSCRIPTION_SUSPENDED_MESSAGE = "Your subscription has been suspended";
@@ -126,7 +125,7 @@ export interface PayPalApprovalAnswer {
 
 /** POST /api/shopifySubscriptions/startSubscription -> {confirmationUrl}: billed to a connected Shopify store (decision 029). */
 export const StartShopifySubscriptionBody = body({
-  planId: planId("planId"),
+  planId: PlanId("planId"),
   /** Which connected Shopify store (our id, as in authorizedShops); default the active one, else the one connected last. */
   shopID: v.optional(ShopId("shopID")),
   /** A page of this site to come back to (default /pricing); gets charge_id added by Shopify. */

@@ -1,16 +1,8 @@
 import * as v from "valibot";
-import { body } from "./fields.ts";
+import { body, PlanId } from "./fields.ts";
 
 /** Request bodies and answers of the Stripe calls (spec section 7, Subscriptions and payments). */
 
-const planId = (field: string) =>
-  v.pipe(
-    v.string(`${field} is required`),
-    v.trim(),
-    v.nonEmpty(`${field} is required`),
-    v.maxLength(64, `${field} is too long`),
-    v.regex(/^[a-z0-9-]+$/, `${field} must be a plan id such as starter-monthly`),
-  );
 const stripeId = (field: string, prefix: string, what: string) =>
   v.pipe(
     v.string(`${field} is required`),
@@ -23,7 +15,7 @@ const returnUrl = v.pipe(v.string("returnUrl must be text"), v.trim(), v.nonEmpt
 
 /** POST /api/stripeSubscriptions/startStripeSubscription -> {redirectUrl} */
 export const StartStripeSubscriptionBody = body({
-  planId: planId("planId"),
+  planId: PlanId("planId"),
   /** A page of this site to come back to (default /pricing); gets paymentMessage and session_id added. */
   returnUrl: v.optional(returnUrl),
 });
@@ -49,13 +41,13 @@ export const ReactivateStripeSubscriptionBody = body({
 export const ReviseStripeSubscriptionBody = body({
   subscriptionID: stripeId("subscriptionID", "sub", "a Stripe subscription id"),
   newStripePriceID: stripeId("newStripePriceID", "price", "a Stripe price id"),
-  newPlanId: planId("newPlanId"),
+  newPlanId: PlanId("newPlanId"),
 });
 
 /** POST /api/stripeSubscriptions/startStripeOnceOffPayment -> {redirectUrl} */
 export const StartStripeOnceOffPaymentBody = body({
   stripePriceID: stripeId("stripePriceID", "price", "a Stripe price id"),
-  planId: planId("planId"),
+  planId: PlanId("planId"),
   returnUrl,
 });
 

@@ -40,6 +40,16 @@ export const NamePart = (field: string) =>
 export const OptionalText = (field: string, max: number) =>
   v.optional(v.pipe(v.string(`${field} must be text`), plainText, v.trim(), v.maxLength(max, `${field} is too long`)));
 
+/** Our plan ids (starter-monthly, pro-annual, lifetime-tier-2): the one schema every call naming a plan checks. */
+export const PlanId = (field: string) =>
+  v.pipe(
+    v.string(`${field} is required`),
+    v.trim(),
+    v.nonEmpty(`${field} is required`),
+    v.maxLength(64, `${field} is too long`),
+    v.regex(/^[a-z0-9-]+$/, `${field} must be a plan id such as starter-monthly`),
+  );
+
 /**
  * A request body object whose missing fields are reported as "<field> is
  * required" (valibot reports a missing key on the object, not on the field).

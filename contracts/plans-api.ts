@@ -1,17 +1,8 @@
 import * as v from "valibot";
 import type { ProfileUpdates } from "./billing.ts";
-import { body, plainLine, TimeZoneName } from "./fields.ts";
+import { body, PlanId, plainLine, TimeZoneName } from "./fields.ts";
 
 /** Plans, lifetime purchases and redeem codes (spec section 7, Subscriptions and payments). */
-
-const planId = (field: string) =>
-  v.pipe(
-    v.string(`${field} is required`),
-    v.trim(),
-    v.nonEmpty(`${field} is required`),
-    v.maxLength(64, `${field} is too long`),
-    v.regex(/^[a-z0-9-]+$/, `${field} must be a plan id such as starter-monthly`),
-  );
 
 /** A plan as GET /api/subscriptions/getPlans and /getPlan/{id} answer it. */
 export interface PlanInfo {
@@ -44,7 +35,7 @@ export interface LifetimePlan {
 }
 
 /** GET /api/subscriptions/getPlan/{id} */
-export const PlanIdParam = v.object({ id: planId("id") });
+export const PlanIdParam = v.object({ id: PlanId("id") });
 
 /** POST /api/subscriptions/activateLifetimePurchase -> {profileUpdates, paymentDetails} */
 export const ActivateLifetimePurchaseBody = body({
@@ -55,7 +46,7 @@ export const ActivateLifetimePurchaseBody = body({
     v.maxLength(255, "session_id is too long"),
     v.regex(/^cs_[A-Za-z0-9_]+$/, "session_id must be a Stripe checkout session id (cs_...)"),
   ),
-  planId: planId("planId"),
+  planId: PlanId("planId"),
 });
 
 /** Redeem codes look like ABCD-EFGH-JKLM-NPQR; spaces, dashes and case are forgiven. */
@@ -84,7 +75,7 @@ export const RedeemPurchaseCodeBody = body({ redemptionCode: RedemptionCode });
  * any payment. One of planId and redemptionCode.
  */
 export const PlanChangePreviewQuery = v.object({
-  planId: v.optional(planId("planId")),
+  planId: v.optional(PlanId("planId")),
   redemptionCode: v.optional(RedemptionCode),
   timeZone: v.optional(TimeZoneName),
 });
@@ -107,7 +98,7 @@ export interface PlanChangePreview {
 
 /** POST /api/admin/redeemCodes -> {codes, batchId} (admins only) */
 export const CreateRedeemCodesBody = body({
-  planId: planId("planId"),
+  planId: PlanId("planId"),
   count: v.pipe(
     v.number("count must be a number"),
     v.integer("count must be a whole number"),

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { body } from "./fields.ts";
+import { body, PlanId } from "./fields.ts";
 
 /**
  * Conversion tracking calls (live configuration only): /api/facebook/{addToCart,subscribe,completeRegistration}
@@ -8,7 +8,8 @@ import { body } from "./fields.ts";
  */
 export const TrackingBody = body({
   value: v.optional(v.pipe(v.number("value must be a number"), v.minValue(0, "value must not be negative"), v.maxValue(100_000, "value is too large")), 0),
-  planId: v.optional(v.pipe(v.string(), v.maxLength(64)), ""),
+  /** The plan the event was about, when it was about one. */
+  planId: v.optional(v.union([v.literal(""), PlanId("planId")], "planId must be a plan id such as starter-monthly"), ""),
   /** The page the event happened on. */
   eventSourceUrl: v.optional(v.pipe(v.string(), v.maxLength(2048)), ""),
   /** Deduplication id shared with the browser pixel, when there is one. */

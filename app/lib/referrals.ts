@@ -55,11 +55,6 @@ export function inviteLinkFor(origin: string, referralCode: string): string {
   return `${origin}/referral?pgreferral=${encodeURIComponent(referralCode)}`;
 }
 
-/** Spec section 9: earnings shown as 16.99 x referredSales. */
-export function formatEarnings(dollars: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(dollars);
-}
-
 /** GET /api/referrals/getReferralProfile/{code}: null for a code that is not valid. */
 export async function fetchReferralProfile(code: string): Promise<ReferralProfile | null> {
   try {

@@ -1,3 +1,4 @@
+import { priceTag } from "../../contracts/money.ts";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { adjustedPrice } from "../../workers/domain/pricing-parity.ts";
@@ -80,8 +81,6 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** The hero pins' displayed width, for the browser's choice among their widths. */
 const HERO_SIZES = "(min-width: 1200px) 220px, (min-width: 800px) 18vw, 36vw";
-
-const money = (amount: number) => `$${amount.toFixed(2).replace(/\.00$/, "")}`;
 
 function countryName(code: string): string {
   try {
@@ -290,10 +289,10 @@ export default function Home() {
                   {plan.charged < plan.price ? (
                     <>
                       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the struck-through price is named in words ("Full price $69.99"), as on /pricing. */}
-                      <s aria-label={`Full price ${money(plan.price)}`}>{money(plan.price)}</s>{" "}
+                      <s aria-label={`Full price ${priceTag(plan.price)}`}>{priceTag(plan.price)}</s>{" "}
                     </>
                   ) : null}
-                  <strong>{money(plan.charged)}</strong>
+                  <strong>{priceTag(plan.charged)}</strong>
                   {plan.price > 0 ? <span> a month</span> : null}
                 </p>
                 <p>{`${plan.credits.toLocaleString("en-US")} pin credits a month`}</p>
@@ -304,7 +303,7 @@ export default function Home() {
             {lifetime ? (
               <>
                 Or pay once: <Link to="/lifetime">the Lifetime plan</Link>
-                {` is ${money(lifetime.charged)} for ${lifetime.credits} pin credits every month. `}
+                {` is ${priceTag(lifetime.charged)} for ${lifetime.credits} pin credits every month. `}
               </>
             ) : null}
             <Link to="/pricing">Compare all plans</Link>

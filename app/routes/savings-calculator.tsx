@@ -1,3 +1,4 @@
+import { usd } from "../../contracts/money.ts";
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { useId, useMemo, useState } from "react";
@@ -43,7 +44,6 @@ const FIELDS: { name: NumberField; label: string; hint: string; prefix?: string 
   { name: "hourlyValue", label: "What an hour of your time is worth (USD)", hint: "Your rate, or what you would pay someone to do it." },
 ];
 
-const dollars = (value: number) => `${value < 0 ? "-" : ""}$${Math.abs(value).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const hours = (value: number) => `${value.toLocaleString("en-US", { maximumFractionDigits: 1 })} hours`;
 
 /** /savings-calculator (spec section 2): hours and money saved with the product against making pins by hand. */
@@ -114,7 +114,7 @@ export default function SavingsCalculatorPage() {
             <select id="savings-plan" className="field__input field__select" name="planId" value={planId} onChange={(event) => setPlanId(event.target.value)}>
               {plans.map((option) => (
                 <option key={option.planId} value={option.planId}>
-                  {`${option.label}: ${dollars(option.pricePerMonth)} a month, ${option.creditsPerMonth} pin credits`}
+                  {`${option.label}: ${usd(option.pricePerMonth)} a month, ${option.creditsPerMonth} pin credits`}
                 </option>
               ))}
             </select>
@@ -137,13 +137,13 @@ export default function SavingsCalculatorPage() {
             </p>
             <p>
               <span className="savings__big" data-testid="net-saving">
-                {dollars(figures.netSavingPerMonth)}
+                {usd(figures.netSavingPerMonth)}
               </span>{" "}
               {figures.netSavingPerMonth >= 0
                 ? "a month better off, after the plan's price"
                 : "a month: at these numbers the plan costs more than the time it saves"}
             </p>
-            <p className="savings__year">{`That is ${figures.hoursSavedPerYear.toLocaleString("en-US")} hours and ${dollars(figures.netSavingPerYear)} a year.`}</p>
+            <p className="savings__year">{`That is ${figures.hoursSavedPerYear.toLocaleString("en-US")} hours and ${usd(figures.netSavingPerYear)} a year.`}</p>
           </div>
           {plan && !figures.planCoversPins ? (
             <p className="savings__warning" role="note">
@@ -170,18 +170,18 @@ export default function SavingsCalculatorPage() {
               </tr>
               <tr>
                 <th scope="row">Value of your time</th>
-                <td>{dollars(figures.timeCostByHand)}</td>
-                <td>{dollars(figures.timeCostWithApp)}</td>
+                <td>{usd(figures.timeCostByHand)}</td>
+                <td>{usd(figures.timeCostWithApp)}</td>
               </tr>
               <tr>
                 <th scope="row">Plan</th>
-                <td>{dollars(0)}</td>
-                <td>{dollars(figures.planPrice)}</td>
+                <td>{usd(0)}</td>
+                <td>{usd(figures.planPrice)}</td>
               </tr>
               <tr>
                 <th scope="row">Total</th>
-                <td>{dollars(figures.timeCostByHand)}</td>
-                <td>{dollars(figures.timeCostWithApp + figures.planPrice)}</td>
+                <td>{usd(figures.timeCostByHand)}</td>
+                <td>{usd(figures.timeCostWithApp + figures.planPrice)}</td>
               </tr>
             </tbody>
           </table>

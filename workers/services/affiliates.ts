@@ -1,3 +1,4 @@
+import { usdFromCents } from "../../contracts/money.ts";
 import { and, desc, eq, gte, inArray, isNull, lte, sql } from "drizzle-orm";
 import type * as v from "valibot";
 import type {
@@ -542,7 +543,7 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
       action: "payout.markPaid",
       targetKind: "affiliate",
       targetId: affiliate.affiliateId,
-      summary: `Marked a payout of ${formatUsd(total)} to ${affiliate.affiliateId} paid.`,
+      summary: `Marked a payout of ${usdFromCents(total)} to ${affiliate.affiliateId} paid.`,
       before: { unpaidCents: total },
       after: paid(total),
     }),
@@ -554,7 +555,7 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
       action: "payout.adjust",
       targetKind: "affiliate",
       targetId: affiliate.affiliateId,
-      summary: `The payout to ${affiliate.affiliateId} covers ${formatUsd(settled)}, not ${formatUsd(total)}: another admin paid the rest at the same moment.`,
+      summary: `The payout to ${affiliate.affiliateId} covers ${usdFromCents(settled)}, not ${usdFromCents(total)}: another admin paid the rest at the same moment.`,
       before: paid(total),
       after: settled === 0 ? null : paid(settled),
     });
@@ -563,11 +564,7 @@ export async function markAffiliatePayoutPaid(env: Env, admin: User, input: v.In
     throw new ServiceError(409, PAYOUT_CHANGED);
   }
   return {
-    message: `Payout of ${formatUsd(total)} to ${affiliate.affiliateId} marked paid.`,
+    message: `Payout of ${usdFromCents(total)} to ${affiliate.affiliateId} marked paid.`,
     payout: { id: payoutId, affiliateID: affiliate.affiliateId, amountCents: total, paidAt: now },
   };
-}
-
-export function formatUsd(cents: number): string {
-  return `$${(cents / 100).toFixed(2)}`;
 }

@@ -1,3 +1,4 @@
+import { amountIn } from "../../contracts/money.ts";
 import { and, asc, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import { database } from "../db/client.ts";
 import { billingEmails, users } from "../db/schema.ts";
@@ -121,7 +122,7 @@ async function deliver(env: Env, row: { reference: string; userId: string; detai
               planName: plan.name,
               billing: plan.billingPeriod === "year" ? "annual" : plan.billingPeriod === "once" ? "one payment, for good" : "monthly",
               creditsPerMonth: plan.creditsPerMonth,
-              amount: moneyText(details.amount, details.currency),
+              amount: amountIn(details.amount, details.currency),
               paidOn: date(details.paidAt),
               paidUntil: details.paidUntil === null ? null : date(details.paidUntil),
               paidWith: details.provider === "stripe" ? "a card (Stripe)" : details.provider === "paypal" ? "PayPal" : "your Shopify store",
@@ -157,11 +158,6 @@ async function deliver(env: Env, row: { reference: string; userId: string; detai
       .where(eq(billingEmails.reference, row.reference));
     return false;
   }
-}
-
-function moneyText(amount: number, currency: string): string {
-  const code = currency.toUpperCase();
-  return code === "USD" ? `$${amount.toFixed(2)}` : `${amount.toFixed(2)} ${code}`;
 }
 
 /** The user's time zone: the one their active Pinterest profile schedules in (scheduling settings), else UTC. */

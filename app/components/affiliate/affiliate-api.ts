@@ -11,11 +11,6 @@ export const getPayoutReport = () => apiJson<AffiliatePayoutReport>("/api/admin/
 export const markPayoutPaid = (affiliateID: string, amountCents: number) =>
   apiJson<{ message: string }>("/api/admin/affiliatePayouts/markPaid", { json: { affiliateID, amountCents } });
 
-/** Cents as dollars: $1,234.50. */
-export function dollars(cents: number): string {
-  return new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-}
-
 /** A moment as a date in the browser's time zone: 5 December 2026. */
 export function localDate(ms: number): string {
   return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric" }).format(new Date(ms));

@@ -1,3 +1,4 @@
+import { usdFromCents } from "../../../contracts/money.ts";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { AFFILIATE_ID_MESSAGE, WISE_TAG_MESSAGE, type AffiliateData, type AffiliateSale } from "../../../contracts/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -6,7 +7,7 @@ import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { AffiliateMonthsChart } from "./months-chart.tsx";
-import { createAffiliateProfile, dollars, getAffiliateData, localDate, monthName, payoutDate, saveWiseTag } from "./affiliate-api.ts";
+import { createAffiliateProfile, getAffiliateData, localDate, monthName, payoutDate, saveWiseTag } from "./affiliate-api.ts";
 import { StackTable } from "../shell/stack-table.tsx";
 
 const STATUS_LABEL = { pending: "Held for a month", payable: "Payable", paid: "Paid" } as const;
@@ -186,7 +187,7 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
           {money.map((figure) => (
             <div key={figure.label} className="affiliate-figure card">
               <dt>{figure.label}</dt>
-              <dd className="affiliate-figure__value">{dollars(figure.value)}</dd>
+              <dd className="affiliate-figure__value">{usdFromCents(figure.value)}</dd>
               <dd className="affiliate-figure__note muted small">{figure.note}</dd>
             </div>
           ))}
@@ -230,8 +231,8 @@ function Dashboard({ data, onChanged }: { data: AffiliateData; onChanged(message
             {data.recentSales.map((sale) => (
               <tr key={`${sale.kind}-${sale.chargedAt}-${sale.amountCents}-${sale.commissionCents}`}>
                 <td data-label="Date">{localDate(sale.chargedAt)}</td>
-                <td data-label="Payment">{sale.kind === "refund" ? `Refunded ${dollars(-sale.amountCents)}` : dollars(sale.amountCents)}</td>
-                <td data-label="Your commission">{dollars(sale.commissionCents)}</td>
+                <td data-label="Payment">{sale.kind === "refund" ? `Refunded ${usdFromCents(-sale.amountCents)}` : usdFromCents(sale.amountCents)}</td>
+                <td data-label="Your commission">{usdFromCents(sale.commissionCents)}</td>
                 <td data-label="Status">{saleStatus(sale)}</td>
               </tr>
             ))}

@@ -1,9 +1,10 @@
+import { usdFromCents } from "../../../contracts/money.ts";
 import { useCallback, useEffect, useState } from "react";
 import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/affiliate.ts";
 import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";
-import { dollars, getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
+import { getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
 import { StackTable } from "../shell/stack-table.tsx";
 
 /**
@@ -59,9 +60,9 @@ export function AffiliatePayoutsSection() {
                 <td data-label="Wise tag">{row.wiseTag ?? <span className="muted">No Wise tag yet</span>}</td>
                 <td data-label="Sales">{row.sales}</td>
                 <td data-label="Payable">
-                  <span>{dollars(row.payableCents)}</span>
+                  <span>{usdFromCents(row.payableCents)}</span>
                   {row.refundedCents > 0 ? (
-                    <span className="muted small admin-section__who">{`after ${dollars(row.refundedCents)} of refunded sales`}</span>
+                    <span className="muted small admin-section__who">{`after ${usdFromCents(row.refundedCents)} of refunded sales`}</span>
                   ) : null}
                 </td>
                 <td>
@@ -70,7 +71,7 @@ export function AffiliatePayoutsSection() {
                     className="button button--primary"
                     disabled={busy !== null}
                     onClick={() => markPaid(row)}
-                    aria-label={`Mark paid: ${dollars(row.payableCents)} to ${row.affiliateID}`}
+                    aria-label={`Mark paid: ${usdFromCents(row.payableCents)} to ${row.affiliateID}`}
                   >
                     {busy === row.affiliateID ? "Marking…" : "Mark paid"}
                   </button>

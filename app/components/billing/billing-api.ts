@@ -67,10 +67,6 @@ export async function toastedCall<T>(
   }
 }
 
-export function money(amount: number): string {
-  return `$${amount.toFixed(2).replace(/\.00$/, "")}`;
-}
-
 /** A day as people write it ("2 January 2027"), in the browser's time zone: for parts drawn in the browser only. */
 export function longDate(iso: string): string {
   return new Date(iso).toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" });

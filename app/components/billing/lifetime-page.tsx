@@ -1,10 +1,11 @@
+import { priceTag } from "../../../contracts/money.ts";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { LifetimePlan } from "../../../contracts/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { useHydrated } from "../auth/use-hydrated.ts";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
-import { activateLifetime, money, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
+import { activateLifetime, PAYMENT_PARAMS, serverMessage, startLifetimePayment } from "./billing-api.ts";
 import { useBillingConfirm } from "./confirm.tsx";
 import { NoticeBox, type Notice } from "./notice.tsx";
 import { ParityAmount, ParityNote } from "./parity.tsx";
@@ -131,8 +132,8 @@ export function LifetimePage() {
               {!parity && plan.previousPrice > plan.amount && (
                 <>
                   {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the struck-through price is named in words ("Was $99"), as on /pricing. */}
-                  <s className="plan-card__original" aria-label={`Was ${money(plan.previousPrice)}`}>
-                    {money(plan.previousPrice)}
+                  <s className="plan-card__original" aria-label={`Was ${priceTag(plan.previousPrice)}`}>
+                    {priceTag(plan.previousPrice)}
                   </s>{" "}
                 </>
               )}

@@ -1,3 +1,4 @@
+import { priceTag } from "../../../contracts/money.ts";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
@@ -14,7 +15,6 @@ import {
   getCredits,
   getCurrentSubscriptionAnswer,
   longDate,
-  money,
   reactivatePayPalSubscription,
   reactivateSubscription,
   REFUND_NOTE,
@@ -282,7 +282,7 @@ function SwitchPlanForm({
         <option value="">Choose a plan</option>
         {options.map((plan) => (
           <option key={plan.planId} value={plan.planId}>
-            {plan.planName} {plan.billingPeriod === "year" ? "annual" : "monthly"}: {money(plan.amount)}/{plan.billingPeriod} ·{" "}
+            {plan.planName} {plan.billingPeriod === "year" ? "annual" : "monthly"}: {priceTag(plan.amount)}/{plan.billingPeriod} ·{" "}
             {plan.creditsPerMonth.toLocaleString("en-US")} credits per month
           </option>
         ))}

@@ -1,5 +1,5 @@
+import { priceTag } from "../../../contracts/money.ts";
 import { adjustedPrice, type PricingParity } from "../../../workers/domain/pricing-parity.ts";
-import { money } from "./billing-api.ts";
 
 /**
  * Pricing parity on the pricing and lifetime pages (issues 7 and 17): the
@@ -36,12 +36,12 @@ export function ParityAmount({ amount, parity }: { amount: number; parity: Prici
       {adjusted < amount && (
         <>
           {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the struck-through price is named in words ("Full price $69.99"); a workers test reads it. */}
-          <s className="plan-card__original" aria-label={`Full price ${money(amount)}`}>
-            {money(amount)}
+          <s className="plan-card__original" aria-label={`Full price ${priceTag(amount)}`}>
+            {priceTag(amount)}
           </s>{" "}
         </>
       )}
-      <span className="plan-card__amount">{money(adjusted)}</span>
+      <span className="plan-card__amount">{priceTag(adjusted)}</span>
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { referralEarnings } from "../../../workers/domain/referrals.ts";
-import { fetchReferralProfile, formatEarnings } from "../../lib/referrals.ts";
+import { usd } from "../../../contracts/money.ts";
+import { fetchReferralProfile } from "../../lib/referrals.ts";
 import { useToast } from "../shell/toast.tsx";
 import { GiftDialog } from "./gift-dialog.tsx";
 
@@ -62,7 +63,7 @@ export function ReferralCard({ inviteLink, referralCode, headingLevel = 2 }: { i
         <p className="referral-card__earnings" data-testid="referral-earnings">
           {referredSales === 0
             ? "No friend has subscribed yet: your first $16.99 is one invite away."
-            : `${referredSales} ${referredSales === 1 ? "friend has" : "friends have"} subscribed: you have earned ${formatEarnings(referralEarnings(referredSales))}.`}
+            : `${referredSales} ${referredSales === 1 ? "friend has" : "friends have"} subscribed: you have earned ${usd(referralEarnings(referredSales))}.`}
         </p>
       ) : null}
     </section>

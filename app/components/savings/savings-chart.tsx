@@ -1,3 +1,4 @@
+import { usd } from "../../../contracts/money.ts";
 import { useMemo } from "react";
 import type { ChartOptions } from "chart.js";
 import type { Savings } from "../../../workers/domain/savings.ts";
@@ -7,7 +8,7 @@ const BY_HAND = "#5f6973";
 const WITH_APP = "#267a65";
 const PLAN = "#0f3d33";
 
-const money = (value: number | string) => `$${Number(value).toLocaleString("en-US", { maximumFractionDigits: 0 })}`;
+const money = (value: number | string) => usd(Number(value), { cents: "none" });
 
 const OPTIONS: ChartOptions<"bar"> = {
   responsive: true,
@@ -53,7 +54,7 @@ export function SavingsChart({ figures, describedBy }: { figures: Savings; descr
           Legend,
           Tooltip,
         ]}
-        label={`Cost per month: by hand $${figures.timeCostByHand.toFixed(0)}; with Pinboard Studio $${(figures.timeCostWithApp + figures.planPrice).toFixed(0)}, of which the plan $${figures.planPrice.toFixed(2)}. Details in the table.`}
+        label={`Cost per month: by hand ${money(figures.timeCostByHand)}; with Pinboard Studio ${money(figures.timeCostWithApp + figures.planPrice)}, of which the plan ${usd(figures.planPrice)}. Details in the table.`}
         aria-describedby={describedBy}
         data-total={String(figures.timeCostByHand)}
       />
