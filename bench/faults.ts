@@ -29,7 +29,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { seededRandom } from "../app/lib/generator/random.ts";
+import { seededRandom, stableSeed } from "../workers/domain/random.ts";
 import { freePort, startStack } from "../scripts/stack.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
@@ -52,7 +52,7 @@ const LATE_ANSWER_MS = 16_000;
 const BOARD_INDEXES = [0, 1, 2, 4]; // the stand-in's 4th board is SECRET
 
 /** The bench's own choices (which profile's alarm to re-run), from the seed. */
-const random = seededRandom([...SEED].reduce((hash, ch) => Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0, 2166136261));
+const random = seededRandom(stableSeed(SEED));
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-faults-"));
 const stack = await startStack({

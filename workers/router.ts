@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@remix-run/cloudflare";
 import { Hono } from "hono";
 import * as remixBuild from "virtual:remix-build";
-import { getLoadContext } from "../app/load-context.ts";
+import { getLoadContext } from "./load-context.ts";
 import { account } from "./api/account.ts";
 import { approvalsApi } from "./api/approvals.ts";
 import { adminRedeemCodesApi } from "./api/admin-redeem-codes.ts";

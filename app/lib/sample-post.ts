@@ -1,3 +1,4 @@
+import { stableSeed } from "../../workers/domain/random.ts";
 import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
 
 /**
@@ -130,13 +131,6 @@ const BEFORE_AFTER = {
   pictures: [sample("diy-yarn-wall-hanging-2"), sample("diy-yarn-wall-hanging-1")],
 };
 
-/** A small stable number from text, so a card keeps its picture from one visit to the next. */
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
 function rotate<T>(items: readonly T[], by: number): T[] {
   const offset = by % items.length;
   return [...items.slice(offset), ...items.slice(0, offset)];
@@ -151,7 +145,7 @@ function topicOf(design: Pick<TemplateDesign, "categories" | "family">): Topic {
 /** Sample content for a template: a topic from its category, copy for its family, the topic's photos in an order of its own. */
 export function sampleContentFor(design: Pick<TemplateDesign, "title" | "categories" | "family">): PostContent {
   const topic = topicOf(design);
-  const pictures = rotate(topic.pictures, hash(`${design.family ?? ""}|${design.title}`));
+  const pictures = rotate(topic.pictures, stableSeed(`${design.family ?? ""}|${design.title}`));
   const base: PostContent = {
     title: topic.title,
     description: topic.description,

@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Resvg } from "@cf-wasm/resvg/node";
 import { PhotonImage } from "@cf-wasm/photon/node";
+import { type Random, seededRandom, stableSeed } from "../../workers/domain/random.ts";
 import { DEMO_POSTS, type DemoImage } from "./posts.ts";
 
 export const IMAGES_DIR = fileURLToPath(new URL("./images/", import.meta.url));
@@ -30,7 +31,7 @@ export const PIXEL_GIF = Uint8Array.from([
 // Drawing context and primitives
 // ---------------------------------------------------------------------------
 
-type Rng = () => number;
+type Rng = Random;
 
 interface Ctx {
   w: number;
@@ -41,26 +42,6 @@ interface Ctx {
   defs: string[];
   next: number;
   filters: Map<string, string>;
-}
-
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function hashString(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 16777619);
-  }
-  return h >>> 0;
 }
 
 const f = (n: number) => String(Math.round(n * 10) / 10);
@@ -3200,7 +3181,15 @@ function faviconSvg(): string {
 export function sceneSvg(slug: string, index: number, width: number, height: number): string {
   const scene = SCENES[slug];
   if (!scene) throw new Error(`No scene for post ${slug}`);
-  const ctx: Ctx = { w: width, h: height, u: Math.min(width, height), rng: mulberry32(hashString(`${slug}#${index}`)), defs: [], next: 0, filters: new Map() };
+  const ctx: Ctx = {
+    w: width,
+    h: height,
+    u: Math.min(width, height),
+    rng: seededRandom(stableSeed(`${slug}#${index}`)),
+    defs: [],
+    next: 0,
+    filters: new Map(),
+  };
   const body = scene(ctx, index);
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${ctx.defs.join("")}</defs>${body}</svg>`;
 }

@@ -1,3 +1,4 @@
+import { seededRandom } from "../../workers/domain/random.ts";
 import { concatBytes } from "../../workers/render/overlay.ts";
 
 /**
@@ -7,18 +8,12 @@ import { concatBytes } from "../../workers/render/overlay.ts";
  * alone. No Node API, so the same cases can be made in Node and inside workerd.
  */
 
-/** mulberry32: a small, fast PRNG with an explicit 32-bit state. */
+/** The codebase's seeded randomness (workers/domain/random.ts), with the campaign's helpers. */
 export class Random {
-  private state: number;
-  constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
   /** 0 <= x < 1. */
-  next(): number {
-    let t = (this.state = (this.state + 0x6d2b79f5) >>> 0);
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  readonly next: () => number;
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
   }
   /** 0 <= x < n. */
   int(n: number): number {

@@ -22,9 +22,9 @@ import {
   startGeneration,
   templatePool,
   type GenerationContext,
-} from "../../app/lib/generator/generate.ts";
+} from "../../workers/domain/generate.ts";
 import { previewContent, previewImageUrl } from "../../app/lib/generator/preview-images.ts";
-import { seededRandom } from "../../app/lib/generator/random.ts";
+import { seededRandom } from "../../workers/domain/random.ts";
 
 function template(id: string, slots: number): Template {
   const layers: TemplateDesignInput["layers"] = [

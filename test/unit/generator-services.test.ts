@@ -10,8 +10,8 @@ import { applyAiCopy, type AiClient, type RewriteRequest } from "../../app/lib/g
 import { downloadPin, downloadPins, downloadRequest, uniqueFileNames, zipPins, type DownloadDeps } from "../../app/lib/generator/download.ts";
 import type { RenderTemplateImageBody } from "../../contracts/render.ts";
 import { draftPosts, isLoadableDraft, localDateTimeName } from "../../app/lib/generator/drafts.ts";
-import { generatePosts } from "../../app/lib/generator/generate.ts";
-import { seededRandom } from "../../app/lib/generator/random.ts";
+import { generatePosts } from "../../workers/domain/generate.ts";
+import { seededRandom } from "../../workers/domain/random.ts";
 import { chunks, mapLimit } from "../../app/lib/generator/tasks.ts";
 
 const TEMPLATE: Template = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { colourIndexFor, newestPostsFirst, splitFirstCheck, stableSeed } from "../../workers/domain/rss-feeds.ts";
+import { colourIndexFor, newestPostsFirst, splitFirstCheck } from "../../workers/domain/rss-feeds.ts";
+import { stableSeed } from "../../workers/domain/random.ts";
 
 describe("RSS feed rules (decision 044)", () => {
   it("gives a post the same seed and colour every time, and different posts different seeds", () => {

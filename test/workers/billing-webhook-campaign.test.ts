@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { randomIndex, seededRandom, shuffled, type Random } from "../../app/lib/generator/random.ts";
+import { randomIndex, seededRandom, shuffled, type Random } from "../../workers/domain/random.ts";
 import { isPayPalTrialPlan, PAYPAL_PLAN_IDS, planIdOfPayPalPlan } from "../../contracts/billing-paypal-shopify.ts";
 import { creditLedger, referrals, subscriptions, users as userRows } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";

@@ -4,6 +4,7 @@ import { app as router } from "../../workers/router.ts";
 import { signUpUser } from "./accounts-support.ts";
 import { fieldPaths, fillPath, ROUTES, servedRoutes, withField, type RouteExample } from "./campaign-routes.ts";
 import { app } from "./support.ts";
+import { seededRandom } from "../../workers/domain/random.ts";
 
 /**
  * Issue 12: malformed requests, every route, automatically. The routes come
@@ -15,18 +16,8 @@ import { app } from "./support.ts";
 
 const SEED = 20261124;
 
-/** mulberry32: a small seeded generator, so every run sends the same requests. */
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = seeded(SEED);
+// Seeded, so every run sends the same requests.
+const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 
 /** What an answer must never show: traces, exception names, code locations, database errors. */

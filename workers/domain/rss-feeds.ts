@@ -4,15 +4,7 @@
  * itself, so a post looks the same however often it is looked at.
  */
 
-/** A 32-bit seed from text (FNV-1a): the same post always gets the same seed. */
-export function stableSeed(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
+import { stableSeed } from "./random.ts";
 
 /** Which of `count` colours a post's pin takes. */
 export function colourIndexFor(key: string, count: number): number {

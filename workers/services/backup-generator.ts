@@ -4,7 +4,7 @@ import { defaultDesignSettings, type RgbaColor } from "../../contracts/design-se
 import { RenderTemplateImageBody, type RenderedPin } from "../../contracts/render.ts";
 import { NewScheduledPin, type ScheduleResponse } from "../../contracts/scheduling-api.ts";
 import type { Template } from "../../contracts/template.ts";
-import { generatePosts, renderPostBody } from "../../app/lib/generator/generate.ts";
+import { generatePosts, renderPostBody } from "../domain/generate.ts";
 import { zonedTimeToUtc } from "../domain/scheduling.ts";
 import type { Env } from "../env.ts";
 import { mediaUrl, putMedia, userMediaPrefix } from "../media/store.ts";

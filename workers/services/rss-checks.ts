@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
-import { generatePosts, postContent, templatePool } from "../../app/lib/generator/generate.ts";
-import { seededRandom } from "../../app/lib/generator/random.ts";
+import { generatePosts, postContent, templatePool } from "../domain/generate.ts";
+import { seededRandom, stableSeed } from "../domain/random.ts";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import { DesignSettings } from "../../contracts/design-settings.ts";
 import { RSS_FIRST_CHECK_POSTS, RSS_ITEMS_PER_DAY, type RssCheckResult, type RssDesignSettings } from "../../contracts/rss.ts";
@@ -9,7 +9,7 @@ import type { Source } from "../../contracts/scrape.ts";
 import { rewriteText } from "../ai/copywriter.ts";
 import { database } from "../db/client.ts";
 import { rssFeeds, users } from "../db/schema.ts";
-import { colourIndexFor, newestPostsFirst, splitFirstCheck, stableSeed } from "../domain/rss-feeds.ts";
+import { colourIndexFor, newestPostsFirst, splitFirstCheck } from "../domain/rss-feeds.ts";
 import type { Env } from "../env.ts";
 import { putMedia, userMediaPrefix } from "../media/store.ts";
 import { renderPin } from "../render/render-pin.ts";

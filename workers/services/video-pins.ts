@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { postContent } from "../../app/lib/generator/generate.ts";
+import { postContent } from "../domain/generate.ts";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import type { Post } from "../../contracts/post.ts";
 import type { Layer, PostContent, TemplateDesign, VideoLayer } from "../../contracts/template.ts";

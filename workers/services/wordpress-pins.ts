@@ -1,11 +1,10 @@
-import { generatePosts, postContent, templatePool } from "../../app/lib/generator/generate.ts";
-import { seededRandom } from "../../app/lib/generator/random.ts";
+import { generatePosts, postContent, templatePool } from "../domain/generate.ts";
+import { seededRandom, stableSeed } from "../domain/random.ts";
 import { CREDIT_COSTS } from "../../contracts/credits.ts";
 import type { Post } from "../../contracts/post.ts";
 import type { NewScheduledPin } from "../../contracts/scheduling-api.ts";
 import type { Source } from "../../contracts/scrape.ts";
 import { MAX_WORDPRESS_PINS_PER_POST, type WordPressPin, type WordPressPinsBody, type WordPressPinsResponse } from "../../contracts/wordpress.ts";
-import { stableSeed } from "../domain/rss-feeds.ts";
 import type { Env } from "../env.ts";
 import type { User } from "./accounts.ts";
 import { openDesignProfile } from "./design-settings.ts";

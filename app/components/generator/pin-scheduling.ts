@@ -1,5 +1,5 @@
 import type { Post } from "../../../contracts/post.ts";
-import { renderPostBody } from "../../lib/generator/generate.ts";
+import { renderPostBody } from "../../../workers/domain/generate.ts";
 import { creepProgress, scheduleSummary, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { schedulePins } from "../../lib/pinterest/scheduling-api.ts";
 import { renderTemplateImage } from "../../lib/pin-images.ts";

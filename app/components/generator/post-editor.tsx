@@ -3,7 +3,16 @@ import type { DesignSettings } from "../../../contracts/design-settings.ts";
 import type { Post } from "../../../contracts/post.ts";
 import type { Template } from "../../../contracts/template.ts";
 import { unmetNeedsSentence } from "../../../workers/domain/template-fit.ts";
-import { changeColor, changeImage, changeTemplate, editPost, imageSlotCount, offerOf, postImages, type PostTextEdit } from "../../lib/generator/generate.ts";
+import {
+  changeColor,
+  changeImage,
+  changeTemplate,
+  editPost,
+  imageSlotCount,
+  offerOf,
+  postImages,
+  type PostTextEdit,
+} from "../../../workers/domain/generate.ts";
 import { PostPreview } from "./post-preview.tsx";
 import { cssColor } from "./colors.ts";
 

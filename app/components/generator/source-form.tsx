@@ -2,7 +2,7 @@ import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEven
 import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/scrape.ts";
 import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
 import { getSitemapPostURLs, reasonOf, scrapeFeed, scrapeWebsite, scrapeWebsites } from "../../lib/generator/api.ts";
-import { urlTextOf } from "../../lib/generator/generate.ts";
+import { urlTextOf } from "../../../workers/domain/generate.ts";
 import { generateLabel } from "../../lib/generator/pin-count.ts";
 import { chunks } from "../../lib/generator/tasks.ts";
 import { useToast } from "../shell/toast.tsx";

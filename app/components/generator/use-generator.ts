@@ -23,8 +23,8 @@ import {
   startGeneration,
   templatePool,
   type PostTextEdit,
-} from "../../lib/generator/generate.ts";
-import type { Random } from "../../lib/generator/random.ts";
+} from "../../../workers/domain/generate.ts";
+import type { Random } from "../../../workers/domain/random.ts";
 import { chunks, mapLimit } from "../../lib/generator/tasks.ts";
 import type { Toaster } from "../shell/toast.tsx";
 

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { CREDIT_COSTS } from "../../../contracts/credits.ts";
 import type { Post } from "../../../contracts/post.ts";
 import type { Template } from "../../../contracts/template.ts";
-import { changeTemplate } from "../../lib/generator/generate.ts";
+import { changeTemplate } from "../../../workers/domain/generate.ts";
 import type { MediaItem } from "../../lib/generator/api.ts";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import {

@@ -2,8 +2,8 @@ import type { RewriteKind } from "../../../contracts/ai.ts";
 import { MAX_AI_RESULTS } from "../../../contracts/ai.ts";
 import type { DesignSettings } from "../../../contracts/design-settings.ts";
 import type { Post } from "../../../contracts/post.ts";
-import { fileNameFor } from "./generate.ts";
-import type { Random } from "./random.ts";
+import { fileNameFor } from "../../../workers/domain/generate.ts";
+import type { Random } from "../../../workers/domain/random.ts";
 import { chunks, mapLimit } from "./tasks.ts";
 
 /**

@@ -2,7 +2,7 @@ import { zipSync, type Zippable } from "fflate";
 import type { Post } from "../../../contracts/post.ts";
 import type { RenderTemplateImageBody } from "../../../contracts/render.ts";
 import { renderReference, type RenderedPinImage } from "../pin-images.ts";
-import { renderPostBody } from "./generate.ts";
+import { renderPostBody } from "../../../workers/domain/generate.ts";
 import { mapLimit } from "./tasks.ts";
 
 /**

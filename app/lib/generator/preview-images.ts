@@ -1,6 +1,6 @@
 import type { Post } from "../../../contracts/post.ts";
 import type { PostContent } from "../../../contracts/template.ts";
-import { postContent } from "./generate.ts";
+import { postContent } from "../../../workers/domain/generate.ts";
 
 /**
  * The browser draws previews with satori, which reads every picture's bytes

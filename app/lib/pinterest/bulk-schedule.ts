@@ -1,3 +1,4 @@
+import { stableSeed } from "../../../workers/domain/random.ts";
 import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest.ts";
 import type { Post } from "../../../contracts/post.ts";
 import { isWebUrl, MAX_PINS_PER_SCHEDULE, type PinRefusalReason, type PinScheduleFailure, type ScheduleResponse } from "../../../contracts/scheduling-api.ts";
@@ -52,9 +53,7 @@ export function fitText(text: string, max: number): string {
 
 /** A short stable hash (FNV-1a) for references. */
 export function referenceHash(text: string): string {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return (h >>> 0).toString(36);
+  return stableSeed(text).toString(36);
 }
 
 /** Where and when a pin goes, for its reference: posting a refused duplicate anyway is a request of its own. */

@@ -2,7 +2,7 @@ import { MAX_PINS_PER_SOURCE } from "../../../contracts/design-settings.ts";
 import { MAX_POSTS } from "../../../contracts/post.ts";
 import type { Source } from "../../../contracts/scrape.ts";
 import type { ShopListing } from "../../../contracts/shops.ts";
-import { urlTextOf } from "../generator/generate.ts";
+import { urlTextOf } from "../../../workers/domain/generate.ts";
 
 /**
  * The products a user picked on /products (a shop's listings or CSV rows, on

@@ -10,6 +10,7 @@ import {
   type PinterestTrendRegion,
   type PinterestTrendType,
 } from "../../../contracts/pinterest-trends.ts";
+import { stableSeed } from "../../../workers/domain/random.ts";
 
 /**
  * The keyword data behind the Pinterest stand-in's terms and trends endpoints
@@ -267,12 +268,7 @@ export function vocabulary(): readonly KeywordProfile[] {
 
 /** A number in [0, 1) fixed by its parts (FNV-1a, then murmur3's finaliser: fast, and well spread). */
 export function unit(...parts: Array<string | number>): number {
-  const text = parts.join("\u0000");
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193);
-  }
+  let hash = stableSeed(parts.join("\u0000"));
   hash ^= hash >>> 16;
   hash = Math.imul(hash, 0x85ebca6b);
   hash ^= hash >>> 13;

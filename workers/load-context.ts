@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { Env } from "../workers/env.ts";
-import type * as BackupGenerator from "../workers/services/backup-generator.ts";
+import type { Env } from "./env.ts";
+import type * as BackupGenerator from "./services/backup-generator.ts";
 
 /**
  * Worker services a page may use that the Remix server bundle cannot carry
@@ -27,7 +27,7 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-/** One load context for the worker (workers/app.ts) and the Vite dev proxy. */
+/** The load context the worker (workers/router.ts) hands every Remix loader and action. */
 export function getLoadContext({
   context,
 }: {

@@ -1,6 +1,7 @@
 /**
- * Randomness for the generator, passed in so that tests can fix it: a
- * function answering numbers in [0, 1), like Math.random.
+ * The one seeded randomness of the codebase (the generator, the RSS and WordPress pins, the stand-ins' pictures, the
+ * tests' and benchmarks' campaigns), passed in so that tests can fix it: a function answering numbers in [0, 1), like
+ * Math.random.
  */
 export type Random = () => number;
 
@@ -14,6 +15,16 @@ export function seededRandom(seed: number): Random {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** A 32-bit seed from text (FNV-1a): the same text always gives the same seed. */
+export function stableSeed(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
 }
 
 /** A whole number in [0, length). */

@@ -1,12 +1,12 @@
-import type { DesignSettings, RgbaColor } from "../../../contracts/design-settings.ts";
-import { MAX_POSTS, type Post } from "../../../contracts/post.ts";
-import type { RenderTemplateImageBody } from "../../../contracts/render.ts";
-import type { Source } from "../../../contracts/scrape.ts";
-import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../../contracts/template.ts";
-import { pinFileName } from "../../../workers/domain/file-names.ts";
-import { distinctPictures, samePicture } from "../../../workers/domain/picture-identity.ts";
-import { canFill, fittingVariant, postOffer, templateNeeds, type PostOffer } from "../../../workers/domain/template-fit.ts";
-import { designFields } from "../../../workers/domain/templates.ts";
+import type { DesignSettings, RgbaColor } from "../../contracts/design-settings.ts";
+import { MAX_POSTS, type Post } from "../../contracts/post.ts";
+import type { RenderTemplateImageBody } from "../../contracts/render.ts";
+import type { Source } from "../../contracts/scrape.ts";
+import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../contracts/template.ts";
+import { pinFileName } from "./file-names.ts";
+import { distinctPictures, samePicture } from "./picture-identity.ts";
+import { canFill, fittingVariant, postOffer, templateNeeds, type PostOffer } from "./template-fit.ts";
+import { designFields } from "./templates.ts";
 import { randomIndex, randomOtherIndex, shuffled, type Random } from "./random.ts";
 
 /**
