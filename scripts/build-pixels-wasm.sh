@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the pin renderer's pixel module (JPEG encoding and decoding,
 # resampling, blur, outlines: workers/render/wasm/pixels.c, with -ffast-math;
-# fills: fills.c, and path data: paths.c, without, so their doubles round as
-# JavaScript's do) to
+# fills: fills.c, without, so its doubles round as JavaScript's do) to
 # WebAssembly. Needs clang and lld with the wasm32 target (Debian: clang-16
 # lld-16). The .wasm is committed, so building the app does not need clang;
 # `npm test` rebuilds it when clang is present and fails if it differs.
@@ -20,7 +19,6 @@ trap 'rm -rf "$objects"' EXIT
 common=(--target=wasm32 -O3 -msimd128 -nostdlib -fno-builtin)
 "$CLANG" "${common[@]}" -ffast-math -c -o "$objects/pixels.o" workers/render/wasm/pixels.c
 "$CLANG" "${common[@]}" -c -o "$objects/fills.o" workers/render/wasm/fills.c
-"$CLANG" "${common[@]}" -c -o "$objects/paths.o" workers/render/wasm/paths.c
 "$CLANG" --target=wasm32 -nostdlib -fuse-ld="$LINKER" -Wl,--no-entry -Wl,--strip-all -Wl,--initial-memory=131072 \
-  -o "$out" "$objects/pixels.o" "$objects/fills.o" "$objects/paths.o"
+  -o "$out" "$objects/pixels.o" "$objects/fills.o"
 echo "build-pixels-wasm: wrote $out ($(wc -c < "$out") bytes)"

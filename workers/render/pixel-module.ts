@@ -4,11 +4,11 @@ import { noteLoad } from "./load-stats.ts";
 import { createBitmap, type Bitmap, type DrawOptions, type LinearGradient } from "./pixels.ts";
 
 /**
- * The renderer's WebAssembly pixel module (wasm/pixels.c, wasm/fills.c and
- * wasm/paths.c): JPEG encoding (4:2:0, about three times faster than
- * photon's), baseline JPEG decoding, picture resampling, the blur of text
- * shadows, the flattening of satori's path data, outlines' coverage and the
- * blending of fills. One instance per isolate; its memory
+ * The renderer's WebAssembly pixel module (wasm/pixels.c and wasm/fills.c):
+ * JPEG encoding (4:2:0, about three times faster than photon's), baseline JPEG
+ * decoding, picture resampling, the blur of text shadows, outlines' coverage
+ * and the blending of fills (path data is flattened by vector.ts alone:
+ * decision 070). One instance per isolate; its memory
  * is reused between calls.
  */
 
@@ -63,9 +63,6 @@ interface PixelExports {
     b: number,
     alpha: number,
   ): void;
-  path_flatten(d: number, length: number, dx: number, dy: number, tolerance: number): number;
-  path_lines(): number;
-  path_bounds(): number;
 }
 
 let instance: PixelExports | null = null;
@@ -239,43 +236,6 @@ export function shapeCoverage(lines: Float32Array, x: number, y: number, width: 
     const out = wasm.scratch_alloc(width * height * 4);
     wasm.shape_coverage(at, lines.length, x, y, width, height, out);
     return new Float32Array(wasm.memory.buffer, out, width * height).slice();
-  } finally {
-    wasm.scratch_reset();
-  }
-}
-
-/** SVG path data flattened to lines (paths.c), as vector.ts's flattenPath flattens it without a matrix. */
-export interface FlatPath {
-  /** x0, y0, x1, y1 per line. */
-  lines: Float32Array;
-  minX: number;
-  minY: number;
-  maxX: number;
-  maxY: number;
-}
-
-const PATH_MALFORMED = -1;
-let pathEncoder: TextEncoder | null = null;
-
-/**
- * Flattens path data `d`, offset by (dx, dy), in the module: the lines
- * flattenPath would give, bit for bit. False where flattenPath answers false
- * (malformed data); null for what the module leaves to flattenPath (arcs,
- * numbers it cannot read exactly).
- */
-export function flattenPathData(d: string, dx: number, dy: number, tolerance: number): FlatPath | false | null {
-  const wasm = pixels();
-  try {
-    // Path data is ASCII; anything else is skipped by both tokenisers, whatever its length in UTF-8.
-    const capacity = d.length * 3;
-    const at = wasm.scratch_alloc(capacity);
-    pathEncoder ??= new TextEncoder();
-    const { written } = pathEncoder.encodeInto(d, new Uint8Array(wasm.memory.buffer, at, capacity));
-    const count = wasm.path_flatten(at, written, dx, dy, tolerance);
-    if (count === PATH_MALFORMED) return false;
-    if (count < 0) return null;
-    const [minX, minY, maxX, maxY] = new Float64Array(wasm.memory.buffer, wasm.path_bounds(), 4);
-    return { lines: new Float32Array(wasm.memory.buffer, wasm.path_lines(), count).slice(), minX, minY, maxX, maxY };
   } finally {
     wasm.scratch_reset();
   }
@@ -463,8 +423,7 @@ export function warmPixelModule() {
   for (let i = 0; i < rgba.length; i++) rgba[i] = (i & 3) === 3 ? 255 : (i * 37 + (i >> 8) * 11) & 255;
   const picture: Bitmap = { width: side, height: side, data: rgba, opaque: true };
   const jpeg = encodeJpeg(rgba, side, side);
-  const flat = flattenPathData("M2.5 1L30.25 8.5Q21 24.5 12 40.75Z", 0, 0, 0.05);
-  const outline = flat ? flat.lines : new Float32Array([2.5, 1, 30.25, 8.5, 30.25, 8.5, 12, 40.75, 12, 40.75, 2.5, 1]);
+  const outline = new Float32Array([2.5, 1, 30.25, 8.5, 30.25, 8.5, 12, 40.75, 12, 40.75, 2.5, 1]);
   const canvas = createBitmap(side, side);
   const translucent = { r: 40, g: 90, b: 160, a: 0.8 };
   decodeJpeg(jpeg);

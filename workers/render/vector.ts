@@ -12,7 +12,7 @@
  * as before.
  */
 import type { Rgba } from "./colors.ts";
-import { blendCoverage, flattenPathData, shapeCoverage } from "./pixel-module.ts";
+import { blendCoverage, shapeCoverage } from "./pixel-module.ts";
 import type { Bitmap } from "./pixels.ts";
 
 export interface VectorShape {
@@ -457,15 +457,7 @@ export function parseSatoriSvg(svg: string, offsetX: number, offsetY: number): V
     if (!(color.a > 0)) continue;
     const sink = new LineSink();
     if (name === "path") {
-      const d = attributes.get("d") ?? "";
-      // The pixel module flattens it (the same lines; on a cold isolate not in V8's interpreter), unless it leaves it to flattenPath.
-      const flat = flattenPathData(d, offsetX, offsetY, TOLERANCE);
-      if (flat === false) return null;
-      if (flat) {
-        if (flat.lines.length > 0) shapes.push({ color, ...flat });
-        continue;
-      }
-      if (!flattenPath(d, sink, offsetX, offsetY)) return null;
+      if (!flattenPath(attributes.get("d") ?? "", sink, offsetX, offsetY)) return null;
     } else {
       const x = Number(attributes.get("x") ?? 0) + offsetX;
       const y = Number(attributes.get("y") ?? 0) + offsetY;
