@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import type { ShopProfileView, ShopType } from "../contracts/shops.ts";
+import type { ShopProfileView, ShopType } from "../contracts/shops/shops.ts";
 import { launchChromium } from "../test/e2e/support/browser.ts";
 import { freePort, startStack } from "../scripts/stack.ts";
 import { benchCall, signedInPage, verifiedBenchUser, type BenchStack } from "./bench-session.ts";

@@ -11,7 +11,7 @@ import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { Resvg } from "@cf-wasm/resvg/workerd";
 import { satori } from "@cf-wasm/satori/workerd";
 import * as v from "valibot";
-import { TemplateDesign } from "../contracts/template.ts";
+import { TemplateDesign } from "../contracts/content/template.ts";
 import { STANDARD_TEMPLATES } from "../workers/db/seed/standard-templates.ts";
 import type { FontLoader } from "../workers/render/fonts.ts";
 import { fontsNeeded, planPin } from "../workers/render/layout.ts";

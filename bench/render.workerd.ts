@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { satori } from "@cf-wasm/satori/workerd";
 import * as v from "valibot";
 import { it } from "vitest";
-import { TemplateDesign } from "../contracts/template.ts";
+import { TemplateDesign } from "../contracts/content/template.ts";
 import { STANDARD_TEMPLATES } from "../workers/db/seed/standard-templates.ts";
 import { BUNDLED_FONTS } from "../workers/render/fonts.ts";
 import { previewElement, satoriFonts } from "../workers/render/layout.ts";

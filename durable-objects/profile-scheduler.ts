@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
-import type { QueueView, RepeatingPin, RepeatingPinsPage, ScheduledPin, ScheduledPinsPage } from "../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../contracts/scheduling.ts";
+import type { QueueView, RepeatingPin, RepeatingPinsPage, ScheduledPin, ScheduledPinsPage } from "../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../contracts/pinterest/scheduling.ts";
 import type { SortOrder } from "../workers/domain/pin-queue.ts";
 import type { Env } from "../workers/env.ts";
-import { recordSchedulerState } from "../workers/services/scheduler-index.ts";
+import { recordSchedulerState } from "../workers/services/pinterest/scheduler-index.ts";
 import { QueueAlarm } from "./scheduler/alarm.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { HistoryMirror } from "./scheduler/history-mirror.ts";

@@ -3,16 +3,16 @@ import { UserLedger } from "../durable-objects/user-ledger.ts";
 import type { Env } from "./env.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
 import { app } from "./router.ts";
-import { sendPendingBillingEmails } from "./services/billing-emails.ts";
+import { sendPendingBillingEmails } from "./services/billing/billing-emails.ts";
 import { sweepLedgerMoves } from "./ledger/sweep.ts";
-import { purgeExpiredRateLimits } from "./services/rate-limit.ts";
-import { pruneGrowingTables } from "./services/table-retention.ts";
-import { refreshExpiringTokens } from "./services/pinterest-connection.ts";
-import { recordClaimedMailboxes } from "./services/referrals.ts";
-import { sweepRssFeeds } from "./services/rss-checks.ts";
-import { sweepStalledSchedulers } from "./services/scheduler-index.ts";
-import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/shopify-billing.ts";
-import { sweepTrendAlerts } from "./services/trend-alerts.ts";
+import { purgeExpiredRateLimits } from "./services/accounts/rate-limit.ts";
+import { pruneGrowingTables } from "./services/core/table-retention.ts";
+import { refreshExpiringTokens } from "./services/pinterest/pinterest-connection.ts";
+import { recordClaimedMailboxes } from "./services/growth/referrals.ts";
+import { sweepRssFeeds } from "./services/pinterest/rss-checks.ts";
+import { sweepStalledSchedulers } from "./services/pinterest/scheduler-index.ts";
+import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/billing/shopify-billing.ts";
+import { sweepTrendAlerts } from "./services/growth/trend-alerts.ts";
 
 export { ProfileScheduler, UserLedger };
 

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { Env } from "./env.ts";
-import type * as BackupGenerator from "./services/backup-generator.ts";
+import type * as BackupGenerator from "./services/content/backup-generator.ts";
 
 /**
  * Worker services a page may use that the Remix server bundle cannot carry

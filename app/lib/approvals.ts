@@ -5,7 +5,7 @@ import type {
   ReviewBody,
   ReviewQueueResponse,
   ReviewResponse,
-} from "../../contracts/approvals.ts";
+} from "../../contracts/pinterest/approvals.ts";
 import { apiJson, ApiError } from "./api-client.ts";
 
 /** The post approvals calls (/api/approvals, decision 052), as the browser makes them. */

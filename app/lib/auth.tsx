@@ -1,8 +1,8 @@
 import { type ShouldRevalidateFunction, useNavigate, useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from "react";
-import type { AuthTokens, SignupBody, SignupElsewhere } from "../../contracts/auth.ts";
+import type { AuthTokens, SignupBody, SignupElsewhere } from "../../contracts/accounts/auth.ts";
 import { sameSitePath } from "../../contracts/paths.ts";
-import type { UserCredentials } from "../../contracts/user.ts";
+import type { UserCredentials } from "../../contracts/accounts/user.ts";
 import { apiJson, fullLogout, LOGGED_OUT_EVENT, refreshTokens, storedTokens, storeTokens } from "./api-client.ts";
 import { googleSignInPopup } from "./google-sign-in.ts";
 import type { PublicEnv } from "./public-env.ts";

@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { ContentSummary, PublicContent } from "../../contracts/content.ts";
-import { ServiceError } from "../../workers/services/errors.ts";
-import { publishedPage, publishedPost, relatedPosts } from "../../workers/services/content.ts";
+import type { ContentSummary, PublicContent } from "../../contracts/content/content.ts";
+import { ServiceError } from "../../workers/services/core/errors.ts";
+import { publishedPage, publishedPost, relatedPosts } from "../../workers/services/content/content.ts";
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 

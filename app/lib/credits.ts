@@ -1,5 +1,5 @@
 import { useEffect, useSyncExternalStore } from "react";
-import type { CreditsSummary } from "../../contracts/credits.ts";
+import type { CreditsSummary } from "../../contracts/billing/credits.ts";
 import { apiJson } from "./api-client.ts";
 import { CREDITS_CHANGED_EVENT } from "./credit-events.ts";
 import { useAuth } from "./auth.tsx";

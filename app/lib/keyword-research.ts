@@ -1,5 +1,5 @@
-import type { KeywordResearch, KeywordSource, KeywordTerm, UseAsAiKeywordsAnswer } from "../../contracts/keywords.ts";
-import type { PinterestTrendRegion, PinterestTrendType } from "../../contracts/pinterest-trends.ts";
+import type { KeywordResearch, KeywordSource, KeywordTerm, UseAsAiKeywordsAnswer } from "../../contracts/growth/keywords.ts";
+import type { PinterestTrendRegion, PinterestTrendType } from "../../contracts/pinterest/pinterest-trends.ts";
 import { csvForSpreadsheets } from "../../workers/domain/csv-export.ts";
 import { apiJson } from "./api-client.ts";
 

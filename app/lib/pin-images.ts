@@ -1,4 +1,4 @@
-import type { RenderedPin, RenderTemplateImageBody } from "../../contracts/render.ts";
+import type { RenderedPin, RenderTemplateImageBody } from "../../contracts/content/render.ts";
 import { ApiError, apiJson } from "./api-client.ts";
 import { creditsMayHaveChanged } from "./credit-events.ts";
 

@@ -1,4 +1,4 @@
-import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../contracts/content/template.ts";
 import { FontLoader } from "../../workers/render/fonts.ts";
 import { fontsNeeded, planPin, previewElement, satoriFonts, type SatoriNode } from "../../workers/render/layout.ts";
 import { SAMPLE_POST, sampleContentFor } from "./sample-post.ts";

@@ -1,4 +1,4 @@
-import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../contracts/content/template.ts";
 import type { PreviewSteps } from "./pin-preview.ts";
 
 /** What the page asks of a preview worker (app/lib/preview-worker.ts). */

@@ -1,7 +1,7 @@
 import type { AppLoadContext, HeadersFunction } from "@remix-run/cloudflare";
-import type { LifetimePlan, PlanInfo } from "../../contracts/plans-api.ts";
+import type { LifetimePlan, PlanInfo } from "../../contracts/billing/plans-api.ts";
 import { edgeCountry, pricingParity, type PricingParity } from "../../workers/domain/pricing-parity.ts";
-import { lifetimePlans, listPlans } from "../../workers/services/lifetime.ts";
+import { lifetimePlans, listPlans } from "../../workers/services/billing/lifetime.ts";
 
 /**
  * The data of the server-rendered price pages (/pricing, /lifetime, /savings-calculator; issue 17):

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { ReferralCodeAnswer, ReferralProfile } from "../../contracts/referrals.ts";
+import type { ReferralCodeAnswer, ReferralProfile } from "../../contracts/growth/referrals.ts";
 import { shouldShowReferralModal } from "../../workers/domain/referrals.ts";
 import { ApiError, apiJson } from "./api-client.ts";
 

@@ -1,5 +1,5 @@
 import { stableSeed } from "../../workers/domain/random.ts";
-import type { PostContent, TemplateDesign } from "../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../contracts/content/template.ts";
 
 /**
  * What templates show when no post fills them (the template gallery, the

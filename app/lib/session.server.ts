@@ -1,8 +1,8 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { UserCredentials } from "../../contracts/user.ts";
+import type { UserCredentials } from "../../contracts/accounts/user.ts";
 import { sessionCookieFrom } from "../../workers/auth/session-cookie.ts";
-import { authenticateCookie, type User } from "../../workers/services/accounts.ts";
-import { currentCredentials } from "../../workers/services/users.ts";
+import { authenticateCookie, type User } from "../../workers/services/accounts/accounts.ts";
+import { currentCredentials } from "../../workers/services/accounts/users.ts";
 import { socialLinksFrom } from "../../workers/domain/social-links.ts";
 import { APP_VERSION } from "../../workers/version.ts";
 import type { PublicEnv } from "./public-env.ts";

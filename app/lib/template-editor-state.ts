@@ -1,4 +1,4 @@
-import type { Layer, TemplateDesign } from "../../contracts/template.ts";
+import type { Layer, TemplateDesign } from "../../contracts/content/template.ts";
 import { duplicateLayer, TEMPLATE_UNDO_STEPS } from "../../workers/domain/templates.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { ServiceError } from "../../workers/services/errors.ts";
-import { getTemplate } from "../../workers/services/templates.ts";
+import { ServiceError } from "../../workers/services/core/errors.ts";
+import { getTemplate } from "../../workers/services/content/templates.ts";
 import { signedInAccount } from "./session.server.ts";
 
 /**

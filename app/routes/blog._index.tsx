@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { blogPage } from "../../workers/services/content.ts";
+import { blogPage } from "../../workers/services/content/content.ts";
 import { PostCard } from "../components/content/content-view.tsx";
 import { canonicalUrl, seoMeta } from "../lib/seo.ts";
 import contentStyles from "../styles/content.css?url";

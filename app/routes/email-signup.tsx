@@ -1,6 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { useState } from "react";
-import { NewsletterSignupBody } from "../../contracts/user.ts";
+import { NewsletterSignupBody } from "../../contracts/accounts/user.ts";
 import { FormAlert, FormStatus, SubmitButton, TextField } from "../components/auth/form-controls.tsx";
 import { text, useAccountForm } from "../components/auth/use-account-form.ts";
 import type { ShellHandle } from "../components/shell/handle.ts";

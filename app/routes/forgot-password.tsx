@@ -1,7 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { useState } from "react";
-import { ForgotPasswordBody } from "../../contracts/auth.ts";
+import { ForgotPasswordBody } from "../../contracts/accounts/auth.ts";
 import { FormAlert, FormStatus, SubmitButton, TextField } from "../components/auth/form-controls.tsx";
 import { text, useAccountForm } from "../components/auth/use-account-form.ts";
 import { apiJson } from "../lib/api-client.ts";

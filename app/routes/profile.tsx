@@ -1,6 +1,6 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import type { UserCredentials } from "../../contracts/user.ts";
+import type { UserCredentials } from "../../contracts/accounts/user.ts";
 import { planStatusText, useCurrentSubscription } from "../components/billing/plan-status.ts";
 import { DeleteAccount } from "../components/account/delete-account.tsx";
 import { ProfileDetailsForm } from "../components/account/profile-details-form.tsx";

@@ -1,7 +1,7 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import { REFERRAL_NOT_RECORDED_MESSAGE, REFERRAL_RECORDED_MESSAGE, type RecordReferralAnswer, type ReferralProfile } from "../../contracts/referrals.ts";
+import { REFERRAL_NOT_RECORDED_MESSAGE, REFERRAL_RECORDED_MESSAGE, type RecordReferralAnswer, type ReferralProfile } from "../../contracts/growth/referrals.ts";
 import { FREE_PLAN_ID } from "../../workers/domain/plans.ts";
 import { CLAIM_REFUSAL_TEXT } from "../../workers/domain/referrals.ts";
 import { VerifyFirstNotice } from "../components/auth/email-verification.tsx";

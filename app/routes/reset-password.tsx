@@ -2,7 +2,7 @@ import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import * as v from "valibot";
-import { ResetPasswordBody } from "../../contracts/auth.ts";
+import { ResetPasswordBody } from "../../contracts/accounts/auth.ts";
 import { FormAlert, FormStatus, NewPasswordField, SubmitButton, TextField } from "../components/auth/form-controls.tsx";
 import { text, useAccountForm } from "../components/auth/use-account-form.ts";
 import { apiJson } from "../lib/api-client.ts";

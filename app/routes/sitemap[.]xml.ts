@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { publishedEntries } from "../../workers/services/content.ts";
+import { publishedEntries } from "../../workers/services/content/content.ts";
 import { canonicalUrl, escapeXml, PUBLIC_PAGES } from "../lib/seo.ts";
 
 /** /sitemap.xml: every public page, every published blog post and page (never a draft). */

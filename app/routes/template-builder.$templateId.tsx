@@ -1,8 +1,8 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useParams } from "@remix-run/react";
 import { useCallback, useEffect, useState } from "react";
-import type { Template } from "../../contracts/template.ts";
-import type { UserCredentials } from "../../contracts/user.ts";
+import type { Template } from "../../contracts/content/template.ts";
+import type { UserCredentials } from "../../contracts/accounts/user.ts";
 import { TemplateEditor } from "../components/editor/template-editor.tsx";
 import { NotFound } from "../components/not-found.tsx";
 import type { ShellHandle } from "../components/shell/handle.ts";

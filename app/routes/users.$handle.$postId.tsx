@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { publicPinPath } from "../../contracts/public-pins.ts";
-import { publicPin } from "../../workers/services/public-pins.ts";
+import { publicPinPath } from "../../contracts/pinterest/public-pins.ts";
+import { publicPin } from "../../workers/services/pinterest/public-pins.ts";
 import { canonicalUrl, seoMeta, SITE_NAME } from "../lib/seo.ts";
 
 /**

@@ -1,7 +1,7 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useParams, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
-import type { PublicUser } from "../../contracts/user.ts";
+import type { PublicUser } from "../../contracts/accounts/user.ts";
 import { Avatar } from "../components/auth/avatar.tsx";
 import { FormAlert } from "../components/auth/form-controls.tsx";
 import { problemMessage } from "../components/auth/use-account-form.ts";

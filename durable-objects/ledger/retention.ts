@@ -1,7 +1,7 @@
-import { archiveKey, HISTORY_ONLINE_MONTHS, monthOf, monthStart } from "../../contracts/history-archives.ts";
+import { archiveKey, HISTORY_ONLINE_MONTHS, monthOf, monthStart } from "../../contracts/pinterest/history-archives.ts";
 import { mediaKeyOf, userMediaPrefix } from "../../workers/media/store.ts";
-import { KEY_TTL_MS } from "../../workers/services/idempotency.ts";
-import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/services/pin-renders.ts";
+import { KEY_TTL_MS } from "../../workers/services/core/idempotency.ts";
+import { POSTED_RENDER_TTL_MS, UNPAID_RENDER_TTL_MS } from "../../workers/services/content/pin-renders.ts";
 
 /**
  * What a user's ledger forgets, on its own alarm (docs/decisions/084-user-ledger.md): each object keeps its own

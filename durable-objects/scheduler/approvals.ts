@@ -1,5 +1,5 @@
-import type { PinContent, ScheduledPin } from "../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { PinContent, ScheduledPin } from "../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { duplicateKeyOf } from "../../workers/domain/pin-queue.ts";
 import { moveToNextFreeSlots } from "./placement.ts";
 import { toPinView, type PinRow, type QueueStore } from "./queue-store.ts";

@@ -1,6 +1,6 @@
 import type { Env } from "../../workers/env.ts";
 import { ledgerOf, type Ledger } from "../../workers/ledger/client.ts";
-import { queueStatesStatement, type MirroredQueueState } from "../../workers/services/pin-history.ts";
+import { queueStatesStatement, type MirroredQueueState } from "../../workers/services/pinterest/pin-history.ts";
 import type { QueueStore } from "./queue-store.ts";
 
 /**

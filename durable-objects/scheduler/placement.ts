@@ -1,5 +1,5 @@
-import type { PinContent } from "../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { PinContent } from "../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { assignQueueSlots, DUPLICATE_WINDOW_MS, duplicateKeyOf, linkKey } from "../../workers/domain/pin-queue.ts";
 import { ACTIVE_STATES, LINK_STATES, type PinRow, type QueueStore } from "./queue-store.ts";
 import { changedContent, refusal, type DuplicateRefusal, type NewPinInput, type PinChanges, type ReservedPin, type ReserveRequest } from "./requests.ts";

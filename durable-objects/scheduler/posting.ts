@@ -1,6 +1,6 @@
-import type { PinterestPin, PinterestPinCreate } from "../../contracts/pinterest.ts";
-import type { PinContent } from "../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { PinterestPin, PinterestPinCreate } from "../../contracts/pinterest/pinterest.ts";
+import type { PinContent } from "../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import {
   matchesSentPin,
   MAX_MEDIA_WAITS,
@@ -13,9 +13,9 @@ import {
 } from "../../workers/domain/pin-queue.ts";
 import type { Env } from "../../workers/env.ts";
 import { PINTEREST_TIMEOUT_MS, PinterestApiError, type PinterestClient } from "../../workers/integrations/pinterest.ts";
-import { ServiceError } from "../../workers/services/errors.ts";
-import { recordPinPosted } from "../../workers/services/pin-history.ts";
-import { schedulingSettingsOf, withPinterest, type PinterestProfile } from "../../workers/services/pinterest-connection.ts";
+import { ServiceError } from "../../workers/services/core/errors.ts";
+import { recordPinPosted } from "../../workers/services/pinterest/pin-history.ts";
+import { schedulingSettingsOf, withPinterest, type PinterestProfile } from "../../workers/services/pinterest/pinterest-connection.ts";
 import { pauseReason, type PinRow, type QueueStore } from "./queue-store.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { BLOCKED_MESSAGE, REAUTHENTICATE_MESSAGE } from "../../contracts/pinterest-connection.ts";
+import { BLOCKED_MESSAGE, REAUTHENTICATE_MESSAGE } from "../../contracts/pinterest/pinterest-connection.ts";
 import {
   pinterestPinUrl,
   type PinContent,
@@ -7,7 +7,7 @@ import {
   type ScheduledPin,
   type ScheduledPinsPage,
   type ScheduledPinStatus,
-} from "../../contracts/scheduling-api.ts";
+} from "../../contracts/pinterest/scheduling-api.ts";
 import { keysetPage, linkKey, QUEUE_PAGE_SIZE, type SortOrder } from "../../workers/domain/pin-queue.ts";
 import type { NewPinInput, PinHistoryState, ProfileStatus, Refusal, ReserveRequest } from "./requests.ts";
 

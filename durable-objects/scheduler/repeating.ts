@@ -1,9 +1,9 @@
-import { CREDIT_COSTS } from "../../contracts/credits.ts";
-import type { PinContent, RepeatingPin, RepeatingPinsPage } from "../../contracts/scheduling-api.ts";
+import { CREDIT_COSTS } from "../../contracts/billing/credits.ts";
+import type { PinContent, RepeatingPin, RepeatingPinsPage } from "../../contracts/pinterest/scheduling-api.ts";
 import { linkKey, pinHistoryDetails, QUEUE_PAGE_SIZE } from "../../workers/domain/pin-queue.ts";
 import type { Env } from "../../workers/env.ts";
-import { addPinHistory } from "../../workers/services/credits.ts";
-import { ServiceError } from "../../workers/services/errors.ts";
+import { addPinHistory } from "../../workers/services/billing/credits.ts";
+import { ServiceError } from "../../workers/services/core/errors.ts";
 import { DAY_MS, toRepeatingView, type QueueStore, type RepeatingRow } from "./queue-store.ts";
 import { changedContent, refusal, type Refusal, type RepeatingChanges } from "./requests.ts";
 

@@ -1,7 +1,7 @@
-import type { DuplicateConflict, PinContent, ScheduledPinStatus } from "../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { DuplicateConflict, PinContent, ScheduledPinStatus } from "../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { NoFreeSlot } from "../../workers/domain/pin-queue.ts";
-import type { PinterestProfile } from "../../workers/services/pinterest-connection.ts";
+import type { PinterestProfile } from "../../workers/services/pinterest/pinterest-connection.ts";
 
 /**
  * What the ProfileScheduler's callers send and what it answers: the shapes of

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { PAYPAL_CONFIRM_SWITCH_MESSAGE, SHOPIFY_CONNECT_FIRST_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_CONFIRM_SWITCH_MESSAGE, SHOPIFY_CONNECT_FIRST_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing/billing-paypal-shopify.ts";
 import { signUpInBrowser } from "./support/accounts.ts";
 import { seriousAxeViolations } from "./support/axe.ts";
 import { useBrowser } from "./support/browser.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Template } from "../../contracts/template.ts";
+import type { Template } from "../../contracts/content/template.ts";
 import { canFill, postOffer } from "../../workers/domain/template-fit.ts";
 import { signUpVerified } from "./support/accounts.ts";
 import { callApi } from "./support/admin.ts";

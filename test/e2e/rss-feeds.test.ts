@@ -1,6 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
-import { RSS_FIRST_CHECK_POSTS } from "../../contracts/rss.ts";
+import { RSS_FIRST_CHECK_POSTS } from "../../contracts/pinterest/rss.ts";
 import { signUpVerified } from "./support/accounts.ts";
 import { redeemStarterCode } from "./support/admin.ts";
 import { seriousAxeViolations } from "./support/axe.ts";

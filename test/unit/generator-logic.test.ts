@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { defaultDesignSettings, DesignSettings, type DesignSettingsInput } from "../../contracts/design-settings.ts";
-import { Post } from "../../contracts/post.ts";
-import { RenderTemplateImageBody } from "../../contracts/render.ts";
-import type { Source } from "../../contracts/scrape.ts";
-import type { Template, TemplateDesignInput } from "../../contracts/template.ts";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { defaultDesignSettings, DesignSettings, type DesignSettingsInput } from "../../contracts/content/design-settings.ts";
+import { Post } from "../../contracts/content/post.ts";
+import { RenderTemplateImageBody } from "../../contracts/content/render.ts";
+import type { Source } from "../../contracts/content/scrape.ts";
+import type { Template, TemplateDesignInput } from "../../contracts/content/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import {
   applyDesignToPosts,
   changeImage,

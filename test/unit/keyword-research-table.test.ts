@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
-import type { KeywordTerm } from "../../contracts/keywords.ts";
+import type { KeywordTerm } from "../../contracts/growth/keywords.ts";
 import { changeText, csvFileName, filterTerms, sortTerms, termsCsv, trendTypesText } from "../../app/lib/keyword-research.ts";
 
 // The keyword research page's table rules (app/lib/keyword-research.ts): sorting with terms

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_PLAN_IDS } from "../../contracts/billing/billing-paypal-shopify.ts";
 import { ProviderError } from "../../workers/integrations/http.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { useSandbox } from "../support/sandbox.ts";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { defaultSchedulingSettings, SchedulingSettings } from "../../contracts/scheduling.ts";
+import { defaultSchedulingSettings, SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import {
   assignQueueSlots,
   duplicateKeyOf,

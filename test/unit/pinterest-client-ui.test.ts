@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Post } from "../../contracts/post.ts";
-import { MAX_PINS_PER_SCHEDULE, type PinScheduleFailure, type ScheduledPin, type ScheduleResponse } from "../../contracts/scheduling-api.ts";
-import { defaultSchedulingSettings } from "../../contracts/scheduling.ts";
+import type { Post } from "../../contracts/content/post.ts";
+import { MAX_PINS_PER_SCHEDULE, type PinScheduleFailure, type ScheduledPin, type ScheduleResponse } from "../../contracts/pinterest/scheduling-api.ts";
+import { defaultSchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { ApiError } from "../../app/lib/api-client.ts";
 import {
   BULK_PROGRESS_CAP,

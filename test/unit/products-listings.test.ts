@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ShopListing, ShopListingsPage, ShopProfileView } from "../../contracts/shops.ts";
+import type { ShopListing, ShopListingsPage, ShopProfileView } from "../../contracts/shops/shops.ts";
 import {
   chosenPinTotal,
   formatPrice,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import { contrastRatio, parseHex, readableOn, resolveColor, textColor, WHITE_TEXT } from "../../workers/render/colors.ts";
 import { pinFileName } from "../../workers/domain/file-names.ts";
 import { duplicateLayer, duplicateTemplateDesign, withLayerFlags } from "../../workers/domain/templates.ts";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { defaultSchedulingSettings, isTimeZone, SchedulingSettings } from "../../contracts/scheduling.ts";
+import { defaultSchedulingSettings, isTimeZone, SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { dailySlotSeconds, localDay, nextFreeSlots, slotsOnDay, zonedTimeToUtc } from "../../workers/domain/scheduling.ts";
 
 const settingsIn = (zone: string, overrides: Partial<SchedulingSettings> = {}) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_SITEMAP_URLS } from "../../contracts/scrape.ts";
+import { MAX_SITEMAP_URLS } from "../../contracts/content/scrape.ts";
 import { parseFeed } from "../../workers/scrape/feed.ts";
 import { formatBytes, parseContentType } from "../../workers/scrape/fetch.ts";
 import { chooseImages, largestFromSrcset, parseDimension, type ImageCandidate } from "../../workers/scrape/images.ts";

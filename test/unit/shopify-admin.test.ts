@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseShopDomain } from "../../contracts/shopify-shop.ts";
+import { normaliseShopDomain } from "../../contracts/shops/shopify-shop.ts";
 import { productSearchQuery, signedMessage, toListing, verifyQueryHmac, type ShopifyProduct } from "../../workers/integrations/shopify-admin.ts";
 
 // The pure rules of the Shopify store connection (decision 029).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { Layer, type TemplateDesign } from "../../contracts/template.ts";
+import { Layer, type TemplateDesign } from "../../contracts/content/template.ts";
 import {
   canRedo,
   canUndo,

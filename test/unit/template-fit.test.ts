@@ -1,8 +1,8 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { DesignSettings } from "../../contracts/design-settings.ts";
-import type { Source } from "../../contracts/scrape.ts";
-import { TemplateDesign, type Template, type TemplateDesignInput } from "../../contracts/template.ts";
+import { DesignSettings } from "../../contracts/content/design-settings.ts";
+import type { Source } from "../../contracts/content/scrape.ts";
+import { TemplateDesign, type Template, type TemplateDesignInput } from "../../contracts/content/template.ts";
 import { changeImage, changeTemplate, generatePosts, offerOf, regenerateImages, regenerateTemplates } from "../../workers/domain/generate.ts";
 import { seededRandom } from "../../workers/domain/random.ts";
 import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Post } from "../../contracts/post.ts";
-import type { ScheduleResponse } from "../../contracts/scheduling-api.ts";
+import type { Post } from "../../contracts/content/post.ts";
+import type { ScheduleResponse } from "../../contracts/pinterest/scheduling-api.ts";
 import { ApiError } from "../../app/lib/api-client.ts";
 import type { ScheduleTarget } from "../../app/lib/pinterest/bulk-schedule.ts";
 import type { NewPinBody } from "../../app/lib/pinterest/scheduling-api.ts";

@@ -1,4 +1,4 @@
-import type { AuthTokens } from "../../contracts/auth.ts";
+import type { AuthTokens } from "../../contracts/accounts/auth.ts";
 import { app, sandbox } from "./support.ts";
 
 export interface SentEmail {

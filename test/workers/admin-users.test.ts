@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ACCOUNT_BLOCKED } from "../../workers/services/accounts.ts";
-import { CANNOT_BLOCK_ADMIN, CANNOT_BLOCK_SELF, LAST_ADMIN, REFERENCE_REUSED } from "../../contracts/admin-users.ts";
+import { ACCOUNT_BLOCKED } from "../../workers/services/accounts/accounts.ts";
+import { CANNOT_BLOCK_ADMIN, CANNOT_BLOCK_SELF, LAST_ADMIN, REFERENCE_REUSED } from "../../contracts/admin/admin-users.ts";
 import { database } from "../../workers/db/client.ts";
 import { adminAuditLog, creditLedger, users } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { adminAuditLog, affiliateCommissions, affiliateCustomers, subscriptions, users } from "../../workers/db/schema.ts";
-import { sweepShopifyCharges } from "../../workers/services/shopify-billing.ts";
-import { AFFILIATE_CLICKS_PER_IP, attributeCustomer, countAffiliateClick, recordCommission } from "../../workers/services/affiliates.ts";
-import { planById } from "../../workers/services/plan-lookups.ts";
+import { sweepShopifyCharges } from "../../workers/services/billing/shopify-billing.ts";
+import { AFFILIATE_CLICKS_PER_IP, attributeCustomer, countAffiliateClick, recordCommission } from "../../workers/services/growth/affiliates.ts";
+import { planById } from "../../workers/services/billing/plan-lookups.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   checkoutAndPay,

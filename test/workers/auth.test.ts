@@ -1,12 +1,12 @@
 import { SignJWT, UnsecuredJWT } from "jose";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { SIGNUP_CHECK_EMAIL } from "../../contracts/auth.ts";
+import { SIGNUP_CHECK_EMAIL } from "../../contracts/accounts/auth.ts";
 import { database } from "../../workers/db/client.ts";
 import { authSessions, users } from "../../workers/db/schema.ts";
 import { verifyPassword } from "../../workers/auth/password-hash.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
-import { REFRESH_GRACE_MS } from "../../workers/services/accounts.ts";
+import { REFRESH_GRACE_MS } from "../../workers/services/accounts/accounts.ts";
 import { bearer, GOOD_PASSWORD, json, lastLinkTo, outboxFor, sessionCookie, signUpUser, uniqueEmail } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";
 import { creditLedger, pinHistory } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
-import { BATCH_NOT_FOUND } from "../../workers/services/backup-generator.ts";
+import { BATCH_NOT_FOUND } from "../../workers/services/content/backup-generator.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits } from "./scheduling-support.ts";
 import { app, testEnv } from "./support.ts";

@@ -1,10 +1,10 @@
 import { and, eq, lt } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { OUT_OF_CREDITS_MESSAGE } from "../../contracts/credits.ts";
+import { OUT_OF_CREDITS_MESSAGE } from "../../contracts/billing/credits.ts";
 import { creditLedger, pinHistory, users } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
-import { consumeCredits, creditsSummary } from "../../workers/services/credits.ts";
+import { consumeCredits, creditsSummary } from "../../workers/services/billing/credits.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, credentialsOf, db, post } from "./billing-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";

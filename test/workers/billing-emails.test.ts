@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { billingEmails, webhookEvents } from "../../workers/db/schema.ts";
-import { sendPendingBillingEmails } from "../../workers/services/billing-emails.ts";
+import { sendPendingBillingEmails } from "../../workers/services/billing/billing-emails.ts";
 import { outboxFor, signUpUser, type SentEmail, type TestUser } from "./accounts-support.ts";
 import {
   afterTheSecondOf,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAYPAL_PLAN_IDS, PAYPAL_TRIAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_PLAN_IDS, PAYPAL_TRIAL_PLAN_IDS } from "../../contracts/billing/billing-paypal-shopify.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import {

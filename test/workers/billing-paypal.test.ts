@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS } from "../../contracts/billing/billing-paypal-shopify.ts";
 import { creditLedger } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { affiliateCommissions, affiliateCustomers, creditLedger, referrals, users } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
-import { recordCommission } from "../../workers/services/affiliates.ts";
-import { planById } from "../../workers/services/plan-lookups.ts";
-import { sweepShopifyAdjustments } from "../../workers/services/shopify-billing.ts";
+import { recordCommission } from "../../workers/services/growth/affiliates.ts";
+import { planById } from "../../workers/services/billing/plan-lookups.ts";
+import { sweepShopifyAdjustments } from "../../workers/services/billing/shopify-billing.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   commissionsOf,

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { billingCustomers } from "../../workers/db/schema.ts";
-import { SHOPIFY_CONNECT_FIRST_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing-paypal-shopify.ts";
+import { SHOPIFY_CONNECT_FIRST_MESSAGE, SHOPIFY_MESSAGES } from "../../contracts/billing/billing-paypal-shopify.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   confirmShopifyCharge,

@@ -1,13 +1,13 @@
 import { and, eq, like } from "drizzle-orm";
 import { expect } from "vitest";
-import type { CreditsSummary } from "../../contracts/credits.ts";
+import type { CreditsSummary } from "../../contracts/billing/credits.ts";
 import { database } from "../../workers/db/client.ts";
 import { affiliateCommissions, affiliateCustomers, billingCustomers, creditLedger, subscriptions, users } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
-import { refreshUserPlan } from "../../workers/services/billing.ts";
-import { consumeCredits } from "../../workers/services/credits.ts";
-import { saveShopConnection } from "../../workers/services/shops.ts";
+import { refreshUserPlan } from "../../workers/services/billing/billing.ts";
+import { consumeCredits } from "../../workers/services/billing/credits.ts";
+import { saveShopConnection } from "../../workers/services/shops/shops.ts";
 import { bearer, json, signUpUser, signUpVerifiedUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { randomIndex, seededRandom, shuffled, type Random } from "../../workers/domain/random.ts";
-import { isPayPalTrialPlan, PAYPAL_PLAN_IDS, planIdOfPayPalPlan } from "../../contracts/billing-paypal-shopify.ts";
+import { isPayPalTrialPlan, PAYPAL_PLAN_IDS, planIdOfPayPalPlan } from "../../contracts/billing/billing-paypal-shopify.ts";
 import { creditLedger, referrals, subscriptions, users as userRows } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
@@ -9,7 +9,7 @@ import { addMonths } from "../../workers/domain/plans.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import * as shopify from "../../workers/integrations/shopify.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
-import { sweepShopifyAdjustments } from "../../workers/services/shopify-billing.ts";
+import { sweepShopifyAdjustments } from "../../workers/services/billing/shopify-billing.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   approvePayPal,

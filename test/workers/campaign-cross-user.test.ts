@@ -1,12 +1,12 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PAYPAL_PLAN_IDS } from "../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_PLAN_IDS } from "../../contracts/billing/billing-paypal-shopify.ts";
 import { PLAN_ROWS } from "../../workers/db/seed-data.ts";
 import * as paypal from "../../workers/integrations/paypal.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { app as router } from "../../workers/router.ts";
-import { schedulerFor } from "../../workers/services/scheduler-index.ts";
+import { schedulerFor } from "../../workers/services/pinterest/scheduler-index.ts";
 import { userMediaPrefix } from "../../workers/media/store.ts";
 import pacificoWoff2Url from "../fixtures/fonts/pacifico-latin-400.woff2?inline";
 import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";

@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { CatalogsState, CatalogStatus } from "../../contracts/catalogs.ts";
+import type { CatalogsState, CatalogStatus } from "../../contracts/pinterest/catalogs.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, pinterestName, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";

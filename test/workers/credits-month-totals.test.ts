@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { CreditsSummary } from "../../contracts/credits.ts";
+import type { CreditsSummary } from "../../contracts/billing/credits.ts";
 import { users } from "../../workers/db/schema.ts";
 import { addMonths } from "../../workers/domain/plans.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
-import { grantCredits } from "../../workers/services/admin-users.ts";
-import { savePlanRecord } from "../../workers/services/billing.ts";
-import { addPinHistories, consumeCredits, creditsSummary, reverseCredits, type PinHistoryItem } from "../../workers/services/credits.ts";
+import { grantCredits } from "../../workers/services/admin/admin-users.ts";
+import { savePlanRecord } from "../../workers/services/billing/billing.ts";
+import { addPinHistories, consumeCredits, creditsSummary, reverseCredits, type PinHistoryItem } from "../../workers/services/billing/credits.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, db, post } from "./billing-support.ts";
 import { app, read, testEnv } from "./support.ts";

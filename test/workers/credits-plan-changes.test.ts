@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OUT_OF_CREDITS_MESSAGE, type CreditsSummary } from "../../contracts/credits.ts";
-import { creditsSummary } from "../../workers/services/credits.ts";
+import { OUT_OF_CREDITS_MESSAGE, type CreditsSummary } from "../../contracts/billing/credits.ts";
+import { creditsSummary } from "../../workers/services/billing/credits.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { afterTheSecondOf, buyLifetime, creditsOf, post, redeem, redeemCodesFor, sandboxSubscription, subscribe, usedTrial } from "./billing-support.ts";
 import { read, testEnv } from "./support.ts";

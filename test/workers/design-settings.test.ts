@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { defaultDesignSettings } from "../../contracts/design-settings.ts";
-import { MAX_DESIGN_PROFILES } from "../../contracts/library.ts";
+import { defaultDesignSettings } from "../../contracts/content/design-settings.ts";
+import { MAX_DESIGN_PROFILES } from "../../contracts/content/library.ts";
 import { database } from "../../workers/db/client.ts";
 import { designSettingsProfiles } from "../../workers/db/schema.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DRAFTS_PAGE_SIZE, MAX_DRAFTS } from "../../contracts/library.ts";
+import { DRAFTS_PAGE_SIZE, MAX_DRAFTS } from "../../contracts/content/library.ts";
 import { drafts } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";

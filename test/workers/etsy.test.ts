@@ -14,9 +14,9 @@ import {
   ETSY_OTHER_BROWSER_MESSAGE,
   ETSY_STATE_EXPIRED_MESSAGE,
   type EtsyCredentials,
-} from "../../workers/services/etsy-connection.ts";
+} from "../../workers/services/shops/etsy-connection.ts";
 import { seal } from "../../workers/auth/sealed.ts";
-import { shopCredentials, shopProfileOf, updateShopCredentials } from "../../workers/services/shops.ts";
+import { shopCredentials, shopProfileOf, updateShopCredentials } from "../../workers/services/shops/shops.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectEtsyShop, etsyAccount, etsyShopName, finishEtsyConnection, startEtsyConnection } from "./etsy-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";

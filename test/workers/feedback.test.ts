@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FEEDBACK_EMAIL_INVALID, FEEDBACK_FAILED, FEEDBACK_TEXT_REQUIRED } from "../../contracts/feedback.ts";
+import { FEEDBACK_EMAIL_INVALID, FEEDBACK_FAILED, FEEDBACK_TEXT_REQUIRED } from "../../contracts/accounts/feedback.ts";
 import { sendEmail } from "../../workers/integrations/email.ts";
 import { json } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";

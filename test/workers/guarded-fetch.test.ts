@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import { listProducts, readStoreIndex, type WooCommerceError } from "../../workers/integrations/woocommerce.ts";
-import { pictureSourceFor } from "../../workers/services/pin-images.ts";
+import { pictureSourceFor } from "../../workers/services/content/pin-images.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 import { connectWooCommerceStore, holdWooCommerceCallbacks, newStore, storeUrl } from "./woocommerce-support.ts";

@@ -1,11 +1,11 @@
 import { and, eq, lt } from "drizzle-orm";
 import * as v from "valibot";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RewriteTextBody } from "../../contracts/ai.ts";
+import { RewriteTextBody } from "../../contracts/content/ai.ts";
 import { creditLedger, pinHistory } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
-import { KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE, requestHash } from "../../workers/services/idempotency.ts";
-import { PIN_DELETED_SINCE_MESSAGE } from "../../workers/services/scheduling.ts";
+import { KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE, requestHash } from "../../workers/services/core/idempotency.ts";
+import { PIN_DELETED_SINCE_MESSAGE } from "../../workers/services/pinterest/scheduling.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, grantCredits, imagePin, pinterestName, post, runAlarm, sandboxPins, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, eventually, read, sandbox, testEnv } from "./support.ts";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { pictureHeader } from "../../workers/render/pictures.ts";
-import { proxiedImage } from "../../workers/services/image-proxy.ts";
+import { proxiedImage } from "../../workers/services/content/image-proxy.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 

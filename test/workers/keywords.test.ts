@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { KEYWORD_TRIAL_USED, type KeywordResearch } from "../../contracts/keywords.ts";
+import { KEYWORD_TRIAL_USED, type KeywordResearch } from "../../contracts/growth/keywords.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile } from "./scheduling-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";

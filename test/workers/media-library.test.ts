@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { Font, Glyph, Path, parse } from "opentype.js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MEDIA_MAX_BYTES, MEDIA_PAGE_SIZE } from "../../contracts/library.ts";
+import { MEDIA_MAX_BYTES, MEDIA_PAGE_SIZE } from "../../contracts/content/library.ts";
 import { userMedia } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import pacificoWoffUrl from "../fixtures/fonts/pacifico-latin-400.woff?inline";

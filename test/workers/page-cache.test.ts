@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../workers/db/schema.ts";
 import { cacheablePath, purgePages } from "../../workers/http/page-cache.ts";
-import { EXAMPLE_PINS } from "../../workers/services/showcase-catalog.ts";
+import { EXAMPLE_PINS } from "../../workers/services/content/showcase-catalog.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { db } from "./billing-support.ts";
 import { app, read, testEnv } from "./support.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PIN_HISTORY_PAGE_SIZE } from "../../contracts/scheduling-api.ts";
+import { PIN_HISTORY_PAGE_SIZE } from "../../contracts/pinterest/scheduling-api.ts";
 import { pinHistory } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";

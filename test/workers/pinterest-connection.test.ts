@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "../../workers/db/client.ts";
 import { pinterestOauthStates, pinterestProfiles } from "../../workers/db/schema.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
-import { oauthBindingCookieName, OTHER_BROWSER_MESSAGE } from "../../workers/services/pinterest-connection.ts";
+import { oauthBindingCookieName, OTHER_BROWSER_MESSAGE } from "../../workers/services/pinterest/pinterest-connection.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv, cookiesSetBy } from "./support.ts";
 

@@ -5,12 +5,12 @@ import {
   VIDEO_NOT_YOURS_MESSAGE,
   VIDEO_PROCESSING_FAILED_MESSAGE,
   VIDEO_PROCESSING_SLOW_MESSAGE,
-} from "../../contracts/pinterest-media.ts";
+} from "../../contracts/pinterest/pinterest-media.ts";
 import { database } from "../../workers/db/client.ts";
 import { users, videoJobs } from "../../workers/db/schema.ts";
 import { mediaKeyOf, mediaUrl, putMedia, userMediaPrefix } from "../../workers/media/store.ts";
-import { ServiceError } from "../../workers/services/errors.ts";
-import { uploadVideoToPinterest } from "../../workers/services/pinterest-media.ts";
+import { ServiceError } from "../../workers/services/core/errors.ts";
+import { uploadVideoToPinterest } from "../../workers/services/pinterest/pinterest-media.ts";
 import tinyMp4Url from "../fixtures/video/tiny.mp4?inline";
 import tinyThumbnailUrl from "../fixtures/video/tiny-thumbnail.jpg?inline";
 import { signUpUser, type TestUser } from "./accounts-support.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PinterestApiError } from "../../workers/integrations/pinterest.ts";
-import { pinterestClient } from "../../workers/services/pinterest-connection.ts";
+import { pinterestClient } from "../../workers/services/pinterest/pinterest-connection.ts";
 import { sandbox, testEnv } from "./support.ts";
 
 // The Pinterest client's terms and trends calls inside workerd, configured from the

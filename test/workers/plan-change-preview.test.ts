@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CODE_ALREADY_YOURS_MESSAGE, type PlanChangePreview } from "../../contracts/plans-api.ts";
+import { CODE_ALREADY_YOURS_MESSAGE, type PlanChangePreview } from "../../contracts/billing/plans-api.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { afterTheSecondOf, buyLifetime, creditsOf, redeem, redeemCodesFor, spendCredits, subscribe, usedTrial } from "./billing-support.ts";
 import { app, read } from "./support.ts";

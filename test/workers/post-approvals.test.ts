@@ -1,7 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REVIEW_LINK_INVALID_MESSAGE } from "../../contracts/approvals.ts";
-import { reviewBatchEmail } from "../../workers/services/emails.ts";
+import { REVIEW_LINK_INVALID_MESSAGE } from "../../contracts/pinterest/approvals.ts";
+import { reviewBatchEmail } from "../../workers/services/accounts/emails.ts";
 import { bearer, json, lastLinkTo, outboxFor, signUpUser, signUpVerifiedUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
 import {
   connectProfile,

@@ -8,7 +8,7 @@ import { schedulerIndex } from "../../workers/db/schema.ts";
 import { lateCreateMs } from "../../durable-objects/scheduler/posting.ts";
 import { MAX_FAILURES } from "../../workers/domain/pin-queue.ts";
 import { PINTEREST_TIMEOUT_MS } from "../../workers/integrations/pinterest.ts";
-import { recordSchedulerState, STALLED_AFTER_MS } from "../../workers/services/scheduler-index.ts";
+import { recordSchedulerState, STALLED_AFTER_MS } from "../../workers/services/pinterest/scheduler-index.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, post, sandboxPins, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";
 import { eventually, read, sandbox, testEnv } from "./support.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REAUTHENTICATE_MESSAGE } from "../../contracts/pinterest-connection.ts";
+import { REAUTHENTICATE_MESSAGE } from "../../contracts/pinterest/pinterest-connection.ts";
 import { database } from "../../workers/db/client.ts";
 import { pinterestProfiles, users } from "../../workers/db/schema.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";

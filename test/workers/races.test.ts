@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { MAX_DESIGN_PROFILES, MAX_DRAFTS } from "../../contracts/library.ts";
+import { MAX_DESIGN_PROFILES, MAX_DRAFTS } from "../../contracts/content/library.ts";
 import { database } from "../../workers/db/client.ts";
 import { designSettingsProfiles, drafts, templateFavorites, templates } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";

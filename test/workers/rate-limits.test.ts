@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../workers/app.ts";
-import { purgeExpiredRateLimits } from "../../workers/services/rate-limit.ts";
+import { purgeExpiredRateLimits } from "../../workers/services/accounts/rate-limit.ts";
 import { testEnv } from "./support.ts";
 
 /** rate_limits only grew: the cron sweep now forgets expired windows (issue 37, point 7; decision 083). */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../workers/db/schema.ts";
-import { CODE_ALREADY_YOURS_MESSAGE, CODE_NOT_VALID_MESSAGE, REDEEM_CODE_ALPHABET } from "../../contracts/plans-api.ts";
+import { CODE_ALREADY_YOURS_MESSAGE, CODE_NOT_VALID_MESSAGE, REDEEM_CODE_ALPHABET } from "../../contracts/billing/plans-api.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { creditsOf, credentialsOf, db, post, stripeCustomerOf } from "./billing-support.ts";
 import { app, read, sandbox } from "./support.ts";

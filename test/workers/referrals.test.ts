@@ -24,8 +24,8 @@ import {
   subscribeShopify,
 } from "./billing-support.ts";
 import { stripeClient } from "../../workers/integrations/stripe.ts";
-import { mailboxKey } from "../../workers/services/mailboxes.ts";
-import { recordClaimedMailboxes } from "../../workers/services/referrals.ts";
+import { mailboxKey } from "../../workers/services/accounts/mailboxes.ts";
+import { recordClaimedMailboxes } from "../../workers/services/growth/referrals.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 
 // The referral programme (issue 16, decisions 037 and 038): codes, the public profile, gift invites,

@@ -2,7 +2,7 @@ import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { satori } from "@cf-wasm/satori/workerd";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";
 import { woffToSfnt } from "../../workers/media/fonts.ts";
 import { BUNDLED_FONT_FILES, bundledFontBytes } from "../../workers/render/bundled-font-files.ts";

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";
 import { httpPictureSource } from "../../workers/render/pictures.ts";
 import { renderPin } from "../../workers/render/render-pin.ts";

@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import { describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import { clearPictureCache, httpPictureSource } from "../../workers/render/pictures.ts";
 import { renderPin } from "../../workers/render/render-pin.ts";
 import { workerFontLoader } from "../../workers/render/worker-fonts.ts";

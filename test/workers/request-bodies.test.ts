@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { drafts } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
-import { BODY_TOO_DEEP_MESSAGE, BODY_TOO_LARGE_MESSAGE, jsonDepth, MAX_JSON_BODY_BYTES } from "../../workers/api/body-guard.ts";
+import { BODY_TOO_DEEP_MESSAGE, BODY_TOO_LARGE_MESSAGE, jsonDepth, MAX_JSON_BODY_BYTES } from "../../workers/api/core/body-guard.ts";
 import { bearer, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 

@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
 import { XMLParser } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { RSS_FIRST_CHECK_POSTS, RSS_ITEMS_PER_DAY, RSS_PAUSED_FOR_CREDITS } from "../../contracts/rss.ts";
+import { RSS_FIRST_CHECK_POSTS, RSS_ITEMS_PER_DAY, RSS_PAUSED_FOR_CREDITS } from "../../contracts/pinterest/rss.ts";
 import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";
 import worker from "../../workers/app.ts";
-import { consumeCredits } from "../../workers/services/credits.ts";
-import { checkRssFeed, RSS_CHECK_INTERVAL_MS, sweepRssFeeds } from "../../workers/services/rss-checks.ts";
+import { consumeCredits } from "../../workers/services/billing/credits.ts";
+import { checkRssFeed, RSS_CHECK_INTERVAL_MS, sweepRssFeeds } from "../../workers/services/pinterest/rss-checks.ts";
 import { bearer, json, outboxFor, signUpUser, signUpVerifiedUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, testEnv } from "./support.ts";

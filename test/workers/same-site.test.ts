@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ScheduledPin } from "../../contracts/scheduling-api.ts";
+import type { ScheduledPin } from "../../contracts/pinterest/scheduling-api.ts";
 import { NOT_FROM_OUR_SITE } from "../../workers/auth/middleware.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, grantCredits, imagePin, pinterestName, post, type ConnectedProfile } from "./scheduling-support.ts";

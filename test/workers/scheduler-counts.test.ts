@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { QueueView } from "../../contracts/scheduling-api.ts";
+import type { QueueView } from "../../contracts/pinterest/scheduling-api.ts";
 import { QueueStore } from "../../durable-objects/scheduler/queue-store.ts";
 import { signUpUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, imagePin, pinterestName, post, schedulerOf, type ConnectedProfile } from "./scheduling-support.ts";

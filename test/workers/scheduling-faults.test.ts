@@ -1,6 +1,6 @@
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { ScheduledPin } from "../../contracts/scheduling-api.ts";
+import type { ScheduledPin } from "../../contracts/pinterest/scheduling-api.ts";
 import { signUpUser, type TestUser } from "./accounts-support.ts";
 import {
   connectProfile,

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { database } from "../../workers/db/client.ts";
 import { pinterestProfiles } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
-import { schedulerFor } from "../../workers/services/scheduler-index.ts";
+import { schedulerFor } from "../../workers/services/pinterest/scheduler-index.ts";
 import { bearer, json, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv, cookiesSetBy } from "./support.ts";
 

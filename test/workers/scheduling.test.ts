@@ -1,7 +1,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import * as v from "valibot";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SchedulingSettings } from "../../contracts/scheduling.ts";
+import { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { DUPLICATE_WINDOW_MS } from "../../workers/domain/pin-queue.ts";
 import { nextFreeSlots } from "../../workers/domain/scheduling.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";

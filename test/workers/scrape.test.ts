@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ScrapeFeedResponse, ScrapeWebsiteResponse, ScrapeWebsitesResponse, SitemapResponse, Source } from "../../contracts/scrape.ts";
+import type { ScrapeFeedResponse, ScrapeWebsiteResponse, ScrapeWebsitesResponse, SitemapResponse, Source } from "../../contracts/content/scrape.ts";
 import { ARCHIVE_POSTS } from "../../sandbox/blog-demo/archive.ts";
 import { BLOG_TITLE, DEMO_POSTS, type DemoPost } from "../../sandbox/blog-demo/posts.ts";
-import { ServiceError } from "../../workers/services/errors.ts";
+import { ServiceError } from "../../workers/services/core/errors.ts";
 import { checkSourceUrl, scrapeFeed, scrapeWebsite } from "../../workers/scrape/sources.ts";
 import { normalizeSourceUrl } from "../../workers/scrape/url.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";

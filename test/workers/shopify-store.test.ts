@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { SHOPIFY_RECONNECT_MESSAGE } from "../../contracts/shopify-shop.ts";
-import type { ShopListingsPage } from "../../contracts/shops.ts";
+import { SHOPIFY_RECONNECT_MESSAGE } from "../../contracts/shops/shopify-shop.ts";
+import type { ShopListingsPage } from "../../contracts/shops/shops.ts";
 import { DEMO_PRODUCTS, searchProducts } from "../../sandbox/demo-shop/catalog.ts";
 import { database } from "../../workers/db/client.ts";
 import { shopifyAnonymousInstalls, shopProfiles } from "../../workers/db/schema.ts";
-import { shopCredentials } from "../../workers/services/shops.ts";
+import { shopCredentials } from "../../workers/services/shops/shops.ts";
 import { bearer, GOOD_PASSWORD, json, signUpUser, uniqueEmail, type TestUser } from "./accounts-support.ts";
 import { callback, connectStore, installOnShopify, newStore, recordState, signed, stateCheck } from "./shopify-support.ts";
 import { app, cookiesSetBy, read, sandbox, testEnv } from "./support.ts";

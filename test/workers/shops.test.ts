@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { database } from "../../workers/db/client.ts";
 import { shopProfiles } from "../../workers/db/schema.ts";
-import { saveShopConnection, shopCredentials, shopProfileOf } from "../../workers/services/shops.ts";
+import { saveShopConnection, shopCredentials, shopProfileOf } from "../../workers/services/shops/shops.ts";
 import { bearer, json, signUpUser } from "./accounts-support.ts";
 import { app, read, testEnv } from "./support.ts";
 

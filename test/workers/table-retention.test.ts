@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pruneGrowingTables } from "../../workers/services/table-retention.ts";
+import { pruneGrowingTables } from "../../workers/services/core/table-retention.ts";
 import { signUpUser } from "./accounts-support.ts";
 import { testEnv } from "./support.ts";
 

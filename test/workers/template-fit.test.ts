@@ -1,9 +1,9 @@
 import * as v from "valibot";
 import { beforeAll, describe, expect, it } from "vitest";
-import { DesignSettings } from "../../contracts/design-settings.ts";
-import type { Post } from "../../contracts/post.ts";
-import type { Source } from "../../contracts/scrape.ts";
-import { TemplateDesign, type Layer, type Template } from "../../contracts/template.ts";
+import { DesignSettings } from "../../contracts/content/design-settings.ts";
+import type { Post } from "../../contracts/content/post.ts";
+import type { Source } from "../../contracts/content/scrape.ts";
+import { TemplateDesign, type Layer, type Template } from "../../contracts/content/template.ts";
 import { generatePosts, postContent } from "../../workers/domain/generate.ts";
 import { seededRandom } from "../../workers/domain/random.ts";
 import { DEMO_POSTS } from "../../sandbox/blog-demo/posts.ts";

@@ -3,7 +3,7 @@ import { Resvg } from "@cf-wasm/resvg/workerd";
 import { satori } from "@cf-wasm/satori/workerd";
 import * as v from "valibot";
 import { afterAll, describe, expect, it } from "vitest";
-import { PIN_HEIGHT, PIN_WIDTH, TEMPLATE_FAMILIES, TemplateDesign, type PostContent } from "../../contracts/template.ts";
+import { PIN_HEIGHT, PIN_WIDTH, TEMPLATE_FAMILIES, TemplateDesign, type PostContent } from "../../contracts/content/template.ts";
 import { COLOR_PALETTES } from "../../workers/db/seed/palettes.ts";
 import { STANDARD_TEMPLATES } from "../../workers/db/seed/standard-templates.ts";
 import { satoriElement, satoriFonts, type PinPlan, type PlannedText } from "../../workers/render/layout.ts";

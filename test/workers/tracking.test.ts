@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ProviderError } from "../../workers/integrations/http.ts";
-import { hashEmail, trackMeta, trackTikTok, type TrackingInput } from "../../workers/services/conversion-tracking.ts";
+import { hashEmail, trackMeta, trackTikTok, type TrackingInput } from "../../workers/services/growth/conversion-tracking.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 

@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { TREND_ALERT_LIMITS, TREND_ALERT_NOT_FOUND, TREND_ALERTS_FULL, type TrendAlertView, type TrendDigestView } from "../../contracts/trend-alerts.ts";
-import { sweepTrendAlerts } from "../../workers/services/trend-alerts.ts";
+import {
+  TREND_ALERT_LIMITS,
+  TREND_ALERT_NOT_FOUND,
+  TREND_ALERTS_FULL,
+  type TrendAlertView,
+  type TrendDigestView,
+} from "../../contracts/growth/trend-alerts.ts";
+import { sweepTrendAlerts } from "../../workers/services/growth/trend-alerts.ts";
 import { bearer, json, signUpUser, signUpVerifiedUser, verifyEmailOf, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { canonicalMailbox } from "../../workers/domain/mailboxes.ts";
-import { REVIEWER_INVITE_NOT_SENT } from "../../workers/services/approvals.ts";
-import { referralInviteEmail, reviewerInviteEmail, verificationEmail } from "../../workers/services/emails.ts";
+import { REVIEWER_INVITE_NOT_SENT } from "../../workers/services/pinterest/approvals.ts";
+import { referralInviteEmail, reviewerInviteEmail, verificationEmail } from "../../workers/services/accounts/emails.ts";
 import { bearer, json, signUpUser, uniqueEmail, type SentEmail, type TestUser } from "./accounts-support.ts";
 import { connectProfile, get, pinterestName, post, type ConnectedProfile } from "./scheduling-support.ts";
 import { autolinkable, withoutOwnLinks } from "./autolinks.ts";

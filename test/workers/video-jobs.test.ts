@@ -1,15 +1,15 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { VIDEO_FAILED_MESSAGE } from "../../contracts/video.ts";
+import { VIDEO_FAILED_MESSAGE } from "../../contracts/content/video.ts";
 import worker from "../../workers/app.ts";
 import { database } from "../../workers/db/client.ts";
 import { videoJobs } from "../../workers/db/schema.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
 import { mediaKeyOf } from "../../workers/media/store.ts";
 import { VIDEO_JOBS_DEAD_LETTER_QUEUE, VIDEO_JOBS_QUEUE } from "../../workers/queues/video-jobs.ts";
-import { consumeCredits, creditsSummary } from "../../workers/services/credits.ts";
-import type { VideoJobPayload } from "../../workers/services/video-pins.ts";
+import { consumeCredits, creditsSummary } from "../../workers/services/billing/credits.ts";
+import type { VideoJobPayload } from "../../workers/services/content/video-pins.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, eventually, read, sandbox, testEnv } from "./support.ts";
 

@@ -1,8 +1,8 @@
 import { PhotonImage } from "@cf-wasm/photon/workerd";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { TemplateDesign } from "../../contracts/template.ts";
-import { renderVideoLayers } from "../../workers/services/video-pins.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
+import { renderVideoLayers } from "../../workers/services/content/video-pins.ts";
 import { testEnv } from "./support.ts";
 
 function decode(bytes: Uint8Array) {

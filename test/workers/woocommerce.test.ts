@@ -4,9 +4,9 @@ import { DEMO_PRODUCTS, searchProducts } from "../../sandbox/demo-shop/catalog.t
 import { signToken } from "../../workers/auth/tokens.ts";
 import { database } from "../../workers/db/client.ts";
 import { shopProfiles, woocommerceConnections } from "../../workers/db/schema.ts";
-import { tokenSettings } from "../../workers/services/accounts.ts";
-import { saveShopConnection, shopCredentials } from "../../workers/services/shops.ts";
-import { DENIED_MESSAGE, NOT_STARTED_MESSAGE, OTHER_BROWSER_MESSAGE, USED_MESSAGE } from "../../workers/services/woocommerce-connection.ts";
+import { tokenSettings } from "../../workers/services/accounts/accounts.ts";
+import { saveShopConnection, shopCredentials } from "../../workers/services/shops/shops.ts";
+import { DENIED_MESSAGE, NOT_STARTED_MESSAGE, OTHER_BROWSER_MESSAGE, USED_MESSAGE } from "../../workers/services/shops/woocommerce-connection.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { app, read, sandbox, testEnv } from "./support.ts";
 import {

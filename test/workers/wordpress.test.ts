@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { WORDPRESS_KEY_MISSING, WORDPRESS_KEY_REFUSED } from "../../contracts/wordpress.ts";
+import { WORDPRESS_KEY_MISSING, WORDPRESS_KEY_REFUSED } from "../../contracts/shops/wordpress.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { ledgerOf } from "../../workers/ledger/client.ts";
-import { RATE_LIMITS } from "../../workers/services/rate-limit.ts";
+import { RATE_LIMITS } from "../../workers/services/accounts/rate-limit.ts";
 import { bearer, json, signUpUser, type TestUser } from "./accounts-support.ts";
 import { connectProfile, grantCredits, pinterestName, remainingCredits, type ConnectedProfile } from "./scheduling-support.ts";
 import { app, read, testEnv } from "./support.ts";

@@ -1,4 +1,4 @@
-import { ALT_TEXT_MAX_CHARS, DESCRIPTION_MAX_CHARS, DESCRIPTION_MIN_CHARS, TITLE_MAX_CHARS, type RewriteKind } from "../../contracts/ai.ts";
+import { ALT_TEXT_MAX_CHARS, DESCRIPTION_MAX_CHARS, DESCRIPTION_MIN_CHARS, TITLE_MAX_CHARS, type RewriteKind } from "../../contracts/content/ai.ts";
 
 /**
  * The pure rules for AI answers (spec section 5): what a title, a description

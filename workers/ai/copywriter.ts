@@ -1,11 +1,11 @@
 import type * as v from "valibot";
-import type { AltTextBody, RewriteTextBody } from "../../contracts/ai.ts";
-import { CREDIT_COSTS } from "../../contracts/credits.ts";
+import type { AltTextBody, RewriteTextBody } from "../../contracts/content/ai.ts";
+import { CREDIT_COSTS } from "../../contracts/billing/credits.ts";
 import type { Env } from "../env.ts";
 import { ProviderError } from "../integrations/http.ts";
 import { completeChat, openAIErrorCode } from "../integrations/openai.ts";
-import { consumeCredits, requireCredits } from "../services/credits.ts";
-import { ServiceError } from "../services/errors.ts";
+import { consumeCredits, requireCredits } from "../services/billing/credits.ts";
+import { ServiceError } from "../services/core/errors.ts";
 import { collectAnswers, fitToBounds, keywordPhrases, outOfBoundsMessage, type Collected } from "./bounds.ts";
 import { altTextMessages, rewriteMessages } from "./prompts.ts";
 

@@ -1,5 +1,5 @@
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { ALT_TEXT_MAX_CHARS, DESCRIPTION_MAX_CHARS, DESCRIPTION_MIN_CHARS, TITLE_MAX_CHARS, type RewriteKind } from "../../contracts/ai.ts";
+import { ALT_TEXT_MAX_CHARS, DESCRIPTION_MAX_CHARS, DESCRIPTION_MIN_CHARS, TITLE_MAX_CHARS, type RewriteKind } from "../../contracts/content/ai.ts";
 
 /**
  * The instructions sent to the model. Language and tone go into the system

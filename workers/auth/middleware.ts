@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppBindings } from "../api/hono.ts";
-import { apiError } from "../api/errors.ts";
+import type { AppBindings } from "../api/core/hono.ts";
+import { apiError } from "../api/core/errors.ts";
 import {
   authenticateBearer,
   authenticateCookie,
@@ -10,7 +10,7 @@ import {
   type Authenticated,
   type Credential,
   type RequestMeta,
-} from "../services/accounts.ts";
+} from "../services/accounts/accounts.ts";
 import { verifyIdToken } from "./tokens.ts";
 import { readSessionCookie } from "./session-cookie.ts";
 

@@ -180,7 +180,7 @@ export const newsletterSubscribers = sqliteTable("newsletter_subscribers", {
 /**
  * Pin templates: standard ones (seeded, no owner, read-only but for admins)
  * and users' own. The design (background, layers, family, image slots) is
- * stored as JSON validated by contracts/template.ts.
+ * stored as JSON validated by contracts/content/template.ts.
  */
 export const templates = sqliteTable(
   "templates",
@@ -248,7 +248,7 @@ export const colorPalettes = sqliteTable("color_palettes", {
 
 /**
  * Named design-settings profiles (spec section 3, Design settings). The
- * settings are JSON validated by contracts/design-settings.ts. One profile per
+ * settings are JSON validated by contracts/content/design-settings.ts. One profile per
  * user is marked active: the one /generate opens with.
  */
 export const designSettingsProfiles = sqliteTable(
@@ -298,7 +298,7 @@ export const userMedia = sqliteTable(
   ],
 );
 
-/** Saved generator sessions (spec section 4, Drafts): the posts as JSON (contracts/post.ts). */
+/** Saved generator sessions (spec section 4, Drafts): the posts as JSON (contracts/content/post.ts). */
 export const drafts = sqliteTable(
   "drafts",
   {
@@ -579,7 +579,7 @@ export const etsyOauthStates = sqliteTable(
  * Every plan a user holds or held, whatever sold it: a Stripe subscription or
  * once-off (lifetime) purchase now; PayPal, Shopify and redeem codes later.
  * The user's planId, planStatus and cancelSubscriptionDate are derived from
- * these rows (workers/services/billing.ts), so the order in which providers
+ * these rows (workers/services/billing/billing.ts), so the order in which providers
  * report changes does not matter. See docs/decisions/013-billing.md.
  */
 export const subscriptions = sqliteTable(

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import * as v from "valibot";
-import { TemplateDesign } from "../../contracts/template.ts";
+import { TemplateDesign } from "../../contracts/content/template.ts";
 import { normalizeDesign, storedDesign } from "../domain/templates.ts";
 import { colorPalettes, contentEntries, plans, templateCategories, templates } from "./schema.ts";
 import { PLAN_ROWS } from "./seed-data.ts";

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import type { CatalogItem, CatalogItemProblem } from "../../contracts/catalogs.ts";
+import type { CatalogItem, CatalogItemProblem } from "../../contracts/pinterest/catalogs.ts";
 
 /**
  * A catalog as a Pinterest product feed (docs/decisions/043-pinterest-catalogs.md):

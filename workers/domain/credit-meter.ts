@@ -1,4 +1,4 @@
-import { CREDIT_COSTS } from "../../contracts/credits.ts";
+import { CREDIT_COSTS } from "../../contracts/billing/credits.ts";
 
 /**
  * How a user's pin credits for the month read in the navbar and on /generate

@@ -1,8 +1,8 @@
-import type { DesignSettings, RgbaColor } from "../../contracts/design-settings.ts";
-import { MAX_POSTS, type Post } from "../../contracts/post.ts";
-import type { RenderTemplateImageBody } from "../../contracts/render.ts";
-import type { Source } from "../../contracts/scrape.ts";
-import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../contracts/template.ts";
+import type { DesignSettings, RgbaColor } from "../../contracts/content/design-settings.ts";
+import { MAX_POSTS, type Post } from "../../contracts/content/post.ts";
+import type { RenderTemplateImageBody } from "../../contracts/content/render.ts";
+import type { Source } from "../../contracts/content/scrape.ts";
+import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../contracts/content/template.ts";
 import { pinFileName } from "./file-names.ts";
 import { distinctPictures, samePicture } from "./picture-identity.ts";
 import { canFill, fittingVariant, postOffer, templateNeeds, type PostOffer } from "./template-fit.ts";

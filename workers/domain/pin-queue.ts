@@ -1,7 +1,7 @@
 import { tzOffset } from "@date-fns/tz";
-import type { PinDetails } from "../../contracts/credits.ts";
-import type { PinContent } from "../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { PinDetails } from "../../contracts/billing/credits.ts";
+import type { PinContent } from "../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { dailySlotSeconds, localDay, slotsOnDay } from "./scheduling.ts";
 
 /**

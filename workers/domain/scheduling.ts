@@ -1,5 +1,5 @@
 import { tzOffset } from "@date-fns/tz";
-import type { SchedulingSettings } from "../../contracts/scheduling.ts";
+import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 
 /**
  * Time slots of a profile's schedule, as pure functions: which local times of

@@ -1,4 +1,4 @@
-import type { TemplateDesign, TemplateNeeds } from "../../contracts/template.ts";
+import type { TemplateDesign, TemplateNeeds } from "../../contracts/content/template.ts";
 import { distinctPictures, samePicture } from "./picture-identity.ts";
 
 /**
@@ -9,7 +9,7 @@ import { distinctPictures, samePicture } from "./picture-identity.ts";
  * no pin shows an empty badge, an empty list line or one photo twice.
  */
 
-export type { TemplateNeeds } from "../../contracts/template.ts";
+export type { TemplateNeeds } from "../../contracts/content/template.ts";
 
 /** What a post has to fill a template with. */
 export interface PostOffer {

@@ -1,4 +1,4 @@
-import type { Layer, TemplateDesign } from "../../contracts/template.ts";
+import type { Layer, TemplateDesign } from "../../contracts/content/template.ts";
 
 /** Duplicated layers sit this far right and down of the original (spec section 9). */
 export const DUPLICATE_LAYER_OFFSET = 20;

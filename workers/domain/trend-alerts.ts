@@ -1,5 +1,5 @@
-import type { TrendAlertFrequency, TrendFinding } from "../../contracts/trend-alerts.ts";
-import type { PinterestInterest, PinterestTrendingKeyword, PinterestTrendRegion } from "../../contracts/pinterest-trends.ts";
+import type { TrendAlertFrequency, TrendFinding } from "../../contracts/growth/trend-alerts.ts";
+import type { PinterestInterest, PinterestTrendingKeyword, PinterestTrendRegion } from "../../contracts/pinterest/pinterest-trends.ts";
 
 /**
  * The rules of trend alerts (docs/decisions/047-trend-alerts.md), pure: when an

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppBindings } from "../api/hono.ts";
+import type { AppBindings } from "../api/core/hono.ts";
 import { sessionCookieFrom } from "../auth/session-cookie.ts";
 import { edgeCountry } from "../domain/pricing-parity.ts";
 import type { Env } from "../env.ts";

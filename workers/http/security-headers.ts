@@ -1,5 +1,5 @@
 import type { Context, Next } from "hono";
-import type { AppBindings } from "../api/hono.ts";
+import type { AppBindings } from "../api/core/hono.ts";
 import type { Env } from "../env.ts";
 
 /**

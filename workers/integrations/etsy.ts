@@ -1,6 +1,6 @@
 import { decodeHTML } from "entities/decode";
-import { ETSY_SCOPES } from "../../contracts/etsy.ts";
-import type { ListingImage, ShopListing } from "../../contracts/shops.ts";
+import { ETSY_SCOPES } from "../../contracts/shops/etsy.ts";
+import type { ListingImage, ShopListing } from "../../contracts/shops/shops.ts";
 import { toBase64Url } from "../auth/password-hash.ts";
 import { ProviderError, retryAfter, secondsHeader } from "./http.ts";
 

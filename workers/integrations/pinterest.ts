@@ -17,7 +17,7 @@ import {
   type PinterestPin,
   type PinterestPinCreate,
   type PinterestTokenResponse,
-} from "../../contracts/pinterest.ts";
+} from "../../contracts/pinterest/pinterest.ts";
 import {
   PINTEREST_TERMS_SUGGESTED_MAX,
   type PinterestRelatedTerms,
@@ -25,7 +25,7 @@ import {
   type PinterestTrendRegion,
   type PinterestTrendsQuery,
   type PinterestTrendType,
-} from "../../contracts/pinterest-trends.ts";
+} from "../../contracts/pinterest/pinterest-trends.ts";
 import { ProviderError, retryAfter, secondsHeader } from "./http.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { ListingImage, ShopifyProductStatus, ShopListing } from "../../contracts/shops.ts";
+import type { ListingImage, ShopifyProductStatus, ShopListing } from "../../contracts/shops/shops.ts";
 import { adminUrl, errorText, graphql, shopifyFetch, ShopifyError, type ShopifyEnv } from "./shopify.ts";
 
 /**
@@ -241,7 +241,7 @@ function priceText(amount: string, currency: string): string {
   return value.toFixed(digits);
 }
 
-/** A Shopify product as a listing (contracts/shops.ts). */
+/** A Shopify product as a listing (contracts/shops/shops.ts). */
 export function toListing(product: ShopifyProduct, shopUrl: string): ShopListing {
   const images: ListingImage[] = product.media.nodes.flatMap((node) =>
     node?.image?.full ? [{ full: node.image.full, medium: node.image.medium || node.image.full, small: node.image.small || node.image.full }] : [],

@@ -1,4 +1,4 @@
-import type { ShopListing } from "../../contracts/shops.ts";
+import type { ShopListing } from "../../contracts/shops/shops.ts";
 import { FetchRefused, guardedFetch, type GuardedFetchEnv, type GuardedResponse } from "../http/guarded-fetch.ts";
 import { readFragment } from "../scrape/page-reader.ts";
 import { cleanText } from "../scrape/text.ts";

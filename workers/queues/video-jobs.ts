@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import * as v from "valibot";
-import { VideoJobMessage } from "../../contracts/video-jobs.ts";
+import { VideoJobMessage } from "../../contracts/content/video-jobs.ts";
 import { database } from "../db/client.ts";
 import { videoJobs } from "../db/schema.ts";
 import type { Env } from "../env.ts";
 import { ProviderError } from "../integrations/http.ts";
 import { deleteVideoServiceJob, fetchVideoResult, getVideoServiceJob, submitVideoJob, type VideoServiceJob } from "../integrations/video.ts";
 import { putMedia } from "../media/store.ts";
-import { failVideoJob, type VideoJobPayload } from "../services/video-pins.ts";
+import { failVideoJob, type VideoJobPayload } from "../services/content/video-pins.ts";
 
 export const VIDEO_JOBS_QUEUE = "video-jobs";
 export const VIDEO_JOBS_DEAD_LETTER_QUEUE = "video-jobs-dlq";

@@ -1,4 +1,4 @@
-import type { Color, Fill, Gradient } from "../../contracts/template.ts";
+import type { Color, Fill, Gradient } from "../../contracts/content/template.ts";
 
 /** An sRGB colour with 0-255 channels and 0-1 alpha. */
 export interface Rgba {

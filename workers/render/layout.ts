@@ -12,8 +12,8 @@ import {
   type TemplateDesign,
   type TextLayer,
   type VideoLayer,
-} from "../../contracts/template.ts";
-import { DEFAULT_FONT_FAMILY } from "../../contracts/template.ts";
+} from "../../contracts/content/template.ts";
+import { DEFAULT_FONT_FAMILY } from "../../contracts/content/template.ts";
 import { fillToCss, isGradient, parseHex, representative, resolveColor, textColor, toCss, WHITE_TEXT, type Rgba } from "./colors.ts";
 import type { FontRequest, LoadedFont } from "./fonts.ts";
 import { autoFitText, fixedSizeText, type TextMetrics } from "./text-fit.ts";

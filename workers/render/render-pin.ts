@@ -1,6 +1,6 @@
 import { Resvg } from "@cf-wasm/resvg/workerd";
 import { satori } from "@cf-wasm/satori/workerd";
-import type { Layer, PostContent, SvgLayer, TemplateDesign } from "../../contracts/template.ts";
+import type { Layer, PostContent, SvgLayer, TemplateDesign } from "../../contracts/content/template.ts";
 import { isGradient, resolveColor, type Rgba } from "./colors.ts";
 import type { FontLoader } from "./fonts.ts";
 import {

@@ -7,7 +7,7 @@
  * width however the path is stretched), or a translucent stroke over a fill,
  * answers null and the stretch is left to resvg.
  */
-import type { SvgLayer } from "../../contracts/template.ts";
+import type { SvgLayer } from "../../contracts/content/template.ts";
 import { isGradient, resolveColor, type Rgba } from "./colors.ts";
 import { SHAPE_PATHS, type PinPlan } from "./layout.ts";
 import { flattenPath, IDENTITY, invert, LineSink, multiply, type Affine, type VectorShape } from "./vector.ts";

@@ -1,5 +1,5 @@
 import { FetchRefused, guardedFetch, MAX_REDIRECTS, type GuardedFetchEnv, type GuardedResponse } from "../http/guarded-fetch.ts";
-import { ServiceError } from "../services/errors.ts";
+import { ServiceError } from "../services/core/errors.ts";
 
 /**
  * How the worker fetches a user's source (a page, a sitemap, a feed,

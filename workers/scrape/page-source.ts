@@ -1,4 +1,4 @@
-import type { Source } from "../../contracts/scrape.ts";
+import type { Source } from "../../contracts/content/scrape.ts";
 import { chooseImages, type ImageCandidate } from "./images.ts";
 import { chooseComparison, chooseListItems, choosePrice, chooseQuote, chooseVideo } from "./post-slots.ts";
 import { attributeUrl, cleanAttribute, cleanText, isoDate } from "./text.ts";

@@ -5,9 +5,9 @@ import {
   type SitemapPost,
   type SitemapResponse,
   type Source,
-} from "../../contracts/scrape.ts";
+} from "../../contracts/content/scrape.ts";
 import { trustedHosts } from "../http/guarded-fetch.ts";
-import { ServiceError } from "../services/errors.ts";
+import { ServiceError } from "../services/core/errors.ts";
 import { parseFeed, type FeedItem } from "./feed.ts";
 import {
   FEED_TYPES,

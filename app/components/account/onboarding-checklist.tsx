@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { OnboardingStepView } from "../../../contracts/user.ts";
+import type { OnboardingStepView } from "../../../contracts/accounts/user.ts";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { problemMessage } from "../auth/use-account-form.ts";

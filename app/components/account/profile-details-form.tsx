@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { UserUpdatesBody, type UserCredentials } from "../../../contracts/user.ts";
+import { UserUpdatesBody, type UserCredentials } from "../../../contracts/accounts/user.ts";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { FormAlert, SubmitButton, TextField } from "../auth/form-controls.tsx";

@@ -1,5 +1,5 @@
 import { useState, type ChangeEvent } from "react";
-import type { UserCredentials } from "../../../contracts/user.ts";
+import type { UserCredentials } from "../../../contracts/accounts/user.ts";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { Avatar } from "../auth/avatar.tsx";
@@ -8,7 +8,7 @@ import { problemMessage } from "../auth/use-account-form.ts";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 
-// The server's rules for POST /api/user/image (workers/services/users.ts), checked first here to spare an upload.
+// The server's rules for POST /api/user/image (workers/services/accounts/users.ts), checked first here to spare an upload.
 const ACCEPTED_TYPES = ["image/jpeg", "image/png", "image/gif", "image/webp"];
 const MAX_BYTES = 5 * 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../../contracts/admin-redeem-codes.ts";
+import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../../contracts/admin/admin-redeem-codes.ts";
 import { ApiError, apiFetch, apiJson } from "../../lib/api-client.ts";
 import { saveFile } from "../../lib/generator/download.ts";
 

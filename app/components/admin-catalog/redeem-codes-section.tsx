@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../../contracts/admin-redeem-codes.ts";
-import type { PlanInfo } from "../../../contracts/plans-api.ts";
+import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../../contracts/admin/admin-redeem-codes.ts";
+import type { PlanInfo } from "../../../contracts/billing/plans-api.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { getPlans, serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";

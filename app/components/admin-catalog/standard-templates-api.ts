@@ -1,5 +1,5 @@
-import type { AdminStandardCategory, AdminStandardTemplate, AdminStandardTemplates } from "../../../contracts/admin-templates.ts";
-import type { TemplateDesign } from "../../../contracts/template.ts";
+import type { AdminStandardCategory, AdminStandardTemplate, AdminStandardTemplates } from "../../../contracts/admin/admin-templates.ts";
+import type { TemplateDesign } from "../../../contracts/content/template.ts";
 import { apiJson } from "../../lib/api-client.ts";
 
 /** The admin's standard-template calls (issue 20, decision 053); the server checks the admin role on each. */

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import type { AdminStandardCategory, AdminStandardTemplate, AdminStandardTemplates } from "../../../contracts/admin-templates.ts";
+import type { AdminStandardCategory, AdminStandardTemplate, AdminStandardTemplates } from "../../../contracts/admin/admin-templates.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";

@@ -1,4 +1,4 @@
-import type { AdminUserDetail, AdminUserRow, AdminUserSearch, AuditLogPage } from "../../../contracts/admin-users.ts";
+import type { AdminUserDetail, AdminUserRow, AdminUserSearch, AuditLogPage } from "../../../contracts/admin/admin-users.ts";
 import { apiJson } from "../../lib/api-client.ts";
 
 /** The calls of the admin page's users and audit log sections (issue 20); the server checks the admin role on each. */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import type { AuditEntry } from "../../../contracts/admin-users.ts";
+import type { AuditEntry } from "../../../contracts/admin/admin-users.ts";
 import { serverMessage } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { getAuditLog, keyInWords, localTime, valueInWords } from "./admin-api.ts";

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { MAX_ADMIN_GRANT, type AdminUserDetail, type AuditEntry } from "../../../contracts/admin-users.ts";
+import { MAX_ADMIN_GRANT, type AdminUserDetail, type AuditEntry } from "../../../contracts/admin/admin-users.ts";
 import { serverMessage } from "../billing/billing-api.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { LoadStatus } from "../load-status.tsx";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import type { AdminUserSearch } from "../../../contracts/admin-users.ts";
+import type { AdminUserSearch } from "../../../contracts/admin/admin-users.ts";
 import { serverMessage } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { searchUsers } from "./admin-api.ts";

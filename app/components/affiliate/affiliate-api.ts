@@ -1,4 +1,4 @@
-import type { AffiliateData, AffiliatePayoutReport, AffiliateProfile } from "../../../contracts/affiliate.ts";
+import type { AffiliateData, AffiliatePayoutReport, AffiliateProfile } from "../../../contracts/growth/affiliate.ts";
 import { apiJson } from "../../lib/api-client.ts";
 
 /** The calls of /affiliate and of the admin page's payout section (issue 16). */

@@ -1,6 +1,6 @@
 import { usdFromCents } from "../../../contracts/money.ts";
 import { useCallback, useEffect, useState, type FormEvent } from "react";
-import { AFFILIATE_ID_MESSAGE, WISE_TAG_MESSAGE, type AffiliateData, type AffiliateSale } from "../../../contracts/affiliate.ts";
+import { AFFILIATE_ID_MESSAGE, WISE_TAG_MESSAGE, type AffiliateData, type AffiliateSale } from "../../../contracts/growth/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { serverMessage } from "../billing/billing-api.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";

@@ -1,6 +1,6 @@
 import { useMemo } from "react";
 import type { ChartOptions } from "chart.js";
-import type { AffiliateData } from "../../../contracts/affiliate.ts";
+import type { AffiliateData } from "../../../contracts/growth/affiliate.ts";
 import { LazyChart } from "../charts/lazy-chart.tsx";
 import { monthName } from "./affiliate-api.ts";
 

@@ -1,6 +1,6 @@
 import { usdFromCents } from "../../../contracts/money.ts";
 import { useCallback, useEffect, useState } from "react";
-import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/affiliate.ts";
+import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/growth/affiliate.ts";
 import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import type { ApprovalSettingsResponse, InviteReviewerResponse, ProfileApprovals } from "../../../contracts/approvals.ts";
+import type { ApprovalSettingsResponse, InviteReviewerResponse, ProfileApprovals } from "../../../contracts/pinterest/approvals.ts";
 import { fetchApprovals, inviteReviewer, removeReviewer, setApprovalRequired } from "../../lib/approvals.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useState } from "react";
-import { MAX_REVIEW_COMMENT, type ReviewQueueResponse, type ReviewResult } from "../../../contracts/approvals.ts";
-import type { ScheduledPin } from "../../../contracts/scheduling-api.ts";
+import { MAX_REVIEW_COMMENT, type ReviewQueueResponse, type ReviewResult } from "../../../contracts/pinterest/approvals.ts";
+import type { ScheduledPin } from "../../../contracts/pinterest/scheduling-api.ts";
 import { fetchReviewQueue, sendReview } from "../../lib/approvals.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { LoginBody } from "../../../contracts/auth.ts";
+import { LoginBody } from "../../../contracts/accounts/auth.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { FormAlert, SubmitButton, TextField } from "./form-controls.tsx";
 import { OrSignInWithGoogle } from "./google-sign-in-button.tsx";

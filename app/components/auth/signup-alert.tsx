@@ -1,4 +1,4 @@
-import { SIGNUP_CHECK_EMAIL } from "../../../contracts/auth.ts";
+import { SIGNUP_CHECK_EMAIL } from "../../../contracts/accounts/auth.ts";
 import { useLocation } from "@remix-run/react";
 import { useAuth } from "../../lib/auth.tsx";
 import { FormStatus } from "./form-controls.tsx";

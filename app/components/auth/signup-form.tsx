@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { LEAD_SOURCES, SignupBody } from "../../../contracts/auth.ts";
+import { LEAD_SOURCES, SignupBody } from "../../../contracts/accounts/auth.ts";
 import { recordAffiliateSignUp } from "../../lib/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { FormAlert, FormStatus, NewPasswordField, SelectField, SubmitButton, TextField } from "./form-controls.tsx";

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { BACKUP_DEFAULT_PINS, BACKUP_MAX_PINS, type BackupPin } from "../../../contracts/backup-generator.ts";
+import { BACKUP_DEFAULT_PINS, BACKUP_MAX_PINS, type BackupPin } from "../../../contracts/content/backup-generator.ts";
 import { timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { Spinner } from "../spinner.tsx";

@@ -1,10 +1,16 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import * as v from "valibot";
-import { ALL_TEMPLATES, BackupDownloadForm, BackupGenerateForm, BackupScheduleForm, type BackupBatchView } from "../../../contracts/backup-generator.ts";
-import type { User } from "../../../workers/services/accounts.ts";
-import { creditsSummary } from "../../../workers/services/credits.ts";
-import { ServiceError } from "../../../workers/services/errors.ts";
-import { listProfiles, profileBoards, schedulingSettingsOf } from "../../../workers/services/pinterest-connection.ts";
+import {
+  ALL_TEMPLATES,
+  BackupDownloadForm,
+  BackupGenerateForm,
+  BackupScheduleForm,
+  type BackupBatchView,
+} from "../../../contracts/content/backup-generator.ts";
+import type { User } from "../../../workers/services/accounts/accounts.ts";
+import { creditsSummary } from "../../../workers/services/billing/credits.ts";
+import { ServiceError } from "../../../workers/services/core/errors.ts";
+import { listProfiles, profileBoards, schedulingSettingsOf } from "../../../workers/services/pinterest/pinterest-connection.ts";
 import { formatInZone, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { signedInAccount } from "../../lib/session.server.ts";
 

@@ -1,5 +1,5 @@
-import type { CreditsSummary } from "../../../contracts/credits.ts";
-import type { CurrentSubscriptionAnswer, LifetimePlan, PlanChangePreview, PlanInfo, RedeemResult } from "../../../contracts/plans-api.ts";
+import type { CreditsSummary } from "../../../contracts/billing/credits.ts";
+import type { CurrentSubscriptionAnswer, LifetimePlan, PlanChangePreview, PlanInfo, RedeemResult } from "../../../contracts/billing/plans-api.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 
@@ -77,7 +77,7 @@ export const PAYMENT_PARAMS = ["paymentMessage", "session_id", "planId"];
 
 export const REFUND_NOTE = "Refunds are not offered. When you cancel, your plan stays active until the end of the period you paid for.";
 
-// PayPal and Shopify (contracts/billing-paypal-shopify.ts).
+// PayPal and Shopify (contracts/billing/billing-paypal-shopify.ts).
 export const startPayPalSubscription = (planId: string, returnUrl: string) =>
   apiJson<{ approvalLink: string; subscriptionID: string }>("/api/subscriptions/startPayPalSubscription", { json: { planId, returnUrl } });
 export const activatePayPalSubscription = (subscriptionID: string, planId: string) =>

@@ -1,7 +1,7 @@
 import { priceTag } from "../../../contracts/money.ts";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import type { LifetimePlan } from "../../../contracts/plans-api.ts";
+import type { LifetimePlan } from "../../../contracts/billing/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { useHydrated } from "../auth/use-hydrated.ts";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";

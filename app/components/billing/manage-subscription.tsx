@@ -1,10 +1,10 @@
 import { priceTag } from "../../../contracts/money.ts";
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
-import type { CreditsSummary } from "../../../contracts/credits.ts";
+import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing/billing-paypal-shopify.ts";
+import type { CreditsSummary } from "../../../contracts/billing/credits.ts";
 import { creditMeter } from "../../../workers/domain/credit-meter.ts";
-import type { CurrentSubscription, PlanInfo, PlanTakenBack } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscription, PlanInfo, PlanTakenBack } from "../../../contracts/billing/plans-api.ts";
 import { planTakenBackNotice } from "../../../workers/domain/payment-reversals.ts";
 import { FREE_PLAN_ID } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";

@@ -1,8 +1,8 @@
 import type { useSearchParams } from "@remix-run/react";
 import { useEffect, useState, type MutableRefObject } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
-import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing-paypal-shopify.ts";
-import type { ShopProfileView } from "../../../contracts/shops.ts";
+import { PROVIDER_RETURN_PARAMS } from "../../../contracts/billing/billing-paypal-shopify.ts";
+import type { ShopProfileView } from "../../../contracts/shops/shops.ts";
 import { activatePayPalSubscription, activateShopifySubscription, serverMessage } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
 import { lazyWithTimeout } from "../lazy-part.tsx";

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { CurrentSubscription } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscription } from "../../../contracts/billing/plans-api.ts";
 import { planStatusLabel, type PlanHolder } from "../../../workers/domain/plans.ts";
 import { getCurrentSubscription, longDate } from "./billing-api.ts";
 

@@ -1,13 +1,13 @@
 import { Form, Link, useLoaderData, useLocation, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
-import type { CurrentSubscription, PlanInfo } from "../../../contracts/plans-api.ts";
+import type { CurrentSubscription, PlanInfo } from "../../../contracts/billing/plans-api.ts";
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
 import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
 import { activateSubscription, PAYMENT_PARAMS, REFUND_NOTE, serverMessage, startSubscription } from "./billing-api.ts";
-import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-params.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shops/shopify-params.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
 import { PaymentMethodPicker, startProviderPayment, useProviderReturn, usePaymentMethod } from "./payment-methods.tsx";
 import { useBillingConfirm } from "./confirm.tsx";

@@ -1,4 +1,4 @@
-import { SHOPIFY_CONNECT_FIRST_MESSAGE } from "../../../contracts/billing-paypal-shopify.ts";
+import { SHOPIFY_CONNECT_FIRST_MESSAGE } from "../../../contracts/billing/billing-paypal-shopify.ts";
 import { serverMessage, startPayPalSubscription, startShopifySubscription } from "./billing-api.ts";
 import type { Notice } from "./notice.tsx";
 import type { PaymentChoice } from "./payment-methods.tsx";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { REDEEM_ERROR_MESSAGE } from "../../../contracts/plans-api.ts";
+import { REDEEM_ERROR_MESSAGE } from "../../../contracts/billing/plans-api.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { redeemCode, serverMessage } from "./billing-api.ts";

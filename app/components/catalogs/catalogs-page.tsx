@@ -12,8 +12,8 @@ import {
   type CatalogItem,
   type CatalogsState,
   type CatalogStatus,
-} from "../../../contracts/catalogs.ts";
-import type { AuthorizedPinterestProfile } from "../../../contracts/pinterest-connection.ts";
+} from "../../../contracts/pinterest/catalogs.ts";
+import type { AuthorizedPinterestProfile } from "../../../contracts/pinterest/pinterest-connection.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import {

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { FEEDBACK_FAILED, FEEDBACK_SENT, feedbackRequest, type FeedbackForm, type SendEmailAnswer } from "../../../contracts/feedback.ts";
+import { FEEDBACK_FAILED, FEEDBACK_SENT, feedbackRequest, type FeedbackForm, type SendEmailAnswer } from "../../../contracts/accounts/feedback.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import { TextAreaField, TextField } from "../auth/form-controls.tsx";
 import { DialogActions } from "../dialog-actions.tsx";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import type { AdminContent, ContentKind } from "../../../contracts/content.ts";
+import type { AdminContent, ContentKind } from "../../../contracts/content/content.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";

@@ -1,4 +1,4 @@
-import type { AdminContent, ContentKind } from "../../../contracts/content.ts";
+import type { AdminContent, ContentKind } from "../../../contracts/content/content.ts";
 import { apiJson } from "../../lib/api-client.ts";
 
 /** The admin's content calls (issue 17, decision 039); the server checks the admin role on each. */

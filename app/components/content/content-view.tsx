@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { ContentSummary } from "../../../contracts/content.ts";
+import type { ContentSummary } from "../../../contracts/content/content.ts";
 
 /** A publication date as a calendar date ("6 October 2026"), the same on the server and in every browser. */
 export function publishedDate(ms: number): string {

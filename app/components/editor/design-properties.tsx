@@ -1,4 +1,4 @@
-import type { TemplateDesign } from "../../../contracts/template.ts";
+import type { TemplateDesign } from "../../../contracts/content/template.ts";
 import type { DesignChanges } from "../../lib/template-editor-state.ts";
 import type { TemplateCategory } from "../templates/template-requests.ts";
 import { FillField, PropSection, TextInputField } from "./fields.tsx";

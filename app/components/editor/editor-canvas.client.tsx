@@ -2,7 +2,7 @@ import type Konva from "konva";
 import type { KonvaEventObject } from "konva/lib/Node";
 import { useEffect, useRef, useState } from "react";
 import { Image as KonvaImage, Layer as KonvaLayer, Rect, Stage, Transformer } from "react-konva";
-import { PIN_HEIGHT, PIN_WIDTH, type Layer } from "../../../contracts/template.ts";
+import { PIN_HEIGHT, PIN_WIDTH, type Layer } from "../../../contracts/content/template.ts";
 
 /** Where a layer ends up after a drag or a transform on the canvas. */
 export interface LayerPlacement {
@@ -27,7 +27,7 @@ export interface EditorCanvasProps {
 const HANDLE_COLOR = "#267a65";
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 
-/** Schema limits (contracts/template.ts): coordinates -2000..4000, sizes 1..4000, rotation -360..360. */
+/** Schema limits (contracts/content/template.ts): coordinates -2000..4000, sizes 1..4000, rotation -360..360. */
 function placementOf(node: Konva.Node): LayerPlacement {
   const width = clamp(Math.round(node.width() * node.scaleX()), 1, 4000);
   const height = clamp(Math.round(node.height() * node.scaleY()), 1, 4000);

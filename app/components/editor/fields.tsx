@@ -1,5 +1,5 @@
 import { useId, useState, type ReactNode } from "react";
-import { COLOR_ROLES, type Color, type Fill, type Gradient } from "../../../contracts/template.ts";
+import { COLOR_ROLES, type Color, type Fill, type Gradient } from "../../../contracts/content/template.ts";
 
 /**
  * The small labelled controls of the editor's panels. Each reports a new value

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { Layer, type TemplateDesign } from "../../../contracts/template.ts";
+import { Layer, type TemplateDesign } from "../../../contracts/content/template.ts";
 import { newLayerId } from "../../lib/template-editor-state.ts";
 
 /** New layers for the toolbar's Add buttons: sensible sizes near the middle of the pin, numbered names. */

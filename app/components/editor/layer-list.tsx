@@ -1,4 +1,4 @@
-import type { Layer } from "../../../contracts/template.ts";
+import type { Layer } from "../../../contracts/content/template.ts";
 import type { LayerOrderMove } from "../../lib/template-editor-state.ts";
 import { Icon, type IconName } from "./icons.tsx";
 

@@ -8,7 +8,7 @@ import {
   type TextLayer,
   type TextStyle,
   type VideoLayer,
-} from "../../../contracts/template.ts";
+} from "../../../contracts/content/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import type { LayerChanges } from "../../lib/template-editor-state.ts";
 import { CheckboxField, ChoiceField, ColorField, FillField, NumberField, PropSection, TextInputField } from "./fields.tsx";

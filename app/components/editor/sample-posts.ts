@@ -1,4 +1,4 @@
-import type { PostContent } from "../../../contracts/template.ts";
+import type { PostContent } from "../../../contracts/content/template.ts";
 import { SAMPLE_PHOTOS, SAMPLE_POST } from "../../lib/sample-post.ts";
 
 /** Posts to fill the template with while designing: short and long titles, other photos, a product. */

@@ -2,8 +2,8 @@ import { Link, useNavigate } from "@remix-run/react";
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import * as v from "valibot";
-import { PIN_HEIGHT, PIN_WIDTH, TemplateDesign, type Layer, type Template } from "../../../contracts/template.ts";
-import type { UserCredentials } from "../../../contracts/user.ts";
+import { PIN_HEIGHT, PIN_WIDTH, TemplateDesign, type Layer, type Template } from "../../../contracts/content/template.ts";
+import type { UserCredentials } from "../../../contracts/accounts/user.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import {
   canRedo,

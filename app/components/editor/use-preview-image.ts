@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { PostContent, TemplateDesign } from "../../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../../contracts/content/template.ts";
 import { isAbort, renderPreviewUrl } from "../templates/preview-queue.ts";
 
 /** Wait this long after the last change before drawing the pin again. */

@@ -1,4 +1,4 @@
-import type { RgbaColor } from "../../../contracts/design-settings.ts";
+import type { RgbaColor } from "../../../contracts/content/design-settings.ts";
 
 /** A design colour as CSS. */
 export function cssColor(color: RgbaColor): string {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { AI_LANGUAGES, AI_TONES, MAX_PINS_PER_SOURCE, type DesignSettings, type PinOverrides } from "../../../contracts/design-settings.ts";
-import type { Template } from "../../../contracts/template.ts";
+import { AI_LANGUAGES, AI_TONES, MAX_PINS_PER_SOURCE, type DesignSettings, type PinOverrides } from "../../../contracts/content/design-settings.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { fetchPalettes, type MediaItem, type Palette } from "../../lib/generator/api.ts";
 import { cssColor, hexOf, rgbaOf } from "./colors.ts";

@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState } from "react";
 import * as v from "valibot";
-import { DESIGN_PROFILE_NAME_MAX, DesignSettings } from "../../../contracts/design-settings.ts";
+import { DESIGN_PROFILE_NAME_MAX, DesignSettings } from "../../../contracts/content/design-settings.ts";
 import {
   deleteDesignProfile,
   fetchDesignProfiles,

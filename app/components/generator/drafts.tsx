@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { createDraft, deleteDraft, fetchDraft, fetchDrafts, reasonOf, renameDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
 import { AUTOSAVE_DELAY_MS, AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
 import { useToast } from "../shell/toast.tsx";

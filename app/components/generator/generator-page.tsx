@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { createDraft, fetchDesignProfiles, fetchLatestDraft, reasonOf, updateDraft, type Draft } from "../../lib/generator/api.ts";
 import { AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
@@ -25,7 +25,7 @@ import { SourceForm } from "./source-form.tsx";
 import { storeGridPosts } from "./grid-storage.ts";
 import { useGenerator, type Busy } from "./use-generator.ts";
 import { useVideoPins, VideoPinDialog, VideoPinsSection, videoTemplatesOf } from "./video-pins.tsx";
-import type { Template } from "../../../contracts/template.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import type { GenerationPlan } from "../../lib/products/chosen-products.ts";
 import { productsForGeneratorDone, takeProductsForGenerator } from "../../lib/products/handover.ts";
 import { DialogActions } from "../dialog-actions.tsx";

@@ -1,4 +1,4 @@
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { draftPosts } from "../../lib/generator/drafts.ts";
 
 /**

@@ -1,4 +1,4 @@
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { renderTemplateImage } from "../../lib/pin-images.ts";
 import { reasonOf } from "../../lib/generator/api.ts";
 import { downloadPin, downloadPins, fetchPinBytes, saveFile, zipPins, type DownloadDeps } from "../../lib/generator/download.ts";

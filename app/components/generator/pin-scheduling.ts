@@ -1,4 +1,4 @@
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { renderPostBody } from "../../../workers/domain/generate.ts";
 import { creepProgress, scheduleSummary, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { schedulePins } from "../../lib/pinterest/scheduling-api.ts";

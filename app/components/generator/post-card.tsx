@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useId } from "react";
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { Spinner } from "../spinner.tsx";
 import { PostPreview } from "./post-preview.tsx";
 

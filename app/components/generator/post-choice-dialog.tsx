@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useMemo, useState } from "react";
-import { MAX_POSTS } from "../../../contracts/post.ts";
+import { MAX_POSTS } from "../../../contracts/content/post.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 
 /** A post the user may choose: its address, its title ("" while unknown) and a date to show ("" when none). */

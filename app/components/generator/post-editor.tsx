@@ -1,7 +1,7 @@
 import { useId } from "react";
-import type { DesignSettings } from "../../../contracts/design-settings.ts";
-import type { Post } from "../../../contracts/post.ts";
-import type { Template } from "../../../contracts/template.ts";
+import type { DesignSettings } from "../../../contracts/content/design-settings.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { unmetNeedsSentence } from "../../../workers/domain/template-fit.ts";
 import {
   changeColor,

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import type { Post } from "../../../contracts/post.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { previewContent } from "../../lib/generator/preview-images.ts";
 import { usePreviewUrl } from "../templates/use-preview-url.ts";
 

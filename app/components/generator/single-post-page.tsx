@@ -1,9 +1,9 @@
 import { Link, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import * as v from "valibot";
-import { DesignSettings } from "../../../contracts/design-settings.ts";
-import type { Post } from "../../../contracts/post.ts";
-import type { Template } from "../../../contracts/template.ts";
+import { DesignSettings } from "../../../contracts/content/design-settings.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import {
   fetchDesignProfiles,

@@ -1,5 +1,5 @@
 import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from "react";
-import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/scrape.ts";
+import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/content/scrape.ts";
 import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
 import { getSitemapPostURLs, reasonOf, scrapeFeed, scrapeWebsite, scrapeWebsites } from "../../lib/generator/api.ts";
 import { urlTextOf } from "../../../workers/domain/generate.ts";

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
-import type { Template } from "../../../contracts/template.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { reasonOf } from "../../lib/generator/api.ts";
 import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { PinPreview } from "../templates/pin-preview.tsx";

@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useRef, useState } from "react";
-import { defaultDesignSettings, type DesignSettings } from "../../../contracts/design-settings.ts";
-import type { Post } from "../../../contracts/post.ts";
-import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/scrape.ts";
-import type { Template } from "../../../contracts/template.ts";
+import { defaultDesignSettings, type DesignSettings } from "../../../contracts/content/design-settings.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/content/scrape.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { preloadPreviewPictures } from "../templates/preview-queue.ts";
 import { fetchStandardTemplates } from "../templates/template-requests.ts";
 import { previewImageUrl } from "../../lib/generator/preview-images.ts";

@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import { CREDIT_COSTS } from "../../../contracts/credits.ts";
-import type { Post } from "../../../contracts/post.ts";
-import type { Template } from "../../../contracts/template.ts";
+import { CREDIT_COSTS } from "../../../contracts/billing/credits.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { changeTemplate } from "../../../workers/domain/generate.ts";
 import type { MediaItem } from "../../lib/generator/api.ts";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";

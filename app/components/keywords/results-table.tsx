@@ -1,4 +1,4 @@
-import type { KeywordTerm } from "../../../contracts/keywords.ts";
+import type { KeywordTerm } from "../../../contracts/growth/keywords.ts";
 import { changeText, sourcesText, trendTypesText, type SortDirection, type SortKey } from "../../lib/keyword-research.ts";
 
 const COLUMNS: Array<{ key: SortKey | null; label: string; numeric?: boolean; detail?: boolean }> = [

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useEffect, useState, type FormEvent } from "react";
-import { addItemsError, type Catalog } from "../../../contracts/catalogs.ts";
+import { addItemsError, type Catalog } from "../../../contracts/pinterest/catalogs.ts";
 import { addAllItems, createCatalog, fetchCatalogs, listingsAsItems } from "../../lib/catalogs/api.ts";
 import type { Chosen } from "../../lib/products/chosen-products.ts";
 

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import { MAX_PINS_PER_SOURCE } from "../../../contracts/design-settings.ts";
+import { MAX_PINS_PER_SOURCE } from "../../../contracts/content/design-settings.ts";
 import {
   formatPrice,
   pageAllChosen,

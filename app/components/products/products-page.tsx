@@ -7,14 +7,14 @@ import {
   SHOPIFY_PRODUCT_STATUSES,
   type ShopifyProductStatus,
   type ShopProfileView,
-} from "../../../contracts/shops.ts";
-import { MAX_POSTS } from "../../../contracts/post.ts";
+} from "../../../contracts/shops/shops.ts";
+import { MAX_POSTS } from "../../../contracts/content/post.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { chosenPinTotal, csvItemKey, generationPlan, setChosen, setPageChosen, shopItemKey, type ProductItem } from "../../lib/products/chosen-products.ts";
 import { handProductsToGenerator } from "../../lib/products/handover.ts";
 import { activateShop, fetchShopListings, fetchShops, pagesByLink, removeShop } from "../../lib/shops/api.ts";
 import { shopifyOutcome } from "../../lib/shops/shopify-connect.ts";
-import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shopify-shop.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM } from "../../../contracts/shops/shopify-shop.ts";
 import { ListingsModel, pageCount, SEARCH_DEBOUNCE_MS } from "../../lib/shops/listings-model.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { SignInPage } from "../shell/login-prompt.tsx";

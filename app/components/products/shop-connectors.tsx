@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { SHOP_TYPES, type ShopType } from "../../../contracts/shops.ts";
+import { SHOP_TYPES, type ShopType } from "../../../contracts/shops/shops.ts";
 import { needsStoreAddress, startShopConnection } from "../../lib/shops/api.ts";
 import { NameDialog } from "../generator/name-dialog.tsx";
 import { Spinner } from "../spinner.tsx";

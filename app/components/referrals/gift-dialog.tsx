@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { INVITE_FAILED_MESSAGE, INVITE_SENT_MESSAGE, SendReferralInviteBody } from "../../../contracts/referrals.ts";
+import { INVITE_FAILED_MESSAGE, INVITE_SENT_MESSAGE, SendReferralInviteBody } from "../../../contracts/growth/referrals.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { DialogActions } from "../dialog-actions.tsx";

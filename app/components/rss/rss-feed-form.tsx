@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from "react";
-import { AI_LANGUAGES, AI_TONES, type RgbaColor } from "../../../contracts/design-settings.ts";
-import { defaultRssDesignSettings, MAX_RSS_TEMPLATES, type RssDesignSettings, type RssFeed, type RssSourceKind } from "../../../contracts/rss.ts";
-import type { Template } from "../../../contracts/template.ts";
+import { AI_LANGUAGES, AI_TONES, type RgbaColor } from "../../../contracts/content/design-settings.ts";
+import { defaultRssDesignSettings, MAX_RSS_TEMPLATES, type RssDesignSettings, type RssFeed, type RssSourceKind } from "../../../contracts/pinterest/rss.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { BoardFields, type BoardChoice } from "../scheduling/board-fields.tsx";

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useState } from "react";
-import { RSS_ITEMS_PER_DAY, type RssFeed, type RssFeedItem } from "../../../contracts/rss.ts";
+import { RSS_ITEMS_PER_DAY, type RssFeed, type RssFeedItem } from "../../../contracts/pinterest/rss.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { formatInZone, GMT } from "../../lib/pinterest/times.ts";
 import { checkRssFeed, createRssFeed, deleteRssFeed, fetchRssFeedItems, fetchRssFeeds, updateRssFeed } from "../../lib/rss/api.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useId, useState } from "react";
-import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest.ts";
+import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest/pinterest.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Aborted, failureText, type Pinterest } from "./use-pinterest.tsx";

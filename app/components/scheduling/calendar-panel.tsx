@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import type { ScheduledPin } from "../../../contracts/scheduling-api.ts";
+import type { ScheduledPin } from "../../../contracts/pinterest/scheduling-api.ts";
 import {
   addMonths,
   calendarInstant,

@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest.ts";
-import { isWebUrl, type ScheduledPin } from "../../../contracts/scheduling-api.ts";
+import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest/pinterest.ts";
+import { isWebUrl, type ScheduledPin } from "../../../contracts/pinterest/scheduling-api.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import type { PinUpdateBody } from "../../lib/pinterest/scheduling-api.ts";
 import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../../lib/pinterest/times.ts";

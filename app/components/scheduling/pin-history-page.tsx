@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { archiveFileName, HISTORY_ONLINE_MONTHS, monthStart, type PinHistoryArchives } from "../../../contracts/history-archives.ts";
-import type { PinPublicState } from "../../../contracts/public-pins.ts";
-import type { PinHistoryItem, PinHistoryState } from "../../../contracts/scheduling-api.ts";
+import { archiveFileName, HISTORY_ONLINE_MONTHS, monthStart, type PinHistoryArchives } from "../../../contracts/pinterest/history-archives.ts";
+import type { PinPublicState } from "../../../contracts/pinterest/public-pins.ts";
+import type { PinHistoryItem, PinHistoryState } from "../../../contracts/pinterest/scheduling-api.ts";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { getPinHistory, nextPinHistoryCursor, type PinHistoryCursor } from "../../lib/pinterest/scheduling-api.ts";

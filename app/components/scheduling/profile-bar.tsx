@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
-import type { AuthorizedPinterestProfile } from "../../../contracts/pinterest-connection.ts";
+import type { AuthorizedPinterestProfile } from "../../../contracts/pinterest/pinterest-connection.ts";
 import { apiJson } from "../../lib/api-client.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";

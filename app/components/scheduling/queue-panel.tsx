@@ -6,7 +6,7 @@ import {
   UPDATED_PINS_MESSAGE,
   type QueueView,
   type ScheduledPin,
-} from "../../../contracts/scheduling-api.ts";
+} from "../../../contracts/pinterest/scheduling-api.ts";
 import { mapLimit } from "../../lib/generator/tasks.ts";
 import { isWaiting, STATUS_LABELS, swapWithNeighbour } from "../../lib/pinterest/queue.ts";
 import {

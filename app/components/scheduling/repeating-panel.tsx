@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import { REPEAT_INTERVAL_DAYS, UPDATED_PINS_MESSAGE, type RepeatingPin } from "../../../contracts/scheduling-api.ts";
+import { REPEAT_INTERVAL_DAYS, UPDATED_PINS_MESSAGE, type RepeatingPin } from "../../../contracts/pinterest/scheduling-api.ts";
 import { deleteRepeatingPin, getRepeatingPins, updateRepeatingPin } from "../../lib/pinterest/scheduling-api.ts";
 import { formatInZone, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";

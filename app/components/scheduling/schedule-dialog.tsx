@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
 import { useEffect, useId, useState, type FormEvent } from "react";
-import { REPEAT_INTERVAL_DAYS } from "../../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
+import { REPEAT_INTERVAL_DAYS } from "../../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";

@@ -1,7 +1,7 @@
 import { useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { ScheduledPin } from "../../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
+import type { ScheduledPin } from "../../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { pinsOnDay } from "../../lib/pinterest/calendar.ts";
 import { oauthOutcome, withoutOauthOutcome } from "../../lib/pinterest/connection.ts";

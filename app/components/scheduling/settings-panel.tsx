@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { SchedulingSettings } from "../../../contracts/scheduling.ts";
+import { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { saveSchedulingSettings } from "../../lib/pinterest/scheduling-api.ts";
 import { clockOf, dailyTimes, secondsOfClock, timeZoneLabel, timeZoneOptions } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";

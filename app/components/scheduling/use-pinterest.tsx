@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useCallback, useMemo, useRef, useState } from "react";
-import type { ActivateResponse, AuthorizedPinterestProfile } from "../../../contracts/pinterest-connection.ts";
-import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest.ts";
+import type { ActivateResponse, AuthorizedPinterestProfile } from "../../../contracts/pinterest/pinterest-connection.ts";
+import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest/pinterest.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { connectPinterest, PinterestConnection, ReauthorizationNeeded } from "../../lib/pinterest/connection.ts";
 import { ReauthorizeDialog } from "./reauthorize-dialog.tsx";

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import type { CreditsSummary } from "../../../contracts/credits.ts";
-import { UPGRADE_URL } from "../../../contracts/credits.ts";
+import type { CreditsSummary } from "../../../contracts/billing/credits.ts";
+import { UPGRADE_URL } from "../../../contracts/billing/credits.ts";
 import { creditCount, creditMeter, type CreditMeter } from "../../../workers/domain/credit-meter.ts";
 import { useCredits } from "../../lib/credits.ts";
 

@@ -1,4 +1,4 @@
-import type { UserCredentials } from "../../../contracts/user.ts";
+import type { UserCredentials } from "../../../contracts/accounts/user.ts";
 import { afterLoginPath } from "../../lib/auth.tsx";
 
 export interface NavLinkItem {

@@ -1,7 +1,7 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState, type FormEvent } from "react";
 import * as v from "valibot";
-import { NewsletterSignupBody } from "../../../contracts/user.ts";
+import { NewsletterSignupBody } from "../../../contracts/accounts/user.ts";
 import { subscribeToSuccessPlan, SUCCESS_PLAN_SENT } from "../../lib/newsletter.ts";
 
 /** The newsletter popup's dialog (NewsletterPopup in ./newsletter-popup.tsx decides when it opens). */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { AnonymousShopifyEntry } from "../../../contracts/shopify-shop.ts";
+import type { AnonymousShopifyEntry } from "../../../contracts/shops/shopify-shop.ts";
 import { apiJson } from "../../lib/api-client.ts";
 
 /**

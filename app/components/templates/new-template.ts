@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { TemplateDesign, type TemplateDesignInput } from "../../../contracts/template.ts";
+import { TemplateDesign, type TemplateDesignInput } from "../../../contracts/content/template.ts";
 
 /** A new template is not blank: the post's photo, a band in the pin colour and the title on it. */
 const STARTER: TemplateDesignInput = {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { PostContent, TemplateDesign } from "../../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../../contracts/content/template.ts";
 import { usePreviewUrl } from "./use-preview-url.ts";
 
 /** Start rendering a little before the card scrolls into view. */

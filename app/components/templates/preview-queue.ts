@@ -1,4 +1,4 @@
-import type { PostContent, TemplateDesign } from "../../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../../contracts/content/template.ts";
 import type { PreviewSteps } from "../../lib/pin-preview.ts";
 import type { PreviewReply, PreviewRequest } from "../../lib/preview-protocol.ts";
 

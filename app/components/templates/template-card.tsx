@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import type { Template } from "../../../contracts/template.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { Spinner } from "../spinner.tsx";
 import { PinPreview } from "./pin-preview.tsx";
 

@@ -1,4 +1,4 @@
-import type { Template, TemplateDesign } from "../../../contracts/template.ts";
+import type { Template, TemplateDesign } from "../../../contracts/content/template.ts";
 import { designFields, duplicateTemplateDesign } from "../../../workers/domain/templates.ts";
 import { apiJson } from "../../lib/api-client.ts";
 

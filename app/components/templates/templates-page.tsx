@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useNavigate, useSearchParams } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { Template } from "../../../contracts/template.ts";
-import type { UserCredentials } from "../../../contracts/user.ts";
+import type { Template } from "../../../contracts/content/template.ts";
+import type { UserCredentials } from "../../../contracts/accounts/user.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import type { PostContent, TemplateDesign } from "../../../contracts/template.ts";
+import type { PostContent, TemplateDesign } from "../../../contracts/content/template.ts";
 import { isAbort, renderPreviewUrl } from "./preview-queue.ts";
 
 export interface PreviewDrawing {

@@ -1,7 +1,12 @@
 import { Link } from "@remix-run/react";
 import { useCallback, useEffect, useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import * as v from "valibot";
-import { PINTEREST_INTERESTS, PINTEREST_TREND_REGIONS, type PinterestInterest, type PinterestTrendRegion } from "../../../contracts/pinterest-trends.ts";
+import {
+  PINTEREST_INTERESTS,
+  PINTEREST_TREND_REGIONS,
+  type PinterestInterest,
+  type PinterestTrendRegion,
+} from "../../../contracts/pinterest/pinterest-trends.ts";
 import {
   NewTrendAlertSettings,
   TREND_ALERT_LIMITS,
@@ -12,7 +17,7 @@ import {
   type TrendDigestView,
   type TrendFinding,
   type UserTrendAlerts,
-} from "../../../contracts/trend-alerts.ts";
+} from "../../../contracts/growth/trend-alerts.ts";
 import { findingInWords } from "../../../workers/domain/trend-alerts.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useRef, useState } from "react";
-import type { WordPressKeyResponse, WordPressKeySummary, WordPressNewKeyResponse } from "../../../contracts/wordpress.ts";
+import type { WordPressKeyResponse, WordPressKeySummary, WordPressNewKeyResponse } from "../../../contracts/shops/wordpress.ts";
 import { apiJson, ApiError } from "../../lib/api-client.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { useToast } from "../shell/toast.tsx";

@@ -7,8 +7,8 @@ import {
   type CatalogsState,
   type CatalogStatus,
   type UpdateCatalogItemInput,
-} from "../../../contracts/catalogs.ts";
-import type { ShopListing } from "../../../contracts/shops.ts";
+} from "../../../contracts/pinterest/catalogs.ts";
+import type { ShopListing } from "../../../contracts/shops/shops.ts";
 import { apiJson } from "../api-client.ts";
 
 /**

@@ -1,7 +1,7 @@
-import type { RewriteKind } from "../../../contracts/ai.ts";
-import { MAX_AI_RESULTS } from "../../../contracts/ai.ts";
-import type { DesignSettings } from "../../../contracts/design-settings.ts";
-import type { Post } from "../../../contracts/post.ts";
+import type { RewriteKind } from "../../../contracts/content/ai.ts";
+import { MAX_AI_RESULTS } from "../../../contracts/content/ai.ts";
+import type { DesignSettings } from "../../../contracts/content/design-settings.ts";
+import type { Post } from "../../../contracts/content/post.ts";
 import { fileNameFor } from "../../../workers/domain/generate.ts";
 import type { Random } from "../../../workers/domain/random.ts";
 import { chunks, mapLimit } from "./tasks.ts";

@@ -1,5 +1,5 @@
-import type { AltTextResponse, RewriteTextResponse } from "../../../contracts/ai.ts";
-import type { DesignSettings, RgbaColor } from "../../../contracts/design-settings.ts";
+import type { AltTextResponse, RewriteTextResponse } from "../../../contracts/content/ai.ts";
+import type { DesignSettings, RgbaColor } from "../../../contracts/content/design-settings.ts";
 import type {
   ActiveDesignSettings,
   DesignProfileSummary,
@@ -11,10 +11,10 @@ import type {
   MediaPage,
   MediaType,
   SaveDesignSettingsResponse,
-} from "../../../contracts/library.ts";
-import type { Post } from "../../../contracts/post.ts";
-import type { ScrapeFeedResponse, ScrapeWebsiteResponse, ScrapeWebsitesResponse, SitemapResponse } from "../../../contracts/scrape.ts";
-import type { Template } from "../../../contracts/template.ts";
+} from "../../../contracts/content/library.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { ScrapeFeedResponse, ScrapeWebsiteResponse, ScrapeWebsitesResponse, SitemapResponse } from "../../../contracts/content/scrape.ts";
+import type { Template } from "../../../contracts/content/template.ts";
 import { apiFetch, apiJson, ApiError } from "../api-client.ts";
 import { creditsMayHaveChanged } from "../credit-events.ts";
 import type { AiClient } from "./ai-copy.ts";

@@ -1,6 +1,6 @@
 import { zipSync, type Zippable } from "fflate";
-import type { Post } from "../../../contracts/post.ts";
-import type { RenderTemplateImageBody } from "../../../contracts/render.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { RenderTemplateImageBody } from "../../../contracts/content/render.ts";
 import { renderReference, type RenderedPinImage } from "../pin-images.ts";
 import { renderPostBody } from "../../../workers/domain/generate.ts";
 import { mapLimit } from "./tasks.ts";

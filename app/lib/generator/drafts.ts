@@ -1,10 +1,10 @@
 import * as v from "valibot";
-import { Post } from "../../../contracts/post.ts";
+import { Post } from "../../../contracts/content/post.ts";
 
 /** Drafts in the editor (spec section 4, Drafts). */
 
 /** The one draft that autosave keeps per user. */
-export { AUTOSAVE_DRAFT_NAME as AUTOSAVE_NAME } from "../../../contracts/library.ts";
+export { AUTOSAVE_DRAFT_NAME as AUTOSAVE_NAME } from "../../../contracts/content/library.ts";
 /** How long the grid must be still before autosave writes it. */
 export const AUTOSAVE_DELAY_MS = 3000;
 

@@ -1,5 +1,5 @@
-import type { DesignSettings } from "../../../contracts/design-settings.ts";
-import { MAX_POSTS } from "../../../contracts/post.ts";
+import type { DesignSettings } from "../../../contracts/content/design-settings.ts";
+import { MAX_POSTS } from "../../../contracts/content/post.ts";
 
 type CountSettings = Pick<DesignSettings, "pinsPerSource" | "useOneOfEachTemplate" | "useOneOfEachImage">;
 

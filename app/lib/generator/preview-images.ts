@@ -1,5 +1,5 @@
-import type { Post } from "../../../contracts/post.ts";
-import type { PostContent } from "../../../contracts/template.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { PostContent } from "../../../contracts/content/template.ts";
 import { postContent } from "../../../workers/domain/generate.ts";
 
 /**

@@ -1,7 +1,13 @@
 import { stableSeed } from "../../../workers/domain/random.ts";
-import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest.ts";
-import type { Post } from "../../../contracts/post.ts";
-import { isWebUrl, MAX_PINS_PER_SCHEDULE, type PinRefusalReason, type PinScheduleFailure, type ScheduleResponse } from "../../../contracts/scheduling-api.ts";
+import { PINTEREST_PIN_LIMITS } from "../../../contracts/pinterest/pinterest.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import {
+  isWebUrl,
+  MAX_PINS_PER_SCHEDULE,
+  type PinRefusalReason,
+  type PinScheduleFailure,
+  type ScheduleResponse,
+} from "../../../contracts/pinterest/scheduling-api.ts";
 import { scheduleFailureMessage, type NewPinBody } from "./scheduling-api.ts";
 import { formatInZone, timeZoneLabel } from "./times.ts";
 

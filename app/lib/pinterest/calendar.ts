@@ -1,4 +1,4 @@
-import type { ScheduledPin, ScheduledPinStatus } from "../../../contracts/scheduling-api.ts";
+import type { ScheduledPin, ScheduledPinStatus } from "../../../contracts/pinterest/scheduling-api.ts";
 import { localDay, zonedTimeToUtc } from "../../../workers/domain/scheduling.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { ActivateResponse, StateCheckResponse } from "../../../contracts/pinterest-connection.ts";
-import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest.ts";
+import type { ActivateResponse, StateCheckResponse } from "../../../contracts/pinterest/pinterest-connection.ts";
+import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest/pinterest.ts";
 import { ApiError, apiJson } from "../api-client.ts";
 import { browserHandleStore, saveHandles, usableAccessToken, usableRefreshToken, type HandleStore, type IssuedHandles } from "./handles.ts";
 

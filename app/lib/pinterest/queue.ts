@@ -1,4 +1,4 @@
-import type { ScheduledPin, ScheduledPinStatus } from "../../../contracts/scheduling-api.ts";
+import type { ScheduledPin, ScheduledPinStatus } from "../../../contracts/pinterest/scheduling-api.ts";
 import type { PageOf } from "./calendar.ts";
 
 /** Rules of the queue list: which pins can move or change, and how a move changes times. */

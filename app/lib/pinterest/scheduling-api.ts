@@ -12,8 +12,8 @@ import {
   type ScheduledPinUpdate,
   type ScheduleResponse,
   type UpdatedPinResponse,
-} from "../../../contracts/scheduling-api.ts";
-import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
+} from "../../../contracts/pinterest/scheduling-api.ts";
+import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { ApiError, apiJson } from "../api-client.ts";
 import { creditsMayHaveChanged } from "../credit-events.ts";
 

@@ -1,4 +1,4 @@
-import type { SchedulingSettings } from "../../../contracts/scheduling.ts";
+import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { dailySlotSeconds, localDay, zonedTimeToUtc } from "../../../workers/domain/scheduling.ts";
 
 /**

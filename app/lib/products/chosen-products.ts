@@ -1,7 +1,7 @@
-import { MAX_PINS_PER_SOURCE } from "../../../contracts/design-settings.ts";
-import { MAX_POSTS } from "../../../contracts/post.ts";
-import type { Source } from "../../../contracts/scrape.ts";
-import type { ShopListing } from "../../../contracts/shops.ts";
+import { MAX_PINS_PER_SOURCE } from "../../../contracts/content/design-settings.ts";
+import { MAX_POSTS } from "../../../contracts/content/post.ts";
+import type { Source } from "../../../contracts/content/scrape.ts";
+import type { ShopListing } from "../../../contracts/shops/shops.ts";
 import { urlTextOf } from "../../../workers/domain/generate.ts";
 
 /**

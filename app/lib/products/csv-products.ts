@@ -1,6 +1,6 @@
 import Papa from "papaparse";
-import { MAX_PINS_PER_SOURCE } from "../../../contracts/design-settings.ts";
-import { DEFAULT_PINS_PER_PRODUCT, type ShopListing } from "../../../contracts/shops.ts";
+import { MAX_PINS_PER_SOURCE } from "../../../contracts/content/design-settings.ts";
+import { DEFAULT_PINS_PER_PRODUCT, type ShopListing } from "../../../contracts/shops/shops.ts";
 import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
 
 /**
@@ -20,7 +20,7 @@ export type CsvColumn = (typeof CSV_COLUMNS)[number];
 /** A row cannot become a product without these. */
 export const REQUIRED_COLUMNS: readonly CsvColumn[] = ["title", "url", "images"];
 
-/** What a pin keeps of a product (contracts/post.ts limits). */
+/** What a pin keeps of a product (contracts/content/post.ts limits). */
 const MAX_TITLE = 500;
 const MAX_DESCRIPTION = 2000;
 const MAX_IMAGES = 40;

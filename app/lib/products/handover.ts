@@ -1,4 +1,4 @@
-import type { Source } from "../../../contracts/scrape.ts";
+import type { Source } from "../../../contracts/content/scrape.ts";
 import type { GenerationPlan } from "./chosen-products.ts";
 
 /**

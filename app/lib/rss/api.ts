@@ -7,7 +7,7 @@ import type {
   RssFeedResponse,
   RssFeedsResponse,
   UpdateRssFeedBody,
-} from "../../../contracts/rss.ts";
+} from "../../../contracts/pinterest/rss.ts";
 import { apiJson } from "../api-client.ts";
 
 /** The RSS feed calls (/api/rss, decision 044), as the browser makes them. */

@@ -1,6 +1,6 @@
-import type { ShopifyProductStatus, ShopListingsPage, ShopProfileView, ShopType } from "../../../contracts/shops.ts";
-import type { ConnectEtsyShopResponse } from "../../../contracts/etsy.ts";
-import type { ConnectWooCommerceResponse } from "../../../contracts/woocommerce.ts";
+import type { ShopifyProductStatus, ShopListingsPage, ShopProfileView, ShopType } from "../../../contracts/shops/shops.ts";
+import type { ConnectEtsyShopResponse } from "../../../contracts/shops/etsy.ts";
+import type { ConnectWooCommerceResponse } from "../../../contracts/shops/woocommerce.ts";
 import { apiJson } from "../api-client.ts";
 import { connectShopifyStore } from "./shopify-connect.ts";
 

@@ -1,4 +1,4 @@
-import { PRODUCTS_PER_PAGE, type ShopifyProductStatus, type ShopListing, type ShopListingsPage, type ShopProfileView } from "../../../contracts/shops.ts";
+import { PRODUCTS_PER_PAGE, type ShopifyProductStatus, type ShopListing, type ShopListingsPage, type ShopProfileView } from "../../../contracts/shops/shops.ts";
 import type { ListingRequest } from "./api.ts";
 import { pagesByLink } from "./api.ts";
 

@@ -1,6 +1,6 @@
-import type { ShopProfileView } from "../../../contracts/shops.ts";
-import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM, SHOPIFY_STATE_CHECK_KEY } from "../../../contracts/shopify-params.ts";
-import type { ShopifyStateCheckResponse } from "../../../contracts/shopify-shop.ts";
+import type { ShopProfileView } from "../../../contracts/shops/shops.ts";
+import { SHOPIFY_CONNECTED_PARAM, SHOPIFY_ERROR_PARAM, SHOPIFY_STATE_CHECK_KEY } from "../../../contracts/shops/shopify-params.ts";
+import type { ShopifyStateCheckResponse } from "../../../contracts/shops/shopify-shop.ts";
 import { apiJson } from "../api-client.ts";
 
 /**

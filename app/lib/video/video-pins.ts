@@ -1,7 +1,7 @@
-import type { Post } from "../../../contracts/post.ts";
-import type { PinRefusalReason, ScheduleResponse } from "../../../contracts/scheduling-api.ts";
-import type { UploadVideoToPinterestResponse } from "../../../contracts/pinterest-media.ts";
-import { VIDEO_FAILED_MESSAGE, type VideoJobState } from "../../../contracts/video.ts";
+import type { Post } from "../../../contracts/content/post.ts";
+import type { PinRefusalReason, ScheduleResponse } from "../../../contracts/pinterest/scheduling-api.ts";
+import type { UploadVideoToPinterestResponse } from "../../../contracts/pinterest/pinterest-media.ts";
+import { VIDEO_FAILED_MESSAGE, type VideoJobState } from "../../../contracts/content/video.ts";
 import { ApiError, apiJson } from "../api-client.ts";
 import { creditsMayHaveChanged } from "../credit-events.ts";
 import { pinCopyAndTarget, pinRefusalText, referenceHash, targetKey, type ScheduleTarget } from "../pinterest/bulk-schedule.ts";

@@ -1,5 +1,5 @@
 import { Hono, type Context } from "hono";
-import { PAYPAL_PLAN_IDS, PAYPAL_TRIAL_PLAN_IDS } from "../../../contracts/billing-paypal-shopify.ts";
+import { PAYPAL_PLAN_IDS, PAYPAL_TRIAL_PLAN_IDS } from "../../../contracts/billing/billing-paypal-shopify.ts";
 import { PLAN_ROWS } from "../../../workers/db/seed-data.ts";
 import { addMonths } from "../../../workers/domain/plans.ts";
 import { escapeHtml, standalonePage } from "../../html.ts";
@@ -23,7 +23,7 @@ import { certPem, crc32, CERT_PATH, signTransmission, verifyTransmission } from 
  * Stand-in for PayPal's REST API, mounted at /paypal (docs/decisions/014-paypal-shopify.md):
  *
  * - `POST /v1/oauth2/token`: client-credentials tokens (Basic auth, any non-empty client id and secret);
- * - `GET /v1/billing/plans/:id`: the plans of contracts/billing-paypal-shopify.ts (prices of the seed data);
+ * - `GET /v1/billing/plans/:id`: the plans of contracts/billing/billing-paypal-shopify.ts (prices of the seed data);
  * - `/v1/billing/subscriptions`: create (APPROVAL_PENDING with an approve link), GET, and
  *   `:id/cancel`, `:id/suspend`, `:id/activate`, `:id/revise`, with PayPal's statuses, error
  *   objects (RESOURCE_NOT_FOUND, UNPROCESSABLE_ENTITY / SUBSCRIPTION_STATUS_INVALID) and 204s;

@@ -9,7 +9,7 @@ import {
   type PinterestInterest,
   type PinterestTrendRegion,
   type PinterestTrendType,
-} from "../../../contracts/pinterest-trends.ts";
+} from "../../../contracts/pinterest/pinterest-trends.ts";
 import { stableSeed } from "../../../workers/domain/random.ts";
 
 /**

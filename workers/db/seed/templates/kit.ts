@@ -1,4 +1,4 @@
-import type { TemplateDesign, TemplateDesignInput } from "../../../../contracts/template.ts";
+import type { TemplateDesign, TemplateDesignInput } from "../../../../contracts/content/template.ts";
 import { templateNeeds } from "../../../domain/template-fit.ts";
 
 /**

@@ -1,0 +1,72 @@
+import * as v from "valibot";
+import { RerunAlarmBody } from "../../../contracts/pinterest/scheduling-api.ts";
+import { requireUser } from "../../auth/middleware.ts";
+import { ledgerOf } from "../../ledger/client.ts";
+import { ADMIN_GRANT_PREFIX, creditsSummary } from "../../services/billing/credits.ts";
+import { schedulerFor } from "../../services/pinterest/scheduler-index.ts";
+import { ownProfile } from "../../services/pinterest/scheduling.ts";
+import { apiNotFound } from "./errors.ts";
+import { router } from "./hono.ts";
+import { valid } from "./validation.ts";
+
+/**
+ * Controls for local runs and tests, under /api/dev: they answer 404 unless
+ * DEV_CONTROLS is exactly "on", before anything else is looked at. Off in
+ * wrangler.toml's [vars]; `npm start`, the tests and the benchmarks turn it on
+ * (sandbox/provider-vars.ts). A staging deploy or a mistyped APP_ENV does not.
+ */
+export const devControls = router();
+
+devControls.use("/dev/*", async (c, next) => {
+  if (c.env.DEV_CONTROLS !== "on") return apiNotFound(c);
+  await next();
+});
+
+/**
+ * Runs the alarm of one of the caller's profiles again, due or not (a forced
+ * re-run, as when an alarm is delivered twice). Answers the queue's counts.
+ */
+devControls.post("/dev/scheduling/rerunAlarm", requireUser, valid("json", RerunAlarmBody), async (c) => {
+  const profile = await ownProfile(c.env, c.var.auth.user, c.req.valid("json").pinterestProfileUsername, "pinterestProfileUsername");
+  return c.json({ counts: await schedulerFor(c.env, profile.id).rerunAlarm() });
+});
+
+/** A whole number field of a dev control's body, from 1 to `max`. */
+const wholeNumber = (field: string, max: number) =>
+  v.pipe(
+    v.number(`${field} must be a number`),
+    v.integer(`${field} must be a whole number`),
+    v.minValue(1, `${field} must be at least 1`),
+    v.maxValue(max, `${field} must be at most ${max.toLocaleString("en-US")}`),
+  );
+
+const GrantBody = v.object({ amount: wholeNumber("amount", 1_000_000) });
+
+/**
+ * Grants the caller credits for this billing month (the benchmarks' large accounts), as an admin's grant does: a
+ * row of their ledger counted on top of their plan's. Answers the balance.
+ */
+devControls.post("/dev/credits/grant", requireUser, valid("json", GrantBody), async (c) => {
+  const user = c.var.auth.user;
+  await ledgerOf(c.env, user.id)
+    .prepare(
+      `INSERT INTO credit_ledger (id, user_id, amount, category, reason, reference, created_at) VALUES (?1, ?2, ?3, 'admin-grant', 'Development grant', ?4, ?5)`,
+    )
+    .bind(crypto.randomUUID(), user.id, c.req.valid("json").amount, `${ADMIN_GRANT_PREFIX}dev-${crypto.randomUUID()}`, Date.now())
+    .run();
+  return c.json({ remaining: (await creditsSummary(c.env, user.id)).remaining });
+});
+
+const BackdateBody = v.object({ days: wholeNumber("days", 3_650) });
+
+/**
+ * Moves the caller's pin history `days` back in time (the tests' way to an account with old history): entries past
+ * the 13 months kept online are then archived by their ledger's own retention, as they would be with time. Answers
+ * how many entries moved.
+ */
+devControls.post("/dev/pinHistory/backdate", requireUser, valid("json", BackdateBody), async (c) => {
+  const user = c.var.auth.user;
+  const shift = c.req.valid("json").days * 86_400_000;
+  const { meta } = await ledgerOf(c.env, user.id).prepare(`UPDATE pin_history SET created_at = created_at - ?1 WHERE user_id = ?2`).bind(shift, user.id).run();
+  return c.json({ entries: meta.changes });
+});
