@@ -1,7 +1,7 @@
 // `npm run bench:fleet` (issue 38, decision 084): does D1 grow per user and not per pin?
-// Against a stack started the way `npm start` starts it (free ports, fresh local state):
+// Against stacks started the way `npm start` starts one (free ports, fresh local state; see BENCH_STACKS below):
 //   1. BENCH_USERS users (2,000) sign up, get credits (the dev control) and connect a Pinterest profile each;
-//      one more account stays empty (the reference for reads), and one empty account for every 4 x CONCURRENCY
+//      one more account per stack stays empty (the reference for reads), and one empty account for every 4 x CONCURRENCY
 //      users a day is made with them (its objects as old as theirs) to make one first day beside the fleet.
 //   2. A week, time compressed: each simulated day every user schedules BENCH_PINS_PER_DAY pins (30, one call,
 //      due a minute later, so they post that "day"), downloads BENCH_DOWNLOADS_PER_DAY pins (1, rendered with a
@@ -15,12 +15,18 @@
 // p50/p99 of each call for the fleet and for the empty account with their ratio (target within 20%), and the day
 // one D1 database (10 GB) would be full at 100,000 users: with what D1 grows per pin and per user now, and with the
 // old layout's 1.85 KB per pin kept (docs/scale.md). Figures only: nothing here asserts a time.
-// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_VERBOSE=1 shows the worker's log.
+// The users are spread over BENCH_STACKS stacks (one per 500 users): a local stack is one workerd process, which keeps
+// every live Durable Object's SQLite file open (the file, its -wal and -shm: 3 descriptors), and this machine allows a
+// process 20,000 open files, which 2,000 users' 4,000 objects passed on their first day ("Too many open files", then
+// SQLITE_CANTOPEN and D1 "internal error" until the worker stopped answering). In production the objects are spread
+// over Cloudflare's machines; here each stack holds its share. The stores' sizes and the pins are summed over stacks.
+// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_VERBOSE=1 shows the workers' logs.
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, type Stack, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD } from "./bench-session.ts";
 
@@ -29,6 +35,7 @@ const DAYS = Math.max(1, Number(process.env.BENCH_DAYS ?? 7));
 const PINS_PER_DAY = Math.max(1, Number(process.env.BENCH_PINS_PER_DAY ?? 30));
 const DOWNLOADS_PER_DAY = Math.max(0, Number(process.env.BENCH_DOWNLOADS_PER_DAY ?? 1));
 const CONCURRENCY = Math.max(1, Number(process.env.BENCH_CONCURRENCY ?? 8));
+const STACKS = Math.max(1, Number(process.env.BENCH_STACKS ?? Math.ceil(USERS / 500)));
 /** What one pin wrote to D1 before decision 084 (history 1,180 B, spend 371 B, render record 300 B; docs/scale.md). */
 const OLD_D1_BYTES_PER_PIN = 1_851;
 const D1_LIMIT = 10 * 1024 ** 3;
@@ -41,19 +48,32 @@ const percentile = (values: number[], p: number) => {
 const say = (line: string) => console.log(line);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-fleet-"));
-const stack = await startStack({
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: !process.env.BENCH_VERBOSE,
-});
+/** One local stack (worker, stand-ins, video service) and its state directory. */
+interface FleetStack extends Stack {
+  index: number;
+  stateDir: string;
+}
+const stacks: FleetStack[] = [];
+for (let s = 0; s < STACKS; s++) {
+  const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-fleet-"));
+  const started = await startStack({
+    appPort: await freePort(),
+    sandboxPort: 0,
+    videoPort: 0,
+    persistTo: stateDir,
+    // One build serves every stack.
+    build: s === 0 && !process.env.BENCH_SKIP_BUILD,
+    quiet: !process.env.BENCH_VERBOSE,
+  });
+  stacks.push(Object.assign(started, { index: s, stateDir }));
+}
+/** The open files a process may have here (each stack's workerd is one process). */
+const openFiles = execFileSync("sh", ["-c", "ulimit -n"], { encoding: "utf8" }).trim();
 let exitCode = 0;
 
 interface Account {
   n: number;
+  stack: FleetStack;
   token: string;
   ip: string;
   username: string;
@@ -61,11 +81,11 @@ interface Account {
 }
 
 /** One call, timed from sending it to the last byte of its answer (fetch: the fleet's users call at once, on their own connections). */
-async function call<T>(account: Pick<Account, "token" | "ip"> | null, path: string, body?: unknown, ip = "198.51.100.7"): Promise<{ ms: number; body: T }> {
+async function call<T>(caller: { token?: string; ip: string; stack: FleetStack }, path: string, body?: unknown): Promise<{ ms: number; body: T }> {
   const started = performance.now();
-  const response = await fetch(stack.appUrl + path, {
+  const response = await fetch(caller.stack.appUrl + path, {
     method: body === undefined ? "GET" : "POST",
-    headers: { "content-type": "application/json", "cf-connecting-ip": account?.ip ?? ip, ...(account ? { authorization: `Bearer ${account.token}` } : {}) },
+    headers: { "content-type": "application/json", "cf-connecting-ip": caller.ip, ...(caller.token ? { authorization: `Bearer ${caller.token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
@@ -86,16 +106,18 @@ async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<voi
 
 const ipOf = (n: number) => `10.${Math.floor(n / 65_536) % 256}.${Math.floor(n / 256) % 256}.${n % 256}`;
 
-async function newAccount(n: number, credits: number): Promise<Account> {
+/** Account `n`, on the stack `n` falls to (users are dealt to the stacks in turn) unless one is given. */
+async function newAccount(n: number, credits: number, stack = stacks[n % STACKS]): Promise<Account> {
   const ip = ipOf(n + 1);
   const email = `fleet.${n}.${Date.now().toString(36)}@example.com`;
-  const { body } = await call<{ idToken: string }>(
-    null,
-    "/api/signup",
-    { email, password: BENCH_PASSWORD, firstName: "Fleet", lastName: `User ${n}`, leadSource: "Pinterest" },
-    ip,
-  );
-  const account = { n, token: body.idToken, ip };
+  const { body } = await call<{ idToken: string }>({ ip, stack }, "/api/signup", {
+    email,
+    password: BENCH_PASSWORD,
+    firstName: "Fleet",
+    lastName: `User ${n}`,
+    leadSource: "Pinterest",
+  });
+  const account = { n, token: body.idToken, ip, stack };
   if (credits > 0) await call(account, "/api/dev/credits/grant", { amount: credits });
   const username = `fleet_${n}_${Date.now().toString(36)}`.slice(0, 30);
   // Under the fleet's load a connection can fail as a user's would (Pinterest's token call past its time limit): the
@@ -139,15 +161,22 @@ function filesUnder(dir: string, match: (path: string) => boolean): string[] {
   return found;
 }
 
-/** The stores' sizes now: D1, the two kinds of Durable Objects, R2's blobs. */
+/** The stores' sizes now, summed over the stacks: D1, the two kinds of Durable Objects, R2's blobs. */
 function sizes() {
-  const d1 = filesUnder(join(stateDir, "v3", "d1"), (path) => path.endsWith(".sqlite")).reduce((sum, file) => sum + sqliteBytes(file), 0);
-  const objects = (kind: string) => {
-    const files = filesUnder(join(stateDir, "v3", "do"), (path) => path.includes(kind) && path.endsWith(".sqlite"));
-    return { count: files.length, bytes: files.reduce((sum, file) => sum + sqliteBytes(file), 0) };
-  };
-  const r2 = filesUnder(join(stateDir, "v3", "r2"), (path) => path.includes(`${join("blobs")}`)).reduce((sum, file) => sum + statSync(file).size, 0);
-  return { d1, ledgers: objects("UserLedger"), schedulers: objects("ProfileScheduler"), r2 };
+  const total = { d1: 0, ledgers: { count: 0, bytes: 0 }, schedulers: { count: 0, bytes: 0 }, r2: 0 };
+  for (const { stateDir } of stacks) {
+    total.d1 += filesUnder(join(stateDir, "v3", "d1"), (path) => path.endsWith(".sqlite")).reduce((sum, file) => sum + sqliteBytes(file), 0);
+    for (const [kind, into] of [
+      ["UserLedger", total.ledgers],
+      ["ProfileScheduler", total.schedulers],
+    ] as const) {
+      const files = filesUnder(join(stateDir, "v3", "do"), (path) => path.includes(kind) && path.endsWith(".sqlite"));
+      into.count += files.length;
+      into.bytes += files.reduce((sum, file) => sum + sqliteBytes(file), 0);
+    }
+    total.r2 += filesUnder(join(stateDir, "v3", "r2"), (path) => path.includes("blobs")).reduce((sum, file) => sum + statSync(file).size, 0);
+  }
+  return total;
 }
 
 const template = { title: "Plain", background: "#f4efe6", layers: [], categories: [] };
@@ -196,7 +225,7 @@ async function day(account: Account, d: number, who: "fleet" | "empty") {
 
 try {
   say(
-    `Fleet benchmark against ${stack.appUrl}: ${USERS} users x ${DAYS} days x ${PINS_PER_DAY} pins (+${DOWNLOADS_PER_DAY} download a day), ${CONCURRENCY} at a time; load ${loadavg()
+    `Fleet benchmark against ${stacks.map((stack) => stack.appUrl).join(", ")} (${STACKS} stacks; ${openFiles} open files a process): ${USERS} users x ${DAYS} days x ${PINS_PER_DAY} pins (+${DOWNLOADS_PER_DAY} download a day), ${CONCURRENCY} at a time; load ${loadavg()
       .map((n) => n.toFixed(2))
       .join(", ")}`,
   );
@@ -211,18 +240,22 @@ try {
       accounts.push(await newAccount(n, credits));
     },
   );
-  const empty = await newAccount(USERS, 0);
+  // One empty account per stack: its reads meet the load of the users beside it.
+  const empties: Account[] = [];
+  for (const stack of stacks) empties.push(await newAccount(USERS + stack.index, 0, stack));
   // The empty accounts whose first day is measured beside the fleet's days: made now, with the fleet, so that their
   // objects are as old (as cold) as the fleet's when their day comes, and only their data differs.
-  const firstDays: Account[] = [];
+  const firstDays: Account[][] = stacks.map(() => []);
+  const firstDayCount = Math.floor(USERS / (CONCURRENCY * 4)) * DAYS;
   await pool(
-    Array.from({ length: Math.floor(USERS / (CONCURRENCY * 4)) * DAYS }, (_, i) => USERS + 1 + i),
+    Array.from({ length: firstDayCount }, (_, i) => USERS + STACKS + i),
     CONCURRENCY,
     async (n) => {
-      firstDays.push(await newAccount(n, credits));
+      const fresh = await newAccount(n, credits);
+      firstDays[fresh.stack.index].push(fresh);
     },
   );
-  const users = USERS + 1 + firstDays.length;
+  const users = USERS + STACKS + firstDayCount;
   say(`  ${users} accounts with a connected profile in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   const before = sizes();
 
@@ -237,9 +270,10 @@ try {
       // Every CONCURRENCY users, the empty account's reads, and every 4 x CONCURRENCY a fresh account's first day
       // (its schedule and download, an empty account's), under the same load.
       if (place % CONCURRENCY === 0) {
+        const empty = empties[account.stack.index];
         note("empty", "credits", (await call(empty, "/api/user/credits")).ms);
         note("empty", "pin history, first page", (await call(empty, "/api/user/getPinHistory", { startAtDate: null })).ms);
-        const fresh = place % (CONCURRENCY * 4) === 0 ? firstDays.pop() : undefined;
+        const fresh = place % (CONCURRENCY * 4) === 0 ? firstDays[account.stack.index].pop() : undefined;
         if (fresh) {
           firstDaysRun++;
           await day(fresh, d, "empty");
@@ -253,13 +287,16 @@ try {
   const expected = (USERS * DAYS + firstDaysRun) * PINS_PER_DAY - refused;
   const deadline = Date.now() + 30 * 60_000;
   let onPinterest = 0;
+  const countOn = async (stack: FleetStack) =>
+    ((await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/pins?count=1&username_prefix=fleet_`)).json()) as { count: number }).count;
   while (Date.now() < deadline) {
-    onPinterest = ((await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/pins?count=1&username_prefix=fleet_`)).json()) as { count: number }).count;
+    onPinterest = (await Promise.all(stacks.map(countOn))).reduce((sum, count) => sum + count, 0);
     if (onPinterest >= expected) break;
     await new Promise((resolve) => setTimeout(resolve, 2_000));
   }
   // Each pin once: the stand-in's pins by title (a title names one pin of one user and day).
-  const listed = (await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/pins`)).json()) as { title: string }[];
+  const listed: { title: string }[] = [];
+  for (const stack of stacks) listed.push(...((await (await fetch(`${stack.sandboxUrl}/__sandbox/pinterest/pins`)).json()) as { title: string }[]));
   const copies = new Map<string, number>();
   for (const pin of listed) if (pin.title.startsWith("Fleet pin ")) copies.set(pin.title, (copies.get(pin.title) ?? 0) + 1);
   const twice = [...copies.values()].filter((n) => n > 1).length;
@@ -317,7 +354,9 @@ try {
   exitCode = 1;
   console.error(error);
 } finally {
-  await stack.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  for (const stack of stacks) {
+    await stack.stop();
+    rmSync(stack.stateDir, { recursive: true, force: true });
+  }
 }
 process.exit(exitCode);
