@@ -4,7 +4,6 @@
  * (the scraper's and the product list's), as the shop wrote it.
  */
 const USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-const WHOLE_USD = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 0, maximumFractionDigits: 0 });
 
 /**
  * Dollars with their cents ("$16.99", "$17.00"): what was paid, earned or saved. `cents: "when-any"` writes a
@@ -12,9 +11,9 @@ const WHOLE_USD = new Intl.NumberFormat("en-US", { style: "currency", currency: 
  * chart's axis).
  */
 export function usd(amount: number, { cents = "always" }: { cents?: "always" | "when-any" | "none" } = {}): string {
-  const whole = cents === "none" || (cents === "when-any" && Math.round(amount * 100) % 100 === 0);
-  // -0 (a rounded tiny refund) is written as $0.00, not -$0.00.
-  return (whole ? WHOLE_USD : USD).format(amount === 0 ? 0 : amount);
+  // `|| 0`: -0 (a rounded tiny refund) is written as $0.00, not -$0.00.
+  const text = USD.format((cents === "none" ? Math.round(amount) : amount) || 0);
+  return cents === "always" ? text : text.replace(/\.00$/, "");
 }
 
 /** A price as a plan card or the home page shows it: "$17", "$16.99". */
