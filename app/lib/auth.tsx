@@ -135,7 +135,7 @@ export function afterLoginPath(from: string | null | undefined): string {
   const safe = from ? sameSitePath(from, "https://this.site") : null;
   if (!safe) return "/";
   const path = safe.split(/[?#]/)[0];
-  if (["/login", "/signup", "/forgot-password", "/reset-password"].includes(path) || path.startsWith("/auth/") || path.startsWith("/pinterest-oauth")) {
+  if (["/login", "/signup", "/forgot-password", "/reset-password"].includes(path) || path.startsWith("/auth/")) {
     return "/";
   }
   return safe;
