@@ -17,7 +17,7 @@ export default defineConfig({
     reporters: ["default", "./test/support/failure-summary.ts"],
     projects: [
       {
-        // The worker's parsers of untrusted bytes run here as in workerd (test/unit/untrusted-bytes.test.ts): a .wasm
+        // The worker's parsers of untrusted bytes run here as in workerd (test/unit/core/untrusted-bytes.test.ts): a .wasm
         // import is a compiled WebAssembly.Module, as wrangler bundles it, and the WebAssembly packages' workerd
         // entries are their Node entries (the same modules and glue, loaded from a file rather than by the bundler).
         plugins: [

@@ -6,7 +6,7 @@ import type { Outcome, Target } from "./campaign.ts";
 import { fontCases } from "./font-mutations.ts";
 
 /**
- * Font uploads: their campaign runs where the upload check runs, in workerd (test/workers/untrusted-bytes.test.ts,
+ * Font uploads: their campaign runs where the upload check runs, in workerd (test/workers/core/untrusted-bytes.test.ts,
  * and bench:fuzz's workerd harness). In Node the check would also be measured against Node's zlib, which keeps
  * 16 KB for every damaged stream it is given (inflateSync and brotliDecompressSync; workerd's keeps nothing:
  * 40,000 damaged streams, its resident set flat), so memory there would grow for Node's sake (decision 078).

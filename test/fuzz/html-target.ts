@@ -5,7 +5,7 @@ import { HTML_MUTATORS } from "./text-mutations.ts";
 
 /**
  * Scraped HTML, the one parser of untrusted bytes that exists only in workerd (HTMLRewriter). Its cases are made
- * anywhere (here); they are read inside workerd (html-reader.workerd.ts), by test/workers/untrusted-bytes.test.ts
+ * anywhere (here); they are read inside workerd (html-reader.workerd.ts), by test/workers/core/untrusted-bytes.test.ts
  * and by bench:fuzz's workerd harness (bench/fuzz-workerd.ts).
  */
 

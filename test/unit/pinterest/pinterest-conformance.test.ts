@@ -1,0 +1,710 @@
+import Ajv2019, { type ValidateFunction } from "ajv/dist/2019.js";
+import addFormats from "ajv-formats";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { beforeEach, describe, expect, it } from "vitest";
+import { PinterestApiError, PinterestClient, type PinterestEnv } from "../../../workers/integrations/pinterest.ts";
+import { useSandbox } from "../../support/sandbox.ts";
+
+// Conformance with Pinterest's published OpenAPI description
+// (contracts/specs/pinterest-api-v5.openapi.json, a copy of ../shared/specs): every request our client
+// (workers/integrations/pinterest.ts) sends, and every answer of the sandbox's
+// stand-in, is checked against the operation it belongs to: method and path,
+// declared query parameters, security scheme, request content type and body,
+// response status, content type and body. Schemas are checked with Ajv
+// (JSON Schema 2019-09) with the OpenAPI 3.0 keywords translated
+// (nullable, discriminator) and objects closed: a property the description
+// does not declare is an error, so `image_url` at the top of a pin instead of
+// inside media_source fails, as does a stand-in answer missing a required field.
+
+// ---- the validator ---------------------------------------------------------------------------
+
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document and the answers it checks are walked as untyped JSON.
+type Json = any;
+
+const spec: Json = JSON.parse(readFileSync(fileURLToPath(new URL("../../../contracts/specs/pinterest-api-v5.openapi.json", import.meta.url)), "utf8"));
+const SPEC_ID = "pinterest-v5";
+const SCHEMA_KEYWORDS_MAP = new Set(["properties", "patternProperties"]);
+const SCHEMA_KEYWORDS_ONE = new Set(["items", "additionalProperties", "not"]);
+const SCHEMA_KEYWORDS_LIST = new Set(["oneOf", "anyOf"]);
+
+/** Component schemas used as allOf members elsewhere stay open: the schema that includes them closes the object. */
+function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
+  if (Array.isArray(node))
+    node.forEach((item) => {
+      allOfTargets(item, found);
+    });
+  else if (node && typeof node === "object") {
+    if (Array.isArray(node.allOf)) {
+      for (const member of node.allOf) if (typeof member?.$ref === "string") found.add(member.$ref.split("/").pop());
+    }
+    Object.values(node).forEach((value) => {
+      allOfTargets(value, found);
+    });
+  }
+  return found;
+}
+
+/** An OpenAPI 3.0 schema as JSON Schema 2019-09, closed unless it is an allOf member. */
+function toJsonSchema(node: Json, closed: boolean): Json {
+  if (!node || typeof node !== "object" || Array.isArray(node)) return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Record<string, Json>)) {
+    if (key === "$ref") out.$ref = String(value).replace(/^#/, `${SPEC_ID}#`);
+    else if (SCHEMA_KEYWORDS_MAP.has(key)) out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, toJsonSchema(schema, true)]));
+    else if (SCHEMA_KEYWORDS_ONE.has(key)) out[key] = typeof value === "object" ? toJsonSchema(value, true) : value;
+    else if (SCHEMA_KEYWORDS_LIST.has(key)) out[key] = (value as Json[]).map((schema) => toJsonSchema(schema, true));
+    else if (key === "allOf") out.allOf = (value as Json[]).map((schema) => toJsonSchema(schema, false));
+    else if (key === "nullable" || key === "discriminator" || key === "example" || key.startsWith("x-")) continue;
+    else out[key] = value;
+  }
+  // OpenAPI 3.0 boolean exclusive bounds.
+  if (out.exclusiveMinimum === true) [out.exclusiveMinimum, out.minimum] = [out.minimum, undefined];
+  if (out.exclusiveMaximum === true) [out.exclusiveMaximum, out.maximum] = [out.maximum, undefined];
+  if (out.exclusiveMinimum === false) delete out.exclusiveMinimum;
+  if (out.exclusiveMaximum === false) delete out.exclusiveMaximum;
+  // discriminator: the value of propertyName selects the mapped schema, which must then hold too.
+  const mapping = node.discriminator?.mapping as Record<string, string> | undefined;
+  if (mapping) {
+    const property = node.discriminator.propertyName as string;
+    out.allOf = [
+      ...(out.allOf ?? []),
+      ...Object.entries(mapping).map(([value, ref]) => ({
+        if: { properties: { [property]: { const: value } }, required: [property] },
+        // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, in a schema object that is never awaited.
+        then: { $ref: ref.replace(/^#/, `${SPEC_ID}#`) },
+      })),
+    ];
+  }
+  if (closed && out.properties && out.additionalProperties === undefined) out.unevaluatedProperties = false;
+  return node.nullable === true ? { anyOf: [{ type: "null" }, out] } : out;
+}
+
+const openTargets = allOfTargets(spec);
+const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false });
+addFormats(ajv);
+ajv.addSchema({
+  $id: SPEC_ID,
+  components: {
+    schemas: Object.fromEntries(
+      Object.entries(spec.components.schemas as Record<string, Json>).map(([name, schema]) => [name, toJsonSchema(schema, !openTargets.has(name))]),
+    ),
+  },
+});
+
+const compiled = new Map<string, ValidateFunction>();
+function validatorFor(key: string, schema: Json): ValidateFunction {
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(toJsonSchema(schema, true));
+    compiled.set(key, validate);
+  }
+  return validate;
+}
+
+function schemaProblems(where: string, key: string, schema: Json, value: unknown): string[] {
+  const validate = validatorFor(key, schema);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(
+    (error) => `${where}${error.instancePath || ""} ${error.message}${error.params ? ` ${JSON.stringify(error.params)}` : ""}`,
+  );
+}
+
+interface Operation {
+  id: string;
+  template: string;
+  method: string;
+  definition: Json;
+  pathParams: Record<string, string>;
+}
+
+const API_PREFIX = new URL(spec.servers[0].url).pathname; // "/v5"
+const templates = Object.keys(spec.paths)
+  .map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{([^}]+)\\?\}/g, "(?<$1>[^/]+)")}$`),
+    params: (template.match(/\{/g) ?? []).length,
+  }))
+  .sort((a, b) => a.params - b.params);
+
+function operationFor(method: string, path: string): Operation | null {
+  for (const { template, pattern } of templates) {
+    const match = pattern.exec(path);
+    const definition = match && spec.paths[template][method.toLowerCase()];
+    if (definition) {
+      const pathParams = Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, decodeURIComponent(value)]));
+      return { id: definition.operationId, template, method, definition, pathParams };
+    }
+  }
+  return null;
+}
+
+function parameters(operation: Operation): Json[] {
+  const pathLevel = spec.paths[operation.template].parameters ?? [];
+  return [...pathLevel, ...(operation.definition.parameters ?? [])].map((parameter: Json) =>
+    parameter.$ref ? spec.components.parameters[parameter.$ref.split("/").pop()] : parameter,
+  );
+}
+
+/** A schema with a top-level $ref to a component followed. */
+function resolved(schema: Json): Json {
+  return typeof schema?.$ref === "string" ? resolved(spec.components.schemas[schema.$ref.split("/").pop()]) : schema;
+}
+
+function coerce(value: string, schema: Json): unknown {
+  const type = schema?.type;
+  if ((type === "integer" || type === "number") && /^-?\d+(\.\d+)?$/.test(value)) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+interface Exchange {
+  method: string;
+  url: URL;
+  requestHeaders: Headers;
+  requestBody: string | null;
+  status?: number;
+  responseHeaders?: Headers;
+  responseBody?: string;
+}
+
+/** What does not conform in one request/answer exchange: [] when all is well. */
+function conformanceProblems(exchange: Exchange, apiBase: URL, options: { request?: boolean } = {}): string[] {
+  const basePath = apiBase.pathname.replace(/\/+$/, "");
+  if (!exchange.url.pathname.startsWith(`${basePath}/`)) return [`${exchange.method} ${exchange.url} is not under the API base ${apiBase}`];
+  const path = exchange.url.pathname.slice(basePath.length);
+  const operation = operationFor(exchange.method, path);
+  if (!operation) return [`${exchange.method} ${API_PREFIX}${path} is not an operation of the OpenAPI description`];
+  const label = `${operation.id}:`;
+  const problems: string[] = [];
+  if (options.request !== false) problems.push(...requestProblems(exchange, operation, label));
+
+  // Response.
+  if (exchange.status !== undefined) {
+    const status = String(exchange.status);
+    const responses = operation.definition.responses;
+    const statusKey = responses[status] ? status : responses[`${status[0]}XX`] ? `${status[0]}XX` : responses.default ? "default" : null;
+    if (!statusKey) {
+      problems.push(`${label} answered ${status}, which the operation does not describe`);
+    } else if (responses[statusKey].content) {
+      const content = responses[statusKey].content;
+      const answeredType = (exchange.responseHeaders?.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+      if (!content[answeredType]) {
+        problems.push(`${label} answered ${status} with content type "${answeredType}", not ${Object.keys(content).join(", ")}`);
+      } else {
+        let body: unknown;
+        try {
+          body = JSON.parse(exchange.responseBody ?? "");
+        } catch {
+          problems.push(`${label} answered ${status} with a body that is not JSON`);
+        }
+        if (body !== undefined) {
+          problems.push(
+            ...schemaProblems(`${label} response ${status}`, `${operation.id}#response:${statusKey}:${answeredType}`, content[answeredType].schema, body),
+          );
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+function requestProblems(exchange: Exchange, operation: Operation, label: string): string[] {
+  const problems: string[] = [];
+  // Parameters: path and query, nothing undeclared.
+  const declared = parameters(operation);
+  const queryNames = new Set(exchange.url.searchParams.keys());
+  for (const parameter of declared) {
+    const key = `${operation.id}#param:${parameter.in}:${parameter.name}`;
+    if (parameter.in === "path") {
+      problems.push(...schemaProblems(`${label} path ${parameter.name}`, key, parameter.schema, operation.pathParams[parameter.name]));
+    } else if (parameter.in === "query") {
+      queryNames.delete(parameter.name);
+      const values = exchange.url.searchParams.getAll(parameter.name);
+      if (values.length === 0) {
+        if (parameter.required) problems.push(`${label} query parameter ${parameter.name} is required`);
+        continue;
+      }
+      const schema = resolved(parameter.schema);
+      const value = schema?.type === "array" ? values.map((item) => coerce(item, resolved(schema.items))) : coerce(values[0], schema);
+      problems.push(...schemaProblems(`${label} query ${parameter.name}`, key, parameter.schema, value));
+    }
+  }
+  for (const name of queryNames) problems.push(`${label} query parameter ${name} is not declared`);
+
+  // Security: one of the operation's schemes.
+  const authorization = exchange.requestHeaders.get("authorization") ?? "";
+  const schemes = (operation.definition.security ?? spec.security ?? []).flatMap((requirement: Json) => Object.keys(requirement));
+  const accepted = schemes.some((scheme: string) => {
+    const definition = spec.components.securitySchemes[scheme];
+    if (definition.type === "http") return new RegExp(`^${definition.scheme}\\s+\\S+`, "i").test(authorization);
+    if (definition.type === "oauth2") return /^Bearer\s+\S+/.test(authorization);
+    return false;
+  });
+  if (schemes.length > 0 && !accepted)
+    problems.push(`${label} authorization "${authorization.split(" ")[0]}" does not fit the security schemes ${schemes.join(", ")}`);
+
+  // Request body.
+  const requestBody = operation.definition.requestBody;
+  const sentType = (exchange.requestHeaders.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (!requestBody) {
+    if (exchange.requestBody) problems.push(`${label} sends a body, but the operation takes none`);
+  } else if (!exchange.requestBody) {
+    if (requestBody.required) problems.push(`${label} the request body is required`);
+  } else if (!requestBody.content[sentType]) {
+    problems.push(`${label} request content type "${sentType}" is not one of ${Object.keys(requestBody.content).join(", ")}`);
+  } else {
+    let body: unknown;
+    try {
+      body =
+        sentType === "application/x-www-form-urlencoded" ? Object.fromEntries(new URLSearchParams(exchange.requestBody)) : JSON.parse(exchange.requestBody);
+    } catch {
+      problems.push(`${label} the request body is not valid ${sentType}`);
+    }
+    if (body !== undefined)
+      problems.push(...schemaProblems(`${label} request body`, `${operation.id}#request:${sentType}`, requestBody.content[sentType].schema, body));
+  }
+
+  return problems;
+}
+
+function operationId(exchange: Exchange, apiBase: URL) {
+  const path = exchange.url.pathname.slice(apiBase.pathname.replace(/\/+$/, "").length);
+  return operationFor(exchange.method, path)?.id ?? null;
+}
+
+// ---- the client against the stand-in ---------------------------------------------------------
+
+const sandbox = useSandbox();
+const CLIENT_ID = "1500000000000001";
+const REDIRECT_URI = "http://app.test/pinterest/callback";
+const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const OPERATIONS_WE_USE = [
+  "oauth/token",
+  "user_account/get",
+  "boards/list",
+  "boards/create",
+  "board_sections/list",
+  "board_sections/create",
+  "boards/list_pins",
+  "pins/create",
+  "media/create",
+  "media/get",
+  "feeds/create",
+  "feeds/ingest",
+  "feed_processing_results/list",
+  "items_issues/list",
+];
+
+let exchanges: Exchange[] = [];
+beforeEach(() => {
+  exchanges = [];
+});
+
+/** fetch that records each request and answer for validation. */
+const recordingFetch: typeof fetch = async (input, init) => {
+  const request = new Request(input, init);
+  const exchange: Exchange = {
+    method: request.method,
+    url: new URL(request.url),
+    requestHeaders: new Headers(request.headers),
+    requestBody: request.body ? await request.clone().text() : null,
+  };
+  exchanges.push(exchange);
+  const response = await fetch(request);
+  exchange.status = response.status;
+  exchange.responseHeaders = new Headers(response.headers);
+  exchange.responseBody = await response.clone().text();
+  return response;
+};
+
+const envFor = (): PinterestEnv => ({
+  PINTEREST_API_URL: `${sandbox.url}/pinterest/v5`,
+  PINTEREST_OAUTH_URL: `${sandbox.url}/pinterest/oauth/`,
+  PINTEREST_CLIENT_ID: CLIENT_ID,
+  PINTEREST_CLIENT_SECRET: "conformance-secret",
+});
+const clientFor = (options: { timeoutMs?: number } = {}) => new PinterestClient(envFor(), { fetch: recordingFetch, ...options });
+const apiBase = () => new URL(`${sandbox.url}/pinterest/v5`);
+
+async function connect(client: PinterestClient, username: string) {
+  const authorize = new URL(client.buildAuthorizeUrl("state-1", REDIRECT_URI));
+  authorize.searchParams.set("auto_approve", "1");
+  authorize.searchParams.set("username", username);
+  const redirect = await fetch(authorize, { redirect: "manual" });
+  const code = new URL(redirect.headers.get("location")!).searchParams.get("code")!;
+  return client.exchangeCode(code, REDIRECT_URI);
+}
+
+async function control(path: string, json: unknown) {
+  const response = await fetch(`${sandbox.url}/__sandbox${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(json),
+  });
+  expect(response.ok).toBe(true);
+}
+
+function expectAllConform() {
+  const problems = exchanges
+    .filter((exchange) => exchange.url.pathname.startsWith(apiBase().pathname))
+    .flatMap((exchange) => conformanceProblems(exchange, apiBase()));
+  expect(problems).toEqual([]);
+}
+
+async function failure(promise: Promise<unknown>): Promise<PinterestApiError> {
+  const error = await promise.then(
+    () => null,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(PinterestApiError);
+  return error as PinterestApiError;
+}
+
+describe("the OpenAPI check itself", () => {
+  const base = new URL("https://api.pinterest.com/v5");
+  const pinRequest = (body: unknown): Exchange => ({
+    method: "POST",
+    url: new URL("https://api.pinterest.com/v5/pins"),
+    requestHeaders: new Headers({ authorization: "Bearer pina_x", "content-type": "application/json" }),
+    requestBody: JSON.stringify(body),
+  });
+
+  it("accepts a well-formed pin and refuses image_url outside media_source, unknown source types and over-long titles", () => {
+    const good = { board_id: "123", title: "T", media_source: { source_type: "image_url", url: "https://x.test/a.jpg" } };
+    expect(conformanceProblems(pinRequest(good), base)).toEqual([]);
+    expect(conformanceProblems(pinRequest({ board_id: "123", title: "T", image_url: "https://x.test/a.jpg" }), base).join("\n")).toContain("unevaluated");
+    expect(conformanceProblems(pinRequest({ ...good, media_source: { source_type: "image_url", url: "u", content_type: "image/png" } }), base)).not.toEqual([]);
+    expect(conformanceProblems(pinRequest({ ...good, media_source: { source_type: "gif_url", url: "u" } }), base)).not.toEqual([]);
+    expect(conformanceProblems(pinRequest({ ...good, title: "t".repeat(101) }), base).join("\n")).toContain("must NOT have more than 100 characters");
+    expect(conformanceProblems({ ...pinRequest(good), requestHeaders: new Headers({ "content-type": "application/json" }) }, base).join("\n")).toContain(
+      "security",
+    );
+  });
+
+  it("refuses answers missing a required field or with a wrong type, and undeclared query parameters", () => {
+    const boards = (body: unknown, query = ""): Exchange => ({
+      method: "GET",
+      url: new URL(`https://api.pinterest.com/v5/boards${query}`),
+      requestHeaders: new Headers({ authorization: "Bearer pina_x" }),
+      requestBody: null,
+      status: 200,
+      responseHeaders: new Headers({ "content-type": "application/json" }),
+      responseBody: JSON.stringify(body),
+    });
+    expect(conformanceProblems(boards({ items: [{ id: "1", name: "B" }], bookmark: null }), base)).toEqual([]);
+    expect(conformanceProblems(boards({ items: [{ name: "B" }] }), base).join("\n")).toContain("required");
+    expect(conformanceProblems(boards({ items: [{ id: 1, name: "B" }] }), base)).not.toEqual([]);
+    expect(conformanceProblems(boards({ boards: [] }), base)).not.toEqual([]);
+    expect(conformanceProblems(boards({ items: [] }, "?page_size=0"), base).join("\n")).toContain("page_size");
+    expect(conformanceProblems(boards({ items: [] }, "?limit=5"), base).join("\n")).toContain("limit is not declared");
+  });
+
+  it("refuses a token request that is not form-encoded or lacks client authentication, and a token answer without its fields", () => {
+    const tokenExchange = (init: Partial<Exchange>): Exchange => ({
+      method: "POST",
+      url: new URL("https://api.pinterest.com/v5/oauth/token"),
+      requestHeaders: new Headers({ authorization: "Basic eDp5", "content-type": "application/x-www-form-urlencoded" }),
+      requestBody: "grant_type=refresh_token&refresh_token=pinr_x",
+      ...init,
+    });
+    expect(conformanceProblems(tokenExchange({}), base)).toEqual([]);
+    expect(
+      conformanceProblems(tokenExchange({ requestHeaders: new Headers({ authorization: "Basic eDp5", "content-type": "application/json" }) }), base),
+    ).not.toEqual([]);
+    expect(conformanceProblems(tokenExchange({ requestHeaders: new Headers({ "content-type": "application/x-www-form-urlencoded" }) }), base)).not.toEqual([]);
+    expect(conformanceProblems(tokenExchange({ requestBody: "grant_type=refresh_token" }), base).join("\n")).toContain("refresh_token");
+    const answer = (body: unknown) =>
+      conformanceProblems(
+        tokenExchange({ status: 200, responseHeaders: new Headers({ "content-type": "application/json" }), responseBody: JSON.stringify(body) }),
+        base,
+      );
+    const refreshAnswer = {
+      access_token: "a",
+      refresh_token: "r",
+      response_type: "refresh_token",
+      token_type: "bearer",
+      expires_in: 1,
+      scope: "s",
+      refresh_token_expires_in: 2,
+      refresh_token_expires_at: 3,
+    };
+    expect(answer(refreshAnswer)).toEqual([]);
+    const { refresh_token_expires_at: _dropped, ...withoutExpiry } = refreshAnswer;
+    expect(answer(withoutExpiry).join("\n")).toContain("refresh_token_expires_at");
+  });
+
+  it("knows no operation outside the description", () => {
+    const exchange: Exchange = { method: "POST", url: new URL("https://api.pinterest.com/v5/pins/bulk"), requestHeaders: new Headers(), requestBody: null };
+    expect(conformanceProblems(exchange, base).join("\n")).toContain("is not an operation");
+  });
+});
+
+describe("our client and the stand-in, against the OpenAPI description", () => {
+  it("builds the authorization URL of the description's OAuth flow", () => {
+    const production = new PinterestClient({
+      PINTEREST_API_URL: "https://api.pinterest.com/v5",
+      PINTEREST_OAUTH_URL: "https://www.pinterest.com/oauth/",
+      PINTEREST_CLIENT_ID: "1234",
+      PINTEREST_CLIENT_SECRET: "the-app-secret-value",
+    });
+    const flow = spec.components.securitySchemes.pinterest_oauth2.flows.authorizationCode;
+    const url = new URL(production.buildAuthorizeUrl("st", "https://app.pinboard.studio/pinterest/callback"));
+    expect(`${url.origin}${url.pathname}`).toBe(flow.authorizationUrl);
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      client_id: "1234",
+      redirect_uri: "https://app.pinboard.studio/pinterest/callback",
+      response_type: "code",
+      state: "st",
+    });
+    const scopes = url.searchParams.get("scope")!.split(",");
+    expect(scopes.every((scope) => scope in flow.scopes)).toBe(true);
+    // Every scope the operations we use need is asked for.
+    const needed = OPERATIONS_WE_USE.flatMap((id) => {
+      const [template, method] = Object.entries(spec.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
+        Object.entries(item)
+          .filter(([, op]) => op?.operationId === id)
+          .map(([verb]) => [path, verb] as const),
+      )[0];
+      return (spec.paths[template][method].security ?? []).find((requirement: Json) => requirement.pinterest_oauth2)?.pinterest_oauth2 ?? [];
+    });
+    expect(needed.filter((scope: string) => !scopes.includes(scope))).toEqual([]);
+    expect(production.buildAuthorizeUrl("st", "x")).not.toContain("the-app-secret-value");
+  });
+
+  it("conforms on every operation we use, on success", async () => {
+    const client = clientFor();
+    const first = await connect(client, "many_boards_conformance");
+    expect(first.refreshToken).toMatch(/^pinr_/);
+    const tokens = await client.refreshToken(first.refreshToken!);
+    const token = tokens.accessToken;
+    expect(tokens.refreshTokenExpiresAt).toBeGreaterThan(Date.now());
+
+    expect((await client.getUserAccount(token)).username).toBe("many_boards_conformance");
+    const boards = await client.listAllBoards(token);
+    expect(boards).toHaveLength(30);
+    expect(new Set(boards.map((board) => board.id)).size).toBe(30);
+    expect(exchanges.filter((exchange) => exchange.url.pathname.endsWith("/boards")).length).toBe(2);
+
+    const board = await client.createBoard(token, { name: "Conformance", description: "Made by the test", privacy: "PUBLIC" });
+    const sectionA = await client.createSection(token, board.id, "Section A");
+    await client.createSection(token, board.id, "Section B");
+    expect((await client.listSections(token, board.id, { pageSize: 1 })).map((section) => section.name)).toEqual(["Section A", "Section B"]);
+
+    const imagePin = await client.createPin(token, {
+      board_id: board.id,
+      board_section_id: sectionA.id,
+      title: "Image URL pin",
+      description: "Described",
+      link: "https://blog.test/post",
+      alt_text: "Alt",
+      media_source: { source_type: "image_url", url: "https://blog.test/image.jpg" },
+    });
+    await client.createPin(token, {
+      board_id: board.id,
+      title: "Base64 pin",
+      media_source: { source_type: "image_base64", content_type: "image/png", data: PNG_1X1 },
+    });
+
+    const upload = await client.registerMedia(token);
+    const video = new Uint8Array(64);
+    video.set(new TextEncoder().encode("ftypisom"), 4);
+    await client.uploadMedia(upload, new Blob([video], { type: "video/mp4" }));
+    expect((await client.getMedia(token, upload.media_id)).status).toBe("processing");
+    expect((await client.getMedia(token, upload.media_id)).status).toBe("succeeded");
+    await client.createPin(token, {
+      board_id: board.id,
+      title: "Video pin",
+      media_source: { source_type: "video_id", media_id: upload.media_id, cover_image_url: "https://blog.test/cover.jpg" },
+    });
+
+    const page = await client.listBoardPins(token, board.id, { pageSize: 2 });
+    expect(page.items.map((pin) => pin.title)).toEqual(["Video pin", "Base64 pin"]);
+    const rest = await client.listBoardPins(token, board.id, { pageSize: 2, bookmark: page.bookmark! });
+    expect(rest.items.map((pin) => pin.id)).toEqual([imagePin.id]);
+
+    // A catalog's feed file, registered as a data source, ingested again, its processing result and item issues.
+    const feedUrl = "https://shop.example/catalog-feeds/conformance.csv";
+    const file = [
+      "id,title,description,link,image_link,price,availability,additional_image_link,brand,condition,product_type",
+      `good-1,Linen napkins,Three folds.,https://shop.example/napkins,${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg,12.99 USD,in stock,,Linen Co,new,Home > Kitchen`,
+      `bad-2,Plain mug,,http://shop.example/mug,${sandbox.url}/blog-demo/images/amalfi-coast-itinerary-1.jpg,twelve,sold out,,,,`,
+    ].join("\r\n");
+    const handed = await fetch(`${sandbox.url}/__sandbox/pinterest/feed-files`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: feedUrl, body: file }),
+    });
+    expect(handed.ok).toBe(true);
+    const feed = await client.createCatalogFeed(token, {
+      name: "Conformance",
+      format: "CSV",
+      location: feedUrl,
+      default_currency: "USD",
+      default_locale: "en-US",
+      default_country: "US",
+      default_availability: "IN_STOCK",
+      status: "ACTIVE",
+    });
+    const ingestion = await client.ingestCatalogFeed(token, feed.id);
+    expect(ingestion).toMatchObject({ feed_id: feed.id, status: "PROCESSING" });
+    const results = await client.listFeedProcessingResults(token, feed.id, { pageSize: 1 });
+    expect(results.items[0]).toMatchObject({ status: "COMPLETED", product_counts: { original: 2, ingested: 1 } });
+    const issues = await client.listItemIssues(token, results.items[0].id);
+    expect(issues.items).toHaveLength(1);
+    expect(issues.items[0]).toMatchObject({ item_number: 1, item_id: "bad-2" });
+    expect(Object.keys(issues.items[0].errors).sort()).toEqual(["AVAILABILITY_INVALID", "DESCRIPTION_MISSING", "LINK_FORMAT_INVALID", "PRODUCT_PRICE_INVALID"]);
+
+    const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
+    expect([...covered].sort()).toEqual([...OPERATIONS_WE_USE].sort());
+    // The only call outside the API base is the video upload, to the upload_url Pinterest named.
+    expect(exchanges.filter((exchange) => !exchange.url.pathname.startsWith(apiBase().pathname)).map((exchange) => exchange.url.toString())).toEqual([
+      upload.upload_url,
+    ]);
+    expectAllConform();
+  });
+
+  it("conforms on the error answers, which the client turns into typed errors", async () => {
+    const client = clientFor();
+    const tokens = await connect(client, "conformance_errors");
+    const token = tokens.accessToken;
+    const [board] = await client.listAllBoards(token);
+
+    const tooLong = await failure(
+      client.createPin(token, { board_id: board.id, title: "t".repeat(101), media_source: { source_type: "image_url", url: "https://blog.test/a.jpg" } }),
+    );
+    expect(tooLong).toMatchObject({ kind: "bad_request", status: 400, code: 1 });
+    expect(tooLong.message).toContain("'title'");
+    // That request breaks the description on purpose: check its answer only, then leave it out.
+    const deliberate = exchanges.pop()!;
+    expect(conformanceProblems(deliberate, apiBase()).join("\n")).toContain("title must NOT have more than 100 characters");
+    expect(conformanceProblems(deliberate, apiBase(), { request: false })).toEqual([]);
+
+    const missingBoard = await failure(client.listBoardPins(token, "999"));
+    expect(missingBoard).toMatchObject({ kind: "not_found", status: 404 });
+
+    const badGrant = await failure(client.refreshToken("pinr_unknown"));
+    expect(badGrant).toMatchObject({ kind: "invalid_grant", status: 401, code: 283 });
+    const badCode = await failure(client.exchangeCode("not-a-code", REDIRECT_URI));
+    expect(badCode.kind).toBe("invalid_grant");
+
+    await control("/pinterest/expire-token", { username: "conformance_errors" });
+    const expired = await failure(client.getUserAccount(token));
+    expect(expired).toMatchObject({ kind: "unauthorized", status: 401, code: 2, retryable: false });
+    const fresh = await client.refreshToken(tokens.refreshToken!);
+
+    await control("/pinterest/rate-limit", { username: "conformance_limited", perMinute: 1 });
+    const limitedTokens = await connect(client, "conformance_limited");
+    await client.getUserAccount(limitedTokens.accessToken);
+    const limited = await failure(client.listAllBoards(limitedTokens.accessToken));
+    expect(limited).toMatchObject({ kind: "rate_limited", status: 429, code: 8, retryable: true });
+    expect(limited.rateLimitReset).toBeGreaterThan(0);
+    expect(limited.retryAfterMs).toBe(limited.rateLimitReset! * 1000);
+
+    await control("/pinterest/block", { username: "conformance_errors" });
+    const blocked = await failure(client.getUserAccount(fresh.accessToken));
+    expect(blocked).toMatchObject({ kind: "forbidden", status: 403, code: 29, blocked: true });
+    await control("/pinterest/block", { username: "conformance_errors", blocked: false });
+
+    await control("/faults", { service: "pinterest", path: "/v5/boards", status: 503, times: 1 });
+    const unavailable = await failure(client.listAllBoards(fresh.accessToken));
+    expect(unavailable).toMatchObject({ kind: "server", status: 503, retryable: true, outcomeUnknown: false });
+
+    expectAllConform();
+  });
+
+  it("reports a pin whose answer never came as a timeout with an unknown outcome, and the pin can be found on the board", async () => {
+    const client = clientFor({ timeoutMs: 300 });
+    const { accessToken } = await connect(client, "conformance_timeout");
+    const [board] = await client.listAllBoards(accessToken);
+    await control("/pinterest/drop-after-create", { times: 1, delayMs: 2000 });
+    const pin = {
+      board_id: board.id,
+      title: "Did it post?",
+      link: "https://blog.test/p",
+      media_source: { source_type: "image_url" as const, url: "https://blog.test/p.jpg" },
+    };
+    const timedOut = await failure(client.createPin(accessToken, pin));
+    expect(timedOut).toMatchObject({ kind: "timeout", status: null, outcomeUnknown: true, retryable: true });
+    const { items } = await client.listBoardPins(accessToken, board.id);
+    expect(items.map((item) => [item.title, item.link])).toEqual([["Did it post?", "https://blog.test/p"]]);
+
+    await control("/pinterest/drop-after-create", { mode: "reset" });
+    const cut = await failure(client.createPin(accessToken, { ...pin, title: "Cut off" }));
+    expect(cut).toMatchObject({ kind: "network", status: null, outcomeUnknown: true });
+    expect((await client.listBoardPins(accessToken, board.id)).items.map((item) => item.title)).toEqual(["Cut off", "Did it post?"]);
+    expectAllConform();
+  });
+});
+
+describe("keyword research: the client token, terms and trends operations against the OpenAPI description", () => {
+  const KEYWORD_OPERATIONS = ["oauth/token", "terms_suggested/list", "terms_related/list", "trending_keywords/list"];
+
+  it("conforms on success: a client token, suggested and related terms, and trends with every filter", async () => {
+    const client = clientFor();
+    const appToken = await client.clientToken(["ads:read", "user_accounts:read"]);
+    expect(appToken.scopes).toEqual(["ads:read", "user_accounts:read"]);
+    expect(appToken.expiresAt).toBeGreaterThan(Date.now());
+
+    const suggested = await client.suggestedTerms(appToken.accessToken, "christmas", 10);
+    expect(suggested).toHaveLength(10);
+    expect(suggested.every((term) => term.startsWith("christmas "))).toBe(true);
+    expect(await client.suggestedTerms(appToken.accessToken, "christmas")).toEqual(suggested.slice(0, 10));
+
+    const related = await client.relatedTerms(appToken.accessToken, ["christmas nails", "workout"]);
+    expect([...related.keys()]).toEqual(["christmas nails", "workout"]);
+    expect(related.get("christmas nails")!.length).toBeGreaterThan(5);
+
+    const { trends } = await client.trendingKeywords(appToken.accessToken, "GB+IE", "monthly", {
+      interests: ["beauty", "home_decor"],
+      genders: ["female", "unknown"],
+      ages: ["25-34", "35-44"],
+      includeKeywords: ["christmas", "nails"],
+      normalizeAgainstGroup: true,
+      limit: 10,
+      includePrediction: true,
+      includeDemographics: true,
+    });
+    expect(trends.length).toBeGreaterThan(2);
+    expect(trends.every((trend) => /\b(christmas|nails)\b/.test(trend.keyword))).toBe(true);
+    expect(Object.keys(trends[0].time_series!)).toHaveLength(52);
+    expect(Math.max(...trends.flatMap((trend) => Object.values(trend.time_series!)))).toBe(100);
+    const sent = exchanges.find((exchange) => exchange.url.pathname.includes("/trends/"))!;
+    expect(sent.url.pathname).toContain("/trends/keywords/GB+IE/top/monthly");
+    expect(sent.url.searchParams.getAll("include_keywords")).toEqual(["christmas", "nails"]);
+
+    for (const type of ["growing", "yearly", "seasonal"] as const)
+      expect((await client.trendingKeywords(appToken.accessToken, "US", type)).trends.length).toBeGreaterThan(0);
+
+    const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
+    expect([...covered].sort()).toEqual([...KEYWORD_OPERATIONS].sort());
+    expectAllConform();
+  });
+
+  it("conforms on the error answers: bad parameters are 400s, an empty bucket a 429 saying when to retry", async () => {
+    const client = clientFor();
+    const { accessToken } = await client.clientToken(["ads:read", "user_accounts:read"]);
+
+    const tooMany = await failure(client.suggestedTerms(accessToken, "christmas", 11));
+    expect(tooMany).toMatchObject({ kind: "bad_request", status: 400 });
+    expect(tooMany.message).toContain("'limit'");
+    const deliberate = exchanges.pop()!;
+    expect(conformanceProblems(deliberate, apiBase()).join("\n")).toContain("limit must be <= 10");
+    expect(conformanceProblems(deliberate, apiBase(), { request: false })).toEqual([]);
+
+    await control("/pinterest/trends/rate-limit", { category: "trends_read", perMinute: 2 });
+    await client.trendingKeywords(accessToken, "US", "monthly", { limit: 1 });
+    await client.trendingKeywords(accessToken, "US", "monthly", { limit: 1 });
+    const limited = await failure(client.trendingKeywords(accessToken, "US", "monthly", { limit: 1 }));
+    expect(limited).toMatchObject({ kind: "rate_limited", status: 429, code: 8, retryable: true });
+    expect(limited.retryAfterMs).toBe(30_000);
+    // The terms bucket is a different category: still open.
+    expect(await client.suggestedTerms(accessToken, "summer", 2)).toHaveLength(2);
+
+    // A token without ads:read may read trends but not terms.
+    const trendsOnly = await client.clientToken(["user_accounts:read"]);
+    const scoped = await failure(client.suggestedTerms(trendsOnly.accessToken, "christmas"));
+    expect(scoped).toMatchObject({ kind: "unauthorized", status: 401, code: 3 });
+    expectAllConform();
+  });
+});
