@@ -137,3 +137,8 @@ export async function apiJson<T>(path: string, init: RequestInit & { json?: unkn
   }
   return body as T;
 }
+
+/** The server's text for a failed call, or null when it gave none. */
+export function serverMessage(error: unknown): string | null {
+  return error instanceof ApiError && error.message ? error.message : null;
+}

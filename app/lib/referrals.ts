@@ -1,7 +1,7 @@
-import { useEffect, useState } from "react";
 import type { ReferralCodeAnswer, ReferralProfile } from "../../contracts/growth/referrals.ts";
 import { shouldShowReferralModal } from "../../workers/domain/referrals.ts";
 import { ApiError, apiJson } from "./api-client.ts";
+import { useApiQuery } from "./query.ts";
 
 /** The referral programme in the browser (spec sections 2, 3 and 8). */
 
@@ -34,20 +34,13 @@ export async function loadReferralCode(
 /** The signed-in user's referral code (null when signed out, while it loads, or if it could not be had). */
 export function useReferralCode(user: { referralCode?: string | null } | null): string | null {
   const known = user?.referralCode ?? null;
-  const signedIn = user !== null;
-  const [code, setCode] = useState<string | null>(known);
-  useEffect(() => {
-    if (!signedIn || known) {
-      setCode(known);
-      return;
-    }
-    let live = true;
-    void loadReferralCode(known).then((loaded) => live && setCode(loaded));
-    return () => {
-      live = false;
-    };
-  }, [known, signedIn]);
-  return code;
+  // loadReferralCode retries as the spec says and answers null when it gives up: the data layer adds no retry of its own.
+  const read = useApiQuery(["referrals", "code"], () => loadReferralCode(null), {
+    enabled: user !== null && !known,
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  return known ?? (user ? (read.data ?? null) : null);
 }
 
 /** The invite link a code makes on this site. */

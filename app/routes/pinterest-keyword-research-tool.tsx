@@ -25,6 +25,7 @@ import {
 } from "../lib/keyword-research.ts";
 import accountStyles from "../styles/account.css?url";
 import keywordStyles from "../styles/keywords.css?url";
+import { firstError, validateInput } from "../lib/forms.ts";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: accountStyles },
@@ -87,9 +88,9 @@ export default function KeywordResearchPage() {
   };
 
   const runSearch = async (keyword: string, region: string) => {
-    const parsed = v.safeParse(KeywordResearchQuery, { keyword, region });
-    if (!parsed.success) {
-      setFieldError(parsed.issues[0].message);
+    const parsed = validateInput(KeywordResearchQuery, { keyword, region });
+    if (parsed.errors) {
+      setFieldError(firstError(parsed.errors));
       return;
     }
     setFieldError(null);

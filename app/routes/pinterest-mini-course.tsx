@@ -1,5 +1,6 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useSearchParams } from "@remix-run/react";
+import { useHydrated } from "../components/auth/use-hydrated.ts";
 import { useEffect, useRef, useState } from "react";
 import { LESSONS, type Lesson } from "../components/course/lessons.tsx";
 import { readCourseProgress, writeCourseProgress } from "../lib/course-progress.ts";
@@ -30,14 +31,12 @@ const lessonHref = (lesson: Lesson) => `/pinterest-mini-course?lesson=${lesson.s
 export default function MiniCoursePage() {
   const [params] = useSearchParams();
   const lesson = lessonOf(params.get("lesson"));
-  const [done, setDone] = useState<Set<string>>(new Set());
-  const [loaded, setLoaded] = useState(false);
+  // Progress lives in this browser's storage: read once the page is hydrated (the server's page shows none), and
+  // kept in state from the first tick on.
+  const loaded = useHydrated();
+  const [ticked, setTicked] = useState<Set<string> | null>(null);
+  const done = ticked ?? (loaded ? readCourseProgress(LESSONS.map((item) => item.slug)) : new Set<string>());
   const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    setDone(readCourseProgress(LESSONS.map((item) => item.slug)));
-    setLoaded(true);
-  }, []);
 
   // Moving between lessons in the page: focus goes to the new lesson's heading, as a page load would start there.
   const first = useRef(true);
@@ -54,7 +53,7 @@ export default function MiniCoursePage() {
     if (next.has(slug)) next.delete(slug);
     else next.add(slug);
     writeCourseProgress(next);
-    setDone(next);
+    setTicked(next);
   }
 
   const index = lesson ? LESSONS.indexOf(lesson) : -1;

@@ -13,6 +13,7 @@ import { Spinner } from "../components/spinner.tsx";
 import { apiFetch } from "../lib/api-client.ts";
 import { clearReferralCode, storedReferralCode, storeReferralCode } from "../lib/attribution.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { useApiQuery } from "../lib/query.ts";
 import { fetchReferralProfile, inviteLinkFor, useReferralCode } from "../lib/referrals.ts";
 import accountStyles from "../styles/account.css?url";
 
@@ -43,7 +44,6 @@ export default function ReferralPage() {
   const { origin, linkCode } = useLoaderData<typeof loader>();
   const ownCode = useReferralCode(user);
   const [code, setCode] = useState<string | null>(linkCode);
-  const [gift, setGift] = useState<Gift>(linkCode ? { state: "loading", code: linkCode } : { state: "none" });
 
   // The link's code is remembered for 30 days (replacing an affiliate id); without one, a remembered code is used.
   useEffect(() => {
@@ -52,20 +52,15 @@ export default function ReferralPage() {
     setCode(current && CODE.test(current.toUpperCase()) ? current.toUpperCase() : null);
   }, [linkCode]);
 
-  useEffect(() => {
-    if (!code) {
-      setGift({ state: "none" });
-      return;
-    }
-    let live = true;
-    setGift({ state: "loading", code });
-    fetchReferralProfile(code)
-      .then((profile) => live && setGift(profile ? { state: "ready", profile } : { state: "invalid" }))
-      .catch(() => live && setGift({ state: "invalid" }));
-    return () => {
-      live = false;
-    };
-  }, [code]);
+  // An unknown code and a failed read both say the link is not valid.
+  const profileRead = useApiQuery(["referrals", "profile", code], () => fetchReferralProfile(code ?? ""), { enabled: Boolean(code) });
+  const gift: Gift = !code
+    ? { state: "none" }
+    : profileRead.data
+      ? { state: "ready", profile: profileRead.data }
+      : profileRead.data === null || profileRead.isError
+        ? { state: "invalid" }
+        : { state: "loading", code };
 
   const isOwnCode = Boolean(user && code && user.referralCode === code);
   return (

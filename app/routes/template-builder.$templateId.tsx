@@ -1,6 +1,5 @@
 import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useParams } from "@remix-run/react";
-import { useCallback, useEffect, useState } from "react";
 import type { Template } from "../../contracts/content/template.ts";
 import type { UserCredentials } from "../../contracts/accounts/user.ts";
 import { TemplateEditor } from "../components/editor/template-editor.tsx";
@@ -8,9 +7,10 @@ import { NotFound } from "../components/not-found.tsx";
 import type { ShellHandle } from "../components/shell/handle.ts";
 import { LoginPrompt } from "../components/shell/login-prompt.tsx";
 import { Spinner } from "../components/spinner.tsx";
-import { fetchTemplate, reasonOf } from "../components/templates/template-requests.ts";
+import { fetchTemplate, reasonOf, templateKeys } from "../components/templates/template-requests.ts";
 import { ApiError } from "../lib/api-client.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { useApiQuery } from "../lib/query.ts";
 import { templateFound } from "../lib/templates.server.ts";
 import accountStyles from "../styles/account.css?url";
 import templateStyles from "../styles/templates.css?url";
@@ -47,25 +47,17 @@ export default function TemplateBuilderPage() {
 
 type Loaded = { status: "loading" } | { status: "ready"; template: Template } | { status: "missing" } | { status: "failed"; reason: string };
 
+/** The template, read under templateKeys.one: the editor keeps what it saves there, so a later visit starts from it. */
 function EditorLoader({ templateId, user }: { templateId: string; user: UserCredentials }) {
-  const [loaded, setLoaded] = useState<Loaded>({ status: "loading" });
-
-  const load = useCallback(() => {
-    let current = true;
-    setLoaded({ status: "loading" });
-    fetchTemplate(templateId).then(
-      (template) => current && setLoaded({ status: "ready", template }),
-      (error: unknown) => {
-        if (!current) return;
-        setLoaded(error instanceof ApiError && error.status === 404 ? { status: "missing" } : { status: "failed", reason: reasonOf(error) });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [templateId]);
-
-  useEffect(load, [load]);
+  const read = useApiQuery<Template>(templateKeys.one(templateId), () => fetchTemplate(templateId));
+  const { error } = read;
+  const loaded: Loaded = read.data
+    ? { status: "ready", template: read.data }
+    : !error || read.isFetching
+      ? { status: "loading" }
+      : error instanceof ApiError && error.status === 404
+        ? { status: "missing" }
+        : { status: "failed", reason: reasonOf(error) };
 
   switch (loaded.status) {
     case "ready":
@@ -89,7 +81,7 @@ function EditorLoader({ templateId, user }: { templateId: string; user: UserCred
           <p className="notice notice--error" role="alert">
             {loaded.reason}
           </p>
-          <button type="button" className="button button--primary" onClick={load}>
+          <button type="button" className="button button--primary" onClick={() => void read.refetch()}>
             Try again
           </button>
         </main>

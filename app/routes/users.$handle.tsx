@@ -1,6 +1,5 @@
 import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
 import { Outlet, useParams, useRouteLoaderData } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import type { PublicUser } from "../../contracts/accounts/user.ts";
 import { Avatar } from "../components/auth/avatar.tsx";
 import { FormAlert } from "../components/auth/form-controls.tsx";
@@ -8,32 +7,26 @@ import { problemMessage } from "../components/auth/use-account-form.ts";
 import { NotFound } from "../components/not-found.tsx";
 import { Spinner } from "../components/spinner.tsx";
 import { apiJson, ApiError } from "../lib/api-client.ts";
+import { failureOf, useApiQuery } from "../lib/query.ts";
 import accountStyles from "../styles/account.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
 export const meta: MetaFunction = ({ params }) => [{ title: `@${params.handle ?? ""} | Pinboard Studio` }];
 
-type Profile = { status: "loading" } | { status: "found"; user: PublicUser } | { status: "missing" } | { status: "failed"; message: string };
-
 /** /users/:handle: a public profile with avatar and @handle (spec section 2); its public pin renders in the outlet (decision 055). */
 export default function PublicProfilePage() {
   const handle = useParams().handle ?? "";
-  const [profile, setProfile] = useState<Profile>({ status: "loading" });
+  const read = useApiQuery(["public-profile", handle], () => apiJson<{ user: PublicUser }>(`/api/user/${encodeURIComponent(handle)}`));
+  const failure = failureOf(read);
+  const profile = read.data
+    ? { status: "found" as const, user: read.data.user }
+    : failure instanceof ApiError && failure.status === 404
+      ? { status: "missing" as const }
+      : failure
+        ? { status: "failed" as const, message: problemMessage(failure) }
+        : { status: "loading" as const };
   // A pin that is not public (its loader answered 404) is the not-found view, as a missing profile is.
   const pin = useRouteLoaderData<{ found: boolean }>("routes/users.$handle.$postId");
-
-  useEffect(() => {
-    let current = true;
-    setProfile({ status: "loading" });
-    apiJson<{ user: PublicUser }>(`/api/user/${encodeURIComponent(handle)}`).then(
-      ({ user }) => current && setProfile({ status: "found", user }),
-      (error: unknown) =>
-        current && setProfile(error instanceof ApiError && error.status === 404 ? { status: "missing" } : { status: "failed", message: problemMessage(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [handle]);
 
   if (profile.status === "missing" || pin?.found === false) return <NotFound />;
   return (

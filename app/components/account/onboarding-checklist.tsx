@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { OnboardingStepView } from "../../../contracts/accounts/user.ts";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -15,30 +15,37 @@ export function OnboardingChecklist({ steps: saved }: { steps: OnboardingStepVie
   const { reloadUser } = useAuth();
   const { toast } = useToast();
   const [steps, setSteps] = useState(saved);
-  const saving = useRef(0);
+  /** Ticks being saved: counted here for the saves themselves, and in `saving` for rendering. */
+  const inFlight = useRef(0);
+  const [saving, setSaving] = useState(0);
   const hydrated = useHydrated();
 
-  // Fresh credentials (another tab, a step done elsewhere) win, unless a tick is still being saved.
-  useEffect(() => {
-    if (saving.current === 0) setSteps(saved);
-  }, [saved]);
+  // Fresh credentials (another tab, a step done elsewhere) win, unless a tick is still being saved (during render).
+  const [seen, setSeen] = useState(saved);
+  if (seen !== saved) {
+    setSeen(saved);
+    if (saving === 0) setSteps(saved);
+  }
 
   const mark = (name: string, isChecked: boolean) => setSteps((current) => current.map((step) => (step.name === name ? { ...step, isChecked } : step)));
 
   async function toggle(name: string, isChecked: boolean) {
     mark(name, isChecked);
-    saving.current += 1;
+    inFlight.current += 1;
+    setSaving(inFlight.current);
     try {
       const answer = await apiJson<{ onboardingChecklist: OnboardingStepView[] }>("/api/user/setOnboardingChecklist", {
         json: { onboardingChecklist: [{ name, isChecked }] },
       });
-      saving.current -= 1;
-      if (saving.current === 0) {
+      inFlight.current -= 1;
+      setSaving(inFlight.current);
+      if (inFlight.current === 0) {
         setSteps(answer.onboardingChecklist);
         reloadUser();
       }
     } catch (error) {
-      saving.current -= 1;
+      inFlight.current -= 1;
+      setSaving(inFlight.current);
       mark(name, !isChecked);
       toast({ title: "Your checklist was not saved.", description: problemMessage(error), kind: "error" });
     }

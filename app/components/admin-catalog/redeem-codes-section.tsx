@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import type { RedeemBatchDetail, RedeemBatchSummary, RedeemCodeRow } from "../../../contracts/admin/admin-redeem-codes.ts";
 import type { PlanInfo } from "../../../contracts/billing/plans-api.ts";
 import { ApiError } from "../../lib/api-client.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { getPlans, serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -20,6 +21,8 @@ import {
 import { StackTable } from "../shell/stack-table.tsx";
 
 const STATUS_WORDS: Record<RedeemCodeRow["status"], string> = { unused: "Not used", used: "Used", disabled: "Disabled", expired: "Expired" };
+/** Every redeem-code read (the batches, a batch's codes) starts with this: a change refreshes them all. */
+const REDEEM_CODES_KEY = ["admin", "redeemCodes"];
 
 function batchState(batch: RedeemBatchSummary): { label: string; live: boolean } {
   if (batch.disabledAt !== null) return { label: "Disabled", live: false };
@@ -35,25 +38,16 @@ function batchState(batch: RedeemBatchSummary): { label: string; live: boolean }
  */
 export function RedeemCodesSection() {
   const toast = useToast();
-  const [batches, setBatches] = useState<RedeemBatchSummary[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const query = useApiQuery(REDEEM_CODES_KEY, () => listBatches());
+  const cache = useApiCache();
+  const batches = query.data?.batches ?? null;
+  const failed = readFailure(query, "We could not load the redeem codes.");
   const [open, setOpen] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmDisable, setConfirmDisable] = useState<string | null>(null);
-  const [refresh, setRefresh] = useState(0);
 
-  const load = useCallback(() => {
-    setFailed(null);
-    listBatches()
-      .then(({ batches }) => setBatches(batches))
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the redeem codes."));
-  }, []);
-  useEffect(load, [load]);
-
-  const changed = () => {
-    load();
-    setRefresh((n) => n + 1);
-  };
+  // The batches and the codes shown are read again (a code used or disabled changes both).
+  const changed = () => void cache.refresh(REDEEM_CODES_KEY);
 
   async function download(batch: RedeemBatchSummary) {
     setBusy(`csv-${batch.batchId}`);
@@ -90,7 +84,7 @@ export function RedeemCodesSection() {
       />
       <h3>Batches</h3>
       {failed || !batches ? (
-        <LoadStatus failed={failed} onRetry={load} loading="Loading the redeem codes…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading the redeem codes…" />
       ) : batches.length === 0 ? (
         <p className="muted">No redeem codes yet. Make a batch above.</p>
       ) : (
@@ -151,7 +145,7 @@ export function RedeemCodesSection() {
           })}
         </StackTable>
       )}
-      {open ? <BatchCodes key={`${open}-${refresh}`} batchId={open} onChanged={changed} /> : null}
+      {open ? <BatchCodes key={open} batchId={open} onChanged={changed} /> : null}
     </section>
   );
 }
@@ -159,27 +153,19 @@ export function RedeemCodesSection() {
 function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
   const toast = useToast();
   const id = useId();
-  const [plans, setPlans] = useState<PlanInfo[] | null>(null);
-  const [plansFailed, setPlansFailed] = useState<string | null>(null);
-  const [planId, setPlanId] = useState("");
+  const plansQuery = useApiQuery<PlanInfo[]>(["billing", "plans"], () => getPlans());
+  // Codes are made for paid plans only.
+  const plans = plansQuery.data?.filter((plan) => plan.billingPeriod !== "none") ?? null;
+  const plansFailed = readFailure(plansQuery, "We could not load the plans.");
+  /** The plan chosen; until the admin chooses, the first paid plan. */
+  const [chosenPlanId, setPlanId] = useState("");
+  const planId = chosenPlanId || plans?.[0]?.planId || "";
   const [count, setCount] = useState("10");
   const [months, setMonths] = useState("1");
   const [expires, setExpires] = useState("");
   const [note, setNote] = useState("");
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<{ message: string; field?: string } | null>(null);
-
-  const loadPlans = useCallback(() => {
-    setPlansFailed(null);
-    getPlans()
-      .then((all) => {
-        const paid = all.filter((plan) => plan.billingPeriod !== "none");
-        setPlans(paid);
-        setPlanId((current) => current || paid[0]?.planId || "");
-      })
-      .catch((error) => setPlansFailed(serverMessage(error) ?? "We could not load the plans."));
-  }, []);
-  useEffect(loadPlans, [loadPlans]);
 
   const plan = plans?.find((candidate) => candidate.planId === planId);
   const forGood = plan?.billingPeriod === "once";
@@ -215,7 +201,7 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
     }
   }
 
-  if (plansFailed || !plans) return <LoadStatus failed={plansFailed} onRetry={loadPlans} loading="Loading the plans…" />;
+  if (plansFailed || !plans) return <LoadStatus failed={plansFailed} onRetry={() => void plansQuery.refetch()} loading="Loading the plans…" />;
 
   const invalid = (field: string) => (problem?.field === field ? { "aria-invalid": true, "aria-describedby": `${id}-problem` } : {});
   return (
@@ -306,18 +292,11 @@ function NewBatchForm({ onCreated }: { onCreated(batchId: string): void }) {
 
 function BatchCodes({ batchId, onChanged }: { batchId: string; onChanged(): void }) {
   const toast = useToast();
-  const [batch, setBatch] = useState<RedeemBatchDetail | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const query = useApiQuery<{ batch: RedeemBatchDetail }>([...REDEEM_CODES_KEY, batchId], () => getBatch(batchId));
+  const batch = query.data?.batch ?? null;
+  const failed = readFailure(query, "We could not load the codes of this batch.");
   const [busy, setBusy] = useState<string | null>(null);
   const [confirm, setConfirm] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    getBatch(batchId)
-      .then(({ batch }) => setBatch(batch))
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the codes of this batch."));
-  }, [batchId]);
-  useEffect(load, [load]);
 
   async function disable(code: string) {
     setBusy(code);
@@ -332,7 +311,7 @@ function BatchCodes({ batchId, onChanged }: { batchId: string; onChanged(): void
     onChanged();
   }
 
-  if (failed || !batch) return <LoadStatus failed={failed} onRetry={load} loading="Loading the codes…" />;
+  if (failed || !batch) return <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading the codes…" />;
   return (
     <div className="redeem-codes" aria-live="polite">
       <h3>

@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import type { AdminStandardCategory, AdminStandardTemplate, AdminStandardTemplates } from "../../../contracts/admin/admin-templates.ts";
 import { ApiError } from "../../lib/api-client.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -27,27 +28,24 @@ const inCategory = (template: AdminStandardTemplate, category: string) => templa
  * every call and audits each change.
  */
 export function StandardTemplatesSection() {
-  const [data, setData] = useState<AdminStandardTemplates | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    listStandardTemplates()
-      .then(setData)
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the standard templates."));
-  }, []);
-  useEffect(load, [load]);
+  const key = ["admin", "standardTemplates"];
+  const query = useApiQuery<AdminStandardTemplates>(key, () => listStandardTemplates());
+  const cache = useApiCache();
+  const data = query.data ?? null;
+  const failed = readFailure(query, "We could not load the standard templates.");
+  // After each change the list is read again: the server orders it and counts each category's templates.
+  const changed = () => void cache.refresh(key);
 
   return (
     <section className="card admin-section" aria-labelledby="standard-templates-title">
       <h2 id="standard-templates-title">Standard templates</h2>
       {failed || !data ? (
-        <LoadStatus failed={failed} onRetry={load} loading="Loading the standard templates…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading the standard templates…" />
       ) : (
         <>
-          <NewTemplateForm categories={data.categories} onCreated={load} />
-          <TemplateList data={data} onChanged={load} />
-          <CategoryList categories={data.categories} onChanged={load} />
+          <NewTemplateForm categories={data.categories} onCreated={changed} />
+          <TemplateList data={data} onChanged={changed} />
+          <CategoryList categories={data.categories} onChanged={changed} />
         </>
       )}
     </section>

@@ -10,6 +10,10 @@ export const changeUserRole = (userId: string, role: "user" | "admin") =>
   apiJson<{ changed: boolean; user: AdminUserRow }>(`/api/admin/users/${encodeURIComponent(userId)}/role`, { json: { role } });
 export const setUserBlocked = (userId: string, blocked: boolean) =>
   apiJson<{ changed: boolean; user: AdminUserRow }>(`/api/admin/users/${encodeURIComponent(userId)}/${blocked ? "block" : "unblock"}`, { json: {} });
+/** Every audit log read starts with this: an admin action refreshes them all. */
+export const AUDIT_LOG_KEY = ["admin", "auditLog"];
+/** The cache key of an audit log's newest page, for one kind of target or one target (an account's history too). */
+export const auditLogKey = (filter: { targetKind?: string; targetId?: string }) => [...AUDIT_LOG_KEY, filter.targetKind ?? null, filter.targetId ?? null];
 export function getAuditLog(filter: { targetKind?: string; targetId?: string; before?: number }) {
   const query = new URLSearchParams();
   if (filter.targetKind) query.set("targetKind", filter.targetKind);

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
-import type { AuditEntry } from "../../../contracts/admin/admin-users.ts";
-import { serverMessage } from "../billing/billing-api.ts";
+import { useState, type FormEvent } from "react";
+import type { AuditLogPage } from "../../../contracts/admin/admin-users.ts";
+import { serverMessage } from "../../lib/api-client.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { LoadStatus } from "../load-status.tsx";
-import { getAuditLog, keyInWords, localTime, valueInWords } from "./admin-api.ts";
+import { auditLogKey, getAuditLog, keyInWords, localTime, valueInWords } from "./admin-api.ts";
 
 /** What admins act on, as the audit log names them (other sections add theirs). */
 const TARGET_KINDS = [
@@ -30,38 +31,35 @@ function Change({ label, value }: { label: string; value: unknown }) {
 
 /**
  * The admin page's "Audit log" section (issue 20, decision 051): every admin action, newest first, a page
- * at a time, for one kind of target or one target; times in the reader's time zone.
+ * at a time, for one kind of target or one target; times in the reader's time zone. Older pages are added
+ * to the cached answer, so a fresh read (after an admin action) starts again from the newest page.
  */
 export function AuditLogSection() {
   const [kind, setKind] = useState("");
   const [target, setTarget] = useState("");
   const [filter, setFilter] = useState<{ targetKind?: string; targetId?: string }>({});
-  const [entries, setEntries] = useState<AuditEntry[] | null>(null);
-  const [nextBefore, setNextBefore] = useState<number | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const key = auditLogKey(filter);
+  const query = useApiQuery<AuditLogPage>(key, () => getAuditLog(filter));
+  const cache = useApiCache();
+  const [moreFailed, setMoreFailed] = useState<string | null>(null);
   const [more, setMore] = useState(false);
+  const entries = query.data?.entries ?? null;
+  const nextBefore = query.data?.nextBefore ?? null;
+  const failed = readFailure(query, "We could not load the audit log.") ?? moreFailed;
 
-  const load = useCallback(() => {
-    setFailed(null);
-    setEntries(null);
-    getAuditLog(filter)
-      .then((page) => {
-        setEntries(page.entries);
-        setNextBefore(page.nextBefore);
-      })
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the audit log."));
-  }, [filter]);
-  useEffect(load, [load]);
+  function retry() {
+    setMoreFailed(null);
+    void query.refetch();
+  }
 
   async function loadMore() {
     if (nextBefore === null) return;
     setMore(true);
     try {
       const page = await getAuditLog({ ...filter, before: nextBefore });
-      setEntries((shown) => [...(shown ?? []), ...page.entries]);
-      setNextBefore(page.nextBefore);
+      cache.set<AuditLogPage>(key, (shown) => ({ entries: [...(shown?.entries ?? []), ...page.entries], nextBefore: page.nextBefore }));
     } catch (error) {
-      setFailed(serverMessage(error) ?? "We could not load older entries.");
+      setMoreFailed(serverMessage(error) ?? "We could not load older entries.");
     } finally {
       setMore(false);
     }
@@ -69,6 +67,7 @@ export function AuditLogSection() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    setMoreFailed(null);
     setFilter({ targetKind: kind || undefined, targetId: target.trim() || undefined });
   }
 
@@ -99,7 +98,7 @@ export function AuditLogSection() {
         </button>
       </form>
       {failed || !entries ? (
-        <LoadStatus failed={failed} onRetry={load} loading="Loading the audit log…" />
+        <LoadStatus failed={failed} onRetry={retry} loading="Loading the audit log…" />
       ) : entries.length === 0 ? (
         <p className="muted" role="status">
           No admin action recorded{filter.targetKind || filter.targetId ? " for this filter" : " yet"}.

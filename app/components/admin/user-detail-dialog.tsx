@@ -1,43 +1,43 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { MAX_ADMIN_GRANT, type AdminUserDetail, type AuditEntry } from "../../../contracts/admin/admin-users.ts";
-import { serverMessage } from "../billing/billing-api.ts";
+import { useCallback, useState, type FormEvent } from "react";
+import { MAX_ADMIN_GRANT, type AdminUserDetail, type AuditLogPage } from "../../../contracts/admin/admin-users.ts";
+import { serverMessage } from "../../lib/api-client.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { LoadStatus } from "../load-status.tsx";
 import { useToast } from "../shell/toast.tsx";
-import { changeUserRole, getAuditLog, getUserDetail, grantUserCredits, localTime, setUserBlocked } from "./admin-api.ts";
+import { AUDIT_LOG_KEY, auditLogKey, changeUserRole, getAuditLog, getUserDetail, grantUserCredits, localTime, setUserBlocked } from "./admin-api.ts";
 
 type Pending = { kind: "grant"; amount: number; reason: string } | { kind: "role"; role: "user" | "admin" } | { kind: "block" } | { kind: "unblock" };
 
 const newReference = () => `grant-${crypto.randomUUID()}`;
 const signed = (amount: number) => (amount > 0 ? `+${amount}` : `−${Math.abs(amount)}`);
 
-/** One account in the admin's users section: what it has and did, and the admin's actions on it, each confirmed first. */
+/**
+ * One account in the admin's users section: what it has and did, and the admin's actions on it, each confirmed
+ * first. Its history is the audit log's read for this account, so the audit log section sees each action too.
+ */
 export function UserDetailDialog({ userId, onClose, onChanged }: { userId: string; onClose(): void; onChanged(): void }) {
   const toast = useToast();
-  const [detail, setDetail] = useState<AdminUserDetail | null>(null);
-  const [history, setHistory] = useState<AuditEntry[]>([]);
-  const [failed, setFailed] = useState<string | null>(null);
+  const cache = useApiCache();
+  const detailQuery = useApiQuery<AdminUserDetail>(["admin", "user", userId], () => getUserDetail(userId));
+  const historyFilter = { targetKind: "user", targetId: userId };
+  const historyQuery = useApiQuery<AuditLogPage>(auditLogKey(historyFilter), () => getAuditLog(historyFilter));
+  const detail = detailQuery.data ?? null;
+  const history = historyQuery.data?.entries ?? null;
+  const failed = readFailure(detailQuery, "We could not load this account.") ?? readFailure(historyQuery, "We could not load this account.");
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [reference, setReference] = useState(newReference);
-  const confirmButton = useRef<HTMLButtonElement>(null);
+  // The question's Confirm button takes the focus as it appears (a ref called once per mount of the button).
+  const focusOnMount = useCallback((button: HTMLButtonElement | null) => button?.focus(), []);
 
-  const load = useCallback(() => {
-    setFailed(null);
-    Promise.all([getUserDetail(userId), getAuditLog({ targetKind: "user", targetId: userId })])
-      .then(([loaded, log]) => {
-        setDetail(loaded);
-        setHistory(log.entries);
-      })
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load this account."));
-  }, [userId]);
-  useEffect(load, [load]);
-  useEffect(() => {
-    if (pending) confirmButton.current?.focus();
-  }, [pending]);
+  function retry() {
+    if (detailQuery.error) void detailQuery.refetch();
+    if (historyQuery.error) void historyQuery.refetch();
+  }
 
   function askGrant(event: FormEvent) {
     event.preventDefault();
@@ -80,7 +80,8 @@ export function UserDetailDialog({ userId, onClose, onChanged }: { userId: strin
         });
       }
       setPending(null);
-      load();
+      void cache.refresh(["admin", "user", userId]);
+      void cache.refresh(AUDIT_LOG_KEY);
       onChanged();
     } catch (error) {
       toast({ kind: "error", title: "Nothing was changed", description: serverMessage(error) ?? "Please try again." });
@@ -109,8 +110,8 @@ export function UserDetailDialog({ userId, onClose, onChanged }: { userId: strin
         <Dialog.Overlay className="dialog-overlay" />
         <Dialog.Content className="dialog admin-user-dialog" aria-describedby={undefined}>
           <Dialog.Title className="dialog__title">{user ? user.name || user.email : "Account"}</Dialog.Title>
-          {failed || !detail || !user ? (
-            <LoadStatus failed={failed} onRetry={load} loading="Loading the account…" />
+          {failed || !detail || !user || !history ? (
+            <LoadStatus failed={failed} onRetry={retry} loading="Loading the account…" />
           ) : (
             <>
               <dl className="admin-facts">
@@ -144,7 +145,7 @@ export function UserDetailDialog({ userId, onClose, onChanged }: { userId: strin
                       Cancel
                     </button>
                     <button
-                      ref={confirmButton}
+                      ref={focusOnMount}
                       type="button"
                       className={`button ${pending.kind === "block" ? "button--danger" : "button--primary"}`}
                       disabled={busy}

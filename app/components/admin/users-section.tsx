@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import type { AdminUserSearch } from "../../../contracts/admin/admin-users.ts";
-import { serverMessage } from "../billing/billing-api.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { searchUsers } from "./admin-api.ts";
 import { UserDetailDialog } from "./user-detail-dialog.tsx";
@@ -14,18 +14,11 @@ import { StackTable } from "../shell/stack-table.tsx";
 export function UsersSection() {
   const [text, setText] = useState("");
   const [search, setSearch] = useState({ q: "", page: 1 });
-  const [result, setResult] = useState<AdminUserSearch | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
   const [openUser, setOpenUser] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    setResult(null);
-    searchUsers(search.q, search.page)
-      .then(setResult)
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the accounts."));
-  }, [search]);
-  useEffect(load, [load]);
+  const query = useApiQuery<AdminUserSearch>(["admin", "users", search.q, search.page], () => searchUsers(search.q, search.page));
+  const cache = useApiCache();
+  const result = query.data ?? null;
+  const failed = readFailure(query, "We could not load the accounts.");
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -59,7 +52,7 @@ export function UsersSection() {
       </form>
 
       {failed || !result ? (
-        <LoadStatus failed={failed} onRetry={load} loading="Loading accounts…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading accounts…" />
       ) : result.users.length === 0 ? (
         <p className="muted" role="status">
           {search.q ? `No account matches “${search.q}”.` : "There are no accounts yet."}
@@ -101,17 +94,7 @@ export function UsersSection() {
           </nav>
         </>
       )}
-      {openUser && (
-        <UserDetailDialog
-          userId={openUser}
-          onClose={() => setOpenUser(null)}
-          onChanged={() =>
-            searchUsers(search.q, search.page)
-              .then(setResult)
-              .catch(() => undefined)
-          }
-        />
-      )}
+      {openUser && <UserDetailDialog userId={openUser} onClose={() => setOpenUser(null)} onChanged={() => void cache.refresh(["admin", "users"])} />}
     </section>
   );
 }

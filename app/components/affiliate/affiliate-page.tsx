@@ -1,7 +1,8 @@
 import { usdFromCents } from "../../../contracts/money.ts";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { AFFILIATE_ID_MESSAGE, WISE_TAG_MESSAGE, type AffiliateData, type AffiliateSale } from "../../../contracts/growth/affiliate.ts";
 import { useAuth } from "../../lib/auth.tsx";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { serverMessage } from "../billing/billing-api.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -38,24 +39,23 @@ export function AffiliatePage() {
   );
 }
 
+const AFFILIATE_KEY = ["affiliate"];
+
 function AffiliateArea() {
   const toast = useToast();
-  const [data, setData] = useState<AffiliateData | null>(null);
-  const [failed, setFailed] = useState(false);
-
-  const load = useCallback(() => {
-    setFailed(false);
-    getAffiliateData()
-      .then(setData)
-      .catch(() => setFailed(true));
-  }, []);
-  useEffect(load, [load]);
+  const query = useApiQuery<AffiliateData>(AFFILIATE_KEY, () => getAffiliateData());
+  const cache = useApiCache();
+  const data = query.data ?? null;
+  // Said once the call has been tried again (a dropped connection is retried first).
+  const failed = query.error !== null && !query.isFetching;
+  // Joining or saving the Wise tag changes the dashboard: it is read again, and stays shown meanwhile.
+  const load = () => void cache.refresh(AFFILIATE_KEY);
 
   if (failed)
     return (
       <section className="card affiliate-card" role="alert">
         <p>We could not load your affiliate details.</p>
-        <button type="button" className="button button--ghost" onClick={load}>
+        <button type="button" className="button button--ghost" onClick={() => void query.refetch()}>
           Try again
         </button>
       </section>

@@ -1,7 +1,8 @@
 import { usdFromCents } from "../../../contracts/money.ts";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import type { AffiliatePayoutReport, AffiliatePayoutRow } from "../../../contracts/growth/affiliate.ts";
-import { serverMessage, toastedCall } from "../billing/billing-api.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
+import { toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";
 import { getPayoutReport, markPayoutPaid, payoutDate } from "./affiliate-api.ts";
@@ -14,17 +15,12 @@ import { StackTable } from "../shell/stack-table.tsx";
  */
 export function AffiliatePayoutsSection() {
   const toast = useToast();
-  const [report, setReport] = useState<AffiliatePayoutReport | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const key = ["admin", "affiliatePayouts"];
+  const query = useApiQuery<AffiliatePayoutReport>(key, () => getPayoutReport());
+  const cache = useApiCache();
+  const report = query.data ?? null;
+  const failed = readFailure(query, "We could not load the payout report.");
   const [busy, setBusy] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    getPayoutReport()
-      .then(setReport)
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the payout report."));
-  }, []);
-  useEffect(load, [load]);
 
   async function markPaid(row: AffiliatePayoutRow) {
     setBusy(row.affiliateID);
@@ -35,14 +31,15 @@ export function AffiliatePayoutsSection() {
       "The payout was not marked paid",
     );
     setBusy(null);
-    load();
+    // Paid or not, the report is read again: the server says what is still payable.
+    void cache.refresh(key);
   }
 
   return (
     <section className="card admin-section" aria-labelledby="payouts-title">
       <h2 id="payouts-title">Affiliate payouts</h2>
       {failed || !report ? (
-        <LoadStatus failed={failed} onRetry={load} loading="Loading the payout report…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading the payout report…" />
       ) : report.payouts.length === 0 ? (
         <p className="muted">No affiliate has $100 or more payable. Nothing to pay this month.</p>
       ) : (

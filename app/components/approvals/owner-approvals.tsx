@@ -1,34 +1,28 @@
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
-import type { ApprovalSettingsResponse, InviteReviewerResponse, ProfileApprovals } from "../../../contracts/pinterest/approvals.ts";
+import { useId, useState, type FormEvent } from "react";
+import type { ApprovalSettingsResponse, ApprovalsResponse, InviteReviewerResponse, ProfileApprovals } from "../../../contracts/pinterest/approvals.ts";
 import { fetchApprovals, inviteReviewer, removeReviewer, setApprovalRequired } from "../../lib/approvals.ts";
+import { failureOf, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { goesOutText, plainTime } from "./when.ts";
 
+/** Where the owner's approvals are cached (app/lib/query.ts). */
+const APPROVALS_KEY = ["approvals", "owner"];
+
 /**
  * /post-approvals for a signed-in owner (decision 052): per connected profile, whether pins need approval,
  * the reviewers invited by e-mail, the pins waiting, and what reviewers decided with their comments.
+ * Read through the data layer; after each change the answer is read again, and stays shown meanwhile.
  */
 export function OwnerApprovals() {
-  const [profiles, setProfiles] = useState<ProfileApprovals[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let current = true;
-    setFailed(null);
-    fetchApprovals().then(
-      (answer) => current && setProfiles(answer.profiles),
-      (error: unknown) => current && setFailed(`Unable to load your post approvals: ${failureText(error)}`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [attempt]);
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  const cache = useApiCache();
+  const query = useApiQuery<ApprovalsResponse>(APPROVALS_KEY, () => fetchApprovals());
+  const profiles = query.data?.profiles ?? null;
+  const failure = failureOf(query);
+  const failed = failure ? `Unable to load your post approvals: ${failureText(failure)}` : null;
+  const reload = () => void cache.refresh(APPROVALS_KEY);
 
   return (
     <main className="page approvals-page">
@@ -40,7 +34,7 @@ export function OwnerApprovals() {
         </p>
       </header>
       {profiles === null ? (
-        <LoadStatus failed={failed} onRetry={reload} loading="Loading your post approvals…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading your post approvals…" />
       ) : profiles.length === 0 ? (
         <p className="card">
           Connect a Pinterest profile on the <Link to="/scheduling">scheduling page</Link> first: approvals belong to a profile.
@@ -62,10 +56,15 @@ function ProfileCard({ profile, onChanged }: { profile: ProfileApprovals; onChan
   const [email, setEmail] = useState("");
   const [emailError, setEmailError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // The switch shows the choice at once; a refusal puts it back.
-  const [required, setRequired] = useState(profile.approvalRequired);
-  useEffect(() => setRequired(profile.approvalRequired), [profile.approvalRequired]);
   const name = profile.pinterestProfileUsername;
+  // The switch shows the choice at once (in the click's own render, as a checkbox must); a refusal puts it
+  // back. A new answer from the server wins: set while rendering when it differs from the last one seen.
+  const [required, setRequired] = useState(profile.approvalRequired);
+  const [answered, setAnswered] = useState(profile.approvalRequired);
+  if (answered !== profile.approvalRequired) {
+    setAnswered(profile.approvalRequired);
+    setRequired(profile.approvalRequired);
+  }
 
   const run = async (work: () => Promise<void>, failure: string) => {
     setBusy(true);

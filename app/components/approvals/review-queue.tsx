@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import { MAX_REVIEW_COMMENT, type ReviewQueueResponse, type ReviewResult } from "../../../contracts/pinterest/approvals.ts";
 import type { ScheduledPin } from "../../../contracts/pinterest/scheduling-api.ts";
 import { fetchReviewQueue, sendReview } from "../../lib/approvals.ts";
+import { failureOf, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { LoadStatus } from "../load-status.tsx";
 import { failureText } from "../scheduling/use-pinterest.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -9,6 +10,9 @@ import { Spinner } from "../spinner.tsx";
 import { goesOutText } from "./when.ts";
 
 type Decision = "approve" | "reject";
+
+/** Where a review link's queue is cached (app/lib/query.ts): by its token, whoever is signed in. */
+const reviewKey = (token: string) => ["approvals", "review", token];
 
 /** What one review batch did, in words: "2 pins approved, 1 rejected". */
 function batchSummary(results: ReviewResult[]): string {
@@ -23,29 +27,20 @@ function batchSummary(results: ReviewResult[]): string {
 
 /**
  * /post-approvals opened from a reviewer's signed link (decision 052): only the pins of one profile waiting
- * for approval, each approved or rejected with a comment, one by one or the selected ones together.
+ * for approval, each approved or rejected with a comment, one by one or the selected ones together. The
+ * queue is read through the data layer under its link's token; reviewed pins leave the cached answer.
  */
 export function ReviewQueue({ token }: { token: string }) {
   const toast = useToast();
-  const [queue, setQueue] = useState<ReviewQueueResponse | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const cache = useApiCache();
+  const query = useApiQuery<ReviewQueueResponse>(reviewKey(token), () => fetchReviewQueue(token));
+  const queue = query.data ?? null;
+  const failure = failureOf(query);
+  const failed = failure ? failureText(failure) : null;
   const [comments, setComments] = useState<Record<string, string>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    let current = true;
-    setFailed(null);
-    fetchReviewQueue(token).then(
-      (answer) => current && setQueue(answer),
-      (error: unknown) => current && setFailed(failureText(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, [token, attempt]);
 
   const decide = useCallback(
     async (ids: string[], decision: Decision) => {
@@ -57,7 +52,7 @@ export function ReviewQueue({ token }: { token: string }) {
           ids.map((pinId) => ({ pinId, decision, ...(comments[pinId]?.trim() ? { comment: comments[pinId].trim() } : {}) })),
         );
         const done = new Set(results.filter((r) => r.ok).map((r) => r.pinId));
-        setQueue((current) => (current ? { ...current, pins: current.pins.filter((pin) => !done.has(pin.id)) } : current));
+        cache.set<ReviewQueueResponse>(reviewKey(token), (current) => current && { ...current, pins: current.pins.filter((pin) => !done.has(pin.id)) });
         setSelected((current) => new Set([...current].filter((id) => !done.has(id))));
         setErrors((current) => {
           const next = { ...current };
@@ -78,14 +73,14 @@ export function ReviewQueue({ token }: { token: string }) {
         setBusy(false);
       }
     },
-    [token, comments, toast],
+    [token, comments, toast, cache],
   );
 
   if (!queue) {
     return (
       <main className="page approvals-page">
         <h1>Pins waiting for your approval</h1>
-        <LoadStatus failed={failed} onRetry={() => setAttempt((n) => n + 1)} loading="Loading the pins waiting for you…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading the pins waiting for you…" />
       </main>
     );
   }

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useLocation, useNavigate } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { useAuth } from "../../lib/auth.tsx";
 import { Spinner } from "../spinner.tsx";
 import { LoginForm } from "./login-form.tsx";
@@ -25,20 +25,23 @@ export function AuthDialog({ mode, open, onOpenChange }: { mode: AuthMode; open:
   const location = useLocation();
   const navigate = useNavigate();
   const { reloadUser } = useAuth();
-  const openedAt = useRef(location.key);
+  const [openedAt, setOpenedAt] = useState(location.key);
+  const [wasOpen, setWasOpen] = useState(open);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only when it opens (the location it opened at is noted then): switching between the forms inside stays as the user chose.
-  useEffect(() => {
+  // Each time it opens it starts on the form asked for, and notes the location it opened at; switching between the
+  // forms inside stays as the user chose.
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) {
       setCurrent(mode);
-      openedAt.current = location.key;
+      setOpenedAt(location.key);
     }
-  }, [open, mode]);
+  }
 
   // A link inside (Forgot password?) leaves the page: the dialog goes with it.
   useEffect(() => {
-    if (open && location.key !== openedAt.current) onOpenChange(false);
-  }, [open, location.key, onOpenChange]);
+    if (open && location.key !== openedAt) onOpenChange(false);
+  }, [open, location.key, openedAt, onOpenChange]);
 
   function succeeded({ created }: { created: boolean }) {
     onOpenChange(false);

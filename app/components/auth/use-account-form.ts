@@ -1,8 +1,9 @@
 import { useCallback, useState, type FormEvent } from "react";
-import * as v from "valibot";
+import type * as v from "valibot";
 import { ApiError } from "../../lib/api-client.ts";
+import { type FieldErrors, validateInput, withoutPrefix } from "../../lib/forms.ts";
 
-export type FieldErrors = Partial<Record<string, string>>;
+export type { FieldErrors };
 
 const NETWORK_PROBLEM = "We could not reach Pinboard Studio. Please check your connection and try again.";
 
@@ -11,37 +12,6 @@ export function problemMessage(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   if (error instanceof TypeError) return NETWORK_PROBLEM;
   return error instanceof Error && error.message ? error.message : "Something went wrong. Please try again.";
-}
-
-/**
- * Checks a form's input against the contract's schema (the one the server uses)
- * and answers the parsed output, or the first message per field. A schema's
- * terse "firstName is required" reads "Please enter your first name." here.
- */
-export function validateInput<S extends v.GenericSchema>(
-  schema: S,
-  input: unknown,
-  labels: Record<string, string>,
-  fieldPrefix = "",
-): { output: v.InferOutput<S>; errors: null } | { output: null; errors: FieldErrors } {
-  const result = v.safeParse(schema, input);
-  if (result.success) return { output: result.output, errors: null };
-  const errors: FieldErrors = {};
-  for (const issue of result.issues) {
-    const field = withoutPrefix(v.getDotPath(issue) ?? "", fieldPrefix);
-    errors[field] ??= readable(issue.message, field, labels);
-  }
-  return { output: null, errors };
-}
-
-function withoutPrefix(field: string, prefix: string) {
-  return prefix && field.startsWith(prefix) ? field.slice(prefix.length) : field;
-}
-
-function readable(message: string, field: string, labels: Record<string, string>) {
-  const label = labels[field];
-  if (label && /^\S+ is required$/.test(message)) return `Please enter your ${label.toLowerCase()}.`;
-  return message;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { CreditsSummary } from "../../../contracts/billing/credits.ts";
 import type { CurrentSubscriptionAnswer, LifetimePlan, PlanChangePreview, PlanInfo, RedeemResult } from "../../../contracts/billing/plans-api.ts";
-import { ApiError, apiJson } from "../../lib/api-client.ts";
+import { apiJson, serverMessage } from "../../lib/api-client.ts";
 import type { Toaster, ToastOptions } from "../shell/toast.tsx";
 
 /** The billing calls the pricing, lifetime, redeem-code and Manage subscription pages make. */
@@ -41,10 +41,7 @@ function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 }
 
-/** The server's text for a failed call, or null when it gave none. */
-export function serverMessage(error: unknown): string | null {
-  return error instanceof ApiError && error.message ? error.message : null;
-}
+export { serverMessage };
 
 /**
  * Runs one call a person asked for and says how it went: a success toast made from its result, or an error

@@ -1,13 +1,13 @@
 import { priceTag } from "../../../contracts/money.ts";
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { PAYPAL_CONFIRM_SWITCH_MESSAGE, PAYPAL_PLAN_IDS, SUBSCRIPTION_SWITCH_ERROR_MESSAGE } from "../../../contracts/billing/billing-paypal-shopify.ts";
-import type { CreditsSummary } from "../../../contracts/billing/credits.ts";
 import { creditMeter } from "../../../workers/domain/credit-meter.ts";
-import type { CurrentSubscription, PlanInfo, PlanTakenBack } from "../../../contracts/billing/plans-api.ts";
+import type { CurrentSubscription, PlanInfo } from "../../../contracts/billing/plans-api.ts";
 import { planTakenBackNotice } from "../../../workers/domain/payment-reversals.ts";
 import { FREE_PLAN_ID } from "../../../workers/domain/plans.ts";
 import { useAuth } from "../../lib/auth.tsx";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import {
   cancelPayPalSubscription,
   cancelShopifySubscription,
@@ -36,40 +36,36 @@ import { planStatusText } from "./plan-status.ts";
  * payer's approval in PayPal (202 with an approval link); a Shopify one is
  * cancelled here and switched by subscribing again. A switch says first what it
  * does (the server's preview) and cancelling asks once; a Stripe subscription
- * cancelled but not ended offers Reactivate (decision 082).
+ * cancelled but not ended offers Reactivate (decision 082). The credits and the
+ * subscription are read afresh each time it mounts (/pricing remounts it after a
+ * payment) and after each change.
  */
 /** A plan a /pricing card's Switch plan picked: the switch form opens with it chosen (`at` tells two clicks apart). */
 export type SwitchRequest = { planId: string; at: number } | null;
 
 export function ManageSubscription({ plans, switchTo = null }: { plans: PlanInfo[]; switchTo?: SwitchRequest }) {
   const { user, reloadUser } = useAuth();
-  const [credits, setCredits] = useState<CreditsSummary | null>(null);
-  const [subscription, setSubscription] = useState<CurrentSubscription | null | undefined>(undefined);
-  const [takenBack, setTakenBack] = useState<PlanTakenBack | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const cache = useApiCache();
+  // /pricing mounts this anew when a payment changed the plan, which it cannot tell the cache: read again on mount.
+  const creditsQuery = useApiQuery(["billing", "credits"], () => getCredits(), { refetchOnMount: "always" });
+  const subscriptionQuery = useApiQuery(["billing", "subscription"], () => getCurrentSubscriptionAnswer(), { refetchOnMount: "always" });
+  const credits = creditsQuery.data ?? null;
+  const subscription = subscriptionQuery.data?.subscription;
+  const takenBack = subscriptionQuery.data?.takenBack ?? null;
+  const failure = [creditsQuery, subscriptionQuery].find((query) => query.error && !query.isFetching)?.error;
+  const loadError = failure ? (serverMessage(failure) ?? "Your subscription could not be loaded. Please reload the page.") : null;
   const [notice, setNotice] = useState<Notice | null>(null);
   /** A PayPal switch waiting for the payer's approval in PayPal. */
   const [approvalLink, setApprovalLink] = useState<string | null>(null);
   const confirm = useBillingConfirm();
-
-  const load = useCallback(() => {
-    Promise.all([getCredits(), getCurrentSubscriptionAnswer()])
-      .then(([summary, current]) => {
-        setCredits(summary);
-        setSubscription(current.subscription);
-        setTakenBack(current.takenBack);
-        setLoadError(null);
-      })
-      .catch((error) => setLoadError(serverMessage(error) ?? "Your subscription could not be loaded. Please reload the page."));
-  }, []);
-  useEffect(load, [load]);
 
   const changed = (next: Notice, approval: string | null = null) => {
     setNotice(next);
     setApprovalLink(approval);
     if (next.kind === "success") {
       reloadUser();
-      load();
+      void cache.refresh(["billing", "credits"]);
+      void cache.refresh(["billing", "subscription"]);
     }
   };
 

@@ -1,6 +1,6 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import {
   addItemsError,
   CATALOG_AVAILABILITIES,
@@ -31,15 +31,17 @@ import {
 } from "../../lib/catalogs/api.ts";
 import { formatPrice } from "../../lib/products/chosen-products.ts";
 import { csvFileProblem, parseProductCsv } from "../../lib/products/csv-products.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { ProfileSelect } from "../scheduling/profile-select.tsx";
+import { catalogStatusKey, catalogsKey } from "./keys.ts";
 
-/** How often the page asks again while Pinterest processes the feed, and for how long. */
+/** How often the page asks again while Pinterest processes the feed, and for how long (90 times). */
 const STATUS_POLL_MS = 2000;
-const STATUS_POLL_TIMES = 90;
+const STATUS_POLL_FOR_MS = 90 * STATUS_POLL_MS;
 const CATALOG_PARAM = "catalog";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -62,83 +64,77 @@ function remember(catalogId: string | null) {
 
 function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
   const toast = useToast();
-  const [state, setState] = useState<CatalogsState | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [status, setStatus] = useState<CatalogStatus | null>(null);
+  const cache = useApiCache();
+  /** The catalog asked for: at first the one the address names; null opens the newest. */
+  const [openId, setOpenId] = useState<string | null>(() =>
+    typeof window === "undefined" ? null : new URL(window.location.href).searchParams.get(CATALOG_PARAM),
+  );
+  const stateKey = catalogsKey(openId);
+  const query = useApiQuery<CatalogsState>(
+    stateKey,
+    async () => {
+      try {
+        return await fetchCatalogs(openId);
+      } catch (error) {
+        // The catalog in the address is gone (deleted elsewhere): open the newest instead.
+        if (!(error instanceof ApiError && error.status === 404) || openId === null) throw error;
+        return fetchCatalogs(null);
+      }
+    },
+    {
+      // While another catalog is read, the one shown stays on the page.
+      placeholderData: (previous) => previous,
+      // Not again when the tab is back in view: after its active catalog was removed, the catalog asked for
+      // would be read as gone and the newest opened in its place (spec section 4 clears it instead).
+      refetchOnWindowFocus: false,
+    },
+  );
+  const state = query.data ?? null;
+  const loadError = query.error && !query.isFetching ? message(query.error) : null;
   const [publishing, setPublishing] = useState(false);
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<CatalogItem | null>(null);
   const [removingCatalog, setRemovingCatalog] = useState<Catalog | null>(null);
   const active = state?.activeCatalog ?? null;
   const activeId = active?.id ?? null;
-  const pollToken = useRef(0);
 
-  const load = useCallback(async (openId: string | null) => {
-    setLoadError(null);
-    try {
-      let next: CatalogsState;
-      try {
-        next = await fetchCatalogs(openId);
-      } catch (error) {
-        // The catalog in the address is gone (deleted elsewhere): open the newest instead.
-        if (!(error instanceof ApiError && error.status === 404) || openId === null) throw error;
-        next = await fetchCatalogs(null);
-      }
-      setState(next);
-      remember(next.activeCatalog?.id ?? null);
-    } catch (error) {
-      setLoadError(message(error));
-    }
-  }, []);
+  /** Opens a catalog (null: the newest), read afresh: the catalogs may have changed since it was last shown. */
+  function open(catalogId: string | null) {
+    void cache.refresh(catalogsKey(catalogId));
+    setOpenId(catalogId);
+  }
 
+  // The address names the open catalog, so that reloading the page opens it again.
+  const settled = state !== null && !query.isPlaceholderData;
   useEffect(() => {
-    void load(new URL(window.location.href).searchParams.get(CATALOG_PARAM));
-  }, [load]);
+    if (settled) remember(activeId);
+  }, [settled, activeId]);
 
-  /** Pinterest's view of the active catalog; asked again while Pinterest is processing. */
-  const watchStatus = useCallback((catalogId: string, first?: CatalogStatus) => {
-    const token = ++pollToken.current;
-    let times = 0;
-    const step = async (known?: CatalogStatus) => {
-      let current = known;
-      if (!current) {
-        try {
-          current = await fetchCatalogStatus(catalogId);
-        } catch (error) {
-          if (pollToken.current === token) setStatus(null);
-          if (pollToken.current === token) setLoadError(message(error));
-          return;
-        }
-      }
-      if (pollToken.current !== token) return;
-      setStatus(current);
-      if (current.processing?.status === "processing" && times++ < STATUS_POLL_TIMES) setTimeout(() => void step(), STATUS_POLL_MS);
-    };
-    void step(first);
-  }, []);
+  /** Until when Pinterest is asked again while it processes: from when the catalog was opened or published. */
+  const pollUntil = useRef<{ catalogId: string | null; until: number }>({ catalogId: null, until: 0 });
+  const statusQuery = useApiQuery<CatalogStatus>(catalogStatusKey(activeId ?? ""), () => fetchCatalogStatus(activeId ?? ""), {
+    enabled: activeId !== null,
+    refetchInterval: (status) => {
+      if (status.state.status === "error" || status.state.data?.processing?.status !== "processing") return false;
+      if (pollUntil.current.catalogId !== activeId) pollUntil.current = { catalogId: activeId, until: Date.now() + STATUS_POLL_FOR_MS };
+      return Date.now() < pollUntil.current.until ? STATUS_POLL_MS : false;
+    },
+    // As before, also while the tab is hidden: the 3 minutes are short, and the result is there on return.
+    refetchIntervalInBackground: true,
+  });
+  /** Pinterest's view of the active catalog; none while it is read, or when it could not be. */
+  const status = statusQuery.isError ? null : (statusQuery.data ?? null);
 
-  useEffect(() => {
-    setStatus(null);
-    if (activeId) watchStatus(activeId);
-    return () => {
-      pollToken.current += 1;
-    };
-  }, [activeId, watchStatus]);
-
+  /** Changes what is shown of the catalog asked for (nothing while it is still being read). */
+  const change = (update: (current: CatalogsState) => CatalogsState) => cache.set<CatalogsState>(stateKey, (current) => (current ? update(current) : current));
   const replaceItem = (item: CatalogItem) =>
-    setState((current) =>
-      current ? { ...current, catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? item : candidate)) } : current,
-    );
+    change((current) => ({ ...current, catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? item : candidate)) }));
   const replaceCatalog = (catalog: Catalog) =>
-    setState((current) =>
-      current
-        ? {
-            ...current,
-            allCatalogs: current.allCatalogs.map((candidate) => (candidate.id === catalog.id ? catalog : candidate)),
-            activeCatalog: current.activeCatalog?.id === catalog.id ? catalog : current.activeCatalog,
-          }
-        : current,
-    );
+    change((current) => ({
+      ...current,
+      allCatalogs: current.allCatalogs.map((candidate) => (candidate.id === catalog.id ? catalog : candidate)),
+      activeCatalog: current.activeCatalog?.id === catalog.id ? catalog : current.activeCatalog,
+    }));
 
   async function changeCatalog(input: { name?: string; pinterestUsername?: string }) {
     if (!active) return;
@@ -153,13 +149,12 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
   async function confirmRemoveCatalog(target: Catalog) {
     try {
       const { allCatalogs } = await deleteCatalog(target.id);
-      // Removing the active catalog clears the active catalog (spec section 4).
-      setState((current) => ({
+      // Removing the active catalog clears the active catalog (spec section 4); the address follows.
+      change((current) => ({
         allCatalogs,
-        activeCatalog: current?.activeCatalog?.id === target.id ? null : (current?.activeCatalog ?? null),
-        catalogItems: current?.activeCatalog?.id === target.id ? [] : (current?.catalogItems ?? []),
+        activeCatalog: current.activeCatalog?.id === target.id ? null : current.activeCatalog,
+        catalogItems: current.activeCatalog?.id === target.id ? [] : current.catalogItems,
       }));
-      if (activeId === target.id) remember(null);
       toast({ title: `${target.name} removed`, kind: "info" });
     } catch (error) {
       toast({ title: updateCatalogError(message(error)), kind: "error" });
@@ -174,11 +169,13 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
     try {
       const published = await publishCatalog(active.id);
       replaceCatalog(published.catalog);
-      watchStatus(active.id, published);
+      // Pinterest is processing it now: asked again, for as long as at first.
+      pollUntil.current = { catalogId: active.id, until: Date.now() + STATUS_POLL_FOR_MS };
+      cache.set<CatalogStatus>(catalogStatusKey(active.id), () => published);
       toast({ title: "Catalog sent to Pinterest", description: "Pinterest is processing it now.", kind: "success" });
     } catch (error) {
       toast({ title: "Unable to publish the catalog", description: message(error), kind: "error" });
-      void load(active.id);
+      void cache.refresh(stateKey);
     } finally {
       setPublishing(false);
     }
@@ -198,7 +195,7 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
       const { items, skipped } = listingsAsItems(parsed.products);
       if (items.length === 0) throw new Error("the file has no rows that can become items.");
       const added = await addAllItems(active.id, items);
-      await load(active.id);
+      await cache.refresh(stateKey);
       toast({
         title: `${added} ${added === 1 ? "item" : "items"} added to ${active.name}`,
         description: skipped > 0 ? `${skipped} rows were left out: they have no title or no product link.` : undefined,
@@ -217,14 +214,10 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
     try {
       replaceItem(await deleteCatalogItemImage(item.id, image));
     } catch (error) {
-      setState((current) =>
-        current
-          ? {
-              ...current,
-              catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? { ...candidate, images: item.images } : candidate)),
-            }
-          : current,
-      );
+      change((current) => ({
+        ...current,
+        catalogItems: current.catalogItems.map((candidate) => (candidate.id === item.id ? { ...candidate, images: item.images } : candidate)),
+      }));
       toast({ title: "Unable to remove the picture", description: message(error), kind: "error" });
     }
   }
@@ -232,7 +225,7 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
   async function removeItem(item: CatalogItem) {
     try {
       await deleteCatalogItem(item.id);
-      setState((current) => (current ? { ...current, catalogItems: current.catalogItems.filter((candidate) => candidate.id !== item.id) } : current));
+      change((current) => ({ ...current, catalogItems: current.catalogItems.filter((candidate) => candidate.id !== item.id) }));
       if (active) replaceCatalog({ ...active, itemCount: Math.max(0, active.itemCount - 1), changedSincePublish: true });
       toast({ title: `${item.title} removed from the catalog`, kind: "info" });
     } catch (error) {
@@ -246,7 +239,7 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
         <h1>Pinterest catalogs</h1>
         <p className="notice notice--error" role="alert">
           Unable to load your catalogs: {loadError}{" "}
-          <button type="button" className="link-button" onClick={() => void load(null)}>
+          <button type="button" className="link-button" onClick={() => open(null)}>
             Try again
           </button>
         </p>
@@ -281,7 +274,7 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
                     id="catalog-choice"
                     className="field__input field__select"
                     value={activeId ?? ""}
-                    onChange={(event) => void load(event.target.value || null)}
+                    onChange={(event) => open(event.target.value || null)}
                   >
                     {activeId === null ? <option value="">Choose a catalog</option> : null}
                     {state.allCatalogs.map((catalog) => (
@@ -298,7 +291,7 @@ function Catalogs({ profiles }: { profiles: AuthorizedPinterestProfile[] }) {
                 profiles={profiles}
                 onCreated={(catalog) => {
                   toast({ title: `${catalog.name} created`, kind: "success" });
-                  void load(catalog.id);
+                  open(catalog.id);
                 }}
               />
             </div>
@@ -453,8 +446,13 @@ function CatalogSettings({
   onChange(input: { name?: string; pinterestUsername?: string }): void;
   onRemove(): void;
 }) {
+  // The name typed starts again from the catalog's own when another catalog opens or its name changes (during render).
   const [name, setName] = useState(catalog.name);
-  useEffect(() => setName(catalog.name), [catalog.id, catalog.name]);
+  const [named, setNamed] = useState({ id: catalog.id, name: catalog.name });
+  if (named.id !== catalog.id || named.name !== catalog.name) {
+    setNamed({ id: catalog.id, name: catalog.name });
+    setName(catalog.name);
+  }
   return (
     <div className="catalog-settings">
       <form
@@ -679,35 +677,45 @@ function CatalogItemCard({
   );
 }
 
+const EMPTY_ITEM_FORM = {
+  title: "",
+  description: "",
+  link: "",
+  price: "",
+  currency: "",
+  availability: "in stock" as CatalogAvailability,
+  brand: "",
+  condition: "" as CatalogCondition,
+  categories: "",
+};
+
+function itemForm(item: CatalogItem): typeof EMPTY_ITEM_FORM {
+  return {
+    title: item.title,
+    description: item.description,
+    link: item.link,
+    price: item.price,
+    currency: item.currency,
+    availability: item.availability,
+    brand: item.brand,
+    condition: item.condition,
+    categories: item.categories.join(", "),
+  };
+}
+
 function EditItemDialog({ item, onClose, onSaved }: { item: CatalogItem | null; onClose(): void; onSaved(item: CatalogItem): void }) {
-  const [form, setForm] = useState({
-    title: "",
-    description: "",
-    link: "",
-    price: "",
-    currency: "",
-    availability: "in stock" as CatalogAvailability,
-    brand: "",
-    condition: "" as CatalogCondition,
-    categories: "",
-  });
+  const [form, setForm] = useState(() => (item ? itemForm(item) : EMPTY_ITEM_FORM));
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (!item) return;
-    setError(null);
-    setForm({
-      title: item.title,
-      description: item.description,
-      link: item.link,
-      price: item.price,
-      currency: item.currency,
-      availability: item.availability,
-      brand: item.brand,
-      condition: item.condition,
-      categories: item.categories.join(", "),
-    });
-  }, [item]);
+  // Another item opened: the form starts from it, without the last one's error (during render; closing keeps the form).
+  const [shown, setShown] = useState(item);
+  if (shown !== item) {
+    setShown(item);
+    if (item) {
+      setError(null);
+      setForm(itemForm(item));
+    }
+  }
   const set = (field: keyof typeof form) => (event: { target: { value: string } }) => setForm((current) => ({ ...current, [field]: event.target.value }));
 
   async function save(event: FormEvent) {

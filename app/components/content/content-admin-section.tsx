@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import type { AdminContent, ContentKind } from "../../../contracts/content/content.ts";
 import { ApiError } from "../../lib/api-client.ts";
+import { readFailure, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { serverMessage, toastedCall } from "../billing/billing-api.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadStatus } from "../load-status.tsx";
@@ -37,19 +38,16 @@ type Editing = { id: string | null; draft: ContentDraft; slugTouched: boolean };
  */
 export function ContentAdminSection() {
   const toast = useToast();
-  const [entries, setEntries] = useState<AdminContent[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
+  const key = ["admin", "content"];
+  const query = useApiQuery(key, () => listContent());
+  const cache = useApiCache();
+  const entries = query.data?.entries ?? null;
+  const failed = readFailure(query, "We could not load the posts and pages.");
   const [editing, setEditing] = useState<Editing | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<string | null>(null);
-
-  const load = useCallback(() => {
-    setFailed(null);
-    listContent()
-      .then(({ entries }) => setEntries(entries))
-      .catch((error) => setFailed(serverMessage(error) ?? "We could not load the posts and pages."));
-  }, []);
-  useEffect(load, [load]);
+  // After each change, done or not, the list is read again: the server orders it and says each entry's state.
+  const load = () => void cache.refresh(key);
 
   async function setLive(entry: AdminContent, published: boolean) {
     setBusy(entry.id);
@@ -107,7 +105,7 @@ export function ContentAdminSection() {
         />
       ) : null}
       {failed || !entries ? (
-        <LoadStatus failed={failed} onRetry={load} loading="Loading posts and pages…" />
+        <LoadStatus failed={failed} onRetry={() => void query.refetch()} loading="Loading posts and pages…" />
       ) : entries.length === 0 ? (
         <p className="muted">No posts or pages yet.</p>
       ) : (

@@ -1,10 +1,11 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "react";
+import { useLayoutEffect, useReducer, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import * as v from "valibot";
 import { PIN_HEIGHT, PIN_WIDTH, TemplateDesign, type Layer, type Template } from "../../../contracts/content/template.ts";
 import type { UserCredentials } from "../../../contracts/accounts/user.ts";
 import { ApiError } from "../../lib/api-client.ts";
+import { useApiCache, useApiQuery, useFailureToast } from "../../lib/query.ts";
 import {
   canRedo,
   canUndo,
@@ -26,6 +27,7 @@ import {
   designOf,
   fetchTemplateCategories,
   reasonOf,
+  templateKeys,
   unshareTemplate,
   updateTemplate,
   type TemplateCategory,
@@ -53,14 +55,22 @@ const ZOOM_CHOICES: { value: EditorZoom; label: string }[] = [
   { value: 1, label: "100%" },
 ];
 
-/** The template editor (spec section 4): canvas, layers, properties and the toolbar. */
+/**
+ * The template editor (spec section 4): canvas, layers, properties and the toolbar. `template` is the one
+ * cached under templateKeys.one (the route reads it): a save or an unshare updates it there, so the page
+ * says whether it is shared from the same answer the next visit starts from.
+ */
 export function TemplateEditor({ template, user }: { template: Template; user: UserCredentials }) {
   const { toast } = useToast();
   const navigate = useNavigate();
   const hydrated = useHydrated();
+  const cache = useApiCache();
   const [state, dispatch] = useReducer(editorReducer, designOf(template), (design) => initialEditorState(design));
-  const [isShared, setIsShared] = useState(template.isShared);
-  const [categories, setCategories] = useState<TemplateCategory[]>([]);
+  const isShared = template.isShared;
+  // The same read as the gallery's category chips: made once for both.
+  const categoriesRead = useApiQuery<TemplateCategory[]>(templateKeys.categories, () => fetchTemplateCategories());
+  const categories = categoriesRead.data ?? [];
+  useFailureToast(categoriesRead, () => ({ title: "Unable to get templatecategories", kind: "error" }), { whenEmpty: true });
   const [sampleId, setSampleId] = useState(SAMPLE_POSTS[0].id);
   const [busy, setBusy] = useState<"save" | "share" | "duplicate" | null>(null);
   /** Set when the server refused a save: the user may not change this template. */
@@ -74,10 +84,6 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
   const sample = SAMPLE_POSTS.find((candidate) => candidate.id === sampleId) ?? SAMPLE_POSTS[0];
   const preview = usePreviewImage(design, sample.post);
   const stage = useStageScale(state.zoom);
-
-  useEffect(() => {
-    fetchTemplateCategories().then(setCategories, () => toast({ title: "Unable to get templatecategories", kind: "error" }));
-  }, [toast]);
 
   const updateLayer = (id: string) => (changes: Record<string, unknown>, mergeKey?: string) => dispatch({ type: "updateLayer", id, changes, mergeKey });
   const addLayer = (make: (design: TemplateDesign) => Layer) => dispatch({ type: "addLayer", layer: make(design) });
@@ -102,7 +108,7 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
     try {
       const saved = await updateTemplate(template.templateId, sent, share);
       dispatch({ type: "saved", design: sent });
-      setIsShared(saved.isShared);
+      keepSaved(saved);
       toast({ title: share ? "Template saved and shared" : "Template saved", kind: "success" });
     } catch (error) {
       if (error instanceof ApiError && error.status === 403) setRefusal(error.message);
@@ -112,12 +118,24 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
     }
   }
 
+  /**
+   * The saved template replaces the cached one (its favourite, which a save does not answer, stays), and
+   * the gallery's lists are read again when next shown.
+   */
+  function keepSaved(saved: Template) {
+    cache.set<Template>(templateKeys.one(template.templateId), (current) => ({
+      ...(current ?? template),
+      ...saved,
+      isFavorite: (current ?? template).isFavorite,
+    }));
+    void cache.refresh(templateKeys.lists);
+  }
+
   async function unshare() {
     if (busy) return;
     setBusy("share");
     try {
-      await unshareTemplate(template.templateId);
-      setIsShared(false);
+      keepSaved(await unshareTemplate(template.templateId));
       toast({ title: "Template is no longer shared", kind: "success" });
     } catch (error) {
       toast({ title: "Unable to unshare the template", description: reasonOf(error), kind: "error" });
@@ -137,6 +155,7 @@ export function TemplateEditor({ template, user }: { template: Template; user: U
     setBusy("duplicate");
     try {
       const copy = await addTemplateCopy(design);
+      void cache.refresh(templateKeys.mine);
       toast({
         title: `"${copy.title}" created`,
         description: editable ? COPY_HAS_NO_CATEGORIES : `Your changes are in the copy. ${COPY_HAS_NO_CATEGORIES}`,

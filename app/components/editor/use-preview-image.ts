@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useOwnedObjectUrl } from "../templates/use-owned-object-url.ts";
 import type { PostContent, TemplateDesign } from "../../../contracts/content/template.ts";
 import { isAbort, renderPreviewUrl } from "../templates/preview-queue.ts";
 
@@ -52,10 +53,7 @@ export function usePreviewImage(design: TemplateDesign, post: PostContent): Prev
   }, [design, post]);
 
   // The picture's Blob URL goes when the next picture replaces it, or with the editor.
-  useEffect(() => {
-    if (!image) return;
-    return () => URL.revokeObjectURL(image.src);
-  }, [image]);
+  useOwnedObjectUrl(image?.src);
 
   return { image, rendering, failed };
 }

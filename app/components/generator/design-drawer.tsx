@@ -1,10 +1,12 @@
-import { useEffect, useId, useState, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 import { AI_LANGUAGES, AI_TONES, MAX_PINS_PER_SOURCE, type DesignSettings, type PinOverrides } from "../../../contracts/content/design-settings.ts";
 import type { Template } from "../../../contracts/content/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { fetchPalettes, type MediaItem, type Palette } from "../../lib/generator/api.ts";
+import { useApiQuery } from "../../lib/query.ts";
 import { cssColor, hexOf, rgbaOf } from "./colors.ts";
-import { DesignProfiles, type ProfilesState } from "./design-profiles.tsx";
+import { DesignProfiles } from "./design-profiles.tsx";
+import { generatorKeys } from "./generator-keys.ts";
 import { MediaPicker } from "./media-picker.tsx";
 import { TemplatePicker } from "./template-picker.tsx";
 
@@ -18,8 +20,6 @@ type Change = (patch: Partial<DesignSettings>) => void;
 export function DesignDrawer({
   settings,
   onChange,
-  profiles,
-  onProfiles,
   detectedImages,
   standardTemplates,
   onApply,
@@ -27,8 +27,6 @@ export function DesignDrawer({
 }: {
   settings: DesignSettings;
   onChange: Change;
-  profiles: ProfilesState;
-  onProfiles(state: ProfilesState): void;
   detectedImages: string[];
   standardTemplates: () => Promise<Template[]>;
   onApply(): void;
@@ -37,7 +35,7 @@ export function DesignDrawer({
   return (
     <div className="design-drawer">
       <h2 className="design-drawer__title">Design settings</h2>
-      <DesignProfiles state={profiles} settings={settings} onState={onProfiles} onLoaded={(next) => onChange(next)} />
+      <DesignProfiles settings={settings} onLoaded={(next) => onChange(next)} />
       <ColorsSection settings={settings} onChange={onChange} />
       <TemplatesSection settings={settings} onChange={onChange} standardTemplates={standardTemplates} />
       <ImagesSection settings={settings} onChange={onChange} detectedImages={detectedImages} />
@@ -168,14 +166,11 @@ function SelectField<T extends string>({
 
 function ColorsSection({ settings, onChange }: { settings: DesignSettings; onChange: Change }) {
   const id = useId();
-  const [palettes, setPalettes] = useState<Palette[] | null>(null);
-  const [paletteError, setPaletteError] = useState(false);
+  const palettesRead = useApiQuery<Palette[]>(generatorKeys.palettes, () => fetchPalettes());
+  const palettes = palettesRead.data ?? null;
+  const paletteError = !palettes && palettesRead.isError;
   const [newColor, setNewColor] = useState("#51c3a6");
   const colors = settings.designColors;
-
-  useEffect(() => {
-    fetchPalettes().then(setPalettes, () => setPaletteError(true));
-  }, []);
 
   const setColors = (designColors: DesignSettings["designColors"], selectedColorIndex = settings.selectedColorIndex) =>
     onChange({ designColors, selectedColorIndex: Math.min(selectedColorIndex, designColors.length - 1) });

@@ -2,6 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState } from "react";
 import * as v from "valibot";
 import { DESIGN_PROFILE_NAME_MAX, DesignSettings } from "../../../contracts/content/design-settings.ts";
+import type { DesignSettingsProfilesResponse } from "../../../contracts/content/library.ts";
 import {
   deleteDesignProfile,
   fetchDesignProfiles,
@@ -9,18 +10,13 @@ import {
   renameDesignProfile,
   saveDesignSettings,
   type ActiveDesignSettings,
-  type ProfileSummary,
 } from "../../lib/generator/api.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
+import { generatorKeys } from "./generator-keys.ts";
 import { NameDialog } from "./name-dialog.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
-
-export interface ProfilesState {
-  profiles: ProfileSummary[];
-  activeId: string | null;
-  activeName: string | null;
-}
 
 /** Settings from the server, with any field it lacks filled with the defaults. */
 export function settingsFrom(active: ActiveDesignSettings | null): DesignSettings {
@@ -28,37 +24,43 @@ export function settingsFrom(active: ActiveDesignSettings | null): DesignSetting
   return parsed.success ? parsed.output : v.parse(DesignSettings, {});
 }
 
+/** The active design settings with the list of profiles, read under one key for /generate and /singlePin. */
+export function useDesignProfiles() {
+  return useApiQuery<DesignSettingsProfilesResponse>(generatorKeys.designProfiles, () => fetchDesignProfiles("active"));
+}
+
 /**
  * Design-settings profiles (spec section 7): choose one, save, save under a
- * new name, rename, delete, with the messages of section 8.
+ * new name, rename, delete, with the messages of section 8. The list and the
+ * active profile are the cached answer of useDesignProfiles; each change puts
+ * the server's new state there.
  */
-export function DesignProfiles({
-  state,
-  settings,
-  onState,
-  onLoaded,
-}: {
-  state: ProfilesState;
-  settings: DesignSettings;
-  onState(state: ProfilesState): void;
-  onLoaded(settings: DesignSettings): void;
-}) {
+export function DesignProfiles({ settings, onLoaded }: { settings: DesignSettings; onLoaded(settings: DesignSettings): void }) {
   const { toast } = useToast();
   const id = useId();
+  const cache = useApiCache();
+  const answer = useDesignProfiles().data;
+  const state = {
+    profiles: answer?.designSettingsProfiles ?? [],
+    activeId: answer?.activeDesignSettings?.profileId ?? null,
+    activeName: answer?.activeDesignSettings?.name ?? null,
+  };
   const [pending, setPending] = useState<string | null>(null);
   const [naming, setNaming] = useState<"new" | "rename" | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const keep = (update: (current: DesignSettingsProfilesResponse | undefined) => DesignSettingsProfilesResponse | undefined) =>
+    cache.set<DesignSettingsProfilesResponse>(generatorKeys.designProfiles, update);
 
-  const adopt = (profiles: ProfileSummary[], active: ActiveDesignSettings | null) => {
-    onState({ profiles, activeId: active?.profileId ?? null, activeName: active?.name ?? null });
-    onLoaded(settingsFrom(active));
+  /** The server opened a profile (chosen, or the one left after a delete): it is the active one now. */
+  const adopt = (opened: DesignSettingsProfilesResponse) => {
+    keep(() => opened);
+    onLoaded(settingsFrom(opened.activeDesignSettings));
   };
 
   async function choose(profileId: string) {
     setPending("load");
     try {
-      const answer = await fetchDesignProfiles(profileId);
-      adopt(answer.designSettingsProfiles, answer.activeDesignSettings);
+      adopt(await fetchDesignProfiles(profileId));
     } catch (error) {
       toast({ title: `Unable to load design settings: ${reasonOf(error)}`, kind: "error" });
     } finally {
@@ -70,7 +72,10 @@ export function DesignProfiles({
     setPending("save");
     try {
       const answer = await saveDesignSettings(settings, target);
-      onState({ profiles: answer.designSettingsProfiles, activeId: answer.profileId, activeName: answer.newProfileName });
+      keep(() => ({
+        designSettingsProfiles: answer.designSettingsProfiles,
+        activeDesignSettings: { profileId: answer.profileId, name: answer.newProfileName, settings },
+      }));
       toast({ title: `Design settings saved as "${answer.newProfileName}"`, kind: "success" });
     } catch (error) {
       toast({ title: `Unable to save design settings: ${reasonOf(error)}`, kind: "error" });
@@ -84,7 +89,13 @@ export function DesignProfiles({
     if (!state.activeId) return;
     try {
       const answer = await renameDesignProfile(state.activeId, newProfileName);
-      onState({ ...state, profiles: answer.designSettingsProfiles, activeName: newProfileName });
+      keep(
+        (current) =>
+          current && {
+            designSettingsProfiles: answer.designSettingsProfiles,
+            activeDesignSettings: { ...current.activeDesignSettings, name: newProfileName },
+          },
+      );
       setNaming(null);
       toast({ title: `Profile renamed to "${newProfileName}"`, kind: "success" });
     } catch (error) {
@@ -97,8 +108,7 @@ export function DesignProfiles({
     if (!state.activeId) return;
     setPending("delete");
     try {
-      const answer = await deleteDesignProfile(state.activeId);
-      adopt(answer.designSettingsProfiles, answer.activeDesignSettings);
+      adopt(await deleteDesignProfile(state.activeId));
       setConfirmDelete(false);
       toast({ title: "Design profile deleted", kind: "success" });
     } catch (error) {

@@ -1,23 +1,29 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import type { DraftsPage } from "../../../contracts/content/library.ts";
 import type { Post } from "../../../contracts/content/post.ts";
 import { createDraft, deleteDraft, fetchDraft, fetchDrafts, reasonOf, renameDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
 import { AUTOSAVE_DELAY_MS, AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
+import { useApiCache, useApiQuery, useFailureToast } from "../../lib/query.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadMoreButton, Spinner } from "../spinner.tsx";
+import { generatorKeys } from "./generator-keys.ts";
 import { NameDialog } from "./name-dialog.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
 
 /**
  * Autosave (spec section 4): after the grid has been still for a moment, it is
  * saved as the user's one "Autosave" draft. Changes while a save is under way
- * are saved after it.
+ * are saved after it. The drafts read so far are read again where next shown.
  */
 export function useAutosave(posts: Post[], revision: number, enabled: boolean) {
   const latest = useRef(posts);
   latest.current = posts;
   const saving = useRef<Promise<unknown> | null>(null);
   const [state, setState] = useState<"idle" | "saving" | "saved" | "failed">("idle");
+  const cache = useApiCache();
+  const refresh = useRef(cache.refresh);
+  refresh.current = cache.refresh;
 
   useEffect(() => {
     if (!enabled || revision === 0 || latest.current.length === 0) return;
@@ -27,6 +33,7 @@ export function useAutosave(posts: Post[], revision: number, enabled: boolean) {
       saving.current = createDraft(latest.current, AUTOSAVE_NAME, localDateTimeName());
       try {
         await saving.current;
+        void refresh.current(generatorKeys.drafts);
         setState("saved");
       } catch {
         setState("failed");
@@ -61,35 +68,36 @@ export async function loadDraftPosts(draftId: string, toast: ReturnType<typeof u
   return { draft, posts };
 }
 
-/** The user's drafts, newest first, paged: load, rename or delete one. */
+/**
+ * The user's drafts, newest first, paged: load, rename or delete one. The list is read when the dialog opens
+ * (again only if it may have changed since), and the pages after the first are added to the same cached list.
+ */
 export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose(): void; onLoad(draft: Draft, posts: Post[]): void }) {
   const toast = useToast();
-  const [drafts, setDrafts] = useState<DraftSummary[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(false);
+  const cache = useApiCache();
+  // Not read again when the window regains focus: that would drop the pages the user asked for.
+  const list = useApiQuery<DraftsPage>(generatorKeys.draftList, () => fetchDrafts(), { enabled: open, refetchOnWindowFocus: false });
+  useFailureToast(list, (error) => ({ title: "Unable to get drafts", description: reasonOf(error), kind: "error" }), { whenEmpty: true });
+  // A list that could not be read is shown empty, with the toast saying why.
+  const drafts = list.data?.drafts ?? (list.isError && !list.isFetching ? [] : null);
+  const hasMore = list.data?.hasMore ?? false;
+  const [loadingMore, setLoadingMore] = useState(false);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<DraftSummary | null>(null);
+  const change = (update: (drafts: DraftSummary[]) => DraftSummary[]) =>
+    cache.set<DraftsPage>(generatorKeys.draftList, (current) => current && { ...current, drafts: update(current.drafts) });
 
-  const load = useCallback(
-    async (after?: string) => {
-      setLoading(true);
-      try {
-        const page = await fetchDrafts(after);
-        setDrafts((current) => (after ? [...(current ?? []), ...page.drafts] : page.drafts));
-        setHasMore(page.hasMore);
-      } catch (error) {
-        toast({ title: "Unable to get drafts", description: reasonOf(error), kind: "error" });
-        setDrafts((current) => current ?? []);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [toast],
-  );
-
-  useEffect(() => {
-    if (open) void load();
-  }, [open, load]);
+  async function loadMore(after: string | undefined) {
+    setLoadingMore(true);
+    try {
+      const page = await fetchDrafts(after);
+      cache.set<DraftsPage>(generatorKeys.draftList, (current) => ({ drafts: [...(current?.drafts ?? []), ...page.drafts], hasMore: page.hasMore }));
+    } catch (error) {
+      toast({ title: "Unable to get drafts", description: reasonOf(error), kind: "error" });
+    } finally {
+      setLoadingMore(false);
+    }
+  }
 
   async function loadOne(draft: DraftSummary) {
     setBusyId(draft.draftId);
@@ -102,7 +110,8 @@ export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose
     setBusyId(draft.draftId);
     try {
       await deleteDraft(draft.draftId);
-      setDrafts((current) => (current ?? []).filter((other) => other.draftId !== draft.draftId));
+      change((current) => current.filter((other) => other.draftId !== draft.draftId));
+      void cache.refresh(generatorKeys.latestDraft);
       toast({ title: `"${draft.name}" deleted`, kind: "success" });
     } catch (error) {
       toast({ title: "Unable to delete draft", description: reasonOf(error), kind: "error" });
@@ -115,7 +124,7 @@ export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose
     if (!renaming) return;
     try {
       const { draft } = await renameDraft(renaming.draftId, newName);
-      setDrafts((current) => (current ?? []).map((other) => (other.draftId === draft.draftId ? { ...other, ...draft } : other)));
+      change((current) => current.map((other) => (other.draftId === draft.draftId ? { ...other, ...draft } : other)));
       setRenaming(null);
     } catch (error) {
       toast({ title: "Unable to rename draft", description: reasonOf(error), kind: "error" });
@@ -177,7 +186,7 @@ export function DraftsDialog({ open, onClose, onLoad }: { open: boolean; onClose
               ))}
             </ul>
           )}
-          {hasMore ? <LoadMoreButton loading={loading} onClick={() => void load(drafts?.at(-1)?.draftId)} /> : null}
+          {hasMore ? <LoadMoreButton loading={loadingMore} onClick={() => void loadMore(drafts?.at(-1)?.draftId)} /> : null}
           <DialogActions close="Close" />
           <NameDialog
             open={renaming !== null}

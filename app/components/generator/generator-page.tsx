@@ -2,7 +2,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { Post } from "../../../contracts/content/post.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { createDraft, fetchDesignProfiles, fetchLatestDraft, reasonOf, updateDraft, type Draft } from "../../lib/generator/api.ts";
+import { createDraft, fetchLatestDraft, reasonOf, updateDraft, type Draft } from "../../lib/generator/api.ts";
+import { useApiCache, useApiQuery, useFailureToast } from "../../lib/query.ts";
 import { AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from "../../lib/generator/drafts.ts";
 import { EmailVerificationScreen } from "../auth/email-verification.tsx";
 import { ScheduleDialog } from "../scheduling/schedule-dialog.tsx";
@@ -13,8 +14,9 @@ import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { DesignDrawer } from "./design-drawer.tsx";
-import { settingsFrom, type ProfilesState } from "./design-profiles.tsx";
+import { settingsFrom, useDesignProfiles } from "./design-profiles.tsx";
 import { DraftsDialog, loadDraftPosts, useAutosave } from "./drafts.tsx";
+import { generatorKeys } from "./generator-keys.ts";
 import { NameDialog } from "./name-dialog.tsx";
 import { downloadManyPins, downloadOnePin } from "./pin-downloads.ts";
 import { scheduleGridPosts } from "./pin-scheduling.ts";
@@ -38,7 +40,9 @@ const WARM_TEMPLATES = 40;
 /**
  * /generate (spec section 2): the design settings drawer, a menu bar and the
  * grid of posts. Logged-out visitors get a sign-in prompt; a user whose
- * e-mail is not verified gets the verification screen.
+ * e-mail is not verified gets the verification screen. The active design
+ * settings and the latest draft are read through the data layer; each is
+ * taken into the page once, when it has arrived (the user edits from there).
  */
 export function GeneratorPage() {
   const { user } = useAuth();
@@ -61,14 +65,12 @@ function Generator() {
   const savedRevision = useRef(0);
   const generator = useGenerator(toast, { onReplace: (previous) => void keepReplaced(previous) });
   const { settings, setSettings, posts, selected, setSelected, busy, setBusy } = generator;
-  const [settingsLoading, setSettingsLoading] = useState(true);
-  const [profiles, setProfiles] = useState<ProfilesState>({ profiles: [], activeId: null, activeName: null });
+  const cache = useApiCache();
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [editing, setEditing] = useState<string | null>(null);
   const [draftsOpen, setDraftsOpen] = useState(false);
   const [naming, setNaming] = useState(false);
   const [currentDraft, setCurrentDraft] = useState<{ draftId: string; name: string } | null>(null);
-  const [offer, setOffer] = useState<Draft | null>(null);
   const [confirmDelete, setConfirmDelete] = useState<ReadonlySet<string> | null>(null);
   const pinterest = usePinterest();
   /** The posts the board picker is open for. */
@@ -83,11 +85,13 @@ function Generator() {
   const drawerClose = useRef<HTMLButtonElement>(null);
   /** Products handed over by /products: generated once design settings have loaded. */
   const [products, setProducts] = useState<GenerationPlan | null>(null);
-  const arrivedWithProducts = useRef(false);
+  /** Whether products were handed over (no draft is offered then); null until session storage has been read. */
+  const [arrivedWithProducts, setArrivedWithProducts] = useState<boolean | null>(null);
 
+  // Session storage exists only in the browser: it is read after the first render, which matches the server's.
   useEffect(() => {
     const plan = takeProductsForGenerator();
-    arrivedWithProducts.current = plan !== null;
+    setArrivedWithProducts(plan !== null);
     setProducts(plan);
   }, []);
 
@@ -101,34 +105,26 @@ function Generator() {
   }, [drawerOpen]);
   const autosave = useAutosave(posts, generator.revision, true);
 
-  // Design settings (the active profile) and the latest draft, once.
-  useEffect(() => {
-    let current = true;
-    fetchDesignProfiles("active")
-      .then(
-        (answer) => {
-          if (!current) return;
-          setProfiles({
-            profiles: answer.designSettingsProfiles,
-            activeId: answer.activeDesignSettings?.profileId ?? null,
-            activeName: answer.activeDesignSettings?.name ?? null,
-          });
-          if (answer.activeDesignSettings) setSettings(settingsFrom(answer.activeDesignSettings));
-        },
-        (error: unknown) => current && toast({ title: `Unable to load design settings: ${reasonOf(error)}`, kind: "error" }),
-      )
-      .finally(() => current && setSettingsLoading(false));
-    fetchLatestDraft().then(
-      (draft) => {
-        if (!current || !draft || !isLoadableDraft(draft) || arrivedWithProducts.current) return;
-        setOffer(draft);
-      },
-      (error: unknown) => current && toast({ title: "Unable to load drafts", description: reasonOf(error), kind: "error" }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [setSettings, toast]);
+  // Design settings: the active profile's, taken into the page once they have arrived (an answer cached from an
+  // earlier visit is taken only once it has been read again, if it was stale). Without them, the defaults.
+  const profilesRead = useDesignProfiles();
+  const [settingsLoading, setSettingsLoading] = useState(true);
+  if (settingsLoading && !profilesRead.isPending && !profilesRead.isFetching) {
+    setSettingsLoading(false);
+    const active = profilesRead.data?.activeDesignSettings;
+    if (active) setSettings(settingsFrom(active));
+  }
+  useFailureToast(profilesRead, (error) => ({ title: `Unable to load design settings: ${reasonOf(error)}`, kind: "error" }), { whenEmpty: true });
+
+  // The latest draft, read afresh on each visit and offered once (undefined until then); not read again after that,
+  // since Autosave soon makes the grid itself the latest draft.
+  const [offer, setOffer] = useState<Draft | null | undefined>(undefined);
+  const latestDraft = useApiQuery<Draft | null>(generatorKeys.latestDraft, () => fetchLatestDraft(), { enabled: offer === undefined, staleTime: 0 });
+  if (offer === undefined && arrivedWithProducts !== null && !latestDraft.isFetching && (latestDraft.isSuccess || latestDraft.isError)) {
+    const draft = latestDraft.isSuccess ? latestDraft.data : null;
+    setOffer(draft && isLoadableDraft(draft) && !arrivedWithProducts ? draft : null);
+  }
+  useFailureToast(latestDraft, (error) => ({ title: "Unable to load drafts", description: reasonOf(error), kind: "error" }), { whenEmpty: true });
 
   // The preview engine (satori, the templates to generate with and their fonts) loads while the user is still typing a URL.
   const selections = settings.templateSelections.join(",");
@@ -195,6 +191,7 @@ function Generator() {
     const name = `Earlier pins ${localDateTimeName()}`;
     try {
       const { draft } = await createDraft(previous, name, localDateTimeName());
+      void cache.refresh(generatorKeys.drafts);
       toast({
         title: `Your ${count} earlier ${count === 1 ? "pin was" : "pins were"} kept as the draft "${draft.name}"`,
         description: "Open Drafts to load them again, or undo now.",
@@ -232,6 +229,7 @@ function Generator() {
     if (currentDraft && !asNew) {
       try {
         const { draft } = await updateDraft(currentDraft.draftId, posts, name || localDateTimeName(), date);
+        void cache.refresh(generatorKeys.drafts);
         savedRevision.current = generator.revision;
         setCurrentDraft({ draftId: draft.draftId, name: draft.name });
         toast({ title: `"${draft.name}" saved`, kind: "success" });
@@ -243,6 +241,7 @@ function Generator() {
     }
     try {
       const { draft } = await createDraft(posts, name, date);
+      void cache.refresh(generatorKeys.drafts);
       savedRevision.current = generator.revision;
       setCurrentDraft({ draftId: draft.draftId, name: draft.name });
       toast({ title: `Draft "${draft.name}" saved`, kind: "success" });
@@ -293,12 +292,12 @@ function Generator() {
     },
   };
 
-  // The edit dialog offers the templates of the pool (loaded on demand after a draft was opened).
-  const poolEmpty = generator.pool.length === 0;
-  const { templatesFor } = generator;
-  useEffect(() => {
-    if (editing && poolEmpty) templatesFor(settings).catch(() => undefined);
-  }, [editing, poolEmpty, templatesFor, settings]);
+  // The edit dialog offers the templates of the pool, read on demand when a pin is edited before any generation
+  // (after a draft was opened); templatesFor keeps them as the pool too.
+  const poolRead = useApiQuery(generatorKeys.templatePool(settings.templateSelections), () => generator.templatesFor(settings), {
+    enabled: editing !== null && generator.pool.length === 0,
+  });
+  const pool = generator.pool.length > 0 ? generator.pool : (poolRead.data ?? []);
 
   const chosen = posts.filter((post) => selected.has(post.id));
   const editingPost = posts.find((post) => post.id === editing) ?? null;
@@ -354,8 +353,6 @@ function Generator() {
           <DesignDrawer
             settings={settings}
             onChange={(patch) => setSettings((current) => ({ ...current, ...patch }))}
-            profiles={profiles}
-            onProfiles={setProfiles}
             detectedImages={generator.detectedImages}
             standardTemplates={generator.standardTemplates}
             onApply={() => {
@@ -517,7 +514,7 @@ function Generator() {
             {editingPost ? (
               <PostEditor
                 post={editingPost}
-                templates={generator.pool}
+                templates={pool}
                 settings={settings}
                 extraImages={settings.selectedUploadedImages}
                 onChange={generator.updatePost}

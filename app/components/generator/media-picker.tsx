@@ -1,9 +1,12 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
+import type { MediaPage } from "../../../contracts/content/library.ts";
 import { deleteMedia, fetchUserMedia, reasonOf, uploadMedia, type MediaItem, type MediaType } from "../../lib/generator/api.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { useToast } from "../shell/toast.tsx";
 import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
+import { generatorKeys } from "./generator-keys.ts";
 
 const ACCEPT: Record<MediaType, string> = {
   image: "image/jpeg,image/png,image/webp,image/gif",
@@ -15,7 +18,9 @@ const NOUN: Record<MediaType, string> = { image: "images", video: "videos", font
 /**
  * The user's media library (spec section 3): upload, choose and delete images
  * or fonts. `multiple` chooses several (uploaded images for pins), otherwise
- * one (a logo, a font).
+ * one (a logo, a font). The library is read when the picker first opens and
+ * cached by type, so every picker of that type shows the same one, uploads
+ * and deletes included.
  */
 export function MediaPicker({
   open,
@@ -37,37 +42,40 @@ export function MediaPicker({
 }) {
   const { toast } = useToast();
   const uploadId = useId();
-  const [media, setMedia] = useState<MediaItem[] | null>(null);
-  const [hasMore, setHasMore] = useState(false);
-  const [loading, setLoading] = useState(false);
+  const cache = useApiCache();
+  const key = generatorKeys.media(mediaType);
+  // Read when the picker opens (again only if it may have changed); not when the window regains focus, which would drop the pages the user asked for.
+  const library = useApiQuery<MediaPage>(key, () => fetchUserMedia(mediaType), { enabled: open, refetchOnWindowFocus: false });
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreFailed, setMoreFailed] = useState<string | null>(null);
   const [uploading, setUploading] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const readFailed = library.error && !library.isFetching ? `Unable to get your ${NOUN[mediaType]}: ${reasonOf(library.error)}` : null;
+  const error = moreFailed ?? readFailed;
+  // A library that could not be read is shown empty, under the failure.
+  const media = library.data?.media ?? (readFailed ? [] : null);
+  const hasMore = library.data?.hasMore ?? false;
   const [picked, setPicked] = useState<ReadonlySet<string>>(new Set(chosen));
+  // Each opening starts from the choice as it is then, set during the render that opens the picker.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setPicked(new Set(chosen));
+  }
+  const changeMedia = (change: (media: MediaItem[]) => MediaItem[]) =>
+    cache.set<MediaPage>(key, (current) => ({ media: change(current?.media ?? []), hasMore: current?.hasMore ?? false }));
 
-  const load = useCallback(
-    async (after?: string) => {
-      setLoading(true);
-      setError(null);
-      try {
-        const page = await fetchUserMedia(mediaType, after);
-        setMedia((current) => (after ? [...(current ?? []), ...page.media] : page.media));
-        setHasMore(page.hasMore);
-      } catch (failure) {
-        setError(`Unable to get your ${NOUN[mediaType]}: ${reasonOf(failure)}`);
-        setMedia((current) => current ?? []);
-      } finally {
-        setLoading(false);
-      }
-    },
-    [mediaType],
-  );
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only when opened: the choice and the library are read as they are at that moment.
-  useEffect(() => {
-    if (!open) return;
-    setPicked(new Set(chosen));
-    if (media === null) void load();
-  }, [open]);
+  async function loadMore(after: string | undefined) {
+    setLoadingMore(true);
+    setMoreFailed(null);
+    try {
+      const page = await fetchUserMedia(mediaType, after);
+      cache.set<MediaPage>(key, (current) => ({ media: [...(current?.media ?? []), ...page.media], hasMore: page.hasMore }));
+    } catch (failure) {
+      setMoreFailed(`Unable to get your ${NOUN[mediaType]}: ${reasonOf(failure)}`);
+    } finally {
+      setLoadingMore(false);
+    }
+  }
 
   async function upload(files: FileList | null) {
     if (!files || files.length === 0) return;
@@ -75,7 +83,7 @@ export function MediaPicker({
     try {
       for (const file of [...files]) {
         const item = await uploadMedia(file, mediaType);
-        setMedia((current) => [item, ...(current ?? [])]);
+        changeMedia((current) => [item, ...current]);
         setPicked((current) => (multiple ? new Set([...current, item.url]) : new Set([item.url])));
       }
       toast({ title: files.length === 1 ? "Uploaded" : `${files.length} files uploaded`, kind: "success" });
@@ -89,7 +97,7 @@ export function MediaPicker({
   async function remove(item: MediaItem) {
     try {
       await deleteMedia(item.id);
-      setMedia((current) => (current ?? []).filter((other) => other.id !== item.id));
+      changeMedia((current) => current.filter((other) => other.id !== item.id));
       setPicked((current) => new Set([...current].filter((url) => url !== item.url)));
     } catch (failure) {
       toast({ title: "Unable to delete the file", description: reasonOf(failure), kind: "error" });
@@ -165,7 +173,7 @@ export function MediaPicker({
               ))}
             </ul>
           )}
-          {hasMore ? <LoadMoreButton loading={loading} onClick={() => void load(media?.at(-1)?.id)} /> : null}
+          {hasMore ? <LoadMoreButton loading={loadingMore} onClick={() => void loadMore(media?.at(-1)?.id)} /> : null}
           <DialogActions>
             <button type="button" className="button button--primary" onClick={done}>
               Use {multiple ? `${picked.size} chosen` : "the chosen one"}

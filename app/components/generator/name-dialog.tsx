@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { Spinner } from "../spinner.tsx";
 
-/** Asks for a name (a new profile, a draft, a rename); Enter saves, Escape cancels. */
+/** Asks for a name (a new profile, a draft, a rename); Enter saves, Escape cancels. Each opening starts from `initial`. */
 export function NameDialog({
   open,
   title,
@@ -35,13 +35,15 @@ export function NameDialog({
   const [name, setName] = useState(initial);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
+  // Opening the dialog starts it afresh, set during the render that opens it (not in an effect after it).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
     if (open) {
       setName(initial);
       setError(null);
     }
-  }, [open, initial]);
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();

@@ -1,26 +1,19 @@
 import { Link, useSearchParams } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import * as v from "valibot";
 import { DesignSettings } from "../../../contracts/content/design-settings.ts";
 import type { Post } from "../../../contracts/content/post.ts";
 import type { Template } from "../../../contracts/content/template.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import {
-  fetchDesignProfiles,
-  fetchDraft,
-  fetchDrafts,
-  fetchLatestDraft,
-  reasonOf,
-  updateDraft,
-  type Draft,
-  type DraftSummary,
-} from "../../lib/generator/api.ts";
+import { fetchDraft, fetchDrafts, fetchLatestDraft, reasonOf, updateDraft, type Draft, type DraftSummary } from "../../lib/generator/api.ts";
 import { draftPosts, localDateTimeName } from "../../lib/generator/drafts.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
-import { fetchStandardTemplates } from "../templates/template-requests.ts";
-import { settingsFrom } from "./design-profiles.tsx";
+import { fetchStandardTemplates, templateKeys } from "../templates/template-requests.ts";
+import { settingsFrom, useDesignProfiles } from "./design-profiles.tsx";
+import { generatorKeys } from "./generator-keys.ts";
 import { storedGrid, storeGridPosts } from "./grid-storage.ts";
 import { downloadOnePin } from "./pin-downloads.ts";
 import { PostEditor } from "./post-editor.tsx";
@@ -62,7 +55,8 @@ async function findInDrafts(postId: string): Promise<Found | null> {
 /**
  * /single{product}?postID= (spec section 2): one post with its live preview,
  * its editable texts, template, colour and pictures, and its download. The
- * post is looked up in this tab's grid, then in the user's drafts.
+ * post is looked up in this tab's grid, then in the user's drafts (a read of
+ * the data layer); the user's edits are kept here from then on.
  */
 export function SinglePostPage({ testView = false }: { testView?: boolean }) {
   const { user } = useAuth();
@@ -86,39 +80,46 @@ export function SinglePostPage({ testView = false }: { testView?: boolean }) {
   return <SinglePost key={postId} postId={postId} heading={heading} testView={testView} />;
 }
 
+const NO_TEMPLATES: Template[] = [];
+
 type State = { status: "loading" } | { status: "missing" } | { status: "failed"; reason: string } | { status: "ready"; found: Found };
 
 function SinglePost({ postId, heading, testView }: { postId: string; heading: string; testView: boolean }) {
   const toast = useToast();
-  const [state, setState] = useState<State>({ status: "loading" });
-  const [templates, setTemplates] = useState<Template[]>([]);
+  const cache = useApiCache();
   const [saving, setSaving] = useState(false);
-  const [settings, setSettings] = useState<DesignSettings>(() => v.parse(DesignSettings, {}));
+  /** The post in this tab's grid (null: not there); undefined until session storage has been read. */
+  const [inGrid, setInGrid] = useState<Found | null | undefined>(undefined);
+  /** The post as the user has changed it here. */
+  const [edited, setEdited] = useState<Found | null>(null);
 
+  // Session storage exists only in the browser: the grid is read after the first render, which matches the server's.
   useEffect(() => {
-    let current = true;
     const grid = storedGrid();
-    const inGrid = grid?.posts.find((post) => post.id === postId);
-    if (grid && inGrid) setState({ status: "ready", found: { post: inGrid, from: { kind: "grid", posts: grid.posts, draft: grid.draft } } });
-    else {
-      findInDrafts(postId).then(
-        (found) => current && setState(found ? { status: "ready", found } : { status: "missing" }),
-        (error: unknown) => current && setState({ status: "failed", reason: reasonOf(error) }),
-      );
-    }
-    // The post's colour choices are the user's design colours; templates to switch to, the standard ones.
-    fetchStandardTemplates().then(
-      (list) => current && setTemplates(list),
-      () => undefined,
-    );
-    fetchDesignProfiles("active").then(
-      (answer) => current && answer.activeDesignSettings && setSettings(settingsFrom(answer.activeDesignSettings)),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
+    const post = grid?.posts.find((candidate) => candidate.id === postId);
+    setInGrid(grid && post ? { post, from: { kind: "grid", posts: grid.posts, draft: grid.draft } } : null);
   }, [postId]);
+  // Not in the grid: searched for in the drafts, afresh on each visit (the answer is not kept once the page is left),
+  // and not again when the window regains focus, so the post stays as it was found.
+  const search = useApiQuery<Found | null>(generatorKeys.postInDrafts(postId), () => findInDrafts(postId), {
+    enabled: inGrid === null,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+  // The post's colour choices are the user's design colours; templates to switch to, the standard ones (both the generator's reads).
+  const templates = useApiQuery<Template[]>(templateKeys.standard(), () => fetchStandardTemplates()).data ?? NO_TEMPLATES;
+  const active = useDesignProfiles().data?.activeDesignSettings;
+  const settings = useMemo(() => (active ? settingsFrom(active) : v.parse(DesignSettings, {})), [active]);
+
+  const found = edited ?? inGrid ?? search.data;
+  const state: State = found
+    ? { status: "ready", found }
+    : inGrid === undefined || search.isPending || search.isFetching
+      ? { status: "loading" }
+      : search.error
+        ? { status: "failed", reason: reasonOf(search.error) }
+        : { status: "missing" };
 
   if (state.status === "loading") {
     return (
@@ -158,7 +159,7 @@ function SinglePost({ postId, heading, testView }: { postId: string; heading: st
       storeGridPosts(posts, from.draft);
       nextFrom = { ...from, posts };
     }
-    setState({ status: "ready", found: { post: next, from: nextFrom } });
+    setEdited({ post: next, from: nextFrom });
   }
 
   async function saveToDraft() {
@@ -167,7 +168,13 @@ function SinglePost({ postId, heading, testView }: { postId: string; heading: st
     try {
       const posts = from.kind === "draft" ? draftPosts(from.draft.posts).map((other) => (other.id === post.id ? post : other)) : from.posts;
       await updateDraft(draft.draftId, posts, draft.name, localDateTimeName());
-      if (from.kind === "draft") setState({ status: "ready", found: { post, from: { kind: "draft", draft: { ...from.draft, posts } } } });
+      if (from.kind === "draft") {
+        const saved: Found = { post, from: { kind: "draft", draft: { ...from.draft, posts } } };
+        setEdited(saved);
+        cache.set<Found | null>(generatorKeys.postInDrafts(postId), () => saved);
+      }
+      void cache.refresh(generatorKeys.draftList);
+      void cache.refresh(generatorKeys.latestDraft);
       toast({ title: `"${draft.name}" saved`, kind: "success" });
     } catch (error) {
       toast({ title: "Unable to update draft", description: reasonOf(error), kind: "error" });

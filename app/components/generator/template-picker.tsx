@@ -1,10 +1,11 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Template } from "../../../contracts/content/template.ts";
 import { reasonOf } from "../../lib/generator/api.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { PinPreview } from "../templates/pin-preview.tsx";
-import { fetchUserTemplates } from "../templates/template-requests.ts";
+import { fetchUserTemplates, templateKeys, type TemplatePage } from "../templates/template-requests.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 
 type Tab = "standard" | "mine";
@@ -12,7 +13,8 @@ type Tab = "standard" | "mine";
 /**
  * Chooses the templates to generate with (design settings' templateSelections),
  * from the standard templates and the user's own, each shown as a small live
- * preview. None chosen means: all standard templates.
+ * preview. None chosen means: all standard templates. Both lists are read when
+ * the picker opens, under the keys the template gallery reads them with.
  */
 export function TemplatePicker({
   open,
@@ -28,41 +30,34 @@ export function TemplatePicker({
   onChange(ids: string[]): void;
 }) {
   const [tab, setTab] = useState<Tab>("standard");
-  const [lists, setLists] = useState<{ standard: Template[] | null; mine: Template[] | null; mineMore: string | null }>({
-    standard: null,
-    mine: null,
-    mineMore: null,
-  });
-  const [error, setError] = useState<string | null>(null);
+  const cache = useApiCache();
+  // The generator's own promise of the standard templates: one read for the picker and the generations.
+  const standardRead = useApiQuery<Template[]>(templateKeys.standard(), () => standardTemplates(), { enabled: open });
+  // Not read again when the window regains focus: that would drop the pages the user asked for.
+  const mineRead = useApiQuery<TemplatePage>(templateKeys.mine, () => fetchUserTemplates(), { enabled: open, refetchOnWindowFocus: false });
+  const [moreFailed, setMoreFailed] = useState(false);
   const [loadingMore, setLoadingMore] = useState(false);
-
-  useEffect(() => {
-    if (!open) return;
-    let current = true;
-    if (!lists.standard)
-      standardTemplates().then(
-        (templates) => current && setLists((all) => ({ ...all, standard: templates })),
-        (e: unknown) => current && setError(reasonOf(e)),
-      );
-    if (!lists.mine) {
-      fetchUserTemplates().then(
-        (page) => current && setLists((all) => ({ ...all, mine: page.templates, mineMore: page.hasMore ? page.lastTemplateId : null })),
-        () => current && setError("Unable to get user templates"),
-      );
-    }
-    return () => {
-      current = false;
-    };
-  }, [open, lists.standard, lists.mine, standardTemplates]);
+  const lists = {
+    standard: standardRead.data ?? null,
+    mine: mineRead.data?.templates ?? null,
+    mineMore: mineRead.data?.hasMore ? mineRead.data.lastTemplateId : null,
+  };
+  const mineFailed = moreFailed || (mineRead.error !== null && !mineRead.isFetching);
+  const error = mineFailed ? "Unable to get user templates" : standardRead.error && !standardRead.isFetching ? reasonOf(standardRead.error) : null;
 
   async function loadMore() {
     if (!lists.mineMore) return;
     setLoadingMore(true);
+    setMoreFailed(false);
     try {
       const page = await fetchUserTemplates(lists.mineMore);
-      setLists((all) => ({ ...all, mine: [...(all.mine ?? []), ...page.templates], mineMore: page.hasMore ? page.lastTemplateId : null }));
+      cache.set<TemplatePage>(templateKeys.mine, (current) => ({
+        templates: [...(current?.templates ?? []), ...page.templates],
+        lastTemplateId: page.lastTemplateId,
+        hasMore: page.hasMore,
+      }));
     } catch {
-      setError("Unable to get user templates");
+      setMoreFailed(true);
     } finally {
       setLoadingMore(false);
     }

@@ -4,7 +4,7 @@ import type { Post } from "../../../contracts/content/post.ts";
 import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/content/scrape.ts";
 import type { Template } from "../../../contracts/content/template.ts";
 import { preloadPreviewPictures } from "../templates/preview-queue.ts";
-import { fetchStandardTemplates } from "../templates/template-requests.ts";
+import { fetchStandardTemplates, templateKeys } from "../templates/template-requests.ts";
 import { previewImageUrl } from "../../lib/generator/preview-images.ts";
 import { applyAiCopy, needsAi } from "../../lib/generator/ai-copy.ts";
 import { aiClient, fetchTemplateSet, reasonOf, scrapeWebsites } from "../../lib/generator/api.ts";
@@ -26,6 +26,7 @@ import {
 } from "../../../workers/domain/generate.ts";
 import type { Random } from "../../../workers/domain/random.ts";
 import { chunks, mapLimit } from "../../lib/generator/tasks.ts";
+import { useApiCache } from "../../lib/query.ts";
 import type { Toaster } from "../shell/toast.tsx";
 
 /** What the page is busy with; a progress bar shows done / total when known. */
@@ -72,6 +73,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
   /** Increases with every change the user makes to the grid (autosave watches it). */
   const [revision, setRevision] = useState(0);
   const standard = useRef<Promise<Template[]> | null>(null);
+  const cache = useApiCache();
   const sets = useRef(new Map<string, Promise<Template[]>>());
   const [pool, setPool] = useState<Template[]>([]);
   const settingsRef = useRef(settings);
@@ -92,13 +94,25 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
     setSelected(new Set());
   }, []);
 
+  /**
+   * The standard templates, read once: taken from the data layer's cache when the gallery or the template
+   * picker has read them already, and put there when read here (generations need them as a promise).
+   */
   const standardTemplates = useCallback(() => {
-    standard.current ??= fetchStandardTemplates().catch((error: unknown) => {
-      standard.current = null;
-      throw error;
-    });
+    const cached = cache.get<Template[]>(templateKeys.standard());
+    if (cached) return Promise.resolve(cached);
+    standard.current ??= fetchStandardTemplates().then(
+      (templates) => {
+        cache.set<Template[]>(templateKeys.standard(), () => templates);
+        return templates;
+      },
+      (error: unknown) => {
+        standard.current = null;
+        throw error;
+      },
+    );
     return standard.current;
-  }, []);
+  }, [cache]);
 
   /** The templates to generate with (spec: a missing selected template falls back to another). */
   const templatesFor = useCallback(

@@ -122,19 +122,25 @@ export function VideoPinDialog({
   onCreate(post: Post, templateTitle: string): Promise<boolean>;
 }) {
   const id = useId();
-  const [templateId, setTemplateId] = useState("");
+  /** The template the user chose; until then the post's own one if it is a video template, else the first. */
+  const [chosenId, setChosenId] = useState<string | null>(null);
   const [video, setVideo] = useState<MediaItem | null>(null);
   const [picking, setPicking] = useState(false);
   const [creating, setCreating] = useState(false);
-
-  useEffect(() => {
-    if (!post) return;
-    const own = templates.find((template) => template.templateId === post.templateType);
-    setTemplateId(own?.templateId ?? templates[0]?.templateId ?? "");
+  // Each post the dialog opens for starts afresh, set during the render that opens it.
+  const [openFor, setOpenFor] = useState(post?.id ?? null);
+  if ((post?.id ?? null) !== openFor) {
+    setOpenFor(post?.id ?? null);
+    setChosenId(null);
     setVideo(null);
-  }, [post, templates]);
+  }
 
-  const template = templates.find((candidate) => candidate.templateId === templateId) ?? null;
+  const template =
+    templates.find((candidate) => candidate.templateId === chosenId) ??
+    templates.find((candidate) => candidate.templateId === post?.templateType) ??
+    templates[0] ??
+    null;
+  const templateId = template?.templateId ?? "";
 
   async function create() {
     if (!post || !template) return;
@@ -169,7 +175,7 @@ export function VideoPinDialog({
                       name={`${id}-template`}
                       value={candidate.templateId}
                       checked={candidate.templateId === templateId}
-                      onChange={() => setTemplateId(candidate.templateId)}
+                      onChange={() => setChosenId(candidate.templateId)}
                     />
                     {candidate.title}
                   </label>

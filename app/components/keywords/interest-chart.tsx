@@ -1,7 +1,7 @@
-import { useEffect, useRef } from "react";
+import type { ChartOptions } from "chart.js";
+import { useMemo } from "react";
 import { weekLabel } from "../../lib/keyword-research.ts";
-
-type ChartInstance = import("chart.js").Chart<"line", number[], string>;
+import { LazyChart } from "../charts/lazy-chart.tsx";
 
 export interface ChartedTerm {
   term: string;
@@ -13,60 +13,34 @@ export const LINE_COLOURS = ["#0f6e56", "#c2410c", "#1d4ed8", "#a21caf", "#854d0
 export const MAX_CHARTED_TERMS = LINE_COLOURS.length;
 
 /**
- * The chosen terms' weekly interest over the last year as lines (Chart.js,
- * imported when the first results arrive, so it never weighs on other pages).
- * The table carries the same figures for screen readers.
+ * The chosen terms' weekly interest over the last year as lines (the site's LazyChart: Chart.js is
+ * imported when the first results arrive, so it never weighs on other pages). The table carries the
+ * same figures for screen readers.
  */
 export function InterestChart({ weeks, terms, describedBy }: { weeks: string[]; terms: ChartedTerm[]; describedBy: string }) {
-  const canvas = useRef<HTMLCanvasElement>(null);
-  const chart = useRef<ChartInstance | null>(null);
-  const latest = useRef({ weeks, terms });
-  latest.current = { weeks, terms };
-
-  useEffect(() => {
-    let cancelled = false;
-    void import("chart.js").then(({ Chart, LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip }) => {
-      if (cancelled || !canvas.current) return;
-      Chart.register(LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip);
-      chart.current = new Chart(canvas.current, {
-        type: "line",
-        data: dataOf(latest.current.weeks, latest.current.terms),
-        options: {
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
-          interaction: { mode: "index", intersect: false },
-          scales: {
-            x: { grid: { display: false }, ticks: { color: "#1d2226", maxTicksLimit: 12, autoSkip: true } },
-            y: {
-              min: 0,
-              max: 100,
-              ticks: { color: "#4b5560", stepSize: 25 },
-              title: { display: true, text: "Interest (busiest week = 100)", color: "#4b5560" },
-            },
-          },
-          plugins: {
-            legend: { position: "bottom", labels: { color: "#1d2226", usePointStyle: true } },
-            tooltip: { callbacks: { title: (items) => `Week ending ${weekLabel(latest.current.weeks[items[0]?.dataIndex ?? 0] ?? "")}` } },
-          },
+  const data = useMemo(() => dataOf(weeks, terms), [weeks, terms]);
+  const options = useMemo<ChartOptions<"line">>(
+    () => ({
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      interaction: { mode: "index", intersect: false },
+      scales: {
+        x: { grid: { display: false }, ticks: { color: "#1d2226", maxTicksLimit: 12, autoSkip: true } },
+        y: {
+          min: 0,
+          max: 100,
+          ticks: { color: "#4b5560", stepSize: 25 },
+          title: { display: true, text: "Interest (busiest week = 100)", color: "#4b5560" },
         },
-      });
-      canvas.current.dataset.ready = "true";
-      canvas.current.dataset.terms = latest.current.terms.map((term) => term.term).join("|");
-    });
-    return () => {
-      cancelled = true;
-      chart.current?.destroy();
-      chart.current = null;
-    };
-  }, []);
-
-  useEffect(() => {
-    if (!chart.current || !canvas.current) return;
-    chart.current.data = dataOf(weeks, terms);
-    chart.current.update("none");
-    canvas.current.dataset.terms = terms.map((term) => term.term).join("|");
-  }, [weeks, terms]);
+      },
+      plugins: {
+        legend: { position: "bottom", labels: { color: "#1d2226", usePointStyle: true } },
+        tooltip: { callbacks: { title: (items) => `Week ending ${weekLabel(weeks[items[0]?.dataIndex ?? 0] ?? "")}` } },
+      },
+    }),
+    [weeks],
+  );
 
   const summary =
     terms.length === 0
@@ -75,10 +49,28 @@ export function InterestChart({ weeks, terms, describedBy }: { weeks: string[]; 
 
   return (
     <div className="keywords__chart">
-      <canvas ref={canvas} role="img" aria-label={summary} aria-describedby={describedBy} data-terms={terms.map((term) => term.term).join("|")} />
+      <LazyChart
+        type="line"
+        data={data}
+        options={options}
+        parts={lineParts}
+        label={summary}
+        aria-describedby={describedBy}
+        data-terms={terms.map((term) => term.term).join("|")}
+      />
     </div>
   );
 }
+
+const lineParts = ({ LineController, LineElement, PointElement, CategoryScale, LinearScale, Legend, Tooltip }: typeof import("chart.js")) => [
+  LineController,
+  LineElement,
+  PointElement,
+  CategoryScale,
+  LinearScale,
+  Legend,
+  Tooltip,
+];
 
 function dataOf(weeks: string[], terms: ChartedTerm[]) {
   return {

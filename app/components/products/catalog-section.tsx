@@ -1,34 +1,28 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
-import { addItemsError, type Catalog } from "../../../contracts/pinterest/catalogs.ts";
+import { useState, type FormEvent } from "react";
+import { addItemsError, type Catalog, type CatalogsState } from "../../../contracts/pinterest/catalogs.ts";
 import { addAllItems, createCatalog, fetchCatalogs, listingsAsItems } from "../../lib/catalogs/api.ts";
 import type { Chosen } from "../../lib/products/chosen-products.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
+import { CATALOGS_KEY, catalogsKey } from "../catalogs/keys.ts";
 
 const NEW_CATALOG = "new";
 
 /**
  * /products' 'Create a Pinterest Catalog' section (spec section 2): the chosen
  * products go into a new catalog or one the user has, to be published on
- * /pinterest-catalogs.
+ * /pinterest-catalogs. The catalogs are the same read as that page's first one.
  */
 export function CatalogSection({ chosen }: { chosen: Chosen }) {
-  const [catalogs, setCatalogs] = useState<Catalog[] | null>(null);
+  const query = useApiQuery<CatalogsState>(catalogsKey(null), () => fetchCatalogs(null));
+  const cache = useApiCache();
+  // Until the catalogs are read (or when they cannot be), only a new catalog is offered.
+  const catalogs = query.data?.allCatalogs ?? [];
   const [target, setTarget] = useState(NEW_CATALOG);
   const [name, setName] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<{ catalog: Catalog; added: number; skipped: number } | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    fetchCatalogs(null).then(
-      (state) => current && setCatalogs(state.allCatalogs),
-      () => current && setCatalogs([]),
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
 
   async function add(event: FormEvent) {
     event.preventDefault();
@@ -40,11 +34,14 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
       return;
     }
     setSaving(true);
+    let changed = false;
     try {
-      const catalog = target === NEW_CATALOG ? await createCatalog({ name: name.trim() }) : catalogs?.find((candidate) => candidate.id === target);
+      const catalog = target === NEW_CATALOG ? await createCatalog({ name: name.trim() }) : catalogs.find((candidate) => candidate.id === target);
       if (!catalog) throw new Error("that catalog no longer exists.");
+      changed = true;
       if (target === NEW_CATALOG) {
-        setCatalogs((current) => [catalog, ...(current ?? [])]);
+        // The new catalog is offered at once, chosen, before its items are added.
+        cache.set<CatalogsState>(catalogsKey(null), (current) => current && { ...current, allCatalogs: [catalog, ...current.allCatalogs] });
         setTarget(catalog.id);
         setName("");
       }
@@ -54,6 +51,8 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
       setError(addItemsError(failure instanceof Error ? failure.message : String(failure)));
     } finally {
       setSaving(false);
+      // A catalog or its items changed (even when adding stopped half way): every catalog read is stale.
+      if (changed) void cache.refresh(CATALOGS_KEY);
     }
   }
 
@@ -70,7 +69,7 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
           </label>
           <select id="catalog-target" className="field__input field__select" value={target} onChange={(event) => setTarget(event.target.value)}>
             <option value={NEW_CATALOG}>A new catalog</option>
-            {(catalogs ?? []).map((catalog) => (
+            {catalogs.map((catalog) => (
               <option key={catalog.id} value={catalog.id}>
                 {catalog.name}
               </option>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { MAX_PINS_PER_SOURCE } from "../../../contracts/content/design-settings.ts";
 import {
   formatPrice,
@@ -106,8 +106,13 @@ function ProductCard({
   const { listing } = item;
   const picture = listing.images[0];
   const price = formatPrice(listing.price, listing.currency, locale);
+  // What is typed may be briefly invalid (emptied to type anew); a new count from outside replaces it, during render.
   const [typed, setTyped] = useState(String(pins));
-  useEffect(() => setTyped(String(pins)), [pins]);
+  const [typedFor, setTypedFor] = useState(pins);
+  if (typedFor !== pins) {
+    setTypedFor(pins);
+    setTyped(String(pins));
+  }
   const invalid = pinCountOf(typed) === null;
   return (
     <li className={checked ? "product-card product-card--chosen" : "product-card"}>

@@ -10,6 +10,7 @@ import {
 } from "../../../contracts/shops/shops.ts";
 import { MAX_POSTS } from "../../../contracts/content/post.ts";
 import { useAuth } from "../../lib/auth.tsx";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { chosenPinTotal, csvItemKey, generationPlan, setChosen, setPageChosen, shopItemKey, type ProductItem } from "../../lib/products/chosen-products.ts";
 import { handProductsToGenerator } from "../../lib/products/handover.ts";
 import { activateShop, fetchShopListings, fetchShops, pagesByLink, removeShop } from "../../lib/shops/api.ts";
@@ -37,6 +38,8 @@ export function ProductsPage() {
 
 const STATUS_LABELS: Record<ShopifyProductStatus, string> = { all: "All", active: "Active", draft: "Draft", archived: "Archived" };
 const CSV_VIEW = "csv";
+/** The user's connected shops (GET /api/shops); activating or removing one answers the new list, put here. */
+const SHOPS_KEY = ["shops"];
 
 function useDebounced<T>(value: T, ms: number): T {
   const [settled, setSettled] = useState(value);
@@ -55,8 +58,11 @@ function matches(item: { title: string; description: string; categories: string[
 function Products() {
   const navigate = useNavigate();
   const locale = typeof navigator === "undefined" ? undefined : navigator.language;
-  const [shops, setShops] = useState<ShopProfileView[] | null>(null);
-  const [shopsError, setShopsError] = useState<string | null>(null);
+  const shopsQuery = useApiQuery<ShopProfileView[]>(SHOPS_KEY, () => fetchShops());
+  const cache = useApiCache();
+  const shops = shopsQuery.data ?? null;
+  // A failed fresh read keeps the shops already shown; only a first read that failed says so.
+  const shopsError = !shops && shopsQuery.error && !shopsQuery.isFetching ? shopsQuery.error.message : null;
   /** The shop shown (its id), or the CSV file's products. */
   const [view, setView] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ShopProfileView | null>(null);
@@ -80,6 +86,12 @@ function Products() {
   const [csvSearchInput, setCsvSearchInput] = useState("");
   const csvSearch = useDebounced(csvSearchInput, SEARCH_DEBOUNCE_MS);
   const [csvPage, setCsvPage] = useState(1);
+  // A new search of the file's rows starts again on page 1 (set during render, when the debounced search changes).
+  const [pagedSearch, setPagedSearch] = useState(csvSearch);
+  if (pagedSearch !== csvSearch) {
+    setPagedSearch(csvSearch);
+    setCsvPage(1);
+  }
 
   const shop = view && view !== CSV_VIEW ? (shops?.find((candidate) => candidate.id === view) ?? null) : null;
 
@@ -103,22 +115,16 @@ function Products() {
     window.history.replaceState(window.history.state, "", `${url.pathname}${url.search}${url.hash}`);
   }, [toast]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival: the shops are read and the active one shown when the page opens, not again when showShop changes.
+  // Once the shops are known, the active one is shown: the listings model (outside React) starts reading it.
+  // Once only: a later answer (a shop activated or removed, a fresh read) does not move the user's view.
+  const opened = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on arrival: showShop changes with every render, and later answers must not run it again.
   useEffect(() => {
-    let current = true;
-    fetchShops().then(
-      (found) => {
-        if (!current) return;
-        setShops(found);
-        const active = found.find((candidate) => candidate.isActive) ?? null;
-        if (active) showShop(active);
-      },
-      (error: unknown) => current && setShopsError(error instanceof Error ? error.message : String(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
+    if (!shops || opened.current) return;
+    opened.current = true;
+    const active = shops.find((candidate) => candidate.isActive) ?? null;
+    if (active) showShop(active);
+  }, [shops]);
 
   async function choose(value: string) {
     setActionError(null);
@@ -130,7 +136,8 @@ function Products() {
     showShop(next);
     if (!next) return;
     try {
-      setShops(await activateShop(next.id));
+      const found = await activateShop(next.id);
+      cache.set<ShopProfileView[]>(SHOPS_KEY, () => found);
     } catch (error) {
       setActionError(error instanceof Error ? error.message : String(error));
     }
@@ -140,7 +147,7 @@ function Products() {
     setActionError(null);
     try {
       const { authorizedShops: left, message } = await removeShop(target.id);
-      setShops(left);
+      cache.set<ShopProfileView[]>(SHOPS_KEY, () => left);
       if (message) toast({ title: `${target.shopName} removed`, description: message, kind: "info" });
       const prefix = shopItemKey(target.id, "");
       setChosenMap((current) => new Map([...current].filter(([key]) => !key.startsWith(prefix))));
@@ -160,7 +167,6 @@ function Products() {
     const all = csv.products.current;
     return words.length === 0 ? all : all.filter((product) => matches(product, words));
   }, [csvSearch, csvState.count, csvState.phase]);
-  useEffect(() => setCsvPage(1), [csvSearch]);
 
   const csvPages = pageCount(csvFiltered.length);
   const items: ProductItem[] =

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
 import { storedReferralCode } from "../../lib/attribution.ts";
+import { useHydrated } from "../auth/use-hydrated.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { FREE_PLAN_ID } from "../../../workers/domain/plans.ts";
 
@@ -11,8 +11,8 @@ import { FREE_PLAN_ID } from "../../../workers/domain/plans.ts";
  */
 export function FriendsGiftNotice() {
   const { user } = useAuth();
-  const [code, setCode] = useState<string | null>(null);
-  useEffect(() => setCode(storedReferralCode()), []);
+  // The code is in this browser's storage: read once the page is hydrated, so the server's page and the first render agree.
+  const code = useHydrated() ? storedReferralCode() : null;
   if (!user || !code || code.toUpperCase() === user.referralCode || user.planId !== FREE_PLAN_ID) return null;
   return (
     <p className="notice" role="status">

@@ -1,11 +1,11 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import * as v from "valibot";
 import { INVITE_FAILED_MESSAGE, INVITE_SENT_MESSAGE, SendReferralInviteBody } from "../../../contracts/growth/referrals.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
 import { useToast } from "../shell/toast.tsx";
+import { firstError, validateInput } from "../../lib/forms.ts";
 
 /** Spec section 8: the gift dialog closes 1 s after success. */
 export const GIFT_DIALOG_CLOSE_MS = 1_000;
@@ -50,9 +50,10 @@ export function GiftDialog({ referralCode }: { referralCode: string }) {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const input = v.safeParse(SendReferralInviteBody, { email, referralCode });
-    if (!input.success) {
-      setError(input.issues[0].message === "email is required" ? "Please enter a valid email address." : input.issues[0].message);
+    const input = validateInput(SendReferralInviteBody, { email, referralCode });
+    if (input.errors) {
+      const message = firstError(input.errors);
+      setError(message === "email is required" ? "Please enter a valid email address." : message);
       return;
     }
     setError(null);

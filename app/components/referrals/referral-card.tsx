@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef } from "react";
 import { referralEarnings } from "../../../workers/domain/referrals.ts";
 import { usd } from "../../../contracts/money.ts";
+import { useApiQuery } from "../../lib/query.ts";
 import { fetchReferralProfile } from "../../lib/referrals.ts";
 import { useToast } from "../shell/toast.tsx";
 import { GiftDialog } from "./gift-dialog.tsx";
@@ -17,17 +18,9 @@ export function ReferralCard({ inviteLink, referralCode, headingLevel = 2 }: { i
   const linkId = useId();
   const titleId = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [referredSales, setReferredSales] = useState<number | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    fetchReferralProfile(referralCode)
-      .then((profile) => live && profile && setReferredSales(profile.referredSales))
-      .catch(() => undefined); // The earnings line is extra: the card works without it.
-    return () => {
-      live = false;
-    };
-  }, [referralCode]);
+  // The earnings line is extra: the card works without it (no profile, or one that could not be read).
+  const profile = useApiQuery(["referrals", "profile", referralCode], () => fetchReferralProfile(referralCode));
+  const referredSales = profile.data?.referredSales ?? null;
 
   async function copy() {
     try {

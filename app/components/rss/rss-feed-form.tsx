@@ -1,14 +1,15 @@
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { AI_LANGUAGES, AI_TONES, type RgbaColor } from "../../../contracts/content/design-settings.ts";
 import { defaultRssDesignSettings, MAX_RSS_TEMPLATES, type RssDesignSettings, type RssFeed, type RssSourceKind } from "../../../contracts/pinterest/rss.ts";
 import type { Template } from "../../../contracts/content/template.ts";
 import { BUNDLED_FONTS } from "../../../workers/render/font-catalog.ts";
 import { ApiError } from "../../lib/api-client.ts";
+import { useApiQuery } from "../../lib/query.ts";
 import { BoardFields, type BoardChoice } from "../scheduling/board-fields.tsx";
 import { ProfileField } from "../scheduling/profile-select.tsx";
 import { failureText, type Pinterest } from "../scheduling/use-pinterest.tsx";
 import { Spinner } from "../spinner.tsx";
-import { fetchFavoriteTemplates, fetchUserTemplates } from "../templates/template-requests.ts";
+import { fetchFavoriteTemplates, fetchUserTemplates, templateKeys, type TemplatePage } from "../templates/template-requests.ts";
 
 export interface RssFeedDraft {
   name: string;
@@ -48,25 +49,20 @@ const rgba = (value: string): RgbaColor => ({
 });
 const MAX_COLOURS = 6;
 
-/** The user's own and favourite templates, to choose from (standard templates are the default). */
+/**
+ * The user's own and favourite templates, to choose from (standard templates are the default): the reads
+ * the template gallery makes, under its keys.
+ */
 function useChoosableTemplates() {
-  const [templates, setTemplates] = useState<Template[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  useEffect(() => {
-    let current = true;
-    Promise.all([fetchUserTemplates(), fetchFavoriteTemplates()]).then(
-      ([own, favourites]) => {
-        if (!current) return;
-        const seen = new Set<string>();
-        setTemplates([...own.templates, ...favourites].filter((template) => !seen.has(template.templateId) && Boolean(seen.add(template.templateId))));
-      },
-      (error: unknown) => current && setFailed(failureText(error)),
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-  return { templates, failed };
+  const own = useApiQuery<TemplatePage>(templateKeys.mine, () => fetchUserTemplates(), { refetchOnWindowFocus: false });
+  const favourites = useApiQuery<Template[]>(templateKeys.favourites, () => fetchFavoriteTemplates());
+  const failure = [own, favourites].find((read) => read.error && !read.isFetching)?.error;
+  let templates: Template[] | null = null;
+  if (own.data && favourites.data) {
+    const seen = new Set<string>();
+    templates = [...own.data.templates, ...favourites.data].filter((template) => !seen.has(template.templateId) && Boolean(seen.add(template.templateId)));
+  }
+  return { templates, failed: failure ? failureText(failure) : null };
 }
 
 /** Creating or editing a feed: source, board, design and AI rewrite. */

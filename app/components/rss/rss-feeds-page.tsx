@@ -1,7 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import { RSS_ITEMS_PER_DAY, type RssFeed, type RssFeedItem } from "../../../contracts/pinterest/rss.ts";
 import { useAuth } from "../../lib/auth.tsx";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { formatInZone, GMT } from "../../lib/pinterest/times.ts";
 import { checkRssFeed, createRssFeed, deleteRssFeed, fetchRssFeedItems, fetchRssFeeds, updateRssFeed } from "../../lib/rss/api.ts";
 import { DialogActions } from "../dialog-actions.tsx";
@@ -21,6 +22,14 @@ export function RssFeedsPage() {
   return <RssFeeds />;
 }
 
+/** The cache keys of the RSS reads (app/lib/query.ts). */
+const rssKeys = {
+  /** RssFeed[]. */
+  feeds: ["rss", "feeds"],
+  /** A feed's latest pins (RssFeedItem[]), read again whenever a check has changed the feed. */
+  items: (feed: RssFeed) => ["rss", "items", feed.id, feed.lastCheckedAt, feed.publishedCount],
+} as const;
+
 const zone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? GMT.value;
 const when = (iso: string) => formatInZone(Date.parse(iso), zone());
 
@@ -39,24 +48,14 @@ function bodyOf(draft: RssFeedDraft) {
 function RssFeeds() {
   const pinterest = usePinterest();
   const toast = useToast();
-  const [feeds, setFeeds] = useState<RssFeed[] | null>(null);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const cache = useApiCache();
+  const feedsRead = useApiQuery<RssFeed[]>(rssKeys.feeds, () => fetchRssFeeds());
+  const feeds = feedsRead.data ?? null;
+  const failed = feedsRead.error && !feedsRead.isFetching ? `Unable to load your RSS feeds: ${failureText(feedsRead.error)}` : null;
   const [adding, setAdding] = useState(false);
+  const setFeeds = useCallback((change: (list: RssFeed[]) => RssFeed[]) => cache.set<RssFeed[]>(rssKeys.feeds, (list) => change(list ?? [])), [cache]);
 
-  useEffect(() => {
-    let current = true;
-    setFailed(null);
-    fetchRssFeeds().then(
-      (list) => current && setFeeds(list),
-      (error: unknown) => current && setFailed(`Unable to load your RSS feeds: ${failureText(error)}`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [attempt]);
-
-  const replace = useCallback((feed: RssFeed) => setFeeds((list) => (list ?? []).map((known) => (known.id === feed.id ? feed : known))), []);
+  const replace = useCallback((feed: RssFeed) => setFeeds((list) => list.map((known) => (known.id === feed.id ? feed : known))), [setFeeds]);
   const username = pinterest.activeProfile?.username ?? "";
 
   return (
@@ -92,7 +91,7 @@ function RssFeeds() {
             onCancel={() => setAdding(false)}
             onSubmit={async (draft) => {
               const feed = await createRssFeed(bodyOf(draft));
-              setFeeds((list) => [feed, ...(list ?? [])]);
+              setFeeds((list) => [feed, ...list]);
               setAdding(false);
               toast({
                 title: `RSS feed "${feed.name}" created`,
@@ -109,7 +108,7 @@ function RssFeeds() {
       )}
 
       {feeds === null ? (
-        <LoadStatus failed={failed} onRetry={() => setAttempt((n) => n + 1)} loading="Loading your RSS feeds…" />
+        <LoadStatus failed={failed} onRetry={() => void feedsRead.refetch()} loading="Loading your RSS feeds…" />
       ) : feeds.length === 0 ? (
         <p className="muted">You have no RSS feeds yet.</p>
       ) : (
@@ -120,7 +119,7 @@ function RssFeeds() {
                 feed={feed}
                 pinterest={pinterest}
                 onChanged={replace}
-                onDeleted={() => setFeeds((list) => (list ?? []).filter((known) => known.id !== feed.id))}
+                onDeleted={() => setFeeds((list) => list.filter((known) => known.id !== feed.id))}
               />
             </li>
           ))}
@@ -144,22 +143,11 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
   /** The switch's new position while it is saved. */
   const [switching, setSwitching] = useState<boolean | null>(null);
   const [checking, setChecking] = useState(false);
-  const [items, setItems] = useState<RssFeedItem[] | null>(null);
-  const [itemsFailed, setItemsFailed] = useState<string | null>(null);
-  const [itemsRevision, setItemsRevision] = useState(0);
+  // The pins shown stay while those of a newer check are read.
+  const itemsRead = useApiQuery<RssFeedItem[]>(rssKeys.items(feed), () => fetchRssFeedItems(feed.id), { placeholderData: (previous) => previous });
+  const items = itemsRead.data ?? null;
+  const itemsFailed = itemsRead.error && !itemsRead.isFetching ? `Unable to load the feed's pins: ${failureText(itemsRead.error)}` : null;
   const status = statusOf(feed);
-
-  useEffect(() => {
-    let current = true;
-    setItemsFailed(null);
-    fetchRssFeedItems(feed.id).then(
-      (list) => current && setItems(list),
-      (error: unknown) => current && setItemsFailed(`Unable to load the feed's pins: ${failureText(error)}`),
-    );
-    return () => {
-      current = false;
-    };
-  }, [feed.id, feed.lastCheckedAt, feed.publishedCount, itemsRevision]);
 
   async function toggle(on: boolean) {
     setSwitching(on);
@@ -178,8 +166,8 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
     setChecking(true);
     try {
       const { check, rssFeed } = await checkRssFeed(feed.id);
+      // The checked feed's new state is a new key for its pins: they are read again.
       onChanged(rssFeed);
-      setItemsRevision((n) => n + 1);
       if (check.error) toast({ title: "We could not read your blog", description: check.error, kind: "error" });
       else if (check.paused) toast({ title: "The feed is paused", description: "You ran out of pin credits.", kind: "error" });
       else
@@ -326,7 +314,7 @@ function FeedCard({ feed, pinterest, onChanged, onDeleted }: { feed: RssFeed; pi
       <section className="rss-card__items" aria-label={`Latest pins of ${feed.name}`}>
         <h3>Latest pins</h3>
         {items === null ? (
-          <LoadStatus failed={itemsFailed} onRetry={() => setItemsRevision((n) => n + 1)} loading="Loading the feed's pins…" />
+          <LoadStatus failed={itemsFailed} onRetry={() => void itemsRead.refetch()} loading="Loading the feed's pins…" />
         ) : items.length === 0 ? (
           <p className="muted">No pins yet. New posts of your blog appear here with their pins after a check.</p>
         ) : (

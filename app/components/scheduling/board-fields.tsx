@@ -1,7 +1,9 @@
-import { useEffect, useId, useState } from "react";
-import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest/pinterest.ts";
+import { useId, useState } from "react";
+import type { PinterestBoard } from "../../../contracts/pinterest/pinterest.ts";
+import { failureOf, useApiCache, useApiQuery, useFailureToast } from "../../lib/query.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
+import { schedulingKeys } from "./reads.ts";
 import { Aborted, failureText, type Pinterest } from "./use-pinterest.tsx";
 
 export const BOARDS_FAILED_MESSAGE = "Unable to get all Pinterest boards";
@@ -15,7 +17,9 @@ export interface BoardChoice {
 
 /**
  * Choosing a board (and a section when it has some) of a profile, with a
- * way to create a new board. Boards are read once per page view.
+ * way to create a new board. Boards and sections are read through the data
+ * layer; pin-board calls are not read again when the window regains focus,
+ * as one may ask the user to reconnect the profile.
  */
 export function BoardFields({
   pinterest,
@@ -34,59 +38,30 @@ export function BoardFields({
 }) {
   const id = useId();
   const toast = useToast();
-  const [boards, setBoards] = useState<PinterestBoard[] | null>(null);
-  const [boardsError, setBoardsError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const [sections, setSections] = useState<PinterestBoardSection[]>([]);
-  const [sectionsState, setSectionsState] = useState<"idle" | "loading" | "failed">("idle");
-  /** The board whose sections were last answered (loaded or failed). */
-  const [sectionsOf, setSectionsOf] = useState<string | null>(null);
+  const cache = useApiCache();
   const [creating, setCreating] = useState(false);
   const [newName, setNewName] = useState("");
   const [createPending, setCreatePending] = useState(false);
   const { boards: loadBoards, sections: loadSections, createBoard } = pinterest;
 
-  useEffect(() => {
-    let current = true;
-    setBoards(null);
-    setBoardsError(null);
-    loadBoards(username, attempt > 0).then(
-      (list) => current && setBoards(list),
-      (failure: unknown) => {
-        if (!current) return;
-        setBoardsError(failure instanceof Aborted ? "Reconnect the profile to see its boards." : failureText(failure));
-        if (!(failure instanceof Aborted)) toast({ title: BOARDS_FAILED_MESSAGE, description: failureText(failure), kind: "error" });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [username, attempt, loadBoards, toast]);
+  const boardsQuery = useApiQuery(schedulingKeys.boards(username), () => loadBoards(username), { refetchOnWindowFocus: false });
+  const boards = boardsQuery.data ?? null;
+  const boardsFailure = failureOf(boardsQuery);
+  const boardsError = boardsFailure ? (boardsFailure instanceof Aborted ? "Reconnect the profile to see its boards." : failureText(boardsFailure)) : null;
+  useFailureToast(boardsQuery, (failure) =>
+    failure instanceof Aborted ? null : { title: BOARDS_FAILED_MESSAGE, description: failureText(failure), kind: "error" },
+  );
 
   const boardId = value.boardId;
-  useEffect(() => {
-    let current = true;
-    setSections([]);
-    if (!boardId) return;
-    setSectionsState("loading");
-    loadSections(username, boardId).then(
-      (list) => {
-        if (!current) return;
-        setSections(list);
-        setSectionsState("idle");
-        setSectionsOf(boardId);
-      },
-      (failure: unknown) => {
-        if (!current) return;
-        setSectionsState("failed");
-        setSectionsOf(boardId);
-        if (!(failure instanceof Aborted)) toast({ title: SECTIONS_FAILED_MESSAGE, description: failureText(failure), kind: "error" });
-      },
-    );
-    return () => {
-      current = false;
-    };
-  }, [username, boardId, loadSections, toast]);
+  const sectionsQuery = useApiQuery(schedulingKeys.sections(username, boardId), () => loadSections(username, boardId), {
+    enabled: Boolean(boardId),
+    refetchOnWindowFocus: false,
+  });
+  const sections = boardId ? (sectionsQuery.data ?? []) : [];
+  const sectionsFailed = Boolean(boardId) && failureOf(sectionsQuery) !== null;
+  useFailureToast(sectionsQuery, (failure) =>
+    failure instanceof Aborted ? null : { title: SECTIONS_FAILED_MESSAGE, description: failureText(failure), kind: "error" },
+  );
 
   async function create() {
     const name = newName.trim();
@@ -94,7 +69,7 @@ export function BoardFields({
     setCreatePending(true);
     try {
       const board = await createBoard(username, { boardName: name });
-      setBoards((list) => [...(list ?? []), board]);
+      cache.set<PinterestBoard[]>(schedulingKeys.boards(username), (list) => [...(list ?? []), board]);
       onChange({ boardId: board.id, boardName: board.name, sectionId: null });
       setCreating(false);
       setNewName("");
@@ -112,7 +87,7 @@ export function BoardFields({
 
   return (
     // Busy while the boards or the chosen board's sections load: the section field may appear below the board.
-    <div className="board-fields" aria-busy={boards === null || (Boolean(boardId) && sectionsOf !== boardId)}>
+    <div className="board-fields" aria-busy={boards === null || (Boolean(boardId) && sectionsQuery.isPending)}>
       <div className={error ? "field field--invalid" : "field"}>
         <label className="field__label" htmlFor={`${id}-board`}>
           Board
@@ -125,7 +100,7 @@ export function BoardFields({
         {boardsError ? (
           <p className="field__error" role="alert">
             {BOARDS_FAILED_MESSAGE}: {boardsError}{" "}
-            <button type="button" className="link-button" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="link-button" onClick={() => void boardsQuery.refetch()}>
               Try again
             </button>
           </p>
@@ -156,7 +131,7 @@ export function BoardFields({
         ) : null}
       </div>
 
-      {sectionsState === "failed" ? (
+      {sectionsFailed ? (
         <p className="field__error" role="alert">
           {SECTIONS_FAILED_MESSAGE}
         </p>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import type { ScheduledPin } from "../../../contracts/pinterest/scheduling-api.ts";
 import {
   addMonths,
@@ -15,7 +15,9 @@ import {
 import { queuePages } from "../../lib/pinterest/queue.ts";
 import { getScheduledPins } from "../../lib/pinterest/scheduling-api.ts";
 import { timeZoneLabel } from "../../lib/pinterest/times.ts";
+import { type ApiQueryOptions, failureOf, useApiQuery } from "../../lib/query.ts";
 import { Spinner } from "../spinner.tsx";
+import { schedulingKeys } from "./reads.ts";
 import { failureText } from "./use-pinterest.tsx";
 
 /** Pages (of 50) read per direction for one month: enough for 100 pins a day. */
@@ -40,83 +42,96 @@ function countsText(counts: DayCounts | undefined): string {
   return parts.join(", ") || "no pins";
 }
 
+/** The month a date key ("2026-05-05") falls in. */
+export function monthOfDay(key: string): Month {
+  const [year, month] = key.split("-").map(Number);
+  return { year, monthIndex: month - 1 };
+}
+
+export interface MonthPins {
+  /** The profile's pins whose calendar instant falls in the month (in its zone). */
+  pins: ScheduledPin[];
+  /** False when the page limit stopped the reading early: there may be more. */
+  complete: boolean;
+}
+
+/**
+ * The pins of a month of the profile's calendar, read through the data layer: upcoming pins forward to the
+ * month's end, posted pins back to its start. The page reads the same key (without fetching) for the pins of
+ * the day chosen.
+ */
+export function useMonthPins(username: string, zone: string, month: Month, options: ApiQueryOptions<MonthPins> = {}) {
+  return useApiQuery<MonthPins>(
+    schedulingKeys.calendar(username, zone, month),
+    async () => {
+      const range = monthRange(month, zone);
+      const now = Date.now();
+      const upcoming =
+        range.end > now
+          ? collectUntil(
+              queuePages((cursor) => getScheduledPins(username, { status: "pending", lastPinId: cursor })),
+              (pin) => pin.scheduledTimeUTCTimestamp,
+              range.end,
+              "asc",
+              MAX_PAGES,
+            )
+          : Promise.resolve({ items: [] as ScheduledPin[], complete: true });
+      const past =
+        range.start < now
+          ? collectUntil(
+              queuePages((cursor) => getScheduledPins(username, { status: "posted", sortBy: "scheduledTimeUTCTimestamp-desc", lastPinId: cursor })),
+              (pin) => pin.scheduledTimeUTCTimestamp,
+              range.start,
+              "desc",
+              MAX_PAGES,
+            )
+          : Promise.resolve({ items: [] as ScheduledPin[], complete: true });
+      const [a, b] = await Promise.all([upcoming, past]);
+      const pins = [...a.items, ...b.items].filter((pin) => {
+        const at = calendarInstant(pin);
+        return at >= range.start && at < range.end;
+      });
+      return { pins, complete: a.complete && b.complete };
+    },
+    options,
+  );
+}
+
+const NO_PINS: ScheduledPin[] = [];
+
 /**
  * A month of the profile's pins in its time zone: how many are scheduled,
  * posted or failed each day. Choosing a day narrows the queue list to it;
- * arrow keys move between days.
+ * arrow keys move between days. The month shown stays while it refreshes.
  */
 export function CalendarPanel({
   username,
   zone,
-  revision,
   selectedDay,
   onSelectDay,
-  onPins,
 }: {
   username: string;
   zone: string;
-  revision: number;
   selectedDay: string | null;
   onSelectDay(key: string | null): void;
-  /** The pins of the month shown (for the day list). */
-  onPins(pins: ScheduledPin[]): void;
 }) {
   const id = useId();
-  const [month, setMonth] = useState<Month>(() => monthOf(Date.now(), zone));
-  const [pins, setPins] = useState<ScheduledPin[]>([]);
-  const [state, setState] = useState<{ kind: "loading" } | { kind: "ready"; complete: boolean } | { kind: "failed"; error: string }>({ kind: "loading" });
+  // The month the user moved to, in the zone it was chosen in: the profile's zone decides which month "now"
+  // is in, so a month chosen before the zone changed gives way to the current one.
+  const [chosen, setChosen] = useState<{ zone: string; month: Month } | null>(null);
+  const current = useMemo(() => monthOf(Date.now(), zone), [zone]);
+  const month = chosen?.zone === zone ? chosen.month : current;
   const [focusKey, setFocusKey] = useState<string | null>(null);
   const grid = useRef<HTMLTableElement>(null);
 
-  // The profile's zone decides which month "now" is in.
-  useEffect(() => {
-    const now = monthOf(Date.now(), zone);
-    setMonth((shown) => (shown.year === now.year && shown.monthIndex === now.monthIndex ? shown : now));
-  }, [zone, username]);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: onPins is the page's setter; the month, zone, profile and revision decide what to read.
-  useEffect(() => {
-    let current = true;
-    const range = monthRange(month, zone);
-    const now = Date.now();
-    setState({ kind: "loading" });
-    const upcoming =
-      range.end > now
-        ? collectUntil(
-            queuePages((cursor) => getScheduledPins(username, { status: "pending", lastPinId: cursor })),
-            (pin) => pin.scheduledTimeUTCTimestamp,
-            range.end,
-            "asc",
-            MAX_PAGES,
-          )
-        : Promise.resolve({ items: [] as ScheduledPin[], complete: true });
-    const past =
-      range.start < now
-        ? collectUntil(
-            queuePages((cursor) => getScheduledPins(username, { status: "posted", sortBy: "scheduledTimeUTCTimestamp-desc", lastPinId: cursor })),
-            (pin) => pin.scheduledTimeUTCTimestamp,
-            range.start,
-            "desc",
-            MAX_PAGES,
-          )
-        : Promise.resolve({ items: [] as ScheduledPin[], complete: true });
-    Promise.all([upcoming, past]).then(
-      ([a, b]) => {
-        if (!current) return;
-        const inMonth = [...a.items, ...b.items].filter((pin) => {
-          const at = calendarInstant(pin);
-          return at >= range.start && at < range.end;
-        });
-        setPins(inMonth);
-        onPins(inMonth);
-        setState({ kind: "ready", complete: a.complete && b.complete });
-      },
-      (error: unknown) => current && setState({ kind: "failed", error: failureText(error) }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [username, zone, month, revision]);
+  const query = useMonthPins(username, zone, month);
+  const pins = query.data?.pins ?? NO_PINS;
+  const failure = failureOf(query);
+  const state: { kind: "loading" } | { kind: "ready"; complete: boolean } | { kind: "failed"; error: string } = failure
+    ? { kind: "failed", error: failureText(failure) }
+    : query.data
+      ? { kind: "ready", complete: query.data.complete }
+      : { kind: "loading" };
 
   const counts = useMemo(() => countsByDay(pins, zone), [pins, zone]);
   const weeks = useMemo(() => monthWeeks(month), [month]);
@@ -130,7 +145,7 @@ export function CalendarPanel({
   /** Another month: a day chosen in this one no longer narrows the list. */
   function showMonth(next: Month) {
     if (next.year !== month.year || next.monthIndex !== month.monthIndex) onSelectDay(null);
-    setMonth(next);
+    setChosen({ zone, month: next });
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLButtonElement>, index: number) {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { archiveFileName, HISTORY_ONLINE_MONTHS, monthStart, type PinHistoryArchives } from "../../../contracts/pinterest/history-archives.ts";
 import type { PinPublicState } from "../../../contracts/pinterest/public-pins.ts";
 import type { PinHistoryItem, PinHistoryState } from "../../../contracts/pinterest/scheduling-api.ts";
@@ -6,9 +6,11 @@ import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { getPinHistory, nextPinHistoryCursor, type PinHistoryCursor } from "../../lib/pinterest/scheduling-api.ts";
 import { formatInZone, GMT, timeZoneLabel } from "../../lib/pinterest/times.ts";
+import { failureOf, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
+import { schedulingKeys } from "./reads.ts";
 import { failureText } from "./use-pinterest.tsx";
 
 const STATE_LABELS: Record<PinHistoryState, string> = {
@@ -46,32 +48,57 @@ export function PinHistoryPage() {
   return <PinHistory />;
 }
 
+/** The entries read so far, as they are cached, and where the next page starts. */
+interface HistoryPages {
+  items: PinHistoryItem[];
+  next: PinHistoryCursor | null;
+  /** How many pages `items` holds. */
+  pages: number;
+}
+
+/**
+ * The history is one cached value: the read is its first page, and "Load more" adds the next page to it
+ * (an entry already listed keeps its place). Coming back to the window reads it again only while one page is
+ * shown, so the pages the user asked for stay.
+ */
 function PinHistory() {
-  const [items, setItems] = useState<PinHistoryItem[]>([]);
-  const [next, setNext] = useState<PinHistoryCursor | null>(null);
-  const [state, setState] = useState<"loading" | "ready" | "more" | "failed">("loading");
-  const [error, setError] = useState("");
-  const loaded = useRef<PinHistoryItem[]>([]);
+  const cache = useApiCache();
+  const key = schedulingKeys.pinHistory();
+  const query = useApiQuery<HistoryPages>(
+    key,
+    async () => {
+      const page = (await getPinHistory({ startAtDate: null })).pinHistory;
+      return { items: page, next: nextPinHistoryCursor(page.length, page), pages: 1 };
+    },
+    { refetchOnWindowFocus: (read) => (read.state.data?.pages ?? 0) <= 1 },
+  );
+  const [loadingMore, setLoadingMore] = useState(false);
+  const [moreError, setMoreError] = useState("");
+  const failure = failureOf(query);
+  const items = query.data?.items ?? [];
+  const next = query.data?.next ?? null;
+  const state: "loading" | "ready" | "more" | "failed" = failure ? "failed" : !query.data ? "loading" : loadingMore ? "more" : "ready";
 
-  const load = useCallback(async (cursor: PinHistoryCursor | null) => {
-    setState(cursor ? "more" : "loading");
+  async function loadMore(cursor: PinHistoryCursor) {
+    setMoreError("");
+    setLoadingMore(true);
     try {
-      const page = (await getPinHistory(cursor ?? { startAtDate: null })).pinHistory;
-      const current = cursor ? loaded.current : [];
-      const merged = [...current, ...page.filter((item) => !current.some((known) => known.id === item.id))];
-      loaded.current = merged;
-      setItems(merged);
-      setNext(nextPinHistoryCursor(current.length + page.length, page));
-      setState("ready");
-    } catch (failure) {
-      setError(failureText(failure));
-      setState(cursor ? "ready" : "failed");
+      const page = (await getPinHistory(cursor)).pinHistory;
+      cache.set<HistoryPages>(key, (current) => {
+        if (!current) return current;
+        const merged = [...current.items, ...page.filter((item) => !current.items.some((known) => known.id === item.id))];
+        return { items: merged, next: nextPinHistoryCursor(current.items.length + page.length, page), pages: current.pages + 1 };
+      });
+    } catch (error) {
+      setMoreError(failureText(error));
+    } finally {
+      setLoadingMore(false);
     }
-  }, []);
+  }
 
-  useEffect(() => {
-    void load(null);
-  }, [load]);
+  /** An entry changed by the user (made public or private): the cached history holds its new state. */
+  const changed = (entry: PinHistoryItem) =>
+    cache.set<HistoryPages>(key, (current) => current && { ...current, items: current.items.map((known) => (known.id === entry.id ? entry : known)) });
 
   return (
     <main className="page pin-history-page">
@@ -85,8 +112,8 @@ function PinHistory() {
         </p>
       ) : state === "failed" ? (
         <p className="notice notice--error" role="alert">
-          Unable to load your pin history: {error}{" "}
-          <button type="button" className="link-button" onClick={() => void load(null)}>
+          Unable to load your pin history: {failure ? failureText(failure) : ""}{" "}
+          <button type="button" className="link-button" onClick={() => void query.refetch()}>
             Try again
           </button>
         </p>
@@ -95,29 +122,17 @@ function PinHistory() {
       ) : (
         <ol className="history-list" aria-label="Pin history">
           {items.map((item) => (
-            <HistoryItem
-              key={item.id}
-              item={item}
-              onChange={(changed) => setItems((all) => (loaded.current = all.map((known) => (known.id === changed.id ? changed : known))))}
-            />
+            <HistoryItem key={item.id} item={item} onChange={changed} />
           ))}
         </ol>
       )}
-      {state !== "loading" && state !== "failed" && error && next ? (
+      {state !== "loading" && state !== "failed" && moreError && next ? (
         <p className="field__error" role="alert">
-          Unable to load more: {error}
+          Unable to load more: {moreError}
         </p>
       ) : null}
       {next && state !== "loading" && state !== "failed" ? (
-        <button
-          type="button"
-          className="button button--ghost history-more"
-          disabled={state === "more"}
-          onClick={() => {
-            setError("");
-            void load(next);
-          }}
-        >
+        <button type="button" className="button button--ghost history-more" disabled={state === "more"} onClick={() => void loadMore(next)}>
           {state === "more" ? <Spinner label="Loading" /> : null} Load more
         </button>
       ) : null}
@@ -128,22 +143,13 @@ function PinHistory() {
 
 /** Months older than the 13 kept on this page, each a file to download (decision 084). Nothing is shown without any. */
 function HistoryArchives() {
-  const [archives, setArchives] = useState<PinHistoryArchives["archives"] | null>(null);
-  const [error, setError] = useState("");
-  useEffect(() => {
-    let current = true;
-    apiJson<PinHistoryArchives>("/api/user/pinHistory/archives").then(
-      (answer) => current && setArchives(answer.archives),
-      (failure: unknown) => current && setError(failureText(failure)),
-    );
-    return () => {
-      current = false;
-    };
-  }, []);
-  if (error) {
+  const query = useApiQuery(schedulingKeys.pinHistoryArchives(), (signal) => apiJson<PinHistoryArchives>("/api/user/pinHistory/archives", { signal }));
+  const archives = query.data?.archives ?? null;
+  const failure = failureOf(query);
+  if (failure) {
     return (
       <p className="field__error" role="alert">
-        Unable to list your older months: {error}
+        Unable to list your older months: {failureText(failure)}
       </p>
     );
   }

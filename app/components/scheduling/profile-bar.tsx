@@ -1,9 +1,11 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useState } from "react";
+import { useMemo, useState } from "react";
 import type { AuthorizedPinterestProfile } from "../../../contracts/pinterest/pinterest-connection.ts";
 import { apiJson } from "../../lib/api-client.ts";
+import { useApiQuery } from "../../lib/query.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
+import { schedulingKeys } from "./reads.ts";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
 
 const STATUS_TEXT: Record<AuthorizedPinterestProfile["status"], string | null> = {
@@ -20,23 +22,20 @@ const STATUS_TEXT: Record<AuthorizedPinterestProfile["status"], string | null> =
 export function ProfileBar({ pinterest, active, onChoose }: { pinterest: Pinterest; active: string | null; onChoose(username: string): void }) {
   const toast = useToast();
   const { profiles, connect, reloadUser } = pinterest;
-  const [reasons, setReasons] = useState<Record<string, string>>({});
   const [removing, setRemoving] = useState<string | null>(null);
   const [pending, setPending] = useState<"connect" | "remove" | null>(null);
   const failing = profiles.some((profile) => profile.status !== "ok");
 
-  // Why a profile fails (failingPinterestProfiles), shown next to its badge.
-  useEffect(() => {
-    if (!failing) return;
-    let current = true;
-    apiJson<{ failingPinterestProfiles: { username: string; reason: string }[] }>("/api/pinterestAPI/failingPinterestProfiles").then(
-      (answer) => current && setReasons(Object.fromEntries(answer.failingPinterestProfiles.map((entry) => [entry.username, entry.reason]))),
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [failing]);
+  // Why a profile fails (failingPinterestProfiles), shown next to its badge; read only while one does, and a failed read shows nothing.
+  const failures = useApiQuery(
+    schedulingKeys.failingProfiles(),
+    (signal) => apiJson<{ failingPinterestProfiles: { username: string; reason: string }[] }>("/api/pinterestAPI/failingPinterestProfiles", { signal }),
+    { enabled: failing },
+  );
+  const reasons: Record<string, string> = useMemo(
+    () => Object.fromEntries((failures.data?.failingPinterestProfiles ?? []).map((entry) => [entry.username, entry.reason])),
+    [failures.data],
+  );
 
   async function startConnect() {
     setPending("connect");

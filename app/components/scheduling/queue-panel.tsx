@@ -1,5 +1,5 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import {
   DELETED_ALL_PINS_MESSAGE,
   RESET_TIMES_FAILED_MESSAGE,
@@ -19,11 +19,13 @@ import {
   type PinUpdateBody,
 } from "../../lib/pinterest/scheduling-api.ts";
 import { formatInZone, timeZoneLabel } from "../../lib/pinterest/times.ts";
+import { useApiCache } from "../../lib/query.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { PinEditDialog } from "./pin-edit-dialog.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
+import { schedulingKeys } from "./reads.ts";
 import { usePagedList } from "./use-paged-list.ts";
 
 const VIEWS: { value: QueueView; label: string }[] = [
@@ -45,42 +47,62 @@ export interface DayFilter {
  * The queue of the active profile: its pins with thumbnail, title, board,
  * time (in the profile's time zone) and status; edit, delete, move up or
  * down (which swaps times), bulk actions and paging. A day chosen in the
- * calendar narrows the list to that day.
+ * calendar narrows the list to that day. After a change the profile's pin
+ * lists (queue, calendar, repeating pins) are read again; the actions stay
+ * busy until the queue's fresh answer is in.
  */
 export function QueuePanel({
   username,
   zone,
   pinterest,
-  revision,
-  onChanged,
   day,
   onClearDay,
 }: {
   username: string;
   zone: string;
   pinterest: Pinterest;
-  revision: number;
-  onChanged(): void;
   day: DayFilter | null;
   onClearDay(): void;
 }) {
   const id = useId();
   const toast = useToast();
+  const cache = useApiCache();
   const [view, setView] = useState<QueueView>("pending");
-  const fetchPage = useCallback(
-    async (lastPinId: string | null) => {
+  const {
+    items: pins,
+    totalCount,
+    next,
+    state,
+    loadError,
+    reload,
+    loadMore,
+  } = usePagedList(
+    schedulingKeys.queue(username, view),
+    async (lastPinId) => {
       const answer = await getScheduledPins(username, { status: view, ...(lastPinId ? { lastPinId } : {}) });
       return { items: answer.scheduledPins, totalCount: answer.totalCount };
     },
-    [username, view],
+    "Unable to load more pins",
   );
-  const { items: pins, totalCount, next, state, loadError, load, loadMore } = usePagedList(fetchPage, revision, "Unable to load more pins");
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [editing, setEditing] = useState<ScheduledPin | null>(null);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const [working, setWorking] = useState<string | null>(null);
 
-  useEffect(() => setSelected(new Set()), [username, view, day?.key]);
+  // Another view or day starts with nothing selected (the panel is remounted for another profile).
+  const selectionOf = `${view} ${day?.key ?? ""}`;
+  const [selectedIn, setSelectedIn] = useState(selectionOf);
+  if (selectedIn !== selectionOf) {
+    setSelectedIn(selectionOf);
+    setSelected(new Set());
+  }
+
+  /** The queue changed: every pin list of the profile is read again; resolves once the queue is. */
+  function changed(): Promise<void> {
+    void cache.refresh(schedulingKeys.calendar(username));
+    void cache.refresh(schedulingKeys.repeating(username));
+    return cache.refresh(schedulingKeys.queue(username));
+  }
 
   const shown = day ? day.pins : pins;
   const chosen = shown.filter((pin) => selected.has(pin.id));
@@ -102,7 +124,7 @@ export function QueuePanel({
       try {
         await updateScheduledPins(username, swaps);
         toast({ title: UPDATED_PINS_MESSAGE, kind: "success" });
-        onChanged();
+        await changed();
       } catch (error) {
         toast({ title: "Unable to move the pin", description: failureText(error), kind: "error" });
       }
@@ -112,7 +134,7 @@ export function QueuePanel({
     await updateScheduledPin(update);
     setEditing(null);
     toast({ title: UPDATED_PINS_MESSAGE, kind: "success" });
-    onChanged();
+    void changed();
   }
 
   const confirmed = (what: Confirm) =>
@@ -141,7 +163,7 @@ export function QueuePanel({
           toast({ title: `${failures.length} ${failures.length === 1 ? "pin" : "pins"} could not be deleted`, description: failures[0], kind: "error" });
       }
       setSelected(new Set());
-      onChanged();
+      await changed();
     });
 
   const resetTimes = () =>
@@ -149,7 +171,7 @@ export function QueuePanel({
       try {
         await resetScheduledTimes(username);
         toast({ title: UPDATED_PINS_MESSAGE, kind: "success" });
-        onChanged();
+        await changed();
       } catch {
         toast({ title: RESET_TIMES_FAILED_MESSAGE, kind: "error" });
       }
@@ -215,7 +237,7 @@ export function QueuePanel({
       ) : state === "failed" && !day ? (
         <p className="notice notice--error" role="alert">
           Unable to load the scheduled pins: {loadError}{" "}
-          <button type="button" className="link-button" onClick={() => void load()}>
+          <button type="button" className="link-button" onClick={reload}>
             Try again
           </button>
         </p>

@@ -1,15 +1,16 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
-import { useEffect, useId, useState, type FormEvent } from "react";
+import { useId, useState, type FormEvent } from "react";
 import { REPEAT_INTERVAL_DAYS } from "../../../contracts/pinterest/scheduling-api.ts";
-import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../../lib/pinterest/times.ts";
+import { failureOf, useApiQuery } from "../../lib/query.ts";
 import { Spinner } from "../spinner.tsx";
 import { BoardFields, type BoardChoice } from "./board-fields.tsx";
 import { failureText, type Pinterest } from "./use-pinterest.tsx";
 import { DialogActions } from "../dialog-actions.tsx";
 import { ProfileField } from "./profile-select.tsx";
+import { schedulingKeys } from "./reads.ts";
 
 const NO_BOARD: BoardChoice = { boardId: "", boardName: "", sectionId: null };
 
@@ -35,52 +36,51 @@ export function ScheduleDialog({
 }) {
   const id = useId();
   const { profiles, activeProfile, activate, connect } = pinterest;
-  const [username, setUsername] = useState(activeProfile?.username ?? "");
-  const [settings, setSettings] = useState<SchedulingSettings | null>(null);
-  const [activation, setActivation] = useState<{ state: "idle" | "loading" | "failed"; error?: string; status?: number }>({ state: "idle" });
+  const [picked, setPicked] = useState(activeProfile?.username ?? "");
+  // Until one is picked, the active profile (which may arrive after the page).
+  const username = picked || activeProfile?.username || "";
   const [board, setBoard] = useState<BoardChoice>(NO_BOARD);
   const [when, setWhen] = useState<"Queue" | "SpecificDate">("Queue");
-  const [at, setAt] = useState("");
+  /** The date and time typed, or null while the user has not touched the field. */
+  const [at, setAt] = useState<string | null>(null);
   const [allowDuplicate, setAllowDuplicate] = useState(false);
   const [repeat, setRepeat] = useState(false);
   const [repeatDays, setRepeatDays] = useState("7");
   const [errors, setErrors] = useState<{ board?: string; at?: string; repeat?: string }>({});
-
-  useEffect(() => {
-    if (open && !username && activeProfile) setUsername(activeProfile.username);
-  }, [open, username, activeProfile]);
+  /** When the dialog last opened: the date and time field starts an hour after it. */
+  const [openedAt, setOpenedAt] = useState(() => Date.now());
 
   // When, duplicates and repeating are chosen anew for each batch: a second batch never
   // keeps a time that has passed since, posts a duplicate or repeats by surprise.
-  useEffect(() => {
-    if (!open) return;
-    setWhen("Queue");
-    setAt("");
-    setAllowDuplicate(false);
-    setRepeat(false);
-    setErrors({});
-  }, [open]);
+  // Set while rendering as the dialog opens (the profile and board stay).
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setWhen("Queue");
+      setAt(null);
+      setAllowDuplicate(false);
+      setRepeat(false);
+      setErrors({});
+      setOpenedAt(Date.now());
+    }
+  }
 
-  useEffect(() => {
-    if (!open || !username) return;
-    let current = true;
-    setSettings(null);
-    setActivation({ state: "loading" });
-    activate(username).then(
-      (answer) => {
-        if (!current) return;
-        setSettings(answer.schedulingSettings);
-        setActivation({ state: "idle" });
-        setAt((value) => value || dateTimeFieldValue(Math.ceil((Date.now() + 3_600_000) / 60_000) * 60_000, answer.schedulingSettings.timezone.value));
-      },
-      (failure: unknown) => current && setActivation({ state: "failed", error: failureText(failure), status: (failure as { status?: number }).status }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [open, username, activate]);
+  // The profile's activation brings its settings (the zone); it is read while the dialog is open, and not
+  // again when the window regains focus (activating makes the profile the active one).
+  const activation = useApiQuery(schedulingKeys.activation(username), () => activate(username), {
+    enabled: open && Boolean(username),
+    refetchOnWindowFocus: false,
+  });
+  const failure = failureOf(activation);
+  // A failed activation shows its failure alone, even when settings were read before.
+  const settings = failure ? null : (activation.data?.schedulingSettings ?? null);
+  const loading = !settings && !failure && activation.isFetching;
+  const status = (failure as { status?: number } | null)?.status;
 
   const zone = settings?.timezone.value ?? "Etc/GMT";
+  // Until the user types a time: an hour after the dialog opened, on the minute, in the profile's zone.
+  const atShown = at ?? (settings ? dateTimeFieldValue(Math.ceil((openedAt + 3_600_000) / 60_000) * 60_000, zone) : "");
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -88,7 +88,7 @@ export function ScheduleDialog({
     if (!board.boardId) found.board = "Choose the board to pin to";
     let instant: number | null = null;
     if (when === "SpecificDate") {
-      instant = instantOfDateTimeField(at, zone);
+      instant = instantOfDateTimeField(atShown, zone);
       if (instant === null) found.at = "Enter a date and time";
       else if (instant <= Date.now()) found.at = "Choose a time in the future";
     }
@@ -134,7 +134,7 @@ export function ScheduleDialog({
                   profiles={profiles}
                   value={username}
                   onChange={(chosen) => {
-                    setUsername(chosen);
+                    setPicked(chosen);
                     setBoard(NO_BOARD);
                   }}
                 />
@@ -144,15 +144,15 @@ export function ScheduleDialog({
                 </p>
               )}
 
-              {activation.state === "loading" ? (
+              {loading ? (
                 <p className="muted">
                   <Spinner label="Connecting to Pinterest" /> Connecting to Pinterest…
                 </p>
               ) : null}
-              {activation.state === "failed" ? (
+              {failure ? (
                 <div className="notice notice--error" role="alert">
-                  {activation.error}
-                  {activation.status === 401 || activation.status === 423 ? (
+                  {failureText(failure)}
+                  {status === 401 || status === 423 ? (
                     <span className="notice__detail">
                       <button type="button" className="link-button" onClick={() => void connect()}>
                         Reconnect {username}
@@ -187,7 +187,7 @@ export function ScheduleDialog({
                           type="datetime-local"
                           step={1}
                           min={dateTimeFieldValue(Date.now(), zone)}
-                          value={at}
+                          value={atShown}
                           aria-invalid={errors.at ? true : undefined}
                           aria-describedby={errors.at ? `${id}-at-error` : undefined}
                           onChange={(event) => setAt(event.target.value)}

@@ -1,11 +1,11 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
-import * as v from "valibot";
+import { useId, useMemo, useState, type FormEvent } from "react";
 import { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { saveSchedulingSettings } from "../../lib/pinterest/scheduling-api.ts";
 import { clockOf, dailyTimes, secondsOfClock, timeZoneLabel, timeZoneOptions } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { failureText } from "./use-pinterest.tsx";
+import { validateInput } from "../../lib/forms.ts";
 
 interface Draft {
   pinsPerDay: string;
@@ -54,18 +54,17 @@ function settingsOf(draft: Draft, base: SchedulingSettings): { settings: Schedul
     timezone: { label: timeZoneLabel(draft.zone), value: draft.zone },
     postingIntervalInSeconds: Math.round(Number(draft.minutes) * 60),
   };
-  const parsed = v.safeParse(SchedulingSettings, candidate);
-  if (!parsed.success) {
-    for (const issue of parsed.issues) {
-      const key = v.getDotPath(issue) ?? "";
+  const parsed = validateInput(SchedulingSettings, candidate);
+  if (parsed.errors) {
+    for (const [key, message] of Object.entries(parsed.errors)) {
       if (key.startsWith("numberOfPinsPerDay")) errors.pinsPerDay ??= "Pins per day must be a whole number from 1 to 100";
       else if (key.startsWith("postingIntervalInSeconds")) errors.minutes ??= "Minutes between pins must be a whole number from 1 to 1440";
-      else if (key.startsWith("timezone")) errors.zone ??= issue.message;
-      else if (key.startsWith("windowOne")) errors.windowOne ??= issue.message;
-      else if (key.startsWith("windowTwo")) errors.windowTwo ??= issue.message;
+      else if (key.startsWith("timezone")) errors.zone ??= message;
+      else if (key.startsWith("windowOne")) errors.windowOne ??= message;
+      else if (key.startsWith("windowTwo")) errors.windowTwo ??= message;
     }
   }
-  if (Object.keys(errors).length > 0 || !parsed.success) return { errors };
+  if (Object.keys(errors).length > 0 || parsed.errors) return { errors };
   return { settings: parsed.output };
 }
 
@@ -90,10 +89,13 @@ export function SettingsPanel({
   const [saving, setSaving] = useState(false);
   const zones = useMemo(() => timeZoneOptions(settings.timezone.value), [settings.timezone.value]);
 
-  useEffect(() => {
+  // Settings saved, or read again, start a fresh draft: set while rendering, so the old draft never shows with them.
+  const [draftFrom, setDraftFrom] = useState(settings);
+  if (draftFrom !== settings) {
+    setDraftFrom(settings);
     setDraft(draftOf(settings));
     setErrors({});
-  }, [settings]);
+  }
 
   const change = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const result = settingsOf(draft, settings);

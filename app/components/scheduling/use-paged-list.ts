@@ -1,60 +1,77 @@
-import { useCallback, useEffect, useState } from "react";
+import type { QueryKey } from "@tanstack/react-query";
+import { useState } from "react";
 import { mergePins, queueCursor } from "../../lib/pinterest/queue.ts";
+import { failureOf, useApiCache, useApiQuery } from "../../lib/query.ts";
 import { useToast } from "../shell/toast.tsx";
 import { failureText } from "./use-pinterest.tsx";
 
 export type PagedState = "loading" | "ready" | "more" | "failed";
 
+/** A paged listing as it is cached: the pins of every page read so far, and where the next page starts. */
+export interface PagedList<T> {
+  items: T[];
+  totalCount: number;
+  next: string | null;
+  /** How many pages `items` holds. */
+  pages: number;
+}
+
+const NONE: never[] = [];
+
 /**
- * A paged pin listing (the queue, repeating pins): the first page whenever
- * `fetchPage` or `revision` changes, more pages after the last pin's id, a
- * pin listed twice keeping its fresh copy. A failed first page is shown in
- * place (`loadError`); a failed further page is a toast titled `moreError`.
+ * A paged pin listing (the queue, repeating pins), cached under `key` as one value: the read is the first
+ * page, and "Load more" adds the page after the last pin's id to that value, a pin listed twice keeping its
+ * fresh copy. A refresh (after a change) reads the first page again, as reloading always did; coming back to
+ * the window reads it again only while one page is shown, so the pages the user asked for stay. A failed read
+ * is shown in place (`loadError`); a failed further page is a toast titled `moreError`.
  */
 export function usePagedList<T extends { id: string }>(
+  key: QueryKey,
   fetchPage: (lastId: string | null) => Promise<{ items: T[]; totalCount: number }>,
-  revision: number,
   moreError: string,
 ) {
   const toast = useToast();
-  const [items, setItems] = useState<T[]>([]);
-  const [totalCount, setTotalCount] = useState(0);
-  const [next, setNext] = useState<string | null>(null);
-  const [state, setState] = useState<PagedState>("loading");
-  const [loadError, setLoadError] = useState("");
-
-  const load = useCallback(async () => {
-    setState("loading");
-    try {
+  const cache = useApiCache();
+  const [loadingMore, setLoadingMore] = useState(false);
+  const query = useApiQuery<PagedList<T>>(
+    key,
+    async () => {
       const answer = await fetchPage(null);
-      setItems(answer.items);
-      setTotalCount(answer.totalCount);
-      setNext(queueCursor(answer.items.length, answer.items, answer.totalCount));
-      setState("ready");
-    } catch (error) {
-      setLoadError(failureText(error));
-      setState("failed");
-    }
-  }, [fetchPage]);
+      return { items: answer.items, totalCount: answer.totalCount, next: queueCursor(answer.items.length, answer.items, answer.totalCount), pages: 1 };
+    },
+    { refetchOnWindowFocus: (read) => (read.state.data?.pages ?? 0) <= 1 },
+  );
 
-  useEffect(() => {
-    void load();
-  }, [load, revision]);
+  /** Changes the cached listing in place (after a change whose answer says the new state). */
+  const update = (change: (list: PagedList<T>) => PagedList<T>) => cache.set<PagedList<T>>(key, (current) => current && change(current));
 
   async function loadMore() {
+    const next = query.data?.next;
     if (!next) return;
-    setState("more");
+    setLoadingMore(true);
     try {
       const answer = await fetchPage(next);
-      const merged = mergePins(items, answer.items);
-      setItems(merged);
-      setTotalCount(answer.totalCount);
-      setNext(queueCursor(merged.length, answer.items, answer.totalCount));
+      update((current) => {
+        const items = mergePins(current.items, answer.items);
+        return { items, totalCount: answer.totalCount, next: queueCursor(items.length, answer.items, answer.totalCount), pages: current.pages + 1 };
+      });
     } catch (error) {
       toast({ title: moreError, description: failureText(error), kind: "error" });
     }
-    setState("ready");
+    setLoadingMore(false);
   }
 
-  return { items, setItems, totalCount, setTotalCount, next, state, loadError, load, loadMore };
+  const failure = failureOf(query);
+  const list = query.data;
+  const state: PagedState = failure ? "failed" : !list ? "loading" : loadingMore ? "more" : "ready";
+  return {
+    items: list?.items ?? (NONE as T[]),
+    totalCount: list?.totalCount ?? 0,
+    next: list?.next ?? null,
+    state,
+    loadError: failure ? failureText(failure) : "",
+    reload: () => void query.refetch(),
+    loadMore,
+    update,
+  };
 }

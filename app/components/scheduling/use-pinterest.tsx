@@ -1,5 +1,5 @@
 import { useLocation } from "@remix-run/react";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import type { ActivateResponse, AuthorizedPinterestProfile } from "../../../contracts/pinterest/pinterest-connection.ts";
 import type { PinterestBoard, PinterestBoardSection } from "../../../contracts/pinterest/pinterest.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -16,7 +16,8 @@ export class Aborted extends Error {
 
 /**
  * The signed-in user's Pinterest profiles and the pin-board calls, for a page:
- * activation, boards (kept for the page's life), sections and new boards. A
+ * activation, boards, sections and new boards. The answers are kept by the
+ * data layer (app/lib/query.ts) under the keys of ./reads.ts, not here. A
  * call that needs the user to reconnect the profile opens the re-authorisation
  * prompt and rejects with `Aborted` if they cancel.
  */
@@ -29,8 +30,6 @@ export function usePinterest() {
   const activeProfile = profiles.find((profile) => profile.isActive) ?? profiles[0] ?? null;
 
   const [reauth, setReauth] = useState<{ username: string; reject(error: Error): void } | null>(null);
-  const activations = useRef(new Map<string, Promise<ActivateResponse>>());
-  const boardLists = useRef(new Map<string, Promise<PinterestBoard[]>>());
 
   /** Runs a pin-board call; when the profile must be reconnected, asks the user (Cancel rejects with Aborted). */
   const guard = useCallback(<T,>(task: () => Promise<T>): Promise<T> => {
@@ -40,32 +39,10 @@ export function usePinterest() {
     });
   }, []);
 
-  /** Activates a profile (once per page view unless `fresh`): its handles and scheduling settings. */
-  const activate = useCallback(
-    (username: string, fresh = false): Promise<ActivateResponse> => {
-      let running = fresh ? undefined : activations.current.get(username);
-      if (!running) {
-        running = connection.activate(username);
-        activations.current.set(username, running);
-        running.catch(() => activations.current.delete(username));
-      }
-      return running;
-    },
-    [connection],
-  );
+  /** Activates a profile: its handles and scheduling settings (read through the data layer, which keeps the answer). */
+  const activate = useCallback((username: string): Promise<ActivateResponse> => connection.activate(username), [connection]);
 
-  const boards = useCallback(
-    (username: string, fresh = false): Promise<PinterestBoard[]> => {
-      let running = fresh ? undefined : boardLists.current.get(username);
-      if (!running) {
-        running = guard(() => connection.boards(username));
-        boardLists.current.set(username, running);
-        running.catch(() => boardLists.current.delete(username));
-      }
-      return running;
-    },
-    [connection, guard],
-  );
+  const boards = useCallback((username: string): Promise<PinterestBoard[]> => guard(() => connection.boards(username)), [connection, guard]);
 
   const sections = useCallback(
     (username: string, boardId: string): Promise<PinterestBoardSection[]> => guard(() => connection.sections(username, boardId)),
@@ -73,16 +50,8 @@ export function usePinterest() {
   );
 
   const createBoard = useCallback(
-    async (username: string, board: { boardName: string; boardDescription?: string }): Promise<PinterestBoard> => {
-      const created = await guard(() => connection.createBoard(username, board));
-      const known = boardLists.current.get(username);
-      if (known)
-        boardLists.current.set(
-          username,
-          known.then((list) => [...list, created]).catch(() => [created]),
-        );
-      return created;
-    },
+    (username: string, board: { boardName: string; boardDescription?: string }): Promise<PinterestBoard> =>
+      guard(() => connection.createBoard(username, board)),
     [connection, guard],
   );
 

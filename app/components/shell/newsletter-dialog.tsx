@@ -1,8 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState, type FormEvent } from "react";
-import * as v from "valibot";
 import { NewsletterSignupBody } from "../../../contracts/accounts/user.ts";
 import { subscribeToSuccessPlan, SUCCESS_PLAN_SENT } from "../../lib/newsletter.ts";
+import { firstError, validateInput } from "../../lib/forms.ts";
 
 /** The newsletter popup's dialog (NewsletterPopup in ./newsletter-popup.tsx decides when it opens). */
 export default function NewsletterDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
@@ -29,9 +29,9 @@ function SuccessPlanForm() {
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const input = v.safeParse(NewsletterSignupBody, { email, source: "popup" });
-    if (!input.success) {
-      setError(input.issues[0].message);
+    const input = validateInput(NewsletterSignupBody, { email, source: "popup" });
+    if (input.errors) {
+      setError(firstError(input.errors));
       return;
     }
     setError(null);

@@ -53,9 +53,7 @@ export function NewsletterPopup({ allowedHere }: { allowedHere: boolean }) {
   }, [due, allowedHere, user, waits]);
 
   // Signing in (in another tab, or through a dialog) ends the offer.
-  useEffect(() => {
-    if (user) setOpen(false);
-  }, [user]);
+  if (user && open) setOpen(false);
 
   function onOpenChange(next: boolean) {
     if (!next) writeStored("session", NEWSLETTER_DISMISSED_KEY, "true");

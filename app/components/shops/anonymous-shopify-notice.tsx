@@ -1,23 +1,15 @@
-import { useEffect, useState } from "react";
 import type { AnonymousShopifyEntry } from "../../../contracts/shops/shopify-shop.ts";
 import { apiJson } from "../../lib/api-client.ts";
+import { useApiQuery } from "../../lib/query.ts";
 
 /**
  * On the sign-up page: a Shopify store installed from Shopify's side in this
  * browser before the account existed (the anonymous entry, decision 029) is
- * connected to the account made here; say so.
+ * connected to the account made here; say so. Nothing is said when it cannot be read.
  */
 export function AnonymousShopifyNotice() {
-  const [entry, setEntry] = useState<AnonymousShopifyEntry | null>(null);
-  useEffect(() => {
-    let current = true;
-    apiJson<{ anonymousShop: AnonymousShopifyEntry | null }>("/api/shopifyAPI/anonymousShop")
-      .then((answer) => current && setEntry(answer.anonymousShop))
-      .catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, []);
+  const query = useApiQuery(["shops", "anonymousShop"], () => apiJson<{ anonymousShop: AnonymousShopifyEntry | null }>("/api/shopifyAPI/anonymousShop"));
+  const entry = query.data?.anonymousShop ?? null;
   if (!entry) return null;
   return (
     <p className="muted" role="status">

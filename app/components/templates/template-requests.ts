@@ -17,6 +17,30 @@ export interface TemplateCategory {
   isStandard: boolean;
 }
 
+/**
+ * The cache keys of the template reads (app/lib/query.ts). A read shown in several places (the categories in the
+ * gallery and the editor, the user's templates in the gallery, the template picker and the RSS feed form) uses
+ * one key, so it is made once and a change made in one place shows in all of them.
+ */
+export const templateKeys = {
+  /** Every list of templates: refreshed after a change to a template. */
+  lists: ["templates"],
+  /** The standard templates of every category. */
+  standardLists: ["templates", "standard"],
+  /** Template[]; "" is all categories. */
+  standard: (category?: string | null) => ["templates", "standard", category ?? ""],
+  /** A TemplatePage: the pages read so far, one after the other. */
+  mine: ["templates", "mine"],
+  /** A TemplatePage, like `mine`. */
+  shared: ["templates", "shared"],
+  /** Template[]. */
+  favourites: ["templates", "favourites"],
+  /** TemplateCategory[]. */
+  categories: ["template-categories"],
+  /** One Template, as the editor opens it. */
+  one: (templateId: string) => ["template", templateId],
+} as const;
+
 const pageQuery = (lastTemplateId?: string | null) => (lastTemplateId ? `?lastTemplateId=${encodeURIComponent(lastTemplateId)}` : "");
 
 export async function fetchStandardTemplates(category?: string | null): Promise<Template[]> {

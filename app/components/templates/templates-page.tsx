@@ -1,9 +1,10 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useNavigate, useSearchParams } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useRef, useState, type KeyboardEvent } from "react";
 import type { Template } from "../../../contracts/content/template.ts";
 import type { UserCredentials } from "../../../contracts/accounts/user.ts";
 import { useAuth } from "../../lib/auth.tsx";
+import { type ApiCache, useApiCache, useApiQuery, useFailureToast } from "../../lib/query.ts";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { LoadMoreButton, Spinner } from "../spinner.tsx";
@@ -21,6 +22,7 @@ import {
   fetchTemplateCategories,
   fetchUserTemplates,
   reasonOf,
+  templateKeys,
   toggleTemplateFavorite,
   type TemplateCategory,
   type TemplatePage,
@@ -61,28 +63,58 @@ export function TemplatesPage() {
   return <TemplateGallery user={user} />;
 }
 
-interface ListState {
-  status: "loading" | "ready" | "error";
-  templates: Template[];
-  lastTemplateId: string | null;
-  hasMore: boolean;
-  loadingMore: boolean;
-}
+/**
+ * What a tab's list is cached as: the standard and favourite templates come whole (the same reads the
+ * generator and the RSS feed form make), the user's own and the shared ones a page at a time.
+ */
+type TabList = Template[] | TemplatePage;
 
-const LOADING: ListState = { status: "loading", templates: [], lastTemplateId: null, hasMore: false, loadingMore: false };
-
-function fetchList(tab: TemplateTab, category: string | null, after?: string | null): Promise<TemplatePage> {
-  const whole = (templates: Template[]): TemplatePage => ({ templates, lastTemplateId: null, hasMore: false });
+/** The key of a tab's list: only the standard templates are read by category, the others are filtered here. */
+function listKey(tab: TemplateTab, category: string | null) {
   switch (tab) {
     case "standard":
-      return fetchStandardTemplates(category).then(whole);
+      return templateKeys.standard(category);
     case "mine":
-      return fetchUserTemplates(after);
+      return templateKeys.mine;
     case "shared":
-      return fetchSharedTemplates(after);
+      return templateKeys.shared;
     case "favourites":
-      return fetchFavoriteTemplates().then(whole);
+      return templateKeys.favourites;
   }
+}
+
+function fetchList(tab: TemplateTab, category: string | null): Promise<TabList> {
+  switch (tab) {
+    case "standard":
+      return fetchStandardTemplates(category);
+    case "mine":
+      return fetchUserTemplates();
+    case "shared":
+      return fetchSharedTemplates();
+    case "favourites":
+      return fetchFavoriteTemplates();
+  }
+}
+
+const pageOf = (list: TabList): TemplatePage => (Array.isArray(list) ? { templates: list, lastTemplateId: null, hasMore: false } : list);
+
+/** The same list with `change` made to its templates, in the shape it is cached in. */
+function changeTemplates(list: TabList | undefined, change: (templates: Template[]) => Template[]): TabList | undefined {
+  if (!list) return list;
+  return Array.isArray(list) ? change(list) : { ...list, templates: change(list.templates) };
+}
+
+/** Every list a tab shows (the standard templates of each category). */
+const TAB_LISTS = {
+  standard: templateKeys.standardLists,
+  mine: templateKeys.mine,
+  shared: templateKeys.shared,
+  favourites: templateKeys.favourites,
+} as const satisfies Record<TemplateTab, readonly string[]>;
+
+/** After a change to a template shown in the tab `except`, the other tabs' lists are read again when next shown. */
+function refreshOtherLists(cache: ApiCache, except: TemplateTab) {
+  for (const other of TABS) if (other.id !== except) void cache.refresh(TAB_LISTS[other.id]);
 }
 
 function TemplateGallery({ user }: { user: UserCredentials }) {
@@ -94,47 +126,41 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
     return isTab(asked) ? asked : "standard";
   });
   const [category, setCategory] = useState<string | null>(null);
-  const [categories, setCategories] = useState<TemplateCategory[]>([]);
-  const [list, setList] = useState<ListState>(LOADING);
   const [busy, setBusy] = useState<{ id: string; what: "favorite" | "duplicate" } | null>(null);
+  /** The tab whose next page is being read. */
+  const [loadingMore, setLoadingMore] = useState<TemplateTab | null>(null);
   const [creating, setCreating] = useState(false);
   const [toDelete, setToDelete] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const request = useRef(0);
   const tabInfo = TABS.find((candidate) => candidate.id === tab)!;
+  const cache = useApiCache();
 
-  useEffect(() => {
-    fetchTemplateCategories().then(setCategories, () => toast({ title: "Unable to get templatecategories", kind: "error" }));
-  }, [toast]);
+  const categoriesRead = useApiQuery<TemplateCategory[]>(templateKeys.categories, () => fetchTemplateCategories());
+  const categories = categoriesRead.data ?? [];
+  useFailureToast(categoriesRead, () => ({ title: "Unable to get templatecategories", kind: "error" }), { whenEmpty: true });
 
-  const load = useCallback(() => {
-    const id = ++request.current;
-    setList(LOADING);
-    fetchList(tab, category).then(
-      (page) => id === request.current && setList({ status: "ready", ...page, loadingMore: false }),
-      () => id === request.current && setList({ ...LOADING, status: "error" }),
-    );
-  }, [tab, category]);
-
-  useEffect(load, [load]);
+  const key = listKey(tab, category);
+  // A list read a page at a time is not read again when the window regains focus: that would drop the pages the user asked for.
+  const listRead = useApiQuery<TabList>(key, () => fetchList(tab, category), { refetchOnWindowFocus: tab === "standard" || tab === "favourites" });
+  const list = listRead.data ? pageOf(listRead.data) : null;
+  const listFailed = !list && listRead.error !== null && !listRead.isFetching;
 
   async function loadMore() {
-    const id = request.current;
-    setList((state) => ({ ...state, loadingMore: true }));
+    if (!list?.lastTemplateId) return;
+    const pageKey = key;
+    const failed = tabInfo.failed;
+    setLoadingMore(tab);
     try {
-      const page = await fetchList(tab, category, list.lastTemplateId);
-      if (id !== request.current) return;
-      setList((state) => ({
-        status: "ready",
-        templates: [...state.templates, ...page.templates],
-        lastTemplateId: page.lastTemplateId,
-        hasMore: page.hasMore,
-        loadingMore: false,
-      }));
+      const page = tab === "shared" ? await fetchSharedTemplates(list.lastTemplateId) : await fetchUserTemplates(list.lastTemplateId);
+      cache.set<TabList>(pageKey, (current) =>
+        current && !Array.isArray(current)
+          ? { templates: [...current.templates, ...page.templates], lastTemplateId: page.lastTemplateId, hasMore: page.hasMore }
+          : current,
+      );
     } catch {
-      if (id !== request.current) return;
-      setList((state) => ({ ...state, loadingMore: false }));
-      toast({ title: tabInfo.failed, kind: "error" });
+      toast({ title: failed, kind: "error" });
+    } finally {
+      setLoadingMore(null);
     }
   }
 
@@ -142,6 +168,7 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
     setCreating(true);
     try {
       const template = await addNewTemplate(starterTemplateDesign());
+      void cache.refresh(templateKeys.mine);
       navigate(`/template-builder/${template.templateId}`);
     } catch (error) {
       setCreating(false);
@@ -149,8 +176,11 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
     }
   }
 
-  const patch = (templateId: string, changes: Partial<Template>) =>
-    setList((state) => ({ ...state, templates: state.templates.map((t) => (t.templateId === templateId ? { ...t, ...changes } : t)) }));
+  /** Changes the templates of the list shown; the other tabs' lists are read again when next shown. */
+  const changeShown = (change: (templates: Template[]) => Template[]) => {
+    cache.set<TabList>(key, (current) => changeTemplates(current, change));
+    refreshOtherLists(cache, tab);
+  };
 
   const actions = {
     async onToggleFavorite(template: Template) {
@@ -158,9 +188,10 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
       try {
         const result = await toggleTemplateFavorite(template.templateId);
         if (tab === "favourites" && !result.isFavorite) {
-          setList((state) => ({ ...state, templates: state.templates.filter((t) => t.templateId !== template.templateId) }));
+          changeShown((templates) => templates.filter((t) => t.templateId !== template.templateId));
         } else {
-          patch(template.templateId, { isFavorite: result.isFavorite, favoriteCount: result.favoriteCount });
+          const changes = { isFavorite: result.isFavorite, favoriteCount: result.favoriteCount };
+          changeShown((templates) => templates.map((t) => (t.templateId === template.templateId ? { ...t, ...changes } : t)));
         }
         toast({ title: result.isFavorite ? "Added to your favourites" : "Removed from your favourites", kind: "success" });
       } catch (error) {
@@ -173,6 +204,7 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
       setBusy({ id: template.templateId, what: "duplicate" });
       try {
         const copy = await addTemplateCopy(template);
+        void cache.refresh(templateKeys.mine);
         toast({ title: `"${copy.title}" created`, description: COPY_HAS_NO_CATEGORIES, kind: "success" });
         navigate(`/template-builder/${copy.templateId}`);
       } catch (error) {
@@ -190,7 +222,9 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
     setDeleting(true);
     try {
       await deleteTemplate(toDelete.templateId);
-      setList((state) => ({ ...state, templates: state.templates.filter((t) => t.templateId !== toDelete.templateId) }));
+      const gone = toDelete.templateId;
+      changeShown((templates) => templates.filter((t) => t.templateId !== gone));
+      void cache.refresh(templateKeys.one(gone));
       toast({ title: `"${toDelete.title}" deleted`, kind: "success" });
       setToDelete(null);
     } catch (error) {
@@ -201,10 +235,9 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
   }
 
   const wanted = category?.toLowerCase();
+  const templates = list?.templates ?? [];
   const shown =
-    tab === "standard" || !wanted
-      ? list.templates
-      : list.templates.filter((template) => (template.categories ?? []).some((name) => name.toLowerCase() === wanted));
+    tab === "standard" || !wanted ? templates : templates.filter((template) => (template.categories ?? []).some((name) => name.toLowerCase() === wanted));
 
   return (
     <main className="page templates-page">
@@ -225,29 +258,29 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
         <CategoryFilter categories={categories} selected={category} onSelect={setCategory} />
         <ManageCategories
           categories={categories}
-          onAdded={(added) => setCategories((all) => [...all, added])}
+          onAdded={(added) => cache.set<TemplateCategory[]>(templateKeys.categories, (all) => [...(all ?? []), added])}
           onDeleted={(gone) => {
-            setCategories((all) => all.filter((c) => c.id !== gone.id));
+            cache.set<TemplateCategory[]>(templateKeys.categories, (all) => all?.filter((c) => c.id !== gone.id));
             if (category?.toLowerCase() === gone.name.toLowerCase()) setCategory(null);
           }}
         />
       </div>
 
       <section id="templates-panel" role="tabpanel" aria-labelledby={`templates-tab-${tab}`} className="templates-panel">
-        {list.status === "loading" ? (
+        {listFailed ? (
+          <div className="notice notice--error templates-panel__error" role="alert">
+            {tabInfo.failed}
+            <button type="button" className="button button--ghost" onClick={() => void listRead.refetch()}>
+              Try again
+            </button>
+          </div>
+        ) : !list ? (
           <div className="loading">
             <Spinner size="large" label="Loading templates" />
             <span aria-hidden="true">Loading templates…</span>
           </div>
-        ) : list.status === "error" ? (
-          <div className="notice notice--error templates-panel__error" role="alert">
-            {tabInfo.failed}
-            <button type="button" className="button button--ghost" onClick={load}>
-              Try again
-            </button>
-          </div>
         ) : shown.length === 0 ? (
-          <p className="templates-panel__empty muted">{category && list.templates.length > 0 ? `No templates in "${category}" here.` : tabInfo.empty}</p>
+          <p className="templates-panel__empty muted">{category && templates.length > 0 ? `No templates in "${category}" here.` : tabInfo.empty}</p>
         ) : (
           <ul className="template-grid" aria-label={`${tabInfo.label} templates`}>
             {shown.map((template) => {
@@ -266,9 +299,9 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
             })}
           </ul>
         )}
-        {list.status === "ready" && list.hasMore ? (
+        {list?.hasMore ? (
           <p className="templates-panel__more">
-            <LoadMoreButton loading={list.loadingMore} onClick={() => void loadMore()} />
+            <LoadMoreButton loading={loadingMore === tab} onClick={() => void loadMore()} />
           </p>
         ) : null}
       </section>

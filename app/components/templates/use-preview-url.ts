@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { useOwnedObjectUrl } from "./use-owned-object-url.ts";
 import type { PostContent, TemplateDesign } from "../../../contracts/content/template.ts";
 import { isAbort, renderPreviewUrl } from "./preview-queue.ts";
 
@@ -42,10 +43,7 @@ export function usePreviewUrl(drawing: () => PreviewDrawing | null, key: string,
     return () => controller.abort();
   }, [enabled, key, urgent]);
 
-  useEffect(() => {
-    if (!url) return;
-    return () => URL.revokeObjectURL(url);
-  }, [url]);
+  useOwnedObjectUrl(url);
 
   return { url, failed };
 }

@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useCallback, useEffect, useId, useState, type FormEvent, type KeyboardEvent } from "react";
-import * as v from "valibot";
+import { useId, useState, type FormEvent, type KeyboardEvent } from "react";
 import {
   PINTEREST_INTERESTS,
   PINTEREST_TREND_REGIONS,
@@ -22,12 +21,18 @@ import { findingInWords } from "../../../workers/domain/trend-alerts.ts";
 import { ApiError, apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { formatInZone } from "../../lib/pinterest/times.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { VerifyFirstNotice } from "../auth/email-verification.tsx";
 import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
+import { firstError, validateInput } from "../../lib/forms.ts";
 
 const KEYWORD_TOOL = "/pinterest-keyword-research-tool";
+/** The user's alerts (GET /api/trendAlerts/userTrendAlerts): each change answers the alert, put in here. */
+const ALERTS_KEY = ["trendAlerts", "alerts"];
+/** The digests sent (GET /api/trendAlerts/history). */
+const HISTORY_KEY = ["trendAlerts", "history"];
 const REGIONS = Object.entries(PINTEREST_TREND_REGIONS) as Array<[PinterestTrendRegion, string]>;
 const INTERESTS = Object.entries(PINTEREST_INTERESTS) as Array<[PinterestInterest, string]>;
 const regionName = (region: PinterestTrendRegion) => PINTEREST_TREND_REGIONS[region] ?? region;
@@ -85,30 +90,19 @@ export function TrendAlertsPage() {
 
 function TrendAlerts() {
   const toast = useToast();
-  const [alerts, setAlerts] = useState<TrendAlertView[]>([]);
-  const [history, setHistory] = useState<TrendDigestView[]>([]);
-  const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
-  const [loadError, setLoadError] = useState("");
+  const cache = useApiCache();
+  const alertsQuery = useApiQuery(ALERTS_KEY, () => apiJson<UserTrendAlerts>("/api/trendAlerts/userTrendAlerts"));
+  const historyQuery = useApiQuery(HISTORY_KEY, () => apiJson<{ history: TrendDigestView[] }>("/api/trendAlerts/history"));
   const [editing, setEditing] = useState<TrendAlertView | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const [list, sent] = await Promise.all([
-        apiJson<UserTrendAlerts>("/api/trendAlerts/userTrendAlerts"),
-        apiJson<{ history: TrendDigestView[] }>("/api/trendAlerts/history"),
-      ]);
-      setAlerts(list.userTrendAlerts);
-      setHistory(sent.history);
-      setState("ready");
-    } catch (failure) {
-      setLoadError(failure instanceof Error ? failure.message : "Please try again.");
-      setState((current) => (current === "ready" ? current : "failed"));
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const alerts = alertsQuery.data?.userTrendAlerts ?? [];
+  const history = historyQuery.data?.history ?? [];
+  // Once both are read, they stay shown: a later read that fails changes nothing on the page.
+  const ready = alertsQuery.data !== undefined && historyQuery.data !== undefined;
+  const failure = [alertsQuery, historyQuery].find((query) => query.data === undefined && query.error && !query.isFetching)?.error;
+  const state = ready ? "ready" : failure ? "failed" : "loading";
+  const loadError = failure?.message ?? "";
+  const setAlerts = (update: (current: TrendAlertView[]) => TrendAlertView[]) =>
+    cache.set<UserTrendAlerts>(ALERTS_KEY, (current) => current && { ...current, userTrendAlerts: update(current.userTrendAlerts) });
 
   const saved = (alert: TrendAlertView, created: boolean) => {
     setAlerts((current) => (created ? [...current, alert] : current.map((known) => (known.alertId === alert.alertId ? alert : known))));
@@ -135,8 +129,7 @@ function TrendAlerts() {
           type="button"
           className="link-button"
           onClick={() => {
-            setState("loading");
-            void load();
+            for (const query of [alertsQuery, historyQuery]) if (query.error) void query.refetch();
           }}
         >
           Try again
@@ -351,9 +344,10 @@ function AlertForm({
       .filter(Boolean);
     if (phrases.length === 0) return;
     const keywords = [...new Set([...draft.keywords, ...phrases])];
-    const checked = v.safeParse(TrendAlertKeywords, keywords);
-    if (!checked.success) {
-      setErrors((current) => ({ ...current, keywords: checked.issues[0].message }));
+    const checked = validateInput(TrendAlertKeywords, keywords);
+    if (checked.errors) {
+      const message = firstError(checked.errors);
+      setErrors((current) => ({ ...current, keywords: message }));
       return;
     }
     setErrors((current) => ({ ...current, keywords: undefined }));
@@ -391,13 +385,10 @@ function AlertForm({
         ]
       : draft.keywords;
     const settings = { ...draft, keywords: pending };
-    const checked = v.safeParse(NewTrendAlertSettings, settings);
-    if (!checked.success) {
+    const checked = validateInput(NewTrendAlertSettings, settings);
+    if (checked.errors) {
       const found: Partial<Record<FieldName, string>> = {};
-      for (const issue of checked.issues) {
-        const field = fieldOf(v.getDotPath(issue) ?? undefined) ?? "keywords";
-        found[field] ??= issue.message;
-      }
+      for (const [path, message] of Object.entries(checked.errors)) found[fieldOf(path || undefined) ?? "keywords"] ??= message;
       setErrors(found);
       return;
     }

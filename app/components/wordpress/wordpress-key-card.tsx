@@ -1,15 +1,19 @@
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import type { WordPressKeyResponse, WordPressKeySummary, WordPressNewKeyResponse } from "../../../contracts/shops/wordpress.ts";
 import { apiJson, ApiError } from "../../lib/api-client.ts";
+import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { DialogActions } from "../dialog-actions.tsx";
 import { useToast } from "../shell/toast.tsx";
 
 /**
  * The WordPress access key on /profile (issue 20, docs/decisions/054): create,
  * copy, rotate and revoke. The whole key is shown once, right after it is made
- * or rotated; afterwards only its first characters ("pbwp_abcd…").
+ * or rotated; afterwards only its first characters ("pbwp_abcd…"). The signed-in
+ * user's credentials say at once whether there is a key; its dates are read after.
  */
+
+const KEY_KEY = ["wordpress", "accessKey"];
 
 type Change = "rotate" | "revoke";
 
@@ -40,20 +44,18 @@ export function WordPressKeyCard({ shownKey }: { shownKey: string | null }) {
   const titleId = useId();
   const keyFieldId = useId();
   const keyInput = useRef<HTMLInputElement>(null);
-  const [summary, setSummary] = useState<WordPressKeySummary | null>(shownKey ? { shown: shownKey, createdAt: "", lastUsedAt: null } : null);
+  const cache = useApiCache();
+  const query = useApiQuery<WordPressKeyResponse>(KEY_KEY, () => apiJson<WordPressKeyResponse>("/api/wordpress/accessKey"));
+  // Until the key is read (or when it cannot be: the dates are extra), the credentials say whether there is one.
+  const summary: WordPressKeySummary | null = query.data
+    ? query.data.wordpressAccessKey
+    : shownKey
+      ? { shown: shownKey, createdAt: "", lastUsedAt: null }
+      : null;
+  const setSummary = (next: WordPressKeySummary | null) => cache.set<WordPressKeyResponse>(KEY_KEY, () => ({ wordpressAccessKey: next }));
   const [newKey, setNewKey] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const [confirming, setConfirming] = useState<Change | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    apiJson<WordPressKeyResponse>("/api/wordpress/accessKey")
-      .then((answer) => live && setSummary(answer.wordpressAccessKey))
-      .catch(() => undefined); // The credentials already said whether there is a key; the dates are extra.
-    return () => {
-      live = false;
-    };
-  }, []);
 
   async function issue(kind: "create" | "rotate") {
     setPending(true);
