@@ -2,7 +2,7 @@
 // `measurePageJs(baseUrl, path)` fetches the page's server HTML, collects every script it makes
 // the browser load before it is interactive (<script src>, <link rel="modulepreload">, and the
 // modules the inline <script type="module"> imports), fetches each once, gzips it and sums.
-// Used by the budget test (test/e2e/js-budget.test.ts) and by `npm run bench:pages`.
+// Used by the budget test (test/e2e/core/js-budget.test.ts) and by `npm run bench:pages`.
 //
 //   node scripts/js-budget.ts http://127.0.0.1:8787 / /pricing
 import { gzipSync } from "node:zlib";

@@ -1,7 +1,6 @@
 import type { ReferralCodeAnswer, ReferralProfile } from "../../contracts/growth/referrals.ts";
 import { shouldShowReferralModal } from "../../workers/domain/referrals.ts";
 import { ApiError, apiJson } from "./api-client.ts";
-import { useApiQuery } from "./query.ts";
 
 /** The referral programme in the browser (spec sections 2, 3 and 8). */
 
@@ -29,18 +28,6 @@ export async function loadReferralCode(
     }
   }
   return null;
-}
-
-/** The signed-in user's referral code (null when signed out, while it loads, or if it could not be had). */
-export function useReferralCode(user: { referralCode?: string | null } | null): string | null {
-  const known = user?.referralCode ?? null;
-  // loadReferralCode retries as the spec says and answers null when it gives up: the data layer adds no retry of its own.
-  const read = useApiQuery(["referrals", "code"], () => loadReferralCode(null), {
-    enabled: user !== null && !known,
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-  return known ?? (user ? (read.data ?? null) : null);
 }
 
 /** The invite link a code makes on this site. */

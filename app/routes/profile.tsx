@@ -14,7 +14,8 @@ import { effectivePlanId, planDisplayName, planStatusLabel } from "../../workers
 import { creditsSentence } from "../components/shell/credits-meter.tsx";
 import { useAuth } from "../lib/auth.tsx";
 import { useCredits } from "../lib/credits.ts";
-import { inviteLinkFor, useReferralCode } from "../lib/referrals.ts";
+import { inviteLinkFor } from "../lib/referrals.ts";
+import { useReferralCode } from "../components/referrals/use-referral-code.ts";
 import accountStyles from "../styles/account.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];

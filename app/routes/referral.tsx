@@ -14,7 +14,8 @@ import { apiFetch } from "../lib/api-client.ts";
 import { clearReferralCode, storedReferralCode, storeReferralCode } from "../lib/attribution.ts";
 import { useAuth } from "../lib/auth.tsx";
 import { useApiQuery } from "../lib/query.ts";
-import { fetchReferralProfile, inviteLinkFor, useReferralCode } from "../lib/referrals.ts";
+import { fetchReferralProfile, inviteLinkFor } from "../lib/referrals.ts";
+import { useReferralCode } from "../components/referrals/use-referral-code.ts";
 import accountStyles from "../styles/account.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];

@@ -1,7 +1,8 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
 import { useAuth } from "../../lib/auth.tsx";
-import { inviteLinkFor, referralModalDue, rememberReferralModalShown, useReferralCode } from "../../lib/referrals.ts";
+import { inviteLinkFor, referralModalDue, rememberReferralModalShown } from "../../lib/referrals.ts";
+import { useReferralCode } from "./use-referral-code.ts";
 import { ReferralCard } from "./referral-card.tsx";
 
 /**
