@@ -4,7 +4,15 @@ import { parseFeed } from "../../../workers/scrape/feed.ts";
 import { formatBytes, parseContentType } from "../../../workers/scrape/fetch.ts";
 import { chooseImages, largestFromSrcset, parseDimension, type ImageCandidate } from "../../../workers/scrape/images.ts";
 import { emptyFacts, pageSource, withoutSiteSuffix } from "../../../workers/scrape/page-source.ts";
-import { isPostUrl, newestFirst, parseSitemap, postSitemapsFirst, sitemapLocations, sitemapsFromRobots, titleFromUrl } from "../../../workers/scrape/sitemap.ts";
+import {
+  isPostUrl,
+  newestFirst,
+  parseSitemap,
+  postSitemapsFirst,
+  sitemapLocations,
+  sitemapsFromRobots,
+  titleFromUrl,
+} from "../../../workers/scrape/sitemap.ts";
 import { cleanText, isoDate, truncateWords } from "../../../workers/scrape/text.ts";
 
 const PAGE = "https://blog.example.com/2025/03/lemon-chicken/";

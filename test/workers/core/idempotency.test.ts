@@ -7,7 +7,17 @@ import { ledgerOf } from "../../../workers/ledger/client.ts";
 import { KEY_IN_PROGRESS_MESSAGE, KEY_REUSED_MESSAGE, requestHash } from "../../../workers/services/core/idempotency.ts";
 import { PIN_DELETED_SINCE_MESSAGE } from "../../../workers/services/pinterest/scheduling.ts";
 import { signUpUser, type TestUser } from "../accounts/accounts-support.ts";
-import { connectProfile, get, grantCredits, imagePin, pinterestName, post, runAlarm, sandboxPins, type ConnectedProfile } from "../pinterest/scheduling-support.ts";
+import {
+  connectProfile,
+  get,
+  grantCredits,
+  imagePin,
+  pinterestName,
+  post,
+  runAlarm,
+  sandboxPins,
+  type ConnectedProfile,
+} from "../pinterest/scheduling-support.ts";
 import { app, eventually, read, sandbox, testEnv } from "../support.ts";
 
 // Issue 12, points 1 and 2: an idempotency key names one request (a replay answers the first
