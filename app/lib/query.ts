@@ -17,7 +17,7 @@
 import { type QueryKey, QueryClient, type UseQueryOptions, useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
 import { type ToastOptions, useToast } from "../components/shell/toast.tsx";
-import { ApiError, LOGGED_OUT_EVENT, serverMessage } from "./api-client.ts";
+import { ApiError, LOGGED_OUT_EVENT, serverMessage, storedTokens } from "./api-client.ts";
 import { useAuth } from "./auth.tsx";
 
 /** How long an answer counts as fresh: a page visited again within it is shown from the cache without a call. */
@@ -55,20 +55,39 @@ export function queryClient(): QueryClient {
   return browserClient;
 }
 
+const SIGNED_OUT = "signed-out";
+
 function useScope(): string {
-  return useAuth().user?.userId ?? "signed-out";
+  return useAuth().user?.userId ?? SIGNED_OUT;
 }
 
-export type ApiQueryOptions<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "queryKey" | "queryFn">;
+export type ApiQueryOptions<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "queryKey" | "queryFn"> & {
+  /** Also read for a visitor who is not signed in (public pages: /referral, /users/{handle}). */
+  public?: boolean;
+};
 
 /**
  * Reads `read()` under `key` for the signed-in user. `read` gets an AbortSignal that fires when nobody
  * waits for the answer any more. Answers TanStack's result: `data`, `error`, `isPending`, `refetch`…
+ *
+ * Without `public`, nothing is read while nobody is signed in: a page still on screen as its user logs out or
+ * deletes the account does not ask again (the tokens are gone at once, the root's user only with the next page),
+ * which could only answer 401 or 404.
  */
 export function useApiQuery<T>(key: QueryKey, read: (signal: AbortSignal) => Promise<T>, options: ApiQueryOptions<T> = {}) {
   const scope = useScope();
   const client = useMemo(queryClient, []);
-  return useQuery<T, Error, T, QueryKey>({ ...options, queryKey: [scope, ...key], queryFn: ({ signal }) => read(signal) }, client);
+  const { public: forVisitors = false, enabled = true, ...rest } = options;
+  const allowed = forVisitors || (scope !== SIGNED_OUT && storedTokens() !== null);
+  return useQuery<T, Error, T, QueryKey>(
+    {
+      ...rest,
+      enabled: allowed ? enabled : false,
+      queryKey: [scope, ...key],
+      queryFn: ({ signal }) => read(signal),
+    },
+    client,
+  );
 }
 
 export interface ApiCache {

@@ -54,7 +54,7 @@ export default function ReferralPage() {
   }, [linkCode]);
 
   // An unknown code and a failed read both say the link is not valid.
-  const profileRead = useApiQuery(["referrals", "profile", code], () => fetchReferralProfile(code ?? ""), { enabled: Boolean(code) });
+  const profileRead = useApiQuery(["referrals", "profile", code], () => fetchReferralProfile(code ?? ""), { enabled: Boolean(code), public: true });
   const gift: Gift = !code
     ? { state: "none" }
     : profileRead.data

@@ -16,7 +16,9 @@ export const meta: MetaFunction = ({ params }) => [{ title: `@${params.handle ??
 /** /users/:handle: a public profile with avatar and @handle (spec section 2); its public pin renders in the outlet (decision 055). */
 export default function PublicProfilePage() {
   const handle = useParams().handle ?? "";
-  const read = useApiQuery(["public-profile", handle], () => apiJson<{ user: PublicUser }>(`/api/user/${encodeURIComponent(handle)}`));
+  const read = useApiQuery(["public-profile", handle], () => apiJson<{ user: PublicUser }>(`/api/user/${encodeURIComponent(handle)}`), {
+    public: true,
+  });
   const failure = failureOf(read);
   const profile = read.data
     ? { status: "found" as const, user: read.data.user }

@@ -8,7 +8,9 @@ import { useApiQuery } from "../../lib/query.ts";
  * connected to the account made here; say so. Nothing is said when it cannot be read.
  */
 export function AnonymousShopifyNotice() {
-  const query = useApiQuery(["shops", "anonymousShop"], () => apiJson<{ anonymousShop: AnonymousShopifyEntry | null }>("/api/shopifyAPI/anonymousShop"));
+  const query = useApiQuery(["shops", "anonymousShop"], () => apiJson<{ anonymousShop: AnonymousShopifyEntry | null }>("/api/shopifyAPI/anonymousShop"), {
+    public: true,
+  });
   const entry = query.data?.anonymousShop ?? null;
   if (!entry) return null;
   return (
