@@ -3,6 +3,7 @@
 // Stops at the first failure.
 import { spawn } from "node:child_process";
 import { childEnv, ROOT } from "./process.ts";
+import { describeMissing, missingNeeds } from "./test-needs.ts";
 
 const steps: { name: string; command: string; args: string[]; env?: Record<string, string> }[] = [
   { name: "build", command: "npm", args: ["run", "build"] },
@@ -16,9 +17,14 @@ const steps: { name: string; command: string; args: string[]; env?: Record<strin
 ];
 
 const only = process.argv.slice(2);
+const chosen = steps.filter((step) => only.length === 0 || only.some((word) => step.name.startsWith(word)));
+const missing = missingNeeds(chosen.map((step) => step.name));
+if (missing.length > 0) {
+  console.error(describeMissing(missing));
+  process.exit(1);
+}
 const timings: string[] = [];
-for (const step of steps) {
-  if (only.length > 0 && !only.some((word) => step.name.startsWith(word))) continue;
+for (const step of chosen) {
   console.log(`\n=== ${step.name} ===`);
   const started = Date.now();
   const code = await new Promise<number>((resolve) => {
