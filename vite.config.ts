@@ -30,6 +30,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     cloudflareDevProxyVitePlugin(),
     remix({
+      // The benchmarks build elsewhere (scripts/stack.ts BENCH_BUILD_DIR), never over the build `npm start` serves.
+      buildDirectory: process.env.APP_BUILD_DIR ?? "build",
       future: {
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,

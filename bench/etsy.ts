@@ -4,11 +4,11 @@
 // prints GET /api/etsyAPI/getEtsyShopListings times: the first page (the shop's sections not yet
 // known), p50/p95 over the three pages, and a keyword search; and the first picture of the page in
 // its small size (what a product card shows). Target (issue 14): a page of 50 on screen within 1 s.
-// Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build/ is fresh.
+// Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build-bench/ is fresh.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
@@ -19,6 +19,7 @@ const percentile = (values: number[], p: number) => {
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-etsy-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

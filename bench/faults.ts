@@ -20,7 +20,7 @@
 // BENCH_SEED ("pinboard-faults"), BENCH_SPREAD_SECONDS (pins fall due over this long, 60: faster than
 // the engine posts, so pins per second is its throughput under faults),
 // BENCH_RERUN_EVERY_MS (a forced alarm re-run this often, 1000), BENCH_DEADLINE_SECONDS (3600),
-// BENCH_SKIP_BUILD=1 when build/ is fresh.
+// BENCH_SKIP_BUILD=1 when build-bench/ is fresh.
 //
 // Pins are SpecificDate pins (they keep their time; Queue pacing does not apply), each with its
 // own link (the 48-hour rule never refuses one), spread over four public boards per profile, so
@@ -30,7 +30,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seededRandom, stableSeed } from "../workers/domain/random.ts";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
 const PINS = Number(process.env.BENCH_PINS ?? 10_000);
@@ -56,6 +56,7 @@ const random = seededRandom(stableSeed(SEED));
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-faults-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

@@ -20,13 +20,13 @@
 // process 20,000 open files, which 2,000 users' 4,000 objects passed on their first day ("Too many open files", then
 // SQLITE_CANTOPEN and D1 "internal error" until the worker stopped answering). In production the objects are spread
 // over Cloudflare's machines; here each stack holds its share. The stores' sizes and the pins are summed over stacks.
-// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_VERBOSE=1 shows the workers' logs.
+// BENCH_SKIP_BUILD=1 when build-bench/ is fresh; BENCH_VERBOSE=1 shows the workers' logs.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { freePort, type Stack, startStack } from "../scripts/stack.ts";
+import { freePort, type Stack, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD } from "./bench-session.ts";
 
@@ -57,6 +57,7 @@ const stacks: FleetStack[] = [];
 for (let s = 0; s < STACKS; s++) {
   const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-fleet-"));
   const started = await startStack({
+    buildDir: BENCH_BUILD_DIR,
     appPort: await freePort(),
     sandboxPort: 0,
     videoPort: 0,

@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/support/browser.ts";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { benchCall, signedInPage, verifiedBenchUser } from "./bench-session.ts";
 
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 20);
@@ -34,6 +34,7 @@ const median = (values: number[]) => {
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-generate-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

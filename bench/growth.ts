@@ -16,7 +16,7 @@
 //      Each call is timed from sending it to the last byte of its answer on a kept-alive connection (node:http,
 //      bench/timed-http.ts), not parsed: the client's own time is left out of the figures.
 // BENCH_SCALE scales every count (0.01 for a quick check); BENCH_REQUESTS (400) the requests per figure;
-// BENCH_SKIP_BUILD=1 when build/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
+// BENCH_SKIP_BUILD=1 when build-bench/ is fresh; BENCH_KEEP_STATE=1 keeps the filled local state, and
 // BENCH_REUSE_STATE=<that dir> measures it again (step 3 only) after a code change; BENCH_VERBOSE=1 shows the
 // worker's log. Figures only: nothing here asserts a time. docs/scale.md holds the figures of a full run.
 //
@@ -30,7 +30,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { billingMonth } from "../workers/domain/plans.ts";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile, quietSchedulingSettings, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD, benchCall } from "./bench-session.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
@@ -61,6 +61,7 @@ const load = () =>
 const REUSE = process.env.BENCH_REUSE_STATE;
 const stateDir = REUSE ?? mkdtempSync(join(tmpdir(), "pinboard-bench-growth-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

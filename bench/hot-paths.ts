@@ -53,7 +53,15 @@ async function side(name: string, root: string): Promise<Side> {
     freePort: typeof freePort;
   };
   const dir = mkdtempSync(join(tmpdir(), `pinboard-bench-hot-${name}-`));
-  const stack = await start({ appPort: await port(), sandboxPort: 0, videoPort: 0, persistTo: dir, build: !process.env.BENCH_SKIP_BUILD, quiet: true });
+  const stack = await start({
+    buildDir: "build-bench",
+    appPort: await port(),
+    sandboxPort: 0,
+    videoPort: 0,
+    persistTo: dir,
+    build: !process.env.BENCH_SKIP_BUILD,
+    quiet: true,
+  });
   const partial = { stack };
   const email = `hot.${name}.${Date.now()}@example.com`;
   const { body: signedUp } = await call<{ idToken: string }>(partial, null, "/api/signup", {

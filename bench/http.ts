@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../scripts/process.ts";
-import { startStack } from "../scripts/stack.ts";
+import { BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -31,7 +31,7 @@ let stop: (() => Promise<void>) | undefined;
 let stateDir: string | undefined;
 if (!baseUrl) {
   stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-"));
-  const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, quiet: true });
+  const stack = await startStack({ buildDir: BENCH_BUILD_DIR, appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, quiet: true });
   baseUrl = stack.appUrl;
   stop = stack.stop;
 }

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/support/browser.ts";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { signedInPage, verifiedBenchUser, type BenchStack } from "./bench-session.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -83,6 +83,7 @@ async function apiAlone(stack: BenchStack, token: string, keyword: string): Prom
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-keywords-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

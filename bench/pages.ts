@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measurePageJs, PAGE_JS_BUDGET_BYTES } from "../scripts/js-budget.ts";
 import { freePort } from "../scripts/process.ts";
-import { startStack } from "../scripts/stack.ts";
+import { BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -141,7 +141,7 @@ let stop: (() => Promise<void>) | undefined;
 let stateDir: string | undefined;
 if (!baseUrl) {
   stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-pages-"));
-  const stack = await startStack({ appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, quiet: true });
+  const stack = await startStack({ buildDir: BENCH_BUILD_DIR, appPort: await freePort(), sandboxPort: 0, videoPort: 0, persistTo: stateDir, quiet: true });
   baseUrl = stack.appUrl;
   stop = stack.stop;
 }

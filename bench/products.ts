@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ShopProfileView, ShopType } from "../contracts/shops/shops.ts";
 import { launchChromium } from "../test/e2e/support/browser.ts";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { benchCall, signedInPage, verifiedBenchUser, type BenchStack } from "./bench-session.ts";
 
 const CSV_ROWS = 10_000;
@@ -134,6 +134,7 @@ async function shopRun(page: Page, shop: ShopProfileView): Promise<number> {
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-products-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

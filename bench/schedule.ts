@@ -16,11 +16,11 @@
 // For (c) the pins are SpecificDate pins due 2 s after scheduling: SpecificDate pins keep their time and are not
 // paced by postingIntervalInSeconds (which spaces Queue pins), so the run measures the engine's posting speed.
 // The bench user is given 250,000 credits with a ledger grant row (`wrangler d1 execute` on the bench's state).
-// Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build/ is fresh, BENCH_BIG_QUEUE=0 to skip (b').
+// Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build-bench/ is fresh, BENCH_BIG_QUEUE=0 to skip (b').
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, startStack } from "../scripts/stack.ts";
+import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
 import { connectBenchProfile } from "./bench-pinterest.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
@@ -37,6 +37,7 @@ const percentile = (values: number[], p: number) => {
 
 const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-schedule-"));
 const stack = await startStack({
+  buildDir: BENCH_BUILD_DIR,
   appPort: await freePort(),
   sandboxPort: 0,
   videoPort: 0,

@@ -71,6 +71,12 @@ export interface StackOptions {
   persistTo?: string;
   /** Build the app first (default true). */
   build?: boolean;
+  /**
+   * Where the build goes and is served from, under the project (default "build", which `npm start` serves).
+   * The benchmarks use BENCH_BUILD_DIR, so that running one never rebuilds the files a running `npm start`
+   * serves (issue 40 point 13).
+   */
+  buildDir?: string;
   quiet?: boolean;
 }
 
@@ -86,12 +92,39 @@ export interface Stack {
   cron(): Promise<boolean>;
 }
 
+/** The build `npm run build` writes and `npm start` serves (wrangler.toml's paths). */
+export const DEFAULT_BUILD_DIR = "build";
+/** The benchmarks' own build: never the one a running `npm start` serves. Gitignored. */
+export const BENCH_BUILD_DIR = "build-bench";
+
+/**
+ * The wrangler configuration that serves `buildDir`: wrangler.toml itself for the default build, else a copy with
+ * its two build paths (the static assets and the Remix server build) pointed at `buildDir`, written beside it so
+ * that every other relative path in it still holds.
+ */
+export function wranglerConfigFor(buildDir: string): string {
+  const main = join(ROOT, "wrangler.toml");
+  if (buildDir === DEFAULT_BUILD_DIR) return main;
+  const source = readFileSync(main, "utf8");
+  const rewritten = source
+    .replace('directory = "./build/client"', `directory = "./${buildDir}/client"`)
+    .replace('"virtual:remix-build" = "./build/server/index.js"', `"virtual:remix-build" = "./${buildDir}/server/index.js"`);
+  if (rewritten.split(`./${buildDir}/`).length !== 3) throw new Error("wrangler.toml's build paths changed: update wranglerConfigFor in scripts/stack.ts");
+  const file = join(ROOT, `wrangler.${buildDir}.generated.toml`);
+  writeFileSync(file, `# Written by scripts/stack.ts from wrangler.toml for the build in ${buildDir}/. Do not edit.\n${rewritten}`);
+  return file;
+}
+
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const quiet = options.quiet ?? false;
   const persistTo = options.persistTo ?? join(ROOT, ".wrangler", "state");
+  const buildDir = options.buildDir ?? DEFAULT_BUILD_DIR;
   // A production build whoever starts the stack: under vitest NODE_ENV is "test", and Vite would keep it, building React's development code.
-  if (options.build ?? true) await run("npm", ["run", "build"], { quiet, env: { NODE_ENV: "production" } });
-  else if (!existsSync(join(ROOT, "build", "server", "index.js"))) throw new Error("The app is not built: run `npm run build` first.");
+  if (options.build ?? true) await run("npm", ["run", "build"], { quiet, env: { NODE_ENV: "production", APP_BUILD_DIR: buildDir } });
+  else if (!existsSync(join(ROOT, buildDir, "server", "index.js"))) {
+    throw new Error(`The app is not built in ${buildDir}/: run it without BENCH_SKIP_BUILD once (or \`npm run build\` for build/).`);
+  }
+  const configFile = wranglerConfigFor(buildDir);
 
   await prepareDatabase(persistTo, quiet);
 
@@ -120,6 +153,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       WRANGLER,
       [
         "dev",
+        "--config",
+        configFile,
         "--ip",
         "127.0.0.1",
         "--port",
