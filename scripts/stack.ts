@@ -2,8 +2,8 @@
 // `wrangler dev` (workerd), the provider sandbox and the video service. The e2e
 // tests and the benchmarks start it through here too, on free ports.
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { startVideoService } from "../containers/video/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
@@ -52,11 +52,16 @@ function parseDotenv(text: string): Record<string, string> {
 /** Applies the D1 migrations and the seed to the local database kept under `persistTo`, with the local admin account (README). */
 export async function prepareDatabase(persistTo: string, quiet = false) {
   await run(WRANGLER, ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistTo], { quiet, env: { CI: "1" } });
-  const seedFile = join(ROOT, ".wrangler", "seed.sql");
+  // One file per database: stacks started side by side (npm test's end-to-end halves) never read each other's half-written seed.
+  const seedFile = join(ROOT, ".wrangler", `seed-${createHash("sha256").update(persistTo).digest("hex").slice(0, 12)}.sql`);
   mkdirSync(dirname(seedFile), { recursive: true });
   const localAdmin = inlineStatements(localAdminStatements(await hashPassword(LOCAL_ADMIN.password), Date.now()));
   writeFileSync(seedFile, `${seedSql()}\n${localAdmin}`);
-  await run(WRANGLER, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", seedFile, "--yes"], { quiet: true });
+  try {
+    await run(WRANGLER, ["d1", "execute", "DB", "--local", "--persist-to", persistTo, "--file", seedFile, "--yes"], { quiet: true });
+  } finally {
+    rmSync(seedFile, { force: true });
+  }
   if (!quiet) console.log("database: migrations applied and seed loaded");
 }
 

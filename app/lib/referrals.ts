@@ -48,6 +48,9 @@ export async function fetchReferralProfile(code: string): Promise<ReferralProfil
 // ---------------------------------------------------------------------------
 // The referral modal's last showing (docs/decisions/038-referral-modal.md)
 
+/** How long after a finished action's toast the modal waits, so that the result is read first (issue 40 point 8). */
+export const REFERRAL_MODAL_DELAY_MS = 1500;
+
 const MODAL_SHOWN_KEY = "referralModalShownAt";
 const modalKey = (userId: string) => `${MODAL_SHOWN_KEY}:${userId}`;
 

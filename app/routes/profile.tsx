@@ -96,17 +96,27 @@ function PlanBlock({ user }: { user: UserCredentials }) {
     <section className="card profile-block" aria-labelledby="plan-title">
       <h2 id="plan-title">Plan</h2>
       <dl className="facts">
-        <div>
-          <dt>Plan</dt>
-          <dd>{planDisplayName(effectivePlanId(user, now))}</dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd data-testid="profile-plan-status">
-            {statusText ?? "Checking…"}
-            {statusText === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
-          </dd>
-        </div>
+        {active ? (
+          <>
+            <div>
+              <dt>Plan</dt>
+              <dd>{planDisplayName(effectivePlanId(user, now))}</dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd data-testid="profile-plan-status">
+                {statusText ?? "Checking…"}
+                {statusText === "Cancelled" && cancelDate ? ` (active until ${formatDate(cancelDate)})` : null}
+              </dd>
+            </div>
+          </>
+        ) : (
+          // Free says it once: a status of "Free" under a plan of "Free" told nothing (issue 40 point 6).
+          <div>
+            <dt>Plan</dt>
+            <dd data-testid="profile-plan-status">{statusText === "Suspended" ? "Free (your subscription is suspended)" : "Free"}</dd>
+          </div>
+        )}
         {credits ? (
           <div>
             <dt>Pin credits</dt>

@@ -19,3 +19,15 @@ export function pinFileName(title: string, randomNumber: number = Math.floor(Mat
     .replace(/-+$/, "");
   return `${slug || "pin"}${suffix}`;
 }
+
+/**
+ * A video pin's file name: the pin's own file name (the rule above, its random number kept) with `.mp4` for the
+ * picture's extension, so "Amalfi-coast-357704.jpeg" makes "Amalfi-coast-357704.mp4", never
+ * "Amalfi-coast-357704-jpeg-357275.mp4". Without a file name, one from the title.
+ */
+export function videoFileName(fileName: string | undefined, title: string, randomNumber?: number): string {
+  const stem = (fileName ?? "").replace(/\.(jpe?g|png|webp|gif|mp4)$/i, "");
+  const numbered = /^(.*?)-(\d+)$/.exec(stem);
+  const picture = numbered ? pinFileName(numbered[1], Number(numbered[2])) : pinFileName(stem || title, randomNumber);
+  return picture.replace(/\.jpeg$/, ".mp4");
+}

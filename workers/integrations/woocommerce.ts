@@ -150,7 +150,7 @@ function fetchFailure(refusal: FetchRefused, timeoutMs: number): WooCommerceErro
     case "scheme":
       return new WooCommerceError("network", null, `The store at ${refusal.host} redirects without arriving anywhere.`);
     default:
-      return new WooCommerceError("network", null, `The store at ${refusal.host} could not be reached.`);
+      return new WooCommerceError("network", null, `We could not reach ${refusal.host}. Check that this address opens your WordPress site, then try again.`);
   }
 }
 

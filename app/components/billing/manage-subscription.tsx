@@ -214,10 +214,9 @@ function SwitchPlan({
   const [planId, setPlanId] = useState("");
   const [busy, setBusy] = useState(false);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function switchPlan(planId: string) {
     const plan = options.find((candidate) => candidate.planId === planId);
-    if (!plan || !subscription.subscriptionID) return;
+    if (!plan || !subscription.subscriptionID || busy) return;
     setBusy(true);
     try {
       if (!(await confirm.askPlanChange({ planId: plan.planId }, "Switch plan"))) return;
@@ -233,18 +232,22 @@ function SwitchPlan({
 
   if (options.length === 0) return null;
   return (
-    <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSubmit={submit} busy={busy} switching={busy} switchTo={switchTo}>
+    <SwitchPlanForm options={options} planId={planId} onPlanId={setPlanId} onSwitch={switchPlan} busy={busy} switching={busy} switchTo={switchTo}>
       The switch happens now; the price difference for the rest of this period is charged (or credited) at once.
     </SwitchPlanForm>
   );
 }
 
-/** The Switch plan form of every provider: a choice of `options`, what switching means (children), and the button. */
+/**
+ * The Switch plan form of every provider: a choice of `options`, what switching means (children), and the button.
+ * A plan's "Switch plan" button on its /pricing card (`switchTo`) chooses it here and starts the switch, which
+ * asks for its confirmation as the form's button does (issue 40 point 6).
+ */
 function SwitchPlanForm({
   options,
   planId,
   onPlanId,
-  onSubmit,
+  onSwitch,
   busy,
   switching,
   switchTo,
@@ -253,7 +256,8 @@ function SwitchPlanForm({
   options: PlanInfo[];
   planId: string;
   onPlanId: (planId: string) => void;
-  onSubmit: (event: FormEvent) => void;
+  /** Switches to the plan, after its confirmation. */
+  onSwitch: (planId: string) => void;
   /** Any action of the subscription is running: the button waits. */
   busy: boolean;
   /** The switch is running. */
@@ -264,14 +268,21 @@ function SwitchPlanForm({
 }) {
   const id = useId();
   const select = useRef<HTMLSelectElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new request picks: the options and setter change with every render of the parent.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new request switches: the options and callbacks change with every render of the parent.
   useEffect(() => {
     if (!switchTo || !options.some((plan) => plan.planId === switchTo.planId)) return;
     onPlanId(switchTo.planId);
     select.current?.focus({ preventScroll: true });
+    onSwitch(switchTo.planId);
   }, [switchTo]);
   return (
-    <form className="manage__form" onSubmit={onSubmit}>
+    <form
+      className="manage__form"
+      onSubmit={(event: FormEvent) => {
+        event.preventDefault();
+        onSwitch(planId);
+      }}
+    >
       <h3>Switch plan</h3>
       <label htmlFor={`${id}-plan`}>New plan</label>
       <select ref={select} id={`${id}-plan`} value={planId} onChange={(event) => onPlanId(event.target.value)} required>
@@ -374,10 +385,9 @@ function PayPalActions({
     }
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
+  async function switchPlan(planId: string) {
     const plan = options.find((candidate) => candidate.planId === planId);
-    if (!plan) return;
+    if (!plan || busy !== null) return;
     setBusy("switch");
     try {
       if (!(await confirm.askPlanChange({ planId: plan.planId }, "Switch plan"))) return;
@@ -399,7 +409,7 @@ function PayPalActions({
           options={options}
           planId={planId}
           onPlanId={setPlanId}
-          onSubmit={submit}
+          onSwitch={switchPlan}
           busy={busy !== null}
           switching={busy === "switch"}
           switchTo={switchTo}

@@ -2,7 +2,7 @@ import { Form, Link, useLoaderData, useLocation, useSearchParams } from "@remix-
 import { useEffect, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/billing/plans-api.ts";
-import { FREE_PLAN_ID, planCardAction, type PlanCardAction } from "../../../workers/domain/plans.ts";
+import { FREE_PLAN_ID, planCardAction, type PlanCardAction, trialDaysFor } from "../../../workers/domain/plans.ts";
 import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import type { PricingParity } from "../../../workers/domain/pricing-parity.ts";
@@ -260,7 +260,8 @@ export function PricingPage() {
                 </li>
                 <li>Access to all features</li>
                 {plan.planOrder >= 1 ? <li>{plan.planOrder <= 2 ? "Email support" : "Priority support"}</li> : null}
-                {plan.tier !== "agency" && plan.freeTrialDays > 0 && <li>{plan.freeTrialDays}-day free trial for new subscribers</li>}
+                {/* The button's rule (spec section 4): no trial line for someone who has used theirs, once their plan is known. */}
+                {trialDaysFor(plan, user && subscription !== undefined ? user : null) > 0 && <li>{plan.freeTrialDays}-day free trial for new subscribers</li>}
               </ul>
               {/* Until the running subscription is known, a signed-in user's cards wait rather than offer a checkout the server may refuse. */}
               <PlanCardButton

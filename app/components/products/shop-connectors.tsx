@@ -12,9 +12,9 @@ const ADDRESS_PROMPTS: Record<ShopType, { label: string; placeholder: string; hi
     hint: "You approve the connection in your Shopify admin and come back here.",
   },
   WooCommerce: {
-    label: "Your shop's web address",
+    label: "Your WordPress site's address",
     placeholder: "https://yourshop.com",
-    hint: "You approve the connection in your WordPress admin and come back here.",
+    hint: "The address your WooCommerce shop opens at, which is your WordPress site's (for example https://yourshop.com). You approve the connection in your WordPress admin and come back here.",
   },
 };
 

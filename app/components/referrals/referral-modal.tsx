@@ -1,15 +1,24 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
 import { useAuth } from "../../lib/auth.tsx";
-import { inviteLinkFor, referralModalDue, rememberReferralModalShown } from "../../lib/referrals.ts";
+import { ACTION_FINISHED_EVENT } from "../shell/toast-options.ts";
+import { inviteLinkFor, REFERRAL_MODAL_DELAY_MS, referralModalDue, rememberReferralModalShown } from "../../lib/referrals.ts";
 import { useReferralCode } from "./use-referral-code.ts";
 import { ReferralCard } from "./referral-card.tsx";
+
+/** Something on the page is still at work, or asks for the user's attention: a dialog, a progress bar, a busy part. */
+function workInProgress(): boolean {
+  return document.querySelector('[role="dialog"], [role="alertdialog"], [role="progressbar"], [aria-busy="true"]') !== null;
+}
 
 /**
  * The referral modal (spec section 2): for a signed-in user whose
  * usedPinCredits is 20 or more, and not again for 21 days after it was shown
  * in this browser (docs/decisions/038-referral-modal.md). Never on /referral,
- * where the card is on the page.
+ * where the card is on the page. It comes after a finished action (a success
+ * toast), never on a page's load and never over work in progress: a dialog,
+ * a progress bar or a busy part waits for the next finished action (issue 40
+ * point 8).
  */
 export function ReferralModal({ allowedHere }: { allowedHere: boolean }) {
   const { user } = useAuth();
@@ -17,11 +26,22 @@ export function ReferralModal({ allowedHere }: { allowedHere: boolean }) {
   const [open, setOpen] = useState(false);
 
   useEffect(() => {
-    if (!user || !referralCode || !allowedHere || open) return;
-    if (!referralModalDue(user)) return;
-    rememberReferralModalShown(user.userId);
-    setOpen(true);
-  }, [user, referralCode, allowedHere, open]);
+    if (!user || !referralCode || !allowedHere) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onFinished = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        if (!referralModalDue(user) || workInProgress()) return;
+        rememberReferralModalShown(user.userId);
+        setOpen(true);
+      }, REFERRAL_MODAL_DELAY_MS);
+    };
+    window.addEventListener(ACTION_FINISHED_EVENT, onFinished);
+    return () => {
+      window.removeEventListener(ACTION_FINISHED_EVENT, onFinished);
+      clearTimeout(timer);
+    };
+  }, [user, referralCode, allowedHere]);
 
   // Rendered in the browser only, once due (it needs the page's origin for the link).
   if (!user || !referralCode || !open) return null;

@@ -60,7 +60,12 @@ function useScreenLoadTimeout() {
   useEffect(() => {
     if (!target) return;
     const timer = setTimeout(() => window.location.assign(target), LAZY_LOAD_TIMEOUT_MS);
-    return () => clearTimeout(timer);
+    // The page is being replaced: assistive technology may wait for the next one (and a test knows the limit runs).
+    document.body.setAttribute("aria-busy", "true");
+    return () => {
+      clearTimeout(timer);
+      document.body.removeAttribute("aria-busy");
+    };
   }, [target]);
 }
 

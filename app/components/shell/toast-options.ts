@@ -26,3 +26,9 @@ export interface ShownToast extends ToastOptions {
 /** Errors stay longer: the user may need to read them twice; so do toasts with a button to press. */
 export const DURATION_MS: Record<ToastKind, number> = { success: 5000, info: 5000, error: 10000 };
 export const ACTION_DURATION_MS = 12000;
+
+/**
+ * Fired on window with each success toast: an action the user asked for has finished. What waits for a calm
+ * moment (the referral modal, decision 038) waits for this, never for a page load.
+ */
+export const ACTION_FINISHED_EVENT = "pinboard:action-finished";

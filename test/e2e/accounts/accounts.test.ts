@@ -353,8 +353,9 @@ describe("profile", () => {
     expect(await page.getByRole("button", { name: "Copy invite link" }).isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: "Send gift via email" }).isVisible()).toBe(true);
 
-    // A Free user's plan reads Free, not "Inactive".
+    // A Free user's plan reads Free, once: not "Inactive", and not "Plan Free · Status Free".
     expect(await page.getByTestId("profile-plan-status").textContent()).toBe("Free");
+    expect(await page.getByRole("region", { name: "Plan" }).locator("dt", { hasText: "Status" }).count()).toBe(0);
 
     // The photo's file chooser button looks like the page's other buttons, not the browser's own grey box.
     const chooser = await page.getByLabel("Choose a profile photo").evaluate((input) => {

@@ -56,6 +56,9 @@ describe("lazy loading's time limit", () => {
     await page.goto("/");
     await hydrated(page);
     await page.getByRole("banner").getByRole("link", { name: "Help centre" }).click();
+    // The move has begun and its time limit runs (set with aria-busy): only then does the clock move. The move
+    // first asks for the route's manifest, which a loaded machine answers late (CI failed here once).
+    await page.waitForSelector('body[aria-busy="true"]', { state: "attached" });
 
     await page.clock.fastForward(119_000);
     expect(new URL(page.url()).pathname).toBe("/");

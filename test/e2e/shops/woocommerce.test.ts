@@ -29,7 +29,7 @@ describe("a WooCommerce store on the products page", () => {
     await page.waitForSelector('html[data-hydrated="true"]', { state: "attached" });
     await page.getByRole("button", { name: "Connect WooCommerce" }).click();
     const ask = page.getByRole("dialog", { name: "Connect your WooCommerce store" });
-    await ask.getByLabel("Your shop's web address").fill(store);
+    await ask.getByLabel("Your WordPress site's address").fill(store);
     await ask.getByRole("button", { name: "Connect" }).click();
 
     await page.getByRole("heading", { name: "Pinboard Studio would like to connect to your store" }).waitFor();

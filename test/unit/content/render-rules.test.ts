@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as v from "valibot";
 import { TemplateDesign } from "../../../contracts/content/template.ts";
 import { contrastRatio, parseHex, readableOn, resolveColor, textColor, WHITE_TEXT } from "../../../workers/render/colors.ts";
-import { pinFileName } from "../../../workers/domain/file-names.ts";
+import { pinFileName, videoFileName } from "../../../workers/domain/file-names.ts";
 import { duplicateLayer, duplicateTemplateDesign, withLayerFlags } from "../../../workers/domain/templates.ts";
 import { fitGeometry } from "../../../workers/render/pixels.ts";
 
@@ -22,6 +22,19 @@ describe("generated file names", () => {
 
   it("carry a random number when none is given", () => {
     expect(pinFileName("Same title")).toMatch(/^Same-title-\d+\.jpeg$/);
+  });
+
+  it("name a video pin after its pin, with .mp4 for the picture's extension and the same random number (issue 40 point 5)", () => {
+    expect(videoFileName("Seven-days-on-the-Amalfi-coast-357704.jpeg", "ignored")).toBe("Seven-days-on-the-Amalfi-coast-357704.mp4");
+    expect(videoFileName("Cozy-Living-Room-12.JPG", "ignored")).toBe("Cozy-Living-Room-12.mp4");
+    // A name the user typed without a number gets one; no file name at all falls back to the title.
+    expect(videoFileName("my summer video.png", "ignored", 55)).toBe("my-summer-video-55.mp4");
+    expect(videoFileName(undefined, "Ten Soups 🍲", 8)).toBe("Ten-Soups-8.mp4");
+    expect(videoFileName("", "Ten Soups", 8)).toBe("Ten-Soups-8.mp4");
+    const long = videoFileName(`${"A".repeat(120)}-42.jpeg`, "x");
+    expect(long.endsWith("-42.mp4")).toBe(true);
+    expect(long.length).toBeLessThanOrEqual(100);
+    expect(long).not.toMatch(/jpeg/);
   });
 });
 

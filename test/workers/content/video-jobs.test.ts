@@ -20,6 +20,8 @@ const videoPost = (fields: Record<string, unknown> = {}) => ({
   id: "post-1",
   templateType: "std-video-panel-02",
   title: "Seven days on the Amalfi coast",
+  // As the generator names each pin (spec section 5): the video keeps the name and number, with .mp4.
+  fileName: "Seven-days-on-the-Amalfi-coast-357704.jpeg",
   URLText: "linenandlark.com",
   url: "https://linenandlark.com/amalfi",
   allImages: [photo],
@@ -84,8 +86,8 @@ describe("POST /videoApi/video/createFFMPEGVideo through to a finished video", (
     expect(created).toEqual({
       jobId: expect.stringMatching(/^[0-9a-f-]{36}$/),
       status: "queued",
-      videoURL: expect.stringMatching(/^http:\/\/app\.test\/media\/users\/.+\/videos\/.+\.mp4$/),
-      videoFileName: expect.stringMatching(/^Seven-days-on-the-Amalfi-coast-\d+\.mp4$/),
+      videoURL: expect.stringMatching(/^http:\/\/app\.test\/media\/users\/.+\/videos\/.+\/Seven-days-on-the-Amalfi-coast-357704\.mp4$/),
+      videoFileName: "Seven-days-on-the-Amalfi-coast-357704.mp4",
       videoThumbnail: expect.stringMatching(/^http:\/\/app\.test\/media\/users\/.+\.jpg$/),
     });
     expect(await remaining(user)).toBe(5);

@@ -156,6 +156,10 @@ describe("uploading a video to Pinterest", () => {
     // Another pin of the same video is a new video pin.
     expect((await post(s.user, "/videoApi/scheduling/schedulePin", videoPin("video-second-pin"))).status).toBe(201);
     expect(await remainingCredits(s.user)).toBe(before - 5);
+    // The history says what each pin cost: the first was paid (5) when the video was made, not "0 credits" (issue 40 point 5).
+    const { pinHistory } = await read(await post(s.user, "/api/user/getPinHistory", { startAtDate: null }));
+    const videoEntries = pinHistory.filter((entry: { mediaType: string }) => entry.mediaType === "video");
+    expect(videoEntries.map((entry: { credits: number }) => entry.credits)).toEqual([5, 5]);
     // A video that no job of ours made (another user's job does not count) is charged from its first pin.
     const other = await setUp("vid_other");
     await database(testEnv.DB)

@@ -220,6 +220,12 @@ describe("connecting a WooCommerce store", () => {
     // A pasted admin address connects the store itself.
     const pasted = await start(alice, `${storeUrl("pasted")}/wp-admin/admin.php?page=wc-settings`);
     expect(pasted.authorizeUrl.pathname).toBe("/woocommerce/pasted/wc-auth/v1/authorize");
+    // A store that fails to answer is said once, in one sentence (issue 40 point 7: not "We could not reach …: The store at …").
+    const failing = newStore("failing");
+    await fault(failing, { status: 503 }, "/wp-json/");
+    const down = await app("/api/woocommerce/connect", json({ storeUrl: storeUrl(failing) }, bearer(alice.tokens)));
+    expect(down.status).toBe(502);
+    expect(await read(down)).toEqual({ error: "The store had a problem answering (error 503). Please try again in a moment.", field: "storeUrl" });
     // A store that moved (shop.example → www.shop.example) is connected where it answers.
     const moved = newStore("moved");
     await fault(moved, { status: 301, headers: { location: `${storeUrl(`${moved}-www`)}/wp-json/` } }, "/wp-json/");

@@ -427,6 +427,11 @@ export interface PinHistoryItem {
   pin?: QueuedPinRef;
   /** A render for scheduling this spend pays for: served under /media once the spend is written (pin-renders.ts). */
   unlocksRender?: string;
+  /**
+   * What the history shows the pin cost, when that is not this spend: a video's first pin was paid for when the
+   * video was made (decision 032), so its entry spends 0 now but shows the video's price (issue 40 point 5).
+   */
+  shownCredits?: number;
 }
 
 /** How many pins one call may record (one D1 batch: a few set-based statements per chunk of pins, not two per pin). */
@@ -453,6 +458,8 @@ interface HistoryRow {
   spendId: string;
   reference: string;
   amount: number;
+  /** The pin_history entry's credits: the amount, or what the pin cost before (PinHistoryItem.shownCredits). */
+  shownCredits: number;
   category: string;
   reason: string;
   action: string;
@@ -506,7 +513,7 @@ function historiesStatement(ledger: Ledger, userId: string, rows: string, now: n
     .prepare(
       `INSERT INTO pin_history (id, user_id, action, category, credits, title, description, url, image_url, media_type,
                               board_id, board_name, pinterest_profile, pinterest_pin_id, reference, created_at, pin_id, scheduled_for, posted_at, queue_state)
-     SELECT ${field("historyId")}, ?1, ${field("action")}, ${field("category")}, ${field("amount")}, ${field("title")}, ${field("description")},
+     SELECT ${field("historyId")}, ?1, ${field("action")}, ${field("category")}, ${field("shownCredits")}, ${field("title")}, ${field("description")},
             ${field("url")}, ${field("imageUrl")}, ${field("mediaType")}, ${field("boardId")}, ${field("boardName")}, ${field("pinterestProfile")},
             ${field("pinterestPinId")}, ${field("reference")}, ?2, ${field("pinId")}, ${field("scheduledFor")}, ${field("postedAt")},
             -- A pin placed in its queue starts as scheduled there; its queue writes every change from then on (history-mirror.ts).
@@ -570,6 +577,7 @@ export async function addPinHistories(env: Env, userId: string, items: PinHistor
     spendId: crypto.randomUUID(),
     reference,
     amount: spend.amount,
+    shownCredits: item.shownCredits ?? spend.amount,
     category: spend.category,
     reason: spend.reason,
     action: item.details.action,

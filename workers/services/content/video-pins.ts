@@ -7,7 +7,7 @@ import type { VideoJobMessage } from "../../../contracts/content/video-jobs.ts";
 import { VIDEO_FAILED_MESSAGE, type CreatedVideoJob, type VideoJobState } from "../../../contracts/content/video.ts";
 import { database } from "../../db/client.ts";
 import { videoJobs } from "../../db/schema.ts";
-import { pinFileName } from "../../domain/file-names.ts";
+import { videoFileName } from "../../domain/file-names.ts";
 import type { Env } from "../../env.ts";
 import { mediaKeyOf, mediaUrl, putMedia, userMediaPrefix } from "../../media/store.ts";
 import { differenceMatte, encodePng, roundVideoCorners } from "../../render/overlay.ts";
@@ -122,7 +122,7 @@ export async function createVideoPin(env: Env, user: User, post: Post, chargeRef
 
   const jobId = crypto.randomUUID();
   const inputPrefix = `${prefix}video-jobs/${jobId}/`;
-  const name = pinFileName(post.fileName || post.title || design.title).replace(/\.jpeg$/, "");
+  const name = videoFileName(post.fileName, post.title || design.title).replace(/\.mp4$/, "");
   const resultPrefix = `${prefix}videos/${jobId.slice(0, 8)}/`;
   const payload: VideoJobPayload = {
     box: { x: layer.x, y: layer.y, width: layer.width, height: layer.height },

@@ -326,6 +326,8 @@ async function chargeScheduledPins(
       },
       pin: { id: pin.id, scheduledFor },
       unlocksRender: render,
+      // The history says what the pin cost: a video's first pin shows the price paid when the video was made.
+      shownCredits: paidAtCreation.has(pin.id) ? CREDIT_COSTS.video : undefined,
     })),
   );
   let charged = 0;

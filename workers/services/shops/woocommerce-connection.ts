@@ -119,7 +119,7 @@ export async function startConnection(env: Env, user: User, input: { storeUrl: s
         `We could not find a WooCommerce store at ${host(storeUrl)}. Check the address your shop opens at and try again.`,
         "storeUrl",
       );
-    } else throw new ServiceError(502, `We could not reach ${host(storeUrl)}: ${error.message} Please try again.`, "storeUrl");
+    } else throw new ServiceError(502, error.message, "storeUrl"); // the client's one sentence (issue 40 point 7: never said twice)
   }
   const id = randomToken(18);
   const binding = randomToken();
@@ -204,11 +204,11 @@ export async function receiveKeys(
       id,
       refused
         ? `The keys your store sent did not open ${host(claimed.storeUrl)}. Please connect your store again.`
-        : `We could not reach ${host(claimed.storeUrl)}: ${error.message}`,
+        : error.message,
     );
     throw refused
       ? new ServiceError(400, `These keys do not open ${host(claimed.storeUrl)}.`, "consumer_key")
-      : new ServiceError(502, `We could not reach ${host(claimed.storeUrl)}.`);
+      : new ServiceError(502, error.message);
   }
   const received: ReceivedKeys = { ...keys, keyId: Number(body.key_id), permissions: body.key_permissions, currency };
   await db
