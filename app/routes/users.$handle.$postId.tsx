@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction, redirect } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { publicPinPath } from "../../contracts/pinterest/public-pins.ts";
 import { publicPin } from "../../workers/services/pinterest/public-pins.ts";
@@ -14,6 +14,8 @@ export async function loader({ params, context }: LoaderFunctionArgs) {
   const env = context.cloudflare.env;
   const pin = await publicPin(env, params.handle ?? "", params.postId ?? "");
   if (!pin) return data({ found: false as const }, { status: 404 });
+  // An old handle's address leads to the handle now (issue 40 point 9).
+  if (pin.handle !== params.handle) throw redirect(publicPinPath(pin.handle, pin.id), 301);
   return data(
     { found: true as const, pin, canonical: canonicalUrl(env.APP_URL, publicPinPath(pin.handle, pin.id)) },
     { headers: { "cache-control": "private, no-store" } },

@@ -50,6 +50,8 @@ const WebAddress = (field: string) =>
         return false;
       }
     }, `${field} must be a web address starting with https://`),
+    // Spec section 5: addresses are normalised to https (Pinterest refuses product links that are not secure).
+    v.transform((value) => value.replace(/^http:\/\//i, "https://")),
   );
 
 /** A price as a decimal ("24.99"); "" when the product has none (the checks flag it). */

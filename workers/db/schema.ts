@@ -157,6 +157,23 @@ export const passwordResets = sqliteTable(
   (t) => [index("password_resets_user").on(t.userId)],
 );
 
+/**
+ * A handle a user had before (issue 40 point 9): its public address leads to the user's handle now. A user's
+ * current handle wins over anyone's old one; the newest few per user are kept (HANDLE_REDIRECTS_KEPT), and the
+ * account's deletion deletes them.
+ */
+export const handleRedirects = sqliteTable(
+  "handle_redirects",
+  {
+    oldHandle: text("old_handle").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("handle_redirects_user").on(t.userId, t.createdAt)],
+);
+
 /** Fixed-window counters for rate limits (login, sign-up, e-mails sent). */
 export const rateLimits = sqliteTable(
   "rate_limits",

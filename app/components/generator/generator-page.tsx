@@ -8,7 +8,7 @@ import { AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from ".
 import { EmailVerificationScreen } from "../auth/email-verification.tsx";
 import { ScheduleDialog } from "../scheduling/schedule-dialog.tsx";
 import { usePinterest } from "../scheduling/use-pinterest.tsx";
-import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { dayAndTime, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { CreditsPanel } from "../shell/credits-meter.tsx";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -77,6 +77,8 @@ function Generator() {
   const [toSchedule, setToSchedule] = useState<string[] | null>(null);
   /** Posts the 48-hour rule refused, with where they were to go: "Post it anyway" sends them there again. */
   const [duplicates, setDuplicates] = useState<ReadonlyMap<string, ScheduleTarget>>(new Map());
+  /** When each pin scheduled from this page posts ("Thu 10 Dec at 09:00"), shown on its card. */
+  const [scheduledAt, setScheduledAt] = useState<ReadonlyMap<string, string>>(new Map());
   /** The post the video pin dialog is open for, and the video templates it offers. */
   const [videoFor, setVideoFor] = useState<string | null>(null);
   const [videoTemplates, setVideoTemplates] = useState<Template[]>([]);
@@ -317,6 +319,8 @@ function Generator() {
         target,
         { bypassResize: settings.bypassResize, setFlags, toast, onPercent: (percent) => setBusy({ label, percent }) },
       );
+      // Each scheduled card says when it posts, in the profile's zone (issue 40 point 1).
+      setScheduledAt((current) => new Map([...current, ...result.times.map((time) => [time.postId, dayAndTime(time.at, target.timeZone)] as const)]));
       const refused = result.failed.filter((failure) => failure.reason === "duplicate");
       if (refused.length > 0) setDuplicates((current) => new Map([...forget(current), ...refused.map((failure) => [failure.postId, target] as const)]));
     } finally {
@@ -499,6 +503,7 @@ function Generator() {
                 index={index}
                 selected={selected.has(post.id)}
                 canPostAnyway={!working && duplicates.has(post.id) && Boolean(post.error)}
+                scheduledAt={post.isScheduled ? scheduledAt.get(post.id) : undefined}
                 actions={actions}
               />
             ))}

@@ -25,12 +25,15 @@ export function PostCard({
   index,
   selected,
   canPostAnyway = false,
+  scheduledAt,
   actions,
 }: {
   post: Post;
   index: number;
   selected: boolean;
   canPostAnyway?: boolean;
+  /** When the scheduled pin posts, in its profile's zone ("Thu 10 Dec at 09:00"), when this page scheduled it. */
+  scheduledAt?: string;
   actions: PostCardActions;
 }) {
   const name = post.title || `Pin ${index + 1}`;
@@ -54,7 +57,7 @@ export function PostCard({
           {post.isDownloading ? <Spinner label="Downloading" /> : null}
           {post.isDownloaded ? <span className="badge badge--success">Downloaded</span> : null}
           {post.isScheduling ? <Spinner label="Scheduling" /> : null}
-          {post.isScheduled ? <span className="badge badge--success">Scheduled</span> : null}
+          {post.isScheduled ? <span className="badge badge--success">{scheduledAt ? `Scheduled · ${scheduledAt}` : "Scheduled"}</span> : null}
         </span>
       </div>
       {/* biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: a click on the picture opens the editor too, a shortcut for the mouse; keyboard users have the Edit button. */}

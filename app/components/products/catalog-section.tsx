@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { addItemsError, type Catalog, type CatalogsState } from "../../../contracts/pinterest/catalogs.ts";
-import { addAllItems, createCatalog, fetchCatalogs, listingsAsItems } from "../../lib/catalogs/api.ts";
+import { addAllItems, createCatalog, fetchCatalogs, listingsAsItems, unpublishable } from "../../lib/catalogs/api.ts";
 import type { Chosen } from "../../lib/products/chosen-products.ts";
 import { useApiCache, useApiQuery } from "../../lib/query.ts";
 import { CATALOGS_KEY, catalogsKey } from "../catalogs/keys.ts";
@@ -22,7 +22,10 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
   const [name, setName] = useState("");
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<{ catalog: Catalog; added: number; skipped: number } | null>(null);
+  const [done, setDone] = useState<{ catalog: Catalog; added: number; skipped: number; blocked: number } | null>(null);
+  // What Pinterest would refuse among the chosen products, said now rather than on the catalog page later.
+  const currency = catalogs.find((catalog) => catalog.id === target)?.currency || "USD";
+  const blocked = chosen.size > 0 ? unpublishable(listingsAsItems([...chosen.values()].map((item) => item.listing)).items, currency) : [];
 
   async function add(event: FormEvent) {
     event.preventDefault();
@@ -46,7 +49,7 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
         setName("");
       }
       const added = await addAllItems(catalog.id, items);
-      setDone({ catalog, added, skipped });
+      setDone({ catalog, added, skipped, blocked: blocked.length });
     } catch (failure) {
       setError(addItemsError(failure instanceof Error ? failure.message : String(failure)));
     } finally {
@@ -84,6 +87,22 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
             <input id="catalog-new-name" className="field__input" value={name} maxLength={100} onChange={(event) => setName(event.target.value)} />
           </div>
         ) : null}
+        {blocked.length > 0 ? (
+          <div className="notice notice--info products-catalog__blocked" role="status">
+            <p>
+              {blocked.length === 1 ? "1 chosen product" : `${blocked.length} chosen products`} cannot be published to Pinterest as{" "}
+              {blocked.length === 1 ? "it stands" : "they stand"}; {blocked.length === 1 ? "it goes" : "they go"} into the catalog, to be fixed there:
+            </p>
+            <ul>
+              {blocked.slice(0, 10).map((item, index) => (
+                <li key={index}>
+                  <strong>{item.title}</strong>: {item.reason}
+                </li>
+              ))}
+              {blocked.length > 10 ? <li>and {blocked.length - 10} more.</li> : null}
+            </ul>
+          </div>
+        ) : null}
         <button type="submit" className="button button--primary" disabled={saving || chosen.size === 0 || (target === NEW_CATALOG && !name.trim())}>
           {chosen.size === 0 ? "Choose products first" : `Add ${chosen.size} ${chosen.size === 1 ? "product" : "products"} to the catalog`}
         </button>
@@ -98,6 +117,7 @@ export function CatalogSection({ chosen }: { chosen: Chosen }) {
           <p className="notice notice--success">
             {done.added} {done.added === 1 ? "product" : "products"} added to {done.catalog.name}
             {done.skipped > 0 ? ` (${done.skipped} left out: no title or no product link)` : ""}.{" "}
+            {done.blocked > 0 ? `${done.blocked === 1 ? "One needs" : `${done.blocked} need`} fixing before the catalog is published. ` : ""}
             <Link to={`/pinterest-catalogs?catalog=${encodeURIComponent(done.catalog.id)}`}>Open the catalog</Link>
           </p>
         ) : null}

@@ -9,6 +9,7 @@ import {
   type UpdateCatalogItemInput,
 } from "../../../contracts/pinterest/catalogs.ts";
 import type { ShopListing } from "../../../contracts/shops/shops.ts";
+import { itemProblems } from "../../../workers/domain/catalog-feed.ts";
 import { apiJson } from "../api-client.ts";
 
 /**
@@ -78,10 +79,24 @@ export function listingsAsItems(listings: readonly ShopListing[]): { items: Cata
       images: [...new Set(listing.images.map((image) => image.full).filter(Boolean))].slice(0, 11),
     };
     const parsed = v.safeParse(CatalogItemInput, candidate);
-    if (parsed.success && parsed.output.title) items.push(candidate as CatalogItemInput);
+    // The parsed item: its addresses normalised to https as they arrive (spec section 5, issue 40 point 2).
+    if (parsed.success && parsed.output.title) items.push(parsed.output);
     else skipped += 1;
   }
   return { items, skipped };
+}
+
+/**
+ * The items Pinterest would refuse as they stand, each with its first reason in plain words (the checks a
+ * catalog runs before publishing, less the picture sizes it measures later): said on /products as the products
+ * are chosen, not on the catalog page later (issue 40 point 2).
+ */
+export function unpublishable(items: readonly CatalogItemInput[], catalogCurrency = "USD"): { title: string; reason: string }[] {
+  return items.flatMap((item, index) => {
+    const parsed = v.parse(CatalogItemInput, item);
+    const refused = itemProblems({ ...parsed, id: `item-${index}` }, catalogCurrency).filter((problem) => problem.severity === "refused");
+    return refused.length > 0 ? [{ title: parsed.title, reason: refused[0].message }] : [];
+  });
 }
 
 /** Adds items in calls of at most 500 (the API's limit per call). */

@@ -123,6 +123,8 @@ export interface BulkScheduleResult {
    * `reason`); "call" when a whole schedulePin call failed (the same error for each of its pins).
    */
   failed: { postId: string; error: string; cause: "pin" | "call"; reason?: PinRefusalReason }[];
+  /** When each scheduled pin posts (its first time for a repeating one), and its link: what the summary and cards say. */
+  times: { postId: string; at: number; url: string }[];
 }
 
 /** "Tue, 24 Nov 2026, 19:05 GMT": an instant as the profile's schedule reads it. */
@@ -159,7 +161,7 @@ export function pinRefusalText(
 
 /** Schedules the posts to one board; a failed render or call marks its posts and does not stop the others. */
 export async function schedulePosts(posts: readonly Post[], target: ScheduleTarget, deps: BulkScheduleDeps): Promise<BulkScheduleResult> {
-  const result: BulkScheduleResult = { total: posts.length, scheduled: 0, creditsCharged: 0, failed: [] };
+  const result: BulkScheduleResult = { total: posts.length, scheduled: 0, creditsCharged: 0, failed: [], times: [] };
   if (posts.length === 0) return result;
   deps.setFlags(new Set(posts.map((post) => post.id)), { isScheduling: true, isScheduled: false, error: "" });
   const fail = (ids: string[], error: string, cause: "pin" | "call", reason?: PinRefusalReason) => {
@@ -199,6 +201,10 @@ export async function schedulePosts(posts: readonly Post[], target: ScheduleTarg
       for (const [index, failure] of refused) fail([ids[index]], pinRefusalText(failure, target), "pin", failure.reason);
       const scheduled = ids.filter((_, index) => !refused.has(index));
       deps.setFlags(new Set(scheduled), { isScheduling: false, isScheduled: true, error: "" });
+      // The answer lists the pins it scheduled in the order given, the refused ones left out.
+      (answer.scheduledPins ?? []).forEach((pin, index) => {
+        if (index < scheduled.length) result.times.push({ postId: scheduled[index], at: pin.scheduledTimeUTCTimestamp, url: pin.url });
+      });
       result.scheduled += scheduled.length;
       result.creditsCharged += answer.creditsCharged;
     } catch (error) {
@@ -211,16 +217,58 @@ export async function schedulePosts(posts: readonly Post[], target: ScheduleTarg
 
 const pinsText = (n: number) => `${n} ${n === 1 ? "pin" : "pins"}`;
 
+/** "Thu 10 Dec at 09:00" in the profile's zone. */
+export function dayAndTime(ms: number, zone: string): string {
+  const day = formatInZone(ms, zone, { weekday: "short", day: "numeric", month: "short" }).replace(",", "");
+  return `${day} at ${formatInZone(ms, zone, { hour: "2-digit", minute: "2-digit" })}`;
+}
+
+const dayOf = (ms: number, zone: string) => formatInZone(ms, zone, { year: "numeric", month: "2-digit", day: "2-digit" });
+
+/**
+ * When the scheduled pins post, in the profile's time zone (issue 40 point 1): how many today and when the last
+ * one goes out, and why they spread when pins of one link wait 48 hours on one board. Null when the times are
+ * not known.
+ */
+export function whenTheyPost(times: BulkScheduleResult["times"], target: Pick<ScheduleTarget, "timeZone" | "allowDuplicate">, now = Date.now()): string | null {
+  if (times.length === 0) return null;
+  const zone = target.timeZone;
+  const sorted = [...times].sort((a, b) => a.at - b.at);
+  const first = sorted[0].at;
+  const last = sorted[sorted.length - 1].at;
+  const today = dayOf(now, zone);
+  const todayCount = sorted.filter((time) => dayOf(time.at, zone) === today).length;
+  const zoneNote = ` (${timeZoneLabel(zone)} time)`;
+  if (sorted.length === 1) {
+    return `It posts ${dayOf(first, zone) === today ? `today at ${formatInZone(first, zone, { hour: "2-digit", minute: "2-digit" })}` : `on ${dayAndTime(first, zone)}`}${zoneNote}.`;
+  }
+  let when: string;
+  if (todayCount === sorted.length) when = `All post today, the last at ${formatInZone(last, zone, { hour: "2-digit", minute: "2-digit" })}`;
+  else if (todayCount > 0) when = `${todayCount} today, the last on ${dayAndTime(last, zone)}`;
+  else when = `The first on ${dayAndTime(first, zone)}, the last on ${dayAndTime(last, zone)}`;
+  // Pins of one link go to one board at most once in 48 hours: say so when that is what spread them.
+  const byLink = new Map<string, number>();
+  for (const time of sorted) if (time.url) byLink.set(time.url, (byLink.get(time.url) ?? 0) + 1);
+  const shared = [...byLink.values()].some((count) => count > 1);
+  const because = shared && !target.allowDuplicate && last - first > 48 * 3600_000 ? ", because pins of one post wait 48 hours per board" : "";
+  return `${when}${zoneNote}${because}.`;
+}
+
 /**
  * The one toast that sums a bulk schedule up: how many of the pins were
  * scheduled. A pin refused on its own is explained on its card only; a failure
  * of the whole call (the same for every pin) is told here once.
  */
-export function scheduleSummary(result: BulkScheduleResult, target: ScheduleTarget): { title: string; description: string; kind: "success" | "error" } {
+export function scheduleSummary(
+  result: BulkScheduleResult,
+  target: ScheduleTarget,
+  now = Date.now(),
+): { title: string; description: string; kind: "success" | "error" } {
   const board = target.boardName || "the board";
   const failed = result.failed.length;
   const whereTimes =
-    target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.";
+    whenTheyPost(result.times, target, now) ??
+    (target.when.type === "Queue" ? `They take the next free times of ${target.pinterestProfileUsername}'s queue.` : "They post at the chosen time.");
   if (failed === 0) return { title: `${pinsText(result.scheduled)} scheduled to ${board}`, description: whereTimes, kind: "success" };
   const callFailure = result.failed.find((failure) => failure.cause === "call");
   const why = callFailure ? callFailure.error : failed === 1 ? "Its card says why." : "Each card says why.";

@@ -122,10 +122,28 @@ describe("public pins", () => {
     await visitor.getByRole("img", { name: "Berry smoothie bowls" }).waitFor();
     await visitor.getByRole("link", { name: "Visit the page" }).waitFor();
 
+    // The owner's public profile lists it, and leads to its page (issue 40 point 9).
+    const handle = href!.split("/")[2];
+    await visitor.goto(`/users/${handle}`);
+    const pins = visitor.getByRole("region", { name: /^Pins by / });
+    await pins.getByRole("link", { name: "Berry smoothie bowls" }).click();
+    await visitor.waitForURL((url) => url.pathname === href);
+    await visitor.getByRole("img", { name: "Berry smoothie bowls" }).waitFor();
+
+    // A new handle: the old profile's address moves to it.
+    const newHandle = `berry_${Date.now().toString(36)}`;
+    expect((await callApi(page, "/api/user", { updates: { handle: newHandle } })).status).toBe(200);
+    await visitor.goto(`/users/${handle}`);
+    await visitor.waitForURL((url) => url.pathname === `/users/${newHandle}`);
+    await visitor.getByText(`@${newHandle}`).waitFor();
+    await visitor.getByRole("region", { name: /^Pins by / }).getByRole("link", { name: "Berry smoothie bowls" }).waitFor();
+
     await entry.getByRole("button", { name: "Make private" }).click();
     await page.getByText("Your pin is private again").first().waitFor();
-    const gone = await visitor.goto(href!);
+    const gone = await visitor.goto(`/users/${newHandle}${href!.slice(href!.lastIndexOf("/"))}`);
     expect(gone?.status()).toBe(404);
     await visitor.getByRole("heading", { name: "Page Not Found" }).waitFor();
+    await visitor.goto(`/users/${newHandle}`);
+    await visitor.getByText(`@${newHandle} has no public pins yet.`).waitFor();
   }, 90_000);
 });

@@ -1,5 +1,9 @@
 import Papa from "papaparse";
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
+import { listingsAsItems, unpublishable } from "../../../app/lib/catalogs/api.ts";
+import { CatalogItemInput } from "../../../contracts/pinterest/catalogs.ts";
+import type { ShopListing } from "../../../contracts/shops/shops.ts";
 import {
   feedFile,
   feedRecord,
@@ -106,5 +110,36 @@ describe("the feed file", () => {
     // The 40 x 40 extra picture is not sent.
     expect(parsed.data[0].additional_image_link).toBe("");
     expect(parsed.data.every((row) => /^\d+\.\d{2} [A-Z]{3}$/.test(row.price))).toBe(true);
+  });
+});
+
+describe("shop products as they reach a catalog (issue 40 point 2)", () => {
+  const listing = (fields: Partial<ShopListing> = {}): ShopListing => ({
+    id: "1",
+    title: "Stoneware mug",
+    description: "A hand-thrown mug.",
+    images: [{ full: "http://shop.example/mug.jpg", medium: "", small: "" }],
+    categories: [],
+    price: "24.00",
+    currency: "USD",
+    url: "http://shop.example/products/mug",
+    ...fields,
+  });
+
+  it("normalises the product link and pictures to https as they arrive (spec section 5), so they can be published", () => {
+    const { items, skipped } = listingsAsItems([listing()]);
+    expect(skipped).toBe(0);
+    expect(items[0]).toMatchObject({ link: "https://shop.example/products/mug", images: ["https://shop.example/mug.jpg"] });
+    expect(unpublishable(items)).toEqual([]);
+    // The API's own schema does the same for whatever calls it.
+    expect(v.parse(CatalogItemInput, { title: "Mug", link: "HTTP://shop.example/x" }).link).toBe("https://shop.example/x");
+  });
+
+  it("says which chosen products Pinterest would refuse, and why, before they are added", () => {
+    const { items } = listingsAsItems([listing(), listing({ title: "Gift card", price: "" }), listing({ title: "Sticker", images: [] })]);
+    expect(unpublishable(items)).toEqual([
+      { title: "Gift card", reason: "The item has no price." },
+      { title: "Sticker", reason: "The item has no picture." },
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import {
   renderedFloor,
   scheduleSummary,
   schedulePosts,
+  whenTheyPost,
   type ScheduleFlags,
   type ScheduleTarget,
 } from "../../../app/lib/pinterest/bulk-schedule.ts";
@@ -462,7 +463,7 @@ describe("bulk scheduling from the generator", () => {
       setFlags: log.setFlags,
       onFloor: log.onFloor,
     });
-    expect(result).toEqual({ total: 3, scheduled: 3, creditsCharged: 3, failed: [] });
+    expect(result).toEqual({ total: 3, scheduled: 3, creditsCharged: 3, failed: [], times: [] });
     expect(sent).toHaveLength(1);
     expect((sent[0] as { imageURL: string }[]).map((p) => p.imageURL)).toEqual(["a", "b", "c"].map((id) => `https://app.example/media/${id}.jpeg`));
     expect([...log.flags.values()]).toEqual(Array(3).fill({ isScheduling: false, isScheduled: true, error: "" }));
@@ -582,6 +583,48 @@ describe("bulk scheduling from the generator", () => {
     expect(pinBodyOf(post("b"), "https://app.example/media/b.jpeg", { ...target, allowDuplicate: true }).reference).not.toBe(
       pinBodyOf(post("b"), "https://app.example/media/b.jpeg", target).reference,
     );
+  });
+
+  it("says how many pins post today and when the last one does, in the profile's zone, and why the 48-hour rule spread them (issue 40 point 1)", async () => {
+    // Wed 2 Dec 2026, 10:00 in Paris (09:00 UTC); 20 pins of 4 posts on one board, at 20 a day.
+    const now = Date.UTC(2026, 11, 2, 9, 0);
+    const hour = 3600_000;
+    const times = Array.from({ length: 20 }, (_, i) => ({
+      postId: `p${i}`,
+      url: `https://blog.example/post-${i % 4}`,
+      // The first of each post today; the others wait 48 hours each.
+      at: now + hour + Math.floor(i / 4) * 48 * hour + (i % 4) * 600_000,
+    }));
+    const paris: ScheduleTarget = { ...TARGET, boardName: "Living room", when: { type: "Queue" }, allowDuplicate: false, timeZone: "Europe/Paris" };
+    expect(whenTheyPost(times, paris, now)).toBe(
+      "4 today, the last on Thu 10 Dec at 11:30 (Europe/Paris time), because pins of one post wait 48 hours per board.",
+    );
+    // Through the whole bulk schedule: the server's answer gives each pin's time.
+    const scheduledPin = (index: number) => ({ ...times[index], scheduledTimeUTCTimestamp: times[index].at }) as unknown as ScheduledPin;
+    const result = await schedulePosts(
+      times.map((time) => post(time.postId, { url: time.url })),
+      paris,
+      {
+        render: async (p) => `https://app.example/media/${p.id}.jpeg`,
+        schedule: async (pins) => ({ ...response(pins.length), scheduledPins: pins.map((_, index) => scheduledPin(index)) }),
+        setFlags: () => {},
+        onFloor: () => {},
+      },
+    );
+    expect(result.times.map((time) => time.postId)).toEqual(times.map((time) => time.postId));
+    expect(scheduleSummary(result, paris, now)).toEqual({
+      title: "20 pins scheduled to Living room",
+      description: "4 today, the last on Thu 10 Dec at 11:30 (Europe/Paris time), because pins of one post wait 48 hours per board.",
+      kind: "success",
+    });
+    // All today; none today; one pin; another zone.
+    expect(whenTheyPost(times.slice(0, 4), paris, now)).toBe("All post today, the last at 11:30 (Europe/Paris time).");
+    expect(whenTheyPost(times.slice(4, 8), paris, now)).toBe("The first on Fri 4 Dec at 11:00, the last on Fri 4 Dec at 11:30 (Europe/Paris time).");
+    expect(whenTheyPost([times[5]], { ...paris, timeZone: "America/New_York" }, now)).toBe("It posts on Fri 4 Dec at 05:10 (America/New York time).");
+    expect(whenTheyPost([times[0]], paris, now)).toBe("It posts today at 11:00 (Europe/Paris time).");
+    // Posted anyway (duplicates allowed): nothing was held back by the rule.
+    expect(whenTheyPost(times, { ...paris, allowDuplicate: true }, now)).toBe("4 today, the last on Thu 10 Dec at 11:30 (Europe/Paris time).");
+    expect(whenTheyPost([], paris, now)).toBeNull();
   });
 
   it("schedulePin: a 503 is tried once more, and a second 503 reads 'Please try again - Error 503'", async () => {

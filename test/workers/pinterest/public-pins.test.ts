@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { signUpUser, type TestUser } from "../accounts/accounts-support.ts";
+import { bearer, json, signUpUser, type TestUser } from "../accounts/accounts-support.ts";
 import { grantCredits, post } from "./scheduling-support.ts";
 import { app, read } from "../support.ts";
 
@@ -106,5 +106,53 @@ describe("public pins", () => {
     // Under another user's handle it never was there.
     await setPublic(owner, pin.id, true);
     expect((await app(`/users/${other.handle}/${pin.id}`)).status).toBe(404);
+  });
+});
+
+describe("a public profile's pins and old handles (issue 40 point 9)", () => {
+  it("lists only the pins its owner made public, newest first, each with its page; an old handle leads to the new one", async () => {
+    const owner = await signUpUser({ firstName: "Ruth" });
+    await grantCredits(owner, 5);
+    const first = await downloadedPin(owner, "Cotton throws, washed");
+    const second = await downloadedPin(owner, "Wool rugs, hand knotted");
+    await downloadedPin(owner, "A private pin");
+
+    // Nothing public yet: an empty list, not an error.
+    const empty = await app(`/api/user/${owner.handle}/pins`);
+    expect(empty.status).toBe(200);
+    expect(await read(empty)).toEqual({ pins: [] });
+
+    await setPublic(owner, first.id, true);
+    await setPublic(owner, second.id, true);
+    const { pins } = await read(await app(`/api/user/${owner.handle}/pins`));
+    expect(pins.map((pin: { title: string }) => pin.title)).toEqual(["Wool rugs, hand knotted", "Cotton throws, washed"]);
+    expect(pins[0]).toEqual({
+      id: second.id,
+      title: "Wool rugs, hand knotted",
+      description: "Three folds for a dinner table.",
+      url: "https://linen.example/napkins",
+      imageUrl: `http://app.test/api/user/${owner.handle}/pins/${second.id}/image`,
+      mediaType: "image",
+      handle: owner.handle,
+    });
+    expect(JSON.stringify(pins)).not.toContain(owner.userId);
+    expect((await app("/api/user/no-such-handle-x9/pins")).status).toBe(404);
+
+    // A new handle: the old one's profile, pins and pin pages lead to it.
+    const oldHandle = owner.handle;
+    const newHandle = `ruth_${Date.now().toString(36)}`;
+    expect((await app("/api/user", json({ updates: { handle: newHandle } }, bearer(owner.tokens)))).status).toBe(200);
+    expect((await read(await app(`/api/user/${oldHandle}`))).user.handle).toBe(newHandle);
+    const moved = await read(await app(`/api/user/${oldHandle}/pins`));
+    expect(moved.pins.map((pin: { handle: string }) => pin.handle)).toEqual([newHandle, newHandle]);
+    const oldPage = await app(`/users/${oldHandle}/${first.id}`, { redirect: "manual" });
+    expect(oldPage.status).toBe(301);
+    expect(new URL(oldPage.headers.get("location")!, "http://app.test").pathname).toBe(`/users/${newHandle}/${first.id}`);
+
+    // Someone who takes the old handle has it: their profile wins over the redirect.
+    const newcomer = await signUpUser({ firstName: "Neil" });
+    expect((await app("/api/user", json({ updates: { handle: oldHandle } }, bearer(newcomer.tokens)))).status).toBe(200);
+    expect((await read(await app(`/api/user/${oldHandle}`))).user.firstName).toBe("Neil");
+    expect(await read(await app(`/api/user/${oldHandle}/pins`))).toEqual({ pins: [] });
   });
 });

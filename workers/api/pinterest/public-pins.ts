@@ -1,8 +1,8 @@
-import { SetPinPublicBody, type PinPublicState } from "../../../contracts/pinterest/public-pins.ts";
+import { SetPinPublicBody, type PinPublicState, type PublicPin } from "../../../contracts/pinterest/public-pins.ts";
 import { requireUser } from "../../auth/middleware.ts";
 import { serveMedia } from "../../media/store.ts";
 import { mayServeMedia } from "../../services/content/pin-renders.ts";
-import { publicPinImage, setPinPublic } from "../../services/pinterest/public-pins.ts";
+import { publicPinImage, publicPinsOf, setPinPublic } from "../../services/pinterest/public-pins.ts";
 import { apiError } from "../core/errors.ts";
 import { router } from "../core/hono.ts";
 import { valid } from "../core/validation.ts";
@@ -13,6 +13,18 @@ export const publicPinsApi = router();
 publicPinsApi.post("/user/pinHistory/setPublic", requireUser, valid("json", SetPinPublicBody), async (c) => {
   const { id, isPublic } = c.req.valid("json");
   return c.json({ pin: await setPinPublic(c.env, c.var.auth.user, id, isPublic) } satisfies { pin: PinPublicState });
+});
+
+/**
+ * A profile's public pins (issue 40 point 9), newest made public first: what each public page shows, and nothing
+ * of a private pin. An old handle answers the pins under the handle now (`handle` of each says which).
+ */
+publicPinsApi.get("/user/:handle/pins", async (c) => {
+  const handle = c.req.param("handle");
+  const pins = /^[A-Za-z0-9._]{1,30}$/.test(handle) ? await publicPinsOf(c.env, handle) : null;
+  if (!pins) return apiError(c, 404, "No such user");
+  c.header("cache-control", "private, no-store");
+  return c.json({ pins } satisfies { pins: PublicPin[] });
 });
 
 /**

@@ -1,9 +1,9 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne, notInArray } from "drizzle-orm";
 import type { PublicUser, UserCredentials } from "../../../contracts/accounts/user.ts";
 import type { WordPressKeySummary } from "../../../contracts/shops/wordpress.ts";
 import { sha256Hex } from "../../auth/tokens.ts";
 import { database } from "../../db/client.ts";
-import { users, videoJobs } from "../../db/schema.ts";
+import { handleRedirects, users, videoJobs } from "../../db/schema.ts";
 import { applyOnboardingChanges, onboardingChecklist } from "../../domain/onboarding.ts";
 import { archivePrefix } from "../../../contracts/pinterest/history-archives.ts";
 import type { Env } from "../../env.ts";
@@ -71,11 +71,37 @@ export async function updateProfile(env: Env, user: User, updates: { firstName?:
   }
   if (Object.keys(updates).length === 0) return user;
   try {
-    const [updated] = await db
+    const now = Date.now();
+    const update = db
       .update(users)
-      .set({ ...updates, updatedAt: Date.now() })
+      .set({ ...updates, updatedAt: now })
       .where(eq(users.id, user.id))
       .returning();
+    if (!updates.handle || updates.handle === user.handle) return (await update)[0];
+    // The old handle's public address leads to the new one (issue 40 point 9); the newest few are kept.
+    const [[updated]] = await db.batch([
+      update,
+      db
+        .insert(handleRedirects)
+        .values({ oldHandle: user.handle, userId: user.id, createdAt: now })
+        .onConflictDoUpdate({ target: handleRedirects.oldHandle, set: { userId: user.id, createdAt: now } }),
+      db
+        .delete(handleRedirects)
+        .where(
+          and(
+            eq(handleRedirects.userId, user.id),
+            notInArray(
+              handleRedirects.oldHandle,
+              db
+                .select({ oldHandle: handleRedirects.oldHandle })
+                .from(handleRedirects)
+                .where(eq(handleRedirects.userId, user.id))
+                .orderBy(desc(handleRedirects.createdAt))
+                .limit(HANDLE_REDIRECTS_KEPT),
+            ),
+          ),
+        ),
+    ]);
     return updated;
   } catch (error) {
     if (/UNIQUE constraint failed: users\.handle/.test(String(error))) throw new ServiceError(409, "This handle is already taken.", "updates.handle");
@@ -83,8 +109,27 @@ export async function updateProfile(env: Env, user: User, updates: { firstName?:
   }
 }
 
+/** Old handles kept per user, each leading to the handle now. */
+export const HANDLE_REDIRECTS_KEPT = 5;
+
+/** The user a handle names: theirs now, or (when nobody has it now) one they had before. */
+export async function userByHandle(env: Env, handle: string): Promise<typeof users.$inferSelect | null> {
+  const db = database(env.DB);
+  const wanted = handle.toLowerCase();
+  const current = await db.query.users.findFirst({ where: eq(users.handle, wanted) });
+  if (current) return current;
+  const [moved] = await db
+    .select({ user: users })
+    .from(handleRedirects)
+    .innerJoin(users, eq(users.id, handleRedirects.userId))
+    .where(eq(handleRedirects.oldHandle, wanted))
+    .limit(1);
+  return moved?.user ?? null;
+}
+
+/** A user's public profile by handle; for an old handle, the profile under the handle now (the page moves there). */
 export async function publicProfile(env: Env, handle: string): Promise<PublicUser | null> {
-  const user = await database(env.DB).query.users.findFirst({ where: eq(users.handle, handle.toLowerCase()) });
+  const user = await userByHandle(env, handle);
   if (!user) return null;
   return {
     handle: user.handle,

@@ -1,11 +1,11 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
 import { publicPinImagePath, publicPinPath, type PinPublicState, type PublicPin } from "../../../contracts/pinterest/public-pins.ts";
-import { database } from "../../db/client.ts";
-import { pinHistory, users } from "../../db/schema.ts";
+import { pinHistory } from "../../db/schema.ts";
 import type { Env } from "../../env.ts";
 import { ledgerOf } from "../../ledger/client.ts";
 import { mediaKeyOf } from "../../media/store.ts";
 import type { User } from "../accounts/accounts.ts";
+import { userByHandle } from "../accounts/users.ts";
 import { ServiceError } from "../core/errors.ts";
 
 /**
@@ -38,16 +38,7 @@ export async function setPinPublic(env: Env, user: User, id: string, isPublic: b
 /** The public pin of a handle, or null: no such user, no such pin of theirs, or not public. */
 export async function publicPin(env: Env, handle: string, id: string): Promise<PublicPin | null> {
   const row = await publicEntry(env, handle, id);
-  if (!row) return null;
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    url: safeLink(row.url),
-    imageUrl: new URL(publicPinImagePath(row.handle, row.id), env.APP_URL).toString(),
-    mediaType: row.mediaType,
-    handle: row.handle,
-  };
+  return row ? publicPinOf(env, row) : null;
 }
 
 /**
@@ -70,10 +61,46 @@ function imageAddress(url: string): string | null {
   return safeLink(url) || null;
 }
 
+/** How many public pins a profile page shows: the newest made public. */
+export const PUBLIC_PINS_SHOWN = 60;
+
+/** A handle's public pins, newest made public first (issue 40 point 9); null when no user has or had the handle. */
+export async function publicPinsOf(env: Env, handle: string): Promise<PublicPin[] | null> {
+  if (handle.length > 30) return null;
+  const owner = await userByHandle(env, handle);
+  if (!owner) return null;
+  const rows = await ledgerOf(env, owner.id)
+    .db.select({
+      id: pinHistory.id,
+      title: pinHistory.title,
+      description: pinHistory.description,
+      url: pinHistory.url,
+      imageUrl: pinHistory.imageUrl,
+      mediaType: pinHistory.mediaType,
+    })
+    .from(pinHistory)
+    .where(and(eq(pinHistory.userId, owner.id), isNotNull(pinHistory.publicAt)))
+    .orderBy(desc(pinHistory.publicAt))
+    .limit(PUBLIC_PINS_SHOWN);
+  return rows.map((row) => publicPinOf(env, { ...row, handle: owner.handle }));
+}
+
+function publicPinOf(env: Env, row: Omit<PublicPin, "imageUrl"> & { imageUrl: string }): PublicPin {
+  return {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    url: safeLink(row.url),
+    imageUrl: new URL(publicPinImagePath(row.handle, row.id), env.APP_URL).toString(),
+    mediaType: row.mediaType,
+    handle: row.handle,
+  };
+}
+
 async function publicEntry(env: Env, handle: string, id: string) {
   if (id.length > 64 || handle.length > 30) return null;
-  // The owner from D1, then the entry from their ledger (decision 084).
-  const owner = await database(env.DB).select({ id: users.id, handle: users.handle }).from(users).where(eq(users.handle, handle.toLowerCase())).get();
+  // The owner from D1 (an old handle leads to them too), then the entry from their ledger (decision 084).
+  const owner = await userByHandle(env, handle);
   if (!owner) return null;
   const [row] = await ledgerOf(env, owner.id)
     .db.select({
