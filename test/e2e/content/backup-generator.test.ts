@@ -136,7 +136,10 @@ describe("public pins", () => {
     await visitor.goto(`/users/${handle}`);
     await visitor.waitForURL((url) => url.pathname === `/users/${newHandle}`);
     await visitor.getByText(`@${newHandle}`).waitFor();
-    await visitor.getByRole("region", { name: /^Pins by / }).getByRole("link", { name: "Berry smoothie bowls" }).waitFor();
+    await visitor
+      .getByRole("region", { name: /^Pins by / })
+      .getByRole("link", { name: "Berry smoothie bowls" })
+      .waitFor();
 
     await entry.getByRole("button", { name: "Make private" }).click();
     await page.getByText("Your pin is private again").first().waitFor();

@@ -202,13 +202,9 @@ export async function receiveKeys(
     await failConnection(
       env,
       id,
-      refused
-        ? `The keys your store sent did not open ${host(claimed.storeUrl)}. Please connect your store again.`
-        : error.message,
+      refused ? `The keys your store sent did not open ${host(claimed.storeUrl)}. Please connect your store again.` : error.message,
     );
-    throw refused
-      ? new ServiceError(400, `These keys do not open ${host(claimed.storeUrl)}.`, "consumer_key")
-      : new ServiceError(502, error.message);
+    throw refused ? new ServiceError(400, `These keys do not open ${host(claimed.storeUrl)}.`, "consumer_key") : new ServiceError(502, error.message);
   }
   const received: ReceivedKeys = { ...keys, keyId: Number(body.key_id), permissions: body.key_permissions, currency };
   await db
