@@ -17,7 +17,7 @@
 import { type QueryKey, QueryClient, type UseQueryOptions, useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo } from "react";
 import { type ToastOptions, useToast } from "../components/shell/toast.tsx";
-import { ApiError, LOGGED_OUT_EVENT, serverMessage, storedTokens } from "./api-client.ts";
+import { ApiError, LOGGED_OUT_EVENT, serverMessage } from "./api-client.ts";
 import { useAuth } from "./auth.tsx";
 
 /** How long an answer counts as fresh: a page visited again within it is shown from the cache without a call. */
@@ -49,7 +49,10 @@ export function queryClient(): QueryClient {
   if (typeof window === "undefined") return createClient();
   if (!browserClient) {
     const client = createClient();
-    window.addEventListener(LOGGED_OUT_EVENT, () => client.clear());
+    window.addEventListener(LOGGED_OUT_EVENT, () => {
+      loggedOut = true;
+      client.clear();
+    });
     browserClient = client;
   }
   return browserClient;
@@ -57,8 +60,17 @@ export function queryClient(): QueryClient {
 
 const SIGNED_OUT = "signed-out";
 
+/**
+ * Set by a full logout (its tokens and session are gone at once; the root's user only with the next page), and
+ * cleared once a page renders signed out: meanwhile the page still on screen reads nothing more, which could
+ * only answer 401 or 404.
+ */
+let loggedOut = false;
+
 function useScope(): string {
-  return useAuth().user?.userId ?? SIGNED_OUT;
+  const scope = useAuth().user?.userId ?? SIGNED_OUT;
+  if (scope === SIGNED_OUT) loggedOut = false;
+  return scope;
 }
 
 export type ApiQueryOptions<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "queryKey" | "queryFn"> & {
@@ -70,15 +82,15 @@ export type ApiQueryOptions<T> = Omit<UseQueryOptions<T, Error, T, QueryKey>, "q
  * Reads `read()` under `key` for the signed-in user. `read` gets an AbortSignal that fires when nobody
  * waits for the answer any more. Answers TanStack's result: `data`, `error`, `isPending`, `refetch`…
  *
- * Without `public`, nothing is read while nobody is signed in: a page still on screen as its user logs out or
- * deletes the account does not ask again (the tokens are gone at once, the root's user only with the next page),
- * which could only answer 401 or 404.
+ * Without `public`, nothing is read while nobody is signed in, nor after a full logout by the page still on
+ * screen as its user logs out or deletes the account. A read that a link's token allows (a reviewer's queue)
+ * or that visitors make says `public`.
  */
 export function useApiQuery<T>(key: QueryKey, read: (signal: AbortSignal) => Promise<T>, options: ApiQueryOptions<T> = {}) {
   const scope = useScope();
   const client = useMemo(queryClient, []);
   const { public: forVisitors = false, enabled = true, ...rest } = options;
-  const allowed = forVisitors || (scope !== SIGNED_OUT && storedTokens() !== null);
+  const allowed = forVisitors || (scope !== SIGNED_OUT && !loggedOut);
   return useQuery<T, Error, T, QueryKey>(
     {
       ...rest,

@@ -1,10 +1,12 @@
 import { priceTag } from "../../contracts/money.ts";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
+import { FREE_PLAN_ID, planButtonLabel } from "../../workers/domain/plans.ts";
 import { adjustedPrice } from "../../workers/domain/pricing-parity.ts";
 import { listPlans } from "../../workers/services/billing/lifetime.ts";
 import { examplePins, OG_HEIGHT, OG_WIDTH } from "../../workers/services/content/showcase-catalog.ts";
 import { useAuth } from "../lib/auth.tsx";
+import { loginToStart } from "../lib/plan-links.ts";
 import { priceHeaders, priceVaryHeaders, visitorParity } from "../lib/pricing.server.ts";
 import { canonicalUrl, seoMeta } from "../lib/seo.ts";
 
@@ -37,6 +39,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         credits: plan.creditsPerMonth,
         price: plan.amount,
         charged: parity ? adjustedPrice(plan.amount, parity) : plan.amount,
+        // The card's button, as /pricing's for a visitor (spec section 4's rule): the page is the same for everyone.
+        action: plan.planId === FREE_PLAN_ID ? "Sign up free" : planButtonLabel(plan, null),
+        href: plan.planId === FREE_PLAN_ID ? "/signup" : loginToStart(plan.planId),
       })),
       lifetime: lifetime
         ? { price: lifetime.amount, charged: parity ? adjustedPrice(lifetime.amount, parity) : lifetime.amount, credits: lifetime.creditsPerMonth }
@@ -293,9 +298,16 @@ export default function Home() {
                     </>
                   ) : null}
                   <strong>{priceTag(plan.charged)}</strong>
-                  {plan.price > 0 ? <span> a month</span> : null}
+                  {plan.price > 0 ? <span className="home-plans__period">/month</span> : null}
                 </p>
                 <p>{`${plan.credits.toLocaleString("en-US")} pin credits a month`}</p>
+                <Link
+                  className={`button ${plan.price > 0 ? "button--primary" : "button--ghost"} home-plans__button`}
+                  to={plan.href}
+                  aria-label={`${plan.action}: ${plan.name}`}
+                >
+                  {plan.action}
+                </Link>
               </li>
             ))}
           </ul>

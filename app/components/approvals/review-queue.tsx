@@ -33,7 +33,8 @@ function batchSummary(results: ReviewResult[]): string {
 export function ReviewQueue({ token }: { token: string }) {
   const toast = useToast();
   const cache = useApiCache();
-  const query = useApiQuery<ReviewQueueResponse>(reviewKey(token), () => fetchReviewQueue(token));
+  // The link's token allows it: the reviewer need not be signed in.
+  const query = useApiQuery<ReviewQueueResponse>(reviewKey(token), () => fetchReviewQueue(token), { public: true });
   const queue = query.data ?? null;
   const failure = failureOf(query);
   const failed = failure ? failureText(failure) : null;

@@ -2,6 +2,7 @@ import { Form, Link, useLoaderData, useLocation, useSearchParams } from "@remix-
 import { useEffect, useRef, useState } from "react";
 import { AfterHydration } from "../auth/after-hydration.tsx";
 import type { CurrentSubscription, PlanInfo } from "../../../contracts/billing/plans-api.ts";
+import { loginToStart, START_PLAN_PARAM } from "../../lib/plan-links.ts";
 import { FREE_PLAN_ID, planCardAction, type PlanCardAction, trialDaysFor } from "../../../workers/domain/plans.ts";
 import { storedAffiliateId } from "../../lib/attribution.ts";
 import { useAuth } from "../../lib/auth.tsx";
@@ -33,14 +34,6 @@ const SUBSCRIPTION_TIERS = new Set(["starter", "pro", "growth", "agency"]);
 /** A provider subscription still running: another plan is a switch of it, not a second subscription. */
 function isRunning(subscription: CurrentSubscription | null | undefined): boolean {
   return Boolean(subscription && subscription.kind === "subscription" && subscription.subscriptionID && subscription.status !== "canceled");
-}
-/** The plan a signed-out visitor picked: started once they are back from login or sign-up. */
-const START_PARAM = "startPlan";
-
-/** Where a signed-out visitor's plan button leads: log in (or sign up from there), then back here to start that plan. */
-function loginToStart(planId: string, method: string): string {
-  const back = `/pricing?${START_PARAM}=${encodeURIComponent(planId)}${method === "card" ? "" : `&payWith=${method}`}`;
-  return `/login?redirectTo=${encodeURIComponent(back)}`;
 }
 
 /**
@@ -173,12 +166,12 @@ export function PricingPage() {
   // Back from login or sign-up with the plan the visitor picked: start its checkout.
   // biome-ignore lint/correctness/useExhaustiveDependencies: choose only reads state that this effect's dependencies cover.
   useEffect(() => {
-    const wanted = searchParams.get(START_PARAM);
+    const wanted = searchParams.get(START_PLAN_PARAM);
     if (!wanted || !user || !plans || handledStart.current) return;
     handledStart.current = true;
     setSearchParams(
       (params) => {
-        params.delete(START_PARAM);
+        params.delete(START_PLAN_PARAM);
         return params;
       },
       { replace: true },

@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { COOKIES_CONSENT_KEY, readStored, writeStored } from "./browser-storage.ts";
@@ -29,6 +29,22 @@ export function CookieBanner() {
     setAsking(stored === null && accountConsent === null);
   }, [signedIn, accountConsent]);
 
+  // The page keeps room at its end for the bar's height, whatever the words wrap to (shell.css).
+  const bar = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = bar.current;
+    if (!element) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty("--cookie-bar-height", `${Math.ceil(element.getBoundingClientRect().height) + 16}px`);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty("--cookie-bar-height");
+    };
+  }, [asking]);
+
   async function choose(consent: boolean) {
     writeStored("local", COOKIES_CONSENT_KEY, String(consent));
     setAsking(false);
@@ -46,18 +62,20 @@ export function CookieBanner() {
 
   if (!asking) return null;
   return (
-    <section className="cookie-banner" aria-label="Cookie consent">
-      <p className="cookie-banner__text">
-        We use cookies to keep you signed in and, if you accept, to understand how Pinboard Studio is used so we can improve it. Read our{" "}
-        <Link to="/privacy-policy">privacy policy</Link>.
-      </p>
-      <div className="cookie-banner__actions">
-        <button type="button" className="button button--ghost" onClick={() => void choose(false)}>
-          Deny
-        </button>
-        <button type="button" className="button button--primary" onClick={() => void choose(true)}>
-          Accept
-        </button>
+    <section ref={bar} className="cookie-banner" aria-label="Cookie consent">
+      <div className="cookie-banner__inner">
+        <p className="cookie-banner__text">
+          We use cookies to keep you signed in and, if you accept, to understand how Pinboard Studio is used so we can improve it. Read our{" "}
+          <Link to="/privacy-policy">privacy policy</Link>.
+        </p>
+        <div className="cookie-banner__actions">
+          <button type="button" className="button button--ghost" onClick={() => void choose(false)}>
+            Deny
+          </button>
+          <button type="button" className="button button--primary" onClick={() => void choose(true)}>
+            Accept
+          </button>
+        </div>
       </div>
     </section>
   );

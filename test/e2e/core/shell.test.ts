@@ -149,10 +149,20 @@ describe("the navbar", () => {
 
 describe("the cookie consent banner", () => {
   it("asks on the first visit and remembers Accept", async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     await page.goto("/");
     const banner = cookieBanner(page);
     await banner.waitFor();
+    // A bar along the bottom of the window, and the page's end scrolls clear of it (issue 40 point 10).
+    await hydrated(page);
+    const box = (await banner.boundingBox())!;
+    expect([box.x, box.width, Math.round(box.y + box.height)]).toEqual([0, 1366, 768]);
+    const footerEnd = async () => {
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      const footer = (await page.getByRole("contentinfo").boundingBox())!;
+      return footer.y + footer.height;
+    };
+    await expect.poll(footerEnd).toBeLessThanOrEqual(box.y + 1);
     await banner.getByRole("button", { name: "Accept" }).click();
     await banner.waitFor({ state: "detached" });
     expect(await page.evaluate(() => localStorage.getItem("cookiesConsent"))).toBe("true");
