@@ -203,7 +203,9 @@ export function planPin(design: TemplateDesign, postInput: PostInput, fonts: Loa
     const family = !style.fontFamily || style.fontFamily === "design" ? post.fontFamily || DEFAULT_FONT_FAMILY : style.fontFamily;
     const font = fontFor(family, style.fontWeight ?? 700);
     if (!font) throw new Error("planPin needs the fonts of fontsNeeded()");
-    const uppercase = style.uppercase === "design" || style.uppercase === undefined ? post.useUpperCaseFont : style.uppercase;
+    // The design's Uppercase, when on, puts every text of every template in capitals (issue 40 point 4: a layer's
+    // own "not uppercase" only says how it reads with Uppercase off); a layer of capitals keeps them either way.
+    const uppercase = post.useUpperCaseFont || style.uppercase === true;
     const raw = textOf(layer, post).trim();
     const text = uppercase ? raw.toUpperCase() : raw;
     const padding = style.background ? (style.background.padding ?? 24) : 0;

@@ -12,8 +12,8 @@ type Tab = "standard" | "mine";
 
 /**
  * Chooses the templates to generate with (design settings' templateSelections),
- * from the standard templates and the user's own, each shown as a small live
- * preview. None chosen means: all standard templates. Both lists are read when
+ * from the standard templates and the user's own, each shown as a live preview
+ * large enough to judge it by, with its name (issue 40 point 12). None chosen means: all standard templates. Both lists are read when
  * the picker opens, under the keys the template gallery reads them with.
  */
 export function TemplatePicker({
@@ -104,9 +104,11 @@ export function TemplatePicker({
               {shown.map((template) => (
                 <li key={template.templateId} className={chosen.has(template.templateId) ? "template-choice template-choice--chosen" : "template-choice"}>
                   <label>
-                    <input type="checkbox" checked={chosen.has(template.templateId)} onChange={() => toggle(template.templateId)} />
-                    <span className="template-choice__title">{template.title}</span>
                     <PinPreview design={template} alt="" className="template-choice__preview" />
+                    <span className="template-choice__name">
+                      <input type="checkbox" checked={chosen.has(template.templateId)} onChange={() => toggle(template.templateId)} />
+                      <span className="template-choice__title">{template.title || "Untitled template"}</span>
+                    </span>
                   </label>
                 </li>
               ))}

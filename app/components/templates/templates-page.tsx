@@ -9,6 +9,7 @@ import { LoginPrompt } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { LoadMoreButton, Spinner } from "../spinner.tsx";
 import { starterTemplateDesign } from "./new-template.ts";
+import { NameDialog } from "../generator/name-dialog.tsx";
 import { CategoryFilter, ManageCategories } from "./template-categories.tsx";
 import { TemplateCard } from "./template-card.tsx";
 import {
@@ -130,6 +131,8 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
   /** The tab whose next page is being read. */
   const [loadingMore, setLoadingMore] = useState<TemplateTab | null>(null);
   const [creating, setCreating] = useState(false);
+  /** The New template dialog (its name) is open. */
+  const [naming, setNaming] = useState(false);
   const [toDelete, setToDelete] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState(false);
   const tabInfo = TABS.find((candidate) => candidate.id === tab)!;
@@ -164,15 +167,18 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
     }
   }
 
-  async function createTemplate() {
+  /** A new template asks for its name first (issue 40 point 12), then opens in the editor. */
+  async function createTemplate(title: string) {
     setCreating(true);
     try {
-      const template = await addNewTemplate(starterTemplateDesign());
+      const template = await addNewTemplate({ ...starterTemplateDesign(), title });
       void cache.refresh(templateKeys.mine);
+      setNaming(false);
       navigate(`/template-builder/${template.templateId}`);
     } catch (error) {
       setCreating(false);
       toast({ title: "Unable to create the template", description: reasonOf(error), kind: "error" });
+      throw error;
     }
   }
 
@@ -246,11 +252,25 @@ function TemplateGallery({ user }: { user: UserCredentials }) {
           <h1>Templates</h1>
           <p className="muted">Pick a design for your pins, or make your own.</p>
         </div>
-        <button type="button" className="button button--primary" onClick={() => void createTemplate()} disabled={creating}>
+        <button type="button" className="button button--primary" onClick={() => setNaming(true)} disabled={creating}>
           {creating ? <Spinner /> : <span aria-hidden="true">+</span>}
           New template
         </button>
       </header>
+
+      <NameDialog
+        open={naming}
+        title="New template"
+        label="Template name"
+        initial=""
+        placeholder="Summer recipes, bold title"
+        hint="You can rename it later in the editor."
+        submitLabel="Create template"
+        maxLength={100}
+        emptyMessage="Please name your template."
+        onCancel={() => setNaming(false)}
+        onSubmit={createTemplate}
+      />
 
       <TemplateTabs tab={tab} onChange={setTab} />
 

@@ -176,6 +176,20 @@ describe("the pin generator", () => {
     expect(await drawer.isVisible()).toBe(false);
     await page.getByRole("button", { name: "Design settings" }).click();
     await drawer.getByLabel("Uppercase").waitFor();
+    // The template picker shows previews large enough to judge, two a row on a phone, each named (issue 40 point 12).
+    await drawer.getByRole("button", { name: "Choose templates" }).click();
+    const picker = page.getByRole("dialog", { name: "Templates to generate with" });
+    const grid = picker.getByRole("list", { name: "Standard templates" });
+    await grid.getByRole("listitem").first().waitFor();
+    const [first, second] = await Promise.all([0, 1].map(async (n) => (await grid.locator(".template-choice__preview").nth(n).boundingBox())!));
+    expect(first.width).toBeGreaterThanOrEqual(130);
+    expect(second.y, "two a row").toBe(first.y);
+    const name = (await grid.locator(".template-choice__title").first().textContent())!;
+    expect(name.length).toBeGreaterThan(0);
+    await picker.getByRole("checkbox", { name }).check();
+    await picker.getByText("1 chosen.").waitFor();
+    await picker.getByRole("button", { name: "Clear the selection" }).click();
+    await picker.getByRole("button", { name: "Done" }).click();
     await page.keyboard.press("Escape");
     await expect.poll(() => drawer.isVisible()).toBe(false);
     expect(await overflowing(page)).toEqual([]);

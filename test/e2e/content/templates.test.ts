@@ -129,8 +129,14 @@ describe("templates", () => {
     await page.goto("/templates?tab=mine");
     await signUp(page);
     await page.getByRole("button", { name: "New template" }).click();
+    // It asks for the template's name first (issue 40 point 12), and says so when none is given.
+    const naming = page.getByRole("dialog", { name: "New template" });
+    await naming.getByRole("button", { name: "Create template" }).click();
+    await naming.getByText("Please name your template.").waitFor();
+    await naming.getByLabel("Template name").fill("Harvest recipes");
+    await naming.getByRole("button", { name: "Create template" }).click();
     await page.waitForURL(/\/template-builder\/[\w-]+$/);
-    await page.getByRole("heading", { name: "Untitled template" }).waitFor();
+    await page.getByRole("heading", { name: "Harvest recipes" }).waitFor();
     await previewSettled(page);
     expect(await page.getByRole("contentinfo").count(), "the editor has no footer").toBe(0);
     expect(await layerNames(page)).toEqual(["Website", "Title", "Colour band", "Photo"]);
@@ -189,7 +195,7 @@ describe("templates", () => {
     await previewSettled(page);
     await page.screenshot({ path: `${SCREENSHOTS}/templates-editor-saved.png` });
     await page.reload();
-    await page.getByRole("heading", { name: "Untitled template" }).waitFor();
+    await page.getByRole("heading", { name: "Harvest recipes" }).waitFor();
     expect(await layerNames(page)).toEqual(["Text 1 (copy)", "Text 1", "Website", "Title", "Colour band", "Photo"]);
     await page.getByRole("button", { name: "Text 1", exact: true }).click();
     expect(await positionOfSelected(page)).toEqual(moved);
@@ -372,6 +378,8 @@ describe("templates", () => {
     await page.goto("/templates?tab=mine");
     await signUp(page);
     await page.getByRole("button", { name: "New template" }).click();
+    await page.getByLabel("Template name").fill("Phone layout");
+    await page.getByRole("button", { name: "Create template" }).click();
     await page.waitForURL(/\/template-builder\/[\w-]+$/);
     await previewSettled(page);
     await page.getByRole("button", { name: "Title", exact: true }).click();
