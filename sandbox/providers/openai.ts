@@ -509,9 +509,10 @@ function tokens(text: string) {
 }
 
 /** A title a few words over 44 characters: over the limit, close enough to be trimmed. */
+/** A title a few words over its limit, as models write them: a second clause after a colon. */
 function lengthenTitle(text: string): string {
   const extra = "Every Single Time This Season And Beyond For Real".split(" ");
-  let out = text;
+  let out = `${text}:`;
   for (let index = 0; out.length <= 44; index += 1) out += ` ${extra[index % extra.length]}`;
   return out;
 }

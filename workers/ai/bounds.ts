@@ -22,10 +22,12 @@ export const LENGTH_BOUNDS: Record<AiTextKind, { min: number; max: number }> = {
  */
 const REPAIR_SLACK: Record<AiTextKind, number> = { title: 20, description: 200, altText: 200 };
 
-/** A trimmed title keeps at least this share of the limit, or it is asked for again. */
-const MIN_TRIMMED_TITLE_SHARE = 0.5;
-
-export type Rejection = "empty" | "tooShort" | "tooLong" | "duplicate";
+/**
+ * Why an answer was turned away. Beyond length: "fragment", a title that ends in a phrase cut off (the start
+ * of a longer phrase of the post, not a whole one); "unfinished", a description that does not end on a whole
+ * sentence and has none to end on within bounds.
+ */
+export type Rejection = "empty" | "tooShort" | "tooLong" | "fragment" | "unfinished" | "duplicate";
 export type BoundsCheck = { ok: true; text: string; repaired: boolean } | { ok: false; reason: Exclude<Rejection, "duplicate">; text: string };
 
 export function charCount(text: string): number {
@@ -107,29 +109,164 @@ function cutAtWord(text: string, max: number): string {
 }
 
 /**
- * Checks a cleaned answer against its kind's bounds. A little too long is
- * repaired: a title is cut at a word boundary, a description or alt text at
- * the last sentence that fits (else at a word, ending with "…"). Too short,
- * empty or far too long cannot be repaired and must be asked for again.
+ * Checks a cleaned answer against its kind's bounds and repairs what a reader would trip over (issue 40 point 3):
+ *
+ * - a title: stray capitals made one style (sentence case or title case, whichever most of it is in; words
+ *   capitalised in the post's own text kept), a word said twice said once, trailing punctuation dropped; a
+ *   phrase cut off at its end (the start of a longer phrase of `source`) dropped with its clause, or the answer
+ *   refused; a little too long, cut only where a clause ends (":", " - ", " | "), never in the middle of a phrase;
+ * - a description: it ends on a whole sentence (hashtags may follow), cut after the last one that fits;
+ * - alt text: never names a host or web address (the picture is described, not where it came from).
+ *
+ * Too short, empty, far too long or beyond repair must be asked for again.
  */
-export function fitToBounds(raw: string, kind: AiTextKind): BoundsCheck {
-  const text = cleanAnswer(raw, kind);
+export function fitToBounds(raw: string, kind: AiTextKind, source = ""): BoundsCheck {
+  const cleaned = cleanAnswer(raw, kind);
+  let text = cleaned;
+  if (kind === "altText") text = withoutHosts(text);
+  if (kind === "title") {
+    const tidied = tidyTitle(text, source);
+    if (tidied === null) return { ok: false, reason: "fragment", text };
+    text = tidied;
+  }
   const { min, max } = LENGTH_BOUNDS[kind];
   const length = charCount(text);
   if (length === 0) return { ok: false, reason: "empty", text };
   if (length < min) return { ok: false, reason: "tooShort", text };
-  if (length <= max) return { ok: true, text, repaired: text !== raw };
-  if (length > max + REPAIR_SLACK[kind]) return { ok: false, reason: "tooLong", text };
-
   if (kind === "title") {
-    const cut = cutAtWord(text, max);
-    return charCount(cut) >= Math.ceil(max * MIN_TRIMMED_TITLE_SHARE) ? { ok: true, text: cut, repaired: true } : { ok: false, reason: "tooLong", text };
+    if (length <= max) return { ok: true, text, repaired: text !== raw };
+    // Whole clauses only, however long the rest was: what is kept was written to stand alone.
+    const cut = cutAtClause(text, max);
+    return cut !== null && wordsOf(cut).length >= 2 ? { ok: true, text: cut, repaired: true } : { ok: false, reason: "tooLong", text };
   }
+  if (length > max + REPAIR_SLACK[kind]) return { ok: false, reason: "tooLong", text };
+  if (kind === "description") {
+    // A whole sentence at the end (hashtags after it are the pin's, not a thought cut short).
+    const { body, tags } = splitHashtags(text);
+    if (length <= max && endsOnSentence(body)) return { ok: true, text, repaired: text !== raw };
+    const room = max - (tags ? charCount(tags) + 1 : 0);
+    const sentence = cutAtSentence(body, Math.min(room, charCount(body)), Math.max(1, min - (tags ? charCount(tags) + 1 : 0)));
+    const repaired = sentence && tags ? `${sentence} ${tags}` : sentence;
+    if (repaired && charCount(repaired) >= min && charCount(repaired) <= max) return { ok: true, text: repaired, repaired: true };
+    return { ok: false, reason: length > max ? "tooLong" : "unfinished", text };
+  }
+  if (length <= max) return { ok: true, text, repaired: text !== raw };
   const sentence = cutAtSentence(text, max, min);
   if (sentence) return { ok: true, text: sentence, repaired: true };
   const word = cutAtWord(text, max - 1);
   if (charCount(word) >= Math.max(min, 1)) return { ok: true, text: `${word}…`, repaired: true };
   return { ok: false, reason: "tooLong", text };
+}
+
+/** Ends with ., ! or ? (a closing quote or bracket may follow). */
+function endsOnSentence(text: string): boolean {
+  return /[.!?。！？]["'”’)\]]?$/u.test(text.trim());
+}
+
+/** A description's trailing hashtags ("#decor #home"), apart from what comes before them. */
+function splitHashtags(text: string): { body: string; tags: string } {
+  const match = /(?:\s+#[\p{L}\p{N}_]+)+$/u.exec(text);
+  if (!match || match.index === 0) return { body: text, tags: "" };
+  return { body: text.slice(0, match.index).trim(), tags: match[0].trim() };
+}
+
+/** The longest start of `text` that ends where a clause ends (":", " - ", " – ", " | "), within `max` characters. */
+function cutAtClause(text: string, max: number): string | null {
+  let best: string | null = null;
+  for (const match of text.matchAll(/\s*(?::|\s[-–—|]\s)/g)) {
+    const head = text.slice(0, match.index).trim();
+    if (charCount(head) <= max && charCount(head) > 0) best = head;
+  }
+  return best;
+}
+
+const MINOR_WORDS = new Set(["a", "an", "the", "and", "or", "but", "nor", "of", "for", "to", "with", "in", "on", "at", "by", "from", "as", "vs"]);
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu;
+const isCapitalised = (word: string) => /^\p{Lu}/u.test(word) && word !== word.toUpperCase();
+const isAcronym = (word: string) => word.length > 1 && word === word.toUpperCase() && /\p{L}/u.test(word);
+
+/**
+ * A title as a person would write it, or null when it ends in a phrase cut off that cannot be dropped.
+ * `source`: the text being rewritten (the post's title or description), whose capitalised words are names.
+ */
+export function tidyTitle(text: string, source = ""): string | null {
+  let title = text.replace(/[\s:;,\-–—|/&…]+$/u, "").trim();
+  // The same word twice ("Cozy decor: 12 Cozy small ideas"): said once, where it first comes.
+  const seen = new Set<string>();
+  title = title
+    .replace(WORD, (word) => {
+      const key = word.toLocaleLowerCase();
+      if (key.length < 4 || /^\d/.test(key) || MINOR_WORDS.has(key)) return word;
+      if (seen.has(key)) return "";
+      seen.add(key);
+      return word;
+    })
+    .replace(/\s+([:,;])/g, "$1")
+    .replace(/\s{2,}/g, " ")
+    .replace(/[\s:;,\-–—|/&]+$/u, "")
+    .trim();
+
+  // A phrase cut off at the end ("…ideas: 12 Cozy"): the last clause is the start of a longer run of the
+  // source's words. Dropped with its separator; a title that is nothing else is asked for again.
+  const clause = /\s*(?::|\s[-–—|]\s)\s*([^:|–—]+)$/u.exec(title);
+  if (clause && isCutOff(clause[1], source)) {
+    title = title.slice(0, clause.index).trim();
+    if (!title) return null;
+  }
+  return withOneCase(title, source);
+}
+
+/** The words of `text`, lower-cased. */
+const wordsOf = (text: string) => [...text.matchAll(WORD)].map((match) => match[0].toLocaleLowerCase());
+
+/** A clause of two or more words that the source goes on from with a word that is not a joiner: cut short. */
+function isCutOff(clause: string, source: string): boolean {
+  const words = wordsOf(clause);
+  const from = wordsOf(source);
+  if (words.length < 2 || from.length <= words.length) return false;
+  for (let i = 0; i + words.length < from.length; i += 1) {
+    if (words.every((word, j) => from[i + j] === word) && !MINOR_WORDS.has(from[i + words.length])) return true;
+  }
+  return false;
+}
+
+/**
+ * One style of capitals: title case when most of the words after the first are capitalised, else sentence case.
+ * Acronyms, and words capitalised in a source that is not itself in title case (names), keep their capitals.
+ */
+function withOneCase(title: string, source: string): string {
+  const words = [...title.matchAll(WORD)].map((match) => match[0]);
+  const later = words.slice(1).filter((word) => !/^\d/.test(word) && !MINOR_WORDS.has(word.toLocaleLowerCase()) && !isAcronym(word));
+  if (later.length === 0) return title;
+  const capitalised = later.filter(isCapitalised).length;
+  const sourceWords = [...source.matchAll(WORD)].map((match) => match[0]);
+  const sourceTitleCase = sourceWords.length > 0 && sourceWords.filter(isCapitalised).length / sourceWords.length >= 0.6;
+  const names = new Set(sourceTitleCase ? [] : sourceWords.slice(1).filter(isCapitalised));
+  const titleCase = capitalised / later.length >= 0.6;
+  let index = 0;
+  return title.replace(WORD, (word) => {
+    const first = index === 0;
+    index += 1;
+    if (isAcronym(word) || /^\d/.test(word)) return word;
+    const lower = word.toLocaleLowerCase();
+    const upper = word.charAt(0).toLocaleUpperCase() + word.slice(1);
+    if (first) return upper;
+    if (titleCase) return MINOR_WORDS.has(lower) ? lower : upper;
+    return names.has(word) ? word : isCapitalised(word) ? lower : word;
+  });
+}
+
+/** Hosts, addresses and "from example.com" removed: alt text describes the picture, not where it came from. */
+export function withoutHosts(text: string): string {
+  const host = String.raw`(?:https?:\/\/\S+|www\.\S+|\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b|\b(?:[a-z0-9-]+\.)+(?:com|net|org|io|co|uk|de|fr|es|it|nl|test|example|dev|app|shop|store|blog|info|me|us|ca|au)\b(?::\d+)?(?:\/\S*)?)`;
+  return text
+    .replace(new RegExp(String.raw`[,;]?\s*\b(?:from|on|at|via|taken from|hosted on|found on|source:?)\s+${host}`, "gi"), "")
+    .replace(new RegExp(host, "gi"), "")
+    .replace(/\s+([.,;:!?])/g, "$1")
+    .replace(/([,;:])(?=[.!?]|$)/g, "")
+    .replace(/\s{2,}/g, " ")
+    .replace(/^[\s,;:.-]+/, "")
+    .trim();
 }
 
 /** The form two answers are compared in: case, spacing and closing punctuation do not make a text different. */
@@ -172,14 +309,14 @@ export interface Collected {
 export function collectAnswers(
   collected: Collected,
   answers: string[],
-  options: { kind: AiTextKind; wanted: number; unique: boolean; avoid?: string[] },
+  options: { kind: AiTextKind; wanted: number; unique: boolean; avoid?: string[]; source?: string },
 ): Collected {
   const accepted = [...collected.accepted];
   const rejected = { ...collected.rejected };
   const seen = new Set([...(options.avoid ?? []), ...accepted].map(comparisonKey));
   for (const answer of answers) {
     if (accepted.length >= options.wanted) break;
-    const check = fitToBounds(answer, options.kind);
+    const check = fitToBounds(answer, options.kind, options.source);
     if (!check.ok) {
       rejected[check.reason] = (rejected[check.reason] ?? 0) + 1;
       continue;
@@ -200,6 +337,8 @@ export function outOfBoundsMessage(kind: AiTextKind, rejected: Collected["reject
   const worst = (Object.entries(rejected) as [Rejection, number][]).sort((a, b) => b[1] - a[1])[0]?.[0];
   if (worst === "duplicate") return "The AI kept repeating itself and could not write enough different texts. Please try again or ask for fewer results.";
   if (worst === "empty") return "The AI answered without any text. Please try again.";
+  if (worst === "fragment") return "The AI could only write titles that break off mid-phrase. Please try again, or change a few words yourself.";
+  if (worst === "unfinished") return "The AI could only write descriptions that stop mid-thought. Please try again.";
   if (kind === "title") return `The AI could not write a title under ${TITLE_MAX_CHARS} characters. Please try again.`;
   if (kind === "description") {
     return `The AI could not write a description between ${DESCRIPTION_MIN_CHARS} and ${DESCRIPTION_MAX_CHARS} characters. Please try again.`;

@@ -62,7 +62,13 @@ export async function rewriteText(env: Env, userId: string, input: RewriteInput,
       temperature: attempt === 1 ? 0.8 : 1,
       timeoutMs: TEXT_TIMEOUT_MS,
     });
-    collected = collectAnswers(collected, answers, { kind: input.kind, wanted, unique: options.unique, avoid: options.unique ? [input.prompt] : [] });
+    collected = collectAnswers(collected, answers, {
+      kind: input.kind,
+      wanted,
+      unique: options.unique,
+      avoid: options.unique ? [input.prompt] : [],
+      source: input.prompt,
+    });
   }
 
   if (collected.accepted.length < wanted) {

@@ -32,18 +32,38 @@ describe("titles are under 40 characters", () => {
     expect(fitToBounds('"Cozy Soup"', "title")).toEqual({ ok: true, text: "Cozy Soup", repaired: true });
   });
 
-  it("trims a slightly long title at a word boundary, without a dangling joiner", () => {
-    const check = fitToBounds("Cozy Autumn Soup Recipes for Busy Nights and Lazy Weekends", "title");
-    expect(check).toEqual({ ok: true, text: "Cozy Autumn Soup Recipes for Busy", repaired: true });
-    const joiner = fitToBounds("Cozy Autumn Soup Recipes You Will Love and Make Again", "title");
-    expect(joiner.ok && joiner.text).toBe("Cozy Autumn Soup Recipes You Will Love");
-    const dangling = fitToBounds("Cozy Autumn Soups and Stews for the Whole Family", "title");
-    expect(dangling.ok && dangling.text).toBe("Cozy Autumn Soups and Stews");
-    for (const check of [joiner, dangling]) expect(check.ok && charCount(check.text)).toBeLessThan(40);
+  it("trims a slightly long title only where a clause ends, never in the middle of a phrase", () => {
+    const check = fitToBounds("Cozy Autumn Soups: Recipes for Busy Nights and Lazy Weekends", "title");
+    expect(check).toEqual({ ok: true, text: "Cozy Autumn Soups", repaired: true });
+    // No clause to end at: asked for again rather than cut to "… for Busy".
+    expect(fitToBounds("Cozy Autumn Soup Recipes for Busy Nights and Lazy Weekends", "title")).toMatchObject({ ok: false, reason: "tooLong" });
+  });
+
+  it("repairs what the stand-in and real models answer: a cut-off phrase, stray capitals, a word said twice (issue 40 point 3)", () => {
+    const source = "12 Cozy Small Living Room Ideas";
+    expect(fitToBounds("Your Small living room ideas: 12 Cozy", "title", source)).toEqual({ ok: true, text: "Your small living room ideas", repaired: true });
+    expect(fitToBounds("Your Cozy decor: 12 Cozy Small Ideas", "title", source)).toEqual({ ok: true, text: "Your Cozy Decor: 12 Small Ideas", repaired: true });
+    // Sentence case keeps names (capitalised in a source that is not in title case) and acronyms.
+    expect(fitToBounds("A Weekend in Paris With Kids", "title", "How we spent a weekend in Paris with the kids")).toEqual({
+      ok: true,
+      text: "A Weekend in Paris with Kids",
+      repaired: true,
+    });
+    expect(fitToBounds("Easy DIY wall art For renters", "title", "How we made wall art in Paris")).toMatchObject({
+      ok: true,
+      text: "Easy DIY wall art for renters",
+    });
+    expect(fitToBounds("Trailing punctuation -", "title")).toMatchObject({ ok: true, text: "Trailing punctuation" });
+    // A title that is only a cut-off phrase cannot be repaired.
+    expect(fitToBounds(": 12 Cozy", "title", source)).toMatchObject({ ok: false });
+    for (const answer of ["Your Small living room ideas: 12 Cozy", "Your Cozy decor: 12 Cozy Small Ideas"]) {
+      const check = fitToBounds(answer, "title", source);
+      expect(check.ok && charCount(check.text)).toBeLessThan(40);
+    }
   });
 
   it("refuses a title far too long, one that cannot be cut between words, and an empty one", () => {
-    expect(fitToBounds("word ".repeat(20), "title")).toMatchObject({ ok: false, reason: "tooLong" });
+    expect(fitToBounds(Array.from({ length: 20 }, (_, i) => `word${i}`).join(" "), "title")).toMatchObject({ ok: false, reason: "tooLong" });
     expect(fitToBounds("Supercalifragilisticexpialidociousnessly-long", "title")).toMatchObject({ ok: false, reason: "tooLong" });
     expect(fitToBounds('  ""  ', "title")).toMatchObject({ ok: false, reason: "empty" });
   });
@@ -56,10 +76,23 @@ describe("titles are under 40 characters", () => {
 });
 
 describe("descriptions are over 200 and under 500 characters", () => {
-  it("accepts 201 and 499 characters, refuses 200 as too short", () => {
-    expect(fitToBounds("a".repeat(201), "description").ok).toBe(true);
-    expect(fitToBounds("a".repeat(499), "description").ok).toBe(true);
-    expect(fitToBounds("a".repeat(200), "description")).toMatchObject({ ok: false, reason: "tooShort" });
+  it("accepts 201 and 499 characters ending on a sentence, refuses 200 as too short", () => {
+    expect(fitToBounds(`${"a".repeat(200)}.`, "description").ok).toBe(true);
+    expect(fitToBounds(`${"a".repeat(498)}.`, "description").ok).toBe(true);
+    expect(fitToBounds(`${"a".repeat(199)}.`, "description")).toMatchObject({ ok: false, reason: "tooShort" });
+  });
+
+  it("ends on a whole sentence: one that stops mid-thought is cut after its last sentence, or asked for again (issue 40 point 3)", () => {
+    const whole = paragraph(3);
+    const midThought = `${whole} Tap through to read the full post and get every detail of how we did it and what it cost us to`;
+    const check = fitToBounds(midThought, "description");
+    expect(check).toEqual({ ok: true, text: whole, repaired: true });
+    // Hashtags after the last sentence are the pin's, not an unfinished thought.
+    const tagged = `${whole} #soup #autumn`;
+    expect(fitToBounds(tagged, "description")).toEqual({ ok: true, text: tagged, repaired: false });
+    // Nothing whole to end on within bounds.
+    expect(fitToBounds(`${"word ".repeat(60)}and then`, "description")).toMatchObject({ ok: false, reason: "unfinished" });
+    expect(outOfBoundsMessage("description", { unfinished: 3 })).toBe("The AI could only write descriptions that stop mid-thought. Please try again.");
   });
 
   it("cuts a slightly long one after its last whole sentence", () => {
@@ -73,11 +106,9 @@ describe("descriptions are over 200 and under 500 characters", () => {
     expect(text.startsWith(check.text)).toBe(true);
   });
 
-  it("cuts at a word with an ellipsis when no sentence ends in range", () => {
+  it("never cuts at a word with an ellipsis: with no sentence ending in range it is asked for again", () => {
     const text = "word ".repeat(110).trim(); // 549 characters, no sentence end
-    const check = fitToBounds(text, "description");
-    expect(check.ok && check.text.endsWith("word…")).toBe(true);
-    expect(check.ok && charCount(check.text)).toBeLessThanOrEqual(499);
+    expect(fitToBounds(text, "description")).toMatchObject({ ok: false, reason: "tooLong" });
   });
 
   it("refuses one far too long", () => {
@@ -86,6 +117,19 @@ describe("descriptions are over 200 and under 500 characters", () => {
 });
 
 describe("alt text is at most 500 characters", () => {
+  it("describes the picture and never names a host or address (issue 40 point 3)", () => {
+    // The stand-in's own answer.
+    expect(fitToBounds("A photo showing cozy small living room ideas, from 127.0.0.1.", "altText")).toMatchObject({
+      ok: true,
+      text: "A photo showing cozy small living room ideas.",
+    });
+    expect(fitToBounds("A bowl of soup on a wooden table, from https://blog.example.com/soup.jpg", "altText")).toMatchObject({
+      text: "A bowl of soup on a wooden table",
+    });
+    expect(fitToBounds("A grey sofa at linenandlark.com under a window.", "altText")).toMatchObject({ text: "A grey sofa under a window." });
+    expect(fitToBounds("https://images.example.com/a.jpg", "altText")).toMatchObject({ ok: false, reason: "empty" });
+  });
+
   it("accepts 500, trims 600 at a sentence, refuses 900", () => {
     expect(fitToBounds("a".repeat(500), "altText").ok).toBe(true);
     const trimmed = fitToBounds(paragraph(8), "altText");

@@ -140,7 +140,7 @@ describe("answers outside the bounds", () => {
     user = await signUpUser();
   });
 
-  it("repairs a slightly long title by trimming it at a word", async () => {
+  it("repairs a slightly long title by cutting it where a clause ends (never mid-phrase)", async () => {
     const prompt = uniqueText("Crispy roast potatoes");
     await misbehave("slightly-long", prompt);
     const response = await post(REWRITE, user, { prompt, numResults: 2 });
