@@ -60,6 +60,8 @@ export const MAX_SITEMAP_URLS = 2000;
 export interface SitemapPost {
   url: string;
   title: string;
+  /** The title is only guessed from the address ("Diy Yarn Wall Hanging"): shown until the page itself is read. */
+  titleGuessed?: boolean;
   /** The sitemap's lastmod, as written there ("" when none). */
   lastmod: string;
 }

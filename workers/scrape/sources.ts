@@ -183,7 +183,11 @@ async function postUrlsOf(env: ScrapeEnv, sitemapUrl: string, options: ScrapeOpt
   for (const entry of newestFirst(entries)) {
     if (seen.has(entry.loc)) continue;
     seen.add(entry.loc);
-    posts.push({ url: entry.loc, title: entry.title || titleFromUrl(entry.loc), lastmod: entry.lastmod });
+    posts.push(
+      entry.title
+        ? { url: entry.loc, title: entry.title, lastmod: entry.lastmod }
+        : { url: entry.loc, title: titleFromUrl(entry.loc), titleGuessed: true, lastmod: entry.lastmod },
+    );
     if (posts.length >= MAX_SITEMAP_URLS) break;
   }
   return posts;

@@ -7,8 +7,13 @@ import { DialogActions } from "../dialog-actions.tsx";
 export interface ChoosablePost {
   url: string;
   title: string;
+  /** A title guessed from the address, shown (greyed) while the real one is read. */
+  guess?: string;
   date: string;
 }
+
+/** How many posts are ticked when the list opens: one click never makes a hundred pins by surprise (issue 40 point 11). */
+export const FIRST_CHOSEN = 20;
 
 /** A date as the user's own calendar writes it ("3 Nov 2026"); "" when there is none or it does not parse. */
 function shownDate(value: string): string {
@@ -20,8 +25,9 @@ function shownDate(value: string): string {
 /**
  * Choosing the posts of a sitemap or a feed before generating: titles with
  * the address beneath, a search over both, select all (of what is shown),
- * and a button that says how many pins it will make. Posts whose title is
- * not known yet get it from `readTitles` in the background.
+ * and a button that says how many pins it will make. The first 20 are ticked.
+ * Posts whose title is not known yet (or only guessed from the address) get it
+ * from `readTitles` in the background, in the list's order.
  */
 export function PostChoiceDialog({
   heading,
@@ -42,7 +48,7 @@ export function PostChoiceDialog({
   /** Finds the titles of these posts in the background ("" for a post it could not read); answers a function that stops it. */
   readTitles?(urls: string[], onTitles: (titles: Map<string, string>) => void): () => void;
 }) {
-  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(posts.slice(0, MAX_POSTS).map((post) => post.url)));
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(() => new Set(posts.slice(0, FIRST_CHOSEN).map((post) => post.url)));
   const [filter, setFilter] = useState("");
   const [titles, setTitles] = useState<ReadonlyMap<string, string>>(new Map());
 
@@ -122,8 +128,12 @@ export function PostChoiceDialog({
                   <label className="check post-choice__item">
                     <input type="checkbox" checked={chosen.has(row.url)} onChange={() => toggle(row.url)} />
                     <span className="post-choice__text">
-                      <span className={row.title ? "post-choice__title" : "post-choice__title post-choice__title--pending"}>
-                        {row.title || (row.pending ? "Reading the title…" : "Untitled post")}
+                      <span
+                        className={row.title ? "post-choice__title" : "post-choice__title post-choice__title--guessed"}
+                        data-pending={row.pending || undefined}
+                      >
+                        {row.title || (row.pending ? (row.guess ?? "Reading the title…") : (row.guess ?? "Untitled post"))}
+                        {row.pending ? <span className="visually-hidden"> (reading the page's own title)</span> : null}
                       </span>
                       <span className="post-choice__url">
                         {row.url}

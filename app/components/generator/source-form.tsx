@@ -113,7 +113,12 @@ export function SourceForm({ generator, disabled }: { generator: Generator; disa
             kind: "sitemap",
             heading: "Posts found in the sitemap",
             intro: `${answer.posts.length} posts listed in ${answer.usedSitemap}.`,
-            posts: answer.posts.map((post) => ({ url: post.url, title: post.title, date: post.lastmod })),
+            // A title guessed from the address shows, greyed, until the page itself is read (issue 40 point 11).
+            posts: answer.posts.map((post) =>
+              post.titleGuessed
+                ? { url: post.url, title: "", guess: post.title || undefined, date: post.lastmod }
+                : { url: post.url, title: post.title, date: post.lastmod },
+            ),
           });
         }
       });
