@@ -51,3 +51,20 @@ export const AltTextBody = body({
 export interface AltTextResponse {
   altText: string;
 }
+
+/** What an AI picture is asked to show: at most this many characters. */
+export const AI_IMAGE_PROMPT_MAX = 1000;
+
+/**
+ * POST /api/openAI/generateImage {prompt, reference?} -> {image}: a picture for a pin made by OpenAI's image model
+ * (issue 40 point 15), 12 credits once per reference, kept in the media library (the image is its MediaItem).
+ */
+export const GenerateImageBody = body({
+  prompt: v.pipe(
+    v.string("prompt is required"),
+    v.trim(),
+    v.nonEmpty("Please say what the picture should show."),
+    v.maxLength(AI_IMAGE_PROMPT_MAX, `The description of the picture must be at most ${AI_IMAGE_PROMPT_MAX} characters.`),
+  ),
+  reference: v.optional(IdempotencyReference),
+});

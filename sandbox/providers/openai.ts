@@ -1,4 +1,6 @@
 import { Hono, type Context } from "hono";
+import { encodePng } from "../../workers/render/overlay.ts";
+import type { Bitmap } from "../../workers/render/pixels.ts";
 import { providerState, type SandboxState } from "../state.ts";
 
 /**
@@ -9,6 +11,9 @@ import { providerState, type SandboxState } from "../state.ts";
  *   {id: "chatcmpl-...", object: "chat.completion", created, model, choices[{index, message{role,
  *   content}, finish_reason}], usage{prompt_tokens, completion_tokens, total_tokens}}.
  * - `GET /v1/models`: the models it answers for (any model name is accepted).
+ * - `POST /v1/images/generations` {model, prompt, size, n}: {created, data[{b64_json}], usage}, a real PNG drawn
+ *   deterministically from the prompt (a sky, a sun, hills); "[sandbox:refuse]" in the prompt answers the safety
+ *   system's 400.
  *
  * It writes deterministically from what it is asked, reading the instructions a real model would
  * follow: the text between triple quotes after "Rewrite this pin title|description:", "Write in
@@ -109,7 +114,82 @@ export function openAIProvider(state: SandboxState): Hono {
     });
   });
 
+  // Images (https://platform.openai.com/docs/api-reference/images/create): gpt-image-1 answers base64 PNG.
+  app.post("/v1/images/generations", async (c) => {
+    let body: Record<string, unknown>;
+    try {
+      body = await c.req.json();
+    } catch {
+      return openAIError(c, 400, "We could not parse the JSON body of your request.", null, "invalid_request_error");
+    }
+    const prompt = typeof body.prompt === "string" ? body.prompt : "";
+    if (!prompt.trim()) return openAIError(c, 400, "Missing required parameter: 'prompt'.", "missing_required_parameter", "invalid_request_error", "prompt");
+    if (typeof body.model !== "string" || !body.model) {
+      return openAIError(c, 400, "Missing required parameter: 'model'.", "missing_required_parameter", "invalid_request_error", "model");
+    }
+    const size = typeof body.size === "string" ? body.size : "1024x1024";
+    const match = /^(\d+)x(\d+)$/.exec(size);
+    if (!match || !IMAGE_SIZES.has(size)) {
+      return openAIError(
+        c,
+        400,
+        `Invalid value: '${size}'. Supported values are: ${[...IMAGE_SIZES].map((v) => `'${v}'`).join(", ")}.`,
+        "invalid_value",
+        "invalid_request_error",
+        "size",
+      );
+    }
+    // "[sandbox:refuse]" stands for a prompt OpenAI's safety system turns down.
+    if (/\[sandbox:refuse\]/.test(prompt)) {
+      return openAIError(c, 400, "Your request was rejected as a result of our safety system.", "moderation_blocked", "invalid_request_error", "prompt");
+    }
+    const png = encodePng(scene(prompt, Number(match[1]), Number(match[2])));
+    return c.json({
+      created: Math.floor(Date.now() / 1000),
+      data: [{ b64_json: Buffer.from(png).toString("base64") }],
+      usage: { input_tokens: tokens(prompt), output_tokens: 1056, total_tokens: tokens(prompt) + 1056 },
+    });
+  });
+
   return app;
+}
+
+const IMAGE_SIZES = new Set(["1024x1024", "1024x1536", "1536x1024", "auto"]);
+
+/**
+ * A real, deterministic picture for a prompt: a sky in two colours, a sun and rolling hills, all chosen by a hash
+ * of the words (the same prompt always draws the same picture; another prompt another one).
+ */
+function scene(prompt: string, width: number, height: number): Bitmap {
+  let hash = 2166136261;
+  for (let i = 0; i < prompt.length; i += 1) hash = Math.imul(hash ^ prompt.charCodeAt(i), 16777619) >>> 0;
+  const pick = (shift: number, span: number) => ((hash >>> shift) % span) / span;
+  const hue = pick(0, 360) * 360;
+  const colour = (h: number, s: number, l: number) => {
+    const k = (n: number) => (n + h / 30) % 12;
+    const a = s * Math.min(l, 1 - l);
+    return [0, 8, 4].map((n) => Math.round(255 * (l - a * Math.max(-1, Math.min(k(n) - 3, 9 - k(n), 1)))));
+  };
+  const [top, bottom, sun, hill] = [colour(hue, 0.6, 0.75), colour((hue + 40) % 360, 0.7, 0.55), colour(45, 0.9, 0.7), colour((hue + 180) % 360, 0.45, 0.35)];
+  const sunX = width * (0.25 + pick(9, 50) / 100);
+  const sunY = height * 0.3;
+  const radius = width * 0.12;
+  const data = new Uint8ClampedArray(width * height * 4);
+  const horizon = height * 0.62;
+  for (let y = 0; y < height; y += 1) {
+    const t = y / height;
+    for (let x = 0; x < width; x += 1) {
+      const ground = horizon + height * 0.05 * Math.sin((x / width) * Math.PI * (2 + pick(17, 3)));
+      const inSun = (x - sunX) ** 2 + (y - sunY) ** 2 < radius * radius;
+      const rgb = y > ground ? hill : inSun ? sun : top.map((channel, i) => Math.round(channel + (bottom[i] - channel) * t));
+      const at = (y * width + x) * 4;
+      data[at] = rgb[0];
+      data[at + 1] = rgb[1];
+      data[at + 2] = rgb[2];
+      data[at + 3] = 255;
+    }
+  }
+  return { width, height, data } as Bitmap;
 }
 
 /**

@@ -66,6 +66,50 @@ export async function completeChat(env: OpenAIEnv, request: ChatRequest): Promis
   }
 }
 
+export interface ImageRequest {
+  model: string;
+  prompt: string;
+  /** Portrait for pins (2:3). */
+  size: "1024x1536" | "1024x1024";
+  timeoutMs?: number;
+}
+
+/**
+ * One picture from OpenAI's image API (images.generate) through the same SDK: its bytes (the API answers base64).
+ * Retried once on a server error or timeout, as chat is; a refusal (400, e.g. a prompt the safety system turns
+ * down) or a rate limit is not.
+ */
+export async function generateImage(env: OpenAIEnv, request: ImageRequest): Promise<Uint8Array<ArrayBuffer>> {
+  if (!env.OPENAI_API_KEY || !env.OPENAI_BASE_URL) {
+    throw new ProviderError("openai", "openai is not configured: OPENAI_API_KEY and OPENAI_BASE_URL are required", null);
+  }
+  const client = new OpenAI({
+    apiKey: env.OPENAI_API_KEY,
+    baseURL: env.OPENAI_BASE_URL,
+    fetch: (input, init) => fetch(input, init),
+    maxRetries: 0,
+    timeout: request.timeoutMs ?? 90_000,
+  });
+  const call = async () => {
+    const answer = await client.images.generate({ model: request.model, prompt: request.prompt, size: request.size, n: 1 });
+    const encoded = answer.data?.[0]?.b64_json;
+    if (!encoded) throw new ProviderError("openai", "openai answered no picture", 502);
+    return Uint8Array.from(atob(encoded), (char) => char.charCodeAt(0));
+  };
+  try {
+    return await call();
+  } catch (first) {
+    const error = first instanceof ProviderError ? first : asProviderError(first);
+    if (error.status !== null && error.status < 500) throw error;
+    await new Promise((resolve) => setTimeout(resolve, OPENAI_RETRY_BACKOFF_MS));
+    try {
+      return await call();
+    } catch (second) {
+      throw second instanceof ProviderError ? second : asProviderError(second);
+    }
+  }
+}
+
 /** The SDK's errors as ProviderError: an HTTP status when OpenAI answered, null when it could not be reached or timed out. */
 export function asProviderError(error: unknown): ProviderError {
   if (error instanceof ProviderError) return error;

@@ -13,6 +13,7 @@ import {
   postImages,
   type PostTextEdit,
 } from "../../../workers/domain/generate.ts";
+import { AiPicture } from "./ai-picture.tsx";
 import { PostPreview } from "./post-preview.tsx";
 import { cssColor } from "./colors.ts";
 
@@ -120,6 +121,11 @@ export function PostEditor({
             ))}
           </div>
         </fieldset>
+        <AiPicture
+          title={post.title}
+          hasPicture={choices.length > 0}
+          onPicture={(url) => onChange(changeImage({ ...post, allImages: [...post.allImages, url] }, 0, url))}
+        />
         {Array.from({ length: slots }, (_, slot) => (
           <fieldset key={slot} className="field post-editor__images">
             <legend className="field__label">{slots > 1 ? `Picture ${slot + 1}` : "Picture"}</legend>

@@ -108,6 +108,15 @@ export function deleteMedia(id: string) {
   return apiJson<{ deletedId: string }>(`/api/user/media/deleteMedia/${encodeURIComponent(id)}`, { method: "DELETE" });
 }
 
+/** POST /api/openAI/generateImage: an AI picture (12 credits, once per reference), kept in the media library. */
+export async function generateAiImage(prompt: string, reference: string): Promise<MediaItem> {
+  try {
+    return (await apiJson<{ image: MediaItem }>("/api/openAI/generateImage", { json: { prompt, reference } })).image;
+  } finally {
+    creditsMayHaveChanged();
+  }
+}
+
 // ------------------------------------------------------------------ drafts
 
 export type { Draft, DraftSummary };

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpInBrowser, signUpVerified } from "../support/accounts.ts";
+import { redeemStarterCode } from "../support/admin.ts";
 import { sandboxUrl, useBrowser } from "../support/browser.ts";
 import { overflowing } from "../support/layout.ts";
 
@@ -166,6 +167,28 @@ describe("the pin generator", () => {
       else expect(drawnInWorkers).toBe(0);
       await page.close();
     }
+  });
+
+  it("makes an AI picture for a pin: a progress bar, then the picture on the pin and in its choices, 12 credits (issue 40 point 15)", async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    const account = await signUpVerified(page);
+    await redeemStarterCode(page, account.email);
+    await openGenerator(page);
+    await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await page.getByRole("button", { name: "Edit pin 1" }).click();
+    const dialog = page.getByRole("dialog", { name: "Edit pin 1" });
+    const picture = dialog.getByRole("group", { name: "AI picture" });
+    expect(await picture.getByLabel("What the picture shows").inputValue()).not.toBe("");
+    await picture.getByLabel("What the picture shows").fill("A bowl of berries on a sunny kitchen table");
+    await picture.getByRole("button", { name: "Make an AI picture (12 credits)" }).click();
+    await picture.getByRole("progressbar", { name: "Drawing the AI picture" }).waitFor();
+    await page.getByText("AI picture added", { exact: true }).first().waitFor({ timeout: 60_000 });
+    // Chosen for the pin's first picture, and offered among its choices.
+    const chosen = dialog.locator(".post-editor__images").first().locator("input:checked + img");
+    await expect.poll(() => chosen.getAttribute("src")).toMatch(/\/media\/.+\.png$/);
+    await dialog.locator('.post-preview[data-preview="ready"]').waitFor({ timeout: 30_000 });
+    expect(await picture.getByRole("progressbar").count()).toBe(0);
   });
 
   it("fits a phone: the design settings slide over from the menu bar", async () => {

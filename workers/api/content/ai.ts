@@ -1,6 +1,8 @@
 import type { Context } from "hono";
-import { AltTextBody, RewriteTextBody, type AltTextResponse, type RewriteTextResponse } from "../../../contracts/content/ai.ts";
+import { AltTextBody, GenerateImageBody, RewriteTextBody, type AltTextResponse, type RewriteTextResponse } from "../../../contracts/content/ai.ts";
+import type { MediaItem } from "../../../contracts/content/library.ts";
 import { altTextForImage, rewriteText, type RewriteInput } from "../../ai/copywriter.ts";
+import { generatePinImage } from "../../ai/images.ts";
 import { requireUser } from "../../auth/middleware.ts";
 import { consumeRateLimits, type RateLimitRule } from "../../services/accounts/rate-limit.ts";
 import { router, type AppBindings } from "../core/hono.ts";
@@ -43,6 +45,20 @@ ai.post("/openAI/getAltTextFromImage", requireUser, valid("json", AltTextBody), 
         altText: await altTextForImage(c.env, c.var.auth.user.id, input, chargeReference),
       }),
     ),
+  );
+});
+
+/** AI pictures: each costs OpenAI real money, so they are bounded per user besides their credits. */
+export const AI_IMAGES_PER_USER: RateLimitRule = { name: "ai-image:user", limit: 30, windowMs: 60 * 60_000 };
+
+/** An AI picture for a pin (issue 40 point 15): 12 credits once per reference; the answer is its media library item. */
+ai.post("/openAI/generateImage", requireUser, valid("json", GenerateImageBody), async (c) => {
+  const input = c.req.valid("json");
+  return c.json(
+    await once(c, "generateImage", input, async (chargeReference): Promise<{ image: MediaItem }> => {
+      await consumeRateLimits(c.env.DB, [[AI_IMAGES_PER_USER, c.var.auth.user.id]]);
+      return { image: await generatePinImage(c.env, c.var.auth.user, input.prompt, chargeReference) };
+    }),
   );
 });
 
