@@ -8,7 +8,8 @@ import { AUTOSAVE_NAME, draftPosts, isLoadableDraft, localDateTimeName } from ".
 import { EmailVerificationScreen } from "../auth/email-verification.tsx";
 import { ScheduleDialog } from "../scheduling/schedule-dialog.tsx";
 import { usePinterest } from "../scheduling/use-pinterest.tsx";
-import { dayAndTime, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { type BulkScheduleResult, dayAndTime, type ScheduleTarget, scheduleSummary, spreadOverBoards } from "../../lib/pinterest/bulk-schedule.ts";
+import type { BoardChoice } from "../scheduling/board-fields.tsx";
 import { CreditsPanel } from "../shell/credits-meter.tsx";
 import { SignInPage } from "../shell/login-prompt.tsx";
 import { useToast } from "../shell/toast.tsx";
@@ -306,23 +307,41 @@ function Generator() {
   const allSelected = posts.length > 0 && chosen.length === posts.length;
   const working = busy !== null;
 
-  async function schedule(ids: string[], target: ScheduleTarget) {
+  async function schedule(ids: string[], target: ScheduleTarget, moreBoards: BoardChoice[] = []) {
     setToSchedule(null);
     const wanted = new Set(ids);
     const forget = (current: ReadonlyMap<string, ScheduleTarget>) => new Map([...current].filter(([id]) => !wanted.has(id)));
     setDuplicates(forget);
     const label = `Scheduling ${ids.length} ${ids.length === 1 ? "pin" : "pins"}`;
     setBusy({ label, percent: 0 });
+    // Pins of one link spread over the boards chosen (issue 40 point 1): the n-th of a link to the n-th board.
+    const targets = [target, ...moreBoards.map((more) => ({ ...target, boardId: more.boardId, boardName: more.boardName, sectionId: more.sectionId }))];
+    const groups = spreadOverBoards(
+      posts.filter((post) => wanted.has(post.id)),
+      targets.length,
+    );
+    const total: BulkScheduleResult = { total: 0, scheduled: 0, creditsCharged: 0, failed: [], times: [] };
     try {
-      const result = await scheduleGridPosts(
-        posts.filter((post) => wanted.has(post.id)),
-        target,
-        { bypassResize: settings.bypassResize, setFlags, toast, onPercent: (percent) => setBusy({ label, percent }) },
-      );
-      // Each scheduled card says when it posts, in the profile's zone (issue 40 point 1).
-      setScheduledAt((current) => new Map([...current, ...result.times.map((time) => [time.postId, dayAndTime(time.at, target.timeZone)] as const)]));
-      const refused = result.failed.filter((failure) => failure.reason === "duplicate");
-      if (refused.length > 0) setDuplicates((current) => new Map([...forget(current), ...refused.map((failure) => [failure.postId, target] as const)]));
+      for (const [index, group] of groups.entries()) {
+        if (group.length === 0) continue;
+        const result = await scheduleGridPosts(group, targets[index], {
+          bypassResize: settings.bypassResize,
+          setFlags,
+          onPercent: (percent) => setBusy({ label, percent: Math.round((index * 100 + percent) / groups.length) }),
+        });
+        total.total += result.total;
+        total.scheduled += result.scheduled;
+        total.creditsCharged += result.creditsCharged;
+        total.failed.push(...result.failed);
+        total.times.push(...result.times);
+        // Each scheduled card says when it posts, in the profile's zone (issue 40 point 1).
+        setScheduledAt((current) => new Map([...current, ...result.times.map((time) => [time.postId, dayAndTime(time.at, target.timeZone)] as const)]));
+        const refused = result.failed.filter((failure) => failure.reason === "duplicate");
+        if (refused.length > 0)
+          setDuplicates((current) => new Map([...forget(current), ...refused.map((failure) => [failure.postId, targets[index]] as const)]));
+      }
+      const boards = targets.length > 1 ? `${target.boardName} and ${targets.length - 1} more ${targets.length === 2 ? "board" : "boards"}` : target.boardName;
+      toast(scheduleSummary(total, { ...target, boardName: boards }));
     } finally {
       setBusy(null);
     }
@@ -533,9 +552,10 @@ function Generator() {
       <ScheduleDialog
         open={toSchedule !== null}
         count={toSchedule?.length ?? 0}
+        links={posts.filter((post) => toSchedule?.includes(post.id)).map((post) => post.url)}
         pinterest={pinterest}
         onCancel={() => setToSchedule(null)}
-        onConfirm={(target) => toSchedule && void schedule(toSchedule, target)}
+        onConfirm={(target, moreBoards) => toSchedule && void schedule(toSchedule, target, moreBoards)}
       />
       <VideoPinDialog
         post={posts.find((post) => post.id === videoFor) ?? null}

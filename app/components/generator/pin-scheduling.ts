@@ -1,19 +1,19 @@
 import type { Post } from "../../../contracts/content/post.ts";
 import { renderPostBody } from "../../../workers/domain/generate.ts";
-import { creepProgress, scheduleSummary, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { creepProgress, schedulePosts, type ScheduleFlags, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { schedulePins } from "../../lib/pinterest/scheduling-api.ts";
 import { renderTemplateImage } from "../../lib/pin-images.ts";
-import type { Toaster } from "../shell/toast.tsx";
 
 /**
  * Bulk scheduling from the grid: render each pin on the server, send them to
  * schedulePin, and move a progress bar toward 90 percent until the server
- * confirms (then 100). Per-post flags say where each one stands.
+ * confirms (then 100). Per-post flags say where each one stands; the caller
+ * sums the result up (one toast for a batch spread over several boards).
  */
 export async function scheduleGridPosts(
   posts: Post[],
   target: ScheduleTarget,
-  options: { bypassResize: boolean; setFlags(ids: ReadonlySet<string>, flags: ScheduleFlags): void; toast: Toaster; onPercent(percent: number): void },
+  options: { bypassResize: boolean; setFlags(ids: ReadonlySet<string>, flags: ScheduleFlags): void; onPercent(percent: number): void },
 ) {
   let percent = 0;
   let floor = 0;
@@ -36,7 +36,6 @@ export async function scheduleGridPosts(
     });
     clearInterval(timer);
     options.onPercent(100);
-    options.toast(scheduleSummary(result, target));
     return result;
   } finally {
     clearInterval(timer);

@@ -2,7 +2,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { Link } from "@remix-run/react";
 import { useId, useState, type FormEvent } from "react";
 import { REPEAT_INTERVAL_DAYS } from "../../../contracts/pinterest/scheduling-api.ts";
-import type { ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
+import { sameLinkSpread, type ScheduleTarget } from "../../lib/pinterest/bulk-schedule.ts";
 import { dateTimeFieldValue, instantOfDateTimeField, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { failureOf, useApiQuery } from "../../lib/query.ts";
 import { Spinner } from "../spinner.tsx";
@@ -22,6 +22,7 @@ const NO_BOARD: BoardChoice = { boardId: "", boardName: "", sectionId: null };
 export function ScheduleDialog({
   open,
   count,
+  links = [],
   pinterest,
   onCancel,
   onConfirm,
@@ -29,10 +30,12 @@ export function ScheduleDialog({
   open: boolean;
   /** How many pins will be scheduled. */
   count: number;
+  /** Their links (pins of one post share one): where several share a link, more boards are offered (issue 40 point 1). */
+  links?: readonly string[];
   pinterest: Pinterest;
   onCancel(): void;
   /** Called with the choice; the dialog closes at once and the page shows the progress. */
-  onConfirm(target: ScheduleTarget): void;
+  onConfirm(target: ScheduleTarget, moreBoards: BoardChoice[]): void;
 }) {
   const id = useId();
   const { profiles, activeProfile, activate, connect } = pinterest;
@@ -44,6 +47,8 @@ export function ScheduleDialog({
   /** The date and time typed, or null while the user has not touched the field. */
   const [at, setAt] = useState<string | null>(null);
   const [allowDuplicate, setAllowDuplicate] = useState(false);
+  /** More boards the pins of one link are spread over, besides the board chosen. */
+  const [moreBoards, setMoreBoards] = useState<BoardChoice[]>([]);
   const [repeat, setRepeat] = useState(false);
   const [repeatDays, setRepeatDays] = useState("7");
   const [errors, setErrors] = useState<{ board?: string; at?: string; repeat?: string }>({});
@@ -60,6 +65,7 @@ export function ScheduleDialog({
       setWhen("Queue");
       setAt(null);
       setAllowDuplicate(false);
+      setMoreBoards([]);
       setRepeat(false);
       setErrors({});
       setOpenedAt(Date.now());
@@ -98,17 +104,25 @@ export function ScheduleDialog({
     }
     setErrors(found);
     if (found.board || found.at || found.repeat) return;
-    onConfirm({
-      pinterestProfileUsername: username,
-      boardId: board.boardId,
-      boardName: board.boardName,
-      sectionId: board.sectionId,
-      when: when === "SpecificDate" ? { type: "SpecificDate", at: instant! } : { type: "Queue" },
-      allowDuplicate,
-      ...(repeat ? { repeatIntervalInDays: days } : {}),
-      timeZone: zone,
-    });
+    onConfirm(
+      {
+        pinterestProfileUsername: username,
+        boardId: board.boardId,
+        boardName: board.boardName,
+        sectionId: board.sectionId,
+        when: when === "SpecificDate" ? { type: "SpecificDate", at: instant! } : { type: "Queue" },
+        allowDuplicate,
+        ...(repeat ? { repeatIntervalInDays: days } : {}),
+        timeZone: zone,
+      },
+      spreading ? moreBoards.filter((more) => more.boardId !== board.boardId) : [],
+    );
   }
+
+  // Pins of one link post 48 hours apart on one board: where that makes the batch take days, more boards are offered.
+  const spreading = when === "Queue" && !allowDuplicate && Boolean(board.boardId);
+  const oneBoard = sameLinkSpread(links, 1);
+  const withMore = sameLinkSpread(links, 1 + moreBoards.filter((more) => more.boardId !== board.boardId).length);
 
   const pins = `${count} ${count === 1 ? "pin" : "pins"}`;
   return (
@@ -205,6 +219,19 @@ export function ScheduleDialog({
                     )}
                   </fieldset>
 
+                  {spreading && oneBoard.days > 0 ? (
+                    <MoreBoards
+                      pinterest={pinterest}
+                      username={username}
+                      board={board}
+                      chosen={moreBoards}
+                      onChange={setMoreBoards}
+                      sameLink={oneBoard.pins}
+                      daysOnOne={oneBoard.days}
+                      daysNow={withMore.days}
+                    />
+                  ) : null}
+
                   <label className="check">
                     <input type="checkbox" checked={allowDuplicate} onChange={(event) => setAllowDuplicate(event.target.checked)} />
                     Post even if the same link goes to this board within 48 hours
@@ -259,5 +286,68 @@ export function ScheduleDialog({
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
+  );
+}
+
+const daysText = (days: number) => (days === 0 ? "all within a day" : `the last about ${days} ${days === 1 ? "day" : "days"} from the first`);
+
+/**
+ * The offer to spread pins of one link over more boards (issue 40 point 1): with the days it takes on the chosen
+ * board alone and with the boards ticked here. The profile's boards come from the read the board field made.
+ */
+function MoreBoards({
+  pinterest,
+  username,
+  board,
+  chosen,
+  onChange,
+  sameLink,
+  daysOnOne,
+  daysNow,
+}: {
+  pinterest: Pinterest;
+  username: string;
+  board: BoardChoice;
+  chosen: BoardChoice[];
+  onChange(boards: BoardChoice[]): void;
+  sameLink: number;
+  daysOnOne: number;
+  daysNow: number;
+}) {
+  const boardsQuery = useApiQuery(schedulingKeys.boards(username), () => pinterest.boards(username), { refetchOnWindowFocus: false });
+  const others = (boardsQuery.data ?? []).filter((other) => other.id !== board.boardId);
+  const ticked = new Set(chosen.map((more) => more.boardId));
+  return (
+    <fieldset className="schedule-dialog__spread notice notice--info">
+      <legend className="field__label">Post them sooner</legend>
+      <p>
+        {sameLink} of these pins share one post's link: on {board.boardName || "one board"} they post 48 hours apart, {daysText(daysOnOne)}.
+        {chosen.length > 0 ? ` Spread over ${chosen.length + 1} boards: ${daysText(daysNow)}.` : " Spread them over more boards to post them sooner:"}
+      </p>
+      {others.length === 0 ? (
+        <p className="muted small">{boardsQuery.isPending ? "Reading the profile's boards…" : "This profile has no other board."}</p>
+      ) : (
+        <ul className="schedule-dialog__boards">
+          {others.map((other) => (
+            <li key={other.id}>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={ticked.has(other.id)}
+                  onChange={(event) =>
+                    onChange(
+                      event.target.checked
+                        ? [...chosen, { boardId: other.id, boardName: other.name, sectionId: null }]
+                        : chosen.filter((more) => more.boardId !== other.id),
+                    )
+                  }
+                />
+                Also post to {other.name}
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
   );
 }

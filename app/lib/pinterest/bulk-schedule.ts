@@ -285,3 +285,30 @@ export function scheduleSummary(
     kind: "error",
   };
 }
+
+/**
+ * The most pins of one link among `urls` (pins of one post share its link): on one board they post 48 hours
+ * apart, so a batch with several of them takes (count - 1) x 2 days to post; spread over `boards` boards it takes
+ * ceil(count / boards) - 1 such steps (issue 40 point 1).
+ */
+export function sameLinkSpread(urls: readonly string[], boards = 1): { pins: number; days: number } {
+  const counts = new Map<string, number>();
+  for (const url of urls) if (url) counts.set(url, (counts.get(url) ?? 0) + 1);
+  const pins = Math.max(0, ...counts.values());
+  return { pins, days: pins > 1 ? (Math.ceil(pins / Math.max(1, boards)) - 1) * 2 : 0 };
+}
+
+/**
+ * Pins spread over boards so that pins of one link go to different boards first: the n-th pin of a link goes to
+ * board n mod boards. Answers the posts of each board, in the grid's order.
+ */
+export function spreadOverBoards<T extends { url: string }>(posts: readonly T[], boards: number): T[][] {
+  const out: T[][] = Array.from({ length: Math.max(1, boards) }, () => []);
+  const seen = new Map<string, number>();
+  for (const post of posts) {
+    const nth = seen.get(post.url) ?? 0;
+    seen.set(post.url, nth + 1);
+    out[nth % out.length].push(post);
+  }
+  return out;
+}

@@ -99,7 +99,12 @@ describe("scheduling pins to Pinterest", () => {
     // other two, each on its own card, in plain words with the time in the profile's zone; one summary.
     await page.getByText(`1 of ${DEMO_IMAGES} pins scheduled to ${BOARD}`, { exact: true }).waitFor({ timeout: 30_000 });
     await page.getByText("2 pins could not be scheduled. Each card says why.", { exact: true }).waitFor();
-    expect(await cards(page).nth(0).getByText("Scheduled", { exact: true }).count()).toBe(1);
+    expect(
+      await cards(page)
+        .nth(0)
+        .getByText(/^Scheduled( · |$)/)
+        .count(),
+    ).toBe(1);
     const shownAt = new Intl.DateTimeFormat("en-GB", {
       timeZone: "Etc/GMT",
       hourCycle: "h23",
@@ -137,7 +142,7 @@ describe("scheduling pins to Pinterest", () => {
           () =>
             cards(page)
               .nth(n - 1)
-              .getByText("Scheduled", { exact: true })
+              .getByText(/^Scheduled( · |$)/)
               .count(),
           { timeout: 30_000 },
         )
@@ -211,6 +216,52 @@ describe("scheduling pins to Pinterest", () => {
     await expect.poll(() => today.getAttribute("aria-label"), { timeout: 15_000 }).toMatch(/3 posted/);
     await page.getByLabel("Show", { exact: true }).selectOption("posted");
     await expect.poll(() => page.getByRole("list", { name: "Queue" }).getByText("Posted", { exact: true }).count()).toBe(DEMO_IMAGES);
+  });
+
+  it("offers more boards when pins of one post would wait 48 hours each, spreads them, and says when they post (issue 40 point 1)", {
+    timeout: 120_000,
+  }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await signUpVerified(page);
+    await connectProfile(page, uniquePinterestUsername());
+    await open(page, "/generate");
+    await page.getByRole("complementary", { name: "Design settings" }).getByLabel("One of each image").check();
+    await page.getByLabel("Paste a blog post or web page URL").fill(`${sandboxUrl()}/blog-demo/posts/${DEMO_POST}`);
+    await page.getByRole("button", { name: "Generate", exact: true }).click();
+    await expect.poll(() => cards(page).count(), { timeout: 20_000 }).toBe(DEMO_IMAGES);
+
+    await page.getByLabel("Select all").check();
+    await page.getByRole("button", { name: "Schedule selected" }).click();
+    const dialog = page.getByRole("dialog", { name: `Schedule ${DEMO_IMAGES} pins` });
+    const boardField = dialog.getByLabel("Board", { exact: true });
+    await expect.poll(() => boardField.locator("option").count(), { timeout: 20_000 }).toBeGreaterThan(1);
+    await boardField.selectOption({ label: BOARD });
+    await dialog.locator('.board-fields[aria-busy="false"]').waitFor();
+    // Three pins of one link on one board: 48 hours apart, the last 4 days after the first; more boards are offered.
+    const offer = dialog.getByRole("group", { name: "Post them sooner" });
+    await offer
+      .getByText(`3 of these pins share one post's link: on ${BOARD} they post 48 hours apart, the last about 4 days from the first.`, { exact: false })
+      .waitFor();
+    await offer.getByLabel("Also post to Travel Inspiration").check();
+    await offer.getByLabel("Also post to Home Decor Ideas").check();
+    await offer.getByText("Spread over 3 boards: all within a day.", { exact: false }).waitFor();
+    await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
+
+    // One summary for the three boards, saying when they post; each card says when.
+    const summary = page.getByText(`3 pins scheduled to ${BOARD} and 2 more boards`, { exact: true }).first();
+    await summary.waitFor({ timeout: 60_000 });
+    await page
+      .getByText(/^(All post today, the last at|\d today, the last on|The first on) .*\(GMT time\)\.$/)
+      .first()
+      .waitFor();
+    await expect
+      .poll(() =>
+        cards(page)
+          .getByText(/^Scheduled · \w{3} \d{1,2} \w{3} at \d{2}:\d{2}$/)
+          .count(),
+      )
+      .toBe(DEMO_IMAGES);
+    expect(await cards(page).locator(".post-card__error").count()).toBe(0);
   });
 
   it("schedules a pin repeating every 7 days, lists it under Repeating pins, changes its interval and deletes it", { timeout: 120_000 }, async () => {

@@ -13,6 +13,8 @@ import {
   scheduleSummary,
   schedulePosts,
   whenTheyPost,
+  sameLinkSpread,
+  spreadOverBoards,
   type ScheduleFlags,
   type ScheduleTarget,
 } from "../../../app/lib/pinterest/bulk-schedule.ts";
@@ -646,5 +648,25 @@ describe("bulk scheduling from the generator", () => {
     expect(scheduleFailureMessage(failure)).toBe(RETRY_503_MESSAGE);
     expect(RETRY_503_MESSAGE).toBe("Please try again - Error 503");
     expect(scheduleFailureMessage(new ApiError(400, "pins.0.title must be at most 100 characters"))).toBe("400 - pins.0.title must be at most 100 characters");
+  });
+});
+
+describe("spreading pins of one link over boards (issue 40 point 1)", () => {
+  it("says how long pins of one link take on one board and on more", () => {
+    const links = ["a", "a", "a", "a", "a", "b", "b", ""];
+    expect(sameLinkSpread(links, 1)).toEqual({ pins: 5, days: 8 });
+    expect(sameLinkSpread(links, 2)).toEqual({ pins: 5, days: 4 });
+    expect(sameLinkSpread(links, 5)).toEqual({ pins: 5, days: 0 });
+    expect(sameLinkSpread(["a", "b"], 1)).toEqual({ pins: 1, days: 0 });
+    expect(sameLinkSpread([], 1)).toEqual({ pins: 0, days: 0 });
+  });
+
+  it("sends the n-th pin of a link to the n-th board, keeping the grid's order", () => {
+    const posts = ["a1", "a2", "b1", "a3", "b2", "c1"].map((id) => ({ id, url: id[0] }));
+    expect(spreadOverBoards(posts, 2).map((board) => board.map((post) => post.id))).toEqual([
+      ["a1", "b1", "a3", "c1"],
+      ["a2", "b2"],
+    ]);
+    expect(spreadOverBoards(posts, 1).map((board) => board.map((post) => post.id))).toEqual([["a1", "a2", "b1", "a3", "b2", "c1"]]);
   });
 });
