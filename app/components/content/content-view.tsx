@@ -25,7 +25,14 @@ export function PostCard({ post, headingLevel = 2 }: { post: ContentSummary; hea
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="card post-card">
-      {post.coverImage ? <img className="post-card__cover" src={post.coverImage} alt={post.coverAlt ?? ""} loading="lazy" width={600} height={315} /> : null}
+      {post.coverImage ? (
+        <img className="post-card__cover" src={post.coverImage} alt={post.coverAlt ?? ""} loading="lazy" width={600} height={315} />
+      ) : (
+        // A post without a cover still has one the index can line up (issue 40 point 10): its initial on the brand colour.
+        <div className="post-card__cover post-card__cover--none" aria-hidden="true">
+          {post.title.trim().charAt(0).toUpperCase()}
+        </div>
+      )}
       <Heading className="post-card__title">
         <Link to={`/blog/${post.slug}`}>{post.title}</Link>
       </Heading>

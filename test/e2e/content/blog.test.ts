@@ -23,6 +23,13 @@ describe("blog", () => {
     expect(response?.status()).toBe(200);
     await page.getByRole("heading", { level: 1, name: "Blog" }).waitFor();
     expect(await page.locator('head link[rel="canonical"]').getAttribute("href")).toMatch(/\/blog$/);
+    // Every post on the index has a cover: a picture that loads, described, or its initial (issue 40 point 10).
+    const cards = page.locator(".blog-list .post-card");
+    const covers = cards.locator(".post-card__cover");
+    expect(await covers.count()).toBe(await cards.count());
+    const seo = page.getByRole("img", { name: "Pastel houses stacked on a cliff above a turquoise sea with a small boat on the Amalfi Coast" });
+    await seo.scrollIntoViewIfNeeded();
+    await expect.poll(() => seo.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth)).toBeGreaterThan(0);
     await page.getByRole("link", { name: "Pinterest SEO basics: how people find your pins" }).click();
     await page.getByRole("heading", { level: 1, name: "Pinterest SEO basics: how people find your pins" }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/blog/pinterest-seo-basics");

@@ -45,12 +45,26 @@ describe("home page", () => {
     const html = await (await fetch(`${appUrl()}/`)).text();
     expect(html).toContain("Plans for every stage");
     expect(html).toContain("150 pin credits a month");
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
     await hydrated(page, "/");
     const plans = page.getByRole("list", { name: "Monthly plans" });
     const starter = plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Starter", exact: true }) });
-    expect(await starter.textContent()).toContain("$16.99");
+    expect(await starter.textContent()).toContain("$16.99/month");
     expect(await starter.textContent()).toContain("150 pin credits a month");
+    // At 1366 px the cards line up with their heading, each price stays on one line, and each card has its button
+    // (issue 40 point 10).
+    const heading = (await page.getByRole("heading", { name: "Plans for every stage" }).boundingBox())!;
+    const list = (await plans.boundingBox())!;
+    expect(Math.abs(list.x - heading.x)).toBeLessThan(2);
+    for (const price of await plans.locator(".home-plans__price").all()) {
+      const lineHeight = await price.evaluate((element) => Number.parseFloat(getComputedStyle(element).lineHeight) || 30);
+      expect((await price.boundingBox())!.height).toBeLessThan(lineHeight * 1.6);
+    }
+    expect(await plans.getByRole("link").count()).toBe(await plans.getByRole("listitem").count());
+    expect(await starter.getByRole("link", { name: "Start free trial: Starter" }).getAttribute("href")).toBe(
+      `/login?redirectTo=${encodeURIComponent("/pricing?startPlan=starter-monthly")}`,
+    );
+    expect(await plans.getByRole("link", { name: "Sign up free: Free" }).getAttribute("href")).toBe("/signup");
     await page.getByRole("link", { name: "Compare all plans" }).click();
     await page.waitForURL((url) => url.pathname === "/pricing");
     await hydrated(page, "/");

@@ -27,8 +27,8 @@ export const SEED_CONTENT: SeedContent[] = [
     title: "Pinterest SEO basics: how people find your pins",
     description: "Pinterest is a search engine before it is a social network. Here is how keywords, boards and fresh pins decide who sees your content.",
     author: AUTHOR,
-    coverImage: null,
-    coverAlt: null,
+    coverImage: "/samples/amalfi-coast-itinerary-1.jpg",
+    coverAlt: "Pastel houses stacked on a cliff above a turquoise sea with a small boat on the Amalfi Coast",
     publishedAt: Date.UTC(2026, 9, 6, 9),
     body: `Most people who open Pinterest are not scrolling through a feed of friends. They are searching: *easy weeknight dinners*, *small balcony garden*, *linen bedding neutral*. That makes Pinterest much closer to a search engine than to a social network, and it is why a pin can keep sending visitors to your blog or shop for months after you post it.
 
@@ -74,8 +74,8 @@ Read on in [how often to pin](https://blog.pinboard.studio/how-often-should-you-
     description:
       "Posting 50 pins in one evening and then nothing for a week hurts your reach. A steady daily schedule works better, and it is easy to automate.",
     author: AUTHOR,
-    coverImage: null,
-    coverAlt: null,
+    coverImage: "/samples/sunday-weekly-planning-routine-1.jpg",
+    coverAlt: "Desk from above with an open planner, checklist, coffee mug, pen, sticky notes and a laptop",
     publishedAt: Date.UTC(2026, 9, 13, 9),
     body: `The question we hear most from new users is how many pins they should post. The honest answer is that *consistency* matters far more than volume. Pinterest rewards accounts that show up every day with something new, and it quietly holds back accounts that post in bursts.
 
@@ -117,8 +117,8 @@ For the designs themselves, read [what makes a pin get clicked](https://www.pinb
     title: "Pin design that gets clicks: seven rules we test every template against",
     description: "Tall images, readable headlines and a clear promise. The seven design rules behind every standard template in Pinboard Studio.",
     author: AUTHOR,
-    coverImage: null,
-    coverAlt: null,
+    coverImage: "/samples/diy-yarn-wall-hanging-1.jpg",
+    coverAlt: "A finished wall hanging with colourful yarn fringe on a wooden dowel above balls of yarn",
     publishedAt: Date.UTC(2026, 9, 20, 9),
     body: `A pin has about a second to earn a click. Someone scrolling a grid of images sees yours for a moment, on a phone, next to dozens of others. Every standard template in Pinboard Studio is checked against the same seven rules, and you can use them for your own designs too.
 
@@ -167,8 +167,8 @@ Next: [turning one blog post into ten pins](/blog/one-post-ten-pins).`,
     title: "One blog post, ten pins: a repeatable workflow for bloggers",
     description: "How to turn every post you have already written into a month of fresh Pinterest traffic, without designing each pin by hand.",
     author: AUTHOR,
-    coverImage: null,
-    coverAlt: null,
+    coverImage: "/samples/one-pan-lemon-garlic-chicken-1.jpg",
+    coverAlt: "Roasted lemon garlic chicken thighs and golden potatoes in a cast iron pan on a wooden table",
     publishedAt: Date.UTC(2026, 9, 27, 9),
     body: `Your archive is your biggest Pinterest asset. Most blogs have dozens or hundreds of posts that still answer real questions, and each of them can carry many pins. Here is the workflow we recommend to bloggers who want steady traffic without spending every evening in a design tool.
 
@@ -212,8 +212,8 @@ If you are not sure which posts to start with, [read about Pinterest SEO](https:
     description:
       "Etsy, Shopify and WooCommerce sellers can reach buyers who are planning a purchase. How to present products on Pinterest so they get saved and bought.",
     author: AUTHOR,
-    coverImage: null,
-    coverAlt: null,
+    coverImage: "/samples/fall-capsule-wardrobe-1.jpg",
+    coverAlt: "Clothing rack with a camel coat, rust sweater and cream shirts in an autumn colour palette",
     publishedAt: Date.UTC(2026, 10, 3, 9),
     body: `People come to Pinterest while they are planning: a kitchen makeover, a wedding, a birthday, a new season's wardrobe. That makes it one of the few places online where people actively look for things to buy, weeks before they buy them. If you sell physical or digital products, that planning stage is where you want to be seen.
 
@@ -264,8 +264,8 @@ Fifteen fresh pins a week, every week, is enough for most small shops to see Pin
     description:
       "Affiliate links are allowed on Pinterest, with conditions. How to disclose them, why landing pages beat direct links, and how to build pins that earn.",
     author: AUTHOR,
-    coverImage: null,
-    coverAlt: null,
+    coverImage: "/samples/zero-based-budget-beginners-1.jpg",
+    coverAlt: "Stacks of coins, a pink piggy bank and a rising bar chart on a desk",
     publishedAt: Date.UTC(2026, 10, 10, 9),
     body: `Pinterest allows affiliate links, and many affiliate marketers earn a good share of their income from it. But accounts that only post bare affiliate links to products they never used tend to be shown less, and some get flagged as spam. A few rules keep your account healthy and your pins earning.
 
