@@ -288,7 +288,8 @@ describe("alt text", () => {
     const response = await post(ALT_TEXT, user, { imageURL, aiLanguage: "French" });
     expect(response.status).toBe(200);
     const { altText } = await read(response);
-    expect(altText).toBe("A photo showing cozy autumn soup, from blog.example.com. [fr]");
+    // The stand-in's answer names the host ("…, from blog.example.com."): alt text describes the picture only (issue 40 point 3).
+    expect(altText).toBe("A photo showing cozy autumn soup. [fr]");
     const [request] = await openAIRequestsFor(imageURL);
     expect(request.body.model).toBe(testEnv.OPENAI_VISION_MODEL);
     const user_ = request.body.messages.find((m) => m.role === "user")!;
@@ -299,7 +300,11 @@ describe("alt text", () => {
   it("makes a path on our own site absolute", async () => {
     const response = await post(ALT_TEXT, user, { imageURL: "/media/users/someone/garden-bench.png" });
     expect(response.status).toBe(200);
-    expect((await read(response)).altText).toBe("A photo showing garden bench, from app.test.");
+    expect((await read(response)).altText).toBe("A photo showing garden bench.");
+    // OpenAI was given the absolute address (the alt text itself names no host).
+    const [request] = await openAIRequestsFor("http://app.test/media/users/someone/garden-bench.png");
+    const user_ = request.body.messages.find((m) => m.role === "user")!;
+    expect(user_.content).toContainEqual({ type: "image_url", image_url: { url: "http://app.test/media/users/someone/garden-bench.png", detail: "low" } });
   });
 
   it("fails without charging when OpenAI keeps failing, so the client keeps the existing text", async () => {
