@@ -50,7 +50,15 @@ const WebAddress = (field: string) =>
         return false;
       }
     }, `${field} must be a web address starting with https://`),
-    // Spec section 5: addresses are normalised to https (Pinterest refuses product links that are not secure).
+  );
+
+/**
+ * A product link, normalised to https as it arrives (spec section 5; issue 40 point 2: Pinterest refuses product
+ * links that are not secure). Pictures keep their address: the catalog reads them from where they are served.
+ */
+const ProductLink = (field: string) =>
+  v.pipe(
+    WebAddress(field),
     v.transform((value) => value.replace(/^http:\/\//i, "https://")),
   );
 
@@ -103,7 +111,7 @@ export const CatalogItemInput = v.object(
   {
     title: Title,
     description: v.optional(Description, ""),
-    link: WebAddress("link"),
+    link: ProductLink("link"),
     price: v.optional(Price, ""),
     currency: v.optional(Currency, ""),
     availability: v.optional(Availability, "in stock"),
@@ -154,7 +162,7 @@ export const UpdateCatalogItemBody = v.pipe(
   body({
     title: v.optional(Title),
     description: v.optional(Description),
-    link: v.optional(WebAddress("link")),
+    link: v.optional(ProductLink("link")),
     price: v.optional(Price),
     currency: v.optional(Currency),
     availability: v.optional(Availability),

@@ -173,6 +173,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "DELETE /api/user/deleteUserAccount": { sacrificial: true },
   "GET /api/user/:handle": { public: true, params: { handle: "someone" } },
   "GET /api/user/:handle/picture": { public: true, params: { handle: "someone" } },
+  "GET /api/user/:handle/pins": { public: true, params: { handle: "someone" } },
   "GET /api/templates": { query: { lastTemplateId: "t1" }, listsOwn: true, owns: { kind: "template", query: "lastTemplateId" } },
   "POST /api/templates/addNewTemplate": { body: { template } },
   "POST /api/templates/updateTemplate": { body: { template: { ...template, templateId: "t1" } }, owns: { kind: "template", field: "template.templateId" } },
@@ -398,6 +399,7 @@ export const ROUTES: Record<string, RouteExample> = {
   },
   "POST /api/openAI/rewriteText": { body: { prompt: "Linen napkins", numResults: 1 } },
   "POST /api/openAI/getAltTextFromImage": { body: { imageURL: "https://linen.example/a.jpg" } },
+  "POST /api/openAI/generateImage": { slow: true, body: { prompt: "A linen napkin folded on a table" } },
   "POST /highMemLimitApi/scraping/renderTemplateImage": {
     slow: true,
     body: { post: { ...post, template }, purpose: "schedule" },
