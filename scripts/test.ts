@@ -17,8 +17,10 @@ interface Step {
   needs?: string[];
 }
 
-/** The end-to-end files are split in this many halves, each with its own app, sandbox and Chromium. */
-const E2E_SHARDS = 2;
+/** Steps at once (TEST_PARALLEL, default 1: one at a time, decision 090). */
+const PARALLEL = Math.max(1, Number(process.env.TEST_PARALLEL ?? 1));
+/** With steps side by side, the end-to-end files run in two halves, each with its own app, sandbox and Chromium. */
+const E2E_SHARDS = PARALLEL > 1 ? 2 : 1;
 
 const steps: Step[] = [
   { name: "build", command: "npm", args: ["run", "build"] },
@@ -27,9 +29,9 @@ const steps: Step[] = [
   { name: "lint and format", command: "npm", args: ["run", "lint"] },
   // The end-to-end halves first: they are the longest chain.
   ...Array.from({ length: E2E_SHARDS }, (_, index) => ({
-    name: `end-to-end tests (Chromium) ${index + 1}/${E2E_SHARDS}`,
+    name: E2E_SHARDS > 1 ? `end-to-end tests (Chromium) ${index + 1}/${E2E_SHARDS}` : "end-to-end tests (Chromium)",
     command: "npx",
-    args: ["vitest", "run", "--project", "e2e", `--shard=${index + 1}/${E2E_SHARDS}`],
+    args: ["vitest", "run", "--project", "e2e", ...(E2E_SHARDS > 1 ? [`--shard=${index + 1}/${E2E_SHARDS}`] : [])],
     env: { E2E_SKIP_BUILD: "1" },
     needs: ["build"],
   })),
@@ -38,9 +40,6 @@ const steps: Step[] = [
   { name: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"], needs: ["build"] },
   { name: "deploy dry run", command: "node", args: ["scripts/deploy-check.ts"], needs: ["build"] },
 ];
-
-/** Steps at once: more than the machine's cores would only make each slower (the suite is tuned on two). */
-const PARALLEL = Math.max(1, Number(process.env.TEST_PARALLEL ?? 4));
 
 const only = process.argv.slice(2);
 const chosen = steps.filter((step) => only.length === 0 || only.some((word) => step.name.startsWith(word)));

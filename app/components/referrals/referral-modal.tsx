@@ -1,14 +1,18 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useEffect, useState } from "react";
 import { useAuth } from "../../lib/auth.tsx";
-import { ACTION_FINISHED_EVENT } from "../shell/toast-options.ts";
+import { ACTION_FINISHED_EVENT, lastActionFinishedAt } from "../shell/toast-options.ts";
 import { inviteLinkFor, REFERRAL_MODAL_DELAY_MS, referralModalDue, rememberReferralModalShown } from "../../lib/referrals.ts";
 import { useReferralCode } from "./use-referral-code.ts";
 import { ReferralCard } from "./referral-card.tsx";
 
-/** Something on the page is still at work, or asks for the user's attention: a dialog, a progress bar, a busy part. */
+/**
+ * Something on the page is still at work, or asks for the user's attention: a dialog, or a part that says it is
+ * busy (the generator while it schedules or downloads, a page being replaced). Meters such as the credits bar are
+ * not work.
+ */
 function workInProgress(): boolean {
-  return document.querySelector('[role="dialog"], [role="alertdialog"], [role="progressbar"], [aria-busy="true"]') !== null;
+  return document.querySelector('[role="dialog"], [role="alertdialog"], [aria-busy="true"]') !== null;
 }
 
 /**
@@ -16,8 +20,8 @@ function workInProgress(): boolean {
  * usedPinCredits is 20 or more, and not again for 21 days after it was shown
  * in this browser (docs/decisions/038-referral-modal.md). Never on /referral,
  * where the card is on the page. It comes after a finished action (a success
- * toast), never on a page's load and never over work in progress: a dialog,
- * a progress bar or a busy part waits for the next finished action (issue 40
+ * toast), never on a page's load and never over work in progress: a dialog
+ * or a busy part waits for the next finished action (issue 40
  * point 8).
  */
 export function ReferralModal({ allowedHere }: { allowedHere: boolean }) {
@@ -37,6 +41,8 @@ export function ReferralModal({ allowedHere }: { allowedHere: boolean }) {
       }, REFERRAL_MODAL_DELAY_MS);
     };
     window.addEventListener(ACTION_FINISHED_EVENT, onFinished);
+    // An action that finished just before this was ready to listen (its code, or the user's code, still loading) counts.
+    if (lastActionFinishedAt() > 0 && Date.now() - lastActionFinishedAt() < 10_000) onFinished();
     return () => {
       window.removeEventListener(ACTION_FINISHED_EVENT, onFinished);
       clearTimeout(timer);

@@ -32,3 +32,14 @@ export const ACTION_DURATION_MS = 12000;
  * moment (the referral modal, decision 038) waits for this, never for a page load.
  */
 export const ACTION_FINISHED_EVENT = "pinboard:action-finished";
+
+let lastActionFinished = 0;
+
+/** Says that an action finished: the event now, and its time for what starts listening a moment later. */
+export function actionFinished() {
+  lastActionFinished = Date.now();
+  window.dispatchEvent(new Event(ACTION_FINISHED_EVENT));
+}
+
+/** When the last action finished (epoch ms; 0 for none in this page). */
+export const lastActionFinishedAt = () => lastActionFinished;

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from "react";
 import { LazyPart, lazyWithTimeout } from "../lazy-part.tsx";
-import { ACTION_FINISHED_EVENT, type ShownToast, type Toaster, type ToastOptions } from "./toast-options.ts";
+import { actionFinished, type ShownToast, type Toaster, type ToastOptions } from "./toast-options.ts";
 
 export { ACTION_FINISHED_EVENT } from "./toast-options.ts";
 export type { ShownToast, Toaster, ToastKind, ToastOptions } from "./toast-options.ts";
@@ -25,7 +25,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     const id = nextId.current;
     setUsed(true);
     setToasts((shown) => [...shown, { ...options, id }]);
-    if (options.kind === "success") window.dispatchEvent(new Event(ACTION_FINISHED_EVENT));
+    if (options.kind === "success") actionFinished();
   }, []);
 
   const toaster = useMemo<Toaster>(() => Object.assign((options: ToastOptions) => show(options), { toast: show }), [show]);

@@ -246,7 +246,7 @@ describe("blog and content pages, rendered on the server", () => {
     expect(html).toContain(`<link rel="canonical" href="${origin}/blog/pin-design-that-gets-clicks"/>`);
     expect(html).toContain('<meta property="og:type" content="article"/>');
     expect(html).toContain('<meta property="og:title" content="Pin design that gets clicks');
-    expect(html).toContain('<meta name="twitter:card" content="summary"/>');
+    expect(html).toContain('<meta name="twitter:card" content="summary_large_image"/>');
     expect(html).toContain("<h2>1. Use the 2:3 shape</h2>");
     expect(html).toContain("Related posts");
     // A link to the app's own /blog address became a path on this site.
