@@ -18,6 +18,14 @@ export interface ChatRequest {
   timeoutMs?: number;
 }
 
+/** The SDK's client for our configuration: no retries of its own (ours are below), fetch as workerd has it. */
+function openAIClient(env: OpenAIEnv, timeout: number): OpenAI {
+  if (!env.OPENAI_API_KEY || !env.OPENAI_BASE_URL) {
+    throw new ProviderError("openai", "openai is not configured: OPENAI_API_KEY and OPENAI_BASE_URL are required", null);
+  }
+  return new OpenAI({ apiKey: env.OPENAI_API_KEY, baseURL: env.OPENAI_BASE_URL, fetch: (input, init) => fetch(input, init), maxRetries: 0, timeout });
+}
+
 /** Wait before the one retry of a failed call (tests and production alike: short and bounded). */
 export const OPENAI_RETRY_BACKOFF_MS = 400;
 const DEFAULT_TIMEOUT_MS = 20_000;
@@ -32,16 +40,7 @@ const DEFAULT_TIMEOUT_MS = 20_000;
  * content of every choice, in order ("" for a choice without text).
  */
 export async function completeChat(env: OpenAIEnv, request: ChatRequest): Promise<string[]> {
-  if (!env.OPENAI_API_KEY || !env.OPENAI_BASE_URL) {
-    throw new ProviderError("openai", "openai is not configured: OPENAI_API_KEY and OPENAI_BASE_URL are required", null);
-  }
-  const client = new OpenAI({
-    apiKey: env.OPENAI_API_KEY,
-    baseURL: env.OPENAI_BASE_URL,
-    fetch: (input, init) => fetch(input, init),
-    maxRetries: 0,
-    timeout: request.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-  });
+  const client = openAIClient(env, request.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const call = async () => {
     const completion = await client.chat.completions.create({
       model: request.model,
@@ -80,16 +79,7 @@ export interface ImageRequest {
  * down) or a rate limit is not.
  */
 export async function generateImage(env: OpenAIEnv, request: ImageRequest): Promise<Uint8Array<ArrayBuffer>> {
-  if (!env.OPENAI_API_KEY || !env.OPENAI_BASE_URL) {
-    throw new ProviderError("openai", "openai is not configured: OPENAI_API_KEY and OPENAI_BASE_URL are required", null);
-  }
-  const client = new OpenAI({
-    apiKey: env.OPENAI_API_KEY,
-    baseURL: env.OPENAI_BASE_URL,
-    fetch: (input, init) => fetch(input, init),
-    maxRetries: 0,
-    timeout: request.timeoutMs ?? 90_000,
-  });
+  const client = openAIClient(env, request.timeoutMs ?? 90_000);
   const call = async () => {
     const answer = await client.images.generate({ model: request.model, prompt: request.prompt, size: request.size, n: 1 });
     const encoded = answer.data?.[0]?.b64_json;

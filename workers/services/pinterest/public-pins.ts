@@ -61,6 +61,16 @@ function imageAddress(url: string): string | null {
   return safeLink(url) || null;
 }
 
+/** What a public page shows of a pin history entry. */
+const PUBLIC_COLUMNS = {
+  id: pinHistory.id,
+  title: pinHistory.title,
+  description: pinHistory.description,
+  url: pinHistory.url,
+  imageUrl: pinHistory.imageUrl,
+  mediaType: pinHistory.mediaType,
+};
+
 /** How many public pins a profile page shows: the newest made public. */
 export const PUBLIC_PINS_SHOWN = 60;
 
@@ -70,14 +80,7 @@ export async function publicPinsOf(env: Env, handle: string): Promise<PublicPin[
   const owner = await userByHandle(env, handle);
   if (!owner) return null;
   const rows = await ledgerOf(env, owner.id)
-    .db.select({
-      id: pinHistory.id,
-      title: pinHistory.title,
-      description: pinHistory.description,
-      url: pinHistory.url,
-      imageUrl: pinHistory.imageUrl,
-      mediaType: pinHistory.mediaType,
-    })
+    .db.select(PUBLIC_COLUMNS)
     .from(pinHistory)
     .where(and(eq(pinHistory.userId, owner.id), isNotNull(pinHistory.publicAt)))
     .orderBy(desc(pinHistory.publicAt))
@@ -103,14 +106,7 @@ async function publicEntry(env: Env, handle: string, id: string) {
   const owner = await userByHandle(env, handle);
   if (!owner) return null;
   const [row] = await ledgerOf(env, owner.id)
-    .db.select({
-      id: pinHistory.id,
-      title: pinHistory.title,
-      description: pinHistory.description,
-      url: pinHistory.url,
-      imageUrl: pinHistory.imageUrl,
-      mediaType: pinHistory.mediaType,
-    })
+    .db.select(PUBLIC_COLUMNS)
     .from(pinHistory)
     .where(and(eq(pinHistory.userId, owner.id), eq(pinHistory.id, id), isNotNull(pinHistory.publicAt)))
     .limit(1);
