@@ -98,7 +98,9 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/e2e/global-setup.ts"],
           fileParallelism: false,
-          testTimeout: 60_000,
+          // A user's journey through several pages: 60 s alone is enough for the longest (a 15-pin Shopify schedule,
+          // about 30 s), but npm test runs this step beside the others (decision 090), which can double it.
+          testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },

@@ -1,7 +1,7 @@
 // `npm test`: build, typecheck, lint and format check (Biome), unit tests, workers tests (in workerd), end-to-end
-// tests (Chromium against the built app, in two halves with a stack each), then a deploy dry run. Steps run side by
-// side once what they need is done (decision 090): each waits on a different thing (one workerd's core, Chromium,
-// the network of its own stack), so the suite takes about as long as its longest chain. Each step's output is
+// tests (Chromium against the built app), then a deploy dry run. Steps run side by side, two at a time unless
+// TEST_PARALLEL says otherwise, once what they need is done (decision 090): the end-to-end step in one lane, the
+// others in the other, so the suite takes about as long as its longest chain. Each step's output is
 // printed whole when it ends. Stops at the first failure: the steps still running are stopped.
 import { spawn, type ChildProcess } from "node:child_process";
 import { childEnv, ROOT } from "./process.ts";
@@ -17,17 +17,19 @@ interface Step {
   needs?: string[];
 }
 
-/** Steps at once (TEST_PARALLEL, default 1: one at a time, decision 090). */
-const PARALLEL = Math.max(1, Number(process.env.TEST_PARALLEL ?? 1));
-/** With steps side by side, the end-to-end files run in two halves, each with its own app, sandbox and Chromium. */
-const E2E_SHARDS = PARALLEL > 1 ? 2 : 1;
+/**
+ * Steps at once (TEST_PARALLEL, default 2: two lanes, decision 090). The end-to-end step waits on Chromium, on its
+ * stack and on pins coming due about a third of its time, which the other lane (typecheck, unit, workers) fills.
+ */
+const PARALLEL = Math.max(1, Number(process.env.TEST_PARALLEL ?? 2));
+/** With more than two steps at once, the end-to-end files run in two halves, each with its own app, sandbox and Chromium. */
+const E2E_SHARDS = PARALLEL > 2 ? 2 : 1;
 
 const steps: Step[] = [
   { name: "build", command: "npm", args: ["run", "build"] },
   { name: "pixel module up to date", command: "node", args: ["scripts/check-pixels-wasm.ts"] },
   { name: "typecheck", command: "npm", args: ["run", "typecheck"] },
-  { name: "lint and format", command: "npm", args: ["run", "lint"] },
-  // The end-to-end halves first: they are the longest chain.
+  // The end-to-end step first once the build is done: it is the longest chain.
   ...Array.from({ length: E2E_SHARDS }, (_, index) => ({
     name: E2E_SHARDS > 1 ? `end-to-end tests (Chromium) ${index + 1}/${E2E_SHARDS}` : "end-to-end tests (Chromium)",
     command: "npx",
@@ -35,6 +37,7 @@ const steps: Step[] = [
     env: { E2E_SKIP_BUILD: "1" },
     needs: ["build"],
   })),
+  { name: "lint and format", command: "npm", args: ["run", "lint"] },
   { name: "workers tests (workerd)", command: "npx", args: ["vitest", "run", "--project", "workers"], needs: ["build"] },
   // The JS budget's test reads the build.
   { name: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"], needs: ["build"] },

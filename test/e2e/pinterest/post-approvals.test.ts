@@ -89,7 +89,8 @@ describe("post approvals", () => {
     const usedBefore = await creditsUsed(owner);
     const accounts = await sandboxJson<{ username: string; boards: { id: string; name: string }[] }[]>("/pinterest/accounts");
     const board = accounts.find((account) => account.username === username)!.boards.find((b) => b.name === BOARD)!;
-    const dueAt = Date.now() + 120_000;
+    // An hour ahead: the review below never races the pins' time (they are brought forward once approved).
+    const dueAt = Date.now() + 3_600_000;
     const titles = ["Amalfi coast in three days", "Where to eat in Positano", "The Path of the Gods at dawn"];
     const scheduled = await callApi(owner, "/api/scheduling/schedulePin", {
       pins: titles.map((title, i) => ({
@@ -149,11 +150,22 @@ describe("post approvals", () => {
     ]);
     await expect.poll(() => creditsUsed(owner)).toBe(usedBefore + 2);
 
-    // At their time the two approved pins post, once each; the rejected one never does.
+    // The owner brings the two approved pins forward to a few seconds from now: they post, once each; the
+    // rejected one never does.
+    const [firstId, secondId] = scheduled.body.scheduledPins.map((pin: { id: string }) => pin.id);
+    const soon = Date.now() + 5_000;
+    const moved = await callApi(owner, "/api/scheduling/updateScheduledPins", {
+      pinterestUsername: username,
+      pinsToUpdate: [
+        { id: firstId, scheduledTime: soon },
+        { id: secondId, scheduledTime: soon + 1_000 },
+      ],
+    });
+    expect(moved.status).toBe(200);
     await expect
       .poll(async () => (await sandboxJson<{ title: string }[]>(`/pinterest/pins?username=${username}`)).map((pin) => pin.title).sort(), {
-        timeout: 180_000,
-        interval: 2_000,
+        timeout: 90_000,
+        interval: 1_000,
       })
       .toEqual([titles[0], titles[1]].sort());
   });

@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { signUpVerified } from "../support/accounts.ts";
+import { callApi } from "../support/admin.ts";
 import { sandboxUrl, useBrowser } from "../support/browser.ts";
 import { overflowing } from "../support/layout.ts";
 import { BOARD, connectProfile, uniquePinterestUsername } from "../support/pinterest.ts";
@@ -37,6 +38,20 @@ async function postedPins(username: string): Promise<SandboxPin[]> {
 function gmtFieldValue(ms: number): string {
   const at = ms % 60_000 < 1_000 ? ms + 1_000 : ms;
   return new Date(at).toISOString().slice(0, 19);
+}
+
+/** A time as the pages show it in the profile's zone (GMT here), e.g. "Thu, 3 Dec 2026, 09:30". */
+function historyTime(ms: number): string {
+  return new Intl.DateTimeFormat("en-GB", {
+    timeZone: "Etc/GMT",
+    hourCycle: "h23",
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(new Date(ms));
 }
 
 const cards = (page: Page) => page.getByRole("list", { name: "Generated pins" }).getByRole("listitem");
@@ -91,7 +106,8 @@ describe("scheduling pins to Pinterest", () => {
     await when.fill(gmtFieldValue(Date.now() - 3_600_000));
     await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
     await dialog.getByText("Choose a time in the future", { exact: true }).waitFor();
-    const dueAt = Date.now() + 75_000;
+    // Half an hour ahead, so the checks below never race the pins' time; they are brought forward before posting.
+    const dueAt = Date.now() + 30 * 60_000;
     await when.fill(gmtFieldValue(dueAt));
     await dialog.getByRole("button", { name: `Schedule ${DEMO_IMAGES} pins` }).click();
 
@@ -105,16 +121,7 @@ describe("scheduling pins to Pinterest", () => {
         .getByText(/^Scheduled( · |$)/)
         .count(),
     ).toBe(1);
-    const shownAt = new Intl.DateTimeFormat("en-GB", {
-      timeZone: "Etc/GMT",
-      hourCycle: "h23",
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-    }).format(new Date(`${gmtFieldValue(dueAt)}Z`));
+    const shownAt = historyTime(Date.parse(`${gmtFieldValue(dueAt)}Z`));
     for (const n of [1, 2]) {
       const problem = (await cards(page).nth(n).locator(".post-card__error").textContent()) ?? "";
       expect(problem).toBe(
@@ -158,9 +165,9 @@ describe("scheduling pins to Pinterest", () => {
     expect(Date.now(), "the queue was seen before the pins were due").toBeLessThan(dueAt);
     for (const title of titles) await queue.getByRole("heading", { name: title, exact: true }).first().waitFor();
     expect(await queue.getByText(BOARD, { exact: true }).count()).toBe(DEMO_IMAGES);
-    const today = page.locator(`.calendar button[data-day="${new Date().toISOString().slice(0, 10)}"]`);
-    await expect.poll(() => today.getAttribute("aria-label")).toMatch(/3 scheduled/);
-    await today.click();
+    const calendarDay = (at: number) => page.locator(`.calendar button[data-day="${new Date(at).toISOString().slice(0, 10)}"]`);
+    await expect.poll(() => calendarDay(dueAt).getAttribute("aria-label")).toMatch(/3 scheduled/);
+    await calendarDay(dueAt).click();
     await page.getByRole("heading", { name: /^Pins on / }).waitFor();
     expect(
       await page
@@ -169,7 +176,25 @@ describe("scheduling pins to Pinterest", () => {
         .count(),
     ).toBe(DEMO_IMAGES);
 
-    // At their time the engine posts them to the board and section, once each.
+    // Each is scheduled for the time chosen in the dialog, not the click.
+    const queued = await page.evaluate(async (name) => {
+      const response = await fetch(`/api/scheduling/getScheduledPins/${encodeURIComponent(name)}`, {
+        headers: { authorization: `Bearer ${localStorage.getItem("FBIdToken")}` },
+      });
+      return ((await response.json()) as { scheduledPins: { id: string; scheduledTimeUTCTimestamp: number }[] }).scheduledPins;
+    }, username);
+    expect(queued).toHaveLength(DEMO_IMAGES);
+    for (const pin of queued) expect(Math.abs(pin.scheduledTimeUTCTimestamp - dueAt), "scheduled for the chosen time").toBeLessThan(2_000);
+
+    // Brought forward to a few seconds from now (one change for the three), they post at that time to the board
+    // and section, once each.
+    const postAt = Date.now() + 5_000;
+    const moved = await callApi(page, "/api/scheduling/updateScheduledPins", {
+      pinterestUsername: username,
+      // Three of one link on one board at one time: the 48-hour rule is waived, as "Post it anyway" did above.
+      pinsToUpdate: queued.map((pin) => ({ id: pin.id, scheduledTime: postAt, allowDuplicate: true })),
+    });
+    expect(moved.status).toBe(200);
     await expect.poll(async () => (await postedPins(username)).length, { timeout: 90_000, interval: 1_000 }).toBe(DEMO_IMAGES);
     const posted = await postedPins(username);
     expect(new Set(posted.map((pin) => pin.board_section_id)).size).toBe(1);
@@ -202,9 +227,9 @@ describe("scheduling pins to Pinterest", () => {
       expect(await entry.getByText("1 credit", { exact: true }).count()).toBe(1);
       expect(await entry.locator("dt").allTextContents()).toEqual(["Scheduled for", "Posted"]);
       const [scheduledFor, postedAt] = await entry.locator("time").evaluateAll((nodes) => nodes.map((node) => Date.parse(node.getAttribute("datetime") ?? "")));
-      expect(Math.abs(scheduledFor - dueAt), "scheduled for the chosen time, not the click").toBeLessThan(2_000);
+      expect(Math.abs(scheduledFor - postAt), "scheduled for the time it was given").toBeLessThan(2_000);
       expect(postedAt).toBeGreaterThanOrEqual(scheduledFor);
-      expect(await entry.locator("time").first().textContent()).toBe(`${shownAt} GMT`);
+      expect(await entry.locator("time").first().textContent()).toBe(`${historyTime(postAt)} GMT`);
     }
     // The history fits a phone.
     await page.setViewportSize({ width: 390, height: 844 });
@@ -213,7 +238,7 @@ describe("scheduling pins to Pinterest", () => {
 
     // Back on /scheduling, the posted view holds them and the calendar counts them as posted.
     await open(page, "/scheduling");
-    await expect.poll(() => today.getAttribute("aria-label"), { timeout: 15_000 }).toMatch(/3 posted/);
+    await expect.poll(() => calendarDay(postAt).getAttribute("aria-label"), { timeout: 15_000 }).toMatch(/3 posted/);
     await page.getByLabel("Show", { exact: true }).selectOption("posted");
     await expect.poll(() => page.getByRole("list", { name: "Queue" }).getByText("Posted", { exact: true }).count()).toBe(DEMO_IMAGES);
   });
