@@ -7,16 +7,9 @@ import { renderPin } from "../../../workers/render/render-pin.ts";
 import { parseSatoriSvg } from "../../../workers/render/vector.ts";
 import { workerFontLoader } from "../../../workers/render/worker-fonts.ts";
 import { testEnv } from "../support.ts";
+import { samplePost } from "./render-support.ts";
 
-const photo = (name: string) => `${testEnv.SANDBOX_URL}/blog-demo/images/${name}`;
-const post = {
-  title: "15 cozy fall decor ideas for a small living room",
-  description: "Simple, budget-friendly ways to make a small living room feel warm and welcoming this autumn.",
-  URLText: "linenandlark.com",
-  brandName: "Linen & Lark",
-  price: "$24",
-  allImages: [photo("amalfi-coast-itinerary-1.jpg"), photo("balcony-herb-garden-1.jpg")],
-};
+const post = samplePost;
 
 function psnr(a: Uint8Array | Uint8ClampedArray, b: Uint8Array | Uint8ClampedArray): number {
   let sum = 0;

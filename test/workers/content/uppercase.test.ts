@@ -7,21 +7,16 @@ import { fontsNeeded, planPin } from "../../../workers/render/layout.ts";
 import { renderPin } from "../../../workers/render/render-pin.ts";
 import { workerFontLoader } from "../../../workers/render/worker-fonts.ts";
 import { testEnv } from "../support.ts";
+import { samplePost } from "./render-support.ts";
 
 // Issue 40 point 4: with the design's Uppercase on, a split template showed mixed case. Every standard template,
 // laid out as the renderer lays it out, puts every text in capitals; with Uppercase off, the templates that
 // choose normal case keep it (so the check can fail).
 
-const photo = (name: string) => `${testEnv.SANDBOX_URL}/blog-demo/images/${name}`;
 const post = {
-  title: "15 cozy fall decor ideas for a small living room",
-  description: "Simple, budget-friendly ways to make a small living room feel warm and welcoming this autumn.",
-  URLText: "linenandlark.com",
-  brandName: "Linen & Lark",
-  price: "$24",
+  ...samplePost,
   listItems: ["Layer soft throws", "Add warm lighting", "Bring in plants"],
   quote: "A small room asks for fewer, better things.",
-  allImages: [photo("amalfi-coast-itinerary-1.jpg"), photo("balcony-herb-garden-1.jpg")],
 };
 
 const fonts = workerFontLoader(testEnv);
