@@ -14,6 +14,7 @@ import {
 import { PINTEREST_ANALYTICS_MAX_DAYS, PINTEREST_ANALYTICS_MAX_PINS, type PinterestMetricsReport } from "../../contracts/pinterest/pinterest-analytics.ts";
 import { pinterestPinUrl } from "../../contracts/pinterest/scheduling-api.ts";
 import { hourLabel, type AudienceCell } from "../../workers/domain/best-times.ts";
+import { stableSeed } from "../../workers/domain/random.ts";
 import type { Env } from "../../workers/env.ts";
 import { PinterestApiError } from "../../workers/integrations/pinterest.ts";
 import { ServiceError } from "../../workers/services/core/errors.ts";
@@ -38,8 +39,15 @@ import { DAY_MS, type QueueStore } from "./queue-store.ts";
  * once (withPinterest); a second marks the profile for reconnecting, and the pass waits for the profile to be ok.
  */
 
-/** Pinterest's figures are read once a day. */
-export const ANALYTICS_SYNC_EVERY_MS = DAY_MS;
+/**
+ * Pinterest's figures are read once a day, at night (UTC): between 01:00 and 04:00 of the next day, each profile at
+ * its own minute (a hash of its key), so the passes of many profiles spread over three hours and come after Pinterest
+ * has finished counting the day before.
+ */
+export function nightlyPassAt(now: number, profileKey: string): number {
+  const nextDay = Math.floor(now / DAY_MS) * DAY_MS + DAY_MS;
+  return nextDay + 60 * 60_000 + (stableSeed(profileKey) % 180) * 60_000;
+}
 /** Requests to Pinterest per ring of the alarm (each up to 100 pins). */
 export const ANALYTICS_REQUESTS_PER_RING = 2;
 /** Days of daily figures kept (Pinterest reports 90 days back). */
@@ -250,12 +258,20 @@ export class PinAnalytics {
   }
 
   /** When the alarm should ring for the figures: a pass under way goes on soon; otherwise the next day's pass. Null without posted pins. */
-  nextRingAt(): number | null {
+  nextRingAt(now = Date.now()): number | null {
     const hasPins =
       this.sql.exec(`SELECT 1 FROM pins WHERE status = 'posted' AND pinterest_pin_id IS NOT NULL LIMIT 1`).toArray().length > 0 ||
       this.sql.exec(`SELECT 1 FROM analytics_pins LIMIT 1`).toArray().length > 0;
-    if (!hasPins) return null;
-    return Number(this.store.meta("analytics_next_at") ?? 0);
+    return hasPins ? this.dueAt(now) : null;
+  }
+
+  /** When the next step is due; the first pass of a profile waits for the next night (a pin posted today has no whole day yet). */
+  private dueAt(now: number): number {
+    const stored = this.store.meta("analytics_next_at");
+    if (stored !== null) return Number(stored);
+    const first = nightlyPassAt(now, this.store.profileKey() ?? "");
+    this.store.setMeta("analytics_next_at", String(first));
+    return first;
   }
 
   /** When the figures were last read whole (ms), or null. */
@@ -272,7 +288,7 @@ export class PinAnalytics {
   async step(profile: PinterestProfile, options: { force?: boolean; now?: number } = {}): Promise<AnalyticsStep> {
     const now = options.now ?? Date.now();
     const result: AnalyticsStep = { requests: 0, pinsRead: 0, done: false, waitingUntil: null, stopped: null };
-    const due = Number(this.store.meta("analytics_next_at") ?? 0);
+    const due = this.dueAt(now);
     if (!options.force && due > now) return { ...result, waitingUntil: due };
     if (!options.force && this.postingSoon(now)) return result;
     if (profile.status !== "ok") return { ...result, stopped: profile.status === "blocked" ? "blocked" : "reauth" };
@@ -451,7 +467,7 @@ export class PinAnalytics {
     this.prune(now);
     this.rebuild(now);
     this.store.setMeta("analytics_synced_at", String(now));
-    this.store.setMeta("analytics_next_at", String(now + ANALYTICS_SYNC_EVERY_MS));
+    this.store.setMeta("analytics_next_at", String(nightlyPassAt(now, this.store.profileKey() ?? "")));
     this.store.setMeta("analytics_cursor", "");
   }
 
