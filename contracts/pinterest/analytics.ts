@@ -120,6 +120,11 @@ export interface AnalyticsOverview {
   totals: Metrics;
   daily: DailyMetrics[];
   breakdowns: Record<Breakdown, BreakdownRow[]>;
+  /**
+   * The whole Pinterest profile over the same window (every pin on the account, not only those this product posted:
+   * Pinterest's user_account/analytics), for a "whole profile" line; null before it was first read.
+   */
+  profile: { totals: Metrics; daily: DailyMetrics[] } | null;
   /** Whether the caller gets the weekly summary e-mail (POST /api/analytics/weeklySummary changes it). */
   weeklySummary: boolean;
 }

@@ -11,12 +11,12 @@ import {
   type PinSource,
   TEMPLATE_FAMILY_LABELS,
 } from "../../contracts/pinterest/analytics.ts";
-import { PINTEREST_ANALYTICS_MAX_DAYS, PINTEREST_ANALYTICS_MAX_PINS, type PinterestMetricsReport } from "../../contracts/pinterest/pinterest-analytics.ts";
+import { PINTEREST_ANALYTICS_MAX_DAYS, PINTEREST_ANALYTICS_MAX_PINS } from "../../contracts/pinterest/pinterest-analytics.ts";
 import { pinterestPinUrl } from "../../contracts/pinterest/scheduling-api.ts";
 import { hourLabel, type AudienceCell } from "../../workers/domain/best-times.ts";
 import { stableSeed } from "../../workers/domain/random.ts";
 import type { Env } from "../../workers/env.ts";
-import { PinterestApiError } from "../../workers/integrations/pinterest.ts";
+import { PinterestApiError, type PinterestClient } from "../../workers/integrations/pinterest.ts";
 import { ServiceError } from "../../workers/services/core/errors.ts";
 import { schedulingSettingsOf, withPinterest, type PinterestProfile } from "../../workers/services/pinterest/pinterest-connection.ts";
 import { DAY_MS, type QueueStore } from "./queue-store.ts";
@@ -201,6 +201,14 @@ export class PinAnalytics {
         UPDATE analytics_daily SET impressions = impressions - OLD.impressions, saves = saves - OLD.saves,
           pin_clicks = pin_clicks - OLD.pin_clicks, outbound_clicks = outbound_clicks - OLD.outbound_clicks WHERE date = OLD.date;
       END`);
+    // The account's own daily totals (every pin on it), the overview's "whole profile" line.
+    sql.exec(`CREATE TABLE IF NOT EXISTS analytics_account_daily (
+        date TEXT PRIMARY KEY,
+        impressions INTEGER NOT NULL,
+        saves INTEGER NOT NULL,
+        pin_clicks INTEGER NOT NULL,
+        outbound_clicks INTEGER NOT NULL
+      ) WITHOUT ROWID`);
     // The rollups are built a chunk of pins per ring into the next generation, which reads switch to when it is
     // whole (meta analytics_gen); the old generation is then deleted a chunk at a time.
     sql.exec(`CREATE TABLE IF NOT EXISTS analytics_windows (
@@ -256,6 +264,7 @@ export class PinAnalytics {
       "analytics_pins",
       "analytics_days",
       "analytics_daily",
+      "analytics_account_daily",
       "analytics_windows",
       "analytics_pin_totals",
       "analytics_breakdowns",
@@ -272,6 +281,7 @@ export class PinAnalytics {
       "analytics_phase",
       "analytics_gen",
       "analytics_to",
+      "analytics_account_pass",
     ]) {
       this.sql.exec(`DELETE FROM meta WHERE key = ?`, key);
     }
@@ -326,6 +336,17 @@ export class PinAnalytics {
     while (result.requests < ANALYTICS_REQUESTS_PER_RING) {
       const batch = this.nextBatch(oldest);
       if (batch.length === 0) {
+        if (this.store.meta("analytics_account_pass") !== today) {
+          result.requests += 1;
+          const outcome = await this.readAccount(profile, today, oldest);
+          if (outcome === "reauth" || outcome === "blocked") return { ...result, stopped: outcome };
+          if (outcome !== "stored") {
+            result.waitingUntil = outcome.until;
+            this.store.setMeta("analytics_next_at", String(outcome.until));
+            return result;
+          }
+          this.store.setMeta("analytics_failures", "0");
+        }
         this.startSums(now);
         return result;
       }
@@ -420,47 +441,26 @@ export class PinAnalytics {
     });
     const start = starts.reduce((a, b) => (a < b ? a : b));
     const startDate = start < oldest ? oldest : start;
-    let answer: Record<string, Record<string, PinterestMetricsReport>>;
-    try {
-      answer = await withPinterest(this.env, profile, async (client, token) => {
-        try {
-          return await client.pinAnalytics(
-            token,
-            batch.map((pin) => pin.pinterest_pin_id),
-            { startDate, endDate: today },
-          );
-        } catch (error) {
-          // 401 and the blocked 403 are withPinterest's; the rest is the sync's.
-          if (error instanceof PinterestApiError && error.kind !== "unauthorized" && !error.blocked) throw new SyncFailure(error);
-          throw error;
-        }
+    const answer = await this.call(profile, (client, token) =>
+      client.pinAnalytics(
+        token,
+        batch.map((pin) => pin.pinterest_pin_id),
+        { startDate, endDate: today },
+      ),
+    );
+    if (!("value" in answer)) {
+      if (answer.failure !== "missing") return answer.failure;
+      // A pin deleted on Pinterest: each pin of the batch is asked about alone, and one not found alone is left out.
+      this.store.transaction(() => {
+        for (const pin of batch) this.sql.exec(`UPDATE analytics_pins SET missing = ? WHERE pin_id = ?`, batch.length === 1 ? 2 : 1, pin.pin_id);
       });
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 401) return "reauth";
-      if (error instanceof ServiceError && error.status === 423) return "blocked";
-      const cause = error instanceof SyncFailure ? error.cause : null;
-      if (cause?.kind === "not_found") {
-        // A pin deleted on Pinterest: each pin of the batch is asked about alone, and one not found alone is left out.
-        this.store.transaction(() => {
-          for (const pin of batch) this.sql.exec(`UPDATE analytics_pins SET missing = ? WHERE pin_id = ?`, batch.length === 1 ? 2 : 1, pin.pin_id);
-        });
-        if (batch.length === 1) this.store.setMeta("analytics_cursor", batch[0].pin_id);
-        return "missing";
-      }
-      const now = Date.now();
-      if (cause?.kind === "rate_limited") return { until: now + (cause.retryAfterMs ?? RATE_LIMIT_FALLBACK_MS) };
-      const failures = Number(this.store.meta("analytics_failures") ?? 0) + 1;
-      this.store.setMeta("analytics_failures", String(failures));
-      const backoff = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (failures - 1));
-      console.warn(
-        `ProfileScheduler: reading analytics failed (${failures}), again in ${Math.round(backoff / 60_000)} min:`,
-        error instanceof Error ? error.message : error,
-      );
-      return { until: now + Math.max(backoff, cause?.retryAfterMs ?? 0) };
+      if (batch.length === 1) this.store.setMeta("analytics_cursor", batch[0].pin_id);
+      return "missing";
     }
+    const figures = answer.value;
     this.store.transaction(() => {
       for (const pin of batch) {
-        const days = answer[pin.pinterest_pin_id]?.ALL?.daily_metrics ?? Object.values(answer[pin.pinterest_pin_id] ?? {})[0]?.daily_metrics ?? [];
+        const days = figures[pin.pinterest_pin_id]?.ALL?.daily_metrics ?? Object.values(figures[pin.pinterest_pin_id] ?? {})[0]?.daily_metrics ?? [];
         let through = pin.synced_through;
         for (const day of days) {
           if (day.data_status !== "READY" || !day.metrics || day.date < pin.posted_date || day.date < oldest) continue;
@@ -482,6 +482,74 @@ export class PinAnalytics {
         this.sql.exec(`UPDATE analytics_pins SET synced_through = ?, missing = 0 WHERE pin_id = ?`, through, pin.pin_id);
       }
       this.store.setMeta("analytics_cursor", batch[batch.length - 1].pin_id);
+    });
+    return "stored";
+  }
+
+  /**
+   * One call to Pinterest for the sync, and what became of it: its answer, or how the pass goes on. 401 and the
+   * blocked 403 are withPinterest's (refresh once, then mark the profile); a 429 waits for Pinterest's reset; a 5xx
+   * or no answer backs off; a 404 is the caller's to handle.
+   */
+  private async call<T>(
+    profile: PinterestProfile,
+    request: (client: PinterestClient, token: string) => Promise<T>,
+  ): Promise<{ value: T } | { failure: "missing" | "reauth" | "blocked" | { until: number } }> {
+    try {
+      return {
+        value: await withPinterest(this.env, profile, async (client, token) => {
+          try {
+            return await request(client, token);
+          } catch (error) {
+            if (error instanceof PinterestApiError && error.kind !== "unauthorized" && !error.blocked) throw new SyncFailure(error);
+            throw error;
+          }
+        }),
+      };
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 401) return { failure: "reauth" };
+      if (error instanceof ServiceError && error.status === 423) return { failure: "blocked" };
+      const cause = error instanceof SyncFailure ? error.cause : null;
+      if (cause?.kind === "not_found") return { failure: "missing" };
+      const now = Date.now();
+      if (cause?.kind === "rate_limited") return { failure: { until: now + (cause.retryAfterMs ?? RATE_LIMIT_FALLBACK_MS) } };
+      const failures = Number(this.store.meta("analytics_failures") ?? 0) + 1;
+      this.store.setMeta("analytics_failures", String(failures));
+      const backoff = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (failures - 1));
+      console.warn(
+        `ProfileScheduler: reading analytics failed (${failures}), again in ${Math.round(backoff / 60_000)} min:`,
+        error instanceof Error ? error.message : error,
+      );
+      return { failure: { until: now + Math.max(backoff, cause?.retryAfterMs ?? 0) } };
+    }
+  }
+
+  /**
+   * The account's own daily totals (user_account/analytics: every pin on the account, ours or not), once a pass: the
+   * overview's "whole profile" line. From 90 days back the first time, the last 3 days afterwards.
+   */
+  private async readAccount(profile: PinterestProfile, today: string, oldest: string): Promise<"stored" | "reauth" | "blocked" | { until: number }> {
+    const last = this.sql.exec<{ d: string | null }>(`SELECT MAX(date) AS d FROM analytics_account_daily`).one().d;
+    const reread = last ? utcDate(Date.parse(last) - (REREAD_DAYS - 1) * DAY_MS) : oldest;
+    const answer = await this.call(profile, (client, token) =>
+      client.accountAnalytics(token, { startDate: reread < oldest ? oldest : reread, endDate: today }),
+    );
+    if (!("value" in answer)) return answer.failure === "missing" ? "stored" : answer.failure;
+    const days = answer.value.all?.daily_metrics ?? Object.values(answer.value)[0]?.daily_metrics ?? [];
+    this.store.transaction(() => {
+      for (const day of days) {
+        if (day.data_status !== "READY" || !day.metrics || day.date < oldest) continue;
+        const m = day.metrics;
+        this.sql.exec(
+          `INSERT OR REPLACE INTO analytics_account_daily (date, impressions, saves, pin_clicks, outbound_clicks) VALUES (?, ?, ?, ?, ?)`,
+          day.date,
+          Math.round(m.IMPRESSION ?? 0),
+          Math.round(m.SAVE ?? 0),
+          Math.round(m.PIN_CLICK ?? 0),
+          Math.round(m.OUTBOUND_CLICK ?? 0),
+        );
+      }
+      this.store.setMeta("analytics_account_pass", today);
     });
     return "stored";
   }
@@ -638,6 +706,7 @@ export class PinAnalytics {
     this.store.transaction(() => {
       this.sql.exec(`DELETE FROM analytics_days WHERE date < ?`, cutoff);
       this.sql.exec(`DELETE FROM analytics_daily WHERE date < ?`, cutoff);
+      this.sql.exec(`DELETE FROM analytics_account_daily WHERE date < ?`, cutoff);
       this.sql.exec(`DELETE FROM analytics_pins WHERE posted_date < ?`, utcDate(now - 2 * ANALYTICS_KEEP_DAYS * DAY_MS));
     });
   }
@@ -684,6 +753,7 @@ export class PinAnalytics {
     totals: Metrics;
     daily: DailyMetrics[];
     breakdowns: Record<Breakdown, BreakdownRow[]>;
+    profile: { totals: Metrics; daily: DailyMetrics[] } | null;
   } {
     const { from, to, pins } = this.window(days);
     const stored = new Map(
@@ -709,7 +779,25 @@ export class PinAnalytics {
       breakdowns[row.dimension]?.push({ key: row.key, label: breakdownLabel(row.dimension, row.key, row.label), pins: row.pins, ...metricsOf(row) });
     }
     breakdowns.hour.sort((a, b) => a.key.localeCompare(b.key));
-    return { from, to, pins, syncedAt: this.syncedAt(), totals: metricsOf(sum), daily, breakdowns };
+    return { from, to, pins, syncedAt: this.syncedAt(), totals: metricsOf(sum), daily, breakdowns, profile: this.accountWindow(from, to) };
+  }
+
+  /** The account's own totals and daily series over the window, or null before they were first read. */
+  private accountWindow(from: string, to: string): { totals: Metrics; daily: DailyMetrics[] } | null {
+    const rows = this.sql
+      .exec<MetricColumns & { date: string }>(`SELECT * FROM analytics_account_daily WHERE date >= ? AND date <= ? ORDER BY date`, from, to)
+      .toArray();
+    if (rows.length === 0 && this.store.meta("analytics_account_pass") === null) return null;
+    const byDate = new Map(rows.map((row) => [row.date, row]));
+    const sum = { impressions: 0, saves: 0, pin_clicks: 0, outbound_clicks: 0 };
+    const daily: DailyMetrics[] = [];
+    for (let at = Date.parse(from); at <= Date.parse(to); at += DAY_MS) {
+      const date = utcDate(at);
+      const row = byDate.get(date) ?? { impressions: 0, saves: 0, pin_clicks: 0, outbound_clicks: 0 };
+      for (const key of ["impressions", "saves", "pin_clicks", "outbound_clicks"] as const) sum[key] += Number(row[key]);
+      daily.push({ date, ...metricsOf(row) });
+    }
+    return { totals: metricsOf(sum), daily };
   }
 
   /** A page of the window's pins in the order asked (highest first; newest first for postedAt), after the cursor. */
