@@ -301,7 +301,8 @@ export interface PinContent {
   allowDuplicate: boolean;
 }
 
-export interface ScheduledPin extends PinContent {
+/** A scheduled pin, with what made it when the schedule request said (templateId, templateTitle, templateFamily, source). */
+export interface ScheduledPin extends PinContent, PinOrigin {
   id: string;
   type: "SpecificDate" | "Queue";
   /** ISO 8601. */
