@@ -28,13 +28,15 @@ import { DAY_MS, type QueueStore } from "./queue-store.ts";
  * - `analytics_pins`: each posted pin as the figures are tied to it (Pinterest's id, posting time, hour and weekday in
  *   the profile's zone, board, template, family, source), copied from the queue when it is first seen posted;
  * - `analytics_days`: one row per pin and UTC day, overwritten when a day is read again (so a day read twice counts
- *   once); triggers keep `analytics_daily`, the profile's totals per day, in step with it;
+ *   once); triggers keep `analytics_daily`, the profile's totals per day, in step with it; `analytics_account_daily`
+ *   holds the account's own totals (every pin on it);
  * - `analytics_pin_totals`, `analytics_breakdowns`, `analytics_hours`, `analytics_windows`: the 7-, 30- and 90-day
- *   sums per pin, per board / template / family / source / posting hour, and per weekday and hour, rebuilt once at the
- *   end of each day's pass. A read is a few indexed rows, whatever the number of pins.
+ *   sums per pin, per board / template / family / source / posting hour, and per weekday and hour, built anew after
+ *   each day's pass, a chunk of pins per ring, as a new generation the reads switch to when it is whole. A read is a
+ *   few indexed rows, whatever the number of pins.
  *
- * A pass asks Pinterest about 100 pins a request, a few requests per ring (`REQUESTS_PER_RING`), from a cursor, so a
- * ring never holds posting up for long. A 429 waits until Pinterest's reset time, a 5xx or no answer backs off; the
+ * A pass asks Pinterest about 100 pins a request, a few requests per ring (`ANALYTICS_REQUESTS_PER_RING`), from a
+ * cursor, so a ring never holds posting up for long. A 429 waits until Pinterest's reset time, a 5xx or no answer backs off; the
  * cursor only moves past pins whose figures were stored, so no day is lost or counted twice. A 401 refreshes the token
  * once (withPinterest); a second marks the profile for reconnecting, and the pass waits for the profile to be ok.
  */
