@@ -62,16 +62,16 @@ function BreakdownTable({ breakdown, rows }: { breakdown: Breakdown; rows: reado
               {rows.map((row) => (
                 <tr key={row.key}>
                   <th scope="row">{row.label}</th>
-                  <td>{formatCount(row.pins)}</td>
-                  <td>
+                  <td data-label="Pins">{formatCount(row.pins)}</td>
+                  <td data-label="Impressions">
                     <span className="analytics-bar">
                       <span className="analytics-bar__fill" style={{ width: `${Math.round((row.impressions / most) * 100)}%` }} aria-hidden="true" />
                       <span className="analytics-bar__value">{formatCount(row.impressions)}</span>
                     </span>
                   </td>
-                  <td>{formatCount(row.saves)}</td>
-                  <td>{formatCount(row.outboundClicks)}</td>
-                  <td>{formatRate(row.engagementRate)}</td>
+                  <td data-label="Saves">{formatCount(row.saves)}</td>
+                  <td data-label="Outbound clicks">{formatCount(row.outboundClicks)}</td>
+                  <td data-label="Engagement">{formatRate(row.engagementRate)}</td>
                 </tr>
               ))}
             </tbody>

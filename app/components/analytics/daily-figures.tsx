@@ -136,10 +136,10 @@ function DailyTable({ daily }: { daily: readonly DailyMetrics[] }) {
           {daily.map((day) => (
             <tr key={day.date}>
               <th scope="row">{dayLabel(day.date, { weekday: "short", day: "numeric", month: "short" })}</th>
-              <td>{formatCount(day.impressions)}</td>
-              <td>{formatCount(day.saves)}</td>
-              <td>{formatCount(day.outboundClicks)}</td>
-              <td>{formatRate(day.engagementRate)}</td>
+              <td data-label="Impressions">{formatCount(day.impressions)}</td>
+              <td data-label="Saves">{formatCount(day.saves)}</td>
+              <td data-label="Outbound clicks">{formatCount(day.outboundClicks)}</td>
+              <td data-label="Engagement rate">{formatRate(day.engagementRate)}</td>
             </tr>
           ))}
         </tbody>
