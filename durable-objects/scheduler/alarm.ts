@@ -5,6 +5,7 @@ import { ledgerOf } from "../../workers/ledger/client.ts";
 import type { Env } from "../../workers/env.ts";
 import { approvalRequired } from "../../workers/services/pinterest/approval-settings.ts";
 import { recordSchedulerState } from "../../workers/services/pinterest/scheduler-index.ts";
+import type { PinAnalytics } from "./analytics.ts";
 import type { HistoryMirror } from "./history-mirror.ts";
 import { pacedAfter, type PostingEngine } from "./posting.ts";
 import { ACTIVE_STATES, DAY_MS, pauseReason, repeatingIdOf, type QueueStore } from "./queue-store.ts";
@@ -41,15 +42,25 @@ export class QueueAlarm {
   private readonly posting: PostingEngine;
   private readonly repeating: RepeatingPins;
   private readonly mirror: HistoryMirror;
+  private readonly analytics: PinAnalytics;
   private running: Promise<void> | null = null;
 
-  constructor(env: Env, storage: DurableObjectStorage, store: QueueStore, posting: PostingEngine, repeating: RepeatingPins, mirror: HistoryMirror) {
+  constructor(
+    env: Env,
+    storage: DurableObjectStorage,
+    store: QueueStore,
+    posting: PostingEngine,
+    repeating: RepeatingPins,
+    mirror: HistoryMirror,
+    analytics: PinAnalytics,
+  ) {
     this.env = env;
     this.storage = storage;
     this.store = store;
     this.posting = posting;
     this.repeating = repeating;
     this.mirror = mirror;
+    this.analytics = analytics;
   }
 
   /** Does the alarm's work; a run already going is joined, not doubled. */
@@ -94,6 +105,8 @@ export class QueueAlarm {
         }
         await this.posting.writePendingHistory(profile.username, 50);
         this.forgetOldPins();
+        // After posting, and bounded (a few requests): the day's figures from Pinterest (issue 41).
+        if (found?.ownerBlockedAt == null) await this.analytics.step(profile);
       }
     } catch (error) {
       console.error(`ProfileScheduler ${profileKey}: alarm run failed`, error);
@@ -189,6 +202,8 @@ export class QueueAlarm {
     if (history > 0 || this.mirror.pending()) candidates.push(now + HISTORY_RETRY_MS);
     const cutShort = sql.exec<{ attempt_id: string | null }>(`SELECT attempt_id FROM pins WHERE status = 'posting'`).toArray();
     if (cutShort.some((row) => !this.posting.isUnderWay(row.attempt_id))) candidates.push(now);
+    const analytics = this.analytics.nextRingAt();
+    if (analytics !== null && this.store.meta("paused_reason") === null) candidates.push(Math.max(analytics, now));
     if (atMost !== undefined) candidates.push(atMost);
 
     const next = candidates.length > 0 ? Math.min(...candidates) : null;
