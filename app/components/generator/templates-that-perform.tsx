@@ -1,5 +1,5 @@
 import { useCallback, useId, useMemo, useSyncExternalStore } from "react";
-import type { FamilyPerformance } from "../../../contracts/pinterest/analytics.ts";
+import { type FamilyPerformance, TEMPLATE_FAMILY_LABELS } from "../../../contracts/pinterest/analytics.ts";
 import { analyticsKeys, getFamilyPerformance } from "../../lib/pinterest/analytics.ts";
 import { useApiQuery } from "../../lib/query.ts";
 import { readStored, writeStored } from "../shell/browser-storage.ts";
@@ -25,8 +25,8 @@ function subscribe(listener: () => void) {
 
 const isOn = () => readStored("local", KEY) !== "off";
 
-/** Family names as the drawer writes them: "full-bleed" -> "full bleed". */
-const familyName = (family: string) => family.replace(/-/g, " ");
+/** A family as people read it ("Full picture"), in a sentence. */
+const familyName = (family: string) => (TEMPLATE_FAMILY_LABELS[family as keyof typeof TEMPLATE_FAMILY_LABELS] ?? family.replace(/-/g, " ")).toLowerCase();
 
 export function useTemplatesThatPerform() {
   const query = useApiQuery(analyticsKeys.families(), (signal) => getFamilyPerformance(signal), { staleTime: 10 * 60_000 });

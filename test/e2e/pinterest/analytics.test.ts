@@ -15,6 +15,8 @@ const browser = useBrowser();
 const DEMO_POST = "berry-smoothie-bowls";
 const DESK = { width: 1400, height: 1000 };
 const PHONE = { width: 390, height: 844 };
+/** How many days old the posted pin is made before its figures are read. */
+const AGE_DAYS = 5;
 
 async function open(page: Page, path: string) {
   await page.goto(path);
@@ -81,13 +83,22 @@ describe("/analytics", () => {
     await dialog.getByLabel("At a date and time").check();
     await dialog.getByLabel("Date and time (GMT)").fill(gmtFieldValue(Date.now() + 20_000));
     await dialog.getByRole("button", { name: "Schedule 1 pin" }).click();
-    const sent = (await scheduleRequest).postDataJSON() as { pins: { origin?: { templateId?: string; source?: string } }[] };
-    expect(sent.pins[0]?.origin?.source).toBe("blog");
-    expect(sent.pins[0]?.origin?.templateId).toBeTruthy();
+    const sent = (await scheduleRequest).postDataJSON() as { pins: { templateId?: string; templateTitle?: string; source?: string }[] };
+    expect(sent.pins[0]?.source).toBe("blog");
+    expect(sent.pins[0]?.templateId).toBeTruthy();
+    expect(sent.pins[0]?.templateTitle).toBeTruthy();
     await page.getByText(`1 pin scheduled to ${BOARD}`, { exact: true }).first().waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await postedPins(username)).length, { timeout: 60_000, interval: 1_000 }).toBe(1);
 
-    // The day's figures are read from Pinterest (the dev control runs the sync now rather than at night).
+    // A few days on (the stand-in's figures and our record of the posting, both moved back), the figures are read
+    // from Pinterest: the dev control runs the sync now rather than with the night's alarm.
+    const aged = await fetch(`${sandboxUrl()}/__sandbox/pinterest/analytics/age-pins`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username, days: AGE_DAYS }),
+    });
+    expect(aged.status).toBe(200);
+    expect((await callApi(page, "/api/dev/analytics/backdate", { pinterestProfileUsername: username, days: AGE_DAYS })).body).toEqual({ pins: 1 });
     const sync = await callApi(page, "/api/dev/analytics/sync", { pinterestProfileUsername: username });
     expect(sync.status).toBe(200);
 
