@@ -1,7 +1,7 @@
 import { useState } from "react";
 import type { BestTimes } from "../../../contracts/pinterest/analytics.ts";
 import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
-import { analyticsKeys, getBestTimes, hourLabel } from "../../lib/pinterest/analytics.ts";
+import { analyticsKeys, getBestTimes } from "../../lib/pinterest/analytics.ts";
 import { saveSchedulingSettings } from "../../lib/pinterest/scheduling-api.ts";
 import { clockOf, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { failureOf, useApiQuery } from "../../lib/query.ts";
@@ -64,23 +64,19 @@ export function BestTimesSuggestion({
     }
   }
 
-  const topHours = [...best.hours]
-    .sort((a, b) => b.score - a.score)
-    .slice(0, 3)
-    .map((entry) => hourLabel(entry.hour));
-
   return (
     <section className="best-times" aria-labelledby="best-times-title">
       <h3 id="best-times-title" className="best-times__title">
         Suggested posting times
       </h3>
       <p className="best-times__text">
-        {best.basedOn === "audience"
-          ? `Your audience is most active at ${topHours.join(", ")} (${timeZoneLabel(best.timeZone)}), from ${best.sample} pins.`
-          : "Usual good times for Pinterest."}{" "}
-        Post from <strong data-suggested>{windowsText(suggested)}</strong>.
+        Post from <strong data-suggested>{windowsText(suggested)}</strong> ({timeZoneLabel(best.timeZone)}).
       </p>
-      {best.note ? <p className="field__hint">{best.note}</p> : null}
+      {best.note ? (
+        <p className="field__hint" data-based-on={best.basedOn}>
+          {best.note}
+        </p>
+      ) : null}
       <button type="button" className="button button--ghost" disabled={saving || inUse} onClick={() => void use(best)}>
         {saving ? <Spinner label="Saving" /> : null} {inUse ? "These times are in use" : "Use these times"}
       </button>

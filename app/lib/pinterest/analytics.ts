@@ -70,12 +70,6 @@ export function dayLabel(date: string, options: Intl.DateTimeFormatOptions = { d
   return Number.isNaN(ms) ? date : new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...options }).format(ms);
 }
 
-/** 9 -> "9 am", 0 -> "12 am", 13 -> "1 pm". */
-export function hourLabel(hour: number): string {
-  const twelve = hour % 12 === 0 ? 12 : hour % 12;
-  return `${twelve} ${hour < 12 ? "am" : "pm"}`;
-}
-
 export const SORT_LABELS: Record<AnalyticsSort, string> = {
   impressions: "Impressions",
   saves: "Saves",

@@ -154,10 +154,19 @@ describe("/analytics", () => {
     expect(await seriousAxeViolations(page, "/analytics (phone)")).toEqual([]);
     await page.setViewportSize(DESK);
 
-    // /scheduling: the suggested times (defaults for a single pin, with the note) and "Use these times".
+    // /scheduling: the suggested times (the defaults for a single pin, with the note saying so) and "Use these times".
+    // A new profile posts at the default times already: move them first, so that using the suggestion changes them.
     await open(page, "/scheduling");
     const suggestion = page.getByRole("region", { name: "Suggested posting times" });
     await suggestion.waitFor({ timeout: 20_000 });
+    await suggestion.getByText(/^These are the usual posting times: your own are worked out once 30 of your pins have figures/).waitFor();
+    await suggestion.getByRole("button", { name: "These times are in use" }).waitFor();
+    const firstWindow = page.getByRole("group", { name: "First posting window" });
+    await firstWindow.getByLabel("From").fill("03:00");
+    await firstWindow.getByLabel("To").fill("05:00");
+    await page.getByLabel("Use a second posting window").uncheck();
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await page.getByText("Scheduling settings saved", { exact: true }).waitFor();
     const suggested = (await suggestion.locator("[data-suggested]").textContent()) ?? "";
     const before = await page.getByRole("list", { name: "Daily posting times" }).getByRole("listitem").allTextContents();
     await suggestion.getByRole("button", { name: "Use these times" }).click();
