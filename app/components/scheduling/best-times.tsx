@@ -1,27 +1,13 @@
 import { useState } from "react";
 import type { BestTimes } from "../../../contracts/pinterest/analytics.ts";
 import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
-import { analyticsKeys, getBestTimes } from "../../lib/pinterest/analytics.ts";
+import { analyticsKeys, getBestTimes, sameWindows, type Windows, windowsText } from "../../lib/pinterest/analytics.ts";
 import { saveSchedulingSettings } from "../../lib/pinterest/scheduling-api.ts";
-import { clockOf, timeZoneLabel } from "../../lib/pinterest/times.ts";
+import { timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { failureOf, useApiQuery } from "../../lib/query.ts";
 import { useToast } from "../shell/toast.tsx";
 import { Spinner } from "../spinner.tsx";
 import { failureText } from "./use-pinterest.tsx";
-
-type Windows = Pick<SchedulingSettings, "windowOneTimes" | "windowTwoTimes">;
-
-/** "09:00 to 11:00 and 19:00 to 21:00". */
-export function windowsText({ windowOneTimes, windowTwoTimes }: Windows): string {
-  const one = `${clockOf(windowOneTimes[0] % 86_400)} to ${clockOf(windowOneTimes[1] % 86_400)}`;
-  return windowTwoTimes ? `${one} and ${clockOf(windowTwoTimes[0] % 86_400)} to ${clockOf(windowTwoTimes[1] % 86_400)}` : one;
-}
-
-const sameWindows = (a: Windows, b: Windows) =>
-  a.windowOneTimes[0] === b.windowOneTimes[0] &&
-  a.windowOneTimes[1] === b.windowOneTimes[1] &&
-  (a.windowTwoTimes?.[0] ?? null) === (b.windowTwoTimes?.[0] ?? null) &&
-  (a.windowTwoTimes?.[1] ?? null) === (b.windowTwoTimes?.[1] ?? null);
 
 /**
  * The posting times suggested from the profile's own audience (issue 41; GET /api/analytics/bestTimes), beside the

@@ -7,8 +7,10 @@ import type {
   BestTimes,
   FamilyPerformance,
 } from "../../../contracts/pinterest/analytics.ts";
+import type { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { saveFile } from "../generator/download.ts";
 import { ApiError, apiFetch, apiJson } from "../api-client.ts";
+import { clockOf } from "./times.ts";
 
 /** The analytics calls of the browser (issue 41; contracts/pinterest/analytics.ts) and how their figures read. */
 
@@ -77,3 +79,18 @@ export const SORT_LABELS: Record<AnalyticsSort, string> = {
   engagementRate: "Engagement rate",
   postedAt: "Newest first",
 };
+
+/** A profile's posting windows, as /scheduling's suggestion compares and words them. */
+export type Windows = Pick<SchedulingSettings, "windowOneTimes" | "windowTwoTimes">;
+
+/** "09:00 to 11:00 and 19:00 to 21:00". */
+export function windowsText({ windowOneTimes, windowTwoTimes }: Windows): string {
+  const one = `${clockOf(windowOneTimes[0] % 86_400)} to ${clockOf(windowOneTimes[1] % 86_400)}`;
+  return windowTwoTimes ? `${one} and ${clockOf(windowTwoTimes[0] % 86_400)} to ${clockOf(windowTwoTimes[1] % 86_400)}` : one;
+}
+
+export const sameWindows = (a: Windows, b: Windows) =>
+  a.windowOneTimes[0] === b.windowOneTimes[0] &&
+  a.windowOneTimes[1] === b.windowOneTimes[1] &&
+  (a.windowTwoTimes?.[0] ?? null) === (b.windowTwoTimes?.[0] ?? null) &&
+  (a.windowTwoTimes?.[1] ?? null) === (b.windowTwoTimes?.[1] ?? null);

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { windowsText } from "../../../app/components/scheduling/best-times.tsx";
-import { dayLabel, formatCount, formatRate } from "../../../app/lib/pinterest/analytics.ts";
+import { dayLabel, formatCount, formatRate, windowsText } from "../../../app/lib/pinterest/analytics.ts";
 
 /** Issue 41: how the analytics figures and suggested times read. */
 describe("analytics figures for people", () => {
