@@ -202,22 +202,24 @@ export class QueueAlarm {
     if (history > 0 || this.mirror.pending()) candidates.push(now + HISTORY_RETRY_MS);
     const cutShort = sql.exec<{ attempt_id: string | null }>(`SELECT attempt_id FROM pins WHERE status = 'posting'`).toArray();
     if (cutShort.some((row) => !this.posting.isUnderWay(row.attempt_id))) candidates.push(now);
-    const analytics = this.analytics.nextRingAt();
-    if (analytics !== null && this.store.meta("paused_reason") === null) candidates.push(Math.max(analytics, now));
     if (atMost !== undefined) candidates.push(atMost);
 
-    const next = candidates.length > 0 ? Math.min(...candidates) : null;
+    const queueNext = candidates.length > 0 ? Math.min(...candidates) : null;
+    // The day's analytics pass (issue 41) rings the same alarm; the cron index keeps the queue's own time (a queue
+    // with nothing to post is not "stalled" because its figures are read tonight).
+    const analytics = this.store.meta("paused_reason") === null ? this.analytics.nextRingAt(now) : null;
+    const next = analytics === null ? queueNext : Math.min(queueNext ?? Number.POSITIVE_INFINITY, Math.max(analytics, now));
     if (next === null) await this.storage.deleteAlarm();
     else if ((await this.storage.getAlarm()) !== next) await this.storage.setAlarm(next);
     if (profileKey) {
       const pending = sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ${ACTIVE_STATES}`).one().n;
       try {
-        await recordSchedulerState(this.env.DB, profileKey, next, pending);
+        await recordSchedulerState(this.env.DB, profileKey, queueNext, pending);
       } catch (error) {
         // The alarm is what counts; the cron index catches up on the next change.
         console.warn(`ProfileScheduler ${profileKey}: the cron index was not updated:`, error instanceof Error ? error.message : error);
       }
     }
-    return next;
+    return queueNext;
   }
 }
