@@ -4,7 +4,10 @@ import type { SchedulingSettings } from "../contracts/pinterest/scheduling.ts";
 import type { SortOrder } from "../workers/domain/pin-queue.ts";
 import type { Env } from "../workers/env.ts";
 import { recordSchedulerState } from "../workers/services/pinterest/scheduler-index.ts";
+import type { AnalyticsOverview, AnalyticsPinsPage, AnalyticsSort, AnalyticsWindow } from "../contracts/pinterest/analytics.ts";
+import type { AudienceCell } from "../workers/domain/best-times.ts";
 import { QueueAlarm } from "./scheduler/alarm.ts";
+import { type AnalyticsStep, PinAnalytics } from "./scheduler/analytics.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { HistoryMirror } from "./scheduler/history-mirror.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";
@@ -59,6 +62,7 @@ export type {
  * - repeating.ts: repeating pins;
  * - approvals.ts: pins awaiting a reviewer's approval (docs/decisions/052-post-approvals.md);
  * - history-mirror.ts: each waiting pin's state written to its pin-history entry (docs/decisions/066);
+ * - analytics.ts: Pinterest's figures for the posted pins, read daily, kept 90 days, with rollups (docs/decisions/093);
  * - requests.ts: the shapes of requests, answers and refusals.
  */
 export class ProfileScheduler extends DurableObject<Env> {
@@ -68,6 +72,7 @@ export class ProfileScheduler extends DurableObject<Env> {
   private readonly queueAlarm: QueueAlarm;
   private readonly approvals: ApprovalQueue;
   private readonly mirror: HistoryMirror;
+  private readonly analytics: PinAnalytics;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -75,12 +80,14 @@ export class ProfileScheduler extends DurableObject<Env> {
     this.repeating = new RepeatingPins(env, this.store);
     this.posting = new PostingEngine(env, this.store);
     this.mirror = new HistoryMirror(env, this.store);
-    this.queueAlarm = new QueueAlarm(env, ctx.storage, this.store, this.posting, this.repeating, this.mirror);
+    this.analytics = new PinAnalytics(env, this.store);
+    this.queueAlarm = new QueueAlarm(env, ctx.storage, this.store, this.posting, this.repeating, this.mirror, this.analytics);
     this.approvals = new ApprovalQueue(this.store);
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
       this.approvals.migrate();
       this.mirror.migrate();
+      this.analytics.migrate();
     });
   }
 
@@ -271,6 +278,7 @@ export class ProfileScheduler extends DurableObject<Env> {
     const profileKey = this.store.profileKey();
     this.store.clear();
     this.mirror.clear();
+    this.analytics.clear();
     await this.ctx.storage.deleteAlarm();
     if (profileKey) await recordSchedulerState(this.env.DB, profileKey, null, 0);
   }
@@ -294,6 +302,56 @@ export class ProfileScheduler extends DurableObject<Env> {
   /** The profile's connection state as the worker just read it: pauses or resumes posting at once. Answers whether anything changed. */
   private noteProfileStatus(status: ProfileStatus, error: string | null): boolean {
     return status === "ok" ? this.store.resume() : this.store.pauseAll(pauseReason(status, error));
+  }
+
+  // ================================================================ insights (issue 41)
+
+  /** The window's totals, daily series and breakdowns (the caller adds the username, zone and e-mail choice). */
+  analyticsOverview(days: AnalyticsWindow): Omit<AnalyticsOverview, "username" | "days" | "timeZone" | "weeklySummary"> {
+    return this.analytics.overview(days);
+  }
+
+  analyticsPins(
+    days: AnalyticsWindow,
+    sortBy: AnalyticsSort,
+    limit: number,
+    cursor: string | null,
+  ): Omit<AnalyticsPinsPage, "username" | "days" | "sortBy"> | Refusal {
+    const page = this.analytics.pins(days, sortBy, limit, cursor);
+    return "error" in page ? { ok: false, status: 400, message: page.error, field: "cursor" } : page;
+  }
+
+  analyticsAudience(): AudienceCell[] {
+    return this.analytics.audience();
+  }
+
+  analyticsFamilies(): { family: string; pins: number; impressions: number; engagements: number }[] {
+    return this.analytics.families();
+  }
+
+  analyticsExport(days: AnalyticsWindow) {
+    return this.analytics.exportRows(days);
+  }
+
+  /**
+   * Reads the figures now, due or not, until the pass ends or waits (a 429's reset, a back-off, a profile to
+   * reconnect): the dev control "sync this profile's analytics now" (tests, e2e, the benchmark; never in production).
+   * `now` moves the object's clock for retention tests.
+   */
+  async syncAnalyticsNow(profile: Parameters<PinAnalytics["step"]>[0], options: { maxSteps?: number; now?: number } = {}): Promise<AnalyticsStep[]> {
+    const steps: AnalyticsStep[] = [];
+    for (let i = 0; i < (options.maxSteps ?? 200); i += 1) {
+      const step = await this.analytics.step(profile, { force: true, now: options.now });
+      steps.push(step);
+      if (step.done || step.waitingUntil !== null || step.stopped !== null) break;
+    }
+    await this.queueAlarm.arm();
+    return steps;
+  }
+
+  /** Moves posted pins `days` back in time (the dev control of the same name: tests and the benchmark only). */
+  backdatePostedPins(days: number): number {
+    return this.analytics.backdate(days);
   }
 
   // ================================================================ the alarm

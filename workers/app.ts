@@ -13,6 +13,7 @@ import { sweepRssFeeds } from "./services/pinterest/rss-checks.ts";
 import { sweepStalledSchedulers } from "./services/pinterest/scheduler-index.ts";
 import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/billing/shopify-billing.ts";
 import { sweepTrendAlerts } from "./services/growth/trend-alerts.ts";
+import { sendWeeklySummaries } from "./services/pinterest/analytics.ts";
 
 export { ProfileScheduler, UserLedger };
 
@@ -70,6 +71,11 @@ export default {
     ctx.waitUntil(
       sweepTrendAlerts(env, controller.scheduledTime).then(({ checked, emailed, failed }) => {
         if (checked > 0) console.log(`cron: checked ${checked} trend alert(s), e-mailed ${emailed} digest(s), ${failed} failed`);
+      }),
+    );
+    ctx.waitUntil(
+      sendWeeklySummaries(env, controller.scheduledTime).then(({ sent, skipped }) => {
+        if (sent + skipped > 0) console.log(`cron: sent ${sent} weekly insights summary e-mail(s), ${skipped} without figures or failed`);
       }),
     );
     // Awaited rather than left to waitUntil: drawing a feed's pins takes tens of seconds, longer than

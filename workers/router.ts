@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import * as remixBuild from "virtual:remix-build";
 import { getLoadContext } from "./load-context.ts";
 import { account } from "./api/accounts/account.ts";
+import { analyticsApi } from "./api/pinterest/analytics.ts";
 import { approvalsApi } from "./api/pinterest/approvals.ts";
 import { adminRedeemCodesApi } from "./api/admin/admin-redeem-codes.ts";
 import { adminTemplatesApi } from "./api/admin/admin-templates.ts";
@@ -92,6 +93,7 @@ api.route("/", trendAlertsApi);
 api.route("/", rssApi);
 api.route("/", wordpressApi);
 api.route("/", approvalsApi);
+api.route("/", analyticsApi);
 // 404 unless DEV_CONTROLS is "on" (never in production): controls for local runs, tests and benchmarks.
 api.route("/", devControls);
 

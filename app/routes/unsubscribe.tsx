@@ -9,12 +9,14 @@ import accountStyles from "../styles/account.css?url";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: accountStyles }];
 export const meta: MetaFunction = () => [{ title: "Unsubscribe | Pinboard Studio" }];
 
-/** /unsubscribe?token: the newsletter's and the trend alert digests' unsubscribe link, applied on load. */
+/** /unsubscribe?token: the newsletter's, the trend alert digests' and the weekly summary's unsubscribe link, applied on load. */
 export default function UnsubscribePage() {
   const [searchParams] = useSearchParams();
   const token = searchParams.get("token");
   const result = useLinkAction(
-    token ? async () => await apiJson<{ message: string; kind: "newsletter" | "trendAlerts" }>("/api/user/unsubscribe", { json: { token } }) : null,
+    token
+      ? async () => await apiJson<{ message: string; kind: "newsletter" | "trendAlerts" | "weeklySummary" }>("/api/user/unsubscribe", { json: { token } })
+      : null,
   );
 
   return (
@@ -35,6 +37,13 @@ export default function UnsubscribePage() {
                 <p>Your trend alerts are paused, so they will not e-mail you any more. Changed your mind? Resume an alert to get its e-mails again.</p>
                 <p>
                   <Link to="/pinterest-trend-alerts">Go to my trend alerts</Link>
+                </p>
+              </>
+            ) : result.value.kind === "weeklySummary" ? (
+              <>
+                <p>You will not receive the weekly summary of your insights any more. Changed your mind? Turn it on again on your insights page.</p>
+                <p>
+                  <Link to="/analytics">Go to my insights</Link>
                 </p>
               </>
             ) : (

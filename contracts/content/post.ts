@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { plainText } from "../fields.ts";
 import { RgbaColor } from "./design-settings.ts";
+import { PinOrigin } from "../pinterest/analytics.ts";
 import { TemplateDesign } from "./template.ts";
 
 /**
@@ -55,6 +56,8 @@ export const Post = v.object({
   template: v.optional(TemplateDesign),
   textDesignOverrides: v.optional(v.record(v.pipe(v.string(), v.maxLength(64)), v.record(v.string(), v.unknown())), {}),
   imageDesignOverrides: v.optional(v.record(v.pipe(v.string(), v.maxLength(64)), v.record(v.string(), v.unknown())), {}),
+  /** What made the pin (template and source), sent with it when it is scheduled (issue 41's analytics). */
+  origin: v.optional(PinOrigin),
   fileName: text("fileName", 120),
   selectedBoards: v.optional(v.pipe(v.array(SelectedBoard), v.maxLength(50)), []),
   isLocked: flag(),

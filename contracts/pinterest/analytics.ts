@@ -23,19 +23,36 @@ export const PIN_SOURCE_LABELS: Record<PinSource, string> = {
   other: "Other",
 };
 
+/** The template families as people read them (breakdowns, the drawer's note). */
+export const TEMPLATE_FAMILY_LABELS: Record<(typeof TEMPLATE_FAMILIES)[number], string> = {
+  "full-bleed": "Full picture",
+  split: "Split",
+  collage: "Collage",
+  "text-only": "Text only",
+  list: "List",
+  product: "Product",
+  quote: "Quote",
+  "before-after": "Before and after",
+  video: "Video",
+};
+
 /** What made a pin: sent with each pin scheduled from the generator (all optional; old pins have none). */
 export const PinOrigin = v.object({
-  templateId: v.optional(v.pipe(v.string(), v.maxLength(100))),
-  templateTitle: v.optional(v.pipe(v.string(), v.maxLength(200))),
+  templateId: v.optional(v.pipe(v.string("templateId must be text"), v.maxLength(100, "templateId must be at most 100 characters"))),
+  templateTitle: v.optional(v.pipe(v.string("templateTitle must be text"), v.maxLength(200, "templateTitle must be at most 200 characters"))),
   templateFamily: v.optional(v.picklist(TEMPLATE_FAMILIES, "templateFamily must be one of the template families")),
   source: v.optional(v.picklist(PIN_SOURCES, `source must be one of ${PIN_SOURCES.join(", ")}`)),
 });
 export type PinOrigin = v.InferOutput<typeof PinOrigin>;
 
-const Days = v.pipe(
-  v.unknown(),
-  v.transform((value) => (value === undefined || value === null || value === "" ? 30 : Number(value))),
-  v.picklist(ANALYTICS_WINDOWS, "days must be 7, 30 or 90"),
+/** 7, 30 or 90 (a query's text read as a number); 30 when not given. */
+const Days = v.optional(
+  v.pipe(
+    v.unknown(),
+    v.transform((value) => (value === null || value === "" ? 30 : Number(value))),
+    v.picklist(ANALYTICS_WINDOWS, "days must be 7, 30 or 90"),
+  ),
+  30,
 );
 const Username = v.pipe(v.string("username is required"), v.trim(), v.minLength(1, "username is required"), v.maxLength(100, "username is too long"));
 
@@ -103,6 +120,13 @@ export interface AnalyticsOverview {
   totals: Metrics;
   daily: DailyMetrics[];
   breakdowns: Record<Breakdown, BreakdownRow[]>;
+  /**
+   * The whole Pinterest profile over the same window (every pin on the account, not only those this product posted:
+   * Pinterest's user_account/analytics), for a "whole profile" line; null before it was first read.
+   */
+  profile: { totals: Metrics; daily: DailyMetrics[] } | null;
+  /** Whether the caller gets the weekly summary e-mail (POST /api/analytics/weeklySummary changes it). */
+  weeklySummary: boolean;
 }
 
 export interface AnalyticsPin extends Metrics {
@@ -160,4 +184,34 @@ export interface FamilyPerformance {
   /** Enough data to lean on (the generator leans only then). */
   enough: boolean;
   families: { family: string; pins: number; impressions: number; engagementRate: number; weight: number }[];
+}
+
+/** Pins with a family (over 90 days, all profiles) before the generator leans on families; and per family before its weight moves from 1. */
+export const FAMILIES_MIN_PINS = 20;
+export const FAMILY_MIN_PINS = 5;
+/** Weights stay within these bounds: the generator leans, it never stops choosing a family. */
+export const FAMILY_WEIGHT_BOUNDS = { min: 0.5, max: 2 } as const;
+
+/** GET /api/analytics/export?username=&days=: text/csv, one row per pin, with these columns. */
+export const ANALYTICS_EXPORT_COLUMNS = [
+  "Posted at",
+  "Title",
+  "Board",
+  "Template",
+  "Template family",
+  "Source",
+  "Posting hour",
+  "Impressions",
+  "Saves",
+  "Pin clicks",
+  "Outbound clicks",
+  "Engagement rate",
+  "Pinterest link",
+] as const;
+export const ExportQuery = OverviewQuery;
+
+/** POST /api/analytics/weeklySummary {enabled}: answers the new state. GET /api/analytics/weeklySummary answers the current one. */
+export const WeeklySummaryBody = v.object({ enabled: v.boolean("enabled must be true or false") }, "enabled is required");
+export interface WeeklySummaryState {
+  enabled: boolean;
 }

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { PINTEREST_PIN_LIMITS } from "./pinterest.ts";
 import { body, IdempotencyReference, plainText } from "../fields.ts";
+import { PinOrigin } from "./analytics.ts";
 import { SchedulingSettings } from "./scheduling.ts";
 
 /**
@@ -122,6 +123,8 @@ export const NewScheduledPin = v.pipe(
     allowDuplicate: v.optional(v.boolean("allowDuplicate must be true or false"), false),
     /** Also repeat this pin every N days (a repeating pin whose first post is this one). */
     repeatIntervalInDays: v.optional(RepeatInterval("repeatIntervalInDays")),
+    /** What made the pin (template, family, source): kept with it so its figures tie back to them (issue 41). */
+    ...PinOrigin.entries,
   }),
   v.forward(
     v.partialCheck(
@@ -298,7 +301,8 @@ export interface PinContent {
   allowDuplicate: boolean;
 }
 
-export interface ScheduledPin extends PinContent {
+/** A scheduled pin, with what made it when the schedule request said (templateId, templateTitle, templateFamily, source). */
+export interface ScheduledPin extends PinContent, PinOrigin {
   id: string;
   type: "SpecificDate" | "Queue";
   /** ISO 8601. */

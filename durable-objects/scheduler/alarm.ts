@@ -5,6 +5,7 @@ import { ledgerOf } from "../../workers/ledger/client.ts";
 import type { Env } from "../../workers/env.ts";
 import { approvalRequired } from "../../workers/services/pinterest/approval-settings.ts";
 import { recordSchedulerState } from "../../workers/services/pinterest/scheduler-index.ts";
+import type { PinAnalytics } from "./analytics.ts";
 import type { HistoryMirror } from "./history-mirror.ts";
 import { pacedAfter, type PostingEngine } from "./posting.ts";
 import { ACTIVE_STATES, DAY_MS, pauseReason, repeatingIdOf, type QueueStore } from "./queue-store.ts";
@@ -41,15 +42,25 @@ export class QueueAlarm {
   private readonly posting: PostingEngine;
   private readonly repeating: RepeatingPins;
   private readonly mirror: HistoryMirror;
+  private readonly analytics: PinAnalytics;
   private running: Promise<void> | null = null;
 
-  constructor(env: Env, storage: DurableObjectStorage, store: QueueStore, posting: PostingEngine, repeating: RepeatingPins, mirror: HistoryMirror) {
+  constructor(
+    env: Env,
+    storage: DurableObjectStorage,
+    store: QueueStore,
+    posting: PostingEngine,
+    repeating: RepeatingPins,
+    mirror: HistoryMirror,
+    analytics: PinAnalytics,
+  ) {
     this.env = env;
     this.storage = storage;
     this.store = store;
     this.posting = posting;
     this.repeating = repeating;
     this.mirror = mirror;
+    this.analytics = analytics;
   }
 
   /** Does the alarm's work; a run already going is joined, not doubled. */
@@ -94,6 +105,8 @@ export class QueueAlarm {
         }
         await this.posting.writePendingHistory(profile.username, 50);
         this.forgetOldPins();
+        // After posting, and bounded (a few requests): the day's figures from Pinterest (issue 41).
+        if (found?.ownerBlockedAt == null) await this.analytics.step(profile);
       }
     } catch (error) {
       console.error(`ProfileScheduler ${profileKey}: alarm run failed`, error);
@@ -191,18 +204,22 @@ export class QueueAlarm {
     if (cutShort.some((row) => !this.posting.isUnderWay(row.attempt_id))) candidates.push(now);
     if (atMost !== undefined) candidates.push(atMost);
 
-    const next = candidates.length > 0 ? Math.min(...candidates) : null;
+    const queueNext = candidates.length > 0 ? Math.min(...candidates) : null;
+    // The day's analytics pass (issue 41) rings the same alarm; the cron index keeps the queue's own time (a queue
+    // with nothing to post is not "stalled" because its figures are read tonight).
+    const analytics = this.store.meta("paused_reason") === null ? this.analytics.nextRingAt(now) : null;
+    const next = analytics === null ? queueNext : Math.min(queueNext ?? Number.POSITIVE_INFINITY, Math.max(analytics, now));
     if (next === null) await this.storage.deleteAlarm();
     else if ((await this.storage.getAlarm()) !== next) await this.storage.setAlarm(next);
     if (profileKey) {
       const pending = sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM pins WHERE status IN ${ACTIVE_STATES}`).one().n;
       try {
-        await recordSchedulerState(this.env.DB, profileKey, next, pending);
+        await recordSchedulerState(this.env.DB, profileKey, queueNext, pending);
       } catch (error) {
         // The alarm is what counts; the cron index catches up on the next change.
         console.warn(`ProfileScheduler ${profileKey}: the cron index was not updated:`, error instanceof Error ? error.message : error);
       }
     }
-    return next;
+    return queueNext;
   }
 }

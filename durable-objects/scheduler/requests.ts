@@ -1,3 +1,4 @@
+import type { PinOrigin } from "../../contracts/pinterest/analytics.ts";
 import type { DuplicateConflict, PinContent, ScheduledPinStatus } from "../../contracts/pinterest/scheduling-api.ts";
 import type { SchedulingSettings } from "../../contracts/pinterest/scheduling.ts";
 import { NoFreeSlot } from "../../workers/domain/pin-queue.ts";
@@ -9,7 +10,7 @@ import type { PinterestProfile } from "../../workers/services/pinterest/pinteres
  */
 
 /** The content and placement of a pin to add, as the worker resolved it. */
-export interface NewPinInput extends Omit<PinContent, "pinterestProfileUsername"> {
+export interface NewPinInput extends Omit<PinContent, "pinterestProfileUsername">, PinOrigin {
   id: string;
   type: "SpecificDate" | "Queue";
   /** For SpecificDate pins (already checked to be in the future). */

@@ -15,6 +15,8 @@ export const AUDIENCES = {
   unsubscribe: "pinboard:unsubscribe",
   /** A trend alert digest's unsubscribe link: names the user whose trend alert e-mails stop (decision 047). */
   unsubscribeTrendAlerts: "pinboard:unsubscribe-trend-alerts",
+  /** The weekly insights e-mail's unsubscribe link: names the user whose weekly summary stops (decision 093). */
+  unsubscribeWeeklySummary: "pinboard:unsubscribe-weekly-summary",
   /** A browser that signed in to an account before (decision 019): its failed sign-ins are counted apart. */
   device: "pinboard:device",
   /** Short-lived handle the browser holds for one connected Pinterest profile (never Pinterest's own token). */

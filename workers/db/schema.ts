@@ -95,10 +95,18 @@ export const users = sqliteTable(
     blockedAt: integer("blocked_at"),
     /** When the user's per-pin records left D1 for their UserLedger object (decision 084). Null: not moved yet. */
     ledgerMovedAt: integer("ledger_moved_at"),
+    /** When the user asked for the weekly insights e-mail (decision 093). Null: not wanted (the default). */
+    weeklySummaryAt: integer("weekly_summary_at"),
+    /** The last week ("2026-W49") the weekly insights e-mail was sent for, claimed before sending. */
+    weeklySummaryWeek: text("weekly_summary_week"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [index("users_role").on(t.role), index("users_ledger_unmoved").on(t.createdAt).where(sql`${t.ledgerMovedAt} IS NULL`)],
+  (t) => [
+    index("users_role").on(t.role),
+    index("users_ledger_unmoved").on(t.createdAt).where(sql`${t.ledgerMovedAt} IS NULL`),
+    index("users_weekly_summary").on(t.weeklySummaryWeek).where(sql`${t.weeklySummaryAt} IS NOT NULL`),
+  ],
 );
 
 /**

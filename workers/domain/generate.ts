@@ -2,12 +2,13 @@ import type { DesignSettings, RgbaColor } from "../../contracts/content/design-s
 import { MAX_POSTS, type Post } from "../../contracts/content/post.ts";
 import type { RenderTemplateImageBody } from "../../contracts/content/render.ts";
 import type { Source } from "../../contracts/content/scrape.ts";
+import type { PinOrigin, PinSource } from "../../contracts/pinterest/analytics.ts";
 import { DEFAULT_FONT_FAMILY, DEFAULT_PIN_COLOR, type PostContent, type Template, type TemplateDesign } from "../../contracts/content/template.ts";
 import { pinFileName } from "./file-names.ts";
 import { distinctPictures, samePicture } from "./picture-identity.ts";
 import { canFill, fittingVariant, postOffer, templateNeeds, type PostOffer } from "./template-fit.ts";
 import { designFields } from "./templates.ts";
-import { randomIndex, randomOtherIndex, shuffled, type Random } from "./random.ts";
+import { randomIndex, randomOtherIndex, shuffled, weightedIndex, weightedShuffled, type Random } from "./random.ts";
 
 /**
  * The generator's rules, as pure functions (spec sections 3 and 4): sources x
@@ -26,6 +27,13 @@ export interface GenerationContext {
   newId: () => string;
   /** Pins for each source by position, where the user chose them per source (products); else the settings' pinsPerSource. */
   pinCounts?: readonly number[];
+  /** Where the sources came from: one kind for all, or one per source by position (absent: "other"). */
+  from?: PinSource | readonly PinSource[];
+  /**
+   * How much more often a random template choice takes each template family (issue 41, "Templates that perform"):
+   * weights by family, from the user's own figures; a family without one weighs as the mean. Absent: all alike.
+   */
+  familyWeights?: Readonly<Record<string, number>>;
 }
 
 /** The flags a new generation starts from (spec section 4: reset on every generation). */
@@ -169,6 +177,7 @@ function picturesFor(template: TemplateDesign, ordered: readonly string[], compa
 
 interface PostParts {
   source: Source;
+  from: PinSource;
   template: Template;
   images: string[];
   colour: { colorIndex: number; color: RgbaColor };
@@ -208,12 +217,39 @@ function buildPost(parts: PostParts, context: GenerationContext): Post {
     textDesignOverrides: {},
     imageDesignOverrides: {},
     fileName: fileNameFor(title, random),
+    origin: pinOriginOf(template, parts.from),
     selectedBoards: [],
     isLocked: false,
     isPinning: false,
     isPinned: false,
     ...GENERATION_FLAGS,
   };
+}
+
+/** What made a pin (issue 41): its template and where its content came from. Sent with the pin when it is scheduled. */
+export function pinOriginOf(template: Pick<Template, "templateId" | "title" | "family">, source: PinSource): PinOrigin {
+  return {
+    templateId: template.templateId.slice(0, 100),
+    ...(template.title ? { templateTitle: template.title.slice(0, 200) } : {}),
+    ...(template.family ? { templateFamily: template.family } : {}),
+    source,
+  };
+}
+
+/** A template's weight in a random choice by its family's weight (the mean for a family without one); null: all alike. */
+export function templateWeight(familyWeights: Readonly<Record<string, number>> | undefined): ((template: Pick<Template, "family">) => number) | null {
+  const weights = Object.values(familyWeights ?? {}).filter((weight) => Number.isFinite(weight) && weight > 0);
+  if (!familyWeights || weights.length === 0) return null;
+  const mean = weights.reduce((sum, weight) => sum + weight, 0) / weights.length;
+  return (template) => {
+    const own = template.family ? familyWeights[template.family] : undefined;
+    return own !== undefined && Number.isFinite(own) && own > 0 ? own : mean;
+  };
+}
+
+function sourceKindOf(from: GenerationContext["from"], index: number): PinSource {
+  if (from === undefined) return "other";
+  return typeof from === "string" ? from : (from[index] ?? "other");
 }
 
 /**
@@ -237,7 +273,9 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
     const pool = usableTemplates(templates, context.fallbacks ?? [], offer);
     const starts = settings.useOneOfEachImage && candidates.length > 0 ? candidates.map((_, i) => i) : [0];
     const variants = settings.useOneOfEachTemplate || settings.useOneOfEachImage ? 1 : (context.pinCounts?.[index] ?? settings.pinsPerSource);
-    const chosenTemplates = settings.useOneOfEachTemplate ? pool : pickTemplates(pool, variants, settings.isRandomTemplates, posts.length, random);
+    const chosenTemplates = settings.useOneOfEachTemplate
+      ? pool
+      : pickTemplates(pool, variants, settings.isRandomTemplates, posts.length, random, templateWeight(context.familyWeights));
     for (const [variant, template] of chosenTemplates.entries()) {
       for (const start of starts) {
         if (posts.length >= MAX_POSTS) return posts;
@@ -255,7 +293,7 @@ export function generatePosts(sources: readonly Source[], context: GenerationCon
             : shuffled(candidates, random)
           : rotated(candidates, lead);
         const images = picturesFor(template, ordered, source.comparison ?? []);
-        posts.push(buildPost({ source, template, images, colour: colourFor(settings, posts.length) }, context));
+        posts.push(buildPost({ source, from: sourceKindOf(context.from, index), template, images, colour: colourFor(settings, posts.length) }, context));
       }
     }
   }
@@ -279,11 +317,21 @@ function usableTemplates(pool: readonly Template[], fallbacks: readonly Template
  * `count` templates for one source, all different while the pool lasts: at
  * random, or in turn continuing from `offset` (the posts made so far).
  */
-function pickTemplates(pool: readonly Template[], count: number, isRandom: boolean, offset: number, random: Random): Template[] {
-  if (count === 1) return [pool[isRandom ? randomIndex(pool.length, random) : offset % pool.length]];
+function pickTemplates(
+  pool: readonly Template[],
+  count: number,
+  isRandom: boolean,
+  offset: number,
+  random: Random,
+  weightOf: ((template: Template) => number) | null,
+): Template[] {
+  if (count === 1) {
+    if (!isRandom) return [pool[offset % pool.length]];
+    return [pool[weightOf ? weightedIndex(pool.map(weightOf), random) : randomIndex(pool.length, random)]];
+  }
   const picked: Template[] = [];
   while (picked.length < count) {
-    const round = isRandom ? shuffled(pool, random) : rotated(pool, offset + picked.length);
+    const round = isRandom ? (weightOf ? weightedShuffled(pool, weightOf, random) : shuffled(pool, random)) : rotated(pool, offset + picked.length);
     picked.push(...round.slice(0, count - picked.length));
   }
   return picked;
@@ -317,6 +365,7 @@ function withTemplate(post: Post, template: Template): Post {
   return {
     ...post,
     templateType: template.templateId,
+    origin: pinOriginOf(template, post.origin?.source ?? "other"),
     template: templateCopy(template),
     selectedImages: picturesFor(template, postImages(post), post.comparison),
   };

@@ -48,3 +48,36 @@ export function shuffled<T>(items: readonly T[], random: Random): T[] {
   }
   return copy;
 }
+
+/**
+ * An index in [0, weights.length), each as likely as its weight (issue 41: templates of the families that perform
+ * best are drawn more often). Weights that are not positive numbers count as 0; when none is positive, every index is
+ * as likely.
+ */
+export function weightedIndex(weights: readonly number[], random: Random): number {
+  const clean = weights.map((weight) => (Number.isFinite(weight) && weight > 0 ? weight : 0));
+  const total = clean.reduce((sum, weight) => sum + weight, 0);
+  if (total <= 0) return randomIndex(weights.length, random);
+  let point = random() * total;
+  for (const [index, weight] of clean.entries()) {
+    if (weight === 0) continue;
+    if (point < weight) return index;
+    point -= weight;
+  }
+  // Rounding at the very end: the last index with weight.
+  return clean.findLastIndex((weight) => weight > 0);
+}
+
+/**
+ * A shuffled copy where heavier items tend to come first (a weighted draw without replacement, one item at a time):
+ * every item appears once, as in `shuffled`.
+ */
+export function weightedShuffled<T>(items: readonly T[], weightOf: (item: T) => number, random: Random): T[] {
+  const left = [...items];
+  const out: T[] = [];
+  while (left.length > 0) {
+    const [picked] = left.splice(weightedIndex(left.map(weightOf), random), 1);
+    out.push(picked as T);
+  }
+  return out;
+}

@@ -26,6 +26,13 @@ import {
   type PinterestTrendsQuery,
   type PinterestTrendType,
 } from "../../contracts/pinterest/pinterest-trends.ts";
+import {
+  PINTEREST_ACCOUNT_METRICS,
+  PINTEREST_ANALYTICS_MAX_PINS,
+  PINTEREST_PIN_METRICS,
+  type PinterestAccountAnalytics,
+  type PinterestBulkPinAnalytics,
+} from "../../contracts/pinterest/pinterest-analytics.ts";
 import { ProviderError, retryAfter, secondsHeader } from "./http.ts";
 
 /**
@@ -385,6 +392,44 @@ export class PinterestClient {
     return answer;
   }
 
+  // ---- analytics (issue 41) ---------------------------------------------------------------------
+
+  /**
+   * Daily impressions, saves, pin clicks and outbound clicks of up to 100 of the account's pins
+   * (multi_pins/analytics, scopes boards:read and pins:read), by pin id then app type ("ALL"). Dates are UTC
+   * days (YYYY-MM-DD), start_date at most 90 days back. pin_ids repeat (the description's form style, exploded);
+   * metric_types is one comma-separated value (explode: false).
+   */
+  async pinAnalytics(accessToken: string, pinIds: readonly string[], range: { startDate: string; endDate: string }): Promise<PinterestBulkPinAnalytics> {
+    const operation = "multi_pins/analytics";
+    if (pinIds.length === 0 || pinIds.length > PINTEREST_ANALYTICS_MAX_PINS) {
+      throw new PinterestApiError({ operation, kind: "bad_request", status: null, message: `Ask for 1 to ${PINTEREST_ANALYTICS_MAX_PINS} pins at a time` });
+    }
+    const answer = await this.#call<unknown>(operation, "/pins/analytics", {
+      method: "GET",
+      accessToken,
+      query: { pin_ids: pinIds, start_date: range.startDate, end_date: range.endDate, metric_types: PINTEREST_PIN_METRICS.join(",") },
+    });
+    if (!isRecordOfRecords(answer)) {
+      throw new PinterestApiError({ operation, kind: "unexpected", status: 200, message: "Pinterest answered pin analytics that are not keyed by pin" });
+    }
+    return answer as PinterestBulkPinAnalytics;
+  }
+
+  /** The account's daily totals over every pin (user_account/analytics, scope user_accounts:read), unsplit: `{all: {...}}`. */
+  async accountAnalytics(accessToken: string, range: { startDate: string; endDate: string }): Promise<PinterestAccountAnalytics> {
+    const operation = "user_account/analytics";
+    const answer = await this.#call<unknown>(operation, "/user_account/analytics", {
+      method: "GET",
+      accessToken,
+      query: { start_date: range.startDate, end_date: range.endDate, metric_types: PINTEREST_ACCOUNT_METRICS.join(",") },
+    });
+    if (!isRecordOfRecords(answer)) {
+      throw new PinterestApiError({ operation, kind: "unexpected", status: 200, message: "Pinterest answered account analytics that are not an object" });
+    }
+    return answer as PinterestAccountAnalytics;
+  }
+
   // ---- plumbing ---------------------------------------------------------------------------------
 
   #page<T>(operation: string, path: string, accessToken: string, page: { bookmark?: string; pageSize?: number }): Promise<PinterestPage<T>> {
@@ -541,6 +586,11 @@ function tokensFrom(answer: PinterestTokenResponse, operation: string): Pinteres
     refreshTokenExpiresAt: answer.refresh_token ? refreshExpiresAt : null,
     scopes: typeof answer.scope === "string" ? answer.scope.split(/[,\s]+/).filter(Boolean) : [],
   };
+}
+
+function isRecordOfRecords(value: unknown): boolean {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return false;
+  return Object.values(value).every((item) => item !== null && typeof item === "object" && !Array.isArray(item));
 }
 
 /** The object without its undefined fields (null stays: it is a value Pinterest accepts). */

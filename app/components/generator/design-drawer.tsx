@@ -8,6 +8,7 @@ import { cssColor, hexOf, rgbaOf } from "./colors.ts";
 import { DesignProfiles } from "./design-profiles.tsx";
 import { generatorKeys } from "./generator-keys.ts";
 import { MediaPicker } from "./media-picker.tsx";
+import { TemplatesThatPerform } from "./templates-that-perform.tsx";
 import { TemplatePicker } from "./template-picker.tsx";
 
 type Change = (patch: Partial<DesignSettings>) => void;
@@ -314,6 +315,7 @@ function TemplatesSection({
         onChange={(isRandomTemplates) => onChange({ isRandomTemplates })}
         hint="Otherwise pins take the templates in turn."
       />
+      {settings.isRandomTemplates ? <TemplatesThatPerform /> : null}
       <Check
         label="One of each template"
         checked={settings.useOneOfEachTemplate}

@@ -162,7 +162,7 @@ function Generator() {
       const label = plan.sources.length === 1 ? "Making pins from your product" : `Making pins from your ${plan.sources.length} products`;
       setBusy({ label });
       try {
-        const count = await generator.addSources(plan.sources, "new", plan.pinCounts);
+        const count = await generator.addSources(plan.sources, "new", { pinCounts: plan.pinCounts, from: plan.from });
         toast({ title: count === 1 ? "1 pin generated" : `${count} pins generated`, kind: "success" });
       } catch (error) {
         toast({ title: "Unable to generate pins from your products", description: reasonOf(error), kind: "error" });

@@ -1,5 +1,6 @@
 import { useCallback, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactElement } from "react";
 import { MAX_URLS_PER_BATCH, type Source } from "../../../contracts/content/scrape.ts";
+import type { PinSource } from "../../../contracts/pinterest/analytics.ts";
 import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
 import { getSitemapPostURLs, reasonOf, scrapeFeed, scrapeWebsite, scrapeWebsites } from "../../lib/generator/api.ts";
 import { urlTextOf } from "../../../workers/domain/generate.ts";
@@ -11,6 +12,9 @@ import { PostChoiceDialog, type ChoosablePost } from "./post-choice-dialog.tsx";
 import { MARKS, type Generator } from "./use-generator.ts";
 
 type SourceKind = "website" | "sitemap" | "feed" | "product";
+
+/** Where a generation's pins say they came from (issue 41): a typed-in product is "other" (not a shop's). */
+const PIN_SOURCE_OF: Record<"page" | "feed" | "product", PinSource> = { page: "blog", feed: "feed", product: "other" };
 
 /** Posts found in a sitemap or a feed, waiting for the user to choose. */
 interface Choice {
@@ -68,12 +72,12 @@ export function SourceForm({ generator, disabled }: { generator: Generator; disa
     }
   }
 
-  async function generateFrom(sources: Source[], what: string) {
+  async function generateFrom(sources: Source[], what: "page" | "feed" | "product") {
     if (sources.length === 0) {
       setError(`No posts were found in this ${what}.`);
       return;
     }
-    const count = await generator.addSources(sources, "new");
+    const count = await generator.addSources(sources, "new", { from: PIN_SOURCE_OF[what] });
     toast({ title: count === 1 ? "1 pin generated" : `${count} pins generated`, kind: "success" });
   }
 

@@ -22,12 +22,14 @@ import {
   replacePosts,
   startGeneration,
   templatePool,
+  type GenerationContext,
   type PostTextEdit,
 } from "../../../workers/domain/generate.ts";
 import type { Random } from "../../../workers/domain/random.ts";
 import { chunks, mapLimit } from "../../lib/generator/tasks.ts";
 import { useApiCache } from "../../lib/query.ts";
 import type { Toaster } from "../shell/toast.tsx";
+import { useTemplatesThatPerform } from "./templates-that-perform.tsx";
 
 /** What the page is busy with; a progress bar shows done / total when known. */
 export interface Busy {
@@ -82,6 +84,9 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
   postsRef.current = posts;
   const onReplace = useRef(options.onReplace);
   onReplace.current = options.onReplace;
+  // The families to lean towards in a random template choice (issue 41), read when a generation starts.
+  const familyWeights = useRef<Readonly<Record<string, number>> | undefined>(undefined);
+  familyWeights.current = useTemplatesThatPerform().familyWeights;
 
   const changePosts = useCallback((change: (posts: Post[]) => Post[]) => {
     setPostsState(change);
@@ -139,16 +144,28 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
     [standardTemplates],
   );
 
-  /** Sources -> posts: a new generation (locked posts stay) or more posts for the running one; `pinCounts` gives each source its own number of pins (products). */
+  /**
+   * Sources -> posts: a new generation (locked posts stay) or more posts for the running one; `pinCounts` gives each
+   * source its own number of pins (products); `from` says where the sources came from (sent with each pin, issue 41).
+   */
   const addSources = useCallback(
-    async (sources: Source[], mode: "new" | "append", pinCounts?: readonly number[]) => {
+    async (sources: Source[], mode: "new" | "append", { pinCounts, from }: { pinCounts?: readonly number[]; from?: GenerationContext["from"] } = {}) => {
       const current = settingsRef.current;
       preloadSourcePictures(sources);
       const fallbacksLoading = standardTemplates().catch((): Template[] => []);
       const templates = await templatesFor(current);
       // The fallbacks are waited for only when a source fits none of the templates (usually they have loaded long before).
       const fallbacks = needsFallbacks(sources, current, templates) ? await fallbacksLoading : [];
-      const fresh = generatePosts(sources, { settings: current, templates, fallbacks, random, newId: newPostId, pinCounts });
+      const fresh = generatePosts(sources, {
+        settings: current,
+        templates,
+        fallbacks,
+        random,
+        newId: newPostId,
+        pinCounts,
+        from,
+        familyWeights: familyWeights.current,
+      });
       setDetectedImages((previous) => [...new Set([...(mode === "new" ? [] : previous), ...sources.flatMap((source) => source.allImages)])].slice(0, 40));
       // A new generation replaces the unlocked pins: the page keeps them (a draft, undo).
       const previous = postsRef.current;
@@ -190,7 +207,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
       setBusy({ label: "Reading your posts", done: scraped, total: urls.length });
       if (ready.length > 0) {
         first = false;
-        await addSources(ready, "new");
+        await addSources(ready, "new", { from: "sitemap" });
       }
       await mapLimit(batches, 2, async (batch) => {
         try {
@@ -199,7 +216,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
           if (answer.sources.length > 0) {
             const mode = first ? "new" : "append";
             first = false;
-            await addSources(answer.sources, mode);
+            await addSources(answer.sources, mode, { from: "sitemap" });
           }
         } catch (error) {
           failures.push(...batch.map((url) => ({ url, error: reasonOf(error) })));

@@ -3,6 +3,7 @@ import { SchedulingSettings } from "../../../contracts/pinterest/scheduling.ts";
 import { saveSchedulingSettings } from "../../lib/pinterest/scheduling-api.ts";
 import { clockOf, dailyTimes, secondsOfClock, timeZoneLabel, timeZoneOptions } from "../../lib/pinterest/times.ts";
 import { Spinner } from "../spinner.tsx";
+import { BestTimesSuggestion } from "./best-times.tsx";
 import { useToast } from "../shell/toast.tsx";
 import { failureText } from "./use-pinterest.tsx";
 import { validateInput } from "../../lib/forms.ts";
@@ -246,6 +247,8 @@ export function SettingsPanel({
             <p className="field__hint">Fix the fields above to see the daily times.</p>
           )}
         </div>
+
+        <BestTimesSuggestion username={username} settings={settings} onSaved={onSaved} />
 
         <div className="settings-panel__actions">
           <button type="submit" className="button button--primary" disabled={saving}>

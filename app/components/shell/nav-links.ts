@@ -17,10 +17,14 @@ export const MAIN_LINKS: NavLinkItem[] = [
 
 export const HELP_LINK: NavLinkItem = { to: "/help", label: "Help centre" };
 
-/** The signed-in account menu; the admin page only for the admin role from the server, never from local storage. */
+/**
+ * The signed-in account menu; the admin page only for the admin role from the server, never from local storage.
+ * Analytics (issue 41) sits next to Pin History: both are about the pins already made.
+ */
 export function accountLinks(user: UserCredentials): NavLinkItem[] {
   return [
     { to: "/pin-history", label: "Pin History" },
+    { to: "/analytics", label: "Analytics" },
     { to: "/onboarding", label: "Onboarding" },
     { to: "/profile", label: "Profile" },
     { to: "/pricing#manage", label: "Manage subscription" },

@@ -83,6 +83,8 @@ export function pinCopyAndTarget(post: Post, target: ScheduleTarget) {
     scheduledTime: target.when.type === "SpecificDate" ? target.when.at : null,
     allowDuplicate: target.allowDuplicate,
     ...(target.repeatIntervalInDays ? { repeatIntervalInDays: target.repeatIntervalInDays } : {}),
+    // What made the pin (templateId, templateTitle, templateFamily, source), for its analytics (issue 41).
+    ...post.origin,
   };
 }
 

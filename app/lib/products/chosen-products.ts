@@ -1,6 +1,7 @@
 import { MAX_PINS_PER_SOURCE } from "../../../contracts/content/design-settings.ts";
 import { MAX_POSTS } from "../../../contracts/content/post.ts";
 import type { Source } from "../../../contracts/content/scrape.ts";
+import type { PinSource } from "../../../contracts/pinterest/analytics.ts";
 import type { ShopListing } from "../../../contracts/shops/shops.ts";
 import { urlTextOf } from "../../../workers/domain/generate.ts";
 
@@ -113,16 +114,22 @@ export function pageNumbers(current: number, total: number): (number | "gap")[] 
 export interface GenerationPlan {
   sources: Source[];
   pinCounts: number[];
+  /** Where each product came from (a shop or a CSV file), sent with its pins (issue 41). */
+  from: PinSource[];
 }
 
+/** A product's kind of source, by its key. */
+export const pinSourceOfItem = (item: Pick<ProductItem, "key">): PinSource => (item.key.startsWith("csv:") ? "csv" : "shop");
+
 export function generationPlan(chosen: Chosen, pins: PinCounts, locale: string | undefined): GenerationPlan {
-  const plan: GenerationPlan = { sources: [], pinCounts: [] };
+  const plan: GenerationPlan = { sources: [], pinCounts: [], from: [] };
   let room = MAX_POSTS;
   for (const item of chosen.values()) {
     if (room <= 0) break;
     const count = Math.min(pinsOf(item, pins), room);
     plan.sources.push(productSource(item, locale));
     plan.pinCounts.push(count);
+    plan.from.push(pinSourceOfItem(item));
     room -= count;
   }
   return plan;

@@ -50,11 +50,20 @@ function readHandedProducts(): GenerationPlan | null {
     window.sessionStorage.removeItem(KEY);
     const parsed = JSON.parse(raw) as Partial<GenerationPlan>;
     const counts = Array.isArray(parsed.pinCounts) ? parsed.pinCounts : [];
+    const from = Array.isArray(parsed.from) ? parsed.from : [];
     const pairs = (Array.isArray(parsed.sources) ? parsed.sources : []).flatMap((source, index) =>
-      isSource(source) ? [{ source, pins: Number.isInteger(counts[index]) && counts[index] > 0 ? counts[index] : 1 }] : [],
+      isSource(source)
+        ? [
+            {
+              source,
+              pins: Number.isInteger(counts[index]) && counts[index] > 0 ? counts[index] : 1,
+              from: from[index] === "csv" ? ("csv" as const) : ("shop" as const),
+            },
+          ]
+        : [],
     );
     if (pairs.length === 0) return null;
-    return { sources: pairs.map((pair) => pair.source), pinCounts: pairs.map((pair) => pair.pins) };
+    return { sources: pairs.map((pair) => pair.source), pinCounts: pairs.map((pair) => pair.pins), from: pairs.map((pair) => pair.from) };
   } catch {
     return null;
   }

@@ -17,6 +17,7 @@ import {
 import { chooseFault, createsFirst, faultBeforeCreate, planFor } from "./fault-rate.ts";
 import { tokenEndpoint } from "./oauth.ts";
 import { catalogFeedRoutes } from "./catalogs.ts";
+import { addAnalyticsRoutes } from "./analytics.ts";
 import { addTrendsRoutes } from "./trends.ts";
 import {
   accountFor,
@@ -54,6 +55,7 @@ export function pinterestV5(state: SandboxState) {
   app.use("*", authenticate(state));
 
   addTrendsRoutes(app, state, requireScopes);
+  addAnalyticsRoutes(app, state, requireScopes);
 
   app.get("/user_account", (c) => {
     const denied = requireScopes(c, ["user_accounts:read"]);
@@ -263,7 +265,7 @@ export function pinterestV5(state: SandboxState) {
       pinterest.pins.push(pin);
       board.pinsModifiedAt = createdAt;
       // Pinterest copies the picture when the pin is made and serves its own copy from then on.
-      if (media.sourceType === "image_url") void copyPicture(pin);
+      if (media.sourceType === "image_url") void copyPicture(pinterest, pin);
       return pin;
     };
     if (takeLateCreate(pinterest, account, createPin)) return breakConnection(c, new Response(null, { status: 201 }));
@@ -560,7 +562,13 @@ const MAX_PICTURE_BYTES = 20_000_000;
  * uncopied. Only pictures on this machine are fetched (the app and the stand-ins run on loopback): no other host is
  * reachable here, and a lookup of each would hold the process's resolver threads under a benchmark's load.
  */
-async function copyPicture(pin: PinRecord) {
+async function copyPicture(pinterest: PinterestState, pin: PinRecord) {
+  const handed = pinterest.pictures.get(pin.media.url ?? "");
+  if (handed) {
+    pin.media.data = handed.data;
+    pin.media.contentType = handed.contentType;
+    return;
+  }
   let host: string;
   try {
     host = new URL(pin.media.url ?? "").hostname;

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { jsonInput } from "../../control-body.ts";
 import type { SandboxState } from "../../state.ts";
+import { daysBetween, familyOf, pinDay } from "./analytics.ts";
 import { pinImageUrl } from "./api.ts";
 import { feedsView } from "./catalogs.ts";
 import { parseFaultPlan, planView } from "./fault-rate.ts";
@@ -390,6 +391,52 @@ export function pinterestControl(state: SandboxState) {
     trends.limits[category] = input.perMinute;
     for (const key of [...trends.buckets.keys()]) if (key.startsWith(`${category}|`)) trends.buckets.delete(key);
     return c.json({ category, perMinute: input.perMinute });
+  });
+
+  // ---- analytics (issue 41) ----
+
+  /** {username, days}: the account's pins are made `days` older for their analytics figures (as if today had moved on). */
+  control.post("/analytics/age-pins", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    const username = usernameOf(input);
+    if (!username) return c.json({ error: "username must be 3 to 30 letters, digits or underscores" }, 400);
+    if (typeof input.days !== "number" || !Number.isInteger(input.days) || input.days < 0 || input.days > 400) {
+      return c.json({ error: "days must be a whole number from 0 to 400" }, 400);
+    }
+    let pins = 0;
+    for (const pin of pinterestState(state).pins) {
+      if (pin.username !== username) continue;
+      pin.ageDays = (pin.ageDays ?? 0) + input.days;
+      pins += 1;
+    }
+    return c.json({ username, days: input.days, pins });
+  });
+
+  /** ?username=&start_date=&end_date=: each pin's daily figures as the analytics endpoints count them, with its family (tests compare with them). */
+  control.get("/analytics/figures", (c) => {
+    const username = normalizeUsername(c.req.query("username") ?? "");
+    const start = c.req.query("start_date") ?? "";
+    const end = c.req.query("end_date") ?? "";
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(start) || !/^\d{4}-\d{2}-\d{2}$/.test(end))
+      return c.json({ error: "start_date and end_date are required (YYYY-MM-DD)" }, 400);
+    const days = daysBetween(start, end);
+    return c.json(
+      pinterestState(state)
+        .pins.filter((pin) => pin.username === username)
+        .map((pin) => ({ id: pin.id, family: familyOf(pin), days: days.map((date) => pinDay(pin, date)) })),
+    );
+  });
+
+  /** {url, data (base64), contentType?}: the picture an image_url pin with this address gets, for addresses the stand-in cannot fetch (app.test). */
+  control.put("/pictures", async (c) => {
+    const input = await jsonInput(c);
+    if (input instanceof Response) return input;
+    if (typeof input.url !== "string" || !input.url) return c.json({ error: "url is required" }, 400);
+    if (typeof input.data !== "string" || !/^[A-Za-z0-9+/=]+$/.test(input.data)) return c.json({ error: "data must be base64" }, 400);
+    const contentType = typeof input.contentType === "string" ? input.contentType : "image/jpeg";
+    pinterestState(state).pictures.set(input.url, { data: Buffer.from(input.data, "base64"), contentType });
+    return c.json({ url: input.url, bytes: Buffer.from(input.data, "base64").length, contentType });
   });
 
   return control;

@@ -73,6 +73,8 @@ export interface PinRecord {
   dominantColor: string | null;
   media: PinMediaRecord;
   createdAt: string;
+  /** Days the pin's analytics figures count it older than it is (`POST /__sandbox/pinterest/analytics/age-pins`). */
+  ageDays?: number;
 }
 
 export interface TokenRecord {
@@ -158,6 +160,11 @@ export interface PinterestState {
    * serves there (`PUT /__sandbox/pinterest/feed-files`).
    */
   feedFiles: Map<string, { body: string; contentType: string }>;
+  /**
+   * Pictures by address, for the same runs: what an image_url pin's copy holds when the stand-in cannot fetch the
+   * address (`PUT /__sandbox/pinterest/pictures`).
+   */
+  pictures: Map<string, { data: Buffer; contentType: string }>;
   trends: TrendsState;
 }
 
@@ -227,6 +234,7 @@ export const pinterestState = (state: SandboxState) =>
     counters: { pin: 0, board: 0, section: 0, media: 0, feed: 0, processing: 0 },
     feeds: new Map(),
     feedFiles: new Map(),
+    pictures: new Map(),
     trends: { rises: new Map(), today: null, limits: { ...DEFAULT_CATEGORY_LIMITS }, buckets: new Map() },
   }));
 

@@ -109,7 +109,7 @@ describe("the navbar", () => {
     expect((await trigger.textContent())?.trim()).toBe("RH");
 
     await trigger.click();
-    expect(await menuItems(page)).toEqual(["Pin History", "Onboarding", "Profile", "Manage subscription", "Log out"]);
+    expect(await menuItems(page)).toEqual(["Pin History", "Analytics", "Onboarding", "Profile", "Manage subscription", "Log out"]);
     expect(await page.getByRole("menuitem", { name: "Admin page" }).count()).toBe(0);
     expect(await page.getByRole("menuitem", { name: "Manage subscription" }).getAttribute("href")).toBe("/pricing#manage");
 

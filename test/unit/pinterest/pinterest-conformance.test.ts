@@ -4,6 +4,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { PinterestApiError, PinterestClient, type PinterestEnv } from "../../../workers/integrations/pinterest.ts";
+import { encodePng } from "../../../workers/render/overlay.ts";
+import { labelPicture, TEMPLATE_FAMILY_KEYWORD } from "../../../workers/render/picture-label.ts";
 import { useSandbox } from "../../support/sandbox.ts";
 
 // Conformance with Pinterest's published OpenAPI description
@@ -53,6 +55,10 @@ function toJsonSchema(node: Json, closed: boolean): Json {
     if (key === "$ref") out.$ref = String(value).replace(/^#/, `${SPEC_ID}#`);
     else if (SCHEMA_KEYWORDS_MAP.has(key)) out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, toJsonSchema(schema, true)]));
     else if (SCHEMA_KEYWORDS_ONE.has(key)) out[key] = typeof value === "object" ? toJsonSchema(value, true) : value;
+    else if (key === "oneOf" && (value as Json[]).every((schema) => Array.isArray(schema?.enum)))
+      // multi_pins/analytics lists its standard and its video metric types as two overlapping enums (IMPRESSION is
+      // in both): the description means "one of these values", which is anyOf in JSON Schema.
+      out.anyOf = (value as Json[]).map((schema) => toJsonSchema(schema, true));
     else if (SCHEMA_KEYWORDS_LIST.has(key)) out[key] = (value as Json[]).map((schema) => toJsonSchema(schema, true));
     else if (key === "allOf") out.allOf = (value as Json[]).map((schema) => toJsonSchema(schema, false));
     else if (key === "nullable" || key === "discriminator" || key === "example" || key.startsWith("x-")) continue;
@@ -220,7 +226,11 @@ function requestProblems(exchange: Exchange, operation: Operation, label: string
       problems.push(...schemaProblems(`${label} path ${parameter.name}`, key, parameter.schema, operation.pathParams[parameter.name]));
     } else if (parameter.in === "query") {
       queryNames.delete(parameter.name);
-      const values = exchange.url.searchParams.getAll(parameter.name);
+      // A list sent with explode: false is one comma-separated value (OpenAPI form style); otherwise the name repeats.
+      const exploded = exchange.url.searchParams.getAll(parameter.name);
+      const values = parameter.explode === false && resolved(parameter.schema)?.type === "array" ? exploded.flatMap((value) => value.split(",")) : exploded;
+      if (parameter.explode === false && exploded.length > 1)
+        problems.push(`${label} query parameter ${parameter.name} is repeated, but the description sends it as one comma-separated value`);
       if (values.length === 0) {
         if (parameter.required) problems.push(`${label} query parameter ${parameter.name} is required`);
         continue;
@@ -705,6 +715,117 @@ describe("keyword research: the client token, terms and trends operations agains
     const trendsOnly = await client.clientToken(["user_accounts:read"]);
     const scoped = await failure(client.suggestedTerms(trendsOnly.accessToken, "christmas"));
     expect(scoped).toMatchObject({ kind: "unauthorized", status: 401, code: 3 });
+    expectAllConform();
+  });
+});
+
+describe("analytics (issue 41): pin and account analytics against the OpenAPI description", () => {
+  const ANALYTICS_OPERATIONS = ["oauth/token", "boards/list", "pins/create", "multi_pins/analytics", "user_account/analytics"];
+  const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+  const picture = (family: string | null) => {
+    const png = encodePng({ width: 2, height: 2, data: new Uint8Array(16).fill(200) });
+    return Buffer.from(family ? labelPicture(png, TEMPLATE_FAMILY_KEYWORD, family) : png).toString("base64");
+  };
+
+  it("sends pin_ids repeated and metric_types as one comma-separated value, and the check refuses the other way round", () => {
+    const base = new URL("https://api.pinterest.com/v5");
+    const request = (query: string): Exchange => ({
+      method: "GET",
+      url: new URL(`https://api.pinterest.com/v5/pins/analytics?${query}`),
+      requestHeaders: new Headers({ authorization: "Bearer pina_x" }),
+      requestBody: null,
+    });
+    const dates = "start_date=2026-11-01&end_date=2026-11-30";
+    expect(conformanceProblems(request(`pin_ids=1&pin_ids=2&${dates}&metric_types=IMPRESSION,SAVE`), base)).toEqual([]);
+    expect(conformanceProblems(request(`pin_ids=1,2&${dates}&metric_types=IMPRESSION`), base).join("\n")).toContain("pin_ids");
+    expect(conformanceProblems(request(`pin_ids=1&${dates}&metric_types=IMPRESSION&metric_types=SAVE`), base).join("\n")).toContain("comma-separated");
+    expect(conformanceProblems(request(`pin_ids=1&${dates}&metric_types=CLOSEUP`), base)).not.toEqual([]);
+  });
+
+  it("conforms on success: figures that decay, differ by family, and add up to the account's totals", async () => {
+    const client = clientFor();
+    const { accessToken } = await connect(client, "conformance_insights");
+    const [board] = await client.listAllBoards(accessToken);
+    const made = async (title: string, family: string | null) =>
+      client.createPin(accessToken, {
+        board_id: board.id,
+        title,
+        media_source: { source_type: "image_base64", content_type: "image/png", data: picture(family) },
+      });
+    const quote = await made("Quote pin", "quote");
+    const product = await made("Product pin", "product");
+    const plain = await made("Plain pin", null);
+    await control("/pinterest/analytics/age-pins", { username: "conformance_insights", days: 20 });
+
+    const range = { startDate: day(-30), endDate: day(0) };
+    const figures = await client.pinAnalytics(accessToken, [quote.id, product.id, plain.id], range);
+    expect(Object.keys(figures).sort()).toEqual([quote.id, product.id, plain.id].sort());
+    const daily = (id: string) => figures[id].ALL.daily_metrics ?? [];
+    expect(daily(quote.id)).toHaveLength(31);
+    // Today is still being counted; the days before the pin was made are zero; figures decay after.
+    expect(daily(quote.id).at(-1)).toEqual({ date: day(0), data_status: "PROCESSING" });
+    expect(daily(quote.id)[0].metrics?.IMPRESSION).toBe(0);
+    const impressions = daily(quote.id).map((entry) => entry.metrics?.IMPRESSION ?? 0);
+    const firstDay = impressions.findIndex((n) => n > 0);
+    expect(impressions[firstDay]).toBeGreaterThan(impressions.at(-2)!);
+    const sum = (id: string, metric: string) => daily(id).reduce((total, entry) => total + (entry.metrics?.[metric] ?? 0), 0);
+    expect(figures[quote.id].ALL.summary_metrics?.IMPRESSION).toBe(sum(quote.id, "IMPRESSION"));
+    // Quotes are saved and rarely clicked through; products the other way round.
+    expect(sum(quote.id, "SAVE") / sum(quote.id, "IMPRESSION")).toBeGreaterThan(sum(product.id, "SAVE") / sum(product.id, "IMPRESSION"));
+    expect(sum(product.id, "OUTBOUND_CLICK") / sum(product.id, "IMPRESSION")).toBeGreaterThan(sum(quote.id, "OUTBOUND_CLICK") / sum(quote.id, "IMPRESSION"));
+    // The same question gets the same answer.
+    expect(await client.pinAnalytics(accessToken, [quote.id, product.id, plain.id], range)).toEqual(figures);
+
+    const account = await client.accountAnalytics(accessToken, range);
+    const accountDays = account.all.daily_metrics ?? [];
+    expect(accountDays).toHaveLength(31);
+    const ourImpressions = sum(quote.id, "IMPRESSION") + sum(product.id, "IMPRESSION") + sum(plain.id, "IMPRESSION");
+    expect(account.all.summary_metrics?.IMPRESSION).toBeGreaterThan(ourImpressions);
+
+    const covered = new Set(exchanges.map((exchange) => operationId(exchange, apiBase())).filter(Boolean));
+    expect([...covered].sort()).toEqual([...ANALYTICS_OPERATIONS].sort());
+    expectAllConform();
+  });
+
+  it("conforms on the error answers: a range too far back, a pin of another account, 429 with its reset, 5xx and an expired token", async () => {
+    const client = clientFor();
+    const tokens = await connect(client, "conformance_insights_errors");
+    const [board] = await client.listAllBoards(tokens.accessToken);
+    const pin = await client.createPin(tokens.accessToken, {
+      board_id: board.id,
+      title: "Measured",
+      media_source: { source_type: "image_base64", content_type: "image/png", data: picture("list") },
+    });
+
+    const tooOld = await failure(client.pinAnalytics(tokens.accessToken, [pin.id], { startDate: day(-120), endDate: day(-1) }));
+    expect(tooOld).toMatchObject({ kind: "bad_request", status: 400 });
+    expect(tooOld.message).toContain("90 days");
+
+    const other = await connect(client, "conformance_insights_other");
+    expect(await failure(client.pinAnalytics(other.accessToken, [pin.id], { startDate: day(-7), endDate: day(0) }))).toMatchObject({
+      kind: "not_found",
+      status: 404,
+    });
+
+    await control("/faults", {
+      service: "pinterest",
+      path: "/v5/pins/analytics",
+      status: 429,
+      times: 1,
+      headers: { "x-ratelimit-reset": "42", "retry-after": "42" },
+      body: { code: 8, message: "This request exceeded a rate limit." },
+    });
+    const limited = await failure(client.pinAnalytics(tokens.accessToken, [pin.id], { startDate: day(-7), endDate: day(0) }));
+    expect(limited).toMatchObject({ kind: "rate_limited", status: 429, retryAfterMs: 42_000, rateLimitReset: 42 });
+
+    await control("/faults", { service: "pinterest", path: "/v5/user_account/analytics", status: 503, times: 1 });
+    expect(await failure(client.accountAnalytics(tokens.accessToken, { startDate: day(-7), endDate: day(0) }))).toMatchObject({ kind: "server", status: 503 });
+
+    await control("/pinterest/expire-token", { username: "conformance_insights_errors" });
+    expect(await failure(client.pinAnalytics(tokens.accessToken, [pin.id], { startDate: day(-7), endDate: day(0) }))).toMatchObject({
+      kind: "unauthorized",
+      status: 401,
+    });
     expectAllConform();
   });
 });

@@ -34,6 +34,7 @@ import {
 import { setProfileImage } from "../../services/content/media-library.ts";
 import { subscribeToNewsletter, unsubscribeFromNewsletter } from "../../services/growth/newsletter.ts";
 import { unsubscribeFromTrendAlerts } from "../../services/growth/trend-alerts.ts";
+import { unsubscribeFromWeeklySummary } from "../../services/pinterest/analytics.ts";
 import {
   credentialsOf,
   currentCredentials,
@@ -148,6 +149,8 @@ account.post("/user/unsubscribe", valid("json", UnsubscribeBody), async (c) => {
   const { token } = c.req.valid("json");
   const fromTrendAlerts = await unsubscribeFromTrendAlerts(c.env, token);
   if (fromTrendAlerts !== null) return c.json({ message: `${fromTrendAlerts} will no longer receive trend alert e-mails.`, kind: "trendAlerts" });
+  const fromWeeklySummary = await unsubscribeFromWeeklySummary(c.env, token);
+  if (fromWeeklySummary !== null) return c.json({ message: `${fromWeeklySummary} will no longer receive the weekly summary.`, kind: "weeklySummary" });
   const email = await unsubscribeFromNewsletter(c.env, token);
   return c.json({ message: `${email} has been unsubscribed.`, kind: "newsletter" });
 });

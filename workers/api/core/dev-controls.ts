@@ -70,3 +70,33 @@ devControls.post("/dev/pinHistory/backdate", requireUser, valid("json", Backdate
   const { meta } = await ledgerOf(c.env, user.id).prepare(`UPDATE pin_history SET created_at = created_at - ?1 WHERE user_id = ?2`).bind(shift, user.id).run();
   return c.json({ entries: meta.changes });
 });
+
+const SyncAnalyticsBody = v.object({
+  pinterestProfileUsername: RerunAlarmBody.entries.pinterestProfileUsername,
+  /** The object's clock for this sync (ms since 1970): retention tests move it days on. */
+  now: v.optional(v.pipe(v.number("now must be a number"), v.integer("now must be whole milliseconds"), v.minValue(0, "now must be 0 or more"))),
+});
+
+/**
+ * Reads one of the caller's profiles' analytics from Pinterest now, due or not, until the day's pass ends or has to
+ * wait (a 429's reset, a back-off, a profile to reconnect): tests, the end-to-end run and `npm run bench:analytics`.
+ * Answers each step.
+ */
+devControls.post("/dev/analytics/sync", requireUser, valid("json", SyncAnalyticsBody), async (c) => {
+  const { pinterestProfileUsername, now } = c.req.valid("json");
+  const profile = await ownProfile(c.env, c.var.auth.user, pinterestProfileUsername, "pinterestProfileUsername");
+  return c.json({ steps: await schedulerFor(c.env, profile.id).syncAnalyticsNow(profile, { now }) });
+});
+
+const BackdateAnalyticsBody = v.object({ pinterestProfileUsername: RerunAlarmBody.entries.pinterestProfileUsername, days: wholeNumber("days", 180) });
+
+/**
+ * Moves one of the caller's profiles' posted pins `days` back in time, as the stand-in's
+ * `POST /__sandbox/pinterest/analytics/age-pins` moves the same pins on Pinterest's side: a test or the benchmark
+ * then has weeks of figures at once. Answers how many pins moved.
+ */
+devControls.post("/dev/analytics/backdate", requireUser, valid("json", BackdateAnalyticsBody), async (c) => {
+  const { pinterestProfileUsername, days } = c.req.valid("json");
+  const profile = await ownProfile(c.env, c.var.auth.user, pinterestProfileUsername, "pinterestProfileUsername");
+  return c.json({ pins: await schedulerFor(c.env, profile.id).backdatePostedPins(days) });
+});

@@ -4,6 +4,7 @@ import type { PostContent, TemplateDesign } from "../../../contracts/content/tem
 import { pinFileName } from "../../domain/file-names.ts";
 import type { Env } from "../../env.ts";
 import { MEDIA_PATH_PREFIX, mediaUrl, putMedia, userMediaPrefix } from "../../media/store.ts";
+import { labelPicture, TEMPLATE_FAMILY_KEYWORD } from "../../render/picture-label.ts";
 import { httpPictureSource, type PictureSource } from "../../render/pictures.ts";
 import { renderPin } from "../../render/render-pin.ts";
 import { workerFontLoader } from "../../render/worker-fonts.ts";
@@ -51,7 +52,9 @@ export async function renderAndStorePin(env: Env, user: User, post: PinPost, pur
   const fileName = pinFileName(post.fileName || post.title || post.template.title);
   const key = purpose === "download" ? `${userMediaPrefix(user.id)}pins/${crypto.randomUUID().slice(0, 8)}/${fileName}` : renderKey(user.id, fileName);
   if (purpose === "schedule") await recordUnpaidRender(env, user.id, key);
-  await putMedia(env, key, pin.jpeg, "image/jpeg");
+  // The family travels in the file (a JPEG comment), so Pinterest's copy still says which family made it (issue 41).
+  const bytes = post.template.family ? labelPicture(pin.jpeg, TEMPLATE_FAMILY_KEYWORD, post.template.family) : pin.jpeg;
+  await putMedia(env, key, bytes, "image/jpeg");
   const url = mediaUrl(env.APP_URL, key);
   let creditsCharged = 0;
   if (purpose === "download") {
