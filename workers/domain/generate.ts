@@ -372,21 +372,29 @@ function withTemplate(post: Post, template: Template): Post {
 }
 
 /**
- * Unlocked posts get another template (at random, or the next one in turn)
+ * Unlocked posts get another template (at random, leaning on `familyWeights` when given, or the next one in turn)
  * among those of the pool they can fill; a post that fits none gets the
  * closest variant it can fill from the fallbacks. Locked posts are skipped.
  */
 export function regenerateTemplates(
   posts: readonly Post[],
   templates: readonly Template[],
-  options: { random: Random; isRandom: boolean; fallbacks?: readonly Template[] },
+  options: { random: Random; isRandom: boolean; fallbacks?: readonly Template[]; familyWeights?: GenerationContext["familyWeights"] },
 ): Post[] {
   if (templates.length === 0) return [...posts];
+  const weightOf = templateWeight(options.familyWeights);
   return posts.map((post) => {
     if (post.isLocked) return post;
     const pool = usableTemplates(templates, options.fallbacks ?? [], offerOf(post));
     const current = pool.findIndex((template) => template.templateId === post.templateType);
-    const next = options.isRandom ? randomOtherIndex(pool.length, current, options.random) : (current + 1) % pool.length;
+    const next = !options.isRandom
+      ? (current + 1) % pool.length
+      : weightOf && pool.length > 1
+        ? weightedIndex(
+            pool.map((template, index) => (index === current ? 0 : weightOf(template))),
+            options.random,
+          )
+        : randomOtherIndex(pool.length, current, options.random);
     return withTemplate(post, pool[next]);
   });
 }

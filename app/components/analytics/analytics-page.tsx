@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { useId, useState } from "react";
 import { ANALYTICS_WINDOWS, type AnalyticsOverview, type AnalyticsWindow } from "../../../contracts/pinterest/analytics.ts";
 import { useAuth } from "../../lib/auth.tsx";
-import { analyticsKeys, downloadAnalyticsCsv, formatCount, formatRate, getOverview } from "../../lib/pinterest/analytics.ts";
+import { analyticsKeys, dayLabel, downloadAnalyticsCsv, formatCount, formatRate, getOverview } from "../../lib/pinterest/analytics.ts";
 import { formatInZone, timeZoneLabel } from "../../lib/pinterest/times.ts";
 import { readFailure, useApiQuery } from "../../lib/query.ts";
 import { LoadStatus } from "../load-status.tsx";
@@ -136,6 +136,8 @@ function ProfileAnalytics({ username, days }: { username: string; days: Analytic
   );
 }
 
+const LONG_DAY: Intl.DateTimeFormatOptions = { day: "numeric", month: "short", year: "numeric" };
+
 function Totals({ overview }: { overview: AnalyticsOverview }) {
   const { totals } = overview;
   const figures = [
@@ -151,7 +153,7 @@ function Totals({ overview }: { overview: AnalyticsOverview }) {
         <ExportButton username={overview.username} days={overview.days} />
       </div>
       <p className="muted small">
-        {formatCount(overview.pins)} {overview.pins === 1 ? "pin" : "pins"}, {overview.from} to {overview.to}.
+        {formatCount(overview.pins)} {overview.pins === 1 ? "pin" : "pins"}, {dayLabel(overview.from, LONG_DAY)} to {dayLabel(overview.to, LONG_DAY)}.
         {overview.syncedAt !== null ? ` Read from Pinterest ${formatInZone(overview.syncedAt, overview.timeZone)} (${timeZoneLabel(overview.timeZone)}).` : ""}
       </p>
       <dl className="analytics-totals">

@@ -263,7 +263,7 @@ export function useGenerator(toast: Toaster, options: { onReplace?(previous: Pos
         changePosts(
           within((subset) =>
             what === "templates"
-              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates, fallbacks })
+              ? regenerateTemplates(subset, templates, { random, isRandom: current.isRandomTemplates, fallbacks, familyWeights: familyWeights.current })
               : what === "colors"
                 ? regenerateColors(subset, current, random)
                 : regenerateImages(subset, random),

@@ -4,7 +4,7 @@ import { DesignSettings } from "../../../contracts/content/design-settings.ts";
 import { Post } from "../../../contracts/content/post.ts";
 import type { Source } from "../../../contracts/content/scrape.ts";
 import { type Template, TemplateDesign } from "../../../contracts/content/template.ts";
-import { changeTemplate, generatePosts, templateWeight, type GenerationContext } from "../../../workers/domain/generate.ts";
+import { changeTemplate, generatePosts, regenerateTemplates, templateWeight, type GenerationContext } from "../../../workers/domain/generate.ts";
 import { seededRandom, weightedIndex, weightedShuffled } from "../../../workers/domain/random.ts";
 
 /** Issue 41: the generator's random template choice leans towards the families that perform; each pin says what made it. */
@@ -115,6 +115,19 @@ describe("generatePosts with family weights", () => {
     const ctx = context({ familyWeights: { split: 1, "full-bleed": 50, "text-only": 1 } });
     const posts = generatePosts([source("a"), source("b"), source("c")], { ...ctx, settings: { ...ctx.settings, isRandomTemplates: false } });
     expect(posts.map((post) => post.templateType)).toEqual(["t-split", "t-bleed", "t-text"]);
+  });
+});
+
+describe("regenerateTemplates with family weights", () => {
+  it("gives each post another template, the best family's more often", () => {
+    const ctx = context();
+    const posts = generatePosts(
+      Array.from({ length: 300 }, (_, i) => source(`r${i}`)),
+      { ...ctx, settings: { ...ctx.settings, isRandomTemplates: false } },
+    ).filter((post) => post.templateType === "t-text");
+    const again = regenerateTemplates(posts, ctx.templates, { random: seededRandom(9), isRandom: true, familyWeights: { split: 8, "full-bleed": 1 } });
+    expect(again.every((post) => post.templateType !== "t-text")).toBe(true);
+    expect(again.filter((post) => post.templateType === "t-split").length / again.length).toBeCloseTo(8 / 9, 1);
   });
 });
 
