@@ -27,13 +27,19 @@ describe("products handed from /products to /generate", () => {
   it("reach a generator mounted twice on arrival, and are generated once", () => {
     expect(handProductsToGenerator(plan as never)).toBe(true);
     const first = takeProductsForGenerator();
-    expect(first).toEqual(plan);
+    // A product whose origin is not said came from a connected shop (what made each pin, issue 41).
+    expect(first).toEqual({ ...plan, from: ["shop"] });
     expect(store.size).toBe(0); // out of session storage: a reload does not generate them again
     // Mounted again before it started: the same products.
-    expect(takeProductsForGenerator()).toEqual(plan);
+    expect(takeProductsForGenerator()).toEqual(first);
     productsForGeneratorDone();
     // Generated: coming back to /generate later finds nothing.
     expect(takeProductsForGenerator()).toBeNull();
+  });
+
+  it("keeps whether each product came from a CSV file or a shop", () => {
+    expect(handProductsToGenerator({ ...plan, sources: [plan.sources[0], plan.sources[0]], pinCounts: [1, 2], from: ["csv", "shop"] } as never)).toBe(true);
+    expect(takeProductsForGenerator()?.from).toEqual(["csv", "shop"]);
   });
 
   it("ignores what is not a list of products", () => {
