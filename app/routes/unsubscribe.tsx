@@ -41,9 +41,9 @@ export default function UnsubscribePage() {
               </>
             ) : result.value.kind === "weeklySummary" ? (
               <>
-                <p>You will not receive the weekly summary of your insights any more. Changed your mind? Turn it on again on your insights page.</p>
+                <p>You will not receive the weekly summary of your pin analytics any more. Changed your mind? Turn it on again on the Analytics page.</p>
                 <p>
-                  <Link to="/analytics">Go to my insights</Link>
+                  <Link to="/analytics">Go to Analytics</Link>
                 </p>
               </>
             ) : (

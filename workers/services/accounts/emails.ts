@@ -368,18 +368,18 @@ export function weeklySummaryEmail(
   const sentence = (line: WeeklySummaryLine) =>
     `${line.username}: ${number(line.totals.impressions)} impressions, ${number(line.totals.saves)} saves and ${number(line.totals.outboundClicks)} clicks to your site from ${number(line.pins)} pins (engagement ${(line.totals.engagementRate * 100).toFixed(1)}%).`;
   const intro = [`Hi ${firstName},`, "Here is how your pins did on Pinterest over the last 7 days:"];
-  const footer = "You receive this e-mail because you asked for a weekly summary of your insights on Pinboard Studio.";
+  const footer = "You receive this e-mail because you asked for a weekly summary of your pin analytics on Pinboard Studio.";
   const html = frame(
     subject,
     `${intro.map(paragraph).join("\n")}
 <ul style="line-height:1.5;margin:0 0 16px;padding-left:20px">${lines.map((line) => `<li>${escapeHtml(sentence(line))}</li>`).join("")}</ul>
-${button({ label: "See your insights", url: links.insightsPage })}
+${button({ label: "See your analytics", url: links.insightsPage })}
 <p style="font-size:12px;color:#6b7580">${escapeHtml(footer)} <a href="${escapeHtml(links.unsubscribePage)}" style="color:#6b7580">Unsubscribe from the weekly summary</a></p>`,
   );
   const text = [
     ...intro,
     ...lines.map((line) => `- ${sentence(line)}`),
-    `See your insights: ${links.insightsPage}`,
+    `See your analytics: ${links.insightsPage}`,
     `${footer}\nUnsubscribe from the weekly summary: ${links.unsubscribePage}`,
   ].join("\n\n");
   return { to, subject, text, html, headers: { "List-Unsubscribe": `<${links.unsubscribePage}>` } };
