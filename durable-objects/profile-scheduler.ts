@@ -7,7 +7,7 @@ import { recordSchedulerState } from "../workers/services/pinterest/scheduler-in
 import type { AnalyticsOverview, AnalyticsPinsPage, AnalyticsSort, AnalyticsWindow } from "../contracts/pinterest/analytics.ts";
 import type { AudienceCell } from "../workers/domain/best-times.ts";
 import { QueueAlarm } from "./scheduler/alarm.ts";
-import { type AnalyticsStep, PinAnalytics } from "./scheduler/analytics.ts";
+import { type AnalyticsStep, type BulkAnalyticsPin, PinAnalytics } from "./scheduler/analytics.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { HistoryMirror } from "./scheduler/history-mirror.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";
@@ -352,6 +352,11 @@ export class ProfileScheduler extends DurableObject<Env> {
   /** Moves posted pins `days` back in time (the dev control of the same name: tests and the benchmark only). */
   backdatePostedPins(days: number): number {
     return this.analytics.backdate(days);
+  }
+
+  /** Writes posted pins and their figures in bulk, as tonight's pass would have read them (the dev control of the same name: the benchmark only). */
+  fillAnalyticsForBench(profile: Parameters<PinAnalytics["step"]>[0], pins: BulkAnalyticsPin[], now?: number): { pins: number; days: number } {
+    return this.analytics.fillForBench(profile, pins, now ?? Date.now());
   }
 
   // ================================================================ the alarm

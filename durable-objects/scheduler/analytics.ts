@@ -128,6 +128,22 @@ function localHourAndWeekday(ms: number, timeZone: string): { hour: number; week
   return { hour, weekday: Math.max(0, weekday) };
 }
 
+/** A posted pin with its daily figures ([date, impressions, saves, pin clicks, outbound clicks]), as `fillForBench` writes it. */
+export interface BulkAnalyticsPin {
+  pinId: string;
+  pinterestPinId: string;
+  postedAt: number;
+  boardId: string;
+  boardName: string;
+  templateId: string | null;
+  templateTitle: string | null;
+  family: string | null;
+  source: PinSource;
+  title: string;
+  imageUrl: string;
+  days: [string, number, number, number, number][];
+}
+
 /** What a sync step did (tests and the dev control read it). */
 export interface AnalyticsStep {
   requests: number;
@@ -711,6 +727,65 @@ export class PinAnalytics {
       this.sql.exec(`DELETE FROM analytics_account_daily WHERE date < ?`, cutoff);
       this.sql.exec(`DELETE FROM analytics_pins WHERE posted_date < ?`, utcDate(now - 2 * ANALYTICS_KEEP_DAYS * DAY_MS));
     });
+  }
+
+  /**
+   * Writes posted pins and their daily figures in bulk, as if tonight's pass had just read them from Pinterest: the
+   * dev control `POST /api/dev/analytics/fill` (`npm run bench:analytics`: 10,000 pins over 90 days, which the queue
+   * and the stand-in would take about an hour to post and age). Days are stored as a read stores them (the triggers
+   * keep the daily totals); the pass is left past its last pin, so the next step reads the account's totals and
+   * builds the rollups as every night. Answers the pins and days written.
+   */
+  fillForBench(profile: PinterestProfile, pins: readonly BulkAnalyticsPin[], now: number): { pins: number; days: number } {
+    const timeZone = schedulingSettingsOf(profile).timezone.value;
+    const today = utcDate(now);
+    let days = 0;
+    this.store.transaction(() => {
+      for (const pin of pins) {
+        const { hour, weekday } = localHourAndWeekday(pin.postedAt, timeZone);
+        let through: string | null = null;
+        for (const [date, impressions, saves, pinClicks, outboundClicks] of pin.days) {
+          this.sql.exec(
+            `INSERT INTO analytics_days (pin_id, date, impressions, saves, pin_clicks, outbound_clicks) VALUES (?, ?, ?, ?, ?, ?)
+             ON CONFLICT (pin_id, date) DO UPDATE SET impressions = excluded.impressions, saves = excluded.saves, pin_clicks = excluded.pin_clicks,
+               outbound_clicks = excluded.outbound_clicks`,
+            pin.pinId,
+            date,
+            impressions,
+            saves,
+            pinClicks,
+            outboundClicks,
+          );
+          if (!through || date > through) through = date;
+          days += 1;
+        }
+        this.sql.exec(
+          `INSERT OR REPLACE INTO analytics_pins (pin_id, pinterest_pin_id, posted_at, posted_date, hour, weekday, board_id, board_name, template_id,
+             template_title, family, source, title, image_url, synced_through) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          pin.pinId,
+          pin.pinterestPinId,
+          pin.postedAt,
+          utcDate(pin.postedAt),
+          hour,
+          weekday,
+          pin.boardId,
+          pin.boardName,
+          pin.templateId,
+          pin.templateTitle,
+          pin.family,
+          pin.source,
+          pin.title,
+          pin.imageUrl,
+          through,
+        );
+      }
+      const last = this.sql.exec<{ id: string | null }>(`SELECT MAX(pin_id) AS id FROM analytics_pins`).one().id ?? "";
+      this.store.setMeta("analytics_pass", today);
+      this.store.setMeta("analytics_cursor", last);
+      this.store.setMeta("analytics_phase", "read");
+      this.store.setMeta("analytics_next_at", String(now));
+    });
+    return { pins: pins.length, days };
   }
 
   /** Moves every posted pin (in the queue and here) `days` back; its hour and weekday stay. Answers how many. */

@@ -430,6 +430,10 @@ export const ROUTES: Record<string, RouteExample> = {
     body: { pinterestProfileUsername: "someone", days: 10 },
     owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" },
   },
+  "POST /api/dev/analytics/fill": {
+    body: { pinterestProfileUsername: "someone", pins: [] },
+    owns: { kind: "pinterestProfile", field: "pinterestProfileUsername" },
+  },
   "GET /api/analytics/overview": { query: { username: "someone", days: "30" }, owns: { kind: "pinterestProfile", query: "username" } },
   "GET /api/analytics/pins": {
     query: { username: "someone", days: "30", sortBy: "impressions", limit: "20" },

@@ -1,4 +1,6 @@
 import * as v from "valibot";
+import { TEMPLATE_FAMILIES } from "../../../contracts/content/template.ts";
+import { PIN_SOURCES } from "../../../contracts/pinterest/analytics.ts";
 import { RerunAlarmBody } from "../../../contracts/pinterest/scheduling-api.ts";
 import { requireUser } from "../../auth/middleware.ts";
 import { ledgerOf } from "../../ledger/client.ts";
@@ -99,4 +101,37 @@ devControls.post("/dev/analytics/backdate", requireUser, valid("json", BackdateA
   const { pinterestProfileUsername, days } = c.req.valid("json");
   const profile = await ownProfile(c.env, c.var.auth.user, pinterestProfileUsername, "pinterestProfileUsername");
   return c.json({ pins: await schedulerFor(c.env, profile.id).backdatePostedPins(days) });
+});
+
+const FillDay = v.tuple([v.pipe(v.string(), v.isoDate("a day is YYYY-MM-DD")), v.number(), v.number(), v.number(), v.number()]);
+const FillPin = v.object({
+  pinId: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,64}$/, "pinId must be letters, digits, - or _")),
+  pinterestPinId: v.pipe(v.string(), v.regex(/^\d{1,30}$/, "pinterestPinId must be digits")),
+  postedAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  boardId: v.string(),
+  boardName: v.string(),
+  templateId: v.nullable(v.string()),
+  templateTitle: v.nullable(v.string()),
+  family: v.nullable(v.picklist(TEMPLATE_FAMILIES)),
+  source: v.picklist(PIN_SOURCES),
+  title: v.string(),
+  imageUrl: v.string(),
+  days: v.pipe(v.array(FillDay), v.maxLength(90)),
+});
+const FillAnalyticsBody = v.object({
+  pinterestProfileUsername: RerunAlarmBody.entries.pinterestProfileUsername,
+  pins: v.pipe(v.array(FillPin), v.maxLength(1_000, "at most 1,000 pins a call")),
+  now: SyncAnalyticsBody.entries.now,
+});
+
+/**
+ * Writes posted pins and their daily figures into one of the caller's profiles in bulk, as if tonight's pass had just
+ * read them from Pinterest; `POST /api/dev/analytics/sync` then reads the account's totals and builds the rollups as
+ * every night. `npm run bench:analytics` fills 10,000 pins over 90 days this way (with the stand-in's own figures)
+ * where posting and ageing them through the queue would take about an hour. Answers the pins and days written.
+ */
+devControls.post("/dev/analytics/fill", requireUser, valid("json", FillAnalyticsBody), async (c) => {
+  const { pinterestProfileUsername, pins, now } = c.req.valid("json");
+  const profile = await ownProfile(c.env, c.var.auth.user, pinterestProfileUsername, "pinterestProfileUsername");
+  return c.json(await schedulerFor(c.env, profile.id).fillAnalyticsForBench(profile, pins, now));
 });
