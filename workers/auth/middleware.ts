@@ -68,16 +68,20 @@ export const requireUser = signInCheck(
 
 /**
  * requireUser for a call on one of the caller's Pinterest profiles, named by the path parameter
- * `param`: the sign-in and the profile are read in ONE D1 query (authenticateWithProfile), and the
+ * `param` (or by what `param` reads from the request, such as a query parameter): the sign-in and the
+ * profile are read in ONE D1 query (authenticateWithProfile), and the
  * profile (null when the caller has none by that name) is left in `c.var.namedProfile`. With a
  * bearer token, `meanwhile` is called once the token's signature has checked out and before D1 is
  * asked, with the user id the token names: work started there must not change anything, and its
  * result may be used only once the check has passed (decision 062).
  */
-export function requireUserAndProfile(param: string, meanwhile?: (c: Context<AppBindings>, userId: string, username: string) => void) {
+export function requireUserAndProfile(
+  param: string | ((c: Context<AppBindings>) => string),
+  meanwhile?: (c: Context<AppBindings>, userId: string, username: string) => void,
+) {
   return signInCheck(
     async (c, credential) => {
-      const username = c.req.param(param) ?? "";
+      const username = typeof param === "string" ? (c.req.param(param) ?? "") : param(c);
       if (credential.via === "cookie") return authenticateWithProfile(c.env, credential, username);
       const claims = await verifyIdToken(tokenSettings(c.env), credential.token);
       if (!claims) return null;

@@ -15,7 +15,7 @@ import {
 } from "../../../contracts/pinterest/analytics.ts";
 import { signToken, verifyToken } from "../../auth/tokens.ts";
 import { database } from "../../db/client.ts";
-import { pinterestProfiles, users } from "../../db/schema.ts";
+import { users } from "../../db/schema.ts";
 import { bestTimes as bestTimesOf, hourLabel } from "../../domain/best-times.ts";
 import { csvForSpreadsheets } from "../../domain/csv-export.ts";
 import type { Env } from "../../env.ts";
@@ -35,16 +35,17 @@ import { schedulerFor } from "./scheduler-index.ts";
 export const NOT_YOUR_PROFILE = "This Pinterest profile is not connected to your account.";
 
 /** The caller's profile of that username; 403 for any other (another user's, or none: which, is not said). */
-export async function analyticsProfile(env: Env, user: User, username: string): Promise<PinterestProfile> {
-  const profile = await database(env.DB).query.pinterestProfiles.findFirst({
-    where: and(eq(pinterestProfiles.userId, user.id), eq(pinterestProfiles.username, username)),
-  });
+/**
+ * The caller's profile the call names, as read with the sign-in (requireUserAndProfile: one D1 query for both), or
+ * the 403 for a name that is not one of the caller's profiles (without saying whether it exists).
+ */
+export function analyticsProfile(profile: PinterestProfile | null): PinterestProfile {
   if (!profile) throw new ServiceError(403, NOT_YOUR_PROFILE, "username");
   return profile;
 }
 
-export async function analyticsOverview(env: Env, user: User, username: string, days: AnalyticsWindow): Promise<AnalyticsOverview> {
-  const profile = await analyticsProfile(env, user, username);
+export async function analyticsOverview(env: Env, user: User, named: PinterestProfile | null, days: AnalyticsWindow): Promise<AnalyticsOverview> {
+  const profile = analyticsProfile(named);
   const overview = await schedulerFor(env, profile.id).analyticsOverview(days);
   return {
     username: profile.username,
@@ -57,17 +58,17 @@ export async function analyticsOverview(env: Env, user: User, username: string, 
 
 export async function analyticsPins(
   env: Env,
-  user: User,
-  query: { username: string; days: AnalyticsWindow; sortBy: AnalyticsSort; limit: number; cursor?: string },
+  named: PinterestProfile | null,
+  query: { days: AnalyticsWindow; sortBy: AnalyticsSort; limit: number; cursor?: string },
 ): Promise<AnalyticsPinsPage> {
-  const profile = await analyticsProfile(env, user, query.username);
+  const profile = analyticsProfile(named);
   const page = await schedulerFor(env, profile.id).analyticsPins(query.days, query.sortBy, query.limit, query.cursor ?? null);
   if ("ok" in page) throw new ServiceError(page.status, page.message, page.field);
   return { username: profile.username, days: query.days, sortBy: query.sortBy, ...page };
 }
 
-export async function analyticsBestTimes(env: Env, user: User, username: string): Promise<BestTimes> {
-  const profile = await analyticsProfile(env, user, username);
+export async function analyticsBestTimes(env: Env, named: PinterestProfile | null): Promise<BestTimes> {
+  const profile = analyticsProfile(named);
   const cells = await schedulerFor(env, profile.id).analyticsAudience();
   return bestTimesOf({ username: profile.username, timeZone: schedulingSettingsOf(profile).timezone.value, cells });
 }
@@ -110,8 +111,8 @@ export async function analyticsFamilies(env: Env, user: User): Promise<FamilyPer
 }
 
 /** The window's pins as a CSV file for a spreadsheet (csvForSpreadsheets: no cell runs as a formula). */
-export async function analyticsExport(env: Env, user: User, username: string, days: AnalyticsWindow): Promise<{ fileName: string; csv: string }> {
-  const profile = await analyticsProfile(env, user, username);
+export async function analyticsExport(env: Env, named: PinterestProfile | null, days: AnalyticsWindow): Promise<{ fileName: string; csv: string }> {
+  const profile = analyticsProfile(named);
   const rows = await schedulerFor(env, profile.id).analyticsExport(days);
   const csv = csvForSpreadsheets(
     ANALYTICS_EXPORT_COLUMNS,
