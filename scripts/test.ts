@@ -28,7 +28,8 @@ const E2E_SHARDS = PARALLEL > 2 ? 2 : 1;
 const steps: Step[] = [
   { name: "build", command: "npm", args: ["run", "build"] },
   { name: "pixel module up to date", command: "node", args: ["scripts/check-pixels-wasm.ts"] },
-  { name: "typecheck", command: "npm", args: ["run", "typecheck"] },
+  // After the build, in the other lane: beside the build it slowed the build, which the end-to-end lane waits for.
+  { name: "typecheck", command: "npm", args: ["run", "typecheck"], needs: ["build"] },
   // The end-to-end step first once the build is done: it is the longest chain.
   ...Array.from({ length: E2E_SHARDS }, (_, index) => ({
     name: E2E_SHARDS > 1 ? `end-to-end tests (Chromium) ${index + 1}/${E2E_SHARDS}` : "end-to-end tests (Chromium)",
