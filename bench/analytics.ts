@@ -22,7 +22,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { TEMPLATE_FAMILIES } from "../contracts/content/template.ts";
-import type { AnalyticsOverview, AnalyticsPinsPage, BestTimes, PinSource } from "../contracts/pinterest/analytics.ts";
+import type { AnalyticsOverview, AnalyticsPinsPage, BestTimes, BulkAnalyticsPin, PinSource } from "../contracts/pinterest/analytics.ts";
 import { pinDay } from "../sandbox/providers/pinterest/analytics.ts";
 import type { PinRecord } from "../sandbox/providers/pinterest/state.ts";
 import { labelPicture, TEMPLATE_FAMILY_KEYWORD } from "../workers/render/picture-label.ts";
@@ -56,21 +56,9 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const utcDate = (at: number) => new Date(at).toISOString().slice(0, 10);
 const say = (line: string) => console.log(line);
 
-type FillDay = [string, number, number, number, number];
-interface FillPin {
-  pinId: string;
-  pinterestPinId: string;
-  postedAt: number;
-  boardId: string;
-  boardName: string;
-  templateId: string | null;
-  templateTitle: string | null;
-  family: string | null;
-  source: PinSource;
-  title: string;
-  imageUrl: string;
-  days: FillDay[];
-}
+/** A posted pin with its daily figures, as POST /api/dev/analytics/fill takes it. */
+type FillPin = BulkAnalyticsPin;
+type FillDay = FillPin["days"][number];
 
 /** A JPEG as small as a picture gets, carrying its template family the way our renders do (the stand-in reads it). */
 const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xd9]);

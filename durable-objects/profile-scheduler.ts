@@ -7,7 +7,8 @@ import { recordSchedulerState } from "../workers/services/pinterest/scheduler-in
 import type { AnalyticsOverview, AnalyticsPinsPage, AnalyticsSort, AnalyticsWindow } from "../contracts/pinterest/analytics.ts";
 import type { AudienceCell } from "../workers/domain/best-times.ts";
 import { QueueAlarm } from "./scheduler/alarm.ts";
-import { type AnalyticsStep, type BulkAnalyticsPin, PinAnalytics } from "./scheduler/analytics.ts";
+import type { BulkAnalyticsPin } from "../contracts/pinterest/analytics.ts";
+import { type AnalyticsStep, PinAnalytics } from "./scheduler/analytics.ts";
 import { ApprovalQueue, type ReviewDecision, type ReviewOutcome } from "./scheduler/approvals.ts";
 import { HistoryMirror } from "./scheduler/history-mirror.ts";
 import { changePins, placeNewPins, reslotQueue } from "./scheduler/placement.ts";

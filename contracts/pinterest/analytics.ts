@@ -215,3 +215,19 @@ export const WeeklySummaryBody = v.object({ enabled: v.boolean("enabled must be 
 export interface WeeklySummaryState {
   enabled: boolean;
 }
+
+/** A posted pin with its daily figures ([date, impressions, saves, pin clicks, outbound clicks]), as the benchmark's dev control (POST /api/dev/analytics/fill) writes it. */
+export interface BulkAnalyticsPin {
+  pinId: string;
+  pinterestPinId: string;
+  postedAt: number;
+  boardId: string;
+  boardName: string;
+  templateId: string | null;
+  templateTitle: string | null;
+  family: string | null;
+  source: PinSource;
+  title: string;
+  imageUrl: string;
+  days: [string, number, number, number, number][];
+}

@@ -7,6 +7,7 @@ import {
   type BreakdownRow,
   type DailyMetrics,
   type Metrics,
+  type BulkAnalyticsPin,
   PIN_SOURCE_LABELS,
   type PinSource,
   TEMPLATE_FAMILY_LABELS,
@@ -105,6 +106,24 @@ const SORT_COLUMNS: Record<AnalyticsSort, string> = {
   postedAt: "posted_at",
 };
 
+/** A stored pin with its window's figures, as the analytics calls answer it. */
+function analyticsPinOf(row: MetricColumns & AnalyticsPinRow): AnalyticsPin {
+  return {
+    pinId: row.pin_id,
+    pinterestPinId: row.pinterest_pin_id,
+    pinterestUrl: pinterestPinUrl(row.pinterest_pin_id) ?? "",
+    title: row.title,
+    imageUrl: row.image_url,
+    boardName: row.board_name,
+    templateId: row.template_id,
+    templateTitle: row.template_title,
+    templateFamily: row.family,
+    source: row.source as PinSource,
+    postedAt: row.posted_at,
+    ...metricsOf(row),
+  };
+}
+
 /** A UTC day as YYYY-MM-DD. */
 export function utcDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
@@ -126,22 +145,6 @@ function localHourAndWeekday(ms: number, timeZone: string): { hour: number; week
   const hour = Number(parts.find((part) => part.type === "hour")?.value ?? 0) % 24;
   const weekday = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].indexOf(parts.find((part) => part.type === "weekday")?.value ?? "Sun");
   return { hour, weekday: Math.max(0, weekday) };
-}
-
-/** A posted pin with its daily figures ([date, impressions, saves, pin clicks, outbound clicks]), as `fillForBench` writes it. */
-export interface BulkAnalyticsPin {
-  pinId: string;
-  pinterestPinId: string;
-  postedAt: number;
-  boardId: string;
-  boardName: string;
-  templateId: string | null;
-  templateTitle: string | null;
-  family: string | null;
-  source: PinSource;
-  title: string;
-  imageUrl: string;
-  days: [string, number, number, number, number][];
 }
 
 /** What a sync step did (tests and the dev control read it). */
@@ -903,20 +906,7 @@ export class PinAnalytics {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      pins: page.map((row) => ({
-        pinId: row.pin_id,
-        pinterestPinId: row.pinterest_pin_id,
-        pinterestUrl: pinterestPinUrl(row.pinterest_pin_id) ?? "",
-        title: row.title,
-        imageUrl: row.image_url,
-        boardName: row.board_name,
-        templateId: row.template_id,
-        templateTitle: row.template_title,
-        templateFamily: row.family,
-        source: row.source as PinSource,
-        postedAt: row.posted_at,
-        ...metricsOf(row),
-      })),
+      pins: page.map(analyticsPinOf),
       total: this.window(days).pins,
       nextCursor: rows.length > limit && last ? `${last.sort_value}:${last.pin_id}` : null,
     };
@@ -955,19 +945,8 @@ export class PinAnalytics {
       )
       .toArray()
       .map((row) => ({
-        pinId: row.pin_id,
-        pinterestPinId: row.pinterest_pin_id,
-        pinterestUrl: pinterestPinUrl(row.pinterest_pin_id) ?? "",
-        title: row.title,
-        imageUrl: row.image_url,
-        boardName: row.board_name,
-        templateId: row.template_id,
-        templateTitle: row.template_title,
-        templateFamily: row.family,
-        source: row.source as PinSource,
-        postedAt: row.posted_at,
+        ...analyticsPinOf(row),
         hour: row.hour,
-        ...metricsOf(row),
       }));
   }
 }
