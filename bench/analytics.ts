@@ -17,16 +17,15 @@
 // read them; then `POST /api/dev/analytics/sync` runs the rest of the real pass (the account's own totals from the
 // stand-in, the prune, the rollups built 250 pins a step into a new generation, the switch).
 // BENCH_PINS (10000), BENCH_DAYS (90), BENCH_SKIP_BUILD=1 (reuse build-bench/).
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { loadavg } from "node:os";
 import type { Page } from "playwright-core";
 import { TEMPLATE_FAMILIES } from "../contracts/content/template.ts";
 import type { AnalyticsOverview, AnalyticsPinsPage, BestTimes, BulkAnalyticsPin, PinSource } from "../contracts/pinterest/analytics.ts";
 import { pinDay } from "../sandbox/providers/pinterest/analytics.ts";
 import type { PinRecord } from "../sandbox/providers/pinterest/state.ts";
 import { labelPicture, TEMPLATE_FAMILY_KEYWORD } from "../workers/render/picture-label.ts";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { startBenchStack } from "../scripts/stack.ts";
 import { launchChromium } from "../test/e2e/support/browser.ts";
 import { connectBenchProfile } from "./bench-pinterest.ts";
 import { benchCall, signedInPage, verifiedBenchUser } from "./bench-session.ts";
@@ -140,16 +139,7 @@ async function chartOnScreen(page: Page): Promise<PageRun> {
   return (await done.jsonValue()) as PageRun;
 }
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-analytics-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("analytics");
 const browser = await launchChromium();
 try {
   say(`Analytics benchmark against ${stack.appUrl} (Pinterest stand-in at ${stack.sandboxUrl}); load average at the start ${load()}\n`);

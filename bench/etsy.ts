@@ -5,10 +5,8 @@
 // known), p50/p95 over the three pages, and a keyword search; and the first picture of the page in
 // its small size (what a product card shows). Target (issue 14): a page of 50 on screen within 1 s.
 // Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build-bench/ is fresh.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { rmSync } from "node:fs";
+import { startBenchStack } from "../scripts/stack.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20);
 
@@ -17,16 +15,7 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-etsy-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("etsy");
 const app = stack.appUrl;
 const headers = (token?: string) => ({
   "content-type": "application/json",

@@ -26,11 +26,9 @@
 // own link (the 48-hour rule never refuses one), spread over four public boards per profile, so
 // that no board gets more new pins between a lost answer and the look on the board than that
 // look reads (decision 012).
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { seededRandom, stableSeed } from "../workers/domain/random.ts";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { startBenchStack } from "../scripts/stack.ts";
 
 const PASSWORD = "Violet-Harbour-42!";
 const PINS = Number(process.env.BENCH_PINS ?? 10_000);
@@ -54,16 +52,7 @@ const BOARD_INDEXES = [0, 1, 2, 4]; // the stand-in's 4th board is SECRET
 /** The bench's own choices (which profile's alarm to re-run), from the seed. */
 const random = seededRandom(stableSeed(SEED));
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-faults-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("faults");
 const app = stack.appUrl;
 
 interface Session {

@@ -11,12 +11,11 @@
 //       BENCH_PARTS=ab skips (c);
 //   (c) from the demo blog's sitemap index to 100 posts generated.
 // Figures only: nothing here asserts a time.
-import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/support/browser.ts";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { startBenchStack } from "../scripts/stack.ts";
 import { benchCall, signedInPage, verifiedBenchUser } from "./bench-session.ts";
 
 const SCRAPES = Number(process.env.BENCH_SCRAPES ?? 20);
@@ -32,16 +31,7 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
 };
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-generate-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("generate");
 const app = stack.appUrl;
 const blogPost = `${stack.sandboxUrl}/blog-demo/posts/berry-smoothie-bowls`;
 const sitemapIndex = `${stack.sandboxUrl}/blog-demo/sitemap_index.xml`;

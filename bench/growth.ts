@@ -25,12 +25,12 @@
 // uploaded (the lists read D1 only). Pins queued through the API are dated back over the year once charged (their
 // history row and spend), so the month being counted holds a twelfth of the year's spends, as it would: the account
 // is dated a year and 29 days back, so its billing month (from the signup anniversary) is near its end.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { billingMonth } from "../workers/domain/plans.ts";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { startBenchStack } from "../scripts/stack.ts";
 import { connectBenchProfile, quietSchedulingSettings, type BenchBoard } from "./bench-pinterest.ts";
 import { BENCH_PASSWORD, benchCall } from "./bench-session.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
@@ -59,16 +59,7 @@ const load = () =>
 
 // BENCH_REUSE_STATE=<dir kept by BENCH_KEEP_STATE=1>: measure the filled account of an earlier run again (after a code change).
 const REUSE = process.env.BENCH_REUSE_STATE;
-const stateDir = REUSE ?? mkdtempSync(join(tmpdir(), "pinboard-bench-growth-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: !process.env.BENCH_VERBOSE,
-});
+const { stack, stateDir } = await startBenchStack("growth", { stateDir: REUSE, verbose: Boolean(process.env.BENCH_VERBOSE) });
 const call = <T>(path: string, token: string | null, body?: unknown) => benchCall<T>(stack, path, token, body);
 
 /** The local file of a user's UserLedger object (decision 084): the one whose ledger_meta names them. */

@@ -6,12 +6,10 @@
 //       then four trends calls); target within 800 ms;
 //   (b) the same keywords searched again -> on screen from the 24-hour cache; target within 150 ms;
 // and, for each, the API call alone as the server answers it. Figures only: nothing here asserts a time.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { launchChromium } from "../test/e2e/support/browser.ts";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { startBenchStack } from "../scripts/stack.ts";
 import { signedInPage, verifiedBenchUser, type BenchStack } from "./bench-session.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -81,16 +79,7 @@ async function apiAlone(stack: BenchStack, token: string, keyword: string): Prom
   return performance.now() - started;
 }
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-keywords-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("keywords");
 const browser = await launchChromium();
 try {
   const email = `bench-keywords-${Date.now()}@example.test`;

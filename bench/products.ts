@@ -8,13 +8,12 @@
 //       route exists: a user's shop is connected by the helpers in DEMO_SHOP_CONNECTORS, and the half is
 //       skipped, with a note, when no shop can be connected.
 // Figures only: nothing here asserts a time.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ShopProfileView, ShopType } from "../contracts/shops/shops.ts";
 import { launchChromium } from "../test/e2e/support/browser.ts";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { startBenchStack } from "../scripts/stack.ts";
 import { benchCall, signedInPage, verifiedBenchUser, type BenchStack } from "./bench-session.ts";
 
 const CSV_ROWS = 10_000;
@@ -132,16 +131,7 @@ async function shopRun(page: Page, shop: ShopProfileView): Promise<number> {
   return Date.now() - started;
 }
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-products-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("products");
 const browser = await launchChromium();
 try {
   const email = `bench-products-${Date.now()}@example.test`;

@@ -17,10 +17,9 @@
 // paced by postingIntervalInSeconds (which spaces Queue pins), so the run measures the engine's posting speed.
 // The bench user is given 250,000 credits with a ledger grant row (`wrangler d1 execute` on the bench's state).
 // Figures only: nothing here asserts a time. Set BENCH_SKIP_BUILD=1 when build-bench/ is fresh, BENCH_BIG_QUEUE=0 to skip (b').
-import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { freePort, BENCH_BUILD_DIR, startStack } from "../scripts/stack.ts";
+import { rmSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { startBenchStack } from "../scripts/stack.ts";
 import { connectBenchProfile } from "./bench-pinterest.ts";
 import { closeTimedHttp, timedHttp } from "./timed-http.ts";
 
@@ -35,16 +34,7 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 };
 
-const stateDir = mkdtempSync(join(tmpdir(), "pinboard-bench-schedule-"));
-const stack = await startStack({
-  buildDir: BENCH_BUILD_DIR,
-  appPort: await freePort(),
-  sandboxPort: 0,
-  videoPort: 0,
-  persistTo: stateDir,
-  build: !process.env.BENCH_SKIP_BUILD,
-  quiet: true,
-});
+const { stack, stateDir } = await startBenchStack("schedule");
 const app = stack.appUrl;
 
 async function call<T>(path: string, token: string | null, body?: unknown): Promise<T> {

@@ -3,7 +3,8 @@
 // tests and the benchmarks start it through here too, on free ports.
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startVideoService } from "../containers/video/server.ts";
 import { startSandbox } from "../sandbox/server.ts";
@@ -101,6 +102,24 @@ export interface Stack {
 export const DEFAULT_BUILD_DIR = "build";
 /** The benchmarks' own build: never the one a running `npm start` serves. Gitignored. */
 export const BENCH_BUILD_DIR = "build-bench";
+
+/**
+ * A benchmark's stack: built into build-bench/ (unless BENCH_SKIP_BUILD), on free ports, with its state in a
+ * fresh temporary folder (`stateDir`, or the one given to measure a kept state again), quiet unless `verbose`.
+ */
+export async function startBenchStack(name: string, options: { stateDir?: string; verbose?: boolean } = {}): Promise<{ stack: Stack; stateDir: string }> {
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), `pinboard-bench-${name}-`));
+  const stack = await startStack({
+    buildDir: BENCH_BUILD_DIR,
+    appPort: await freePort(),
+    sandboxPort: 0,
+    videoPort: 0,
+    persistTo: stateDir,
+    build: !process.env.BENCH_SKIP_BUILD,
+    quiet: !options.verbose,
+  });
+  return { stack, stateDir };
+}
 
 /**
  * The wrangler configuration that serves `buildDir`: wrangler.toml itself for the default build, else a copy with

@@ -11,8 +11,6 @@ declare module "vitest" {
     appUrl: string;
     sandboxUrl: string;
     videoUrl: string;
-    /** The stack's local state (D1 included): tests may run SQL against it with `wrangler d1 execute --local --persist-to`. */
-    persistTo: string;
   }
 }
 
@@ -29,7 +27,6 @@ export default async function setup(project: TestProject) {
   project.provide("appUrl", stack.appUrl);
   project.provide("sandboxUrl", stack.sandboxUrl);
   project.provide("videoUrl", stack.videoUrl);
-  project.provide("persistTo", persistTo);
   return async () => {
     await stack.stop();
     rmSync(persistTo, { recursive: true, force: true });

@@ -1,8 +1,8 @@
-import type { ChartOptions } from "chart.js";
 import { useId, useMemo, useState } from "react";
 import type { AnalyticsOverview, DailyMetrics } from "../../../contracts/pinterest/analytics.ts";
 import { dayLabel, formatCount, formatRate } from "../../lib/pinterest/analytics.ts";
 import { LazyChart } from "../charts/lazy-chart.tsx";
+import { lineChartOptions } from "../charts/line-options.ts";
 
 type Metric = "impressions" | "saves" | "outboundClicks" | "engagementRate";
 
@@ -44,15 +44,11 @@ export function DailyFigures({ overview }: { overview: AnalyticsOverview }) {
     }),
     [daily, metric, chosen],
   );
-  const options = useMemo<ChartOptions<"line">>(
-    () => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      interaction: { mode: "index", intersect: false },
-      scales: {
-        x: { grid: { display: false }, ticks: { color: "#1d2226", maxTicksLimit: 10, autoSkip: true } },
-        y: {
+  const options = useMemo(
+    () =>
+      lineChartOptions(
+        10,
+        {
           beginAtZero: true,
           ticks: {
             color: "#4b5560",
@@ -60,12 +56,11 @@ export function DailyFigures({ overview }: { overview: AnalyticsOverview }) {
             callback: (value) => show(metric, Number(value)),
           },
         },
-      },
-      plugins: {
-        legend: { display: false },
-        tooltip: { callbacks: { label: (item) => `${chosen.label}: ${show(metric, Number(item.raw))}` } },
-      },
-    }),
+        {
+          legend: { display: false },
+          tooltip: { callbacks: { label: (item) => `${chosen.label}: ${show(metric, Number(item.raw))}` } },
+        },
+      ),
     [metric, chosen],
   );
 

@@ -1,7 +1,7 @@
-import type { ChartOptions } from "chart.js";
 import { useMemo } from "react";
 import { weekLabel } from "../../lib/keyword-research.ts";
 import { LazyChart } from "../charts/lazy-chart.tsx";
+import { lineChartOptions } from "../charts/line-options.ts";
 
 export interface ChartedTerm {
   term: string;
@@ -19,26 +19,21 @@ export const MAX_CHARTED_TERMS = LINE_COLOURS.length;
  */
 export function InterestChart({ weeks, terms, describedBy }: { weeks: string[]; terms: ChartedTerm[]; describedBy: string }) {
   const data = useMemo(() => dataOf(weeks, terms), [weeks, terms]);
-  const options = useMemo<ChartOptions<"line">>(
-    () => ({
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false,
-      interaction: { mode: "index", intersect: false },
-      scales: {
-        x: { grid: { display: false }, ticks: { color: "#1d2226", maxTicksLimit: 12, autoSkip: true } },
-        y: {
+  const options = useMemo(
+    () =>
+      lineChartOptions(
+        12,
+        {
           min: 0,
           max: 100,
           ticks: { color: "#4b5560", stepSize: 25 },
           title: { display: true, text: "Interest (busiest week = 100)", color: "#4b5560" },
         },
-      },
-      plugins: {
-        legend: { position: "bottom", labels: { color: "#1d2226", usePointStyle: true } },
-        tooltip: { callbacks: { title: (items) => `Week ending ${weekLabel(weeks[items[0]?.dataIndex ?? 0] ?? "")}` } },
-      },
-    }),
+        {
+          legend: { position: "bottom", labels: { color: "#1d2226", usePointStyle: true } },
+          tooltip: { callbacks: { title: (items) => `Week ending ${weekLabel(weeks[items[0]?.dataIndex ?? 0] ?? "")}` } },
+        },
+      ),
     [weeks],
   );
 

@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signUpInBrowser, TEST_PASSWORD, uniqueEmail } from "../support/accounts.ts";
-import { promoteToAdmin } from "../support/admin.ts";
+import { promoteToAdmin, runSql } from "../support/admin.ts";
 import { sandboxUrl, useBrowser } from "../support/browser.ts";
 import { overflowing } from "../support/layout.ts";
 
@@ -27,15 +24,6 @@ async function withOwnAddress(page: Page) {
     addresses += 1;
     return route.continue({ headers: { ...route.request().headers(), "cf-connecting-ip": `192.0.2.${(addresses % 250) + 1}` } });
   });
-}
-
-/** Runs SQL on the stack's local D1 (for a commission already out of its month's hold, which no click can make today). */
-async function d1(sql: string) {
-  await promisify(execFile)(
-    join(process.cwd(), "node_modules", ".bin", "wrangler"),
-    ["d1", "execute", "DB", "--local", "--persist-to", inject("persistTo"), "--yes", "--command", sql],
-    { env: { ...process.env, CI: "1" } },
-  );
 }
 
 async function getJson(page: Page, path: string) {
@@ -219,7 +207,7 @@ describe("affiliate programme", () => {
     // A second such sale was refunded: its negative entry nets it away (decision 077).
     const charged = Date.now() - 40 * 24 * 60 * 60 * 1000;
     const payable = charged + 30 * 24 * 60 * 60 * 1000;
-    await d1(
+    await runSql(
       `INSERT INTO affiliate_commissions (provider, charge_ref, affiliate_id, amount_cents, commission_cents, currency, charged_at, payable_at, reverses_charge_ref) VALUES ` +
         `('stripe', 'in_e2e_${affiliateID}', '${affiliateID}', 69900, 17475, 'usd', ${charged}, ${payable}, NULL), ` +
         `('stripe', 'in_e2e_refunded_${affiliateID}', '${affiliateID}', 69900, 17475, 'usd', ${charged}, ${payable}, NULL), ` +

@@ -1,29 +1,24 @@
-import { execFile } from "node:child_process";
-import { join } from "node:path";
-import { promisify } from "node:util";
 import type { Page } from "playwright-core";
 import { inject } from "vitest";
 
-const run = promisify(execFile);
-const WRANGLER = join(process.cwd(), "node_modules", ".bin", "wrangler");
+/**
+ * Runs one SQL statement on the stack's D1 through the app's local-only control (/api/dev/d1/execute): the same
+ * database connection as the app's, so it never meets the app's writes as a locked file. Answers the rows changed.
+ */
+export async function runSql(sql: string): Promise<number> {
+  const response = await fetch(`${inject("appUrl")}/api/dev/d1/execute`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sql }),
+  });
+  if (!response.ok) throw new Error(`SQL on the stack's D1 answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { changes: number }).changes;
+}
 
 /** Makes a user an admin in the stack's local D1 (there is no page for that). */
 export async function promoteToAdmin(email: string) {
-  await run(
-    WRANGLER,
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--persist-to",
-      inject("persistTo"),
-      "--yes",
-      "--command",
-      `UPDATE users SET role = 'admin' WHERE email = '${email.replaceAll("'", "''")}'`,
-    ],
-    { env: { ...process.env, CI: "1" } },
-  );
+  const changed = await runSql(`UPDATE users SET role = 'admin' WHERE email = '${email.replaceAll("'", "''")}'`);
+  if (changed !== 1) throw new Error(`no user ${email} to make an admin`);
 }
 
 /** A call to our API from the page, with the page's stored id token. */

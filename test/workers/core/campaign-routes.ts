@@ -417,6 +417,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /highMemLimitApi/openAI/rewriteTextNoDuplicates": { body: { prompt: "Linen napkins", numResults: 2 } },
   "POST /highMemLimitApi/openAI/rewriteTextNoDuplicatesFree": { body: { prompt: "Linen napkins", numResults: 2 } },
   "POST /api/dev/credits/grant": { body: { amount: 5 } },
+  "POST /api/dev/d1/execute": { public: true, body: { sql: "SELECT 1" } },
   "POST /api/dev/pinHistory/backdate": { body: { days: 30 } },
   "POST /api/dev/scheduling/rerunAlarm": {
     body: { pinterestProfileUsername: "someone" },
