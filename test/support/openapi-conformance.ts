@@ -51,21 +51,26 @@ function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
   return found;
 }
 
-/** An OpenAPI 3.0 schema as JSON Schema 2019-09, closed unless it is an allOf member. */
-function toJsonSchema(node: Json, closed: boolean, specId: string): Json {
+/**
+ * An OpenAPI 3.0 schema as JSON Schema 2019-09, closed unless it is an allOf member. `deepOpen`: nothing
+ * inside it is closed either (a component that only refines another, as PayPal's per-operation error
+ * components list the `issue` values of details items that the base error component declares in full).
+ */
+function toJsonSchema(node: Json, closed: boolean, specId: string, deepOpen = false): Json {
   if (!node || typeof node !== "object" || Array.isArray(node)) return node;
+  if (deepOpen) closed = false;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Record<string, Json>)) {
     if (key === "$ref") out.$ref = String(value).replace(/^#/, `${specId}#`);
     else if (SCHEMA_KEYWORDS_MAP.has(key))
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, toJsonSchema(schema, true, specId)]));
-    else if (SCHEMA_KEYWORDS_ONE.has(key)) out[key] = typeof value === "object" ? toJsonSchema(value, true, specId) : value;
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, toJsonSchema(schema, true, specId, deepOpen)]));
+    else if (SCHEMA_KEYWORDS_ONE.has(key)) out[key] = typeof value === "object" ? toJsonSchema(value, true, specId, deepOpen) : value;
     else if (key === "oneOf" && (value as Json[]).every((schema) => Array.isArray(schema?.enum)))
       // multi_pins/analytics lists its standard and its video metric types as two overlapping enums (IMPRESSION is
       // in both): the description means "one of these values", which is anyOf in JSON Schema.
-      out.anyOf = (value as Json[]).map((schema) => toJsonSchema(schema, true, specId));
-    else if (SCHEMA_KEYWORDS_LIST.has(key)) out[key] = (value as Json[]).map((schema) => toJsonSchema(schema, true, specId));
-    else if (key === "allOf") out.allOf = (value as Json[]).map((schema) => toJsonSchema(schema, false, specId));
+      out.anyOf = (value as Json[]).map((schema) => toJsonSchema(schema, true, specId, deepOpen));
+    else if (SCHEMA_KEYWORDS_LIST.has(key)) out[key] = (value as Json[]).map((schema) => toJsonSchema(schema, true, specId, deepOpen));
+    else if (key === "allOf") out.allOf = (value as Json[]).map((schema) => toJsonSchema(schema, false, specId, deepOpen));
     else if (key === "nullable" || key === "discriminator" || key === "example" || key.startsWith("x-")) continue;
     else out[key] = value;
   }
@@ -91,16 +96,25 @@ function toJsonSchema(node: Json, closed: boolean, specId: string): Json {
   return node.nullable === true ? { anyOf: [{ type: "null" }, out] } : out;
 }
 
-/** A checker for one OpenAPI description; `specId` names it inside Ajv. */
-export function createOpenApiChecker(spec: Json, specId: string) {
+/**
+ * A checker for one OpenAPI description; `specId` names it inside Ajv. `unicodeRegExp: false` compiles the
+ * description's patterns without the u flag (PayPal's use escapes that only non-Unicode regular expressions allow).
+ * `allOfComponentsOpenThroughout`: a component used as an allOf member is open inside too, not only at its top
+ * (PayPal's error answers are allOf [error_422, subscriptions.create-422], the second listing the issues of
+ * details items that error_422 declares, and closes, in full); the other member still closes what it declares.
+ */
+export function createOpenApiChecker(spec: Json, specId: string, options: { unicodeRegExp?: boolean; allOfComponentsOpenThroughout?: boolean } = {}) {
   const openTargets = allOfTargets(spec);
-  const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false });
+  const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false, unicodeRegExp: options.unicodeRegExp ?? true });
   addFormats(ajv);
   ajv.addSchema({
     $id: specId,
     components: {
       schemas: Object.fromEntries(
-        Object.entries(spec.components.schemas as Record<string, Json>).map(([name, schema]) => [name, toJsonSchema(schema, !openTargets.has(name), specId)]),
+        Object.entries(spec.components.schemas as Record<string, Json>).map(([name, schema]) => [
+          name,
+          toJsonSchema(schema, !openTargets.has(name), specId, options.allOfComponentsOpenThroughout === true && openTargets.has(name)),
+        ]),
       ),
     },
   });

@@ -238,6 +238,11 @@ function randomId(length: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return Array.from(bytes, (byte) => CHARS[byte % CHARS.length]).join("");
 }
+/** A payer id as PayPal's description has it: 13 of 2-9 and A-Z without I and O. */
+function payerId(): string {
+  const chars = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  return Array.from(crypto.getRandomValues(new Uint8Array(13)), (byte) => chars[byte % chars.length]).join("");
+}
 const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
 interface PlanView {
@@ -346,7 +351,7 @@ function planView(plan: PlanView, override?: CycleOverride) {
     product_id: plan.product_id,
     name: plan.name,
     status: plan.status,
-    usage_type: "LICENSED",
+    quantity_supported: false,
     billing_cycles: billingCycles(plan, override),
     payment_preferences: {
       auto_bill_outstanding: true,
@@ -385,9 +390,9 @@ function paypalError(
   );
 }
 
-/** PayPal's answer to a plan_id that is not one of its plans. */
+/** PayPal's answer to a plan_id that is not one of its plans (its description lists INVALID_PARAMETER_VALUE among the 400s). */
 function invalidPlanId(c: Context) {
-  return paypalError(c, 422, "UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [
+  return paypalError(c, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", [
     { issue: "INVALID_PARAMETER_VALUE", field: "/plan_id", description: "The value of a field is invalid." },
   ]);
 }
@@ -572,7 +577,7 @@ export function paypalProvider(state: SandboxState) {
         400,
         "VALIDATION_ERROR",
         "Invalid request - see details",
-        missing.map((field) => ({ field: `/${field}`, issue: "MISSING_REQUIRED_PARAMETER", description: "A required field / parameter is missing." })),
+        missing.map((field) => ({ field: `/${field}`, issue: "MISSING_REQUIRED_PARAMETER", description: "A required field is missing." })),
       );
     const text = (field: (typeof fields)[number]) => body[field] as string;
     let certPath = "";
@@ -601,7 +606,7 @@ export function paypalProvider(state: SandboxState) {
       return paypalError(c, 404, "RESOURCE_NOT_FOUND", "The specified resource does not exist.", [
         {
           issue: "INVALID_RESOURCE_ID",
-          description: "Requested resource ID was not found.",
+          description: "Specified resource ID does not exist. Please check the resource ID and try again.",
         },
       ]);
     return c.json(planView(plan));
@@ -626,7 +631,7 @@ export function paypalProvider(state: SandboxState) {
         {
           issue: "MISSING_REQUIRED_PARAMETER",
           field: "/application_context/return_url",
-          description: "A required field / parameter is missing.",
+          description: "A required field is missing.",
         },
       ]);
     let override: CycleOverride | null = null;
@@ -678,7 +683,7 @@ export function paypalProvider(state: SandboxState) {
     paypalError(c, 404, "RESOURCE_NOT_FOUND", "The specified resource does not exist.", [
       {
         issue: "INVALID_RESOURCE_ID",
-        description: "Requested resource ID was not found.",
+        description: "Specified resource ID does not exist. Please check the resource ID and try again.",
       },
     ]);
   const reasonOf = async (c: C) => {
@@ -690,7 +695,7 @@ export function paypalProvider(state: SandboxState) {
       {
         issue: "MISSING_REQUIRED_PARAMETER",
         field: "/reason",
-        description: "A required field / parameter is missing.",
+        description: "A required field is missing.",
       },
     ]);
 
@@ -771,7 +776,7 @@ export function paypalProvider(state: SandboxState) {
         {
           issue: "MISSING_REQUIRED_PARAMETER",
           field: "/application_context/return_url",
-          description: "A required field / parameter is missing.",
+          description: "A required field is missing.",
         },
       ]);
     const token = `BA-${randomId(17)}`;
@@ -823,7 +828,7 @@ export function paypalProvider(state: SandboxState) {
       } else {
         subscription.subscriber = {
           email_address: "payer@example.com",
-          payer_id: randomId(13),
+          payer_id: payerId(),
           name: { given_name: "Sandbox", surname: "Payer" },
         };
         setStatus(subscription, "ACTIVE");
