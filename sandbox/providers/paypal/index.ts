@@ -686,9 +686,15 @@ export function paypalProvider(state: SandboxState) {
         description: "Specified resource ID does not exist. Please check the resource ID and try again.",
       },
     ]);
-  const reasonOf = async (c: C) => {
+  /** The body's reason; null when missing; PayPal's 400 when longer than the 128 characters it takes. */
+  const reasonOf = async (c: C): Promise<string | null | Response> => {
     const body = await jsonBody(c);
-    return typeof body?.reason === "string" && body.reason.trim() ? body.reason.slice(0, 128) : null;
+    if (typeof body?.reason !== "string" || !body.reason.trim()) return null;
+    if (body.reason.length > 128)
+      return paypalError(c, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", [
+        { issue: "INVALID_STRING_MAX_LENGTH", field: "/reason", description: "The value of a field is too long." },
+      ]);
+    return body.reason;
   };
   const missingReason = (c: C) =>
     paypalError(c, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", [
@@ -713,6 +719,7 @@ export function paypalProvider(state: SandboxState) {
     const subscription = find(c);
     if (!subscription) return notFound(c);
     const reason = await reasonOf(c);
+    if (reason instanceof Response) return reason;
     if (!reason) return missingReason(c);
     if (subscription.status !== "ACTIVE" && subscription.status !== "SUSPENDED") return statusInvalid(c, "cancel", "active or suspended");
     setStatus(subscription, "CANCELLED", reason);
@@ -725,6 +732,7 @@ export function paypalProvider(state: SandboxState) {
     const subscription = find(c);
     if (!subscription) return notFound(c);
     const reason = await reasonOf(c);
+    if (reason instanceof Response) return reason;
     if (!reason) return missingReason(c);
     if (subscription.status !== "ACTIVE") return statusInvalid(c, "suspend", "active");
     setStatus(subscription, "SUSPENDED", reason);
@@ -736,7 +744,9 @@ export function paypalProvider(state: SandboxState) {
     const subscription = find(c);
     if (!subscription) return notFound(c);
     if (subscription.status !== "SUSPENDED") return statusInvalid(c, "activate", "suspended");
-    setStatus(subscription, "ACTIVE", (await reasonOf(c)) ?? undefined);
+    const reason = await reasonOf(c);
+    if (reason instanceof Response) return reason;
+    setStatus(subscription, "ACTIVE", reason ?? undefined);
     // PayPal names a suspended subscription's return RE-ACTIVATED (ACTIVATED is the first approval).
     emit(state, origin(c), "BILLING.SUBSCRIPTION.RE-ACTIVATED", subscription);
     return c.body(null, 204);

@@ -201,6 +201,26 @@ describe("PayPal client and stand-in against PayPal's descriptions", () => {
     expect((await failure(paypal.activateSubscription(env(), id, "again"))).status).toBe(422);
     expect((await failure(paypal.createSubscription(env(), { planId: "P-NOSUCHPLAN000000000000000", customId: "u", ...RETURN }))).status).toBe(400);
     expect((await failure(paypal.reviseSubscription(env(), id, { planId: "P-NOSUCHPLAN000000000000000", ...RETURN }))).status).toBe(400);
+    // The client keeps a reason to the 128 characters PayPal takes; the stand-in refuses a longer one as PayPal does.
+    await paypal.suspendSubscription(env(), id, "r".repeat(200));
+    expect(JSON.parse(exchanges.at(-1)!.requestBody!).reason).toHaveLength(128);
+    const token = (await (
+      await fetch(`${apiBase().href}/v1/oauth2/token`, {
+        method: "POST",
+        headers: { authorization: `Basic ${btoa("c:s")}`, "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=client_credentials",
+      })
+    ).json()) as { access_token: string };
+    const tooLong = await fetch(`${apiBase().href}/v1/billing/subscriptions/${id}/activate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ reason: "r".repeat(129) }),
+    });
+    expect(tooLong.status).toBe(400);
+    // That request breaks the description on purpose: its answer is checked, then it is left out.
+    const deliberate = exchanges.pop()!;
+    expect(problemsOf(deliberate).join("\n")).toContain("reason must NOT have more than 128 characters");
+    expect(problemsOf(deliberate, { request: false })).toEqual([]);
     expectAllConform();
   });
 
