@@ -127,21 +127,22 @@ export async function getSubscription(env: PayPalEnv, id: string, options: { wit
   return (await (await call(env, "GET", `${subscriptionPath(id)}${options.withPlan ? "?fields=plan" : ""}`)).json()) as PayPalSubscription;
 }
 
+/** A reason as PayPal takes it on cancel, suspend and activate: 1 to 128 characters. */
+const reasonField = (reason: string) => ({ reason: reason.slice(0, 128) || "-" });
+
 /** POST :id/cancel {reason}: 204. */
 export async function cancelSubscription(env: PayPalEnv, id: string, reason: string): Promise<void> {
-  await call(env, "POST", `${subscriptionPath(id)}/cancel`, {
-    reason: reason.slice(0, 128),
-  });
+  await call(env, "POST", `${subscriptionPath(id)}/cancel`, reasonField(reason));
 }
 
 /** POST :id/suspend {reason}: 204. */
 export async function suspendSubscription(env: PayPalEnv, id: string, reason: string): Promise<void> {
-  await call(env, "POST", `${subscriptionPath(id)}/suspend`, { reason });
+  await call(env, "POST", `${subscriptionPath(id)}/suspend`, reasonField(reason));
 }
 
 /** POST :id/activate {reason}: 204. */
 export async function activateSubscription(env: PayPalEnv, id: string, reason: string): Promise<void> {
-  await call(env, "POST", `${subscriptionPath(id)}/activate`, { reason });
+  await call(env, "POST", `${subscriptionPath(id)}/activate`, reasonField(reason));
 }
 
 /** POST :id/revise {plan_id}: answers the plan and links; a rel "approve" link means the payer must approve. */

@@ -238,6 +238,11 @@ function randomId(length: number): string {
   const bytes = crypto.getRandomValues(new Uint8Array(length));
   return Array.from(bytes, (byte) => CHARS[byte % CHARS.length]).join("");
 }
+/** A payer id as PayPal's description has it: 13 of 2-9 and A-Z without I and O. */
+function payerId(): string {
+  const chars = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  return Array.from(crypto.getRandomValues(new Uint8Array(13)), (byte) => chars[byte % chars.length]).join("");
+}
 const isoNow = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
 
 interface PlanView {
@@ -346,7 +351,7 @@ function planView(plan: PlanView, override?: CycleOverride) {
     product_id: plan.product_id,
     name: plan.name,
     status: plan.status,
-    usage_type: "LICENSED",
+    quantity_supported: false,
     billing_cycles: billingCycles(plan, override),
     payment_preferences: {
       auto_bill_outstanding: true,
@@ -385,9 +390,9 @@ function paypalError(
   );
 }
 
-/** PayPal's answer to a plan_id that is not one of its plans. */
+/** PayPal's answer to a plan_id that is not one of its plans (its description lists INVALID_PARAMETER_VALUE among the 400s). */
 function invalidPlanId(c: Context) {
-  return paypalError(c, 422, "UNPROCESSABLE_ENTITY", "The requested action could not be performed, semantically incorrect, or failed business validation.", [
+  return paypalError(c, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", [
     { issue: "INVALID_PARAMETER_VALUE", field: "/plan_id", description: "The value of a field is invalid." },
   ]);
 }
@@ -572,7 +577,7 @@ export function paypalProvider(state: SandboxState) {
         400,
         "VALIDATION_ERROR",
         "Invalid request - see details",
-        missing.map((field) => ({ field: `/${field}`, issue: "MISSING_REQUIRED_PARAMETER", description: "A required field / parameter is missing." })),
+        missing.map((field) => ({ field: `/${field}`, issue: "MISSING_REQUIRED_PARAMETER", description: "A required field is missing." })),
       );
     const text = (field: (typeof fields)[number]) => body[field] as string;
     let certPath = "";
@@ -601,7 +606,7 @@ export function paypalProvider(state: SandboxState) {
       return paypalError(c, 404, "RESOURCE_NOT_FOUND", "The specified resource does not exist.", [
         {
           issue: "INVALID_RESOURCE_ID",
-          description: "Requested resource ID was not found.",
+          description: "Specified resource ID does not exist. Please check the resource ID and try again.",
         },
       ]);
     return c.json(planView(plan));
@@ -626,7 +631,7 @@ export function paypalProvider(state: SandboxState) {
         {
           issue: "MISSING_REQUIRED_PARAMETER",
           field: "/application_context/return_url",
-          description: "A required field / parameter is missing.",
+          description: "A required field is missing.",
         },
       ]);
     let override: CycleOverride | null = null;
@@ -678,19 +683,25 @@ export function paypalProvider(state: SandboxState) {
     paypalError(c, 404, "RESOURCE_NOT_FOUND", "The specified resource does not exist.", [
       {
         issue: "INVALID_RESOURCE_ID",
-        description: "Requested resource ID was not found.",
+        description: "Specified resource ID does not exist. Please check the resource ID and try again.",
       },
     ]);
-  const reasonOf = async (c: C) => {
+  /** The body's reason; null when missing; PayPal's 400 when longer than the 128 characters it takes. */
+  const reasonOf = async (c: C): Promise<string | null | Response> => {
     const body = await jsonBody(c);
-    return typeof body?.reason === "string" && body.reason.trim() ? body.reason.slice(0, 128) : null;
+    if (typeof body?.reason !== "string" || !body.reason.trim()) return null;
+    if (body.reason.length > 128)
+      return paypalError(c, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", [
+        { issue: "INVALID_STRING_MAX_LENGTH", field: "/reason", description: "The value of a field is too long." },
+      ]);
+    return body.reason;
   };
   const missingReason = (c: C) =>
     paypalError(c, 400, "INVALID_REQUEST", "Request is not well-formed, syntactically incorrect, or violates schema.", [
       {
         issue: "MISSING_REQUIRED_PARAMETER",
         field: "/reason",
-        description: "A required field / parameter is missing.",
+        description: "A required field is missing.",
       },
     ]);
 
@@ -708,6 +719,7 @@ export function paypalProvider(state: SandboxState) {
     const subscription = find(c);
     if (!subscription) return notFound(c);
     const reason = await reasonOf(c);
+    if (reason instanceof Response) return reason;
     if (!reason) return missingReason(c);
     if (subscription.status !== "ACTIVE" && subscription.status !== "SUSPENDED") return statusInvalid(c, "cancel", "active or suspended");
     setStatus(subscription, "CANCELLED", reason);
@@ -720,6 +732,7 @@ export function paypalProvider(state: SandboxState) {
     const subscription = find(c);
     if (!subscription) return notFound(c);
     const reason = await reasonOf(c);
+    if (reason instanceof Response) return reason;
     if (!reason) return missingReason(c);
     if (subscription.status !== "ACTIVE") return statusInvalid(c, "suspend", "active");
     setStatus(subscription, "SUSPENDED", reason);
@@ -731,7 +744,9 @@ export function paypalProvider(state: SandboxState) {
     const subscription = find(c);
     if (!subscription) return notFound(c);
     if (subscription.status !== "SUSPENDED") return statusInvalid(c, "activate", "suspended");
-    setStatus(subscription, "ACTIVE", (await reasonOf(c)) ?? undefined);
+    const reason = await reasonOf(c);
+    if (reason instanceof Response) return reason;
+    setStatus(subscription, "ACTIVE", reason ?? undefined);
     // PayPal names a suspended subscription's return RE-ACTIVATED (ACTIVATED is the first approval).
     emit(state, origin(c), "BILLING.SUBSCRIPTION.RE-ACTIVATED", subscription);
     return c.body(null, 204);
@@ -771,7 +786,7 @@ export function paypalProvider(state: SandboxState) {
         {
           issue: "MISSING_REQUIRED_PARAMETER",
           field: "/application_context/return_url",
-          description: "A required field / parameter is missing.",
+          description: "A required field is missing.",
         },
       ]);
     const token = `BA-${randomId(17)}`;
@@ -823,7 +838,7 @@ export function paypalProvider(state: SandboxState) {
       } else {
         subscription.subscriber = {
           email_address: "payer@example.com",
-          payer_id: randomId(13),
+          payer_id: payerId(),
           name: { given_name: "Sandbox", surname: "Payer" },
         };
         setStatus(subscription, "ACTIVE");

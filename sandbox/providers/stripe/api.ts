@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import { Hono, type Context as HonoContext } from "hono";
 import type { SandboxState } from "../../state.ts";
 import {
@@ -806,6 +807,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
   const session: CheckoutSession = {
     id,
     object: "checkout.session",
+    allowed_payment_method_types: null,
     adaptive_pricing: { enabled: false },
     after_expiration: null,
     allow_promotion_codes: null,
@@ -827,7 +829,18 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     customer: customer?.id ?? null,
     customer_account: null,
     customer_creation: customer ? null : "if_required",
-    customer_details: customer ? { address: null, email: customer.email, name: customer.name, phone: null, tax_exempt: "none", tax_ids: null } : null,
+    customer_details: customer
+      ? {
+          address: null,
+          business_name: null,
+          email: customer.email,
+          individual_name: null,
+          name: customer.name,
+          phone: null,
+          tax_exempt: "none",
+          tax_ids: null,
+        }
+      : null,
     customer_email: optionalString(params, "customer_email") ?? null,
     discounts: discount ? [{ coupon: discount.source.coupon.id, promotion_code: null }] : [],
     expires_at: optionalInteger(params, "expires_at") ?? created + 86_400,
@@ -868,7 +881,7 @@ function createCheckoutSession(stripe: StripeState, params: Params, base: string
     ui_mode: "hosted",
     url: `${base}/checkout/pay/${id}`,
     wallet_options: null,
-  };
+  } satisfies Stripe.Checkout.Session;
   stripe.sessions.set(id, session);
   stripe.sessionDetails.set(id, {
     lineItems,

@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import { addMonths } from "../../../workers/domain/plans.ts";
 import type { SandboxState } from "../../state.ts";
 import {
@@ -19,6 +20,7 @@ import {
   type StripeState,
   type Subscription,
   type SubscriptionItem,
+  type SdkShape,
 } from "./state.ts";
 import { emitEvent } from "./webhooks.ts";
 
@@ -85,7 +87,7 @@ export function createCustomer(
     shipping: null,
     tax_exempt: "none",
     test_clock: null,
-  };
+  } satisfies Stripe.Customer;
   ctx.stripe.customers.set(id, customer);
   emit(ctx, "customer.created", customer);
   return customer;
@@ -234,42 +236,48 @@ export function issueInvoice(
     latest_revision: null,
     lines: {
       object: "list",
-      data: fields.lines.map((line, index) => ({
-        id: stripeId("il"),
-        object: "line_item",
-        amount: line.amount,
-        currency: "usd",
-        description: line.description,
-        discount_amounts: lineDiscounts[index],
-        discountable: true,
-        discounts: lineDiscounts[index].map((entry) => entry.discount),
-        invoice: id,
-        livemode: false,
-        metadata: {},
-        parent: subscription
-          ? {
-              type: "subscription_item_details",
-              invoice_item_details: null,
-              subscription_item_details: {
-                invoice_item: null,
-                proration: line.proration,
-                proration_details: { credited_items: null },
-                subscription: subscription.id,
-                subscription_item: line.subscriptionItem,
-              },
-            }
-          : null,
-        period: line.period,
-        pretax_credit_amounts: [],
-        pricing: {
-          price_details: { price: line.price.id, product: line.price.product },
-          type: "price_details",
-          unit_amount_decimal: String(line.price.unit_amount),
-        },
-        quantity: 1,
-        subtotal: line.amount,
-        taxes: [],
-      })),
+      data: fields.lines.map(
+        (line, index) =>
+          ({
+            id: stripeId("il"),
+            object: "line_item",
+            amount: line.amount,
+            currency: "usd",
+            description: line.description,
+            discount_amounts: lineDiscounts[index],
+            discountable: true,
+            discounts: lineDiscounts[index].map((entry) => entry.discount),
+            invoice: id,
+            livemode: false,
+            metadata: {},
+            parent: subscription
+              ? {
+                  type: "subscription_item_details",
+                  invoice_item_details: null,
+                  subscription_item_details: {
+                    invoice_item: null,
+                    proration: line.proration,
+                    proration_details: { credited_items: null },
+                    subscription: subscription.id,
+                    subscription_item: line.subscriptionItem,
+                  },
+                }
+              : null,
+            period: line.period,
+            pretax_credit_amounts: [],
+            pricing: {
+              price_details: { price: line.price.id, product: line.price.product },
+              type: "price_details",
+              unit_amount_decimal: String(line.price.unit_amount),
+            },
+            quantity: 1,
+            quantity_decimal: "1",
+            subscription: subscription?.id ?? null,
+            subtotal: line.amount,
+            taxes: [],
+            // Decimals are strings on the wire; the SDK's type is its Decimal class.
+          }) satisfies SdkShape<Stripe.InvoiceLineItem, "pricing" | "quantity_decimal">,
+      ),
       has_more: false,
       total_count: fields.lines.length,
       url: `/v1/invoices/${id}/lines`,
@@ -304,7 +312,7 @@ export function issueInvoice(
     total_pretax_credit_amounts: [],
     total_taxes: [],
     webhooks_delivered_at: null,
-  };
+  } satisfies SdkShape<Stripe.Invoice, "lines">;
   customer.next_invoice_sequence = Number(customer.next_invoice_sequence) + 1;
   ctx.stripe.invoices.set(id, invoice);
   if (subscription && subtotal > 0) endOnceDiscounts(ctx, subscription, discounts);
@@ -337,7 +345,7 @@ function endOnceDiscounts(ctx: Context, subscription: Subscription, applied: Dis
   for (const id of spent) ctx.stripe.discounts.get(id)!.end = nowSeconds();
 }
 
-function fullPeriodLine(price: Price, quantity: number, period: { start: number; end: number }, item: string | null): InvoiceLine {
+function fullPeriodLine(price: Price, quantity: number, period: { start: number; end: number }, item: string): InvoiceLine {
   const interval = price.recurring ? ` / ${price.recurring.interval}` : "";
   return {
     amount: price.unit_amount * quantity,
@@ -409,7 +417,7 @@ export function createSubscription(
     cancel_at: null,
     cancel_at_period_end: false,
     canceled_at: null,
-    cancellation_details: { comment: null, feedback: null, reason: null },
+    cancellation_details: { comment: null, feedback: null, feedback_option: null, reason: null },
     collection_method: "charge_automatically",
     created: start,
     currency: "usd",
@@ -422,8 +430,8 @@ export function createSubscription(
     description: null,
     discounts: discount ? [discount.id] : [],
     ended_at: null,
-    invoice_settings: { account_tax_ids: null, issuer: { type: "self" } },
-    items: { object: "list", data: items, has_more: false, total_count: items.length, url: `/v1/subscription_items?subscription=${id}` },
+    invoice_settings: { account_tax_ids: null, custom_fields: null, description: null, footer: null, issuer: { type: "self" } },
+    items: { object: "list" as const, data: items, has_more: false as const, total_count: items.length, url: `/v1/subscription_items?subscription=${id}` },
     latest_invoice: null,
     livemode: false,
     managed_payments: null,
@@ -441,9 +449,9 @@ export function createSubscription(
     test_clock: null,
     transfer_data: null,
     trial_end: trialEnd,
-    trial_settings: { end_behavior: { missing_payment_method: "create_invoice" } },
+    trial_settings: { end_behavior: { billing_cycle_anchor: null, missing_payment_method: "create_invoice" } },
     trial_start: trialEnd ? start : null,
-  };
+  } satisfies SdkShape<Stripe.Subscription, "items">;
   ctx.stripe.subscriptions.set(id, subscription);
   emit(ctx, "customer.subscription.created", subscription);
   const lines = items.map((item) =>
@@ -728,13 +736,13 @@ function createCharge(ctx: Context, intent: PaymentIntent): Charge {
     application_fee: null,
     application_fee_amount: null,
     balance_transaction: null,
-    billing_details: { address: null, email: null, name: null, phone: null },
+    billing_details: { address: null, email: null, name: null, phone: null, tax_id: null },
     calculated_statement_descriptor: "PINBOARD STUDIO",
     captured: true,
     created: nowSeconds(),
     currency: intent.currency,
     customer: intent.customer,
-    description: intent.description,
+    description: typeof intent.description === "string" ? intent.description : null,
     disputed: false,
     failure_balance_transaction: null,
     failure_code: null,
@@ -743,11 +751,43 @@ function createCharge(ctx: Context, intent: PaymentIntent): Charge {
     livemode: false,
     metadata: { ...intent.metadata },
     on_behalf_of: null,
-    outcome: { network_status: "approved_by_network", reason: null, risk_level: "normal", seller_message: "Payment complete.", type: "authorized" },
+    outcome: {
+      advice_code: null,
+      network_advice_code: null,
+      network_decline_code: null,
+      network_status: "approved_by_network",
+      reason: null,
+      risk_level: "normal",
+      seller_message: "Payment complete.",
+      type: "authorized",
+    },
     paid: true,
     payment_intent: intent.id,
     payment_method: intent.payment_method,
-    payment_method_details: { type: "card", card: { brand: "visa", country: "US", exp_month: 12, exp_year: 2034, funding: "credit", last4: "4242" } },
+    payment_method_details: {
+      type: "card",
+      card: {
+        amount_authorized: intent.amount,
+        authorization_code: "123456",
+        brand: "visa",
+        checks: { address_line1_check: null, address_postal_code_check: null, cvc_check: "pass" },
+        country: "US",
+        electronic_commerce_indicator: null,
+        exp_month: 12,
+        exp_year: 2034,
+        funding: "credit",
+        installments: null,
+        last4: "4242",
+        mandate: null,
+        network: "visa",
+        network_token: { used: false },
+        network_transaction_id: "1234567890123456",
+        transaction_link_id: null,
+        regulated_status: "unregulated",
+        three_d_secure: null,
+        wallet: null,
+      },
+    },
     receipt_email: null,
     receipt_number: null,
     receipt_url: null,
@@ -761,7 +801,7 @@ function createCharge(ctx: Context, intent: PaymentIntent): Charge {
     status: "succeeded",
     transfer_data: null,
     transfer_group: null,
-  };
+  } satisfies Stripe.Charge;
   ctx.stripe.charges.set(id, charge);
   return charge;
 }
@@ -820,15 +860,18 @@ export function refundCharge(ctx: Context, charge: Charge, fields: { amount?: nu
     charge: charge.id,
     created: nowSeconds(),
     currency: charge.currency,
+    customer: charge.customer,
+    customer_account: null,
     destination_details: { type: "card", card: { reference_status: "pending", reference_type: "acquirer_reference_number", type: "refund" } },
     metadata: fields.metadata ?? {},
     payment_intent: charge.payment_intent,
+    payment_method: typeof charge.payment_method === "string" ? charge.payment_method : null,
     reason: fields.reason ?? null,
     receipt_number: null,
     source_transfer_reversal: null,
-    status: "succeeded",
+    status: "succeeded" as const,
     transfer_reversal: null,
-  };
+  } satisfies Stripe.Refund;
   ctx.stripe.refunds.set(refund.id, refund);
   const before = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
   charge.amount_refunded += amount;
@@ -854,15 +897,52 @@ export function disputeCharge(ctx: Context, charge: Charge, fields: { amount?: n
     created,
     currency: charge.currency,
     enhanced_eligibility_types: [],
-    evidence: { customer_email_address: null, product_description: null, uncategorized_text: null },
-    evidence_details: { due_by: created + 7 * 86_400, enhanced_eligibility: {}, has_evidence: false, past_due: false, submission_count: 0 },
+    intended_submission_method: null,
+    evidence: {
+      access_activity_log: null,
+      billing_address: null,
+      cancellation_policy: null,
+      cancellation_policy_disclosure: null,
+      cancellation_rebuttal: null,
+      customer_communication: null,
+      customer_email_address: null,
+      customer_name: null,
+      customer_purchase_ip: null,
+      customer_signature: null,
+      duplicate_charge_documentation: null,
+      duplicate_charge_explanation: null,
+      duplicate_charge_id: null,
+      enhanced_evidence: {},
+      product_description: null,
+      receipt: null,
+      refund_policy: null,
+      refund_policy_disclosure: null,
+      refund_refusal_explanation: null,
+      service_date: null,
+      service_documentation: null,
+      shipping_address: null,
+      shipping_carrier: null,
+      shipping_date: null,
+      shipping_documentation: null,
+      shipping_tracking_number: null,
+      uncategorized_file: null,
+      uncategorized_text: null,
+    },
+    evidence_details: {
+      due_by: created + 7 * 86_400,
+      enhanced_eligibility: {},
+      has_evidence: false,
+      past_due: false,
+      submission_count: 0,
+      submission_method: "not_submitted",
+    },
     is_charge_refundable: false,
     livemode: false,
     metadata: {},
     payment_intent: charge.payment_intent,
     reason: fields.reason ?? "fraudulent",
     status: "needs_response",
-  };
+  } satisfies Stripe.Dispute;
   ctx.stripe.disputes.set(dispute.id, dispute);
   charge.disputed = true;
   emit(ctx, "charge.dispute.created", dispute);

@@ -1,16 +1,17 @@
-import { createHmac } from "node:crypto";
+import Stripe from "stripe";
 import type { SignedRequest } from "../../webhook-outbox.ts";
 
 /**
  * How Stripe signs a webhook delivery: a `Stripe-Signature: t=...,v1=...`
  * header, HMAC-SHA256 of `${t}.${payload}` with the endpoint's secret. Stripe
- * signs every attempt anew (t is the time of the attempt).
+ * signs every attempt anew (t is the time of the attempt). The header is made
+ * by the official SDK (`Stripe.webhooks.generateTestHeaderString`), so it is
+ * what the app's `Stripe.webhooks.constructEventAsync` (workers/integrations/stripe.ts) checks.
  */
 
 /** Stripe's signature header for a payload sent at `timestamp` (seconds). */
 export function signatureHeader(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
-  const signature = createHmac("sha256", secret).update(`${timestamp}.${payload}`, "utf8").digest("hex");
-  return `t=${timestamp},v1=${signature}`;
+  return Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
 }
 
 /** The request a delivery of `event` sends, signed now. */

@@ -13,6 +13,12 @@ import { signedStripeRequest } from "./signing.ts";
 // Stripe's objects are wide; the stand-in writes the fields our code and the SDK read, in Stripe's shapes.
 export type StripeObject = { id: string; object: string } & Record<string, unknown>;
 
+/**
+ * What a builder's object literal satisfies: the SDK's resource (so a field missing or misnamed fails the
+ * typecheck), except the `Loose` fields, whose values are the stand-in's own objects not yet typed as the SDK's.
+ */
+export type SdkShape<T, Loose extends keyof T = never> = Omit<T, Loose> & { [K in Loose]: unknown };
+
 export interface Price extends StripeObject {
   object: "price";
   product: string;
@@ -77,7 +83,7 @@ export interface Subscription extends StripeObject {
   cancel_at: number | null;
   canceled_at: number | null;
   ended_at: number | null;
-  cancellation_details: { comment: string | null; feedback: string | null; reason: string | null } | null;
+  cancellation_details: { comment: string | null; feedback: string | null; feedback_option?: string | null; reason: string | null } | null;
   billing_cycle_anchor: number;
   start_date: number;
   trial_start: number | null;
@@ -93,7 +99,7 @@ export interface InvoiceLine {
   period: { start: number; end: number };
   price: Price;
   proration: boolean;
-  subscriptionItem: string | null;
+  subscriptionItem: string;
 }
 
 export interface Invoice extends StripeObject {

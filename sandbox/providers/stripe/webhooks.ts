@@ -1,6 +1,7 @@
 import type { SandboxState } from "../../state.ts";
 import { raise } from "../../webhook-outbox.ts";
-import { isCurrent, nowSeconds, stripeId, type StripeEvent, type StripeObject, type StripeState } from "./state.ts";
+import type Stripe from "stripe";
+import { isCurrent, nowSeconds, type SdkShape, stripeId, type StripeEvent, type StripeObject, type StripeState } from "./state.ts";
 
 /**
  * Events, as Stripe raises them; their webhook deliveries (sandbox/webhook-outbox.ts) are
@@ -32,7 +33,8 @@ export function emitEvent(
     pending_webhooks: stripe.outbox.url ? 1 : 0,
     request: options.automatic ? { id: null, idempotency_key: null } : { id: stripeId("req", 14), idempotency_key: options.idempotencyKey ?? null },
     type,
-  };
+    // The envelope is the SDK's; `type` and `data.object` are the stand-in's (the SDK's Event is a union by type).
+  } satisfies SdkShape<Stripe.Event, "type" | "data">;
   raise(stripe.outbox, { event }, () => isCurrent(state, stripe));
   return event;
 }
