@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { apiJson } from "../../lib/api-client.ts";
 import { useAuth } from "../../lib/auth.tsx";
 import { COOKIES_CONSENT_KEY, readStored, writeStored } from "./browser-storage.ts";
@@ -29,21 +29,22 @@ export function CookieBanner() {
     setAsking(stored === null && accountConsent === null);
   }, [signedIn, accountConsent]);
 
-  // The page keeps room at its end for the bar's height, whatever the words wrap to (shell.css).
-  const bar = useRef<HTMLElement>(null);
-  useEffect(() => {
-    const element = bar.current;
-    if (!element) return;
+  // The page keeps room at its end for the bar's height, whatever the words wrap to (shell.css): a callback ref
+  // watches the bar while it is on the page and takes the room back when it goes.
+  const observer = useRef<ResizeObserver | null>(null);
+  const bar = useCallback((element: HTMLElement | null) => {
     const root = document.documentElement;
+    observer.current?.disconnect();
+    observer.current = null;
+    if (!element) {
+      root.style.removeProperty("--cookie-bar-height");
+      return;
+    }
     const measure = () => root.style.setProperty("--cookie-bar-height", `${Math.ceil(element.getBoundingClientRect().height) + 16}px`);
     measure();
-    const observer = new ResizeObserver(measure);
-    observer.observe(element);
-    return () => {
-      observer.disconnect();
-      root.style.removeProperty("--cookie-bar-height");
-    };
-  }, [asking]);
+    observer.current = new ResizeObserver(measure);
+    observer.current.observe(element);
+  }, []);
 
   async function choose(consent: boolean) {
     writeStored("local", COOKIES_CONSENT_KEY, String(consent));
