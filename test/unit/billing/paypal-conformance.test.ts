@@ -7,6 +7,7 @@ import { ProviderError } from "../../../workers/integrations/http.ts";
 import * as paypal from "../../../workers/integrations/paypal.ts";
 import { createOpenApiChecker, type Exchange, type Json } from "../../support/openapi-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
+import { rejectionOf } from "../../support/rejection.ts";
 
 // Conformance with PayPal's published OpenAPI descriptions (contracts/specs/paypal-billing_subscriptions_v1.json
 // and paypal-notifications_webhooks_v1.json, copies of ../shared/specs, Apache-2.0): every request our client
@@ -115,14 +116,7 @@ async function activeSubscription(planId: string, customId: string, plan?: paypa
   return created.id;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 // ---- the checks ---------------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ import { PAYPAL_PLAN_IDS } from "../../../contracts/billing/billing-paypal-shopi
 import { ProviderError } from "../../../workers/integrations/http.ts";
 import * as paypal from "../../../workers/integrations/paypal.ts";
 import { useSandbox } from "../../support/sandbox.ts";
+import { rejectionOf } from "../../support/rejection.ts";
 
 // The worker's PayPal client against the PayPal stand-in, as the worker uses it.
 const sandbox = useSandbox();
@@ -37,14 +38,7 @@ async function activeSubscription(planId = "starter-monthly", customId = "user-1
   return created.id;
 }
 
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderError);
 
 describe("PayPal stand-in", () => {
   it("refuses a token request without client credentials, and API calls without a token", async () => {

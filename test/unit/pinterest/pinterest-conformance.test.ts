@@ -6,6 +6,7 @@ import { encodePng } from "../../../workers/render/overlay.ts";
 import { labelPicture, TEMPLATE_FAMILY_KEYWORD } from "../../../workers/render/picture-label.ts";
 import { createOpenApiChecker, type Exchange, type Json } from "../../support/openapi-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
+import { rejectionOf } from "../../support/rejection.ts";
 
 // Conformance with Pinterest's published OpenAPI description
 // (contracts/specs/pinterest-api-v5.openapi.json, a copy of ../shared/specs): every request our client
@@ -104,14 +105,7 @@ function expectAllConform() {
   expect(problems).toEqual([]);
 }
 
-async function failure(promise: Promise<unknown>): Promise<PinterestApiError> {
-  const error = await promise.then(
-    () => null,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(PinterestApiError);
-  return error as PinterestApiError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, PinterestApiError);
 
 describe("the OpenAPI check itself", () => {
   const base = new URL("https://api.pinterest.com/v5");

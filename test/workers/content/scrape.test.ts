@@ -7,6 +7,7 @@ import { checkSourceUrl, scrapeFeed, scrapeWebsite } from "../../../workers/scra
 import { normalizeSourceUrl } from "../../../workers/scrape/url.ts";
 import { bearer, json, signUpUser, type TestUser } from "../accounts/accounts-support.ts";
 import { app, read, testEnv } from "../support.ts";
+import { rejectionOf } from "../../support/rejection.ts";
 
 const blog = (path = "") => `${testEnv.SANDBOX_URL}/blog-demo/${path}`;
 const hostile = (path: string) => `${testEnv.SANDBOX_URL}/hostile/${path}`;
@@ -24,15 +25,7 @@ function call(route: string, body: unknown, headers: Record<string, string> = be
 }
 
 /** The failure a service call ends with. */
-async function failure(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ServiceError) return error;
-    throw error;
-  }
-  throw new Error("expected the call to fail");
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ServiceError);
 
 function expectPostSource(source: Source, post: DemoPost) {
   expect(source.title).toBe(post.title);
