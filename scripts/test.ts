@@ -1,7 +1,7 @@
 // `npm test`: build, typecheck, lint and format check (Biome), unit tests, workers tests (in workerd), end-to-end
-// tests (Chromium against the built app), then a deploy dry run. Steps run side by side, two at a time unless
-// TEST_PARALLEL says otherwise, once what they need is done (decision 090): the end-to-end step in one lane, the
-// others in the other, so the suite takes about as long as its longest chain. Each step's output is
+// tests (Chromium against the built app), then the deploy check (configuration, dry run). Steps run side by side, two
+// at a time unless TEST_PARALLEL says otherwise, once what they need is done (decision 090): the end-to-end step in
+// one lane, the others in the other, so the suite takes about as long as its longest chain. Each step's output is
 // printed whole when it ends. Stops at the first failure: the steps still running are stopped.
 import { spawn, type ChildProcess } from "node:child_process";
 import { childEnv, ROOT } from "./process.ts";
@@ -42,7 +42,7 @@ const steps: Step[] = [
   { name: "workers tests (workerd)", command: "npx", args: ["vitest", "run", "--project", "workers"], needs: ["build"] },
   // The JS budget's test reads the build.
   { name: "unit tests", command: "npx", args: ["vitest", "run", "--project", "unit"], needs: ["build"] },
-  { name: "deploy dry run", command: "node", args: ["scripts/deploy-check.ts"], needs: ["build"] },
+  { name: "deploy check", command: "node", args: ["scripts/deploy-check.ts"], needs: ["build"] },
 ];
 
 const only = process.argv.slice(2);
