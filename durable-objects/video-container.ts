@@ -1,6 +1,6 @@
 import { Container } from "@cloudflare/containers";
 import type { Env } from "../workers/env.ts";
-import { VIDEO_CONTAINER_PORT } from "../workers/integrations/video.ts";
+import { VIDEO_CONTAINER_PORT } from "../workers/domain/video-instances.ts";
 
 /** The service's time limit for one job (ffmpeg is killed past it). */
 const JOB_TIMEOUT_MS = 180_000;

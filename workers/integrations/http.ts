@@ -29,11 +29,7 @@ export interface FetchTarget {
  * ProviderError so callers decide retries on one shape. `via` sends the request
  * through a binding (a Durable Object stub, say) instead of the network.
  */
-export async function providerFetch(
-  provider: string,
-  url: string,
-  init: RequestInit & { timeoutMs?: number; via?: FetchTarget } = {},
-): Promise<Response> {
+export async function providerFetch(provider: string, url: string, init: RequestInit & { timeoutMs?: number; via?: FetchTarget } = {}): Promise<Response> {
   const { timeoutMs = 10_000, via, ...rest } = init;
   try {
     new Headers(rest.headers);

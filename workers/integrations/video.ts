@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { videoInstanceName } from "../domain/video-instances.ts";
 import { type FetchTarget, ProviderError, providerFetch } from "./http.ts";
 
 /**
@@ -11,29 +12,6 @@ import { type FetchTarget, ProviderError, providerFetch } from "./http.ts";
 
 /** What the client needs to reach the service: an address, else the container binding. */
 export type VideoServiceEnv = Pick<Env, "VIDEO_SERVICE_URL" | "VIDEO_CONTAINER">;
-
-/** The port the service listens on in its container (containers/video/Dockerfile: VIDEO_PORT, EXPOSE). */
-export const VIDEO_CONTAINER_PORT = 8790;
-
-/**
- * The container instances jobs are spread over, named video-0 ... video-9: [[containers]] max_instances in
- * wrangler.toml is the same number (a unit test keeps them equal), so every instance can run at once.
- */
-export const VIDEO_CONTAINER_INSTANCES = 10;
-
-/**
- * The container instance that runs a job, picked from its id (FNV-1a, modulo the pool). A job's status and files
- * live on the instance that ran it, so its submit, status, results and delete calls all go to this one; the same id
- * always picks the same instance, so nothing has to be recorded (decision 095).
- */
-export function videoInstanceName(jobId: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < jobId.length; i++) {
-    hash ^= jobId.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return `video-${(hash >>> 0) % VIDEO_CONTAINER_INSTANCES}`;
-}
 
 /** Where a job's calls go: the configured address, else the job's container instance. */
 function serviceFor(env: VideoServiceEnv, jobId: string): { base: string; via?: FetchTarget } {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../../scripts/process.ts";
-import { VIDEO_CONTAINER_INSTANCES, VIDEO_CONTAINER_PORT, videoInstanceName } from "../../../workers/integrations/video.ts";
+import { VIDEO_CONTAINER_INSTANCES, VIDEO_CONTAINER_PORT, videoInstanceName } from "../../../workers/domain/video-instances.ts";
 
 // Issue 42 point 1: the FFmpeg service as a Cloudflare Container (decision 095). The image cannot be built here (no
 // Docker daemon); these checks hold the configuration that `wrangler deploy` builds it from to what the code expects.
@@ -17,7 +17,7 @@ describe("the video service's container configuration", () => {
     expect(container).toMatchObject({ class_name: "VideoContainer", instance_type: "standard-1", max_instances: VIDEO_CONTAINER_INSTANCES });
     expect(container?.image).toBe(join(ROOT, "containers", "video", "Dockerfile"));
     expect(config.durable_objects.bindings).toContainEqual({ name: "VIDEO_CONTAINER", class_name: "VideoContainer" });
-    expect(config.migrations.flatMap((migration) => migration.new_sqlite_classes ?? [])).toContain("VideoContainer");
+    expect(config.migrations.flatMap((migration: { new_sqlite_classes?: string[] }) => migration.new_sqlite_classes ?? [])).toContain("VideoContainer");
     // Production reaches the container through the binding: no address is configured there.
     expect(config.vars.VIDEO_SERVICE_URL).toBe("");
   });
