@@ -70,6 +70,19 @@ export default defineConfig({
                 },
                 // A database no other test file writes to, for the seed's test (the files share DB).
                 d1Databases: { SEED_TEST_DB: "seed-test-db" },
+                // The tests start no container (the pool runs wrangler's config with containers off): a stand-in for
+                // the VideoContainer Durable Object forwards to the local video service (decision 095).
+                durableObjects: { VIDEO_CONTAINER_STAND_IN: { className: "VideoContainerStandIn", scriptName: "video-container-stand-in" } },
+                workers: [
+                  {
+                    name: "video-container-stand-in",
+                    modules: true,
+                    scriptPath: "./test/workers/content/video-container-stand-in.js",
+                    compatibilityDate: "2026-10-01",
+                    bindings: { VIDEO_SERVICE_ORIGIN: inject<string>("videoServiceUrl") },
+                    durableObjects: { VIDEO_CONTAINER_STAND_IN: "VideoContainerStandIn" },
+                  },
+                ],
               },
             };
           }),

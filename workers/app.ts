@@ -1,5 +1,6 @@
 import { ProfileScheduler } from "../durable-objects/profile-scheduler.ts";
 import { UserLedger } from "../durable-objects/user-ledger.ts";
+import { VideoContainer } from "../durable-objects/video-container.ts";
 import type { Env } from "./env.ts";
 import { handleDeadVideoJobs, handleVideoJobs, VIDEO_JOBS_DEAD_LETTER_QUEUE } from "./queues/video-jobs.ts";
 import { app } from "./router.ts";
@@ -15,7 +16,7 @@ import { sweepShopifyAdjustments, sweepShopifyCharges } from "./services/billing
 import { sweepTrendAlerts } from "./services/growth/trend-alerts.ts";
 import { sendWeeklySummaries } from "./services/pinterest/analytics.ts";
 
-export { ProfileScheduler, UserLedger };
+export { ProfileScheduler, UserLedger, VideoContainer };
 
 export default {
   fetch: app.fetch,

@@ -7,6 +7,8 @@ import { startSandbox } from "../../sandbox/server.ts";
 declare module "vitest" {
   interface ProvidedContext {
     sandboxUrl: string;
+    /** The video service itself, for the stand-in of its container (test/workers/content/video-container-stand-in.js). */
+    videoServiceUrl: string;
   }
 }
 
@@ -14,6 +16,7 @@ export default async function setup(project: TestProject) {
   const video = await startVideoService(0);
   const sandbox = await startSandbox(0, { upstreams: { video: video.url } });
   project.provide("sandboxUrl", sandbox.url);
+  project.provide("videoServiceUrl", video.url);
   return async () => {
     await sandbox.close();
     await video.close();

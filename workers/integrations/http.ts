@@ -19,12 +19,18 @@ export class ProviderError extends Error {
   }
 }
 
+/** What a request can be sent through instead of the network: a Durable Object stub or a service binding. */
+export interface FetchTarget {
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+}
+
 /**
  * fetch with a time limit, turning network failures and error statuses into
- * ProviderError so callers decide retries on one shape.
+ * ProviderError so callers decide retries on one shape. `via` sends the request
+ * through a binding (a Durable Object stub, say) instead of the network.
  */
-export async function providerFetch(provider: string, url: string, init: RequestInit & { timeoutMs?: number } = {}): Promise<Response> {
-  const { timeoutMs = 10_000, ...rest } = init;
+export async function providerFetch(provider: string, url: string, init: RequestInit & { timeoutMs?: number; via?: FetchTarget } = {}): Promise<Response> {
+  const { timeoutMs = 10_000, via, ...rest } = init;
   try {
     new Headers(rest.headers);
   } catch {
@@ -33,7 +39,8 @@ export async function providerFetch(provider: string, url: string, init: Request
   }
   let response: Response;
   try {
-    response = await fetch(url, { ...rest, signal: AbortSignal.timeout(timeoutMs) });
+    const request = { ...rest, signal: AbortSignal.timeout(timeoutMs) };
+    response = await (via ? via.fetch(url, request) : fetch(url, request));
   } catch (error) {
     const reason = error instanceof Error && error.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : String(error);
     throw new ProviderError(provider, `${provider} could not be reached: ${reason}`, null);

@@ -1,12 +1,31 @@
 import type { Env } from "../env.ts";
-import { ProviderError, providerFetch } from "./http.ts";
+import { videoInstanceName } from "../domain/video-instances.ts";
+import { type FetchTarget, ProviderError, providerFetch } from "./http.ts";
 
 /**
  * The FFmpeg video service (containers/video, docs/decisions/032-video-service.md).
- * VIDEO_SERVICE_URL is the container's address in production; locally and in
- * tests the sandbox's /video prefix, which forwards to the Node process and
- * records the calls.
+ * In production it runs as a Cloudflare Container reached through the
+ * VIDEO_CONTAINER Durable Object binding (decision 095); locally and in tests
+ * VIDEO_SERVICE_URL is set, to the sandbox's /video prefix, which forwards to
+ * the Node process and records the calls. A set URL wins over the binding.
  */
+
+/** What the client needs to reach the service: an address, else the container binding. */
+export type VideoServiceEnv = Pick<Env, "VIDEO_SERVICE_URL" | "VIDEO_CONTAINER">;
+
+/** Where a job's calls go: the configured address, else the job's container instance. */
+function serviceFor(env: VideoServiceEnv, jobId: string): { base: string; via?: FetchTarget } {
+  if (env.VIDEO_SERVICE_URL) return { base: env.VIDEO_SERVICE_URL.replace(/\/+$/, "") };
+  // The host is not used: the Container class forwards the path to the service's port in the container.
+  if (env.VIDEO_CONTAINER) return { base: "http://video-container", via: env.VIDEO_CONTAINER.getByName(videoInstanceName(jobId)) };
+  throw new Error("The video service is not configured: set VIDEO_SERVICE_URL or bind VIDEO_CONTAINER (wrangler.toml)");
+}
+
+/** One call to the service about one job. */
+function videoFetch(env: VideoServiceEnv, jobId: string, path: string, init: RequestInit & { timeoutMs: number }) {
+  const { base, via } = serviceFor(env, jobId);
+  return providerFetch("video", `${base}${path}`, { ...init, via });
+}
 
 export interface VideoServiceJob {
   jobId: string;
@@ -67,25 +86,20 @@ export function multipartBody(fields: Record<string, string>, files: Record<stri
   return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-function base(env: Pick<Env, "VIDEO_SERVICE_URL">) {
-  if (!env.VIDEO_SERVICE_URL) throw new Error("VIDEO_SERVICE_URL is not configured");
-  return env.VIDEO_SERVICE_URL.replace(/\/+$/, "");
-}
-
 /** Hands a job over with all its inputs (the service never calls back). 400 from the service: the inputs are unusable. */
-export async function submitVideoJob(env: Pick<Env, "VIDEO_SERVICE_URL">, job: VideoJobSubmission): Promise<VideoServiceJob> {
+export async function submitVideoJob(env: VideoServiceEnv, job: VideoJobSubmission): Promise<VideoServiceJob> {
   const { body, contentType } = multipartBody(
     { jobId: job.jobId, spec: JSON.stringify(job.spec) },
     { overlay: job.overlay, base: job.base, source: job.source },
   );
-  const response = await providerFetch("video", `${base(env)}/jobs`, { method: "POST", headers: { "content-type": contentType }, body, timeoutMs: 120_000 });
+  const response = await videoFetch(env, job.jobId, "/jobs", { method: "POST", headers: { "content-type": contentType }, body, timeoutMs: 120_000 });
   return (await response.json()) as VideoServiceJob;
 }
 
 /** The service's view of a job; null when it does not know it (never given, or forgotten after a restart). */
-export async function getVideoServiceJob(env: Pick<Env, "VIDEO_SERVICE_URL">, jobId: string): Promise<VideoServiceJob | null> {
+export async function getVideoServiceJob(env: VideoServiceEnv, jobId: string): Promise<VideoServiceJob | null> {
   try {
-    const response = await providerFetch("video", `${base(env)}/jobs/${encodeURIComponent(jobId)}`, { timeoutMs: 15_000 });
+    const response = await videoFetch(env, jobId, `/jobs/${encodeURIComponent(jobId)}`, { timeoutMs: 15_000 });
     return (await response.json()) as VideoServiceJob;
   } catch (error) {
     if (error instanceof ProviderError && error.status === 404) return null;
@@ -94,15 +108,15 @@ export async function getVideoServiceJob(env: Pick<Env, "VIDEO_SERVICE_URL">, jo
 }
 
 /** A finished job's MP4 or JPEG. */
-export async function fetchVideoResult(env: Pick<Env, "VIDEO_SERVICE_URL">, jobId: string, what: "video" | "thumbnail"): Promise<ArrayBuffer> {
-  const response = await providerFetch("video", `${base(env)}/jobs/${encodeURIComponent(jobId)}/${what}`, { timeoutMs: 120_000 });
+export async function fetchVideoResult(env: VideoServiceEnv, jobId: string, what: "video" | "thumbnail"): Promise<ArrayBuffer> {
+  const response = await videoFetch(env, jobId, `/jobs/${encodeURIComponent(jobId)}/${what}`, { timeoutMs: 120_000 });
   return response.arrayBuffer();
 }
 
 /** Lets the service delete a job's files (once they are safe in R2). */
-export async function deleteVideoServiceJob(env: Pick<Env, "VIDEO_SERVICE_URL">, jobId: string): Promise<void> {
+export async function deleteVideoServiceJob(env: VideoServiceEnv, jobId: string): Promise<void> {
   try {
-    await providerFetch("video", `${base(env)}/jobs/${encodeURIComponent(jobId)}`, { method: "DELETE", timeoutMs: 15_000 });
+    await videoFetch(env, jobId, `/jobs/${encodeURIComponent(jobId)}`, { method: "DELETE", timeoutMs: 15_000 });
   } catch (error) {
     if (!(error instanceof ProviderError && error.status === 404)) throw error;
   }
