@@ -99,7 +99,7 @@ export async function shopDetails(env: ShopifyEnv, shop: string, accessToken: st
     env,
     shop,
     accessToken,
-    "query ShopDetails { shop { name myshopifyDomain primaryDomain { url } } }",
+    STORE_DOCUMENTS.shopDetails,
     {},
   );
   return { name: data.shop.name || shop, myshopifyDomain: data.shop.myshopifyDomain || shop, url: data.shop.primaryDomain?.url || `https://${shop}` };
@@ -156,6 +156,15 @@ const PRODUCTS_QUERY = `query Products($first: Int, $last: Int, $after: String, 
   productsCount(query: $query) { count }
 }`;
 
+/**
+ * The GraphQL documents this module sends to the Admin API, exactly as sent (test/unit/shops/shopify-conformance.test.ts
+ * validates them against Shopify's published Admin schema).
+ */
+export const STORE_DOCUMENTS = {
+  shopDetails: "query ShopDetails { shop { name myshopifyDomain primaryDomain { url } } }",
+  products: PRODUCTS_QUERY,
+} as const;
+
 export interface ShopifyProduct {
   id: string;
   title: string;
@@ -195,7 +204,7 @@ export async function productsPage(env: ShopifyEnv, shop: string, accessToken: s
     env,
     shop,
     accessToken,
-    PRODUCTS_QUERY,
+    STORE_DOCUMENTS.products,
     variables,
   );
   return { products: data.products.nodes, pageInfo: data.products.pageInfo, count: data.productsCount?.count ?? data.products.nodes.length };
