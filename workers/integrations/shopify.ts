@@ -273,7 +273,8 @@ export async function createAppSubscription(
         {
           plan: {
             appRecurringPricingDetails: {
-              price: { amount: input.price, currencyCode: "USD" },
+              // Decimal: "serialized as a string" in Shopify's schema ("29.99").
+              price: { amount: input.price.toFixed(2), currencyCode: "USD" },
               interval: input.interval,
             },
           },
