@@ -6,7 +6,7 @@
  * arguments use are kept whole; an object keeps an interface only when it keeps all of that interface's
  * kept fields; a union keeps its kept members. Descriptions are left out.
  *
- *   node scripts/shopify-schema-extract.ts   # rewrites sandbox/providers/shopify/*.graphql
+ *   node scripts/shopify-schema-extract.ts   # rewrites contracts/specs/shopify-*.stand-in.graphql
  *
  * test/unit/shops/shopify-conformance.test.ts checks that the committed files are what this makes.
  * Decision: docs/decisions/098-shopify-graphql-conformance.md.
@@ -97,8 +97,8 @@ export const PARTNER_KEPT: KeptFields = {
 const specs = (name: string) => fileURLToPath(new URL(`../contracts/specs/${name}`, import.meta.url));
 export const ADMIN_INTROSPECTION = specs("shopify-admin-2025-01.introspection.json.gz");
 export const PARTNER_INTROSPECTION = specs("shopify-partner-2026-07.introspection.json.gz");
-export const ADMIN_EXTRACT = fileURLToPath(new URL("../sandbox/providers/shopify/admin-2025-01.graphql", import.meta.url));
-export const PARTNER_EXTRACT = fileURLToPath(new URL("../sandbox/providers/shopify/partner-2026-07.graphql", import.meta.url));
+export const ADMIN_EXTRACT = specs("shopify-admin-2025-01.stand-in.graphql");
+export const PARTNER_EXTRACT = specs("shopify-partner-2026-07.stand-in.graphql");
 
 /** A published schema, from its gzipped introspection result. */
 export function loadPublishedSchema(path: string): GraphQLSchema {
@@ -151,10 +151,10 @@ export function extractSdl(schema: GraphQLSchema, kept: KeptFields): string {
   if (missing.length) throw new Error(`The extract is not closed:\n${missing.join("\n")}`);
 
   const keptFieldSet = (name: string) => new Set(kept[name] ?? []);
-  const interfacesOf = (type: { getInterfaces(): readonly { name: string }[] }) =>
+  const interfacesOf = (type: { name: string; getInterfaces(): readonly { name: string }[] }) =>
     type
       .getInterfaces()
-      .filter((candidate) => candidate.name in kept && [...keptFieldSet(candidate.name)].every((field) => keptFieldSet((type as { name: string }).name).has(field)))
+      .filter((candidate) => candidate.name in kept && [...keptFieldSet(candidate.name)].every((field) => keptFieldSet(type.name).has(field)))
       .map((candidate) => candidate.name);
   const blocks: string[] = [];
   const query = schema.getQueryType()!.name;
@@ -171,7 +171,13 @@ export function extractSdl(schema: GraphQLSchema, kept: KeptFields): string {
   }
   for (const [name, type] of [...whole.entries()].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (isScalarType(type)) blocks.push(`scalar ${name}`);
-    else if (isEnumType(type)) blocks.push(`enum ${name} {\n${type.getValues().map((value) => `  ${value.name}${deprecation(value.deprecationReason)}`).join("\n")}\n}`);
+    else if (isEnumType(type))
+      blocks.push(
+        `enum ${name} {\n${type
+          .getValues()
+          .map((value) => `  ${value.name}${deprecation(value.deprecationReason)}`)
+          .join("\n")}\n}`,
+      );
     else if (isInputObjectType(type))
       blocks.push(
         `input ${name} {\n${Object.values(type.getFields())

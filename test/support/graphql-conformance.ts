@@ -6,7 +6,6 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
-  getNamedType,
   getNullableType,
   getOperationAST,
   getVariableValues,
@@ -83,9 +82,11 @@ function inputScalarProblems(type: GraphQLInputType, value: unknown, at: string,
   if (value === null || value === undefined) return;
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
-    (Array.isArray(value) ? value : [value]).forEach((item, i) => inputScalarProblems(nullable.ofType, item, `${at}[${i}]`, problems));
+    const items = Array.isArray(value) ? value : [value];
+    for (const [i, item] of items.entries()) inputScalarProblems(nullable.ofType, item, `${at}[${i}]`, problems);
   } else if (isInputObjectType(nullable)) {
-    for (const [name, field] of Object.entries(nullable.getFields())) inputScalarProblems(field.type, (value as Record<string, unknown>)[name], `${at}.${name}`, problems);
+    for (const [name, field] of Object.entries(nullable.getFields()))
+      inputScalarProblems(field.type, (value as Record<string, unknown>)[name], `${at}.${name}`, problems);
   } else if (isScalarType(nullable)) {
     const problem = scalarProblem(nullable.name, value, at);
     if (problem) problems.push(problem);
@@ -216,7 +217,10 @@ function valueProblems(
   const candidates = schema.getPossibleTypes(composite);
   const tries = candidates.map((candidate) => objectProblems(schema, candidate, value as Record<string, unknown>, selectionSet, fragments, at));
   if (tries.some((problems) => problems.length === 0)) return [];
-  const closest = tries.reduce((best, problems) => (problems.length < best.length ? problems : best), tries[0] ?? [`${at}: ${composite.name} has no possible types`]);
+  const closest = tries.reduce(
+    (best, problems) => (problems.length < best.length ? problems : best),
+    tries[0] ?? [`${at}: ${composite.name} has no possible types`],
+  );
   return [`${at}: fits none of ${composite.name}'s ${candidates.length} possible types; the closest:`, ...closest];
 }
 
@@ -230,10 +234,14 @@ export function errorEntryProblems(errors: unknown, at = "errors"): string[] {
     if (!isPlainObject(error)) return [`${path}: not an object`];
     const problems: string[] = [];
     if (typeof error.message !== "string" || !error.message) problems.push(`${path}.message: not a non-empty string`);
-    for (const key of Object.keys(error)) if (!["message", "locations", "path", "extensions"].includes(key)) problems.push(`${path}.${key}: not an error entry key`);
+    for (const key of Object.keys(error))
+      if (!["message", "locations", "path", "extensions"].includes(key)) problems.push(`${path}.${key}: not an error entry key`);
     if (
       error.locations !== undefined &&
-      !(Array.isArray(error.locations) && error.locations.every((place) => isPlainObject(place) && Number.isInteger(place.line) && Number.isInteger(place.column)))
+      !(
+        Array.isArray(error.locations) &&
+        error.locations.every((place) => isPlainObject(place) && Number.isInteger(place.line) && Number.isInteger(place.column))
+      )
     )
       problems.push(`${path}.locations: not a list of {line, column}`);
     if (error.path !== undefined && !(Array.isArray(error.path) && error.path.every((step) => typeof step === "string" || Number.isInteger(step))))
@@ -266,6 +274,3 @@ export function answerProblems(schema: GraphQLSchema, query: string, body: unkno
   problems.push(...objectProblems(schema, root!, body.data, operation.selectionSet, fragments, "data"));
   return problems;
 }
-
-/** The leaf types named in a document (used to show which scalars and enums a check met). */
-export const namedTypeOf = (type: GraphQLOutputType) => getNamedType(type).name;

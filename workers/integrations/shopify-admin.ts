@@ -95,7 +95,7 @@ export interface ShopDetails {
 }
 
 export async function shopDetails(env: ShopifyEnv, shop: string, accessToken: string): Promise<ShopDetails> {
-  const data = await graphql<{ shop: { name: string; myshopifyDomain: string; primaryDomain: { url: string } | null } }>(
+  const data = await graphql<{ shop: { name: string; myshopifyDomain: string; primaryDomain: { url: string } } }>(
     env,
     shop,
     accessToken,
@@ -175,7 +175,9 @@ export interface ShopifyProduct {
   productType: string;
   tags: string[];
   status: "ACTIVE" | "DRAFT" | "ARCHIVED";
-  priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } } | null;
+  /** Non-null in Shopify's schema (ProductPriceRangeV2!). */
+  priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } };
+  /** A Media that is not a MediaImage answers `{}` (the document selects only `... on MediaImage`). */
   media: { nodes: ({ image?: { full: string; medium: string; small: string } | null } | null)[] };
 }
 

@@ -259,29 +259,23 @@ export async function createAppSubscription(
       confirmationUrl: string | null;
       userErrors: { field: string[] | null; message: string }[];
     };
-  }>(
-    env,
-    shop,
-    accessToken,
-    BILLING_DOCUMENTS.appSubscriptionCreate,
-    {
-      name: input.name,
-      returnUrl: input.returnUrl,
-      trialDays: input.trialDays,
-      test: input.test,
-      lineItems: [
-        {
-          plan: {
-            appRecurringPricingDetails: {
-              // Decimal: "serialized as a string" in Shopify's schema ("29.99").
-              price: { amount: input.price.toFixed(2), currencyCode: "USD" },
-              interval: input.interval,
-            },
+  }>(env, shop, accessToken, BILLING_DOCUMENTS.appSubscriptionCreate, {
+    name: input.name,
+    returnUrl: input.returnUrl,
+    trialDays: input.trialDays,
+    test: input.test,
+    lineItems: [
+      {
+        plan: {
+          appRecurringPricingDetails: {
+            // Decimal: "serialized as a string" in Shopify's schema ("29.99").
+            price: { amount: input.price.toFixed(2), currencyCode: "USD" },
+            interval: input.interval,
           },
         },
-      ],
-    },
-  );
+      },
+    ],
+  });
   const result = data.appSubscriptionCreate;
   throwUserErrors(result.userErrors);
   if (!result.confirmationUrl || !result.appSubscription) throw new ShopifyError("graphql", 200, "appSubscriptionCreate answered no confirmationUrl");
@@ -304,13 +298,7 @@ export async function cancelAppSubscription(env: ShopifyEnv, shop: string, acces
       appSubscription: AppSubscription | null;
       userErrors: { field: string[] | null; message: string }[];
     };
-  }>(
-    env,
-    shop,
-    accessToken,
-    BILLING_DOCUMENTS.appSubscriptionCancel,
-    { id },
-  );
+  }>(env, shop, accessToken, BILLING_DOCUMENTS.appSubscriptionCancel, { id });
   throwUserErrors(data.appSubscriptionCancel.userErrors);
   if (!data.appSubscriptionCancel.appSubscription) throw new ShopifyError("graphql", 200, "appSubscriptionCancel answered no subscription");
   return data.appSubscriptionCancel.appSubscription;
@@ -318,13 +306,7 @@ export async function cancelAppSubscription(env: ShopifyEnv, shop: string, acces
 
 /** One AppSubscription of the store by its gid, whatever its status (node query); null when the store has no such charge. */
 export async function appSubscription(env: ShopifyEnv, shop: string, accessToken: string, id: string): Promise<AppSubscription | null> {
-  const data = await graphql<{ node: AppSubscription | null }>(
-    env,
-    shop,
-    accessToken,
-    BILLING_DOCUMENTS.appSubscription,
-    { id },
-  );
+  const data = await graphql<{ node: AppSubscription | null }>(env, shop, accessToken, BILLING_DOCUMENTS.appSubscription, { id });
   return data.node && typeof data.node.id === "string" ? data.node : null;
 }
 

@@ -4,7 +4,7 @@ import {
   type DocumentNode,
   execute,
   type FieldNode,
-  GraphQLError,
+  type GraphQLError,
   type GraphQLSchema,
   getArgumentValues,
   getOperationAST,
@@ -18,19 +18,20 @@ import {
 /**
  * The Shopify stand-in's GraphQL, as a GraphQL server does it (docs/decisions/098-shopify-graphql-conformance.md):
  * each document is parsed, validated against the schema the stand-in answers (a cut of Shopify's published
- * schema, ./admin-2025-01.graphql and ./partner-2026-07.graphql, made by scripts/shopify-schema-extract.ts),
+ * schema, contracts/specs/shopify-admin-2025-01.stand-in.graphql and shopify-partner-2026-07.stand-in.graphql,
+ * made by scripts/shopify-schema-extract.ts),
  * its variables coerced to their declared types, and its answer executed from the stand-in's whole objects:
  * only the fields the document selects come back, under their aliases, with inline fragments applied by
  * `__typename`, and a value that does not fit the schema (a null for a non-null field, an enum value the
  * schema lacks) is an error instead of an answer. A field outside the cut is refused as unknown.
  */
 
-const load = (name: string) => buildSchema(readFileSync(new URL(`./${name}`, import.meta.url), "utf8"));
+const load = (name: string) => buildSchema(readFileSync(new URL(`../../../contracts/specs/${name}`, import.meta.url), "utf8"));
 
 let adminSchema: GraphQLSchema | null = null;
 let partnerSchema: GraphQLSchema | null = null;
-export const admin = () => (adminSchema ??= load("admin-2025-01.graphql"));
-export const partner = () => (partnerSchema ??= load("partner-2026-07.graphql"));
+export const admin = () => (adminSchema ??= load("shopify-admin-2025-01.stand-in.graphql"));
+export const partner = () => (partnerSchema ??= load("shopify-partner-2026-07.stand-in.graphql"));
 
 /** An error as Shopify's GraphQL answers it: message, and where in the document when known. */
 export interface GraphqlErrorBody {

@@ -119,7 +119,9 @@ function problemsOf(exchange: Exchange): string[] {
 
 function expectAllConform() {
   expect(exchanges.length).toBeGreaterThan(0);
-  const problems = exchanges.flatMap((exchange) => problemsOf(exchange).map((problem) => `${exchange.api} ${String(exchange.body.query).slice(0, 40)}: ${problem}`));
+  const problems = exchanges.flatMap((exchange) =>
+    problemsOf(exchange).map((problem) => `${exchange.api} ${String(exchange.body.query).slice(0, 40)}: ${problem}`),
+  );
   expect(problems).toEqual([]);
 }
 
@@ -169,7 +171,9 @@ describe("the GraphQL check itself", () => {
     expect(requestProblems(admin, { query: "query Q($id: ID!) { node(id: $id) { id } }", variables: {} }).join("\n")).toContain('"$id" of required type "ID!"');
     expect(requestProblems(admin, { query: SHOP_QUERY, variables: { extra: 1 } }).join("\n")).toContain("$extra is not declared");
     const create = { query: shopify.BILLING_DOCUMENTS.appSubscriptionCreate };
-    const lineItems = (amount: unknown, interval = "EVERY_30_DAYS") => [{ plan: { appRecurringPricingDetails: { price: { amount, currencyCode: "USD" }, interval } } }];
+    const lineItems = (amount: unknown, interval = "EVERY_30_DAYS") => [
+      { plan: { appRecurringPricingDetails: { price: { amount, currencyCode: "USD" }, interval } } },
+    ];
     const variables = { name: "P", returnUrl: "https://app.test/back", trialDays: 0, test: false };
     expect(requestProblems(admin, { ...create, variables: { ...variables, lineItems: lineItems("9.99") } })).toEqual([]);
     expect(requestProblems(admin, { ...create, variables: { ...variables, lineItems: lineItems(9.99) } }).join("\n")).toContain("9.99 is not a Decimal");
@@ -189,10 +193,14 @@ describe("the GraphQL check itself", () => {
     expect(answerProblems(admin, SHOP_QUERY, shopAnswer({ ...good, primaryDomain: { url: "demo.example" } })).join("\n")).toContain("is not a URL");
     const subscription = { id: "gid://shopify/AppSubscription/1", status: "PAUSED" };
     const create = shopify.BILLING_DOCUMENTS.appSubscriptionCreate;
-    const created = (appSubscription: unknown) => ({ data: { appSubscriptionCreate: { userErrors: [], appSubscription, confirmationUrl: "https://x.test/c" } } });
+    const created = (appSubscription: unknown) => ({
+      data: { appSubscriptionCreate: { userErrors: [], appSubscription, confirmationUrl: "https://x.test/c" } },
+    });
     expect(answerProblems(admin, create, created(subscription)).join("\n")).toContain('"PAUSED" is not a value of AppSubscriptionStatus');
     expect(answerProblems(admin, create, created({ ...subscription, status: "PENDING" }))).toEqual([]);
-    const userErrors = { data: { appSubscriptionCreate: { userErrors: [{ field: "name", message: "Name can't be blank" }], appSubscription: null, confirmationUrl: null } } };
+    const userErrors = {
+      data: { appSubscriptionCreate: { userErrors: [{ field: "name", message: "Name can't be blank" }], appSubscription: null, confirmationUrl: null } },
+    };
     expect(answerProblems(admin, create, userErrors).join("\n")).toContain("data.appSubscriptionCreate.userErrors[0].field: not a list");
   });
 
@@ -212,7 +220,9 @@ describe("the GraphQL check itself", () => {
               trialDays: 0,
               createdAt: "2025-01-01T00:00:00Z",
               currentPeriodEnd: null,
-              lineItems: [{ id: "gid://x", plan: { pricingDetails: { __typename: "AppRecurringPricing", interval: "ANNUAL", price: { amount, currencyCode: "USD" } } } }],
+              lineItems: [
+                { id: "gid://x", plan: { pricingDetails: { __typename: "AppRecurringPricing", interval: "ANNUAL", price: { amount, currencyCode: "USD" } } } },
+              ],
             },
           ],
         },
@@ -237,7 +247,8 @@ describe("the stand-in's schema", () => {
   it("accepts every document the clients send, as the published schema does", () => {
     const cutAdmin = buildSchema(readFileSync(ADMIN_EXTRACT, "utf8"));
     const cutPartner = buildSchema(readFileSync(PARTNER_EXTRACT, "utf8"));
-    for (const document of [...Object.values(shopify.BILLING_DOCUMENTS), ...Object.values(STORE_DOCUMENTS)]) expect(validate(cutAdmin, parse(document))).toEqual([]);
+    for (const document of [...Object.values(shopify.BILLING_DOCUMENTS), ...Object.values(STORE_DOCUMENTS)])
+      expect(validate(cutAdmin, parse(document))).toEqual([]);
     expect(validate(cutPartner, parse(shopify.PARTNER_DOCUMENTS.appSaleAdjustments))).toEqual([]);
   });
 
@@ -258,7 +269,9 @@ describe("the stand-in's schema", () => {
     expect(wrongType.errors[0].message).toContain('Variable "$first" got invalid value "ten"');
     expect(await post("{ shop { name } }")).toMatchObject({ data: { shop: { name: expect.any(String) } } });
     expect(Object.keys((await post("{ shop { name } }")).data.shop)).toEqual(["name"]);
-    const aliased = await post("{ products(first: 1) { nodes { handle small: media(first: 1) { nodes { ... on MediaImage { image { w: url(transform: { maxWidth: 200 }) } } } } } } }");
+    const aliased = await post(
+      "{ products(first: 1) { nodes { handle small: media(first: 1) { nodes { ... on MediaImage { image { w: url(transform: { maxWidth: 200 }) } } } } } } }",
+    );
     expect(Object.keys(aliased.data.products.nodes[0])).toEqual(["handle", "small"]);
     expect(aliased.data.products.nodes[0].small.nodes[0].image.w).toMatch(/&width=200&height=200$/);
     // The refusals are answers of the specification's shape too.
