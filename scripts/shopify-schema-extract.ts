@@ -6,7 +6,7 @@
  * arguments use are kept whole; an object keeps an interface only when it keeps all of that interface's
  * kept fields; a union keeps its kept members. Descriptions are left out.
  *
- *   node scripts/shopify-schema-extract.ts   # rewrites contracts/specs/shopify-*.stand-in.graphql
+ *   node scripts/shopify-schema-extract.ts   # Node 22 (node_modules/.bin/node); rewrites contracts/specs/shopify-*.stand-in.graphql
  *
  * test/unit/shops/shopify-conformance.test.ts checks that the committed files are what this makes.
  * Decision: docs/decisions/098-shopify-graphql-conformance.md.
