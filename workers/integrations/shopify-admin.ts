@@ -95,11 +95,11 @@ export interface ShopDetails {
 }
 
 export async function shopDetails(env: ShopifyEnv, shop: string, accessToken: string): Promise<ShopDetails> {
-  const data = await graphql<{ shop: { name: string; myshopifyDomain: string; primaryDomain: { url: string } | null } }>(
+  const data = await graphql<{ shop: { name: string; myshopifyDomain: string; primaryDomain: { url: string } } }>(
     env,
     shop,
     accessToken,
-    "query ShopDetails { shop { name myshopifyDomain primaryDomain { url } } }",
+    STORE_DOCUMENTS.shopDetails,
     {},
   );
   return { name: data.shop.name || shop, myshopifyDomain: data.shop.myshopifyDomain || shop, url: data.shop.primaryDomain?.url || `https://${shop}` };
@@ -156,6 +156,15 @@ const PRODUCTS_QUERY = `query Products($first: Int, $last: Int, $after: String, 
   productsCount(query: $query) { count }
 }`;
 
+/**
+ * The GraphQL documents this module sends to the Admin API, exactly as sent (test/unit/shops/shopify-conformance.test.ts
+ * validates them against Shopify's published Admin schema).
+ */
+export const STORE_DOCUMENTS = {
+  shopDetails: "query ShopDetails { shop { name myshopifyDomain primaryDomain { url } } }",
+  products: PRODUCTS_QUERY,
+} as const;
+
 export interface ShopifyProduct {
   id: string;
   title: string;
@@ -166,7 +175,9 @@ export interface ShopifyProduct {
   productType: string;
   tags: string[];
   status: "ACTIVE" | "DRAFT" | "ARCHIVED";
-  priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } } | null;
+  /** Non-null in Shopify's schema (ProductPriceRangeV2!). */
+  priceRangeV2: { minVariantPrice: { amount: string; currencyCode: string } };
+  /** A Media that is not a MediaImage answers `{}` (the document selects only `... on MediaImage`). */
   media: { nodes: ({ image?: { full: string; medium: string; small: string } | null } | null)[] };
 }
 
@@ -195,7 +206,7 @@ export async function productsPage(env: ShopifyEnv, shop: string, accessToken: s
     env,
     shop,
     accessToken,
-    PRODUCTS_QUERY,
+    STORE_DOCUMENTS.products,
     variables,
   );
   return { products: data.products.nodes, pageInfo: data.products.pageInfo, count: data.productsCount?.count ?? data.products.nodes.length };

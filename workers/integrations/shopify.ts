@@ -57,6 +57,23 @@ export interface AppSubscription {
 const SUBSCRIPTION_FIELDS = `id name status test trialDays createdAt currentPeriodEnd
   lineItems { id plan { pricingDetails { __typename ... on AppRecurringPricing { interval price { amount currencyCode } } } } }`;
 
+/**
+ * The GraphQL documents this module sends to the Admin API, exactly as sent (test/unit/shops/shopify-conformance.test.ts
+ * validates them against Shopify's published Admin schema, contracts/specs/shopify-admin-2025-01.introspection.json.gz).
+ */
+export const BILLING_DOCUMENTS = {
+  appSubscriptionCreate: `mutation AppSubscriptionCreate($name: String!, $lineItems: [AppSubscriptionLineItemInput!]!, $returnUrl: URL!, $trialDays: Int, $test: Boolean) {
+  appSubscriptionCreate(name: $name, returnUrl: $returnUrl, lineItems: $lineItems, trialDays: $trialDays, test: $test) {
+    userErrors { field message }
+    appSubscription { id status }
+    confirmationUrl
+  }
+}`,
+  activeSubscriptions: `query ActiveSubscriptions { currentAppInstallation { activeSubscriptions { ${SUBSCRIPTION_FIELDS} } } }`,
+  appSubscriptionCancel: `mutation AppSubscriptionCancel($id: ID!) { appSubscriptionCancel(id: $id, prorate: false) { userErrors { field message } appSubscription { ${SUBSCRIPTION_FIELDS} } } }`,
+  appSubscription: `query AppSubscription($id: ID!) { node(id: $id) { ... on AppSubscription { ${SUBSCRIPTION_FIELDS} } } }`,
+} as const;
+
 export function adminGraphqlUrl(env: ShopifyEnv, shop: string): string {
   return `${env.SHOPIFY_ADMIN_URL.replace("{shop}", shop).replace(/\/+$/, "")}/${env.SHOPIFY_API_VERSION}/graphql.json`;
 }
@@ -242,42 +259,23 @@ export async function createAppSubscription(
       confirmationUrl: string | null;
       userErrors: { field: string[] | null; message: string }[];
     };
-  }>(
-    env,
-    shop,
-    accessToken,
-    `
-      mutation AppSubscriptionCreate($name: String!, $lineItems: [AppSubscriptionLineItemInput!]!, $returnUrl: URL!, $trialDays: Int, $test: Boolean) {
-        appSubscriptionCreate(name: $name, returnUrl: $returnUrl, lineItems: $lineItems, trialDays: $trialDays, test: $test) {
-          userErrors {
-            field
-            message
-          }
-          appSubscription {
-            id
-            status
-          }
-          confirmationUrl
-        }
-      }
-    `,
-    {
-      name: input.name,
-      returnUrl: input.returnUrl,
-      trialDays: input.trialDays,
-      test: input.test,
-      lineItems: [
-        {
-          plan: {
-            appRecurringPricingDetails: {
-              price: { amount: input.price, currencyCode: "USD" },
-              interval: input.interval,
-            },
+  }>(env, shop, accessToken, BILLING_DOCUMENTS.appSubscriptionCreate, {
+    name: input.name,
+    returnUrl: input.returnUrl,
+    trialDays: input.trialDays,
+    test: input.test,
+    lineItems: [
+      {
+        plan: {
+          appRecurringPricingDetails: {
+            // Decimal: "serialized as a string" in Shopify's schema ("29.99").
+            price: { amount: input.price.toFixed(2), currencyCode: "USD" },
+            interval: input.interval,
           },
         },
-      ],
-    },
-  );
+      },
+    ],
+  });
   const result = data.appSubscriptionCreate;
   throwUserErrors(result.userErrors);
   if (!result.confirmationUrl || !result.appSubscription) throw new ShopifyError("graphql", 200, "appSubscriptionCreate answered no confirmationUrl");
@@ -290,7 +288,7 @@ export async function createAppSubscription(
 export async function activeSubscriptions(env: ShopifyEnv, shop: string, accessToken: string): Promise<AppSubscription[]> {
   const data = await graphql<{
     currentAppInstallation: { activeSubscriptions: AppSubscription[] };
-  }>(env, shop, accessToken, `query ActiveSubscriptions { currentAppInstallation { activeSubscriptions { ${SUBSCRIPTION_FIELDS} } } }`, {});
+  }>(env, shop, accessToken, BILLING_DOCUMENTS.activeSubscriptions, {});
   return data.currentAppInstallation.activeSubscriptions;
 }
 
@@ -300,13 +298,7 @@ export async function cancelAppSubscription(env: ShopifyEnv, shop: string, acces
       appSubscription: AppSubscription | null;
       userErrors: { field: string[] | null; message: string }[];
     };
-  }>(
-    env,
-    shop,
-    accessToken,
-    `mutation AppSubscriptionCancel($id: ID!) { appSubscriptionCancel(id: $id, prorate: false) { userErrors { field message } appSubscription { ${SUBSCRIPTION_FIELDS} } } }`,
-    { id },
-  );
+  }>(env, shop, accessToken, BILLING_DOCUMENTS.appSubscriptionCancel, { id });
   throwUserErrors(data.appSubscriptionCancel.userErrors);
   if (!data.appSubscriptionCancel.appSubscription) throw new ShopifyError("graphql", 200, "appSubscriptionCancel answered no subscription");
   return data.appSubscriptionCancel.appSubscription;
@@ -314,13 +306,7 @@ export async function cancelAppSubscription(env: ShopifyEnv, shop: string, acces
 
 /** One AppSubscription of the store by its gid, whatever its status (node query); null when the store has no such charge. */
 export async function appSubscription(env: ShopifyEnv, shop: string, accessToken: string, id: string): Promise<AppSubscription | null> {
-  const data = await graphql<{ node: AppSubscription | null }>(
-    env,
-    shop,
-    accessToken,
-    `query AppSubscription($id: ID!) { node(id: $id) { ... on AppSubscription { ${SUBSCRIPTION_FIELDS} } } }`,
-    { id },
-  );
+  const data = await graphql<{ node: AppSubscription | null }>(env, shop, accessToken, BILLING_DOCUMENTS.appSubscription, { id });
   return data.node && typeof data.node.id === "string" ? data.node : null;
 }
 
@@ -368,6 +354,16 @@ export interface AppSaleAdjustment {
   shop: { myshopifyDomain: string } | null;
 }
 
+/** The GraphQL document sent to the Partner API, exactly as sent (validated against contracts/specs/shopify-partner-2026-07.introspection.json.gz). */
+export const PARTNER_DOCUMENTS = {
+  appSaleAdjustments: `query AppSaleAdjustments($appId: ID!, $createdAtMin: DateTime, $after: String) {
+  transactions(appId: $appId, types: [APP_SALE_ADJUSTMENT], createdAtMin: $createdAtMin, first: 100, after: $after) {
+    edges { cursor node { id createdAt ... on AppSaleAdjustment { chargeId grossAmount { amount currencyCode } netAmount { amount currencyCode } shop { myshopifyDomain } } } }
+    pageInfo { hasNextPage }
+  }
+}`,
+} as const;
+
 /** Whether the Partner API is configured (an organization URL, our app and a token). */
 export function hasPartnerApi(env: ShopifyPartnerEnv): boolean {
   return Boolean(env.SHOPIFY_PARTNER_API_URL && env.SHOPIFY_PARTNER_APP_ID && env.SHOPIFY_PARTNER_ACCESS_TOKEN);
@@ -386,12 +382,7 @@ export async function appSaleAdjustments(
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json", "x-shopify-access-token": env.SHOPIFY_PARTNER_ACCESS_TOKEN ?? "" },
     body: JSON.stringify({
-      query: `query AppSaleAdjustments($appId: ID!, $createdAtMin: DateTime, $after: String) {
-        transactions(appId: $appId, types: [APP_SALE_ADJUSTMENT], createdAtMin: $createdAtMin, first: 100, after: $after) {
-          edges { cursor node { id createdAt ... on AppSaleAdjustment { chargeId grossAmount { amount currencyCode } netAmount { amount currencyCode } shop { myshopifyDomain } } } }
-          pageInfo { hasNextPage }
-        }
-      }`,
+      query: PARTNER_DOCUMENTS.appSaleAdjustments,
       variables: { appId: env.SHOPIFY_PARTNER_APP_ID, createdAtMin: input.createdAtMin, after: input.after },
     }),
   });

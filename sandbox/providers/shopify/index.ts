@@ -4,13 +4,14 @@ import { escapeHtml, standalonePage } from "../../html.ts";
 import { SANDBOX_SHOPIFY_CLIENT_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
 import { createOutbox, outboxControl, outgoingEvents, raise, type Outbox } from "../../webhook-outbox.ts";
+import { admin, answer, prepare } from "./graphql.ts";
 import { createPartnerState, partnerRoutes, recordTransaction, refundableCents, type PartnerState } from "./partners.ts";
 import {
   bucketOf,
   costExtension,
   createStoreState,
-  isStoreQuery,
   requestedCost,
+  STORE_ROOT_FIELDS,
   signQuery,
   storeQuery,
   storeRoutes,
@@ -29,10 +30,10 @@ import {
  * - `POST /:shop/admin/api/:version/graphql.json` {query, variables}:
  *   `appSubscriptionCreate` (PENDING, with a confirmationUrl), `currentAppInstallation
  *   { activeSubscriptions }`, `node(id:)` (one AppSubscription of the store, any status) and
- *   `appSubscriptionCancel`. The operation is recognised by
- *   its root field and answered with the whole object (a field list is not applied);
- *   bad input comes back as userErrors, an unknown field as a GraphQL error, a bad token
- *   as Shopify's 401 body.
+ *   `appSubscriptionCancel`. Each document is validated against the part of Shopify's published
+ *   Admin schema the stand-in answers (./graphql.ts, decision 098), and answered with the fields it
+ *   selects; bad input comes back as userErrors, a document Shopify would refuse (an unknown field, a
+ *   missing argument, a variable of the wrong type) as GraphQL errors, a bad token as Shopify's 401 body.
  * - `GET|POST /:shop/admin/charges/:app/:id/RecurringApplicationCharge/confirm_recurring_application_charge`:
  *   the confirmation page; approving makes the charge ACTIVE, declining DECLINED, and both
  *   redirect to returnUrl with charge_id, as Shopify does.
@@ -166,6 +167,7 @@ function publicView(subscription: AppSubscriptionObject) {
 }
 
 function createSubscription(c: Context, state: SandboxState, shop: string, variables: Record<string, unknown>) {
+  // `variables` are the field's coerced arguments (./graphql.ts): literals and variables alike.
   const userErrors: UserError[] = [];
   const name = variables.name;
   const returnUrl = variables.returnUrl;
@@ -254,7 +256,7 @@ function createSubscription(c: Context, state: SandboxState, shop: string, varia
   return {
     appSubscriptionCreate: {
       userErrors: [],
-      appSubscription: { id: subscription.id, status: subscription.status },
+      appSubscription: subscription,
       confirmationUrl,
     },
   };
@@ -292,7 +294,7 @@ function cancelSubscription(state: SandboxState, shop: string, variables: Record
   return {
     appSubscriptionCancel: {
       userErrors: [],
-      appSubscription: publicView(subscription),
+      appSubscription: subscription,
     },
   };
 }
@@ -311,7 +313,7 @@ export function shopifyProvider(state: SandboxState) {
         },
         401,
       );
-    let body: { query?: unknown; variables?: unknown };
+    let body: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       body = await c.req.json();
     } catch {
@@ -320,49 +322,47 @@ export function shopifyProvider(state: SandboxState) {
     if (typeof body.query !== "string" || !body.query.trim()) return c.json({ errors: { query: "Required parameter missing or invalid" } }, 400);
     const variables = body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : {};
     const query = body.query;
+    // Shopify refuses a document that its schema does not allow before it runs or charges anything.
+    const checked = prepare(admin(), query, variables, typeof body.operationName === "string" ? body.operationName : null);
+    if ("errors" in checked) return c.json({ errors: checked.errors });
+    const { roots } = checked.prepared;
+    const forStore = roots.some((root) => STORE_ROOT_FIELDS.has(root.name));
     // Every query is paid for from the store's cost bucket; one it cannot pay for yet is THROTTLED.
     const bucket = bucketOf(shopifyState(state).store, shop);
-    const requested = isStoreQuery(query) ? requestedCost(query, variables) : 10;
+    const requested = forStore ? requestedCost(roots, query) : 10;
     if (requested > bucket.currentlyAvailable)
       return c.json({
         errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/limits#rate-limits" } }],
         extensions: costExtension(bucket, requested, null),
       });
-    let data: Record<string, unknown>;
-    let actual = 10;
-    if (/\bappSubscriptionCreate\s*\(/.test(query)) data = createSubscription(c, state, shop, variables);
-    else if (/\bappSubscriptionCancel\s*\(/.test(query)) data = cancelSubscription(state, shop, variables);
-    else if (/\bnode\s*\(/.test(query)) {
-      const found = typeof variables.id === "string" ? subscriptionsOf(shopifyState(state), shop).get(variables.id) : undefined;
-      data = { node: found ? publicView(found) : null };
-    } else if (/\bcurrentAppInstallation\b/.test(query)) {
-      const active = [...subscriptionsOf(shopifyState(state), shop).values()].filter((subscription) => subscription.status === "ACTIVE").map(publicView);
-      data = { currentAppInstallation: { activeSubscriptions: active } };
-    } else if (isStoreQuery(query)) {
-      const answer = storeQuery(shop, new URL(c.req.url).origin, query, variables);
-      bucket.currentlyAvailable -= answer.actual;
-      if (answer.errors) return c.json({ data: answer.data, errors: answer.errors, extensions: costExtension(bucket, requested, answer.actual) });
-      data = answer.data!;
-      actual = answer.actual;
-    } else {
-      const field = /\{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? "unknown";
-      return c.json({
-        errors: [
-          {
-            message: `Field '${field}' doesn't exist on type 'QueryRoot'`,
-            locations: [{ line: 1, column: 1 }],
-            path: ["query", field],
-            extensions: {
-              code: "undefinedField",
-              typeName: "QueryRoot",
-              fieldName: field,
-            },
-          },
-        ],
-      });
+    const root: Record<string, unknown> = {};
+    let actual = forStore ? 0 : 10;
+    for (const field of roots) {
+      const args = field.args;
+      if (field.name === "appSubscriptionCreate") Object.assign(root, createSubscription(c, state, shop, args));
+      else if (field.name === "appSubscriptionCancel") Object.assign(root, cancelSubscription(state, shop, args));
+      else if (field.name === "node") {
+        const found = typeof args.id === "string" ? subscriptionsOf(shopifyState(state), shop).get(args.id) : undefined;
+        root.node = found ? { __typename: "AppSubscription", ...found } : null;
+      } else if (field.name === "currentAppInstallation") {
+        const active = [...subscriptionsOf(shopifyState(state), shop).values()].filter((subscription) => subscription.status === "ACTIVE");
+        root.currentAppInstallation = { activeSubscriptions: active };
+      }
     }
-    if (!isStoreQuery(query)) bucket.currentlyAvailable -= actual;
-    return c.json({ data, extensions: costExtension(bucket, requested, actual) });
+    if (forStore) {
+      const store = storeQuery(
+        shop,
+        new URL(c.req.url).origin,
+        roots.filter((field) => STORE_ROOT_FIELDS.has(field.name)),
+        query,
+      );
+      bucket.currentlyAvailable -= store.actual;
+      if (store.errors) return c.json({ data: store.data, errors: store.errors, extensions: costExtension(bucket, requested, store.actual) });
+      Object.assign(root, store.data);
+      actual = store.actual;
+    } else bucket.currentlyAvailable -= actual;
+    const result = answer(checked.prepared, root);
+    return c.json({ ...result, extensions: costExtension(bucket, requested, actual) });
   });
 
   partnerRoutes(app, () => shopifyState(state).partner);

@@ -1,4 +1,5 @@
 import type { Context, Hono } from "hono";
+import { answer, partner, prepare } from "./graphql.ts";
 
 /**
  * The Shopify stand-in's Partner API (docs/decisions/077-refunds-and-disputes.md): the Partner organization's
@@ -9,8 +10,8 @@ import type { Context, Hono } from "hono";
  * - `POST /partners/:organization/api/:version/graphql.json` {query, variables}, X-Shopify-Access-Token a
  *   Partner API client token (prtapi_...): `transactions(appId, types, createdAtMin, createdAtMax, shopId,
  *   myshopifyDomain, first, after)` with `edges { cursor node }` and `pageInfo`, oldest first. Like the
- *   Admin API stand-in it answers whole objects (a field selection is not applied); `__typename` tells the
- *   transaction types apart.
+ *   Admin API stand-in it validates each document against (a cut of) Shopify's published Partner API schema
+ *   and answers the fields it selects (./graphql.ts); `__typename` tells the transaction types apart.
  */
 
 export const PARTNER_APP_ID = "gid://partners/App/7654321";
@@ -92,7 +93,7 @@ export function partnerRoutes(app: Hono, partnerOf: () => PartnerState) {
     const token = c.req.header("x-shopify-access-token") ?? "";
     if (!/^prtapi_[A-Za-z0-9_]{8,}$/.test(token))
       return c.json({ errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" }, 401);
-    let body: { query?: unknown; variables?: unknown };
+    let body: { query?: unknown; variables?: unknown; operationName?: unknown };
     try {
       body = await c.req.json();
     } catch {
@@ -100,43 +101,15 @@ export function partnerRoutes(app: Hono, partnerOf: () => PartnerState) {
     }
     const query = typeof body.query === "string" ? body.query : "";
     const variables = body.variables && typeof body.variables === "object" ? (body.variables as Record<string, unknown>) : {};
-    if (!/\btransactions\s*\(/.test(query)) {
-      const field = /\{\s*([A-Za-z_]\w*)/.exec(query)?.[1] ?? "unknown";
-      return c.json({
-        errors: [{ message: `Field '${field}' doesn't exist on type 'QueryRoot'`, locations: [{ line: 1, column: 1 }], path: ["query", field] }],
-      });
-    }
-    // Arguments written in the query itself (types: [APP_SALE_ADJUSTMENT]) or passed as variables.
-    const literalTypes = /types:\s*\[([A-Z_,\s]*)\]/.exec(query)?.[1];
-    const typeNames =
-      literalTypes !== undefined ? literalTypes.split(/[\s,]+/).filter(Boolean) : Array.isArray(variables.types) ? (variables.types as string[]) : null;
-    const unknownType = typeNames?.find(
-      (name) =>
-        !(name in TYPE_OF) &&
-        ![
-          "APP_ONE_TIME_SALE",
-          "APP_SALE_CREDIT",
-          "APP_USAGE_SALE",
-          "LEGACY",
-          "REFERRAL",
-          "REFERRAL_ADJUSTMENT",
-          "SERVICE_SALE",
-          "SERVICE_SALE_ADJUSTMENT",
-          "TAX",
-        ].includes(name),
-    );
-    if (unknownType)
-      return c.json({
-        errors: [
-          {
-            message: `Argument 'types' on Field 'transactions' has an invalid value. Expected type '[TransactionType!]'.`,
-            path: ["query", "transactions", "types"],
-          },
-        ],
-      });
-    const first = Number(variables.first ?? /first:\s*(\d+)/.exec(query)?.[1] ?? 50);
+    // The document is validated against the Partner API schema (./graphql.ts); `transactions` is its only root field here.
+    const checked = prepare(partner(), query, variables, typeof body.operationName === "string" ? body.operationName : null);
+    if ("errors" in checked) return c.json({ errors: checked.errors });
+    const args = checked.prepared.roots.find((root) => root.name === "transactions")?.args ?? {};
+    if (args.last != null || args.before != null) return c.json({ errors: [{ message: "The stand-in pages transactions forward only (first, after)" }] });
+    const first = (args.first ?? 50) as number;
     if (!Number.isInteger(first) || first < 1 || first > 100) return c.json({ errors: [{ message: "first must be between 1 and 100" }] });
-    const text = (name: string) => (typeof variables[name] === "string" ? (variables[name] as string) : null);
+    const text = (name: string) => (typeof args[name] === "string" ? (args[name] as string) : null);
+    const typeNames = Array.isArray(args.types) ? (args.types as string[]) : null;
     const appId = text("appId");
     const createdAtMin = text("createdAtMin");
     const createdAtMax = text("createdAtMax");
@@ -152,13 +125,13 @@ export function partnerRoutes(app: Hono, partnerOf: () => PartnerState) {
     );
     const start = after ? matching.findIndex((transaction) => transaction.id === atob(after)) + 1 : 0;
     const page = matching.slice(start, start + first);
-    return c.json({
-      data: {
+    return c.json(
+      answer(checked.prepared, {
         transactions: {
           edges: page.map((node) => ({ cursor: btoa(node.id), node })),
           pageInfo: { hasNextPage: start + first < matching.length, hasPreviousPage: start > 0 },
         },
-      },
-    });
+      }),
+    );
   });
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { GraphQLError } from "graphql";
 import type { Context, Hono } from "hono";
 import { DEMO_PRODUCTS, searchProducts, type DemoProduct } from "../../demo-shop/catalog.ts";
 import { PHOTO_SIZES, productPhotoJpeg, type PhotoSize } from "../../demo-shop/photos.ts";
@@ -20,8 +21,8 @@ import { SANDBOX_SHOPIFY_CLIENT_ID } from "../../provider-vars.ts";
  * - `DELETE /:shop/admin/api_permissions/current.json`: the app is uninstalled, the token revoked.
  * - GraphQL `products(first|last, after|before, query)` with `pageInfo`, `productsCount(query)` and
  *   `shop`; `query` understands words, "quoted phrases", `status:` (comma-separated), `title:`,
- *   `tag:` and `product_type:`. Image `url(transform: {maxWidth, maxHeight})` fields are answered
- *   under the aliases the query gives them. Every answer carries `extensions.cost`; each store has a
+ *   `tag:` and `product_type:`; image `url(transform: {maxWidth, maxHeight})`. Documents are validated
+ *   and answered field by field through ./graphql.ts. Every answer carries `extensions.cost`; each store has a
  *   bucket of 2,000 points refilled at 100 a second, and a query the bucket cannot pay for is
  *   answered THROTTLED, as Shopify does.
  * - `GET /cdn/shop/files/{handle}-{n}.jpg?width=&height=`: the product photos, at the largest
@@ -227,10 +228,12 @@ export function costExtension(bucket: Bucket, requested: number, actual: number 
   };
 }
 
-/** Whether a query is one of the store's (products, productsCount, shop) rather than billing's. */
-export const isStoreQuery = (query: string) => /\bproducts\s*\(|\bproductsCount\b|\bshop\s*\{/.test(query);
+/** The root fields of the store's side (the rest are billing's). */
+export const STORE_ROOT_FIELDS = new Set(["products", "productsCount", "shop"]);
 
 type GraphqlError = { message: string; extensions?: Record<string, unknown>; path?: string[] };
+/** A root field of the document, with its coerced arguments (./graphql.ts). */
+type RootField = { name: string; args: Record<string, unknown> };
 
 const productGid = (product: DemoProduct) => `gid://shopify/Product/${PRODUCT_ID_BASE + product.number}`;
 const cursorOf = (product: DemoProduct) =>
@@ -263,30 +266,44 @@ export function filterProducts(query: string): DemoProduct[] {
   return searchProducts(products, words.join(" "));
 }
 
-/** The aliases the query gives an image's url fields, with the transform each asks for. */
-function imageFields(query: string): { name: string; maxWidth?: number; maxHeight?: number }[] {
-  const image = /\bimage\s*\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}/.exec(query)?.[1] ?? "url";
-  const fields: { name: string; maxWidth?: number; maxHeight?: number }[] = [];
-  for (const match of image.matchAll(/(?:(\w+)\s*:\s*)?url\b(?:\s*\(\s*transform\s*:\s*\{([^}]*)\}\s*\))?/g)) {
-    const transform = match[2] ?? "";
-    const number = (name: string) => {
-      const found = new RegExp(`${name}\\s*:\\s*(\\d+)`).exec(transform)?.[1];
-      return found ? Number(found) : undefined;
-    };
-    fields.push({ name: match[1] ?? "url", maxWidth: number("maxWidth"), maxHeight: number("maxHeight") });
-  }
-  return fields.length ? fields : [{ name: "url" }];
-}
-
+/** The page size a document asks of a product's media (for its cost: `media(first: n)`). */
 function mediaFirst(query: string): number {
   return Number(/\bmedia\s*\(\s*first\s*:\s*(\d+)/.exec(query)?.[1] ?? 10);
 }
 
-function productNode(product: DemoProduct, origin: string, shop: string, query: string) {
-  const photos = Array.from({ length: Math.min(product.photoCount, mediaFirst(query)) }, (_, i) => i + 1);
-  const fields = imageFields(query);
+/** The page size of a connection field: one of `first` or `last`, 1 to 250, as Shopify requires. */
+function pageSize(args: Record<string, unknown>): number {
+  const first = args.first ?? null;
+  const last = args.last ?? null;
+  if ((first === null) === (last === null)) throw new GraphQLError("you must provide one of first or last");
+  const size = (first ?? last) as number;
+  if (size < 1 || size > 250) throw new GraphQLError("The maximum page size is 250 and the minimum is 1");
+  return size;
+}
+
+/**
+ * A product as the stand-in keeps it, every field the schema cut has (./graphql.ts answers only those a
+ * document selects); `media(first|last)` and an image's `url(transform:)` are functions of their arguments.
+ */
+function productNode(product: DemoProduct, origin: string, shop: string) {
   const base = (n: number) => `${origin}/shopify/cdn/shop/files/${product.handle}-${n}.jpg?v=${PHOTO_VERSION}`;
+  const photos = Array.from({ length: product.photoCount }, (_, i) => i + 1).map((n) => ({
+    __typename: "MediaImage",
+    id: `gid://shopify/MediaImage/${(PRODUCT_ID_BASE + product.number) * 10 + n}`,
+    mediaContentType: "IMAGE",
+    alt: `${product.title}, photo ${n}`,
+    image: {
+      altText: `${product.title}, photo ${n}`,
+      width: PHOTO_SIZES.full,
+      height: PHOTO_SIZES.full,
+      url: ({ transform }: { transform?: { maxWidth?: number | null; maxHeight?: number | null } | null }) => {
+        const sizes = [transform?.maxWidth, transform?.maxHeight].filter((value): value is number => typeof value === "number");
+        return sizes.length ? `${base(n)}&width=${Math.min(...sizes)}&height=${Math.min(...sizes)}` : base(n);
+      },
+    },
+  }));
   return {
+    __typename: "Product",
     id: productGid(product),
     title: product.title,
     handle: product.handle,
@@ -303,119 +320,96 @@ function productNode(product: DemoProduct, origin: string, shop: string, query: 
       minVariantPrice: { amount: Number(product.price).toFixed(1), currencyCode: product.currency },
       maxVariantPrice: { amount: Number(product.price).toFixed(1), currencyCode: product.currency },
     },
-    media: {
-      nodes: photos.map((n) => ({
-        __typename: "MediaImage",
-        id: `gid://shopify/MediaImage/${(PRODUCT_ID_BASE + product.number) * 10 + n}`,
-        mediaContentType: "IMAGE",
-        alt: `${product.title}, photo ${n}`,
-        image: {
-          altText: `${product.title}, photo ${n}`,
-          width: PHOTO_SIZES.full,
-          height: PHOTO_SIZES.full,
-          ...Object.fromEntries(
-            fields.map((field) => {
-              const sizes = [field.maxWidth, field.maxHeight].filter((value): value is number => value !== undefined);
-              return [field.name, sizes.length ? `${base(n)}&width=${Math.min(...sizes)}&height=${Math.min(...sizes)}` : base(n)];
-            }),
-          ),
-        },
-      })),
+    media: (args: Record<string, unknown>) => {
+      const size = pageSize(args);
+      return { nodes: args.last != null ? photos.slice(-size) : photos.slice(0, size) };
     },
+    photoCount: photos.length,
   };
 }
 
-const intArg = (query: string, variables: Record<string, unknown>, name: string): number | undefined => {
-  const variable = variables[name];
-  if (typeof variable === "number") return variable;
-  const literal = new RegExp(`\\bproducts\\s*\\([^)]*\\b${name}\\s*:\\s*(\\d+)`).exec(query)?.[1];
-  return literal ? Number(literal) : undefined;
-};
-const stringArg = (query: string, variables: Record<string, unknown>, name: string): string | undefined => {
-  const variable = variables[name];
-  if (typeof variable === "string") return variable;
-  return new RegExp(`\\bproducts\\s*\\([^)]*\\b${name}\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`).exec(query)?.[1];
-};
-
 /** What a store query costs, as Shopify counts it: objects 1, a connection 2 plus its page size times its items. */
-export function requestedCost(query: string, variables: Record<string, unknown>): number {
+export function requestedCost(roots: RootField[], query: string): number {
   let cost = 1;
-  if (/\bproducts\s*\(/.test(query)) {
-    const size = intArg(query, variables, "first") ?? intArg(query, variables, "last") ?? 0;
+  const products = roots.find((root) => root.name === "products");
+  if (products) {
+    const size = Number(products.args.first ?? products.args.last ?? 0);
     cost += 2 + size * (5 + 2 * mediaFirst(query));
   }
-  if (/\bproductsCount\b/.test(query)) cost += 1;
+  if (roots.some((root) => root.name === "productsCount")) cost += 1;
   return cost;
 }
 
-/** Answers a store query: `{data, errors?, actual}` (actual: the points it really cost). */
+/**
+ * The store's root fields of a document as whole objects (./graphql.ts applies the document's selection):
+ * `{data, errors?, actual}` (actual: the points it really cost).
+ */
 export function storeQuery(
   shop: string,
   origin: string,
+  roots: RootField[],
   query: string,
-  variables: Record<string, unknown>,
 ): { data: Record<string, unknown> | null; errors?: GraphqlError[]; actual: number } {
   const data: Record<string, unknown> = {};
   let actual = 1;
-  if (/\bshop\s*\{/.test(query)) {
-    data.shop = {
-      id: `gid://shopify/Shop/${shop.length * 7919}`,
-      name: storeName(shop),
-      myshopifyDomain: shop,
-      email: `owner@${shop}`,
-      currencyCode: "USD",
-      primaryDomain: { url: `https://${shop}`, host: shop },
-    };
-  }
-  const search = typeof variables.query === "string" ? variables.query : (stringArg(query, variables, "query") ?? "");
-  if (/\bproducts\s*\(/.test(query)) {
-    const first = intArg(query, variables, "first");
-    const last = intArg(query, variables, "last");
-    const after = stringArg(query, variables, "after");
-    const before = stringArg(query, variables, "before");
-    if ((first === undefined) === (last === undefined))
-      return { data: null, errors: [{ message: "you must provide one of first or last", path: ["products"] }], actual };
-    const size = (first ?? last)!;
-    if (size < 1 || size > 250) return { data: null, errors: [{ message: "The maximum page size is 250 and the minimum is 1", path: ["products"] }], actual };
-    const cursor = after ?? before;
-    const at = cursor === undefined ? null : numberOfCursor(cursor);
-    if (cursor !== undefined && at === null)
-      return {
-        data: null,
-        errors: [{ message: "Invalid cursor for current pagination sort.", path: ["products"], extensions: { code: "BAD_REQUEST" } }],
-        actual,
+  for (const root of roots) {
+    if (root.name === "shop")
+      data.shop = {
+        id: `gid://shopify/Shop/${shop.length * 7919}`,
+        name: storeName(shop),
+        myshopifyDomain: shop,
+        email: `owner@${shop}`,
+        currencyCode: "USD",
+        primaryDomain: { url: `https://${shop}`, host: shop },
       };
-    const all = filterProducts(search);
-    let page: DemoProduct[];
-    let hasNextPage: boolean;
-    let hasPreviousPage: boolean;
-    if (last !== undefined) {
-      const earlier = at === null ? all : all.filter((product) => product.number < at);
-      page = earlier.slice(Math.max(0, earlier.length - size));
-      hasPreviousPage = earlier.length > page.length;
-      hasNextPage = at !== null ? all.some((product) => product.number >= at) : false;
-    } else {
-      const later = at === null ? all : all.filter((product) => product.number > at);
-      page = later.slice(0, size);
-      hasNextPage = later.length > page.length;
-      hasPreviousPage = at !== null ? all.some((product) => product.number <= at) : false;
+    else if (root.name === "productsCount") {
+      data.productsCount = { count: filterProducts(typeof root.args.query === "string" ? root.args.query : "").length, precision: "EXACT" };
+      actual += 1;
+    } else if (root.name === "products") {
+      const { args } = root;
+      let size: number;
+      try {
+        size = pageSize(args);
+      } catch (error) {
+        return { data: null, errors: [{ message: (error as Error).message, path: ["products"] }], actual };
+      }
+      const cursor = (args.after ?? args.before ?? null) as string | null;
+      const at = cursor === null ? null : numberOfCursor(cursor);
+      if (cursor !== null && at === null)
+        return {
+          data: null,
+          errors: [{ message: "Invalid cursor for current pagination sort.", path: ["products"], extensions: { code: "BAD_REQUEST" } }],
+          actual,
+        };
+      const all = filterProducts(typeof args.query === "string" ? args.query : "");
+      let page: DemoProduct[];
+      let hasNextPage: boolean;
+      let hasPreviousPage: boolean;
+      if (args.last != null) {
+        const earlier = at === null ? all : all.filter((product) => product.number < at);
+        page = earlier.slice(Math.max(0, earlier.length - size));
+        hasPreviousPage = earlier.length > page.length;
+        hasNextPage = at !== null ? all.some((product) => product.number >= at) : false;
+      } else {
+        const later = at === null ? all : all.filter((product) => product.number > at);
+        page = later.slice(0, size);
+        hasNextPage = later.length > page.length;
+        hasPreviousPage = at !== null ? all.some((product) => product.number <= at) : false;
+      }
+      const nodes = page.map((product) => productNode(product, origin, shop));
+      const photosPerProduct = mediaFirst(query);
+      actual += 2 + nodes.reduce((sum, node) => sum + 5 + 2 * Math.min(node.photoCount, photosPerProduct), 0);
+      data.products = {
+        nodes,
+        edges: page.map((product, i) => ({ cursor: cursorOf(product), node: nodes[i] })),
+        pageInfo: {
+          hasNextPage,
+          hasPreviousPage,
+          startCursor: page.length ? cursorOf(page[0]!) : null,
+          endCursor: page.length ? cursorOf(page[page.length - 1]!) : null,
+        },
+      };
     }
-    const nodes = page.map((product) => productNode(product, origin, shop, query));
-    actual += 2 + nodes.reduce((sum, node) => sum + 5 + 2 * node.media.nodes.length, 0);
-    data.products = {
-      nodes,
-      edges: page.map((product, i) => ({ cursor: cursorOf(product), node: nodes[i] })),
-      pageInfo: {
-        hasNextPage,
-        hasPreviousPage,
-        startCursor: page.length ? cursorOf(page[0]!) : null,
-        endCursor: page.length ? cursorOf(page[page.length - 1]!) : null,
-      },
-    };
-  }
-  if (/\bproductsCount\b/.test(query)) {
-    data.productsCount = { count: filterProducts(search).length, precision: "EXACT" };
-    actual += 1;
   }
   return { data, actual };
 }

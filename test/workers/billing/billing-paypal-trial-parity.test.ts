@@ -257,7 +257,8 @@ describe("Shopify pricing parity and trial", () => {
       method: "POST",
       headers: { "content-type": "application/json", "x-shopify-access-token": SHOPIFY_TOKEN },
       body: JSON.stringify({
-        query: "mutation appSubscriptionCreate($name: String!) { appSubscriptionCreate(name: $name) { confirmationUrl } }",
+        query:
+          "mutation appSubscriptionCreate($name: String!, $returnUrl: URL!, $lineItems: [AppSubscriptionLineItemInput!]!) { appSubscriptionCreate(name: $name, returnUrl: $returnUrl, lineItems: $lineItems) { confirmationUrl } }",
         variables: {
           name: "Pinboard Studio Starter (monthly)",
           returnUrl: "http://app.test/pricing",
