@@ -16,6 +16,7 @@ import * as shopify from "../../../workers/integrations/shopify.ts";
 import { productSearchQuery, productsPage, STORE_DOCUMENTS, shopDetails } from "../../../workers/integrations/shopify-admin.ts";
 import { answerProblems, requestProblems } from "../../support/graphql-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
+import { rejectionOf } from "../../support/rejection.ts";
 
 // Conformance with the GraphQL schemas Shopify publishes (contracts/specs/shopify-admin-2025-01.introspection.json.gz
 // and shopify-partner-2026-07.introspection.json.gz, from the npm package @shopify/dev-mcp, ISC; see
@@ -128,14 +129,7 @@ function expectAllConform() {
 const errorsOf = (exchange: Exchange) => (exchange.answer as { errors?: { message: string; extensions?: { code?: string } }[] }).errors;
 const dataOf = (exchange: Exchange) => (exchange.answer as { data?: Record<string, Record<string, unknown>> }).data;
 
-async function failure(promise: Promise<unknown>): Promise<shopify.ShopifyError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(shopify.ShopifyError);
-  return error as shopify.ShopifyError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, shopify.ShopifyError);
 
 async function approve(confirmationUrl: string) {
   const response = await realFetch(confirmationUrl, {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as shopify from "../../../workers/integrations/shopify.ts";
 import { useSandbox } from "../../support/sandbox.ts";
+import { rejectionOf } from "../../support/rejection.ts";
 
 // The worker's Shopify client against the Shopify stand-in, as the worker uses it.
 const sandbox = useSandbox();
@@ -20,14 +21,7 @@ const CHARGE = {
   test: true,
 };
 
-async function failure(promise: Promise<unknown>): Promise<shopify.ShopifyError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(shopify.ShopifyError);
-  return error as shopify.ShopifyError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, shopify.ShopifyError);
 
 async function confirm(url: string, action: "approve" | "decline" = "approve") {
   const page = await fetch(url);
