@@ -1,10 +1,10 @@
 import Ajv2019, { type ValidateFunction } from "ajv/dist/2019.js";
 import addFormats from "ajv-formats";
 
-// Conformance with a provider's published OpenAPI 3.0 description (Pinterest's, PayPal's): each request
-// a client sends, and each answer of a stand-in, is checked against the operation it belongs to: method
-// and path, declared query parameters, security scheme, request content type and body, response status,
-// content type and body. Schemas are checked with Ajv (JSON Schema 2019-09) with the OpenAPI 3.0
+// Conformance with a provider's published OpenAPI 3.0 description (Pinterest's, PayPal's, Etsy's, and the
+// one derived from WooCommerce's documentation): each request a client sends, and each answer of a stand-in,
+// is checked against the operation it belongs to: method and path, declared query parameters, security
+// requirements, request content type and body, response status, declared headers, content type and body. Schemas are checked with Ajv (JSON Schema 2019-09) with the OpenAPI 3.0
 // keywords translated (nullable, discriminator) and objects closed: a property the description does not
 // declare is an error, as is an answer missing a required field. Component schemas used as allOf
 // members stay open; the schema that includes them closes the object.
@@ -103,7 +103,11 @@ function toJsonSchema(node: Json, closed: boolean, specId: string, deepOpen = fa
  * (PayPal's error answers are allOf [error_422, subscriptions.create-422], the second listing the issues of
  * details items that error_422 declares, and closes, in full); the other member still closes what it declares.
  */
-export function createOpenApiChecker(spec: Json, specId: string, options: { unicodeRegExp?: boolean; allOfComponentsOpenThroughout?: boolean } = {}) {
+export function createOpenApiChecker(
+  spec: Json,
+  specId: string,
+  options: { unicodeRegExp?: boolean; allOfComponentsOpenThroughout?: boolean; arrayQueryCommaSeparated?: boolean } = {},
+) {
   const openTargets = allOfTargets(spec);
   const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false, unicodeRegExp: options.unicodeRegExp ?? true });
   addFormats(ajv);
@@ -193,6 +197,19 @@ export function createOpenApiChecker(spec: Json, specId: string, options: { unic
       const status = String(exchange.status);
       const responses = operation.definition.responses;
       const statusKey = responses[status] ? status : responses[`${status[0]}XX`] ? `${status[0]}XX` : responses.default ? "default" : null;
+      if (statusKey) {
+        // Declared answer headers: a required one must be there, and each one there must fit its schema.
+        for (const [name, header] of Object.entries((responses[statusKey].headers ?? {}) as Record<string, Json>)) {
+          const value = exchange.responseHeaders?.get(name);
+          if (value === null || value === undefined) {
+            if (header.required) problems.push(`${label} answered ${status} without the ${name} header`);
+          } else {
+            problems.push(
+              ...schemaProblems(`${label} response ${status} header ${name}`, `${operation.id}#header:${statusKey}:${name}`, header.schema, coerce(value, resolved(header.schema))),
+            );
+          }
+        }
+      }
       if (!statusKey) {
         problems.push(`${label} answered ${status}, which the operation does not describe`);
       } else if (responses[statusKey].content) {
@@ -230,9 +247,12 @@ export function createOpenApiChecker(spec: Json, specId: string, options: { unic
       } else if (parameter.in === "query") {
         queryNames.delete(parameter.name);
         // A list sent with explode: false is one comma-separated value (OpenAPI form style); otherwise the name repeats.
+        // `arrayQueryCommaSeparated`: the provider reads every list as one comma-separated value whatever the
+        // description's default style says (Etsy: see decision 094).
+        const commaList = parameter.explode === false || (parameter.explode === undefined && options.arrayQueryCommaSeparated === true);
         const exploded = exchange.url.searchParams.getAll(parameter.name);
-        const values = parameter.explode === false && resolved(parameter.schema)?.type === "array" ? exploded.flatMap((value) => value.split(",")) : exploded;
-        if (parameter.explode === false && exploded.length > 1)
+        const values = commaList && resolved(parameter.schema)?.type === "array" ? exploded.flatMap((value) => value.split(",")) : exploded;
+        if (commaList && exploded.length > 1)
           problems.push(`${label} query parameter ${parameter.name} is repeated, but the description sends it as one comma-separated value`);
         if (values.length === 0) {
           if (parameter.required) problems.push(`${label} query parameter ${parameter.name} is required`);
@@ -243,19 +263,30 @@ export function createOpenApiChecker(spec: Json, specId: string, options: { unic
         problems.push(...schemaProblems(`${label} query ${parameter.name}`, key, parameter.schema, value));
       }
     }
-    for (const name of queryNames) problems.push(`${label} query parameter ${name} is not declared`);
 
-    // Security: one of the operation's schemes.
+    // Security: one of the operation's requirements, each met by all of its schemes (an API key sent in the
+    // header or query parameter its scheme names, an Authorization of the scheme's kind).
     const authorization = exchange.requestHeaders.get("authorization") ?? "";
-    const schemes = (operation.definition.security ?? spec.security ?? []).flatMap((requirement: Json) => Object.keys(requirement));
-    const accepted = schemes.some((scheme: string) => {
+    const requirements: string[][] = (operation.definition.security ?? spec.security ?? []).map((requirement: Json) => Object.keys(requirement));
+    const schemeMet = (scheme: string) => {
       const definition = spec.components.securitySchemes[scheme];
       if (definition.type === "http") return new RegExp(`^${definition.scheme}\\s+\\S+`, "i").test(authorization);
       if (definition.type === "oauth2") return /^Bearer\s+\S+/.test(authorization);
+      if (definition.type === "apiKey" && definition.in === "header") return Boolean(exchange.requestHeaders.get(definition.name));
+      if (definition.type === "apiKey" && definition.in === "query") return Boolean(exchange.url.searchParams.get(definition.name));
       return false;
-    });
-    if (schemes.length > 0 && !accepted)
-      problems.push(`${label} authorization "${authorization.split(" ")[0]}" does not fit the security schemes ${schemes.join(", ")}`);
+    };
+    for (const requirement of requirements)
+      for (const scheme of requirement) {
+        const definition = spec.components.securitySchemes[scheme];
+        if (definition.type === "apiKey" && definition.in === "query") queryNames.delete(definition.name);
+      }
+    if (requirements.length > 0 && !requirements.some((requirement) => requirement.every(schemeMet)))
+      problems.push(
+        `${label} authorization "${authorization.split(" ")[0]}" does not meet the security requirements ${requirements.map((requirement) => requirement.join(" and ")).join(", or ")}`,
+      );
+
+    for (const name of queryNames) problems.push(`${label} query parameter ${name} is not declared`);
 
     // Request body.
     const requestBody = operation.definition.requestBody;
