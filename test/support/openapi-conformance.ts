@@ -34,6 +34,15 @@ const SCHEMA_KEYWORDS_MAP = new Set(["properties", "patternProperties"]);
 const SCHEMA_KEYWORDS_ONE = new Set(["items", "additionalProperties", "not"]);
 const SCHEMA_KEYWORDS_LIST = new Set(["oneOf", "anyOf"]);
 
+/**
+ * `{allOf: [{$ref}], description?, nullable?}` with nothing else that constrains: a reference that carries a
+ * description (Etsy writes every nested resource so). It is the referenced schema itself, closed as it is.
+ */
+function isReferenceWrapper(node: Json): boolean {
+  if (!Array.isArray(node?.allOf) || node.allOf.length !== 1 || typeof node.allOf[0]?.$ref !== "string") return false;
+  return Object.keys(node).every((key) => ["allOf", "description", "nullable", "example"].includes(key) || key.startsWith("x-"));
+}
+
 /** Component schemas used as allOf members elsewhere stay open: the schema that includes them closes the object. */
 function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
   if (Array.isArray(node))
@@ -41,7 +50,7 @@ function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
       allOfTargets(item, found);
     });
   else if (node && typeof node === "object") {
-    if (Array.isArray(node.allOf)) {
+    if (Array.isArray(node.allOf) && !isReferenceWrapper(node)) {
       for (const member of node.allOf) if (typeof member?.$ref === "string") found.add(member.$ref.split("/").pop());
     }
     Object.values(node).forEach((value) => {
@@ -58,6 +67,10 @@ function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
  */
 function toJsonSchema(node: Json, closed: boolean, specId: string, deepOpen = false): Json {
   if (!node || typeof node !== "object" || Array.isArray(node)) return node;
+  if (isReferenceWrapper(node)) {
+    const reference = { $ref: String(node.allOf[0].$ref).replace(/^#/, `${specId}#`) };
+    return node.nullable === true ? { anyOf: [{ type: "null" }, reference] } : reference;
+  }
   if (deepOpen) closed = false;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Record<string, Json>)) {
@@ -205,7 +218,12 @@ export function createOpenApiChecker(
             if (header.required) problems.push(`${label} answered ${status} without the ${name} header`);
           } else {
             problems.push(
-              ...schemaProblems(`${label} response ${status} header ${name}`, `${operation.id}#header:${statusKey}:${name}`, header.schema, coerce(value, resolved(header.schema))),
+              ...schemaProblems(
+                `${label} response ${status} header ${name}`,
+                `${operation.id}#header:${statusKey}:${name}`,
+                header.schema,
+                coerce(value, resolved(header.schema)),
+              ),
             );
           }
         }
@@ -243,7 +261,8 @@ export function createOpenApiChecker(
     for (const parameter of declared) {
       const key = `${operation.id}#param:${parameter.in}:${parameter.name}`;
       if (parameter.in === "path") {
-        problems.push(...schemaProblems(`${label} path ${parameter.name}`, key, parameter.schema, operation.pathParams[parameter.name]));
+        const value = coerce(operation.pathParams[parameter.name], resolved(parameter.schema));
+        problems.push(...schemaProblems(`${label} path ${parameter.name}`, key, parameter.schema, value));
       } else if (parameter.in === "query") {
         queryNames.delete(parameter.name);
         // A list sent with explode: false is one comma-separated value (OpenAPI form style); otherwise the name repeats.
