@@ -26,7 +26,7 @@ const woo = createOpenApiChecker(spec, "woocommerce-rest-v3");
 const sandbox = useSandbox();
 const STORE = "conformance";
 const storeUrl = () => `${sandbox.url}/woocommerce/${STORE}`;
-const env = () => ({ WOOCOMMERCE_TIMEOUT_MS: "15000", TRUSTED_FETCH_ORIGINS: sandbox.url });
+const env = () => ({ WOOCOMMERCE_TIMEOUT_MS: "15000", TRUSTED_FETCH_ORIGINS: sandbox.url, DNS_RESOLVER_URL: `${sandbox.url}/dns` });
 const ACTIVE = DEMO_PRODUCTS.filter((product) => product.status === "active").length;
 
 // ---- recording what the client sends and the stand-in answers ------------------------------------
