@@ -1,10 +1,10 @@
 import Ajv2019, { type ValidateFunction } from "ajv/dist/2019.js";
 import addFormats from "ajv-formats";
 
-// Conformance with a provider's published OpenAPI 3.0 description (Pinterest's, PayPal's): each request
-// a client sends, and each answer of a stand-in, is checked against the operation it belongs to: method
-// and path, declared query parameters, security scheme, request content type and body, response status,
-// content type and body. Schemas are checked with Ajv (JSON Schema 2019-09) with the OpenAPI 3.0
+// Conformance with a provider's published OpenAPI 3.0 description (Pinterest's, PayPal's, Etsy's, and the
+// one derived from WooCommerce's documentation): each request a client sends, and each answer of a stand-in,
+// is checked against the operation it belongs to: method and path, declared query parameters, security
+// requirements, request content type and body, response status, declared headers, content type and body. Schemas are checked with Ajv (JSON Schema 2019-09) with the OpenAPI 3.0
 // keywords translated (nullable, discriminator) and objects closed: a property the description does not
 // declare is an error, as is an answer missing a required field. Component schemas used as allOf
 // members stay open; the schema that includes them closes the object.
@@ -34,6 +34,15 @@ const SCHEMA_KEYWORDS_MAP = new Set(["properties", "patternProperties"]);
 const SCHEMA_KEYWORDS_ONE = new Set(["items", "additionalProperties", "not"]);
 const SCHEMA_KEYWORDS_LIST = new Set(["oneOf", "anyOf"]);
 
+/**
+ * `{allOf: [{$ref}], description?, nullable?}` with nothing else that constrains: a reference that carries a
+ * description (Etsy writes every nested resource so). It is the referenced schema itself, closed as it is.
+ */
+function isReferenceWrapper(node: Json): boolean {
+  if (!Array.isArray(node?.allOf) || node.allOf.length !== 1 || typeof node.allOf[0]?.$ref !== "string") return false;
+  return Object.keys(node).every((key) => ["allOf", "description", "nullable", "example"].includes(key) || key.startsWith("x-"));
+}
+
 /** Component schemas used as allOf members elsewhere stay open: the schema that includes them closes the object. */
 function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
   if (Array.isArray(node))
@@ -41,7 +50,7 @@ function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
       allOfTargets(item, found);
     });
   else if (node && typeof node === "object") {
-    if (Array.isArray(node.allOf)) {
+    if (Array.isArray(node.allOf) && !isReferenceWrapper(node)) {
       for (const member of node.allOf) if (typeof member?.$ref === "string") found.add(member.$ref.split("/").pop());
     }
     Object.values(node).forEach((value) => {
@@ -58,6 +67,10 @@ function allOfTargets(node: Json, found = new Set<string>()): Set<string> {
  */
 function toJsonSchema(node: Json, closed: boolean, specId: string, deepOpen = false): Json {
   if (!node || typeof node !== "object" || Array.isArray(node)) return node;
+  if (isReferenceWrapper(node)) {
+    const reference = { $ref: String(node.allOf[0].$ref).replace(/^#/, `${specId}#`) };
+    return node.nullable === true ? { anyOf: [{ type: "null" }, reference] } : reference;
+  }
   if (deepOpen) closed = false;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Record<string, Json>)) {
@@ -103,7 +116,11 @@ function toJsonSchema(node: Json, closed: boolean, specId: string, deepOpen = fa
  * (PayPal's error answers are allOf [error_422, subscriptions.create-422], the second listing the issues of
  * details items that error_422 declares, and closes, in full); the other member still closes what it declares.
  */
-export function createOpenApiChecker(spec: Json, specId: string, options: { unicodeRegExp?: boolean; allOfComponentsOpenThroughout?: boolean } = {}) {
+export function createOpenApiChecker(
+  spec: Json,
+  specId: string,
+  options: { unicodeRegExp?: boolean; allOfComponentsOpenThroughout?: boolean; arrayQueryCommaSeparated?: boolean } = {},
+) {
   const openTargets = allOfTargets(spec);
   const ajv = new Ajv2019({ strict: false, allErrors: true, validateSchema: false, logger: false, unicodeRegExp: options.unicodeRegExp ?? true });
   addFormats(ajv);
@@ -193,6 +210,24 @@ export function createOpenApiChecker(spec: Json, specId: string, options: { unic
       const status = String(exchange.status);
       const responses = operation.definition.responses;
       const statusKey = responses[status] ? status : responses[`${status[0]}XX`] ? `${status[0]}XX` : responses.default ? "default" : null;
+      if (statusKey) {
+        // Declared answer headers: a required one must be there, and each one there must fit its schema.
+        for (const [name, header] of Object.entries((responses[statusKey].headers ?? {}) as Record<string, Json>)) {
+          const value = exchange.responseHeaders?.get(name);
+          if (value === null || value === undefined) {
+            if (header.required) problems.push(`${label} answered ${status} without the ${name} header`);
+          } else {
+            problems.push(
+              ...schemaProblems(
+                `${label} response ${status} header ${name}`,
+                `${operation.id}#header:${statusKey}:${name}`,
+                header.schema,
+                coerce(value, resolved(header.schema)),
+              ),
+            );
+          }
+        }
+      }
       if (!statusKey) {
         problems.push(`${label} answered ${status}, which the operation does not describe`);
       } else if (responses[statusKey].content) {
@@ -226,13 +261,17 @@ export function createOpenApiChecker(spec: Json, specId: string, options: { unic
     for (const parameter of declared) {
       const key = `${operation.id}#param:${parameter.in}:${parameter.name}`;
       if (parameter.in === "path") {
-        problems.push(...schemaProblems(`${label} path ${parameter.name}`, key, parameter.schema, operation.pathParams[parameter.name]));
+        const value = coerce(operation.pathParams[parameter.name], resolved(parameter.schema));
+        problems.push(...schemaProblems(`${label} path ${parameter.name}`, key, parameter.schema, value));
       } else if (parameter.in === "query") {
         queryNames.delete(parameter.name);
         // A list sent with explode: false is one comma-separated value (OpenAPI form style); otherwise the name repeats.
+        // `arrayQueryCommaSeparated`: the provider reads every list as one comma-separated value whatever the
+        // description's default style says (Etsy: see decision 094).
+        const commaList = parameter.explode === false || (parameter.explode === undefined && options.arrayQueryCommaSeparated === true);
         const exploded = exchange.url.searchParams.getAll(parameter.name);
-        const values = parameter.explode === false && resolved(parameter.schema)?.type === "array" ? exploded.flatMap((value) => value.split(",")) : exploded;
-        if (parameter.explode === false && exploded.length > 1)
+        const values = commaList && resolved(parameter.schema)?.type === "array" ? exploded.flatMap((value) => value.split(",")) : exploded;
+        if (commaList && exploded.length > 1)
           problems.push(`${label} query parameter ${parameter.name} is repeated, but the description sends it as one comma-separated value`);
         if (values.length === 0) {
           if (parameter.required) problems.push(`${label} query parameter ${parameter.name} is required`);
@@ -243,19 +282,30 @@ export function createOpenApiChecker(spec: Json, specId: string, options: { unic
         problems.push(...schemaProblems(`${label} query ${parameter.name}`, key, parameter.schema, value));
       }
     }
-    for (const name of queryNames) problems.push(`${label} query parameter ${name} is not declared`);
 
-    // Security: one of the operation's schemes.
+    // Security: one of the operation's requirements, each met by all of its schemes (an API key sent in the
+    // header or query parameter its scheme names, an Authorization of the scheme's kind).
     const authorization = exchange.requestHeaders.get("authorization") ?? "";
-    const schemes = (operation.definition.security ?? spec.security ?? []).flatMap((requirement: Json) => Object.keys(requirement));
-    const accepted = schemes.some((scheme: string) => {
+    const requirements: string[][] = (operation.definition.security ?? spec.security ?? []).map((requirement: Json) => Object.keys(requirement));
+    const schemeMet = (scheme: string) => {
       const definition = spec.components.securitySchemes[scheme];
       if (definition.type === "http") return new RegExp(`^${definition.scheme}\\s+\\S+`, "i").test(authorization);
       if (definition.type === "oauth2") return /^Bearer\s+\S+/.test(authorization);
+      if (definition.type === "apiKey" && definition.in === "header") return Boolean(exchange.requestHeaders.get(definition.name));
+      if (definition.type === "apiKey" && definition.in === "query") return Boolean(exchange.url.searchParams.get(definition.name));
       return false;
-    });
-    if (schemes.length > 0 && !accepted)
-      problems.push(`${label} authorization "${authorization.split(" ")[0]}" does not fit the security schemes ${schemes.join(", ")}`);
+    };
+    for (const requirement of requirements)
+      for (const scheme of requirement) {
+        const definition = spec.components.securitySchemes[scheme];
+        if (definition.type === "apiKey" && definition.in === "query") queryNames.delete(definition.name);
+      }
+    if (requirements.length > 0 && !requirements.some((requirement) => requirement.every(schemeMet)))
+      problems.push(
+        `${label} authorization "${authorization.split(" ")[0]}" does not meet the security requirements ${requirements.map((requirement) => requirement.join(" and ")).join(", or ")}`,
+      );
+
+    for (const name of queryNames) problems.push(`${label} query parameter ${name} is not declared`);
 
     // Request body.
     const requestBody = operation.definition.requestBody;

@@ -47,7 +47,8 @@ export function etsyApplicationApi(state: SandboxState) {
     const token = c.var.token;
     if (!token) return etsyError(c, 401, "invalid_token", "This endpoint needs an OAuth access token");
     const account = accountByUserId(c.var.etsy, token.userId)!;
-    return c.json({ user_id: account.userId, shop_id: account.hasShop ? account.shopId : null });
+    // Etsy's Self: shop_id is a positive integer, never null; a member without a shop has none.
+    return c.json(account.hasShop ? { user_id: account.userId, shop_id: account.shopId } : { user_id: account.userId });
   });
 
   app.get("/users/:user_id/shops", (c) => {
@@ -81,7 +82,8 @@ export function etsyApplicationApi(state: SandboxState) {
     if (account instanceof Response) return account;
     const limit = integerParam(c, "limit", 25, 1, 100);
     if (limit instanceof Response) return limit;
-    const offset = integerParam(c, "offset", 0, 0, 12_000);
+    // Etsy describes offset as any integer from 0 (no maximum): past the end the page is empty.
+    const offset = integerParam(c, "offset", 0, 0, Number.MAX_SAFE_INTEGER);
     if (offset instanceof Response) return offset;
     const sortOn = c.req.query("sort_on") ?? "created";
     if (!["created", "price", "updated", "score"].includes(sortOn)) return etsyError(c, 400, "sort_on must be one of created, price, updated, score");
@@ -92,7 +94,7 @@ export function etsyApplicationApi(state: SandboxState) {
     const byPrice = sortOn === "price";
     products.sort((a, b) => (byPrice ? Number(a.price) - Number(b.price) : a.createdAt.localeCompare(b.createdAt)) || a.number - b.number);
     if (!["asc", "ascending", "up"].includes(sortOrder)) products.reverse();
-    return c.json({ count: products.length, results: products.slice(offset, offset + limit).map((product) => listingJson(c, account, product, false)) });
+    return c.json({ count: products.length, results: products.slice(offset, offset + limit).map((product) => listingJson(c, account, product, null)) });
   });
 
   app.get("/listings/batch", (c) => {
@@ -104,7 +106,7 @@ export function etsyApplicationApi(state: SandboxState) {
     if (includes instanceof Response) return includes;
     const results = ids.flatMap((id) => {
       const found = listingOf(c.var.etsy, id!);
-      return found ? [listingJson(c, found.account, found.product, includes.includes("Images"))] : [];
+      return found ? [listingJson(c, found.account, found.product, includes)] : [];
     });
     return c.json({ count: results.length, results });
   });
@@ -115,7 +117,7 @@ export function etsyApplicationApi(state: SandboxState) {
     if (found?.product.status !== "active") return etsyError(c, 404, `Listing with listing_id ${c.req.param("listing_id")} does not exist`);
     const includes = includesOf(c);
     if (includes instanceof Response) return includes;
-    return c.json(listingJson(c, found.account, found.product, includes.includes("Images")));
+    return c.json(listingJson(c, found.account, found.product, includes));
   });
 
   app.notFound((c) => etsyError(c, 404, `No such endpoint: ${c.req.method} ${c.req.path}`));
@@ -151,8 +153,8 @@ function authenticate(state: SandboxState): MiddlewareHandler<Env> {
     }
     const match = /^Bearer\s+(\d+\.\S+)\s*$/i.exec(header);
     const token = match ? etsy.tokens.get(match[1]!) : undefined;
-    if (token?.kind !== "access" || token.spent) return etsyError(c, 401, "invalid_token", "The access token is not valid");
-    if (token.expiresAt <= Date.now()) return etsyError(c, 401, "invalid_token", "The access token is expired");
+    if (token?.kind !== "access" || token.spent) return etsyError(c, 401, "invalid_token", "access token is invalid");
+    if (token.expiresAt <= Date.now()) return etsyError(c, 401, "invalid_token", "access token is expired");
     c.set("token", token);
     await next();
   };
@@ -202,7 +204,7 @@ function shopOf(c: Context<Env>): EtsyAccount | Response {
 function integerParam(c: Context, name: string, fallback: number, min: number, max: number): number | Response {
   const raw = c.req.query(name);
   if (raw === undefined) return fallback;
-  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : Number.NaN;
+  const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= min && value <= max)) return etsyError(c, 400, `Expected parameter '${name}' to be between ${min} and ${max}`);
   return value;
 }
@@ -266,8 +268,12 @@ function shopJson(c: Context, account: EtsyAccount) {
   };
 }
 
-/** A product of the demo catalogue as the shop's Etsy listing (ShopListing, with its images when asked). */
-export function listingJson(c: Context, account: EtsyAccount, product: DemoProduct, withImages: boolean) {
+/**
+ * A product of the demo catalogue as the shop's Etsy listing: a ShopListing (findAllActiveListingsByShop), or with
+ * `includes` a ShopListingWithAssociations (getListing, getListingsByListingIds), which alone carries
+ * production_partners, skus and views, and images when Images is included.
+ */
+export function listingJson(c: Context, account: EtsyAccount, product: DemoProduct, includes: string[] | null) {
   const id = listingId(account, product);
   const created = Math.floor(Date.parse(product.createdAt) / 1000);
   const listing: Record<string, unknown> = {
@@ -320,11 +326,12 @@ export function listingJson(c: Context, account: EtsyAccount, product: DemoProdu
     language: "en-US",
     price: { amount: Math.round(Number(product.price) * 100), divisor: 100, currency_code: product.currency },
     taxonomy_id: 1000 + SECTION_TITLES.indexOf(product.categories[0]!),
-    production_partners: [],
-    skus: [],
-    views: (product.number * 131) % 2000,
   };
-  if (withImages) {
+  if (includes === null) return listing;
+  listing.production_partners = [];
+  listing.skus = [];
+  listing.views = (product.number * 131) % 2000;
+  if (includes.includes("Images")) {
     listing.images = Array.from({ length: product.photoCount }, (_, i) => imageJson(c, account, product, i + 1));
   }
   return listing;

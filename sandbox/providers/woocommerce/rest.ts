@@ -54,9 +54,24 @@ export function photoPath(product: DemoProduct, n: number) {
   return `/wp-content/uploads/2025/01/${product.handle}-${n}.jpg`;
 }
 
-function productJson(base: string, product: DemoProduct) {
+/** The currency symbols WooCommerce writes into price_html, as HTML entities (the stores sell in these). */
+const SYMBOLS: Record<string, string> = { USD: "&#36;", EUR: "&euro;", GBP: "&pound;" };
+
+/** WooCommerce's price_html: the amount, or on sale the regular amount struck through and the sale amount. */
+function priceHtml(price: string, regular: string, currency: string) {
+  const amount = (value: string) =>
+    `<span class="woocommerce-Price-amount amount"><bdi><span class="woocommerce-Price-currencySymbol">${SYMBOLS[currency] ?? currency}</span>${value}</bdi></span>`;
+  return price === regular ? amount(price) : `<del aria-hidden="true">${amount(regular)}</del> <ins aria-hidden="true">${amount(price)}</ins>`;
+}
+
+/**
+ * A product of the demo catalogue as WooCommerce answers it in the view context: every field of the
+ * documentation's Product properties table, with a simple, physical product's values.
+ */
+function productJson(base: string, product: DemoProduct, currency: string) {
   const created = local(product.createdAt);
   const sentence = product.description.split(". ")[0];
+  const price = prices(product);
   return {
     id: PRODUCT_ID_BASE + product.number,
     name: product.title,
@@ -74,15 +89,44 @@ function productJson(base: string, product: DemoProduct) {
     description: `<p>${escapeHtml(product.description)}</p>\n<ul>\n<li>Colour: ${escapeHtml(product.colour.name)}</li>\n<li>Handmade &#8211; no two are quite alike</li>\n</ul>\n`,
     short_description: `<p>${escapeHtml(sentence ?? product.description)}.</p>\n`,
     sku: `DEMO-${String(product.number).padStart(4, "0")}`,
-    ...prices(product),
+    ...price,
+    date_on_sale_from: null,
+    date_on_sale_from_gmt: null,
+    date_on_sale_to: null,
+    date_on_sale_to_gmt: null,
+    price_html: priceHtml(price.price, price.regular_price, currency),
     purchasable: product.status === "active",
     total_sales: (product.number * 7) % 40,
     virtual: false,
     downloadable: false,
+    downloads: [],
+    download_limit: -1,
+    download_expiry: -1,
+    external_url: "",
+    button_text: "",
     tax_status: "taxable",
+    tax_class: "",
     manage_stock: false,
     stock_quantity: null,
     stock_status: "instock",
+    backorders: "no",
+    backorders_allowed: false,
+    backordered: false,
+    sold_individually: false,
+    weight: "",
+    dimensions: { length: "", width: "", height: "" },
+    shipping_required: true,
+    shipping_taxable: true,
+    shipping_class: "",
+    shipping_class_id: 0,
+    reviews_allowed: true,
+    average_rating: "0.00",
+    rating_count: 0,
+    related_ids: [],
+    upsell_ids: [],
+    cross_sell_ids: [],
+    parent_id: 0,
+    purchase_note: "",
     categories: product.categories.map((name) => ({ id: termId(name), name, slug: slug(name) })),
     tags: product.tags.map((name) => ({ id: termId(`tag-${name}`), name, slug: slug(name) })),
     images: Array.from({ length: product.photoCount }, (_, i) => ({
@@ -98,6 +142,8 @@ function productJson(base: string, product: DemoProduct) {
     attributes: [],
     default_attributes: [],
     variations: [],
+    grouped_products: [],
+    menu_order: 0,
     meta_data: [],
     _links: {
       self: [{ href: `${base}/wp-json/wc/v3/products/${PRODUCT_ID_BASE + product.number}` }],
@@ -137,7 +183,8 @@ function integerParam(value: string | undefined, fallback: number, min: number, 
   return number >= min && number <= max ? number : null;
 }
 
-function generalSettings(state: SandboxState, store: string) {
+/** The general settings as WooCommerce answers them (each with its group_id and _links). */
+function generalSettings(state: SandboxState, store: string, base: string) {
   const woo = wooState(state);
   const setting = (id: string, label: string, type: string, value: string, extra: Record<string, unknown> = {}) => ({
     id,
@@ -148,6 +195,11 @@ function generalSettings(state: SandboxState, store: string) {
     tip: "",
     value,
     ...extra,
+    group_id: "general",
+    _links: {
+      self: [{ href: `${base}/wp-json/wc/v3/settings/general/${id}` }],
+      collection: [{ href: `${base}/wp-json/wc/v3/settings/general` }],
+    },
   });
   return [
     setting("woocommerce_store_address", "Address line 1", "text", "12 Kiln Lane"),
@@ -223,18 +275,18 @@ export function wooRestApi(state: SandboxState) {
       Boolean,
     );
     if (links.length) c.header("Link", links.join(", "));
-    return c.json(matching.slice((page - 1) * perPage, page * perPage).map((product) => productJson(base, product)));
+    return c.json(matching.slice((page - 1) * perPage, page * perPage).map((product) => productJson(base, product, storeCurrency(wooState(state), store))));
   });
 
   app.get("/:store/wp-json/wc/v3/settings/general", (c) => {
     const key = authenticate(c, state, c.req.param("store"));
     if (key instanceof Response) return key;
-    return c.json(generalSettings(state, c.req.param("store")));
+    return c.json(generalSettings(state, c.req.param("store"), storeBase(c, c.req.param("store"))));
   });
   app.get("/:store/wp-json/wc/v3/settings/general/:id", (c) => {
     const key = authenticate(c, state, c.req.param("store"));
     if (key instanceof Response) return key;
-    const setting = generalSettings(state, c.req.param("store")).find((candidate) => candidate.id === c.req.param("id"));
+    const setting = generalSettings(state, c.req.param("store"), storeBase(c, c.req.param("store"))).find((candidate) => candidate.id === c.req.param("id"));
     if (!setting) return c.json(wooError("rest_setting_setting_invalid", "Invalid setting.", 404), 404);
     return c.json(setting);
   });

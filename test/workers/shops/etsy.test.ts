@@ -457,7 +457,7 @@ describe("Etsy's limits and failures", () => {
     // One 401 (an expired token, as Etsy says it): refreshed and tried again.
     await sandbox("/faults", {
       method: "POST",
-      json: { service: "etsy", path, status: 401, body: { error: "invalid_token", error_description: "The access token is expired" } },
+      json: { service: "etsy", path, status: 401, body: { error: "invalid_token", error_description: "access token is expired" } },
     });
     expect((await listings(alice, { shopID, pageNumber: "1" })).status).toBe(200);
 

@@ -6,15 +6,8 @@ import { randomToken, sha256Hex, signToken, verifyToken } from "../../auth/token
 import { database } from "../../db/client.ts";
 import { woocommerceConnections } from "../../db/schema.ts";
 import type { Env } from "../../env.ts";
-import {
-  authorizeUrl,
-  listProducts,
-  readStoreCurrency,
-  readStoreIndex,
-  toShopListing,
-  WooCommerceError,
-  type WooCommerceKeys,
-} from "../../integrations/woocommerce.ts";
+import { authorizeUrl, listProducts, readStoreCurrency, readStoreIndex, WooCommerceError, type WooCommerceKeys } from "../../integrations/woocommerce.ts";
+import { toShopListing } from "../../integrations/woocommerce-listing.ts";
 import { isPrivateHost } from "../../http/address.ts";
 import { isTrustedOrigin, trustedHosts } from "../../http/guarded-fetch.ts";
 import { normalizeSourceUrl } from "../../scrape/url.ts";
