@@ -1,4 +1,5 @@
 import type { Env } from "../env.ts";
+import { suppressionOf, type Suppression } from "../services/accounts/email-suppressions.ts";
 import { providerFetch } from "./http.ts";
 
 export interface OutgoingEmail {
@@ -23,17 +24,24 @@ export function headerText(value: string): string {
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
 }
 
+/** What became of an e-mail: handed to the provider (its id), or not sent because its address is suppressed. */
+export type Delivery = { sent: true; id: string } | { sent: false; suppressed: Suppression };
+
 /**
- * Sends e-mail through Resend's HTTP API (`POST /emails`). EMAIL_API_URL is
- * https://api.resend.com in production and the sandbox locally.
+ * The one way e-mail leaves the app. Sends through Resend's HTTP API (`POST /emails`; EMAIL_API_URL is
+ * https://api.resend.com in production and the sandbox locally), unless the address has bounced or complained
+ * (decision 097): then nothing is sent and the answer says why. A provider failure is thrown (ProviderError).
  */
-export async function sendEmail(env: Pick<Env, "EMAIL_API_URL" | "EMAIL_API_KEY" | "EMAIL_FROM">, email: OutgoingEmail) {
+export async function sendEmail(env: Pick<Env, "DB" | "EMAIL_API_URL" | "EMAIL_API_KEY" | "EMAIL_FROM">, email: OutgoingEmail): Promise<Delivery> {
+  const to = headerText(email.to);
+  const suppressed = await suppressionOf(env.DB, to);
+  if (suppressed) return { sent: false, suppressed };
   const response = await providerFetch("email", `${env.EMAIL_API_URL}/emails`, {
     method: "POST",
     headers: { authorization: `Bearer ${env.EMAIL_API_KEY}`, "content-type": "application/json" },
     body: JSON.stringify({
       from: headerText(env.EMAIL_FROM),
-      to: [headerText(email.to)],
+      to: [to],
       subject: headerText(email.subject),
       text: email.text,
       html: email.html,
@@ -41,5 +49,6 @@ export async function sendEmail(env: Pick<Env, "EMAIL_API_URL" | "EMAIL_API_KEY"
       ...(email.headers ? { headers: Object.fromEntries(Object.entries(email.headers).map(([name, value]) => [headerText(name), headerText(value)])) } : {}),
     }),
   });
-  return (await response.json()) as { id: string };
+  const { id } = (await response.json()) as { id: string };
+  return { sent: true, id };
 }
