@@ -126,7 +126,11 @@ function raiseEventsOf(state: SandboxState, mail: SentEmail, recipient: string) 
       },
     });
     const id = `msg_${crypto.randomUUID().replace(/-/g, "").slice(0, 27)}`;
-    raise(standIn.outbox, { id, type: event.type, to: recipient.trim().toLowerCase(), emailId: mail.id, created, body }, () => state.providers.get("email") === standIn);
+    raise(
+      standIn.outbox,
+      { id, type: event.type, to: recipient.trim().toLowerCase(), emailId: mail.id, created, body },
+      () => state.providers.get("email") === standIn,
+    );
   }
 }
 

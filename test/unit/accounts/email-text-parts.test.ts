@@ -37,7 +37,11 @@ const EXAMPLES: Record<string, () => OutgoingEmail> = {
           researchLabel: "Research linen napkins",
         },
       ],
-      { alertsPage: link("/pinterest-trend-alerts"), unsubscribePage: link("/unsubscribe?token=a1"), oneClickUnsubscribe: link("/api/trendAlerts/unsubscribe?token=a1") },
+      {
+        alertsPage: link("/pinterest-trend-alerts"),
+        unsubscribePage: link("/unsubscribe?token=a1"),
+        oneClickUnsubscribe: link("/api/trendAlerts/unsubscribe?token=a1"),
+      },
     ),
   rssFeedPausedEmail: () => builders.rssFeedPausedEmail(to, "Maya", "Kitchen blog", link("/pinterest-rss-feeds")),
   reviewerInviteEmail: () => builders.reviewerInviteEmail(to, "Sam", "linenhouse", link("/post-approvals?access=x")),
@@ -70,13 +74,22 @@ const EXAMPLES: Record<string, () => OutgoingEmail> = {
       link("/pricing#manage"),
     ),
   cancellationEmail: () =>
-    builders.cancellationEmail(to, "Maya", { planName: "Pro", endsOn: "3 January 2027", freeCreditsPerMonth: 10, canReactivate: true }, link("/pricing#manage")),
+    builders.cancellationEmail(
+      to,
+      "Maya",
+      { planName: "Pro", endsOn: "3 January 2027", freeCreditsPerMonth: 10, canReactivate: true },
+      link("/pricing#manage"),
+    ),
   weeklySummaryEmail: () =>
     builders.weeklySummaryEmail(
       to,
       "Maya",
       [{ username: "linenhouse", pins: 12, totals: { impressions: 1200, saves: 30, outboundClicks: 14, engagementRate: 0.031 } }],
-      { insightsPage: link("/analytics"), unsubscribePage: link("/unsubscribe?token=w1"), oneClickUnsubscribe: link("/api/user/unsubscribe/oneClick?token=w1") },
+      {
+        insightsPage: link("/analytics"),
+        unsubscribePage: link("/unsubscribe?token=w1"),
+        oneClickUnsubscribe: link("/api/user/unsubscribe/oneClick?token=w1"),
+      },
     ),
 };
 

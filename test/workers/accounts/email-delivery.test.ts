@@ -117,6 +117,11 @@ describe("bounces and complaints stop mail to an address (decision 097)", () => 
     expect(row).toMatchObject({ reason: "complaint", expiresAt: null });
     expect(await sendEmail(testEnv, mail(email))).toEqual({ sent: false, suppressed: { reason: "complaint", since: row!.suppressedAt } });
 
+    // Its owner asking for a password reset is told why nothing comes.
+    const reset = await app("/api/user/forgotPassword", json({ email }, { "cf-connecting-ip": "203.0.113.93" }));
+    expect(reset.status).toBe(422);
+    expect(await read(reset)).toEqual({ error: COMPLAINED, field: "email" });
+
     // The newsletter's signup is mail to a typed address (decision 080): refused, counting nothing.
     const signup = await app("/api/user/newsletterSignup", json({ email }, { "cf-connecting-ip": "203.0.113.92" }));
     expect(signup.status).toBe(422);

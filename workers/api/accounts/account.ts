@@ -12,7 +12,14 @@ import {
   TokenRefreshBody,
   VerifyEmailBody,
 } from "../../../contracts/accounts/auth.ts";
-import { CookiesConsentBody, NewsletterSignupBody, OnboardingChecklistBody, UnsubscribeBody, UnsubscribeQuery, UserUpdatesBody } from "../../../contracts/accounts/user.ts";
+import {
+  CookiesConsentBody,
+  NewsletterSignupBody,
+  OnboardingChecklistBody,
+  UnsubscribeBody,
+  UnsubscribeQuery,
+  UserUpdatesBody,
+} from "../../../contracts/accounts/user.ts";
 import { cameFromOurSite, NOT_FROM_OUR_SITE, requestMeta, requireUser } from "../../auth/middleware.ts";
 import { clearSessionCookie, readDeviceCookie, readSessionCookie, setDeviceCookie, setSessionCookie } from "../../auth/session-cookie.ts";
 import {

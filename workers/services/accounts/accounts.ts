@@ -311,7 +311,8 @@ async function tellOwnerOfSignUp(env: Env, owner: User, meta: RequestMeta): Prom
     await sendToTypedAddress(env, { ip: meta.ip }, existingAccountEmail(owner.email, owner.firstName, login, reset));
   } catch (error) {
     // The answer must not depend on whether this e-mail went: a limit or an e-mail outage is only logged.
-    if (!(error instanceof RateLimited) && !(error instanceof AddressSuppressed)) console.error("signup: the e-mail to an existing account's owner was not sent", error);
+    if (!(error instanceof RateLimited) && !(error instanceof AddressSuppressed))
+      console.error("signup: the e-mail to an existing account's owner was not sent", error);
   }
   return { existing: true };
 }

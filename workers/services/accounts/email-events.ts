@@ -19,7 +19,12 @@ export interface SvixHeaders {
 }
 
 /** Checks the delivery's signature, then applies the event. Bad headers or body: 400; a bad or stale signature: 401. */
-export async function handleEmailWebhook(env: Pick<Env, "DB" | "EMAIL_WEBHOOK_SECRET">, body: string, headers: SvixHeaders, now = Date.now()): Promise<EmailWebhookOutcome> {
+export async function handleEmailWebhook(
+  env: Pick<Env, "DB" | "EMAIL_WEBHOOK_SECRET">,
+  body: string,
+  headers: SvixHeaders,
+  now = Date.now(),
+): Promise<EmailWebhookOutcome> {
   for (const [name, value] of [
     ["svix-id", headers.id],
     ["svix-timestamp", headers.timestamp],

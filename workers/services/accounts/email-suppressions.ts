@@ -45,7 +45,9 @@ export async function suppressionOf(db: D1Database, address: string, now = Date.
   const row = await database(db)
     .select({ reason: emailSuppressions.reason, since: emailSuppressions.suppressedAt })
     .from(emailSuppressions)
-    .where(sql`${emailSuppressions.address} = ${normalisedAddress(address)} AND (${emailSuppressions.expiresAt} IS NULL OR ${emailSuppressions.expiresAt} > ${now})`)
+    .where(
+      sql`${emailSuppressions.address} = ${normalisedAddress(address)} AND (${emailSuppressions.expiresAt} IS NULL OR ${emailSuppressions.expiresAt} > ${now})`,
+    )
     .get();
   return row ?? null;
 }

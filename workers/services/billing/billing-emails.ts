@@ -143,7 +143,8 @@ async function deliver(env: Env, row: { reference: string; userId: string; detai
           );
     const delivery = await sendEmail(env, email);
     // An address that bounced or complained (decision 097) settles the e-mail unsent: the cron does not try again.
-    if (!delivery.sent) console.warn("A billing e-mail was not sent: the address is suppressed", { reference: row.reference, reason: delivery.suppressed.reason });
+    if (!delivery.sent)
+      console.warn("A billing e-mail was not sent: the address is suppressed", { reference: row.reference, reason: delivery.suppressed.reason });
     await db
       .update(billingEmails)
       .set({ sentAt: now, attempts: sql`${billingEmails.attempts} + 1` })
