@@ -1,28 +1,7 @@
 import type { Env } from "../env.ts";
 import { suppressionOf, type Suppression } from "../services/accounts/email-suppressions.ts";
+import { headerText, type OutgoingEmail } from "./email-message.ts";
 import { providerFetch } from "./http.ts";
-
-export interface OutgoingEmail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** Where replies go instead of the sender (Resend's reply_to). */
-  replyTo?: string;
-  /** Extra headers (Resend's `headers`), e.g. List-Unsubscribe and List-Unsubscribe-Post. */
-  headers?: Record<string, string>;
-}
-
-/**
- * A value fit for one e-mail header line: carriage returns, line feeds and
- * other control characters (and Unicode's line and paragraph separators)
- * become one space, so text a user wrote can never end a header and start
- * another (header injection). Every header this client sends passes here.
- */
-export function headerText(value: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters and line breaks are what header text must not carry (see above).
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, " ").trim();
-}
 
 /** What became of an e-mail: handed to the provider (its id), or not sent because its address is suppressed. */
 export type Delivery = { sent: true; id: string } | { sent: false; suppressed: Suppression };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { linksIn } from "../../../sandbox/providers/email.ts";
 import * as builders from "../../../workers/services/accounts/emails.ts";
-import type { OutgoingEmail } from "../../../workers/integrations/email.ts";
+import type { OutgoingEmail } from "../../../workers/integrations/email-message.ts";
 
 /**
  * Every e-mail the app sends has a plain-text part that carries the same links as its HTML part (issue 42,

@@ -1,5 +1,5 @@
 import { greeting, plainName, quoted } from "../../domain/mail-text.ts";
-import type { OutgoingEmail } from "../../integrations/email.ts";
+import type { OutgoingEmail } from "../../integrations/email-message.ts";
 import { escapeHtml } from "../../../contracts/html.ts";
 
 /** The e-mails the product sends: each has a text part and an HTML part carrying the same links. */

@@ -1,6 +1,7 @@
 import { waitInWords } from "../../domain/waiting.ts";
 import type { Env } from "../../env.ts";
-import { sendEmail, type OutgoingEmail } from "../../integrations/email.ts";
+import { sendEmail } from "../../integrations/email.ts";
+import type { OutgoingEmail } from "../../integrations/email-message.ts";
 import { ServiceError } from "../core/errors.ts";
 import type { User } from "./accounts.ts";
 import { SUPPRESSED_TYPED_ADDRESS, suppressionOf } from "./email-suppressions.ts";
@@ -76,8 +77,9 @@ export class AddressSuppressed extends ServiceError {
 
 /**
  * Sends mail about an account to the account's own address, only when that address is verified and has not
- * bounced or complained (decision 097); answers whether it was sent. The verification and password-reset e-mails are the exceptions (they prove the
- * address, and name the user only by a plain name): they do not come through here.
+ * bounced or complained (decision 097); answers whether it was sent. The verification and password-reset
+ * e-mails are the exceptions (they prove the address, and name the user only by a plain name): they do not
+ * come through here.
  */
 export async function sendToAccountAddress(env: Env, account: Pick<User, "email" | "isEmailVerified">, email: OutgoingEmail): Promise<boolean> {
   if (email.to !== account.email) throw new Error("sendToAccountAddress sends only to the account's own address");
