@@ -155,6 +155,23 @@ describe("bounces and complaints stop mail to an address (decision 097)", () => 
     expect(await outboxFor(email)).toHaveLength(2);
   });
 
+  it("records Resend's own refusal (email.suppressed) as a hard bounce, and ignores delivered, opened and clicked", async () => {
+    const email = uniqueEmail("resend-list");
+    const base = { created_at: new Date().toISOString(), email_id: crypto.randomUUID(), from: "hello@pinboard.studio", to: [email], subject: "Hi" };
+    for (const type of ["email.delivered", "email.opened", "email.clicked"]) {
+      const answer = await deliver(await svixRequest(JSON.stringify({ type, created_at: base.created_at, data: base })));
+      expect(await read(answer)).toEqual({ received: true, suppressed: [] });
+    }
+    expect(await suppressionOf(testEnv.DB, email)).toBeNull();
+    const suppressed = JSON.stringify({
+      type: "email.suppressed",
+      created_at: base.created_at,
+      data: { ...base, suppressed: { type: "OnAccountSuppressionList", message: "Resend has suppressed sending to this address." } },
+    });
+    expect(await read(await deliver(await svixRequest(suppressed)))).toEqual({ received: true, suppressed: [email] });
+    expect(await suppressionOf(testEnv.DB, email)).toMatchObject({ reason: "hard_bounce" });
+  });
+
   it("refuses a delivery whose signature does not match (401), and one signed more than 5 minutes ago, suppressing nothing", async () => {
     const email = uniqueEmail("forged");
     const body = bouncedEvent(email);
