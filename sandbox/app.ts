@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { blogDemo } from "./blog-demo/app.ts";
 import { dnsControl, dnsProvider } from "./providers/dns.ts";
 import { hostile } from "./hostile/app.ts";
-import { emailProvider } from "./providers/email.ts";
+import { emailControl, emailProvider } from "./providers/email.ts";
 import { etsyControl, etsyProvider } from "./providers/etsy/index.ts";
 import { googleControl, googleProvider } from "./providers/google.ts";
 import { pinterestControl, pinterestProvider } from "./providers/pinterest.ts";
@@ -33,6 +33,7 @@ export function createSandbox(options: SandboxOptions = {}, state: SandboxState 
   const app = new Hono();
 
   app.route("/__sandbox", controlRoutes(state));
+  app.route("/__sandbox/email", emailControl(state));
   app.route("/__sandbox/google", googleControl(state));
   app.route("/__sandbox/pinterest", pinterestControl(state));
   app.route("/__sandbox/openai", openAIControl(state));

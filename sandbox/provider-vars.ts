@@ -5,6 +5,12 @@
  */
 export const SANDBOX_STRIPE_WEBHOOK_SECRET = "whsec_sandbox_pinboard_local_0123456789";
 
+/**
+ * The signing secret of the e-mail (Resend) stand-in's webhook deliveries, in Resend's form (whsec_ and the
+ * base64 key). Not a secret either: the local app is given it below.
+ */
+export const SANDBOX_EMAIL_WEBHOOK_SECRET = "whsec_cGluYm9hcmQtc2FuZGJveC1yZXNlbmQtd2ViaG9vay1rZXk=";
+
 /** The id of the PayPal stand-in's webhook: its deliveries verify for this id only. */
 export const SANDBOX_PAYPAL_WEBHOOK_ID = "8PT597110X687430LSANDBOX";
 
@@ -32,6 +38,7 @@ export function providerVars(urls: { appUrl: string; sandboxUrl: string }): Reco
     DEV_CONTROLS: "on",
     APP_URL: urls.appUrl,
     EMAIL_API_URL: `${urls.sandboxUrl}/email`,
+    EMAIL_WEBHOOK_SECRET: SANDBOX_EMAIL_WEBHOOK_SECRET,
     GOOGLE_CLIENT_ID: "pinboard-local.apps.googleusercontent.com",
     GOOGLE_AUTH_URL: `${urls.sandboxUrl}/google/o/oauth2/v2/auth`,
     GOOGLE_JWKS_URL: `${urls.sandboxUrl}/google/oauth2/v3/certs`,

@@ -160,6 +160,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   process.env.STRIPE_WEBHOOK_URL = `${appUrl}/api/stripe/webhook`;
   process.env.PAYPAL_WEBHOOK_URL = `${appUrl}/api/paypal/webhook`;
   process.env.SHOPIFY_WEBHOOK_URL = `${appUrl}/api/shopify/webhook`;
+  process.env.EMAIL_WEBHOOK_URL = `${appUrl}/api/email/webhook`;
 
   const envFile = join(ROOT, ".wrangler", `stack-${appPort}.env`);
   const vars = { ...localSecrets(), ...providerVars({ appUrl, sandboxUrl: sandbox.url }) };

@@ -54,6 +54,11 @@ export const UnsubscribeBody = body({
   token: v.pipe(v.string("token is required"), v.nonEmpty("token is required"), v.maxLength(2048, "token is invalid")),
 });
 
+/** The one-click unsubscribe's query (RFC 8058: the token rides in the List-Unsubscribe address). */
+export const UnsubscribeQuery = v.object({
+  token: v.pipe(v.string("token is required"), v.nonEmpty("token is required"), v.maxLength(2048, "token is invalid")),
+});
+
 /** One step of the onboarding checklist as the client receives it. */
 export interface OnboardingStepView {
   name: string;

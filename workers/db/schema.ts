@@ -724,6 +724,29 @@ export const billingEmails = sqliteTable(
   (t) => [index("billing_emails_unsent").on(t.createdAt).where(sql`${t.sentAt} IS NULL`)],
 );
 
+/**
+ * Addresses no e-mail goes to any more (decision 097), from the e-mail provider's webhooks: a hard bounce (kept
+ * until expiresAt, then the cron forgets it) or a spam complaint (expiresAt null: kept for good). `address` is
+ * lower-cased and trimmed; sendEmail looks it up before every send.
+ */
+export const emailSuppressions = sqliteTable(
+  "email_suppressions",
+  {
+    address: text("address").primaryKey(),
+    reason: text("reason", { enum: ["hard_bounce", "complaint"] }).notNull(),
+    /** What the provider said: the bounce's type, subtype and message. */
+    detail: text("detail").notNull().default(""),
+    /** The webhook delivery (svix-id) that recorded it. */
+    eventId: text("event_id"),
+    suppressedAt: integer("suppressed_at").notNull(),
+    expiresAt: integer("expires_at"),
+  },
+  (t) => [
+    index("email_suppressions_expiry").on(t.expiresAt).where(sql`${t.expiresAt} IS NOT NULL`),
+    check("email_suppressions_reason", sql`${t.reason} IN ('hard_bounce', 'complaint')`),
+  ],
+);
+
 /** Provider webhook events already applied: each event id is applied once. */
 export const webhookEvents = sqliteTable(
   "webhook_events",

@@ -9,7 +9,7 @@ import { MOVED_TABLES } from "../../../durable-objects/ledger/schema.ts";
 // exactly the moved tables (with their triggers), and leaves everything else as it was.
 
 const MIGRATIONS = join(import.meta.dirname, "../../../migrations");
-const WAITING_NAME = "0049_drop_moved_tables.sql";
+const WAITING_NAME = "0050_drop_moved_tables.sql";
 const WAITING = join(MIGRATIONS, "after-the-move", WAITING_NAME);
 
 function apply(db: DatabaseSync, file: string) {

@@ -7,6 +7,8 @@ export interface SentEmail {
   text: string;
   html: string;
   links: string[];
+  /** Extra headers it was sent with (List-Unsubscribe ...). */
+  headers: Record<string, string>;
 }
 
 let counter = 0;

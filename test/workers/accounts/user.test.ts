@@ -309,6 +309,25 @@ describe("onboarding, cookie consent and newsletter", () => {
     expect(done.status).toBe(200);
     const row = await db.query.newsletterSubscribers.findFirst({ where: eq(newsletterSubscribers.email, email) });
     expect(row?.unsubscribedAt).not.toBeNull();
+
+    // Subscribed again, the e-mail's one-click header (RFC 8058, decision 097) unsubscribes without a page.
+    expect((await app("/api/user/newsletterSignup", json({ email }))).status).toBe(200);
+    expect((await db.query.newsletterSubscribers.findFirst({ where: eq(newsletterSubscribers.email, email) }))?.unsubscribedAt).toBeNull();
+    const second = (await outboxFor(email)).at(-1)!;
+    expect(second.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    const oneClick = new URL(second.headers["List-Unsubscribe"].slice(1, -1));
+    expect(oneClick.pathname).toBe("/api/user/unsubscribe/oneClick");
+    const clicked = await app(oneClick.pathname + oneClick.search, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(await read(clicked)).toEqual({ message: `${email} has been unsubscribed.`, kind: "newsletter" });
+    expect((await db.query.newsletterSubscribers.findFirst({ where: eq(newsletterSubscribers.email, email) }))?.unsubscribedAt).not.toBeNull();
+    const forged = await app("/api/user/unsubscribe/oneClick?token=not-a-token", { method: "POST" });
+    expect(forged.status).toBe(400);
+    expect(await read(forged)).toMatchObject({ field: "token" });
+
     const bad = await app("/api/user/newsletterSignup", json({ email: "nope" }));
     expect(bad.status).toBe(400);
     expect(await read(bad)).toEqual({ error: "Please enter a valid email address", field: "email" });

@@ -153,6 +153,7 @@ export const ROUTES: Record<string, RouteExample> = {
   "POST /api/keywords/useAsAiKeywords": { body: { keywords: ["christmas decor", "christmas nails"] } },
   "POST /api/user/unsubscribe": { public: true, body: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
   "POST /api/trendAlerts/unsubscribe": { public: true, query: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
+  "POST /api/user/unsubscribe/oneClick": { public: true, query: { token: "not-a-token" }, notOwned: { token: "an e-mailed credential" } },
   "GET /api/trendAlerts/userTrendAlerts": { listsOwn: true },
   "GET /api/trendAlerts/history": { listsOwn: true },
   "POST /api/trendAlerts/createTrendAlert": {
@@ -263,6 +264,11 @@ export const ROUTES: Record<string, RouteExample> = {
     owns: { kind: "shopifyCharge", field: "subscriptionID" },
   },
   "POST /api/shopify/webhook": { public: true, body: { app_subscription: {} } },
+  "POST /api/email/webhook": {
+    public: true,
+    body: { type: "email.bounced", created_at: "2026-12-03T12:00:00.000Z", data: { email_id: "x", to: ["someone@example.test"] } },
+    notOwned: { "data.email_id": "Resend's id of an e-mail we sent: the delivery is signed by Resend" },
+  },
   "GET /api/subscriptions/getPlans": { public: true },
   "GET /api/subscriptions/getLifetimePlans": { public: true },
   "GET /api/subscriptions/getPlan/:id": { public: true, params: { id: "starter-monthly" }, notOwned: { id: "a plan of the catalogue" } },

@@ -412,7 +412,7 @@ describe("scope and input", () => {
 });
 
 describe("the weekly summary e-mail", () => {
-  it("goes only to users who asked, once a week, with a plain-text part, and its unsubscribe link turns it off", async () => {
+  it("goes only to users who asked, once a week, with a plain-text part, and its unsubscribe link and one-click header turn it off", async () => {
     const keen = await signUpVerifiedUser({ firstName: "Keen" });
     const quiet = await signUpVerifiedUser({ firstName: "Quiet" });
     for (const person of [keen, quiet]) {
@@ -446,6 +446,21 @@ describe("the weekly summary e-mail", () => {
     expect(await read(unsubscribed)).toMatchObject({ kind: "weeklySummary" });
     expect(await read(await app("/api/analytics/weeklySummary", { headers: bearer(keen.tokens) }))).toEqual({ enabled: false });
     for (let run = 0; run < 5; run += 1) await sendWeeklySummaries(testEnv, nextWeek + 7 * DAY_MS);
+    expect(await mailsTo(keen)).toHaveLength(1);
+
+    // The one-click header (RFC 8058, decision 097): a mail app POSTs to it, without cookies.
+    expect(mail.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+    const oneClick = /^<(http:\/\/app\.test\/api\/user\/unsubscribe\/oneClick\?token=[^>]+)>$/.exec(mail.headers["List-Unsubscribe"])?.[1];
+    expect(oneClick).toBeDefined();
+    expect(await read(await post(keen, "/api/analytics/weeklySummary", { enabled: true }))).toEqual({ enabled: true });
+    const clicked = await app(new URL(oneClick!).pathname + new URL(oneClick!).search, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "List-Unsubscribe=One-Click",
+    });
+    expect(await read(clicked)).toMatchObject({ kind: "weeklySummary" });
+    expect(await read(await app("/api/analytics/weeklySummary", { headers: bearer(keen.tokens) }))).toEqual({ enabled: false });
+    for (let run = 0; run < 5; run += 1) await sendWeeklySummaries(testEnv, nextWeek + 21 * DAY_MS);
     expect(await mailsTo(keen)).toHaveLength(1);
   });
 });

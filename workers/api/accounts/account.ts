@@ -12,7 +12,14 @@ import {
   TokenRefreshBody,
   VerifyEmailBody,
 } from "../../../contracts/accounts/auth.ts";
-import { CookiesConsentBody, NewsletterSignupBody, OnboardingChecklistBody, UnsubscribeBody, UserUpdatesBody } from "../../../contracts/accounts/user.ts";
+import {
+  CookiesConsentBody,
+  NewsletterSignupBody,
+  OnboardingChecklistBody,
+  UnsubscribeBody,
+  UnsubscribeQuery,
+  UserUpdatesBody,
+} from "../../../contracts/accounts/user.ts";
 import { cameFromOurSite, NOT_FROM_OUR_SITE, requestMeta, requireUser } from "../../auth/middleware.ts";
 import { clearSessionCookie, readDeviceCookie, readSessionCookie, setDeviceCookie, setSessionCookie } from "../../auth/session-cookie.ts";
 import {
@@ -32,9 +39,8 @@ import {
   type SignIn,
 } from "../../services/accounts/accounts.ts";
 import { setProfileImage } from "../../services/content/media-library.ts";
-import { subscribeToNewsletter, unsubscribeFromNewsletter } from "../../services/growth/newsletter.ts";
-import { unsubscribeFromTrendAlerts } from "../../services/growth/trend-alerts.ts";
-import { unsubscribeFromWeeklySummary } from "../../services/pinterest/analytics.ts";
+import { subscribeToNewsletter } from "../../services/growth/newsletter.ts";
+import { unsubscribeByToken } from "../../services/growth/unsubscribe.ts";
 import {
   credentialsOf,
   currentCredentials,
@@ -144,16 +150,14 @@ account.post("/user/newsletterSignup", valid("json", NewsletterSignupBody), asyn
   return c.json({ message: "Please check your email for the download link." });
 });
 
-/** /unsubscribe's call: a newsletter link, or a trend alert digest's (decision 047); `kind` says which. */
-account.post("/user/unsubscribe", valid("json", UnsubscribeBody), async (c) => {
-  const { token } = c.req.valid("json");
-  const fromTrendAlerts = await unsubscribeFromTrendAlerts(c.env, token);
-  if (fromTrendAlerts !== null) return c.json({ message: `${fromTrendAlerts} will no longer receive trend alert e-mails.`, kind: "trendAlerts" });
-  const fromWeeklySummary = await unsubscribeFromWeeklySummary(c.env, token);
-  if (fromWeeklySummary !== null) return c.json({ message: `${fromWeeklySummary} will no longer receive the weekly summary.`, kind: "weeklySummary" });
-  const email = await unsubscribeFromNewsletter(c.env, token);
-  return c.json({ message: `${email} has been unsubscribed.`, kind: "newsletter" });
-});
+/** /unsubscribe's call: a newsletter link, a trend alert digest's (decision 047) or the weekly summary's; `kind` says which. */
+account.post("/user/unsubscribe", valid("json", UnsubscribeBody), async (c) => c.json(await unsubscribeByToken(c.env, c.req.valid("json").token)));
+
+/**
+ * The List-Unsubscribe-Post target of the marketing e-mails (RFC 8058, decision 097): a mail app POSTs
+ * "List-Unsubscribe=One-Click" here, without cookies; the signed token in the query names the list and the user.
+ */
+account.post("/user/unsubscribe/oneClick", valid("query", UnsubscribeQuery), async (c) => c.json(await unsubscribeByToken(c.env, c.req.valid("query").token)));
 
 // ---------------------------------------------------------------- the signed-in user
 

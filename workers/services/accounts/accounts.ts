@@ -11,10 +11,11 @@ import { RESERVED_HANDLES } from "../../../contracts/accounts/user.ts";
 import { passwordProblem } from "../../domain/password-policy.ts";
 import type { Env } from "../../env.ts";
 import type { PinterestProfile } from "../pinterest/pinterest-connection.ts";
-import { sendEmail } from "../../integrations/email.ts";
+import { sendEmail, type Delivery } from "../../integrations/email.ts";
+import { SUPPRESSED_MESSAGES, suppressionOf } from "./email-suppressions.ts";
 import { verifyGoogleIdToken } from "../../integrations/google-identity.ts";
 import { existingAccountEmail, passwordResetEmail, verificationEmail } from "./emails.ts";
-import { sendToTypedAddress } from "./typed-address-mail.ts";
+import { AddressSuppressed, sendToTypedAddress } from "./typed-address-mail.ts";
 import { ServiceError } from "../core/errors.ts";
 import { consumeRateLimits, RATE_LIMITS, RateLimited, waitBeforeTrying, type RateLimitRule } from "./rate-limit.ts";
 
@@ -310,7 +311,8 @@ async function tellOwnerOfSignUp(env: Env, owner: User, meta: RequestMeta): Prom
     await sendToTypedAddress(env, { ip: meta.ip }, existingAccountEmail(owner.email, owner.firstName, login, reset));
   } catch (error) {
     // The answer must not depend on whether this e-mail went: a limit or an e-mail outage is only logged.
-    if (!(error instanceof RateLimited)) console.error("signup: the e-mail to an existing account's owner was not sent", error);
+    if (!(error instanceof RateLimited) && !(error instanceof AddressSuppressed))
+      console.error("signup: the e-mail to an existing account's owner was not sent", error);
   }
   return { existing: true };
 }
@@ -466,13 +468,17 @@ export async function requestPasswordReset(env: Env, email: string, meta: Reques
     [RATE_LIMITS.forgotPasswordPerEmail, email],
     [RATE_LIMITS.forgotPasswordPerIp, meta.ip],
   ]);
+  // Looked at before the account, so the refusal says nothing about whether the address has one (decision 097).
+  const suppressed = await suppressionOf(env.DB, email);
+  if (suppressed) throw new ServiceError(422, SUPPRESSED_MESSAGES[suppressed.reason], "email");
   const db = database(env.DB);
   const user = await db.query.users.findFirst({ where: eq(users.email, email) });
   if (!user) return;
   const token = randomToken();
   await db.insert(passwordResets).values({ tokenHash: await sha256Hex(token), userId: user.id, expiresAt: Date.now() + PASSWORD_RESET_TTL_MS });
   const link = new URL(`/reset-password?token=${encodeURIComponent(token)}`, env.APP_URL).toString();
-  await sendEmail(env, passwordResetEmail(user.email, user.firstName, link));
+  const delivery = await sendEmail(env, passwordResetEmail(user.email, user.firstName, link));
+  if (!delivery.sent) throw new ServiceError(422, SUPPRESSED_MESSAGES[delivery.suppressed.reason], "email");
 }
 
 /**
@@ -521,20 +527,24 @@ export async function resetPassword(env: Env, token: string, password: string): 
 
 // ---------------------------------------------------------------- e-mail verification
 
-export async function sendVerificationEmail(env: Env, user: User) {
+/** Sends the verification link; answers whether it went (not when the address is suppressed, decision 097). */
+export async function sendVerificationEmail(env: Env, user: User): Promise<Delivery> {
   const token = await signToken(tokenSettings(env), "verifyEmail", { email: user.email }, user.id, VERIFY_EMAIL_TTL_SECONDS);
   const link = new URL(`/verify-email?uid=${encodeURIComponent(user.id)}&token=${encodeURIComponent(token)}`, env.APP_URL).toString();
-  await sendEmail(env, verificationEmail(user.email, user.firstName, link));
+  return sendEmail(env, verificationEmail(user.email, user.firstName, link));
 }
 
-/** Sends the link again (rate-limited per user and per address). */
+/** Sends the link again (rate-limited per user and per address); refused in words when the address is suppressed. */
 export async function resendVerificationEmail(env: Env, user: User, meta: RequestMeta) {
   if (user.isEmailVerified) throw new ServiceError(409, "Your e-mail address is already verified.");
+  const suppressed = await suppressionOf(env.DB, user.email);
+  if (suppressed) throw new ServiceError(422, SUPPRESSED_MESSAGES[suppressed.reason]);
   await consumeRateLimits(env.DB, [
     [RATE_LIMITS.verificationPerUser, user.id],
     [RATE_LIMITS.verificationPerIp, meta.ip],
   ]);
-  await sendVerificationEmail(env, user);
+  const delivery = await sendVerificationEmail(env, user);
+  if (!delivery.sent) throw new ServiceError(422, SUPPRESSED_MESSAGES[delivery.suppressed.reason]);
 }
 
 /** Verifies from the link's uid and signed token; a bare uid never verifies an account. */

@@ -1,5 +1,5 @@
 import { greeting, plainName, quoted } from "../../domain/mail-text.ts";
-import type { OutgoingEmail } from "../../integrations/email.ts";
+import type { OutgoingEmail } from "../../integrations/email-message.ts";
 import { escapeHtml } from "../../../contracts/html.ts";
 
 /** The e-mails the product sends: each has a text part and an HTML part carrying the same links. */
@@ -82,7 +82,14 @@ export function passwordResetEmail(to: string, firstName: string, link: string):
   };
 }
 
-export function successPlanEmail(to: string, downloadLink: string, unsubscribeLink: string): OutgoingEmail {
+/** The List-Unsubscribe headers of a marketing e-mail: one click in mail apps (RFC 8058, decision 097). */
+function listUnsubscribe(oneClick: string): Record<string, string> {
+  return { "List-Unsubscribe": `<${oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" };
+}
+
+/** The newsletter's first e-mail: the Success Plan, with the newsletter's unsubscribe link and headers. */
+export function successPlanEmail(to: string, downloadLink: string, unsubscribe: { page: string; oneClick: string }): OutgoingEmail {
+  const unsubscribeLink = unsubscribe.page;
   const subject = "Your Pinterest Success Plan";
   const lines = [
     "Thanks for subscribing! Here is your free Pinterest Success Plan: a 30-day plan to set up your boards, design pins that get clicked and keep a posting schedule you can stick to.",
@@ -95,6 +102,7 @@ export function successPlanEmail(to: string, downloadLink: string, unsubscribeLi
     html: layout(subject, lines, { label: "Download the Success Plan", url: downloadLink }, [
       `<a href="${escapeHtml(unsubscribeLink)}" style="color:#6b7580">Unsubscribe</a>`,
     ]),
+    headers: listUnsubscribe(unsubscribe.oneClick),
   };
 }
 
@@ -192,7 +200,7 @@ ${button({ label: "Manage my trend alerts", url: links.alertsPage })}
     subject,
     text,
     html,
-    headers: { "List-Unsubscribe": `<${links.oneClickUnsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    headers: listUnsubscribe(links.oneClickUnsubscribe),
   };
 }
 
@@ -355,13 +363,13 @@ export interface WeeklySummaryLine {
 
 /**
  * The weekly insights e-mail (decision 093), sent only to users who asked for it: each profile's last 7 days. Its
- * unsubscribe link turns it off on the spec's /unsubscribe page.
+ * unsubscribe link turns it off on the spec's /unsubscribe page; its List-Unsubscribe headers in one click.
  */
 export function weeklySummaryEmail(
   to: string,
   firstName: string,
   lines: WeeklySummaryLine[],
-  links: { insightsPage: string; unsubscribePage: string },
+  links: { insightsPage: string; unsubscribePage: string; oneClickUnsubscribe: string },
 ): OutgoingEmail {
   const subject = "Your week on Pinterest";
   const number = (n: number) => n.toLocaleString("en-US");
@@ -382,5 +390,5 @@ ${button({ label: "See your analytics", url: links.insightsPage })}
     `See your analytics: ${links.insightsPage}`,
     `${footer}\nUnsubscribe from the weekly summary: ${links.unsubscribePage}`,
   ].join("\n\n");
-  return { to, subject, text, html, headers: { "List-Unsubscribe": `<${links.unsubscribePage}>` } };
+  return { to, subject, text, html, headers: listUnsubscribe(links.oneClickUnsubscribe) };
 }

@@ -14,8 +14,10 @@ import { consumeRateLimits, RATE_LIMITS } from "./rate-limit.ts";
 export async function sendFeedback(env: Env, input: SendEmailBody, meta: RequestMeta): Promise<"success" | "fail"> {
   await consumeRateLimits(env.DB, [[RATE_LIMITS.feedbackPerIp, meta.ip]]);
   try {
-    await sendEmail(env, feedbackEmail(env.CONTACT_EMAIL, input.feedbackText, input.userEmail, new Date()));
-    return "success";
+    const delivery = await sendEmail(env, feedbackEmail(env.CONTACT_EMAIL, input.feedbackText, input.userEmail, new Date()));
+    if (delivery.sent) return "success";
+    console.warn(`feedback not sent: the support address is suppressed (${delivery.suppressed.reason})`);
+    return "fail";
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     console.warn(`feedback not sent: ${error.message}`);

@@ -1,7 +1,10 @@
 import { waitInWords } from "../../domain/waiting.ts";
 import type { Env } from "../../env.ts";
-import { sendEmail, type OutgoingEmail } from "../../integrations/email.ts";
+import { sendEmail } from "../../integrations/email.ts";
+import type { OutgoingEmail } from "../../integrations/email-message.ts";
+import { ServiceError } from "../core/errors.ts";
 import type { User } from "./accounts.ts";
+import { SUPPRESSED_TYPED_ADDRESS, suppressionOf } from "./email-suppressions.ts";
 import { mailboxKey } from "./mailboxes.ts";
 import { consumeRateLimits, RATE_LIMITS, RateLimited, waitsBeforeTrying, type RateLimitRule } from "./rate-limit.ts";
 
@@ -31,9 +34,12 @@ const senderKey = (sender: TypedMailSender) => ("id" in sender ? sender.id : sen
 /**
  * Sends `email` for `sender` when neither the sender nor the recipient's mailbox (nor the kind's own
  * limit) has reached its limit for the day; otherwise throws RateLimited (429) saying which and for how
- * long, having sent and counted nothing. A provider failure after counting is thrown as it is.
+ * long, having sent and counted nothing; throws AddressSuppressed (422) when the address bounced or complained.
+ * A provider failure after counting is thrown as it is.
  */
 export async function sendToTypedAddress(env: Env, sender: TypedMailSender, email: OutgoingEmail, kind?: KindLimit, now = Date.now()): Promise<void> {
+  // An address that bounced or complained (decision 097) is refused before anything is counted.
+  if (await suppressionOf(env.DB, email.to, now)) throw new AddressSuppressed();
   const from = senderKey(sender);
   const limits = [
     ...(kind ? [{ rule: kind.rule, key: from, refusal: kind.refusal }] : []),
@@ -56,17 +62,27 @@ export async function sendToTypedAddress(env: Env, sender: TypedMailSender, emai
     if (error instanceof RateLimited) await refuseWhenReached();
     throw error;
   }
-  await sendEmail(env, email);
+  if (!(await sendEmail(env, email)).sent) throw new AddressSuppressed();
 }
 
 /**
- * Sends mail about an account to the account's own address, only when that address is verified; answers
- * whether it was sent. The verification and password-reset e-mails are the exceptions (they prove the
- * address, and name the user only by a plain name): they do not come through here.
+ * sendToTypedAddress's refusal of an address that bounced or complained (decision 097): 422 on the form's
+ * `email` field, in words that do not say which.
+ */
+export class AddressSuppressed extends ServiceError {
+  constructor() {
+    super(422, SUPPRESSED_TYPED_ADDRESS, "email");
+  }
+}
+
+/**
+ * Sends mail about an account to the account's own address, only when that address is verified and has not
+ * bounced or complained (decision 097); answers whether it was sent. The verification and password-reset
+ * e-mails are the exceptions (they prove the address, and name the user only by a plain name): they do not
+ * come through here.
  */
 export async function sendToAccountAddress(env: Env, account: Pick<User, "email" | "isEmailVerified">, email: OutgoingEmail): Promise<boolean> {
   if (email.to !== account.email) throw new Error("sendToAccountAddress sends only to the account's own address");
   if (!account.isEmailVerified) return false;
-  await sendEmail(env, email);
-  return true;
+  return (await sendEmail(env, email)).sent;
 }

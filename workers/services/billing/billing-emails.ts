@@ -99,7 +99,7 @@ export async function sendPendingBillingEmails(env: Env, now = Date.now()): Prom
   return { sent, failed: pending.length - sent };
 }
 
-/** Sends one claimed e-mail; answers whether it went (a failure is logged and left for the cron). */
+/** Sends one claimed e-mail; answers whether it went (a failure is logged and left for the cron; a suppressed address settles it unsent). */
 async function deliver(env: Env, row: { reference: string; userId: string; details: Details }, now: number): Promise<boolean> {
   const db = database(env.DB);
   try {
@@ -141,12 +141,15 @@ async function deliver(env: Env, row: { reference: string; userId: string; detai
             },
             link,
           );
-    await sendEmail(env, email);
+    const delivery = await sendEmail(env, email);
+    // An address that bounced or complained (decision 097) settles the e-mail unsent: the cron does not try again.
+    if (!delivery.sent)
+      console.warn("A billing e-mail was not sent: the address is suppressed", { reference: row.reference, reason: delivery.suppressed.reason });
     await db
       .update(billingEmails)
       .set({ sentAt: now, attempts: sql`${billingEmails.attempts} + 1` })
       .where(eq(billingEmails.reference, row.reference));
-    return true;
+    return delivery.sent;
   } catch (error) {
     console.error("A billing e-mail could not be sent now; the cron tries again", {
       reference: row.reference,

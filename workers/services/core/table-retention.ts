@@ -29,6 +29,8 @@ export const TABLE_RULES: Rule[] = [
   { table: "webhook_events", when: "created_at", keepMs: 90 * DAY, why: "a delivery's id, kept against retries" },
   { table: "billing_emails", when: "sent_at", keepMs: 90 * DAY, why: "a billing e-mail sent, kept against a repeated event" },
   { table: "trend_alert_runs", when: "claimed_at", keepMs: 90 * DAY, why: "a digest's claim for its period" },
+  // A hard bounce stops mail for 180 days (its expires_at); a complaint has none and is kept for good (decision 097).
+  { table: "email_suppressions", when: "expires_at", keepMs: 0, why: "a hard bounce past its 180 days" },
   // The digests a user was sent, for 13 months (as the pin history).
   { table: "trend_alert_emails", when: "sent_at", keepMs: 396 * DAY, why: "a trend digest sent" },
 ];

@@ -8,6 +8,7 @@ import { successPlanEmail } from "../accounts/emails.ts";
 import { ServiceError } from "../core/errors.ts";
 import { consumeRateLimits, RATE_LIMITS } from "../accounts/rate-limit.ts";
 import { sendToTypedAddress } from "../accounts/typed-address-mail.ts";
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from "./unsubscribe-links.ts";
 
 const UNSUBSCRIBE_TTL_SECONDS = 365 * 24 * 60 * 60;
 export const SUCCESS_PLAN_PATH = "/success-plan.pdf";
@@ -17,7 +18,7 @@ export async function subscribeToNewsletter(env: Env, email: string, source: str
   await consumeRateLimits(env.DB, [[RATE_LIMITS.newsletterPerIp, meta.ip]]);
   const token = await signToken(tokenSettings(env), "unsubscribe", {}, email, UNSUBSCRIBE_TTL_SECONDS);
   const download = new URL(SUCCESS_PLAN_PATH, env.APP_URL).toString();
-  const unsubscribe = new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, env.APP_URL).toString();
+  const unsubscribe = { page: unsubscribePageUrl(env, token), oneClick: oneClickUnsubscribeUrl(env, token) };
   // The address was typed by a visitor (decision 080): through the gate first, so a refused signup records nothing.
   await sendToTypedAddress(env, { ip: meta.ip }, successPlanEmail(email, download, unsubscribe));
   const now = Date.now();

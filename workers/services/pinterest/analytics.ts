@@ -21,6 +21,7 @@ import { csvForSpreadsheets } from "../../domain/csv-export.ts";
 import type { Env } from "../../env.ts";
 import { tokenSettings, type User } from "../accounts/accounts.ts";
 import { weeklySummaryEmail } from "../accounts/emails.ts";
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from "../growth/unsubscribe-links.ts";
 import { sendToAccountAddress } from "../accounts/typed-address-mail.ts";
 import { ServiceError } from "../core/errors.ts";
 import { listProfiles, schedulingSettingsOf, type PinterestProfile } from "./pinterest-connection.ts";
@@ -222,7 +223,8 @@ async function sendWeeklySummary(env: Env, user: User): Promise<boolean> {
   const token = await signToken(tokenSettings(env), "unsubscribeWeeklySummary", {}, user.id, UNSUBSCRIBE_TTL_SECONDS);
   const email = weeklySummaryEmail(user.email, user.firstName, lines, {
     insightsPage: new URL("/analytics", env.APP_URL).toString(),
-    unsubscribePage: new URL(`/unsubscribe?token=${encodeURIComponent(token)}`, env.APP_URL).toString(),
+    unsubscribePage: unsubscribePageUrl(env, token),
+    oneClickUnsubscribe: oneClickUnsubscribeUrl(env, token),
   });
   return sendToAccountAddress(env, user, email);
 }
