@@ -42,6 +42,7 @@ import {
   type Customer,
   type Discount,
   type Price,
+  type SdkShape,
   type StripeObject,
   type StripeState,
 } from "./state.ts";
@@ -636,7 +637,7 @@ function createCoupon(stripe: StripeState, params: Params): Coupon {
     redeem_by: optionalInteger(params, "redeem_by") ?? null,
     times_redeemed: 0,
     valid: true,
-  };
+  } satisfies Stripe.Coupon;
   stripe.coupons.set(id, refreshCoupon(coupon));
   return coupon;
 }
@@ -678,7 +679,7 @@ function sessionDiscount(stripe: StripeState, params: Params, currency: string, 
     start: nowSeconds(),
     subscription: null,
     subscription_item: null,
-  };
+  } satisfies Stripe.Discount;
 }
 
 function createPrice(stripe: StripeState, params: Params): Price {
@@ -690,7 +691,25 @@ function createPrice(stripe: StripeState, params: Params): Price {
   if (!product && productData) {
     const name = requiredString(productData, "name", "product_data[name]");
     product = stripeId("prod", 14);
-    stripe.products.set(product, { id: product, object: "product", active: true, created: nowSeconds(), livemode: false, metadata: {}, name, type: "service" });
+    const created = nowSeconds();
+    stripe.products.set(product, {
+      id: product,
+      object: "product",
+      active: true,
+      created,
+      description: null,
+      images: [],
+      livemode: false,
+      marketing_features: [],
+      metadata: {},
+      name,
+      package_dimensions: null,
+      shippable: null,
+      tax_details: null,
+      type: "service",
+      updated: created,
+      url: null,
+    } satisfies Stripe.Product);
   }
   if (!product) throw missingParam("product");
   if (!stripe.products.has(product)) throw noSuch("product", product, "product");
@@ -728,7 +747,7 @@ function createPrice(stripe: StripeState, params: Params): Price {
     type: recurring ? "recurring" : "one_time",
     unit_amount: amount,
     unit_amount_decimal: String(amount),
-  };
+  } satisfies SdkShape<Stripe.Price, "unit_amount_decimal">;
   stripe.prices.set(price.id, price);
   return price;
 }
@@ -912,10 +931,11 @@ export function sessionLineItems(stripe: StripeState, session: CheckoutSession):
       currency: item.price.currency,
       description: String(product?.name ?? item.price.nickname ?? item.price.id),
       discounts: discount && amountDiscount > 0 ? [{ amount: amountDiscount, discount: structuredClone(discount) }] : [],
+      metadata: {},
       price: item.price,
       quantity: item.quantity,
       taxes: [],
-    };
+    } satisfies SdkShape<Stripe.LineItem, "price" | "discounts">;
   });
 }
 

@@ -21,6 +21,7 @@ import {
   type Subscription,
   type SubscriptionItem,
   type SdkShape,
+  planOf,
 } from "./state.ts";
 import { emitEvent } from "./webhooks.ts";
 
@@ -117,7 +118,7 @@ export function addBalanceTransaction(
     livemode: false,
     metadata: fields.metadata ?? {},
     type: fields.type ?? "adjustment",
-  };
+  } satisfies Stripe.CustomerBalanceTransaction;
   ctx.stripe.balanceTransactions.set(transaction.id, transaction);
   emit(ctx, "customer.updated", customer, before);
   return transaction;
@@ -389,20 +390,25 @@ export function createSubscription(
   const trialEnd = fields.trialPeriodDays ? start + fields.trialPeriodDays * 86_400 : null;
   const first = fields.items[0].price;
   const end = trialEnd ?? periodEnd(start, first);
-  const items: SubscriptionItem[] = fields.items.map(({ price, quantity }) => ({
-    id: stripeId("si", 14),
-    object: "subscription_item",
-    billing_thresholds: null,
-    created: start,
-    current_period_end: end,
-    current_period_start: start,
-    discounts: [],
-    metadata: {},
-    price,
-    quantity,
-    subscription: id,
-    tax_rates: [],
-  }));
+  const items: SubscriptionItem[] = fields.items.map(
+    ({ price, quantity }) =>
+      ({
+        id: stripeId("si", 14),
+        object: "subscription_item",
+        billing_thresholds: null,
+        created: start,
+        current_period_end: end,
+        current_period_start: start,
+        current_trial: null,
+        discounts: [],
+        metadata: {},
+        plan: planOf(price),
+        price,
+        quantity,
+        subscription: id,
+        tax_rates: [],
+      }) satisfies SdkShape<Stripe.SubscriptionItem, "price" | "plan">,
+  );
   const subscription: Subscription = {
     id,
     object: "subscription",
@@ -652,7 +658,11 @@ export function createPaymentIntent(
     object: "payment_intent",
     amount: fields.amount,
     amount_capturable: 0,
+    allowed_payment_method_types: null,
     amount_details: { tip: {} },
+    customer_account: null,
+    excluded_payment_method_types: null,
+    managed_payments: null,
     amount_received: 0,
     application: null,
     application_fee_amount: null,
@@ -675,17 +685,20 @@ export function createPaymentIntent(
     payment_method: fields.paymentMethod ?? null,
     payment_method_options: {},
     payment_method_types: ["card"],
+    payment_method_configuration_details: null,
+    payment_record: null,
     processing: null,
     receipt_email: null,
     review: null,
     setup_future_usage: null,
     shipping: null,
+    source: null,
     statement_descriptor: null,
     statement_descriptor_suffix: null,
     status: fields.paymentMethod ? "requires_confirmation" : "requires_payment_method",
     transfer_data: null,
     transfer_group: null,
-  };
+  } satisfies Stripe.PaymentIntent;
   ctx.stripe.paymentIntents.set(id, intent);
   emit(ctx, "payment_intent.created", intent);
   return intent;
@@ -828,9 +841,9 @@ function payInvoice(ctx: Context, invoice: Invoice, customer: Customer) {
     is_default: true,
     livemode: false,
     payment: { type: "payment_intent", payment_intent: intent.id },
-    status: "paid",
+    status: "paid" as const,
     status_transitions: { canceled_at: null, paid_at: nowSeconds() },
-  });
+  } satisfies Stripe.InvoicePayment);
 }
 
 // ---------------------------------------------------------------------------

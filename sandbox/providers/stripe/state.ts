@@ -1,3 +1,4 @@
+import type Stripe from "stripe";
 import { PLAN_ROWS } from "../../../workers/db/seed-data.ts";
 import { SANDBOX_STRIPE_WEBHOOK_SECRET } from "../../provider-vars.ts";
 import { providerState, type SandboxState } from "../../state.ts";
@@ -29,6 +30,35 @@ export interface Price extends StripeObject {
   metadata: Record<string, string>;
 }
 
+/**
+ * The legacy plan Stripe still answers beside each subscription item's price (`items.data[].plan`), made from the
+ * recurring price it mirrors.
+ */
+export function planOf(price: Price) {
+  const recurring = price.recurring ?? { interval: "month" as const, interval_count: 1, trial_period_days: null, usage_type: "licensed" as const };
+  return {
+    id: price.id,
+    object: "plan",
+    active: true,
+    amount: price.unit_amount,
+    amount_decimal: String(price.unit_amount),
+    billing_scheme: "per_unit",
+    created: typeof price.created === "number" ? price.created : nowSeconds(),
+    currency: price.currency,
+    interval: recurring.interval,
+    interval_count: recurring.interval_count,
+    livemode: false,
+    metadata: price.metadata,
+    meter: null,
+    nickname: typeof price.nickname === "string" ? price.nickname : null,
+    product: price.product,
+    tiers_mode: null,
+    transform_usage: null,
+    trial_period_days: recurring.trial_period_days,
+    usage_type: recurring.usage_type,
+  } satisfies SdkShape<Stripe.Plan, "amount_decimal">;
+}
+
 export interface Customer extends StripeObject {
   object: "customer";
   email: string | null;
@@ -40,6 +70,8 @@ export interface Customer extends StripeObject {
 
 export interface Coupon extends StripeObject {
   object: "coupon";
+  created: number;
+  livemode: boolean;
   amount_off: number | null;
   currency: string | null;
   duration: "forever" | "once" | "repeating";
@@ -285,9 +317,13 @@ function seedCatalog(stripe: StripeState) {
         metadata: { tier: plan.tier },
         name: `Pinboard Studio ${plan.name}`,
         type: "service",
+        marketing_features: [],
+        package_dimensions: null,
+        shippable: null,
+        tax_details: null,
         updated: created,
         url: null,
-      });
+      } satisfies Stripe.Product);
     }
     const interval = plan.billingPeriod === "month" || plan.billingPeriod === "year" ? plan.billingPeriod : null;
     stripe.prices.set(plan.stripePriceId, {
