@@ -1,3 +1,5 @@
+import { stableSeed } from "./random.ts";
+
 /** The port the video service listens on in its container (containers/video/Dockerfile: VIDEO_PORT, EXPOSE). */
 export const VIDEO_CONTAINER_PORT = 8790;
 
@@ -8,15 +10,10 @@ export const VIDEO_CONTAINER_PORT = 8790;
 export const VIDEO_CONTAINER_INSTANCES = 10;
 
 /**
- * The container instance that runs a job, picked from its id (FNV-1a, modulo the pool). A job's status and files
+ * The container instance that runs a job, picked from its id (its FNV-1a seed, modulo the pool). A job's status and files
  * live on the instance that ran it, so its submit, status, results and delete calls all go to this one; the same id
  * always picks the same instance, so nothing has to be recorded (decision 095).
  */
 export function videoInstanceName(jobId: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < jobId.length; i++) {
-    hash ^= jobId.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return `video-${(hash >>> 0) % VIDEO_CONTAINER_INSTANCES}`;
+  return `video-${stableSeed(jobId) % VIDEO_CONTAINER_INSTANCES}`;
 }
