@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PAYPAL_PLAN_IDS, PAYPAL_TRIAL_PLAN_IDS } from "../../../contracts/billing/billing-paypal-shopify.ts";
 import { SANDBOX_PAYPAL_WEBHOOK_ID } from "../../../sandbox/provider-vars.ts";
 import { ProviderError } from "../../../workers/integrations/http.ts";
@@ -8,6 +8,7 @@ import * as paypal from "../../../workers/integrations/paypal.ts";
 import { createOpenApiChecker, type Exchange, type Json } from "../../support/openapi-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
 import { rejectionOf } from "../../support/rejection.ts";
+import { recordGlobalFetch } from "../../support/recorded-fetch.ts";
 
 // Conformance with PayPal's published OpenAPI descriptions (contracts/specs/paypal-billing_subscriptions_v1.json
 // and paypal-notifications_webhooks_v1.json, copies of ../shared/specs, Apache-2.0): every request our client
@@ -38,30 +39,8 @@ const RETURN = { returnUrl: "http://app.test/pricing?paymentMessage=success", ca
 
 // ---- recording what the client sends and the stand-in answers ------------------------------------
 
-let exchanges: Exchange[] = [];
 const realFetch = globalThis.fetch;
-beforeEach(() => {
-  exchanges = [];
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.startsWith(`${apiBase().href}/v1/`)) return realFetch(request);
-    const exchange: Exchange = {
-      method: request.method,
-      url: new URL(request.url),
-      requestHeaders: new Headers(request.headers),
-      requestBody: request.body ? await request.clone().text() : null,
-    };
-    exchanges.push(exchange);
-    const response = await realFetch(request);
-    exchange.status = response.status;
-    exchange.responseHeaders = new Headers(response.headers);
-    exchange.responseBody = await response.clone().text();
-    return response;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const exchanges = recordGlobalFetch((url) => url.startsWith(`${apiBase().href}/v1/`));
 
 const pathOf = (exchange: Exchange) => exchange.url.pathname.slice(apiBase().pathname.length);
 const described = () => exchanges.filter((exchange) => !UNDESCRIBED.test(pathOf(exchange)));

@@ -7,6 +7,7 @@ import { labelPicture, TEMPLATE_FAMILY_KEYWORD } from "../../../workers/render/p
 import { createOpenApiChecker, type Exchange, type Json } from "../../support/openapi-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
 import { rejectionOf } from "../../support/rejection.ts";
+import { recordExchange } from "../../support/recorded-fetch.ts";
 
 // Conformance with Pinterest's published OpenAPI description
 // (contracts/specs/pinterest-api-v5.openapi.json, a copy of ../shared/specs): every request our client
@@ -55,21 +56,7 @@ beforeEach(() => {
 });
 
 /** fetch that records each request and answer for validation. */
-const recordingFetch: typeof fetch = async (input, init) => {
-  const request = new Request(input, init);
-  const exchange: Exchange = {
-    method: request.method,
-    url: new URL(request.url),
-    requestHeaders: new Headers(request.headers),
-    requestBody: request.body ? await request.clone().text() : null,
-  };
-  exchanges.push(exchange);
-  const response = await fetch(request);
-  exchange.status = response.status;
-  exchange.responseHeaders = new Headers(response.headers);
-  exchange.responseBody = await response.clone().text();
-  return response;
-};
+const recordingFetch: typeof fetch = (input, init) => recordExchange(new Request(input, init), fetch, exchanges);
 
 const envFor = (): PinterestEnv => ({
   PINTEREST_API_URL: `${sandbox.url}/pinterest/v5`,

@@ -7,6 +7,7 @@ import { ETSY_SCOPE_DESCRIPTIONS } from "../../../sandbox/providers/etsy/state.t
 import { EtsyApiError, EtsyClient, type EtsyTokens, forgetEtsyShop, pkcePair } from "../../../workers/integrations/etsy.ts";
 import { createOpenApiChecker, type Exchange, type Json } from "../../support/openapi-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
+import { recordExchange } from "../../support/recorded-fetch.ts";
 
 // Conformance with Etsy's published OpenAPI description of Open API v3 (contracts/specs/etsy-open-api-v3.openapi.json,
 // source and terms in etsy-open-api-v3.TERMS): every request our client (workers/integrations/etsy.ts) sends to the
@@ -39,21 +40,7 @@ const KEY = `${SANDBOX_ETSY_KEYSTRING}:${SANDBOX_ETSY_SHARED_SECRET}`;
 // ---- recording what the client sends and the stand-in answers ------------------------------------
 
 let exchanges: Exchange[] = [];
-async function recording(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-  const request = new Request(input, init);
-  const exchange: Exchange = {
-    method: request.method,
-    url: new URL(request.url),
-    requestHeaders: new Headers(request.headers),
-    requestBody: request.body ? await request.clone().text() : null,
-  };
-  exchanges.push(exchange);
-  const response = await fetch(request);
-  exchange.status = response.status;
-  exchange.responseHeaders = new Headers(response.headers);
-  exchange.responseBody = await response.clone().text();
-  return response;
-}
+const recording = (input: RequestInfo | URL, init?: RequestInit) => recordExchange(new Request(input, init), fetch, exchanges);
 const client = () => new EtsyClient(env(), { fetch: recording });
 /** A call the client does not make (the stand-in's other answers), recorded the same way. */
 const call = (path: string, accessToken?: string, key = KEY) =>

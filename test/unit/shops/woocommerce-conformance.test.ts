@@ -1,11 +1,12 @@
 import { readFileSync } from "node:fs";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PRODUCTS_PER_PAGE } from "../../../contracts/shops/shops.ts";
 import { DEMO_PRODUCTS } from "../../../sandbox/demo-shop/catalog.ts";
 import { authorizeUrl, listProducts, readStoreCurrency, readStoreIndex, WooCommerceError } from "../../../workers/integrations/woocommerce.ts";
 import { createOpenApiChecker, type Exchange, type Json } from "../../support/openapi-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
 import { DESCRIPTION_FILE, descriptionText, productExample, readDocPages } from "./woocommerce-docs-to-openapi.ts";
+import { recordGlobalFetch } from "../../support/recorded-fetch.ts";
 
 // Conformance with WooCommerce's REST API v3 documentation (github.com/woocommerce/woocommerce-rest-api-docs, the
 // pages kept in contracts/specs/woocommerce-rest-api-docs/). WooCommerce publishes no OpenAPI description: the script
@@ -31,30 +32,8 @@ const ACTIVE = DEMO_PRODUCTS.filter((product) => product.status === "active").le
 
 // ---- recording what the client sends and the stand-in answers ------------------------------------
 
-let exchanges: Exchange[] = [];
 const realFetch = globalThis.fetch;
-beforeEach(() => {
-  exchanges = [];
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
-    const request = new Request(input, init);
-    if (!request.url.startsWith(`${sandbox.url}/woocommerce/`)) return realFetch(request);
-    const exchange: Exchange = {
-      method: request.method,
-      url: new URL(request.url),
-      requestHeaders: new Headers(request.headers),
-      requestBody: request.body ? await request.clone().text() : null,
-    };
-    exchanges.push(exchange);
-    const response = await realFetch(request);
-    exchange.status = response.status;
-    exchange.responseHeaders = new Headers(response.headers);
-    exchange.responseBody = await response.clone().text();
-    return response;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const exchanges = recordGlobalFetch((url) => url.startsWith(`${sandbox.url}/woocommerce/`));
 
 const apiBase = () => new URL(storeUrl());
 /** WordPress's site index, and the grant page's Approve link (the shop owner's click): not in WooCommerce's pages. */
