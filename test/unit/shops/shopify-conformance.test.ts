@@ -17,6 +17,7 @@ import { productSearchQuery, productsPage, STORE_DOCUMENTS, shopDetails } from "
 import { answerProblems, requestProblems } from "../../support/graphql-conformance.ts";
 import { useSandbox } from "../../support/sandbox.ts";
 import { rejectionOf } from "../../support/rejection.ts";
+import { PRO_MONTHLY_CHARGE } from "./shopify-charge.ts";
 
 // Conformance with the GraphQL schemas Shopify publishes (contracts/specs/shopify-admin-2025-01.introspection.json.gz
 // and shopify-partner-2026-07.introspection.json.gz, from the npm package @shopify/dev-mcp, ISC; see
@@ -48,14 +49,7 @@ const partnerEnv = () => ({
   SHOPIFY_TIMEOUT_MS: "5000",
 });
 const TOKEN = "shpat_conformance0123456789";
-const CHARGE = {
-  name: "Pinboard Studio Pro (monthly)",
-  price: 29.99,
-  interval: "EVERY_30_DAYS" as const,
-  returnUrl: "http://app.test/pricing?provider=shopify",
-  trialDays: 7,
-  test: true,
-};
+const CHARGE = PRO_MONTHLY_CHARGE;
 let shopNumber = 0;
 const newShop = (name: string) => `conformance-${name}-${Date.now()}-${(shopNumber += 1)}.myshopify.com`;
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import * as shopify from "../../../workers/integrations/shopify.ts";
 import { useSandbox } from "../../support/sandbox.ts";
 import { rejectionOf } from "../../support/rejection.ts";
+import { PRO_MONTHLY_CHARGE } from "./shopify-charge.ts";
 
 // The worker's Shopify client against the Shopify stand-in, as the worker uses it.
 const sandbox = useSandbox();
@@ -12,14 +13,7 @@ const env = () => ({
 });
 const SHOP = "unit-store.myshopify.com";
 const TOKEN = "shpat_unit0123456789";
-const CHARGE = {
-  name: "Pinboard Studio Pro (monthly)",
-  price: 29.99,
-  interval: "EVERY_30_DAYS" as const,
-  returnUrl: "http://app.test/pricing?provider=shopify",
-  trialDays: 7,
-  test: true,
-};
+const CHARGE = PRO_MONTHLY_CHARGE;
 
 const failure = (promise: Promise<unknown>) => rejectionOf(promise, shopify.ShopifyError);
 
